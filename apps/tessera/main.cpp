@@ -1,0 +1,47 @@
+// tessera: the command-line program. Exit codes: 0 success, 1 runtime error,
+// 2 usage error (bad options, unknown device, backend not built in).
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "tessera/config.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tessera — GPU numerical simulation: multigrid, shallow water, sparse/Krylov, "
+               "skeletons, lattice Boltzmann on CPU, OpenCL and CUDA"};
+  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION + " (" +
+                                        TESSERA_GIT_COMMIT + ")");
+  app.require_subcommand(1);
+  const std::vector<tessera::app::Command> commands = {
+      tessera::app::add_devices_command(app),
+      tessera::app::add_bench_command(app),
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (const auto& c : commands)
+      if (c.app->parsed()) return c.action();
+    return 2;
+  } catch (const tessera::Error& e) {
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# From a fresh clone: install what is missing, build, run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+cd build
+ctest --output-on-failure -j"$(nproc)" "$@"

@@ -1,0 +1,106 @@
+#include "bench/harness.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "tessera/config.hpp"
+
+namespace tessera::bench {
+
+Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOptions& opt) {
+  int i = 0;
+  for (int w = 0; w < opt.warmup; ++w) run(i++);
+  q.synchronize();
+  Timing t;
+  t.ms.reserve(static_cast<std::size_t>(opt.reps));
+  for (int r = 0; r < opt.reps; ++r) {
+    auto start = q.record();
+    run(i++);
+    auto stop = q.record();
+    t.ms.push_back(stop->ms_since(*start));
+  }
+  std::vector<double> sorted = t.ms;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t m = sorted.size();
+  t.median_ms = m == 0 ? 0 : (m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]));
+  t.min_ms = m == 0 ? 0 : sorted.front();
+  return t;
+}
+
+nlohmann::json to_json(const DeviceInfo& d) {
+  return {{"id", d.id},
+          {"backend", std::string(to_string(d.backend))},
+          {"name", d.name},
+          {"vendor", d.vendor},
+          {"platform", d.platform},
+          {"driver", d.driver_version},
+          {"is_gpu", d.is_gpu},
+          {"compute_units", d.compute_units},
+          {"global_mem_bytes", d.global_mem_bytes},
+          {"cache_bytes", d.cache_bytes}};
+}
+
+nlohmann::json run_metadata() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::time_t now = std::time(nullptr);
+  char date[32] = {};
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return {{"tessera_version", TESSERA_VERSION},
+          {"git_commit", TESSERA_GIT_COMMIT},
+          {"build_type", TESSERA_BUILD_TYPE},
+          {"date", date},
+          {"host", host}};
+}
+
+nlohmann::json SuiteReport::to_json() const {
+  nlohmann::json j = {{"suite", suite}, {"run", run_metadata()}, {"devices", nlohmann::json::array()}};
+  for (const auto& d : devices) {
+    nlohmann::json dj = {{"device", bench::to_json(d.device)},
+                         {"copy_gbps", d.copy_gbps},
+                         {"results", nlohmann::json::array()}};
+    for (const auto& m : d.results)
+      dj["results"].push_back({{"kernel", m.kernel},
+                               {"precision", m.precision},
+                               {"size", m.size},
+                               {"median_ms", m.timing.median_ms},
+                               {"min_ms", m.timing.min_ms},
+                               {"reps", m.timing.ms.size()},
+                               {"bytes", m.bytes},
+                               {"flops", m.flops},
+                               {"gbps", m.gbps()},
+                               {"gflops", m.gflops()},
+                               {"fraction_of_copy", d.copy_gbps > 0 ? m.gbps() / d.copy_gbps : 0.0},
+                               {"note", m.note}});
+    j["devices"].push_back(std::move(dj));
+  }
+  return j;
+}
+
+std::string SuiteReport::to_markdown() const {
+  std::string out;
+  for (const auto& d : devices) {
+    out += fmt::format("\n### {} — {} ({}, {})\n\ncopy bandwidth measured in this run: {:.1f} GB/s\n\n",
+                       suite, d.device.id, d.device.name, d.device.driver_version, d.copy_gbps);
+    out += "| kernel | precision | size | median ms | min ms | GB/s | GFLOP/s | % of copy | note |\n";
+    out += "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+    for (const auto& m : d.results)
+      out += fmt::format("| {} | {} | {} | {:.4f} | {:.4f} | {:.1f} | {:.1f} | {:.1f} | {} |\n",
+                         m.kernel, m.precision, m.size, m.timing.median_ms, m.timing.min_ms,
+                         m.gbps(), m.gflops(), d.copy_gbps > 0 ? 100.0 * m.gbps() / d.copy_gbps : 0.0,
+                         m.note);
+  }
+  return out;
+}
+
+void write_json(const SuiteReport& r, const std::string& path) {
+  write_file_atomic(path, r.to_json().dump(2) + "\n");
+}
+
+}  // namespace tessera::bench

@@ -1,0 +1,50 @@
+#include "core/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "core/error.hpp"
+
+namespace tessera {
+
+namespace {
+[[noreturn]] void fail(const std::filesystem::path& path, const char* step, int err) {
+  throw Error("cannot write '" + path.string() + "' (" + step + "): " + std::strerror(err));
+}
+}  // namespace
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view data) {
+  std::random_device rd;
+  auto tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(path, "open", errno);
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t w = ::write(fd, data.data() + done, data.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      fail(path, "write", err);
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    fail(path, "fsync/close", err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    fail(path, "rename", err);
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,13 @@
+// Files are never half-written: write to a temporary name in the same
+// directory, flush, then rename over the target.
+#pragma once
+#include <filesystem>
+#include <string_view>
+
+namespace tessera {
+
+/// Writes `data` to `path` atomically; throws Error naming the path and the
+/// system's reason on failure, leaving any previous file intact.
+void write_file_atomic(const std::filesystem::path& path, std::string_view data);
+
+}  // namespace tessera

@@ -1,0 +1,44 @@
+/* Portability layer for the shared per-point headers (C99 subset).
+ *
+ * Every numerical kernel's mathematics is written once in a header that the CPU
+ * loops (C++), the OpenCL programs (OpenCL C) and the CUDA kernels all include.
+ * Such headers use only: TS_FN functions, the scalar type `ts_real` (a macro the
+ * includer defines), C99 arithmetic and the math functions below.
+ *
+ * In C++ and CUDA a per-point header is included once per precision with
+ * ts_real defined as float and then double, producing overloads; OpenCL builds
+ * the program once per precision with -Dts_real=float|double. Hence a per-point
+ * header has no include guard and defines only functions taking a ts_real
+ * argument (constants go in guarded headers such as this one). */
+#ifndef TESSERA_PORTABLE_H
+#define TESSERA_PORTABLE_H
+
+#if defined(__OPENCL_VERSION__)
+#define TS_FN static inline
+#pragma OPENCL FP_CONTRACT OFF
+#if defined(TS_DOUBLE)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#elif defined(__CUDACC__)
+#define TS_FN __host__ __device__ inline
+#include <math.h>
+#else
+#define TS_FN inline
+#include <math.h>
+#endif
+
+/* Fused multiply-add where the algorithm wants it (contraction is off
+ * everywhere else so that backends can agree bitwise). */
+#define ts_fma(a, b, c) fma((a), (b), (c))
+
+/* Canonical reduction order shared by all backends: the input is cut into
+ * chunks of TS_REDUCE_THREADS * TS_REDUCE_PER_THREAD elements; in a chunk,
+ * "thread" t accumulates elements t, t + THREADS, ... in sequence, then the
+ * THREADS partial values are combined by a halving tree (s[t] op= s[t+h] for
+ * h = THREADS/2 .. 1). The per-chunk results are reduced the same way until one
+ * value remains. Every backend follows this order exactly. */
+#define TS_REDUCE_THREADS 256
+#define TS_REDUCE_PER_THREAD 16
+#define TS_REDUCE_CHUNK (TS_REDUCE_THREADS * TS_REDUCE_PER_THREAD)
+
+#endif /* TESSERA_PORTABLE_H */

@@ -1,0 +1,210 @@
+// Every dense operation on every device against the CPU sequential reference,
+// float and double, odd sizes, random inputs, poisoned outputs.
+//
+// Tolerances: element-wise operations are exact (same IEEE operations, FP
+// contraction off on every backend). Canonical-order reductions are bitwise
+// identical to the sequential canonical reference. Device-order reductions
+// must be within 64·eps·Σ|term_i| of a long-double sum (a forward error bound
+// for any summation order with n ≤ 2^26 and tree depth ≤ 26, with margin).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/buffer.hpp"
+#include "dense/dense.hpp"
+#include "test_support.hpp"
+
+namespace tessera {
+namespace {
+
+const std::size_t kSizes[] = {1, 2, 7, 33, 1000, 1023, 4096, 4097, 100003};
+
+class DenseTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::shared_ptr<Device> dev = open_device(GetParam());
+
+  template <class T>
+  Buffer<T> upload(const std::vector<T>& h) {
+    Buffer<T> b(dev, h.size());
+    b.copy_from_host(h);
+    return b;
+  }
+  template <class T>
+  Buffer<T> poisoned(std::size_t n) {
+    return upload(std::vector<T>(n, test::poison<T>()));
+  }
+  template <class T>
+  void run_elementwise();
+  template <class T>
+  void run_reductions();
+};
+
+// Reference folds in the canonical order (core/kernels/portable.h), written
+// independently of the library's CPU backend.
+template <class T, class Term, class Comb>
+T canonical_reference(const std::vector<T>& x, const std::vector<T>& y, Term term, Comb comb, T id) {
+  std::vector<T> level;
+  const std::size_t chunk = 256 * 16;
+  auto fold = [&](std::size_t n, auto load) {
+    std::vector<T> out;
+    for (std::size_t b = 0; b < n; b += chunk) {
+      T s[256];
+      for (std::size_t t = 0; t < 256; ++t) {
+        T acc = id;
+        for (std::size_t k = 0; k < 16; ++k)
+          if (b + k * 256 + t < n) acc = comb(acc, load(b + k * 256 + t));
+        s[t] = acc;
+      }
+      for (std::size_t h = 128; h > 0; h /= 2)
+        for (std::size_t t = 0; t < h; ++t) s[t] = comb(s[t], s[t + h]);
+      out.push_back(s[0]);
+    }
+    return out;
+  };
+  level = fold(x.size(), [&](std::size_t i) { return term(x[i], y[i]); });
+  while (level.size() > 1) {
+    auto prev = level;
+    level = fold(prev.size(), [&](std::size_t i) { return prev[i]; });
+  }
+  return level[0];
+}
+
+template <class T>
+void DenseTest::run_elementwise() {
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto hx = test::random_vector<T>(n, 1 + n), hz = test::random_vector<T>(n, 2 + n);
+    const T s = T(0.7390851332151607);
+    auto x = upload(hx), z = upload(hz);
+    auto check = [&](const Buffer<T>& got, auto expect) {
+      auto g = got.to_vector();
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(g[i], expect(i)) << "element " << i;
+    };
+    {
+      auto y = poisoned<T>(n);
+      dense::fill(y, s);
+      check(y, [&](std::size_t) { return s; });
+    }
+    {
+      auto y = poisoned<T>(n);
+      dense::copy(x, y);
+      check(y, [&](std::size_t i) { return hx[i]; });
+    }
+    {
+      auto y = upload(hx);
+      dense::scale(s, y);
+      check(y, [&](std::size_t i) { return s * hx[i]; });
+    }
+    {
+      auto y = upload(hz);
+      dense::axpy(s, x, y);
+      check(y, [&](std::size_t i) { return s * hx[i] + hz[i]; });
+    }
+    {
+      auto y = poisoned<T>(n);
+      dense::stream_scale(s, x, y);
+      check(y, [&](std::size_t i) { return s * hx[i]; });
+    }
+    {
+      auto y = poisoned<T>(n);
+      dense::stream_add(x, z, y);
+      check(y, [&](std::size_t i) { return hx[i] + hz[i]; });
+    }
+    {
+      auto y = poisoned<T>(n);
+      dense::stream_triad(s, x, z, y);
+      check(y, [&](std::size_t i) { return hx[i] + s * hz[i]; });
+    }
+  }
+}
+
+template <class T>
+void DenseTest::run_reductions() {
+  const T eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t n : kSizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto hx = test::random_vector<T>(n, 10 + n), hy = test::random_vector<T>(n, 20 + n);
+    auto x = upload(hx), y = upload(hy);
+    auto mul = [](T a, T b) { return a * b; };
+    auto sq = [](T a, T) { return a * a; };
+    auto val = [](T a, T) { return a; };
+    auto add = [](T a, T b) { return a + b; };
+    auto mn = [](T a, T b) { return std::fmin(a, b); };
+    auto mx = [](T a, T b) { return std::fmax(a, b); };
+    const T inf = std::numeric_limits<T>::infinity();
+
+    // canonical order: bitwise equal to the reference
+    EXPECT_EQ(dense::dot(x, y), canonical_reference(hx, hy, mul, add, T(0)));
+    EXPECT_EQ(dense::sum(x), canonical_reference(hx, hx, val, add, T(0)));
+    EXPECT_EQ(dense::nrm2(x), std::sqrt(canonical_reference(hx, hx, sq, add, T(0))));
+    EXPECT_EQ(dense::min(x), canonical_reference(hx, hx, val, mn, inf));
+    EXPECT_EQ(dense::max(x), canonical_reference(hx, hx, val, mx, -inf));
+
+    // device order: within the stated bound of an extended-precision sum
+    long double exact = 0, mag = 0, exact_sum = 0, mag_sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      exact += (long double)hx[i] * hy[i];
+      mag += std::fabs((long double)hx[i] * hy[i]);
+      exact_sum += hx[i];
+      mag_sum += std::fabs((long double)hx[i]);
+    }
+    const auto dev_order = dense::ReduceOrder::device;
+    EXPECT_NEAR((long double)dense::dot(x, y, dev_order), exact, 64 * eps * mag);
+    EXPECT_NEAR((long double)dense::sum(x, dev_order), exact_sum, 64 * eps * mag_sum);
+    EXPECT_EQ(dense::min(x, dev_order), *std::min_element(hx.begin(), hx.end()));
+    EXPECT_EQ(dense::max(x, dev_order), *std::max_element(hx.begin(), hx.end()));
+    // and the canonical results themselves satisfy the same bound
+    EXPECT_NEAR((long double)dense::dot(x, y), exact, 64 * eps * mag);
+  }
+}
+
+TEST_P(DenseTest, ElementwiseFloat) { run_elementwise<float>(); }
+TEST_P(DenseTest, ElementwiseDouble) { run_elementwise<double>(); }
+TEST_P(DenseTest, ReductionsFloat) { run_reductions<float>(); }
+TEST_P(DenseTest, ReductionsDouble) { run_reductions<double>(); }
+
+TEST_P(DenseTest, ThreeLevelCanonicalReduction) {
+  // More than 4096^2 elements: three levels of partials.
+  const std::size_t n = 4096 * 4096 + 4099;
+  std::vector<float> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = float((i * 2654435761u) % 1000) * 1e-3f - 0.5f;
+  auto x = upload(h);
+  auto val = [](float a, float) { return a; };
+  auto add = [](float a, float b) { return a + b; };
+  EXPECT_EQ(dense::sum(x), canonical_reference(h, h, val, add, 0.0f));
+}
+
+TEST_P(DenseTest, EmptyReductionsGiveIdentities) {
+  Buffer<double> e(dev, 0);
+  EXPECT_EQ(dense::sum(e), 0.0);
+  EXPECT_EQ(dense::dot(e, e), 0.0);
+  EXPECT_EQ(dense::min(e), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(dense::max(e), -std::numeric_limits<double>::infinity());
+}
+
+TEST_P(DenseTest, MismatchedOperandsAreErrors) {
+  Buffer<float> a(dev, 10), b(dev, 11);
+  EXPECT_THROW(dense::axpy(1.0f, a, b), Error);
+  EXPECT_THROW(dense::dot(a, b), Error);
+  auto cpu = open_device("cpu");
+  if (dev->id() != "cpu") {
+    Buffer<float> c(cpu, 10);
+    EXPECT_THROW(dense::copy(a, c), Error);
+  }
+}
+
+TEST_P(DenseTest, ReducerReuseAndCapacity) {
+  dense::Reducer<double> r(dev, 5000);
+  auto h = test::random_vector<double>(5000, 77);
+  auto x = upload(h);
+  double first = r.sum(x);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(r.sum(x), first);
+  Buffer<double> big(dev, 5001);
+  EXPECT_THROW(r.sum(big), Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDevices, DenseTest, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
+
+}  // namespace
+}  // namespace tessera
