@@ -30,10 +30,12 @@ if [[ $STEPS == *sanitize* ]]; then
     summary+=("compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-$tool.log" | tail -1))")
   done
 fi
-if [[ $STEPS == *bench* ]]; then
-  ids=$(build/bin/tessera devices --json | python3 -c 'import json,sys; print(" ".join("--device "+d["id"] for d in json.load(sys.stdin) if d["is_gpu"]))')
-  build/bin/tessera bench stream $ids --json "$OUT/stream.json" > "$OUT/stream.md" 2>&1
-  summary+=("bench stream: exit $?")
-  cat "$OUT/stream.md"
-fi
+ids=$(build/bin/tessera devices --json | python3 -c 'import json,sys; print(" ".join("--device "+d["id"] for d in json.load(sys.stdin) if d["is_gpu"]))')
+# SUITES: which `tessera bench` suites to run on every GPU device (default: stream)
+for suite in ${SUITES:-stream}; do
+  [[ $STEPS == *bench* ]] || break
+  build/bin/tessera bench $suite $ids ${BENCH_ARGS:-} --json "$OUT/$suite.json" > "$OUT/$suite.md" 2>&1
+  summary+=("bench $suite: exit $?")
+  cat "$OUT/$suite.md"
+done
 printf '%s\n' "${summary[@]}"

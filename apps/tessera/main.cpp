@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   const std::vector<tessera::app::Command> commands = {
       tessera::app::add_devices_command(app),
       tessera::app::add_bench_command(app),
+      tessera::app::add_mg_command(app),
   };
 
   try {

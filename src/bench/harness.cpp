@@ -33,6 +33,36 @@ Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOpti
   return t;
 }
 
+Measurement measure_native_copy(Device& device, std::size_t bytes, const TimingOptions& opt) {
+  auto dev = device.shared_from_this();
+  void* a = device.allocate(bytes);
+  void* b = nullptr;
+  try {
+    b = device.allocate(bytes);
+  } catch (...) {
+    device.deallocate(a);
+    throw;
+  }
+  Queue& q = device.queue();
+  Measurement m;
+  m.kernel = "native_copy";
+  m.precision = "-";
+  m.size = bytes;
+  m.bytes = 2.0 * double(bytes);
+  m.note = "backend memcpy (device to device)";
+  try {
+    q.copy(b, 0, a, 0, bytes);  // defined contents; first touch
+    m.timing = time_runs(q, [&](int) { q.copy(a, 0, b, 0, bytes); }, opt);
+  } catch (...) {
+    device.deallocate(a);
+    device.deallocate(b);
+    throw;
+  }
+  device.deallocate(a);
+  device.deallocate(b);
+  return m;
+}
+
 nlohmann::json to_json(const DeviceInfo& d) {
   return {{"id", d.id},
           {"backend", std::string(to_string(d.backend))},

@@ -55,6 +55,10 @@ struct SuiteReport {
   std::string to_markdown() const;
 };
 
+/// The backend's own device-to-device copy of `bytes` bytes (read + written
+/// counted), the roofline denominator of every suite.
+Measurement measure_native_copy(Device& device, std::size_t bytes, const TimingOptions& opt);
+
 /// Identity of the build and the run (version, commit, date, host).
 nlohmann::json run_metadata();
 nlohmann::json to_json(const DeviceInfo& d);

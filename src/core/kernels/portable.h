@@ -15,17 +15,23 @@
 
 #if defined(__OPENCL_VERSION__)
 #define TS_FN static inline
+#define TS_GLOBAL __global
 #pragma OPENCL FP_CONTRACT OFF
 #if defined(TS_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #elif defined(__CUDACC__)
 #define TS_FN __host__ __device__ inline
+#define TS_GLOBAL
 #include <math.h>
 #else
 #define TS_FN inline
+#define TS_GLOBAL
 #include <math.h>
 #endif
+
+/* Per-point functions that gather a stencil read their arrays through
+ * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). */
 
 /* Fused multiply-add where the algorithm wants it (contraction is off
  * everywhere else so that backends can agree bitwise). */

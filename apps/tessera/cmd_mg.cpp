@@ -1,0 +1,167 @@
+// `tessera mg`: solve a Poisson problem with the thesis-exact or the
+// device-resident multigrid, print the residual history and timings.
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "bench/harness.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "io/npy.hpp"
+#include "mg/problems.hpp"
+#include "mg/solver.hpp"
+#include "mg/thesis.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+struct MgArgs {
+  int dim = 2;
+  long n = 1023;
+  std::string mode = "resident", cycle = "V", smoother = "rbgs", precision = "double";
+  std::string rhs = "random", rhs_file, out, json, device = "best";
+  int pre = 1, post = 1, max_cycles = 30;
+  double omega = 0, tol = 1e-8;
+};
+
+template <class T>
+std::vector<T> load_rhs(const MgArgs& a, const mg::Dims& d, std::vector<double>& exact) {
+  if (a.rhs == "manufactured") {
+    auto p = mg::manufactured_problem<T>(d);
+    exact = p.exact;
+    return p.b;
+  }
+  if (a.rhs == "file") {
+    auto arr = io::read_npy(a.rhs_file);
+    if (static_cast<long>(arr.data.size()) != d.points())
+      throw UsageError(fmt::format("{}: holds {} values, the grid has {}", a.rhs_file,
+                                   arr.data.size(), d.points()));
+    return std::vector<T>(arr.data.begin(), arr.data.end());
+  }
+  return mg::random_problem<T>(d, 1).b;
+}
+
+void print_history(const std::vector<double>& r, double bnorm) {
+  std::printf("%6s %14s %12s %8s\n", "cycle", "||r||", "||r||/||b||", "factor");
+  for (std::size_t c = 0; c < r.size(); ++c)
+    std::printf("%6zu %14.6e %12.4e %8s\n", c, r[c], bnorm > 0 ? r[c] / bnorm : 0.0,
+                c ? fmt::format("{:.4f}", r[c] / r[c - 1]).c_str() : "");
+}
+
+template <class T>
+int run_thesis(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) {
+  if (a.dim != 2) throw UsageError("thesis mode is 2D only");
+  mg::ThesisMultigrid<T> m(dev, a.n, a.n, a.post);
+  mg::Dims d = m.dims(0);
+  std::vector<double> exact;
+  auto b = load_rhs<T>(a, d, exact);
+  m.set_rhs(b);
+  std::vector<double> hist{m.residual_norm()};
+  double seconds = 0;
+  for (int c = 0; c < a.max_cycles; ++c) {
+    auto s = dev->queue().record();
+    m.cycle();
+    auto e = dev->queue().record();
+    seconds += e->ms_since(*s) * 1e-3;
+    hist.push_back(m.residual_norm());
+  }
+  double bnorm = 0;
+  for (T v : b) bnorm += double(v) * double(v);
+  bnorm = std::sqrt(bnorm);
+  print_history(hist, bnorm);
+  std::printf("thesis V(0,%d), %d cycles on %s: %.3f ms of device time (levels: %d)\n", a.post,
+              a.max_cycles, dev->id().c_str(), seconds * 1e3, m.levels());
+  j["residuals"] = hist;
+  j["seconds"] = seconds;
+  if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
+  return 0;
+}
+
+template <class T>
+int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) {
+  mg::Options o;
+  o.cycle = a.cycle == "W" ? mg::CycleType::W : a.cycle == "F" ? mg::CycleType::F : mg::CycleType::V;
+  o.fmg = a.cycle == "FMG";
+  o.pre = a.pre;
+  o.post = a.post;
+  o.smoother = a.smoother == "jacobi" ? mg::Smoother::jacobi : mg::Smoother::rbgs;
+  o.omega = a.omega;
+  o.tol = a.tol;
+  o.max_cycles = a.max_cycles;
+  mg::Dims d{a.n, a.n, a.dim == 3 ? a.n : 1, a.dim};
+  mg::Solver<T> m(dev, d, o);
+  std::vector<double> exact;
+  m.set_rhs(load_rhs<T>(a, d, exact));
+  auto rep = m.solve();
+  print_history(rep.residuals, rep.rhs_norm);
+  const double dofs = double(d.points());
+  std::printf("%s after %d cycles (%s%s(%d,%d), %s) on %s: %.3f ms device time, %.3g DOF/s, "
+              "asymptotic factor %.4f\n",
+              mg::to_string(rep.status).c_str(), rep.cycles, o.fmg ? "FMG + " : "", a.cycle == "FMG" ? "V" : a.cycle.c_str(),
+              a.pre, a.post, a.smoother.c_str(), dev->id().c_str(), rep.seconds * 1e3,
+              rep.seconds > 0 ? dofs / rep.seconds : 0.0, rep.asymptotic_factor());
+  j["status"] = mg::to_string(rep.status);
+  j["residuals"] = rep.residuals;
+  j["cycles"] = rep.cycles;
+  j["seconds"] = rep.seconds;
+  j["asymptotic_factor"] = rep.asymptotic_factor();
+  if (!exact.empty()) {
+    const double err = mg::max_error(m.solution(), exact);
+    std::printf("max error against the continuous solution: %.3e\n", err);
+    j["max_error"] = err;
+  }
+  if (!a.out.empty()) {
+    std::vector<std::int64_t> shape = a.dim == 3 ? std::vector<std::int64_t>{d.nz, d.ny, d.nx}
+                                                 : std::vector<std::int64_t>{d.ny, d.nx};
+    io::write_npy(a.out, shape, m.solution());
+  }
+  if (rep.status != mg::Status::converged) {
+    std::fprintf(stderr, "tessera mg: %s: relative residual %.3e did not reach %.1e\n",
+                 mg::to_string(rep.status).c_str(), rep.relative_residual(), a.tol);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_mg_command(CLI::App& app) {
+  auto a = std::make_shared<MgArgs>();
+  auto* cmd = app.add_subcommand("mg", "Geometric multigrid Poisson solver");
+  cmd->add_option("--dim", a->dim, "2 or 3")->check(CLI::IsMember({2, 3}));
+  cmd->add_option("--n", a->n, "Interior points per side (thesis: 2^k-1; resident: c*2^k-1)")
+      ->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--mode", a->mode, "thesis or resident")->check(CLI::IsMember({"thesis", "resident"}));
+  cmd->add_option("--cycle", a->cycle, "V, W, F or FMG")->check(CLI::IsMember({"V", "W", "F", "FMG"}));
+  cmd->add_option("--pre", a->pre, "Pre-smoothing steps")->check(CLI::Range(0, 1000));
+  cmd->add_option("--post", a->post, "Post-smoothing steps (thesis: nu)")->check(CLI::Range(0, 1000));
+  cmd->add_option("--smoother", a->smoother, "jacobi or rbgs")->check(CLI::IsMember({"jacobi", "rbgs"}));
+  cmd->add_option("--omega", a->omega, "Jacobi damping (0: 4/5 in 2D, 6/7 in 3D)");
+  cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
+  cmd->add_option("--tol", a->tol, "Relative residual to stop at");
+  cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--rhs", a->rhs, "random, manufactured or file")->check(CLI::IsMember({"random", "manufactured", "file"}));
+  cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (with --rhs file)");
+  cmd->add_option("--out", a->out, "Write the solution as .npy");
+  cmd->add_option("--device,-d", a->device, "Device id");
+  cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
+  return {cmd, [a] {
+    if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
+    auto dev = open_device(a->device);
+    nlohmann::json j = {{"command", "mg"}, {"mode", a->mode}, {"dim", a->dim}, {"n", a->n},
+                        {"precision", a->precision}, {"device", bench::to_json(dev->info())},
+                        {"run", bench::run_metadata()}};
+    const bool dbl = a->precision == "double";
+    int rc = a->mode == "thesis" ? (dbl ? run_thesis<double>(*a, dev, j) : run_thesis<float>(*a, dev, j))
+                                 : (dbl ? run_resident<double>(*a, dev, j) : run_resident<float>(*a, dev, j));
+    if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+    return rc;
+  }};
+}
+
+}  // namespace tessera::app

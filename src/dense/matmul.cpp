@@ -1,0 +1,117 @@
+// Front end of the memory-hierarchy kernels: argument checks, the empty and
+// k == 0 cases, and dispatch to the backend's launcher (or cuBLAS).
+#include "dense/matmul.hpp"
+
+#include <fmt/format.h>
+
+#include "dense/dense.hpp"
+#include "dense/kernels/matmul_kernels.hpp"
+#include "dense/kernels/vecadd_kernels.hpp"
+#include "tessera/config.hpp"
+
+namespace tessera::dense {
+
+std::string_view to_string(VecAddVariant v) noexcept {
+  switch (v) {
+    case VecAddVariant::global: return "global";
+    case VecAddVariant::local_static: return "local_static";
+    case VecAddVariant::local_dynamic: break;
+  }
+  return "local_dynamic";
+}
+
+std::string_view to_string(MatmulVariant v) noexcept {
+  switch (v) {
+    case MatmulVariant::naive: return "naive";
+    case MatmulVariant::tiled: return "tiled";
+    case MatmulVariant::register_blocked: return "register_blocked";
+    case MatmulVariant::vendor: break;
+  }
+  return "vendor";
+}
+
+bool matmul_available(MatmulVariant v, const Device& device) noexcept {
+  if (v != MatmulVariant::vendor) return true;
+  return TESSERA_HAVE_CUBLAS && device.backend() == Backend::cuda;
+}
+
+int matmul_tile() noexcept { return kernels::kMatmulTile; }
+
+namespace {
+
+void same_device(const char* op, const Device& a, const Device& b) {
+  if (&a != &b)
+    throw Error(fmt::format("dense::{}: operands live on different devices ({}, {})", op, a.id(),
+                            b.id()));
+}
+
+// `name` must hold rows*cols elements; says which dimensions disagree.
+void check_operand(const char* name, std::size_t have, std::size_t rows, std::size_t cols,
+                   const char* dims) {
+  std::size_t need = 0;
+  if (__builtin_mul_overflow(rows, cols, &need))
+    throw Error(fmt::format("dense::matmul: {} = {} x {} elements overflows", dims, rows, cols));
+  if (have != need)
+    throw Error(fmt::format("dense::matmul: {} holds {} elements, but {} = {} x {} = {} are needed",
+                            name, have, dims, rows, cols, need));
+}
+
+// Kernels index rows and columns in int and round them up to whole blocks.
+constexpr std::size_t kMaxDimension = (std::size_t(1) << 31) - 1024;
+
+}  // namespace
+
+template <class T>
+void vector_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c, VecAddVariant v) {
+  same_device("vector_add", a.device(), c.device());
+  same_device("vector_add", b.device(), c.device());
+  if (a.size() != c.size() || b.size() != c.size())
+    throw Error(fmt::format("dense::vector_add: size mismatch (a {}, b {}, c {} elements)",
+                            a.size(), b.size(), c.size()));
+  if (c.empty()) return;
+  dispatch(c.device(), [&](auto tag) { kernels::vector_add(tag, c.device().queue(), v, a, b, c); });
+}
+
+template <class T>
+void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m, std::size_t k,
+            std::size_t n, MatmulVariant v) {
+  check_operand("A", A.size(), m, k, "m x k");
+  check_operand("B", B.size(), k, n, "k x n");
+  check_operand("C", C.size(), m, n, "m x n");
+  same_device("matmul", A.device(), C.device());
+  same_device("matmul", B.device(), C.device());
+  // Kernels read A and B while writing C: an aliased C would be overwritten mid-product.
+  if (&C == &A || &C == &B) throw Error("dense::matmul: C must be a buffer distinct from A and B");
+  if (m > kMaxDimension || k > kMaxDimension || n > kMaxDimension)
+    throw Error(fmt::format("dense::matmul: dimensions {} x {} x {} exceed the kernels' limit {}",
+                            m, k, n, kMaxDimension));
+  if (!matmul_available(v, C.device()))
+    throw UsageError(fmt::format(
+        "dense::matmul: the {} variant is not available on {} (it needs a CUDA device and a "
+        "build with cuBLAS)",
+        to_string(v), C.device().id()));
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty sum: C = 0
+    fill(C, T(0));
+    return;
+  }
+  const kernels::MatmulShape s{static_cast<int>(m), static_cast<int>(k), static_cast<int>(n)};
+  Queue& q = C.device().queue();
+  if (v == MatmulVariant::vendor) {
+#if TESSERA_HAVE_CUBLAS
+    kernels::matmul_vendor(CudaTag{}, q, A, B, C, s);
+#endif
+    return;
+  }
+  dispatch(C.device(), [&](auto tag) { kernels::matmul(tag, q, v, A, B, C, s); });
+}
+
+#define TS_INSTANTIATE(T)                                                                  \
+  template void vector_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, VecAddVariant); \
+  template void matmul<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, std::size_t,       \
+                          std::size_t, std::size_t, MatmulVariant);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::dense

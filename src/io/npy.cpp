@@ -1,0 +1,113 @@
+#include "io/npy.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace tessera::io {
+
+namespace {
+
+[[noreturn]] void bad(const std::filesystem::path& p, const std::string& why) {
+  throw Error(p.string() + ": not a usable .npy file: " + why);
+}
+
+std::string header_value(const std::string& header, const std::string& key) {
+  std::smatch m;
+  const std::regex re("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
+  if (!std::regex_search(header, m, re)) return {};
+  return m[1].str();
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path.string() + "': " + std::strerror(errno));
+  char magic[8] = {};
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) bad(path, "missing \\x93NUMPY magic");
+  const int major = static_cast<unsigned char>(magic[6]);
+  std::uint32_t hlen = 0;
+  if (major == 1) {
+    unsigned char b[2];
+    if (!in.read(reinterpret_cast<char*>(b), 2)) bad(path, "truncated header length");
+    hlen = b[0] | (b[1] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char b[4];
+    if (!in.read(reinterpret_cast<char*>(b), 4)) bad(path, "truncated header length");
+    hlen = b[0] | (b[1] << 8) | (b[2] << 16) | (std::uint32_t(b[3]) << 24);
+  } else {
+    bad(path, "format version " + std::to_string(major) + " (supported: 1, 2, 3)");
+  }
+  if (hlen > (1u << 20)) bad(path, "header of " + std::to_string(hlen) + " bytes");
+  std::string header(hlen, '\0');
+  if (!in.read(header.data(), hlen)) bad(path, "truncated header");
+  NpyArray a;
+  a.dtype = header_value(header, "descr");
+  if (a.dtype != "'<f4'" && a.dtype != "'<f8'")
+    bad(path, "dtype " + (a.dtype.empty() ? std::string("missing") : a.dtype) + " (supported: '<f4', '<f8')");
+  a.dtype = a.dtype.substr(1, 3);
+  if (header_value(header, "fortran_order") != "False") bad(path, "Fortran order is not supported");
+  std::string shape = header_value(header, "shape");
+  if (shape.empty()) bad(path, "no shape in header");
+  std::int64_t count = 1;
+  std::stringstream ss(shape.substr(1, shape.size() - 2));
+  for (std::string tok; std::getline(ss, tok, ',');) {
+    if (tok.find_first_not_of(" ") == std::string::npos) continue;
+    std::int64_t v = 0;
+    try {
+      v = std::stoll(tok);
+    } catch (const std::exception&) {
+      bad(path, "shape entry '" + tok + "'");
+    }
+    if (v < 0 || (v > 0 && count > (std::int64_t(1) << 40) / v)) bad(path, "shape too large or negative");
+    a.shape.push_back(v);
+    count *= v;
+  }
+  const std::size_t width = a.dtype == "<f4" ? 4 : 8;
+  std::vector<char> raw(static_cast<std::size_t>(count) * width);
+  if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size())))
+    bad(path, "data truncated (expected " + std::to_string(count) + " values)");
+  a.data.resize(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < a.data.size(); ++i) {
+    if (width == 4) {
+      float f;
+      std::memcpy(&f, raw.data() + i * 4, 4);
+      a.data[i] = f;
+    } else {
+      std::memcpy(&a.data[i], raw.data() + i * 8, 8);
+    }
+  }
+  return a;
+}
+
+template <class T>
+void write_npy(const std::filesystem::path& path, const std::vector<std::int64_t>& shape,
+               const std::vector<T>& data) {
+  std::string dims;
+  for (auto s : shape) dims += std::to_string(s) + ", ";
+  if (shape.size() > 1) dims.erase(dims.size() - 2);
+  else if (shape.size() == 1) dims.pop_back();
+  std::string header = std::string("{'descr': '") + (sizeof(T) == 4 ? "<f4" : "<f8") +
+                       "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  out.append(reinterpret_cast<const char*>(data.data()), data.size() * sizeof(T));
+  write_file_atomic(path, out);
+}
+
+template void write_npy<float>(const std::filesystem::path&, const std::vector<std::int64_t>&,
+                               const std::vector<float>&);
+template void write_npy<double>(const std::filesystem::path&, const std::vector<std::int64_t>&,
+                                const std::vector<double>&);
+
+}  // namespace tessera::io

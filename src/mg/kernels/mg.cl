@@ -1,0 +1,71 @@
+/* OpenCL launchers of the multigrid kernels (build options -Dts_real=...).
+ * One work-item per interior point of the level being written; the
+ * mathematics and the stencil gathers are in mg_point.h. */
+#include "mg_point.h"
+
+/* The level written: nx, ny, nz interior points, pitches sx, sy, dimension. */
+#define TS_LEVEL long nx, long ny, long nz, long sx, long sy, int dim
+#define TS_POINT                                                         \
+  const long i = get_global_id(0), j = get_global_id(1), k = get_global_id(2); \
+  if (i >= nx || j >= ny || k >= nz) return;                             \
+  const long c = TS_MG_IDX(i, j, k, sx, sy, dim == 3 ? 1 : 0)
+
+__kernel void thesis_jacobi(TS_LEVEL, __global const ts_real* b, __global const ts_real* xs,
+                            __global ts_real* xd) {
+  TS_POINT;
+  xd[c] = ts_mg_thesis_jacobi(b[c], xs[c - 1], xs[c + 1], xs[c - sx], xs[c + sx]);
+}
+
+__kernel void thesis_residual(TS_LEVEL, __global const ts_real* b, __global const ts_real* x,
+                              __global ts_real* r) {
+  TS_POINT;
+  r[c] = ts_mg_thesis_residual(b[c], x[c], x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
+}
+
+/* written: the coarse level; fsx, fsy: the fine level's pitches */
+__kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_real* src,
+                              __global ts_real* bc) {
+  TS_POINT;
+  bc[c] = ts_mg_thesis_restrict_at(src, i, j, fsx, fsy);
+}
+
+/* written: the fine level; csx, csy: the coarse level's pitches */
+__kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
+                             __global ts_real* xf, __global const ts_real* xc) {
+  TS_POINT;
+  const ts_real v = ts_mg_thesis_prolong_at(xc, i, j, csx, csy);
+  xf[c] = accumulate ? xf[c] + v : v;
+}
+
+__kernel void jacobi(TS_LEVEL, ts_real omega, __global const ts_real* b,
+                     __global const ts_real* xs, __global ts_real* xd) {
+  TS_POINT;
+  xd[c] = ts_mg_jacobi(b[c], xs[c], ts_mg_nsum_at(xs, c, sx, sy, dim), (ts_real)(2 * dim), omega);
+}
+
+__kernel void gauss_seidel_color(TS_LEVEL, int color, __global const ts_real* b,
+                                 __global ts_real* x) {
+  TS_POINT;
+  if (((i + j + k) & 1) != color) return;
+  x[c] = ts_mg_gauss_seidel(b[c], ts_mg_nsum_at(x, c, sx, sy, dim), (ts_real)(2 * dim));
+}
+
+__kernel void residual(TS_LEVEL, __global const ts_real* b, __global const ts_real* x,
+                       __global ts_real* r) {
+  TS_POINT;
+  r[c] = ts_mg_residual_at(b, x, c, sx, sy, dim);
+}
+
+/* written: the coarse level; fsx, fsy: the fine level's pitches */
+__kernel void restrict_residual(TS_LEVEL, long fsx, long fsy, __global const ts_real* b,
+                                __global const ts_real* x, __global ts_real* bc) {
+  TS_POINT;
+  bc[c] = ts_mg_restrict_residual_at(b, x, i, j, k, fsx, fsy, dim);
+}
+
+/* written: the fine level; csx, csy: the coarse level's pitches */
+__kernel void prolong_add(TS_LEVEL, long csx, long csy, __global ts_real* xf,
+                          __global const ts_real* ec) {
+  TS_POINT;
+  xf[c] = xf[c] + ts_mg_prolong_at(ec, i, j, k, csx, csy, dim);
+}

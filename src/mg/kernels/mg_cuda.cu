@@ -1,0 +1,196 @@
+// CUDA launchers of the multigrid kernels: one thread per interior point of
+// the level being written; the mathematics and stencil gathers are in
+// mg_point.h.
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "mg/kernels/mg_kernels.hpp"
+#include "mg/kernels/mg_point.hpp"
+
+namespace tessera::mg::kernels {
+
+namespace {
+
+using namespace point;
+
+// The level written, by value in kernel parameters.
+struct Level {
+  long nx, ny, nz, sx, sy;
+  int dim;
+};
+
+Level level(const Dims& d) { return {d.nx, d.ny, d.dim == 3 ? d.nz : 1, d.sx(), d.sy(), d.dim}; }
+
+struct Point {
+  long i, j, k, c;
+  bool inside;
+};
+__device__ Point point_of(const Level& L) {
+  Point p;
+  p.i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  p.j = long(blockIdx.y) * blockDim.y + threadIdx.y;
+  p.k = blockIdx.z;
+  p.inside = p.i < L.nx && p.j < L.ny;
+  p.c = TS_MG_IDX(p.i, p.j, p.k, L.sx, L.sy, L.dim == 3 ? 1 : 0);
+  return p;
+}
+
+template <class T>
+__global__ void thesis_jacobi_k(Level L, const T* __restrict__ b, const T* __restrict__ xs, T* xd) {
+  Point p = point_of(L);
+  if (!p.inside) return;
+  const long c = p.c;
+  xd[c] = ts_mg_thesis_jacobi(b[c], xs[c - 1], xs[c + 1], xs[c - L.sx], xs[c + L.sx]);
+}
+
+template <class T>
+__global__ void thesis_residual_k(Level L, const T* __restrict__ b, const T* __restrict__ x, T* r) {
+  Point p = point_of(L);
+  if (!p.inside) return;
+  const long c = p.c;
+  r[c] = ts_mg_thesis_residual(b[c], x[c], x[c - 1], x[c + 1], x[c - L.sx], x[c + L.sx]);
+}
+
+template <class T>
+__global__ void thesis_restrict_k(Level L, long fsx, long fsy, const T* __restrict__ src, T* bc) {
+  Point p = point_of(L);
+  if (p.inside) bc[p.c] = ts_mg_thesis_restrict_at(src, p.i, p.j, fsx, fsy);
+}
+
+template <class T>
+__global__ void thesis_prolong_k(Level L, long csx, long csy, bool accumulate, T* xf,
+                                 const T* __restrict__ xc) {
+  Point p = point_of(L);
+  if (!p.inside) return;
+  const T v = ts_mg_thesis_prolong_at(xc, p.i, p.j, csx, csy);
+  xf[p.c] = accumulate ? xf[p.c] + v : v;
+}
+
+template <class T>
+__global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __restrict__ xs, T* xd) {
+  Point p = point_of(L);
+  if (!p.inside) return;
+  xd[p.c] = ts_mg_jacobi(b[p.c], xs[p.c], ts_mg_nsum_at(xs, p.c, L.sx, L.sy, L.dim), T(2 * L.dim), omega);
+}
+
+template <class T>
+__global__ void gauss_seidel_color_k(Level L, int color, const T* __restrict__ b, T* x) {
+  Point p = point_of(L);
+  if (!p.inside || ((p.i + p.j + p.k) & 1) != color) return;
+  x[p.c] = ts_mg_gauss_seidel(b[p.c], ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim), T(2 * L.dim));
+}
+
+template <class T>
+__global__ void residual_k(Level L, const T* __restrict__ b, const T* __restrict__ x, T* r) {
+  Point p = point_of(L);
+  if (p.inside) r[p.c] = ts_mg_residual_at(b, x, p.c, L.sx, L.sy, L.dim);
+}
+
+template <class T>
+__global__ void restrict_residual_k(Level L, long fsx, long fsy, const T* __restrict__ b,
+                                    const T* __restrict__ x, T* bc) {
+  Point p = point_of(L);
+  if (p.inside) bc[p.c] = ts_mg_restrict_residual_at(b, x, p.i, p.j, p.k, fsx, fsy, L.dim);
+}
+
+template <class T>
+__global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __restrict__ ec) {
+  Point p = point_of(L);
+  if (p.inside) xf[p.c] = xf[p.c] + ts_mg_prolong_at(ec, p.i, p.j, p.k, csx, csy, L.dim);
+}
+
+template <class T>
+const T* cp(const Buffer<T>& b) {
+  return cuda::ptr<T>(b.handle());
+}
+template <class T>
+T* mp(Buffer<T>& b) {
+  return cuda::ptr<T>(b.handle());
+}
+
+// Launches `kernel` over the interior of `d` on q's stream.
+template <class K, class... Args>
+void launch(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  Level L = level(d);
+  dim3 block(32, d.dim == 3 ? 4 : 8, 1);
+  dim3 grid(unsigned((L.nx + block.x - 1) / block.x), unsigned((L.ny + block.y - 1) / block.y),
+            unsigned(L.nz));
+  kernel<<<grid, block, 0, cq.native()>>>(L, args...);
+  cuda::check_launch(name);
+}
+
+}  // namespace
+
+template <class T>
+void thesis_jacobi(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xs,
+                   Buffer<T>& xd) {
+  launch(q, d, "mg thesis_jacobi", thesis_jacobi_k<T>, cp(b), cp(xs), mp(xd));
+}
+template <class T>
+void thesis_residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
+                     Buffer<T>& r) {
+  launch(q, d, "mg thesis_residual", thesis_residual_k<T>, cp(b), cp(x), mp(r));
+}
+template <class T>
+void thesis_restrict(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& src, const Dims& coarse,
+                     Buffer<T>& bc) {
+  launch(q, coarse, "mg thesis_restrict", thesis_restrict_k<T>, fine.sx(), fine.sy(), cp(src), mp(bc));
+}
+template <class T>
+void thesis_prolong(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
+                    const Buffer<T>& xc, bool accumulate) {
+  launch(q, fine, "mg thesis_prolong", thesis_prolong_k<T>, coarse.sx(), coarse.sy(), accumulate,
+         mp(xf), cp(xc));
+}
+template <class T>
+void jacobi(CudaTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const Buffer<T>& xs,
+            Buffer<T>& xd) {
+  launch(q, d, "mg jacobi", jacobi_k<T>, omega, cp(b), cp(xs), mp(xd));
+}
+template <class T>
+void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
+                        Buffer<T>& x) {
+  launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, cp(b), mp(x));
+}
+template <class T>
+void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
+              Buffer<T>& r) {
+  launch(q, d, "mg residual", residual_k<T>, cp(b), cp(x), mp(r));
+}
+template <class T>
+void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
+                       const Dims& coarse, Buffer<T>& bc) {
+  launch(q, coarse, "mg restrict_residual", restrict_residual_k<T>, fine.sx(), fine.sy(), cp(b),
+         cp(x), mp(bc));
+}
+template <class T>
+void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
+                 const Buffer<T>& ec) {
+  launch(q, fine, "mg prolong_add", prolong_add_k<T>, coarse.sx(), coarse.sy(), mp(xf), cp(ec));
+}
+
+#define TS_INSTANTIATE(T)                                                                          \
+  template void thesis_jacobi<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&, \
+                                 Buffer<T>&);                                                      \
+  template void thesis_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,                \
+                                   const Buffer<T>&, Buffer<T>&);                                  \
+  template void thesis_restrict<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Dims&,   \
+                                   Buffer<T>&);                                                    \
+  template void thesis_prolong<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
+                                  const Buffer<T>&, bool);                                         \
+  template void jacobi<T>(CudaTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,    \
+                          Buffer<T>&);                                                             \
+  template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,        \
+                                      Buffer<T>&);                                                 \
+  template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \
+                            Buffer<T>&);                                                           \
+  template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&);                   \
+  template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
+                               const Buffer<T>&);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::mg::kernels

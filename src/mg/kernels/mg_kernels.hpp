@@ -1,0 +1,63 @@
+// The multigrid kernels, declared once per backend (CpuTag, OpenCLTag,
+// CudaTag). Definitions: mg_cpu.cpp, mg_opencl.cpp (+ mg.cl), mg_cuda.cu.
+// All arrays use the halo layout of mg_grid.h; kernels write interior points
+// only, so halos stay zero.
+#pragma once
+#include <cstddef>
+
+#include "core/buffer.hpp"
+#include "core/dispatch.hpp"
+
+namespace tessera::mg {
+
+/// The shape of one level: nx × ny (× nz) interior points, 2D or 3D.
+struct Dims {
+  long nx = 1, ny = 1, nz = 1;
+  int dim = 2;
+  long sx() const { return nx + 2; }
+  long sy() const { return sx() * (ny + 2); }
+  int kh() const { return dim == 3 ? 1 : 0; }
+  long points() const { return nx * ny * (dim == 3 ? nz : 1); }
+  std::size_t storage() const { return static_cast<std::size_t>(sy() * (dim == 3 ? nz + 2 : 1)); }
+};
+
+namespace kernels {
+
+#define TS_MG_DECLARE(Tag)                                                                         \
+  /* thesis mode, 2D */                                                                            \
+  template <class T>                                                                               \
+  void thesis_jacobi(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xs,       \
+                     Buffer<T>& xd);                                                               \
+  template <class T>                                                                               \
+  void thesis_residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,      \
+                       Buffer<T>& r);                                                              \
+  template <class T>                                                                               \
+  void thesis_restrict(Tag, Queue& q, const Dims& fine, const Buffer<T>& src, const Dims& coarse, \
+                       Buffer<T>& bc);                                                             \
+  template <class T>                                                                               \
+  void thesis_prolong(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,         \
+                      const Buffer<T>& xc, bool accumulate);                                       \
+  /* modern mode, 2D and 3D */                                                                     \
+  template <class T>                                                                               \
+  void jacobi(Tag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const Buffer<T>& xs,     \
+              Buffer<T>& xd);                                                                      \
+  template <class T>                                                                               \
+  void gauss_seidel_color(Tag, Queue& q, const Dims& d, int color, const Buffer<T>& b,            \
+                          Buffer<T>& x);                                                           \
+  template <class T>                                                                               \
+  void residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,             \
+                Buffer<T>& r);                                                                     \
+  template <class T>                                                                               \
+  void restrict_residual(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x, \
+                         const Dims& coarse, Buffer<T>& bc);                                       \
+  template <class T>                                                                               \
+  void prolong_add(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,            \
+                   const Buffer<T>& ec);
+
+TS_MG_DECLARE(CpuTag)
+TS_MG_DECLARE(OpenCLTag)
+TS_MG_DECLARE(CudaTag)
+#undef TS_MG_DECLARE
+
+}  // namespace kernels
+}  // namespace tessera::mg

@@ -1,0 +1,104 @@
+// OpenCL host side of the multigrid kernels (device code: mg.cl).
+#include "backends/opencl/cl_device.hpp"
+#include "mg/kernels/mg_kernels.hpp"
+
+namespace tessera::mg::kernels {
+
+namespace {
+
+template <class T>
+const char* options() {
+  return std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
+}
+
+cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
+
+// Launches `name` over the interior of `d` with the level arguments first.
+template <class T, class... Extra>
+void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, const Extra&... extra) {
+  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
+  const long nz = d.dim == 3 ? d.nz : 1;
+  opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(nz), cl_long(d.sx()), cl_long(d.sy()),
+                   cl_int(d.dim), extra...);
+  auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
+  const long lx = 32, ly = d.dim == 3 ? 4 : 8;
+  opencl::queue_of(q).launch(k, cl::NDRange(up(d.nx, lx), up(d.ny, ly), static_cast<std::size_t>(nz)),
+                             cl::NDRange(lx, ly, 1), name);
+}
+
+}  // namespace
+
+template <class T>
+void thesis_jacobi(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xs,
+                   Buffer<T>& xd) {
+  launch(q, b, "thesis_jacobi", d, m(b.handle()), m(xs.handle()), m(xd.handle()));
+}
+template <class T>
+void thesis_residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
+                     Buffer<T>& r) {
+  launch(q, b, "thesis_residual", d, m(b.handle()), m(x.handle()), m(r.handle()));
+}
+template <class T>
+void thesis_restrict(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& src,
+                     const Dims& coarse, Buffer<T>& bc) {
+  launch(q, src, "thesis_restrict", coarse, cl_long(fine.sx()), cl_long(fine.sy()),
+         m(src.handle()), m(bc.handle()));
+}
+template <class T>
+void thesis_prolong(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
+                    const Buffer<T>& xc, bool accumulate) {
+  launch(q, xf, "thesis_prolong", fine, cl_long(coarse.sx()), cl_long(coarse.sy()),
+         cl_int(accumulate), m(xf.handle()), m(xc.handle()));
+}
+template <class T>
+void jacobi(OpenCLTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const Buffer<T>& xs,
+            Buffer<T>& xd) {
+  launch(q, b, "jacobi", d, omega, m(b.handle()), m(xs.handle()), m(xd.handle()));
+}
+template <class T>
+void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
+                        Buffer<T>& x) {
+  launch(q, b, "gauss_seidel_color", d, cl_int(color), m(b.handle()), m(x.handle()));
+}
+template <class T>
+void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
+              Buffer<T>& r) {
+  launch(q, b, "residual", d, m(b.handle()), m(x.handle()), m(r.handle()));
+}
+template <class T>
+void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
+                       const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
+  launch(q, b, "restrict_residual", coarse, cl_long(fine.sx()), cl_long(fine.sy()),
+         m(b.handle()), m(x.handle()), m(bc.handle()));
+}
+template <class T>
+void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
+                 const Buffer<T>& ec) {
+  launch(q, xf, "prolong_add", fine, cl_long(coarse.sx()), cl_long(coarse.sy()), m(xf.handle()),
+         m(ec.handle()));
+}
+
+#define TS_INSTANTIATE(T)                                                                         \
+  template void thesis_jacobi<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,               \
+                                 const Buffer<T>&, Buffer<T>&);                                   \
+  template void thesis_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,             \
+                                   const Buffer<T>&, Buffer<T>&);                                 \
+  template void thesis_restrict<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Dims&, \
+                                   Buffer<T>&);                                                   \
+  template void thesis_prolong<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,       \
+                                  const Buffer<T>&, bool);                                        \
+  template void jacobi<T>(OpenCLTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&, \
+                          Buffer<T>&);                                                            \
+  template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,     \
+                                      Buffer<T>&);                                                \
+  template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \
+                            Buffer<T>&);                                                          \
+  template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&);                  \
+  template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
+                               const Buffer<T>&);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::mg::kernels

@@ -1,0 +1,133 @@
+/* Per-point mathematics of the multigrid module (C99 subset; see
+ * core/kernels/portable.h). Shared by mg_cpu.cpp, mg.cl and mg_cuda.cu.
+ *
+ * Thesis mode ("Realisierung eines Mehrgitterverfahrens in OpenCL"): the
+ * unscaled 5-point system 4x - (four neighbours) = b, undamped Jacobi, the
+ * 7-point restriction (eq. 2.4) with the thesis's sign and summation order,
+ * the prolongation (2.5-2.8) with its halving order. Keeping these orders
+ * makes every backend bitwise identical to the CPU.
+ *
+ * Modern mode: the same unscaled operator in 2D (diagonal 4) and 3D (7-point,
+ * diagonal 6), damped Jacobi, red-black Gauss-Seidel, full weighting and
+ * (bi/tri)linear interpolation. Neighbour sums have a fixed order too. */
+#include "core/kernels/portable.h"
+#include "mg_grid.h"
+
+/* ---- thesis mode (2D) ---- */
+
+/* eq. 2.2, summation order b + W + E + N + S as in cpu_smoothing_step */
+TS_FN ts_real ts_mg_thesis_jacobi(ts_real b, ts_real w, ts_real e, ts_real n, ts_real s) {
+  return (b + w + e + n + s) * (ts_real)0.25;
+}
+/* eq. 2.3: d = b + W + E + N + S - 4x */
+TS_FN ts_real ts_mg_thesis_residual(ts_real b, ts_real x, ts_real w, ts_real e, ts_real n,
+                                    ts_real s) {
+  return b + w + e + n + s - x * (ts_real)4;
+}
+/* eq. 2.4 in the listing's order: -d[c] - (W + SW + S + E + NE + N) * 0.5 */
+TS_FN ts_real ts_mg_thesis_restrict(ts_real c, ts_real w, ts_real sw, ts_real s, ts_real e,
+                                    ts_real ne, ts_real n) {
+  return -c - (w + sw + s + e + ne + n) * (ts_real)0.5;
+}
+/* eqs. 2.5-2.7: an edge midpoint gets -(a/2) - (b/2) (help4/help3/help2 order) */
+TS_FN ts_real ts_mg_thesis_prolong_pair(ts_real a, ts_real b) { return -(a / 2) - (b / 2); }
+/* eq. 2.8: a point coinciding with a coarse point gets -c */
+TS_FN ts_real ts_mg_thesis_prolong_single(ts_real c) { return -c; }
+
+/* ---- modern mode (2D / 3D) ---- */
+
+TS_FN ts_real ts_mg_nsum2(ts_real w, ts_real e, ts_real s, ts_real n) { return ((w + e) + s) + n; }
+TS_FN ts_real ts_mg_nsum3(ts_real w, ts_real e, ts_real s, ts_real n, ts_real d, ts_real u) {
+  return ((((w + e) + s) + n) + d) + u;
+}
+/* r = b - A x with A x = diag*x - (sum of neighbours) */
+TS_FN ts_real ts_mg_residual(ts_real b, ts_real x, ts_real nsum, ts_real diag) {
+  return b - (diag * x - nsum);
+}
+/* damped Jacobi: x + omega * ((b + nsum)/diag - x) */
+TS_FN ts_real ts_mg_jacobi(ts_real b, ts_real x, ts_real nsum, ts_real diag, ts_real omega) {
+  return x + omega * ((b + nsum) / diag - x);
+}
+/* Gauss-Seidel point update (red-black ordering is the launcher's) */
+TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real diag) { return (b + nsum) / diag; }
+/* Full weighting of the residual, accumulated with weight w = wx*wy*wz
+ * (1 or 2 per axis), then scaled: the weights sum to 4^dim, and the unscaled
+ * coarse system needs a factor (2h/h)^2 = 4, so scale = 4 / 4^dim. */
+TS_FN ts_real ts_mg_fw_accumulate(ts_real acc, ts_real r, ts_real w) { return acc + w * r; }
+TS_FN ts_real ts_mg_fw_finish(ts_real acc, ts_real scale) { return acc * scale; }
+/* (bi/tri)linear interpolation: correction accumulated with weight w
+ * (1/2 per axis on which the fine point lies between coarse points). */
+TS_FN ts_real ts_mg_interp_accumulate(ts_real acc, ts_real e, ts_real w) { return acc + w * e; }
+
+/* ---- stencil gathers (arrays in the halo layout of mg_grid.h) ---- */
+
+TS_FN ts_real ts_mg_nsum_at(TS_GLOBAL const ts_real* x, long c, long sx, long sy, int dim) {
+  return dim == 3 ? ts_mg_nsum3(x[c - 1], x[c + 1], x[c - sx], x[c + sx], x[c - sy], x[c + sy])
+                  : ts_mg_nsum2(x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
+}
+
+TS_FN ts_real ts_mg_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c,
+                                long sx, long sy, int dim) {
+  return ts_mg_residual(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), (ts_real)(2 * dim));
+}
+
+/* Full weighting of the residual around coarse point (I, J, K), computed on
+ * the fly from the fine x and b (the fused residual+restriction). */
+TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
+                                         long I, long J, long K, long sx, long sy, int dim) {
+  const int kr = dim == 3 ? 1 : 0;
+  ts_real acc = 0;
+  for (int dk = -kr; dk <= kr; ++dk)
+    for (int dj = -1; dj <= 1; ++dj)
+      for (int di = -1; di <= 1; ++di) {
+        const long f = TS_MG_IDX(2 * I + 1 + di, 2 * J + 1 + dj, kr ? 2 * K + 1 + dk : 0, sx, sy, kr);
+        const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (kr ? 2 - dk * dk : 1));
+        acc = ts_mg_fw_accumulate(acc, ts_mg_residual_at(b, x, f, sx, sy, dim), w);
+      }
+  return ts_mg_fw_finish(acc, dim == 3 ? (ts_real)0.0625 : (ts_real)0.25);
+}
+
+/* (Bi/tri)linear interpolation of the coarse correction e at fine point
+ * (i, j, k): per axis an odd fine index sits on coarse (i-1)/2 (weight 1), an
+ * even one between coarse i/2-1 and i/2 (weight 1/2 each; the halo supplies
+ * the zeros at -1 and nc). csx, csy: the coarse level's pitches. */
+TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long k, long csx,
+                               long csy, int dim) {
+  const int three = dim == 3 ? 1 : 0;
+  const long i0 = (i - 1) >> 1, j0 = (j - 1) >> 1, k0 = (k - 1) >> 1;
+  const int ni = (i & 1) ? 1 : 2, nj = (j & 1) ? 1 : 2, nk = three ? ((k & 1) ? 1 : 2) : 1;
+  const ts_real w = ((i & 1) ? (ts_real)1 : (ts_real)0.5) * ((j & 1) ? (ts_real)1 : (ts_real)0.5) *
+                    ((three && !(k & 1)) ? (ts_real)0.5 : (ts_real)1);
+  ts_real acc = 0;
+  for (int c = 0; c < nk; ++c)
+    for (int b = 0; b < nj; ++b)
+      for (int a = 0; a < ni; ++a) {
+        const long ci = (i & 1) ? i0 : i0 + a, cj = (j & 1) ? j0 : j0 + b,
+                   ck = three ? ((k & 1) ? k0 : k0 + c) : 0;
+        acc = ts_mg_interp_accumulate(acc, e[TS_MG_IDX(ci, cj, ck, csx, csy, three)], w);
+      }
+  return acc;
+}
+
+/* Thesis restriction (eq. 2.4) of src around coarse point (I, J); (dcol,
+ * drow) order W (-1,0), SW (-1,+1), S (0,+1), E (+1,0), NE (+1,-1), N (0,-1).
+ * sx, sy: the fine level's pitches. */
+TS_FN ts_real ts_mg_thesis_restrict_at(TS_GLOBAL const ts_real* s, long I, long J, long sx, long sy) {
+  const long f = TS_MG_IDX(2 * I + 1, 2 * J + 1, 0, sx, sy, 0);
+  return ts_mg_thesis_restrict(s[f], s[f - 1], s[f - 1 + sx], s[f + sx], s[f + 1], s[f + 1 - sx],
+                               s[f - sx]);
+}
+
+/* Thesis prolongation (eqs. 2.5-2.8) at fine point (i, j) = (column, row),
+ * gathered from the coarse solution c through its zero halo. */
+TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j, long csx, long csy) {
+  const long I = i / 2, J = j / 2;
+#define TS_C(jj, ii) c[TS_MG_IDX((ii), (jj), 0, csx, csy, 0)]
+  ts_real v;
+  if (j % 2 == 0 && i % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I - 1));
+  else if (j % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I));
+  else if (i % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J, I - 1), TS_C(J, I));
+  else v = ts_mg_thesis_prolong_single(TS_C(J, I));
+#undef TS_C
+  return v;
+}

@@ -1,0 +1,40 @@
+// Host-side conversion between interior arrays and the halo layout.
+#include <string>
+
+#include "core/error.hpp"
+#include "mg/kernels/mg_grid.h"
+#include "mg/layout.hpp"
+
+namespace tessera::mg {
+
+template <class T>
+std::vector<T> to_halo_layout(const Dims& d, const std::vector<T>& interior) {
+  if (interior.size() != static_cast<std::size_t>(d.points()))
+    throw Error("multigrid: expected " + std::to_string(d.points()) + " values, got " +
+                std::to_string(interior.size()));
+  std::vector<T> s(d.storage(), T(0));
+  const long nz = d.dim == 3 ? d.nz : 1;
+  std::size_t n = 0;
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < d.ny; ++j)
+      for (long i = 0; i < d.nx; ++i) s[static_cast<std::size_t>(TS_MG_IDX(i, j, k, d.sx(), d.sy(), d.kh()))] = interior[n++];
+  return s;
+}
+
+template <class T>
+std::vector<T> from_halo_layout(const Dims& d, const std::vector<T>& s) {
+  std::vector<T> out(static_cast<std::size_t>(d.points()));
+  const long nz = d.dim == 3 ? d.nz : 1;
+  std::size_t n = 0;
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < d.ny; ++j)
+      for (long i = 0; i < d.nx; ++i) out[n++] = s[static_cast<std::size_t>(TS_MG_IDX(i, j, k, d.sx(), d.sy(), d.kh()))];
+  return out;
+}
+
+template std::vector<float> to_halo_layout(const Dims&, const std::vector<float>&);
+template std::vector<double> to_halo_layout(const Dims&, const std::vector<double>&);
+template std::vector<float> from_halo_layout(const Dims&, const std::vector<float>&);
+template std::vector<double> from_halo_layout(const Dims&, const std::vector<double>&);
+
+}  // namespace tessera::mg

@@ -1,0 +1,231 @@
+#include "mg/solver.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "core/error.hpp"
+#include "mg/layout.hpp"
+
+namespace tessera::mg {
+
+std::string to_string(Status s) {
+  switch (s) {
+    case Status::converged: return "converged";
+    case Status::max_cycles: return "max-cycles";
+    case Status::diverged: return "diverged";
+    case Status::stagnated: return "stagnated";
+  }
+  return "unknown";
+}
+
+double SolveReport::asymptotic_factor() const {
+  const std::size_t n = residuals.size();
+  if (n < 2) return 0;
+  const std::size_t k = std::min<std::size_t>(5, n - 1);
+  if (residuals[n - 1 - k] <= 0) return 0;
+  return std::pow(residuals[n - 1] / residuals[n - 1 - k], 1.0 / static_cast<double>(k));
+}
+
+std::vector<Dims> coarsening_schedule(const Dims& finest, long max_coarsest_points) {
+  if (finest.dim != 2 && finest.dim != 3) throw UsageError("multigrid: dimension must be 2 or 3");
+  if (finest.nx < 1 || finest.ny < 1 || (finest.dim == 3 && finest.nz < 1))
+    throw UsageError("multigrid: grid sides must be >= 1");
+  std::vector<Dims> s{finest};
+  auto coarsenable = [](long n) { return n >= 3 && (n & 1); };
+  for (;;) {
+    const Dims& d = s.back();
+    if (!coarsenable(d.nx) || !coarsenable(d.ny) || (d.dim == 3 && !coarsenable(d.nz))) break;
+    s.push_back(Dims{(d.nx - 1) / 2, (d.ny - 1) / 2, d.dim == 3 ? (d.nz - 1) / 2 : 1, d.dim});
+  }
+  if (s.back().points() > max_coarsest_points)
+    throw UsageError("multigrid: a grid of " + std::to_string(finest.nx) + " x " +
+                     std::to_string(finest.ny) +
+                     (finest.dim == 3 ? " x " + std::to_string(finest.nz) : std::string()) +
+                     " only coarsens to " + std::to_string(s.back().points()) +
+                     " points (limit " + std::to_string(max_coarsest_points) +
+                     "); choose sides of the form c*2^k - 1 with small c");
+  return s;
+}
+
+template <class T>
+Solver<T>::Solver(std::shared_ptr<Device> device, Dims finest, Options options)
+    : device_(std::move(device)),
+      opt_(options),
+      omega_(static_cast<T>(options.omega > 0 ? options.omega : (finest.dim == 3 ? 6.0 / 7.0 : 0.8))),
+      reducer_(device_, finest.storage()) {
+  if (opt_.pre < 0 || opt_.post < 0 || opt_.pre + opt_.post < 1)
+    throw UsageError("multigrid: need at least one smoothing step (pre + post >= 1)");
+  for (const Dims& d : coarsening_schedule(finest, opt_.max_coarsest_points)) {
+    Level L{d, {}, {}, {}};
+    for (Buffer<T>* b : {&L.x, &L.x2, &L.b}) {
+      *b = Buffer<T>(device_, d.storage());
+      dense::fill(*b, T(0));
+    }
+    levels_.push_back(std::move(L));
+  }
+  r_ = Buffer<T>(device_, finest.storage());
+  dense::fill(r_, T(0));
+}
+
+template <class T>
+void Solver<T>::set_rhs(const std::vector<T>& interior) {
+  for (T v : interior)
+    if (!std::isfinite(static_cast<double>(v)))
+      throw Error("multigrid: the right-hand side contains non-finite values");
+  levels_[0].b.copy_from_host(to_halo_layout(levels_[0].d, interior));
+}
+
+template <class T>
+void Solver<T>::set_solution(const std::vector<T>& interior) {
+  levels_[0].x.copy_from_host(to_halo_layout(levels_[0].d, interior));
+}
+
+template <class T>
+std::vector<T> Solver<T>::solution() const {
+  return from_halo_layout(levels_[0].d, levels_[0].x.to_vector());
+}
+
+template <class T>
+void Solver<T>::reset() {
+  dense::fill(levels_[0].x, T(0));
+}
+
+template <class T>
+void Solver<T>::smooth(Level& L, int steps) {
+  Queue& q = device_->queue();
+  dispatch(*device_, [&](auto tag) {
+    for (int s = 0; s < steps; ++s) {
+      if (opt_.smoother == Smoother::jacobi) {
+        kernels::jacobi(tag, q, L.d, omega_, L.b, L.x, L.x2);
+        std::swap(L.x, L.x2);
+      } else {
+        kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x);
+        kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
+      }
+    }
+  });
+}
+
+template <class T>
+void Solver<T>::coarse_solve(Level& L) {
+  Queue& q = device_->queue();
+  const int sweeps = L.d.points() == 1 ? 1 : opt_.coarse_sweeps;
+  dispatch(*device_, [&](auto tag) {
+    for (int s = 0; s < sweeps; ++s) {
+      kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x);
+      kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
+    }
+  });
+}
+
+template <class T>
+void Solver<T>::cycle(std::size_t l, CycleType type) {
+  Level& L = levels_[l];
+  if (l + 1 == levels_.size()) {
+    coarse_solve(L);
+    return;
+  }
+  Level& C = levels_[l + 1];
+  Queue& q = device_->queue();
+  smooth(L, opt_.pre);
+  dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b); });
+  dense::fill(C.x, T(0));
+  cycle(l + 1, type);
+  if (type == CycleType::W) cycle(l + 1, type);
+  if (type == CycleType::F) cycle(l + 1, CycleType::V);
+  dispatch(*device_, [&](auto tag) { kernels::prolong_add(tag, q, L.d, L.x, C.d, C.x); });
+  smooth(L, opt_.post);
+}
+
+template <class T>
+void Solver<T>::cycle() {
+  cycle(0, opt_.cycle);
+}
+
+template <class T>
+void Solver<T>::fmg() {
+  Queue& q = device_->queue();
+  // Right-hand sides of every level: full weighting of b (x = 0 there).
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
+    dense::fill(levels_[l].x, T(0));
+    dispatch(*device_, [&](auto tag) {
+      kernels::restrict_residual(tag, q, levels_[l].d, levels_[l].b, levels_[l].x,
+                                 levels_[l + 1].d, levels_[l + 1].b);
+    });
+  }
+  dense::fill(levels_.back().x, T(0));
+  coarse_solve(levels_.back());
+  for (std::size_t l = levels_.size() - 1; l-- > 0;) {
+    dense::fill(levels_[l].x, T(0));
+    dispatch(*device_, [&](auto tag) {
+      kernels::prolong_add(tag, q, levels_[l].d, levels_[l].x, levels_[l + 1].d, levels_[l + 1].x);
+    });
+    cycle(l, opt_.cycle);
+  }
+}
+
+template <class T>
+double Solver<T>::residual_norm() {
+  Level& L = levels_[0];
+  dispatch(*device_, [&](auto tag) { kernels::residual(tag, device_->queue(), L.d, L.b, L.x, r_); });
+  return static_cast<double>(reducer_.nrm2(r_));
+}
+
+template <class T>
+double Solver<T>::rhs_norm() {
+  return static_cast<double>(reducer_.nrm2(levels_[0].b));
+}
+
+template <class T>
+SolveReport Solver<T>::solve() {
+  SolveReport rep;
+  rep.rhs_norm = rhs_norm();
+  rep.residuals.push_back(residual_norm());
+  const double target = opt_.tol * (rep.rhs_norm > 0 ? rep.rhs_norm : 1.0);
+  Queue& q = device_->queue();
+  int rising = 0, slow = 0;
+  while (rep.cycles < opt_.max_cycles && rep.residuals.back() > target) {
+    auto start = q.record();
+    if (rep.cycles == 0 && opt_.fmg) fmg();
+    else cycle();
+    auto stop = q.record();
+    rep.seconds += stop->ms_since(*start) * 1e-3;
+    ++rep.cycles;
+    const double r = residual_norm();
+    if (!std::isfinite(r)) {
+      rep.residuals.push_back(r);
+      rep.status = Status::diverged;
+      return rep;
+    }
+    // Diverging: growing for three cycles and above the start. Stagnating:
+    // five cycles in a row reducing by less than 5% each (round-off level,
+    // or a smoother that does not smooth).
+    rising = r > rep.residuals.back() ? rising + 1 : 0;
+    slow = r > 0.95 * rep.residuals.back() ? slow + 1 : 0;
+    rep.residuals.push_back(r);
+    if (rising >= 3 && r > rep.residuals.front()) {
+      rep.status = Status::diverged;
+      return rep;
+    }
+    if (slow >= 5 && r > target) {
+      rep.status = Status::stagnated;
+      return rep;
+    }
+  }
+  rep.status = rep.residuals.back() <= target ? Status::converged : Status::max_cycles;
+  return rep;
+}
+
+template <class T>
+void Solver<T>::apply(const Buffer<T>& r, Buffer<T>& z) {
+  Level& L = levels_[0];
+  L.b.copy_from(r);
+  dense::fill(L.x, T(0));
+  cycle();
+  z.copy_from(L.x);
+}
+
+template class Solver<float>;
+template class Solver<double>;
+
+}  // namespace tessera::mg

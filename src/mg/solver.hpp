@@ -1,0 +1,101 @@
+// The device-resident geometric multigrid solver for the unscaled Poisson
+// system diag*u - (sum of neighbours) = b (2D 5-point, diag 4; 3D 7-point,
+// diag 6) with homogeneous Dirichlet boundary, vertex-centred grids.
+//
+// Supported sizes: any nx, ny (, nz) >= 1; levels coarsen n -> (n-1)/2 while
+// every side is odd and >= 3, so sides of the form c*2^k - 1 give k coarse
+// levels. The coarsest level is solved by `coarse_sweeps` red-black
+// Gauss-Seidel sweeps (exact for a single point); sizes whose coarsest level
+// would exceed `max_coarsest_points` are rejected.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "dense/dense.hpp"
+#include "mg/kernels/mg_kernels.hpp"
+
+namespace tessera::mg {
+
+enum class Smoother { jacobi, rbgs };
+enum class CycleType { V, W, F };
+
+struct Options {
+  CycleType cycle = CycleType::V;
+  bool fmg = false;  ///< start with a full-multigrid pass
+  int pre = 1, post = 1;
+  Smoother smoother = Smoother::rbgs;
+  double omega = 0;  ///< damped-Jacobi weight; 0 picks 4/5 (2D) or 6/7 (3D)
+  double tol = 1e-8;  ///< relative residual ||r||/||b||
+  int max_cycles = 50;
+  int coarse_sweeps = 64;
+  long max_coarsest_points = 4096;
+};
+
+/// Why a solve stopped.
+enum class Status { converged, max_cycles, diverged, stagnated };
+std::string to_string(Status s);
+
+struct SolveReport {
+  Status status = Status::max_cycles;
+  std::vector<double> residuals;  ///< ||r|| before the first cycle, then after each
+  double rhs_norm = 0;
+  int cycles = 0;
+  double seconds = 0;  ///< device time of the cycles (events)
+  double relative_residual() const { return residuals.empty() || rhs_norm == 0 ? 0 : residuals.back() / rhs_norm; }
+  /// Geometric mean of the last (up to) five per-cycle reduction factors.
+  double asymptotic_factor() const;
+};
+
+template <class T>
+class Solver {
+ public:
+  Solver(std::shared_ptr<Device> device, Dims finest, Options options);
+
+  void set_rhs(const std::vector<T>& interior);
+  void set_solution(const std::vector<T>& interior);
+  std::vector<T> solution() const;
+  /// Sets the solution to zero (on the device).
+  void reset();
+
+  /// Cycles (after an FMG pass if options.fmg) until ||r|| <= tol ||b||,
+  /// divergence, or max_cycles.
+  SolveReport solve();
+  /// One cycle of the configured type on the current solution.
+  void cycle();
+  /// One full-multigrid pass (the solution is overwritten).
+  void fmg();
+  double residual_norm();
+  double rhs_norm();
+
+  /// Preconditioner use: z = M^{-1} r by one cycle from z = 0. r and z are in
+  /// the finest level's halo layout (storage() elements, zero halo).
+  void apply(const Buffer<T>& r, Buffer<T>& z);
+
+  int levels() const { return static_cast<int>(levels_.size()); }
+  const Dims& dims(int l) const { return levels_[static_cast<std::size_t>(l)].d; }
+  const Options& options() const { return opt_; }
+  Device& device() const { return *device_; }
+
+ private:
+  struct Level {
+    Dims d;
+    Buffer<T> x, x2, b;  // x2: Jacobi ping-pong target
+  };
+  void cycle(std::size_t l, CycleType type);
+  void smooth(Level& L, int steps);
+  void coarse_solve(Level& L);
+
+  std::shared_ptr<Device> device_;
+  Options opt_;
+  T omega_;
+  std::vector<Level> levels_;
+  Buffer<T> r_;  // finest-level residual scratch
+  dense::Reducer<T> reducer_;
+};
+
+/// The coarsening schedule the solver uses for `finest` (for checks and docs).
+std::vector<Dims> coarsening_schedule(const Dims& finest, long max_coarsest_points);
+
+}  // namespace tessera::mg

@@ -1,0 +1,72 @@
+#include "sparse/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sparse/convert.hpp"
+#include "sparse/storage.hpp"
+
+namespace tessera::sparse {
+
+template <Scalar T>
+RowStats row_stats(const Csr<T>& a) {
+  RowStats s;
+  s.rows = a.rows;
+  s.cols = a.cols;
+  s.entries = a.nnz();
+  s.explicit_zeros = std::count(a.val.begin(), a.val.end(), T(0));
+  s.min_length = a.rows > 0 ? a.nnz() : 0;
+  double sum = 0, sum2 = 0;
+  for (size64 i = 0; i < a.rows; ++i) {
+    const size64 n = a.row_ptr[i + 1] - a.row_ptr[i];
+    s.empty_rows += n == 0;
+    s.min_length = std::min(s.min_length, n);
+    s.max_length = std::max(s.max_length, n);
+    sum += static_cast<double>(n);
+    sum2 += static_cast<double>(n) * static_cast<double>(n);
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      s.bandwidth = std::max<size64>(s.bandwidth, std::abs(static_cast<size64>(a.col[p]) - i));
+  }
+  if (a.rows > 0) {
+    s.mean_length = sum / static_cast<double>(a.rows);
+    s.stddev_length = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
+  }
+  s.diagonals = count_diagonals(a);
+  return s;
+}
+
+template <Scalar T>
+BlockStats block_stats(const Csr<T>& a, int r, int c) {
+  const Bcsr<T> b = to_bcsr(a, {r, c});
+  BlockStats s;
+  s.r = r;
+  s.c = c;
+  s.block_rows = b.block_rows();
+  s.blocks = b.nblocks();
+  size64 nonempty = 0;
+  s.min_per_row = b.nblocks();
+  for (size64 br = 0; br < b.stored_block_rows(); ++br) {
+    const size64 n = b.row_ptr[br + 1] - b.row_ptr[br];
+    if (n == 0) {
+      ++s.empty_block_rows;
+      continue;
+    }
+    ++nonempty;
+    s.min_per_row = std::min(s.min_per_row, n);
+    s.max_per_row = std::max(s.max_per_row, n);
+  }
+  if (nonempty == 0) s.min_per_row = 0;
+  s.mean_per_row = nonempty > 0 ? static_cast<double>(b.nblocks()) / static_cast<double>(nonempty) : 0.0;
+  const Storage st = storage(b);
+  s.slots = st.slots;
+  s.zero_slots = st.zero_slots;
+  return s;
+}
+
+#define TESSERA_INSTANTIATE(T)                     \
+  template RowStats row_stats(const Csr<T>&);      \
+  template BlockStats block_stats(const Csr<T>&, int, int);
+TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::sparse

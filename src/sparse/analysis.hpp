@@ -1,0 +1,32 @@
+// Structure statistics of a matrix: row lengths, bandwidth, diagonals, and its
+// block structure for a given block size (what `tessera sparse info` prints).
+#pragma once
+#include "sparse/formats.hpp"
+
+namespace tessera::sparse {
+
+struct RowStats {
+  size64 rows = 0, cols = 0;
+  size64 entries = 0;         ///< stored entries
+  size64 explicit_zeros = 0;  ///< stored entries equal to 0
+  size64 empty_rows = 0;
+  size64 min_length = 0, max_length = 0;
+  double mean_length = 0, stddev_length = 0;
+  size64 bandwidth = 0;  ///< max |i - j| over the entries
+  size64 diagonals = 0;  ///< distinct j - i (DIA's diagonal count)
+};
+template <Scalar T> RowStats row_stats(const Csr<T>& a);
+
+struct BlockStats {
+  int r = 1, c = 1;
+  size64 block_rows = 0;
+  size64 empty_block_rows = 0;  ///< TRACE's placeholders if the gaps are ghost cells
+  size64 blocks = 0;
+  size64 min_per_row = 0, max_per_row = 0;  ///< over non-empty block rows
+  double mean_per_row = 0;                  ///< over non-empty block rows
+  size64 slots = 0;                         ///< blocks * r * c
+  size64 zero_slots = 0;                    ///< zeros inside stored blocks
+};
+template <Scalar T> BlockStats block_stats(const Csr<T>& a, int r, int c);
+
+}  // namespace tessera::sparse
