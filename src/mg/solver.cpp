@@ -91,10 +91,23 @@ void Solver<T>::reset() {
 }
 
 template <class T>
-void Solver<T>::smooth(Level& L, int steps) {
+bool Solver<T>::fused_rbgs(const Level& L) const {
+  return opt_.fused && opt_.smoother == Smoother::rbgs && L.d.dim == 3;
+}
+
+template <class T>
+void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
   Queue& q = device_->queue();
   dispatch(*device_, [&](auto tag) {
     for (int s = 0; s < steps; ++s) {
+      const Buffer<T>* ec = s == 0 && correction ? &correction->x : nullptr;
+      const Dims* cd = ec ? &correction->d : nullptr;
+      if (fused_rbgs(L)) {
+        kernels::gauss_seidel_fused(tag, q, L.d, L.b, L.x, L.x2, ec, cd);
+        std::swap(L.x, L.x2);
+        continue;
+      }
+      if (ec) kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec);
       if (opt_.smoother == Smoother::jacobi) {
         kernels::jacobi(tag, q, L.d, omega_, L.b, L.x, L.x2);
         std::swap(L.x, L.x2);
@@ -133,8 +146,11 @@ void Solver<T>::cycle(std::size_t l, CycleType type) {
   cycle(l + 1, type);
   if (type == CycleType::W) cycle(l + 1, type);
   if (type == CycleType::F) cycle(l + 1, CycleType::V);
-  dispatch(*device_, [&](auto tag) { kernels::prolong_add(tag, q, L.d, L.x, C.d, C.x); });
-  smooth(L, opt_.post);
+  if (opt_.post > 0) {
+    smooth(L, opt_.post, &C);  // the correction is added in (or before) the first sweep
+  } else {
+    dispatch(*device_, [&](auto tag) { kernels::prolong_add(tag, q, L.d, L.x, C.d, C.x); });
+  }
 }
 
 template <class T>

@@ -30,6 +30,9 @@ struct Options {
   double tol = 1e-8;  ///< relative residual ||r||/||b||
   int max_cycles = 50;
   int coarse_sweeps = 64;
+  /// 3D red-black: both colours in one pass and the prolongation fused into
+  /// the first post-smoothing sweep (bitwise equal to the unfused sequence).
+  bool fused = true;
   long max_coarsest_points = 4096;
 };
 
@@ -84,7 +87,9 @@ class Solver {
     Buffer<T> x, x2, b;  // x2: Jacobi ping-pong target
   };
   void cycle(std::size_t l, CycleType type);
-  void smooth(Level& L, int steps);
+  /// steps sweeps; with `correction`, P * correction->x is added to x first.
+  void smooth(Level& L, int steps, const Level* correction = nullptr);
+  bool fused_rbgs(const Level& L) const;
   void coarse_solve(Level& L);
 
   std::shared_ptr<Device> device_;

@@ -16,6 +16,8 @@
 #if defined(__OPENCL_VERSION__)
 #define TS_FN static inline
 #define TS_GLOBAL __global
+#define TS_LOCAL __local
+#define TS_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #pragma OPENCL FP_CONTRACT OFF
 #if defined(TS_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -23,6 +25,12 @@
 #elif defined(__CUDACC__)
 #define TS_FN __host__ __device__ inline
 #define TS_GLOBAL
+#define TS_LOCAL
+#if defined(__CUDA_ARCH__)
+#define TS_BARRIER() __syncthreads()
+#else
+#define TS_BARRIER() /* host pass of a __host__ __device__ function */
+#endif
 #include <math.h>
 #else
 #define TS_FN inline
@@ -31,7 +39,9 @@
 #endif
 
 /* Per-point functions that gather a stencil read their arrays through
- * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). */
+ * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). Tile
+ * functions shared by the OpenCL and CUDA launchers (never the CPU) use
+ * TS_LOCAL (work-group / shared memory) and TS_BARRIER(). */
 
 /* Fused multiply-add where the algorithm wants it (contraction is off
  * everywhere else so that backends can agree bitwise). */

@@ -1,7 +1,7 @@
 /* OpenCL launchers of the multigrid kernels (build options -Dts_real=...).
  * One work-item per interior point of the level being written; the
  * mathematics and the stencil gathers are in mg_point.h. */
-#include "mg_point.h"
+#include "mg_tiles.h"
 
 /* The level written: nx, ny, nz interior points, pitches sx, sy, dimension. */
 #define TS_LEVEL long nx, long ny, long nz, long sx, long sy, int dim
@@ -40,14 +40,14 @@ __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
 __kernel void jacobi(TS_LEVEL, ts_real omega, __global const ts_real* b,
                      __global const ts_real* xs, __global ts_real* xd) {
   TS_POINT;
-  xd[c] = ts_mg_jacobi(b[c], xs[c], ts_mg_nsum_at(xs, c, sx, sy, dim), (ts_real)(2 * dim), omega);
+  xd[c] = ts_mg_jacobi(b[c], xs[c], ts_mg_nsum_at(xs, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim), omega);
 }
 
 __kernel void gauss_seidel_color(TS_LEVEL, int color, __global const ts_real* b,
                                  __global ts_real* x) {
   TS_POINT;
   if (((i + j + k) & 1) != color) return;
-  x[c] = ts_mg_gauss_seidel(b[c], ts_mg_nsum_at(x, c, sx, sy, dim), (ts_real)(2 * dim));
+  x[c] = ts_mg_gauss_seidel(b[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim));
 }
 
 __kernel void residual(TS_LEVEL, __global const ts_real* b, __global const ts_real* x,
@@ -68,4 +68,14 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, __global ts_real* xf,
                           __global const ts_real* ec) {
   TS_POINT;
   xf[c] = xf[c] + ts_mg_prolong_at(ec, i, j, k, csx, csy, dim);
+}
+
+/* Fused red-black sweep (mg_tiles.h): groups of TS_MG_TILE_X x TS_MG_TILE_Y. */
+__kernel __attribute__((reqd_work_group_size(TS_MG_TILE_X, TS_MG_TILE_Y, 1))) void gauss_seidel_fused(
+    long nx, long ny, long nz, long sx, long sy, long csx, long csy, int prolong,
+    __global const ts_real* b, __global const ts_real* xo, __global ts_real* xn,
+    __global const ts_real* ec) {
+  __local ts_real red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
+  ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, nx, ny, nz, sx, sy, (int)get_local_id(0),
+                        (int)get_local_id(1), get_group_id(0), get_group_id(1), get_group_id(2), red);
 }

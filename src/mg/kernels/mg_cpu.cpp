@@ -81,7 +81,7 @@ void jacobi(CpuTag, Queue&, const Dims& d, T omega, const Buffer<T>& b, const Bu
   T* y = p(xd);
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long, long, long, long c) {
-    y[c] = ts_mg_jacobi(bp[c], x[c], ts_mg_nsum_at(x, c, sx, sy, d.dim), T(2 * d.dim), omega);
+    y[c] = ts_mg_jacobi(bp[c], x[c], ts_mg_nsum_at(x, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)), omega);
   });
 }
 
@@ -92,8 +92,18 @@ void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long i, long j, long k, long c) {
     if (((i + j + k) & 1) == color)
-      xp[c] = ts_mg_gauss_seidel(bp[c], ts_mg_nsum_at(xp, c, sx, sy, d.dim), T(2 * d.dim));
+      xp[c] = ts_mg_gauss_seidel(bp[c], ts_mg_nsum_at(xp, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)));
   });
+}
+
+// The CPU reference of the fused sweep is the unfused sequence it must equal.
+template <class T>
+void gauss_seidel_fused(CpuTag tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
+                        Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
+  q.copy(xo.handle(), 0, xn.handle(), 0, xo.bytes());
+  if (ec) prolong_add(tag, q, d, xn, *coarse, *ec);
+  gauss_seidel_color(tag, q, d, 0, b, xn);
+  gauss_seidel_color(tag, q, d, 1, b, xn);
 }
 
 template <class T>
@@ -139,6 +149,8 @@ void prolong_add(CpuTag, Queue&, const Dims& fine, Buffer<T>& xf, const Dims& co
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CpuTag, Queue&, const Dims&, int, const Buffer<T>&,         \
                                       Buffer<T>&);                                                 \
+  template void gauss_seidel_fused<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,              \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \

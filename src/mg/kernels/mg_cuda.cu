@@ -6,6 +6,15 @@
 #include "mg/kernels/mg_kernels.hpp"
 #include "mg/kernels/mg_point.hpp"
 
+namespace tessera::mg::tiles {
+#define ts_real float
+#include "mg/kernels/mg_tiles.h"
+#undef ts_real
+#define ts_real double
+#include "mg/kernels/mg_tiles.h"
+#undef ts_real
+}  // namespace tessera::mg::tiles
+
 namespace tessera::mg::kernels {
 
 namespace {
@@ -69,14 +78,14 @@ template <class T>
 __global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __restrict__ xs, T* xd) {
   Point p = point_of(L);
   if (!p.inside) return;
-  xd[p.c] = ts_mg_jacobi(b[p.c], xs[p.c], ts_mg_nsum_at(xs, p.c, L.sx, L.sy, L.dim), T(2 * L.dim), omega);
+  xd[p.c] = ts_mg_jacobi(b[p.c], xs[p.c], ts_mg_nsum_at(xs, p.c, L.sx, L.sy, L.dim), ts_mg_inv_diag(T(L.dim)), omega);
 }
 
 template <class T>
 __global__ void gauss_seidel_color_k(Level L, int color, const T* __restrict__ b, T* x) {
   Point p = point_of(L);
   if (!p.inside || ((p.i + p.j + p.k) & 1) != color) return;
-  x[p.c] = ts_mg_gauss_seidel(b[p.c], ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim), T(2 * L.dim));
+  x[p.c] = ts_mg_gauss_seidel(b[p.c], ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim), ts_mg_inv_diag(T(L.dim)));
 }
 
 template <class T>
@@ -96,6 +105,16 @@ template <class T>
 __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __restrict__ ec) {
   Point p = point_of(L);
   if (p.inside) xf[p.c] = xf[p.c] + ts_mg_prolong_at(ec, p.i, p.j, p.k, csx, csy, L.dim);
+}
+
+template <class T>
+__global__ void __launch_bounds__(TS_MG_TILE_X* TS_MG_TILE_Y)
+    gauss_seidel_fused_k(Level L, long csx, long csy, int prolong, const T* __restrict__ b,
+                         const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
+  __shared__ T red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
+  tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
+                               int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
+                               long(blockIdx.z), red);
 }
 
 template <class T>
@@ -154,6 +173,21 @@ void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffe
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, cp(b), mp(x));
 }
 template <class T>
+void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
+                        Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  dim3 block(TS_MG_TILE_X, TS_MG_TILE_Y, 1);
+  dim3 grid(unsigned((d.nx + TS_MG_TILE_X - 3) / (TS_MG_TILE_X - 2)),
+            unsigned((d.ny + TS_MG_TILE_Y - 3) / (TS_MG_TILE_Y - 2)),
+            unsigned((d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z));
+  gauss_seidel_fused_k<T><<<grid, block, 0, cq.native()>>>(
+      level(d), coarse ? coarse->sx() : 0, coarse ? coarse->sy() : 0, ec != nullptr, cp(b), cp(xo),
+      mp(xn), ec ? cp(*ec) : cp(xo));
+  cuda::check_launch("mg gauss_seidel_fused");
+}
+
+template <class T>
 void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
               Buffer<T>& r) {
   launch(q, d, "mg residual", residual_k<T>, cp(b), cp(x), mp(r));
@@ -183,6 +217,8 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,        \
                                       Buffer<T>&);                                                 \
+  template void gauss_seidel_fused<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,             \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \

@@ -44,6 +44,10 @@ namespace kernels {
   template <class T>                                                                               \
   void gauss_seidel_color(Tag, Queue& q, const Dims& d, int color, const Buffer<T>& b,            \
                           Buffer<T>& x);                                                           \
+  /* both colours in one pass, 3D, x_old -> x_new; with ec: x_old + P ec */                       \
+  template <class T>                                                                               \
+  void gauss_seidel_fused(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,  \
+                          Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse);                 \
   template <class T>                                                                               \
   void residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,             \
                 Buffer<T>& r);                                                                     \

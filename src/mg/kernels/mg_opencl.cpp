@@ -1,5 +1,6 @@
 // OpenCL host side of the multigrid kernels (device code: mg.cl).
 #include "backends/opencl/cl_device.hpp"
+#include "mg/kernels/mg_grid.h"
 #include "mg/kernels/mg_kernels.hpp"
 
 namespace tessera::mg::kernels {
@@ -61,6 +62,20 @@ void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buf
   launch(q, b, "gauss_seidel_color", d, cl_int(color), m(b.handle()), m(x.handle()));
 }
 template <class T>
+void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
+                        Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
+  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", "gauss_seidel_fused", options<T>());
+  opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.sx()), cl_long(d.sy()),
+                   cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0), cl_int(ec != nullptr),
+                   m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
+  const std::size_t gx = static_cast<std::size_t>((d.nx + TS_MG_TILE_X - 3) / (TS_MG_TILE_X - 2));
+  const std::size_t gy = static_cast<std::size_t>((d.ny + TS_MG_TILE_Y - 3) / (TS_MG_TILE_Y - 2));
+  const std::size_t gz = static_cast<std::size_t>((d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z);
+  opencl::queue_of(q).launch(k, cl::NDRange(gx * TS_MG_TILE_X, gy * TS_MG_TILE_Y, gz),
+                             cl::NDRange(TS_MG_TILE_X, TS_MG_TILE_Y, 1), "gauss_seidel_fused");
+}
+
+template <class T>
 void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
               Buffer<T>& r) {
   launch(q, b, "residual", d, m(b.handle()), m(x.handle()), m(r.handle()));
@@ -91,6 +106,8 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
                           Buffer<T>&);                                                            \
   template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,     \
                                       Buffer<T>&);                                                \
+  template void gauss_seidel_fused<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \
                             Buffer<T>&);                                                          \
   template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \

@@ -44,12 +44,17 @@ TS_FN ts_real ts_mg_nsum3(ts_real w, ts_real e, ts_real s, ts_real n, ts_real d,
 TS_FN ts_real ts_mg_residual(ts_real b, ts_real x, ts_real nsum, ts_real diag) {
   return b - (diag * x - nsum);
 }
-/* damped Jacobi: x + omega * ((b + nsum)/diag - x) */
-TS_FN ts_real ts_mg_jacobi(ts_real b, ts_real x, ts_real nsum, ts_real diag, ts_real omega) {
-  return x + omega * ((b + nsum) / diag - x);
+/* Damped Jacobi: x + omega * ((b + nsum) * inv_diag - x). The inverse
+ * diagonal is a multiplication, never a division: OpenCL's single-precision
+ * division need not be correctly rounded, which would break bitwise equality
+ * with the CPU (and the multiplication is cheaper). */
+TS_FN ts_real ts_mg_jacobi(ts_real b, ts_real x, ts_real nsum, ts_real inv_diag, ts_real omega) {
+  return x + omega * ((b + nsum) * inv_diag - x);
 }
 /* Gauss-Seidel point update (red-black ordering is the launcher's) */
-TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real diag) { return (b + nsum) / diag; }
+TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real inv_diag) { return (b + nsum) * inv_diag; }
+/* 1/diag of the 2D (1/4) or 3D (1/6) operator, rounded once */
+TS_FN ts_real ts_mg_inv_diag(ts_real dim) { return (ts_real)1 / ((ts_real)2 * dim); }
 /* Full weighting of the residual, accumulated with weight w = wx*wy*wz
  * (1 or 2 per axis), then scaled: the weights sum to 4^dim, and the unscaled
  * coarse system needs a factor (2h/h)^2 = 4, so scale = 4 / 4^dim. */
