@@ -32,7 +32,8 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({"stream", "dense", "mg"}));
   cmd->add_option("--device,-d", args->devices,
                   "Device id(s): best, cpu, opencl:P:D, cuda:N (repeatable)");
-  cmd->add_option("--size,-n", args->size, "Problem size (stream: elements per array; dense: matrix order n; 0 = auto)");
+  cmd->add_option("--size,-n", args->size,
+                  "Problem size (stream: elements per array; dense: matrix order n; 0 = auto)");
   cmd->add_option("--precision", args->precision, "float, double or both")
       ->check(CLI::IsMember({"float", "double", "both"}));
   cmd->add_option("--reps", args->reps, "Timed repetitions (median reported)")->check(CLI::Range(1, 100000));

@@ -13,5 +13,6 @@ struct Command {
 Command add_devices_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_mg_command(CLI::App& app);
+Command add_sparse_command(CLI::App& app);
 
 }  // namespace tessera::app

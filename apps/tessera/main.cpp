@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
       tessera::app::add_devices_command(app),
       tessera::app::add_bench_command(app),
       tessera::app::add_mg_command(app),
+      tessera::app::add_sparse_command(app),
   };
 
   try {

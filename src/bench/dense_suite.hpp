@@ -14,7 +14,8 @@ namespace tessera::bench {
 struct DenseOptions {
   /// Matrix order n (C = A*B, all n x n); vector add then uses n*n elements.
   /// 0: n = 1024 and 8192, vectors of the STREAM default length; on devices
-  /// that are not GPUs, naive and tiled skip 8192 (hours on a CPU).
+  /// that are not GPUs, 8192 runs only the CPU backend's register_blocked
+  /// (the others take hours on a CPU or under PoCL).
   std::size_t size = 0;
   bool run_float = true;
   bool run_double = true;

@@ -41,8 +41,8 @@ namespace {
 
 void same_device(const char* op, const Device& a, const Device& b) {
   if (&a != &b)
-    throw Error(fmt::format("dense::{}: operands live on different devices ({}, {})", op, a.id(),
-                            b.id()));
+    throw Error(
+        fmt::format("dense::{}: operands live on different devices ({}, {})", op, a.id(), b.id()));
 }
 
 // `name` must hold rows*cols elements; says which dimensions disagree.
@@ -106,9 +106,9 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
   dispatch(C.device(), [&](auto tag) { kernels::matmul(tag, q, v, A, B, C, s); });
 }
 
-#define TS_INSTANTIATE(T)                                                                  \
+#define TS_INSTANTIATE(T)                                                                     \
   template void vector_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, VecAddVariant); \
-  template void matmul<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, std::size_t,       \
+  template void matmul<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, std::size_t,        \
                           std::size_t, std::size_t, MatmulVariant);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -1,6 +1,7 @@
 // Internals shared by the converter translation units (not part of the API).
 #pragma once
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "sparse/convert.hpp"
@@ -44,9 +45,9 @@ inline size64 row_length(const Csr<T>& a, size64 i) {
 }
 
 /// ELL of the first min(length, width) entries of each row listed in `order`
-/// (stored row -> matrix row; empty = all rows in order). Used by to_ell and
-/// by HYB's ELL part.
+/// (stored row -> matrix row; std::nullopt = all rows in order). Used by
+/// to_ell and by HYB's ELL part.
 template <Scalar T>
-Ell<T> build_ell(const Csr<T>& a, std::vector<index_t> order, size64 width, size64 subsection);
+Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width, size64 subsection);
 
 }  // namespace tessera::sparse::detail

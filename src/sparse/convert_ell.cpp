@@ -12,14 +12,15 @@ namespace tessera::sparse {
 namespace detail {
 
 template <Scalar T>
-Ell<T> build_ell(const Csr<T>& a, std::vector<index_t> order, size64 width, size64 subsection) {
+Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width, size64 subsection) {
   Ell<T> out;
   out.rows = a.rows;
   out.cols = a.cols;
   out.subsection = subsection;
-  out.width = width;
-  out.row_map = std::move(order);
-  out.stored_rows = out.row_map.empty() ? a.rows : static_cast<size64>(out.row_map.size());
+  out.width = a.cols > 0 ? width : 0;  // without columns no padding slot could point anywhere
+  out.stored_rows = order ? static_cast<size64>(order->size()) : a.rows;
+  if (order) out.row_map = std::move(*order);
+  width = out.width;
   const auto slots = checked_length(checked_mul(out.stored_rows, width, "ELL slots"), "ELL slots");
   out.col.resize(slots);
   out.val.assign(slots, T(0));
@@ -41,12 +42,13 @@ Ell<T> build_ell(const Csr<T>& a, std::vector<index_t> order, size64 width, size
 template <Scalar T>
 Ell<T> to_ell(const Csr<T>& a, EllOptions opt) {
   if (opt.subsection < 1) throw Error("ELL subsection length must be at least 1");
-  std::vector<index_t> order;
+  std::optional<std::vector<index_t>> order;
   if (opt.sort_rows || opt.drop_empty_rows) {
+    order.emplace();
     for (size64 i = 0; i < a.rows; ++i)
-      if (!opt.drop_empty_rows || detail::row_length(a, i) > 0) order.push_back(static_cast<index_t>(i));
+      if (!opt.drop_empty_rows || detail::row_length(a, i) > 0) order->push_back(static_cast<index_t>(i));
     if (opt.sort_rows)
-      std::stable_sort(order.begin(), order.end(), [&](index_t x, index_t y) {
+      std::stable_sort(order->begin(), order->end(), [&](index_t x, index_t y) {
         return detail::row_length(a, x) < detail::row_length(a, y);
       });
   }
@@ -163,7 +165,7 @@ Hyb<T> to_hyb(const Csr<T>& a, HybOptions opt) {
     }
   }
   Hyb<T> out;
-  out.ell = detail::build_ell(a, {}, width, 1);
+  out.ell = detail::build_ell(a, std::nullopt, width, 1);
   out.coo.rows = a.rows;
   out.coo.cols = a.cols;
   for (size64 i = 0; i < a.rows; ++i)
@@ -186,7 +188,7 @@ Csr<T> to_csr(const Hyb<T>& a) {
 }
 
 #define TESSERA_INSTANTIATE(T)                                                         \
-  template Ell<T> detail::build_ell(const Csr<T>&, std::vector<index_t>, size64, size64); \
+  template Ell<T> detail::build_ell(const Csr<T>&, std::optional<std::vector<index_t>>, size64, size64); \
   template Ell<T> to_ell(const Csr<T>&, EllOptions);                                   \
   template Csr<T> to_csr(const Ell<T>&);                                               \
   template Sell<T> to_sell(const Csr<T>&, SellOptions);                                \

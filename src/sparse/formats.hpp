@@ -8,7 +8,8 @@
 //  - "Row maps" (ELL, SELL, BELL, compressed BCSR): a stored row i writes
 //    y[row_map[i]]. An empty map means the identity. They serve TRACE's ghost
 //    gaps (rows that are not stored) and row sorting (ELL, SELL-C-sigma).
-//    Rows no stored row maps to are zero in y.
+//    An empty map with no stored rows means nothing is stored. Rows no stored
+//    row maps to are zero in y.
 //  - Padding slots (ELL, SELL, BELL, DIA) hold the value 0 and a valid column
 //    index, so a kernel may multiply them without a branch and without reading
 //    out of bounds. Padding policy: the column of the row's own index clamped to

@@ -133,8 +133,8 @@ class EntryParser {
       return false;
     }
     if (indices_ > 0) {
-      if (!index(tok[0], h_.rows, "row", i, err)) return false;
-      if (indices_ == 2 && !index(tok[1], h_.cols, "column", j, err)) return false;
+      if (!index(tok[0], h_.rows, "row index", i, err)) return false;
+      if (indices_ == 2 && !index(tok[1], h_.cols, "column index", j, err)) return false;
       if (indices_ == 1) j = 0;
     }
     real_t<T> re = 1, im = 0;
@@ -159,9 +159,9 @@ class EntryParser {
     return names[indices_][values_ == 0 ? 2 : values_ - 1];
   }
   bool index(std::string_view t, size64 n, const char* what, size64& out, std::string& err) const {
-    if (!parse_int(t, out, fmt::format("{} index", what).c_str(), err)) return false;
+    if (!parse_int(t, out, what, err)) return false;
     if (out < 1 || out > n) {
-      err = fmt::format("{} index {} out of range 1..{} (indices are 1-based)", what, out, n);
+      err = fmt::format("{} {} out of range 1..{} (indices are 1-based)", what, out, n);
       return false;
     }
     --out;
@@ -236,46 +236,62 @@ Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHea
     line += c.lines;
     entry += c.entries;
   }
-  const size64 last_line = line - 1;  // the size line if nothing follows it
-  if (entry < h.entries)
-    fail(source, last_line,
-         fmt::format("file ends after {} of the {} entries declared on line {}", entry, h.entries, pre.size_line));
-  if (entry > h.entries)
-    for (const Chunk& c : chunks) {
-      if (c.first_entry + c.entries <= h.entries) continue;
-      size64 ln = c.first_line, e = c.first_entry;
-      for (const char* p = c.b;; ++ln)
-        if (is_data(next_line(p, c.e)) && e++ == h.entries)
-          fail(source, ln, fmt::format("more entries than the {} declared on line {}", h.entries, pre.size_line));
-    }
-  // Pass 2: parse into place.
   Coo<T> out;
   out.rows = h.rows;
   out.cols = h.cols;
-  out.row.resize(static_cast<std::size_t>(h.entries));
-  out.col.resize(out.row.size());
-  out.val.resize(out.row.size());
   const EntryParser<T> parser(h, opt);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::ptrdiff_t k = 0; k < nchunks; ++k) {
-    Chunk& c = chunks[k];
+  // Parses chunk c's entries on lines before `stop`; stores them if `store`.
+  // A chunk stops at its first bad line (c.error_line, c.error).
+  auto parse_chunk = [&](Chunk& c, bool store, size64 stop) {
     ArrayWalker walk{h.symmetry, h.rows, h.cols};
     if (h.format == MmFormat::array && c.entries > 0) walk.seek(c.first_entry);
     size64 ln = c.first_line, e = c.first_entry;
-    for (const char* p = c.b; p < c.e; ++ln) {
+    T scratch{};
+    for (const char* p = c.b; p < c.e && ln < stop; ++ln) {
       Line l = next_line(p, c.e);
       if (!is_data(l)) continue;
       size64 i = walk.i, j = walk.j;
-      if (!parser.parse(l, i, j, out.val[e], c.error)) {
+      if (!parser.parse(l, i, j, store ? out.val[e] : scratch, c.error)) {
         c.error_line = ln;
-        break;
+        return;
       }
-      out.row[e] = static_cast<index_t>(i);
-      out.col[e] = static_cast<index_t>(j);
+      if (store) {
+        out.row[e] = static_cast<index_t>(i);
+        out.col[e] = static_cast<index_t>(j);
+      }
       ++e;
       walk.advance();
     }
+  };
+  // A wrong count is reported at the last line (too few) or the first surplus
+  // line (too many), unless a bad line comes earlier, as a sequential parser
+  // would; nothing is allocated for the entries in either case.
+  if (entry != h.entries) {
+    size64 stop = line;  // one past the last line
+    std::string reason = fmt::format("file ends after {} of the {} entries declared on line {}", entry, h.entries,
+                                     pre.size_line);
+    for (const Chunk& c : chunks) {
+      if (entry < h.entries || c.first_entry + c.entries <= h.entries) continue;
+      size64 ln = c.first_line, e = c.first_entry;
+      for (const char* p = c.b;; ++ln)
+        if (is_data(next_line(p, c.e)) && e++ == h.entries) break;
+      stop = ln;
+      reason = fmt::format("more entries than the {} declared on line {}", h.entries, pre.size_line);
+      break;
+    }
+    for (Chunk& c : chunks) {
+      if (c.first_line >= stop) break;
+      parse_chunk(c, false, stop);
+      if (c.error_line >= 0) fail(source, c.error_line, c.error);
+    }
+    fail(source, entry < h.entries ? line - 1 : stop, reason);  // line - 1: the size line if nothing follows
   }
+  // Pass 2: parse into place.
+  out.row.resize(static_cast<std::size_t>(h.entries));
+  out.col.resize(out.row.size());
+  out.val.resize(out.row.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t k = 0; k < nchunks; ++k) parse_chunk(chunks[k], true, line);
   for (const Chunk& c : chunks)
     if (c.error_line >= 0) fail(source, c.error_line, c.error);
   // Expansion of the other triangle.

@@ -31,12 +31,12 @@ std::string show(T v) {
   else return fmt::format("{}", v);
 }
 
-/// A(i, j), 0 if not stored.
+/// Position of A(i, j) in a.col/a.val, -1 if not stored.
 template <Scalar T>
-T find(const Csr<T>& a, size64 i, size64 j) {
+size64 find(const Csr<T>& a, size64 i, size64 j) {
   auto b = a.col.begin() + a.row_ptr[i], e = a.col.begin() + a.row_ptr[i + 1];
   auto it = std::lower_bound(b, e, static_cast<index_t>(j));
-  return it != e && *it == j ? a.val[it - a.col.begin()] : T(0);
+  return it != e && *it == j ? it - a.col.begin() : -1;
 }
 
 template <Scalar T>
@@ -64,8 +64,9 @@ T mirrored(T v, MmSymmetry s) {
   return v;
 }
 
+/// Values must mirror (for a pattern file: the structure must).
 template <Scalar T>
-void check_symmetry(const Csr<T>& a, MmSymmetry s) {
+void check_symmetry(const Csr<T>& a, MmSymmetry s, MmField field) {
   if (s == MmSymmetry::general) return;
   const auto name = to_string(s);
   if (a.rows != a.cols)
@@ -76,11 +77,12 @@ void check_symmetry(const Csr<T>& a, MmSymmetry s) {
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       const size64 j = a.col[p];
       const T v = a.val[p];
-      const T w = i == j ? v : find(a, j, i);
-      const bool ok = i == j ? (s == MmSymmetry::skew_symmetric   ? v == T(0)
-                                : s == MmSymmetry::hermitian ? std::imag(v) == 0
-                                                             : true)
-                             : w == mirrored(v, s);
+      const size64 at = i == j ? p : find(a, j, i);
+      const T w = at >= 0 ? a.val[at] : T(0);
+      bool ok;
+      if (field == MmField::pattern) ok = at >= 0;
+      else if (i != j) ok = w == mirrored(v, s);
+      else ok = s == MmSymmetry::skew_symmetric ? v == T(0) : s != MmSymmetry::hermitian || std::imag(v) == 0;
       if (!ok)
         throw Error(fmt::format("cannot write as {}: A({}, {}) = {} but A({}, {}) = {}", name, i + 1, j + 1,
                                 show(v), j + 1, i + 1, show(w)));
@@ -134,7 +136,7 @@ std::string format_matrix_market(const Csr<T>& a, const MmWriteOptions& opt) {
   if (sym == MmSymmetry::hermitian && field != MmField::complex)
     throw Error("symmetry 'hermitian' requires field 'complex'");
   check_field(a, field);
-  check_symmetry(a, sym);
+  check_symmetry(a, sym, field);
   std::string out = fmt::format("%%MatrixMarket matrix {} {} {}\n", to_string(opt.format), to_string(field),
                                 to_string(sym));
   for (const auto& c : opt.comments) {  // one '%' line per line of each comment

@@ -44,8 +44,8 @@ void check_sorted(const char* f, const std::vector<index_t>& p, const std::vecto
 
 /// A row map: empty, or `stored` distinct rows below `rows`; ascending if required.
 void check_map(const char* f, const std::vector<index_t>& map, size64 stored, size64 rows, bool ascending) {
-  if (map.empty()) {
-    if (stored != rows) fail(f, "{} stored rows but no row map for {} rows", stored, rows);
+  if (map.empty()) {  // the identity, or nothing stored at all
+    if (stored != rows && stored != 0) fail(f, "{} stored rows but no row map for {} rows", stored, rows);
     return;
   }
   check_length(f, "row map", map.size(), stored);
@@ -150,8 +150,7 @@ template <Scalar T>
 void validate(const Ell<T>& a) {
   const char* f = "ELL";
   check_dims(f, a.rows, a.cols);
-  check_map(f, a.row_map, a.stored_rows, a.row_map.empty() ? a.stored_rows : a.rows, false);
-  if (a.row_map.empty() && a.stored_rows != a.rows) fail(f, "{} stored rows without a row map", a.stored_rows);
+  check_map(f, a.row_map, a.stored_rows, a.rows, false);
   if (a.subsection < 1 || a.width % a.subsection != 0)
     fail(f, "width {} is not a multiple of the subsection length {}", a.width, a.subsection);
   check_length(f, "col", a.col.size(), a.width * a.stored_rows);
@@ -164,7 +163,7 @@ void validate(const Bell<T>& a) {
   const char* f = "BELL";
   check_dims(f, a.rows, a.cols);
   const size64 nbr = ceil_div(a.rows, a.block.r), nbc = ceil_div(a.cols, a.block.c);
-  check_map(f, a.block_row_map, a.stored_block_rows, a.block_row_map.empty() ? a.stored_block_rows : nbr, true);
+  check_map(f, a.block_row_map, a.stored_block_rows, nbr, true);
   if (a.subsection < 1 || a.width % a.subsection != 0)
     fail(f, "width {} is not a multiple of the subsection length {}", a.width, a.subsection);
   check_length(f, "val", a.val.size(), a.stored_rows() * a.width * a.block.c);

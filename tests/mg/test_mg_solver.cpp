@@ -224,7 +224,7 @@ TEST_P(MgDeviceTest, ResidualNormsAgree) {
 }
 
 // The fused red-black sweep (both colours and the prolongation in one pass,
-// tiles of 30 x 14 x 32) equals the two-pass sweep bitwise, on sizes that cut
+// tiles of 28 x 12 x 32) equals the two-pass sweep bitwise, on sizes that cut
 // tiles at every edge.
 TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   for (long n : {15L, 47L}) {

@@ -5,6 +5,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -98,6 +100,12 @@ std::vector<Case<T>> shapes() {
     a.rows = 4;
     a.cols = 6;
     out.push_back({"no_entries", a});
+  }
+  for (auto [r, c] : {std::pair<size64, size64>{0, 0}, {0, 5}, {5, 0}}) {
+    Coo<T> a;
+    a.rows = r;
+    a.cols = c;
+    out.push_back({fmt::format("empty_{}x{}", r, c), a});
   }
   out.push_back({"banded_64", [] {
                    Coo<T> a;

@@ -83,7 +83,9 @@ void round_trip(const fs::path& path, MmField field, MmSymmetry sym, MmFormat fo
   EXPECT_EQ(h.comments.size(), 3u);
   const Csr<T> b = drop_zeros(to_csr(c));  // array files list the zeros too
   EXPECT_TRUE(test::same_csr(b, a));
-  if (format == MmFormat::coordinate) EXPECT_EQ(c.nnz(), a.nnz());  // no duplicated diagonal
+  if (format == MmFormat::coordinate) {
+    EXPECT_EQ(c.nnz(), a.nnz());  // no duplicated diagonal
+  }
 }
 
 TEST_F(MatrixMarket, RoundTripEveryFieldSymmetryAndFormat) {
@@ -213,18 +215,35 @@ TEST_F(MatrixMarket, DenseVectors) {
 }
 
 TEST_F(MatrixMarket, WriterRefusesWhatTheFileCannotSay) {
+  auto opts = [](std::optional<MmField> f, MmSymmetry s, MmFormat m = MmFormat::coordinate) {
+    MmWriteOptions o;
+    o.field = f;
+    o.symmetry = s;
+    o.format = m;
+    return o;
+  };
+  const auto general = MmSymmetry::general;
   Csr<double> a = symmetric_matrix<double>(MmSymmetry::general, 5, 1);
-  EXPECT_THROW(format_matrix_market(a, {std::nullopt, MmSymmetry::symmetric}), Error);
-  EXPECT_THROW(format_matrix_market(a, {MmField::pattern, MmSymmetry::general, MmFormat::array}), Error);
+  EXPECT_THROW(format_matrix_market(a, opts(std::nullopt, MmSymmetry::symmetric)), Error);
+  EXPECT_THROW(format_matrix_market(a, opts(MmField::pattern, general, MmFormat::array)), Error);
   a.val[0] = 0.5;
-  EXPECT_THROW(format_matrix_market(a, {MmField::integer}), Error);
+  EXPECT_THROW(format_matrix_market(a, opts(MmField::integer, general)), Error);
   const Csr<cd> z = symmetric_matrix<cd>(MmSymmetry::general, 4, 2);
-  EXPECT_THROW(format_matrix_market(z, {MmField::real}), Error);
+  EXPECT_THROW(format_matrix_market(z, opts(MmField::real, general)), Error);
   const Csr<cd> h = symmetric_matrix<cd>(MmSymmetry::hermitian, 8, 3);
-  EXPECT_THROW(format_matrix_market(h, {std::nullopt, MmSymmetry::symmetric}), Error);
-  EXPECT_NO_THROW(format_matrix_market(h, {std::nullopt, MmSymmetry::hermitian}));
+  EXPECT_THROW(format_matrix_market(h, opts(std::nullopt, MmSymmetry::symmetric)), Error);
+  EXPECT_NO_THROW(format_matrix_market(h, opts(std::nullopt, MmSymmetry::hermitian)));
+  Csr<double> ps = symmetric_matrix<double>(MmSymmetry::symmetric, 6, 5);  // symmetric structure only
+  [&] {
+    for (size64 i = 0; i < ps.rows; ++i)
+      for (index_t p = ps.row_ptr[i]; p < ps.row_ptr[i + 1]; ++p)
+        if (ps.col[p] != i) return void(ps.val[p] = 99);  // one off-diagonal value changed
+    FAIL() << "no off-diagonal entry";
+  }();
+  EXPECT_THROW(format_matrix_market(ps, opts(std::nullopt, MmSymmetry::symmetric)), Error);
+  EXPECT_NO_THROW(format_matrix_market(ps, opts(MmField::pattern, MmSymmetry::symmetric)));
   const Csr<double> r = to_csr(test::random_coo<double>(3, 4, 1.0, 4));
-  EXPECT_THROW(format_matrix_market(r, {std::nullopt, MmSymmetry::skew_symmetric}), Error);  // not square
+  EXPECT_THROW(format_matrix_market(r, opts(std::nullopt, MmSymmetry::skew_symmetric)), Error);  // not square
   EXPECT_THROW(write_matrix_market(dir_ / "no/such/dir/a.mtx", r), Error);
 }
 
@@ -245,6 +264,32 @@ TEST_F(MatrixMarket, LargeFilesParseInParallelWithExactLineNumbers) {
     FAIL() << "an index 0 was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("big.mtx:350000: row index 0 out of range"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MatrixMarket, LargeArrayFilesParseInParallel) {
+  // Dense symmetric and skew-symmetric arrays over 4 MiB: every chunk must find
+  // the (row, column) of its first value in the triangle's column-major order.
+  for (MmSymmetry sym : {MmSymmetry::general, MmSymmetry::symmetric, MmSymmetry::skew_symmetric}) {
+    SCOPED_TRACE(std::string(to_string(sym)));
+    const size64 n = 900;
+    std::mt19937_64 rng(11);
+    Coo<double> c;
+    c.rows = c.cols = n;
+    for (size64 i = 0; i < n; ++i)
+      for (size64 j = 0; j <= i; ++j) {
+        if (i == j && sym == MmSymmetry::skew_symmetric) continue;
+        const double v = test::uniform<double>(rng);
+        test::add(c, i, j, v);
+        if (i != j) test::add(c, j, i, sym == MmSymmetry::skew_symmetric ? -v : sym == MmSymmetry::symmetric ? v : test::uniform<double>(rng));
+      }
+    const Csr<double> a = to_csr(c);
+    MmWriteOptions w;
+    w.symmetry = sym;
+    w.format = MmFormat::array;
+    const std::string text = format_matrix_market(a, w);
+    ASSERT_GT(text.size(), 4u << 20);
+    EXPECT_TRUE(test::same_csr(drop_zeros(to_csr(parse_matrix_market<double>(text, "dense"))), a));
   }
 }
 
@@ -284,6 +329,8 @@ TEST_F(MatrixMarket, MalformedFilesNameTheLineAndTheReason) {
       {"too_few_entries", co + "3 3 3\n1 1 1\n% trailing comment\n2 2 2\n\n", 6, "file ends after 2 of the 3 entries"},
       {"no_entries_at_all", co + "3 3 1\n", 2, "file ends after 0 of the 1 entries declared on line 2"},
       {"too_many_entries", co + "3 3 1\n1 1 1\n\n2 2 2\n3 3 3\n", 5, "more entries than the 1 declared on line 2"},
+      {"two_entries_on_a_line", co + "3 3 3\n1 1 1 2 2 2\n3 3 3\n", 3, "unexpected text '2'"},  // before the count
+      {"bad_line_before_surplus", co + "3 3 1\n1 x 1\n2 2 2\n", 3, "invalid column index 'x'"},
       {"index_zero", co + "3 3 1\n0 1 1\n", 3, "row index 0 out of range 1..3"},
       {"index_too_big", co + "3 3 2\n1 1 1\n1 5 1\n", 4, "column index 5 out of range 1..3"},
       {"index_not_integer", co + "3 3 1\n1.0 1 1\n", 3, "invalid row index '1.0'"},

@@ -4,6 +4,7 @@
 // The thesis's indices are 1-based; ours are 0-based.
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/storage.hpp"

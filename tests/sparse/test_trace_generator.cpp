@@ -98,7 +98,9 @@ TEST(TraceGenerator, StructureOfAGridBlock) {
   for (size64 i = 0; i < a.rows; ++i) {
     double diag = 0, off = 0;
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) (a.col[p] == i ? diag : off) += std::abs(a.val[p]);
-    if (a.row_ptr[i + 1] > a.row_ptr[i]) EXPECT_NEAR(diag, 1.5 * off, 1e-9 * diag) << "row " << i;
+    if (a.row_ptr[i + 1] > a.row_ptr[i]) {
+      EXPECT_NEAR(diag, 1.5 * off, 1e-9 * diag) << "row " << i;
+    }
   }
 }
 
@@ -159,9 +161,10 @@ TEST(TraceGenerator, TraceFormatsAgreeOnSpmv) {
     // A real matrix with a complex vector, TRACE's second type combination.
     const GappedBcsr<float> r = generate_trace_block<float>(c, 0);
     EXPECT_EQ(multiply(r, x), multiply(to_csr(r), x));
-    for (size64 br = 0; br < g.block_rows(); ++br)  // ghost rows of y are zero
-      if (g.row_ptr[br] == kGhostRow)
-        for (int i = 0; i < 5; ++i) EXPECT_EQ(y[br * 5 + i], cf(0));
+    for (size64 br = 0; br < g.block_rows(); ++br) {  // ghost rows of y are zero
+      if (g.row_ptr[br] != kGhostRow) continue;
+      for (int i = 0; i < 5; ++i) EXPECT_EQ(y[br * 5 + i], cf(0));
+    }
   }
 }
 

@@ -57,7 +57,8 @@ __kernel __attribute__((reqd_work_group_size(TS_TILE, TS_TILE, 1))) void matmul_
  * does 64 multiply-accumulates on registers. Two local buffers: the next slice
  * is fetched into registers while the current one is used, and stored into
  * the other buffer, so one barrier per slice suffices. */
-#define TS_MM_AP (TS_MM_BM + TS_PACK) /* padded A row: 16-byte aligned, no bank conflicts on store */
+/* padded row of the transposed A slice: 16-byte aligned, no bank conflicts on store */
+#define TS_MM_AP (TS_MM_BM + TS_PACK)
 #define TS_MM_LA (TS_MM_BM * TS_MM_BK / (TS_MM_THREADS * TS_PACK)) /* A packs per work-item */
 #define TS_MM_LB (TS_MM_BK * TS_MM_BN / (TS_MM_THREADS * TS_PACK)) /* B packs per work-item */
 #define TS_MM_H 4 /* rows (columns) per half of a work-item's block */

@@ -61,9 +61,8 @@ template <class T>
 // element's single accumulator and ascending order. Full blocks have
 // compile-time extents, so the j loop becomes two vector FMAs per row.
 template <class T, bool Full>
-[[gnu::always_inline]] inline void micro(const Operands<T>& g, std::ptrdiff_t i0,
-                                         std::ptrdiff_t j0, std::ptrdiff_t mr,
-                                         std::ptrdiff_t nr, std::ptrdiff_t p0,
+[[gnu::always_inline]] inline void micro(const Operands<T>& g, std::ptrdiff_t i0, std::ptrdiff_t j0,
+                                         std::ptrdiff_t mr, std::ptrdiff_t nr, std::ptrdiff_t p0,
                                          std::ptrdiff_t p1) {
   constexpr std::ptrdiff_t R = MR, S = NR<T>;
   const std::ptrdiff_t rows = Full ? R : mr, cols = Full ? S : nr;
@@ -104,7 +103,7 @@ template <class T>
 }
 
 // Each loop nest twice: for AVX2+FMA and for the baseline ISA.
-#define TS_CPU_ISA_PAIR(NAME)                                                                 \
+#define TS_CPU_ISA_PAIR(NAME)                                                               \
   template <class T>                                                                        \
   TS_FMA_TARGET void NAME##_fma(const Operands<T>& g, std::ptrdiff_t a, std::ptrdiff_t b) { \
     NAME<T>(g, a, b);                                                                       \
@@ -122,8 +121,8 @@ TS_CPU_ISA_PAIR(block)
 template <class T>
 void matmul(CpuTag, Queue&, MatmulVariant v, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C,
             MatmulShape s) {
-  const Operands<T> g{cpu::ptr<T>(A.handle()), cpu::ptr<T>(B.handle()), cpu::ptr<T>(C.handle()),
-                      s.m, s.k, s.n};
+  const Operands<T> g{
+      cpu::ptr<T>(A.handle()), cpu::ptr<T>(B.handle()), cpu::ptr<T>(C.handle()), s.m, s.k, s.n};
   static const bool fma = TS_CPU_HAS_FMA();
   if (v == MatmulVariant::naive) {
     auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
@@ -137,7 +136,7 @@ void matmul(CpuTag, Queue&, MatmulVariant v, const Buffer<T>& A, const Buffer<T>
   for (std::ptrdiff_t t = 0; t < bm * bn; ++t) blk(g, (t / bn) * MB, (t % bn) * NB);
 }
 
-#define TS_INSTANTIATE(T)                                                                      \
+#define TS_INSTANTIATE(T)                                                                    \
   template void matmul<T>(CpuTag, Queue&, MatmulVariant, const Buffer<T>&, const Buffer<T>&, \
                           Buffer<T>&, MatmulShape);
 TS_INSTANTIATE(float)

@@ -34,7 +34,8 @@ cublasHandle_t handle_for(int ordinal) {
   auto it = handles.find(ordinal);
   if (it != handles.end()) return it->second;
   cublasHandle_t h = nullptr;
-  cublas_check(cublasCreate(&h), "cublasCreate", fmt::format("creating a cuBLAS handle on cuda:{}", ordinal));
+  cublas_check(cublasCreate(&h), "cublasCreate",
+               fmt::format("creating a cuBLAS handle on cuda:{}", ordinal));
   cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode",
                "selecting CUBLAS_DEFAULT_MATH (no TF32)");
   handles.emplace(ordinal, h);
@@ -49,7 +50,8 @@ void matmul_vendor(CudaTag, Queue& q, const Buffer<T>& A, const Buffer<T>& B, Bu
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   cublasHandle_t h = handle_for(cq.ordinal());
-  const std::string what = fmt::format("C = A*B ({} x {} x {}) on cuda:{}", s.m, s.k, s.n, cq.ordinal());
+  const std::string what =
+      fmt::format("C = A*B ({} x {} x {}) on cuda:{}", s.m, s.k, s.n, cq.ordinal());
   cublas_check(cublasSetStream(h, cq.native()), "cublasSetStream", what);
   // cuBLAS is column-major. A row-major matrix is its transpose in column-major
   // terms, so row-major C = A*B is column-major C^T = B^T * A^T: pass B first,
@@ -68,9 +70,9 @@ void matmul_vendor(CudaTag, Queue& q, const Buffer<T>& A, const Buffer<T>& B, Bu
                  "cublasDgemm", what);
 }
 
-#define TS_INSTANTIATE(T)                                                                  \
-  template void matmul_vendor<T>(CudaTag, Queue&, const Buffer<T>&, const Buffer<T>&,      \
-                                 Buffer<T>&, MatmulShape);
+#define TS_INSTANTIATE(T)                                                                         \
+  template void matmul_vendor<T>(CudaTag, Queue&, const Buffer<T>&, const Buffer<T>&, Buffer<T>&, \
+                                 MatmulShape);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

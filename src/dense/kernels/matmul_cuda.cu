@@ -70,9 +70,9 @@ static_assert(kThreads == (BM / TM) * (BN / TN), "one thread per TM x TN block")
 template <class T>
 struct Blocking {
   static constexpr int P = Pack<T>::size;
-  static constexpr int AP = BM + P;                      // padded row of the transposed A slice
-  static constexpr int LA = BM * BK / (kThreads * P);    // A packs per thread per slice
-  static constexpr int LB = BK * BN / (kThreads * P);    // B packs per thread per slice
+  static constexpr int AP = BM + P;                    // padded row of the transposed A slice
+  static constexpr int LA = BM * BK / (kThreads * P);  // A packs per thread per slice
+  static constexpr int LB = BK * BN / (kThreads * P);  // B packs per thread per slice
   static_assert(LA >= 1 && LB >= 1 && H % P == 0, "blocking must divide into packs");
 };
 
@@ -156,8 +156,10 @@ __global__ void __launch_bounds__(kThreads, sizeof(T) == 4 ? 2 : 1)
       for (int h = 0; h < 2; ++h)
 #pragma unroll
         for (int q = 0; q < H; q += P) {
-          const Pack<T> va = *reinterpret_cast<const Pack<T>*>(&As[cur][kk][h * (BM / 2) + ty * H + q]);
-          const Pack<T> vb = *reinterpret_cast<const Pack<T>*>(&Bs[cur][kk][h * (BN / 2) + tx * H + q]);
+          const Pack<T> va =
+              *reinterpret_cast<const Pack<T>*>(&As[cur][kk][h * (BM / 2) + ty * H + q]);
+          const Pack<T> vb =
+              *reinterpret_cast<const Pack<T>*>(&Bs[cur][kk][h * (BN / 2) + tx * H + q]);
 #pragma unroll
           for (int j = 0; j < P; ++j) {
             a[h * H + q + j] = va.v[j];
@@ -207,7 +209,8 @@ unsigned blocks_for(int extent, int per_block) {
 template <class T>
 void matmul(CudaTag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buffer<T>& B,
             Buffer<T>& C, MatmulShape s) {
-  if (v == MatmulVariant::vendor) throw Error("internal: dense::matmul vendor reached the CUDA kernels");
+  if (v == MatmulVariant::vendor)
+    throw Error("internal: dense::matmul vendor reached the CUDA kernels");
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   // Every variant has this signature: pick kernel and geometry, launch once.
@@ -230,13 +233,14 @@ void matmul(CudaTag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buffer
     block = dim3(g, g);
   }
   if (grid.y > 65535u)
-    throw Error(std::string("dense::matmul: ") + std::to_string(s.m) + " rows exceed the CUDA grid of " + name);
+    throw Error(std::string("dense::matmul: ") + std::to_string(s.m) +
+                " rows exceed the CUDA grid of " + name);
   kernel<<<grid, block, 0, cq.native()>>>(s.m, s.k, s.n, cuda::ptr<T>(A.handle()),
                                           cuda::ptr<T>(B.handle()), cuda::ptr<T>(C.handle()));
   cuda::check_launch(name);
 }
 
-#define TS_INSTANTIATE(T)                                                                      \
+#define TS_INSTANTIATE(T)                                                                     \
   template void matmul<T>(CudaTag, Queue&, MatmulVariant, const Buffer<T>&, const Buffer<T>&, \
                           Buffer<T>&, MatmulShape);
 TS_INSTANTIATE(float)

@@ -24,9 +24,9 @@ constexpr int kMatmulTile = TS_TILE;
 constexpr int kMatmulNaiveGroup = 16;
 
 /// `v` is naive, tiled or register_blocked (vendor goes to matmul_vendor).
-#define TS_MATMUL_DECLARE(Tag)                                                              \
-  template <class T>                                                                        \
-  void matmul(Tag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buffer<T>& B,     \
+#define TS_MATMUL_DECLARE(Tag)                                                        \
+  template <class T>                                                                  \
+  void matmul(Tag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buffer<T>& B, \
               Buffer<T>& C, MatmulShape s);
 TS_MATMUL_DECLARE(CpuTag)
 TS_MATMUL_DECLARE(OpenCLTag)

@@ -12,10 +12,17 @@ template <class T>
 constexpr int kPack = 16 / sizeof(T);
 
 template <class T>
-std::string options() {
-  return fmt::format("-Dts_real={} -DTS_PACK={} -DTS_TILE={}",
-                     std::is_same_v<T, float> ? "float" : "double -DTS_DOUBLE=1", kPack<T>,
-                     kMatmulTile);
+std::string options(opencl::ClDevice& dev) {
+  std::string o = fmt::format("-Dts_real={} -DTS_PACK={} -DTS_TILE={}",
+                              std::is_same_v<T, float> ? "float" : "double -DTS_DOUBLE=1", kPack<T>,
+                              kMatmulTile);
+  // The CUDA float kernel is built for two 256-thread blocks per SM
+  // (__launch_bounds__(256, 2): at most 128 registers); NVIDIA's OpenCL
+  // compiler gets the same budget, so that both run the same occupancy.
+  if (std::is_same_v<T, float> && dev.native().getInfo<CL_DEVICE_EXTENSIONS>().find(
+                                      "cl_nv_compiler_options") != std::string::npos)
+    o += " -cl-nv-maxrregcount=128";
+  return o;
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
@@ -33,8 +40,8 @@ void matmul(OpenCLTag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buff
     // 16-byte accesses need every row of A, B and C to start on a pack.
     const bool vec = s.k % kPack<T> == 0 && s.n % kPack<T> == 0;
     name = vec ? "matmul_rb_vec" : "matmul_rb_any";
-    global = cl::NDRange((n + TS_MM_BN - 1) / TS_MM_BN * TS_MM_THREADS,
-                         (m + TS_MM_BM - 1) / TS_MM_BM);
+    global =
+        cl::NDRange((n + TS_MM_BN - 1) / TS_MM_BN * TS_MM_THREADS, (m + TS_MM_BM - 1) / TS_MM_BM);
     local = cl::NDRange(TS_MM_THREADS, 1);
   } else {
     // One work-item per element of C: x along its columns (coalesced), y along its rows.
@@ -44,14 +51,14 @@ void matmul(OpenCLTag, Queue& q, MatmulVariant v, const Buffer<T>& A, const Buff
     global = cl::NDRange(round_up(n, g), round_up(m, g));
     local = cl::NDRange(g, g);
   }
-  cl::Kernel k = opencl::device_of(C.device()).kernel("dense/kernels/matmul.cl", name, options<T>());
-  opencl::set_args(k, static_cast<cl_int>(s.m), static_cast<cl_int>(s.k),
-                   static_cast<cl_int>(s.n), opencl::mem(A.handle()), opencl::mem(B.handle()),
-                   opencl::mem(C.handle()));
+  auto& dev = opencl::device_of(C.device());
+  cl::Kernel k = dev.kernel("dense/kernels/matmul.cl", name, options<T>(dev));
+  opencl::set_args(k, static_cast<cl_int>(s.m), static_cast<cl_int>(s.k), static_cast<cl_int>(s.n),
+                   opencl::mem(A.handle()), opencl::mem(B.handle()), opencl::mem(C.handle()));
   opencl::queue_of(q).launch(k, global, local, name);
 }
 
-#define TS_INSTANTIATE(T)                                                                        \
+#define TS_INSTANTIATE(T)                                                                       \
   template void matmul<T>(OpenCLTag, Queue&, MatmulVariant, const Buffer<T>&, const Buffer<T>&, \
                           Buffer<T>&, MatmulShape);
 TS_INSTANTIATE(float)

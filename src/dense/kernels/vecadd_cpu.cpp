@@ -18,9 +18,9 @@ void vector_add(CpuTag, Queue&, VecAddVariant, const Buffer<T>& a, const Buffer<
   for (std::ptrdiff_t i = 0; i < n; ++i) cp[i] = point::ts_ew_add(T(0), ap[i], bp[i]);
 }
 
-#define TS_INSTANTIATE(T)                                                                  \
-  template void vector_add<T>(CpuTag, Queue&, VecAddVariant, const Buffer<T>&,             \
-                              const Buffer<T>&, Buffer<T>&);
+#define TS_INSTANTIATE(T)                                                                        \
+  template void vector_add<T>(CpuTag, Queue&, VecAddVariant, const Buffer<T>&, const Buffer<T>&, \
+                              Buffer<T>&);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

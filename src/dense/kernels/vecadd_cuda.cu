@@ -15,8 +15,7 @@ constexpr int kGroup = kVecAddGroup;
 
 template <class T>
 __global__ void __launch_bounds__(kGroup)
-    vecadd_global_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b,
-                         T* c) {
+    vecadd_global_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b, T* c) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) c[i] = point::ts_ew_add(T(0), a[i], b[i]);
 }
@@ -26,8 +25,8 @@ __global__ void __launch_bounds__(kGroup)
 // can only cost time; it is here to measure that. Every thread reaches the
 // barrier (the bounds test only guards the accesses).
 template <class T>
-__device__ void vecadd_staged(std::size_t n, const T* __restrict__ a, const T* __restrict__ b,
-                              T* c, T* la, T* lb) {
+__device__ void vecadd_staged(std::size_t n, const T* __restrict__ a, const T* __restrict__ b, T* c,
+                              T* la, T* lb) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned l = threadIdx.x;
   if (i < n) {
@@ -41,8 +40,7 @@ __device__ void vecadd_staged(std::size_t n, const T* __restrict__ a, const T* _
 // Shared arrays of a compile-time size (the block size is fixed to match).
 template <class T>
 __global__ void __launch_bounds__(kGroup)
-    vecadd_static_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b,
-                         T* c) {
+    vecadd_static_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b, T* c) {
   __shared__ T la[kGroup];
   __shared__ T lb[kGroup];
   vecadd_staged(n, a, b, c, la, lb);
@@ -52,8 +50,7 @@ __global__ void __launch_bounds__(kGroup)
 // (declared as bytes, since float and double instantiations share the symbol).
 template <class T>
 __global__ void __launch_bounds__(kGroup)
-    vecadd_dynamic_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b,
-                          T* c) {
+    vecadd_dynamic_kernel(std::size_t n, const T* __restrict__ a, const T* __restrict__ b, T* c) {
   extern __shared__ __align__(16) unsigned char dynamic_smem[];
   T* la = reinterpret_cast<T*>(dynamic_smem);
   vecadd_staged(n, a, b, c, la, la + blockDim.x);
@@ -68,7 +65,8 @@ void vector_add(CudaTag, Queue& q, VecAddVariant v, const Buffer<T>& a, const Bu
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t n = c.size();
   const std::size_t blocks = (n + kGroup - 1) / kGroup;
-  if (blocks > 0x7fffffffu) throw Error("dense::vector_add: " + std::to_string(n) + " elements exceed the CUDA grid");
+  if (blocks > 0x7fffffffu)
+    throw Error("dense::vector_add: " + std::to_string(n) + " elements exceed the CUDA grid");
   // The variants share a signature: pick the kernel and its dynamic shared
   // memory, then launch once.
   void (*kernel)(std::size_t, const T*, const T*, T*) = vecadd_global_kernel<T>;
@@ -85,9 +83,9 @@ void vector_add(CudaTag, Queue& q, VecAddVariant v, const Buffer<T>& a, const Bu
                                                         : "vecadd_local_dynamic");
 }
 
-#define TS_INSTANTIATE(T)                                                                  \
-  template void vector_add<T>(CudaTag, Queue&, VecAddVariant, const Buffer<T>&,            \
-                              const Buffer<T>&, Buffer<T>&);
+#define TS_INSTANTIATE(T)                                                                         \
+  template void vector_add<T>(CudaTag, Queue&, VecAddVariant, const Buffer<T>&, const Buffer<T>&, \
+                              Buffer<T>&);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -15,9 +15,9 @@ namespace tessera::dense::kernels {
 constexpr int kVecAddGroup = 256;
 
 /// c = a + b, n = c.size() >= 1, staged as `v` says.
-#define TS_VECADD_DECLARE(Tag)                                                                 \
-  template <class T>                                                                           \
-  void vector_add(Tag, Queue& q, VecAddVariant v, const Buffer<T>& a, const Buffer<T>& b,     \
+#define TS_VECADD_DECLARE(Tag)                                                            \
+  template <class T>                                                                      \
+  void vector_add(Tag, Queue& q, VecAddVariant v, const Buffer<T>& a, const Buffer<T>& b, \
                   Buffer<T>& c);
 TS_VECADD_DECLARE(CpuTag)
 TS_VECADD_DECLARE(OpenCLTag)

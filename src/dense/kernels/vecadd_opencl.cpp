@@ -26,9 +26,9 @@ const char* kernel_name(VecAddVariant v) {
 // A __local kernel argument: a size and no value, which opencl::set_args
 // (one value per argument) cannot express.
 void set_local_arg(const cl::Kernel& k, cl_uint index, std::size_t bytes) {
-  opencl::cl_check(clSetKernelArg(k(), index, bytes, nullptr), "clSetKernelArg",
-                   fmt::format("setting __local argument {} ({} bytes) of vecadd_local_dynamic",
-                               index, bytes));
+  opencl::cl_check(
+      clSetKernelArg(k(), index, bytes, nullptr), "clSetKernelArg",
+      fmt::format("setting __local argument {} ({} bytes) of vecadd_local_dynamic", index, bytes));
 }
 
 }  // namespace
@@ -37,7 +37,8 @@ template <class T>
 void vector_add(OpenCLTag, Queue& q, VecAddVariant v, const Buffer<T>& a, const Buffer<T>& b,
                 Buffer<T>& c) {
   const char* name = kernel_name(v);
-  cl::Kernel k = opencl::device_of(c.device()).kernel("dense/kernels/vecadd.cl", name, options<T>());
+  cl::Kernel k =
+      opencl::device_of(c.device()).kernel("dense/kernels/vecadd.cl", name, options<T>());
   opencl::set_args(k, static_cast<cl_ulong>(c.size()), opencl::mem(a.handle()),
                    opencl::mem(b.handle()), opencl::mem(c.handle()));
   const std::size_t group = kVecAddGroup;
@@ -49,8 +50,8 @@ void vector_add(OpenCLTag, Queue& q, VecAddVariant v, const Buffer<T>& a, const 
   opencl::queue_of(q).launch(k, cl::NDRange(items), cl::NDRange(group), name);
 }
 
-#define TS_INSTANTIATE(T)                                                                  \
-  template void vector_add<T>(OpenCLTag, Queue&, VecAddVariant, const Buffer<T>&,          \
+#define TS_INSTANTIATE(T)                                                         \
+  template void vector_add<T>(OpenCLTag, Queue&, VecAddVariant, const Buffer<T>&, \
                               const Buffer<T>&, Buffer<T>&);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

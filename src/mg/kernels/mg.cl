@@ -75,7 +75,8 @@ __kernel __attribute__((reqd_work_group_size(TS_MG_TILE_X, TS_MG_TILE_Y, 1))) vo
     long nx, long ny, long nz, long sx, long sy, long csx, long csy, int prolong,
     __global const ts_real* b, __global const ts_real* xo, __global ts_real* xn,
     __global const ts_real* ec) {
-  __local ts_real red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
+  __local ts_real old[3 * TS_MG_TILE_X * TS_MG_TILE_Y], red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
   ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, nx, ny, nz, sx, sy, (int)get_local_id(0),
-                        (int)get_local_id(1), get_group_id(0), get_group_id(1), get_group_id(2), red);
+                        (int)get_local_id(1), get_group_id(0), get_group_id(1), get_group_id(2), old,
+                        red);
 }

@@ -111,10 +111,10 @@ template <class T>
 __global__ void __launch_bounds__(TS_MG_TILE_X* TS_MG_TILE_Y)
     gauss_seidel_fused_k(Level L, long csx, long csy, int prolong, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
-  __shared__ T red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
+  __shared__ T old[3 * TS_MG_TILE_X * TS_MG_TILE_Y], red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
   tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
                                int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
-                               long(blockIdx.z), red);
+                               long(blockIdx.z), old, red);
 }
 
 template <class T>
@@ -178,8 +178,8 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   dim3 block(TS_MG_TILE_X, TS_MG_TILE_Y, 1);
-  dim3 grid(unsigned((d.nx + TS_MG_TILE_X - 3) / (TS_MG_TILE_X - 2)),
-            unsigned((d.ny + TS_MG_TILE_Y - 3) / (TS_MG_TILE_Y - 2)),
+  dim3 grid(unsigned((d.nx + TS_MG_TILE_X - 5) / (TS_MG_TILE_X - 4)),
+            unsigned((d.ny + TS_MG_TILE_Y - 5) / (TS_MG_TILE_Y - 4)),
             unsigned((d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z));
   gauss_seidel_fused_k<T><<<grid, block, 0, cq.native()>>>(
       level(d), coarse ? coarse->sx() : 0, coarse ? coarse->sy() : 0, ec != nullptr, cp(b), cp(xo),

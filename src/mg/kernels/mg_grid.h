@@ -10,7 +10,7 @@
 #define TS_MG_IDX(i, j, k, sx, sy, kh) \
   (((long)(k) + (kh)) * (long)(sy) + ((long)(j) + 1) * (long)(sx) + ((long)(i) + 1))
 /* Work-group shape of the fused red-black sweep (mg_tiles.h). */
-#define TS_MG_TILE_X 32 /* work-group width: tile of 30 + halo ring */
-#define TS_MG_TILE_Y 16 /* work-group height: tile of 14 + halo ring */
+#define TS_MG_TILE_X 32 /* work-group width: tile of 28 + two-cell ring */
+#define TS_MG_TILE_Y 16 /* work-group height: tile of 12 + two-cell ring */
 #define TS_MG_TILE_Z 32 /* z planes per work-group */
 #endif

@@ -1,0 +1,278 @@
+// `tessera sparse info|convert|generate`: look at a Matrix Market file (size,
+// row statistics, block structure, storage in every format), convert between
+// Matrix Market flavours, write TRACE-like test matrices.
+#include <cstdio>
+#include <memory>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "sparse/analysis.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/matrix_market.hpp"
+#include "sparse/storage.hpp"
+#include "sparse/trace_generator.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+using namespace tessera::sparse;
+
+struct SparseArgs {
+  std::string file, out, block = "auto", precision = "single", symmetry = "general", field, format = "coordinate";
+  std::string spec;
+  bool json = false, real = false;
+  int grid_block = -1;
+};
+
+/// "RxC" or "N" (square) block size; "auto": 5x5 when it divides the matrix, else none.
+std::pair<int, int> block_size(const std::string& s, size64 rows, size64 cols) {
+  if (s == "auto") return rows % 5 == 0 && cols % 5 == 0 && rows > 0 ? std::pair{5, 5} : std::pair{0, 0};
+  int r = 0, c = 0;
+  char x = 0;
+  const int n = std::sscanf(s.c_str(), "%d%c%d", &r, &x, &c);
+  if (n == 1) c = r;
+  else if (n != 3 || x != 'x') throw UsageError(fmt::format("bad block size '{}' (expected R, RxC or auto)", s));
+  if (r < 1 || c < 1 || r > 64 || c > 64) throw UsageError(fmt::format("block size '{}' out of range 1..64", s));
+  return {r, c};
+}
+
+/// Storage of every format for matrix `a` (value type T). Formats whose
+/// padding would exceed `limit` slots are reported, not built.
+template <Scalar T>
+nlohmann::json storage_table(const Csr<T>& a, std::pair<int, int> bs, const BlockStats& blocks) {
+  nlohmann::json rows = nlohmann::json::array();
+  const size64 limit = 16 * a.nnz() + (size64{1} << 20);
+  auto add = [&](const std::string& name, size64 estimated_slots, auto&& build) {
+    nlohmann::json j;
+    j["format"] = name;
+    if (estimated_slots > limit) {
+      j["skipped"] = fmt::format("would store {} slots for {} entries", estimated_slots, a.nnz());
+    } else {
+      try {
+        const Storage s = storage(build());
+        if (name.empty()) j["format"] = s.format;
+        j["value_bytes"] = s.value_bytes;
+        j["index_bytes"] = s.index_bytes;
+        j["total_bytes"] = s.total_bytes();
+        j["slots"] = s.slots;
+        j["zero_slots"] = s.zero_slots;
+        j["slots_per_nonzero"] = s.slots_per_nonzero();
+      } catch (const Error& e) {
+        j["skipped"] = e.what();
+      }
+    }
+    rows.push_back(j);
+  };
+  size64 longest = 0;
+  for (size64 i = 0; i < a.rows; ++i) longest = std::max<size64>(longest, a.row_ptr[i + 1] - a.row_ptr[i]);
+  add("COO", a.nnz(), [&] { return to_coo(a); });
+  add("CSR", a.nnz(), [&] { return a; });
+  add("DIA", a.rows * count_diagonals(a), [&] { return to_dia(a); });
+  add("ELL", a.rows * longest, [&] { return to_ell(a); });
+  add("ELL L=20, TRACE: no zeros, no empty rows", a.rows * (longest + 19),
+      [&] { return to_ell(drop_zeros(a), {20, false, true}); });
+  size64 sell = 0;  // SELL-32-1's slots; sorting (sigma a multiple of 32) never needs more
+  for (size64 s = 0; s < a.rows; s += 32) {
+    size64 w = 0;
+    for (size64 i = s; i < std::min(a.rows, s + 32); ++i) w = std::max<size64>(w, a.row_ptr[i + 1] - a.row_ptr[i]);
+    sell += 32 * w;
+  }
+  add("SELL-32-1", sell, [&] { return to_sell(a, {32, 1}); });
+  add("SELL-32-256", sell, [&] { return to_sell(a, {32, 256}); });
+  add("", a.nnz(), [&] { return to_hyb(a); });
+  if (bs.first > 0) {
+    const auto [r, c] = bs;
+    const size64 bcsr = blocks.slots;
+    const size64 bell = (blocks.block_rows - blocks.empty_block_rows) * blocks.max_per_row * r * c;
+    add(fmt::format("BCSR {}x{}", r, c), bcsr, [&] { return to_bcsr(a, {r, c}); });
+    add(fmt::format("BCSR {}x{} compressed rows", r, c), bcsr,
+        [&] { return to_bcsr(a, {r, c, BlockLayout::row_major, true}); });
+    add(fmt::format("gapped BCSR {}x{} (TRACE)", r, c), bcsr,
+        [&] { return to_gapped(to_bcsr(a, {r, c, BlockLayout::row_major, true})); });
+    add(fmt::format("BELL {}x{}, non-empty rows", r, c), bell,
+        [&] { return to_bell(to_bcsr(a, {r, c, BlockLayout::row_major, true})); });
+  }
+  return rows;
+}
+
+template <Scalar T>
+int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
+  const Csr<T> a = to_csr(coo);
+  const RowStats rs = row_stats(a);
+  const auto bs = block_size(args.block, a.rows, a.cols);
+  nlohmann::json j;
+  j["file"] = args.file;
+  j["banner"] = fmt::format("{} {} {} {}", to_string(h.object), to_string(h.format), to_string(h.field),
+                            to_string(h.symmetry));
+  j["rows"] = rs.rows;
+  j["cols"] = rs.cols;
+  j["file_entries"] = h.entries;
+  j["nnz"] = rs.entries;
+  j["explicit_zeros"] = rs.explicit_zeros;
+  j["row_length"] = {{"min", rs.min_length}, {"mean", rs.mean_length}, {"max", rs.max_length},
+                     {"stddev", rs.stddev_length}, {"empty_rows", rs.empty_rows}};
+  j["bandwidth"] = rs.bandwidth;
+  j["diagonals"] = rs.diagonals;
+  BlockStats b;
+  if (bs.first > 0) {
+    b = block_stats(a, bs.first, bs.second);
+    j["blocks"] = {{"size", fmt::format("{}x{}", b.r, b.c)}, {"blocks", b.blocks},
+                   {"block_rows", b.block_rows}, {"empty_block_rows", b.empty_block_rows},
+                   {"per_block_row", {{"min", b.min_per_row}, {"mean", b.mean_per_row}, {"max", b.max_per_row}}},
+                   {"zero_fraction", b.slots > 0 ? static_cast<double>(b.zero_slots) / static_cast<double>(b.slots) : 0.0}};
+  }
+  const bool single = args.precision == "single";
+  j["value_type"] = fmt::format("{}{}", is_complex_v<T> ? "complex " : "", single ? "float" : "double");
+  using Single = std::conditional_t<is_complex_v<T>, std::complex<float>, float>;
+  j["storage"] = single ? storage_table(cast_values<Single>(a), bs, b) : storage_table(a, bs, b);
+  if (args.json) {
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("file         %s (%s)\n", args.file.c_str(), j["banner"].get<std::string>().c_str());
+  std::printf("size         %lld x %lld, %lld stored entries (%lld explicit zeros; the file lists %lld)\n",
+              (long long)rs.rows, (long long)rs.cols, (long long)rs.entries, (long long)rs.explicit_zeros,
+              (long long)h.entries);
+  std::printf("rows         length min %lld, mean %.2f, max %lld, stddev %.2f; %lld empty\n",
+              (long long)rs.min_length, rs.mean_length, (long long)rs.max_length, rs.stddev_length,
+              (long long)rs.empty_rows);
+  std::printf("shape        bandwidth %lld, %lld diagonals\n", (long long)rs.bandwidth, (long long)rs.diagonals);
+  if (j.contains("blocks")) {
+    const auto& b = j["blocks"];
+    std::printf("blocks %-5s %lld blocks in %lld block rows (%lld empty); per non-empty block row min %lld, "
+                "mean %.2f, max %lld; %.1f%% zeros inside blocks\n",
+                b["size"].get<std::string>().c_str(), (long long)b["blocks"].get<size64>(),
+                (long long)b["block_rows"].get<size64>(), (long long)b["empty_block_rows"].get<size64>(),
+                (long long)b["per_block_row"]["min"].get<size64>(), b["per_block_row"]["mean"].get<double>(),
+                (long long)b["per_block_row"]["max"].get<size64>(), 100 * b["zero_fraction"].get<double>());
+  }
+  std::printf("\nstorage with %s values and 32-bit indices:\n", j["value_type"].get<std::string>().c_str());
+  std::printf("  %-42s %12s %12s %12s %10s %8s\n", "format", "values", "indices", "total", "slots/nz", "zeros");
+  for (const auto& s : j["storage"]) {
+    if (s.contains("skipped")) {
+      std::printf("  %-42s (not built: %s)\n", s["format"].get<std::string>().c_str(),
+                  s["skipped"].get<std::string>().c_str());
+      continue;
+    }
+    const auto slots = s["slots"].get<size64>(), zeros = s["zero_slots"].get<size64>();
+    std::printf("  %-42s %12s %12s %12s %10.3f %7.1f%%\n", s["format"].get<std::string>().c_str(),
+                format_bytes(s["value_bytes"].get<std::uint64_t>()).c_str(),
+                format_bytes(s["index_bytes"].get<std::uint64_t>()).c_str(),
+                format_bytes(s["total_bytes"].get<std::uint64_t>()).c_str(), s["slots_per_nonzero"].get<double>(),
+                slots > 0 ? 100.0 * static_cast<double>(zeros) / static_cast<double>(slots) : 0.0);
+  }
+  return 0;
+}
+
+int convert(const SparseArgs& args) {
+  MmMatrix m = read_matrix_market_any(args.file);
+  MmWriteOptions w;
+  w.symmetry = *parse_mm_symmetry(args.symmetry);
+  w.format = *parse_mm_format(args.format);
+  w.field = args.field.empty() ? m.header.field : *parse_mm_field(args.field);
+  w.comments = m.header.comments;
+  std::visit([&](const auto& coo) { write_matrix_market(args.out, coo, w); }, m.coo);
+  std::printf("wrote %s (matrix %s %s %s)\n", args.out.c_str(), args.format.c_str(),
+              std::string(to_string(*w.field)).c_str(), args.symmetry.c_str());
+  return 0;
+}
+
+template <Scalar T>
+int generate_as(const SparseArgs& args, const TraceCase& c) {
+  std::vector<GappedBcsr<T>> blocks;
+  if (args.grid_block >= 0) {
+    if (args.grid_block >= c.grid_blocks)
+      throw UsageError(fmt::format("--grid-block {} out of range: the case has {} grid blocks", args.grid_block,
+                                   c.grid_blocks));
+    blocks.push_back(generate_trace_block<T>(c, args.grid_block));
+  } else {
+    blocks = generate_trace<T>(c);
+  }
+  const TraceSizes s = trace_sizes(c);
+  MmWriteOptions w;
+  w.comments = {
+      fmt::format(" tessera TRACE-like test matrix {} ({} stencil, {} grid block(s) written{})", c.name(),
+                  to_string(c.stencil), blocks.size(),
+                  args.grid_block >= 0 ? fmt::format(": number {}", args.grid_block) : std::string()),
+      fmt::format(" grid block: {}x{}x{} interior cells (x, theta, r), ghost layers {} wide; {} cell slots with "
+                  "ghosts, numbered theta fastest, then x, then r",
+                  c.nx, c.ntheta, c.nr, c.ghost, s.slots_per_block),
+      fmt::format(" {0}x{0} blocks; ghost cells have empty rows; grid blocks are uncoupled (block diagonal)",
+                  c.vars)};
+  const Csr<T> a = block_diagonal(blocks);
+  write_matrix_market(args.out, a, w);
+  Storage st;
+  for (const auto& b : blocks) {
+    const Storage x = storage(b);
+    st.slots += x.slots;
+    st.zero_slots += x.zero_slots;
+    st.value_bytes += x.value_bytes;
+    st.index_bytes += x.index_bytes;
+  }
+  std::printf("wrote %s: %s, %lld x %lld, %lld blocks of %dx%d (%.1f%% zeros inside blocks), "
+              "%s in gapped BCSR\n",
+              args.out.c_str(), c.name().c_str(), (long long)a.rows, (long long)a.cols,
+              (long long)(st.slots / (c.vars * c.vars)), c.vars, c.vars, 100 * st.zero_fraction(),
+              format_bytes(static_cast<std::uint64_t>(st.total_bytes())).c_str());
+  return 0;
+}
+
+int generate(const SparseArgs& args) {
+  const TraceCase c = parse_trace_case(args.spec);
+  const bool single = args.precision == "single";
+  if (args.real) return single ? generate_as<float>(args, c) : generate_as<double>(args, c);
+  return single ? generate_as<std::complex<float>>(args, c) : generate_as<std::complex<double>>(args, c);
+}
+
+}  // namespace
+
+Command add_sparse_command(CLI::App& app) {
+  auto args = std::make_shared<SparseArgs>();
+  auto* cmd = app.add_subcommand("sparse", "Sparse matrices: inspect, convert, generate TRACE-like systems");
+  cmd->require_subcommand(1);
+  const auto symmetries = CLI::IsMember({"general", "symmetric", "skew-symmetric", "hermitian"});
+  const auto precisions = CLI::IsMember({"single", "double"});
+
+  auto* info_cmd = cmd->add_subcommand("info", "Size, row statistics, block structure and storage per format");
+  info_cmd->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required();
+  info_cmd->add_option("--block", args->block, "Block size RxC for the block formats (auto: 5x5 if it divides)");
+  info_cmd->add_option("--precision", args->precision, "Value precision for the storage table")->check(precisions);
+  info_cmd->add_flag("--json", args->json, "Machine-readable output");
+
+  auto* convert_cmd = cmd->add_subcommand("convert", "Rewrite a Matrix Market file (.gz by the output's name)");
+  convert_cmd->add_option("in", args->file, "Input file")->required();
+  convert_cmd->add_option("out", args->out, "Output file")->required();
+  convert_cmd->add_option("--symmetry", args->symmetry, "Symmetry to write (checked)")->check(symmetries);
+  convert_cmd->add_option("--field", args->field, "Field to write (default: the input's)")
+      ->check(CLI::IsMember({"real", "double", "integer", "complex", "pattern"}));
+  convert_cmd->add_option("--format", args->format, "coordinate or array")
+      ->check(CLI::IsMember({"coordinate", "array"}));
+
+  auto* gen_cmd = cmd->add_subcommand("generate", "Write a TRACE-like test system as Matrix Market");
+  gen_cmd->add_option("case", args->spec,
+                      "KIND:NXxNTHETAxNR[,blocks=N,seed=S,ghost=G,dominance=D,periodic], KIND trace|euler3d|ns3d|"
+                      "euler2d|ns2d, or trace:1..trace:6 (the thesis's cases)")
+      ->required();
+  gen_cmd->add_option("out", args->out, "Output file (.mtx or .mtx.gz)")->required();
+  gen_cmd->add_option("--precision", args->precision, "Value precision")->check(precisions);
+  gen_cmd->add_flag("--real", args->real, "Real values instead of complex");
+  gen_cmd->add_option("--grid-block", args->grid_block, "Write only this grid block (0-based)")
+      ->check(CLI::NonNegativeNumber);
+
+  return {cmd, [args, info_cmd, convert_cmd, gen_cmd] {
+            if (info_cmd->parsed()) {
+              MmMatrix m = read_matrix_market_any(args->file);
+              return std::visit([&](const auto& coo) { return info(*args, m.header, coo); }, m.coo);
+            }
+            if (convert_cmd->parsed()) return convert(*args);
+            if (gen_cmd->parsed()) return generate(*args);
+            return 2;
+          }};
+}
+
+}  // namespace tessera::app
