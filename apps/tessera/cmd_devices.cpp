@@ -35,4 +35,8 @@ Command add_devices_command(CLI::App& app) {
   }};
 }
 
+namespace {
+const RegisterCommand registered{10, add_devices_command};
+}  // namespace
+
 }  // namespace tessera::app

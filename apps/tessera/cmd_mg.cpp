@@ -164,4 +164,8 @@ Command add_mg_command(CLI::App& app) {
   }};
 }
 
+namespace {
+const RegisterCommand registered{30, add_mg_command};
+}  // namespace
+
 }  // namespace tessera::app

@@ -275,4 +275,8 @@ Command add_sparse_command(CLI::App& app) {
           }};
 }
 
+namespace {
+const RegisterCommand registered{40, add_sparse_command};
+}  // namespace
+
 }  // namespace tessera::app

@@ -1,7 +1,16 @@
-// Sub-commands of the `tessera` program; each module adds its own here.
+// Sub-commands of the `tessera` program and `tessera bench` suites. Each
+// apps/tessera/cmd_<name>.cpp registers its sub-command and each
+// bench_<suite>.cpp its suite with a static registrar, so adding a module's
+// command touches no shared file.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/harness.hpp"
+#include "core/device.hpp"
 
 namespace tessera::app {
 
@@ -10,9 +19,46 @@ struct Command {
   CLI::App* app;
   std::function<int()> action;
 };
-Command add_devices_command(CLI::App& app);
-Command add_bench_command(CLI::App& app);
-Command add_mg_command(CLI::App& app);
-Command add_sparse_command(CLI::App& app);
+using CommandFactory = Command (*)(CLI::App&);
+
+/// `static RegisterCommand r{order, add_x_command};` in a cmd_*.cpp file;
+/// `order` sorts the sub-commands in `tessera --help`.
+struct RegisterCommand {
+  RegisterCommand(int order, CommandFactory factory);
+};
+
+/// Every registered sub-command added to `app`, in order.
+std::vector<Command> make_commands(CLI::App& app);
+
+/// Options common to every benchmark suite (`tessera bench <suite> ...`).
+struct BenchArgs {
+  std::string suite;
+  std::vector<std::string> devices;
+  std::size_t size = 0;  ///< 0: the suite's default sizes
+  std::string precision = "both";
+  bench::TimingOptions timing{3, 20};
+  bool quick = false;
+  std::string json;
+  std::vector<std::string> params;  ///< suite-specific key=value pairs (--param)
+  bool run_float() const { return precision != "double"; }
+  bool run_double() const { return precision != "float"; }
+  /// The value of --param key=value, or `fallback` when not given.
+  std::string param(const std::string& key, const std::string& fallback = "") const;
+};
+
+/// A suite: runs on one device and returns its report.
+using BenchSuite =
+    std::function<bench::DeviceReport(const std::shared_ptr<Device>&, const BenchArgs&)>;
+
+/// `static RegisterBenchSuite r{"name", "what it measures", run};` in a bench_*.cpp file.
+struct RegisterBenchSuite {
+  RegisterBenchSuite(std::string name, std::string help, BenchSuite run);
+};
+
+struct BenchSuiteEntry {
+  std::string name, help;
+  BenchSuite run;
+};
+const std::vector<BenchSuiteEntry>& bench_suites();
 
 }  // namespace tessera::app

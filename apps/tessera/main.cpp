@@ -16,12 +16,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION + " (" +
                                         TESSERA_GIT_COMMIT + ")");
   app.require_subcommand(1);
-  const std::vector<tessera::app::Command> commands = {
-      tessera::app::add_devices_command(app),
-      tessera::app::add_bench_command(app),
-      tessera::app::add_mg_command(app),
-      tessera::app::add_sparse_command(app),
-  };
+  const std::vector<tessera::app::Command> commands = tessera::app::make_commands(app);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,54 @@
+// The registries behind RegisterCommand and RegisterBenchSuite. Function-local
+// statics: registrars in other translation units may run before this file's
+// globals are initialised.
+#include "apps/tessera/commands.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace tessera::app {
+
+namespace {
+std::vector<std::pair<int, CommandFactory>>& command_table() {
+  static std::vector<std::pair<int, CommandFactory>> table;
+  return table;
+}
+std::vector<BenchSuiteEntry>& suite_table() {
+  static std::vector<BenchSuiteEntry> table;
+  return table;
+}
+}  // namespace
+
+RegisterCommand::RegisterCommand(int order, CommandFactory factory) {
+  command_table().emplace_back(order, factory);
+}
+
+std::vector<Command> make_commands(CLI::App& app) {
+  auto table = command_table();
+  std::stable_sort(table.begin(), table.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Command> out;
+  for (const auto& [order, factory] : table) out.push_back(factory(app));
+  return out;
+}
+
+RegisterBenchSuite::RegisterBenchSuite(std::string name, std::string help, BenchSuite run) {
+  auto& t = suite_table();
+  t.push_back({std::move(name), std::move(help), std::move(run)});
+  std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+}
+
+const std::vector<BenchSuiteEntry>& bench_suites() { return suite_table(); }
+
+std::string BenchArgs::param(const std::string& key, const std::string& fallback) const {
+  for (const auto& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos)
+      throw UsageError("--param '" + p + "': expected key=value");
+    if (p.compare(0, eq, key) == 0 && eq == key.size()) return p.substr(eq + 1);
+  }
+  return fallback;
+}
+
+}  // namespace tessera::app
