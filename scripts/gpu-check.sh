@@ -20,8 +20,9 @@ if [[ $STEPS == *build* ]]; then
 fi
 build/bin/tessera devices > "$OUT/devices.txt" 2>&1; cat "$OUT/devices.txt"
 if [[ $STEPS == *test* ]]; then
-  (cd build && ctest -j8 --output-on-failure) > "$OUT/ctest.log" 2>&1
+  (cd build && ctest -j8 --output-on-failure ${CTEST_ARGS:-}) > "$OUT/ctest.log" 2>&1
   summary+=("ctest: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)")
+  grep -E '^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess)' "$OUT/ctest.log" | head -20
 fi
 if [[ $STEPS == *sanitize* ]]; then
   for tool in memcheck racecheck; do
@@ -37,5 +38,12 @@ for suite in ${SUITES:-stream}; do
   build/bin/tessera bench $suite $ids ${BENCH_ARGS:-} --json "$OUT/$suite.json" > "$OUT/$suite.md" 2>&1
   summary+=("bench $suite: exit $?")
   cat "$OUT/$suite.md"
+done
+# POCL_SUITES: suites also run on PoCL (the OpenCL CPU device), with POCL_ARGS
+pocl=$(build/bin/tessera devices --json | python3 -c 'import json,sys; print(" ".join("--device "+d["id"] for d in json.load(sys.stdin) if d["backend"]=="opencl" and not d["is_gpu"]))')
+for suite in ${POCL_SUITES:-}; do
+  [[ -n $pocl ]] || break
+  build/bin/tessera bench $suite $pocl ${POCL_ARGS:-} --json "$OUT/$suite-pocl.json" > "$OUT/$suite-pocl.md" 2>&1
+  summary+=("bench $suite on PoCL: exit $?")
 done
 printf '%s\n' "${summary[@]}"
