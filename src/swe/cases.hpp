@@ -1,0 +1,55 @@
+// Built-in cases of the physical model and the analytic solutions the
+// validation compares against (SWASHES parameters, anchors-shallow-water.md
+// §2.1), plus the ESRI ASCII grid reader for bathymetry and initial levels.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "swe/physical.hpp"
+
+namespace tessera::swe {
+
+/// Names of the built-in cases: thesis-dam, stoker, ritter, thacker,
+/// lake-at-rest, radial-dam.
+const std::vector<std::string>& case_names();
+
+/// A built-in case on nx × ny cells (0: the case's default size).
+/// Throws UsageError for an unknown name.
+PhysCase make_case(const std::string& name, long nx, long ny);
+
+/// 1D dam break at x0 with depths hl > hr >= 0 (Stoker when hr > 0, Ritter
+/// when hr = 0), still water, at time t > 0: depth and velocity at x.
+struct DamBreak1D {
+  double hl, hr, x0, g = 9.81;
+  void at(double x, double t, double& h, double& u) const;
+};
+
+/// Thacker's radially symmetric paraboloid (SWASHES 2D, `2 1 1 1`): bowl
+/// z = -h0 (1 - r^2/a^2) centred in [0, L]^2.
+struct Thacker2D {
+  double L = 4, a = 1, h0 = 0.1, r0 = 0.8, g = 9.81;
+  double omega() const;
+  double period() const;
+  double bed(double x, double y) const;
+  void at(double x, double y, double t, double& h, double& u, double& v) const;
+};
+
+/// An ESRI ASCII grid (.asc): ncols, nrows, cell size, corner, NODATA.
+/// values are stored top row first, as in the file.
+struct AscGrid {
+  long ncols = 0, nrows = 0;
+  double xll = 0, yll = 0, cellsize = 0;
+  bool has_nodata = false;
+  double nodata = -9999;
+  std::vector<double> values;
+  double at(long row, long col) const { return values[row * ncols + col]; }
+};
+/// Strict reader: errors name the file and line and what was expected;
+/// NODATA cells are kept as NODATA (callers decide).
+AscGrid read_asc(const std::string& path);
+/// Bathymetry for a case from a grid: x = columns, y = rows (bottom row
+/// first), NODATA cells become high ground (above every other value) unless
+/// `nodata_error`, in which case they are an error.
+void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error);
+
+}  // namespace tessera::swe

@@ -1,0 +1,120 @@
+/* OpenCL launchers of the shallow-water kernels (build options
+ * -Dts_real=...). Dimension 0 is j (contiguous), dimension 1 is i, so that a
+ * thesis work-group "A×B" (A rows of i, B contiguous j) is local size (B, A)
+ * and consecutive work-items touch consecutive addresses, as in CUDA. */
+#include "swe_tiles.h"
+#include "swe_strip.h"
+
+#define TS_THESIS_ARGS                                                                     \
+  long nx, long ny, long w, ts_real k, __global const ts_real *Zs, __global const ts_real *Xs, \
+      __global const ts_real *Ys, __global ts_real *Zd, __global ts_real *Xd, __global ts_real *Yd
+
+__kernel void thesis_global(TS_THESIS_ARGS) {
+  const long j = get_global_id(0) + 1, i = get_global_id(1) + 1;
+  if (i > nx || j > ny) return;
+  const long c = i * w + j;
+  ts_real z, qx, qy;
+  ts_swe_thesis_at(Zs, Xs, Ys, c, w, k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
+__kernel void thesis_tile_halo(TS_THESIS_ARGS, __local ts_real* tz, __local ts_real* tx,
+                               __local ts_real* ty) {
+  ts_swe_thesis_tile_halo(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, get_global_id(1), get_global_id(0),
+                          get_local_id(1), get_local_id(0), get_local_size(1), get_local_size(0),
+                          tz, tx, ty);
+}
+
+__kernel void thesis_tile_edge(TS_THESIS_ARGS, __local ts_real* tz, __local ts_real* tx,
+                               __local ts_real* ty) {
+  ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, get_global_id(1), get_global_id(0),
+                          get_local_id(1), get_local_id(0), get_local_size(1), get_local_size(0),
+                          tz, tx, ty);
+}
+
+/* copyrow / copycolumn of the thesis, all three fields per work-item */
+__kernel void thesis_ghost_rows(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
+                                __global ts_real* Y) {
+  const long j = get_global_id(0);
+  if (j < ny + 2) ts_swe_thesis_ghost_row(Z, X, Y, nx, w, j);
+}
+__kernel void thesis_ghost_cols(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
+                                __global ts_real* Y) {
+  const long i = get_global_id(0);
+  if (i < nx + 2) ts_swe_thesis_ghost_col(Z, X, Y, ny, w, i);
+}
+
+/* ---- physical model ---- */
+
+#define TS_PHYS_PARAMS                                                                     \
+  long nx, long ny, long w, ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n,    \
+      ts_real cfl, ts_real fixed_dt, int bc0, int bc1, int bc2, int bc3, ts_real bv0,       \
+      ts_real bv1, ts_real bv2, ts_real bv3
+
+__kernel void phys_ghosts(TS_PHYS_PARAMS, int bookkeeping, __global const ts_real* Z,
+                          __global ts_real* H, __global ts_real* HU, __global ts_real* HV,
+                          __global ts_real* sc, __global unsigned int* fl) {
+  const long t = get_global_id(0);
+  if (t < ny) ts_swe_ghosts_x(bc0, bc1, bv0, bv1, H, HU, HV, Z, nx, w, t);
+  if (t < nx) ts_swe_ghosts_y(bc2, bc3, bv2, bv3, H, HU, HV, Z, ny, w, t);
+  if (t == 0 && bookkeeping) ts_swe_bookkeeping(sc, fl, cfl, fixed_dt);
+}
+
+/* Block maximum of the rate bits and minimum of the bad cell, then one atomic
+ * each per work-group (max/min: the result does not depend on the order). */
+void ts_swe_block_fold(unsigned int rmax, unsigned int bad, int rate, __local unsigned int* rm,
+                       __local unsigned int* bd, __global unsigned int* fl) {
+  const int t = get_local_id(0);
+  rm[t] = rmax;
+  bd[t] = bad;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = TS_SWE_BLOCK / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      rm[t] = max(rm[t], rm[t + h]);
+      bd[t] = min(bd[t], bd[t + h]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0) {
+    if (rate) atomic_max(&fl[fl[TS_SWE_STEPS] & 1u], rm[0]);
+    if (bd[0] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE) atomic_min(&fl[TS_SWE_BAD_CELL], bd[0]);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_update(
+    TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
+    __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
+    __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
+    __global unsigned int* fl) {
+  __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
+  const long j = get_global_id(0), i0 = (long)get_group_id(1) * TS_SWE_STRIP;
+  const long i1 = min(i0 + TS_SWE_STRIP, nx);
+  unsigned int rmax = 0u, bad = TS_SWE_NONE;
+  if (j < ny)
+    ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, ny, w, j, i0, i1, &rmax, &bad);
+  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
+}
+
+__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_stage(
+    TS_PHYS_PARAMS, int stage, __global const ts_real* Z, __global const ts_real* BH,
+    __global const ts_real* BHU, __global const ts_real* BHV, __global const ts_real* H,
+    __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
+    __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
+    __global unsigned int* fl) {
+  __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
+  const long j = get_global_id(0), i = get_global_id(1);
+  unsigned int rmax = 0u, bad = TS_SWE_NONE;
+  if (j < ny) {
+    const long c = (i + 2) * w + j + 2;
+    ts_real h, hu, hv;
+    if (ts_swe_stage(g, hdry, dx, dy, n, sc[0], stage, BH, BHU, BHV, H, HU, HV, Z, c, w, &h, &hu, &hv))
+      bad = (unsigned int)(i * ny + j);
+    Hd[c] = h;
+    HUd[c] = hu;
+    HVd[c] = hv;
+    rmax = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, h, hu, hv));
+  }
+  ts_swe_block_fold(rmax, bad, stage == 1, rm, bd, fl);
+}

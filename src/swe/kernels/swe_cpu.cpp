@@ -1,0 +1,129 @@
+// CPU (OpenMP) launchers of the shallow-water kernels; the mathematics is in
+// swe_point.h / swe_hll_point.h. The thesis kinds (global / tiles) and
+// work-group shapes only matter on GPUs: here every kind is the plain loop.
+#include <algorithm>
+
+#include "backends/cpu/cpu_device.hpp"
+#include "swe/kernels/swe_kernels.hpp"
+#include "swe/kernels/swe_point.hpp"
+
+namespace tessera::swe::kernels {
+
+namespace {
+
+using namespace point;
+
+template <class T>
+T* p(const Buffer<T>& b) {
+  return cpu::ptr<T>(b.handle());
+}
+
+}  // namespace
+
+template <class T>
+void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel, WorkGroup, T k,
+                   const Fields<T>& src, Fields<T>& dst) {
+  const T *z = p(src.z), *x = p(src.qx), *y = p(src.qy);
+  T *zd = p(dst.z), *xd = p(dst.qx), *yd = p(dst.qy);
+#pragma omp parallel for schedule(static)
+  for (long i = 1; i <= g.nx; ++i)
+    for (long j = 1; j <= g.ny; ++j) {
+      const long c = g.at(i, j);
+      ts_swe_thesis_at(z, x, y, c, g.w, k, &zd[c], &xd[c], &yd[c]);
+    }
+}
+
+template <class T>
+void thesis_ghosts(CpuTag, Queue&, const ThesisGrid& g, Fields<T>& f) {
+  T *z = p(f.z), *x = p(f.qx), *y = p(f.qy);
+  for (long j = 0; j < g.ny + 2; ++j) ts_swe_thesis_ghost_row(z, x, y, g.nx, g.w, j);
+  for (long i = 0; i < g.nx + 2; ++i) ts_swe_thesis_ghost_col(z, x, y, g.ny, g.w, i);
+}
+
+WorkGroup max_work_group(CpuTag, Device&) { return {16, 16}; }
+
+template <class T>
+void phys_ghosts(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                 Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
+  T *h = p(f.z), *hu = p(f.qx), *hv = p(f.qy);
+  const T* z = p(zb);
+  for (long j = 0; j < g.ny; ++j)
+    ts_swe_ghosts_x(prm.bc[0], prm.bc[1], prm.bc_value[0], prm.bc_value[1], h, hu, hv, z, g.nx, g.w, j);
+  for (long i = 0; i < g.nx; ++i)
+    ts_swe_ghosts_y(prm.bc[2], prm.bc[3], prm.bc_value[2], prm.bc_value[3], h, hu, hv, z, g.ny, g.w, i);
+  if (bookkeeping) ts_swe_bookkeeping(p(scalars), p(flags), prm.cfl, prm.fixed_dt);
+}
+
+namespace {
+
+// Runs cell(c, &h, &hu, &hv) -> bad over the interior into dst, then folds
+// the maximal rate (when `rate`) and the first bad cell into the flags as the
+// device kernels' atomics do (max and min are order-independent).
+template <class T, class Cell>
+void update_interior(const PhysGrid& g, const PhysParams<T>& prm, Fields<T>& dst,
+                     Buffer<std::uint32_t>& flags, bool rate, Cell cell) {
+  T *hd = p(dst.z), *hud = p(dst.qx), *hvd = p(dst.qy);
+  std::uint32_t* fl = p(flags);
+  std::uint32_t rmax = 0, bad = slot::none;
+#pragma omp parallel for schedule(static) reduction(max : rmax) reduction(min : bad)
+  for (long i = 0; i < g.nx; ++i)
+    for (long j = 0; j < g.ny; ++j) {
+      const long c = g.at(i, j);
+      T h, hu, hv;
+      if (cell(c, &h, &hu, &hv)) bad = std::min(bad, static_cast<std::uint32_t>(i * g.ny + j));
+      hd[c] = h;
+      hud[c] = hu;
+      hvd[c] = hv;
+      if (rate) rmax = std::max(rmax, ts_swe_rate_bits(ts_swe_rate(prm.g, prm.h_dry, prm.dx, prm.dy, h, hu, hv)));
+    }
+  if (rate) {
+    std::uint32_t& s = fl[fl[slot::steps] & 1u];
+    s = std::max(s, rmax);
+  }
+  if (fl[slot::bad_step] == slot::none) fl[slot::bad_cell] = std::min(fl[slot::bad_cell], bad);
+}
+
+}  // namespace
+
+template <class T>
+void phys_update(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                 const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
+                 Buffer<std::uint32_t>& flags) {
+  const T *h = p(src.z), *hu = p(src.qx), *hv = p(src.qy), *z = p(zb);
+  const T dt = p(scalars)[slot::dt];
+  update_interior(g, prm, dst, flags, true, [&](long c, T* a, T* b, T* d) {
+    return ts_swe_cell1(prm.g, prm.h_dry, prm.dx, prm.dy, prm.manning, dt, h, hu, hv, z, c, g.w, a, b, d);
+  });
+}
+
+template <class T>
+void phys_stage(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,
+                Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+  const T *bh = p(base.z), *bhu = p(base.qx), *bhv = p(base.qy);
+  const T *h = p(src.z), *hu = p(src.qx), *hv = p(src.qy), *z = p(zb);
+  const T dt = p(scalars)[slot::dt];
+  update_interior(g, prm, dst, flags, stage == 1, [&](long c, T* a, T* b, T* d) {
+    return ts_swe_stage(prm.g, prm.h_dry, prm.dx, prm.dy, prm.manning, dt, stage, bh, bhu, bhv, h,
+                        hu, hv, z, c, g.w, a, b, d);
+  });
+}
+
+#define TS_INSTANTIATE(T)                                                                          \
+  template void thesis_update<T>(CpuTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,   \
+                                 const Fields<T>&, Fields<T>&);                                    \
+  template void thesis_ghosts<T>(CpuTag, Queue&, const ThesisGrid&, Fields<T>&);                  \
+  template void phys_ghosts<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
+                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
+                               bool);                                                              \
+  template void phys_update<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
+                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
+                               Buffer<std::uint32_t>&);                                            \
+  template void phys_stage<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,              \
+                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::swe::kernels

@@ -1,0 +1,270 @@
+// CUDA launchers of the shallow-water kernels; the mathematics is in
+// swe_point.h / swe_hll_point.h, the tiles in swe_tiles.h, the strip update
+// in swe_strip.h. threadIdx.x runs along j (contiguous): a thesis "A×B"
+// work-group is blockDim (B, A), as in swe.cl.
+#include <algorithm>
+#include <cmath>
+
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "core/error.hpp"
+#include "swe/kernels/swe_kernels.hpp"
+#include "swe/kernels/swe_point.hpp"
+#include "swe/thesis.hpp"
+
+namespace tessera::swe::tiles {
+#define ts_real float
+#include "swe/kernels/swe_tiles.h"
+#include "swe/kernels/swe_strip.h"
+#undef ts_real
+#define ts_real double
+#include "swe/kernels/swe_tiles.h"
+#include "swe/kernels/swe_strip.h"
+#undef ts_real
+}  // namespace tessera::swe::tiles
+
+namespace tessera::swe::kernels {
+
+namespace {
+
+using namespace point;
+
+template <class T>
+T* p(const Buffer<T>& b) {
+  return static_cast<T*>(b.handle());
+}
+
+cudaStream_t stream(Queue& q) { return dynamic_cast<cuda::CudaQueue&>(q).native(); }
+
+unsigned blocks(long n, long b) { return static_cast<unsigned>((n + b - 1) / b); }
+
+struct ThesisArgs {
+  long nx, ny, w;
+};
+
+template <class T>
+__global__ void thesis_global_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
+                                T* Xd, T* Yd) {
+  const long j = long(blockIdx.x) * blockDim.x + threadIdx.x + 1;
+  const long i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
+  if (i > a.nx || j > a.ny) return;
+  const long c = i * a.w + j;
+  T z, qx, qy;
+  ts_swe_thesis_at(Zs, Xs, Ys, c, a.w, k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
+template <class T, bool Halo>
+__global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
+                              T* Xd, T* Yd) {
+  extern __shared__ unsigned char smem[];
+  const int l0 = blockDim.y, l1 = blockDim.x;
+  const int tile = Halo ? (l0 + 2) * (l1 + 2) : l0 * l1;
+  T* tz = reinterpret_cast<T*>(smem);
+  const long gj = long(blockIdx.x) * l1 + threadIdx.x, gi = long(blockIdx.y) * l0 + threadIdx.y;
+  if (Halo)
+    tiles::ts_swe_thesis_tile_halo(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, gi, gj, threadIdx.y,
+                            threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
+  else
+    tiles::ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, gi, gj, threadIdx.y,
+                            threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
+}
+
+template <class T>
+__global__ void thesis_ghost_rows_k(ThesisArgs a, T* Z, T* X, T* Y) {
+  const long j = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j < a.ny + 2) ts_swe_thesis_ghost_row(Z, X, Y, a.nx, a.w, j);
+}
+template <class T>
+__global__ void thesis_ghost_cols_k(ThesisArgs a, T* Z, T* X, T* Y) {
+  const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < a.nx + 2) ts_swe_thesis_ghost_col(Z, X, Y, a.ny, a.w, i);
+}
+
+// ---- physical model ----
+
+template <class T>
+struct Phys {
+  long nx, ny, w;
+  PhysParams<T> p;
+};
+
+template <class T>
+__global__ void phys_ghosts_k(Phys<T> a, int bookkeeping, const T* Z, T* H, T* HU, T* HV, T* sc,
+                              unsigned* fl) {
+  const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  const PhysParams<T>& p = a.p;
+  if (t < a.ny) ts_swe_ghosts_x(p.bc[0], p.bc[1], p.bc_value[0], p.bc_value[1], H, HU, HV, Z, a.nx, a.w, t);
+  if (t < a.nx) ts_swe_ghosts_y(p.bc[2], p.bc[3], p.bc_value[2], p.bc_value[3], H, HU, HV, Z, a.ny, a.w, t);
+  if (t == 0 && bookkeeping) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt);
+}
+
+// Block maximum of the rate bits and minimum of the bad cell (warp shuffles,
+// then shared memory), one atomic each per block; order-independent.
+__device__ void block_fold(unsigned rmax, unsigned bad, bool rate, unsigned* fl) {
+  __shared__ unsigned rm[TS_SWE_BLOCK / 32], bd[TS_SWE_BLOCK / 32];
+  for (int o = 16; o > 0; o >>= 1) {
+    rmax = max(rmax, __shfl_down_sync(0xffffffffu, rmax, o));
+    bad = min(bad, __shfl_down_sync(0xffffffffu, bad, o));
+  }
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) {
+    rm[warp] = rmax;
+    bd[warp] = bad;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int k = 1; k < TS_SWE_BLOCK / 32; ++k) {
+      rmax = max(rmax, rm[k]);
+      bad = min(bad, bd[k]);
+    }
+    if (rate) atomicMax(&fl[fl[TS_SWE_STEPS] & 1u], rmax);
+    if (bad != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE) atomicMin(&fl[TS_SWE_BAD_CELL], bad);
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T* __restrict__ Z,
+                                                              const T* __restrict__ H,
+                                                              const T* __restrict__ HU,
+                                                              const T* __restrict__ HV,
+                                                              T* __restrict__ Hd, T* __restrict__ HUd,
+                                                              T* __restrict__ HVd, const T* sc,
+                                                              unsigned* fl) {
+  const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i0 = long(blockIdx.y) * TS_SWE_STRIP;
+  const long i1 = min(i0 + TS_SWE_STRIP, a.nx);
+  unsigned rmax = 0u, bad = TS_SWE_NONE;
+  const PhysParams<T>& p = a.p;
+  if (j < a.ny)
+    tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.ny,
+                  a.w, j, i0, i1, &rmax, &bad);
+  block_fold(rmax, bad, true, fl);
+}
+
+template <class T>
+__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_stage_k(Phys<T> a, int stage, const T* Z,
+                                                             const T* BH, const T* BHU,
+                                                             const T* BHV, const T* H, const T* HU,
+                                                             const T* HV, T* Hd, T* HUd, T* HVd,
+                                                             const T* sc, unsigned* fl) {
+  const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i = blockIdx.y;
+  unsigned rmax = 0u, bad = TS_SWE_NONE;
+  const PhysParams<T>& p = a.p;
+  if (j < a.ny) {
+    const long c = (i + 2) * a.w + j + 2;
+    T h, hu, hv;
+    if (ts_swe_stage(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], stage, BH, BHU, BHV, H, HU, HV, Z,
+                     c, a.w, &h, &hu, &hv))
+      bad = static_cast<unsigned>(i * a.ny + j);
+    Hd[c] = h;
+    HUd[c] = hu;
+    HVd[c] = hv;
+    rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.h_dry, p.dx, p.dy, h, hu, hv));
+  }
+  block_fold(rmax, bad, stage == 1, fl);
+}
+
+}  // namespace
+
+template <class T>
+void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,
+                   const Fields<T>& src, Fields<T>& dst) {
+  const ThesisArgs a{g.nx, g.ny, g.w};
+  if (wg.is_default()) wg = {8, 32};
+  if (wg.l0 * wg.l1 > 1024)
+    throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) +
+                     " exceeds CUDA's 1024 threads");
+  const dim3 block(wg.l1, wg.l0);
+  if (kind == ThesisKernel::global) {
+    thesis_global_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+        a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
+    return cuda::check_launch("swe thesis_global");
+  }
+  const dim3 grid(static_cast<unsigned>(thesis_round_global(g.ny, wg.l1) / wg.l1),
+                  static_cast<unsigned>(thesis_round_global(g.nx, wg.l0) / wg.l0));
+  const bool halo = kind == ThesisKernel::tile_halo;
+  const std::size_t shared = 3 * sizeof(T) * (wg.l0 + (halo ? 2 : 0)) * (wg.l1 + (halo ? 2 : 0));
+  if (shared > 48 * 1024)
+    throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) + " needs " +
+                     std::to_string(shared) + " B of shared memory (limit 48 KiB)");
+  if (halo)
+    thesis_tile_k<T, true><<<grid, block, shared, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
+                                                             p(dst.z), p(dst.qx), p(dst.qy));
+  else
+    thesis_tile_k<T, false><<<grid, block, shared, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
+                                                              p(dst.z), p(dst.qx), p(dst.qy));
+  cuda::check_launch(halo ? "swe thesis_tile_halo" : "swe thesis_tile_edge");
+}
+
+template <class T>
+void thesis_ghosts(CudaTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
+  const ThesisArgs a{g.nx, g.ny, g.w};
+  thesis_ghost_rows_k<T><<<blocks(g.ny + 2, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+  cuda::check_launch("swe thesis_ghost_rows");
+  thesis_ghost_cols_k<T><<<blocks(g.nx + 2, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+  cuda::check_launch("swe thesis_ghost_cols");
+}
+
+WorkGroup max_work_group(CudaTag, Device& d) {
+  const cudaDeviceProp& pr = dynamic_cast<cuda::CudaDevice&>(d).properties();
+  int a = static_cast<int>(std::sqrt(double(pr.maxThreadsDim[1])));
+  int b = static_cast<int>(std::sqrt(double(pr.maxThreadsDim[0])));
+  while (a * b > pr.maxThreadsPerBlock) (a > b ? a : b) -= 1;
+  return {std::max(a, 1), std::max(b, 1)};
+}
+
+template <class T>
+void phys_ghosts(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                 Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
+  const Phys<T> a{g.nx, g.ny, g.w, prm};
+  phys_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(
+      a, bookkeeping, p(zb), p(f.z), p(f.qx), p(f.qy), p(scalars), p(flags));
+  cuda::check_launch("swe phys_ghosts");
+}
+
+template <class T>
+void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                 const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
+                 Buffer<std::uint32_t>& flags) {
+  const Phys<T> a{g.nx, g.ny, g.w, prm};
+  const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, TS_SWE_STRIP));
+  phys_update_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),
+                                                        p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
+                                                        p(flags));
+  cuda::check_launch("swe phys_update");
+}
+
+template <class T>
+void phys_stage(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
+                const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,
+                Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+  const Phys<T> a{g.nx, g.ny, g.w, prm};
+  const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), static_cast<unsigned>(g.nx));
+  phys_stage_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
+      a, stage, p(zb), p(base.z), p(base.qx), p(base.qy), p(src.z), p(src.qx), p(src.qy), p(dst.z),
+      p(dst.qx), p(dst.qy), p(scalars), p(flags));
+  cuda::check_launch("swe phys_stage");
+}
+
+#define TS_INSTANTIATE(T)                                                                          \
+  template void thesis_update<T>(CudaTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,  \
+                                 const Fields<T>&, Fields<T>&);                                    \
+  template void thesis_ghosts<T>(CudaTag, Queue&, const ThesisGrid&, Fields<T>&);                 \
+  template void phys_ghosts<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,            \
+                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
+                               bool);                                                              \
+  template void phys_update<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,            \
+                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
+                               Buffer<std::uint32_t>&);                                            \
+  template void phys_stage<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
+                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::swe::kernels

@@ -1,0 +1,68 @@
+/* Constants of the physical shallow-water kernels (guarded; see portable.h). */
+#ifndef TESSERA_SWE_HLL_CONSTS_H
+#define TESSERA_SWE_HLL_CONSTS_H
+#include "core/kernels/portable.h"
+/* boundary kinds, as swe::Bc */
+#define TS_SWE_BC_WALL 0
+#define TS_SWE_BC_TRANSMISSIVE 1
+#define TS_SWE_BC_PERIODIC 2
+#define TS_SWE_BC_LEVEL 3
+#define TS_SWE_BC_DISCHARGE 4
+/* slots of the uint32 flag buffer, as swe::slot */
+#define TS_SWE_RATE0 0
+#define TS_SWE_STEPS 2
+#define TS_SWE_BAD_CELL 3
+#define TS_SWE_BAD_STEP 4
+#define TS_SWE_NONE 0xffffffffu
+/* the strip kernel: work-items along j, each marching TS_SWE_STRIP rows of i */
+#define TS_SWE_BLOCK 128
+#define TS_SWE_STRIP 32
+
+/* Bit casts between float and uint32 (the wave-rate maximum lives in a uint32
+ * slot so that an integer atomic max can reduce it; rates are >= 0, and
+ * non-negative floats order like their bit patterns). */
+#if defined(__OPENCL_VERSION__)
+#define ts_swe_as_float(u) as_float(u)
+#define ts_swe_as_uint(f) as_uint(f)
+#elif defined(__CUDACC__)
+#include <string.h>
+__host__ __device__ inline float ts_swe_as_float(unsigned int u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+#endif
+}
+__host__ __device__ inline unsigned int ts_swe_as_uint(float f) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(f);
+#else
+  unsigned int u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+#endif
+}
+#else
+#include <string.h>
+inline float ts_swe_as_float(unsigned int u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+inline unsigned int ts_swe_as_uint(float f) {
+  unsigned int u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+#endif
+/* The interior cell a ghost copies: layer m (1: next to the interior, 2:
+ * outer) of the low (hi = 0) or high side of an axis of n interior cells,
+ * as an index along that axis in storage (two ghost layers). */
+TS_FN long ts_swe_ghost_source(int bc, int hi, long n, long m) {
+  if (bc == TS_SWE_BC_PERIODIC) return hi ? 1 + m : n + 2 - m;
+  return hi ? n + 2 - m : 1 + m;
+}
+
+#endif /* TESSERA_SWE_HLL_CONSTS_H */

@@ -1,0 +1,297 @@
+/* Per-point mathematics of the physical shallow-water model (C99 subset; see
+ * core/kernels/portable.h). Shared by swe_cpu.cpp, swe.cl and swe_cuda.cu.
+ *
+ * Conservative SWE with bathymetry z: h_t + (hu)_x + (hv)_y = 0,
+ * (hu)_t + (hu^2 + g h^2/2)_x + (huv)_y = -g h z_x - friction, likewise hv.
+ * Finite volumes, HLL fluxes (Davis speeds, dry-front speeds u +- 2c) on the
+ * hydrostatic reconstruction of Audusse et al. (2004): at a face,
+ * z* = max(zL, zR), h*L = max(0, hL + zL - z*), h*R likewise. This is
+ * well-balanced (lake at rest) and keeps h >= 0 under the CFL condition.
+ * A face returns the mass flux fh, the normal-momentum flux already combined
+ * with the hydrostatic correction for the left cell (dl = F - g h*L^2/2) and
+ * the right cell (dr = F - g h*R^2/2), written so that a lake at rest gives
+ * exactly zero, and the tangential flux ft. Second order: minmod (MUSCL)
+ * reconstruction of h, eta = h + z, u, v and the centred bed-slope term.
+ * Manning friction is implicit and pointwise:
+ * q <- q / (1 + dt g n^2 |u| / h^(4/3)). */
+#include "core/kernels/portable.h"
+#include "swe_hll_consts.h"
+
+TS_FN ts_real ts_swe_vel(ts_real h, ts_real q, ts_real hdry) { return h > hdry ? q / h : (ts_real)0; }
+
+TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
+  return a * b <= (ts_real)0 ? (ts_real)0 : (fabs(a) < fabs(b) ? a : b);
+}
+
+/* HLL on the hydrostatically reconstructed states; u, v: normal and
+ * tangential velocities of each side. */
+TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
+                            ts_real hr, ts_real ur, ts_real vr, ts_real zr, ts_real* fh,
+                            ts_real* dl, ts_real* dr, ts_real* ft) {
+  const ts_real zs = fmax(zl, zr);
+  const ts_real hls = fmax((ts_real)0, hl + zl - zs), hrs = fmax((ts_real)0, hr + zr - zs);
+  const ts_real half_g = (ts_real)0.5 * g;
+  const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
+  const int wl = hls > hdry, wr = hrs > hdry;
+  if (!wl && !wr) {
+    *fh = (ts_real)0;
+    *dl = -pl;
+    *dr = -pr;
+    *ft = (ts_real)0;
+    return;
+  }
+  const ts_real cl = sqrt(g * hls), cr = sqrt(g * hrs);
+  ts_real sl, sr;
+  if (wl && wr) {
+    sl = fmin(ul - cl, ur - cr);
+    sr = fmax(ul + cl, ur + cr);
+  } else if (wl) {
+    sl = ul - cl;
+    sr = ul + (ts_real)2 * cl;
+  } else {
+    sl = ur - (ts_real)2 * cr;
+    sr = ur + cr;
+  }
+  const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
+  const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
+  const ts_real tl = hls * vl, tr = hrs * vr;  /* tangential momenta */
+  if (sl >= (ts_real)0) {
+    *fh = ql;
+    *dl = al;
+    *dr = al + pl - pr;
+    *ft = ql * vl;
+  } else if (sr <= (ts_real)0) {
+    *fh = qr;
+    *dl = ar + pr - pl;
+    *dr = ar;
+    *ft = qr * vr;
+  } else {
+    const ts_real den = sr - sl, ss = sl * sr;
+    const ts_real core = sr * al - sl * ar + ss * (qr - ql);
+    *fh = (sr * ql - sl * qr + ss * (hrs - hls)) / den;
+    *dl = (core - sl * (pr - pl)) / den;
+    *dr = (core + sr * (pl - pr)) / den;
+    *ft = (sr * (ql * vl) - sl * (qr * vr) + ss * (tr - tl)) / den;
+  }
+}
+
+/* First-order face between cells l and r of arrays H, QN (normal momentum),
+ * QT (tangential momentum), Z. */
+TS_FN void ts_swe_face1(ts_real g, ts_real hdry, TS_GLOBAL const ts_real* H,
+                        TS_GLOBAL const ts_real* QN, TS_GLOBAL const ts_real* QT,
+                        TS_GLOBAL const ts_real* Z, long l, long r, ts_real* fh, ts_real* dl,
+                        ts_real* dr, ts_real* ft) {
+  const ts_real hl = H[l], hr = H[r];
+  ts_swe_face_core(g, hdry, hl, ts_swe_vel(hl, QN[l], hdry), ts_swe_vel(hl, QT[l], hdry), Z[l], hr,
+                   ts_swe_vel(hr, QN[r], hdry), ts_swe_vel(hr, QT[r], hdry), Z[r], fh, dl, dr, ft);
+}
+
+/* The flux-difference update of one cell from its four faces (e, w: x; n, s: y). */
+TS_FN void ts_swe_combine(ts_real rx, ts_real ry, ts_real h0, ts_real hu0, ts_real hv0,
+                          ts_real fe_h, ts_real fe_l, ts_real fe_t, ts_real fw_h, ts_real fw_r,
+                          ts_real fw_t, ts_real fn_h, ts_real fn_l, ts_real fn_t, ts_real fs_h,
+                          ts_real fs_r, ts_real fs_t, ts_real* h, ts_real* hu, ts_real* hv) {
+  *h = h0 - rx * (fe_h - fw_h) - ry * (fn_h - fs_h);
+  *hu = hu0 - rx * (fe_l - fw_r) - ry * (fn_t - fs_t);
+  *hv = hv0 - rx * (fe_t - fw_t) - ry * (fn_l - fs_r);
+}
+
+/* (|u| + c)/dx + (|v| + c)/dy of a cell: dt = cfl / max rate. */
+TS_FN ts_real ts_swe_rate(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real h, ts_real hu,
+                          ts_real hv) {
+  if (!(h > hdry)) return (ts_real)0;
+  const ts_real c = sqrt(g * h);
+  return (fabs(hu / h) + c) / dx + (fabs(hv / h) + c) / dy;
+}
+
+/* A rate as a float rounded up, as the uint32 bits the atomic max reduces
+ * (a NaN rate maps above every finite one). */
+TS_FN unsigned int ts_swe_rate_bits(ts_real r) {
+  if (r != r) return 0x7fc00000u;
+  const float f = (float)r;
+  const unsigned int b = ts_swe_as_uint(f);
+  return (ts_real)f < r ? b + 1u : b;
+}
+
+/* Friction, dry cells and the health check after an update; returns 1 when
+ * the new state is not finite or the depth is negative beyond round-off. */
+TS_FN int ts_swe_finish(ts_real g, ts_real n, ts_real dt, ts_real hdry, ts_real* h, ts_real* hu,
+                        ts_real* hv) {
+  const ts_real tol = sizeof(ts_real) == 4 ? (ts_real)1e-4 : (ts_real)1e-9;
+  const int bad = !(*h >= -tol) || !(fabs(*h) < (ts_real)INFINITY) ||
+                  !(fabs(*hu) < (ts_real)INFINITY) || !(fabs(*hv) < (ts_real)INFINITY);
+  if (!(*h > hdry)) {
+    *h = fmax(*h, (ts_real)0);
+    *hu = (ts_real)0;
+    *hv = (ts_real)0;
+  } else if (n > (ts_real)0) {
+    const ts_real speed = sqrt(*hu * *hu + *hv * *hv) / *h;
+    const ts_real den = (ts_real)1 + dt * (g * n * n * speed / (*h * cbrt(*h)));
+    *hu = *hu / den;
+    *hv = *hv / den;
+  }
+  return bad;
+}
+
+/* First-order update of the cell at c (row pitch w); every face recomputed. */
+TS_FN int ts_swe_cell1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
+                       TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+                       TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z, long c, long w,
+                       ts_real* h, ts_real* hu, ts_real* hv) {
+  ts_real e_h, e_l, e_r, e_t, w_h, w_l, w_r, w_t, n_h, n_l, n_r, n_t, s_h, s_l, s_r, s_t;
+  ts_swe_face1(g, hdry, H, HU, HV, Z, c, c + w, &e_h, &e_l, &e_r, &e_t);
+  ts_swe_face1(g, hdry, H, HU, HV, Z, c - w, c, &w_h, &w_l, &w_r, &w_t);
+  ts_swe_face1(g, hdry, H, HV, HU, Z, c, c + 1, &n_h, &n_l, &n_r, &n_t);
+  ts_swe_face1(g, hdry, H, HV, HU, Z, c - 1, c, &s_h, &s_l, &s_r, &s_t);
+  ts_swe_combine(dt / dx, dt / dy, H[c], HU[c], HV[c], e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t,
+                 s_h, s_r, s_t, h, hu, hv);
+  return ts_swe_finish(g, n, dt, hdry, h, hu, hv);
+}
+
+/* ---- second order (MUSCL-minmod reconstruction, used inside RK2 stages) ---- */
+
+/* The value of X at the face of cell c towards c + sgn*s. */
+TS_FN ts_real ts_swe_recon(ts_real xm, ts_real x0, ts_real xp, ts_real sgn) {
+  return x0 + sgn * (ts_real)0.5 * ts_swe_minmod(x0 - xm, xp - x0);
+}
+
+/* Face values (h, u, v, z) of cell c towards c + sgn*s (normal momentum QN). */
+TS_FN void ts_swe_face_values(ts_real hdry, TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* QN,
+                              TS_GLOBAL const ts_real* QT, TS_GLOBAL const ts_real* Z, long c,
+                              long s, ts_real sgn, ts_real* h, ts_real* u, ts_real* v, ts_real* z) {
+  const ts_real hm = H[c - s], h0 = H[c], hp = H[c + s];
+  *h = ts_swe_recon(hm, h0, hp, sgn);
+  const ts_real eta = ts_swe_recon(hm + Z[c - s], h0 + Z[c], hp + Z[c + s], sgn);
+  *z = eta - *h;
+  *u = ts_swe_recon(ts_swe_vel(hm, QN[c - s], hdry), ts_swe_vel(h0, QN[c], hdry),
+                    ts_swe_vel(hp, QN[c + s], hdry), sgn);
+  *v = ts_swe_recon(ts_swe_vel(hm, QT[c - s], hdry), ts_swe_vel(h0, QT[c], hdry),
+                    ts_swe_vel(hp, QT[c + s], hdry), sgn);
+}
+
+/* Second-order face between l and l + s. */
+TS_FN void ts_swe_face2(ts_real g, ts_real hdry, TS_GLOBAL const ts_real* H,
+                        TS_GLOBAL const ts_real* QN, TS_GLOBAL const ts_real* QT,
+                        TS_GLOBAL const ts_real* Z, long l, long s, ts_real* fh, ts_real* dl,
+                        ts_real* dr, ts_real* ft) {
+  ts_real hl, ul, vl, zl, hr, ur, vr, zr;
+  ts_swe_face_values(hdry, H, QN, QT, Z, l, s, (ts_real)1, &hl, &ul, &vl, &zl);
+  ts_swe_face_values(hdry, H, QN, QT, Z, l + s, s, (ts_real)-1, &hr, &ur, &vr, &zr);
+  ts_swe_face_core(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, fh, dl, dr, ft);
+}
+
+/* dt L(U) of the second-order scheme at cell c plus U: the forward-Euler
+ * stage U + dt L(U) (before friction). */
+TS_FN void ts_swe_euler2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real dt,
+                         TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+                         TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z, long c, long w,
+                         ts_real* h, ts_real* hu, ts_real* hv) {
+  ts_real e_h, e_l, e_r, e_t, w_h, w_l, w_r, w_t, n_h, n_l, n_r, n_t, s_h, s_l, s_r, s_t;
+  ts_swe_face2(g, hdry, H, HU, HV, Z, c, w, &e_h, &e_l, &e_r, &e_t);
+  ts_swe_face2(g, hdry, H, HU, HV, Z, c - w, w, &w_h, &w_l, &w_r, &w_t);
+  ts_swe_face2(g, hdry, H, HV, HU, Z, c, 1, &n_h, &n_l, &n_r, &n_t);
+  ts_swe_face2(g, hdry, H, HV, HU, Z, c - 1, 1, &s_h, &s_l, &s_r, &s_t);
+  /* this cell's own face depths and bed levels: g h_face^2/2 terms and the
+   * centred bed-slope source of the second-order hydrostatic reconstruction */
+  ts_real he, hw, hn, hs, ze, zw, zn, zs, tmp1, tmp2;
+  ts_swe_face_values(hdry, H, HU, HV, Z, c, w, (ts_real)1, &he, &tmp1, &tmp2, &ze);
+  ts_swe_face_values(hdry, H, HU, HV, Z, c, w, (ts_real)-1, &hw, &tmp1, &tmp2, &zw);
+  ts_swe_face_values(hdry, H, HV, HU, Z, c, 1, (ts_real)1, &hn, &tmp1, &tmp2, &zn);
+  ts_swe_face_values(hdry, H, HV, HU, Z, c, 1, (ts_real)-1, &hs, &tmp1, &tmp2, &zs);
+  const ts_real half_g = (ts_real)0.5 * g, rx = dt / dx, ry = dt / dy;
+  ts_swe_combine(rx, ry, H[c], HU[c], HV[c], e_h, e_l + half_g * he * he, e_t, w_h,
+                 w_r + half_g * hw * hw, w_t, n_h, n_l + half_g * hn * hn, n_t, s_h,
+                 s_r + half_g * hs * hs, s_t, h, hu, hv);
+  *hu = *hu - rx * (half_g * (hw + he) * (ze - zw));
+  *hv = *hv - ry * (half_g * (hs + hn) * (zn - zs));
+}
+
+/* One RK2 (Heun) stage at c: stage 0: U1 = U + dt L(U); stage 1:
+ * U = (Un + (U1 + dt L(U1))) / 2; then friction and the health check. */
+TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
+                       int stage, TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
+                       TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* H,
+                       TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
+                       TS_GLOBAL const ts_real* Z, long c, long w, ts_real* h, ts_real* hu,
+                       ts_real* hv) {
+  ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
+  if (stage == 1) {
+    const ts_real mean = (ts_real)0.5;
+    *h = mean * (BH[c] + *h);
+    *hu = mean * (BHU[c] + *hu);
+    *hv = mean * (BHV[c] + *hv);
+  }
+  return ts_swe_finish(g, n, dt, hdry, h, hu, hv);
+}
+
+/* The ghost cell gc from the interior cell sc (mirror image, or the wrapped
+ * cell for periodic sides); QN: momentum normal to the side; sign: +1 when
+ * flow into the domain is along +axis (low sides), -1 on high sides. */
+TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_real* H,
+                             TS_GLOBAL ts_real* QN, TS_GLOBAL ts_real* QT,
+                             TS_GLOBAL const ts_real* Z, long gc, long sc) {
+  ts_real h = H[sc], qn = QN[sc], qt = QT[sc];
+  if (bc == TS_SWE_BC_WALL) {
+    qn = -qn;
+  } else if (bc == TS_SWE_BC_LEVEL) {
+    h = fmax((ts_real)0, value - Z[gc]);
+  } else if (bc == TS_SWE_BC_DISCHARGE) {
+    qn = sign * value;
+    qt = (ts_real)0;
+  }
+  H[gc] = h;
+  QN[gc] = qn;
+  QT[gc] = qt;
+}
+
+/* Start of a step, on one work-item: dt from the last step's maximal rate
+ * (or fixed), capped to reach the target time exactly; resets the next rate
+ * slot; dates a detected bad cell. */
+TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl, ts_real cfl,
+                              ts_real fixed_dt) {
+  const unsigned int s = fl[TS_SWE_STEPS];
+  const ts_real rate = (ts_real)ts_swe_as_float(fl[s & 1u]);
+  fl[(s + 1u) & 1u] = 0u;
+  if (fl[TS_SWE_BAD_CELL] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
+    fl[TS_SWE_BAD_STEP] = s;
+  ts_real dt = fixed_dt > (ts_real)0 ? fixed_dt : (rate > (ts_real)0 ? cfl / rate : (ts_real)INFINITY);
+  const ts_real t = sc[1], target = sc[2];
+  ts_real tn = t;
+  if (!(target > t)) {
+    dt = (ts_real)0;
+  } else if (dt >= target - t) {
+    dt = target - t;
+    tn = target;
+  } else {
+    tn = t + dt;
+  }
+  sc[0] = dt;
+  sc[1] = tn;
+  if (dt > (ts_real)0) fl[TS_SWE_STEPS] = s + 1u;
+}
+
+/* Both x sides (rows i = 0, 1 and nx+2, nx+3 of storage) at interior column j. */
+TS_FN void ts_swe_ghosts_x(int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi, TS_GLOBAL ts_real* H,
+                           TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV, TS_GLOBAL const ts_real* Z,
+                           long nx, long w, long j) {
+  const long J = j + 2;
+  for (long m = 1; m <= 2; ++m) {
+    ts_swe_ghost_cell(bc_lo, v_lo, (ts_real)1, H, HU, HV, Z, (2 - m) * w + J,
+                      ts_swe_ghost_source(bc_lo, 0, nx, m) * w + J);
+    ts_swe_ghost_cell(bc_hi, v_hi, (ts_real)-1, H, HU, HV, Z, (nx + 1 + m) * w + J,
+                      ts_swe_ghost_source(bc_hi, 1, nx, m) * w + J);
+  }
+}
+
+/* Both y sides (columns 0, 1 and ny+2, ny+3) at interior row i. */
+TS_FN void ts_swe_ghosts_y(int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi, TS_GLOBAL ts_real* H,
+                           TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV, TS_GLOBAL const ts_real* Z,
+                           long ny, long w, long i) {
+  const long r = (i + 2) * w;
+  for (long m = 1; m <= 2; ++m) {
+    ts_swe_ghost_cell(bc_lo, v_lo, (ts_real)1, H, HV, HU, Z, r + 2 - m,
+                      r + ts_swe_ghost_source(bc_lo, 0, ny, m));
+    ts_swe_ghost_cell(bc_hi, v_hi, (ts_real)-1, H, HV, HU, Z, r + ny + 1 + m,
+                      r + ts_swe_ghost_source(bc_hi, 1, ny, m));
+  }
+}

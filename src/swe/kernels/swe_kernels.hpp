@@ -1,0 +1,44 @@
+// The shallow-water kernels, declared once per backend (CpuTag, OpenCLTag,
+// CudaTag). Definitions: swe_cpu.cpp, swe_opencl.cpp (+ swe.cl), swe_cuda.cu.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/buffer.hpp"
+#include "core/dispatch.hpp"
+#include "swe/grid.hpp"
+
+namespace tessera::swe::kernels {
+
+#define TS_SWE_DECLARE(Tag)                                                                        \
+  /* thesis model: one step's update of the interior, src -> dst (src == dst: in place) */        \
+  template <class T>                                                                               \
+  void thesis_update(Tag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,    \
+                     const Fields<T>& src, Fields<T>& dst);                                        \
+  /* thesis model: the reflective ghost frame, rows then columns */                               \
+  template <class T>                                                                               \
+  void thesis_ghosts(Tag, Queue& q, const ThesisGrid& g, Fields<T>& f);                           \
+  /* the "Max" work-group of the device (thesis §4.2 rule) */                                     \
+  WorkGroup max_work_group(Tag, Device& d);                                                        \
+  /* physical model: boundary ghosts + device-side dt bookkeeping (one launch) */                 \
+  template <class T>                                                                               \
+  void phys_ghosts(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb, \
+                   Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags,                 \
+                   bool bookkeeping);                                                              \
+  /* physical model: first-order update src -> dst with the fused wave-speed max */               \
+  template <class T>                                                                               \
+  void phys_update(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb, \
+                   const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,                       \
+                   Buffer<std::uint32_t>& flags);                                                  \
+  /* physical model, second order: one RK2 stage, dst = a*base + (1-a)*(src + dt L(src)) */       \
+  template <class T>                                                                               \
+  void phys_stage(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,  \
+                  const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,          \
+                  Buffer<T>& scalars, Buffer<std::uint32_t>& flags);
+
+TS_SWE_DECLARE(CpuTag)
+TS_SWE_DECLARE(OpenCLTag)
+TS_SWE_DECLARE(CudaTag)
+#undef TS_SWE_DECLARE
+
+}  // namespace tessera::swe::kernels

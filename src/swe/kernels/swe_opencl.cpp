@@ -1,0 +1,167 @@
+// OpenCL host side of the shallow-water kernels (device code: swe.cl).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "backends/opencl/cl_device.hpp"
+#include "core/error.hpp"
+#include "swe/kernels/swe_hll_consts.h"
+#include "swe/kernels/swe_kernels.hpp"
+#include "swe/thesis.hpp"
+
+namespace tessera::swe::kernels {
+
+namespace {
+
+// Divisions and square roots correctly rounded in single precision too, so
+// that every backend computes the same bits (NVIDIA's default is approximate).
+template <class T>
+const char* options() {
+  return std::is_same_v<T, float> ? "-Dts_real=float -cl-fp32-correctly-rounded-divide-sqrt"
+                                  : "-Dts_real=double -DTS_DOUBLE=1";
+}
+
+cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
+
+template <class T>
+cl::Kernel kernel(const Buffer<T>& any, const char* name) {
+  return opencl::device_of(any.device()).kernel("swe/kernels/swe.cl", name, options<T>());
+}
+
+std::size_t up(long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); }
+
+// The physical parameters in the order of swe.cl's TS_PHYS_PARAMS.
+template <class T>
+void set_phys_params(const cl::Kernel& k, const PhysGrid& g, const PhysParams<T>& p) {
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), p.g, p.h_dry, p.dx, p.dy,
+                   p.manning, p.cfl, p.fixed_dt, cl_int(p.bc[0]), cl_int(p.bc[1]), cl_int(p.bc[2]),
+                   cl_int(p.bc[3]), p.bc_value[0], p.bc_value[1], p.bc_value[2], p.bc_value[3]);
+}
+
+// Sets arguments from index `first` on (after the common ones).
+template <class... Args>
+void set_args_from(const cl::Kernel& k, cl_uint first, const Args&... args) {
+  cl_uint i = first;
+  auto one = [&](const auto& v) {
+    opencl::cl_check(clSetKernelArg(k(), i, sizeof(v), &v), "clSetKernelArg",
+                     "setting argument " + std::to_string(i) + " of a shallow-water kernel");
+    ++i;
+  };
+  (one(args), ...);
+}
+
+constexpr cl_uint kPhysParams = 18;
+
+}  // namespace
+
+template <class T>
+void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,
+                   const Fields<T>& src, Fields<T>& dst) {
+  const char* name = kind == ThesisKernel::global      ? "thesis_global"
+                     : kind == ThesisKernel::tile_halo ? "thesis_tile_halo"
+                                                       : "thesis_tile_edge";
+  cl::Kernel kr = kernel(src.z, name);
+  opencl::set_args(kr, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), k, m(src.z.handle()),
+                   m(src.qx.handle()), m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()),
+                   m(dst.qy.handle()));
+  auto& cq = opencl::queue_of(q);
+  if (kind == ThesisKernel::global) {
+    if (wg.is_default())
+      return cq.launch(kr, cl::NDRange(g.ny, g.nx), cl::NullRange, name);
+    return cq.launch(kr, cl::NDRange(up(g.ny, wg.l1), up(g.nx, wg.l0)), cl::NDRange(wg.l1, wg.l0), name);
+  }
+  const auto& dev = opencl::device_of(src.z.device());
+  const std::size_t limit = kr.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.native());
+  if (static_cast<std::size_t>(wg.l0) * wg.l1 > limit)
+    throw UsageError(fmt::format("work-group {}x{} exceeds this kernel's CL_KERNEL_WORK_GROUP_SIZE "
+                                 "of {} on {}", wg.l0, wg.l1, limit, src.z.device().id()));
+  const int halo = kind == ThesisKernel::tile_halo ? 2 : 0;
+  const std::size_t tile = static_cast<std::size_t>(wg.l0 + halo) * (wg.l1 + halo) * sizeof(T);
+  for (cl_uint a = 10; a < 13; ++a)
+    opencl::cl_check(clSetKernelArg(kr(), a, tile, nullptr), "clSetKernelArg", "local tile of a thesis kernel");
+  cq.launch(kr,
+            cl::NDRange(static_cast<std::size_t>(thesis_round_global(g.ny, wg.l1)),
+                        static_cast<std::size_t>(thesis_round_global(g.nx, wg.l0))),
+            cl::NDRange(wg.l1, wg.l0), name);
+}
+
+template <class T>
+void thesis_ghosts(OpenCLTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
+  auto& cq = opencl::queue_of(q);
+  for (const char* name : {"thesis_ghost_rows", "thesis_ghost_cols"}) {
+    cl::Kernel k = kernel(f.z, name);
+    opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), m(f.z.handle()),
+                     m(f.qx.handle()), m(f.qy.handle()));
+    const long n = name[13] == 'r' ? g.ny + 2 : g.nx + 2;
+    cq.launch(k, cl::NDRange(up(n, 64)), cl::NDRange(64), name);
+  }
+}
+
+WorkGroup max_work_group(OpenCLTag, Device& d) {
+  const cl::Device& dev = opencl::device_of(d).native();
+  const auto sizes = dev.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  const std::size_t total = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  // seed §4.2: floor(sqrt(per-dimension maximum)) per side, within the total
+  int a = static_cast<int>(std::sqrt(double(sizes.size() > 1 ? sizes[1] : 1)));
+  int b = static_cast<int>(std::sqrt(double(sizes.empty() ? 1 : sizes[0])));
+  while (static_cast<std::size_t>(a) * b > total) (a > b ? a : b) -= 1;
+  return {std::max(a, 1), std::max(b, 1)};
+}
+
+template <class T>
+void phys_ghosts(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
+                 Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
+  cl::Kernel k = kernel(zb, "phys_ghosts");
+  set_phys_params(k, g, p);
+  set_args_from(k, kPhysParams, cl_int(bookkeeping), m(zb.handle()), m(f.z.handle()),
+                m(f.qx.handle()), m(f.qy.handle()), m(scalars.handle()), m(flags.handle()));
+  opencl::queue_of(q).launch(k, cl::NDRange(up(std::max(g.nx, g.ny), 64)), cl::NDRange(64), "phys_ghosts");
+}
+
+template <class T>
+void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
+                 const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
+                 Buffer<std::uint32_t>& flags) {
+  cl::Kernel k = kernel(zb, "phys_update");
+  set_phys_params(k, g, p);
+  set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
+                m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
+                m(scalars.handle()), m(flags.handle()));
+  const std::size_t strips = static_cast<std::size_t>((g.nx + TS_SWE_STRIP - 1) / TS_SWE_STRIP);
+  opencl::queue_of(q).launch(k, cl::NDRange(up(g.ny, TS_SWE_BLOCK), strips),
+                             cl::NDRange(TS_SWE_BLOCK, 1), "phys_update");
+}
+
+template <class T>
+void phys_stage(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
+                const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,
+                Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+  cl::Kernel k = kernel(zb, "phys_stage");
+  set_phys_params(k, g, p);
+  set_args_from(k, kPhysParams, cl_int(stage), m(zb.handle()), m(base.z.handle()),
+                m(base.qx.handle()), m(base.qy.handle()), m(src.z.handle()), m(src.qx.handle()),
+                m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
+                m(scalars.handle()), m(flags.handle()));
+  opencl::queue_of(q).launch(k, cl::NDRange(up(g.ny, TS_SWE_BLOCK), static_cast<std::size_t>(g.nx)),
+                             cl::NDRange(TS_SWE_BLOCK, 1), "phys_stage");
+}
+
+#define TS_INSTANTIATE(T)                                                                          \
+  template void thesis_update<T>(OpenCLTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,\
+                                 const Fields<T>&, Fields<T>&);                                    \
+  template void thesis_ghosts<T>(OpenCLTag, Queue&, const ThesisGrid&, Fields<T>&);               \
+  template void phys_ghosts<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,          \
+                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
+                               bool);                                                              \
+  template void phys_update<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,          \
+                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
+                               Buffer<std::uint32_t>&);                                            \
+  template void phys_stage<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,           \
+                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::swe::kernels

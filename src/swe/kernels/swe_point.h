@@ -1,0 +1,76 @@
+/* Per-point mathematics of the thesis-exact shallow-water model (C99 subset;
+ * see core/kernels/portable.h). Shared by swe_cpu.cpp, swe.cl, swe_cuda.cu and
+ * the sequential reference (swe/thesis.cpp).
+ *
+ * Stramare (PoliMi 2012), Alg. 2.2 / 4.1, exactly as coded, quirks included
+ * (shallow-water-seed.md §1.3-1.4):
+ *  - 0.25 four-neighbour average (the printed 1/2 of eq. 2.11 is a typo);
+ *  - pressure term 0.5*9.8*Z (linear, not g Z^2 / 2);
+ *  - cross fluxes Qx*Qy/Z differenced along i in the Qx update and along j in
+ *    the Qy update (the wrong axes);
+ *  - the Manning term S is computed by the thesis but never used, so it is
+ *    not computed here (it cannot change a result).
+ * Layout: (nx+2) x w arrays, cell (i, j) at i*w + j, w >= ny+2, one-cell
+ * ghost frame; i is x (Qx), j is y (Qy) and contiguous.
+ * k = dt / (2 dx), computed once by the host in ts_real exactly as the
+ * thesis's per-cell expression dt/(2.0*dx) would. Summation orders follow the
+ * C source, left to right, so every backend is bitwise identical. */
+#include "core/kernels/portable.h"
+
+/* Fpx-type flux of the coded Qx/Qy updates: q^2/Z + 0.5*9.8*Z */
+TS_FN ts_real ts_swe_thesis_press(ts_real q, ts_real z) {
+  return q * q / z + (ts_real)0.5 * (ts_real)9.8 * z;
+}
+
+/* Gpx/Fpy-type cross flux: Qx*Qy/Z */
+TS_FN ts_real ts_swe_thesis_cross(ts_real qx, ts_real qy, ts_real z) { return qx * qy / z; }
+
+/* One cell from its four neighbours (ip = i+1, im = i-1, jp = j+1, jm = j-1). */
+TS_FN void ts_swe_thesis_cell(ts_real k, ts_real zip, ts_real zim, ts_real zjp, ts_real zjm,
+                              ts_real xip, ts_real xim, ts_real xjp, ts_real xjm, ts_real yip,
+                              ts_real yim, ts_real yjp, ts_real yjm, ts_real* z, ts_real* qx,
+                              ts_real* qy) {
+  const ts_real q = (ts_real)0.25;
+  *z = q * (zip + zim + zjp + zjm) - k * (xip - xim + yjp - yjm);
+  const ts_real fpx = ts_swe_thesis_press(xip, zip), fmx = ts_swe_thesis_press(xim, zim);
+  const ts_real gpx = ts_swe_thesis_cross(xip, yip, zip), gmx = ts_swe_thesis_cross(xim, yim, zim);
+  *qx = q * (xip + xim + xjp + xjm) - k * (fpx - fmx + gpx - gmx);
+  const ts_real fpy = ts_swe_thesis_cross(xjp, yjp, zjp), fmy = ts_swe_thesis_cross(xjm, yjm, zjm);
+  const ts_real gpy = ts_swe_thesis_press(yjp, zjp), gmy = ts_swe_thesis_press(yjm, zjm);
+  *qy = q * (yip + yim + yjp + yjm) - k * (fpy - fmy + gpy - gmy);
+}
+
+/* The cell at flat index c of global arrays with row pitch w. */
+TS_FN void ts_swe_thesis_at(TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* Qx,
+                            TS_GLOBAL const ts_real* Qy, long c, long w, ts_real k, ts_real* z,
+                            ts_real* qx, ts_real* qy) {
+  ts_swe_thesis_cell(k, Z[c + w], Z[c - w], Z[c + 1], Z[c - 1], Qx[c + w], Qx[c - w], Qx[c + 1],
+                     Qx[c - 1], Qy[c + w], Qy[c - w], Qy[c + 1], Qy[c - 1], z, qx, qy);
+}
+
+/* Reflective ghost frame ("bordo chiuso"), rows first (full length w, index j
+ * of rows 0 and nx+1), then columns (full length nx+2, index i of columns 0
+ * and ny+1), as the C listing orders its copyrow/copycolumn calls. Z: copy;
+ * Qx: negated on rows, copied on columns; Qy: copied on rows, negated on
+ * columns (the Fortran's copyinversecolumn; the C listing's "row" is a typo). */
+TS_FN void ts_swe_thesis_ghost_row(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
+                                   TS_GLOBAL ts_real* Qy, long nx, long w, long j) {
+  const long lo = j, hi = (nx + 1) * w + j;
+  Z[lo] = Z[lo + w];
+  Z[hi] = Z[hi - w];
+  Qx[lo] = -Qx[lo + w];
+  Qx[hi] = -Qx[hi - w];
+  Qy[lo] = Qy[lo + w];
+  Qy[hi] = Qy[hi - w];
+}
+
+TS_FN void ts_swe_thesis_ghost_col(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
+                                   TS_GLOBAL ts_real* Qy, long ny, long w, long i) {
+  const long lo = i * w, hi = i * w + ny + 1;
+  Z[lo] = Z[lo + 1];
+  Z[hi] = Z[hi - 1];
+  Qx[lo] = Qx[lo + 1];
+  Qx[hi] = Qx[hi - 1];
+  Qy[lo] = -Qy[lo + 1];
+  Qy[hi] = -Qy[hi - 1];
+}

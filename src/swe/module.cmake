@@ -1,0 +1,17 @@
+# swe: shallow-water solvers (thesis-exact Lax-Friedrichs and a physical
+# HLL/hydrostatic-reconstruction model), CPU/OpenCL/CUDA. Paths relative to src/.
+target_sources(tessera PRIVATE
+  swe/thesis.cpp
+  swe/physical.cpp
+  swe/cases.cpp
+  swe/asc.cpp
+  swe/kernels/swe_cpu.cpp)
+tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
+  swe/kernels/swe_point.h swe/kernels/swe_hll_consts.h swe/kernels/swe_hll_point.h
+  swe/kernels/swe_tiles.h swe/kernels/swe_strip.h swe/kernels/swe.cl)
+if(TESSERA_HAVE_OPENCL)
+  target_sources(tessera PRIVATE swe/kernels/swe_opencl.cpp)
+endif()
+if(TESSERA_HAVE_CUDA)
+  target_sources(tessera_cuda_kernels PRIVATE swe/kernels/swe_cuda.cu)
+endif()

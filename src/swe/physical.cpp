@@ -1,0 +1,200 @@
+#include "swe/physical.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "swe/kernels/swe_kernels.hpp"
+#include "swe/kernels/swe_point.hpp"
+
+namespace tessera::swe {
+
+void validate(const PhysCase& c, const PhysOptions& o) {
+  if (c.nx < 2 || c.ny < 2) throw UsageError(fmt::format("grid {}x{}: need at least 2x2 cells", c.nx, c.ny));
+  if (static_cast<double>(c.nx) * static_cast<double>(c.ny) >= 4294967295.0)
+    throw UsageError("grid too large: cells are numbered in 32 bits");
+  if (!(c.dx > 0) || !(c.dy > 0)) throw UsageError("cell sizes must be positive");
+  const std::size_t n = static_cast<std::size_t>(c.nx * c.ny);
+  for (const auto* f : {&c.z, &c.h, &c.hu, &c.hv})
+    if (f->size() != n)
+      throw UsageError(fmt::format("case {}: a field holds {} values, the grid has {}", c.name, f->size(), n));
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(c.z[k]) || !std::isfinite(c.h[k]) || !std::isfinite(c.hu[k]) || !std::isfinite(c.hv[k]))
+      throw UsageError(fmt::format("case {}: non-finite value at cell ({}, {})", c.name, k / c.ny, k % c.ny));
+    if (c.h[k] < 0)
+      throw UsageError(fmt::format("case {}: negative depth {} at cell ({}, {})", c.name, c.h[k], k / c.ny, k % c.ny));
+  }
+  for (int a = 0; a < 4; a += 2)
+    if ((c.bc[a] == Bc::periodic) != (c.bc[a + 1] == Bc::periodic))
+      throw UsageError("periodic boundaries must be set on both opposite sides");
+  if (!(o.cfl > 0) || o.cfl > 1.0)
+    throw UsageError(fmt::format("CFL number {} would be unstable: the time step uses the "
+                                 "2D rate (|u|+c)/dx + (|v|+c)/dy and needs 0 < cfl <= 1 "
+                                 "(0.45 recommended, <= 0.5 keeps depths positive)",
+                                 o.cfl));
+  if (o.fixed_dt < 0) throw UsageError("fixed dt must be positive");
+  if (c.manning < 0) throw UsageError("Manning coefficient must be >= 0");
+}
+
+namespace {
+
+template <class T>
+void fill_z_ghosts(const PhysGrid& g, const PhysCase& c, std::vector<T>& z) {
+  const int bx0 = int(c.bc[0]), bx1 = int(c.bc[1]), by0 = int(c.bc[2]), by1 = int(c.bc[3]);
+  for (long j = 0; j < g.ny; ++j)
+    for (long m = 1; m <= 2; ++m) {
+      z[(2 - m) * g.w + j + 2] = z[ts_swe_ghost_source(bx0, 0, g.nx, m) * g.w + j + 2];
+      z[(g.nx + 1 + m) * g.w + j + 2] = z[ts_swe_ghost_source(bx1, 1, g.nx, m) * g.w + j + 2];
+    }
+  for (long i = -2; i < g.nx + 2; ++i) {  // columns, corners included (never read)
+    const long r = (i + 2) * g.w;
+    for (long m = 1; m <= 2; ++m) {
+      z[r + 2 - m] = z[r + ts_swe_ghost_source(by0, 0, g.ny, m)];
+      z[r + g.ny + 1 + m] = z[r + ts_swe_ghost_source(by1, 1, g.ny, m)];
+    }
+  }
+}
+
+template <class T>
+std::vector<T> to_storage(const PhysGrid& g, const std::vector<double>& v) {
+  std::vector<T> s(g.size(), T(0));
+  for (long i = 0; i < g.nx; ++i)
+    for (long j = 0; j < g.ny; ++j) s[g.at(i, j)] = T(v[i * g.ny + j]);
+  return s;
+}
+
+}  // namespace
+
+template <class T>
+PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, const PhysOptions& o)
+    : device_(std::move(device)), grid_{c.nx, c.ny, c.ny + 2 * PhysGrid::ghosts}, opt_(o),
+      dx_(c.dx), dy_(c.dy) {
+  validate(c, o);
+  prm_.dx = T(c.dx);
+  prm_.dy = T(c.dy);
+  prm_.g = T(c.g);
+  prm_.manning = T(c.manning);
+  prm_.cfl = T(o.cfl);
+  prm_.fixed_dt = T(o.fixed_dt);
+  prm_.h_dry = T(o.h_dry >= 0 ? o.h_dry : (std::is_same_v<T, float> ? 1e-6 : 1e-12));
+  for (int s = 0; s < 4; ++s) {
+    prm_.bc[s] = int(c.bc[s]);
+    prm_.bc_value[s] = T(c.bc_value[s]);
+  }
+  const std::size_t n = grid_.size();
+  auto z = to_storage<T>(grid_, c.z);
+  fill_z_ghosts(grid_, c, z);
+  zb_ = Buffer<T>(device_, n);
+  zb_.copy_from_host(z);
+  const std::vector<T> nan(n, std::numeric_limits<T>::quiet_NaN());
+  for (Fields<T>* f : {&a_, &b_}) {
+    f->z = Buffer<T>(device_, n);
+    f->qx = Buffer<T>(device_, n);
+    f->qy = Buffer<T>(device_, n);
+  }
+  const auto h = to_storage<T>(grid_, c.h), hu = to_storage<T>(grid_, c.hu), hv = to_storage<T>(grid_, c.hv);
+  a_.z.copy_from_host(h);
+  a_.qx.copy_from_host(hu);
+  a_.qy.copy_from_host(hv);
+  b_.z.copy_from_host(h);  // ghosts and corners of b get their values from a's copy
+  b_.qx.copy_from_host(hu);
+  b_.qy.copy_from_host(hv);
+  // the first step's rate, from the initial state with the kernels' function
+  std::uint32_t r0 = 0;
+  for (long i = 0; i < grid_.nx; ++i)
+    for (long j = 0; j < grid_.ny; ++j) {
+      const long k = grid_.at(i, j);
+      r0 = std::max(r0, point::ts_swe_rate_bits(point::ts_swe_rate(prm_.g, prm_.h_dry, prm_.dx, prm_.dy, h[k], hu[k], hv[k])));
+    }
+  scalars_ = Buffer<T>(device_, slot::nscalars);
+  scalars_.copy_from_host(std::vector<T>{T(0), T(0), T(0)});
+  flags_ = Buffer<std::uint32_t>(device_, slot::nflags);
+  flags_.copy_from_host(std::vector<std::uint32_t>{r0, 0u, 0u, slot::none, slot::none});
+}
+
+template <class T>
+void PhysSolver<T>::step() {
+  Queue& q = device_->queue();
+  dispatch(*device_, [&](auto tag) {
+    kernels::phys_ghosts(tag, q, grid_, prm_, zb_, a_, scalars_, flags_, true);
+    if (opt_.order == Order::first) {
+      kernels::phys_update(tag, q, grid_, prm_, zb_, a_, b_, scalars_, flags_);
+    } else {
+      kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, a_, b_, 0, scalars_, flags_);
+      kernels::phys_ghosts(tag, q, grid_, prm_, zb_, b_, scalars_, flags_, false);
+      kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, b_, a_, 1, scalars_, flags_);
+    }
+  });
+  if (opt_.order == Order::first) std::swap(a_, b_);
+}
+
+template <class T>
+Health PhysSolver<T>::health() const {
+  std::vector<T> s(slot::nscalars);
+  std::vector<std::uint32_t> f(slot::nflags);
+  scalars_.copy_to_host(s);
+  flags_.copy_to_host(f);
+  Health h;
+  h.steps = f[slot::steps];
+  h.time = double(s[slot::time]);
+  h.dt = double(s[slot::dt]);
+  if (f[slot::bad_cell] != slot::none) {
+    h.bad = true;
+    h.bad_step = f[slot::bad_step] != slot::none ? long(f[slot::bad_step]) : h.steps;
+    h.bad_i = long(f[slot::bad_cell]) / grid_.ny;
+    h.bad_j = long(f[slot::bad_cell]) % grid_.ny;
+  }
+  return h;
+}
+
+template <class T>
+Health PhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
+  std::vector<T> s(slot::nscalars);
+  scalars_.copy_to_host(s);
+  s[slot::target] = T(t);
+  scalars_.copy_from_host(s);
+  for (;;) {
+    for (long k = 0; k < opt_.check_every; ++k) step();
+    const Health h = health();
+    if (on_check) on_check(h);
+    if (h.bad || !(h.time < double(T(t)))) return h;
+  }
+}
+
+template <class T>
+void PhysSolver<T>::run_steps(long n) {
+  std::vector<T> s(slot::nscalars);
+  scalars_.copy_to_host(s);
+  s[slot::target] = std::numeric_limits<T>::max();
+  scalars_.copy_from_host(s);
+  for (long k = 0; k < n; ++k) step();
+}
+
+template <class T>
+HostFields PhysSolver<T>::state() const {
+  HostFields out{grid_.nx, grid_.ny, {}, {}, {}};
+  for (auto [buf, dst] : {std::pair{&a_.z, &out.h}, {&a_.qx, &out.hu}, {&a_.qy, &out.hv}}) {
+    const auto v = buf->to_vector();
+    dst->resize(static_cast<std::size_t>(grid_.nx * grid_.ny));
+    for (long i = 0; i < grid_.nx; ++i)
+      for (long j = 0; j < grid_.ny; ++j) (*dst)[i * grid_.ny + j] = double(v[grid_.at(i, j)]);
+  }
+  return out;
+}
+
+template <class T>
+double PhysSolver<T>::mass() const {
+  const auto s = state();
+  double m = 0;
+  for (double h : s.h) m += h;
+  return m * dx_ * dy_;
+}
+
+template class PhysSolver<float>;
+template class PhysSolver<double>;
+
+}  // namespace tessera::swe
