@@ -15,3 +15,18 @@ endif()
 if(TESSERA_HAVE_CUDA)
   target_sources(tessera_cuda_kernels PRIVATE swe/kernels/swe_cuda.cu)
 endif()
+
+# Output: legacy VTK / .vti / .pvd (no dependency), PNG (libpng), NetCDF
+# (optional: TESSERA_SWE_HAVE_NETCDF), case files (toml++, header-only).
+target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp)
+find_package(PNG REQUIRED)
+target_link_libraries(tessera PRIVATE PNG::PNG)
+find_package(netCDF CONFIG QUIET)
+if(TARGET netCDF::netcdf)
+  target_link_libraries(tessera PRIVATE netCDF::netcdf)
+  set_property(SOURCE swe/output_netcdf.cpp APPEND PROPERTY COMPILE_DEFINITIONS TESSERA_SWE_HAVE_NETCDF=1)
+  set(TESSERA_SWE_NETCDF ON)
+else()
+  set(TESSERA_SWE_NETCDF OFF)
+endif()
+message(STATUS "swe: NetCDF output ${TESSERA_SWE_NETCDF}")

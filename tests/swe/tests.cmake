@@ -1,2 +1,2 @@
 # swe: shallow-water tests (paths relative to tests/).
-target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp)
+target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp)

@@ -1,0 +1,54 @@
+// Output of the shallow-water module: the thesis's legacy VTK ASCII, VTK XML
+// image data (.vti, appended raw binary) with a .pvd time series, CF NetCDF
+// (optional dependency) and a PNG quick-look with a colour bar. Every file is
+// written atomically (temporary name, then rename).
+#pragma once
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "swe/physical.hpp"
+
+namespace tessera::swe {
+
+/// One output instant: interior fields in double, index i*ny + j.
+struct Snapshot {
+  long nx = 0, ny = 0;
+  double dx = 1, dy = 1, x0 = 0, y0 = 0;
+  double time = 0;
+  long step = 0;
+  std::vector<double> h, hu, hv, z;  ///< z may be empty (flat bottom, thesis)
+  double u(std::size_t k) const { return h[k] > 0 ? hu[k] / h[k] : 0.0; }
+  double v(std::size_t k) const { return h[k] > 0 ? hv[k] / h[k] : 0.0; }
+  double eta(std::size_t k) const { return h[k] + (z.empty() ? 0.0 : z[k]); }
+};
+
+/// The thesis's legacy VTK file (seed §2.3): RECTILINEAR_GRID with edge
+/// coordinates, cell depth and (Qx/Z, Qy/Z, 0) velocities, "%.16f", x fastest.
+void write_vtk_legacy(const std::string& path, const Snapshot& s);
+/// VTK XML ImageData, Float64 cell arrays h, u, v, eta, z, appended raw.
+void write_vti(const std::string& path, const Snapshot& s);
+/// A ParaView collection of (time, file) entries.
+void write_pvd(const std::string& path, const std::vector<std::pair<double, std::string>>& entries);
+/// Quick-look of "depth" or "eta" with a colour bar and min/max labels.
+void write_png(const std::string& path, const Snapshot& s, const std::string& field);
+
+/// CF-1.8 NetCDF time series: dims (t, y, x); h, u, v, eta with units; z;
+/// max depth and time of max (over the written instants) added at close.
+/// Written under a temporary name and renamed by close(); a run that stops
+/// early leaves no file under the final name.
+class NetcdfWriter {
+ public:
+  static bool available();  ///< built with libnetcdf
+  explicit NetcdfWriter(std::string path);
+  ~NetcdfWriter();
+  void append(const Snapshot& s);
+  void close();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera::swe

@@ -1,0 +1,229 @@
+// Shallow-water I/O: every output format read back and compared, the strict
+// .asc reader on good and bad files.
+#include <png.h>
+
+#include <cmath>
+#include <cstring>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "swe/cases.hpp"
+#include "swe/output.hpp"
+#include "test_support.hpp"
+
+#if __has_include(<netcdf.h>)
+#include <netcdf.h>
+#define TS_TEST_NETCDF 1
+#endif
+
+namespace tessera::swe {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("tessera_swe_io_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+Snapshot random_snapshot(long nx, long ny) {
+  Snapshot s;
+  s.nx = nx;
+  s.ny = ny;
+  s.dx = 2.5;
+  s.dy = 1.25;
+  s.x0 = 100;
+  s.y0 = -50;
+  s.time = 12.75;
+  s.step = 30;
+  const std::size_t n = static_cast<std::size_t>(nx * ny);
+  s.h = test::random_vector<double>(n, 1, 0.5, 3.0);
+  s.h[3] = 0;  // a dry cell: velocity 0
+  s.hu = test::random_vector<double>(n, 2, -1.0, 1.0);
+  s.hv = test::random_vector<double>(n, 3, -1.0, 1.0);
+  s.z = test::random_vector<double>(n, 4, -2.0, 0.0);
+  return s;
+}
+
+TEST(SweIo, LegacyVtkHasTheThesisLayoutAndReadsBack) {
+  const Snapshot s = random_snapshot(7, 5);
+  const auto path = scratch("a.vtk");
+  write_vtk_legacy(path.string(), s);
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "# vtk DataFile Version 1.0");
+  std::getline(in, line);
+  EXPECT_EQ(line, "Shallow water surface at time 30");
+  std::getline(in, line);
+  EXPECT_EQ(line, "ASCII");
+  std::getline(in, line);
+  EXPECT_EQ(line, "DATASET RECTILINEAR_GRID");
+  std::getline(in, line);
+  EXPECT_EQ(line, "DIMENSIONS 8 6 1");
+  std::getline(in, line);
+  EXPECT_EQ(line, "X_COORDINATES 8 float");
+  std::getline(in, line);
+  EXPECT_EQ(line.substr(0, 42), "100.0000000000000000 102.5000000000000000 ");
+  std::string word;
+  while (in >> word && word != "LOOKUP_TABLE") {}
+  in >> word;  // default
+  for (long j = 0; j < s.ny; ++j)
+    for (long i = 0; i < s.nx; ++i) {
+      double v;
+      ASSERT_TRUE(in >> v);
+      ASSERT_NEAR(v, s.h[i * s.ny + j], 1e-15);
+    }
+  in >> word >> word >> word;
+  EXPECT_EQ(word, "float");
+  for (long j = 0; j < s.ny; ++j)
+    for (long i = 0; i < s.nx; ++i) {
+      double u, v, w;
+      ASSERT_TRUE(in >> u >> v >> w);
+      const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
+      ASSERT_NEAR(u, s.h[k] > 0 ? s.hu[k] / s.h[k] : 0.0, 1e-15);
+      ASSERT_NEAR(v, s.h[k] > 0 ? s.hv[k] / s.h[k] : 0.0, 1e-15);
+      ASSERT_EQ(w, 0.0);
+    }
+}
+
+TEST(SweIo, VtiAppendedArraysReadBackBitwise) {
+  const Snapshot s = random_snapshot(6, 4);
+  const auto path = scratch("a.vti");
+  write_vti(path.string(), s);
+  std::ifstream in(path, std::ios::binary);
+  const std::string all((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(all.find("WholeExtent=\"0 6 0 4 0 0\""), std::string::npos);
+  EXPECT_NE(all.find("Spacing=\"2.5 1.25 1\""), std::string::npos);
+  const std::size_t start = all.find('_', all.find("<AppendedData")) + 1;
+  const std::size_t n = 24;
+  for (int a = 0; a < 5; ++a) {
+    const char* p = all.data() + start + a * (8 + n * 8);
+    std::uint64_t bytes;
+    std::memcpy(&bytes, p, 8);
+    ASSERT_EQ(bytes, n * 8);
+    for (long j = 0; j < s.ny; ++j)
+      for (long i = 0; i < s.nx; ++i) {
+        double v;
+        std::memcpy(&v, p + 8 + (j * s.nx + i) * 8, 8);
+        const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
+        const double want = a == 0 ? s.h[k] : a == 1 ? s.u(k) : a == 2 ? s.v(k) : a == 3 ? s.eta(k) : s.z[k];
+        ASSERT_EQ(v, want) << a << " " << i << " " << j;
+      }
+  }
+  write_pvd(scratch("a.pvd").string(), {{0.0, "a_0.vti"}, {1.5, "a_1.vti"}});
+  std::ifstream pvd(scratch("a.pvd"));
+  const std::string x((std::istreambuf_iterator<char>(pvd)), {});
+  EXPECT_NE(x.find("timestep=\"1.5\" part=\"0\" file=\"a_1.vti\""), std::string::npos);
+}
+
+TEST(SweIo, PngHasTheMapAndTheColourBar) {
+  const Snapshot s = random_snapshot(40, 20);
+  const auto path = scratch("a.png");
+  write_png(path.string(), s, "depth");
+  png_image im{};
+  im.version = PNG_IMAGE_VERSION;
+  ASSERT_TRUE(png_image_begin_read_from_file(&im, path.string().c_str()));
+  im.format = PNG_FORMAT_RGB;
+  std::vector<unsigned char> px(PNG_IMAGE_SIZE(im));
+  ASSERT_TRUE(png_image_finish_read(&im, nullptr, px.data(), 0, nullptr));
+  EXPECT_EQ(im.width, 256u + 8 + 16 + 8 + 80);
+  EXPECT_EQ(im.height, 128u);
+  const std::size_t bar_top = (0 * im.width + 256 + 8 + 4) * 3, bar_bottom = ((im.height - 1) * im.width + 256 + 8 + 4) * 3;
+  EXPECT_EQ(px[bar_top], 253);  // maximum colour at the top of the bar
+  EXPECT_EQ(px[bar_bottom], 68);  // minimum at the bottom
+}
+
+#if TS_TEST_NETCDF
+TEST(SweIo, NetcdfIsCfAndReadsBack) {
+  ASSERT_TRUE(NetcdfWriter::available());
+  const auto path = scratch("a.nc");
+  Snapshot s = random_snapshot(5, 3);
+  {
+    NetcdfWriter w(path.string());
+    w.append(s);
+    EXPECT_FALSE(fs::exists(path));  // only the .partial file until close
+    s.time = 20;
+    s.h[0] = 9.0;
+    w.append(s);
+    w.close();
+  }
+  int id, v;
+  ASSERT_EQ(nc_open(path.string().c_str(), NC_NOWRITE, &id), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(id, "h", &v), NC_NOERR);
+  int dims[3];
+  ASSERT_EQ(nc_inq_vardimid(id, v, dims), NC_NOERR);
+  char name[NC_MAX_NAME + 1];
+  nc_inq_dimname(id, dims[0], name);
+  EXPECT_STREQ(name, "t");
+  nc_inq_dimname(id, dims[1], name);
+  EXPECT_STREQ(name, "y");
+  nc_inq_dimname(id, dims[2], name);
+  EXPECT_STREQ(name, "x");
+  char units[32] = {};
+  ASSERT_EQ(nc_get_att_text(id, v, "units", units), NC_NOERR);
+  EXPECT_STREQ(units, "m");
+  std::vector<double> h(30);
+  ASSERT_EQ(nc_get_var_double(id, v, h.data()), NC_NOERR);
+  for (long j = 0; j < 3; ++j)
+    for (long i = 0; i < 5; ++i) EXPECT_EQ(h[15 + j * 5 + i], s.h[i * 3 + j]);
+  int vm;
+  ASSERT_EQ(nc_inq_varid(id, "time_of_hmax", &vm), NC_NOERR);
+  std::vector<double> tm(15);
+  nc_get_var_double(id, vm, tm.data());
+  EXPECT_EQ(tm[0], 20.0);  // cell (0,0) peaked in the second record
+  nc_close(id);
+}
+#endif
+
+fs::path write_text(const std::string& name, const std::string& text) {
+  const auto p = scratch(name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(SweIo, AscReaderReadsAGoodGridTopRowFirst) {
+  const auto p = write_text("good.asc",
+                            "ncols 3\nnrows 2\nxllcorner 10\nyllcorner 20\ncellsize 5\nNODATA_value -9999\n"
+                            "1 2 3\n4 -9999 6.5\n");
+  const AscGrid g = read_asc(p.string());
+  EXPECT_EQ(g.ncols, 3);
+  EXPECT_EQ(g.at(1, 2), 6.5);
+  PhysCase c = make_case("radial-dam", 3, 2);
+  apply_bathymetry(c, g, false);
+  EXPECT_EQ(c.z[0 * 2 + 1], 1.0);  // top row is the larger y (j = 1)
+  EXPECT_EQ(c.z[2 * 2 + 0], 6.5);
+  EXPECT_GT(c.z[1 * 2 + 0], 6.5);  // NODATA: high ground
+  EXPECT_EQ(c.dx, 5.0);
+  EXPECT_THROW(apply_bathymetry(c, g, true), UsageError);
+  PhysCase wrong = make_case("radial-dam", 4, 2);
+  EXPECT_THROW(apply_bathymetry(wrong, g, false), UsageError);
+}
+
+void expect_error(const std::string& text, const std::string& where_what) {
+  const auto p = write_text("bad.asc", text);
+  try {
+    read_asc(p.string());
+    FAIL() << "accepted: " << text;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string() + ":" + where_what), std::string::npos) << e.what();
+  }
+}
+
+TEST(SweIo, AscReaderRejectsMalformedFilesWithFileAndLine) {
+  const std::string head = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
+  expect_error(head + "1 2\n", "7: file ends after 1 of 2 data rows");
+  expect_error(head + "1 2\n3 x\n", "7: 'x' is not a number");
+  expect_error(head + "1 2\n3\n", "7: expected 2 values");
+  expect_error(head + "1 2\n3 4\n5 6\n", "8: unexpected data");
+  expect_error("ncols 2\nnrows 2\ncellsize 1\n1 2\n3 4\n", "4: header lacks xllcorner");
+  expect_error("ncols -2\n", "1: ncols must be a positive integer");
+  expect_error("ncols 2\nbogus 1\n", "2: unknown header keyword");
+}
+
+}  // namespace
+}  // namespace tessera::swe
