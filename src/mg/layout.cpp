@@ -38,3 +38,12 @@ template std::vector<float> from_halo_layout(const Dims&, const std::vector<floa
 template std::vector<double> from_halo_layout(const Dims&, const std::vector<double>&);
 
 }  // namespace tessera::mg
+
+namespace tessera::mg::kernels {
+
+FusedGrid fused_grid(const Dims& d) {
+  const long w = TS_MG_FX - 4, h = TS_MG_FY * TS_MG_FR - 4;
+  return {(d.nx + w - 1) / w, (d.ny + h - 1) / h, (d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z};
+}
+
+}  // namespace tessera::mg::kernels

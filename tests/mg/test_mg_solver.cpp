@@ -224,11 +224,11 @@ TEST_P(MgDeviceTest, ResidualNormsAgree) {
 }
 
 // The fused red-black sweep (both colours and the prolongation in one pass,
-// tiles of 28 x 12 x 32) equals the two-pass sweep bitwise, on sizes that cut
-// tiles at every edge.
+// tiles of 28 x 28 x 64) equals the two-pass sweep bitwise, on sizes that cut
+// tiles at every edge: one partial tile, and 3 x 2 x 2 tiles with remainders.
 TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
-  for (long n : {15L, 47L}) {
-    const Dims d = cube(3, n);
+  for (const Dims d : {cube(3, 15), Dims{63, 31, 127, 3}}) {
+    const long n = d.nx;
     auto b = test::random_vector<double>(static_cast<std::size_t>(d.points()), 31);
     auto run = [&](bool fused) {
       Options o;

@@ -108,10 +108,11 @@ __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __res
 }
 
 template <class T>
-__global__ void __launch_bounds__(TS_MG_TILE_X* TS_MG_TILE_Y)
+__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY)
     gauss_seidel_fused_k(Level L, long csx, long csy, int prolong, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
-  __shared__ T old[3 * TS_MG_TILE_X * TS_MG_TILE_Y], red[3 * TS_MG_TILE_X * TS_MG_TILE_Y];
+  constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
+  __shared__ T old[2 * plane], red[plane];
   tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
                                int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
                                long(blockIdx.z), old, red);
@@ -177,10 +178,9 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  dim3 block(TS_MG_TILE_X, TS_MG_TILE_Y, 1);
-  dim3 grid(unsigned((d.nx + TS_MG_TILE_X - 5) / (TS_MG_TILE_X - 4)),
-            unsigned((d.ny + TS_MG_TILE_Y - 5) / (TS_MG_TILE_Y - 4)),
-            unsigned((d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z));
+  dim3 block(TS_MG_FX, TS_MG_FY, 1);
+  const FusedGrid g = fused_grid(d);
+  dim3 grid(unsigned(g.x), unsigned(g.y), unsigned(g.z));
   gauss_seidel_fused_k<T><<<grid, block, 0, cq.native()>>>(
       level(d), coarse ? coarse->sx() : 0, coarse ? coarse->sy() : 0, ec != nullptr, cp(b), cp(xo),
       mp(xn), ec ? cp(*ec) : cp(xo));

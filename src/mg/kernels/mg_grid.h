@@ -9,8 +9,12 @@
 #define TESSERA_MG_GRID_H
 #define TS_MG_IDX(i, j, k, sx, sy, kh) \
   (((long)(k) + (kh)) * (long)(sy) + ((long)(j) + 1) * (long)(sx) + ((long)(i) + 1))
-/* Work-group shape of the fused red-black sweep (mg_tiles.h). */
-#define TS_MG_TILE_X 32 /* work-group width: tile of 28 + two-cell ring */
-#define TS_MG_TILE_Y 16 /* work-group height: tile of 12 + two-cell ring */
-#define TS_MG_TILE_Z 32 /* z planes per work-group */
+/* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
+ * work-items, each owning TS_MG_FR rows, so the region is 32 x 32 columns
+ * (a 28 x 28 tile plus its two-cell ring), marching through TS_MG_TILE_Z
+ * planes (four extra planes are read per march: 6% at 64). */
+#define TS_MG_FX 32
+#define TS_MG_FY 16
+#define TS_MG_FR 2
+#define TS_MG_TILE_Z 64
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
+#include "mg/kernels/mg_grid.h"
 
 namespace tessera::mg {
 
@@ -22,6 +23,14 @@ struct Dims {
 };
 
 namespace kernels {
+
+/// Work-groups of the fused red-black sweep over `d` (mg_tiles.h): regions of
+/// TS_MG_FX x TS_MG_FY * TS_MG_FR columns overlapping by the two-cell ring,
+/// TS_MG_TILE_Z planes each.
+struct FusedGrid {
+  long x, y, z;
+};
+FusedGrid fused_grid(const Dims& d);
 
 #define TS_MG_DECLARE(Tag)                                                                         \
   /* thesis mode, 2D */                                                                            \

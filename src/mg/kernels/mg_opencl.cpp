@@ -68,11 +68,11 @@ void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, 
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.sx()), cl_long(d.sy()),
                    cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0), cl_int(ec != nullptr),
                    m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
-  const std::size_t gx = static_cast<std::size_t>((d.nx + TS_MG_TILE_X - 5) / (TS_MG_TILE_X - 4));
-  const std::size_t gy = static_cast<std::size_t>((d.ny + TS_MG_TILE_Y - 5) / (TS_MG_TILE_Y - 4));
-  const std::size_t gz = static_cast<std::size_t>((d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z);
-  opencl::queue_of(q).launch(k, cl::NDRange(gx * TS_MG_TILE_X, gy * TS_MG_TILE_Y, gz),
-                             cl::NDRange(TS_MG_TILE_X, TS_MG_TILE_Y, 1), "gauss_seidel_fused");
+  const FusedGrid g = fused_grid(d);
+  opencl::queue_of(q).launch(k,
+                             cl::NDRange(std::size_t(g.x) * TS_MG_FX, std::size_t(g.y) * TS_MG_FY,
+                                         std::size_t(g.z)),
+                             cl::NDRange(TS_MG_FX, TS_MG_FY, 1), "gauss_seidel_fused");
 }
 
 template <class T>

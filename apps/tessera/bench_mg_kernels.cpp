@@ -1,0 +1,18 @@
+// `tessera bench mg-kernels`: per-kernel time of a 3D FP64 red-black V(1,1).
+#include "apps/tessera/commands.hpp"
+#include "bench/mg_kernels_suite.hpp"
+
+namespace tessera::app {
+
+namespace {
+bench::DeviceReport run(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
+  bench::MgKernelsOptions o;
+  if (a.size) o.n = static_cast<long>(a.size);
+  o.timing = a.timing;
+  return bench::run_mg_kernels(dev, o);
+}
+const RegisterBenchSuite registered{
+    "mg-kernels", "multigrid: each kernel of a 3D FP64 V(1,1) against its byte model", run};
+}  // namespace
+
+}  // namespace tessera::app

@@ -1,0 +1,93 @@
+#include "bench/mg_kernels_suite.hpp"
+
+#include <fmt/format.h>
+
+#include "core/buffer.hpp"
+#include "core/progress.hpp"
+#include "dense/dense.hpp"
+#include "mg/layout.hpp"
+#include "mg/problems.hpp"
+#include "mg/solver.hpp"
+
+namespace tessera::bench {
+
+namespace {
+
+// Bytes per fine point (FP64) of each pass when every value crosses DRAM once.
+constexpr double kSweepFused = 24;   // read x_old, b; write x_new
+constexpr double kSweepColour = 24;  // one colour: read x, b, write x (half the points, whole lines)
+constexpr double kRestrict = 17;     // read x, b; write the coarse b (1/8)
+constexpr double kProlong = 17;      // read the coarse e (1/8), read and write x
+constexpr double kModelE = 66;       // V(1,1) per fine point (fine level only)
+
+template <class F>
+Measurement timed(Device& dev, const std::string& name, double bytes_per_point, double points,
+                  const TimingOptions& t, F f) {
+  Measurement m;
+  m.kernel = name;
+  m.precision = "double";
+  m.size = static_cast<std::size_t>(points);
+  m.bytes = bytes_per_point * points;
+  m.timing = time_runs(dev.queue(), [&](int) { f(); }, t);
+  return m;
+}
+
+}  // namespace
+
+DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
+  DeviceReport r;
+  r.device = device->info();
+  Progress progress("mg-kernels on " + device->id(), 4);
+  progress.step("copy");
+  auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
+  r.copy_gbps = copy.gbps();
+  r.results.push_back(copy);
+
+  using namespace mg;
+  const Dims d{opt.n, opt.n, opt.n, 3}, c{(opt.n - 1) / 2, (opt.n - 1) / 2, (opt.n - 1) / 2, 3};
+  const double pts = double(d.points());
+  progress.step("kernels");
+  {
+    Buffer<double> b(device, d.storage()), x(device, d.storage()), x2(device, d.storage()),
+        bc(device, c.storage()), ec(device, c.storage());
+    const auto interior = random_problem<double>(d, 1).b;
+    b.copy_from_host(to_halo_layout(d, interior));
+    x.copy_from_host(to_halo_layout(d, interior));
+    dense::fill(x2, 0.0);
+    dense::fill(bc, 0.0);
+    ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
+    Queue& q = device->queue();
+    dispatch(*device, [&](auto tag) {
+      r.results.push_back(timed(*device, "fused red-black sweep", kSweepFused, pts, opt.timing, [&] {
+        kernels::gauss_seidel_fused(tag, q, d, b, x, x2, static_cast<const Buffer<double>*>(nullptr),
+                                    static_cast<const Dims*>(nullptr));
+      }));
+      r.results.push_back(timed(*device, "fused sweep + prolongation", kSweepFused + 1, pts,
+                                opt.timing, [&] {
+                                  kernels::gauss_seidel_fused(tag, q, d, b, x, x2, &ec, &c);
+                                }));
+      r.results.push_back(timed(*device, "one colour (two-pass sweep)", kSweepColour, pts,
+                                opt.timing, [&] { kernels::gauss_seidel_color(tag, q, d, 0, b, x); }));
+      r.results.push_back(timed(*device, "residual + full-weighting restriction", kRestrict, pts,
+                                opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc); }));
+      r.results.push_back(timed(*device, "prolongation + correction", kProlong, pts, opt.timing,
+                                [&] { kernels::prolong_add(tag, q, d, x, c, ec); }));
+    });
+  }
+  for (bool fused : {true, false}) {
+    progress.step(fused ? "V(1,1) fused" : "V(1,1) two-pass");
+    Options o;
+    o.fused = fused;
+    Solver<double> s(device, d, o);
+    s.set_rhs(random_problem<double>(d, 1).b);
+    auto m = timed(*device, fused ? "V(1,1) fused (model E)" : "V(1,1) two-pass (model A)",
+                   kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10}, [&] { s.cycle(); });
+    const double floor_ms = kModelE * 8.0 / 7.0 * pts / (r.copy_gbps * 1e6);
+    m.note = fmt::format("bytes = model E; floor {:.3f} ms, {:.2f}x the floor", floor_ms,
+                         m.timing.median_ms / floor_ms);
+    r.results.push_back(m);
+  }
+  return r;
+}
+
+}  // namespace tessera::bench
