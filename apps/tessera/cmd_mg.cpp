@@ -1,5 +1,8 @@
-// `tessera mg`: solve a Poisson problem with the thesis-exact or the
-// device-resident multigrid, print the residual history and timings.
+// `tessera mg`: solve a Poisson problem with the thesis-exact (whole grid
+// resident or streamed out of core) or the device-resident multigrid, print
+// the residual history and timings.
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -14,6 +17,7 @@
 #include "io/npy.hpp"
 #include "mg/problems.hpp"
 #include "mg/solver.hpp"
+#include "mg/streaming.hpp"
 #include "mg/thesis.hpp"
 
 namespace tessera::app {
@@ -27,7 +31,31 @@ struct MgArgs {
   std::string rhs = "random", rhs_file, out, json, device = "best";
   int pre = 1, post = 1, max_cycles = 30;
   double omega = 0, tol = 1e-8;
+  // streaming mode
+  std::string budget = "0", transfer = "staged";
+  int queues = 4, depth = 0;
+  long tile = 0;
 };
+
+// "268435456", "256M", "1.5G", "64K" -> bytes (powers of 1024).
+std::size_t parse_bytes(const std::string& s) {
+  std::size_t pos = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  double scale = 1;
+  const std::string unit = s.substr(pos);
+  if (unit == "K" || unit == "k") scale = 1024.0;
+  else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty() || pos == 0) scale = -1;
+  if (scale < 0 || !(v >= 0) || v * scale > 1e18)
+    throw UsageError("--budget: expected bytes with an optional K/M/G suffix (got '" + s + "')");
+  return static_cast<std::size_t>(v * scale);
+}
 
 template <class T>
 std::vector<T> load_rhs(const MgArgs& a, const mg::Dims& d, std::vector<double>& exact) {
@@ -78,6 +106,50 @@ int run_thesis(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) 
               a.max_cycles, dev->id().c_str(), seconds * 1e3, m.levels());
   j["residuals"] = hist;
   j["seconds"] = seconds;
+  if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
+  return 0;
+}
+
+template <class T>
+int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) {
+  if (a.dim != 2) throw UsageError("streaming mode is 2D only (the thesis's design)");
+  mg::StreamingOptions o;
+  o.budget_bytes = parse_bytes(a.budget);
+  o.queues = a.queues;
+  o.transfer = mg::stream::parse_transfer_path(a.transfer);
+  o.tile_w = o.tile_h = a.tile;
+  o.depth = a.depth;
+  mg::StreamingMultigrid<T> m(dev, a.n, a.n, a.post, o);
+  mg::Dims d = m.dims(0);
+  std::vector<double> exact;
+  auto b = load_rhs<T>(a, d, exact);
+  m.set_rhs(b);
+  std::printf("streaming: problem %.1f MiB in host memory, device budget %.1f MiB (%d queues), tiles "
+              "%ld x %ld, restriction depth %d, transfers %s\n",
+              double(m.problem_bytes()) / (1 << 20), double(m.device_bytes()) / (1 << 20), a.queues,
+              m.tile_w(), m.tile_h(), m.depth(), a.transfer.c_str());
+  std::vector<double> hist{m.residual_norm()};
+  double seconds = 0;
+  for (int c = 0; c < a.max_cycles; ++c) {
+    const auto t0 = std::chrono::steady_clock::now();
+    m.cycle();  // returns with every transfer landed in host memory
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    hist.push_back(m.residual_norm());
+  }
+  double bnorm = 0;
+  for (T v : b) bnorm += double(v) * double(v);
+  bnorm = std::sqrt(bnorm);
+  print_history(hist, bnorm);
+  const auto& tr = m.transfers();
+  std::printf("streaming V(0,%d), %d cycles on %s: %.3f ms wall time, %.1f MiB up, %.1f MiB down "
+              "(%.2f GB/s)\n",
+              a.post, a.max_cycles, dev->id().c_str(), seconds * 1e3, tr.up_bytes / (1 << 20),
+              tr.down_bytes / (1 << 20), seconds > 0 ? (tr.up_bytes + tr.down_bytes) / seconds * 1e-9 : 0.0);
+  j["residuals"] = hist;
+  j["seconds"] = seconds;
+  j["streaming"] = {{"budget_bytes", m.device_bytes()}, {"problem_bytes", m.problem_bytes()},
+                    {"queues", a.queues}, {"transfer", a.transfer}, {"tile", m.tile_w()},
+                    {"depth", m.depth()}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
   if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
   return 0;
 }
@@ -136,7 +208,8 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--dim", a->dim, "2 or 3")->check(CLI::IsMember({2, 3}));
   cmd->add_option("--n", a->n, "Interior points per side (thesis: 2^k-1; resident: c*2^k-1)")
       ->check(CLI::Range(1L, 1L << 20));
-  cmd->add_option("--mode", a->mode, "thesis or resident")->check(CLI::IsMember({"thesis", "resident"}));
+  cmd->add_option("--mode", a->mode, "thesis, streaming (thesis cycle, out of core) or resident")
+      ->check(CLI::IsMember({"thesis", "streaming", "resident"}));
   cmd->add_option("--cycle", a->cycle, "V, W, F or FMG")->check(CLI::IsMember({"V", "W", "F", "FMG"}));
   cmd->add_option("--pre", a->pre, "Pre-smoothing steps")->check(CLI::Range(0, 1000));
   cmd->add_option("--post", a->post, "Post-smoothing steps (thesis: nu)")->check(CLI::Range(0, 1000));
@@ -149,6 +222,14 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (with --rhs file)");
   cmd->add_option("--out", a->out, "Write the solution as .npy");
   cmd->add_option("--device,-d", a->device, "Device id");
+  cmd->add_option("--budget", a->budget, "Streaming: device memory for tiles, bytes (K/M/G suffix; 0: half the device, at most the problem)");
+  cmd->add_option("--queues", a->queues, "Streaming: queues/streams used round-robin")->check(CLI::Range(1, 64));
+  cmd->add_option("--transfer", a->transfer, "Streaming: rect, contiguous, pinned or staged")
+      ->check(CLI::IsMember({"rect", "contiguous", "pinned", "staged"}));
+  cmd->add_option("--tile", a->tile, "Streaming: output tile side in points (0: the largest that fits)")
+      ->check(CLI::Range(0L, 1L << 20));
+  cmd->add_option("--depth", a->depth, "Streaming: restriction levels per device visit (0: as many as fit)")
+      ->check(CLI::Range(0, 64));
   cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
   return {cmd, [a] {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
@@ -157,8 +238,9 @@ Command add_mg_command(CLI::App& app) {
                         {"precision", a->precision}, {"device", bench::to_json(dev->info())},
                         {"run", bench::run_metadata()}};
     const bool dbl = a->precision == "double";
-    int rc = a->mode == "thesis" ? (dbl ? run_thesis<double>(*a, dev, j) : run_thesis<float>(*a, dev, j))
-                                 : (dbl ? run_resident<double>(*a, dev, j) : run_resident<float>(*a, dev, j));
+    int rc = a->mode == "thesis"      ? (dbl ? run_thesis<double>(*a, dev, j) : run_thesis<float>(*a, dev, j))
+             : a->mode == "streaming" ? (dbl ? run_streaming<double>(*a, dev, j) : run_streaming<float>(*a, dev, j))
+                                      : (dbl ? run_resident<double>(*a, dev, j) : run_resident<float>(*a, dev, j));
     if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
     return rc;
   }};

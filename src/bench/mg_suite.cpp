@@ -1,10 +1,14 @@
 #include "bench/mg_suite.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "core/progress.hpp"
 #include "mg/problems.hpp"
 #include "mg/solver.hpp"
+#include "mg/streaming.hpp"
 #include "mg/thesis.hpp"
 
 namespace tessera::bench {
@@ -111,12 +115,137 @@ void modern_rows(Device& dev, const std::shared_ptr<Device>& devp, int dim, long
   }
 }
 
+
+// Wall-clock timing: the streaming mode synchronises its Q queues on the host
+// and finishes with host copies (staged path), so device events of one queue
+// would not bracket it.
+Timing wall_runs(const std::function<void()>& run, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) run();
+  Timing t;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    t.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  auto v = t.ms;
+  std::sort(v.begin(), v.end());
+  t.min_ms = v.front();
+  t.median_ms = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  return t;
+}
+
+// Host memory of the thesis hierarchy (b, x, x' per level, halo layout), float.
+std::size_t thesis_problem_bytes(long n) {
+  std::size_t b = 0;
+  for (long k = n; k >= 1; k /= 2) b += 3 * std::size_t(k + 2) * std::size_t(k + 2) * sizeof(float);
+  return b;
+}
+
+// (c) the streaming mode: 10 V(0,nu) and the smoother alone, budget a
+// quarter of the problem; bytes are the host<->device transfers counted.
+void streaming_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& opt, DeviceReport& r,
+                    Progress& progress) {
+  const long n = opt.n2d;
+  const int reps = std::max(1, std::min(3, opt.timing.reps));
+  struct Run {
+    int nu;
+    mg::stream::TransferPath path;
+  };
+  for (Run run : {Run{2, mg::stream::TransferPath::staged}, Run{16, mg::stream::TransferPath::staged},
+                  Run{2, mg::stream::TransferPath::pinned}}) {
+    progress.step(fmt::format("streaming nu={} {}", run.nu, to_string(run.path)));
+    mg::StreamingOptions o;
+    o.budget_bytes = static_cast<std::size_t>(double(thesis_problem_bytes(n)) * opt.budget_fraction);
+    o.queues = 4;
+    o.transfer = run.path;
+    mg::StreamingMultigrid<float> m(devp, n, n, run.nu, o);
+    m.set_rhs(mg::random_problem<float>(m.dims(0), 1).b);
+    const std::string setup =
+        fmt::format("budget {:.0f} MiB = {:.2f} of the problem ({:.0f} MiB), Q=4, tiles {}^2, depth {}",
+                    double(m.device_bytes()) / (1 << 20), double(m.device_bytes()) / double(m.problem_bytes()),
+                    double(m.problem_bytes()) / (1 << 20), m.tile_w(), m.depth());
+    Measurement c;
+    c.kernel = fmt::format("streaming 10 x V(0,{}) {}", run.nu, to_string(run.path));
+    c.precision = "float";
+    c.size = static_cast<std::size_t>(n);
+    double before = m.transfers().up_bytes + m.transfers().down_bytes;
+    m.cycle();  // warm-up (and the transfer volume of one cycle)
+    const double per_cycle = m.transfers().up_bytes + m.transfers().down_bytes - before;
+    c.bytes = 10 * per_cycle;
+    c.timing = wall_runs([&] { for (int k = 0; k < 10; ++k) m.cycle(); }, 0, reps);
+    c.note = setup + "; bytes = host<->device transfers";
+    for (const auto& f : kThesisMgFigures)
+      if (f.nu == run.nu) c.note += fmt::format("; thesis: CPU {} s, HD 6870 {} s", f.cpu_s, f.gpu_s);
+    r.results.push_back(c);
+    if (run.path != mg::stream::TransferPath::staged) continue;
+    Measurement s;
+    s.kernel = fmt::format("streaming smoother x{} {}", run.nu, to_string(run.path));
+    s.precision = "float";
+    s.size = static_cast<std::size_t>(n);
+    before = m.transfers().up_bytes + m.transfers().down_bytes;
+    m.smooth(run.nu);
+    s.bytes = m.transfers().up_bytes + m.transfers().down_bytes - before;
+    s.timing = wall_runs([&] { m.smooth(run.nu); }, 0, reps);
+    s.note = setup + "; bytes = host<->device transfers";
+    r.results.push_back(s);
+  }
+}
+
+// The thesis's transfer table (§5.2.2): write, read and concurrent write+read
+// of 2048-wide tiles of a pitched 8193-wide host array, per path and Q.
+void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& opt, DeviceReport& r,
+                    Progress& progress) {
+  using mg::stream::TransferPath;
+  const std::size_t pitch = 8193, rows = 4096, tw = 2048, th = 1024;  // 8 MiB tiles, 128 MiB per direction
+  const int reps = std::max(1, std::min(3, opt.timing.reps));
+  for (auto path : {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged}) {
+    progress.step(fmt::format("transfers {}", to_string(path)));
+    mg::stream::HostArray<float> host(devp, pitch * rows, path == TransferPath::pinned);
+    std::fill(host.data(), host.data() + host.size(), 1.0f);
+    // the contiguous path moves whole rows (contiguous on both sides)
+    const bool contiguous = path == TransferPath::contiguous;
+    const std::size_t w = contiguous ? pitch : tw, h = contiguous ? tw * th / pitch : th;
+    std::vector<mg::stream::Rect> rects;
+    for (std::size_t j = 0; j + h <= rows; j += h)
+      for (std::size_t i = 0; i + w <= pitch; i += w) rects.push_back({j * pitch + i, pitch, 0, w, w, h});
+    for (int Q = 1; Q <= 4; ++Q) {
+      mg::stream::Streamer<float> st(devp, Q, w * h, path);
+      const double bytes = double(rects.size() * w * h * sizeof(float));
+      const ThesisTransferFigure* fig = nullptr;
+      for (const auto& f : kThesisTransferFigures)
+        if (to_string(path) == f.path) fig = &f;
+      for (int dir = 0; dir < 3; ++dir) {
+        Measurement m;
+        m.kernel = fmt::format("transfer {} Q={} {}", to_string(path), Q, dir == 0 ? "write" : dir == 1 ? "read" : "write+read");
+        m.precision = "float";
+        m.size = rects.size() * w * h;
+        m.bytes = dir == 2 ? 2 * bytes : bytes;
+        m.timing = wall_runs(
+            [&] {
+              for (std::size_t t = 0; t < rects.size(); ++t) {
+                auto& s = st.next();
+                if (dir != 1) st.upload(s, host.data(), rects[t], 0);
+                if (dir != 0) st.download(s, 1, rects[(t + rects.size() / 2) % rects.size()], host.data());
+              }
+              st.drain();
+            },
+            1, reps);
+        m.note = fmt::format("{} tiles of {} x {} floats", rects.size(), w, h);
+        if (fig && Q == 4)
+          m.note += fmt::format("; thesis (HD 6870, PCIe 2.0, 4 queues): {} GB/s",
+                                dir == 0 ? fig->write : dir == 1 ? fig->read : fig->both);
+        r.results.push_back(m);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 DeviceReport run_mg(const std::shared_ptr<Device>& device, const MgBenchOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg on " + device->id(), 1 + (opt.quick ? 2 : 5) + 8);
+  Progress progress("mg on " + device->id(), 1 + (opt.quick ? 2 : 5) + 8 + (opt.streaming ? 7 : 0));
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -124,6 +253,10 @@ DeviceReport run_mg(const std::shared_ptr<Device>& device, const MgBenchOptions&
   thesis_rows(*device, device, opt, r, progress);
   modern_rows(*device, device, 2, opt.n2d, opt, r, progress);
   modern_rows(*device, device, 3, opt.n3d, opt, r, progress);
+  if (opt.streaming) {
+    streaming_rows(device, opt, r, progress);
+    transfer_table(device, opt, r, progress);
+  }
   return r;
 }
 

@@ -1,0 +1,14 @@
+# mg, streaming (out-of-core) thesis mode (included from tests/CMakeLists.txt;
+# paths relative to tests/). The other mg tests are listed there.
+target_sources(tessera_tests PRIVATE mg/test_mg_streaming.cpp)
+# The CLI: a streamed solve under a budget a quarter of the problem, and a
+# budget too small for one tile (usage error, exit 2, says so).
+add_test(NAME cli.mg_streaming_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;streaming\;--n\;127\;--post\;2\;--precision\;float\;--budget\;80K\;--queues\;3\;--tile\;37\;--max-cycles\;3\;--device\;cpu
+         -DEXPECT=0 -DMATCH=streaming.V.0,2.,.3.cycles -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_streaming_budget_too_small_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;streaming\;--n\;63\;--budget\;100\;--device\;cpu
+         -DEXPECT=2 -DMATCH=too.small.for.even.one.tile -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_streaming_bad_budget_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;streaming\;--n\;63\;--budget\;12Q\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--budget -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
