@@ -18,7 +18,9 @@ endif()
 
 # Output: legacy VTK / .vti / .pvd (no dependency), PNG (libpng), NetCDF
 # (optional: TESSERA_SWE_HAVE_NETCDF), case files (toml++, header-only).
-target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp)
+target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/case_file.cpp swe/run.cpp)
+find_package(tomlplusplus CONFIG REQUIRED)
+target_link_libraries(tessera PRIVATE tomlplusplus::tomlplusplus)
 find_package(PNG REQUIRED)
 target_link_libraries(tessera PRIVATE PNG::PNG)
 find_package(netCDF CONFIG QUIET)

@@ -1,0 +1,131 @@
+// `tessera bench swe`: the thesis's table (every variant at 1000², SP and DP,
+// ms/step, Mcell/s, the thesis's best as a reference), its scalability ladder
+// (--param scaling=1), and the physical first-order model at 16384² against
+// the byte model of anchors-shallow-water.md §4 and the copy bandwidth
+// measured in the same run.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "swe/cases.hpp"
+#include "swe/physical.hpp"
+#include "swe/thesis.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+using bench::Measurement;
+using bench::TimingOptions;
+
+// Thesis, best 1000² runs (3960 steps, whole process): DP 14.613 s (V5, 8x8),
+// SP 7.655 s (V5, 1x256), Radeon HD 5830 (seed §5.4).
+constexpr double kThesisBestDp = 14.613, kThesisBestSp = 7.655;
+constexpr long kThesisSteps = 3960;
+
+// Bytes per cell per step. Thesis kernel: Z, Qx, Qy read and written (6
+// values); the copy variants copy the three fields again (+6). Physical first
+// order: h, hu, hv read and written + z read (7 values: 28 B FP32, 56 B FP64);
+// second order (RK2, two stages): 17 values (§4.1).
+double thesis_values(const swe::ThesisVariant& v) {
+  return v.buffers == swe::ThesisBuffers::copy && v.device_ghosts ? 12.0 : 6.0;
+}
+
+template <class T>
+void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v, long n,
+                const std::string& wg, int steps, const TimingOptions& t, bench::DeviceReport& r) {
+  swe::DamBreak c;
+  c.nx = c.ny = n;
+  const double dx = c.dx(), dt = swe::thesis_dt(dx, c.deep, c.shallow);
+  swe::ThesisSolver<T> s(dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
+                         v.kernel == swe::ThesisKernel::global ? swe::WorkGroup{} : swe::parse_work_group(wg, *dev));
+  Measurement m;
+  m.precision = std::is_same_v<T, float> ? "float" : "double";
+  m.size = static_cast<std::size_t>(n);
+  const swe::WorkGroup w = s.work_group();
+  m.kernel = fmt::format("thesis {} {} ({} steps)", v.name, w.is_default() ? std::string("default") : fmt::format("{}x{}", w.l0, w.l1), steps);
+  m.bytes = thesis_values(v) * sizeof(T) * double(n) * double(n) * steps;
+  m.timing = bench::time_runs(dev->queue(), [&](int) { s.run(steps); }, t);
+  const double ms_step = m.timing.median_ms / steps;
+  const double full = ms_step * 1e-3 * double(swe::thesis_steps(20.0, dt));
+  const double best = std::is_same_v<T, float> ? kThesisBestSp : kThesisBestDp;
+  m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s; 20 s run {:.3f} s = {:.0f}x the thesis's best {} s",
+                       ms_step, double(n) * double(n) / ms_step * 1e-3, full, best / full, best);
+  if (n != 1000) m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s", ms_step, double(n) * double(n) / ms_step * 1e-3);
+  r.results.push_back(m);
+}
+
+template <class T>
+void physical_row(const std::shared_ptr<Device>& dev, long n, swe::Order order, int steps,
+                  const TimingOptions& t, bench::DeviceReport& r) {
+  swe::PhysCase c = swe::make_case("thesis-dam", n, n);  // wet everywhere, bathymetry read every step
+  for (long i = 0; i < c.nx; ++i)
+    for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
+  swe::PhysOptions o;
+  o.order = order;
+  swe::PhysSolver<T> s(dev, c, o);
+  Measurement m;
+  m.precision = std::is_same_v<T, float> ? "float" : "double";
+  m.size = static_cast<std::size_t>(n);
+  const double values = order == swe::Order::first ? 7.0 : 17.0;
+  m.kernel = fmt::format("physical {} order, dt fused ({} steps)", order == swe::Order::first ? "first" : "second", steps);
+  m.bytes = values * sizeof(T) * double(n) * double(n) * steps;
+  m.timing = bench::time_runs(dev->queue(), [&](int) { s.run_steps(steps); }, t);
+  const double ms_step = m.timing.median_ms / steps;
+  m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s, model {:.0f} B/cell/step", ms_step,
+                       double(n) * double(n) / ms_step * 1e-3, values * sizeof(T));
+  const swe::Health h = s.health();
+  if (h.bad) m.note += " (solution went bad: timing invalid)";
+  r.results.push_back(m);
+}
+
+bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
+  bench::DeviceReport r;
+  r.device = dev->info();
+  const bool cpu = dev->backend() == Backend::cpu;
+  const long thesis_n = std::stol(a.param("thesis-n", cpu ? "200" : "1000"));
+  const long phys_n = a.size ? static_cast<long>(a.size) : (cpu ? 512 : 16384);
+  const std::string wg = a.param("wg", "8x32");
+  const int steps = std::stoi(a.param("steps", "20"));
+  const TimingOptions t{std::max(1, a.timing.warmup), std::max(1, std::min(a.timing.reps, 10))};
+  const bool fp64 = dev->info().fp64 && a.run_double();
+  // the roofline denominator: a copy as large as one physical field
+  const Measurement copy = bench::measure_native_copy(*dev, static_cast<std::size_t>(phys_n) * phys_n * 4, t);
+  r.copy_gbps = copy.gbps();
+  r.results.push_back(copy);
+  const auto& variants = swe::thesis_variants();
+  Progress p("bench swe", int(variants.size()) * 2 + 4);
+  if (a.param("thesis", "1") == "1")
+    for (const auto& v : variants) {
+      if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;
+      if (a.quick && v.name != "v5-pingpong" && v.name != "pingpong-global") continue;
+      p.step("thesis " + v.name);
+      if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
+      if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);
+    }
+  if (a.param("scaling", "0") == "1")
+    for (long n : {100L, 500L, 1000L, 2000L, 2500L, 4000L, 5000L, 16384L}) {
+      p.step(fmt::format("scaling {}", n));
+      if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
+      if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
+    }
+  for (swe::Order order : {swe::Order::first, swe::Order::second}) {
+    if (order == swe::Order::second && a.param("second", "1") != "1") continue;
+    p.step("physical");
+    if (a.run_float()) physical_row<float>(dev, phys_n, order, steps, t, r);
+    if (fp64) physical_row<double>(dev, phys_n, order, steps, t, r);
+  }
+  return r;
+}
+
+const RegisterBenchSuite swe_suite{
+    "swe", "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy",
+    run_swe_suite};
+
+}  // namespace
+
+}  // namespace tessera::app

@@ -1,0 +1,105 @@
+// `tessera swe`: the thesis-exact Lax-Friedrichs model or the physical
+// shallow-water model, from options or a TOML case file with the same keys.
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "swe/case_file.hpp"
+#include "swe/cases.hpp"
+#include "swe/run.hpp"
+#include "swe/thesis.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+struct SweArgs {
+  swe::RunOptions run;
+  std::string config, json, format;
+};
+
+// Keys of the case file become options that the command line did not give.
+void apply_case_file(CLI::App& cmd, const std::string& path) {
+  for (const auto& e : swe::read_case_file(path)) {
+    if (e.key == "config") throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
+    CLI::Option* opt = nullptr;
+    try {
+      opt = cmd.get_option("--" + e.key);
+    } catch (const CLI::OptionNotFound&) {
+      throw UsageError(fmt::format("{}:{}: unknown key '{}' (keys are the options of tessera swe)", path, e.line, e.key));
+    }
+    if (opt->count() > 0) continue;  // the command line wins
+    try {
+      opt->add_result(e.value);
+      opt->run_callback();
+    } catch (const CLI::Error& err) {
+      throw UsageError(fmt::format("{}:{}: {}: {}", path, e.line, e.key, err.what()));
+    }
+  }
+}
+
+}  // namespace
+
+Command add_swe_command(CLI::App& app) {
+  auto a = std::make_shared<SweArgs>();
+  swe::RunOptions& r = a->run;
+  auto* cmd = app.add_subcommand("swe", "Shallow-water solver: thesis Lax-Friedrichs or physical HLL model");
+  cmd->add_option("--config", a->config, "TOML case file (keys = these options without dashes)");
+  cmd->add_option("--model", r.model, "thesis or physical")->check(CLI::IsMember({"thesis", "physical"}));
+  cmd->add_option("--case", r.case_name, "thesis-dam, stoker, ritter, thacker, lake-at-rest, radial-dam");
+  cmd->add_option("--nx", r.nx, "Cells along x (0: the case's default)")->check(CLI::Range(0L, 1L << 20));
+  cmd->add_option("--ny", r.ny, "Cells along y (0: as nx or the case's default)")->check(CLI::Range(0L, 1L << 20));
+  cmd->add_option("--t-end", r.t_end, "Simulated time [s] (default: the case's)");
+  cmd->add_option("--cfl", r.cfl, "CFL number of the physical model (0 < cfl <= 1, default 0.45)");
+  cmd->add_option("--dt", r.dt, "Fixed time step [s] (thesis: overrides the thesis rule)");
+  cmd->add_option("--order", r.order, "Physical model: 1 (first order) or 2 (MUSCL + RK2)")->check(CLI::IsMember({1, 2}));
+  cmd->add_option("--precision", r.precision, "float or double")->check(CLI::IsMember({"float", "double"}));
+  cmd->add_option("--variant", r.variant, "Thesis variant (v0-naive ... v5-pingpong, pingpong-global)");
+  cmd->add_option("--work-group", r.work_group, "Thesis work-group: default, max, quarter or AxB");
+  cmd->add_option("--h-left", r.h_left, "Thesis dam break: depth before the dam [m]");
+  cmd->add_option("--h-right", r.h_right, "Thesis dam break: depth after the dam [m]");
+  cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)");
+  cmd->add_option("--bathymetry", r.bathymetry, "Bed elevation from an ESRI ASCII grid (.asc)");
+  cmd->add_option("--level-file", r.level_file, "Initial water surface elevation from an .asc grid");
+  cmd->add_option("--level", r.level, "Initial water surface elevation [m] (with --bathymetry)");
+  cmd->add_option("--nodata", r.nodata, "NODATA bathymetry cells: wall (high ground) or error")
+      ->check(CLI::IsMember({"wall", "error"}));
+  const char* sides[4] = {"--bc-x-lo", "--bc-x-hi", "--bc-y-lo", "--bc-y-hi"};
+  for (int s = 0; s < 4; ++s)
+    cmd->add_option(sides[s], r.bc[s], "wall, transmissive, periodic, level:ETA or discharge:Q");
+  cmd->add_option("--device,-d", r.device, "Device id");
+  cmd->add_option("--out", r.out, "Output directory (files, summary.json)");
+  cmd->add_option("--format", a->format, "Comma-separated: vtk (thesis legacy), vti, netcdf, png");
+  cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]");
+  cmd->add_option("--png-field", r.png_field, "depth or eta")->check(CLI::IsMember({"depth", "eta"}));
+  cmd->add_flag("--mass", r.mass, "Thesis model: print the mass every step");
+  cmd->add_option("--json", a->json, "Write the summary as JSON");
+  return {cmd, [a, cmd] {
+    if (!a->config.empty()) apply_case_file(*cmd, a->config);
+    swe::RunOptions& o = a->run;
+    o.formats.clear();
+    std::string f = a->format;
+    for (std::size_t p = 0; !f.empty();) {
+      p = f.find(',');
+      o.formats.push_back(f.substr(0, p));
+      f = p == std::string::npos ? "" : f.substr(p + 1);
+    }
+    if (o.formats.empty() && !o.out.empty()) o.formats = {o.model == "thesis" ? "vtk" : "vti"};
+    if (o.every > 0 && o.every_time > 0) throw UsageError("give --every or --every-time, not both");
+    nlohmann::json j;
+    const int rc = swe::run_swe(o, j);
+    if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+    return rc;
+  }};
+}
+
+namespace {
+const RegisterCommand registered{50, add_swe_command};
+}  // namespace
+
+}  // namespace tessera::app

@@ -1,0 +1,34 @@
+// `tessera swe` without the command line: runs the thesis or the physical
+// model from options, writes the outputs and the summary.
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessera::swe {
+
+struct RunOptions {
+  std::string model = "physical", case_name = "thesis-dam", precision = "double", device = "best";
+  std::string variant = "v5-pingpong", work_group = "default";  // thesis model
+  long nx = 0, ny = 0;                                          // 0: the case's default
+  double t_end = -1, cfl = 0.45, dt = 0, manning = -1;          // < 0: the case's value
+  int order = 1;
+  double h_left = 20, h_right = 10;  // thesis dam break depths
+  std::string bathymetry, level_file, nodata = "wall";
+  double level = NAN;
+  std::string bc[4];  // "" (case default), wall, transmissive, periodic, level:V, discharge:Q
+  std::string out;
+  std::vector<std::string> formats;  // vtk, vti, netcdf, png
+  long every = 0;                    // output every k steps
+  double every_time = 0;             // or every this much simulated time
+  std::string png_field = "depth";
+  bool mass = false;  // thesis: print the mass every step
+};
+
+/// Runs; returns the exit code (0, or 1 when the solution went bad) and
+/// fills `summary` (also written to out/summary.json when out is set).
+int run_swe(const RunOptions& o, nlohmann::json& summary);
+
+}  // namespace tessera::swe
