@@ -66,12 +66,12 @@ TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_
     *dr = ar;
     *ft = qr * vr;
   } else {
-    const ts_real den = sr - sl, ss = sl * sr;
+    const ts_real inv = (ts_real)1 / (sr - sl), ss = sl * sr;  /* one division per face */
     const ts_real core = sr * al - sl * ar + ss * (qr - ql);
-    *fh = (sr * ql - sl * qr + ss * (hrs - hls)) / den;
-    *dl = (core - sl * (pr - pl)) / den;
-    *dr = (core + sr * (pl - pr)) / den;
-    *ft = (sr * (ql * vl) - sl * (qr * vr) + ss * (tr - tl)) / den;
+    *fh = (sr * ql - sl * qr + ss * (hrs - hls)) * inv;
+    *dl = (core - sl * (pr - pl)) * inv;
+    *dr = (core + sr * (pl - pr)) * inv;
+    *ft = (sr * (ql * vl) - sl * (qr * vr) + ss * (tr - tl)) * inv;
   }
 }
 
