@@ -1,0 +1,150 @@
+// `tessera bench lbm`: the production solver's MLUPS (D3Q19 BGK, FP32 /
+// FP16S / FP64 storage, 256^3 unless --size) against the copy bandwidth
+// measured in the same run, the thesis's gas simulation at the single-GPU
+// sides of its Table B.4 (200 iterations, against the thesis's A100 native
+// MLUPS), and on request (--param validate=1) the 129^2 cavity against Ghia
+// at Re 100 and 1000.
+//
+// Byte model per cell and step (esoteric pull, one copy): read and write Q
+// populations + read 1 flag byte = 2*Q*s + 1 (D3Q19: FP32 153 B, FP16S 77 B,
+// FP64 305 B). Cells next to walls read neighbour flags from cache, not counted.
+// Thesis-gas: read 76 B + write 76 B = 152 B per cell (A-B, AoS).
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "lbm/cases.hpp"
+#include "lbm/solver.hpp"
+#include "lbm/thesis_gas.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+struct ThesisRow {
+  long side;
+  double native_s;  // thesis Table B.4, A100, native total, 200 iterations
+};
+constexpr ThesisRow kThesisA100[] = {{80, 0.0529}, {160, 0.3798}, {240, 1.2888}, {320, 3.0736}, {400, 6.0364},
+                                     {480, 10.4911}, {640, 24.9157}, {800, 49.1322}};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
+                     Progress& progress) {
+  const int steps = a.quick ? 2 : 10;
+  for (const auto& coll : split(a.param("collision", "bgk")))
+    for (const auto& prec : split(a.param("precisions", "fp32,fp16s,fp64"))) {
+      lbm::Config c;
+      c.lattice = lbm::parse_lattice(a.param("lattice", "D3Q19"));
+      c.collision = lbm::parse_collision(coll);
+      c.precision = lbm::parse_precision(prec);
+      c.grid = {side, side, c.lattice == lbm::Lattice::d2q9 ? 1 : side};
+      c.tau = 0.6;
+      progress.step(fmt::format("{} {} {} {}^3", lbm::to_string(c.lattice), lbm::to_string(c.collision),
+                                lbm::to_string(c.precision), side));
+      lbm::Solver s(dev, c);
+      s.initialize(1.0, {0.05, 0.0, 0.0});  // FluidX3D's benchmark: a periodic box of fluid
+      bench::Measurement m;
+      m.kernel = fmt::format("{} {} esoteric-pull x{} steps", lbm::to_string(c.lattice), lbm::to_string(c.collision),
+                             steps);
+      m.precision = lbm::to_string(c.precision);
+      m.size = static_cast<std::size_t>(c.grid.cells());
+      const double per_cell = 2.0 * double(c.state_bytes()) / double(c.grid.cells()) - 1.0;
+      m.bytes = per_cell * double(c.grid.cells()) * steps;
+      m.flops = 0;
+      m.timing = bench::time_runs(dev->queue(), [&](int) { s.step(steps); }, a.timing);
+      const double mlups = double(c.grid.cells()) * steps / (m.timing.median_ms * 1e-3) * 1e-6;
+      m.note = fmt::format("{:.0f} MLUPS (median), {:.0f} B/cell/step", mlups, per_cell);
+      r.results.push_back(m);
+    }
+}
+
+void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
+  std::vector<long> sides;
+  for (const auto& s : split(a.param("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800")))
+    sides.push_back(std::stol(s));
+  const int iterations = std::stoi(a.param("thesis_iterations", "200"));
+  for (long side : sides) {
+    const lbm::Grid g{side, side, side};
+    if (dev->info().global_mem_bytes && 2ull * std::uint64_t(g.cells()) * 76 > dev->info().global_mem_bytes) {
+      r.results.push_back({fmt::format("thesis-gas {}^3", side), "FP32", std::size_t(g.cells()), {}, 0, 0,
+                           "does not fit (2 x 76 B per cell)"});
+      continue;
+    }
+    progress.step(fmt::format("thesis-gas {}^3", side));
+    lbm::ThesisGas sim(dev, g);
+    sim.generate();
+    bench::Measurement m;
+    m.kernel = fmt::format("thesis-gas native x{} iterations", iterations);
+    m.precision = "FP32";
+    m.size = static_cast<std::size_t>(side);
+    m.bytes = 152.0 * double(g.cells()) * iterations;
+    m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
+    const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
+    m.note = fmt::format("{:.0f} MLUPS", mlups);
+    for (const auto& t : kThesisA100)
+      if (t.side == side)
+        m.note += fmt::format("; thesis A100 native {:.0f} MLUPS ({:.1f}x)",
+                              double(g.cells()) * 200 / t.native_s * 1e-6,
+                              mlups / (double(g.cells()) * 200 / t.native_s * 1e-6));
+    r.results.push_back(m);
+  }
+}
+
+void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
+  const long n = std::stol(a.param("cavity_n", "129"));
+  for (int re : {100, 1000}) {
+    progress.step(fmt::format("cavity Re {} {}^2", re, n));
+    lbm::Case c = lbm::cavity(lbm::Lattice::d2q9, n, re, 0.1);
+    c.config.collision = lbm::Collision::trt;
+    c.config.precision = lbm::Precision::fp64;
+    lbm::Solver s(dev, c.config);
+    c.apply(s);
+    const long steps = std::stol(a.param(re == 100 ? "cavity_steps_100" : "cavity_steps_1000",
+                                         re == 100 ? "60000" : "250000"));
+    bench::Measurement m;
+    m.kernel = fmt::format("cavity D2Q9 TRT Re={} x{} steps", re, steps);
+    m.precision = "FP64";
+    m.size = static_cast<std::size_t>(n);
+    m.bytes = (2.0 * 9 * 8 + 1) * double(c.config.grid.cells()) * double(steps);
+    m.timing = bench::time_runs(dev->queue(), [&](int) { s.step(steps); }, {0, 1});
+    const double dev_ghia = lbm::ghia_deviation(c, s.fields(), re);
+    m.note = fmt::format("Ghia max deviation {:.4f} of U (target 0.02): {}", dev_ghia, dev_ghia <= 0.02 ? "PASS" : "FAIL");
+    r.results.push_back(m);
+  }
+}
+
+bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
+  bench::DeviceReport r;
+  r.device = dev->info();
+  const long side = a.size ? long(a.size) : (a.quick ? 64 : 256);
+  const std::size_t copy_bytes = std::size_t(side) * side * side * 19 * 4;
+  r.copy_gbps = bench::measure_native_copy(*dev, std::max<std::size_t>(copy_bytes, 1 << 26), a.timing).gbps();
+  const bool validate = a.param("validate", "0") == "1";
+  Progress progress("bench lbm", 3 + 8 + (validate ? 2 : 0));
+  production_rows(dev, a, side, r, progress);
+  if (a.param("thesis", "1") == "1") thesis_rows(dev, a, r, progress);
+  if (validate) cavity_rows(dev, a, r, progress);
+  return r;
+}
+
+const RegisterBenchSuite lbm_suite{
+    "lbm",
+    "lattice Boltzmann: D3Q19 MLUPS (FP32/FP16S/FP64) vs copy bandwidth, thesis-gas tables; --param "
+    "precisions=,collision=,lattice=,thesis=0|1,thesis_sides=,validate=1 (Ghia 129^2)",
+    run_lbm};
+
+}  // namespace
+
+}  // namespace tessera::app

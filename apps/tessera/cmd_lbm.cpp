@@ -1,0 +1,224 @@
+// `tessera lbm`: run a lattice Boltzmann case (the production solver) or the
+// thesis's gas simulation, with progress/MLUPS, outputs, checkpoints and a
+// summary JSON. Exit codes: 1 runtime (divergence, corrupt files, out of
+// memory), 2 usage (unstable or invalid parameters).
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "bench/harness.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "core/registry.hpp"
+#include "lbm/cases.hpp"
+#include "lbm/checkpoint.hpp"
+#include "lbm/driver.hpp"
+#include "lbm/thesis_gas.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+struct LbmArgs {
+  std::string case_name = "cavity", lattice, collision = "bgk", precision = "fp32", streaming = "esoteric";
+  std::vector<long> size;
+  long steps = -1, every = 0, slice_z = -1;
+  double re = 100, tau = 0, u = 0.1, diameter = 0;
+  int gpus = 1;
+  std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame, export_frame;
+};
+
+lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid fallback) {
+  if (s.empty()) return fallback;
+  lbm::Grid g{s[0], s.size() > 1 ? s[1] : s[0], s.size() > 2 ? s[2] : (s.size() > 1 ? 1 : s[0])};
+  return g;
+}
+
+void check_mach(double u, const char* what) {
+  if (lbm::mach(std::fabs(u)) > lbm::kMaxMach)
+    throw UsageError(fmt::format("{} {} is Mach {:.3f} > {}: too fast for the lattice Boltzmann model", what, u,
+                                 lbm::mach(std::fabs(u)), lbm::kMaxMach));
+}
+
+lbm::Case make_case(const LbmArgs& a) {
+  const lbm::Lattice l = a.lattice.empty() ? lbm::Lattice::d3q19 : lbm::parse_lattice(a.lattice);
+  const bool two_d = l == lbm::Lattice::d2q9;
+  if (a.case_name == "cavity") {
+    // N fluid cells per side; 3D lattices: periodic in z with Z cells (default 1)
+    if (a.size.size() > 1 && a.size[0] != a.size[1])
+      throw UsageError("the cavity is square: give --size N (or N N Z)");
+    const long n = a.size.empty() ? 129 : a.size[0], nz = a.size.size() > 2 ? a.size[2] : 1;
+    check_mach(a.u, "lid speed");
+    return lbm::cavity(l, n, a.re, a.u, nz);
+  }
+  if (a.case_name == "poiseuille") {
+    const lbm::Grid g = grid_of(a.size, {1, 34, 1});
+    check_mach(a.u, "centre-line speed");
+    return lbm::poiseuille(l, g.ny - 2, a.tau > 0 ? a.tau : 0.8, a.u, g.nx, g.nz);
+  }
+  if (a.case_name == "tgv") {
+    const lbm::Grid g = grid_of(a.size, {64, 64, two_d ? 1 : 64});
+    check_mach(a.u, "vortex speed");
+    return lbm::taylor_green(l, g.nx, a.tau > 0 ? a.tau : 0.6, a.u, g.nz);
+  }
+  if (a.case_name == "cylinder") {
+    const lbm::Grid g = grid_of(a.size, {400, 100, two_d ? 1 : 4});
+    check_mach(a.u, "inlet speed");
+    return lbm::cylinder(l, g, a.diameter > 0 ? a.diameter : double(g.ny) / 5.0, a.re, a.u);
+  }
+  if (a.case_name == "sphere") {
+    if (two_d) throw UsageError("the sphere case is 3D (D3Q19)");
+    const lbm::Grid g = grid_of(a.size, {160, 64, 64});
+    check_mach(a.u, "inlet speed");
+    return lbm::sphere(g, a.diameter > 0 ? a.diameter : double(g.ny) / 4.0, a.re, a.u);
+  }
+  throw UsageError("unknown case '" + a.case_name + "'");
+}
+
+// The case's lattice must fit before its flags and fields are built on the host.
+void preflight(const LbmArgs& a, const Device& dev) {
+  lbm::Config c;
+  c.lattice = a.lattice.empty() ? lbm::Lattice::d3q19 : lbm::parse_lattice(a.lattice);
+  c.precision = lbm::parse_precision(a.precision);
+  const long x = a.size.empty() ? 1 : a.size[0];
+  c.grid = {x, a.size.size() > 1 ? a.size[1] : x, a.size.size() > 2 ? a.size[2] : 1};
+  lbm::check_fits(c, dev);
+}
+
+int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
+  preflight(a, *dev);
+  lbm::Case c = make_case(a);
+  c.config.collision = lbm::parse_collision(a.collision);
+  c.config.precision = lbm::parse_precision(a.precision);
+  if (a.tau > 0 && (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
+    throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
+  c.config.validate();
+  std::unique_ptr<lbm::Solver> s;
+  if (!a.restart.empty()) {
+    s = lbm::read_checkpoint(a.restart, dev);
+    const auto& r = s->config();
+    if (r.grid.nx != c.config.grid.nx || r.grid.ny != c.config.grid.ny || r.grid.nz != c.config.grid.nz ||
+        r.lattice != c.config.lattice || r.precision != c.config.precision)
+      throw Error(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
+                              a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
+                              lbm::to_string(r.precision), c.config.grid.nx, c.config.grid.ny, c.config.grid.nz,
+                              lbm::to_string(c.config.lattice), lbm::to_string(c.config.precision)));
+  } else {
+    s = std::make_unique<lbm::Solver>(dev, c.config);
+    c.apply(*s);
+  }
+  const auto& cfg = s->config();
+  std::printf("lbm %s: %s %s %s, %ldx%ldx%ld cells, tau %.5g (nu %.5g), %ld B/cell/step streamed, on %s\n",
+              c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
+              lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
+              cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
+  lbm::RunOptions o;
+  o.steps = a.steps >= 0 ? a.steps : 1000;
+  o.every = a.every;
+  o.out = a.out;
+  o.png = a.png;
+  o.slice_z = a.slice_z;
+  o.checkpoint = a.checkpoint;
+  const long chunk = o.every > 0 ? o.every : std::max(1L, std::min<long>(o.steps, 1000));
+  Progress bar("lbm " + c.name, int((o.steps + chunk - 1) / chunk));
+  o.progress = [&](long done, long total, double mlups) {
+    bar.step(fmt::format("step {}/{}  {:.0f} MLUPS", done, total, mlups));
+  };
+  const lbm::RunSummary r = lbm::run(*s, c, o, j);
+  std::printf("%ld steps in %.3f s of device time: %.1f MLUPS; mass change %.3e (relative)\n", r.steps, r.seconds,
+              r.mlups, r.mass_start ? (r.mass_end - r.mass_start) / r.mass_start : 0.0);
+  for (const char* key : {"ghia_max_deviation", "poiseuille_l2_error", "drag_coefficient", "reynolds"})
+    if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
+  j["case"] = c.name;
+  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)}, {"collision", lbm::to_string(cfg.collision)},
+                 {"precision", lbm::to_string(cfg.precision)}, {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
+                 {"tau", cfg.tau}, {"streaming", "esoteric-pull"}};
+  j["summary"] = r.to_json();
+  return 0;
+}
+
+int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
+  const lbm::Grid g = grid_of(a.size, {100, 100, 100});
+  lbm::ThesisGas sim(dev, g);
+  if (a.import_frame.empty())
+    sim.generate();
+  else
+    sim.import_frame(a.import_frame);
+  const long steps = a.steps >= 0 ? a.steps : 1;
+  std::vector<double> ms;
+  for (long i = 0; i < steps; ++i) {
+    auto t0 = dev->queue().record();
+    sim.step();
+    auto t1 = dev->queue().record();
+    dev->synchronize();
+    ms.push_back(t1->ms_since(*t0));
+    if (a.json.empty()) std::printf("%g / %g\n", ms.back() * 1e-3, ms.back() * 1e-3);  // total / kernel (1 GPU: no halo)
+  }
+  double total = 0;
+  for (double m : ms) total += m;
+  const double mlups = total > 0 ? double(g.cells()) * double(steps) / (total * 1e-3) * 1e-6 : 0.0;
+  std::printf("thesis-gas %ldx%ldx%ld, %ld iterations on %s: %.4f s, %.1f MLUPS (A-B, 76 B AoS cells)\n", g.nx, g.ny,
+              g.nz, steps, dev->id().c_str(), total * 1e-3, mlups);
+  if (!a.export_frame.empty()) sim.export_frame(a.export_frame);
+  j["case"] = "thesis-gas";
+  j["grid"] = {g.nx, g.ny, g.nz};
+  j["summary"] = {{"steps", steps}, {"seconds", total * 1e-3}, {"mlups", mlups}, {"step_ms", ms}};
+  return 0;
+}
+
+}  // namespace
+
+Command add_lbm_command(CLI::App& app) {
+  auto a = std::make_shared<LbmArgs>();
+  auto* cmd = app.add_subcommand("lbm", "Lattice Boltzmann flows (D2Q9/D3Q19/D3Q27) and the thesis's gas simulation");
+  cmd->add_option("--case", a->case_name, "thesis-gas, cavity, poiseuille, tgv, cylinder or sphere")
+      ->check(CLI::IsMember({"thesis-gas", "cavity", "poiseuille", "tgv", "cylinder", "sphere"}));
+  cmd->add_option("--size,-d", a->size, "Cells: X [Y [Z]] (thesis-gas: -d x y z)")->expected(1, 3)
+      ->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--steps,-n", a->steps, "Time steps (thesis-gas: iterations, default 1)")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--re", a->re, "Reynolds number (cavity, cylinder, sphere)");
+  cmd->add_option("--tau", a->tau, "Relaxation time (poiseuille, tgv); must exceed 0.5");
+  cmd->add_option("--u", a->u, "Characteristic speed in lattice units (lid, inlet, centre line, vortex)");
+  cmd->add_option("--diameter", a->diameter, "Obstacle diameter in cells (cylinder, sphere)");
+  cmd->add_option("--lattice", a->lattice, "D2Q9, D3Q19 (default) or D3Q27");
+  cmd->add_option("--collision", a->collision, "bgk or trt");
+  cmd->add_option("--precision", a->precision, "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
+  cmd->add_option("--streaming", a->streaming, "esoteric (in place, one copy; thesis-gas: ab)")
+      ->check(CLI::IsMember({"esoteric", "ab"}));
+  cmd->add_option("--gpus,-g", a->gpus, "GPUs (1; more needs the skeleton's distributed field)")->check(CLI::Range(1, 64));
+  cmd->add_option("--device", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
+  cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
+  cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--png", a->png, "PNG slice quantity: speed, density, ux, uy, uz ('' for none)");
+  cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)");
+  cmd->add_option("--checkpoint", a->checkpoint, "Write a checkpoint here at every output and at the end");
+  cmd->add_option("--restart", a->restart, "Continue from this checkpoint");
+  cmd->add_option("--import,-i", a->import_frame, "thesis-gas: start from this raw frame");
+  cmd->add_option("--export,-e", a->export_frame, "thesis-gas: write the final raw frame here");
+  cmd->add_option("--json", a->json, "Write the summary as JSON");
+  return {cmd, [a] {
+    if (a->gpus > 1)
+      throw UsageError("--gpus " + std::to_string(a->gpus) +
+                       ": multi-GPU runs need the skeleton's distributed field, which this build's lbm does not use "
+                       "yet; run on one device");
+    const bool thesis = a->case_name == "thesis-gas";
+    if (thesis && a->streaming == "esoteric" && !a->lattice.empty()) throw UsageError("thesis-gas is D3Q19 only");
+    if (!thesis && a->streaming == "ab") throw UsageError("the production solver streams in place (esoteric pull)");
+    auto dev = open_device(a->device);
+    nlohmann::json j = {{"command", "lbm"}, {"device", bench::to_json(dev->info())}, {"run", bench::run_metadata()}};
+    const int rc = thesis ? run_thesis(*a, dev, j) : run_production(*a, dev, j);
+    if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+    return rc;
+  }};
+}
+
+namespace {
+const RegisterCommand registered{60, add_lbm_command};
+}  // namespace
+
+}  // namespace tessera::app

@@ -1,0 +1,44 @@
+// Running a case: time stepping in chunks timed with device events, NaN
+// checks (step range and cell), periodic outputs (.vti/.pvd/.png), the
+// checkpoint, and a summary with MLUPS and the case's validation figures.
+#pragma once
+#include <array>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lbm/cases.hpp"
+#include "lbm/solver.hpp"
+
+namespace tessera::lbm {
+
+struct RunOptions {
+  long steps = 1000;
+  long every = 0;                    ///< outputs (and NaN checks) every this many steps; 0: at the end only
+  std::filesystem::path out;         ///< output folder (empty: no field output)
+  std::string png = "speed";         ///< quantity of the PNG slices ("" for none)
+  long slice_z = -1;                 ///< z of the PNG slice (-1: the middle)
+  std::filesystem::path checkpoint;  ///< written (atomically) at every output and at the end
+  /// called after every chunk: steps done, total, MLUPS of the chunk
+  std::function<void(long, long, double)> progress;
+};
+
+struct RunSummary {
+  long steps = 0;
+  double seconds = 0;  ///< device time of the stepping only
+  double mlups = 0;
+  double mass_start = 0, mass_end = 0;
+  nlohmann::json to_json() const;
+};
+
+/// Steps `s` (already holding the case's state) and reports. Throws Error
+/// when a NaN appears, naming the step range and the first cell; the outputs
+/// of the last good check stay as they are.
+RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& report);
+
+/// The first non-finite density or velocity of a non-wall cell, or -1.
+long first_non_finite(const Fields& f, const std::vector<std::uint8_t>& flags);
+
+}  // namespace tessera::lbm

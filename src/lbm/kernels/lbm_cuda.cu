@@ -1,0 +1,105 @@
+// CUDA launchers of the lattice Boltzmann kernels: one thread per cell of an
+// (nx, ny, nz) grid of blocks of kBlockX cells along x; the mathematics is in
+// lbm_point.h (one template instance per variant).
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "lbm/kernels/lbm_kernels.hpp"
+#include "lbm/kernels/lbm_params.hpp"
+#include "lbm/kernels/lbm_point.hpp"
+
+namespace tessera::lbm::kernels {
+
+namespace {
+
+constexpr unsigned kBlockX = 64;
+
+template <class V>
+__global__ void __launch_bounds__(kBlockX) stream_collide_k(long nx, long ny, long nz, int odd,
+                                                            typename V::store* __restrict__ f,
+                                                            const unsigned char* __restrict__ flags,
+                                                            typename V::params p) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x >= nx) return;
+  V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kBlockX) initialize_k(long nx, long ny, long nz, typename V::store* f,
+                                                        const unsigned char* flags, const typename V::real* fields,
+                                                        typename V::real rho0, typename V::real ux0,
+                                                        typename V::real uy0, typename V::real uz0) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x >= nx) return;
+  const long y = blockIdx.y, z = blockIdx.z, n = x + nx * (y + ny * z), N = nx * ny * nz;
+  if (fields)
+    V::init(f, flags, x, y, z, nx, ny, nz, fields[n], fields[N + n], fields[2 * N + n], fields[3 * N + n]);
+  else
+    V::init(f, flags, x, y, z, nx, ny, nz, rho0, ux0, uy0, uz0);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kBlockX) moments_k(long nx, long ny, long nz, int odd,
+                                                     const typename V::store* __restrict__ f,
+                                                     const unsigned char* __restrict__ flags, typename V::params p,
+                                                     typename V::real* fields) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x >= nx) return;
+  V::moments(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p, fields);
+}
+
+template <class T>
+T* ptr(const Bytes& b) {
+  return cuda::ptr<T>(b.handle());
+}
+
+struct Launch {
+  dim3 grid, block;
+  cudaStream_t stream;
+};
+Launch launch_of(Queue& q, const Grid& g) {
+  return {dim3(unsigned((g.nx + kBlockX - 1) / kBlockX), unsigned(g.ny), unsigned(g.nz)), dim3(kBlockX, 1, 1),
+          cuda::queue_of(q).native()};
+}
+
+}  // namespace
+
+void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags, long t,
+                    const StepParams& sp) {
+  cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
+  const Launch l = launch_of(q, g);
+  point::with_variant(v.q, v.store_bits, [&](auto var) {
+    using V = decltype(var);
+    stream_collide_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
+                                                          ptr<unsigned char>(flags), to_point_params<V>(sp));
+  });
+  cuda::check_launch("lbm stream_collide");
+}
+
+void initialize(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,
+                const Bytes* fields, double rho0, const double u0[3]) {
+  cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
+  const Launch l = launch_of(q, g);
+  point::with_variant(v.q, v.store_bits, [&](auto var) {
+    using V = decltype(var);
+    using R = typename V::real;
+    initialize_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, ptr<typename V::store>(f),
+                                                      ptr<unsigned char>(flags), fields ? ptr<R>(*fields) : nullptr,
+                                                      R(rho0), R(u0[0]), R(u0[1]), R(u0[2]));
+  });
+  cuda::check_launch("lbm initialize");
+}
+
+void moments(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags, long t,
+             const StepParams& sp, Bytes& fields) {
+  cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
+  const Launch l = launch_of(q, g);
+  point::with_variant(v.q, v.store_bits, [&](auto var) {
+    using V = decltype(var);
+    moments_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
+                                                   ptr<unsigned char>(flags), to_point_params<V>(sp),
+                                                   ptr<typename V::real>(fields));
+  });
+  cuda::check_launch("lbm moments");
+}
+
+}  // namespace tessera::lbm::kernels

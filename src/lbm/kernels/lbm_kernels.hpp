@@ -1,0 +1,60 @@
+// The lattice Boltzmann kernels, declared once per backend (CpuTag, OpenCLTag,
+// CudaTag). Definitions: lbm_cpu.cpp, lbm_opencl.cpp (+ lbm.cl), lbm_cuda.cu;
+// the mathematics is in lbm_point.h. Buffers are raw bytes: populations in the
+// variant's storage type (Q*N values), flags one byte per cell, fields 4*N
+// values of the arithmetic type (rho, ux, uy, uz, structure of arrays).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/buffer.hpp"
+#include "core/dispatch.hpp"
+
+namespace tessera::lbm {
+
+/// nx * ny * nz cells, x fastest; every axis is periodic (walls are cells).
+struct Grid {
+  long nx = 1, ny = 1, nz = 1;
+  long cells() const { return nx * ny * nz; }
+};
+
+/// Which compiled variant: lattice (Q = 9, 19, 27) and storage bits (16, 32, 64).
+struct KernelVariant {
+  int q = 19;
+  int store_bits = 32;
+  std::size_t store_bytes() const { return static_cast<std::size_t>(store_bits / 8); }
+  std::size_t real_bytes() const { return store_bits == 64 ? 8 : 4; }
+};
+
+/// Per-run constants of the step (converted to the arithmetic type).
+struct StepParams {
+  double omega_p = 1, omega_m = 1;  ///< BGK: omega_p; TRT: both
+  bool trt = false;
+  double force[3] = {0, 0, 0};
+  double u_wall[3] = {0, 0, 0};
+  double u_in[3] = {0, 0, 0};
+  double rho_out = 1;
+};
+
+using Bytes = Buffer<std::uint8_t>;
+
+namespace kernels {
+
+#define TS_LBM_DECLARE(Tag)                                                                                     \
+  /* one time step t (its parity selects the esoteric-pull slots), in place */                                 \
+  void stream_collide(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,     \
+                      long t, const StepParams& p);                                                            \
+  /* equilibrium of `fields` (rho, u per cell), or of (rho0, u0) everywhere when fields is null */            \
+  void initialize(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,         \
+                  const Bytes* fields, double rho0, const double u0[3]);                                      \
+  /* rho and u (with half the body force) at the start of step t */                                           \
+  void moments(Tag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags,      \
+               long t, const StepParams& p, Bytes& fields);
+
+TS_LBM_DECLARE(CpuTag)
+TS_LBM_DECLARE(OpenCLTag)
+TS_LBM_DECLARE(CudaTag)
+#undef TS_LBM_DECLARE
+
+}  // namespace kernels
+}  // namespace tessera::lbm

@@ -1,0 +1,44 @@
+// CUDA launchers of the thesis's gas simulation (thesis_gas_point.h): one
+// thread per cell, blocks of kBlockX cells along x.
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "lbm/kernels/thesis_gas_kernels.hpp"
+#include "lbm/kernels/thesis_gas_point.hpp"
+
+namespace tessera::lbm::kernels {
+
+namespace {
+
+constexpr unsigned kBlockX = 64;
+
+__global__ void thesis_update_k(long nx, long ny, long nz, float omega, const float* __restrict__ src,
+                                float* __restrict__ dst) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x < nx) thesis_point::ts_thesis_update(src, dst, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, omega);
+}
+
+__global__ void thesis_generate_k(long nx, long ny, long nz, float* dst) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x < nx) thesis_point::ts_thesis_generate(dst, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz);
+}
+
+dim3 grid_of(const Grid& g) { return dim3(unsigned((g.nx + kBlockX - 1) / kBlockX), unsigned(g.ny), unsigned(g.nz)); }
+
+}  // namespace
+
+void thesis_update(CudaTag, Queue& q, const Grid& g, const Buffer<float>& src, Buffer<float>& dst, float omega) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  thesis_update_k<<<grid_of(g), kBlockX, 0, cq.native()>>>(g.nx, g.ny, g.nz, omega, cuda::ptr<float>(src.handle()),
+                                                           cuda::ptr<float>(dst.handle()));
+  cuda::check_launch("lbm thesis_update");
+}
+
+void thesis_generate(CudaTag, Queue& q, const Grid& g, Buffer<float>& dst) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  thesis_generate_k<<<grid_of(g), kBlockX, 0, cq.native()>>>(g.nx, g.ny, g.nz, cuda::ptr<float>(dst.handle()));
+  cuda::check_launch("lbm thesis_generate");
+}
+
+}  // namespace tessera::lbm::kernels

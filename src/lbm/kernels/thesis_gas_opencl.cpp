@@ -1,0 +1,32 @@
+// OpenCL host side of the thesis's gas simulation kernels (thesis_gas.cl).
+#include "backends/opencl/cl_device.hpp"
+#include "lbm/kernels/thesis_gas_kernels.hpp"
+
+namespace tessera::lbm::kernels {
+
+namespace {
+constexpr std::size_t kGroupX = 64;
+// correctly rounded 1/p, as on the CPU
+constexpr const char* kOptions = "-cl-fp32-correctly-rounded-divide-sqrt";
+
+void run(Queue& q, const cl::Kernel& k, const Grid& g, const char* what) {
+  const std::size_t gx = (static_cast<std::size_t>(g.nx) + kGroupX - 1) / kGroupX * kGroupX;
+  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(g.nz)),
+                             cl::NDRange(kGroupX, 1, 1), what);
+}
+}  // namespace
+
+void thesis_update(OpenCLTag, Queue& q, const Grid& g, const Buffer<float>& src, Buffer<float>& dst, float omega) {
+  cl::Kernel k = opencl::device_of(dst.device()).kernel("lbm/kernels/thesis_gas.cl", "thesis_update", kOptions);
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_float(omega), opencl::mem(src.handle()),
+                   opencl::mem(dst.handle()));
+  run(q, k, g, "lbm thesis_update");
+}
+
+void thesis_generate(OpenCLTag, Queue& q, const Grid& g, Buffer<float>& dst) {
+  cl::Kernel k = opencl::device_of(dst.device()).kernel("lbm/kernels/thesis_gas.cl", "thesis_generate", kOptions);
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), opencl::mem(dst.handle()));
+  run(q, k, g, "lbm thesis_generate");
+}
+
+}  // namespace tessera::lbm::kernels

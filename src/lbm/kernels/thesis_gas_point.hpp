@@ -1,0 +1,9 @@
+// thesis_gas_point.h for C++ and CUDA (float only).
+#pragma once
+#include <cstring>
+
+#include "core/kernels/portable.h"
+
+namespace tessera::lbm::thesis_point {
+#include "lbm/kernels/thesis_gas_point.h"
+}  // namespace tessera::lbm::thesis_point

@@ -1,0 +1,25 @@
+# lbm: lattice Boltzmann (production solver and the thesis-exact gas simulation)
+target_sources(tessera PRIVATE
+  lbm/config.cpp
+  lbm/solver.cpp
+  lbm/cases.cpp
+  lbm/thesis_gas.cpp
+  lbm/kernels/thesis_gas_cpu.cpp
+  lbm/kernels/lbm_cpu.cpp)
+tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
+  lbm/kernels/lbm_flags.h lbm/kernels/lbm_point.h lbm/kernels/lbm.cl
+  lbm/kernels/thesis_gas_point.h lbm/kernels/thesis_gas.cl)
+if(TESSERA_HAVE_OPENCL)
+  target_sources(tessera PRIVATE lbm/kernels/lbm_opencl.cpp lbm/kernels/thesis_gas_opencl.cpp)
+endif()
+if(TESSERA_HAVE_CUDA)
+  target_sources(tessera_cuda_kernels PRIVATE lbm/kernels/lbm_cuda.cu lbm/kernels/thesis_gas_cuda.cu)
+endif()
+target_sources(tessera PRIVATE lbm/output.cpp lbm/checkpoint.cpp lbm/driver.cpp)
+find_package(PNG QUIET)
+if(PNG_FOUND)
+  target_link_libraries(tessera PRIVATE PNG::PNG)
+  set_source_files_properties(lbm/output.cpp PROPERTIES COMPILE_DEFINITIONS TESSERA_LBM_HAVE_PNG=1)
+else()
+  set_source_files_properties(lbm/output.cpp PROPERTIES COMPILE_DEFINITIONS TESSERA_LBM_HAVE_PNG=0)
+endif()

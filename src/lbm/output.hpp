@@ -1,0 +1,32 @@
+// Outputs of a lattice Boltzmann run: VTK image data (.vti) with density and
+// velocity, a ParaView collection (.pvd) of them, and PNG slices with a colour
+// bar. Every file is written atomically.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lbm/solver.hpp"
+
+namespace tessera::lbm {
+
+/// density and velocity as float32 arrays, appended raw binary (VTK XML).
+void write_vti(const std::filesystem::path& path, const Fields& f);
+
+/// A .pvd collection: (time, file name relative to the .pvd) entries.
+void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries);
+
+/// Which quantity a PNG slice shows.
+enum class SliceQuantity { speed, density, ux, uy, uz };
+SliceQuantity parse_slice_quantity(const std::string& s);
+
+/// The z = `z` plane (clamped) as an RGB image with a colour bar and the
+/// range printed on it; walls are grey. Returns the (min, max) of the colour scale.
+std::pair<double, double> write_png_slice(const std::filesystem::path& path, const Fields& f,
+                                          const std::vector<std::uint8_t>& flags, long z, SliceQuantity q);
+
+/// Whether PNG output is built in (libpng found at configure time).
+bool png_available();
+
+}  // namespace tessera::lbm

@@ -1,0 +1,219 @@
+#include "lbm/solver.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "lbm/kernels/lbm_params.hpp"
+#include "lbm/kernels/lbm_point.hpp"
+
+namespace tessera::lbm {
+
+namespace {
+
+bool is_wall(std::uint8_t f) {
+  const int t = f & TS_LBM_TYPE_MASK;
+  return t == TS_LBM_WALL || t == TS_LBM_MOVING;
+}
+
+}  // namespace
+
+void mark_near_wall(const Grid& g, Lattice l, std::vector<std::uint8_t>& flags) {
+  point::with_variant(q_of(l), 32, [&](auto var) {
+    using V = decltype(var);
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x) {
+          const long n = x + g.nx * (y + g.ny * z);
+          flags[n] &= std::uint8_t(~TS_LBM_NEAR_WALL);
+          if (is_wall(flags[n])) continue;
+          for (int i = 1; i < V::q; ++i) {
+            const long xx = (x + V::cx(i) + g.nx) % g.nx, yy = (y + V::cy(i) + g.ny) % g.ny,
+                       zz = (z + V::cz(i) + g.nz) % g.nz;
+            if (is_wall(flags[xx + g.nx * (yy + g.ny * zz)])) flags[n] |= TS_LBM_NEAR_WALL;
+          }
+        }
+    return 0;
+  });
+}
+
+void check_fits(const Config& c, const Device& dev) {
+  const std::uint64_t need = c.state_bytes();
+  const std::uint64_t have = dev.info().global_mem_bytes;
+  if (have && need > have)
+    throw OutOfMemory(fmt::format("{} for a {}x{}x{} {} {} lattice ({} B per cell)", dev.id(), c.grid.nx, c.grid.ny,
+                                  c.grid.nz, to_string(c.lattice), to_string(c.precision),
+                                  c.variant().q * c.variant().store_bytes() + 1),
+                      need, have);
+}
+
+Solver::Solver(std::shared_ptr<Device> device, Config config)
+    : device_(std::move(device)), config_(config) {
+  config_.validate();
+  params_ = config_.step_params();
+  variant_ = config_.variant();
+  check_fits(config_, *device_);
+  const std::size_t N = static_cast<std::size_t>(grid().cells());
+  f_ = Bytes(device_, N * std::size_t(variant_.q) * variant_.store_bytes());
+  flags_dev_ = Bytes(device_, N);
+  set_flags(std::vector<std::uint8_t>(N, TS_LBM_FLUID));
+}
+
+void Solver::set_flags(std::vector<std::uint8_t> flags) {
+  if (flags.size() != static_cast<std::size_t>(grid().cells()))
+    throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), grid().cells()));
+  mark_near_wall(grid(), config_.lattice, flags);
+  flags_ = std::move(flags);
+  flags_dev_.copy_from_host(flags_);
+}
+
+void Solver::initialize(double rho0, const std::array<double, 3>& u0) {
+  if (mach(std::sqrt(u0[0] * u0[0] + u0[1] * u0[1] + u0[2] * u0[2])) > kMaxMach)
+    throw UsageError("initial velocity exceeds Mach " + std::to_string(kMaxMach));
+  dispatch(*device_, [&](auto tag) {
+    kernels::initialize(tag, device_->queue(), variant_, grid(), f_, flags_dev_, nullptr, rho0, u0.data());
+  });
+  t_ = 0;
+}
+
+void Solver::initialize(const Fields& in) {
+  const std::size_t N = static_cast<std::size_t>(grid().cells());
+  if (in.rho.size() != N || in.ux.size() != N || in.uy.size() != N || in.uz.size() != N)
+    throw Error(fmt::format("lbm: initial fields must hold {} values each", N));
+  Bytes fields(device_, 4 * N * variant_.real_bytes());
+  std::vector<std::uint8_t> host(fields.size());
+  auto fill = [&](auto* out) {
+    for (std::size_t n = 0; n < N; ++n) {
+      out[n] = in.rho[n];
+      out[N + n] = in.ux[n];
+      out[2 * N + n] = in.uy[n];
+      out[3 * N + n] = in.uz[n];
+    }
+  };
+  if (variant_.real_bytes() == 8)
+    fill(reinterpret_cast<double*>(host.data()));
+  else
+    fill(reinterpret_cast<float*>(host.data()));
+  fields.copy_from_host(host);
+  const double u0[3] = {0, 0, 0};
+  dispatch(*device_, [&](auto tag) {
+    kernels::initialize(tag, device_->queue(), variant_, grid(), f_, flags_dev_, &fields, 1.0, u0);
+  });
+  device_->synchronize();
+  t_ = 0;
+}
+
+void Solver::step(long steps) {
+  dispatch(*device_, [&](auto tag) {
+    for (long s = 0; s < steps; ++s, ++t_)
+      kernels::stream_collide(tag, device_->queue(), variant_, grid(), f_, flags_dev_, t_, params_);
+  });
+}
+
+Fields Solver::fields() {
+  const std::size_t N = static_cast<std::size_t>(grid().cells());
+  Bytes out(device_, 4 * N * variant_.real_bytes());
+  dispatch(*device_, [&](auto tag) {
+    kernels::moments(tag, device_->queue(), variant_, grid(), f_, flags_dev_, t_, params_, out);
+  });
+  const auto host = out.to_vector();
+  Fields r{grid(), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N)};
+  auto take = [&](const auto* v) {
+    for (std::size_t n = 0; n < N; ++n) {
+      r.rho[n] = v[n];
+      r.ux[n] = v[N + n];
+      r.uy[n] = v[2 * N + n];
+      r.uz[n] = v[3 * N + n];
+    }
+  };
+  if (variant_.real_bytes() == 8)
+    take(reinterpret_cast<const double*>(host.data()));
+  else
+    take(reinterpret_cast<const float*>(host.data()));
+  return r;
+}
+
+std::vector<std::uint8_t> Solver::raw_populations() const { return f_.to_vector(); }
+
+void Solver::restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags, long t) {
+  if (populations.size() != f_.size())
+    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}", populations.size(), f_.size()));
+  if (flags.size() != flags_.size())
+    throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), flags_.size()));
+  flags_ = flags;
+  flags_dev_.copy_from_host(flags_);
+  f_.copy_from_host(populations);
+  t_ = t;
+}
+
+std::vector<double> Solver::incoming_of(const std::vector<std::uint8_t>& raw) const {
+  const Grid g = grid();
+  const std::size_t N = static_cast<std::size_t>(g.cells());
+  return point::with_variant(variant_.q, variant_.store_bits, [&](auto var) {
+    using V = decltype(var);
+    const auto prm = to_point_params<V>(params_);
+    const auto* f = reinterpret_cast<const typename V::store*>(raw.data());
+    std::vector<double> in(std::size_t(V::q) * N, 0.0);
+    typename V::real fin[V::q];
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x) {
+          const long n = x + g.nx * (y + g.ny * z);
+          if (is_wall(flags_[n])) continue;
+          V::load_in(f, flags_.data(), x, y, z, g.nx, g.ny, g.nz, int(t_ & 1), &prm, fin);
+          for (int i = 0; i < V::q; ++i) in[std::size_t(i) * N + n] = double(fin[i]);
+        }
+    return in;
+  });
+}
+
+std::vector<double> Solver::incoming() { return incoming_of(raw_populations()); }
+
+double Solver::mass() {
+  const auto in = incoming();
+  const std::size_t N = flags_.size();
+  const int q = variant_.q;
+  double m = 0;
+  for (std::size_t n = 0; n < N; ++n) {
+    if (is_wall(flags_[n])) continue;
+    double s = 1;
+    for (int i = 0; i < q; ++i) s += in[std::size_t(i) * N + n];
+    m += s;
+  }
+  return m;
+}
+
+std::array<double, 3> Solver::body_force() {
+  const auto in = incoming();
+  const Grid g = grid();
+  const std::size_t N = flags_.size();
+  std::array<double, 3> F{0, 0, 0};
+  point::with_variant(variant_.q, 64, [&](auto var) {
+    using V = decltype(var);
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x) {
+          const long n = x + g.nx * (y + g.ny * z);
+          if (is_wall(flags_[n])) continue;
+          for (int i = 1; i < V::q; ++i) {
+            const long xx = (x + V::cx(i) + g.nx) % g.nx, yy = (y + V::cy(i) + g.ny) % g.ny,
+                       zz = (z + V::cz(i) + g.nz) % g.nz;
+            const std::uint8_t nb = flags_[xx + g.nx * (yy + g.ny * zz)];
+            if (!is_wall(nb) || !(nb & TS_LBM_BODY)) continue;
+            // link i leaves n into the body; the population bounced back is i's
+            // opposite (pairs: i odd <-> i+1), which carries out_i reversed
+            const int back = (i & 1) ? i + 1 : i - 1;
+            const double both = 2.0 * (in[std::size_t(back) * N + n] + V::w(i));
+            F[0] += both * V::cx(i);
+            F[1] += both * V::cy(i);
+            F[2] += both * V::cz(i);
+          }
+        }
+    return 0;
+  });
+  return F;
+}
+
+}  // namespace tessera::lbm

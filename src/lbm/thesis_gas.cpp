@@ -1,0 +1,79 @@
+#include "lbm/thesis_gas.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "lbm/kernels/thesis_gas_kernels.hpp"
+
+namespace tessera::lbm {
+
+float thesis_omega() {
+  volatile float dt = thesis::kDeltaT, tau = thesis::kTau;  // the division the thesis does at run time
+  return dt / tau;
+}
+
+ThesisGas::ThesisGas(std::shared_ptr<Device> device, Grid g) : device_(std::move(device)), grid_(g) {
+  if (g.nx < 1 || g.ny < 1 || g.nz < 1)
+    throw UsageError(fmt::format("thesis-gas grid {}x{}x{}: every side must be at least 1", g.nx, g.ny, g.nz));
+  const std::uint64_t need = 2ull * std::uint64_t(g.cells()) * thesis::kCellBytes;
+  const std::uint64_t have = device_->info().global_mem_bytes;
+  if (have && need > have)
+    throw OutOfMemory(fmt::format("{} for the thesis's {}x{}x{} gas simulation (2 lattices of 76 B per cell)",
+                                  device_->id(), g.nx, g.ny, g.nz),
+                      need, have);
+  const std::size_t n = static_cast<std::size_t>(g.cells()) * thesis::kQ;
+  a_ = Buffer<float>(device_, n);
+  b_ = Buffer<float>(device_, n);
+}
+
+void ThesisGas::generate() {
+  dispatch(*device_, [&](auto tag) { kernels::thesis_generate(tag, device_->queue(), grid_, a_); });
+  t_ = 0;
+}
+
+void ThesisGas::step(long n) {
+  const float omega = thesis_omega();
+  dispatch(*device_, [&](auto tag) {
+    for (long s = 0; s < n; ++s, ++t_) {
+      kernels::thesis_update(tag, device_->queue(), grid_, a_, b_, omega);
+      std::swap(a_, b_);
+    }
+  });
+}
+
+std::vector<float> ThesisGas::frame() const { return a_.to_vector(); }
+
+void ThesisGas::set_frame(const std::vector<float>& cells) {
+  if (cells.size() != a_.size())
+    throw Error(fmt::format("thesis-gas frame of {} floats given, a {}x{}x{} lattice holds {}", cells.size(), grid_.nx,
+                            grid_.ny, grid_.nz, a_.size()));
+  a_.copy_from_host(cells);
+  t_ = 0;
+}
+
+void ThesisGas::import_frame(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw Error(fmt::format("{}: cannot open the frame file", path.string()));
+  const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
+  const std::uint64_t want = std::uint64_t(grid_.cells()) * thesis::kCellBytes;
+  if (size != want)
+    throw Error(fmt::format("{}: the frame has {} bytes, a {}x{}x{} frame has {} (x*y*z cells of 19 floats, no "
+                            "header); wrong size or not a frame",
+                            path.string(), size, grid_.nx, grid_.ny, grid_.nz, want));
+  std::vector<float> cells(a_.size());
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(cells.data()), static_cast<std::streamsize>(want)))
+    throw Error(fmt::format("{}: read failed after {} of {} bytes", path.string(), in.gcount(), want));
+  set_frame(cells);
+}
+
+void ThesisGas::export_frame(const std::filesystem::path& path) const {
+  const auto cells = frame();
+  write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(cells.data()), cells.size() * sizeof(float)));
+}
+
+}  // namespace tessera::lbm

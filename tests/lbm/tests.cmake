@@ -1,0 +1,42 @@
+target_sources(tessera_tests PRIVATE
+  lbm/test_lbm_storage.cpp
+  lbm/test_lbm_reference.cpp
+  lbm/test_lbm_backends.cpp
+  lbm/test_lbm_validation.cpp
+  lbm/test_lbm_thesis.cpp
+  lbm/test_lbm_outputs.cpp)
+
+# tessera lbm: runs and bad input (exit 2 usage, 1 runtime), with the message checked.
+set(LBM_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/lbm_cli)
+file(MAKE_DIRECTORY ${LBM_CLI_DIR})
+add_test(NAME cli.lbm_cavity_outputs COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 300 --every 150
+         --device cpu --out ${LBM_CLI_DIR}/cavity --json ${LBM_CLI_DIR}/cavity.json --checkpoint ${LBM_CLI_DIR}/cavity.ckpt)
+set_tests_properties(cli.lbm_cavity_outputs PROPERTIES FIXTURES_SETUP lbm_cli)
+add_test(NAME cli.lbm_restart COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 10 --device cpu
+         --restart ${LBM_CLI_DIR}/cavity.ckpt)
+add_test(NAME cli.lbm_restart_mismatch_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;cavity\;--lattice\;D2Q9\;--size\;30\;--steps\;1\;--device\;cpu\;--restart\;${LBM_CLI_DIR}/cavity.ckpt
+         -DEXPECT=1 -DMATCH=checkpoint.holds -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.lbm_restart cli.lbm_restart_mismatch_exit1 PROPERTIES FIXTURES_REQUIRED lbm_cli)
+add_test(NAME cli.lbm_thesis_gas COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+         -e ${LBM_CLI_DIR}/thesis.raw)
+add_test(NAME cli.lbm_tau_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;tgv\;--tau\;0.5\;--size\;8\;--device\;cpu -DEXPECT=2 -DMATCH=tau
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_mach_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;cavity\;--u\;0.3\;--size\;8\;--device\;cpu -DEXPECT=2 -DMATCH=Mach
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_too_big_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;tgv\;--size\;100000\;100000\;1000\;--device\;cpu -DEXPECT=1 -DMATCH=needed
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_bad_frame_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;thesis-gas\;-d\;5\;5\;5\;-i\;${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt\;--device\;cpu
+         -DEXPECT=1 -DMATCH=frame.has -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_diverges_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;tgv\;--lattice\;D2Q9\;--size\;16\;--tau\;0.5001\;--u\;0.17\;--steps\;5000\;--every\;500\;--device\;cpu
+         -DEXPECT=1 -DMATCH=diverged -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_gpus_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;cavity\;--gpus\;2\;--device\;cpu -DEXPECT=2 -DMATCH=skeleton
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.bench_lbm_cpu COMMAND tessera_cli bench lbm --device cpu --size 24 --reps 2 --warmup 1
+         --param thesis_sides=24 --param thesis_iterations=2)
