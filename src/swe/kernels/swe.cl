@@ -87,13 +87,13 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
     TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
     __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
     __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
-    __global unsigned int* fl) {
+    __global unsigned int* fl, long strip) {
   __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
-  const long j = get_global_id(0), i0 = (long)get_group_id(1) * TS_SWE_STRIP;
-  const long i1 = min(i0 + TS_SWE_STRIP, nx);
+  const long j = get_global_id(0), i0 = (long)get_group_id(1) * strip;
+  const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   if (j < ny)
-    ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, ny, w, j, i0, i1, &rmax, &bad);
+    ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
 }
 

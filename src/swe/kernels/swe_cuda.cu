@@ -134,14 +134,14 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T
                                                               const T* __restrict__ HV,
                                                               T* __restrict__ Hd, T* __restrict__ HUd,
                                                               T* __restrict__ HVd, const T* sc,
-                                                              unsigned* fl) {
-  const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i0 = long(blockIdx.y) * TS_SWE_STRIP;
-  const long i1 = min(i0 + TS_SWE_STRIP, a.nx);
+                                                              unsigned* fl, long strip) {
+  const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i0 = long(blockIdx.y) * strip;
+  const long i1 = min(i0 + strip, a.nx);
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   if (j < a.ny)
-    tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.ny,
-                  a.w, j, i0, i1, &rmax, &bad);
+    tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.nx,
+                         a.ny, a.w, j, i0, i1, &rmax, &bad);
   block_fold(rmax, bad, true, fl);
 }
 
@@ -231,10 +231,11 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
   const Phys<T> a{g.nx, g.ny, g.w, prm};
-  const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, TS_SWE_STRIP));
+  const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
+  const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, strip));
   phys_update_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),
                                                         p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
-                                                        p(flags));
+                                                        p(flags), strip);
   cuda::check_launch("swe phys_update");
 }
 

@@ -14,9 +14,13 @@
 #define TS_SWE_BAD_CELL 3
 #define TS_SWE_BAD_STEP 4
 #define TS_SWE_NONE 0xffffffffu
-/* the strip kernel: work-items along j, each marching TS_SWE_STRIP rows of i */
+/* the strip kernel: TS_SWE_BLOCK work-items along j, each marching a strip
+ * of rows: long strips on large grids (fewer re-read rows at strip edges,
+ * fewer atomics), short ones on small grids (enough work-groups) */
 #define TS_SWE_BLOCK 128
-#define TS_SWE_STRIP 32
+#define TS_SWE_STRIP_LONG 128
+#define TS_SWE_STRIP_SHORT 16
+#define TS_SWE_STRIP_LONG_CELLS (1L << 24)
 
 /* Bit casts between float and uint32 (the wave-rate maximum lives in a uint32
  * slot so that an integer atomic max can reduce it; rates are >= 0, and

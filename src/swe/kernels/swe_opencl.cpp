@@ -53,6 +53,10 @@ void set_args_from(const cl::Kernel& k, cl_uint first, const Args&... args) {
 
 constexpr cl_uint kPhysParams = 18;
 
+long strip_length(const PhysGrid& g) {
+  return g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
+}
+
 }  // namespace
 
 template <class T>
@@ -127,8 +131,8 @@ void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p,
   set_phys_params(k, g, p);
   set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
                 m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
-                m(scalars.handle()), m(flags.handle()));
-  const std::size_t strips = static_cast<std::size_t>((g.nx + TS_SWE_STRIP - 1) / TS_SWE_STRIP);
+                m(scalars.handle()), m(flags.handle()), cl_long(strip_length(g)));
+  const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
   opencl::queue_of(q).launch(k, cl::NDRange(up(g.ny, TS_SWE_BLOCK), strips),
                              cl::NDRange(TS_SWE_BLOCK, 1), "phys_update");
 }

@@ -6,8 +6,9 @@
  *  - its own cell and the next row live in registers (h, u, v, z), so each
  *    velocity is divided out once, and the x-face below a cell is the face
  *    above the previous one (reused, not recomputed);
- *  - the row after next is loaded one iteration early, so a work-item keeps
- *    two rows of loads in flight while it computes;
+ *  - rows are loaded three iterations ahead (a register ring), so a
+ *    work-item keeps three rows of loads in flight while it computes (4-byte
+ *    loads alone do not fill HBM3e's queues, anchors §4.3);
  *  - neighbours j +- 1 come from the cache lines the adjacent work-items of
  *    the same row load (L1), not from DRAM.
  * Each value crosses DRAM about once per step: 28 B/cell in FP32 (h, hu, hv
@@ -18,7 +19,7 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
                          TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
                          TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
                          TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
-                         long ny, long w, long j, long i0, long i1, unsigned int* rmax,
+                         long nx, long ny, long w, long j, long i0, long i1, unsigned int* rmax,
                          unsigned int* bad) {
   long c = (i0 + 2) * w + j + 2;
   const ts_real rx = dt / dx, ry = dt / dy;
@@ -26,13 +27,16 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
   const ts_real ha = H[c - w];
   ts_real h0 = H[c], hu0 = HU[c], hv0 = HV[c], z0 = Z[c];
   ts_real h1 = H[c + w], hu1 = HU[c + w], hv1 = HV[c + w], z1 = Z[c + w];
+  const long c2 = (i0 + 1 < nx ? i0 + 4 : nx + 3) * w + j + 2; /* row i0+2, clamped */
+  ts_real h2 = H[c2], hu2 = HU[c2], hv2 = HV[c2], z2 = Z[c2];
   ts_real u0 = ts_swe_vel(h0, hu0, hdry), v0 = ts_swe_vel(h0, hv0, hdry);
   ts_real w_h, w_l, w_r, w_t;
   ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
                    Z[c - w], h0, u0, v0, z0, &w_h, &w_l, &w_r, &w_t);
   for (long i = i0; i < i1; ++i, c += w) {
-    /* row i+2 (at most storage row nx+3, inside the allocation) */
-    const ts_real h2 = H[c + 2 * w], hu2 = HU[c + 2 * w], hv2 = HV[c + 2 * w], z2 = Z[c + 2 * w];
+    /* row i+3, clamped to the last ghost row (rows past nx+1 are never used) */
+    const long c3 = (i + 3 <= nx + 1 ? i + 5 : nx + 3) * w + j + 2;
+    const ts_real h3 = H[c3], hu3 = HU[c3], hv3 = HV[c3], z3 = Z[c3];
     const ts_real u1 = ts_swe_vel(h1, hu1, hdry), v1 = ts_swe_vel(h1, hv1, hdry);
     const ts_real hn = H[c + 1], hs = H[c - 1];
     ts_real e_h, e_l, e_r, e_t, n_h, n_l, n_r, n_t, s_h, s_l, s_r, s_t, h, hu, hv;
@@ -57,5 +61,6 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
     w_t = e_t;
     h0 = h1, hu0 = hu1, hv0 = hv1, z0 = z1, u0 = u1, v0 = v1;
     h1 = h2, hu1 = hu2, hv1 = hv2, z1 = z2;
+    h2 = h3, hu2 = hu3, hv2 = hv3, z2 = z3;
   }
 }
