@@ -34,16 +34,16 @@ __kernel void thesis_tile_edge(TS_THESIS_ARGS, __local ts_real* tz, __local ts_r
                           tz, tx, ty);
 }
 
-/* copyrow / copycolumn of the thesis, all three fields per work-item */
-__kernel void thesis_ghost_rows(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
-                                __global ts_real* Y) {
-  const long j = get_global_id(0);
-  if (j < ny + 2) ts_swe_thesis_ghost_row(Z, X, Y, nx, w, j);
-}
-__kernel void thesis_ghost_cols(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
-                                __global ts_real* Y) {
-  const long i = get_global_id(0);
-  if (i < nx + 2) ts_swe_thesis_ghost_col(Z, X, Y, ny, w, i);
+/* copyrow / copycolumn of the thesis fused into one launch: work-item t
+ * fills the ghost rows at interior column t+1 and the ghost columns at
+ * interior row t+1. The four corner cells, which the 5-point stencil never
+ * reads, are left alone (the thesis's row-then-column order only decides
+ * them), so no two work-items touch the same cell. */
+__kernel void thesis_ghosts(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
+                            __global ts_real* Y) {
+  const long t = get_global_id(0);
+  if (t < ny) ts_swe_thesis_ghost_row(Z, X, Y, nx, w, t + 1);
+  if (t < nx) ts_swe_thesis_ghost_col(Z, X, Y, ny, w, t + 1);
 }
 
 /* ---- physical model ---- */

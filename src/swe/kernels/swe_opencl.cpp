@@ -92,14 +92,10 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
 
 template <class T>
 void thesis_ghosts(OpenCLTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
-  auto& cq = opencl::queue_of(q);
-  for (const char* name : {"thesis_ghost_rows", "thesis_ghost_cols"}) {
-    cl::Kernel k = kernel(f.z, name);
-    opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), m(f.z.handle()),
-                     m(f.qx.handle()), m(f.qy.handle()));
-    const long n = name[13] == 'r' ? g.ny + 2 : g.nx + 2;
-    cq.launch(k, cl::NDRange(up(n, 64)), cl::NDRange(64), name);
-  }
+  cl::Kernel k = kernel(f.z, "thesis_ghosts");
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), m(f.z.handle()), m(f.qx.handle()),
+                   m(f.qy.handle()));
+  opencl::queue_of(q).launch(k, cl::NDRange(up(std::max(g.nx, g.ny), 64)), cl::NDRange(64), "thesis_ghosts");
 }
 
 WorkGroup max_work_group(OpenCLTag, Device& d) {
