@@ -154,23 +154,25 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
     const int hi = opt.depth ? std::min(opt.depth, remaining) : remaining;
     const int lo = opt.depth ? hi : 1;
     // A tile of c coarsest points uploads (c + 1) 2^dep - 1 fine points per
-    // axis for c 2^dep it owns: automatic depth keeps c >= 8 (<= 12.5%
-    // redundant per axis) unless no depth allows that.
+    // axis for the c 2^dep it owns: the automatic depth is the deepest that
+    // keeps c >= 32 (<= 3% redundant uploads per axis), else c >= 8, else
+    // whatever fits.
     auto fitted = [&](int dep, long& cw, long& ch) {
       cw = std::max(1L, tile_w_ >> dep);
       ch = std::max(1L, tile_h_ >> dep);
       while (restriction_need(k, dep, cw, ch) > E && (cw > 1 || ch > 1)) (cw >= ch ? cw : ch) -= 1;
       return restriction_need(k, dep, cw, ch) <= E;
     };
-    auto wide = [&](int dep, long cw, long ch) {
+    auto wide = [&](int dep, long cw, long ch, long min_c) {
       const Dims& dc = levels_[std::size_t(k + dep)].d;
-      return cw >= std::min(8L, dc.nx) && ch >= std::min(8L, dc.ny);
+      return cw >= std::min(min_c, dc.nx) && ch >= std::min(min_c, dc.ny);
     };
     bool placed = false;
-    for (int pass = opt.depth ? 1 : 0; pass < 2 && !placed; ++pass)
+    for (long min_c : {32L, 8L, 1L})
       for (int dep = hi; dep >= lo && !placed; --dep) {
         long cw = 0, ch = 0;
-        if (fitted(dep, cw, ch) && (pass == 1 || wide(dep, cw, ch))) {
+        if ((opt.depth || min_c == 1 || wide(dep, std::max(1L, tile_w_ >> dep), std::max(1L, tile_h_ >> dep), min_c)) &&
+            fitted(dep, cw, ch) && (opt.depth || wide(dep, cw, ch, min_c))) {
           passes_.push_back({k, dep, cw, ch});
           k += dep;
           placed = true;

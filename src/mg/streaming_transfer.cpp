@@ -84,6 +84,18 @@ void Streamer<T>::drain() {
 }
 
 namespace {
+// Host copy of a rectangle between pitched arrays (the staged path's own
+// memcpy; the thesis's host did it on one core, here large rectangles use
+// every core so the copy keeps up with the bus).
+template <class T>
+void copy_rows(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::size_t width,
+               std::size_t rows) {
+  const long n = static_cast<long>(rows);
+#pragma omp parallel for schedule(static) if (rows * width >= (std::size_t(1) << 16))
+  for (long row = 0; row < n; ++row)
+    std::memcpy(dst + std::size_t(row) * dpitch, src + std::size_t(row) * spitch, width * sizeof(T));
+}
+
 // Elements from the first to the last element of a device rectangle.
 std::size_t span_elems(const Rect& r) { return r.rows ? (r.rows - 1) * r.dev_pitch + r.width : 0; }
 }  // namespace
@@ -121,8 +133,7 @@ void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
       const std::size_t n = span_elems(r);
       if (s.staged_up + n > s.staging.size()) throw Error("streaming staging buffer overflow (internal)");
       T* stage = s.staging.data() + s.staged_up;
-      for (std::size_t row = 0; row < r.rows; ++row)
-        std::memcpy(stage + row * r.dev_pitch, src + row * r.host_pitch, r.width * E);
+      copy_rows(stage, r.dev_pitch, src, r.host_pitch, r.width, r.rows);
       q.write(dst, r.dev_off * E, stage, n * E, false);
       s.staged_up += n;
       break;
@@ -164,10 +175,7 @@ void Streamer<T>::download(Slot<T>& s, int block, const Rect& r, T* host) {
       T* stage = s.staging.data() + s.staged_down;
       q.read(src, r.dev_off * E, stage, n * E, false);
       s.staged_down += n;
-      s.after.push_back([stage, dst, r] {
-        for (std::size_t row = 0; row < r.rows; ++row)
-          std::memcpy(dst + row * r.host_pitch, stage + row * r.dev_pitch, r.width * sizeof(T));
-      });
+      s.after.push_back([stage, dst, r] { copy_rows(dst, r.host_pitch, stage, r.dev_pitch, r.width, r.rows); });
       break;
     }
   }
