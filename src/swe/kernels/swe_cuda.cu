@@ -61,7 +61,7 @@ __global__ void thesis_global_k(ThesisArgs a, T k, const T* Zs, const T* Xs, con
 template <class T, bool Halo>
 __global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
                               T* Xd, T* Yd) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];
   const int l0 = blockDim.y, l1 = blockDim.x;
   const int tile = Halo ? (l0 + 2) * (l1 + 2) : l0 * l1;
   T* tz = reinterpret_cast<T*>(smem);
