@@ -1,6 +1,7 @@
-// `tessera sparse info|convert|generate`: look at a Matrix Market file (size,
-// row statistics, block structure, storage in every format), convert between
-// Matrix Market flavours, write TRACE-like test matrices.
+// `tessera sparse info|convert|generate|spmv`: look at a Matrix Market file
+// (size, row statistics, block structure, storage in every format), convert
+// between Matrix Market flavours, write TRACE-like test matrices, run one SpMV
+// kernel on a device.
 #include <cstdio>
 #include <memory>
 #include <variant>
@@ -12,9 +13,11 @@
 #include "core/error.hpp"
 #include "sparse/analysis.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/device_run.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/storage.hpp"
 #include "sparse/trace_generator.hpp"
+#include "core/registry.hpp"
 
 namespace tessera::app {
 
@@ -27,6 +30,9 @@ struct SparseArgs {
   std::string spec;
   bool json = false, real = false;
   int grid_block = -1;
+  // spmv
+  std::string generate, device = "best";
+  SpmvRunOptions run;
 };
 
 /// "RxC" or "N" (square) block size; "auto": 5x5 when it divides the matrix, else none.
@@ -229,6 +235,37 @@ int generate(const SparseArgs& args) {
   return single ? generate_as<std::complex<float>>(args, c) : generate_as<std::complex<double>>(args, c);
 }
 
+template <Scalar V>
+int spmv_as(const SparseArgs& args) {
+  const HostMatrix<V> m = args.file.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.file);
+  const SpmvRunResult r = run_spmv<V>(open_device(args.device), m, args.run);
+  const bool complex = is_complex_v<V>;
+  if (args.json) {
+    std::printf("%s\n", to_json(r, complex).dump(2).c_str());
+    return 0;
+  }
+  std::printf("matrix   %s: %lld x %lld, %lld stored entries, %lld nonzeros, %s values\n", r.matrix.c_str(),
+              (long long)r.rows, (long long)r.cols, (long long)r.stored, (long long)r.nonzeros, r.value_type.c_str());
+  std::printf("kernel   %s on %s, checked against the host reference (error %.3g of the bound)\n",
+              r.kernel.c_str(), r.device.c_str(), r.max_error);
+  std::printf("time     %.4f ms per SpMV (median of %zu runs of %d; min %.4f ms)\n", r.ms_per_spmv(),
+              r.timing.ms.size(), r.spmvs_per_run, r.timing.min_ms / r.spmvs_per_run);
+  std::printf("rate     %.2f GFLOP/s on stored entries, %.2f on nonzeros; %.1f GB/s under the byte model "
+              "(%s per SpMV)\n",
+              r.gflops_stored(complex), r.gflops_true(complex), r.gbps(),
+              format_bytes(static_cast<std::uint64_t>(r.model_bytes)).c_str());
+  return 0;
+}
+
+int spmv_command(const SparseArgs& args) {
+  if (args.file.empty() == args.generate.empty()) throw UsageError("sparse spmv: give exactly one of --matrix and --generate");
+  const bool complex = args.file.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.file);
+  if (args.real && !args.file.empty() && complex) throw UsageError("--real: the file holds complex values");
+  const bool single = args.precision == "single";
+  if (complex) return single ? spmv_as<std::complex<float>>(args) : spmv_as<std::complex<double>>(args);
+  return single ? spmv_as<float>(args) : spmv_as<double>(args);
+}
+
 }  // namespace
 
 Command add_sparse_command(CLI::App& app) {
@@ -264,13 +301,40 @@ Command add_sparse_command(CLI::App& app) {
   gen_cmd->add_option("--grid-block", args->grid_block, "Write only this grid block (0-based)")
       ->check(CLI::NonNegativeNumber);
 
-  return {cmd, [args, info_cmd, convert_cmd, gen_cmd] {
+  auto* spmv_cmd = cmd->add_subcommand("spmv", "Run one SpMV kernel on a device, checked and timed");
+  spmv_cmd->add_option("--matrix", args->file, "Matrix Market file (.mtx or .mtx.gz)");
+  spmv_cmd->add_option("--generate", args->generate,
+                       "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]) or laplace7:N|NXxNYxNZ");
+  spmv_cmd->add_option("--format", args->run.format, "csr, ell, sell, bcsr, bell (default: the kernel's)");
+  spmv_cmd->add_option("--kernel", args->run.kernel,
+                       "csr-scalar csr-vector ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a bcsr-v2b bcsr-v3 bcsr-warp bell "
+                       "bell-v2 bell-v3 bell-v4 bell-sub (default: the format's)");
+  spmv_cmd->add_option("--precision", args->precision, "Value precision (complex for complex files and TRACE)")
+      ->check(precisions);
+  spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");
+  spmv_cmd->add_option("--device", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
+  spmv_cmd->add_option("--reps", args->run.timing.reps, "Timed runs")->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")->check(CLI::NonNegativeNumber);
+  spmv_cmd->add_option("--spmvs", args->run.spmvs_per_run, "SpMVs per timed run (the thesis timed 100)")
+      ->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--ell-subsection", args->run.device.ell_subsection, "ELL subsection length L (thesis: 20)")
+      ->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--sell-slice", args->run.device.sell_slice, "SELL slice height C")->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--sell-sort", args->run.device.sell_sort, "SELL sorting window sigma")->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--lanes", args->run.device.csr_lanes, "csr-vector lanes per row (0: by row length)");
+  spmv_cmd->add_option("--group-rows", args->run.device.bell_group_rows, "BELL V3 rows per work-group");
+  spmv_cmd->add_option("--block-rows", args->run.device.block_r, "Block rows for block formats built from CSR");
+  spmv_cmd->add_option("--block-cols", args->run.device.block_c, "Block columns for block formats built from CSR");
+  spmv_cmd->add_flag("--json", args->json, "Machine-readable output");
+
+  return {cmd, [args, info_cmd, convert_cmd, gen_cmd, spmv_cmd] {
             if (info_cmd->parsed()) {
               MmMatrix m = read_matrix_market_any(args->file);
               return std::visit([&](const auto& coo) { return info(*args, m.header, coo); }, m.coo);
             }
             if (convert_cmd->parsed()) return convert(*args);
             if (gen_cmd->parsed()) return generate(*args);
+            if (spmv_cmd->parsed()) return spmv_command(*args);
             return 2;
           }};
 }

@@ -1,0 +1,82 @@
+#include "sparse/device_inputs.hpp"
+
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/laplacian.hpp"
+#include "sparse/matrix_market.hpp"
+
+namespace tessera::sparse {
+
+template <Scalar T>
+Bcsr<T> trace_bcsr(const TraceCase& c) {
+  Bcsr<T> out;
+  out.block = {c.vars, c.vars, BlockLayout::row_major};
+  size64 block_row_base = 0, block_col_base = 0;
+  for (int g = 0; g < c.grid_blocks; ++g) {
+    const Bcsr<T> b = to_bcsr(generate_trace_block<T>(c, g));
+    const size64 base = out.nblocks();
+    to_index(base + b.nblocks(), "TRACE case blocks");
+    to_index(checked_mul(base + b.nblocks(), out.block.size(), "TRACE case values"), "TRACE case values");
+    for (size64 sb = 0; sb < b.stored_block_rows(); ++sb) {
+      out.row_ptr.push_back(static_cast<index_t>(base + b.row_ptr[sb + 1]));
+      out.block_row_map.push_back(to_index(block_row_base + mapped_row(b.block_row_map, sb), "TRACE block rows"));
+    }
+    for (index_t j : b.col) out.col.push_back(to_index(block_col_base + j, "TRACE block columns"));
+    out.val.insert(out.val.end(), b.val.begin(), b.val.end());
+    out.rows += b.rows;
+    out.cols += b.cols;
+    block_row_base += b.block_rows();
+    block_col_base += b.block_cols();
+  }
+  return out;
+}
+
+bool spec_is_complex(std::string_view spec) { return spec.rfind("laplace7:", 0) != 0; }
+
+bool file_is_complex(const std::string& path) {
+  return read_matrix_market_header(path).field == MmField::complex;
+}
+
+template <Scalar T>
+HostMatrix<T> generate_matrix(std::string_view spec) {
+  HostMatrix<T> m;
+  m.name = std::string(spec);
+  if (spec.rfind("laplace7:", 0) == 0) {
+    const GridSize g = parse_laplacian(spec);
+    m.csr = laplacian_7pt<T>(g.nx, g.ny, g.nz);
+  } else {
+    m.block = trace_bcsr<T>(parse_trace_case(spec));
+    m.is_block = true;
+  }
+  return m;
+}
+
+template <Scalar T>
+HostMatrix<T> read_matrix(const std::string& path) {
+  HostMatrix<T> m;
+  m.name = path;
+  MmMatrix f = read_matrix_market_any(path);
+  std::visit(
+      [&](const auto& coo) {
+        using F = typename std::decay_t<decltype(coo)>::value_type;
+        if constexpr (is_complex_v<F> && !is_complex_v<T>)
+          throw UsageError(fmt::format("{} holds complex values: run it with complex values", path));
+        else
+          m.csr = cast_values<T>(to_csr(coo));
+      },
+      f.coo);
+  return m;
+}
+
+#define TS_INSTANTIATE(T)                                                \
+  template Bcsr<T> trace_bcsr<T>(const TraceCase&);                      \
+  template HostMatrix<T> generate_matrix<T>(std::string_view);           \
+  template HostMatrix<T> read_matrix<T>(const std::string&);
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::sparse

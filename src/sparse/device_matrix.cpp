@@ -1,0 +1,273 @@
+// Kernel names and DeviceMatrix: the host format each kernel needs, built with
+// the host converters and uploaded once.
+#include "sparse/device_matrix.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/kernels/spmv_kernels.hpp"
+#include "sparse/kernels/spmv_point.hpp"
+#include "sparse/storage.hpp"
+
+namespace tessera::sparse {
+
+namespace {
+
+struct KernelName {
+  Kernel kernel;
+  std::string_view name;
+  Format format;
+};
+constexpr std::array<KernelName, 16> kKernels{{
+    {Kernel::csr_scalar, "csr-scalar", Format::csr},   {Kernel::csr_vector, "csr-vector", Format::csr},
+    {Kernel::ell, "ell", Format::ell},                  {Kernel::ell_v2, "ell-v2", Format::ell},
+    {Kernel::sell, "sell", Format::sell},               {Kernel::bcsr_v1a, "bcsr-v1a", Format::bcsr},
+    {Kernel::bcsr_v1b, "bcsr-v1b", Format::bcsr},       {Kernel::bcsr_v2a, "bcsr-v2a", Format::bcsr},
+    {Kernel::bcsr_v2b, "bcsr-v2b", Format::bcsr},       {Kernel::bcsr_v3, "bcsr-v3", Format::bcsr},
+    {Kernel::bcsr_warp, "bcsr-warp", Format::bcsr},     {Kernel::bell, "bell", Format::bell},
+    {Kernel::bell_v2, "bell-v2", Format::bell},         {Kernel::bell_v3, "bell-v3", Format::bell},
+    {Kernel::bell_v4, "bell-v4", Format::bell},         {Kernel::bell_sub, "bell-sub", Format::bell},
+}};
+
+const KernelName& entry(Kernel k) {
+  for (const auto& e : kKernels)
+    if (e.kernel == k) return e;
+  throw Error("unknown SpMV kernel");
+}
+
+/// The in-block order a BCSR kernel reads: the thesis's V1/V2 row-major
+/// blocks, V3 and the warp kernel column-major ("permuted") ones.
+BlockLayout layout_for(Kernel k) {
+  return k == Kernel::bcsr_v3 || k == Kernel::bcsr_warp ? BlockLayout::col_major : BlockLayout::row_major;
+}
+BellIndex index_for(Kernel k) { return k == Kernel::bell_v2 ? BellIndex::block_row : BellIndex::scalar_row; }
+
+template <class T>
+Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
+  Buffer<T> b(d, v.size());
+  b.copy_from_host(v);
+  return b;
+}
+
+/// BELL V3's window per group of `group` stored scalar rows: the x indices
+/// [first, first + size) every slot of the group reads, padding slots
+/// included (their column is valid but may lie outside the real blocks').
+template <Scalar V>
+std::vector<index_t> bell_windows(const Bell<V>& b, int group, size64& max_window) {
+  const size64 n = b.stored_rows(), groups = ceil_div(n, group);
+  std::vector<index_t> w(static_cast<std::size_t>(2 * groups), 0);
+  max_window = 0;
+  for (size64 g = 0; g < groups; ++g) {
+    size64 lo = b.cols, hi = -1;
+    for (size64 row = g * group; row < std::min(n, (g + 1) * group); ++row)
+      for (size64 k = 0; k < b.width; ++k) {
+        const size64 first = b.col[k * n + row];
+        lo = std::min(lo, first);
+        hi = std::max(hi, std::min(first + b.block.c, b.cols) - 1);
+      }
+    if (hi < lo) continue;
+    w[2 * g] = static_cast<index_t>(lo);
+    w[2 * g + 1] = static_cast<index_t>(hi - lo + 1);
+    max_window = std::max(max_window, hi - lo + 1);
+  }
+  return w;
+}
+
+}  // namespace
+
+std::string_view to_string(Format f) {
+  switch (f) {
+    case Format::csr: return "CSR";
+    case Format::ell: return "ELL";
+    case Format::sell: return "SELL";
+    case Format::bcsr: return "BCSR";
+    case Format::bell: return "BELL";
+  }
+  return "?";
+}
+
+std::string_view to_string(Kernel k) { return entry(k).name; }
+Format format_of(Kernel k) { return entry(k).format; }
+
+Kernel parse_kernel(std::string_view name) {
+  for (const auto& e : kKernels)
+    if (e.name == name) return e.kernel;
+  std::string known;
+  for (const auto& e : kKernels) known += (known.empty() ? "" : ", ") + std::string(e.name);
+  throw UsageError(fmt::format("unknown SpMV kernel '{}' (known: {})", name, known));
+}
+
+std::vector<Kernel> all_kernels() {
+  std::vector<Kernel> out;
+  for (const auto& e : kKernels) out.push_back(e.kernel);
+  return out;
+}
+
+Kernel default_kernel(Format f) {
+  switch (f) {
+    case Format::csr: return Kernel::csr_vector;
+    case Format::ell: return Kernel::ell_v2;
+    case Format::sell: return Kernel::sell;
+    case Format::bcsr: return Kernel::bcsr_warp;
+    case Format::bell: return Kernel::bell;
+  }
+  return Kernel::csr_vector;
+}
+
+bool available(Kernel k, Backend b) { return k != Kernel::bell_v4 || b == Backend::cuda || b == Backend::cpu; }
+
+template <Scalar V>
+DeviceMatrix<V>::DeviceMatrix(std::shared_ptr<Device> device, const Csr<V>& a, Kernel kernel,
+                              const DeviceOptions& opt)
+    : device_(std::move(device)), rows_(a.rows), cols_(a.cols) {
+  init(a, kernel, opt);
+}
+
+template <Scalar V>
+DeviceMatrix<V>::DeviceMatrix(std::shared_ptr<Device> device, const Bcsr<V>& a, Kernel kernel,
+                              const DeviceOptions& opt)
+    : device_(std::move(device)), rows_(a.rows), cols_(a.cols) {
+  init(a, kernel, opt);
+}
+
+template <Scalar V>
+void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& opt) {
+  format_ = format_of(kernel);
+  kernel_ = kernel;
+  auto account = [&](const sparse::Storage& s) {
+    stored_ = s.slots;
+    nonzeros_ = s.nonzeros();
+    matrix_bytes_ = s.total_bytes();
+  };
+  if (format_ == Format::bcsr || format_ == Format::bell) {
+    if (opt.block_r < 1 || opt.block_c < 1) throw UsageError("block size must be at least 1x1");
+    init(to_bcsr(a, {opt.block_r, opt.block_c, layout_for(kernel), true}), kernel, opt);
+  } else if (format_ == Format::csr) {
+    DeviceCsr<V> m;
+    m.rows = a.rows;
+    m.cols = a.cols;
+    m.nnz = a.nnz();
+    m.lanes = opt.csr_lanes > 0 ? opt.csr_lanes : kernels::csr_vector_lanes(a.rows, a.nnz());
+    if (m.lanes > TS_SPMV_WARP || (m.lanes & (m.lanes - 1)) != 0)
+      throw UsageError(fmt::format("csr-vector lanes per row must be a power of two up to {}, not {}",
+                                   TS_SPMV_WARP, m.lanes));
+    m.row_ptr = upload(device_, a.row_ptr);
+    m.col = upload(device_, a.col);
+    m.val = upload(device_, a.val);
+    account(sparse::storage(a));
+    data_ = std::move(m);
+  } else if (format_ == Format::ell) {
+    if (opt.ell_subsection < 1) throw UsageError("the ELL subsection length must be at least 1");
+    const Ell<V> e = to_ell(a, {opt.ell_subsection, false, true});
+    DeviceEll<V> m;
+    m.rows = e.rows;
+    m.cols = e.cols;
+    m.stored_rows = e.stored_rows;
+    m.width = e.width;
+    m.subsection = e.subsection;
+    m.mapped = !e.row_map.empty();
+    m.row_map = upload(device_, e.row_map);
+    m.col = upload(device_, e.col);
+    m.val = upload(device_, e.val);
+    account(sparse::storage(e));
+    data_ = std::move(m);
+  } else {
+    if (opt.sell_slice < 1 || opt.sell_slice > 1024) throw UsageError("SELL slice height must be 1..1024");
+    const Sell<V> s = to_sell(a, {opt.sell_slice, std::max(1, opt.sell_sort)});
+    DeviceSell<V> m;
+    m.rows = s.rows;
+    m.cols = s.cols;
+    m.slices = s.slices();
+    m.slice_height = s.slice_height;
+    m.mapped = !s.row_map.empty();
+    m.slice_ptr = upload(device_, s.slice_ptr);
+    m.row_map = upload(device_, s.row_map);
+    m.col = upload(device_, s.col);
+    m.val = upload(device_, s.val);
+    account(sparse::storage(s));
+    data_ = std::move(m);
+  }
+}
+
+template <Scalar V>
+void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions& opt) {
+  format_ = format_of(kernel);
+  kernel_ = kernel;
+  if (format_ != Format::bcsr && format_ != Format::bell) return init(to_csr(a, Zeros::drop), kernel, opt);
+  const int r = a.block.r;
+  if (kernel == Kernel::bell_v2 && r > TS_SPMV_MAX_BLOCK)
+    throw UsageError(fmt::format("bell-v2 keeps one accumulator per block row: blocks up to {} rows, not {}",
+                                 TS_SPMV_MAX_BLOCK, r));
+  if (r > TS_SPMV_WARP) throw UsageError(fmt::format("blocks up to {} rows, not {}", TS_SPMV_WARP, r));
+  sparse::Storage s;
+  if (format_ == Format::bcsr) {
+    DeviceBcsr<V> m;
+    m.host = a.block.layout == layout_for(kernel) ? a : with_layout(a, layout_for(kernel));
+    const Bcsr<V>& h = m.host;
+    m.rows = h.rows;
+    m.cols = h.cols;
+    m.block = h.block;
+    m.stored_block_rows = h.stored_block_rows();
+    m.nblocks = h.nblocks();
+    m.mapped = !h.block_row_map.empty();
+    m.row_ptr = upload(device_, h.row_ptr);
+    m.block_row_map = upload(device_, h.block_row_map);
+    m.col = upload(device_, h.col);
+    m.val = upload(device_, h.val);
+    s = sparse::storage(h);
+    data_ = std::move(m);
+  } else {
+    const Bell<V> b = to_bell(a, {index_for(kernel), 1});
+    DeviceBell<V> m;
+    m.rows = b.rows;
+    m.cols = b.cols;
+    m.block = b.block;
+    m.stored_block_rows = b.stored_block_rows;
+    m.width = b.width;
+    m.index = b.index;
+    m.mapped = !b.block_row_map.empty();
+    m.block_row_map = upload(device_, b.block_row_map);
+    m.col = upload(device_, b.col);
+    m.val = upload(device_, b.val);
+    // at most TS_SPMV_WARP subsections: a work-group is 32 rows x subsections
+    m.sub_slots = static_cast<int>(std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
+    if (b.index == BellIndex::scalar_row) {
+      if (opt.bell_group_rows < 1 || opt.bell_group_rows > 1024)
+        throw UsageError("BELL V3 work-group rows must be 1..1024");
+      m.group_rows = opt.bell_group_rows;
+      m.windows = upload(device_, bell_windows(b, m.group_rows, m.max_window));
+    }
+    s = sparse::storage(b);
+    data_ = std::move(m);
+  }
+  stored_ = s.slots;
+  nonzeros_ = s.nonzeros();
+  matrix_bytes_ = s.total_bytes();
+}
+
+template <Scalar V>
+double DeviceMatrix<V>::model_bytes(Kernel k) const {
+  const double v = sizeof(V);
+  double bytes = static_cast<double>(matrix_bytes_) + v * static_cast<double>(rows_ + cols_);
+  if (const auto* e = std::get_if<DeviceEll<V>>(&data_)) {
+    if (k == Kernel::ell) bytes += 2 * v * static_cast<double>(e->stored_rows * e->subsections());
+    if (e->stored_rows < e->rows) bytes += v * static_cast<double>(rows_);
+  } else if (const auto* b = std::get_if<DeviceBcsr<V>>(&data_)) {
+    if (k != Kernel::bcsr_warp) bytes += 2 * v * static_cast<double>(b->nblocks * b->block.r);
+    if (k == Kernel::bcsr_v1a || k == Kernel::bcsr_v2a) bytes += static_cast<double>(matrix_bytes_);
+    if (b->stored_block_rows < ceil_div(b->rows, b->block.r)) bytes += v * static_cast<double>(rows_);
+  } else if (const auto* l = std::get_if<DeviceBell<V>>(&data_)) {
+    if (l->stored_block_rows < ceil_div(l->rows, l->block.r)) bytes += v * static_cast<double>(rows_);
+  }
+  return bytes;
+}
+
+#define TS_INSTANTIATE(V) template class DeviceMatrix<V>;
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::sparse

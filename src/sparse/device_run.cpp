@@ -1,0 +1,155 @@
+#include "sparse/device_run.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/spmv.hpp"
+
+namespace tessera::sparse {
+
+namespace {
+
+template <Scalar V>
+std::vector<V> random_x(size64 n) {
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<V> x(static_cast<std::size_t>(n));
+  for (auto& v : x) {
+    if constexpr (is_complex_v<V>) v = V(static_cast<real_t<V>>(u(rng)), static_cast<real_t<V>>(u(rng)));
+    else v = static_cast<V>(u(rng));
+  }
+  return x;
+}
+
+/// Largest |y - ref| / ((len + 2) eps sum |a||x|) over the rows, from a CSR
+/// view of the matrix (the bound of any summation order).
+template <Scalar V>
+double worst_error(const Csr<V>& a, const std::vector<V>& x, const std::vector<V>& y, const std::vector<V>& ref) {
+  const double eps = std::numeric_limits<real_t<V>>::epsilon();
+  double worst = 0;
+  for (size64 i = 0; i < a.rows; ++i) {
+    double s = 0;
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      s += static_cast<double>(magnitude(a.val[p])) * static_cast<double>(magnitude(x[a.col[p]]));
+    const double bound = s * eps * static_cast<double>(a.row_ptr[i + 1] - a.row_ptr[i] + 2);
+    const double err = static_cast<double>(magnitude(y[i] - ref[i]));
+    if (std::isnan(err)) return INFINITY;
+    if (err > 0) worst = std::max(worst, bound > 0 ? err / bound : INFINITY);
+  }
+  return worst;
+}
+
+}  // namespace
+
+double SpmvRunResult::gflops_stored(bool complex) const {
+  return ms_per_spmv() > 0 ? (complex ? 8.0 : 2.0) * static_cast<double>(stored) / ms_per_spmv() * 1e-6 : 0;
+}
+double SpmvRunResult::gflops_true(bool complex) const {
+  return ms_per_spmv() > 0 ? (complex ? 8.0 : 2.0) * static_cast<double>(nonzeros) / ms_per_spmv() * 1e-6 : 0;
+}
+
+Kernel resolve_kernel(const SpmvRunOptions& opt) {
+  std::optional<Format> format;
+  if (!opt.format.empty()) {
+    for (Format f : {Format::csr, Format::ell, Format::sell, Format::bcsr, Format::bell}) {
+      std::string name(to_string(f));
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (name == opt.format) format = f;
+    }
+    if (!format) throw UsageError(fmt::format("unknown format '{}' (csr, ell, sell, bcsr, bell)", opt.format));
+  }
+  if (opt.kernel.empty()) return default_kernel(format.value_or(Format::csr));
+  const Kernel k = parse_kernel(opt.kernel);
+  if (format && *format != format_of(k))
+    throw UsageError(fmt::format("kernel {} works on {} matrices, not --format {}", opt.kernel,
+                                 to_string(format_of(k)), opt.format));
+  return k;
+}
+
+template <Scalar V>
+SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt) {
+  const Kernel k = resolve_kernel(opt);
+  if (!available(k, device->backend()))
+    throw UsageError(fmt::format("kernel {} does not exist on {}", to_string(k), device->id()));
+  auto upload = [&] {
+    return m.is_block ? DeviceMatrix<V>(device, m.block, k, opt.device) : DeviceMatrix<V>(device, m.csr, k, opt.device);
+  };
+  std::vector<DeviceMatrix<V>> copies;
+  copies.reserve(64);  // `a` below stays valid
+  copies.push_back(upload());
+  const DeviceMatrix<V>& a = copies.front();
+  const std::vector<V> x = random_x<V>(a.cols());
+  Buffer<V> xb(device, x.size()), yb(device, static_cast<std::size_t>(a.rows()));
+  xb.copy_from_host(x);
+  SpmvRunResult r;
+  r.matrix = m.name;
+  r.kernel = std::string(to_string(k));
+  r.device = device->id();
+  r.value_type = is_complex_v<V> ? fmt::format("complex<{}>", sizeof(V) == 8 ? "float" : "double")
+                                 : (sizeof(V) == 4 ? "float" : "double");
+  r.rows = a.rows();
+  r.cols = a.cols();
+  r.stored = a.stored_entries();
+  r.nonzeros = a.nonzeros();
+  r.model_bytes = a.model_bytes(k);
+  r.spmvs_per_run = std::max(1, opt.spmvs_per_run);
+  if (opt.verify) {
+    std::vector<V> nan(yb.size(), V(std::numeric_limits<real_t<V>>::quiet_NaN()));
+    yb.copy_from_host(nan);
+    spmv(a, xb, yb, k);
+    const std::vector<V> y = yb.to_vector();
+    const Csr<V> view = m.is_block ? to_csr(m.block, Zeros::keep) : m.csr;
+    r.max_error = worst_error(view, x, y, multiply(view, x));
+    r.verified = r.max_error <= 1.0;
+    if (!r.verified)
+      throw Error(fmt::format("SpMV {} on {} of {}: result differs from the host reference ({}x the bound)",
+                              r.kernel, r.device, r.matrix, r.max_error));
+  }
+  const double bytes = std::max(1.0, static_cast<double>(a.matrix_bytes()));
+  const int wanted = static_cast<int>(std::min(64.0, std::ceil(opt.working_set_bytes / bytes)));
+  while (static_cast<int>(copies.size()) < wanted) copies.push_back(upload());
+  r.copies = static_cast<int>(copies.size());
+  long next = 0;
+  r.timing = bench::time_runs(
+      device->queue(),
+      [&](int) {
+        for (int s = 0; s < r.spmvs_per_run; ++s) spmv(copies[static_cast<std::size_t>(next++ % r.copies)], xb, yb, k);
+      },
+      opt.timing);
+  return r;
+}
+
+nlohmann::json to_json(const SpmvRunResult& r, bool complex) {
+  return {{"matrix", r.matrix},
+          {"kernel", r.kernel},
+          {"device", r.device},
+          {"value_type", r.value_type},
+          {"rows", r.rows},
+          {"cols", r.cols},
+          {"stored_entries", r.stored},
+          {"nonzeros", r.nonzeros},
+          {"spmvs_per_run", r.spmvs_per_run},
+          {"matrix_copies", r.copies},
+          {"median_ms", r.timing.median_ms},
+          {"min_ms", r.timing.min_ms},
+          {"ms_per_spmv", r.ms_per_spmv()},
+          {"gflops_stored", r.gflops_stored(complex)},
+          {"gflops_true", r.gflops_true(complex)},
+          {"model_bytes", r.model_bytes},
+          {"gbps", r.gbps()},
+          {"verified", r.verified},
+          {"max_error_over_bound", r.max_error}};
+}
+
+#define TS_INSTANTIATE(V)                                                                                 \
+  template SpmvRunResult run_spmv<V>(const std::shared_ptr<Device>&, const HostMatrix<V>&, const SpmvRunOptions&);
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::sparse

@@ -1,0 +1,53 @@
+// One SpMV configuration run and checked: what `tessera sparse spmv` prints
+// and what `tessera bench spmv` records per kernel.
+#pragma once
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/harness.hpp"
+#include "sparse/device_inputs.hpp"
+#include "sparse/device_matrix.hpp"
+
+namespace tessera::sparse {
+
+struct SpmvRunOptions {
+  std::string kernel;  ///< kernel name; empty: the format's default
+  std::string format;  ///< csr|ell|sell|bcsr|bell; checked against the kernel when both are given
+  int spmvs_per_run = 1;  ///< SpMVs per timed run (the thesis's tables time 100)
+  bench::TimingOptions timing{3, 20};
+  DeviceOptions device;
+  bool verify = true;  ///< compare with the host reference once
+  /// Keep the L2 cache out of the figures: with a working set below this many
+  /// bytes, the run cycles through enough uploaded copies of the matrix
+  /// (at most 64) that consecutive SpMVs never find their matrix in cache.
+  /// 0: one copy. Callers pass a few times DeviceInfo::cache_bytes.
+  double working_set_bytes = 0;
+};
+
+struct SpmvRunResult {
+  std::string matrix, kernel, device, value_type;
+  size64 rows = 0, cols = 0, stored = 0, nonzeros = 0;
+  double model_bytes = 0;  ///< per SpMV (DeviceMatrix::model_bytes)
+  bench::Timing timing;    ///< per timed run of spmvs_per_run SpMVs
+  int spmvs_per_run = 1;
+  int copies = 1;          ///< matrix copies cycled through (see working_set_bytes)
+  bool verified = false;
+  double max_error = 0;    ///< largest |y - ref| / allowed bound (<= 1 passes)
+  double ms_per_spmv() const { return timing.median_ms / spmvs_per_run; }
+  /// GFLOP/s counted on stored slots (in-block zeros, padding) and on true
+  /// nonzeros: 2 flops per real multiply-add, 8 per complex one.
+  double gflops_stored(bool complex) const;
+  double gflops_true(bool complex) const;
+  double gbps() const { return ms_per_spmv() > 0 ? model_bytes / ms_per_spmv() * 1e-6 : 0; }
+};
+
+Kernel resolve_kernel(const SpmvRunOptions& opt);
+
+template <Scalar V>
+SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt);
+
+nlohmann::json to_json(const SpmvRunResult& r, bool complex);
+
+}  // namespace tessera::sparse

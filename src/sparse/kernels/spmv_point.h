@@ -1,0 +1,141 @@
+/* The arithmetic of every SpMV kernel, once, for the CPU loops, the OpenCL
+ * programs (spmv.cl) and the CUDA kernels (spmv_cuda.cu).
+ *
+ * The includer defines:
+ *   ts_real     float or double
+ *   ts_value    the stored value: ts_real, or a complex pair with members .x
+ *               (real part) and .y (imaginary part): float2/double2 in OpenCL
+ *               and CUDA, point::Complex<R> on the CPU; the same bytes as
+ *               std::complex (interleaved re, im)
+ *   TS_COMPLEX  0 or 1
+ * C++ and CUDA include this header once per value type (spmv_point.hpp), so
+ * the functions below are overloads on ts_value; OpenCL builds one program per
+ * value type. No include guard for that reason (the constant section has one).
+ *
+ * Every sum adds terms left to right starting from zero, acc + a*x with the
+ * complex product written out as
+ *   re: acc.re + (a.re*x.re - a.im*x.im),  im: acc.im + (a.re*x.im + a.im*x.re)
+ * which is exactly sparse::madd() of the host reference (types.hpp), so a
+ * kernel that visits a row's entries in storage order reproduces the host
+ * reference bitwise (contraction is off on every backend).
+ *
+ * Index arrays are 32-bit (int); positions are computed in long (64-bit), so
+ * an array may hold up to 2^31-1 entries without any product overflowing. */
+
+#include "core/kernels/portable.h"
+
+#ifndef TS_SPMV_POINT_CONSTANTS
+#define TS_SPMV_POINT_CONSTANTS
+#if defined(__OPENCL_VERSION__)
+#define TS_SPMV_ZERO ((ts_value)(0))
+#define TS_SPMV_COMPLEX(re, im) ((ts_value)((re), (im)))
+#else
+#define TS_SPMV_ZERO (ts_value{})
+#define TS_SPMV_COMPLEX(re, im) (ts_value{(re), (im)})
+#endif
+/* Largest block height of kernels keeping one accumulator per block row
+ * (BELL V2) and of the one-warp-per-block-row BCSR kernel's lane groups. */
+#define TS_SPMV_MAX_BLOCK 8
+/* Threads of the "warp" of the warp-per-row kernels (a CUDA warp; in OpenCL a
+ * group of work-items of one work-group reducing through local memory). */
+#define TS_SPMV_WARP 32
+/* Work-group (thread block) size of the one-dimensional kernels. */
+#define TS_SPMV_GROUP 256
+/* Columns of a c-wide block starting at scalar column `first` that lie inside
+ * a matrix of `cols` columns (the last block column may stick out). */
+#define TS_SPMV_BLOCK_COLS(first, c, cols) ((first) + (c) <= (cols) ? (c) : (int)((cols) - (first)))
+#endif
+
+/* acc + a*x */
+TS_FN ts_value ts_spmv_madd(ts_value acc, ts_value a, ts_value x) {
+#if TS_COMPLEX
+  return TS_SPMV_COMPLEX(acc.x + (a.x * x.x - a.y * x.y), acc.y + (a.x * x.y + a.y * x.x));
+#else
+  return acc + a * x;
+#endif
+}
+
+/* a + b (combining partial sums) */
+TS_FN ts_value ts_spmv_add(ts_value a, ts_value b) {
+#if TS_COMPLEX
+  return TS_SPMV_COMPLEX(a.x + b.x, a.y + b.y);
+#else
+  return a + b;
+#endif
+}
+
+/* acc + sum of val[p] * x[col[p]] for p = first, first+step, ... < end:
+ * a CSR row (step 1), one lane's share of a CSR row (step = lanes), an ELL or
+ * SELL row (step = rows of the column-major array). */
+TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                              TS_GLOBAL const ts_value* x, long first, long end, long step) {
+  for (long p = first; p < end; p += step) acc = ts_spmv_madd(acc, val[p], x[col[p]]);
+  return acc;
+}
+
+/* acc + sum of v[p] for p = first, first+step, ... < end (reduction of the
+ * partial sums of the two-kernel thesis variants). */
+TS_FN ts_value ts_spmv_sum(ts_value acc, TS_GLOBAL const ts_value* v, long first, long end, long step) {
+  for (long p = first; p < end; p += step) acc = ts_spmv_add(acc, v[p]);
+  return acc;
+}
+
+/* One in-block row of one r x c block: acc + sum over j < nc of
+ * row[j * sj] * x[xfirst + j]. `row` points at the row's element (i, 0); sj is
+ * the distance between in-block columns (1 row-major, r column-major, the
+ * number of stored rows in BELL's matrix-wide column-major order); nc < c cuts
+ * a block that sticks out of the matrix. */
+TS_FN ts_value ts_spmv_block_row(ts_value acc, TS_GLOBAL const ts_value* row, long sj, TS_GLOBAL const ts_value* x,
+                                 long xfirst, int nc) {
+  for (int j = 0; j < nc; ++j) acc = ts_spmv_madd(acc, row[j * sj], x[xfirst + j]);
+  return acc;
+}
+
+/* Scalar row `row` of a BELL matrix (matrix-wide column-major values,
+ * per-scalar-row column index holding each block's first column), slots
+ * [k0, k1): the thesis's BELL kernel and one subsection of it. */
+TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                TS_GLOBAL const ts_value* x, long row, long stored_rows, long k0, long k1, int c,
+                                long cols) {
+  for (long k = k0; k < k1; ++k) {
+    const long first = col[k * stored_rows + row];
+    acc = ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first,
+                            TS_SPMV_BLOCK_COLS(first, c, cols));
+  }
+  return acc;
+}
+
+/* One lane of the one-warp-per-block-row BCSR kernel (column-major r x c
+ * blocks): the block row's values [v0, v1) are read with stride `stride`, a
+ * multiple of r, from v0 + lane, so the lane always meets in-block row
+ * lane % r and needs one accumulator; consecutive lanes read consecutive
+ * values (coalesced). b0 is the block row's first block. */
+TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                 TS_GLOBAL const ts_value* x, long b0, long v0, long v1, long lane, long stride,
+                                 int r, int c, long cols) {
+  const long bs = (long)r * c;
+  for (long p = v0 + lane; p < v1; p += stride) {
+    const long q = p - v0;
+    const long j = (q % bs) / r;
+    const long xc = (long)col[b0 + q / bs] * c + j;
+    if (xc < cols) acc = ts_spmv_madd(acc, val[p], x[xc]);
+  }
+  return acc;
+}
+
+#if defined(__OPENCL_VERSION__) || defined(__CUDACC__)
+/* BELL V3: ts_spmv_bell_row with x read from the work-group's window
+ * xw[0, size) = x[xfirst, xfirst + size) in local (shared) memory. The same
+ * terms in the same order, so the same result. */
+TS_FN ts_value ts_spmv_bell_row_window(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                       TS_LOCAL const ts_value* xw, long xfirst, long row, long stored_rows,
+                                       long width, int c, long cols) {
+  for (long k = 0; k < width; ++k) {
+    const long first = col[k * stored_rows + row];
+    const int nc = TS_SPMV_BLOCK_COLS(first, c, cols);
+    TS_GLOBAL const ts_value* v = val + k * c * stored_rows + row;
+    for (int j = 0; j < nc; ++j) acc = ts_spmv_madd(acc, v[j * stored_rows], xw[first - xfirst + j]);
+  }
+  return acc;
+}
+#endif

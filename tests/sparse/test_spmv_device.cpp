@@ -1,0 +1,158 @@
+// Every SpMV kernel on every device and value type against the host reference
+// (sparse/spmv.hpp) and, bitwise, against its CPU twin (the same kernel on
+// the CPU device sums in the same order).
+//
+// Tolerance against the reference, per row i: |y_i - ref_i| <= (len_i + 2) *
+// eps * sum_j |a_ij| |x_j|, eps the value type's machine epsilon (FLT_EPSILON
+// 1.2e-7, DBL_EPSILON 2.2e-16), len_i the row's stored entries: the bound of
+// any summation order. Matrices with small integer values (the shapes of
+// sparse_test_util.hpp) are exact in every order, so there the bound is 0.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/registry.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/device_matrix.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/trace_generator.hpp"
+#include "sparse/laplacian.hpp"
+#include "sparse_test_util.hpp"
+#include "test_support.hpp"
+
+namespace tessera::sparse {
+namespace {
+
+using test::random_vector;
+
+template <Scalar V>
+V poison_value() {
+  const auto nan = std::numeric_limits<real_t<V>>::quiet_NaN();
+  if constexpr (is_complex_v<V>) return V(nan, nan);
+  else return nan;
+}
+
+template <Scalar V>
+bool same_bits(V a, V b) {
+  return std::memcmp(&a, &b, sizeof(V)) == 0;
+}
+
+/// Per-row bounds sum_j |a_ij||x_j| * (len + 2) * eps; 0 for exact inputs.
+template <Scalar V>
+std::vector<double> row_bounds(const Csr<V>& a, const std::vector<V>& x, bool exact) {
+  std::vector<double> b(static_cast<std::size_t>(a.rows), 0.0);
+  if (exact) return b;
+  const double eps = std::numeric_limits<real_t<V>>::epsilon();
+  for (size64 i = 0; i < a.rows; ++i) {
+    double s = 0;
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      s += static_cast<double>(magnitude(a.val[p])) * static_cast<double>(magnitude(x[a.col[p]]));
+    b[i] = s * eps * static_cast<double>(a.row_ptr[i + 1] - a.row_ptr[i] + 2);
+  }
+  return b;
+}
+
+struct Case {
+  std::string name;
+  bool exact;  ///< integer values: every order gives the reference exactly
+};
+
+class SpmvDevice : public ::testing::TestWithParam<std::string> {
+ protected:
+  /// Runs every kernel available on the device on `host` (given as CSR, or
+  /// as BCSR for the TRACE cases) and checks it.
+  template <Scalar V, class M>
+  void check_all(const M& host, const Csr<V>& csr, const Case& c, const DeviceOptions& opt) {
+    auto dev = open_device(GetParam());
+    auto cpu = open_device("cpu");
+    const std::vector<V> x = random_vector<V>(csr.cols, 11, c.exact);
+    std::vector<V> ref(static_cast<std::size_t>(csr.rows));
+    spmv<V, V>(csr, std::span<const V>(x), std::span<V>(ref));
+    const std::vector<double> bound = row_bounds(csr, x, c.exact);
+    for (Kernel k : all_kernels()) {
+      if (!available(k, dev->backend())) continue;
+      SCOPED_TRACE(fmt::format("{} kernel {} on {}", c.name, to_string(k), GetParam()));
+      auto run = [&](const std::shared_ptr<Device>& d) {
+        DeviceMatrix<V> a(d, host, k, opt);
+        Buffer<V> xb(d, x.size()), yb(d, ref.size());
+        xb.copy_from_host(x);
+        yb.copy_from_host(std::vector<V>(ref.size(), poison_value<V>()));
+        spmv(a, xb, yb, k);
+        return yb.to_vector();
+      };
+      const std::vector<V> y = run(dev);
+      const std::vector<V> twin = dev->backend() == Backend::cpu ? y : run(cpu);
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        ASSERT_LE(static_cast<double>(magnitude(y[i] - ref[i])), bound[i]) << "row " << i;
+        ASSERT_TRUE(same_bits(y[i], twin[i])) << "row " << i << " differs from the CPU twin";
+      }
+    }
+  }
+
+  template <Scalar V>
+  void random_matrices() {
+    DeviceOptions opt;
+    opt.block_r = 3;  // blocks that do not divide the shapes
+    opt.block_c = 2;
+    opt.ell_subsection = 3;
+    opt.sell_slice = 4;
+    opt.sell_sort = 8;
+    opt.bell_group_rows = 7;
+    opt.bell_sub_slots = 2;
+    for (const auto& s : test::shapes<V>()) {
+      const Csr<V> a = to_csr(s.coo);
+      check_all<V>(a, a, {s.name, true}, opt);
+    }
+    const Csr<V> u = to_csr(test::random_coo<V>(70, 61, 0.12, 21, 5, false));
+    check_all<V>(u, u, {"uniform_70x61", false}, opt);
+    const Csr<V> l = laplacian_7pt<V>(5, 4, 3);
+    check_all<V>(l, l, {"laplace7_5x4x3", true}, DeviceOptions{});
+  }
+
+  template <Scalar V>
+  void trace_case() {
+    const TraceCase tc = parse_trace_case("trace:3x5x4,blocks=1");
+    const Bcsr<V> b = to_bcsr(generate_trace_block<V>(tc, 0));
+    DeviceOptions opt;
+    opt.bell_group_rows = 40;
+    check_all<V>(b, to_csr(b, Zeros::keep), {"trace_3x5x4", false}, opt);
+  }
+};
+
+TEST_P(SpmvDevice, RandomMatricesFloat) { random_matrices<float>(); }
+TEST_P(SpmvDevice, RandomMatricesDouble) { random_matrices<double>(); }
+TEST_P(SpmvDevice, RandomMatricesComplexFloat) { random_matrices<std::complex<float>>(); }
+TEST_P(SpmvDevice, RandomMatricesComplexDouble) { random_matrices<std::complex<double>>(); }
+TEST_P(SpmvDevice, TraceCaseComplexFloat) { trace_case<std::complex<float>>(); }
+TEST_P(SpmvDevice, TraceCaseDouble) { trace_case<double>(); }
+
+TEST_P(SpmvDevice, DefaultKernelAndErrors) {
+  auto dev = open_device(GetParam());
+  const Csr<double> l = laplacian_7pt<double>(4, 3, 2);
+  DeviceMatrix<double> a(dev, l);
+  Buffer<double> x(dev, 24), y(dev, 24), short_y(dev, 23);
+  x.copy_from_host(random_vector<double>(24, 3, true));
+  spmv(a, x, y);
+  const auto y1 = y.to_vector();
+  EXPECT_EQ(y1, multiply(l, x.to_vector()));
+  EXPECT_THROW(spmv(a, x, short_y), Error);
+  EXPECT_THROW(spmv(a, x, x), UsageError);
+  EXPECT_THROW(spmv(a, x, y, Kernel::sell), UsageError);  // built as CSR
+  DeviceMatrix<double> v3(dev, l, Kernel::bcsr_v3);
+  EXPECT_THROW(spmv(v3, x, y, Kernel::bcsr_v2b), UsageError);  // column-major blocks
+  EXPECT_NO_THROW(spmv(v3, x, y, Kernel::bcsr_warp));
+  EXPECT_THROW(parse_kernel("bcsr-v9"), UsageError);
+  for (Kernel k : all_kernels()) EXPECT_EQ(parse_kernel(to_string(k)), k);
+  if (dev->backend() == Backend::opencl) {
+    DeviceMatrix<double> b(dev, l, Kernel::bell);
+    EXPECT_THROW(spmv(b, x, y, Kernel::bell_v4), UsageError);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, SpmvDevice, ::testing::ValuesIn(::tessera::test::device_ids()),
+                         ::tessera::test::id_name);
+
+}  // namespace
+}  // namespace tessera::sparse
