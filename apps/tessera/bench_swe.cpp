@@ -56,6 +56,7 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
   m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s; 20 s run {:.3f} s = {:.0f}x the thesis's best {} s",
                        ms_step, double(n) * double(n) / ms_step * 1e-3, full, best / full, best);
   if (n != 1000) m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s", ms_step, double(n) * double(n) / ms_step * 1e-3);
+  if (!v.device_ghosts) m.note += "; plus 6 fields over the host link per step (not in the byte model)";
   r.results.push_back(m);
 }
 
@@ -63,8 +64,11 @@ template <class T>
 void physical_row(const std::shared_ptr<Device>& dev, long n, swe::Order order, int steps,
                   const TimingOptions& t, bench::DeviceReport& r) {
   swe::PhysCase c = swe::make_case("thesis-dam", n, n);  // wet everywhere, bathymetry read every step
+  std::vector<double> a(static_cast<std::size_t>(c.nx)), b(static_cast<std::size_t>(c.ny));
+  for (long i = 0; i < c.nx; ++i) a[i] = 0.5 * std::sin(0.01 * double(i));
+  for (long j = 0; j < c.ny; ++j) b[j] = std::cos(0.013 * double(j));
   for (long i = 0; i < c.nx; ++i)
-    for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
+    for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = a[i] * b[j] - 1.0;
   swe::PhysOptions o;
   o.order = order;
   swe::PhysSolver<T> s(dev, c, o);
@@ -106,6 +110,21 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       p.step("thesis " + v.name);
       if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);
+    }
+  if (a.param("sweep", "0") == "1")  // Tables 5.10/5.26: work-group shapes of the best variant
+    for (const char* shape : {"256x1", "1x256", "128x2", "2x128", "64x4", "4x64", "32x8", "8x32", "16x16",
+                              "8x8", "64x1", "1x64", "1x512", "2x512", "1x1024", "32x32"}) {
+      p.step(std::string("sweep ") + shape);
+      try {  // shapes the device refuses are "n.d." rows, as in the thesis's tables
+        if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
+        if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
+      } catch (const UsageError& e) {
+        Measurement m;
+        m.kernel = std::string("thesis v5-pingpong ") + shape;
+        m.size = static_cast<std::size_t>(thesis_n);
+        m.note = std::string("n.d.: ") + e.what();
+        r.results.push_back(m);
+      }
     }
   if (a.param("scaling", "0") == "1")
     for (long n : {100L, 500L, 1000L, 2000L, 2500L, 4000L, 5000L, 16384L}) {

@@ -90,7 +90,6 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   fill_z_ghosts(grid_, c, z);
   zb_ = Buffer<T>(device_, n);
   zb_.copy_from_host(z);
-  const std::vector<T> nan(n, std::numeric_limits<T>::quiet_NaN());
   for (Fields<T>* f : {&a_, &b_}) {
     f->z = Buffer<T>(device_, n);
     f->qx = Buffer<T>(device_, n);
