@@ -38,6 +38,14 @@
 #include <math.h>
 #endif
 
+/* TS_UNROLL before a loop with a compile-time trip count asks device
+ * compilers to unroll it (so small per-work-item arrays stay in registers). */
+#if defined(__OPENCL_VERSION__) || defined(__CUDA_ARCH__)
+#define TS_UNROLL _Pragma("unroll")
+#else
+#define TS_UNROLL
+#endif
+
 /* Per-point functions that gather a stencil read their arrays through
  * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). Tile
  * functions shared by the OpenCL and CUDA launchers (never the CPU) use

@@ -107,13 +107,15 @@ __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __res
   if (p.inside) xf[p.c] = xf[p.c] + ts_mg_prolong_at(ec, p.i, p.j, p.k, csx, csy, L.dim);
 }
 
-template <class T>
-__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY)
-    gauss_seidel_fused_k(Level L, long csx, long csy, int prolong, const T* __restrict__ b,
+// Prolong: the coarse-grid correction fused in (a template argument, so that
+// the plain sweep is compiled without its registers).
+template <class T, int Prolong>
+__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 2)
+    gauss_seidel_fused_k(Level L, long csx, long csy, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
   __shared__ T old[2 * plane], red[plane];
-  tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
+  tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, Prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
                                int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
                                long(blockIdx.z), old, red);
 }
@@ -181,9 +183,10 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
   dim3 block(TS_MG_FX, TS_MG_FY, 1);
   const FusedGrid g = fused_grid(d);
   dim3 grid(unsigned(g.x), unsigned(g.y), unsigned(g.z));
-  gauss_seidel_fused_k<T><<<grid, block, 0, cq.native()>>>(
-      level(d), coarse ? coarse->sx() : 0, coarse ? coarse->sy() : 0, ec != nullptr, cp(b), cp(xo),
-      mp(xn), ec ? cp(*ec) : cp(xo));
+  auto kernel = ec ? gauss_seidel_fused_k<T, 1> : gauss_seidel_fused_k<T, 0>;
+  kernel<<<grid, block, 0, cq.native()>>>(level(d), coarse ? coarse->sx() : 0,
+                                          coarse ? coarse->sy() : 0, cp(b), cp(xo), mp(xn),
+                                          ec ? cp(*ec) : cp(xo));
   cuda::check_launch("mg gauss_seidel_fused");
 }
 

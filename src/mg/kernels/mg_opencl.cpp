@@ -64,15 +64,16 @@ void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buf
 template <class T>
 void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
-  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", "gauss_seidel_fused", options<T>());
+  const char* name = ec ? "gauss_seidel_fused_prolong" : "gauss_seidel_fused";
+  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.sx()), cl_long(d.sy()),
-                   cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0), cl_int(ec != nullptr),
+                   cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0),
                    m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
   const FusedGrid g = fused_grid(d);
   opencl::queue_of(q).launch(k,
                              cl::NDRange(std::size_t(g.x) * TS_MG_FX, std::size_t(g.y) * TS_MG_FY,
                                          std::size_t(g.z)),
-                             cl::NDRange(TS_MG_FX, TS_MG_FY, 1), "gauss_seidel_fused");
+                             cl::NDRange(TS_MG_FX, TS_MG_FY, 1), name);
 }
 
 template <class T>

@@ -99,18 +99,20 @@ TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL c
 TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long k, long csx,
                                long csy, int dim) {
   const int three = dim == 3 ? 1 : 0;
-  const long i0 = (i - 1) >> 1, j0 = (j - 1) >> 1, k0 = (k - 1) >> 1;
+  const long i0 = (i - 1) >> 1, j0 = (j - 1) >> 1, k0 = three ? (k - 1) >> 1 : 0;
   const int ni = (i & 1) ? 1 : 2, nj = (j & 1) ? 1 : 2, nk = three ? ((k & 1) ? 1 : 2) : 1;
   const ts_real w = ((i & 1) ? (ts_real)1 : (ts_real)0.5) * ((j & 1) ? (ts_real)1 : (ts_real)0.5) *
                     ((three && !(k & 1)) ? (ts_real)0.5 : (ts_real)1);
+  /* fixed trip counts with predicates rather than data-dependent loop bounds,
+   * so device compilers unroll to at most eight loads; the order of the terms
+   * is (k, j, i) lexicographic either way */
+  TS_GLOBAL const ts_real* base = e + TS_MG_IDX(i0, j0, k0, csx, csy, three);
   ts_real acc = 0;
-  for (int c = 0; c < nk; ++c)
-    for (int b = 0; b < nj; ++b)
-      for (int a = 0; a < ni; ++a) {
-        const long ci = (i & 1) ? i0 : i0 + a, cj = (j & 1) ? j0 : j0 + b,
-                   ck = three ? ((k & 1) ? k0 : k0 + c) : 0;
-        acc = ts_mg_interp_accumulate(acc, e[TS_MG_IDX(ci, cj, ck, csx, csy, three)], w);
-      }
+  for (int c = 0; c < 2; ++c)
+    for (int b = 0; b < 2; ++b)
+      for (int a = 0; a < 2; ++a)
+        if (c < nk && b < nj && a < ni)
+          acc = ts_mg_interp_accumulate(acc, base[c * csy + b * csx + a], w);
   return acc;
 }
 

@@ -13,23 +13,24 @@
 #include "mg_point.h"
 
 
-/* x_old (plus the fused correction) at an interior point; 0 outside. */
+/* x_old (plus the fused correction) at interior point (i, j, k), whose index
+ * is c; 0 outside the domain (inside: the column (i, j) is interior). */
 TS_FN ts_real ts_mg_old_value(TS_GLOBAL const ts_real* xo, TS_GLOBAL const ts_real* ec, int prolong,
-                              long csx, long csy, long i, long j, long k, long nx, long ny, long nz,
-                              long sx, long sy) {
-  if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return 0;
-  ts_real v = xo[TS_MG_IDX(i, j, k, sx, sy, 1)];
+                              long csx, long csy, int inside, long i, long j, long k, long nz,
+                              long c) {
+  if (!inside || k < 0 || k >= nz) return 0;
+  ts_real v = xo[c];
   if (prolong) v = v + ts_mg_prolong_at(ec, i, j, k, csx, csy, 3);
   return v;
 }
 
-/* b at (i, j, k) where this column uses it (red points on the inner ring and
- * in the tile, black points in the tile); 0 elsewhere, never read. */
-TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner, int par, long i,
-                            long j, long k, long nz, long sx, long sy) {
+/* b at point c = (i, j, k) where this column uses it (red points on the inner
+ * ring and in the tile, black points in the tile); 0 elsewhere, never read. */
+TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner, int par, long k,
+                            long nz, long c) {
   const int is_red = ((par + k) & 1) == 0;
   if (k < 0 || k >= nz || !(is_red ? red_here : owner)) return 0;
-  return b[TS_MG_IDX(i, j, k, sx, sy, 1)];
+  return b[c];
 }
 
 /* One work-group's share of a fused red-black sweep.
@@ -60,44 +61,49 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
   const long i = gx * (W - 4) + tx - 2;
   const long k0 = gz * TS_MG_TILE_Z, k1 = k0 + TS_MG_TILE_Z < nz ? k0 + TS_MG_TILE_Z : nz;
   const ts_real inv = ts_mg_inv_diag((ts_real)3);
-  int me[TS_MG_FR], par[TS_MG_FR], inside[TS_MG_FR], red_here[TS_MG_FR], owner[TS_MG_FR];
-  long j[TS_MG_FR];
+  /* per row: flags (bit 0 inside, 1 red_here, 2 owner, 3 parity of i + j), the
+   * index c0 of (i, j, 0) (plane k adds k * sy) and the pipelined values;
+   * few registers per row keep two groups per multiprocessor */
+  int flags[TS_MG_FR];
+  long c0[TS_MG_FR];
   ts_real om1[TS_MG_FR], o0[TS_MG_FR], op1[TS_MG_FR], op2[TS_MG_FR];
   ts_real bm1[TS_MG_FR], b0[TS_MG_FR], bp1[TS_MG_FR], rm2[TS_MG_FR]; /* rm2: red(k - 2) */
-  for (int r = 0; r < TS_MG_FR; ++r) {
+  TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
     const int row = ty + r * TS_MG_FY;
-    j[r] = gy * (H - 4) + row - 2;
-    me[r] = row * W + tx;
-    inside[r] = i >= 0 && j[r] >= 0 && i < nx && j[r] < ny;
-    red_here[r] = inside[r] && tx >= 1 && tx < W - 1 && row >= 1 && row < H - 1;
-    owner[r] = inside[r] && tx >= 2 && tx < W - 2 && row >= 2 && row < H - 2;
-    par[r] = (int)((i + j[r]) & 1);
-    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, i, j[r], k0 - 2, nx, ny, nz, sx, sy);
-    o0[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, i, j[r], k0 - 1, nx, ny, nz, sx, sy);
-    op1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, i, j[r], k0, nx, ny, nz, sx, sy);
-    bm1[r] = ts_mg_b_value(b, red_here[r], owner[r], par[r], i, j[r], k0 - 2, nz, sx, sy);
-    b0[r] = ts_mg_b_value(b, red_here[r], owner[r], par[r], i, j[r], k0 - 1, nz, sx, sy);
+    const long j = gy * (H - 4) + row - 2;
+    const int inside = i >= 0 && j >= 0 && i < nx && j < ny;
+    const int red_here = inside && tx >= 1 && tx < W - 1 && row >= 1 && row < H - 1;
+    const int owner = inside && tx >= 2 && tx < W - 2 && row >= 2 && row < H - 2;
+    flags[r] = inside | red_here << 1 | owner << 2 | (int)((i + j) & 1) << 3;
+    c0[r] = TS_MG_IDX(i, j, 0, sx, sy, 1);
+    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    o0[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
+    op1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0, nz, c0[r] + k0 * sy);
+    bm1[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    b0[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
     rm2[r] = 0;
   }
   for (long k = k0 - 1; k <= k1; ++k) {
     TS_LOCAL ts_real* o = old + (int)(k & 1) * plane;
-    for (int r = 0; r < TS_MG_FR; ++r) {
-      op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, i, j[r], k + 2, nx, ny, nz, sx, sy);
-      bp1[r] = ts_mg_b_value(b, red_here[r], owner[r], par[r], i, j[r], k + 1, nz, sx, sy);
-      o[me[r]] = o0[r];
+    TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
+      const int f = flags[r];
+      const long j = gy * (H - 4) + ty + r * TS_MG_FY - 2;
+      op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
+      bp1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
+      o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
     }
     TS_BARRIER();
-    for (int r = 0; r < TS_MG_FR; ++r) {
-      const int m = me[r];
-      ts_real rk = 0;
-      if (((par[r] + k) & 1) == 0) {
-        if (red_here[r] && k >= 0 && k < nz) {
+    TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
+      const int m = (ty + r * TS_MG_FY) * W + tx, f = flags[r];
+      if ((((f >> 3) + k) & 1) == 0) {
+        ts_real rk = 0;
+        if ((f & 2) && k >= 0 && k < nz) {
           rk = ts_mg_gauss_seidel(b0[r], ts_mg_nsum3(o[m - 1], o[m + 1], o[m - W], o[m + W], om1[r], op1[r]), inv);
-          if (owner[r] && k >= k0 && k < k1) xn[TS_MG_IDX(i, j[r], k, sx, sy, 1)] = rk;
+          if ((f & 4) && k >= k0 && k < k1) xn[c0[r] + k * sy] = rk;
         }
         red[m] = rk;
-        if (owner[r] && k - 1 >= k0 && k - 1 < k1)
-          xn[TS_MG_IDX(i, j[r], k - 1, sx, sy, 1)] = ts_mg_gauss_seidel(
+        if ((f & 4) && k - 1 >= k0 && k - 1 < k1)
+          xn[c0[r] + (k - 1) * sy] = ts_mg_gauss_seidel(
               bm1[r], ts_mg_nsum3(red[m - 1], red[m + 1], red[m - W], red[m + W], rm2[r], rk), inv);
         rm2[r] = rk;
       }
