@@ -118,7 +118,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       try {  // shapes the device refuses are "n.d." rows, as in the thesis's tables
         if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
         if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
-      } catch (const UsageError& e) {
+      } catch (const Error& e) {  // refused shape or launch resources
         Measurement m;
         m.kernel = std::string("thesis v5-pingpong ") + shape;
         m.size = static_cast<std::size_t>(thesis_n);
