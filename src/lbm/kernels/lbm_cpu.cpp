@@ -15,9 +15,13 @@ T* p(const Bytes& b) {
   return cpu::ptr<T>(b.handle());
 }
 
+// Below this many cells a step costs less than waking the threads (and far
+// less than spinning at the barrier when the cores are shared).
+constexpr long kParallelCells = 1 << 16;
+
 template <class F>
 void for_each_cell(const Grid& g, F f) {
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (g.cells() >= kParallelCells)
   for (long z = 0; z < g.nz; ++z)
     for (long y = 0; y < g.ny; ++y)
       for (long x = 0; x < g.nx; ++x) f(x, y, z);
