@@ -129,7 +129,7 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
   for (std::size_t n = 0; n < levels_.size(); ++n) {
     const Dims& d = levels_[n].d;
     const bool coarse = n + 1 < levels_.size();
-    const int steps = coarse ? nu_ : std::max(nu_, 1);
+    const int steps = coarse ? nu_ : 1;  // the coarsest level: one step from x = 0
     auto [aw, cw] = smoothing_extent(d.nx, tile_w_, steps, coarse ? levels_[n + 1].d.nx : 0);
     auto [ah, ch] = smoothing_extent(d.ny, tile_h_, steps, coarse ? levels_[n + 1].d.ny : 0);
     const long need = std::max(stream::array_elems(aw, ah), coarse ? stream::array_elems(cw, ch) : 0);
