@@ -42,7 +42,9 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
   c.nx = c.ny = n;
   const double dx = c.dx(), dt = swe::thesis_dt(dx, c.deep, c.shallow);
   swe::ThesisSolver<T> s(dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
-                         v.kernel == swe::ThesisKernel::global ? swe::WorkGroup{} : swe::parse_work_group(wg, *dev));
+                         v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows
+                             ? swe::WorkGroup{}
+                             : swe::parse_work_group(wg, *dev));
   Measurement m;
   m.precision = std::is_same_v<T, float> ? "float" : "double";
   m.size = static_cast<std::size_t>(n);

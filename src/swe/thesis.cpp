@@ -87,6 +87,7 @@ const std::vector<ThesisVariant>& thesis_variants() {
       {"v5-combined-racy", "thesis best: in-place local tile + ghost kernels (races; demonstration)", true, K::tile_halo, B::in_place},
       {"v5-pingpong", "V5 made race-free: local tile + ghost kernels, ping-pong buffers", true, K::tile_halo, B::ping_pong},
       {"pingpong-global", "global-memory kernel + ghost kernels, ping-pong buffers", true, K::global, B::ping_pong},
+      {"v7-reduced-items", "one work-item per compute unit looping over rows, ghost kernels", true, K::rows, B::ping_pong},
   };
   return v;
 }
@@ -137,7 +138,8 @@ ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<
   if (variant.buffers == ThesisBuffers::in_place && device_->backend() == Backend::cpu)
     throw UsageError(fmt::format("variant {} is a GPU race demonstration; it has no CPU form",
                                  variant.name));
-  if (variant.kernel != ThesisKernel::global && wg_.is_default())
+  if ((variant.kernel == ThesisKernel::tile_edge || variant.kernel == ThesisKernel::tile_halo) &&
+      wg_.is_default())
     wg_ = parse_work_group("quarter", *device_);  // tile kernels need a local size; "Max" can exceed
                                                   // a kernel's limit (the thesis's NVIDIA failures)
   const std::size_t n = grid_.size();

@@ -46,7 +46,9 @@ TEST_P(SwePhysical, LakeAtRestStaysAtRestToRoundOff) {
     }
     const auto f = run<float>(dev(), c, o, 3.0);
     for (std::size_t k = 0; k < f.h.size(); ++k)
-      if (c.h[k] > 0) ASSERT_NEAR(f.h[k] + c.z[k], 0.15, 1e-6) << k;
+      if (c.h[k] > 0) {
+        ASSERT_NEAR(f.h[k] + c.z[k], 0.15, 1e-6) << k;
+      }
   }
 }
 

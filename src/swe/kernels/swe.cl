@@ -34,6 +34,12 @@ __kernel void thesis_tile_edge(TS_THESIS_ARGS, __local ts_real* tz, __local ts_r
                           tz, tx, ty);
 }
 
+/* V7: global size = items (one per compute unit) */
+__kernel void thesis_rows(TS_THESIS_ARGS, long items) {
+  const long t = get_global_id(0);
+  if (t < items) ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, t, items);
+}
+
 /* copyrow / copycolumn of the thesis fused into one launch: work-item t
  * fills the ghost rows at interior column t+1 and the ghost columns at
  * interior row t+1. The four corner cells, which the 5-point stencil never

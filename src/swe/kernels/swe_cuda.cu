@@ -74,6 +74,13 @@ __global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const
                             threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
 }
 
+template <class T>
+__global__ void thesis_rows_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd, T* Xd,
+                              T* Yd, long items) {
+  const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < items) tiles::ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, t, items);
+}
+
 // The thesis's row and column copies fused into one launch (see swe.cl).
 template <class T>
 __global__ void thesis_ghosts_k(ThesisArgs a, T* Z, T* X, T* Y) {
@@ -171,6 +178,13 @@ template <class T>
 void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,
                    const Fields<T>& src, Fields<T>& dst) {
   const ThesisArgs a{g.nx, g.ny, g.w};
+  if (kind == ThesisKernel::rows) {  // V7: one thread per SM
+    const long items = std::max(1, src.z.device().info().compute_units);
+    const int b = wg.is_default() ? 1 : wg.l1;
+    thesis_rows_k<T><<<blocks(items, b), b, 0, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
+                                                           p(dst.z), p(dst.qx), p(dst.qy), items);
+    return cuda::check_launch("swe thesis_rows");
+  }
   if (wg.is_default()) wg = {8, 32};
   if (wg.l0 * wg.l1 > 1024)
     throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) +

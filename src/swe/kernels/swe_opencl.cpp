@@ -64,12 +64,19 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
                    const Fields<T>& src, Fields<T>& dst) {
   const char* name = kind == ThesisKernel::global      ? "thesis_global"
                      : kind == ThesisKernel::tile_halo ? "thesis_tile_halo"
+                     : kind == ThesisKernel::rows      ? "thesis_rows"
                                                        : "thesis_tile_edge";
   cl::Kernel kr = kernel(src.z, name);
   opencl::set_args(kr, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), k, m(src.z.handle()),
                    m(src.qx.handle()), m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()),
                    m(dst.qy.handle()));
   auto& cq = opencl::queue_of(q);
+  if (kind == ThesisKernel::rows) {  // local: NULL (default) or the given l1 (thesis: 1 or #CU)
+    const long items = std::max(1, src.z.device().info().compute_units);
+    set_args_from(kr, 10, cl_long(items));
+    if (wg.is_default()) return cq.launch(kr, cl::NDRange(items), cl::NullRange, name);
+    return cq.launch(kr, cl::NDRange(up(items, wg.l1)), cl::NDRange(wg.l1), name);
+  }
   if (kind == ThesisKernel::global) {
     if (wg.is_default())
       return cq.launch(kr, cl::NDRange(g.ny, g.nx), cl::NullRange, name);

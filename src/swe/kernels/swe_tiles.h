@@ -99,3 +99,22 @@ TS_FN void ts_swe_thesis_tile_edge(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const 
     Yd[c] = qy;
   }
 }
+
+/* V7 (seed §4.6.1, "reduced work-items"): one work-item per compute unit,
+ * each looping over a slice of rows; slices of ceil(nx / items) rows (the
+ * thesis's nx / (units - 1) fails with one unit). */
+TS_FN void ts_swe_thesis_rows(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_real* Xs,
+                              TS_GLOBAL const ts_real* Ys, TS_GLOBAL ts_real* Zd,
+                              TS_GLOBAL ts_real* Xd, TS_GLOBAL ts_real* Yd, long nx, long ny, long w,
+                              ts_real k, long t, long items) {
+  const long slice = (nx + items - 1) / items;
+  for (long i = 1 + t * slice; i <= nx && i < 1 + (t + 1) * slice; ++i)
+    for (long j = 1; j <= ny; ++j) {
+      const long c = i * w + j;
+      ts_real z, qx, qy;
+      ts_swe_thesis_at(Zs, Xs, Ys, c, w, k, &z, &qx, &qy);
+      Zd[c] = z;
+      Xd[c] = qx;
+      Yd[c] = qy;
+    }
+}
