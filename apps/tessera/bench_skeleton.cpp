@@ -1,0 +1,234 @@
+// `tessera bench skeleton`: the skeleton library against the copy roofline
+// and a hand-written kernel, and its multi-GPU scaling.
+//   map / zip / fold           DC of n^3, bytes 2N / 3N / N elements
+//   mapStencil heat7, blur27   DC of n^3, neutral boundary, vs the hand-written
+//                              kernel on an (n+2)^3 array (skel_examples_stencil.h
+//                              math in both; results compared bitwise)
+//   scaling (--param gpus=1,2,4, scaling=weak|strong|both, steps=K)
+//                              heat7 float, n^3 per GPU (weak) or n^3 in all
+//                              (strong): time per step, efficiency vs 1 GPU,
+//                              halo time and link bandwidth, overlap efficiency
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "apps/tessera/commands.hpp"
+#include "skeleton/examples.hpp"
+#include "skeleton/kernels/native_stencil.hpp"
+#include "skeleton/skeleton.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+namespace sk = tessera::skeleton;
+namespace ex = tessera::skeleton::examples;
+using bench::Measurement;
+
+std::vector<int> parse_list(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(std::stoi(item));
+  if (out.empty()) throw UsageError("--param gpus=: expected a list such as 1,2,4");
+  return out;
+}
+
+template <class T>
+const char* prec() {
+  return sizeof(T) == 4 ? "float" : "double";
+}
+
+template <class T>
+std::vector<T> pattern(std::size_t n) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = T((i * 2654435761u) % 1024) * T(0.0009765625) - T(0.5);
+  return v;
+}
+
+template <class T>
+void map_rows(const std::shared_ptr<Device>& dev, long n, const BenchArgs& a, bench::DeviceReport& r) {
+  const sk::Team team({dev});
+  const double cells = double(n) * n * n;
+  sk::DC<T> x(team, n, n, n), y(team, n, n, n), out(team, n, n, n);
+  x.scatter(pattern<T>(static_cast<std::size_t>(cells)));
+  y.fill(T(1));
+  auto row = [&](const char* k, double elems, const std::function<void()>& f) {
+    Measurement m;
+    m.kernel = k;
+    m.precision = prec<T>();
+    m.size = static_cast<std::size_t>(n);
+    m.bytes = elems * cells * sizeof(T);
+    m.flops = cells;
+    m.timing = bench::time_runs(dev->queue(), [&](int) { f(); }, a.timing);
+    r.results.push_back(m);
+  };
+  row("skeleton map", 2, [&] { x.map(sk::portable(ex::Affine{}, ex::cl_point("ts_skel_affine")), out); });
+  row("skeleton zip", 3, [&] { x.zip(y, sk::portable(ex::Axpy{}, ex::cl_point("ts_skel_axpy")), out); });
+  row("skeleton fold", 1, [&] { (void)x.fold(sk::portable(ex::Add{}, ex::cl_point("ts_skel_add"))); });
+}
+
+template <class T, class Fn>
+void stencil_rows(const std::shared_ptr<Device>& dev, long n, int points, const Fn& fn, const BenchArgs& a,
+                  bench::DeviceReport& r) {
+  const sk::Team team({dev});
+  const double cells = double(n) * n * n;
+  const auto init = pattern<T>(static_cast<std::size_t>(cells));
+  sk::DC<T> x(team, n, n, n), y(team, n, n, n);
+  x.scatter(init);
+  const sk::Stencil st = sk::Stencil::uniform(1, sk::BoundaryMode::neutral);
+  Measurement m;
+  m.kernel = fmt::format("skeleton mapStencil {}-point", points);
+  m.precision = prec<T>();
+  m.size = static_cast<std::size_t>(n);
+  m.bytes = 2 * cells * sizeof(T);
+  m.flops = (points == 7 ? 9 : 27) * cells;
+  m.timing = bench::time_runs(dev->queue(), [&](int) { x.mapStencil(fn, y, st, T(0)); }, a.timing);
+  if (dev->backend() == Backend::opencl) {
+    m.note = "no hand-written OpenCL baseline";
+    r.results.push_back(m);
+    return;
+  }
+  // the hand-written kernel on a zero-padded array
+  const long p = n + 2;
+  std::vector<T> padded(static_cast<std::size_t>(p * p * p), T(0));
+  for (long z = 0; z < n; ++z)
+    for (long yy = 0; yy < n; ++yy)
+      std::memcpy(&padded[static_cast<std::size_t>(((z + 1) * p + yy + 1) * p + 1)],
+                  &init[static_cast<std::size_t>((z * n + yy) * n)], sizeof(T) * static_cast<std::size_t>(n));
+  Buffer<T> in(dev, padded.size()), out(dev, padded.size());
+  in.copy_from_host(padded);
+  out.copy_from_host(padded);
+  Measurement h = m;
+  h.kernel = fmt::format("hand-written {}-point", points);
+  h.timing = bench::time_runs(dev->queue(), [&](int) {
+    dispatch(*dev, [&](auto tag) { sk::kernels::native_stencil(tag, dev->queue(), points, in, out, n); });
+  }, a.timing);
+  const auto got = y.gather(), want = out.to_vector();
+  bool same = true;
+  for (long z = 0; z < n && same; ++z)
+    for (long yy = 0; yy < n && same; ++yy)
+      same = std::memcmp(&got[static_cast<std::size_t>((z * n + yy) * n)],
+                         &want[static_cast<std::size_t>(((z + 1) * p + yy + 1) * p + 1)],
+                         sizeof(T) * static_cast<std::size_t>(n)) == 0;
+  m.note = fmt::format("time / hand-written = {:.3f}; results {}", m.timing.median_ms / h.timing.median_ms,
+                       same ? "bitwise equal" : "DIFFER");
+  r.results.push_back(m);
+  r.results.push_back(h);
+}
+
+void sync_all(const sk::Team& t) {
+  for (int p = 0; p < t.local_parts(); ++p) t.device(p).synchronize();
+}
+
+struct StepTiming {
+  bench::Timing step;           // ms per step
+  double halo_ms = 0, halo_gbps = 0;
+};
+
+// `steps` heat7 steps a -> b -> a ... on `team`, per-step wall-clock times
+// over `reps` batches; then the halo exchange alone.
+StepTiming time_steps(const sk::Team& team, long nx, long ny, long nz, int steps, const BenchArgs& a) {
+  sk::DC<float> x(team, nx, ny, nz), y(team, nx, ny, nz);
+  x.scatter(pattern<float>(static_cast<std::size_t>(nx * ny * nz)));
+  y.fill(0.0f);
+  const auto heat = sk::portable(ex::Heat7{}, ex::cl_stencil("ts_skel_heat7"));
+  const sk::Stencil st = sk::Stencil::uniform(1, sk::BoundaryMode::neutral);
+  auto batch = [&] {
+    for (int s = 0; s < steps; ++s) {
+      if (s % 2 == 0)
+        x.mapStencil(heat, y, st, 0.0f);
+      else
+        y.mapStencil(heat, x, st, 0.0f);
+    }
+    sync_all(team);
+  };
+  for (int w = 0; w < std::max(1, a.timing.warmup); ++w) batch();
+  StepTiming t;
+  for (int rep = 0; rep < a.timing.reps; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    batch();
+    t.step.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+                        steps);
+  }
+  auto sorted = t.step.ms;
+  std::sort(sorted.begin(), sorted.end());
+  t.step.median_ms = sorted[sorted.size() / 2];
+  t.step.min_ms = sorted.front();
+  sk::ExchangeRequest req;
+  req.width = {0, 0, 1};
+  sync_all(team);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) x.field().exchange(req);
+  sync_all(team);
+  t.halo_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / steps;
+  const auto& ex_stats = x.field().last_exchange();
+  const double bytes = double(ex_stats.peer_bytes + ex_stats.mpi_bytes + ex_stats.local_bytes);
+  t.halo_gbps = t.halo_ms > 0 ? bytes / t.halo_ms * 1e-6 : 0;
+  return t;
+}
+
+void scaling_rows(const std::shared_ptr<Device>& dev, long n, const BenchArgs& a, bench::DeviceReport& r) {
+  const auto gpus = parse_list(a.param("gpus", "1"));
+  const std::string scaling = a.param("scaling", "both");
+  const int steps = std::stoi(a.param("steps", a.quick ? "4" : "20"));
+  for (const std::string kind : {"weak", "strong"}) {
+    if (scaling != "both" && scaling != kind) continue;
+    double t1 = 0;
+    for (int g : gpus) {
+      const sk::Team team = g == 1 ? sk::Team({dev}) : sk::Team::open(dev->id(), g);
+      const long nz = kind == "weak" ? n * g : n;
+      const StepTiming t = time_steps(team, n, n, nz, steps, a);
+      if (g == 1) t1 = t.step.median_ms;
+      Measurement m;
+      m.kernel = fmt::format("heat7 {} scaling, {} GPU(s)", kind, g);
+      m.precision = "float";
+      m.size = static_cast<std::size_t>(n);
+      m.bytes = 2.0 * double(n) * n * nz * sizeof(float);
+      m.flops = 9.0 * double(n) * n * nz;
+      m.timing = t.step;
+      const double eff = t1 > 0 ? (kind == "weak" ? t1 / t.step.median_ms : t1 / (g * t.step.median_ms)) : 0;
+      const double overlap = g > 1 && t.halo_ms > 0 && kind == "weak"
+                                 ? std::clamp(1.0 - (t.step.median_ms - t1) / t.halo_ms, 0.0, 1.0)
+                                 : 1.0;
+      m.note = fmt::format("{} efficiency {:.1f}% (vs 1 GPU {:.3f} ms/step); halo {:.3f} ms/exchange, {:.1f} GB/s; "
+                           "overlap efficiency {:.0f}%",
+                           kind, 100 * eff, t1, t.halo_ms, t.halo_gbps, 100 * overlap);
+      r.results.push_back(m);
+    }
+  }
+}
+
+bench::DeviceReport run_skeleton(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
+  bench::DeviceReport r;
+  r.device = dev->info();
+  const bool gpu = dev->info().is_gpu;
+  const long n = a.size ? static_cast<long>(a.size) : a.quick ? (gpu ? 256 : 48) : (gpu ? 512 : 96);
+  const auto copy = bench::measure_native_copy(*dev, static_cast<std::size_t>(n) * n * n * sizeof(float), a.timing);
+  r.copy_gbps = copy.gbps();
+  r.results.push_back(copy);
+  if (a.run_float()) {
+    map_rows<float>(dev, n, a, r);
+    stencil_rows<float>(dev, n, 7, sk::portable(ex::Heat7{}, ex::cl_stencil("ts_skel_heat7")), a, r);
+    stencil_rows<float>(dev, n, 27, sk::portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")), a, r);
+  }
+  if (a.run_double()) {
+    map_rows<double>(dev, n, a, r);
+    stencil_rows<double>(dev, n, 7, sk::portable(ex::Heat7{}, ex::cl_stencil("ts_skel_heat7")), a, r);
+    stencil_rows<double>(dev, n, 27, sk::portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")), a, r);
+  }
+  scaling_rows(dev, n, a, r);
+  return r;
+}
+
+const RegisterBenchSuite skeleton{"skeleton",
+                                  "skeletons: map/zip/fold vs copy, mapStencil vs hand-written, multi-GPU scaling",
+                                  run_skeleton};
+
+}  // namespace
+
+}  // namespace tessera::app

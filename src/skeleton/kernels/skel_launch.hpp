@@ -1,0 +1,54 @@
+// Runs a skeleton operation with a C++ functor on a part's device: the CPU
+// loops inline; CUDA through the templates of skel_cuda.cuh, which must be
+// instantiated in a .cu file for that functor (declared here, defined there);
+// OpenCL cannot run C++ and says so (use an OpenCL C source function).
+#pragma once
+#include <string>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "skeleton/kernels/skel_cpu.hpp"
+#include "skeleton/kernels/skel_ops.hpp"
+
+namespace tessera::skeleton::kernels {
+
+template <class Op>
+void cuda_for_boxes(Queue& q, const BoxList& boxes, const Op& op);
+template <class F, class T>
+void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows);
+
+[[noreturn]] void no_cxx_on_opencl(const char* skeleton);
+
+template <class Op>
+void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
+  switch (device.backend()) {
+    case Backend::cpu: cpu_for_boxes(boxes, op); return;
+    case Backend::cuda:
+#if TESSERA_HAVE_CUDA
+      cuda_for_boxes(q, boxes, op);
+      return;
+#else
+      break;
+#endif
+    case Backend::opencl: no_cxx_on_opencl(skeleton);
+  }
+  throw UsageError(std::string(skeleton) + ": backend not built in");
+}
+
+template <class F, class T>
+void run_reduce_rows(Device& device, Queue& q, const RowsReduce<F, T>& op, index_t rows) {
+  switch (device.backend()) {
+    case Backend::cpu: cpu_reduce_rows(op, rows); return;
+    case Backend::cuda:
+#if TESSERA_HAVE_CUDA
+      cuda_reduce_rows(q, op, rows);
+      return;
+#else
+      break;
+#endif
+    case Backend::opencl: no_cxx_on_opencl("fold");
+  }
+  throw UsageError("fold: backend not built in");
+}
+
+}  // namespace tessera::skeleton::kernels

@@ -1,0 +1,155 @@
+// Generated OpenCL skeleton kernels: the user's OpenCL C source between the
+// prelude (skel_prelude.cl) and the kernel template (skel_template.cl), with
+// #line markers so that compiler messages carry the user's line numbers.
+// Programs are built per device and kept in memory (user source is not an
+// embedded file, so the on-disk cache of ProgramCache does not apply).
+#include "skeleton/kernels/skel_opencl.hpp"
+
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "backends/opencl/cl_device.hpp"
+#include "core/embedded_sources.hpp"
+#include "core/error.hpp"
+
+namespace tessera::skeleton::kernels::cl {
+
+namespace {
+
+struct Cache {
+  std::mutex mutex;
+  std::map<std::pair<const Device*, std::string>, std::pair<std::weak_ptr<const Device>, ::cl::Program>> programs;
+  // Binaries per physical device: logical replicas of one device (separate
+  // contexts, as multi-device tests use) load them instead of recompiling.
+  std::map<std::pair<cl_device_id, std::string>, std::vector<unsigned char>> binaries;
+};
+Cache& cache() {
+  static Cache c;
+  return c;
+}
+
+std::string build_log(const ::cl::Program& p, const ::cl::Device& d) {
+  std::string log;
+  p.getBuildInfo(d, CL_PROGRAM_BUILD_LOG, &log);
+  return log;
+}
+
+/// The kernel `kernel` of the program made of `f` and the template with `defines`.
+::cl::Kernel generated(Device& dev, const ClFunction& f, const std::string& element_type,
+                       const std::string& declaration, const std::string& defines, const char* kernel,
+                       const std::string& extra_source = {}) {
+  const bool fp64 = defines.find("double") != std::string::npos || element_type == "double";
+  std::string src = fmt::format("#define ts_real {}\n{}{}\n", element_type, fp64 ? "#define TS_DOUBLE 1\n" : "",
+                                declaration);
+  src += expand_includes("skeleton/kernels/skel_prelude.cl");
+  src += fmt::format("\n#line 1 \"{}\"\n", f.origin);
+  src += f.source;
+  src += "\n" + extra_source;
+  src += expand_includes("skeleton/kernels/skel_template.cl");
+  const std::string options = defines + fmt::format(" -DTS_SKEL_F={}", f.name);
+  auto& ocl = opencl::device_of(dev);
+  const std::string key = options + '\n' + src;
+  auto& c = cache();
+  std::lock_guard lock(c.mutex);
+  auto it = c.programs.find({&dev, key});
+  if (it == c.programs.end() || it->second.first.expired()) {
+    ::cl::Program program;
+    auto bin = c.binaries.find({ocl.native()(), key});
+    bool loaded = false;
+    if (bin != c.binaries.end()) {
+      cl_int err = CL_SUCCESS;
+      std::vector<cl_int> status;
+      program = ::cl::Program(ocl.context(), {ocl.native()}, ::cl::Program::Binaries{bin->second}, &status, &err);
+      loaded = err == CL_SUCCESS &&
+               program.build(std::vector<::cl::Device>{ocl.native()}, options.c_str()) == CL_SUCCESS;
+    }
+    if (!loaded) {
+      cl_int err = CL_SUCCESS;
+      program = ::cl::Program(ocl.context(), src, false, &err);
+      opencl::cl_check(err, "clCreateProgramWithSource", "creating the program of " + f.origin);
+      err = program.build(std::vector<::cl::Device>{ocl.native()}, options.c_str());
+      if (err != CL_SUCCESS)
+        throw BuildError(fmt::format("OpenCL build of the skeleton kernel around '{}' ({}) failed ({}); the "
+                                     "compiler's messages name '{}' with the line numbers of your source:\n{}",
+                                     f.name, f.origin, opencl::error_name(err), f.origin,
+                                     build_log(program, ocl.native())));
+      ::cl::Program::Binaries binaries;
+      if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
+          !binaries[0].empty())
+        c.binaries[{ocl.native()(), key}] = std::move(binaries[0]);
+    }
+    it = c.programs.insert_or_assign({&dev, key}, std::make_pair(std::weak_ptr<const Device>(dev.shared_from_this()),
+                                                                 std::move(program)))
+             .first;
+  }
+  cl_int err = CL_SUCCESS;
+  ::cl::Kernel k(it->second.second, kernel, &err);
+  opencl::cl_check(err, "clCreateKernel",
+                   fmt::format("{} around '{}': is the function name right?", kernel, f.name));
+  return k;
+}
+
+/// Sets argument i to raw bytes (element values of any type).
+void set_bytes(const ::cl::Kernel& k, cl_uint i, const void* data, std::size_t bytes) {
+  opencl::cl_check(clSetKernelArg(k(), i, bytes, data), "clSetKernelArg", fmt::format("argument {}", i));
+}
+
+std::size_t sz(index_t v) { return static_cast<std::size_t>(v); }
+
+}  // namespace
+
+void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a, const ClView* b,
+         const ClView& out, const Box& box, const Index3& lo, int components) {
+  if (box.empty()) return;
+  const ClView& vb = b ? *b : a;
+  const std::string defines = fmt::format("-DTS_SKEL_KIND={} -DTS_SKEL_DIMS={} -DTS_SKEL_T={} -DTS_SKEL_U={} -DTS_SKEL_R={}",
+                                          static_cast<int>(kind), dims, a.type, vb.type, out.type);
+  const std::string decl = a.declaration + vb.declaration + out.declaration;
+  ::cl::Kernel k = generated(dev, f, a.type, decl, defines, "ts_skel_map");
+  opencl::set_args(k, cl_long(box.extent(0)), cl_long(box.extent(1)), cl_long(box.extent(2)), cl_long(lo[0]),
+                   cl_long(lo[1]), cl_long(lo[2]), cl_int(components), opencl::mem(a.handle), cl_long(a.origin),
+                   cl_long(a.sy), cl_long(a.sz), cl_long(a.cs), opencl::mem(vb.handle), cl_long(vb.origin),
+                   cl_long(vb.sy), cl_long(vb.sz), cl_long(vb.cs), opencl::mem(out.handle), cl_long(out.origin),
+                   cl_long(out.sy), cl_long(out.sz), cl_long(out.cs));
+  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), sz(box.extent(2))),
+                             ::cl::NullRange, "skeleton map/zip");
+}
+
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool boundary_kernel,
+             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo) {
+  std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_BOUNDARY={}", boundary_kernel ? 1 : 0);
+  std::string extra;
+  if (boundary_kernel && bd.user) {
+    defines += " -DTS_SKEL_USER_BOUNDARY=" + bd.user->name;
+    if (bd.user->source != f.source)
+      extra = fmt::format("#line 1 \"{}\"\n{}\n", bd.user->origin, bd.user->source);
+  }
+  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, defines, "ts_skel_stencil", extra);
+  for (int i = 0; i < boxes.count; ++i) {
+    const Box& b = boxes.box[i];
+    if (b.empty()) continue;
+    opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
+                     cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
+                     opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz),
+                     opencl::mem(out.handle), cl_long(out.origin), cl_long(out.sy), cl_long(out.sz), cl_long(bd.n[0]),
+                     cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]), cl_int(bd.mode[2]),
+                     cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
+    set_bytes(k, 26, bd.neutral.data(), bd.neutral.size());
+    opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
+                               ::cl::NullRange, boundary_kernel ? "skeleton stencil (boundary)" : "skeleton stencil");
+  }
+}
+
+void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, index_t len, index_t rows_y,
+                 index_t rows, void* out_handle, index_t chunks) {
+  if (rows == 0) return;
+  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, "-DTS_SKEL_KIND=5", "ts_skel_reduce_rows");
+  opencl::set_args(k, opencl::mem(in.handle), cl_long(in.origin), cl_long(len), cl_long(rows_y), cl_long(in.sy),
+                   cl_long(in.sz), opencl::mem(out_handle), cl_long(chunks));
+  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(rows * chunks) * TS_REDUCE_THREADS),
+                             ::cl::NDRange(TS_REDUCE_THREADS), "skeleton fold");
+}
+
+}  // namespace tessera::skeleton::kernels::cl

@@ -1,0 +1,193 @@
+// The per-cell operations of the skeletons for the C++ backends (CPU loops and
+// CUDA kernels): small structs, passed by value into the kernel, whose
+// operator()(x, y, z) computes one cell (local owned coordinates) by calling
+// the user's functor. The CPU runs them in OpenMP loops (skel_cpu.hpp), CUDA
+// in the kernels of skel_cuda.cuh; their mathematics is the user's.
+#pragma once
+#include <cstdint>
+
+#include "core/kernels/portable.h"
+#include "skeleton/extents.hpp"
+#include "skeleton/layout.hpp"
+
+namespace tessera::skeleton::kernels {
+
+/// One part's storage of one field as a kernel sees it: `origin` points at
+/// local owned cell (0, 0, 0) of component 0.
+template <class T>
+struct View {
+  T* origin = nullptr;
+  index_t sy = 0, sz = 0, cs = 0;  ///< strides of y, z and components
+  TS_FN T& at(index_t x, index_t y, index_t z, int c = 0) const { return origin[c * cs + z * sz + y * sy + x]; }
+};
+
+template <class T>
+View<T> view_of(T* base, const PartLayout& L) {
+  return {base + L.origin(), L.sy, L.sz, L.component_stride};
+}
+
+/// Boxes of cells to run over (local owned coordinates): the inner box, or
+/// the up to six boxes of the outer frame, in one launch.
+struct BoxList {
+  Box box[6];
+  int count = 0;
+  index_t volume() const {
+    index_t v = 0;
+    for (int i = 0; i < count; ++i) v += box[i].volume();
+    return v;
+  }
+};
+
+enum class MapKind { map, map_index, zip, zip_index };
+
+// The functor call with the index arity of the container (DA: i, DM: x, y,
+// DC: x, y, z), Muesli's Index variants.
+template <int D>
+struct IndexCall;
+template <>
+struct IndexCall<1> {
+  template <class F, class... V>
+  TS_FN static auto call(const F& f, index_t x, index_t, index_t, const V&... v) { return f(x, v...); }
+};
+template <>
+struct IndexCall<2> {
+  template <class F, class... V>
+  TS_FN static auto call(const F& f, index_t x, index_t y, index_t, const V&... v) { return f(x, y, v...); }
+};
+template <>
+struct IndexCall<3> {
+  template <class F, class... V>
+  TS_FN static auto call(const F& f, index_t x, index_t y, index_t z, const V&... v) { return f(x, y, z, v...); }
+};
+
+/// map / mapIndex / zip / zipIndex (InPlace: `out` aliases `a`), every
+/// component of the field.
+template <class F, class T, class U, class R, MapKind K, int D>
+struct MapOp {
+  F f;
+  View<const T> a;
+  View<const U> b;  // zip only
+  View<R> out;
+  Index3 lo;        // global coordinates of local (0, 0, 0)
+  int components;
+  TS_FN void operator()(index_t x, index_t y, index_t z) const {
+    for (int c = 0; c < components; ++c) {
+      const T& va = a.at(x, y, z, c);
+      if constexpr (K == MapKind::map) {
+        out.at(x, y, z, c) = f(va);
+      } else if constexpr (K == MapKind::map_index) {
+        out.at(x, y, z, c) = IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va);
+      } else if constexpr (K == MapKind::zip) {
+        out.at(x, y, z, c) = f(va, b.at(x, y, z, c));
+      } else {
+        out.at(x, y, z, c) = IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va, b.at(x, y, z, c));
+      }
+    }
+  }
+};
+
+/// The neighbour accessor of interior cells: plain loads, no branches.
+template <class T>
+struct InnerAccess {
+  using value_type = T;
+  const T* p;  // the cell being computed
+  index_t sy, sz;
+  index_t gx, gy, gz;
+  TS_FN const T& operator()(int dx, int dy, int dz) const { return p[dz * sz + dy * sy + dx]; }
+  TS_FN index_t pos(int a) const { return a == 0 ? gx : a == 1 ? gy : gz; }
+};
+
+enum class BoundaryMode : int { neutral = 0, periodic = 1, clamp = 2, mirror = 3, user = 4 };
+
+/// No user boundary function.
+struct NoBoundaryFunction {
+  template <class T>
+  TS_FN T operator()(index_t, index_t, index_t, const T& neutral) const {
+    return neutral;
+  }
+};
+
+/// Where a boundary cell's neighbourhood leaves the domain: per-axis modes.
+template <class T>
+struct BoundarySpec {
+  int mode[3];
+  int has_halo[3];  // the axis is decomposed: a periodic read goes to the halo
+  index_t n[3];     // global extents
+  T neutral;
+};
+
+/// The neighbour accessor of boundary cells (the outer frame): applies the
+/// boundary mode of each axis; only this accessor has branches.
+template <class T, class B>
+struct BoundaryAccess {
+  using value_type = T;
+  const T* origin;  // local owned (0, 0, 0)
+  index_t sy, sz;
+  index_t g[3];   // global coordinates of the cell being computed
+  index_t lo[3];  // global coordinates of local (0, 0, 0)
+  const BoundarySpec<T>* spec;
+  const B* user;
+  TS_FN index_t pos(int a) const { return g[a]; }
+  TS_FN T operator()(int dx, int dy, int dz) const {
+    index_t c[3] = {g[0] + dx, g[1] + dy, g[2] + dz};
+    for (int a = 0; a < 3; ++a) {
+      const index_t n = spec->n[a];
+      if (c[a] >= 0 && c[a] < n) continue;
+      switch (spec->mode[a]) {
+        case int(BoundaryMode::neutral): return spec->neutral;
+        case int(BoundaryMode::user): return (*user)(c[0], c[1], c[2], spec->neutral);
+        case int(BoundaryMode::periodic):
+          if (!spec->has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;  // else: the halo holds the wrap
+          break;
+        case int(BoundaryMode::clamp): c[a] = c[a] < 0 ? 0 : n - 1; break;
+        default: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;  // mirror (edge not repeated)
+      }
+    }
+    return origin[(c[2] - lo[2]) * sz + (c[1] - lo[1]) * sy + (c[0] - lo[0])];
+  }
+};
+
+/// mapStencil, interior cells.
+template <class F, class T>
+struct StencilInnerOp {
+  F f;
+  View<const T> in;
+  View<T> out;
+  Index3 lo;
+  TS_FN void operator()(index_t x, index_t y, index_t z) const {
+    const InnerAccess<T> s{&in.at(x, y, z), in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z};
+    out.at(x, y, z) = f(s);
+  }
+};
+
+/// mapStencil, boundary cells.
+template <class F, class T, class B>
+struct StencilBoundaryOp {
+  F f;
+  B user;
+  BoundarySpec<T> spec;
+  View<const T> in;
+  View<T> out;
+  Index3 lo;
+  TS_FN void operator()(index_t x, index_t y, index_t z) const {
+    const BoundaryAccess<T, B> s{in.origin, in.sy, in.sz, {lo[0] + x, lo[1] + y, lo[2] + z},
+                                 {lo[0], lo[1], lo[2]}, &spec, &user};
+    out.at(x, y, z) = f(s);
+  }
+};
+
+/// fold: the canonical order of one row (see fold_order() in skeletons.hpp).
+/// Row r of `rows` holds `len` elements at in[row_offset(r) + j].
+template <class F, class T>
+struct RowsReduce {
+  F f;
+  const T* in;
+  index_t len;        // elements per row
+  index_t rows_y;     // rows per "plane" (for the offset below)
+  index_t sy, sz;     // row r starts at (r / rows_y) * sz + (r % rows_y) * sy
+  T* out;             // out[r * chunks + k]: chunk k of row r
+  index_t chunks;     // ceil(len / TS_REDUCE_CHUNK)
+  TS_FN const T* row(index_t r) const { return in + (r / rows_y) * sz + (r % rows_y) * sy; }
+};
+
+}  // namespace tessera::skeleton::kernels

@@ -1,0 +1,127 @@
+/* The kernels generated around a user function (after the user's source).
+ * Build options select one: TS_SKEL_KIND 0 map, 1 mapIndex, 2 zip, 3 zipIndex,
+ * 4 stencil (TS_SKEL_BOUNDARY 0 interior / 1 boundary), 5 fold rows;
+ * TS_SKEL_F is the user function, TS_SKEL_T/U/R the element types,
+ * TS_SKEL_DIMS the index arity. Same per-cell operations as skel_ops.hpp. */
+
+#if TS_SKEL_KIND <= 3
+#if TS_SKEL_DIMS == 1
+#define TS_SKEL_INDEX gx + x
+#elif TS_SKEL_DIMS == 2
+#define TS_SKEL_INDEX gx + x, gy + y
+#else
+#define TS_SKEL_INDEX gx + x, gy + y, gz + z
+#endif
+__kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, int components,
+                          __global const TS_SKEL_T* a, long a_o, long a_sy, long a_sz, long a_cs,
+                          __global const TS_SKEL_U* b, long b_o, long b_sy, long b_sz, long b_cs,
+                          __global TS_SKEL_R* out, long o_o, long o_sy, long o_sz, long o_cs) {
+  const long x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= bx || y >= by || z >= bz) return;
+  for (int c = 0; c < components; ++c) {
+    const long ia = a_o + c * a_cs + z * a_sz + y * a_sy + x;
+    const long io = o_o + c * o_cs + z * o_sz + y * o_sy + x;
+#if TS_SKEL_KIND == 0
+    out[io] = TS_SKEL_F(a[ia]);
+#elif TS_SKEL_KIND == 1
+    out[io] = TS_SKEL_F(TS_SKEL_INDEX, a[ia]);
+#else
+    const long ib = b_o + c * b_cs + z * b_sz + y * b_sy + x;
+#if TS_SKEL_KIND == 2
+    out[io] = TS_SKEL_F(a[ia], b[ib]);
+#else
+    out[io] = TS_SKEL_F(TS_SKEL_INDEX, a[ia], b[ib]);
+#endif
+#endif
+  }
+}
+#endif
+
+#if TS_SKEL_KIND == 4
+TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
+#if TS_SKEL_BOUNDARY
+  long c[3];
+  c[0] = s->pos[0] + dx;
+  c[1] = s->pos[1] + dy;
+  c[2] = s->pos[2] + dz;
+  for (int a = 0; a < 3; ++a) {
+    const long n = s->n[a];
+    if (c[a] >= 0 && c[a] < n) continue;
+    switch (s->mode[a]) {
+      case 0: return s->neutral;
+#ifdef TS_SKEL_USER_BOUNDARY
+      case 4: return TS_SKEL_USER_BOUNDARY(c[0], c[1], c[2], s->neutral);
+#endif
+      case 1:
+        if (!s->has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;
+        break;
+      case 2: c[a] = c[a] < 0 ? 0 : n - 1; break;
+      default: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;
+    }
+  }
+  return s->p[(c[2] - s->lo[2]) * s->sz + (c[1] - s->lo[1]) * s->sy + (c[0] - s->lo[0])];
+#else
+  return s->p[dz * s->sz + dy * s->sy + dx];
+#endif
+}
+
+__kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
+                              __global const ts_real* in, long i_o, long i_sy, long i_sz, __global ts_real* out,
+                              long o_o, long o_sy, long o_sz, long nx, long ny, long nz, int m0, int m1, int m2,
+                              int h0, int h1, int h2, ts_real neutral) {
+  const long x = lx + get_global_id(0), y = ly + get_global_id(1), z = lz + get_global_id(2);
+  if (x >= lx + bx || y >= ly + by || z >= lz + bz) return;
+  ts_stencil s;
+#if TS_SKEL_BOUNDARY
+  s.p = in + i_o;
+#else
+  s.p = in + i_o + z * i_sz + y * i_sy + x;
+#endif
+  s.sy = i_sy;
+  s.sz = i_sz;
+  s.pos[0] = gx + x;
+  s.pos[1] = gy + y;
+  s.pos[2] = gz + z;
+  s.lo[0] = gx;
+  s.lo[1] = gy;
+  s.lo[2] = gz;
+  s.n[0] = nx;
+  s.n[1] = ny;
+  s.n[2] = nz;
+  s.mode[0] = m0;
+  s.mode[1] = m1;
+  s.mode[2] = m2;
+  s.has_halo[0] = h0;
+  s.has_halo[1] = h1;
+  s.has_halo[2] = h2;
+  s.neutral = neutral;
+  out[o_o + z * o_sz + y * o_sy + x] = TS_SKEL_F(&s);
+}
+#endif
+
+#if TS_SKEL_KIND == 5
+/* One work-group of TS_REDUCE_THREADS per (row, chunk): the canonical order. */
+__kernel void ts_skel_reduce_rows(__global const ts_real* in, long origin, long len, long rows_y, long sy, long sz,
+                                  __global ts_real* out, long chunks) {
+  __local ts_real s[TS_REDUCE_THREADS];
+  const long g = get_group_id(0), r = g / chunks, k = g % chunks;
+  const int t = (int)get_local_id(0);
+  const long begin = k * TS_REDUCE_CHUNK;
+  const long n = len - begin < TS_REDUCE_CHUNK ? len - begin : TS_REDUCE_CHUNK;
+  __global const ts_real* e = in + origin + (r / rows_y) * sz + (r % rows_y) * sy + begin;
+  const int m0 = n < TS_REDUCE_THREADS ? (int)n : TS_REDUCE_THREADS;
+  if (t < m0) {
+    ts_real acc = e[t];
+    for (long j = t + TS_REDUCE_THREADS; j < n; j += TS_REDUCE_THREADS) acc = TS_SKEL_F(acc, e[j]);
+    s[t] = acc;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int m = m0;
+  for (int h = TS_REDUCE_THREADS / 2; h >= 1; h /= 2) {
+    if (t < h && t + h < m) s[t] = TS_SKEL_F(s[t], s[t + h]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    m = m < h ? m : h;
+  }
+  if (t == 0) out[r * chunks + k] = s[0];
+}
+#endif

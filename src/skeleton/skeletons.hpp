@@ -1,0 +1,273 @@
+// The skeletons on distributed fields: map, zip (with Index and InPlace
+// variants), fold and mapStencil. One part per device; every part runs the
+// same per-cell operation (skel_ops.hpp) on its owned cells, so results do not
+// depend on the decomposition (mapStencil reads halos refreshed by the
+// exchange, with the boundary mode applied only in the outer frame).
+// The containers DA/DM/DC (containers.hpp) are thin, Muesli-named wrappers.
+#pragma once
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "skeleton/field.hpp"
+#include "skeleton/kernels/skel_launch.hpp"
+#include "skeleton/kernels/skel_opencl.hpp"
+#include "skeleton/stencil.hpp"
+#include "skeleton/user_function.hpp"
+
+namespace tessera::skeleton {
+
+namespace detail {
+
+template <class T>
+kernels::View<T> view(Field<std::remove_const_t<T>>& f, int p) {
+  return kernels::view_of<T>(static_cast<T*>(f.buffer(p).handle()), f.layout(p));
+}
+
+template <class T>
+kernels::cl::ClView cl_view(Field<T>& f, int p) {
+  static_assert(ClType<T>::name != nullptr || sizeof(T) == 0,
+                "this element type has no OpenCL C name: specialise skeleton::ClType<T>");
+  const PartLayout& L = f.layout(p);
+  return {f.buffer(p).handle(), L.origin(), L.sy, L.sz, L.component_stride, ClType<T>::name,
+          ClType<T>::declaration, sizeof(T)};
+}
+
+inline Box owned_local(const PartLayout& L) {
+  Box b;
+  for (int a = 0; a < 3; ++a) b.hi[a] = L.owned.extent(a);
+  return b;
+}
+
+inline kernels::BoxList one_box(const Box& b) {
+  kernels::BoxList l;
+  l.box[0] = b;
+  l.count = 1;
+  return l;
+}
+
+[[noreturn]] void throw_no_cxx(const char* skeleton, const Device& d);
+void check_same(const FieldShape& a, const FieldShape& b, const char* what);
+void check_stencil(const FieldShape& in, const Stencil& s, bool has_user_boundary);
+
+}  // namespace detail
+
+/// out = f(a) (K = map), f(index..., a) (map_index), f(a, b) (zip) or
+/// f(index..., a, b) (zip_index) on every cell and component; `out` may be
+/// `a` (InPlace). D: index arity (1 DA, 2 DM, 3 DC; 0 for map and zip).
+template <kernels::MapKind K, int D, class Fn, class T, class U, class R>
+void apply_map(const Fn& fn, Field<T>& a, Field<U>* b, Field<R>& out, const char* what) {
+  using UF = detail::UserFn<Fn>;
+  detail::check_same(a.shape(), out.shape(), what);
+  if (b) detail::check_same(a.shape(), b->shape(), what);
+  a.require_device();
+  if (b) b->require_device();
+  for (int p = 0; p < a.parts(); ++p) {
+    Device& dev = a.device(p);
+    const PartLayout& L = a.layout(p);
+    if (dev.backend() == Backend::opencl) {
+      if constexpr (UF::has_cl) {
+        kernels::cl::ClView vb = b ? detail::cl_view(*b, p) : detail::cl_view(a, p);
+        kernels::cl::map(dev, dev.queue(), UF::cl(fn), K, D, detail::cl_view(a, p), b ? &vb : nullptr,
+                         detail::cl_view(out, p), detail::owned_local(L), L.owned.lo, L.components);
+      } else {
+        kernels::no_cxx_on_opencl(what);
+      }
+    } else {
+      if constexpr (UF::has_cxx) {
+        using F = std::decay_t<decltype(UF::cxx(fn))>;
+        kernels::View<const U> vb{};
+        if (b) vb = detail::view<const U>(*b, p);
+        const kernels::MapOp<F, T, U, R, K, D> op{UF::cxx(fn), detail::view<const T>(a, p), vb,
+                                                  detail::view<R>(out, p), L.owned.lo, L.components};
+        kernels::run_boxes(dev, dev.queue(), detail::one_box(detail::owned_local(L)), op, what);
+      } else {
+        detail::throw_no_cxx(what, dev);
+      }
+    }
+  }
+  out.mark_device_written();
+}
+
+/// out = f(stencil around each cell of in); in and out distinct, one
+/// component. `user` is the boundary function for BoundaryMode::user (a C++
+/// functor f(x, y, z, neutral), a ClFunction, or a Portable of both).
+template <class Fn, class T, class B = NoBoundaryFunction>
+void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, const T& neutral,
+                 const B& user = {}) {
+  using UF = detail::UserFn<Fn>;
+  using UB = detail::UserFn<B>;
+  const char* what = "mapStencil";
+  if (&in == &out) throw UsageError("mapStencil: input and output must differ (use mapStencilInPlace)");
+  detail::check_same(in.shape(), out.shape(), what);
+  if (in.components() != 1)
+    throw UsageError(fmt::format("mapStencil: a {}-component field; the skeleton reads one component (use "
+                                 "Field::exchange with a native kernel for several)",
+                                 in.components()));
+  const bool has_user = !std::is_same_v<B, NoBoundaryFunction>;
+  Index3 halo{0, 0, 0};
+  ExchangeRequest req;
+  for (int a = 0; a < 3; ++a) {
+    halo[a] = in.decomposition().decomposed(a) ? st.radius[a] : 0;
+    req.width[a] = halo[a];
+    req.periodic[a] = st.mode[a] == BoundaryMode::periodic;
+  }
+  in.ensure_halo(halo);
+  detail::check_stencil(in.shape(), st, has_user);
+  kernels::BoundarySpec<T> spec{};
+  for (int a = 0; a < 3; ++a) {
+    spec.mode[a] = static_cast<int>(st.mode[a]);
+    spec.has_halo[a] = in.decomposition().decomposed(a) ? 1 : 0;
+    spec.n[a] = in.extents().n[a];
+  }
+  spec.neutral = neutral;
+  auto launch = [&](int p, Queue& q, bool boundary) {
+    Device& dev = in.device(p);
+    const InnerOuter io = in.layout(p).split(st.radius);
+    kernels::BoxList boxes;
+    if (boundary) {
+      for (int i = 0; i < io.outer_count; ++i) boxes.box[i] = io.outer[i];
+      boxes.count = io.outer_count;
+    } else {
+      boxes = detail::one_box(io.inner);
+    }
+    if (boxes.volume() == 0) return;
+    const Index3 lo = in.layout(p).owned.lo;
+    if (dev.backend() == Backend::opencl) {
+      if constexpr (UF::has_cl) {
+        kernels::cl::ClBoundary cb{};
+        for (int a = 0; a < 3; ++a) {
+          cb.mode[a] = spec.mode[a];
+          cb.has_halo[a] = spec.has_halo[a];
+          cb.n[a] = spec.n[a];
+        }
+        cb.neutral.resize(sizeof(T));
+        std::memcpy(cb.neutral.data(), &neutral, sizeof(T));
+        if constexpr (UB::has_cl) cb.user = &UB::cl(user);
+        kernels::cl::stencil(dev, q, UF::cl(fn), cb, boundary, detail::cl_view(in, p), detail::cl_view(out, p),
+                             boxes, lo);
+      } else {
+        kernels::no_cxx_on_opencl(what);
+      }
+    } else {
+      if constexpr (UF::has_cxx) {
+        using F = std::decay_t<decltype(UF::cxx(fn))>;
+        const auto vin = detail::view<const T>(in, p);
+        const auto vout = detail::view<T>(out, p);
+        if (boundary) {
+          if constexpr (UB::has_cxx) {
+            using BC = std::decay_t<decltype(UB::cxx(user))>;
+            const kernels::StencilBoundaryOp<F, T, BC> op{UF::cxx(fn), UB::cxx(user), spec, vin, vout, lo};
+            kernels::run_boxes(dev, q, boxes, op, what);
+          } else {
+            detail::throw_no_cxx("mapStencil boundary function", dev);
+          }
+        } else {
+          const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), vin, vout, lo};
+          kernels::run_boxes(dev, q, boxes, op, what);
+        }
+      } else {
+        detail::throw_no_cxx(what, dev);
+      }
+    }
+  };
+  out.require_device();
+  in.exchange(req, [&](int p, Queue& q) { launch(p, q, false); }, [&](int p, Queue& q) { launch(p, q, true); });
+  out.mark_device_written();
+}
+
+namespace detail {
+
+/// Canonical fold of `rows` rows (see RowsReduce) on one device, to one value
+/// per row in `out` (rows values); intermediate chunk levels as needed.
+template <class Fn, class T>
+void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, index_t len, index_t rows_y,
+                 index_t sy, index_t sz, index_t rows, Buffer<T>& out) {
+  using UF = UserFn<Fn>;
+  Buffer<T> level;
+  const void* src = handle;
+  for (;;) {
+    const index_t chunks = (len + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK;
+    Buffer<T> next(dev.shared_from_this(), static_cast<std::size_t>(std::max<index_t>(rows * chunks, 1)));
+    if (dev.backend() == Backend::opencl) {
+      if constexpr (UF::has_cl) {
+        const kernels::cl::ClView v{const_cast<void*>(src), origin, sy, sz, 0, ClType<T>::name,
+                                    ClType<T>::declaration, sizeof(T)};
+        kernels::cl::reduce_rows(dev, dev.queue(), UF::cl(fn), v, len, rows_y, rows, next.handle(), chunks);
+      } else {
+        kernels::no_cxx_on_opencl("fold");
+      }
+    } else {
+      if constexpr (UF::has_cxx) {
+        using F = std::decay_t<decltype(UF::cxx(fn))>;
+        const kernels::RowsReduce<F, T> op{UF::cxx(fn), static_cast<const T*>(src) + origin, len, rows_y, sy, sz,
+                                           static_cast<T*>(next.handle()), chunks};
+        kernels::run_reduce_rows(dev, dev.queue(), op, rows);
+      } else {
+        throw_no_cxx("fold", dev);
+      }
+    }
+    level = std::move(next);
+    if (chunks == 1) break;
+    src = level.handle();
+    origin = 0;
+    len = chunks;
+    rows_y = rows;
+    sy = chunks;
+    sz = 0;
+  }
+  out = std::move(level);
+}
+
+}  // namespace detail
+
+/// Folds every cell with f in the canonical order: each x-row in the order
+/// of portable.h's chunks (256 "threads" x 16, halving tree), then the row
+/// results in global row order (z, y, then x-block) the same way. Identical on
+/// every backend; identical for every decomposition that does not cut rows
+/// (x); deterministic (fixed order) for every decomposition.
+template <class Fn, class T>
+T fold(const Fn& fn, Field<T>& f) {
+  if (f.components() != 1) throw UsageError("fold: one-component fields only");
+  f.require_device();
+  struct Partial {
+    index_t row, xlo;
+    T value;
+  };
+  std::vector<Partial> mine;
+  const index_t ny = f.extents().n[1];
+  for (int p = 0; p < f.parts(); ++p) {
+    const PartLayout& L = f.layout(p);
+    const index_t ex = L.owned.extent(0), ey = L.owned.extent(1), rows = ey * L.owned.extent(2);
+    Buffer<T> partial;
+    detail::reduce_rows(fn, f.device(p), f.buffer(p).handle(), L.origin(), ex, ey, L.sy, L.sz, rows, partial);
+    std::vector<T> h(partial.size());
+    partial.copy_to_host(h);
+    for (index_t r = 0; r < rows; ++r)
+      mine.push_back({(L.owned.lo[2] + r / ey) * ny + L.owned.lo[1] + r % ey, L.owned.lo[0],
+                      h[static_cast<std::size_t>(r)]});
+  }
+  std::vector<Partial> all = mine;
+  if (f.team().comm()) {
+    auto bytes = f.team().comm()->allgather(mine.data(), mine.size() * sizeof(Partial));
+    all.resize(bytes.size() / sizeof(Partial));
+    std::memcpy(all.data(), bytes.data(), bytes.size());
+  }
+  std::sort(all.begin(), all.end(),
+            [](const Partial& a, const Partial& b) { return a.row != b.row ? a.row < b.row : a.xlo < b.xlo; });
+  std::vector<T> seq(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) seq[i] = all[i].value;
+  Device& dev = f.device(0);
+  Buffer<T> s(dev.shared_from_this(), seq.size());
+  s.copy_from_host(seq);
+  Buffer<T> result;
+  detail::reduce_rows(fn, dev, s.handle(), 0, static_cast<index_t>(seq.size()), 1, 0, 0, 1, result);
+  std::vector<T> r(1);
+  result.copy_to_host(r);
+  return r[0];
+}
+
+}  // namespace tessera::skeleton

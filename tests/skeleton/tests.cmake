@@ -1,0 +1,24 @@
+# skeleton (issue 8): library tests in tessera_tests; MPI tests as their own
+# executable run with mpirun -np 2 and -np 3 (oversubscribed, root allowed).
+target_sources(tessera_tests PRIVATE
+  skeleton/test_skeleton_layout.cpp
+  skeleton/test_skeleton_map.cpp
+  skeleton/test_skeleton_stencil.cpp
+  skeleton/test_skeleton_fold.cpp
+  skeleton/test_skeleton_exchange.cpp)
+
+if(TESSERA_HAVE_MPI)
+  add_executable(tessera_skeleton_mpi_tests skeleton/test_skeleton_mpi.cpp)
+  target_include_directories(tessera_skeleton_mpi_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(tessera_skeleton_mpi_tests PRIVATE tessera MPI::MPI_CXX tessera_flags)
+  set(SKELETON_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1)
+  # 2 ranks x 1 part, 3 ranks x 1 part, 3 ranks x 2 parts (MPI and in-process neighbours mixed)
+  foreach(cfg "2;1" "3;1" "3;2")
+    list(GET cfg 0 np)
+    list(GET cfg 1 local)
+    add_test(NAME skeleton.mpi_np${np}_x${local}
+             COMMAND ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG} ${np}
+                     $<TARGET_FILE:tessera_skeleton_mpi_tests> ${local})
+    set_tests_properties(skeleton.mpi_np${np}_x${local} PROPERTIES ENVIRONMENT "${SKELETON_MPI_ENV}" TIMEOUT 120)
+  endforeach()
+endif()
