@@ -1,34 +1,47 @@
 // CUDA launchers of the lattice Boltzmann kernels: one thread per cell of an
-// (nx, ny, nz) grid of blocks of kBlockX cells along x; the mathematics is in
+// (nx/b, ny, nz) grid of blocks of b cells along x (block_x()); the mathematics is in
 // lbm_point.h (one template instance per variant).
+#include <cstdlib>
+
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "lbm/kernels/lbm_kernels.hpp"
 #include "lbm/kernels/lbm_params.hpp"
 #include "lbm/kernels/lbm_point.hpp"
+#include "core/error.hpp"
 
 namespace tessera::lbm::kernels {
 
 namespace {
 
-constexpr unsigned kBlockX = 64;
+// Threads per block along x: 64 unless TESSERA_LBM_BLOCK_X (32..512, a
+// multiple of 32) says otherwise, for tuning on the GPU without rebuilding.
+unsigned block_x() {
+  static const unsigned b = [] {
+    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
+    const long v = e ? std::strtol(e, nullptr, 10) : 64;
+    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
+    return unsigned(v);
+  }();
+  return b;
+}
 
 template <class V>
-__global__ void __launch_bounds__(kBlockX) stream_collide_k(long nx, long ny, long nz, int odd,
+__global__ void stream_collide_k(long nx, long ny, long nz, int odd,
                                                             typename V::store* __restrict__ f,
                                                             const unsigned char* __restrict__ flags,
                                                             typename V::params p) {
-  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
   V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
 }
 
 template <class V>
-__global__ void __launch_bounds__(kBlockX) initialize_k(long nx, long ny, long nz, typename V::store* f,
+__global__ void initialize_k(long nx, long ny, long nz, typename V::store* f,
                                                         const unsigned char* flags, const typename V::real* fields,
                                                         typename V::real rho0, typename V::real ux0,
                                                         typename V::real uy0, typename V::real uz0) {
-  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
   const long y = blockIdx.y, z = blockIdx.z, n = x + nx * (y + ny * z), N = nx * ny * nz;
   if (fields)
@@ -38,11 +51,11 @@ __global__ void __launch_bounds__(kBlockX) initialize_k(long nx, long ny, long n
 }
 
 template <class V>
-__global__ void __launch_bounds__(kBlockX) moments_k(long nx, long ny, long nz, int odd,
+__global__ void moments_k(long nx, long ny, long nz, int odd,
                                                      const typename V::store* __restrict__ f,
                                                      const unsigned char* __restrict__ flags, typename V::params p,
                                                      typename V::real* fields) {
-  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
   V::moments(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p, fields);
 }
@@ -57,8 +70,8 @@ struct Launch {
   cudaStream_t stream;
 };
 Launch launch_of(Queue& q, const Grid& g) {
-  return {dim3(unsigned((g.nx + kBlockX - 1) / kBlockX), unsigned(g.ny), unsigned(g.nz)), dim3(kBlockX, 1, 1),
-          cuda::queue_of(q).native()};
+  const unsigned b = block_x();
+  return {dim3(unsigned((g.nx + b - 1) / b), unsigned(g.ny), unsigned(g.nz)), dim3(b, 1, 1), cuda::queue_of(q).native()};
 }
 
 }  // namespace

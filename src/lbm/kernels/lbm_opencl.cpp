@@ -1,4 +1,5 @@
 // OpenCL host side of the lattice Boltzmann kernels (device code: lbm.cl).
+#include <cstdlib>
 #include <string>
 
 #include "backends/opencl/cl_device.hpp"
@@ -8,7 +9,17 @@ namespace tessera::lbm::kernels {
 
 namespace {
 
-constexpr std::size_t kGroupX = 64;
+// Work-items per group along x: 64 unless TESSERA_LBM_BLOCK_X says otherwise
+// (as for CUDA, lbm_cuda.cu).
+std::size_t group_x() {
+  static const std::size_t b = [] {
+    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
+    const long v = e ? std::strtol(e, nullptr, 10) : 64;
+    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
+    return std::size_t(v);
+  }();
+  return b;
+}
 
 // Correctly rounded division: 1/rho must give the CPU's bits on every device.
 std::string options(const KernelVariant& v) {
@@ -40,9 +51,9 @@ void set_params(const cl::Kernel& k, cl_uint first, const StepParams& p) {
 }
 
 void run(Queue& q, const cl::Kernel& k, const Grid& g, const char* what) {
-  const std::size_t gx = (static_cast<std::size_t>(g.nx) + kGroupX - 1) / kGroupX * kGroupX;
+  const std::size_t b = group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
   opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(g.nz)),
-                             cl::NDRange(kGroupX, 1, 1), what);
+                             cl::NDRange(b, 1, 1), what);
 }
 
 cl::Kernel kernel(const Bytes& any, const KernelVariant& v, const char* name) {

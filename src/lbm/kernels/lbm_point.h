@@ -310,15 +310,8 @@ TS_FN void ts_lbm_equilibrium(ts_real* fout, ts_real rho, ts_real ux, ts_real uy
   for (int i = 0; i < TS_LBM_Q; ++i) fout[i] = ts_lbm_feq(i, rho, ux, uy, uz, usq15);
 }
 
-/* One time step of cell (x, y, z): stream (pull) and collide, in place. */
-TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x, long y,
-                                 long z, long nx, long ny, long nz, int odd, const ts_lbm_params* p) {
-  const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
-  const unsigned char flag = flags[h.n];
-  const int type = flag & TS_LBM_TYPE_MASK;
-  if (type == TS_LBM_WALL || type == TS_LBM_MOVING) return;
-  ts_real fin[TS_LBM_Q];
-  ts_lbm_load_in(f, flags, flag, &h, odd, p, fin);
+/* Collision (or boundary equilibrium) of a cell's incoming populations, in place. */
+TS_FN void ts_lbm_update_cell(ts_real* fin, int type, const ts_lbm_params* p) {
   if (type == TS_LBM_FLUID) {
     ts_real rho, ux, uy, uz;
     ts_lbm_velocity(fin, p, &rho, &ux, &uy, &uz);
@@ -333,7 +326,86 @@ TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsi
       ts_lbm_equilibrium(fin, p->rho_out, jx * inv, jy * inv, jz * inv);
     }
   }
+}
+
+/* One time step of cell (x, y, z): stream (pull) and collide, in place. */
+TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x, long y,
+                                 long z, long nx, long ny, long nz, int odd, const ts_lbm_params* p) {
+  const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
+  const unsigned char flag = flags[h.n];
+  const int type = flag & TS_LBM_TYPE_MASK;
+  if (type == TS_LBM_WALL || type == TS_LBM_MOVING) return;
+  ts_real fin[TS_LBM_Q];
+  ts_lbm_load_in(f, flags, flag, &h, odd, p, fin);
+  ts_lbm_update_cell(fin, type, p);
   ts_lbm_store_out(f, &h, odd, fin);
+}
+
+/* ---- two-lattice (A-B) pull streaming on a padded part of a distributed
+ * field (src/skeleton): x and y periodic within the part, z reaches into the
+ * halo layers (filled by the exchange). The incoming values are the same
+ * stored values the esoteric kernel reads, so both give identical bits. ---- */
+
+/* x, y, z local (0 <= z < owned depth); sy, sz, cs: strides of y, z and of a
+ * component; origin: offset of local (0, 0, 0) */
+TS_FN ts_lbm_nbhd ts_lbm_neighbourhood_padded(long x, long y, long z, long nx, long ny, long sy, long sz, long cs,
+                                              long origin) {
+  ts_lbm_nbhd h;
+  h.N = cs;
+  h.x0 = origin + x;
+  h.xp = origin + (x + 1 == nx ? 0 : x + 1);
+  h.xm = origin + (x == 0 ? nx - 1 : x - 1);
+  h.y0 = y * sy;
+  h.yp = (y + 1 == ny ? 0 : y + 1) * sy;
+  h.ym = (y == 0 ? ny - 1 : y - 1) * sy;
+  h.z0 = z * sz;
+  h.zp = (z + 1) * sz;
+  h.zm = (z - 1) * sz;
+  h.n = h.x0 + h.y0 + h.z0;
+  return h;
+}
+
+TS_FN int ts_lbm_opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1); }
+
+/* in_i(x) = out_i(x - c_i), or, behind a wall, out_opp(i)(x) + 6 w_i c_i.u_w */
+TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL const unsigned char* flags,
+                               unsigned char flag, const ts_lbm_nbhd* h, const ts_lbm_params* p, ts_real* fin) {
+  const long N = h->N, n = h->n;
+  fin[0] = ts_lbm_load(src, n);
+  TS_LBM_UNROLL
+  for (int i = 1; i < TS_LBM_Q; ++i) {
+    const long jm = ts_lbm_neighbour(h, i, -1);
+    if (flag & TS_LBM_NEAR_WALL) {
+      const unsigned char fm = flags[jm];
+      fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (long)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (long)i * N + jm);
+      if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
+    } else {
+      fin[i] = ts_lbm_load(src, (long)i * N + jm);
+    }
+  }
+}
+
+TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL ts_lbm_store* dst,
+                                      TS_GLOBAL const unsigned char* flags, long x, long y, long z, long nx, long ny,
+                                      long sy, long sz, long cs, long origin, const ts_lbm_params* p) {
+  const ts_lbm_nbhd h = ts_lbm_neighbourhood_padded(x, y, z, nx, ny, sy, sz, cs, origin);
+  const unsigned char flag = flags[h.n];
+  const int type = flag & TS_LBM_TYPE_MASK;
+  if (type == TS_LBM_WALL || type == TS_LBM_MOVING) return;
+  ts_real fin[TS_LBM_Q];
+  ts_lbm_load_in_pull(src, flags, flag, &h, p, fin);
+  ts_lbm_update_cell(fin, type, p);
+  TS_LBM_UNROLL
+  for (int i = 0; i < TS_LBM_Q; ++i) ts_lbm_save(dst, (long)i * h.N + h.n, fin[i]);
+}
+
+/* the equilibrium as the outgoing populations of step -1, at the cell itself */
+TS_FN void ts_lbm_init_pull(TS_GLOBAL ts_lbm_store* f, long n, long cs, ts_real rho, ts_real ux, ts_real uy,
+                            ts_real uz) {
+  ts_real fout[TS_LBM_Q];
+  ts_lbm_equilibrium(fout, rho, ux, uy, uz);
+  TS_LBM_UNROLL
+  for (int i = 0; i < TS_LBM_Q; ++i) ts_lbm_save(f, (long)i * cs + n, fout[i]);
 }
 
 /* Initial state: equilibrium of (rho, u), stored as the outgoing populations
