@@ -70,15 +70,25 @@ void Streamer<T>::finish(Slot<T>& s) {
 }
 
 template <class T>
+void Streamer<T>::submit_last() {
+  if (!last_) return;
+  dispatch(*dev_, [&](auto tag) { kernels::flush(tag, *last_->queue); });
+  last_ = nullptr;
+}
+
+template <class T>
 Slot<T>& Streamer<T>::next() {
+  submit_last();  // the previous tile runs while this one is prepared
   Slot<T>& s = slots_[next_];
   next_ = (next_ + 1) % slots_.size();
   finish(s);
+  last_ = &s;
   return s;
 }
 
 template <class T>
 void Streamer<T>::drain() {
+  submit_last();
   for (auto& s : slots_) finish(s);
   next_ = 0;
 }

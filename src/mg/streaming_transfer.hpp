@@ -92,11 +92,13 @@ class Streamer {
 
  private:
   void finish(Slot<T>& s);
+  void submit_last();
   std::shared_ptr<Device> dev_;
   TransferPath path_;
   std::size_t block_elems_;
   std::vector<Slot<T>> slots_;
   std::size_t next_ = 0;
+  Slot<T>* last_ = nullptr;  // the slot whose tile is being enqueued
   TransferCounts counts_;
 };
 

@@ -93,6 +93,8 @@ void read_rect(CpuTag, Device&, Queue&, const void* block, std::size_t dev_off, 
   for (std::size_t r = 0; r < rows; ++r) std::memcpy(d + r * host_pitch, s + r * dev_pitch, width);
 }
 
+void flush(CpuTag, Queue&) {}  // the CPU queue is synchronous
+
 #define TS_INSTANTIATE(T)                                                                             \
   template void jacobi<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, const TileArray&,         \
                           const TileArray&);                                                          \

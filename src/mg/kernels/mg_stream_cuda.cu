@@ -141,6 +141,8 @@ void read_rect(CudaTag, Device&, Queue& q, const void* block, std::size_t dev_of
                    "cudaMemcpy2DAsync", "reading " + std::to_string(rows) + " rows of " + std::to_string(width) + " bytes");
 }
 
+void flush(CudaTag, Queue&) {}  // CUDA submits every call at once
+
 #define TS_INSTANTIATE(T)                                                                          \
   template void jacobi<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,              \
                           const TileArray&, const TileArray&);                                     \

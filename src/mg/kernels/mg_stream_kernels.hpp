@@ -54,7 +54,9 @@ namespace kernels {
   void write_rect(Tag, Device& dev, Queue& q, void* block, std::size_t dev_off, std::size_t dev_pitch,        \
                   const void* host, std::size_t host_pitch, std::size_t width, std::size_t rows); \
   void read_rect(Tag, Device& dev, Queue& q, const void* block, std::size_t dev_off, std::size_t dev_pitch,   \
-                 void* host, std::size_t host_pitch, std::size_t width, std::size_t rows);
+                 void* host, std::size_t host_pitch, std::size_t width, std::size_t rows);            \
+  /* submits what was enqueued (clFlush), so queues run concurrently before anyone waits */     \
+  void flush(Tag, Queue& q);
 
 TS_MGS_DECLARE(CpuTag)
 TS_MGS_DECLARE(OpenCLTag)

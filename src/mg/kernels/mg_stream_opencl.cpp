@@ -92,6 +92,10 @@ void read_rect(OpenCLTag, Device&, Queue& q, const void* block, std::size_t dev_
                    "clEnqueueReadBufferRect", fmt::format("reading {} rows of {} bytes", rows, width));
 }
 
+void flush(OpenCLTag, Queue& q) {
+  opencl::cl_check(clFlush(opencl::queue_of(q).native()()), "clFlush", "submitting a tile's commands");
+}
+
 #define TS_INSTANTIATE(T)                                                                            \
   template void jacobi<T>(OpenCLTag, Device&, Queue&, const Region&, const TileArray&,              \
                           const TileArray&, const TileArray&);                                       \
