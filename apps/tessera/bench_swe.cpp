@@ -63,7 +63,7 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
 }
 
 template <class T>
-void physical_row(const std::shared_ptr<Device>& dev, long n, swe::Order order, int steps,
+void physical_row(const std::shared_ptr<Device>& dev, long n, swe::Order order, int columns, int steps,
                   const TimingOptions& t, bench::DeviceReport& r) {
   swe::PhysCase c = swe::make_case("thesis-dam", n, n);  // wet everywhere, bathymetry read every step
   std::vector<double> a(static_cast<std::size_t>(c.nx)), b(static_cast<std::size_t>(c.ny));
@@ -73,12 +73,15 @@ void physical_row(const std::shared_ptr<Device>& dev, long n, swe::Order order, 
     for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = a[i] * b[j] - 1.0;
   swe::PhysOptions o;
   o.order = order;
+  o.columns = columns;
   swe::PhysSolver<T> s(dev, c, o);
   Measurement m;
   m.precision = std::is_same_v<T, float> ? "float" : "double";
   m.size = static_cast<std::size_t>(n);
   const double values = order == swe::Order::first ? 7.0 : 17.0;
-  m.kernel = fmt::format("physical {} order, dt fused ({} steps)", order == swe::Order::first ? "first" : "second", steps);
+  m.kernel = order == swe::Order::first
+                 ? fmt::format("physical first order, {} col/item, dt fused ({} steps)", columns, steps)
+                 : fmt::format("physical second order RK2 ({} steps)", steps);
   m.bytes = values * sizeof(T) * double(n) * double(n) * steps;
   m.timing = bench::time_runs(dev->queue(), [&](int) { s.run_steps(steps); }, t);
   const double ms_step = m.timing.median_ms / steps;
@@ -134,11 +137,18 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
     }
-  for (swe::Order order : {swe::Order::first, swe::Order::second}) {
-    if (order == swe::Order::second && a.param("second", "1") != "1") continue;
-    p.step("physical");
-    if (a.run_float()) physical_row<float>(dev, phys_n, order, steps, t, r);
-    if (fp64) physical_row<double>(dev, phys_n, order, steps, t, r);
+  // first order with two and one columns per work-item (--param columns=2 or 1 for one only)
+  const std::string cols = a.param("columns", "2,1");
+  for (int columns : {2, 1}) {
+    if (cols.find(char('0' + columns)) == std::string::npos) continue;
+    p.step("physical first order");
+    if (a.run_float()) physical_row<float>(dev, phys_n, swe::Order::first, columns, steps, t, r);
+    if (fp64) physical_row<double>(dev, phys_n, swe::Order::first, columns, steps, t, r);
+  }
+  if (a.param("second", "1") == "1") {
+    p.step("physical second order");
+    if (a.run_float()) physical_row<float>(dev, phys_n, swe::Order::second, 1, steps, t, r);
+    if (fp64) physical_row<double>(dev, phys_n, swe::Order::second, 1, steps, t, r);
   }
   return r;
 }

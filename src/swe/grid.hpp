@@ -38,6 +38,7 @@ struct Fields {
 
 /// Physical model layout: (nx+4) rows of w >= ny+4 values, two ghost layers
 /// (for the MUSCL stencil). Interior cell (i, j), 0-based, at (i+2)*w + j+2.
+/// w is a multiple of 32 (aligned rows; the paired update's vector loads).
 struct PhysGrid {
   long nx = 0, ny = 0, w = 0;
   static constexpr long ghosts = 2;
@@ -62,6 +63,7 @@ struct PhysParams {
   T h_dry = 0;     ///< depths at or below this are dry (no velocity)
   int bc[4] = {0, 0, 0, 0};
   T bc_value[4] = {0, 0, 0, 0};  ///< level: water surface elevation; discharge: q into the domain
+  int columns = 2;  ///< GPU first-order update: columns per work-item (1 or 2; same values)
 };
 
 /// Slots of the device-side scalar buffers of the physical model.

@@ -71,7 +71,7 @@ std::vector<T> to_storage(const PhysGrid& g, const std::vector<double>& v) {
 
 template <class T>
 PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, const PhysOptions& o)
-    : device_(std::move(device)), grid_{c.nx, c.ny, c.ny + 2 * PhysGrid::ghosts}, opt_(o),
+    : device_(std::move(device)), grid_{c.nx, c.ny, (c.ny + 2 * PhysGrid::ghosts + 31) / 32 * 32}, opt_(o),
       dx_(c.dx), dy_(c.dy) {
   validate(c, o);
   prm_.dx = T(c.dx);
@@ -81,6 +81,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   prm_.cfl = T(o.cfl);
   prm_.fixed_dt = T(o.fixed_dt);
   prm_.h_dry = T(o.h_dry >= 0 ? o.h_dry : (std::is_same_v<T, float> ? 1e-6 : 1e-12));
+  if (o.columns != 1 && o.columns != 2) throw UsageError("columns per work-item must be 1 or 2");
+  prm_.columns = o.columns;
   for (int s = 0; s < 4; ++s) {
     prm_.bc[s] = int(c.bc[s]);
     prm_.bc_value[s] = T(c.bc_value[s]);

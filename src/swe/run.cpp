@@ -209,6 +209,7 @@ int run_physical(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohma
   po.order = o.order == 2 ? Order::second : Order::first;
   po.cfl = o.cfl;
   po.fixed_dt = o.dt;
+  po.columns = o.columns;
   if (o.every > 0) po.check_every = o.every;
   PhysSolver<T> s(dev, c, po);
   Outputs out(o);

@@ -18,8 +18,8 @@ namespace {
 // that every backend computes the same bits (NVIDIA's default is approximate).
 template <class T>
 const char* options() {
-  return std::is_same_v<T, float> ? "-Dts_real=float -cl-fp32-correctly-rounded-divide-sqrt"
-                                  : "-Dts_real=double -DTS_DOUBLE=1";
+  return std::is_same_v<T, float> ? "-Dts_real=float -DTS_VEC2=float2 -cl-fp32-correctly-rounded-divide-sqrt"
+                                  : "-Dts_real=double -DTS_VEC2=double2 -DTS_DOUBLE=1";
 }
 
 cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
@@ -130,14 +130,16 @@ template <class T>
 void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
-  cl::Kernel k = kernel(zb, "phys_update");
+  const bool pair = p.columns == 2;
+  cl::Kernel k = kernel(zb, pair ? "phys_update_pair" : "phys_update");
   set_phys_params(k, g, p);
   set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
                 m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
                 m(scalars.handle()), m(flags.handle()), cl_long(strip_length(g)));
   const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
-  opencl::queue_of(q).launch(k, cl::NDRange(up(g.ny, TS_SWE_BLOCK), strips),
-                             cl::NDRange(TS_SWE_BLOCK, 1), "phys_update");
+  const long items = pair ? (g.ny + 1) / 2 : g.ny;
+  opencl::queue_of(q).launch(k, cl::NDRange(up(items, TS_SWE_BLOCK), strips),
+                             cl::NDRange(TS_SWE_BLOCK, 1), pair ? "phys_update_pair" : "phys_update");
 }
 
 template <class T>

@@ -64,3 +64,94 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
     h2 = h3, hu2 = hu3, hv2 = hv3, z2 = z3;
   }
 }
+
+#if defined(TS_LOAD2)
+/* The same update with two columns (j, j+1; j even) per work-item: the
+ * launcher defines TS_VEC2 / TS_LOAD2 / TS_STORE2 (float2 or double2 loads of
+ * 8 or 16 bytes, aligned because rows are padded to 32 values), so each
+ * work-item keeps twice the bytes in flight with half the load instructions,
+ * and the face between its two columns is computed once (2.5 faces per cell
+ * instead of 3). Values are identical to ts_swe_strip1's. */
+TS_FN void ts_swe_pair_face_y(ts_real g, ts_real hdry, TS_GLOBAL const ts_real* H,
+                              TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
+                              TS_GLOBAL const ts_real* Z, long c, ts_real h, ts_real u, ts_real v,
+                              ts_real z, int south, ts_real* fh, ts_real* dl, ts_real* dr,
+                              ts_real* ft) {
+  const ts_real hn = H[c], un = ts_swe_vel(hn, HU[c], hdry), vn = ts_swe_vel(hn, HV[c], hdry);
+  if (south)
+    ts_swe_face_core(g, hdry, hn, vn, un, Z[c], h, v, u, z, fh, dl, dr, ft);
+  else
+    ts_swe_face_core(g, hdry, h, v, u, z, hn, vn, un, Z[c], fh, dl, dr, ft);
+}
+
+TS_FN void ts_swe_strip2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
+                         TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+                         TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
+                         TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
+                         long nx, long ny, long w, long j, long i0, long i1, unsigned int* rmax,
+                         unsigned int* bad) {
+  const int second = j + 1 < ny; /* column j+1 is interior */
+  long c = (i0 + 2) * w + j + 2;
+  const ts_real rx = dt / dx, ry = dt / dy;
+  TS_VEC2 h0 = TS_LOAD2(H, c), q0 = TS_LOAD2(HU, c), r0 = TS_LOAD2(HV, c), z0 = TS_LOAD2(Z, c);
+  TS_VEC2 h1 = TS_LOAD2(H, c + w), q1 = TS_LOAD2(HU, c + w), r1 = TS_LOAD2(HV, c + w), z1 = TS_LOAD2(Z, c + w);
+  const long c2 = (i0 + 1 < nx ? i0 + 4 : nx + 3) * w + j + 2;
+  TS_VEC2 h2 = TS_LOAD2(H, c2), q2 = TS_LOAD2(HU, c2), r2 = TS_LOAD2(HV, c2), z2 = TS_LOAD2(Z, c2);
+  ts_real ua = ts_swe_vel(h0.x, q0.x, hdry), va = ts_swe_vel(h0.x, r0.x, hdry);
+  ts_real ub = ts_swe_vel(h0.y, q0.y, hdry), vb = ts_swe_vel(h0.y, r0.y, hdry);
+  ts_real wa_h, wa_l, wa_r, wa_t, wb_h, wb_l, wb_r, wb_t;
+  {
+    const TS_VEC2 ha = TS_LOAD2(H, c - w), qa = TS_LOAD2(HU, c - w), ra = TS_LOAD2(HV, c - w), za = TS_LOAD2(Z, c - w);
+    ts_swe_face_core(g, hdry, ha.x, ts_swe_vel(ha.x, qa.x, hdry), ts_swe_vel(ha.x, ra.x, hdry), za.x,
+                     h0.x, ua, va, z0.x, &wa_h, &wa_l, &wa_r, &wa_t);
+    ts_swe_face_core(g, hdry, ha.y, ts_swe_vel(ha.y, qa.y, hdry), ts_swe_vel(ha.y, ra.y, hdry), za.y,
+                     h0.y, ub, vb, z0.y, &wb_h, &wb_l, &wb_r, &wb_t);
+  }
+  for (long i = i0; i < i1; ++i, c += w) {
+    const long c3 = (i + 3 <= nx + 1 ? i + 5 : nx + 3) * w + j + 2;
+    const TS_VEC2 h3 = TS_LOAD2(H, c3), q3 = TS_LOAD2(HU, c3), r3 = TS_LOAD2(HV, c3), z3 = TS_LOAD2(Z, c3);
+    const ts_real u1a = ts_swe_vel(h1.x, q1.x, hdry), v1a = ts_swe_vel(h1.x, r1.x, hdry);
+    const ts_real u1b = ts_swe_vel(h1.y, q1.y, hdry), v1b = ts_swe_vel(h1.y, r1.y, hdry);
+    ts_real ea_h, ea_l, ea_r, ea_t, eb_h, eb_l, eb_r, eb_t, m_h, m_l, m_r, m_t;
+    ts_real s_h, s_l, s_r, s_t, n_h, n_l, n_r, n_t;
+    ts_swe_face_core(g, hdry, h0.x, ua, va, z0.x, h1.x, u1a, v1a, z1.x, &ea_h, &ea_l, &ea_r, &ea_t);
+    ts_swe_face_core(g, hdry, h0.y, ub, vb, z0.y, h1.y, u1b, v1b, z1.y, &eb_h, &eb_l, &eb_r, &eb_t);
+    ts_swe_face_core(g, hdry, h0.x, va, ua, z0.x, h0.y, vb, ub, z0.y, &m_h, &m_l, &m_r, &m_t);
+    ts_swe_pair_face_y(g, hdry, H, HU, HV, Z, c - 1, h0.x, ua, va, z0.x, 1, &s_h, &s_l, &s_r, &s_t);
+    ts_swe_pair_face_y(g, hdry, H, HU, HV, Z, c + 2, h0.y, ub, vb, z0.y, 0, &n_h, &n_l, &n_r, &n_t);
+    TS_VEC2 nh, nq, nr;
+    ts_real a, b, d;
+    ts_swe_combine(rx, ry, h0.x, q0.x, r0.x, ea_h, ea_l, ea_t, wa_h, wa_r, wa_t, m_h, m_l, m_t, s_h,
+                   s_r, s_t, &a, &b, &d);
+    if (ts_swe_finish(g, n, dt, hdry, &a, &b, &d)) {
+      const unsigned int cell = (unsigned int)(i * ny + j);
+      *bad = cell < *bad ? cell : *bad;
+    }
+    nh.x = a, nq.x = b, nr.x = d;
+    unsigned int rbits = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, a, b, d));
+    ts_swe_combine(rx, ry, h0.y, q0.y, r0.y, eb_h, eb_l, eb_t, wb_h, wb_r, wb_t, n_h, n_l, n_t, m_h,
+                   m_r, m_t, &a, &b, &d);
+    if (ts_swe_finish(g, n, dt, hdry, &a, &b, &d) && second) {
+      const unsigned int cell = (unsigned int)(i * ny + j + 1);
+      *bad = cell < *bad ? cell : *bad;
+    }
+    nh.y = a, nq.y = b, nr.y = d;
+    if (second) {
+      const unsigned int rb = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, a, b, d));
+      rbits = rb > rbits ? rb : rbits;
+      TS_STORE2(Hd, c, nh);
+      TS_STORE2(HUd, c, nq);
+      TS_STORE2(HVd, c, nr);
+    } else {
+      Hd[c] = nh.x;
+      HUd[c] = nq.x;
+      HVd[c] = nr.x;
+    }
+    *rmax = rbits > *rmax ? rbits : *rmax;
+    wa_h = ea_h, wa_r = ea_r, wa_t = ea_t, wb_h = eb_h, wb_r = eb_r, wb_t = eb_t;
+    h0 = h1, q0 = q1, r0 = r1, z0 = z1, ua = u1a, va = v1a, ub = u1b, vb = v1b;
+    h1 = h2, q1 = q2, r1 = r2, z1 = z2;
+    h2 = h3, q2 = q3, r2 = r3, z2 = z3;
+  }
+}
+#endif
