@@ -162,7 +162,8 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     data_ = std::move(m);
   } else if (format_ == Format::ell) {
     if (opt.ell_subsection < 1) throw UsageError("the ELL subsection length must be at least 1");
-    const Ell<V> e = to_ell(a, {opt.ell_subsection, false, true});
+    // ELL V2 has no subsections (no padding to a multiple of L)
+    const Ell<V> e = to_ell(a, {kernel == Kernel::ell ? opt.ell_subsection : 1, false, true});
     DeviceEll<V> m;
     m.rows = e.rows;
     m.cols = e.cols;
@@ -202,7 +203,8 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
   if (kernel == Kernel::bell_v2 && r > TS_SPMV_MAX_BLOCK)
     throw UsageError(fmt::format("bell-v2 keeps one accumulator per block row: blocks up to {} rows, not {}",
                                  TS_SPMV_MAX_BLOCK, r));
-  if (r > TS_SPMV_WARP) throw UsageError(fmt::format("blocks up to {} rows, not {}", TS_SPMV_WARP, r));
+  if (kernel == Kernel::bcsr_warp && a.block.size() > TS_SPMV_WARP)
+    throw UsageError(fmt::format("bcsr-warp: blocks of up to {} entries, not {}x{}", TS_SPMV_WARP, r, a.block.c));
   sparse::Storage s;
   if (format_ == Format::bcsr) {
     DeviceBcsr<V> m;

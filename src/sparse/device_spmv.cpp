@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "sparse/device_matrix.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
+#include "sparse/kernels/spmv_point.hpp"
 
 namespace tessera::sparse {
 
@@ -24,6 +25,8 @@ std::string incompatibility(const DeviceMatrix<V>& a, Kernel k) {
                        to_string(format_of(k)), to_string(a.format()), to_string(a.kernel()));
   if (const auto* b = std::get_if<DeviceBcsr<V>>(&a.arrays())) {
     const bool col = k == Kernel::bcsr_v3 || k == Kernel::bcsr_warp;
+    if (k == Kernel::bcsr_warp && b->block.size() > TS_SPMV_WARP)
+      return fmt::format("kernel bcsr-warp needs blocks of at most {} entries", TS_SPMV_WARP);
     if (col != (b->block.layout == BlockLayout::col_major))
       return fmt::format("kernel {} needs {} blocks; this matrix was built for {}", to_string(k),
                          col ? "column-major" : "row-major", to_string(a.kernel()));

@@ -100,24 +100,25 @@ __kernel void bcsr_reduce(long nbr, int r, long rows, int mapped, IDX map, IDX r
   if (row < rows) y[row] = ts_spmv_sum(TS_SPMV_ZERO, partial, (long)rp[sb] * r + i, (long)rp[sb + 1] * r + i, r);
 }
 
-/* One warp of TS_SPMV_WARP work-items per block row, column-major blocks:
- * the block row's values are read contiguously by (32 / r) * r lanes; lane
- * groups are reduced per in-block row through local memory. */
+/* One warp of TS_SPMV_WARP work-items per block row, column-major blocks of
+ * at most 32 values: 32 / (r*c) blocks per step, read contiguously; the
+ * lanes of each in-block row are reduced through local memory in lane order. */
 __kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped, IDX map, IDX rp, IDX col, VAL val,
                         VAL x, __global ts_value* y) {
   __local ts_value part[TS_SPMV_GROUP];
-  const int lid = get_local_id(0), lane = lid % TS_SPMV_WARP, group = TS_SPMV_WARP / r * r;
-  const long sb = get_global_id(0) / TS_SPMV_WARP, bs = (long)r * c;
+  const int lid = get_local_id(0), lane = lid % TS_SPMV_WARP, bs = r * c, bps = TS_SPMV_WARP / bs;
+  const long sb = get_global_id(0) / TS_SPMV_WARP;
   ts_value acc = TS_SPMV_ZERO;
-  if (sb < nbr && lane < group)
-    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb] * bs, rp[sb + 1] * bs, lane, group, r, c, cols);
+  if (sb < nbr && lane < bps * bs)
+    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb + 1], lane / bs, bps, lane % bs, r, c, cols);
   part[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (sb >= nbr || lane >= r) return;
   const long row = ROW_OF(map, mapped, sb) * r + lane;
   if (row >= rows) return;
   ts_value v = TS_SPMV_ZERO;
-  for (int g = lane; g < group; g += r) v = ts_spmv_add(v, part[lid - lane + g]);
+  for (int s = 0; s < bps; ++s)
+    for (int j = 0; j < c; ++j) v = ts_spmv_add(v, part[lid - lane + s * bs + j * r + lane]);
   y[row] = v;
 }
 

@@ -102,18 +102,20 @@ void bcsr(CpuTag, Queue&, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& xb,
   const long bs = a.block.size();
   const bool row_major = a.block.layout == BlockLayout::row_major;
   const long si = row_major ? c : 1, sj = row_major ? 1 : r;  // in-block row / column strides
-  const int group = TS_SPMV_WARP / r * r;
+  const int bs_int = r * c, bps = TS_SPMV_WARP / std::max(1, bs_int);  // bcsr-warp: blocks per warp step
 #pragma omp parallel for schedule(static)
   for (long sb = 0; sb < a.stored_block_rows; ++sb) {
     const long first_row = row_of(map, a.mapped, sb) * r;
     K part[TS_SPMV_WARP];
     if (k == Kernel::bcsr_warp)
-      for (int lane = 0; lane < group; ++lane)
-        part[lane] = ts_spmv_bcsr_lane(K{}, col, val, x, rp[sb], rp[sb] * bs, rp[sb + 1] * bs, lane, group, r, c, a.cols);
+      for (int lane = 0; lane < bps * bs_int; ++lane)
+        part[lane] = ts_spmv_bcsr_lane(K{}, col, val, x, rp[sb], rp[sb + 1], lane / bs_int, bps, lane % bs_int, r, c,
+                                       a.cols);
     for (int i = 0; i < r && first_row + i < a.rows; ++i) {
       K acc{};
       if (k == Kernel::bcsr_warp) {
-        for (int g = i; g < group; g += r) acc = ts_spmv_add(acc, part[g]);
+        for (int s = 0; s < bps; ++s)  // lanes of row i in lane order
+          for (int j = 0; j < c; ++j) acc = ts_spmv_add(acc, part[s * bs_int + j * r + i]);
       } else {  // one partial sum per block (V1: per block thread; V2/V3: per row thread), then their sum
         for (long b = rp[sb]; b < rp[sb + 1]; ++b) {
           const long first = static_cast<long>(col[b]) * c;

@@ -124,24 +124,25 @@ __global__ void bcsr_reduce_k(long nbr, int r, long rows, int mapped, const int*
   if (row < rows) y[row] = ts_spmv_sum(K{}, partial, long(rp[sb]) * r + i, long(rp[sb + 1]) * r + i, r);
 }
 
-// One warp per block row; lane groups reduced through shared memory in the
-// CPU twin's order (lane i, i + r, ... for in-block row i).
+// One warp per block row (column-major blocks of at most 32 values); the
+// lanes of each in-block row are reduced through shared memory in lane order.
 template <class K>
 __global__ void bcsr_warp_k(long nbr, int r, int c, long rows, long cols, int mapped, const int* map, const int* rp,
                             const int* col, const K* __restrict__ val, const K* __restrict__ x, K* y) {
   __shared__ K part[TS_SPMV_GROUP];
-  const int lid = threadIdx.x, lane = lid % TS_SPMV_WARP, group = TS_SPMV_WARP / r * r;
-  const long sb = global_id() / TS_SPMV_WARP, bs = long(r) * c;
+  const int lid = threadIdx.x, lane = lid % TS_SPMV_WARP, bs = r * c, bps = TS_SPMV_WARP / bs;
+  const long sb = global_id() / TS_SPMV_WARP;
   K acc{};
-  if (sb < nbr && lane < group)
-    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb] * bs, rp[sb + 1] * bs, lane, group, r, c, cols);
+  if (sb < nbr && lane < bps * bs)
+    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb + 1], lane / bs, bps, lane % bs, r, c, cols);
   part[lid] = acc;
   __syncwarp();
   if (sb >= nbr || lane >= r) return;
   const long row = row_of(map, mapped, sb) * r + lane;
   if (row >= rows) return;
   K v{};
-  for (int g = lane; g < group; g += r) v = ts_spmv_add(v, part[lid - lane + g]);
+  for (int s = 0; s < bps; ++s)
+    for (int j = 0; j < c; ++j) v = ts_spmv_add(v, part[lid - lane + s * bs + j * r + lane]);
   y[row] = v;
 }
 

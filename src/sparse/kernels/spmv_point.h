@@ -106,19 +106,26 @@ TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBA
 }
 
 /* One lane of the one-warp-per-block-row BCSR kernel (column-major r x c
- * blocks): the block row's values [v0, v1) are read with stride `stride`, a
- * multiple of r, from v0 + lane, so the lane always meets in-block row
- * lane % r and needs one accumulator; consecutive lanes read consecutive
- * values (coalesced). b0 is the block row's first block. */
+ * blocks of bs = r*c <= TS_SPMV_WARP values): the warp covers bps = 32 / bs
+ * blocks per step, lane (sub, pos) reading in-block position pos (row pos % r,
+ * column pos / r) of blocks b0 + sub, b0 + sub + bps, ... < b1. Consecutive
+ * lanes read consecutive values (coalesced), no division in the loop, and
+ * two blocks' loads are issued before their products are added (same order
+ * as one block at a time). */
 TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                 TS_GLOBAL const ts_value* x, long b0, long v0, long v1, long lane, long stride,
-                                 int r, int c, long cols) {
-  const long bs = (long)r * c;
-  for (long p = v0 + lane; p < v1; p += stride) {
-    const long q = p - v0;
-    const long j = (q % bs) / r;
-    const long xc = (long)col[b0 + q / bs] * c + j;
-    if (xc < cols) acc = ts_spmv_madd(acc, val[p], x[xc]);
+                                 TS_GLOBAL const ts_value* x, long b0, long b1, int sub, int bps, int pos, int r,
+                                 int c, long cols) {
+  const long bs = (long)r * c, j = pos / r;
+  long b = b0 + sub;
+  for (; b + bps < b1; b += 2 * bps) {
+    const long x0 = (long)col[b] * c + j, x1 = (long)col[b + bps] * c + j;
+    const ts_value a0 = val[b * bs + pos], a1 = val[(b + bps) * bs + pos];
+    if (x0 < cols) acc = ts_spmv_madd(acc, a0, x[x0]);
+    if (x1 < cols) acc = ts_spmv_madd(acc, a1, x[x1]);
+  }
+  if (b < b1) {
+    const long x0 = (long)col[b] * c + j;
+    if (x0 < cols) acc = ts_spmv_madd(acc, val[b * bs + pos], x[x0]);
   }
   return acc;
 }

@@ -1,0 +1,268 @@
+// `tessera bench spmv`: the thesis's SpMV tables on the six TRACE cases, the
+// modern kernels against cuSPARSE on the same cases, CSR/ELL/SELL in FP64 on
+// a 7-point Laplacian (and Matrix Market files), every figure against the
+// copy bandwidth measured first in the same run. docs/sparse.md explains the
+// byte models and how to read the rows.
+//
+// --param keys (all optional):
+//   cases=1,2,...      thesis cases (Table 4.1 order; default all six, quick: 1,4)
+//   parts=thesis,modern,stencil   which sections run (default all)
+//   spmvs=100          SpMVs per timed run in the thesis table (the thesis timed 100)
+//   ell_l=20           ELL subsection length L; ell_sweep=5,10,20,... adds rows for other L on the first case
+//   laplace=200        7-point grid edge for the stencil section (quick: 100)
+//   matrices=a.mtx,... Matrix Market files for the stencil section's kernels
+//   group_rows=160     BELL V3 work-group rows
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/device_run.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/storage.hpp"
+#if defined(TESSERA_HAVE_CUSPARSE)
+#include "sparse/kernels/spmv_cusparse.hpp"
+#endif
+
+namespace tessera::app {
+
+namespace {
+
+using namespace tessera::sparse;
+using bench::Measurement;
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+int to_int(const std::string& key, const std::string& v) {
+  try {
+    std::size_t used = 0;
+    const int n = std::stoi(v, &used);
+    if (used == v.size() && n > 0) return n;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(fmt::format("--param {}={}: expected a positive integer", key, v));
+}
+
+const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b, Kernel::bcsr_v2b,
+                                         Kernel::bcsr_v3,  Kernel::ell,      Kernel::ell_v2,   Kernel::bell,
+                                         Kernel::bell_v2,  Kernel::bell_v3,  Kernel::bell_v4};
+const std::vector<Kernel> kModernBlockKernels{Kernel::bcsr_warp, Kernel::bell, Kernel::bell_sub, Kernel::sell,
+                                              Kernel::csr_vector};
+const std::vector<Kernel> kStencilKernels{Kernel::csr_scalar, Kernel::csr_vector, Kernel::ell_v2, Kernel::sell};
+
+struct Context {
+  std::shared_ptr<Device> device;
+  const BenchArgs& args;
+  bench::DeviceReport& report;
+  double working_set = 0;  ///< bytes: 4x the last-level cache, so no run measures L2
+};
+
+/// One kernel run as a report row; a kernel that cannot run (BELL V3's window
+/// beyond local memory, ...) becomes a row saying why.
+template <Scalar V>
+void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string& label, int spmvs,
+                const DeviceOptions& dopt, double minimal_bytes, const std::string& model,
+                std::vector<std::pair<std::string, double>>* best) {
+  if (!available(k, c.device->backend())) return;
+  SpmvRunOptions o;
+  o.kernel = std::string(to_string(k));
+  o.spmvs_per_run = spmvs;
+  o.timing = c.args.timing;
+  if (spmvs > 1) o.timing = {1, std::min(c.args.timing.reps, 5)};
+  o.device = dopt;
+  o.working_set_bytes = c.working_set;
+  Measurement r;
+  r.kernel = label;
+  r.precision = is_complex_v<V> ? fmt::format("complex {}", sizeof(V) == 8 ? "float" : "double")
+                                : std::string(sizeof(V) == 4 ? "float" : "double");
+  try {
+    const SpmvRunResult res = run_spmv<V>(c.device, m, o);
+    const double flop = is_complex_v<V> ? 8.0 : 2.0;
+    r.size = static_cast<std::size_t>(res.rows);
+    r.timing = res.timing;
+    r.bytes = res.model_bytes * spmvs;
+    r.flops = flop * static_cast<double>(res.stored) * spmvs;
+    const double t = res.ms_per_spmv() * 1e-3;
+    r.note = fmt::format("{:.2f} GFLOP/s on nonzeros; {:.1f}% of copy under the {} model; {} matrix cop{}",
+                         res.gflops_true(is_complex_v<V>), 100.0 * minimal_bytes / t * 1e-9 / c.report.copy_gbps,
+                         model, res.copies, res.copies == 1 ? "y" : "ies");
+    if (best) best->emplace_back(label, res.ms_per_spmv());
+  } catch (const Error& e) {
+    r.note = fmt::format("not run: {}", e.what());
+  }
+  c.report.results.push_back(r);
+}
+
+#if defined(TESSERA_HAVE_CUSPARSE)
+/// A cuSPARSE baseline row, timed like the tessera kernels (matrix copies
+/// cycled through so that L2 holds none of them).
+template <Scalar V, class Make>
+void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols, double stored, double minimal_bytes,
+                  Make make, std::vector<std::pair<std::string, double>>* best) {
+  Measurement r;
+  r.kernel = label;
+  r.precision = is_complex_v<V> ? "complex" : (sizeof(V) == 4 ? "float" : "double");
+  r.size = static_cast<std::size_t>(rows);
+  try {
+    std::vector<std::unique_ptr<vendor::CusparseSpmv<V>>> copies;
+    copies.push_back(make());
+    const double mbytes = copies.front()->matrix_bytes();
+    while (copies.size() < std::min<std::size_t>(64, static_cast<std::size_t>(std::ceil(c.working_set / mbytes))))
+      copies.push_back(make());
+    Buffer<V> x(c.device, static_cast<std::size_t>(cols)), y(c.device, static_cast<std::size_t>(rows));
+    x.copy_from_host(std::vector<V>(x.size(), V(1)));
+    std::size_t next = 0;
+    r.timing = bench::time_runs(c.device->queue(), [&](int) { copies[next++ % copies.size()]->run(x, y); },
+                                c.args.timing);
+    r.bytes = mbytes + static_cast<double>(sizeof(V)) * static_cast<double>(rows + cols);
+    r.flops = (is_complex_v<V> ? 8.0 : 2.0) * stored;
+    r.note = fmt::format("{:.1f}% of copy under the BCSR model; {} matrix copies",
+                         100.0 * minimal_bytes / (r.timing.median_ms * 1e-3) * 1e-9 / c.report.copy_gbps,
+                         copies.size());
+    if (best) best->emplace_back(label, r.timing.median_ms);
+  } catch (const Error& e) {
+    r.note = fmt::format("not run: {}", e.what());
+  }
+  c.report.results.push_back(r);
+}
+#endif
+
+/// The fastest tessera row against the fastest cuSPARSE one, for the record.
+void summary_row(Context& c, const std::string& what, const std::vector<std::pair<std::string, double>>& ours,
+                 const std::vector<std::pair<std::string, double>>& vendor) {
+  if (ours.empty()) return;
+  const auto b = *std::min_element(ours.begin(), ours.end(), [](auto& a, auto& z) { return a.second < z.second; });
+  Measurement r;
+  r.kernel = "best: " + what;
+  r.note = fmt::format("fastest tessera kernel {} at {:.4f} ms per SpMV", b.first, b.second);
+  if (!vendor.empty()) {
+    const auto v = *std::min_element(vendor.begin(), vendor.end(), [](auto& a, auto& z) { return a.second < z.second; });
+    r.note += fmt::format("; fastest cuSPARSE {} at {:.4f} ms: tessera {:.2f}x", v.first, v.second, v.second / b.second);
+  }
+  c.report.results.push_back(r);
+}
+
+template <Scalar V>
+double bcsr_model_bytes(const Bcsr<V>& b) {
+  return static_cast<double>(sparse::storage(b).total_bytes()) + static_cast<double>(sizeof(V) * (b.rows + b.cols));
+}
+
+void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
+  using V = std::complex<float>;
+  const std::vector<std::string> names = split(c.args.param("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6"));
+  const int spmvs = to_int("spmvs", c.args.param("spmvs", "100"));
+  DeviceOptions dopt;
+  dopt.ell_subsection = to_int("ell_l", c.args.param("ell_l", "20"));
+  dopt.bell_group_rows = to_int("group_rows", c.args.param("group_rows", "160"));
+  const auto cases = thesis_cases();
+  bool first = true;
+  for (const std::string& n : names) {
+    const int i = to_int("cases", n);
+    if (i > static_cast<int>(cases.size())) throw UsageError(fmt::format("--param cases: no case {}", i));
+    const TraceCase& tc = cases[static_cast<std::size_t>(i - 1)];
+    progress.step(fmt::format("TRACE case {} ({})", i, tc.name()));
+    HostMatrix<V> m;
+    m.name = tc.name();
+    m.block = trace_bcsr<V>(tc);
+    m.is_block = true;
+    const double minimal = bcsr_model_bytes(m.block);
+    const std::string tag = fmt::format("{}x{}x{}", tc.nx, tc.ntheta, tc.nr);
+    if (thesis) {
+      for (Kernel k : kThesisKernels)
+        kernel_row(c, m, k, fmt::format("thesis {} {} x{}", tag, to_string(k), spmvs), spmvs, dopt, minimal, "BCSR",
+                   nullptr);
+      if (first)
+        for (const std::string& l : split(c.args.param("ell_sweep", ""))) {
+          DeviceOptions o = dopt;
+          o.ell_subsection = to_int("ell_sweep", l);
+          kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs, o, minimal, "BCSR",
+                     nullptr);
+        }
+    }
+    if (modern) {
+      std::vector<std::pair<std::string, double>> ours, vendor;
+      for (Kernel k : kModernBlockKernels)
+        kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR", &ours);
+#if defined(TESSERA_HAVE_CUSPARSE)
+      if (c.device->backend() == Backend::cuda) {
+        const double stored = static_cast<double>(m.block.val.size());
+        cusparse_row<V>(c, tag + " cusparse-bsrmv", m.block.rows, m.block.cols, stored, minimal,
+                        [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.block); }, &vendor);
+        const Csr<V> csr = to_csr(m.block, Zeros::drop);
+        for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2})
+          cusparse_row<V>(c, fmt::format("{} {}", tag, vendor::to_string(k)), csr.rows, csr.cols,
+                          static_cast<double>(csr.nnz()), minimal,
+                          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, csr, k); }, &vendor);
+      }
+#endif
+      summary_row(c, tag, ours, vendor);
+    }
+    first = false;
+  }
+}
+
+template <Scalar V>
+void stencil_matrix(Context& c, const HostMatrix<V>& m) {
+  std::vector<std::pair<std::string, double>> ours, vendor;
+  const double minimal = static_cast<double>(sparse::storage(m.csr).total_bytes()) +
+                         static_cast<double>(sizeof(V) * (m.csr.rows + m.csr.cols));
+  for (Kernel k : kStencilKernels)
+    kernel_row(c, m, k, fmt::format("{} {}", m.name, to_string(k)), 1, DeviceOptions{}, minimal, "CSR",
+               &ours);
+#if defined(TESSERA_HAVE_CUSPARSE)
+  if (c.device->backend() == Backend::cuda)
+    for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2, vendor::CusparseKernel::sell})
+      cusparse_row<V>(c, fmt::format("{} {}", m.name, vendor::to_string(k)), m.csr.rows, m.csr.cols,
+                      static_cast<double>(m.csr.nnz()), minimal,
+                      [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.csr, k); }, &vendor);
+#endif
+  summary_row(c, m.name, ours, vendor);
+}
+
+void stencil_section(Context& c, Progress& progress) {
+  const int n = to_int("laplace", c.args.param("laplace", c.args.quick ? "100" : "200"));
+  progress.step(fmt::format("7-point Laplacian {}^3", n));
+  stencil_matrix(c, generate_matrix<double>(fmt::format("laplace7:{}", n)));
+  for (const std::string& f : split(c.args.param("matrices", ""))) {
+    progress.step(f);
+    if (file_is_complex(f)) stencil_matrix(c, read_matrix<std::complex<double>>(f));
+    else stencil_matrix(c, read_matrix<double>(f));
+  }
+}
+
+bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
+  bench::DeviceReport report;
+  report.device = device->info();
+  const std::vector<std::string> parts = split(args.param("parts", "thesis,modern,stencil"));
+  auto has = [&](const char* p) { return std::find(parts.begin(), parts.end(), p) != parts.end(); };
+  Progress progress("spmv on " + device->id(), 2 + 6 + static_cast<int>(split(args.param("matrices", "")).size()));
+  progress.step("copy");
+  const std::size_t copy_bytes = std::size_t(1) << (args.quick ? 28 : 30);
+  const Measurement copy = bench::measure_native_copy(*device, copy_bytes, args.timing);
+  report.copy_gbps = copy.gbps();
+  report.results.push_back(copy);
+  const double cache = device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
+  Context c{device, args, report, 4 * cache};
+  if (has("thesis") || has("modern")) trace_sections(c, progress, has("thesis"), has("modern"));
+  if (has("stencil")) stencil_section(c, progress);
+  return report;
+}
+
+const RegisterBenchSuite registered{
+    "spmv", "SpMV: thesis kernels x TRACE cases, modern kernels vs cuSPARSE, FP64 stencil CSR/ELL/SELL",
+    run_spmv_suite};
+
+}  // namespace
+
+}  // namespace tessera::app
