@@ -67,6 +67,11 @@ class PhysSolver {
   Health advance_to(double t, const std::function<void(const Health&)>& on_check = {});
   /// Exactly `n` steps (benchmarks; no host reads).
   void run_steps(long n);
+  /// Switches the scheme of the next steps (benchmarks reuse one large state).
+  void set_scheme(Order order, int columns) {
+    opt_.order = order;
+    prm_.columns = columns;
+  }
   Health health() const;
   HostFields state() const;
   double mass() const;  ///< Σ h dx dy over the interior
