@@ -44,6 +44,7 @@ T* p(const Buffer<T>& b) {
 }
 
 cudaStream_t stream(Queue& q) { return dynamic_cast<cuda::CudaQueue&>(q).native(); }
+int ordinal(Queue& q) { return dynamic_cast<cuda::CudaQueue&>(q).ordinal(); }
 
 unsigned blocks(long n, long b) { return static_cast<unsigned>((n + b - 1) / b); }
 
@@ -202,6 +203,7 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_stage_k(Phys<T> a, int stag
 template <class T>
 void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,
                    const Fields<T>& src, Fields<T>& dst) {
+  const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const ThesisArgs a{g.nx, g.ny, g.w};
   if (kind == ThesisKernel::rows) {  // V7: one thread per SM
     const long items = std::max(1, src.z.device().info().compute_units);
@@ -238,6 +240,7 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
 
 template <class T>
 void thesis_ghosts(CudaTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
+  const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const ThesisArgs a{g.nx, g.ny, g.w};
   thesis_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
   cuda::check_launch("swe thesis_ghosts");
@@ -254,6 +257,7 @@ WorkGroup max_work_group(CudaTag, Device& d) {
 template <class T>
 void phys_ghosts(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
                  Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
+  const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   phys_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(
       a, bookkeeping, p(zb), p(f.z), p(f.qx), p(f.qy), p(scalars), p(flags));
@@ -264,6 +268,7 @@ template <class T>
 void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
+  const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
   if (prm.columns == 2) {
@@ -284,6 +289,7 @@ template <class T>
 void phys_stage(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
                 const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,
                 Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+  const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), static_cast<unsigned>(g.nx));
   phys_stage_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
