@@ -42,7 +42,8 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
   c.nx = c.ny = n;
   const double dx = c.dx(), dt = swe::thesis_dt(dx, c.deep, c.shallow);
   swe::ThesisSolver<T> s(dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
-                         v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows
+                         v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows ||
+                                 v.kernel == swe::ThesisKernel::walls
                              ? swe::WorkGroup{}
                              : swe::parse_work_group(wg, *dev));
   Measurement m;
@@ -116,7 +117,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   if (a.param("thesis", "1") == "1")
     for (const auto& v : variants) {
       if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;
-      if (a.quick && v.name != "v5-pingpong" && v.name != "pingpong-global") continue;
+      if (a.quick && v.name != "v5-pingpong" && v.name != "fused-walls") continue;
       p.step("thesis " + v.name);
       if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);

@@ -23,6 +23,17 @@ __kernel void thesis_global(TS_THESIS_ARGS) {
   Yd[c] = qy;
 }
 
+__kernel void thesis_walls(TS_THESIS_ARGS) {
+  const long j = get_global_id(0) + 1, i = get_global_id(1) + 1;
+  if (i > nx || j > ny) return;
+  const long c = i * w + j;
+  ts_real z, qx, qy;
+  ts_swe_thesis_at_walls(Zs, Xs, Ys, i, j, nx, ny, w, k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
 __kernel void thesis_tile_halo(TS_THESIS_ARGS, __local ts_real* tz, __local ts_real* tx,
                                __local ts_real* ty) {
   ts_swe_thesis_tile_halo(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, get_global_id(1), get_global_id(0),

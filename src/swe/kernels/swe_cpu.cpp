@@ -21,15 +21,19 @@ T* p(const Buffer<T>& b) {
 }  // namespace
 
 template <class T>
-void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel, WorkGroup, T k,
+void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkGroup, T k,
                    const Fields<T>& src, Fields<T>& dst) {
   const T *z = p(src.z), *x = p(src.qx), *y = p(src.qy);
   T *zd = p(dst.z), *xd = p(dst.qx), *yd = p(dst.qy);
+  const bool walls = kind == ThesisKernel::walls;
 #pragma omp parallel for schedule(static)
   for (long i = 1; i <= g.nx; ++i)
     for (long j = 1; j <= g.ny; ++j) {
       const long c = g.at(i, j);
-      ts_swe_thesis_at(z, x, y, c, g.w, k, &zd[c], &xd[c], &yd[c]);
+      if (walls)
+        ts_swe_thesis_at_walls(z, x, y, i, j, g.nx, g.ny, g.w, k, &zd[c], &xd[c], &yd[c]);
+      else
+        ts_swe_thesis_at(z, x, y, c, g.w, k, &zd[c], &xd[c], &yd[c]);
     }
 }
 

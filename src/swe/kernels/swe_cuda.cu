@@ -66,6 +66,20 @@ __global__ void thesis_global_k(ThesisArgs a, T k, const T* Zs, const T* Xs, con
   Yd[c] = qy;
 }
 
+template <class T>
+__global__ void thesis_walls_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
+                               T* Xd, T* Yd) {
+  const long j = long(blockIdx.x) * blockDim.x + threadIdx.x + 1;
+  const long i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
+  if (i > a.nx || j > a.ny) return;
+  const long c = i * a.w + j;
+  T z, qx, qy;
+  ts_swe_thesis_at_walls(Zs, Xs, Ys, i, j, a.nx, a.ny, a.w, k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
 template <class T, bool Halo>
 __global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
                               T* Xd, T* Yd) {
@@ -221,6 +235,11 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     thesis_global_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
         a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_global");
+  }
+  if (kind == ThesisKernel::walls) {
+    thesis_walls_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+        a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
+    return cuda::check_launch("swe thesis_walls");
   }
   const dim3 grid(static_cast<unsigned>(thesis_round_global(g.ny, wg.l1) / wg.l1),
                   static_cast<unsigned>(thesis_round_global(g.nx, wg.l0) / wg.l0));

@@ -65,6 +65,7 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
   const char* name = kind == ThesisKernel::global      ? "thesis_global"
                      : kind == ThesisKernel::tile_halo ? "thesis_tile_halo"
                      : kind == ThesisKernel::rows      ? "thesis_rows"
+                     : kind == ThesisKernel::walls     ? "thesis_walls"
                                                        : "thesis_tile_edge";
   cl::Kernel kr = kernel(src.z, name);
   opencl::set_args(kr, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), k, m(src.z.handle()),
@@ -77,7 +78,7 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
     if (wg.is_default()) return cq.launch(kr, cl::NDRange(items), cl::NullRange, name);
     return cq.launch(kr, cl::NDRange(up(items, wg.l1)), cl::NDRange(wg.l1), name);
   }
-  if (kind == ThesisKernel::global) {
+  if (kind == ThesisKernel::global || kind == ThesisKernel::walls) {
     if (wg.is_default())
       return cq.launch(kr, cl::NDRange(g.ny, g.nx), cl::NullRange, name);
     return cq.launch(kr, cl::NDRange(up(g.ny, wg.l1), up(g.nx, wg.l0)), cl::NDRange(wg.l1, wg.l0), name);

@@ -74,3 +74,19 @@ TS_FN void ts_swe_thesis_ghost_col(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
   Qy[lo] = -Qy[lo + 1];
   Qy[hi] = -Qy[hi - 1];
 }
+
+/* Interior cell (i, j) (1-based) with the reflective walls applied on the fly
+ * instead of from a ghost frame: a missing neighbour takes the value the
+ * frame would hold (Z and the tangential momentum copied, the normal one
+ * negated), so the result is bitwise that of ghosts + ts_swe_thesis_at. */
+TS_FN void ts_swe_thesis_at_walls(TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* Qx,
+                                  TS_GLOBAL const ts_real* Qy, long i, long j, long nx, long ny,
+                                  long w, ts_real k, ts_real* z, ts_real* qx, ts_real* qy) {
+  const long c = i * w + j;
+  const long ip = i < nx ? c + w : c, im = i > 1 ? c - w : c;
+  const long jp = j < ny ? c + 1 : c, jm = j > 1 ? c - 1 : c;
+  const ts_real sxp = i < nx ? (ts_real)1 : (ts_real)-1, sxm = i > 1 ? (ts_real)1 : (ts_real)-1;
+  const ts_real syp = j < ny ? (ts_real)1 : (ts_real)-1, sym = j > 1 ? (ts_real)1 : (ts_real)-1;
+  ts_swe_thesis_cell(k, Z[ip], Z[im], Z[jp], Z[jm], sxp * Qx[ip], sxm * Qx[im], Qx[jp], Qx[jm],
+                     Qy[ip], Qy[im], syp * Qy[jp], sym * Qy[jm], z, qx, qy);
+}
