@@ -8,6 +8,7 @@
 #include "core/embedded_sources.hpp"
 #include "core/kernels/portable.h"
 #include "skeleton/extents.hpp"
+#include "skeleton/kernels/skel_ops.hpp"
 #include "skeleton/user_function.hpp"
 
 namespace tessera::skeleton::examples {
@@ -100,6 +101,31 @@ TS_SKEL_STENCIL_FUNCTOR(Star2, ts_skel_star2)
 TS_SKEL_STENCIL_FUNCTOR(Star3, ts_skel_star3)
 TS_SKEL_STENCIL_FUNCTOR(Star312, ts_skel_star312)
 #undef TS_SKEL_STENCIL_FUNCTOR
+
+}  // namespace tessera::skeleton::examples
+
+// Instantiated for CUDA in kernels/skel_examples_cuda.cu.
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Affine)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Wave)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Axpy)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::AxpyAt)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Add)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Max)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Ramp)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::DaSum)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::DaProduct)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::IntAdd)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Increment)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Vec3Rotate)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Jacobi5)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Heat7)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Blur27)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Star1)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Star2)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Star3)
+TS_SKEL_CUDA_ENABLE(tessera::skeleton::examples::Star312)
+
+namespace tessera::skeleton::examples {
 
 // ---- the same functions as OpenCL C source (the embedded header text) ----
 inline ClFunction cl_point(const char* name) {

@@ -5,11 +5,12 @@
 // waits until the data it reads and the halo it writes are free, the inner
 // hooks run on the compute streams meanwhile, and each compute stream waits
 // for its incoming faces before the outer hook.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
-#include <driver_functions.h>
+#include <cuda_runtime.h>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -75,18 +76,37 @@ class CudaEngine final : public ExchangeEngine {
     int last = -1;
     for (int a = 0; a < 3; ++a)
       if (!rounds[a].empty()) last = a;
+    // Staging buffers of the previous exchange may still feed host-to-device
+    // copies: wait for them before reusing the buffers.
+    if (staged_) {
+      for (auto& g : gpus_) sync(g);
+      staged_ = false;
+    }
     pinned_used_.clear();
+    // deps[p]: this GPU and the local GPUs it exchanges faces with.
+    std::vector<std::vector<std::size_t>> deps(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p) deps[p].push_back(p);
+    for (const auto& round : rounds)
+      for (const Transfer& t : round) {
+        PartStorage* s = local_storage(team, parts, t.src_part);
+        PartStorage* d = local_storage(team, parts, t.dst_part);
+        if (!s || !d) continue;
+        const auto a = static_cast<std::size_t>(s->layout.local_part), b = static_cast<std::size_t>(d->layout.local_part);
+        for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}})
+          if (std::find(deps[x].begin(), deps[x].end(), y) == deps[x].end()) deps[x].push_back(y);
+      }
     for (std::size_t p = 0; p < parts.size(); ++p) {
       cuda::DeviceGuard guard(gpus_[p].ordinal);
       cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord", "halo: data ready");
     }
     for (int a = 0; a < 3; ++a) {
       if (rounds[a].empty()) continue;
-      // Every communication stream starts once every GPU finished earlier work
-      // (its outgoing faces are written, its halos no longer read).
-      for (auto& g : gpus_) {
-        cuda::DeviceGuard guard(g.ordinal);
-        for (auto& o : gpus_) cuda_check(cudaStreamWaitEvent(g.comm, o.ready, 0), "cudaStreamWaitEvent", "halo");
+      // A communication stream starts once its GPU and the GPUs it sends to
+      // finished earlier work (faces written, halos no longer read).
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        cuda::DeviceGuard guard(gpus_[p].ordinal);
+        for (std::size_t o : deps[p])
+          cuda_check(cudaStreamWaitEvent(gpus_[p].comm, gpus_[o].ready, 0), "cudaStreamWaitEvent", "halo");
       }
       RemoteRound remote;
       for (const Transfer& t : rounds[a]) {
@@ -122,6 +142,7 @@ class CudaEngine final : public ExchangeEngine {
         const std::size_t face = static_cast<std::size_t>(t.dst_box.volume()) * eb;
         std::byte* h = pinned(transfer_bytes(t, eb));
         std::memcpy(h, in, transfer_bytes(t, eb));
+        staged_ = true;
         PerGpu& g = gpus_[static_cast<std::size_t>(d.layout.local_part)];
         cuda::DeviceGuard guard(g.ordinal);
         for (std::size_t i = 0; i < t.components.size(); ++i) {
@@ -138,9 +159,9 @@ class CudaEngine final : public ExchangeEngine {
       if (a != last)
         for (std::size_t p = 0; p < parts.size(); ++p) {
           cuda::DeviceGuard guard(gpus_[p].ordinal);
-          for (auto& o : gpus_) {
-            cuda_check(cudaStreamWaitEvent(stream(parts[p]), o.sent, 0), "cudaStreamWaitEvent", "halo round");
-            cuda_check(cudaStreamWaitEvent(stream(parts[p]), o.arrived, 0), "cudaStreamWaitEvent", "halo round");
+          for (std::size_t o : deps[p]) {
+            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0), "cudaStreamWaitEvent", "halo round");
+            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].arrived, 0), "cudaStreamWaitEvent", "halo round");
           }
           cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord", "halo round");
         }
@@ -152,8 +173,8 @@ class CudaEngine final : public ExchangeEngine {
     if (last >= 0)
       for (std::size_t p = 0; p < parts.size(); ++p) {
         cuda::DeviceGuard guard(gpus_[p].ordinal);
-        for (auto& o : gpus_)
-          cuda_check(cudaStreamWaitEvent(stream(parts[p]), o.sent, 0), "cudaStreamWaitEvent", "halo: wait faces");
+        for (std::size_t o : deps[p])
+          cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0), "cudaStreamWaitEvent", "halo: wait faces");
         cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[p].arrived, 0), "cudaStreamWaitEvent",
                    "halo: wait remote faces");
       }
@@ -211,6 +232,7 @@ class CudaEngine final : public ExchangeEngine {
   std::vector<PerGpu> gpus_;
   std::map<std::size_t, std::vector<void*>> pinned_;
   std::map<std::size_t, std::size_t> pinned_used_;
+  bool staged_ = false;  // host-to-device copies from pinned staging may be in flight
 };
 
 }  // namespace

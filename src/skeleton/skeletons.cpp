@@ -9,6 +9,12 @@ void no_cxx_on_opencl(const char* skeleton) {
                                "OpenCL C source (skeleton::ClFunction) or both (skeleton::portable)",
                                skeleton));
 }
+void not_instantiated_for_cuda(const char* skeleton, const char* functor) {
+  throw UsageError(fmt::format("{}: functor {} was not instantiated for CUDA: add the TS_SKEL_CUDA_... lines "
+                               "for it to a .cu file (skeleton/kernels/skel_cuda.cuh) and TS_SKEL_CUDA_ENABLE "
+                               "to a header the caller includes (docs/skeleton.md)",
+                               skeleton, functor));
+}
 }  // namespace kernels
 
 namespace detail {

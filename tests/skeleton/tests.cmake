@@ -5,7 +5,8 @@ target_sources(tessera_tests PRIVATE
   skeleton/test_skeleton_map.cpp
   skeleton/test_skeleton_stencil.cpp
   skeleton/test_skeleton_fold.cpp
-  skeleton/test_skeleton_exchange.cpp)
+  skeleton/test_skeleton_exchange.cpp
+  skeleton/test_skeleton_large.cpp)
 
 if(TESSERA_HAVE_MPI)
   add_executable(tessera_skeleton_mpi_tests skeleton/test_skeleton_mpi.cpp)

@@ -4,6 +4,7 @@
 // OpenCL cannot run C++ and says so (use an OpenCL C source function).
 #pragma once
 #include <string>
+#include <typeinfo>
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
@@ -18,6 +19,16 @@ template <class F, class T>
 void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows);
 
 [[noreturn]] void no_cxx_on_opencl(const char* skeleton);
+[[noreturn]] void not_instantiated_for_cuda(const char* skeleton, const char* functor);
+
+template <class Op>
+constexpr bool cuda_ready() {
+  if constexpr (requires { typename Op::boundary; })
+    return CudaEnabled<typename Op::functor>::value &&
+           (std::is_same_v<typename Op::boundary, NoBoundaryFunction> || CudaEnabled<typename Op::boundary>::value);
+  else
+    return CudaEnabled<typename Op::functor>::value;
+}
 
 template <class Op>
 void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
@@ -25,7 +36,10 @@ void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, con
     case Backend::cpu: cpu_for_boxes(boxes, op); return;
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
-      cuda_for_boxes(q, boxes, op);
+      if constexpr (cuda_ready<Op>())
+        cuda_for_boxes(q, boxes, op);
+      else
+        not_instantiated_for_cuda(skeleton, typeid(typename Op::functor).name());
       return;
 #else
       break;
@@ -41,7 +55,10 @@ void run_reduce_rows(Device& device, Queue& q, const RowsReduce<F, T>& op, index
     case Backend::cpu: cpu_reduce_rows(op, rows); return;
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
-      cuda_reduce_rows(q, op, rows);
+      if constexpr (CudaEnabled<F>::value)
+        cuda_reduce_rows(q, op, rows);
+      else
+        not_instantiated_for_cuda("fold", typeid(F).name());
       return;
 #else
       break;

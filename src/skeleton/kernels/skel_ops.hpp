@@ -5,6 +5,7 @@
 // in the kernels of skel_cuda.cuh; their mathematics is the user's.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "core/kernels/portable.h"
 #include "skeleton/extents.hpp"
@@ -64,6 +65,7 @@ struct IndexCall<3> {
 /// component of the field.
 template <class F, class T, class U, class R, MapKind K, int D>
 struct MapOp {
+  using functor = F;
   F f;
   View<const T> a;
   View<const U> b;  // zip only
@@ -96,6 +98,16 @@ struct InnerAccess {
   TS_FN const T& operator()(int dx, int dy, int dz) const { return p[dz * sz + dy * sy + dx]; }
   TS_FN index_t pos(int a) const { return a == 0 ? gx : a == 1 ? gy : gz; }
 };
+
+/// Whether the skeleton operations of functor F were instantiated for CUDA
+/// (in a .cu file, skel_cuda.cuh); TS_SKEL_CUDA_ENABLE(F) in a header the
+/// calling code sees says so. Without it a C++ functor runs on the CPU, and
+/// on a CUDA device the skeleton says what is missing instead of failing to link.
+template <class F>
+struct CudaEnabled : std::false_type {};
+#define TS_SKEL_CUDA_ENABLE(F) \
+  template <>                  \
+  struct tessera::skeleton::kernels::CudaEnabled<F> : std::true_type {};
 
 enum class BoundaryMode : int { neutral = 0, periodic = 1, clamp = 2, mirror = 3, user = 4 };
 
@@ -150,6 +162,7 @@ struct BoundaryAccess {
 /// mapStencil, interior cells.
 template <class F, class T>
 struct StencilInnerOp {
+  using functor = F;
   F f;
   View<const T> in;
   View<T> out;
@@ -163,6 +176,8 @@ struct StencilInnerOp {
 /// mapStencil, boundary cells.
 template <class F, class T, class B>
 struct StencilBoundaryOp {
+  using functor = F;
+  using boundary = B;
   F f;
   B user;
   BoundarySpec<T> spec;
@@ -176,10 +191,10 @@ struct StencilBoundaryOp {
   }
 };
 
-/// fold: the canonical order of one row (see fold_order() in skeletons.hpp).
-/// Row r of `rows` holds `len` elements at in[row_offset(r) + j].
+/// fold: the canonical order of each row (see fold() in skeletons.hpp).
 template <class F, class T>
 struct RowsReduce {
+  using functor = F;
   F f;
   const T* in;
   index_t len;        // elements per row

@@ -3,7 +3,7 @@
 // halo_engine_cuda.cpp.
 #include <fmt/format.h>
 
-#include <driver_functions.h>
+#include <cuda_runtime.h>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
