@@ -9,6 +9,8 @@
 // populations + read 1 flag byte = 2*Q*s + 1 (D3Q19: FP32 153 B, FP16S 77 B,
 // FP64 305 B). Cells next to walls read neighbour flags from cache, not counted.
 // Thesis-gas: read 76 B + write 76 B = 152 B per cell (A-B, AoS).
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -18,8 +20,10 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "lbm/cases.hpp"
+#include "lbm/distributed.hpp"
 #include "lbm/solver.hpp"
 #include "lbm/thesis_gas.hpp"
+#include "skeleton/team.hpp"
 
 namespace tessera::app {
 
@@ -125,6 +129,54 @@ void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
   }
 }
 
+// Weak (side^2 x side*g) and strong (side^3) scaling over g devices from this
+// one on (cuda:0 -> cuda:0..g-1), distributed solver, D3Q19 BGK; wall clock.
+void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
+                  Progress& progress) {
+  const int steps = a.quick ? 2 : 10;
+  for (const auto& prec : split(a.param("scaling_precisions", "fp32,fp16s"))) {
+    double base_weak = 0, base_strong = 0;
+    for (const auto& gs : split(a.param("gpus", "1"))) {
+      const int g = std::stoi(gs);
+      for (const bool weak : {true, false}) {
+        lbm::Config c;
+        c.precision = lbm::parse_precision(prec);
+        c.grid = {side, side, weak ? side * g : side};
+        c.tau = 0.6;
+        progress.step(fmt::format("{} scaling {} x {}", weak ? "weak" : "strong", g, dev->id()));
+        lbm::DistributedSolver d(skeleton::Team::open(dev->id(), g), c);
+        d.initialize(1.0, {0.05, 0.0, 0.0});
+        bench::Measurement m;
+        m.kernel = fmt::format("D3Q19 BGK {} scaling, {} device(s), A-B + crossing halos x{} steps",
+                               weak ? "weak" : "strong", g, steps);
+        m.precision = lbm::to_string(c.precision);
+        m.size = static_cast<std::size_t>(c.grid.cells());
+        m.bytes = (2.0 * 19 * double(c.variant().store_bytes()) + 1) * double(c.grid.cells()) * steps;
+        for (int w = 0; w < a.timing.warmup; ++w) d.step(steps);
+        std::vector<double> ms;
+        for (int k = 0; k < a.timing.reps; ++k) {
+          d.synchronize();
+          const auto t0 = std::chrono::steady_clock::now();
+          d.step(steps);
+          d.synchronize();
+          ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        m.timing.ms = ms;
+        m.timing.median_ms = ms[ms.size() / 2];
+        m.timing.min_ms = ms.front();
+        const double mlups = double(c.grid.cells()) * steps / (m.timing.median_ms * 1e-3) * 1e-6;
+        double& base = weak ? base_weak : base_strong;
+        if (g == 1) base = mlups;
+        m.note = fmt::format("{:.0f} MLUPS total, {:.0f} per device{}", mlups, mlups / g,
+                             base > 0 ? fmt::format(", efficiency {:.1f}% of {} x 1 device", 100.0 * mlups / (g * base), g)
+                                      : std::string());
+        r.results.push_back(m);
+      }
+    }
+  }
+}
+
 bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
   bench::DeviceReport r;
   r.device = dev->info();
@@ -134,15 +186,28 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
   const bool validate = a.param("validate", "0") == "1";
   Progress progress("bench lbm", 3 + 8 + (validate ? 2 : 0));
   production_rows(dev, a, side, r, progress);
+  if (a.param("largest", "0") == "1") {
+    // the largest cube of FP32 D3Q19 state within 90% of the device memory (FP16S and FP64 scale it)
+    for (const auto& prec : split(a.param("precisions", "fp32,fp16s,fp64"))) {
+      lbm::Config c;
+      c.precision = lbm::parse_precision(prec);
+      const double per_cell = 19.0 * double(c.variant().store_bytes()) + 1.0;
+      const long big = long(std::cbrt(0.9 * double(dev->info().global_mem_bytes) / per_cell)) / 16 * 16;
+      BenchArgs one = a;
+      one.params.insert(one.params.begin(), "precisions=" + prec);
+      production_rows(dev, one, big, r, progress);
+    }
+  }
   if (a.param("thesis", "1") == "1") thesis_rows(dev, a, r, progress);
   if (validate) cavity_rows(dev, a, r, progress);
+  if (a.param("gpus", "") != "") scaling_rows(dev, a, side, r, progress);
   return r;
 }
 
 const RegisterBenchSuite lbm_suite{
     "lbm",
-    "lattice Boltzmann: D3Q19 MLUPS (FP32/FP16S/FP64) vs copy bandwidth, thesis-gas tables; --param "
-    "precisions=,collision=,lattice=,thesis=0|1,thesis_sides=,validate=1 (Ghia 129^2)",
+    "lattice Boltzmann: D3Q19 MLUPS (FP32/FP16S/FP64) vs copy bandwidth, thesis-gas tables; --param largest=1, "
+    "precisions=,collision=,lattice=,thesis=0|1,thesis_sides=,validate=1 (Ghia 129^2), gpus=1,2,4 (weak/strong scaling)",
     run_lbm};
 
 }  // namespace

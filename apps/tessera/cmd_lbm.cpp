@@ -2,6 +2,7 @@
 // thesis's gas simulation, with progress/MLUPS, outputs, checkpoints and a
 // summary JSON. Exit codes: 1 runtime (divergence, corrupt files, out of
 // memory), 2 usage (unstable or invalid parameters).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -17,8 +18,12 @@
 #include "core/registry.hpp"
 #include "lbm/cases.hpp"
 #include "lbm/checkpoint.hpp"
+#include "lbm/distributed.hpp"
 #include "lbm/driver.hpp"
+#include "lbm/output.hpp"
 #include "lbm/thesis_gas.hpp"
+#include "lbm/thesis_gas_parts.hpp"
+#include "skeleton/team.hpp"
 
 namespace tessera::app {
 
@@ -142,6 +147,60 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   return 0;
 }
 
+// --gpus N: the same case on N devices (skeleton field, z-slabs, crossing
+// populations only); wall-clock timing after every chunk.
+int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
+  preflight(a, *open_device(device_id));
+  lbm::Case c = make_case(a);
+  c.config.collision = lbm::parse_collision(a.collision);
+  c.config.precision = lbm::parse_precision(a.precision);
+  c.config.validate();
+  if (!a.restart.empty() || !a.checkpoint.empty())
+    throw UsageError("checkpoints are single-device for now: drop --gpus or --checkpoint/--restart");
+  lbm::DistributedSolver d(skeleton::Team::open(device_id, a.gpus), c.config);
+  d.set_flags(c.flags);
+  if (c.uniform)
+    d.initialize(1.0, c.u0);
+  else
+    d.initialize(c.initial);
+  const auto& cfg = d.config();
+  std::printf("lbm %s on %d x %s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations only\n",
+              c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
+              lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny,
+              cfg.grid.nz);
+  const long steps = a.steps >= 0 ? a.steps : 1000, chunk = a.every > 0 ? a.every : std::max(1L, std::min(steps, 1000L));
+  double seconds = 0;
+  std::vector<std::pair<double, std::string>> pvd;
+  for (long done = 0; done < steps;) {
+    const long n = std::min(chunk, steps - done);
+    d.synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    d.step(n);
+    d.synchronize();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    done += n;
+    const lbm::Fields f = d.fields();
+    if (const long bad = lbm::first_non_finite(f, c.flags); bad >= 0)
+      throw Error(fmt::format("the simulation diverged before step {} at cell ({}, {}, {})", d.time(), bad % cfg.grid.nx,
+                              (bad / cfg.grid.nx) % cfg.grid.ny, bad / (cfg.grid.nx * cfg.grid.ny)));
+    if (!a.out.empty() && (a.every > 0 || done == steps)) {
+      std::filesystem::create_directories(a.out);
+      const std::string name = fmt::format("{}_{:08d}.vti", c.name, d.time());
+      lbm::write_vti(std::filesystem::path(a.out) / name, f);
+      pvd.emplace_back(double(d.time()), name);
+      lbm::write_pvd(std::filesystem::path(a.out) / (c.name + ".pvd"), pvd);
+    }
+  }
+  const double mlups = seconds > 0 ? double(cfg.grid.cells()) * double(steps) / seconds * 1e-6 : 0.0;
+  const auto& x = d.last_exchange();
+  std::printf("%ld steps in %.3f s (wall clock): %.1f MLUPS; halo per step: %zu B between devices, %zu B via MPI\n",
+              steps, seconds, mlups, x.peer_bytes + x.local_bytes, x.mpi_bytes);
+  j["case"] = c.name;
+  j["parts"] = a.gpus;
+  j["summary"] = {{"steps", steps}, {"seconds", seconds}, {"mlups", mlups}, {"halo_bytes_per_step", x.peer_bytes + x.local_bytes + x.mpi_bytes}};
+  return 0;
+}
+
 int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
   const lbm::Grid g = grid_of(a.size, {100, 100, 100});
   lbm::ThesisGas sim(dev, g);
@@ -171,6 +230,31 @@ int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::j
   return 0;
 }
 
+// thesis-gas -g N: z-slabs of whole cells, per-iteration "total / w/o sync".
+int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
+  const lbm::Grid g = grid_of(a.size, {100, 100, 100});
+  lbm::ThesisGasParts sim(skeleton::Team::open(device_id, a.gpus), g);
+  if (a.import_frame.empty())
+    sim.generate();
+  else
+    sim.import_frame(a.import_frame);
+  const long steps = a.steps >= 0 ? a.steps : 1;
+  for (long i = 0; i < steps; ++i) {
+    const double t0 = sim.total_seconds(), k0 = sim.kernel_seconds();
+    sim.step();
+    if (a.json.empty()) std::printf("%g / %g\n", sim.total_seconds() - t0, sim.kernel_seconds() - k0);
+  }
+  const double mlups = sim.total_seconds() > 0 ? double(g.cells()) * double(steps) / sim.total_seconds() * 1e-6 : 0.0;
+  std::printf("thesis-gas %ldx%ldx%ld on %d x %s, %ld iterations: total %.4f s, w/o sync %.4f s, %.1f MLUPS\n", g.nx,
+              g.ny, g.nz, a.gpus, device_id.c_str(), steps, sim.total_seconds(), sim.kernel_seconds(), mlups);
+  if (!a.export_frame.empty()) sim.export_frame(a.export_frame);
+  j["case"] = "thesis-gas";
+  j["grid"] = {g.nx, g.ny, g.nz};
+  j["summary"] = {{"steps", steps}, {"total_seconds", sim.total_seconds()},
+                  {"kernel_seconds", sim.kernel_seconds()}, {"mlups", mlups}};
+  return 0;
+}
+
 }  // namespace
 
 Command add_lbm_command(CLI::App& app) {
@@ -190,7 +274,7 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--precision", a->precision, "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
   cmd->add_option("--streaming", a->streaming, "esoteric (in place, one copy; thesis-gas: ab)")
       ->check(CLI::IsMember({"esoteric", "ab"}));
-  cmd->add_option("--gpus,-g", a->gpus, "GPUs (1; more needs the skeleton's distributed field)")->check(CLI::Range(1, 64));
+  cmd->add_option("--gpus,-g", a->gpus, "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")->check(CLI::Range(1, 64));
   cmd->add_option("--device", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
   cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")->check(CLI::Range(0L, 1L << 40));
@@ -202,13 +286,16 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--export,-e", a->export_frame, "thesis-gas: write the final raw frame here");
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a] {
-    if (a->gpus > 1)
-      throw UsageError("--gpus " + std::to_string(a->gpus) +
-                       ": multi-GPU runs need the skeleton's distributed field, which this build's lbm does not use "
-                       "yet; run on one device");
     const bool thesis = a->case_name == "thesis-gas";
     if (thesis && a->streaming == "esoteric" && !a->lattice.empty()) throw UsageError("thesis-gas is D3Q19 only");
     if (!thesis && a->streaming == "ab") throw UsageError("the production solver streams in place (esoteric pull)");
+    if (a->gpus > 1) {
+      const std::string id = a->device == "best" ? best_device_id() : a->device;
+      nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
+      const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);
+      if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+      return rc;
+    }
     auto dev = open_device(a->device);
     nlohmann::json j = {{"command", "lbm"}, {"device", bench::to_json(dev->info())}, {"run", bench::run_metadata()}};
     const int rc = thesis ? run_thesis(*a, dev, j) : run_production(*a, dev, j);

@@ -12,6 +12,8 @@
 
 #include "core/registry.hpp"
 #include "lbm/thesis_gas.hpp"
+#include "lbm/thesis_gas_parts.hpp"
+#include "skeleton/team.hpp"
 #include "test_support.hpp"
 
 namespace tessera::lbm {
@@ -175,6 +177,24 @@ TEST_P(LbmThesisBackends, FramesRoundTripAndBadFramesAreRejected) {
   }
   EXPECT_THROW(wrong.import_frame(dir / "missing.raw"), Error);
   std::filesystem::remove_all(dir);
+}
+
+// Thesis §5.8-1: Muesli's times jump where the GPU count does not divide the
+// side; here every split (1, 2, 3 slabs of 23 layers) gives the 1-GPU bits.
+TEST_P(LbmThesisBackends, SlabsOnSeveralDevicesGiveTheOneDeviceFrame) {
+  const Grid g{67, 61, 23};
+  ThesisGas one(open_device("cpu"), g);
+  one.generate();
+  one.step(7);
+  const auto want = one.frame();
+  const int max_parts = GetParam().rfind("cuda", 0) == 0 ? 1 : 3;
+  for (int parts = 1; parts <= max_parts; ++parts) {
+    ThesisGasParts sim(skeleton::Team::open(GetParam(), parts), g);
+    sim.generate();
+    sim.step(7);
+    EXPECT_TRUE(same_bits(sim.frame(), want)) << parts << " slabs";
+    EXPECT_GT(sim.total_seconds(), 0.0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, LbmThesisBackends, ::testing::ValuesIn(tessera::test::device_ids()),

@@ -4,7 +4,8 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_backends.cpp
   lbm/test_lbm_validation.cpp
   lbm/test_lbm_thesis.cpp
-  lbm/test_lbm_outputs.cpp)
+  lbm/test_lbm_outputs.cpp
+  lbm/test_lbm_distributed.cpp)
 
 # tessera lbm: runs and bad input (exit 2 usage, 1 runtime), with the message checked.
 set(LBM_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/lbm_cli)
@@ -35,8 +36,12 @@ add_test(NAME cli.lbm_bad_frame_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FI
 add_test(NAME cli.lbm_diverges_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;tgv\;--lattice\;D2Q9\;--size\;16\;--tau\;0.5001\;--u\;0.17\;--steps\;5000\;--every\;500\;--device\;cpu
          -DEXPECT=1 -DMATCH=diverged -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
-add_test(NAME cli.lbm_gpus_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
-         -DARGS=lbm\;--case\;cavity\;--gpus\;2\;--device\;cpu -DEXPECT=2 -DMATCH=skeleton
+add_test(NAME cli.lbm_thesis_slabs_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;thesis-gas\;-g\;4\;-d\;8\;8\;3\;--device\;cpu -DEXPECT=2 -DMATCH=z-slabs
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_thesis_slabs COMMAND tessera_cli lbm --case thesis-gas -g 3 -d 24 20 19 -n 3 --device cpu
+         -e ${LBM_CLI_DIR}/thesis3.raw)
 add_test(NAME cli.bench_lbm_cpu COMMAND tessera_cli bench lbm --device cpu --size 24 --reps 2 --warmup 1
          --param thesis_sides=24 --param thesis_iterations=2)
+add_test(NAME cli.lbm_three_parts COMMAND tessera_cli lbm --case cavity --size 20 20 7 --gpus 3 --device cpu --steps 40
+         --out ${LBM_CLI_DIR}/parts)

@@ -57,3 +57,12 @@ __kernel void moments(long nx, long ny, long nz, int odd, __global const ts_lbm_
   const ts_lbm_params p = TS_LBM_PARAMS;
   ts_lbm_moments_point(f, flags, x, y, z, nx, ny, nz, odd, &p, fields);
 }
+
+__kernel void stream_collide_pull(long nx, long ny, long z0, long z1, long sy, long sz, long cs, long origin,
+                                  __global const ts_lbm_store* src, __global ts_lbm_store* dst,
+                                  __global const unsigned char* flags, TS_LBM_PARAMS_ARGS) {
+  const long x = get_global_id(0), y = get_global_id(1), z = z0 + (long)get_global_id(2);
+  if (x >= nx || z >= z1) return;
+  const ts_lbm_params p = TS_LBM_PARAMS;
+  ts_lbm_stream_collide_pull(src, dst, flags, x, y, z, nx, ny, sy, sz, cs, origin, &p);
+}

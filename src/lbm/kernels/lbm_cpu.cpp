@@ -73,4 +73,21 @@ void moments(CpuTag, Queue&, const KernelVariant& v, const Grid& g, const Bytes&
   });
 }
 
+void stream_collide_pull(CpuTag, Device&, Queue&, const KernelVariant& v, const PartGeometry& g, long z0, long z1,
+                         const void* src, void* dst, const void* flags, const StepParams& sp) {
+  point::with_variant(v.q, v.store_bits, [&](auto var) {
+    using V = decltype(var);
+    const auto prm = to_point_params<V>(sp);
+    const auto* s = static_cast<const typename V::store*>(src);
+    auto* d = static_cast<typename V::store*>(dst);
+    const auto* fl = static_cast<const unsigned char*>(flags);
+    const long cells = g.nx * g.ny * (z1 - z0);
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= kParallelCells)
+    for (long z = z0; z < z1; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x)
+          V::stream_collide_pull(s, d, fl, x, y, z, g.nx, g.ny, g.sy, g.sz, g.cs, g.origin, &prm);
+  });
+}
+
 }  // namespace tessera::lbm::kernels

@@ -60,6 +60,15 @@ __global__ void moments_k(long nx, long ny, long nz, int odd,
   V::moments(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p, fields);
 }
 
+template <class V>
+__global__ void stream_collide_pull_k(long nx, long ny, long z0, long sy, long sz, long cs, long origin,
+                                      const typename V::store* __restrict__ src, typename V::store* __restrict__ dst,
+                                      const unsigned char* __restrict__ flags, typename V::params p) {
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (x >= nx) return;
+  V::stream_collide_pull(src, dst, flags, x, long(blockIdx.y), z0 + long(blockIdx.z), nx, ny, sy, sz, cs, origin, &p);
+}
+
 template <class T>
 T* ptr(const Bytes& b) {
   return cuda::ptr<T>(b.handle());
@@ -113,6 +122,24 @@ void moments(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, const Byt
                                                    ptr<typename V::real>(fields));
   });
   cuda::check_launch("lbm moments");
+}
+
+void stream_collide_pull(CudaTag, Device&, Queue& q, const KernelVariant& v, const PartGeometry& g, long z0, long z1,
+                         const void* src, void* dst, const void* flags, const StepParams& sp) {
+  if (z1 <= z0) return;
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  const unsigned b = block_x();
+  const dim3 grid(unsigned((g.nx + b - 1) / b), unsigned(g.ny), unsigned(z1 - z0));
+  point::with_variant(v.q, v.store_bits, [&](auto var) {
+    using V = decltype(var);
+    using S = typename V::store;
+    stream_collide_pull_k<V><<<grid, b, 0, cq.native()>>>(g.nx, g.ny, z0, g.sy, g.sz, g.cs, g.origin,
+                                                          static_cast<const S*>(src), static_cast<S*>(dst),
+                                                          static_cast<const unsigned char*>(flags),
+                                                          to_point_params<V>(sp));
+  });
+  cuda::check_launch("lbm stream_collide_pull");
 }
 
 }  // namespace tessera::lbm::kernels

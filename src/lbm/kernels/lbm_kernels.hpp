@@ -38,6 +38,14 @@ struct StepParams {
 
 using Bytes = Buffer<std::uint8_t>;
 
+/// One part of a distributed field (src/skeleton PartLayout): nx * ny * nz
+/// owned cells, x and y periodic within the part, z reaching into one halo
+/// layer on each side; strides in elements.
+struct PartGeometry {
+  long nx = 1, ny = 1, nz = 1;
+  long sy = 1, sz = 1, cs = 1, origin = 0;
+};
+
 namespace kernels {
 
 #define TS_LBM_DECLARE(Tag)                                                                                     \
@@ -49,7 +57,10 @@ namespace kernels {
                   const Bytes* fields, double rho0, const double u0[3]);                                      \
   /* rho and u (with half the body force) at the start of step t */                                           \
   void moments(Tag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags,      \
-               long t, const StepParams& p, Bytes& fields);
+               long t, const StepParams& p, Bytes& fields);                                                 \
+  /* two-lattice pull step of the owned layers z0 <= z < z1 of one part (device handles) */                   \
+  void stream_collide_pull(Tag, Device& d, Queue& q, const KernelVariant& v, const PartGeometry& g, long z0,   \
+                           long z1, const void* src, void* dst, const void* flags, const StepParams& p);
 
 TS_LBM_DECLARE(CpuTag)
 TS_LBM_DECLARE(OpenCLTag)

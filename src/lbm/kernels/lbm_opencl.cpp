@@ -90,4 +90,17 @@ void moments(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, const B
   run(q, k, g, "lbm moments");
 }
 
+void stream_collide_pull(OpenCLTag, Device& d, Queue& q, const KernelVariant& v, const PartGeometry& g, long z0,
+                         long z1, const void* src, void* dst, const void* flags, const StepParams& p) {
+  if (z1 <= z0) return;
+  cl::Kernel k = opencl::device_of(d).kernel("lbm/kernels/lbm.cl", "stream_collide_pull", options(v));
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(z0), cl_long(z1), cl_long(g.sy), cl_long(g.sz),
+                   cl_long(g.cs), cl_long(g.origin), opencl::mem(const_cast<void*>(src)), opencl::mem(dst),
+                   opencl::mem(const_cast<void*>(flags)));
+  v.store_bits == 64 ? set_params<cl_double>(k, 11, p) : set_params<cl_float>(k, 11, p);
+  const std::size_t b = group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
+  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(z1 - z0)),
+                             cl::NDRange(b, 1, 1), "lbm stream_collide_pull");
+}
+
 }  // namespace tessera::lbm::kernels

@@ -28,4 +28,15 @@ void thesis_generate(CpuTag, Queue&, const Grid& g, Buffer<float>& dst) {
       for (long x = 0; x < g.nx; ++x) ts_thesis_generate(d, x, y, z, g.nx, g.ny, g.nz);
 }
 
+void thesis_update_part(CpuTag, Device&, Queue&, const Grid& g, const PartGeometry& p, long gz0, const void* src,
+                        void* dst, float omega) {
+  const float* s = static_cast<const float*>(src);
+  float* d = static_cast<float*>(dst);
+#pragma omp parallel for collapse(2) schedule(static) if (p.nx * p.ny * p.nz >= kParallelCells)
+  for (long z = 0; z < p.nz; ++z)
+    for (long y = 0; y < p.ny; ++y)
+      for (long x = 0; x < p.nx; ++x)
+        ts_thesis_update_part(s, d, x, y, z, g.nx, g.ny, g.nz, gz0, p.sy, p.sz, p.origin, omega);
+}
+
 }  // namespace tessera::lbm::kernels

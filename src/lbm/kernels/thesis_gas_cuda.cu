@@ -22,6 +22,14 @@ __global__ void thesis_generate_k(long nx, long ny, long nz, float* dst) {
   if (x < nx) thesis_point::ts_thesis_generate(dst, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz);
 }
 
+__global__ void thesis_update_part_k(long nx, long ny, long nz, long pnx, long gz0, long sy, long sz, long origin,
+                                     float omega, const float* __restrict__ src, float* __restrict__ dst) {
+  const long x = long(blockIdx.x) * kBlockX + threadIdx.x;
+  if (x < pnx)
+    thesis_point::ts_thesis_update_part(src, dst, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, gz0, sy, sz,
+                                        origin, omega);
+}
+
 dim3 grid_of(const Grid& g) { return dim3(unsigned((g.nx + kBlockX - 1) / kBlockX), unsigned(g.ny), unsigned(g.nz)); }
 
 }  // namespace
@@ -39,6 +47,15 @@ void thesis_generate(CudaTag, Queue& q, const Grid& g, Buffer<float>& dst) {
   cuda::DeviceGuard guard(cq.ordinal());
   thesis_generate_k<<<grid_of(g), kBlockX, 0, cq.native()>>>(g.nx, g.ny, g.nz, cuda::ptr<float>(dst.handle()));
   cuda::check_launch("lbm thesis_generate");
+}
+
+void thesis_update_part(CudaTag, Device&, Queue& q, const Grid& g, const PartGeometry& p, long gz0, const void* src,
+                        void* dst, float omega) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  thesis_update_part_k<<<grid_of(Grid{p.nx, p.ny, p.nz}), kBlockX, 0, cq.native()>>>(
+      g.nx, g.ny, g.nz, p.nx, gz0, p.sy, p.sz, p.origin, omega, static_cast<const float*>(src), static_cast<float*>(dst));
+  cuda::check_launch("lbm thesis_update_part");
 }
 
 }  // namespace tessera::lbm::kernels

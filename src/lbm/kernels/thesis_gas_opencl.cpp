@@ -29,4 +29,13 @@ void thesis_generate(OpenCLTag, Queue& q, const Grid& g, Buffer<float>& dst) {
   run(q, k, g, "lbm thesis_generate");
 }
 
+void thesis_update_part(OpenCLTag, Device& d, Queue& q, const Grid& g, const PartGeometry& p, long gz0,
+                        const void* src, void* dst, float omega) {
+  cl::Kernel k = opencl::device_of(d).kernel("lbm/kernels/thesis_gas.cl", "thesis_update_part", kOptions);
+  opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_long(p.nx), cl_long(p.ny), cl_long(p.nz),
+                   cl_long(gz0), cl_long(p.sy), cl_long(p.sz), cl_long(p.origin), cl_float(omega),
+                   opencl::mem(const_cast<void*>(src)), opencl::mem(dst));
+  run(q, k, Grid{p.nx, p.ny, p.nz}, "lbm thesis_update_part");
+}
+
 }  // namespace tessera::lbm::kernels

@@ -93,11 +93,13 @@ TS_FN void ts_thesis_collide(float* cell, float omega, float c) {
   for (int i = 0; i < TS_THESIS_Q; i++) cell[i] = cell[i] + omega * (ts_thesis_feq(i, p, vx, vy, vz, c) - cell[i]);
 }
 
-/* The native update kernel (A.5, optimised: register cell, one store), with
- * the bounds check on GLOBAL coordinates (the thesis compares a local z). */
-TS_FN void ts_thesis_update(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y, long z, long nx, long ny,
-                            long nz, float omega) {
-  const long index = (z * ny + y) * nx + x;
+/* The native update kernel (A.5, optimised: register cell, one store) on a
+ * padded part of a distributed lattice: x, y, z local (z owned), sy, sz, origin
+ * in cells; the bounds check uses GLOBAL coordinates (gz0 = the part's first
+ * global layer; the thesis compares a local z with the global depth). */
+TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y, long z, long nx,
+                                 long ny, long nz, long gz0, long sy, long sz, long origin, float omega) {
+  const long index = origin + z * sz + y * sy + x;
   float cell[TS_THESIS_Q];
   for (int i = 0; i < TS_THESIS_Q; i++) cell[i] = src[index * TS_THESIS_Q + i];
   const unsigned b0 = ts_thesis_bits(cell[0]);
@@ -106,12 +108,18 @@ TS_FN void ts_thesis_update(TS_GLOBAL const float* src, TS_GLOBAL float* dst, lo
     return;
   }
   for (int i = 1; i < TS_THESIS_Q; i++) {
-    const long sx = x + ts_thesis_ox(i), sy = y + ts_thesis_oy(i), sz = z + ts_thesis_oz(i);
-    if (sx < 0 || sy < 0 || sz < 0 || sx >= nx || sy >= ny || sz >= nz) continue;
-    cell[i] = src[((sz * ny + sy) * nx + sx) * TS_THESIS_Q + i];
+    const long sx = x + ts_thesis_ox(i), sy_ = y + ts_thesis_oy(i), sz_ = gz0 + z + ts_thesis_oz(i);
+    if (sx < 0 || sy_ < 0 || sz_ < 0 || sx >= nx || sy_ >= ny || sz_ >= nz) continue;
+    cell[i] = src[(index + ts_thesis_ox(i) + ts_thesis_oy(i) * sy + ts_thesis_oz(i) * sz) * TS_THESIS_Q + i];
   }
   ts_thesis_collide(cell, omega, 1.0f);
   for (int i = 0; i < TS_THESIS_Q; i++) dst[index * TS_THESIS_Q + i] = cell[i];
+}
+
+/* The single-device lattice: one part, no padding. */
+TS_FN void ts_thesis_update(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y, long z, long nx, long ny,
+                            long nz, float omega) {
+  ts_thesis_update_part(src, dst, x, y, z, nx, ny, nz, 0, nx, nx * ny, 0, omega);
 }
 
 /* generate/Initialize: feq(i, 1, (0.1, 0, 0)) everywhere; the 2-cell shell

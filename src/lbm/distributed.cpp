@@ -1,0 +1,264 @@
+#include "lbm/distributed.hpp"
+
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "lbm/kernels/lbm_flags.h"
+#include "lbm/kernels/lbm_kernels.hpp"
+#include "lbm/kernels/lbm_params.hpp"
+#include "lbm/kernels/lbm_point.hpp"
+#include "skeleton/field.hpp"
+
+namespace tessera::lbm {
+
+namespace {
+
+bool is_wall(std::uint8_t f) {
+  const int t = f & TS_LBM_TYPE_MASK;
+  return t == TS_LBM_WALL || t == TS_LBM_MOVING;
+}
+
+PartGeometry geometry(const skeleton::PartLayout& L) {
+  return {long(L.extent(0)), long(L.extent(1)), long(L.extent(2)), long(L.sy), long(L.sz),
+          long(L.component_stride), long(L.origin())};
+}
+
+}  // namespace
+
+// Storage-typed state behind the type-erased interface.
+struct DistributedSolver::Impl {
+  Config config;
+  StepParams params;
+  KernelVariant variant;
+  long t = 0;
+  std::vector<std::uint8_t> flags;  // global, with the near-wall marks
+  virtual ~Impl() = default;
+  virtual int parts() const = 0;
+  virtual void set_flags() = 0;
+  virtual void initialize(const Fields* f, double rho0, const std::array<double, 3>& u0) = 0;
+  virtual void step() = 0;
+  virtual void synchronize() = 0;
+  virtual std::vector<double> incoming() = 0;
+  virtual const skeleton::ExchangeStats& stats() const = 0;
+};
+
+namespace {
+
+template <class S>
+struct TypedImpl final : DistributedSolver::Impl {
+  skeleton::Field<S> a, b;
+  skeleton::Field<std::uint8_t> fl;
+  skeleton::ExchangeRequest crossing;
+
+  TypedImpl(const skeleton::Team& team, const Config& c)
+      : a(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice), options(team)),
+        b(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice), options(team)),
+        fl(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), 1, options(team)) {
+    config = c;
+    params = c.step_params();
+    variant = c.variant();
+    // pull streaming: the lower neighbour needs the populations with c_z > 0
+    // of a part's top layer, the upper one those with c_z < 0 of its bottom
+    crossing.per_face = true;
+    crossing.periodic = {false, false, true};
+    point::with_variant(variant.q, 32, [&](auto var) {
+      using V = decltype(var);
+      for (int i = 1; i < V::q; ++i) {
+        if (V::cz(i) > 0) crossing.to_upper[2].push_back(i);
+        if (V::cz(i) < 0) crossing.to_lower[2].push_back(i);
+      }
+      return 0;
+    });
+  }
+  static skeleton::FieldOptions options(const skeleton::Team& team) {
+    skeleton::FieldOptions o;
+    o.parts = {1, 1, team.total_parts()};
+    o.halo = {0, 0, 1};
+    return o;
+  }
+  int parts() const override { return a.parts(); }
+
+  void set_flags() override {
+    fl.scatter(flags);
+    skeleton::ExchangeRequest all;
+    all.periodic = {false, false, true};
+    fl.exchange(all);
+  }
+
+  void initialize(const Fields* f, double rho0, const std::array<double, 3>& u0) override {
+    const Grid g = config.grid;
+    const std::size_t N = static_cast<std::size_t>(g.cells());
+    point::with_variant(variant.q, variant.store_bits, [&](auto var) {
+      using V = decltype(var);
+      using R = typename V::real;
+      if constexpr (!std::is_same_v<typename V::store, S>) {
+        throw Error("internal: lbm storage type mismatch");
+      } else {
+      std::vector<S> global(std::size_t(V::q) * N);
+      for (std::size_t n = 0; n < N; ++n) {
+        if (f)
+          V::init_pull(global.data(), long(n), long(N), R(f->rho[n]), R(f->ux[n]), R(f->uy[n]), R(f->uz[n]));
+        else
+          V::init_pull(global.data(), long(n), long(N), R(rho0), R(u0[0]), R(u0[1]), R(u0[2]));
+      }
+      a.scatter(global);
+      b.scatter(global);
+      }
+      return 0;
+    });
+    t = 0;
+  }
+
+  void launch(int p, Queue& q, long z0, long z1) {
+    const skeleton::PartLayout& L = a.layout(p);
+    Device& d = a.device(p);
+    dispatch(d, [&](auto tag) {
+      kernels::stream_collide_pull(tag, d, q, variant, geometry(L), z0, z1, a.buffer(p).handle(), b.buffer(p).handle(),
+                                   fl.buffer(p).handle(), params);
+    });
+  }
+
+  void step() override {
+    a.exchange(
+        crossing,
+        [&](int p, Queue& q) {  // inner layers: no halo needed
+          const long nz = long(a.layout(p).extent(2));
+          if (nz > 2) launch(p, q, 1, nz - 1);
+        },
+        [&](int p, Queue& q) {  // the layers next to the faces, once the halos arrived
+          const long nz = long(a.layout(p).extent(2));
+          launch(p, q, 0, 1);
+          if (nz > 1) launch(p, q, nz - 1, nz);
+        });
+    a.mark_device_written();
+    b.mark_device_written();
+    a.swap(b);
+    ++t;
+  }
+
+  void synchronize() override {
+    for (int p = 0; p < a.parts(); ++p) a.device(p).synchronize();
+  }
+
+  std::vector<double> incoming() override {
+    synchronize();
+    const std::vector<S> post = a.gather();  // outgoing populations of the last step, at their cells
+    const Grid g = config.grid;
+    const std::size_t N = static_cast<std::size_t>(g.cells());
+    return point::with_variant(variant.q, variant.store_bits, [&](auto var) {
+      using V = decltype(var);
+      std::vector<double> in(std::size_t(V::q) * N, 0.0);
+      if constexpr (!std::is_same_v<typename V::store, S>) {
+        throw Error("internal: lbm storage type mismatch");
+      } else {
+      const auto prm = to_point_params<V>(params);
+      typename V::real fin[V::q];
+      // the pull of the kernel on the gathered (periodic, unpadded) lattice
+      for (long z = 0; z < g.nz; ++z)
+        for (long y = 0; y < g.ny; ++y)
+          for (long x = 0; x < g.nx; ++x) {
+            const long n = x + g.nx * (y + g.ny * z);
+            if (is_wall(flags[std::size_t(n)])) continue;
+            // a periodic z neighbourhood: the gathered lattice has no halo, so
+            // give the padded neighbourhood the wrapped offsets
+            V::load_in_pull_global(post.data(), flags.data(), x, y, z, g.nx, g.ny, g.nz, &prm, fin);
+            for (int i = 0; i < V::q; ++i) in[std::size_t(i) * N + std::size_t(n)] = double(fin[i]);
+          }
+      }
+      return in;
+    });
+  }
+
+  const skeleton::ExchangeStats& stats() const override { return a.last_exchange(); }
+};
+
+}  // namespace
+
+DistributedSolver::DistributedSolver(skeleton::Team team, Config config) {
+  config.validate();
+  if (config.lattice == Lattice::d2q9) throw UsageError("the distributed solver splits z: use a 3D lattice");
+  if (config.grid.nz < team.total_parts())
+    throw UsageError(fmt::format("{} z-layers cannot be split over {} parts", config.grid.nz, team.total_parts()));
+  for (int p = 0; p < team.local_parts(); ++p) {
+    Config share = config;
+    share.grid.nz = (config.grid.nz + team.total_parts() - 1) / team.total_parts() + 2;
+    check_fits(share, team.device(p));
+  }
+  switch (config.variant().store_bits) {
+    case 16: impl_ = std::make_unique<TypedImpl<std::uint16_t>>(team, config); break;
+    case 32: impl_ = std::make_unique<TypedImpl<float>>(team, config); break;
+    default: impl_ = std::make_unique<TypedImpl<double>>(team, config); break;
+  }
+  set_flags(std::vector<std::uint8_t>(static_cast<std::size_t>(config.grid.cells()), TS_LBM_FLUID));
+}
+
+DistributedSolver::~DistributedSolver() = default;
+DistributedSolver::DistributedSolver(DistributedSolver&&) noexcept = default;
+
+const Config& DistributedSolver::config() const noexcept { return impl_->config; }
+long DistributedSolver::time() const noexcept { return impl_->t; }
+int DistributedSolver::parts() const noexcept { return impl_->parts(); }
+
+void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
+  if (flags.size() != static_cast<std::size_t>(impl_->config.grid.cells()))
+    throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), impl_->config.grid.cells()));
+  mark_near_wall(impl_->config.grid, impl_->config.lattice, flags);
+  impl_->flags = std::move(flags);
+  impl_->set_flags();
+}
+
+void DistributedSolver::initialize(double rho0, const std::array<double, 3>& u0) { impl_->initialize(nullptr, rho0, u0); }
+void DistributedSolver::initialize(const Fields& f) {
+  const std::size_t N = static_cast<std::size_t>(impl_->config.grid.cells());
+  if (f.rho.size() != N || f.ux.size() != N || f.uy.size() != N || f.uz.size() != N)
+    throw Error(fmt::format("lbm: initial fields must hold {} values each", N));
+  impl_->initialize(&f, 1, {0, 0, 0});
+}
+void DistributedSolver::step(long steps) {
+  for (long s = 0; s < steps; ++s) impl_->step();
+}
+void DistributedSolver::synchronize() { impl_->synchronize(); }
+std::vector<double> DistributedSolver::incoming() { return impl_->incoming(); }
+const skeleton::ExchangeStats& DistributedSolver::last_exchange() const { return impl_->stats(); }
+
+Fields DistributedSolver::fields() {
+  const auto in = incoming();
+  const Grid g = impl_->config.grid;
+  const std::size_t N = static_cast<std::size_t>(g.cells());
+  Fields r{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N)};
+  point::with_variant(impl_->variant.q, impl_->variant.store_bits, [&](auto var) {
+    using V = decltype(var);
+    const auto prm = to_point_params<V>(impl_->params);
+    typename V::real fin[V::q];
+    for (std::size_t n = 0; n < N; ++n) {
+      if (is_wall(impl_->flags[n])) continue;
+      for (int i = 0; i < V::q; ++i) fin[i] = typename V::real(in[std::size_t(i) * N + n]);
+      typename V::real rho, ux, uy, uz;
+      V::velocity(fin, &prm, &rho, &ux, &uy, &uz);
+      r.rho[n] = rho;
+      r.ux[n] = ux;
+      r.uy[n] = uy;
+      r.uz[n] = uz;
+    }
+    return 0;
+  });
+  return r;
+}
+
+double DistributedSolver::mass() {
+  const auto in = incoming();
+  const std::size_t N = impl_->flags.size();
+  double m = 0;
+  for (std::size_t n = 0; n < N; ++n) {
+    if (is_wall(impl_->flags[n])) continue;
+    double s = 1;
+    for (int i = 0; i < impl_->variant.q; ++i) s += in[std::size_t(i) * N + n];
+    m += s;
+  }
+  return m;
+}
+
+}  // namespace tessera::lbm
