@@ -23,3 +23,23 @@ if(TESSERA_HAVE_MPI)
     set_tests_properties(skeleton.mpi_np${np}_x${local} PROPERTIES ENVIRONMENT "${SKELETON_MPI_ENV}" TIMEOUT 120)
   endforeach()
 endif()
+
+# tessera skel-demo: the thesis's DA example, multi-part runs bitwise equal to
+# one part, and clear usage errors.
+add_test(NAME cli.skel_demo_da COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=skel-demo\;da\;--device\;cpu\;--gpus\;3 -DEXPECT=0 -DMATCH=\\[9,.12,.15,.18\\]
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.skel_demo_heat2d_check COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=skel-demo\;heat2d\;--device\;cpu\;--gpus\;3\;--size\;64\;--steps\;10\;--check -DEXPECT=0
+         -DMATCH=bitwise.identical -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.skel_demo_blur3d_check COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=skel-demo\;blur3d\;--device\;cpu\;--gpus\;4\;--size\;13\;--steps\;3\;--precision\;double\;--check
+         -DEXPECT=0 -DMATCH=bitwise.identical -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.skel_demo_too_many_gpus_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=skel-demo\;heat2d\;--device\;cuda:0\;--gpus\;64 -DEXPECT=2 -DMATCH=64.GPUs.requested
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.skel_demo_unknown_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=skel-demo\;lbm -DEXPECT=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.bench_skeleton_cpu COMMAND tessera_cli bench skeleton --device cpu --size 24 --reps 2 --warmup 1
+         --param gpus=1,2 --param steps=2)
+set_tests_properties(cli.bench_skeleton_cpu PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2")
