@@ -73,7 +73,7 @@ struct Context {
 template <Scalar V>
 void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string& label, int spmvs,
                 const DeviceOptions& dopt, double minimal_bytes, const std::string& model,
-                std::vector<std::pair<std::string, double>>* best) {
+                std::vector<std::pair<std::string, double>>* best, bool transfers = false) {
   if (!available(k, c.device->backend())) return;
   SpmvRunOptions o;
   o.kernel = std::string(to_string(k));
@@ -82,6 +82,7 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
   if (spmvs > 1) o.timing = {1, std::min(c.args.timing.reps, 5)};
   o.device = dopt;
   o.working_set_bytes = c.working_set;
+  o.transfer_vectors = transfers;
   Measurement r;
   r.kernel = label;
   r.precision = is_complex_v<V> ? fmt::format("complex {}", sizeof(V) == 8 ? "float" : "double")
@@ -97,6 +98,7 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
     r.note = fmt::format("{:.2f} GFLOP/s on nonzeros; {:.1f}% of copy under the {} model; {} matrix cop{}",
                          res.gflops_true(is_complex_v<V>), 100.0 * minimal_bytes / t * 1e-9 / c.report.copy_gbps,
                          model, res.copies, res.copies == 1 ? "y" : "ies");
+    if (transfers) r.note += "; x uploaded and y downloaded on every SpMV (not in the byte model)";
     if (best) best->emplace_back(label, res.ms_per_spmv());
   } catch (const Error& e) {
     r.note = fmt::format("not run: {}", e.what());
@@ -182,6 +184,10 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
       for (Kernel k : kThesisKernels)
         kernel_row(c, m, k, fmt::format("thesis {} {} x{}", tag, to_string(k), spmvs), spmvs, dopt, minimal, "BCSR",
                    nullptr);
+      // the thesis's path: the vectors cross the bus on every SpMV
+      for (Kernel k : {Kernel::bcsr_v1a, Kernel::bell, Kernel::bell_v4})
+        kernel_row(c, m, k, fmt::format("thesis {} {} +x/y transfers x{}", tag, to_string(k), spmvs), spmvs, dopt,
+                   minimal, "BCSR", nullptr, true);
       if (first)
         for (const std::string& l : split(c.args.param("ell_sweep", ""))) {
           DeviceOptions o = dopt;

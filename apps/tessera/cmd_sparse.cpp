@@ -238,7 +238,11 @@ int generate(const SparseArgs& args) {
 template <Scalar V>
 int spmv_as(const SparseArgs& args) {
   const HostMatrix<V> m = args.file.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.file);
-  const SpmvRunResult r = run_spmv<V>(open_device(args.device), m, args.run);
+  const auto device = open_device(args.device);
+  SpmvRunOptions run = args.run;
+  const double cache = device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
+  run.working_set_bytes = 4 * cache;  // figures of memory, not of L2
+  const SpmvRunResult r = run_spmv<V>(device, m, run);
   const bool complex = is_complex_v<V>;
   if (args.json) {
     std::printf("%s\n", to_json(r, complex).dump(2).c_str());
@@ -248,8 +252,9 @@ int spmv_as(const SparseArgs& args) {
               (long long)r.rows, (long long)r.cols, (long long)r.stored, (long long)r.nonzeros, r.value_type.c_str());
   std::printf("kernel   %s on %s, checked against the host reference (error %.3g of the bound)\n",
               r.kernel.c_str(), r.device.c_str(), r.max_error);
-  std::printf("time     %.4f ms per SpMV (median of %zu runs of %d; min %.4f ms)\n", r.ms_per_spmv(),
-              r.timing.ms.size(), r.spmvs_per_run, r.timing.min_ms / r.spmvs_per_run);
+  std::printf("time     %.4f ms per SpMV%s (median of %zu runs of %d; min %.4f ms; %d matrix cop%s against L2)\n",
+              r.ms_per_spmv(), r.transfers ? " with x/y transfers" : "", r.timing.ms.size(), r.spmvs_per_run,
+              r.timing.min_ms / r.spmvs_per_run, r.copies, r.copies == 1 ? "y" : "ies");
   std::printf("rate     %.2f GFLOP/s on stored entries, %.2f on nonzeros; %.1f GB/s under the byte model "
               "(%s per SpMV)\n",
               r.gflops_stored(complex), r.gflops_true(complex), r.gbps(),
@@ -325,6 +330,8 @@ Command add_sparse_command(CLI::App& app) {
   spmv_cmd->add_option("--group-rows", args->run.device.bell_group_rows, "BELL V3 rows per work-group");
   spmv_cmd->add_option("--block-rows", args->run.device.block_r, "Block rows for block formats built from CSR");
   spmv_cmd->add_option("--block-cols", args->run.device.block_c, "Block columns for block formats built from CSR");
+  spmv_cmd->add_flag("--transfers", args->run.transfer_vectors,
+                     "Upload x and download y on every SpMV (the thesis's per-call transfers)");
   spmv_cmd->add_flag("--json", args->json, "Machine-readable output");
 
   return {cmd, [args, info_cmd, convert_cmd, gen_cmd, spmv_cmd] {

@@ -1,5 +1,6 @@
 #include "sparse/device_run.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <optional>
@@ -116,10 +117,22 @@ SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V
   while (static_cast<int>(copies.size()) < wanted) copies.push_back(upload());
   r.copies = static_cast<int>(copies.size());
   long next = 0;
+  PinnedBuffer<V> hx, hy;
+  r.transfers = opt.transfer_vectors;
+  if (r.transfers) {
+    hx = PinnedBuffer<V>(device, x.size());
+    hy = PinnedBuffer<V>(device, yb.size());
+    std::copy(x.begin(), x.end(), hx.data());
+  }
+  Queue& q = device->queue();
   r.timing = bench::time_runs(
-      device->queue(),
+      q,
       [&](int) {
-        for (int s = 0; s < r.spmvs_per_run; ++s) spmv(copies[static_cast<std::size_t>(next++ % r.copies)], xb, yb, k);
+        for (int s = 0; s < r.spmvs_per_run; ++s) {
+          if (r.transfers) xb.write_async(hx, q);
+          spmv(copies[static_cast<std::size_t>(next++ % r.copies)], xb, yb, k);
+          if (r.transfers) yb.read_async(hy, q);
+        }
       },
       opt.timing);
   return r;
@@ -136,6 +149,7 @@ nlohmann::json to_json(const SpmvRunResult& r, bool complex) {
           {"nonzeros", r.nonzeros},
           {"spmvs_per_run", r.spmvs_per_run},
           {"matrix_copies", r.copies},
+          {"vector_transfers", r.transfers},
           {"median_ms", r.timing.median_ms},
           {"min_ms", r.timing.min_ms},
           {"ms_per_spmv", r.ms_per_spmv()},

@@ -24,6 +24,10 @@ struct SpmvRunOptions {
   /// (at most 64) that consecutive SpMVs never find their matrix in cache.
   /// 0: one copy. Callers pass a few times DeviceInfo::cache_bytes.
   double working_set_bytes = 0;
+  /// The thesis's per-call vector transfers: every SpMV uploads x from pinned
+  /// host memory before and downloads y after (on the same queue, so inside
+  /// the timing). Not part of model_bytes.
+  bool transfer_vectors = false;
 };
 
 struct SpmvRunResult {
@@ -33,6 +37,7 @@ struct SpmvRunResult {
   bench::Timing timing;    ///< per timed run of spmvs_per_run SpMVs
   int spmvs_per_run = 1;
   int copies = 1;          ///< matrix copies cycled through (see working_set_bytes)
+  bool transfers = false;  ///< x and y crossed the bus on every SpMV
   bool verified = false;
   double max_error = 0;    ///< largest |y - ref| / allowed bound (<= 1 passes)
   double ms_per_spmv() const { return timing.median_ms / spmvs_per_run; }

@@ -173,7 +173,7 @@ __global__ void bell_block_row_k(long nb, long width, int r, int c, long rows, l
 }
 
 template <class K>
-__global__ void bell_window_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
+__global__ void __launch_bounds__(1024) bell_window_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
                               const int* win, const int* col, const K* __restrict__ val, const K* __restrict__ x,
                               K* y) {
   extern __shared__ __align__(16) unsigned char window_bytes[];
@@ -188,7 +188,7 @@ __global__ void bell_window_k(long n, long width, int r, int c, long rows, long 
 }
 
 template <class K>
-__global__ void bell_sub_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
+__global__ void __launch_bounds__(TS_SPMV_WARP* TS_SPMV_WARP) bell_sub_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
                            long slots, const int* col, const K* __restrict__ val, const K* __restrict__ x, K* y) {
   __shared__ K part[TS_SPMV_WARP * TS_SPMV_WARP];
   const long R = long(blockIdx.x) * TS_SPMV_WARP + threadIdx.x;

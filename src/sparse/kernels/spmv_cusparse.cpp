@@ -60,7 +60,8 @@ struct CusparseSpmv<V>::State {
   size64 rows = 0, cols = 0, block_rows = 0, block_cols = 0, nblocks = 0;
   int block = 1;
   double bytes = 0;
-  std::size_t work_size = (std::size_t)-1;  ///< workspace of the last (x, y) pair, -1: none yet
+  std::size_t work_size = static_cast<std::size_t>(-1);  ///< workspace bytes; -1: not prepared yet
+  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;  ///< kept between calls (no host work per call)
 };
 
 template <Scalar V>
@@ -125,6 +126,8 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Bcsr<V>& a) 
 
 template <Scalar V>
 CusparseSpmv<V>::~CusparseSpmv() {
+  if (s_->vx) cusparseDestroyDnVec(s_->vx);
+  if (s_->vy) cusparseDestroyDnVec(s_->vy);
   if (s_->mat) cusparseDestroySpMat(s_->mat);
   if (s_->legacy) cusparseDestroyMatDescr(s_->legacy);
   if (s_->handle) cusparseDestroy(s_->handle);
@@ -159,17 +162,22 @@ void CusparseSpmv<V>::run(const Buffer<V>& x, Buffer<V>& y) {
     else call(cusparseZbsrmv, cuDoubleComplex{});
     return;
   }
-  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-  check(cusparseCreateDnVec(&vx, s_->cols, x.handle(), data_type<V>()), "cusparseCreateDnVec", "x");
-  check(cusparseCreateDnVec(&vy, s_->rows, y.handle(), data_type<V>()), "cusparseCreateDnVec", "y");
+  if (!s_->vx) {
+    check(cusparseCreateDnVec(&s_->vx, s_->cols, x.handle(), data_type<V>()), "cusparseCreateDnVec", "x");
+    check(cusparseCreateDnVec(&s_->vy, s_->rows, y.handle(), data_type<V>()), "cusparseCreateDnVec", "y");
+  } else {
+    check(cusparseDnVecSetValues(s_->vx, x.handle()), "cusparseDnVecSetValues", "x");
+    check(cusparseDnVecSetValues(s_->vy, y.handle()), "cusparseDnVecSetValues", "y");
+  }
+  cusparseDnVecDescr_t vx = s_->vx, vy = s_->vy;
   const cusparseSpMVAlg_t alg = s_->kernel == CusparseKernel::csr_alg1   ? CUSPARSE_SPMV_CSR_ALG1
                                 : s_->kernel == CusparseKernel::csr_alg2 ? CUSPARSE_SPMV_CSR_ALG2
                                                                          : CUSPARSE_SPMV_SELL_ALG1;
-  std::size_t size = 0;
-  check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
-                                data_type<V>(), alg, &size),
-        "cusparseSpMV_bufferSize", "cuSPARSE baseline");
-  if (size != s_->work_size) {  // first call (or new size): workspace and preprocessing, outside the timed loop's steady state
+  if (s_->work_size == static_cast<std::size_t>(-1)) {  // first call: workspace and preprocessing, once
+    std::size_t size = 0;
+    check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
+                                  data_type<V>(), alg, &size),
+          "cusparseSpMV_bufferSize", "cuSPARSE baseline");
     s_->work = Buffer<unsigned char>(s_->device, std::max<std::size_t>(size, 1));
     s_->work_size = size;
     check(cusparseSpMV_preprocess(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
@@ -179,8 +187,6 @@ void CusparseSpmv<V>::run(const Buffer<V>& x, Buffer<V>& y) {
   check(cusparseSpMV(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy, data_type<V>(), alg,
                      s_->work.handle()),
         "cusparseSpMV", "cuSPARSE baseline");
-  cusparseDestroyDnVec(vx);
-  cusparseDestroyDnVec(vy);
 }
 
 #define TS_INSTANTIATE(V) template class CusparseSpmv<V>;
