@@ -30,7 +30,7 @@ namespace tessera::app {
 namespace {
 
 struct LbmArgs {
-  std::string case_name = "cavity", lattice, collision = "bgk", precision = "fp32", streaming = "esoteric";
+  std::string case_name = "cavity", lattice, collision = "bgk", precision = "fp32", streaming = "auto";
   std::vector<long> size;
   long steps = -1, every = 0, slice_z = -1;
   double re = 100, tau = 0, u = 0.1, diameter = 0;
@@ -272,8 +272,9 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--lattice", a->lattice, "D2Q9, D3Q19 (default) or D3Q27");
   cmd->add_option("--collision", a->collision, "bgk or trt");
   cmd->add_option("--precision", a->precision, "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
-  cmd->add_option("--streaming", a->streaming, "esoteric (in place, one copy; thesis-gas: ab)")
-      ->check(CLI::IsMember({"esoteric", "ab"}));
+  cmd->add_option("--streaming", a->streaming,
+                  "auto, esoteric (in place, one copy; one device) or ab (two lattices, pull; any number of devices)")
+      ->check(CLI::IsMember({"auto", "esoteric", "ab"}));
   cmd->add_option("--gpus,-g", a->gpus, "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")->check(CLI::Range(1, 64));
   cmd->add_option("--device", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
@@ -287,9 +288,12 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a] {
     const bool thesis = a->case_name == "thesis-gas";
-    if (thesis && a->streaming == "esoteric" && !a->lattice.empty()) throw UsageError("thesis-gas is D3Q19 only");
-    if (!thesis && a->streaming == "ab") throw UsageError("the production solver streams in place (esoteric pull)");
-    if (a->gpus > 1) {
+    if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)
+      throw UsageError("thesis-gas is D3Q19 only");
+    if (thesis && a->streaming == "esoteric") throw UsageError("thesis-gas streams with two lattices (--streaming ab)");
+    if (a->gpus > 1 && a->streaming == "esoteric")
+      throw UsageError("--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
+    if (a->gpus > 1 || (!thesis && a->streaming == "ab")) {
       const std::string id = a->device == "best" ? best_device_id() : a->device;
       nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
       const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);

@@ -45,3 +45,7 @@ add_test(NAME cli.bench_lbm_cpu COMMAND tessera_cli bench lbm --device cpu --siz
          --param thesis_sides=24 --param thesis_iterations=2)
 add_test(NAME cli.lbm_three_parts COMMAND tessera_cli lbm --case cavity --size 20 20 7 --gpus 3 --device cpu --steps 40
          --out ${LBM_CLI_DIR}/parts)
+add_test(NAME cli.lbm_ab_one_device COMMAND tessera_cli lbm --case tgv --streaming ab --size 16 16 8 --device cpu --steps 20)
+add_test(NAME cli.lbm_ab_thesis_esoteric_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;thesis-gas\;--streaming\;esoteric\;--device\;cpu -DEXPECT=2 -DMATCH=two.lattices
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
