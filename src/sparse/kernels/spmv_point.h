@@ -66,10 +66,21 @@ TS_FN ts_value ts_spmv_add(ts_value a, ts_value b) {
 
 /* acc + sum of val[p] * x[col[p]] for p = first, first+step, ... < end:
  * a CSR row (step 1), one lane's share of a CSR row (step = lanes), an ELL or
- * SELL row (step = rows of the column-major array). */
+ * SELL row (step = rows of the column-major array). Four terms' loads are
+ * issued before their products are added (more bytes in flight per thread);
+ * the additions stay in order, so the sum is that of the plain loop. */
 TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
                               TS_GLOBAL const ts_value* x, long first, long end, long step) {
-  for (long p = first; p < end; p += step) acc = ts_spmv_madd(acc, val[p], x[col[p]]);
+  long p = first;
+  for (; p + 3 * step < end; p += 4 * step) {
+    const ts_value a0 = val[p], a1 = val[p + step], a2 = val[p + 2 * step], a3 = val[p + 3 * step];
+    const ts_value x0 = x[col[p]], x1 = x[col[p + step]], x2 = x[col[p + 2 * step]], x3 = x[col[p + 3 * step]];
+    acc = ts_spmv_madd(acc, a0, x0);
+    acc = ts_spmv_madd(acc, a1, x1);
+    acc = ts_spmv_madd(acc, a2, x2);
+    acc = ts_spmv_madd(acc, a3, x3);
+  }
+  for (; p < end; p += step) acc = ts_spmv_madd(acc, val[p], x[col[p]]);
   return acc;
 }
 
@@ -110,20 +121,24 @@ TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBA
  * blocks per step, lane (sub, pos) reading in-block position pos (row pos % r,
  * column pos / r) of blocks b0 + sub, b0 + sub + bps, ... < b1. Consecutive
  * lanes read consecutive values (coalesced), no division in the loop, and
- * two blocks' loads are issued before their products are added (same order
+ * four blocks' loads are issued before their products are added (same order
  * as one block at a time). */
 TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
                                  TS_GLOBAL const ts_value* x, long b0, long b1, int sub, int bps, int pos, int r,
                                  int c, long cols) {
   const long bs = (long)r * c, j = pos / r;
   long b = b0 + sub;
-  for (; b + bps < b1; b += 2 * bps) {
+  for (; b + 3 * bps < b1; b += 4 * bps) {  /* four blocks' loads in flight */
     const long x0 = (long)col[b] * c + j, x1 = (long)col[b + bps] * c + j;
+    const long x2 = (long)col[b + 2 * bps] * c + j, x3 = (long)col[b + 3 * bps] * c + j;
     const ts_value a0 = val[b * bs + pos], a1 = val[(b + bps) * bs + pos];
+    const ts_value a2 = val[(b + 2 * bps) * bs + pos], a3 = val[(b + 3 * bps) * bs + pos];
     if (x0 < cols) acc = ts_spmv_madd(acc, a0, x[x0]);
     if (x1 < cols) acc = ts_spmv_madd(acc, a1, x[x1]);
+    if (x2 < cols) acc = ts_spmv_madd(acc, a2, x[x2]);
+    if (x3 < cols) acc = ts_spmv_madd(acc, a3, x[x3]);
   }
-  if (b < b1) {
+  for (; b < b1; b += bps) {
     const long x0 = (long)col[b] * c + j;
     if (x0 < cols) acc = ts_spmv_madd(acc, val[b * bs + pos], x[x0]);
   }
