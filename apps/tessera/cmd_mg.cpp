@@ -35,6 +35,7 @@ struct MgArgs {
   std::string budget = "0", transfer = "staged";
   int queues = 4, depth = 0;
   long tile = 0;
+  bool no_cycle_fusion = false;
 };
 
 // "268435456", "256M", "1.5G", "64K" -> bytes (powers of 1024).
@@ -119,15 +120,16 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
   o.transfer = mg::stream::parse_transfer_path(a.transfer);
   o.tile_w = o.tile_h = a.tile;
   o.depth = a.depth;
+  o.fuse_cycles = !a.no_cycle_fusion;
   mg::StreamingMultigrid<T> m(dev, a.n, a.n, a.post, o);
   mg::Dims d = m.dims(0);
   std::vector<double> exact;
   auto b = load_rhs<T>(a, d, exact);
   m.set_rhs(b);
   std::printf("streaming: problem %.1f MiB in host memory, device budget %.1f MiB (%d queues), tiles "
-              "%ld x %ld, restriction depth %d, transfers %s\n",
+              "%ld x %ld, restriction depth %d, transfers %s, cycles %sfused\n",
               double(m.problem_bytes()) / (1 << 20), double(m.device_bytes()) / (1 << 20), a.queues,
-              m.tile_w(), m.tile_h(), m.depth(), a.transfer.c_str());
+              m.tile_w(), m.tile_h(), m.depth(), a.transfer.c_str(), m.fuses_cycles() ? "" : "not ");
   std::vector<double> hist{m.residual_norm()};
   double seconds = 0;
   for (int c = 0; c < a.max_cycles; ++c) {
@@ -149,7 +151,7 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
   j["seconds"] = seconds;
   j["streaming"] = {{"budget_bytes", m.device_bytes()}, {"problem_bytes", m.problem_bytes()},
                     {"queues", a.queues}, {"transfer", a.transfer}, {"tile", m.tile_w()},
-                    {"depth", m.depth()}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
+                    {"depth", m.depth()}, {"cycle_fusion", m.fuses_cycles()}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
   if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
   return 0;
 }
@@ -230,6 +232,8 @@ Command add_mg_command(CLI::App& app) {
       ->check(CLI::Range(0L, 1L << 20));
   cmd->add_option("--depth", a->depth, "Streaming: restriction levels per device visit (0: as many as fit)")
       ->check(CLI::Range(0, 64));
+  cmd->add_flag("--no-cycle-fusion", a->no_cycle_fusion,
+                "Streaming: restrict in a separate pass instead of fusing it into the previous cycle's smoothing");
   cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
   return {cmd, [a] {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");

@@ -150,22 +150,25 @@ void streaming_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
   struct Run {
     int nu;
     mg::stream::TransferPath path;
+    bool fuse;  // cross-cycle fusion
   };
-  for (Run run : {Run{2, mg::stream::TransferPath::staged}, Run{16, mg::stream::TransferPath::staged},
-                  Run{2, mg::stream::TransferPath::pinned}}) {
+  for (Run run : {Run{2, mg::stream::TransferPath::staged, true}, Run{16, mg::stream::TransferPath::staged, true},
+                  Run{2, mg::stream::TransferPath::staged, false}, Run{2, mg::stream::TransferPath::pinned, true}}) {
     progress.step(fmt::format("streaming nu={} {}", run.nu, to_string(run.path)));
     mg::StreamingOptions o;
     o.budget_bytes = static_cast<std::size_t>(double(thesis_problem_bytes(n)) * opt.budget_fraction);
     o.queues = 4;
     o.transfer = run.path;
+    o.fuse_cycles = run.fuse;
     mg::StreamingMultigrid<float> m(devp, n, n, run.nu, o);
     m.set_rhs(mg::random_problem<float>(m.dims(0), 1).b);
     const std::string setup =
-        fmt::format("budget {:.0f} MiB = {:.2f} of the problem ({:.0f} MiB), Q=4, tiles {}^2, depth {}",
+        fmt::format("budget {:.0f} MiB = {:.2f} of the problem ({:.0f} MiB), Q=4, tiles {}^2, depth {}, cycles {}",
                     double(m.device_bytes()) / (1 << 20), double(m.device_bytes()) / double(m.problem_bytes()),
-                    double(m.problem_bytes()) / (1 << 20), m.tile_w(), m.depth());
+                    double(m.problem_bytes()) / (1 << 20), m.tile_w(), m.depth(),
+                    m.fuses_cycles() ? "fused" : "not fused");
     Measurement c;
-    c.kernel = fmt::format("streaming 10 x V(0,{}) {}", run.nu, to_string(run.path));
+    c.kernel = fmt::format("streaming 10 x V(0,{}) {}{}", run.nu, to_string(run.path), run.fuse ? "" : " unfused");
     c.precision = "float";
     c.size = static_cast<std::size_t>(n);
     double before = m.transfers().up_bytes + m.transfers().down_bytes;
@@ -177,7 +180,7 @@ void streaming_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
     for (const auto& f : kThesisMgFigures)
       if (f.nu == run.nu) c.note += fmt::format("; thesis: CPU {} s, HD 6870 {} s", f.cpu_s, f.gpu_s);
     r.results.push_back(c);
-    if (run.path != mg::stream::TransferPath::staged) continue;
+    if (run.path != mg::stream::TransferPath::staged || !run.fuse) continue;
     Measurement s;
     s.kernel = fmt::format("streaming smoother x{} {}", run.nu, to_string(run.path));
     s.precision = "float";
@@ -245,7 +248,7 @@ void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
 DeviceReport run_mg(const std::shared_ptr<Device>& device, const MgBenchOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg on " + device->id(), 1 + (opt.quick ? 2 : 5) + 8 + (opt.streaming ? 7 : 0));
+  Progress progress("mg on " + device->id(), 1 + (opt.quick ? 2 : 5) + 8 + (opt.streaming ? 8 : 0));
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();

@@ -62,6 +62,20 @@ std::pair<long, long> smoothing_extent(long m, long t, int nu, long mc) {
   return {a, c};
 }
 
+// Largest tile-array interior (and coarse tile) along one axis for the
+// cross-cycle fused pass: restriction tiles of c points on level `depth`
+// (size md), smoothing output = the footprint grown by one.
+std::pair<long, long> fused_extent(long m, long mc, long md, int depth, long c, int nu) {
+  long a = 0, cc = 0;
+  for (Span t : tiles(md, c)) {
+    const Span f = stream::restriction_computed(t, depth);
+    const Span g{std::max(0L, f.b - 1), std::min(m, f.e + 1)};
+    a = std::max(a, stream::smoothing_region(m, g, nu, 1).n());
+    cc = std::max(cc, stream::coarse_span(mc, stream::prolonged_region(m, g, nu)).n());
+  }
+  return {a, cc};
+}
+
 // Length of what a restriction tile of c coarsest points computes s levels finer.
 long restriction_len(long c, long m_coarsest, int s) { return ((std::min(c, m_coarsest) + 1) << s) - 1; }
 
@@ -184,6 +198,25 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
           "{} bytes; raise --budget, or lower --queues or --depth",
           budget_words, k, lo, std::size_t(restriction_need(k, lo, 1, 1)) * sizeof(T)));
   }
+  // cross-cycle fusion: the first pass's depth, coarsest tiles as large as fit
+  if (opt.fuse_cycles && !passes_.empty()) {
+    const int dep = passes_.front().depth;
+    const Dims &f = levels_[0].d, &c1 = levels_[1].d, &dc = levels_[std::size_t(dep)].d;
+    auto need = [&](long cw, long ch) {
+      auto [aw, kw] = fused_extent(f.nx, c1.nx, dc.nx, dep, cw, nu_);
+      auto [ah, kh] = fused_extent(f.ny, c1.ny, dc.ny, dep, ch, nu_);
+      long pyramid = 0;
+      for (int s = 0; s < dep; ++s)
+        pyramid += stream::array_elems(restriction_len(cw, dc.nx, s), restriction_len(ch, dc.ny, s));
+      return std::max({stream::array_elems(aw, ah), stream::array_elems(kw, kh), pyramid});
+    };
+    long cw = passes_.front().cw, ch = passes_.front().ch;
+    while (need(cw, ch) > E && (cw > 1 || ch > 1)) (cw >= ch ? cw : ch) -= 1;
+    if (need(cw, ch) <= E) {
+      fused_cw_ = cw;
+      fused_ch_ = ch;
+    }
+  }
   streamer_ = std::make_unique<stream::Streamer<T>>(device_, opt.queues, std::size_t(E), opt.transfer);
 }
 
@@ -194,6 +227,7 @@ void StreamingMultigrid<T>::set_rhs(const std::vector<T>& b) {
     throw Error(fmt::format("streaming set_rhs: {} values for a {} x {} grid", b.size(), L.d.nx, L.d.ny));
   for (long j = 0; j < L.d.ny; ++j)
     std::memcpy(L.b.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), b.data() + j * L.d.nx, L.d.nx * sizeof(T));
+  restricted_ = false;
 }
 
 template <class T>
@@ -203,6 +237,7 @@ void StreamingMultigrid<T>::set_solution(const std::vector<T>& x) {
     throw Error(fmt::format("streaming set_solution: {} values for a {} x {} grid", x.size(), L.d.nx, L.d.ny));
   for (long j = 0; j < L.d.ny; ++j)
     std::memcpy(L.xs.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), x.data() + j * L.d.nx, L.d.nx * sizeof(T));
+  restricted_ = false;
 }
 
 template <class T>
@@ -230,46 +265,106 @@ double StreamingMultigrid<T>::residual_norm() const {
 }
 
 template <class T>
-void StreamingMultigrid<T>::smooth_pass(std::size_t n, int nu, bool from_coarse) {
+typename StreamingMultigrid<T>::SmoothTile StreamingMultigrid<T>::enqueue_smoothing(
+    stream::Slot<T>& s, std::size_t n, int nu, bool from_coarse, Span ti, Span tj) {
   Level& L = levels_[n];
   const long mw = L.d.nx, mh = L.d.ny, sx = L.d.sx();
   const bool accumulate = n == 0;  // only the finest level keeps its x (+=)
   auto& st = *streamer_;
-  for (Span tj : tiles(mh, tile_h_))
-    for (Span ti : tiles(mw, tile_w_)) {
+  Queue& q = *s.queue;
+  const Span ai = stream::smoothing_region(mw, ti, nu, 1), aj = stream::smoothing_region(mh, tj, nu, 1);
+  SmoothTile t{{array(s.block[0].handle(), 0, ai, aj), array(s.block[1].handle(), 0, ai, aj)},
+               array(s.block[2].handle(), 0, ai, aj), nu % 2};
+  if (!from_coarse || accumulate) st.upload(s, L.xs.data(), rect(t.a[0], ring(ai), ring(aj), sx), 0);
+  st.upload(s, L.b.data(), rect(t.b, ai, aj, sx), 2);
+  dispatch(*device_, [&](auto tag) {
+    if (from_coarse) {  // the prolongation, recomputed over everything step 1 reads
+      const Level& C = levels_[n + 1];
+      const Span pi = stream::prolonged_region(mw, ti, nu), pj = stream::prolonged_region(mh, tj, nu);
+      const Span ci = stream::coarse_span(C.d.nx, pi), cj = stream::coarse_span(C.d.ny, pj);
+      const TileArray xc = array(s.block[1].handle(), 0, ci, cj);
+      st.upload(s, C.xs.data(), rect(xc, ring(ci), ring(cj), C.d.sx()), 1);
+      if (!accumulate) stream::kernels::zero_ring<T>(tag, *device_, q, t.a[0], ai.n(), aj.n());
+      stream::kernels::prolong<T>(tag, *device_, q, region(pi, pj), t.a[0], xc, accumulate);
+    }
+    // block 1 (coarse tile until now) becomes the Jacobi target: its ring
+    // must hold the zero boundary where the tile touches the domain's edge
+    stream::kernels::zero_ring<T>(tag, *device_, q, t.a[1], ai.n(), aj.n());
+    for (int step = 1; step <= nu; ++step) {
+      const int from = (step - 1) % 2;
+      stream::kernels::jacobi<T>(
+          tag, *device_, q,
+          region(stream::smoothing_region(mw, ti, nu, step), stream::smoothing_region(mh, tj, nu, step)),
+          t.b, t.a[from], t.a[1 - from]);
+    }
+  });
+  return t;
+}
+
+template <class T>
+void StreamingMultigrid<T>::enqueue_pyramid(stream::Slot<T>& s, int from, int depth, Span ti, Span tj,
+                                            const TileArray& src0, int block) {
+  const Dims& dc = levels_[std::size_t(from + depth)].d;
+  std::size_t off = 0;
+  TileArray src = src0;
+  for (int e = 1; e <= depth; ++e) {
+    Level& C = levels_[std::size_t(from + e)];
+    const int sdown = depth - e;
+    const Span ci = stream::restriction_computed(ti, sdown), cj = stream::restriction_computed(tj, sdown);
+    const TileArray c = array(s.block[block].handle(), off, ci, cj);
+    off += std::size_t(stream::array_elems(ci.n(), cj.n()));
+    dispatch(*device_, [&](auto tag) {
+      stream::kernels::restrict_tile<T>(tag, *device_, *s.queue, region(ci, cj), src, c);
+    });
+    const Span oi = stream::restriction_owned(ti, sdown, C.d.nx, ti.e == dc.nx),
+               oj = stream::restriction_owned(tj, sdown, C.d.ny, tj.e == dc.ny);
+    streamer_->download(s, block, rect(c, oi, oj, C.d.sx()), C.b.data());
+    src = c;
+  }
+}
+
+template <class T>
+void StreamingMultigrid<T>::smooth_pass(std::size_t n, int nu, bool from_coarse) {
+  Level& L = levels_[n];
+  auto& st = *streamer_;
+  for (Span tj : tiles(L.d.ny, tile_h_))
+    for (Span ti : tiles(L.d.nx, tile_w_)) {
       auto& s = st.next();
-      Queue& q = *s.queue;
-      const Span ai = stream::smoothing_region(mw, ti, nu, 1), aj = stream::smoothing_region(mh, tj, nu, 1);
-      TileArray a[2] = {array(s.block[0].handle(), 0, ai, aj), array(s.block[1].handle(), 0, ai, aj)};
-      const TileArray b = array(s.block[2].handle(), 0, ai, aj);
-      if (!from_coarse || accumulate) st.upload(s, L.xs.data(), rect(a[0], ring(ai), ring(aj), sx), 0);
-      st.upload(s, L.b.data(), rect(b, ai, aj, sx), 2);
-      dispatch(*device_, [&](auto tag) {
-        if (from_coarse) {  // the prolongation, recomputed over everything step 1 reads
-          const Level& C = levels_[n + 1];
-          const Span pi = stream::prolonged_region(mw, ti, nu), pj = stream::prolonged_region(mh, tj, nu);
-          const Span ci = stream::coarse_span(C.d.nx, pi), cj = stream::coarse_span(C.d.ny, pj);
-          const TileArray xc = array(s.block[1].handle(), 0, ci, cj);
-          st.upload(s, C.xs.data(), rect(xc, ring(ci), ring(cj), C.d.sx()), 1);
-          if (!accumulate) stream::kernels::zero_ring<T>(tag, *device_, q, a[0], ai.n(), aj.n());
-          stream::kernels::prolong<T>(tag, *device_, q, region(pi, pj), a[0], xc, accumulate);
-        }
-        // block 1 (coarse tile until now) becomes the Jacobi target: its ring
-        // must hold the zero boundary where the tile touches the domain's edge
-        stream::kernels::zero_ring<T>(tag, *device_, q, a[1], ai.n(), aj.n());
-        for (int step = 1; step <= nu; ++step) {
-          const int from = (step - 1) % 2;
-          stream::kernels::jacobi<T>(tag, *device_, q,
-                                     region(stream::smoothing_region(mw, ti, nu, step),
-                                            stream::smoothing_region(mh, tj, nu, step)),
-                                     b, a[from], a[1 - from]);
-        }
-      });
-      const int result = nu % 2;
-      st.download(s, result, rect(a[result], ti, tj, sx), L.xd.data());
+      const SmoothTile t = enqueue_smoothing(s, n, nu, from_coarse, ti, tj);
+      st.download(s, t.result, rect(t.a[t.result], ti, tj, L.d.sx()), L.xd.data());
     }
   st.drain();
   std::swap(L.xs, L.xd);  // swap(&x_off0, &x_off1)
+}
+
+template <class T>
+void StreamingMultigrid<T>::fused_finest_pass() {
+  // Cross-cycle fusion (§5.5): the finest prolongation + smoothing of this
+  // cycle and the residual + restriction of the next in one device visit.
+  // Tiles are the first restriction pass's; each smooths the footprint F
+  // grown by one (what the residual of F reads), writes back the points it
+  // owns, and restricts the residual of the smoothed x.
+  Level& L = levels_[0];
+  const Pass& p = passes_.front();
+  const Dims& dc = levels_[std::size_t(p.depth)].d;
+  auto& st = *streamer_;
+  for (Span tj : tiles(dc.ny, fused_ch_))
+    for (Span ti : tiles(dc.nx, fused_cw_)) {
+      auto& s = st.next();
+      const Span fi = stream::restriction_computed(ti, p.depth), fj = stream::restriction_computed(tj, p.depth);
+      const Span gi{std::max(0L, fi.b - 1), std::min(L.d.nx, fi.e + 1)},
+          gj{std::max(0L, fj.b - 1), std::min(L.d.ny, fj.e + 1)};
+      const SmoothTile t = enqueue_smoothing(s, 0, nu_, true, gi, gj);
+      const Span oi = stream::restriction_owned(ti, p.depth, L.d.nx, ti.e == dc.nx),
+                 oj = stream::restriction_owned(tj, p.depth, L.d.ny, tj.e == dc.ny);
+      st.download(s, t.result, rect(t.a[t.result], oi, oj, L.d.sx()), L.xd.data());
+      dispatch(*device_, [&](auto tag) {  // residual of the new x, in place over b
+        stream::kernels::residual<T>(tag, *device_, *s.queue, region(fi, fj), t.b, t.a[t.result], t.b);
+      });
+      enqueue_pyramid(s, 0, p.depth, ti, tj, t.b, 1 - t.result);  // the other x block is free now
+    }
+  st.drain();
+  std::swap(L.xs, L.xd);
 }
 
 template <class T>
@@ -280,40 +375,36 @@ void StreamingMultigrid<T>::restriction_pass(const Pass& p) {
   for (Span tj : tiles(dc.ny, p.ch))
     for (Span ti : tiles(dc.nx, p.cw)) {
       auto& s = st.next();
-      Queue& q = *s.queue;
       const Span fi = stream::restriction_computed(ti, p.depth), fj = stream::restriction_computed(tj, p.depth);
       const TileArray x = array(s.block[0].handle(), 0, fi, fj), b = array(s.block[1].handle(), 0, fi, fj);
       st.upload(s, F.b.data(), rect(b, fi, fj, F.d.sx()), 1);
-      if (p.from == 0) st.upload(s, F.xs.data(), rect(x, ring(fi), ring(fj), F.d.sx()), 0);
-      std::size_t off = 0;
-      TileArray src = b;
-      for (int e = 1; e <= p.depth; ++e) {
-        Level& C = levels_[std::size_t(p.from + e)];
-        const int sdown = p.depth - e;
-        const Span ci = stream::restriction_computed(ti, sdown), cj = stream::restriction_computed(tj, sdown);
-        const TileArray c = array(s.block[2].handle(), off, ci, cj);
-        off += std::size_t(stream::array_elems(ci.n(), cj.n()));
+      if (p.from == 0) {  // residual d = b - A x in place over b (kernel_calculate_error)
+        st.upload(s, F.xs.data(), rect(x, ring(fi), ring(fj), F.d.sx()), 0);
         dispatch(*device_, [&](auto tag) {
-          if (e == 1 && p.from == 0)  // residual d = b - A x in place over b (kernel_calculate_error)
-            stream::kernels::residual<T>(tag, *device_, q, region(fi, fj), b, x, b);
-          stream::kernels::restrict_tile<T>(tag, *device_, q, region(ci, cj), src, c);
+          stream::kernels::residual<T>(tag, *device_, *s.queue, region(fi, fj), b, x, b);
         });
-        const Span oi = stream::restriction_owned(ti, sdown, C.d.nx, ti.e == dc.nx),
-                   oj = stream::restriction_owned(tj, sdown, C.d.ny, tj.e == dc.ny);
-        st.download(s, 2, rect(c, oi, oj, C.d.sx()), C.b.data());
-        src = c;
       }
+      enqueue_pyramid(s, p.from, p.depth, ti, tj, b, 2);
     }
   st.drain();
 }
 
 template <class T>
 void StreamingMultigrid<T>::cycle() {
-  for (const Pass& p : passes_) restriction_pass(p);
+  for (std::size_t i = 0; i < passes_.size(); ++i)
+    if (i > 0 || !restricted_) restriction_pass(passes_[i]);
+  restricted_ = false;
   Level& C = levels_.back();  // coarsest: clear, one Jacobi step from 0 gives x = b/4
   std::memset(static_cast<void*>(C.xs.data()), 0, C.xs.size() * sizeof(T));
   smooth_pass(levels_.size() - 1, 1, false);
-  for (std::size_t n = levels_.size() - 1; n-- > 0;) smooth_pass(n, nu_, true);
+  for (std::size_t n = levels_.size() - 1; n-- > 1;) smooth_pass(n, nu_, true);
+  if (levels_.size() < 2) return;
+  if (fused_cw_ > 0) {
+    fused_finest_pass();
+    restricted_ = true;  // the next cycle's first restriction pass is done
+  } else {
+    smooth_pass(0, nu_, true);
+  }
 }
 
 template <class T>
@@ -325,6 +416,7 @@ void StreamingMultigrid<T>::smooth(int steps) {
     throw UsageError(fmt::format("the device budget is too small for {} smoothing steps on {} x {} tiles",
                                  steps, tile_w_, tile_h_));
   smooth_pass(0, steps, false);
+  restricted_ = false;
 }
 
 template class StreamingMultigrid<float>;

@@ -18,6 +18,7 @@
 
 #include "mg/kernels/mg_kernels.hpp"
 #include "mg/kernels/mg_stream_kernels.hpp"
+#include "mg/streaming_plan.hpp"
 #include "mg/streaming_transfer.hpp"
 
 namespace tessera::mg {
@@ -32,6 +33,9 @@ struct StreamingOptions {
   long tile_w = 0, tile_h = 0;
   /// Levels restricted per device visit; 0: as many as fit.
   int depth = 0;
+  /// Cross-cycle fusion (§5.5): the finest smoothing of one cycle and the
+  /// first restriction pass of the next in one device visit (when it fits).
+  bool fuse_cycles = true;
 };
 
 template <class T>
@@ -57,6 +61,8 @@ class StreamingMultigrid {
   long tile_h() const { return tile_h_; }
   /// Restriction levels per pass actually used (the first pass's).
   int depth() const { return passes_.empty() ? 0 : passes_.front().depth; }
+  /// Whether cycles fuse the finest smoothing with the next restriction.
+  bool fuses_cycles() const { return fused_cw_ > 0; }
   std::size_t device_bytes() const;   ///< device memory of the blocks
   std::size_t problem_bytes() const;  ///< host memory of every level's b, x, x'
   const stream::TransferCounts& transfers() const { return streamer_->counts(); }
@@ -75,6 +81,18 @@ class StreamingMultigrid {
   /// prolongation of level n + 1 first (+= on the finest, = elsewhere).
   void smooth_pass(std::size_t n, int nu, bool from_coarse);
   void restriction_pass(const Pass& p);
+  void fused_finest_pass();
+  struct SmoothTile {
+    stream::TileArray a[2], b;  // x ping-pong (blocks 0, 1) and b (block 2)
+    int result;                 // the block holding x after the last step
+  };
+  /// Uploads and smoothing of one tile with output ti x tj (downloads are the caller's).
+  SmoothTile enqueue_smoothing(stream::Slot<T>& s, std::size_t n, int nu, bool from_coarse,
+                               stream::Span ti, stream::Span tj);
+  /// `depth` restrictions of src0 (level `from`) into `block`, every level's
+  /// owned points read back.
+  void enqueue_pyramid(stream::Slot<T>& s, int from, int depth, stream::Span ti, stream::Span tj,
+                       const stream::TileArray& src0, int block);
   long required_smoothing(long m, long t, int nu, bool coarse) const;
   void plan(const StreamingOptions& opt);
 
@@ -83,6 +101,8 @@ class StreamingMultigrid {
   std::vector<Level> levels_;
   std::vector<Pass> passes_;
   long tile_w_ = 0, tile_h_ = 0;
+  long fused_cw_ = 0, fused_ch_ = 0;  // cross-cycle fusion tiles (0: off or does not fit)
+  bool restricted_ = false;           // the first restriction pass is done for the current x
   std::unique_ptr<stream::Streamer<T>> streamer_;
 };
 

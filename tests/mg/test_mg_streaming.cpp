@@ -1,7 +1,8 @@
 // Streaming (out-of-core) thesis mode: tile geometry, the four transfer paths,
 // and bitwise equality with the whole-grid thesis mode (CPU reference) for
 // tiles that do not divide the grid, odd and even tile offsets at every edge
-// and corner, nu odd and even, Q = 1..4, restriction depth 1..L-1; a problem
+// and corner, nu odd and even, Q = 1..4, restriction depth 1..L-1, with and
+// without cross-cycle fusion; a problem
 // four times larger than the device budget; budgets too small for one tile.
 #include <gtest/gtest.h>
 
@@ -130,15 +131,16 @@ struct Config {
   long tw, th;
   int queues, depth;
   TransferPath path;
+  bool fuse = true;  // cross-cycle fusion
 };
 
 std::string describe(const Config& c) {
   return std::to_string(c.w) + "x" + std::to_string(c.h) + " nu=" + std::to_string(c.nu) + " tile " +
          std::to_string(c.tw) + "x" + std::to_string(c.th) + " Q=" + std::to_string(c.queues) +
-         " depth=" + std::to_string(c.depth) + " " + to_string(c.path);
+         " depth=" + std::to_string(c.depth) + " " + to_string(c.path) + (c.fuse ? " fused" : "");
 }
 
-// Two cycles and a smoother pass from a random start: streamed vs whole grid.
+// Three cycles and a smoother pass from a random start: streamed vs whole grid.
 template <class T>
 void expect_equal_to_whole_grid(const std::string& id, const Config& c) {
   auto b = test::random_vector<T>(static_cast<std::size_t>(c.w * c.h), 21);
@@ -151,7 +153,9 @@ void expect_equal_to_whole_grid(const std::string& id, const Config& c) {
   o.tile_h = c.th;
   o.depth = c.depth;
   o.transfer = c.path;
+  o.fuse_cycles = c.fuse;
   StreamingMultigrid<T> got(open_device(id), c.w, c.h, c.nu, o);
+  ASSERT_EQ(got.fuses_cycles(), c.fuse && got.levels() > 1) << describe(c);
   if (c.depth) {
     ASSERT_EQ(got.depth(), std::min(c.depth, got.levels() - 1)) << describe(c);
   }
@@ -159,7 +163,7 @@ void expect_equal_to_whole_grid(const std::string& id, const Config& c) {
   ref.set_solution(x0);
   got.set_rhs(b);
   got.set_solution(x0);
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < 3; ++k) {  // the second and third use the fused restriction
     ref.cycle();
     got.cycle();
   }
@@ -177,12 +181,13 @@ TEST_P(MgStreamingDeviceTest, BitwiseEqualToWholeGrid) {
   // 13 divide neither side and start at odd and even offsets; depth 1..4
   const std::vector<Config> configs = {
       {63, 31, 2, 5, 7, 1, 1, S},  {63, 31, 3, 7, 5, 2, 2, P},  {63, 31, 1, 4, 4, 3, 3, C},
-      {63, 31, 2, 13, 4, 4, 4, N}, {63, 31, 4, 6, 9, 4, 0, S},  {63, 31, 1, 3, 3, 2, 1, P},
-      {63, 31, 2, 64, 32, 1, 2, C}, {31, 31, 3, 5, 5, 3, 4, S}, {15, 15, 2, 1, 2, 2, 2, N},
+      {63, 31, 2, 13, 4, 4, 4, N}, {63, 31, 4, 6, 9, 4, 0, S},  {63, 31, 1, 3, 3, 2, 1, P, false},
+      {63, 31, 2, 64, 32, 1, 2, C}, {31, 31, 3, 5, 5, 3, 4, S, false}, {15, 15, 2, 1, 2, 2, 2, N},
       {7, 63, 1, 2, 11, 4, 3, S},  {1, 1, 2, 1, 1, 1, 0, S},    {3, 3, 1, 1, 1, 2, 1, C},
   };
   for (const Config& c : configs) expect_equal_to_whole_grid<float>(GetParam(), c);
   expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 2, 6, 5, 3, 2, S});
+  expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 3, 4, 7, 2, 1, C, false});
 }
 
 TEST_P(MgStreamingDeviceTest, SolvesAProblemFourTimesLargerThanItsBudget) {
