@@ -12,7 +12,8 @@ void cpu_for_boxes(const BoxList& boxes, const Op& op) {
   for (int i = 0; i < boxes.count; ++i) {
     const Box b = boxes.box[i];
     if (b.empty()) continue;
-#pragma omp parallel for collapse(2) schedule(static)
+    // Frame boxes are thin: threads only pay off on large ones.
+#pragma omp parallel for collapse(2) schedule(static) if (b.volume() > 16384)
     for (index_t z = b.lo[2]; z < b.hi[2]; ++z)
       for (index_t y = b.lo[1]; y < b.hi[1]; ++y)
         for (index_t x = b.lo[0]; x < b.hi[0]; ++x) op(x, y, z);
@@ -42,7 +43,7 @@ T reduce_chunk(const F& f, const T* e, index_t n) {
 
 template <class F, class T>
 void cpu_reduce_rows(const RowsReduce<F, T>& op, index_t rows) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (rows * op.len > 16384)
   for (index_t r = 0; r < rows; ++r)
     for (index_t k = 0; k < op.chunks; ++k) {
       const index_t begin = k * TS_REDUCE_CHUNK;
