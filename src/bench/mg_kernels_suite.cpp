@@ -37,7 +37,7 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 4);
+  Progress progress("mg-kernels on " + device->id(), 5);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -74,14 +74,21 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, d, x, c, ec); }));
     });
   }
-  for (bool fused : {true, false}) {
-    progress.step(fused ? "V(1,1) fused" : "V(1,1) two-pass");
+  struct Variant {
+    const char* name;
+    bool fused, fuse_prolongation;
+  };
+  for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false},
+                          Variant{"V(1,1) fused sweeps + fused prolongation", true, true},
+                          Variant{"V(1,1) two-pass sweeps (model A)", false, false}}) {
+    progress.step(v.name);
     Options o;
-    o.fused = fused;
+    o.fused = v.fused;
+    o.fuse_prolongation = v.fuse_prolongation;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
-    auto m = timed(*device, fused ? "V(1,1) fused (model E)" : "V(1,1) two-pass (model A)",
-                   kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10}, [&] { s.cycle(); });
+    auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
+                   [&] { s.cycle(); });
     const double floor_ms = kModelE * 8.0 / 7.0 * pts / (r.copy_gbps * 1e6);
     m.note = fmt::format("bytes = model E; floor {:.3f} ms, {:.2f}x the floor", floor_ms,
                          m.timing.median_ms / floor_ms);

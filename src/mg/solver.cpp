@@ -103,6 +103,11 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
       const Buffer<T>* ec = s == 0 && correction ? &correction->x : nullptr;
       const Dims* cd = ec ? &correction->d : nullptr;
       if (fused_rbgs(L)) {
+        if (ec && !opt_.fuse_prolongation) {
+          kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec);
+          ec = nullptr;
+          cd = nullptr;
+        }
         kernels::gauss_seidel_fused(tag, q, L.d, L.b, L.x, L.x2, ec, cd);
         std::swap(L.x, L.x2);
         continue;

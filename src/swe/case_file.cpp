@@ -1,13 +1,22 @@
 #include "swe/case_file.hpp"
 
-#include <toml++/toml.h>
-
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 
+#if TESSERA_SWE_HAVE_TOML
+#include <toml++/toml.h>
+#endif
+
 namespace tessera::swe {
 
+#if !TESSERA_SWE_HAVE_TOML
+std::vector<CaseFileEntry> read_case_file(const std::string& path) {
+  throw UsageError(fmt::format("{}: this tessera was built without toml++ (Debian package "
+                               "libtomlplusplus-dev), so it cannot read case files",
+                               path));
+}
+#else
 std::vector<CaseFileEntry> read_case_file(const std::string& path) {
   toml::table t;
   try {
@@ -28,5 +37,6 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
   }
   return out;
 }
+#endif
 
 }  // namespace tessera::swe

@@ -230,9 +230,10 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   for (const Dims d : {cube(3, 15), Dims{63, 31, 127, 3}}) {
     const long n = d.nx;
     auto b = test::random_vector<double>(static_cast<std::size_t>(d.points()), 31);
-    auto run = [&](bool fused) {
+    auto run = [&](bool fused, bool fuse_prolongation) {
       Options o;
       o.fused = fused;
+      o.fuse_prolongation = fuse_prolongation;
       o.pre = 1;
       o.post = 2;
       Solver<double> mg(open_device(GetParam()), d, o);
@@ -241,9 +242,11 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
       mg.cycle();
       return mg.solution();
     };
-    auto two_pass = run(false), fused = run(true);
-    for (std::size_t i = 0; i < two_pass.size(); ++i)
+    const auto two_pass = run(false, false), fused = run(true, false), with_prolongation = run(true, true);
+    for (std::size_t i = 0; i < two_pass.size(); ++i) {
       ASSERT_EQ(fused[i], two_pass[i]) << "n = " << n << ", element " << i;
+      ASSERT_EQ(with_prolongation[i], two_pass[i]) << "n = " << n << ", element " << i;
+    }
   }
 }
 

@@ -14,9 +14,8 @@
 #include "swe/output.hpp"
 #include "test_support.hpp"
 
-#if __has_include(<netcdf.h>)
+#if TS_TEST_NETCDF /* set by tests/swe/tests.cmake when the module writes NetCDF */
 #include <netcdf.h>
-#define TS_TEST_NETCDF 1
 #endif
 
 namespace tessera::swe {

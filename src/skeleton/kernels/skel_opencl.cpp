@@ -53,8 +53,12 @@ std::string build_log(const ::cl::Program& p, const ::cl::Device& d) {
   const std::string key = options + '\n' + src;
   auto& c = cache();
   std::lock_guard lock(c.mutex);
+  // A cl::Program holds its context: drop those of devices that are gone, or
+  // every opened-and-closed device leaks a context (NVIDIA's driver refuses
+  // new contexts with CL_OUT_OF_HOST_MEMORY after a few dozen).
+  std::erase_if(c.programs, [](const auto& e) { return e.second.first.expired(); });
   auto it = c.programs.find({&dev, key});
-  if (it == c.programs.end() || it->second.first.expired()) {
+  if (it == c.programs.end()) {
     ::cl::Program program;
     auto bin = c.binaries.find({ocl.native()(), key});
     bool loaded = false;
