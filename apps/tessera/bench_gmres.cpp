@@ -1,0 +1,165 @@
+// `tessera bench gmres`: the thesis's GMRES experiment (100 iterations, no
+// restart, tolerance ignored, complex single, TRACE cases) in the thesis and
+// resident modes with MGS/CGS/CGS2, with the time split (SpMV,
+// orthogonalisation, transfers) and bytes per iteration under the model of
+// anchors-sparse.md §5 note 5; then time to a 1e-8 relative residual with
+// GMRES(30) in complex double. docs/krylov.md explains the rows.
+//
+// --param keys (all optional):
+//   cases=1,...,6   thesis cases (default all six; quick: 1)
+//   iters=100       iterations of the fixed-iteration experiment
+//   modes=resident,thesis
+//   ortho=mgs,cgs2  orthogonalisations
+//   tosolve=1       0: skip the time-to-solution rows
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "apps/tessera/commands.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "krylov/solver.hpp"
+#include "krylov/vector_ops.hpp"
+#include "sparse/device_inputs.hpp"
+#include "sparse/device_matrix.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+using namespace tessera::sparse;
+using bench::Measurement;
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+int positive(const std::string& key, const std::string& v) {
+  try {
+    std::size_t used = 0;
+    const int n = std::stoi(v, &used);
+    if (used == v.size() && n >= 0) return n;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(fmt::format("--param {}={}: expected a non-negative integer", key, v));
+}
+
+// Vector bytes of one Arnoldi step j (0-based) as implemented: MGS 5 vector
+// passes per projection, CGS 2(j+1)+3, CGS2 twice that; plus the norm (2),
+// normalisation (2) and the copy of v_j into the operator's input (2).
+double ortho_vectors(krylov::Ortho o, int j) {
+  const double p = j + 1;
+  const double proj = o == krylov::Ortho::mgs ? 5 * p : o == krylov::Ortho::cgs ? 2 * p + 3 : 2 * (2 * p + 3);
+  return proj + 6;
+}
+
+template <Scalar V>
+Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, const krylov::Options& o,
+                     const BenchArgs& args, const std::string& label) {
+  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, default_kernel(Format::bcsr))
+                        : std::make_shared<DeviceMatrix<V>>(dev, hm.csr);
+  krylov::MatrixOperator<V> op(dm);
+  const std::size_t n = op.size();
+  Buffer<V> b(dev, n), x(dev, n);
+  std::vector<V> hb(n, V(0));
+  for (std::size_t i = 0; i < n; ++i) hb[i] = V(1);
+  // b = A * ones keeps ghost rows (empty in TRACE) consistent.
+  Buffer<V> ones(dev, n);
+  ones.copy_from_host(hb);
+  op.apply(ones, b);
+  krylov::DeviceVectorOps<V> ops(dev, n, 1);
+  krylov::Result last;
+  Measurement m;
+  m.kernel = label;
+  m.precision = sizeof(real_t<V>) == 4 ? (is_complex_v<V> ? "complex-single" : "single")
+                                       : (is_complex_v<V> ? "complex-double" : "double");
+  m.size = n;
+  m.timing = bench::time_runs(
+      dev->queue(),
+      [&](int) {
+        ops.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+        last = krylov::solve<V>(op, nullptr, b, x, o);
+      },
+      args.timing);
+  // One more run with the device synchronised at phase boundaries: the split.
+  krylov::Options split = o;
+  split.time_split = true;
+  ops.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+  const krylov::Result r = krylov::solve<V>(op, nullptr, b, x, split);
+  const double vb = static_cast<double>(n * sizeof(V));
+  double bytes = 0;
+  const int m_len = o.fixed_iterations ? o.max_iters : o.restart;
+  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.ortho, it % std::max(1, m_len)) * vb;
+  bytes += (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel());
+  if (o.mode == krylov::Mode::thesis) bytes += 2.0 * vb * (r.iterations + r.restarts + 1);
+  m.bytes = bytes;
+  m.flops = 0;
+  const auto& t = r.time;
+  m.note = fmt::format(
+      "{} it ({}), relres {:.2e}; split ms: spmv {:.3f} ortho {:.3f} transfer {:.3f} other {:.3f}; "
+      "model {:.0f} B/it ortho vs {:.0f} B SpMV",
+      r.iterations, krylov::to_string(r.status), r.true_relres, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.transfer,
+      1e3 * t.other, r.iterations ? (bytes - (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
+      dm->model_bytes(dm->kernel()));
+  return m;
+}
+
+bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
+  bench::DeviceReport report;
+  report.device = device->info();
+  const auto names = split_list(args.param("cases", args.quick ? "1" : "1,2,3,4,5,6"));
+  const int iters = positive("iters", args.param("iters", "100"));
+  const auto modes = split_list(args.param("modes", "resident,thesis"));
+  const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
+  const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
+  Progress progress("gmres on " + device->id(), 1 + static_cast<int>(names.size()));
+  progress.step("copy");
+  const Measurement copy = bench::measure_native_copy(*device, std::size_t(1) << (args.quick ? 26 : 29), args.timing);
+  report.copy_gbps = copy.gbps();
+  report.results.push_back(copy);
+  const auto cases = thesis_cases();
+  for (const auto& name : names) {
+    const int i = positive("cases", name);
+    if (i < 1 || i > static_cast<int>(cases.size())) throw UsageError(fmt::format("--param cases: no case {}", name));
+    const TraceCase& tc = cases[static_cast<std::size_t>(i - 1)];
+    progress.step(tc.name());
+    if (args.run_float()) {
+      const auto hm = generate_matrix<std::complex<float>>(tc.name());
+      for (const auto& mode : modes)
+        for (const auto& ortho : orthos) {
+          krylov::Options o;
+          o.mode = krylov::parse_mode(mode);
+          o.ortho = krylov::parse_ortho(ortho);
+          o.fixed_iterations = true;
+          o.max_iters = iters;
+          report.results.push_back(run_case(device, hm, o, args,
+                                            fmt::format("gmres {} it {} {} {}", iters, mode, ortho, tc.name())));
+        }
+    }
+    if (tosolve && args.run_double()) {
+      const auto hm = generate_matrix<std::complex<double>>(tc.name());
+      for (int restart : {30, 100}) {
+        krylov::Options o;
+        o.ortho = krylov::Ortho::cgs2;
+        o.restart = restart;
+        o.tol = 1e-8;
+        o.max_iters = 5000;
+        report.results.push_back(run_case(device, hm, o, args,
+                                          fmt::format("gmres({}) to 1e-8 resident cgs2 {}", restart, tc.name())));
+      }
+    }
+  }
+  return report;
+}
+
+const RegisterBenchSuite registered{
+    "gmres", "GMRES: the thesis's 100 iterations on TRACE cases by mode and orthogonalisation, time to 1e-8",
+    run_gmres_suite};
+
+}  // namespace
+
+}  // namespace tessera::app

@@ -1,0 +1,216 @@
+// `tessera solve`: solve A x = b with a Krylov method on a device, printing
+// the residual history, the time split and the true residual recomputed at
+// the end (working precision on the device, double on the host).
+// Exit codes: 0 converged (or --fixed), 1 not converged (stagnation,
+// breakdown, max iterations) or bad input, 2 usage errors.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <complex>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "krylov/precond.hpp"
+#include "krylov/solver.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/device_inputs.hpp"
+#include "sparse/device_matrix.hpp"
+#include "sparse/matrix_market.hpp"
+
+namespace tessera::app {
+
+namespace {
+
+using namespace tessera::sparse;
+
+struct SolveArgs {
+  std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho = "mgs", precond = "none";
+  std::string mode = "resident", precision = "double", device = "best", out, json;
+  int restart = 30, max_iters = 1000, block = 5;
+  double tol = 1e-8;
+  bool fixed = false, real = false;
+};
+
+template <Scalar V>
+std::string value_type_name() {
+  if constexpr (std::is_same_v<V, float>) return "float";
+  else if constexpr (std::is_same_v<V, double>) return "double";
+  else if constexpr (std::is_same_v<V, std::complex<float>>) return "complex<float>";
+  else return "complex<double>";
+}
+
+template <Scalar V>
+V from_real(double re, double im = 0) {
+  if constexpr (is_complex_v<V>) return V(static_cast<real_t<V>>(re), static_cast<real_t<V>>(im));
+  else return static_cast<V>(re);
+}
+
+// ones / random / a Matrix Market vector; generated right-hand sides are zero
+// in rows without entries (TRACE's ghost cells) so that the system stays
+// consistent.
+template <Scalar V>
+std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char* what, bool zero_default) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  if (spec.empty() && zero_default) return std::vector<V>(n, V(0));
+  std::vector<V> v(n, V(0));
+  if (spec == "ones" || spec == "random" || spec == "zero") {
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double re = u(rng), im = u(rng);
+      if (spec == "zero" || a.row_ptr[i] == a.row_ptr[i + 1]) continue;
+      v[i] = spec == "ones" ? from_real<V>(1) : from_real<V>(re, im);
+    }
+    return v;
+  }
+  v = read_matrix_market_vector<V>(spec);
+  if (v.size() != n)
+    throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, v.size(), n));
+  return v;
+}
+
+// ||b - A x|| / ||b|| on the host in double.
+template <Scalar V>
+double relres_double(const Csr<V>& a, const std::vector<V>& b, const std::vector<V>& x) {
+  using W = std::conditional_t<is_complex_v<V>, std::complex<double>, double>;
+  std::vector<W> y(b.size(), W(0));
+  for (std::size_t i = 0; i < y.size(); ++i)
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      y[i] += W(a.val[static_cast<std::size_t>(p)]) * W(x[static_cast<std::size_t>(a.col[static_cast<std::size_t>(p)])]);
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    num += std::norm(W(b[i]) - y[i]);
+    den += std::norm(W(b[i]));
+  }
+  return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+template <Scalar V>
+int solve_as(const SolveArgs& args) {
+  const HostMatrix<V> hm = args.matrix.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.matrix);
+  const Csr<V> csr = hm.is_block ? to_csr(hm.block) : hm.csr;
+  if (csr.rows != csr.cols)
+    throw Error(fmt::format("{}: the matrix is {} x {}; tessera solve needs a square matrix", hm.name, csr.rows, csr.cols));
+  const auto dev = open_device(args.device);
+  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, default_kernel(Format::bcsr))
+                        : std::make_shared<DeviceMatrix<V>>(dev, csr);
+  krylov::MatrixOperator<V> op(dm);
+  std::unique_ptr<krylov::LinearOperator<V>> m;
+  if (args.precond == "jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, csr, 1);
+  else if (args.precond == "block-jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, csr, args.block);
+  else if (args.precond != "none")
+    throw UsageError(fmt::format("--precond {} is not implemented yet (none, jacobi or block-jacobi)", args.precond));
+
+  const auto hb = make_vector<V>(args.rhs, csr, "--rhs", false);
+  const auto hx0 = make_vector<V>(args.x0, csr, "--x0", true);
+  Buffer<V> b(dev, hb.size()), x(dev, hb.size());
+  b.copy_from_host(hb);
+  x.copy_from_host(hx0);
+
+  krylov::Options o;
+  o.method = krylov::parse_method(args.method);
+  o.ortho = krylov::parse_ortho(args.ortho);
+  o.mode = krylov::parse_mode(args.mode);
+  o.restart = args.restart;
+  o.tol = args.tol;
+  o.max_iters = args.max_iters;
+  o.fixed_iterations = args.fixed;
+  o.time_split = true;
+  const krylov::Result r = krylov::solve<V>(op, m.get(), b, x, o);
+  const auto hx = x.to_vector();
+  const double relres_d = relres_double(csr, hb, hx);
+
+  std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(), (long long)csr.rows,
+              (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
+  std::printf("method   %s(%d), %s, precond %s, %s mode, tol %.3g%s\n", args.method.c_str(), args.restart,
+              args.ortho.c_str(), args.precond.c_str(), args.mode.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
+  const std::size_t hs = r.history.size(), step = std::max<std::size_t>(1, hs / 40);
+  for (std::size_t i = 0; i < hs; ++i)
+    if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
+  std::printf("status   %s after %d iterations (%d restarts)%s\n", std::string(krylov::to_string(r.status)).c_str(),
+              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "");
+  std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
+  const auto& t = r.time;
+  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f\n",
+              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other);
+
+  if (!args.out.empty()) write_matrix_market_vector<V>(args.out, std::span<const V>(hx));
+  if (!args.json.empty()) {
+    nlohmann::json j = {{"command", "solve"},
+                        {"matrix", hm.name},
+                        {"rows", csr.rows},
+                        {"nonzeros", csr.val.size()},
+                        {"value_type", value_type_name<V>()},
+                        {"device", bench::to_json(dev->info())},
+                        {"method", args.method},
+                        {"restart", args.restart},
+                        {"ortho", args.ortho},
+                        {"precond", args.precond},
+                        {"mode", args.mode},
+                        {"tol", args.tol},
+                        {"fixed_iterations", args.fixed},
+                        {"status", std::string(krylov::to_string(r.status))},
+                        {"converged", r.converged()},
+                        {"iterations", r.iterations},
+                        {"restarts", r.restarts},
+                        {"happy_breakdown", r.happy_breakdown},
+                        {"history", r.history},
+                        {"true_relres", r.true_relres},
+                        {"true_relres_double", relres_d},
+                        {"time_s",
+                         {{"total", t.total}, {"spmv", t.spmv}, {"ortho", t.ortho}, {"precond", t.precond},
+                          {"transfer", t.transfer}, {"other", t.other}}}};
+    write_file_atomic(args.json, j.dump(2) + "\n");
+  }
+  if (r.converged() || args.fixed) return 0;
+  std::fprintf(stderr, "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
+               std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
+  return 1;
+}
+
+int run_solve(const SolveArgs& args) {
+  if (args.matrix.empty() == args.generate.empty()) throw UsageError("solve: give exactly one of --matrix and --generate");
+  const bool complex = args.matrix.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.matrix);
+  const bool single = args.precision == "single";
+  if (complex) return single ? solve_as<std::complex<float>>(args) : solve_as<std::complex<double>>(args);
+  return single ? solve_as<float>(args) : solve_as<double>(args);
+}
+
+}  // namespace
+
+Command add_solve_command(CLI::App& app) {
+  auto a = std::make_shared<SolveArgs>();
+  auto* cmd = app.add_subcommand("solve", "Solve A x = b with GMRES(m), FGMRES, CG or BiCGStab on a device");
+  cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz)");
+  cmd->add_option("--generate", a->generate,
+                  "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]) or laplace7:N|NXxNYxNZ");
+  cmd->add_option("--rhs", a->rhs, "ones, random or a Matrix Market vector file (zero in empty rows)");
+  cmd->add_option("--x0", a->x0, "Initial guess: zero (default), ones, random or a vector file");
+  cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
+      ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
+  cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
+  cmd->add_option("--ortho", a->ortho, "mgs, cgs or cgs2")->check(CLI::IsMember({"mgs", "cgs", "cgs2"}));
+  cmd->add_option("--precond", a->precond, "none, jacobi or block-jacobi (ilu0 and mg: not yet)")
+      ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
+  cmd->add_option("--block", a->block, "Block size of block-jacobi (TRACE: 5)")->check(CLI::Range(1, 64));
+  cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
+  cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
+  cmd->add_option("--mode", a->mode, "resident or thesis")->check(CLI::IsMember({"resident", "thesis", "fused"}));
+  cmd->add_option("--precision", a->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
+  cmd->add_flag("--real", a->real, "Real values for a generated TRACE case");
+  cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
+  cmd->add_option("--out", a->out, "Write the solution as a Matrix Market vector");
+  cmd->add_option("--json", a->json, "Write the residual history, status and time split as JSON");
+  return {cmd, [a] { return run_solve(*a); }};
+}
+
+namespace {
+const RegisterCommand registered{45, add_solve_command};
+}  // namespace
+
+}  // namespace tessera::app

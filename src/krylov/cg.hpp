@@ -1,0 +1,188 @@
+// Preconditioned CG (Hermitian positive definite A and M) and BiCGStab (van
+// der Vorst 1992, preconditioned as in Saad's Algorithm 7.7 with M applied to
+// the search directions), written once against a Space (space.hpp). Scalars
+// (alpha, beta, omega) are formed on the host in the working precision.
+#pragma once
+#include "krylov/gmres.hpp"
+
+namespace tessera::krylov::detail {
+
+// Tracks the best residual; stagnated when it has not improved by the
+// stagnation factor for `window` iterations.
+struct StagnationWatch {
+  double best = 0;
+  int best_at = 0;
+  bool update(double rn, int it, const Options& o) {
+    if (it == 0 || rn < o.stagnation_factor * best) {
+      best = rn;
+      best_at = it;
+    }
+    return it - best_at > o.stagnation_window;
+  }
+};
+
+template <class Space, class V>
+Result cg(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
+  using Vec = typename Space::Vec;
+  Result res;
+  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
+  Vec r = s.make(), z = s.make(), p = s.make(), q = s.make();
+  const V one(1);
+  const double bnorm = norm<Space, V>(s, b);
+  check_rhs<V>(bnorm);
+  if (bnorm == 0) {
+    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+    s.to_device(x, x_dev);
+    res.status = Status::converged;
+    res.history = {0.0};
+    return res;
+  }
+  double rn = residual<Space, V>(s, b, x, q, r);
+  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
+  res.history.push_back(rn / bnorm);
+  StagnationWatch watch;
+  watch.update(rn, 0, o);
+  s.precond(r, z);
+  s.combine(p, 0, one, &z, 0, nullptr, 0, 0, nullptr);
+  V rz{};
+  s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz); });
+  res.status = Status::max_iters;
+  while (true) {
+    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
+      res.status = Status::converged;
+      break;
+    }
+    if (res.iterations >= o.max_iters) break;
+    s.apply_a(p, q);
+    V pq{};
+    s.timed(&TimeSplit::ortho, [&] { s.dots(p, 0, 1, q, 0, &pq); });
+    if (!std::isfinite(std::abs(wide_t<V>(pq))) || std::abs(wide_t<V>(pq)) == 0) {
+      res.status = std::isfinite(std::abs(wide_t<V>(pq))) ? Status::breakdown : Status::not_finite;
+      break;
+    }
+    const V alpha = rz / pq, minus_alpha = -alpha;
+    s.combine(x, 0, one, &x, 0, &p, 0, 1, &alpha);
+    s.combine(r, 0, one, &r, 0, &q, 0, 1, &minus_alpha);
+    ++res.iterations;
+    rn = norm<Space, V>(s, r);
+    res.history.push_back(rn / bnorm);
+    if (!std::isfinite(rn)) {
+      res.status = Status::not_finite;
+      break;
+    }
+    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
+      res.status = Status::stagnated;
+      break;
+    }
+    s.precond(r, z);
+    V rz_new{};
+    s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz_new); });
+    const V beta = rz_new / rz;
+    rz = rz_new;
+    s.combine(p, 0, beta, &p, 0, &z, 0, 1, &one);  // p = z + beta p
+  }
+  Vec w = s.make();
+  res.true_relres = residual<Space, V>(s, b, x, w, r) / bnorm;
+  s.to_device(x, x_dev);
+  return res;
+}
+
+template <class Space, class V>
+Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
+  using Vec = typename Space::Vec;
+  Result res;
+  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
+  Vec r = s.make(), rhat = s.make(), p = s.make(), v = s.make(), ph = s.make(), sv = s.make(),
+      sh = s.make(), tv = s.make();
+  const V one(1);
+  const double bnorm = norm<Space, V>(s, b);
+  check_rhs<V>(bnorm);
+  if (bnorm == 0) {
+    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+    s.to_device(x, x_dev);
+    res.status = Status::converged;
+    res.history = {0.0};
+    return res;
+  }
+  double rn = residual<Space, V>(s, b, x, v, r);
+  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
+  res.history.push_back(rn / bnorm);
+  StagnationWatch watch;
+  watch.update(rn, 0, o);
+  s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);
+  s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+  s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+  V rho(1), alpha(1), omega(1);
+  auto dot = [&](const Vec& a, const Vec& c) {
+    V d{};
+    s.timed(&TimeSplit::ortho, [&] { s.dots(a, 0, 1, c, 0, &d); });
+    return d;
+  };
+  auto bad = [](V d) { return !std::isfinite(std::abs(wide_t<V>(d))); };
+  res.status = Status::max_iters;
+  while (true) {
+    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
+      res.status = Status::converged;
+      break;
+    }
+    if (res.iterations >= o.max_iters) break;
+    const V rho_new = dot(rhat, r);
+    if (bad(rho_new) || std::abs(wide_t<V>(rho_new)) == 0) {
+      res.status = bad(rho_new) ? Status::not_finite : Status::breakdown;
+      break;
+    }
+    const V beta = (rho_new / rho) * (alpha / omega), mbo = -beta * omega;
+    s.combine(p, 0, beta, &p, 0, &v, 0, 1, &mbo);  // p = beta (p - omega v)
+    s.combine(p, 0, one, &p, 0, &r, 0, 1, &one);   //     + r
+    s.precond(p, ph);
+    s.apply_a(ph, v);
+    const V rv = dot(rhat, v);
+    if (bad(rv) || std::abs(wide_t<V>(rv)) == 0) {
+      res.status = bad(rv) ? Status::not_finite : Status::breakdown;
+      break;
+    }
+    alpha = rho_new / rv;
+    const V malpha = -alpha;
+    s.combine(sv, 0, one, &r, 0, &v, 0, 1, &malpha);  // s = r - alpha v
+    ++res.iterations;
+    const double sn = norm<Space, V>(s, sv);
+    if (!o.fixed_iterations && sn <= o.tol * bnorm) {
+      s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
+      rn = sn;
+      res.history.push_back(rn / bnorm);
+      continue;  // converged at the loop's top
+    }
+    s.precond(sv, sh);
+    s.apply_a(sh, tv);
+    const V ts = dot(tv, sv), tt = dot(tv, tv);
+    if (bad(ts) || bad(tt) || std::abs(wide_t<V>(tt)) == 0) {
+      res.status = bad(ts) || bad(tt) ? Status::not_finite : Status::breakdown;
+      break;
+    }
+    omega = ts / tt;
+    s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
+    s.combine(x, 0, one, &x, 0, &sh, 0, 1, &omega);
+    const V momega = -omega;
+    s.combine(r, 0, one, &sv, 0, &tv, 0, 1, &momega);  // r = s - omega t
+    rho = rho_new;
+    rn = norm<Space, V>(s, r);
+    res.history.push_back(rn / bnorm);
+    if (!std::isfinite(rn)) {
+      res.status = Status::not_finite;
+      break;
+    }
+    if (std::abs(wide_t<V>(omega)) == 0) {
+      res.status = Status::breakdown;
+      break;
+    }
+    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
+      res.status = Status::stagnated;
+      break;
+    }
+  }
+  res.true_relres = residual<Space, V>(s, b, x, v, r) / bnorm;
+  s.to_device(x, x_dev);
+  return res;
+}
+
+}  // namespace tessera::krylov::detail

@@ -1,0 +1,154 @@
+// CPU (OpenMP) Krylov kernels. The dots follow portable.h's canonical chunk
+// order exactly (strided accumulators, then the halving tree), so the GPU
+// kernels reproduce them bitwise.
+#include <array>
+
+#include "backends/cpu/cpu_device.hpp"
+#include "krylov/kernels/krylov_host.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
+#include "krylov/kernels/krylov_point.hpp"
+
+namespace tessera::krylov {
+
+namespace host {
+
+using namespace point;
+
+template <class R>
+void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, R* partials) {
+  const std::size_t nch = kernels::chunks(n);
+  const auto jobs = static_cast<std::ptrdiff_t>(nch * static_cast<std::size_t>(k));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t job = 0; job < jobs; ++job) {
+    const std::size_t kk = static_cast<std::size_t>(job) / nch, c = static_cast<std::size_t>(job) % nch;
+    const R* vk = v + kk * ld;
+    std::array<R, TS_REDUCE_THREADS> sr, si;
+    for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
+      R ar = 0, ai = 0;
+      for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+        const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + t;
+        if (i >= n) break;
+        if (nc == 1) {
+          ar = ar + ts_kry_rdot(vk[i], w[i]);
+        } else {
+          ar = ar + ts_kry_hdot_re(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
+          ai = ai + ts_kry_hdot_im(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
+        }
+      }
+      sr[t] = ar;
+      si[t] = ai;
+    }
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t t = 0; t < h; ++t) {
+        sr[t] = sr[t] + sr[t + h];
+        si[t] = si[t] + si[t + h];
+      }
+    partials[2 * static_cast<std::size_t>(job)] = sr[0];
+    partials[2 * static_cast<std::size_t>(job) + 1] = si[0];
+  }
+}
+
+template <class R>
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y) {
+  const auto nn = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t ii = 0; ii < nn; ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
+    if (nc == 1) {
+      R acc = x ? ts_kry_rmul(coef[0], x[i]) : R(0);
+      for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[std::size_t(kk) * ld + i]);
+      y[i] = acc;
+    } else {
+      R ar = 0, ai = 0;
+      if (x) {
+        ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+        ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+      }
+      for (int kk = 0; kk < k; ++kk) {
+        const R* c = coef + 2 * (1 + kk);
+        const R* vk = v + std::size_t(kk) * ld + 2 * i;
+        ar = ar + ts_kry_mul_re(c[0], c[1], vk[0], vk[1]);
+        ai = ai + ts_kry_mul_im(c[0], c[1], vk[0], vk[1]);
+      }
+      y[2 * i] = ar;
+      y[2 * i + 1] = ai;
+    }
+  }
+}
+
+template <class R>
+void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
+  const auto nn = static_cast<std::ptrdiff_t>(n);
+  const auto b = static_cast<std::size_t>(bs);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t ii = 0; ii < nn; ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
+    const std::size_t blk = i / b, r = i % b;
+    const R* drow = d + (blk * b * b + r * b) * std::size_t(nc);
+    const R* xb = x + blk * b * std::size_t(nc);
+    R ar = 0, ai = 0;
+    for (std::size_t c = 0; c < b; ++c) {
+      if (nc == 1) {
+        ar = ar + ts_kry_rmul(drow[c], xb[c]);
+      } else {
+        ar = ar + ts_kry_mul_re(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+        ai = ai + ts_kry_mul_im(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+      }
+    }
+    if (nc == 1) {
+      y[i] = ar;
+    } else {
+      y[2 * i] = ar;
+      y[2 * i + 1] = ai;
+    }
+  }
+}
+
+#define TS_INSTANTIATE(R)                                                                        \
+  template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, R*);            \
+  template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*); \
+  template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace host
+
+namespace kernels {
+
+template <class R>
+const R* at(const void* h, std::size_t off) {
+  return h ? cpu::ptr<R>(const_cast<void*>(h)) + off : nullptr;
+}
+
+template <class R>
+void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
+          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
+  host::dots<R>(nc, n, k, at<R>(v, v_off), ld, at<R>(w, w_off), cpu::ptr<R>(partials));
+}
+
+template <class R>
+void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, const void* x,
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
+             std::size_t y_off) {
+  host::combine<R>(nc, n, k, cpu::ptr<R>(const_cast<void*>(coef)), at<R>(x, x_off),
+                   at<R>(v, v_off), ld, cpu::ptr<R>(y) + y_off);
+}
+
+template <class R>
+void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, const void* x, void* y) {
+  host::block_diag<R>(nc, n, bs, at<R>(d, 0), at<R>(x, 0), cpu::ptr<R>(y));
+}
+
+#define TS_INSTANTIATE(R)                                                                          \
+  template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
+                        std::size_t, const void*, std::size_t, void*);                             \
+  template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*,       \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+  template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace kernels
+}  // namespace tessera::krylov

@@ -1,0 +1,160 @@
+// CUDA launchers of the Krylov kernels. The mathematics is krylov_point.h and
+// the summation order that of krylov_cpu.cpp; here only indexing.
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
+#include "krylov/kernels/krylov_point.hpp"
+
+namespace tessera::krylov::kernels {
+
+namespace {
+
+using namespace point;
+constexpr unsigned kBlock = 256;
+
+// One block of TS_REDUCE_THREADS per (product k, chunk c).
+template <class R>
+__global__ void __launch_bounds__(TS_REDUCE_THREADS)
+    dots_kernel(int nc, std::size_t n, std::size_t nch, const R* __restrict__ v, std::size_t ld,
+                const R* __restrict__ w, R* partials) {
+  __shared__ R sr[TS_REDUCE_THREADS];
+  __shared__ R si[TS_REDUCE_THREADS];
+  const std::size_t job = blockIdx.x;
+  const std::size_t kk = job / nch, c = job % nch;
+  const unsigned t = threadIdx.x;
+  const R* vk = v + kk * ld;
+  R ar = 0, ai = 0;
+  for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+    const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
+    if (i < n) {
+      if (nc == 1) {
+        ar = ar + ts_kry_rdot(vk[i], w[i]);
+      } else {
+        ar = ar + ts_kry_hdot_re(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
+        ai = ai + ts_kry_hdot_im(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
+      }
+    }
+  }
+  sr[t] = ar;
+  si[t] = ai;
+  __syncthreads();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      sr[t] = sr[t] + sr[t + h];
+      si[t] = si[t] + si[t + h];
+    }
+    __syncthreads();
+  }
+  if (t == 0) {
+    partials[2 * job] = sr[0];
+    partials[2 * job + 1] = si[0];
+  }
+}
+
+template <class R>
+__global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* x,
+                               const R* v, std::size_t ld, R* y) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (nc == 1) {
+    R acc = x ? ts_kry_rmul(coef[0], x[i]) : R(0);
+    for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[std::size_t(kk) * ld + i]);
+    y[i] = acc;
+  } else {
+    R ar = 0, ai = 0;
+    if (x) {
+      ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+      ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+    }
+    for (int kk = 0; kk < k; ++kk) {
+      const R* c = coef + 2 * (1 + kk);
+      const R* vk = v + std::size_t(kk) * ld + 2 * i;
+      ar = ar + ts_kry_mul_re(c[0], c[1], vk[0], vk[1]);
+      ai = ai + ts_kry_mul_im(c[0], c[1], vk[0], vk[1]);
+    }
+    y[2 * i] = ar;
+    y[2 * i + 1] = ai;
+  }
+}
+
+template <class R>
+__global__ void block_diag_kernel(int nc, std::size_t n, int bs, const R* __restrict__ d,
+                                  const R* __restrict__ x, R* __restrict__ y) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::size_t b = std::size_t(bs), blk = i / b, r = i % b;
+  const R* drow = d + (blk * b * b + r * b) * std::size_t(nc);
+  const R* xb = x + blk * b * std::size_t(nc);
+  R ar = 0, ai = 0;
+  for (std::size_t c = 0; c < b; ++c) {
+    if (nc == 1) {
+      ar = ar + ts_kry_rmul(drow[c], xb[c]);
+    } else {
+      ar = ar + ts_kry_mul_re(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+      ai = ai + ts_kry_mul_im(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+    }
+  }
+  if (nc == 1) {
+    y[i] = ar;
+  } else {
+    y[2 * i] = ar;
+    y[2 * i + 1] = ai;
+  }
+}
+
+template <class R>
+const R* at(const void* h, std::size_t off) {
+  return h ? cuda::ptr<R>(const_cast<void*>(h)) + off : nullptr;
+}
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+
+}  // namespace
+
+template <class R>
+void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
+          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
+  if (n == 0 || k == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  const std::size_t nch = chunks(n);
+  dots_kernel<R><<<static_cast<unsigned>(nch * std::size_t(k)), TS_REDUCE_THREADS, 0, cq.native()>>>(
+      nc, n, nch, at<R>(v, v_off), ld, at<R>(w, w_off), cuda::ptr<R>(partials));
+  cuda::check_launch("krylov dots");
+}
+
+template <class R>
+void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
+             std::size_t y_off) {
+  if (n == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  combine_kernel<R><<<blocks_for(n), kBlock, 0, cq.native()>>>(
+      nc, n, k, at<R>(coef, 0), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off);
+  cuda::check_launch("krylov combine");
+}
+
+template <class R>
+void block_diag(CudaTag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,
+                void* y) {
+  if (n == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  block_diag_kernel<R><<<blocks_for(n), kBlock, 0, cq.native()>>>(nc, n, bs, at<R>(d, 0), at<R>(x, 0),
+                                                                  cuda::ptr<R>(y));
+  cuda::check_launch("krylov block_diag");
+}
+
+#define TS_INSTANTIATE(R)                                                                          \
+  template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
+                        std::size_t, const void*, std::size_t, void*);                             \
+  template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,     \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+  template void block_diag<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,  \
+                              void*);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::krylov::kernels

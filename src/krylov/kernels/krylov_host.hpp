@@ -1,0 +1,17 @@
+// The CPU loops of the Krylov kernels on plain host pointers: the CPU
+// backend's launchers and the thesis mode's host-side operations both run
+// these, so the two modes compute the same numbers in the same order.
+// Arguments as in krylov_kernels.hpp (pointers already offset).
+#pragma once
+#include <cstddef>
+
+namespace tessera::krylov::host {
+
+template <class R>
+void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, R* partials);
+template <class R>
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y);
+template <class R>
+void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
+
+}  // namespace tessera::krylov::host

@@ -1,0 +1,46 @@
+// The Krylov vector kernels, declared once for every backend (CpuTag,
+// OpenCLTag, CudaTag). Definitions: krylov_cpu.cpp, krylov_opencl.cpp
+// (+ krylov.cl), krylov_cuda.cu; the mathematics is krylov_point.h.
+//
+// Buffers are passed as handles of arrays of R (float or double); `nc` is 1
+// for real vectors and 2 for complex ones (interleaved). Element counts (n)
+// count values; offsets and leading dimensions count reals. Vector k of a
+// basis starts at real offset v_off + k * ld.
+//
+// Summation order of dots (all backends): the canonical chunks of
+// portable.h over elements, real and imaginary parts accumulated side by side;
+// partials[(k * chunks + c) * 2 + {0,1}] receives chunk c of product k. The
+// front end sums the chunks in order on the host, so results are bitwise equal
+// across backends.
+#pragma once
+#include <cstddef>
+
+#include "core/buffer.hpp"
+#include "core/dispatch.hpp"
+#include "core/kernels/portable.h"
+
+namespace tessera::krylov::kernels {
+
+inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
+
+#define TS_KRYLOV_DECLARE(Tag)                                                                     \
+  template <class R>                                                                               \
+  void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \
+            std::size_t ld, const void* w, std::size_t w_off, void* partials);                     \
+  /* y = a*x + sum_k c_k v_k with coef = [a, c_0, ..., c_{k-1}] (nc reals each) on the device; */ \
+  /* x may be null (then a is ignored) and may be y itself. */                                     \
+  template <class R>                                                                               \
+  void combine(Tag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,      \
+               std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,       \
+               std::size_t y_off);                                                                 \
+  /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
+  template <class R>                                                                               \
+  void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \
+                  void* y);
+
+TS_KRYLOV_DECLARE(CpuTag)
+TS_KRYLOV_DECLARE(OpenCLTag)
+TS_KRYLOV_DECLARE(CudaTag)
+#undef TS_KRYLOV_DECLARE
+
+}  // namespace tessera::krylov::kernels

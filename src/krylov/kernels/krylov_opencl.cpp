@@ -1,0 +1,73 @@
+// OpenCL launchers of the Krylov kernels (device code: krylov.cl).
+#include "backends/opencl/cl_device.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
+
+namespace tessera::krylov::kernels {
+
+namespace {
+
+constexpr std::size_t kGroup = 256;
+
+template <class R>
+cl::Kernel kernel(Device& dev, const char* name) {
+  const char* opt = std::is_same_v<R, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
+  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt);
+}
+
+std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+
+// A kernel argument must be a valid cl_mem even where the kernel ignores it.
+cl_mem mem_or(const void* h, const void* fallback) {
+  return opencl::mem(const_cast<void*>(h ? h : fallback));
+}
+
+}  // namespace
+
+template <class R>
+void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
+          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
+  if (n == 0 || k == 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_dots");
+  const std::size_t nch = chunks(n);
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), mem_or(v, nullptr), cl_ulong(v_off),
+                   cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),
+                                       cl::NDRange(kGroup), "krylov dots");
+}
+
+template <class R>
+void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
+             std::size_t y_off) {
+  if (n == 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_combine");
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_int(x ? 1 : 0),
+                   mem_or(x, y), cl_ulong(x_off), mem_or(v, y), cl_ulong(v_off), cl_ulong(ld),
+                   opencl::mem(y), cl_ulong(y_off));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
+                                       "krylov combine");
+}
+
+template <class R>
+void block_diag(OpenCLTag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,
+                void* y) {
+  if (n == 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_block_diag");
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(bs), mem_or(d, nullptr), mem_or(x, nullptr),
+                   opencl::mem(y));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
+                                       "krylov block_diag");
+}
+
+#define TS_INSTANTIATE(R)                                                                            \
+  template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
+                        std::size_t, const void*, std::size_t, void*);                               \
+  template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*,     \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+  template void block_diag<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*, \
+                              void*);
+TS_INSTANTIATE(float)
+TS_INSTANTIATE(double)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::krylov::kernels

@@ -1,0 +1,17 @@
+# krylov: GMRES(m)/FGMRES, CG, BiCGStab over any LinearOperator, resident and
+# thesis modes, Jacobi/block-Jacobi preconditioners (included from
+# src/CMakeLists.txt; paths relative to src/).
+target_sources(tessera PRIVATE
+  krylov/solver.cpp
+  krylov/vector_ops.cpp
+  krylov/precond.cpp
+  krylov/poisson.cpp
+  krylov/kernels/krylov_cpu.cpp)
+tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
+  krylov/kernels/krylov_point.h krylov/kernels/krylov.cl)
+if(TESSERA_HAVE_OPENCL)
+  target_sources(tessera PRIVATE krylov/kernels/krylov_opencl.cpp)
+endif()
+if(TESSERA_HAVE_CUDA)
+  target_sources(tessera_cuda_kernels PRIVATE krylov/kernels/krylov_cuda.cu)
+endif()

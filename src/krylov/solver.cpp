@@ -1,0 +1,95 @@
+// Front end of the Krylov solvers: argument checks, the mode's space, the
+// method, the time split.
+#include "krylov/solver.hpp"
+
+#include "krylov/cg.hpp"
+
+namespace tessera::krylov {
+
+std::string_view to_string(Method m) {
+  switch (m) {
+    case Method::gmres: return "gmres";
+    case Method::fgmres: return "fgmres";
+    case Method::cg: return "cg";
+    case Method::bicgstab: break;
+  }
+  return "bicgstab";
+}
+std::string_view to_string(Ortho o) { return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : "cgs2"; }
+std::string_view to_string(Mode m) { return m == Mode::resident ? "resident" : "thesis"; }
+std::string_view to_string(Status s) {
+  switch (s) {
+    case Status::converged: return "converged";
+    case Status::max_iters: return "max-iters";
+    case Status::breakdown: return "breakdown";
+    case Status::stagnated: return "stagnated";
+    case Status::not_finite: break;
+  }
+  return "not-finite";
+}
+
+Method parse_method(std::string_view s) {
+  for (Method m : {Method::gmres, Method::fgmres, Method::cg, Method::bicgstab})
+    if (s == to_string(m)) return m;
+  throw UsageError("unknown method '" + std::string(s) + "' (expected gmres, fgmres, cg or bicgstab)");
+}
+Ortho parse_ortho(std::string_view s) {
+  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2})
+    if (s == to_string(o)) return o;
+  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs or cgs2)");
+}
+Mode parse_mode(std::string_view s) {
+  for (Mode m : {Mode::resident, Mode::thesis})
+    if (s == to_string(m)) return m;
+  if (s == "fused") throw UsageError("--mode fused is not implemented yet (resident or thesis)");
+  throw UsageError("unknown mode '" + std::string(s) + "' (expected resident or thesis)");
+}
+
+namespace {
+
+template <class Space, Scalar V>
+Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x, const Options& o) {
+  TimeSplit t;
+  const auto t0 = detail::Clock::now();
+  const int terms = std::max(o.fixed_iterations ? o.max_iters : o.restart, 1) + 1;
+  Space s(a, m, terms, o, t);
+  Result res;
+  switch (o.method) {
+    case Method::gmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, false, t); break;
+    case Method::fgmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, m != nullptr, t); break;
+    case Method::cg: res = detail::cg<Space, V>(s, b, x, o, t); break;
+    case Method::bicgstab: res = detail::bicgstab<Space, V>(s, b, x, o, t); break;
+  }
+  a.device()->queue().synchronize();
+  t.total = detail::seconds_since(t0);
+  t.other = std::max(0.0, t.total - t.spmv - t.ortho - t.precond - t.transfer);
+  res.time = t;
+  return res;
+}
+
+}  // namespace
+
+template <Scalar V>
+Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x, const Options& o) {
+  const std::size_t n = a.size();
+  if (b.size() != n || x.size() != n)
+    throw Error("krylov: size mismatch: the operator is " + std::to_string(n) + " x " + std::to_string(n) +
+                ", b has " + std::to_string(b.size()) + " entries, x has " + std::to_string(x.size()));
+  if (m && m->size() != n)
+    throw Error("krylov: the preconditioner is " + std::to_string(m->size()) + " x " +
+                std::to_string(m->size()) + ", the operator " + std::to_string(n) + " x " + std::to_string(n));
+  if (&b.device() != a.device().get() || &x.device() != a.device().get())
+    throw Error("krylov: b and x must live on the operator's device (" + a.device()->id() + ")");
+  if (o.max_iters < 0) throw UsageError("krylov: max_iters must be >= 0");
+  if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
+  return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);
+}
+
+template Result solve<float>(LinearOperator<float>&, LinearOperator<float>*, const Buffer<float>&, Buffer<float>&, const Options&);
+template Result solve<double>(LinearOperator<double>&, LinearOperator<double>*, const Buffer<double>&, Buffer<double>&, const Options&);
+template Result solve<std::complex<float>>(LinearOperator<std::complex<float>>&, LinearOperator<std::complex<float>>*,
+                                           const Buffer<std::complex<float>>&, Buffer<std::complex<float>>&, const Options&);
+template Result solve<std::complex<double>>(LinearOperator<std::complex<double>>&, LinearOperator<std::complex<double>>*,
+                                            const Buffer<std::complex<double>>&, Buffer<std::complex<double>>&, const Options&);
+
+}  // namespace tessera::krylov

@@ -1,0 +1,94 @@
+// Krylov solvers for A x = b on a device: restarted GMRES(m) (Saad's
+// Algorithm 6.9, right preconditioning, optionally flexible), CG and BiCGStab.
+//
+//   auto A = std::make_shared<sparse::DeviceMatrix<cfloat>>(dev, csr);
+//   krylov::MatrixOperator<cfloat> op(A);
+//   krylov::Options o;  o.method = Method::gmres; o.restart = 30; o.ortho = Ortho::cgs2;
+//   auto res = krylov::solve(op, nullptr, b, x, o);   // x: initial guess in, solution out
+//
+// Modes (Options::mode):
+//   resident: every vector (and GMRES's whole basis) lives on the device; dot
+//             products and combinations run there; only scalars come back.
+//   thesis:   the 2016 thesis's offload: the operator (SpMV) and the
+//             preconditioner run on the device, everything else on the host,
+//             and the vector is copied to the device and back on every
+//             application. Same kernels, same order: the same iterates.
+//
+// Stopping: relative residual ||r||/||b|| <= tol, where ||r|| is the
+// recurrence's (GMRES: the Givens estimate of the preconditioned system's
+// residual norm; right preconditioning keeps it equal to ||b - A x|| in exact
+// arithmetic). At the end the true residual ||b - A x||/||b|| is recomputed
+// in the working precision (Result::true_relres). fixed_iterations: run
+// exactly max_iters iterations, no restart, tolerance ignored (the thesis's
+// benchmark; GMRES then uses restart = max_iters).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "krylov/operator.hpp"
+
+namespace tessera::krylov {
+
+enum class Method { gmres, fgmres, cg, bicgstab };
+enum class Ortho { mgs, cgs, cgs2 };
+enum class Mode { resident, thesis };
+enum class Status { converged, max_iters, breakdown, stagnated, not_finite };
+
+std::string_view to_string(Method m);
+std::string_view to_string(Ortho o);
+std::string_view to_string(Mode m);
+std::string_view to_string(Status s);
+/// Parsers: UsageError naming the accepted values otherwise.
+Method parse_method(std::string_view s);
+Ortho parse_ortho(std::string_view s);
+Mode parse_mode(std::string_view s);
+
+struct Options {
+  Method method = Method::gmres;
+  int restart = 30;  ///< GMRES's m
+  Ortho ortho = Ortho::mgs;
+  double tol = 1e-8;
+  int max_iters = 1000;
+  bool fixed_iterations = false;
+  Mode mode = Mode::resident;
+  /// Synchronise the device at phase boundaries so that TimeSplit is exact
+  /// (costs a little; off: only `total` is meaningful).
+  bool time_split = false;
+  /// Stop as stagnated when a whole GMRES restart cycle (or, for CG and
+  /// BiCGStab, `stagnation_window` iterations) reduces the residual by less
+  /// than this factor.
+  double stagnation_factor = 1 - 1e-3;
+  int stagnation_window = 200;
+  /// GMRES: measure max |(I - V^H V)_ij| of each cycle's basis (tests).
+  bool measure_orthogonality = false;
+};
+
+/// Seconds by phase (wall clock on the host; exact with Options::time_split).
+struct TimeSplit {
+  double spmv = 0, ortho = 0, precond = 0, transfer = 0, other = 0, total = 0;
+};
+
+struct Result {
+  Status status = Status::max_iters;
+  int iterations = 0;  ///< operator applications inside the iteration (not the residual checks)
+  int restarts = 0;
+  /// Relative residual before the first iteration, then after each one
+  /// (the method's own estimate; GMRES: the Givens residual).
+  std::vector<double> history;
+  double true_relres = 0;  ///< ||b - A x|| / ||b|| recomputed at the end (working precision)
+  bool happy_breakdown = false;  ///< GMRES: h_{j+1,j} = 0, the Krylov space is invariant
+  double orthogonality_loss = 0;  ///< with Options::measure_orthogonality: max over cycles
+  TimeSplit time;
+  bool converged() const { return status == Status::converged; }
+};
+
+/// Solves A x = b with x holding the initial guess; M (may be null) is applied
+/// as z = M r (an approximate inverse: right preconditioning for GMRES,
+/// ordinary for CG and BiCGStab; FGMRES allows M to change between
+/// applications). b and x live on A's device.
+template <Scalar V>
+Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x,
+             const Options& opt);
+
+}  // namespace tessera::krylov

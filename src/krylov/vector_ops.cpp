@@ -1,0 +1,160 @@
+// Device and host Krylov vector operations (see vector_ops.hpp).
+#include "krylov/vector_ops.hpp"
+
+#include <algorithm>
+
+#include "core/dispatch.hpp"
+#include "krylov/kernels/krylov_host.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
+
+namespace tessera::krylov {
+
+namespace {
+
+template <class V>
+constexpr int components() {
+  return sparse::is_complex_v<V> ? 2 : 1;
+}
+
+// Reals of the coefficient list [a, c_0, ..., c_{k-1}].
+template <class V>
+void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
+  constexpr int nc = components<V>();
+  out.resize(std::size_t(nc) * std::size_t(k + 1));
+  auto put = [&](std::size_t at, V v) {
+    if constexpr (nc == 1) {
+      out[at] = v;
+    } else {
+      out[2 * at] = v.real();
+      out[2 * at + 1] = v.imag();
+    }
+  };
+  put(0, a);
+  for (int i = 0; i < k; ++i) put(std::size_t(1 + i), c[i]);
+}
+
+// Chunk partials summed in chunk order (the same on every backend and mode).
+template <class V>
+void sum_partials(const real_of<V>* p, std::size_t chunks, int k, V* out) {
+  using R = real_of<V>;
+  for (int i = 0; i < k; ++i) {
+    R re = 0, im = 0;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      re = re + p[2 * (std::size_t(i) * chunks + c)];
+      im = im + p[2 * (std::size_t(i) * chunks + c) + 1];
+    }
+    if constexpr (sparse::is_complex_v<V>) out[i] = V(re, im);
+    else out[i] = re;
+  }
+}
+
+void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t count, const char* what) {
+  if ((slot + count) * n > size)
+    throw Error(std::string("krylov: ") + what + " reaches slot " + std::to_string(slot + count) +
+                " of a block of " + std::to_string(n ? size / n : 0) + " vectors");
+}
+
+}  // namespace
+
+template <Scalar V>
+DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms)
+    : device_(std::move(device)),
+      n_(n),
+      max_terms_(std::max(max_terms, 1)),
+      partials_(device_, 2 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
+      coef_(device_, 2 * std::size_t(max_terms_ + 1)) {}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const Vec& w,
+                              std::size_t w_slot, V* out) {
+  if (k <= 0) return;
+  if (k > max_terms_) throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " + std::to_string(max_terms_));
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  const std::size_t chunks = kernels::chunks(n_);
+  dispatch(*device_, [&](auto tag) {
+    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, n_ * nc, w.handle(),
+                     w_slot * n_ * nc, partials_.handle());
+  });
+  host_partials_.resize(2 * chunks * std::size_t(k));
+  if (chunks)
+    device_->queue().read(partials_.handle(), 0, host_partials_.data(), host_partials_.size() * sizeof(R), true);
+  sum_partials<V>(host_partials_.data(), chunks, k, out);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                 const Vec* basis, std::size_t first, int k, const V* c) {
+  if (k > max_terms_) throw Error("krylov: a combination of " + std::to_string(k) + " vectors; capacity " + std::to_string(max_terms_));
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  pack_coef(a, c, k, host_coef_);
+  // Blocking: the host array is reused by the next call.
+  device_->queue().write(coef_.handle(), 0, host_coef_.data(), host_coef_.size() * sizeof(R), true);
+  dispatch(*device_, [&](auto tag) {
+    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), x ? x->handle() : nullptr,
+                        x_slot * n_ * nc, k > 0 ? basis->handle() : nullptr, first * n_ * nc, n_ * nc,
+                        y.handle(), y_slot * n_ * nc);
+  });
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y) {
+  if (bs <= 0 || x.size() % std::size_t(bs) || d.size() != x.size() * std::size_t(bs) || y.size() != x.size())
+    throw Error("krylov: block_diag sizes do not fit (n " + std::to_string(x.size()) + ", block " +
+                std::to_string(bs) + ", diagonal " + std::to_string(d.size()) + ")");
+  constexpr int nc = components<V>();
+  dispatch(*device_, [&](auto tag) {
+    kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(), y.handle());
+  });
+}
+
+template <Scalar V>
+HostVectorOps<V>::HostVectorOps(std::size_t n, int max_terms) : n_(n) {
+  (void)max_terms;
+}
+
+template <Scalar V>
+void HostVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const Vec& w,
+                            std::size_t w_slot, V* out) {
+  if (k <= 0) return;
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  const std::size_t chunks = kernels::chunks(n_);
+  partials_.resize(2 * chunks * std::size_t(k));
+  host::dots<R>(nc, n_, k, reinterpret_cast<const R*>(basis.data() + first * n_), n_ * nc,
+                reinterpret_cast<const R*>(w.data() + w_slot * n_), partials_.data());
+  sum_partials<V>(partials_.data(), chunks, k, out);
+}
+
+template <Scalar V>
+void HostVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                               const Vec* basis, std::size_t first, int k, const V* c) {
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  pack_coef(a, c, k, coef_);
+  host::combine<R>(nc, n_, k, coef_.data(), x ? reinterpret_cast<const R*>(x->data() + x_slot * n_) : nullptr,
+                   k > 0 ? reinterpret_cast<const R*>(basis->data() + first * n_) : nullptr, n_ * nc,
+                   reinterpret_cast<R*>(y.data() + y_slot * n_));
+}
+
+template class DeviceVectorOps<float>;
+template class DeviceVectorOps<double>;
+template class DeviceVectorOps<std::complex<float>>;
+template class DeviceVectorOps<std::complex<double>>;
+template class HostVectorOps<float>;
+template class HostVectorOps<double>;
+template class HostVectorOps<std::complex<float>>;
+template class HostVectorOps<std::complex<double>>;
+
+}  // namespace tessera::krylov

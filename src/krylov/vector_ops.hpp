@@ -1,0 +1,70 @@
+// The Krylov vector operations, on a device (resident mode) or on the host
+// (thesis mode), computing the same numbers in the same order: both run the
+// kernels of kernels/krylov_point.h (the host through the CPU loops) and sum
+// the per-chunk partials of a dot product in order on the host.
+//
+// A "block" is `slots` vectors of n values stored one after another; slot s
+// starts at element s*n. Single vectors are blocks of one slot.
+#pragma once
+#include <complex>
+#include <memory>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "sparse/types.hpp"
+
+namespace tessera::krylov {
+
+using sparse::Scalar;
+template <class V> using real_of = sparse::real_t<V>;
+
+template <Scalar V>
+class DeviceVectorOps {
+ public:
+  using Vec = Buffer<V>;
+  /// Vectors of n values; combinations of up to max_terms basis vectors.
+  DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms);
+  Vec make(std::size_t slots = 1) const { return Vec(device_, n_ * slots); }
+  std::size_t n() const { return n_; }
+
+  /// out[i] = <basis[first+i], w[w_slot]> (conjugate on the basis), i < k.
+  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
+  /// y[y_slot] = a*x[x_slot] + sum_i c[i]*basis[first+i]; x may be null, may be y.
+  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
+               std::size_t first, int k, const V* c);
+  /// y = blockdiag(d) x (blocks bs x bs, row-major; d on the device).
+  void block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y);
+
+  void set(Vec& y, const std::vector<V>& host) { y.copy_from_host(host); }
+  std::vector<V> get(const Vec& y) const { return y.to_vector(); }
+  void finish() { device_->queue().synchronize(); }
+
+ private:
+  std::shared_ptr<Device> device_;
+  std::size_t n_;
+  int max_terms_;
+  Buffer<real_of<V>> partials_, coef_;
+  std::vector<real_of<V>> host_partials_, host_coef_;
+};
+
+template <Scalar V>
+class HostVectorOps {
+ public:
+  using Vec = std::vector<V>;
+  HostVectorOps(std::size_t n, int max_terms);
+  Vec make(std::size_t slots = 1) const { return Vec(n_ * slots); }
+  std::size_t n() const { return n_; }
+
+  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
+  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
+               std::size_t first, int k, const V* c);
+  void set(Vec& y, const std::vector<V>& host) { y = host; }
+  std::vector<V> get(const Vec& y) const { return y; }
+  void finish() {}
+
+ private:
+  std::size_t n_;
+  std::vector<real_of<V>> partials_, coef_;
+};
+
+}  // namespace tessera::krylov

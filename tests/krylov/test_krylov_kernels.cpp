@@ -1,0 +1,159 @@
+// Krylov vector kernels (dots with the conjugate, combine, block_diag) on
+// every device against a host reference in double, and bitwise against the
+// CPU device (all backends follow one summation order); odd sizes spanning
+// several reduction chunks, outputs poisoned with NaN first.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/kernels/portable.h"
+#include "krylov/vector_ops.hpp"
+#include "krylov_test_util.hpp"
+#include "test_support.hpp"
+
+namespace tessera::krylov {
+namespace {
+
+using test_util::random_values;
+using test_util::val;
+
+class KrylovKernels : public ::testing::TestWithParam<std::string> {};
+
+template <class V>
+double tol() {
+  return std::is_same_v<sparse::real_t<V>, float> ? 2e-5 : 1e-13;
+}
+
+template <class V>
+std::vector<V> poisoned(std::size_t n) {
+  return std::vector<V>(n, val<V>(std::nan(""), std::nan("")));
+}
+
+template <class V>
+void check_dots(const std::string& id) {
+  const std::size_t n = 2 * TS_REDUCE_CHUNK + 777;  // three chunks, the last partial
+  const int k = 3;
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, k);
+  DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, k);
+  auto hb = random_values<V>(n * (k + 1), 11), hw = random_values<V>(n, 12);
+  auto basis = ops.make(k + 1), w = ops.make();
+  auto cbasis = cpu_ops.make(k + 1), cw = cpu_ops.make();
+  ops.set(basis, hb);
+  ops.set(w, hw);
+  cpu_ops.set(cbasis, hb);
+  cpu_ops.set(cw, hw);
+  std::vector<V> got(k), cpu(k);
+  ops.dots(basis, 1, k, w, 0, got.data());  // slots 1..3: the offset matters
+  cpu_ops.dots(cbasis, 1, k, cw, 0, cpu.data());
+  for (int i = 0; i < k; ++i) {
+    std::complex<double> ref = 0, noconj = 0, scale = 0;
+    for (std::size_t e = 0; e < n; ++e) {
+      const std::complex<double> v(hb[(std::size_t(i) + 1) * n + e]), x(hw[e]);
+      ref += std::conj(v) * x;
+      noconj += v * x;
+      scale += std::abs(v) * std::abs(x);
+    }
+    const std::complex<double> g(got[static_cast<std::size_t>(i)]);
+    EXPECT_LE(std::abs(g - ref), tol<V>() * std::abs(scale)) << "dot " << i << " on " << id;
+    if constexpr (sparse::is_complex_v<V>) {  // the conjugate is really there
+      EXPECT_GT(std::abs(g - noconj), 1e-3 * std::abs(scale));
+    }
+    EXPECT_EQ(got[static_cast<std::size_t>(i)], cpu[static_cast<std::size_t>(i)]) << "not bitwise equal to the CPU";
+  }
+  // <v, v> is real and positive.
+  V self{};
+  ops.dots(basis, 0, 1, basis, 0, &self);
+  EXPECT_GT(std::real(std::complex<double>(self)), 0.0);
+  EXPECT_EQ(std::imag(std::complex<double>(self)), 0.0);
+}
+
+template <class V>
+void check_combine(const std::string& id) {
+  const std::size_t n = TS_REDUCE_CHUNK + 301;
+  const int k = 4;
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, k);
+  DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, k);
+  auto hb = random_values<V>(n * k, 21), hx = random_values<V>(n * 2, 22);
+  auto c = random_values<V>(k, 23);
+  const V a = val<V>(0.75, -0.5);
+  auto basis = ops.make(k), x = ops.make(2), y = ops.make(2);
+  ops.set(basis, hb);
+  ops.set(x, hx);
+  ops.set(y, poisoned<V>(2 * n));
+  ops.combine(y, 1, a, &x, 1, &basis, 1, k - 1, c.data());  // y[1] = a x[1] + sum c_i v_{1+i}
+  auto got = ops.get(y);
+  auto cb = cpu_ops.make(k), cx = cpu_ops.make(2), cy = cpu_ops.make(2);
+  cpu_ops.set(cb, hb);
+  cpu_ops.set(cx, hx);
+  cpu_ops.set(cy, poisoned<V>(2 * n));
+  cpu_ops.combine(cy, 1, a, &cx, 1, &cb, 1, k - 1, c.data());
+  auto cpu = cpu_ops.get(cy);
+  for (std::size_t e = 0; e < n; ++e) {
+    std::complex<double> ref = std::complex<double>(a) * std::complex<double>(hx[n + e]);
+    double scale = std::abs(std::complex<double>(hx[n + e]));
+    for (int i = 0; i + 1 < k; ++i) {
+      ref += std::complex<double>(c[std::size_t(i)]) * std::complex<double>(hb[(std::size_t(i) + 1) * n + e]);
+      scale += std::abs(std::complex<double>(hb[(std::size_t(i) + 1) * n + e]));
+    }
+    ASSERT_LE(std::abs(std::complex<double>(got[n + e]) - ref), tol<V>() * 4 * scale) << "element " << e;
+    ASSERT_EQ(got[n + e], cpu[n + e]) << "not bitwise equal to the CPU at " << e;
+    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[e])))) << "slot 0 must stay untouched";
+  }
+  // In place, no x term: y = sum c_i v_i (k terms).
+  ops.combine(y, 0, V(0), nullptr, 0, &basis, 0, k, c.data());
+  got = ops.get(y);
+  for (std::size_t e = 0; e < n; e += 97) {
+    std::complex<double> ref = 0;
+    for (int i = 0; i < k; ++i) ref += std::complex<double>(c[std::size_t(i)]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+    EXPECT_LE(std::abs(std::complex<double>(got[e]) - ref), tol<V>() * 8);
+  }
+}
+
+template <class V>
+void check_block_diag(const std::string& id) {
+  const int bs = 5;
+  const std::size_t n = 5 * 203;
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, 1);
+  auto hd = random_values<V>(n * bs, 31), hx = random_values<V>(n, 32);
+  Buffer<V> d(dev, n * bs);
+  d.copy_from_host(hd);
+  auto x = ops.make(), y = ops.make();
+  ops.set(x, hx);
+  ops.set(y, poisoned<V>(n));
+  ops.block_diag(bs, d, x, y);
+  auto got = ops.get(y);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t blk = i / bs, r = i % bs;
+    std::complex<double> ref = 0;
+    for (std::size_t c = 0; c < std::size_t(bs); ++c)
+      ref += std::complex<double>(hd[blk * bs * bs + r * bs + c]) * std::complex<double>(hx[blk * bs + c]);
+    ASSERT_LE(std::abs(std::complex<double>(got[i]) - ref), tol<V>() * 10) << "row " << i;
+  }
+}
+
+TEST_P(KrylovKernels, DotsAreHermitianAndMatchTheCpuBitwise) {
+  check_dots<float>(GetParam());
+  check_dots<double>(GetParam());
+  check_dots<std::complex<float>>(GetParam());
+  check_dots<std::complex<double>>(GetParam());
+}
+
+TEST_P(KrylovKernels, CombineMatchesReferenceAndCpu) {
+  check_combine<float>(GetParam());
+  check_combine<double>(GetParam());
+  check_combine<std::complex<float>>(GetParam());
+  check_combine<std::complex<double>>(GetParam());
+}
+
+TEST_P(KrylovKernels, BlockDiagonalMultiply) {
+  check_block_diag<float>(GetParam());
+  check_block_diag<std::complex<double>>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, KrylovKernels, ::testing::ValuesIn(test::device_ids()), test::id_name);
+
+}  // namespace
+}  // namespace tessera::krylov

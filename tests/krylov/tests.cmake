@@ -1,0 +1,29 @@
+# krylov: vector kernels and solvers on every device, and the `tessera solve`
+# CLI (paths relative to tests/).
+target_sources(tessera_tests PRIVATE krylov/test_krylov_kernels.cpp krylov/test_krylov_solvers.cpp)
+
+set(KRYLOV_DATA ${CMAKE_CURRENT_SOURCE_DIR}/krylov/data)
+function(krylov_cli name expect match)
+  string(REPLACE ";" "\\;" args "${ARGN}")
+  add_test(NAME cli.krylov_${name} COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=${args}
+           -DEXPECT=${expect} -DMATCH=${match} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+endfunction()
+krylov_cli(solve_laplace_cg 0 "converged.after"
+           solve --generate laplace7:9 --method cg --precond jacobi --tol 1e-8 --device cpu)
+krylov_cli(solve_trace_gmres_cgs2 0 "converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --ortho cgs2 --restart 20 --precision single
+           --tol 1e-5 --device cpu)
+krylov_cli(solve_trace_bicgstab_block_jacobi 0 "converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method bicgstab --precond block-jacobi --tol 1e-10 --device cpu)
+krylov_cli(solve_thesis_mode_fixed 0 "max-iters.after.12.iterations.*transfers"
+           solve --generate trace:3x5x4,blocks=2 --mode thesis --fixed --max-iters 12 --precision single --device cpu)
+krylov_cli(solve_singular_stagnates_exit1 1 "not.converged..stagnated"
+           solve --matrix ${KRYLOV_DATA}/singular4.mtx --restart 2 --device cpu)
+krylov_cli(solve_rhs_size_mismatch_exit1 1 "3.entries,.but.the.matrix.has.4.rows"
+           solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${KRYLOV_DATA}/vec3.mtx --device cpu)
+krylov_cli(solve_rhs_nan_exit1 1 "NaN|nan"
+           solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${KRYLOV_DATA}/vec4_nan.mtx --device cpu)
+krylov_cli(solve_ilu0_not_yet_exit2 2 "not.implemented"
+           solve --generate laplace7:4 --precond ilu0 --device cpu)
+krylov_cli(solve_no_matrix_exit2 2 "exactly.one.of"
+           solve --method cg --device cpu)
