@@ -14,7 +14,9 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "krylov/poisson.hpp"
 #include "krylov/precond.hpp"
+#include "mg/layout.hpp"
 #include "krylov/solver.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/device_inputs.hpp"
@@ -89,6 +91,8 @@ double relres_double(const Csr<V>& a, const std::vector<V>& b, const std::vector
   return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
 }
 
+void print_result(const krylov::Result& r, const SolveArgs& args);
+
 template <Scalar V>
 int solve_as(const SolveArgs& args) {
   const HostMatrix<V> hm = args.matrix.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.matrix);
@@ -128,15 +132,9 @@ int solve_as(const SolveArgs& args) {
               (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
   std::printf("method   %s(%d), %s, precond %s, %s mode, tol %.3g%s\n", args.method.c_str(), args.restart,
               args.ortho.c_str(), args.precond.c_str(), args.mode.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
-  const std::size_t hs = r.history.size(), step = std::max<std::size_t>(1, hs / 40);
-  for (std::size_t i = 0; i < hs; ++i)
-    if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
-  std::printf("status   %s after %d iterations (%d restarts)%s\n", std::string(krylov::to_string(r.status)).c_str(),
-              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "");
+  print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
   const auto& t = r.time;
-  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f\n",
-              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other);
 
   if (!args.out.empty()) write_matrix_market_vector<V>(args.out, std::span<const V>(hx));
   if (!args.json.empty()) {
@@ -172,8 +170,91 @@ int solve_as(const SolveArgs& args) {
   return 1;
 }
 
+void print_result(const krylov::Result& r, const SolveArgs& args) {
+  const std::size_t hs = r.history.size(), step = std::max<std::size_t>(1, hs / 40);
+  for (std::size_t i = 0; i < hs; ++i)
+    if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
+  std::printf("status   %s after %d iterations (%d restarts)%s\n", std::string(krylov::to_string(r.status)).c_str(),
+              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "");
+  const auto& t = r.time;
+  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f\n",
+              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other);
+  (void)args;
+}
+
+// --generate poisson3d:N (or poisson2d:N): mg's unscaled Poisson problem,
+// matrix free in mg's halo layout; --precond mg runs one V-cycle.
+template <class T>
+int solve_poisson(const SolveArgs& args, int dim, long n) {
+  const mg::Dims d{n, n, dim == 3 ? n : 1, dim};
+  const auto dev = open_device(args.device);
+  krylov::PoissonOperator<T> op(dev, d);
+  std::unique_ptr<krylov::LinearOperator<T>> m;
+  if (args.precond == "mg") m = std::make_unique<krylov::MultigridPreconditioner<T>>(dev, d);
+  else if (args.precond != "none")
+    throw UsageError(fmt::format("--generate poisson{}d: --precond none or mg (got {})", dim, args.precond));
+  if (!args.out.empty() || !args.x0.empty()) throw UsageError("--generate poisson: --out and --x0 are not supported");
+  std::vector<T> interior(static_cast<std::size_t>(d.points()), T(1));
+  if (args.rhs == "random") {
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : interior) v = static_cast<T>(u(rng));
+  } else if (args.rhs != "ones") {
+    throw UsageError("--generate poisson: --rhs ones or random");
+  }
+  Buffer<T> b(dev, d.storage()), x(dev, d.storage());
+  b.copy_from_host(mg::to_halo_layout(d, interior));
+  x.copy_from_host(std::vector<T>(d.storage(), T(0)));
+  krylov::Options o;
+  o.method = krylov::parse_method(args.method);
+  o.ortho = krylov::parse_ortho(args.ortho);
+  o.mode = krylov::parse_mode(args.mode);
+  o.restart = args.restart;
+  o.tol = args.tol;
+  o.max_iters = args.max_iters;
+  o.fixed_iterations = args.fixed;
+  o.time_split = true;
+  const krylov::Result r = krylov::solve<T>(op, m.get(), b, x, o);
+  std::printf("system   poisson%dd:%ld (%ld unknowns, matrix free), %s on %s\n", dim, n, d.points(),
+              sizeof(T) == 4 ? "float" : "double", dev->id().c_str());
+  std::printf("method   %s, precond %s, %s mode, tol %.3g\n", args.method.c_str(), args.precond.c_str(),
+              args.mode.c_str(), args.tol);
+  print_result(r, args);
+  std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision)\n", r.true_relres);
+  if (!args.json.empty()) {
+    nlohmann::json j = {{"command", "solve"}, {"matrix", fmt::format("poisson{}d:{}", dim, n)},
+                        {"rows", d.points()}, {"device", bench::to_json(dev->info())},
+                        {"method", args.method}, {"precond", args.precond}, {"mode", args.mode},
+                        {"tol", args.tol}, {"status", std::string(krylov::to_string(r.status))},
+                        {"converged", r.converged()}, {"iterations", r.iterations}, {"history", r.history},
+                        {"true_relres", r.true_relres},
+                        {"time_s", {{"total", r.time.total}, {"spmv", r.time.spmv}, {"ortho", r.time.ortho},
+                                    {"precond", r.time.precond}, {"transfer", r.time.transfer}, {"other", r.time.other}}}};
+    write_file_atomic(args.json, j.dump(2) + "\n");
+  }
+  if (r.converged() || args.fixed) return 0;
+  std::fprintf(stderr, "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
+               std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
+  return 1;
+}
+
 int run_solve(const SolveArgs& args) {
   if (args.matrix.empty() == args.generate.empty()) throw UsageError("solve: give exactly one of --matrix and --generate");
+  for (int dim : {2, 3}) {
+    const std::string prefix = fmt::format("poisson{}d:", dim);
+    if (args.generate.rfind(prefix, 0) == 0) {
+      long n = 0;
+      try {
+        std::size_t used = 0;
+        n = std::stol(args.generate.substr(prefix.size()), &used);
+        if (used != args.generate.size() - prefix.size()) n = 0;
+      } catch (const std::exception&) {
+      }
+      if (n < 1) throw UsageError(fmt::format("--generate {}: expected {}N with N >= 1", args.generate, prefix));
+      return args.precision == "single" ? solve_poisson<float>(args, dim, n) : solve_poisson<double>(args, dim, n);
+    }
+  }
+  if (args.precond == "mg") throw UsageError("--precond mg needs --generate poisson2d:N or poisson3d:N");
   const bool complex = args.matrix.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.matrix);
   const bool single = args.precision == "single";
   if (complex) return single ? solve_as<std::complex<float>>(args) : solve_as<std::complex<double>>(args);
@@ -187,14 +268,14 @@ Command add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Solve A x = b with GMRES(m), FGMRES, CG or BiCGStab on a device");
   cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz)");
   cmd->add_option("--generate", a->generate,
-                  "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]) or laplace7:N|NXxNYxNZ");
+                  "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, or poisson3d:N / poisson2d:N (matrix free, mg's halo layout)");
   cmd->add_option("--rhs", a->rhs, "ones, random or a Matrix Market vector file (zero in empty rows)");
   cmd->add_option("--x0", a->x0, "Initial guess: zero (default), ones, random or a vector file");
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
   cmd->add_option("--ortho", a->ortho, "mgs, cgs or cgs2")->check(CLI::IsMember({"mgs", "cgs", "cgs2"}));
-  cmd->add_option("--precond", a->precond, "none, jacobi or block-jacobi (ilu0 and mg: not yet)")
+  cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, or mg (one V-cycle; with --generate poisson3d:N); ilu0: not yet")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
   cmd->add_option("--block", a->block, "Block size of block-jacobi (TRACE: 5)")->check(CLI::Range(1, 64));
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);

@@ -61,8 +61,11 @@ DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t 
     : device_(std::move(device)),
       n_(n),
       max_terms_(std::max(max_terms, 1)),
+      slot_reals_(2 * std::size_t(max_terms_ + 1)),
+      slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
       partials_(device_, 2 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
-      coef_(device_, 2 * std::size_t(max_terms_ + 1)) {}
+      coef_(device_, slot_reals_ * slots_),
+      coef_host_(device_, slot_reals_ * slots_) {}
 
 template <Scalar V>
 void DeviceVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const Vec& w,
@@ -79,8 +82,10 @@ void DeviceVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const 
                      w_slot * n_ * nc, partials_.handle());
   });
   host_partials_.resize(2 * chunks * std::size_t(k));
-  if (chunks)
+  if (chunks) {
     device_->queue().read(partials_.handle(), 0, host_partials_.data(), host_partials_.size() * sizeof(R), true);
+    next_slot_ = 0;  // the blocking read drained the queue: every slot is free
+  }
   sum_partials<V>(host_partials_.data(), chunks, k, out);
 }
 
@@ -93,11 +98,16 @@ void DeviceVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, 
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  pack_coef(a, c, k, host_coef_);
-  // Blocking: the host array is reused by the next call.
-  device_->queue().write(coef_.handle(), 0, host_coef_.data(), host_coef_.size() * sizeof(R), true);
+  pack_coef(a, c, k, packed_);
+  if (next_slot_ == slots_) {  // every slot may still be in flight
+    device_->queue().synchronize();
+    next_slot_ = 0;
+  }
+  const std::size_t off = next_slot_++ * slot_reals_;
+  std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
+  device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
   dispatch(*device_, [&](auto tag) {
-    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), x ? x->handle() : nullptr,
+    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x ? x->handle() : nullptr,
                         x_slot * n_ * nc, k > 0 ? basis->handle() : nullptr, first * n_ * nc, n_ * nc,
                         y.handle(), y_slot * n_ * nc);
   });

@@ -43,8 +43,14 @@ class DeviceVectorOps {
   std::shared_ptr<Device> device_;
   std::size_t n_;
   int max_terms_;
+  // Coefficients travel through a ring of slots (pinned host memory ->
+  // device) with asynchronous writes, so a combination does not stall the
+  // queue. A slot is reused only after the queue was synchronised: when the
+  // ring wraps, or by a dot product's blocking read (which resets the ring).
+  std::size_t slot_reals_, slots_, next_slot_ = 0;
   Buffer<real_of<V>> partials_, coef_;
-  std::vector<real_of<V>> host_partials_, host_coef_;
+  PinnedBuffer<real_of<V>> coef_host_;
+  std::vector<real_of<V>> host_partials_, packed_;
 };
 
 template <Scalar V>

@@ -27,3 +27,7 @@ krylov_cli(solve_ilu0_not_yet_exit2 2 "not.implemented"
            solve --generate laplace7:4 --precond ilu0 --device cpu)
 krylov_cli(solve_no_matrix_exit2 2 "exactly.one.of"
            solve --method cg --device cpu)
+krylov_cli(solve_poisson3d_cg_mg 0 "converged.after.[0-9].iterations"
+           solve --generate poisson3d:15 --method cg --precond mg --tol 1e-8 --device cpu)
+krylov_cli(solve_mg_needs_poisson_exit2 2 "needs.--generate.poisson"
+           solve --generate laplace7:4 --precond mg --device cpu)

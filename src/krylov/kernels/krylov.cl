@@ -42,11 +42,12 @@ __kernel void kry_dots(int nc, ulong n, ulong nch, __global const ts_real* v, ul
 }
 
 /* y = a*x + sum_k c_k v_k; one work-item per element. has_x = 0: no x term. */
-__kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef, int has_x,
+__kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off, int has_x,
                           __global const ts_real* x, ulong x_off, __global const ts_real* v,
                           ulong v_off, ulong ld, __global ts_real* y, ulong y_off) {
   const ulong i = get_global_id(0);
   if (i >= n) return;
+  __global const ts_real* coef = coef_base + coef_off;
   if (nc == 1) {
     ts_real acc = has_x ? ts_kry_rmul(coef[0], x[x_off + i]) : (ts_real)0;
     for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[v_off + (ulong)kk * ld + i]);

@@ -128,10 +128,10 @@ void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::siz
 }
 
 template <class R>
-void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, const void* x,
+void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
              std::size_t y_off) {
-  host::combine<R>(nc, n, k, cpu::ptr<R>(const_cast<void*>(coef)), at<R>(x, x_off),
+  host::combine<R>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off),
                    at<R>(v, v_off), ld, cpu::ptr<R>(y) + y_off);
 }
 
@@ -143,7 +143,7 @@ void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, c
 #define TS_INSTANTIATE(R)                                                                          \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, void*);                             \
-  template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*,       \
+  template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
   template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*);
 TS_INSTANTIATE(float)

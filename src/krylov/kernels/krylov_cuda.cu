@@ -124,14 +124,14 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
 }
 
 template <class R>
-void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,
+void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
              std::size_t y_off) {
   if (n == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   combine_kernel<R><<<blocks_for(n), kBlock, 0, cq.native()>>>(
-      nc, n, k, at<R>(coef, 0), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off);
+      nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off);
   cuda::check_launch("krylov combine");
 }
 
@@ -149,7 +149,7 @@ void block_diag(CudaTag, Device& dev, int nc, std::size_t n, int bs, const void*
 #define TS_INSTANTIATE(R)                                                                          \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, void*);                             \
-  template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,     \
+  template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
   template void block_diag<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,  \
                               void*);

@@ -27,10 +27,11 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   template <class R>                                                                               \
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \
             std::size_t ld, const void* w, std::size_t w_off, void* partials);                     \
-  /* y = a*x + sum_k c_k v_k with coef = [a, c_0, ..., c_{k-1}] (nc reals each) on the device; */ \
+  /* y = a*x + sum_k c_k v_k with coef + coef_off = [a, c_0, ..., c_{k-1}] (nc reals each); */  \
   /* x may be null (then a is ignored) and may be y itself. */                                     \
   template <class R>                                                                               \
-  void combine(Tag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,      \
+  void combine(Tag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, \
+               const void* x,                                                                      \
                std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,       \
                std::size_t y_off);                                                                 \
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \

@@ -36,12 +36,12 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
 }
 
 template <class R>
-void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, const void* x,
+void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
              std::size_t y_off) {
   if (n == 0) return;
   cl::Kernel kr = kernel<R>(dev, "kry_combine");
-  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_int(x ? 1 : 0),
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_ulong(coef_off), cl_int(x ? 1 : 0),
                    mem_or(x, y), cl_ulong(x_off), mem_or(v, y), cl_ulong(v_off), cl_ulong(ld),
                    opencl::mem(y), cl_ulong(y_off));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
@@ -62,7 +62,7 @@ void block_diag(OpenCLTag, Device& dev, int nc, std::size_t n, int bs, const voi
 #define TS_INSTANTIATE(R)                                                                            \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, void*);                               \
-  template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*,     \
+  template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
   template void block_diag<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*, \
                               void*);
