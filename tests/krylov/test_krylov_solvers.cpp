@@ -90,8 +90,10 @@ void converge_all(const std::string& id) {
       EXPECT_LE(r.res.history.back(), o.tol) << what;
       EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
       EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
-      ASSERT_EQ(r.res.iterations, cpu.res.iterations) << what;
-      for (std::size_t i = 0; i < r.res.history.size(); ++i)
+      // Same iterates as the CPU to round-off (a residual landing on the
+      // tolerance may cost one iteration more or less on another backend).
+      ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
+      for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
         EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
     }
   }
