@@ -3,13 +3,14 @@
  * only indexes. Offsets and leading dimensions count reals. */
 #include "krylov_point.h"
 
-/* One work-group of TS_REDUCE_THREADS per (product k, chunk c). */
-__kernel void kry_dots(int nc, ulong n, ulong nch, __global const ts_real* v, ulong v_off, ulong ld,
+/* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+ * groups share a chunk of w (c = group / k), so its re-reads hit the cache. */
+__kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off, ulong ld,
                        __global const ts_real* w, ulong w_off, __global ts_real* partials) {
   __local ts_real sr[TS_REDUCE_THREADS];
   __local ts_real si[TS_REDUCE_THREADS];
-  const ulong job = get_group_id(0);
-  const ulong kk = job / nch, c = job % nch;
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  const ulong job = kk * nch + c;
   const uint t = (uint)get_local_id(0);
   __global const ts_real* vk = v + v_off + kk * ld;
   __global const ts_real* wp = w + w_off;
