@@ -5,7 +5,9 @@
 // embedded file, so the on-disk cache of ProgramCache does not apply).
 #include "skeleton/kernels/skel_opencl.hpp"
 
+#include <algorithm>
 #include <map>
+#include <regex>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -36,6 +38,22 @@ std::string build_log(const ::cl::Program& p, const ::cl::Device& d) {
   return log;
 }
 
+/// Compilers that ignore #line (NVIDIA's reports "<kernel>:N:") number lines
+/// in the generated program: rewrite those in the user's part as origin:line.
+std::string user_lines(const std::string& log, const std::string& origin, long first, long count) {
+  static const std::regex position(R"(<kernel>:(\d+):)");
+  std::string out;
+  auto last = log.cbegin();
+  for (std::sregex_iterator it(log.begin(), log.end(), position), end; it != end; ++it) {
+    const long line = std::stol((*it)[1].str()) - first + 1;
+    out.append(last, (*it)[0].first);
+    out += line >= 1 && line <= count ? fmt::format("{}:{}:", origin, line) : (*it)[0].str();
+    last = (*it)[0].second;
+  }
+  out.append(last, log.cend());
+  return out;
+}
+
 /// The kernel `kernel` of the program made of `f` and the template with `defines`.
 ::cl::Kernel generated(Device& dev, const ClFunction& f, const std::string& element_type,
                        const std::string& declaration, const std::string& defines, const char* kernel,
@@ -45,6 +63,8 @@ std::string build_log(const ::cl::Program& p, const ::cl::Device& d) {
                                 declaration);
   src += expand_includes("skeleton/kernels/skel_prelude.cl");
   src += fmt::format("\n#line 1 \"{}\"\n", f.origin);
+  const long user_first_line = 1 + static_cast<long>(std::count(src.begin(), src.end(), '\n'));
+  const long user_line_count = 1 + static_cast<long>(std::count(f.source.begin(), f.source.end(), '\n'));
   src += f.source;
   src += "\n" + extra_source;
   src += expand_includes("skeleton/kernels/skel_template.cl");
@@ -78,7 +98,8 @@ std::string build_log(const ::cl::Program& p, const ::cl::Device& d) {
         throw BuildError(fmt::format("OpenCL build of the skeleton kernel around '{}' ({}) failed ({}); the "
                                      "compiler's messages name '{}' with the line numbers of your source:\n{}",
                                      f.name, f.origin, opencl::error_name(err), f.origin,
-                                     build_log(program, ocl.native())));
+                                     user_lines(build_log(program, ocl.native()), f.origin,
+                                                user_first_line, user_line_count)));
       ::cl::Program::Binaries binaries;
       if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
           !binaries[0].empty())
