@@ -47,50 +47,14 @@ __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_b
                           __global const ts_real* x, ulong x_off, __global const ts_real* v,
                           ulong v_off, ulong ld, __global ts_real* y, ulong y_off) {
   const ulong i = get_global_id(0);
-  if (i >= n) return;
-  __global const ts_real* coef = coef_base + coef_off;
-  if (nc == 1) {
-    ts_real acc = has_x ? ts_kry_rmul(coef[0], x[x_off + i]) : (ts_real)0;
-    for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[v_off + (ulong)kk * ld + i]);
-    y[y_off + i] = acc;
-  } else {
-    ts_real ar = 0, ai = 0;
-    if (has_x) {
-      ar = ts_kry_mul_re(coef[0], coef[1], x[x_off + 2 * i], x[x_off + 2 * i + 1]);
-      ai = ts_kry_mul_im(coef[0], coef[1], x[x_off + 2 * i], x[x_off + 2 * i + 1]);
-    }
-    for (int kk = 0; kk < k; ++kk) {
-      const ulong o = v_off + (ulong)kk * ld + 2 * i;
-      const int cc = 2 * (1 + kk);
-      ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], v[o], v[o + 1]);
-      ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], v[o], v[o + 1]);
-    }
-    y[y_off + 2 * i] = ar;
-    y[y_off + 2 * i + 1] = ai;
-  }
+  if (i < n)
+    ts_kry_combine_at(nc, (long)i, k, coef_base + coef_off, has_x, x + x_off, v + v_off, (long)ld,
+                      y + y_off);
 }
 
 /* y = blockdiag(D) x, one work-item per row. */
 __kernel void kry_block_diag(int nc, ulong n, int bs, __global const ts_real* d,
                              __global const ts_real* x, __global ts_real* y) {
   const ulong i = get_global_id(0);
-  if (i >= n) return;
-  const ulong b = (ulong)bs, blk = i / b, r = i % b;
-  __global const ts_real* drow = d + (blk * b * b + r * b) * (ulong)nc;
-  __global const ts_real* xb = x + blk * b * (ulong)nc;
-  ts_real ar = 0, ai = 0;
-  for (ulong c = 0; c < b; ++c) {
-    if (nc == 1) {
-      ar = ar + ts_kry_rmul(drow[c], xb[c]);
-    } else {
-      ar = ar + ts_kry_mul_re(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
-      ai = ai + ts_kry_mul_im(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
-    }
-  }
-  if (nc == 1) {
-    y[i] = ar;
-  } else {
-    y[2 * i] = ar;
-    y[2 * i + 1] = ai;
-  }
+  if (i < n) ts_kry_block_diag_at(nc, (long)i, bs, d, x, y);
 }

@@ -52,56 +52,15 @@ template <class R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t ii = 0; ii < nn; ++ii) {
-    const auto i = static_cast<std::size_t>(ii);
-    if (nc == 1) {
-      R acc = x ? ts_kry_rmul(coef[0], x[i]) : R(0);
-      for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[std::size_t(kk) * ld + i]);
-      y[i] = acc;
-    } else {
-      R ar = 0, ai = 0;
-      if (x) {
-        ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
-        ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
-      }
-      for (int kk = 0; kk < k; ++kk) {
-        const R* c = coef + 2 * (1 + kk);
-        const R* vk = v + std::size_t(kk) * ld + 2 * i;
-        ar = ar + ts_kry_mul_re(c[0], c[1], vk[0], vk[1]);
-        ai = ai + ts_kry_mul_im(c[0], c[1], vk[0], vk[1]);
-      }
-      y[2 * i] = ar;
-      y[2 * i + 1] = ai;
-    }
-  }
+  for (std::ptrdiff_t i = 0; i < nn; ++i)
+    ts_kry_combine_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y);
 }
 
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
-  const auto b = static_cast<std::size_t>(bs);
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t ii = 0; ii < nn; ++ii) {
-    const auto i = static_cast<std::size_t>(ii);
-    const std::size_t blk = i / b, r = i % b;
-    const R* drow = d + (blk * b * b + r * b) * std::size_t(nc);
-    const R* xb = x + blk * b * std::size_t(nc);
-    R ar = 0, ai = 0;
-    for (std::size_t c = 0; c < b; ++c) {
-      if (nc == 1) {
-        ar = ar + ts_kry_rmul(drow[c], xb[c]);
-      } else {
-        ar = ar + ts_kry_mul_re(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
-        ai = ai + ts_kry_mul_im(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
-      }
-    }
-    if (nc == 1) {
-      y[i] = ar;
-    } else {
-      y[2 * i] = ar;
-      y[2 * i + 1] = ai;
-    }
-  }
+  for (std::ptrdiff_t i = 0; i < nn; ++i) ts_kry_block_diag_at(nc, long(i), bs, d, x, y);
 }
 
 #define TS_INSTANTIATE(R)                                                                        \

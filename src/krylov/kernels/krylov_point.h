@@ -18,3 +18,55 @@ TS_FN ts_real ts_kry_mul_im(ts_real cr, ts_real ci, ts_real vr, ts_real vi) { re
 /* Real versions (a real vector's element has no imaginary part to multiply). */
 TS_FN ts_real ts_kry_rdot(ts_real v, ts_real w) { return v * w; }
 TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
+
+/* combine at element i: y_i = a * x_i + sum_k c_k * v_k,i with the
+ * coefficients (a, c_0, ..., c_{k-1}) in coef (nc = 1 real, 2 interleaved
+ * complex) and the basis vectors ld apart in v; has_x = 0: no x term (x is
+ * not read). Terms are added in the order a x, c_0 v_0, c_1 v_1, ... */
+TS_FN void ts_kry_combine_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
+                             TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* v, long ld,
+                             TS_GLOBAL ts_real* y) {
+  if (nc == 1) {
+    ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
+    for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[(long)kk * ld + i]);
+    y[i] = acc;
+    return;
+  }
+  ts_real ar = 0, ai = 0;
+  if (has_x) {
+    ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+    ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+  }
+  for (int kk = 0; kk < k; ++kk) {
+    const long o = (long)kk * ld + 2 * i;
+    const int cc = 2 * (1 + kk);
+    ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], v[o], v[o + 1]);
+    ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], v[o], v[o + 1]);
+  }
+  y[2 * i] = ar;
+  y[2 * i + 1] = ai;
+}
+
+/* block_diag at row i: y_i = sum_c D_b(r, c) x_b(c) for the dense bs x bs
+ * block b = i / bs (row-major blocks, nc as above), columns in order. */
+TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real* d,
+                                TS_GLOBAL const ts_real* x, TS_GLOBAL ts_real* y) {
+  const long b = (long)bs, blk = i / b, r = i % b;
+  TS_GLOBAL const ts_real* drow = d + (blk * b * b + r * b) * (long)nc;
+  TS_GLOBAL const ts_real* xb = x + blk * b * (long)nc;
+  ts_real ar = 0, ai = 0;
+  for (long c = 0; c < b; ++c) {
+    if (nc == 1) {
+      ar = ar + ts_kry_rmul(drow[c], xb[c]);
+    } else {
+      ar = ar + ts_kry_mul_re(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+      ai = ai + ts_kry_mul_im(drow[2 * c], drow[2 * c + 1], xb[2 * c], xb[2 * c + 1]);
+    }
+  }
+  if (nc == 1) {
+    y[i] = ar;
+  } else {
+    y[2 * i] = ar;
+    y[2 * i + 1] = ai;
+  }
+}

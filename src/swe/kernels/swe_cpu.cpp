@@ -113,21 +113,7 @@ void phys_stage(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, con
   });
 }
 
-#define TS_INSTANTIATE(T)                                                                          \
-  template void thesis_update<T>(CpuTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,   \
-                                 const Fields<T>&, Fields<T>&);                                    \
-  template void thesis_ghosts<T>(CpuTag, Queue&, const ThesisGrid&, Fields<T>&);                  \
-  template void phys_ghosts<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
-                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
-                               bool);                                                              \
-  template void phys_update<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
-                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
-                               Buffer<std::uint32_t>&);                                            \
-  template void phys_stage<T>(CpuTag, Queue&, const PhysGrid&, const PhysParams<T>&,              \
-                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
-                              int, Buffer<T>&, Buffer<std::uint32_t>&);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-#undef TS_INSTANTIATE
+TS_SWE_INSTANTIATE(CpuTag, float)
+TS_SWE_INSTANTIATE(CpuTag, double)
 
 }  // namespace tessera::swe::kernels

@@ -317,21 +317,7 @@ void phys_stage(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, 
   cuda::check_launch("swe phys_stage");
 }
 
-#define TS_INSTANTIATE(T)                                                                          \
-  template void thesis_update<T>(CudaTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,  \
-                                 const Fields<T>&, Fields<T>&);                                    \
-  template void thesis_ghosts<T>(CudaTag, Queue&, const ThesisGrid&, Fields<T>&);                 \
-  template void phys_ghosts<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,            \
-                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
-                               bool);                                                              \
-  template void phys_update<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,            \
-                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
-                               Buffer<std::uint32_t>&);                                            \
-  template void phys_stage<T>(CudaTag, Queue&, const PhysGrid&, const PhysParams<T>&,             \
-                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
-                              int, Buffer<T>&, Buffer<std::uint32_t>&);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-#undef TS_INSTANTIATE
+TS_SWE_INSTANTIATE(CudaTag, float)
+TS_SWE_INSTANTIATE(CudaTag, double)
 
 }  // namespace tessera::swe::kernels

@@ -41,4 +41,21 @@ TS_SWE_DECLARE(OpenCLTag)
 TS_SWE_DECLARE(CudaTag)
 #undef TS_SWE_DECLARE
 
+/* Explicit instantiations of every templated kernel for one backend tag and
+ * value type; each launcher file ends with TS_SWE_INSTANTIATE(Tag, float) and
+ * TS_SWE_INSTANTIATE(Tag, double). */
+#define TS_SWE_INSTANTIATE(Tag, T)                                                                 \
+  template void thesis_update<T>(Tag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,      \
+                                 const Fields<T>&, Fields<T>&);                                    \
+  template void thesis_ghosts<T>(Tag, Queue&, const ThesisGrid&, Fields<T>&);                     \
+  template void phys_ghosts<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
+                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
+                               bool);                                                              \
+  template void phys_update<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
+                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
+                               Buffer<std::uint32_t>&);                                            \
+  template void phys_stage<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                 \
+                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);
+
 }  // namespace tessera::swe::kernels

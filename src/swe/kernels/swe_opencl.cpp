@@ -157,21 +157,7 @@ void phys_stage(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, 
                              cl::NDRange(TS_SWE_BLOCK, 1), "phys_stage");
 }
 
-#define TS_INSTANTIATE(T)                                                                          \
-  template void thesis_update<T>(OpenCLTag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,\
-                                 const Fields<T>&, Fields<T>&);                                    \
-  template void thesis_ghosts<T>(OpenCLTag, Queue&, const ThesisGrid&, Fields<T>&);               \
-  template void phys_ghosts<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,          \
-                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
-                               bool);                                                              \
-  template void phys_update<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,          \
-                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
-                               Buffer<std::uint32_t>&);                                            \
-  template void phys_stage<T>(OpenCLTag, Queue&, const PhysGrid&, const PhysParams<T>&,           \
-                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
-                              int, Buffer<T>&, Buffer<std::uint32_t>&);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-#undef TS_INSTANTIATE
+TS_SWE_INSTANTIATE(OpenCLTag, float)
+TS_SWE_INSTANTIATE(OpenCLTag, double)
 
 }  // namespace tessera::swe::kernels
