@@ -86,7 +86,8 @@ void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector
     m.size = static_cast<std::size_t>(n);
     const double values = order == swe::Order::first ? 7.0 : 17.0;
     m.kernel = order == swe::Order::first
-                   ? fmt::format("physical first order, {} col/item, dt fused ({} steps)", cols, steps)
+                   ? fmt::format("physical first order, {}, dt fused ({} steps)",
+                                 cols == 3 ? "faces shared" : fmt::format("{} col/item", cols), steps)
                    : fmt::format("physical second order RK2 ({} steps)", steps);
     m.bytes = values * sizeof(T) * double(n) * double(n) * steps;
     m.timing = bench::time_runs(dev->queue(), [&](int) { s.run_steps(steps); }, t);
@@ -143,10 +144,11 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
     }
-  // first order with two and one columns per work-item (--param columns=2 or 1 for one only)
-  const std::string cols = a.param("columns", "2,1");
+  // first-order GPU updates (--param columns=3,2,1): 3 one column per work-item with faces
+  // shared through local memory, 2 two columns per work-item, 1 one column (every face per item)
+  const std::string cols = a.param("columns", "3,2,1");
   std::vector<int> columns;
-  for (int k : {2, 1})
+  for (int k : {3, 2, 1})
     if (cols.find(char('0' + k)) != std::string::npos) columns.push_back(k);
   const bool second = a.param("second", "1") == "1";
   p.step("physical");

@@ -140,8 +140,9 @@ PhysCase random_case(long nx, long ny, std::uint64_t seed) {
 }
 
 template <class T>
-void compare_with_cpu(const std::string& id, Order order, double manning, Bc bx, Bc by, int columns = 2) {
-  PhysCase c = random_case(37, 29, 5);
+void compare_with_cpu(const std::string& id, Order order, double manning, Bc bx, Bc by, int columns = 2,
+                      long nx = 37, long ny = 29) {
+  PhysCase c = random_case(nx, ny, 5);
   c.manning = manning;
   c.bc[x_lo] = c.bc[x_hi] = bx;
   c.bc[y_lo] = by;
@@ -178,6 +179,12 @@ TEST_P(SwePhysical, EveryBackendMatchesTheCpu) {
   // one column per work-item (the default is two), odd ny for the paired kernel's last column
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::transmissive, 1);
   if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 1);
+  // faces shared through local memory: one work-group and, with ny = 301,
+  // three overlapping ones (126 columns each) and a partial last group
+  compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::transmissive, 3);
+  compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::periodic, Bc::periodic, 3, 21, 301);
+  compare_with_cpu<float>(GetParam(), Order::first, 0.03, Bc::wall, Bc::wall, 3, 19, 253);
+  if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 3, 23, 300);
 }
 
 TEST_P(SwePhysical, UniformFlowStaysUniformOnAPeriodicDomain) {

@@ -131,6 +131,24 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
 }
 
+/* one column per work-item, y-faces handed over in local memory; groups
+ * overlap by two columns (their edge items own no cell) */
+__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_update_shared(
+    TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
+    __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
+    __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
+    __global unsigned int* fl, long strip) {
+  __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
+  __local ts_real xch[2 * 7 * TS_SWE_BLOCK];
+  const int t = (int)get_local_id(0);
+  const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t - 1, i0 = (long)get_group_id(1) * strip;
+  const long i1 = min(i0 + strip, nx);
+  unsigned int rmax = 0u, bad = TS_SWE_NONE;
+  ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, t,
+                      TS_SWE_BLOCK, xch, &rmax, &bad);
+  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
+}
+
 __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_stage(
     TS_PHYS_PARAMS, int stage, __global const ts_real* Z, __global const ts_real* BH,
     __global const ts_real* BHU, __global const ts_real* BHV, __global const ts_real* H,

@@ -189,6 +189,27 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_pair_k(Phys<T> a, co
   block_fold(rmax, bad, true, fl);
 }
 
+// One column per thread, y-faces handed over in shared memory; blocks
+// overlap by two columns (their edge threads own no cell).
+template <class T>
+__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
+                                                                     const T* __restrict__ H,
+                                                                     const T* __restrict__ HU,
+                                                                     const T* __restrict__ HV,
+                                                                     T* __restrict__ Hd, T* __restrict__ HUd,
+                                                                     T* __restrict__ HVd, const T* sc,
+                                                                     unsigned* fl, long strip) {
+  __shared__ T xch[2 * 7 * TS_SWE_BLOCK];
+  const long j = long(blockIdx.x) * (TS_SWE_BLOCK - 2) + threadIdx.x - 1, i0 = long(blockIdx.y) * strip;
+  const long i1 = min(i0 + strip, a.nx);
+  unsigned rmax = 0u, bad = TS_SWE_NONE;
+  const PhysParams<T>& p = a.p;
+  tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
+                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), TS_SWE_BLOCK, xch, &rmax,
+                             &bad);
+  block_fold(rmax, bad, true, fl);
+}
+
 template <class T>
 __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_stage_k(Phys<T> a, int stage, const T* Z,
                                                              const T* BH, const T* BHU,
@@ -290,6 +311,13 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
+  if (prm.columns == 3) {
+    const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
+    phys_update_shared_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
+        a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
+        p(flags), strip);
+    return cuda::check_launch("swe phys_update_shared");
+  }
   if (prm.columns == 2) {
     const dim3 grid(blocks((g.ny + 1) / 2, TS_SWE_BLOCK), blocks(g.nx, strip));
     phys_update_pair_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),

@@ -96,12 +96,14 @@ TS_FN void ts_swe_combine(ts_real rx, ts_real ry, ts_real h0, ts_real hu0, ts_re
   *hv = hv0 - rx * (fe_t - fw_t) - ry * (fn_l - fs_r);
 }
 
-/* (|u| + c)/dx + (|v| + c)/dy of a cell: dt = cfl / max rate. */
+/* (|u| + c)/dx + (|v| + c)/dy of a cell: dt = cfl / max rate. One division
+ * per cell: 1/h is shared by both velocities, and 1/dx, 1/dy depend on no
+ * cell (compilers hoist them out of the kernels' loops). */
 TS_FN ts_real ts_swe_rate(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real h, ts_real hu,
                           ts_real hv) {
   if (!(h > hdry)) return (ts_real)0;
-  const ts_real c = sqrt(g * h);
-  return (fabs(hu / h) + c) / dx + (fabs(hv / h) + c) / dy;
+  const ts_real c = sqrt(g * h), ih = (ts_real)1 / h;
+  return (fabs(hu) * ih + c) * ((ts_real)1 / dx) + (fabs(hv) * ih + c) * ((ts_real)1 / dy);
 }
 
 /* A rate as a float rounded up, as the uint32 bits the atomic max reduces

@@ -131,16 +131,18 @@ template <class T>
 void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
-  const bool pair = p.columns == 2;
-  cl::Kernel k = kernel(zb, pair ? "phys_update_pair" : "phys_update");
+  const bool pair = p.columns == 2, shared = p.columns == 3;
+  const char* name = shared ? "phys_update_shared" : pair ? "phys_update_pair" : "phys_update";
+  cl::Kernel k = kernel(zb, name);
   set_phys_params(k, g, p);
   set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
                 m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
                 m(scalars.handle()), m(flags.handle()), cl_long(strip_length(g)));
   const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
-  const long items = pair ? (g.ny + 1) / 2 : g.ny;
-  opencl::queue_of(q).launch(k, cl::NDRange(up(items, TS_SWE_BLOCK), strips),
-                             cl::NDRange(TS_SWE_BLOCK, 1), pair ? "phys_update_pair" : "phys_update");
+  const long groups = shared ? (g.ny + TS_SWE_BLOCK - 3) / (TS_SWE_BLOCK - 2) : 0;
+  const std::size_t items = shared ? static_cast<std::size_t>(groups) * TS_SWE_BLOCK
+                                   : up(pair ? (g.ny + 1) / 2 : g.ny, TS_SWE_BLOCK);
+  opencl::queue_of(q).launch(k, cl::NDRange(items, strips), cl::NDRange(TS_SWE_BLOCK, 1), name);
 }
 
 template <class T>

@@ -155,3 +155,90 @@ TS_FN void ts_swe_strip2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
   }
 }
 #endif
+
+/* The update with each face computed once per step: one work-item per column
+ * (as ts_swe_strip1), but the y-face between columns j and j+1 is computed by
+ * the work-item of column j only and handed to the work-item of j+1 through
+ * local memory, and the neighbour's state (h, u, v, z) comes from local
+ * memory too, so every velocity is divided out once. Per cell: two faces
+ * (east x-face and north y-face), two velocities, one rate, against three
+ * faces and six velocities in ts_swe_strip1. Values are identical (same
+ * ts_swe_face_core inputs).
+ * The work-group of nt items covers columns j0-1 .. j0+nt-2: its first and
+ * last items only publish their state (they own no cell). Per row one barrier:
+ * items publish (north face, next row's state) into one of two buffers
+ * S[2][7][nt] and read their neighbours' after the barrier; the buffer
+ * alternates, so a slow reader of row i never sees row i+2's writes.
+ * Every item of the group runs the same rows (no early exit: barriers). */
+#define TS_SWE_XCH(p, k) (((p) * 7 + (k)) * nt)
+TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
+                               TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+                               TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
+                               TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
+                               long nx, long ny, long w, long j, long i0, long i1, int t, int nt,
+                               TS_LOCAL ts_real* S, unsigned int* rmax, unsigned int* bad) {
+  const int own = t > 0 && t < nt - 1 && j >= 0 && j < ny;
+  const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
+  const int tn = t + 1 < nt ? t + 1 : t, ts = t > 0 ? t - 1 : t;
+  long c = (i0 + 2) * w + jc + 2;
+  const ts_real rx = dt / dx, ry = dt / dy;
+  const ts_real ha = H[c - w];
+  ts_real h0 = H[c], hu0 = HU[c], hv0 = HV[c], z0 = Z[c];
+  ts_real h1 = H[c + w], hu1 = HU[c + w], hv1 = HV[c + w], z1 = Z[c + w];
+  const long c2 = (i0 + 1 < nx ? i0 + 4 : nx + 3) * w + jc + 2;
+  ts_real h2 = H[c2], hu2 = HU[c2], hv2 = HV[c2], z2 = Z[c2];
+  ts_real u0 = ts_swe_vel(h0, hu0, hdry), v0 = ts_swe_vel(h0, hv0, hdry);
+  ts_real w_h, w_l, w_r, w_t;
+  ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
+                   Z[c - w], h0, u0, v0, z0, &w_h, &w_l, &w_r, &w_t);
+  /* the first row's state, for the neighbour on the left */
+  S[TS_SWE_XCH(0, 3) + t] = h0;
+  S[TS_SWE_XCH(0, 4) + t] = u0;
+  S[TS_SWE_XCH(0, 5) + t] = v0;
+  S[TS_SWE_XCH(0, 6) + t] = z0;
+  TS_BARRIER();
+  ts_real hn = S[TS_SWE_XCH(0, 3) + tn], un = S[TS_SWE_XCH(0, 4) + tn];
+  ts_real vn = S[TS_SWE_XCH(0, 5) + tn], zn = S[TS_SWE_XCH(0, 6) + tn];
+  int p = 1;
+  for (long i = i0; i < i1; ++i, c += w, p ^= 1) {
+    const long c3 = (i + 3 <= nx + 1 ? i + 5 : nx + 3) * w + jc + 2;
+    const ts_real h3 = H[c3], hu3 = HU[c3], hv3 = HV[c3], z3 = Z[c3];
+    const ts_real u1 = ts_swe_vel(h1, hu1, hdry), v1 = ts_swe_vel(h1, hv1, hdry);
+    ts_real e_h, e_l, e_r, e_t, n_h, n_l, n_r, n_t, h, hu, hv;
+    ts_swe_face_core(g, hdry, h0, v0, u0, z0, hn, vn, un, zn, &n_h, &n_l, &n_r, &n_t);
+    S[TS_SWE_XCH(p, 0) + t] = n_h;
+    S[TS_SWE_XCH(p, 1) + t] = n_r;
+    S[TS_SWE_XCH(p, 2) + t] = n_t;
+    S[TS_SWE_XCH(p, 3) + t] = h1;
+    S[TS_SWE_XCH(p, 4) + t] = u1;
+    S[TS_SWE_XCH(p, 5) + t] = v1;
+    S[TS_SWE_XCH(p, 6) + t] = z1;
+    ts_swe_face_core(g, hdry, h0, u0, v0, z0, h1, u1, v1, z1, &e_h, &e_l, &e_r, &e_t);
+    TS_BARRIER();
+    const ts_real s_h = S[TS_SWE_XCH(p, 0) + ts], s_r = S[TS_SWE_XCH(p, 1) + ts];
+    const ts_real s_t = S[TS_SWE_XCH(p, 2) + ts];
+    hn = S[TS_SWE_XCH(p, 3) + tn], un = S[TS_SWE_XCH(p, 4) + tn];
+    vn = S[TS_SWE_XCH(p, 5) + tn], zn = S[TS_SWE_XCH(p, 6) + tn];
+    ts_swe_combine(rx, ry, h0, hu0, hv0, e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t, s_h, s_r,
+                   s_t, &h, &hu, &hv);
+    const int sick = ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv);
+    if (own) {
+      if (sick) {
+        const unsigned int cell = (unsigned int)(i * ny + j);
+        *bad = cell < *bad ? cell : *bad;
+      }
+      Hd[c] = h;
+      HUd[c] = hu;
+      HVd[c] = hv;
+      const unsigned int r = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, h, hu, hv));
+      *rmax = r > *rmax ? r : *rmax;
+    }
+    w_h = e_h;
+    w_r = e_r;
+    w_t = e_t;
+    h0 = h1, hu0 = hu1, hv0 = hv1, z0 = z1, u0 = u1, v0 = v1;
+    h1 = h2, hu1 = hu2, hv1 = hv2, z1 = z2;
+    h2 = h3, hu2 = hu3, hv2 = hv3, z2 = z3;
+  }
+}
+#undef TS_SWE_XCH
