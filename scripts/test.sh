@@ -6,3 +6,4 @@ scripts/install-deps.sh
 scripts/build.sh
 cd build
 ctest --output-on-failure -j"$(nproc)" "$@"
+(cd .. && scripts/test-python.sh)   # the Python package: pip install . and pytest

@@ -1,0 +1,29 @@
+"""Krylov solvers: GMRES(m), FGMRES, CG, BiCGStab on a device."""
+import numpy as np
+
+from . import _tessera as _ext
+from ._csr import csr_arrays
+
+__all__ = ["solve"]
+
+
+def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho="mgs", tol=1e-8, max_iters=1000,
+          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False):
+    """Solves A x = b; returns ``(x, info)``.
+
+    ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
+    (float32/float64/complex64/complex128) is the working precision and ``b``
+    is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
+    mgs, cgs, cgs2. ``precond``: none, jacobi, block-jacobi (``block`` x
+    ``block`` diagonal blocks). ``mode``: resident (everything on the device)
+    or thesis (vectors on the host, SpMV and preconditioner offloaded).
+    ``info``: status, converged, iterations, restarts, history (relative
+    residual before the first iteration and after each), true_relres
+    (||b - A x|| / ||b|| recomputed), time (seconds by phase), device.
+    """
+    indptr, indices, data, shape = csr_arrays(A)
+    b = np.ascontiguousarray(b, dtype=data.dtype).reshape(-1)
+    if x0 is not None:
+        x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
+    return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
+                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations))

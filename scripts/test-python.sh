@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the Python package with pip (scikit-build-core, build folder reused
+# under build/python-wheel, ccache when present) into a virtual environment
+# (build/python-venv, reused) and runs the pytest suite (tests/python).
+#   PYTHON=python3.12 scripts/test-python.sh     # another interpreter
+#   TESSERA_PY_CUDA=ON scripts/test-python.sh    # build the CUDA backend too
+#                                                # (off by default: nothing CUDA runs without a GPU)
+#   scripts/test-python.sh -k sparse             # arguments go to pytest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+VENV=${TESSERA_PY_VENV:-build/python-venv}
+
+# Debian without the headers or venv module: install them (like install-deps.sh).
+if ! "$PY" -c "import sysconfig, os, venv; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))" 2>/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(command -v "$PY")" = /usr/bin/python3 ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-dev python3-venv
+  else
+    echo "test-python.sh: $PY lacks Python.h or venv (install python3-dev python3-venv)" >&2
+    exit 1
+  fi
+fi
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+VPY="$(cd "$VENV" && pwd)/bin/python"
+"$VPY" -m pip install -q --disable-pip-version-check numpy scipy pytest "scikit-build-core>=0.10" "nanobind>=2.0"
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
+fi
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+start=$(date +%s)
+"$VPY" -m pip install -q --disable-pip-version-check --no-build-isolation \
+  -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" .
+echo "test-python.sh: pip install . took $(( $(date +%s) - start )) s"
+# run from tests/python so that the installed package, not python/tessera, is imported
+cd tests/python
+"$VPY" -m pytest -q "$@"

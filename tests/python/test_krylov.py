@@ -1,0 +1,76 @@
+import numpy as np
+import pytest
+
+sp = pytest.importorskip("scipy.sparse")
+import scipy.sparse.linalg as spla
+
+import tessera
+
+
+def _convection_diffusion(n, c=0.3):
+    """Non-symmetric 2-D operator (GMRES's case)."""
+    t = sp.diags_array([-1 - c, 4.0, -1 + c], offsets=[-1, 0, 1], shape=(n, n))
+    i = sp.eye_array(n)
+    off = sp.diags_array([-1.0, -1.0], offsets=[-1, 1], shape=(n, n))
+    return sp.csr_array(sp.kron(i, t) + sp.kron(off, i))
+
+
+def _poisson(n):
+    t = sp.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(n, n))
+    return sp.csr_array(sp.kron(sp.eye_array(n), t) + sp.kron(t, sp.eye_array(n)))
+
+
+@pytest.mark.parametrize("ortho", ["mgs", "cgs2"])
+def test_gmres_matches_scipy(device, rng, ortho):
+    A = _convection_diffusion(20)
+    b = rng.standard_normal(A.shape[0])
+    x, info = tessera.solve(A, b, "gmres", device, restart=30, ortho=ortho, tol=1e-10)
+    ref, code = spla.gmres(A, b, rtol=1e-12, restart=30, maxiter=1000)
+    assert code == 0 and info["converged"]
+    assert info["true_relres"] <= 1e-9
+    np.testing.assert_allclose(x, ref, rtol=1e-7, atol=1e-8)
+    h = info["history"]
+    assert h[0] == pytest.approx(1.0) and h[-1] <= 1e-10 and len(h) == info["iterations"] + 1
+
+
+def test_cg_matches_scipy_with_jacobi(device, rng):
+    A = _poisson(24)
+    b = rng.standard_normal(A.shape[0])
+    x, info = tessera.solve(A, b, "cg", device, precond="jacobi", tol=1e-10)
+    ref, code = spla.cg(A, b, rtol=1e-12, maxiter=2000)
+    assert code == 0 and info["status"] == "converged"
+    np.testing.assert_allclose(x, ref, rtol=1e-7, atol=1e-8)
+    assert np.linalg.norm(b - A @ x) <= 1e-9 * np.linalg.norm(b)
+
+
+def test_bicgstab_and_thesis_mode_same_iterates(rng):
+    A = _convection_diffusion(12)
+    b = rng.standard_normal(A.shape[0])
+    x1, i1 = tessera.solve(A, b, "bicgstab", "cpu", tol=1e-10)
+    x2, i2 = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, mode="resident")
+    x3, i3 = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, mode="thesis")
+    assert i1["converged"] and i2["converged"]
+    np.testing.assert_array_equal(x2, x3)  # same kernels, same order
+    np.testing.assert_allclose(x1, x2, rtol=1e-7, atol=1e-8)
+
+
+def test_single_precision_and_complex(rng):
+    A = _convection_diffusion(10)
+    b = rng.standard_normal(A.shape[0])
+    x, info = tessera.solve(A.astype(np.float32), b, "gmres", "cpu", tol=1e-5)
+    assert x.dtype == np.float32 and info["converged"]
+    Ac = sp.csr_array(A.astype(np.complex128) * (1 + 0.5j))
+    bc = b + 1j * rng.standard_normal(A.shape[0])
+    xc, ic = tessera.solve(Ac, bc, "gmres", "cpu", tol=1e-10)
+    assert ic["converged"]
+    np.testing.assert_allclose(Ac @ xc, bc, rtol=1e-8, atol=1e-8)
+
+
+def test_solve_errors():
+    A = sp.csr_array(np.ones((3, 4)))
+    with pytest.raises(tessera.Error, match="square"):
+        tessera.solve(A, np.ones(3), "gmres", "cpu")
+    with pytest.raises(tessera.UsageError, match="method"):
+        tessera.solve(sp.eye_array(3), np.ones(3), "sor", "cpu")
+    with pytest.raises(tessera.UsageError, match="precond"):
+        tessera.solve(sp.eye_array(3), np.ones(3), "gmres", "cpu", precond="ilu")
