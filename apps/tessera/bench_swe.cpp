@@ -43,7 +43,7 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
   const double dx = c.dx(), dt = swe::thesis_dt(dx, c.deep, c.shallow);
   swe::ThesisSolver<T> s(dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
                          v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows ||
-                                 v.kernel == swe::ThesisKernel::walls
+                                 v.kernel == swe::ThesisKernel::walls || v.kernel == swe::ThesisKernel::strip
                              ? swe::WorkGroup{}
                              : swe::parse_work_group(wg, *dev));
   Measurement m;

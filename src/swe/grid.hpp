@@ -22,6 +22,7 @@ enum class ThesisKernel {
   tile_halo,  ///< V2b (Listing 4.1): local tile with a one-cell halo
   rows,       ///< V7: one work-item per compute unit, each a slice of rows
   walls,      ///< global kernel applying the walls itself: no ghost frame, one launch per step
+  strip,      ///< walls as `walls`; a work-item marches a column, dividing once per cell
 };
 
 /// The thesis layout: (nx+2) rows of w >= ny+2 values, one-cell ghost frame.

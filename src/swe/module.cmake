@@ -8,7 +8,7 @@ target_sources(tessera PRIVATE
   swe/kernels/swe_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
   swe/kernels/swe_point.h swe/kernels/swe_hll_consts.h swe/kernels/swe_hll_point.h
-  swe/kernels/swe_tiles.h swe/kernels/swe_strip.h swe/kernels/swe.cl)
+  swe/kernels/swe_tiles.h swe/kernels/swe_strip.h swe/kernels/swe_thesis_strip.h swe/kernels/swe.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE swe/kernels/swe_opencl.cpp)
 endif()

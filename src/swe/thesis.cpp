@@ -1,5 +1,6 @@
 #include "swe/thesis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -88,6 +89,7 @@ const std::vector<ThesisVariant>& thesis_variants() {
       {"v5-pingpong", "V5 made race-free: local tile + ghost kernels, ping-pong buffers", true, K::tile_halo, B::ping_pong},
       {"pingpong-global", "global-memory kernel + ghost kernels, ping-pong buffers", true, K::global, B::ping_pong},
       {"fused-walls", "one launch per step: global kernel with the walls applied in place of ghosts, ping-pong", true, K::walls, B::ping_pong},
+      {"strip-walls", "one launch per step, walls on the fly; each work-item marches a column and divides once per cell (quotients handed to the neighbours in local memory), ping-pong", true, K::strip, B::ping_pong},
       {"v7-reduced-items", "one work-item per compute unit looping over rows, ghost kernels", true, K::rows, B::ping_pong},
   };
   return v;
@@ -127,6 +129,10 @@ WorkGroup parse_work_group(std::string_view spec, Device& device) {
 
 long thesis_round_global(long n, int l) { return n + 2 < l ? l : ((n + 2) / l + 1) * l; }
 
+long thesis_strip_rows(const ThesisGrid& g) {
+  return std::clamp<long>(g.nx * g.ny >> 18, 2, 64);  // 1000^2: 3 rows, 16384^2: 64
+}
+
 template <class T>
 ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<T>& initial, T k,
                               const ThesisVariant& variant, WorkGroup wg)
@@ -164,7 +170,7 @@ void ThesisSolver<T>::step() {
   const bool in_place = variant_.buffers == ThesisBuffers::in_place;
   Fields<T>& dst = in_place ? a_ : b_;
   dispatch(*device_, [&](auto tag) {
-    if (variant_.kernel == ThesisKernel::walls) {
+    if (variant_.kernel == ThesisKernel::walls || variant_.kernel == ThesisKernel::strip) {
       // no frame to fill: the kernel applies the walls
     } else if (variant_.device_ghosts) {
       kernels::thesis_ghosts(tag, q, grid_, a_);

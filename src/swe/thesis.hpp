@@ -73,6 +73,10 @@ WorkGroup parse_work_group(std::string_view spec, Device& device);
 /// The thesis's global size for the tile kernels: the next multiple of l
 /// strictly above n+2 (or l when n+2 < l), seed §3.4.
 long thesis_round_global(long n, int l);
+/// Rows per work-group of the strip-walls kernel: short strips on small grids
+/// (enough work-groups to fill a GPU), long ones on large grids (fewer rows
+/// re-read at strip edges).
+long thesis_strip_rows(const ThesisGrid& g);
 
 /// The thesis model on a device, one variant, one work-group shape.
 template <class T>

@@ -101,6 +101,28 @@ void check_variants(const std::string& id) {
   }
 }
 
+// strip-walls on a grid several overlapping work-groups wide (126 columns
+// each, a partial last one) and several strips deep, odd sizes
+template <class T>
+void check_strip_across_groups(const std::string& id) {
+  auto dev = open_device(id);
+  if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
+  for (auto [nx, ny] : {std::pair{45L, 301L}, std::pair{7L, 127L}, std::pair{1L, 253L}}) {
+    const auto init = random_state<T>(nx, ny, 17);
+    const T k = thesis_coefficient<T>(thesis_dt(0.5, 20, 10), 0.5);
+    ThesisState<T> ref = init;
+    for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
+    ThesisSolver<T> solver(dev, init, k, thesis_variant("strip-walls"), {});
+    solver.run(3);
+    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << nx << "x" << ny << " on " << id;
+  }
+}
+
+TEST_P(SweThesisDevice, StripWallsIsExactAcrossWorkGroups) {
+  check_strip_across_groups<float>(GetParam());
+  check_strip_across_groups<double>(GetParam());
+}
+
 TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseDouble) { check_variants<double>(GetParam()); }
 TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseFloat) { check_variants<float>(GetParam()); }
 

@@ -7,6 +7,7 @@
 #define TS_LOAD2(p, c) vload2(0, (p) + (c))
 #define TS_STORE2(p, c, v) vstore2((v), 0, (p) + (c))
 #include "swe_strip.h"
+#include "swe_thesis_strip.h"
 
 #define TS_THESIS_ARGS                                                                     \
   long nx, long ny, long w, ts_real k, __global const ts_real *Zs, __global const ts_real *Xs, \
@@ -46,6 +47,16 @@ __kernel void thesis_tile_edge(TS_THESIS_ARGS, __local ts_real* tz, __local ts_r
   ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, get_global_id(1), get_global_id(0),
                           get_local_id(1), get_local_id(0), get_local_size(1), get_local_size(0),
                           tz, tx, ty);
+}
+
+/* strip-walls: groups of TS_SWE_BLOCK items overlapping by two columns, `strip` rows each */
+__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void thesis_strip(TS_THESIS_ARGS,
+                                                                                    long strip) {
+  __local ts_real xch[2 * 5 * TS_SWE_BLOCK];
+  const int t = (int)get_local_id(0);
+  const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t, i0 = 1 + (long)get_group_id(1) * strip;
+  ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, j, i0, min(i0 + strip, nx + 1), t,
+                      TS_SWE_BLOCK, xch);
 }
 
 /* V7: global size = items (one per compute unit) */

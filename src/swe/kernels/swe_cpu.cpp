@@ -25,7 +25,7 @@ void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkG
                    const Fields<T>& src, Fields<T>& dst) {
   const T *z = p(src.z), *x = p(src.qx), *y = p(src.qy);
   T *zd = p(dst.z), *xd = p(dst.qx), *yd = p(dst.qy);
-  const bool walls = kind == ThesisKernel::walls;
+  const bool walls = kind == ThesisKernel::walls || kind == ThesisKernel::strip;
 #pragma omp parallel for schedule(static)
   for (long i = 1; i <= g.nx; ++i)
     for (long j = 1; j <= g.ny; ++j) {

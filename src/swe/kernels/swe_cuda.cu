@@ -22,12 +22,14 @@ namespace tessera::swe::tiles {
 #define TS_VEC2 float2
 #include "swe/kernels/swe_tiles.h"
 #include "swe/kernels/swe_strip.h"
+#include "swe/kernels/swe_thesis_strip.h"
 #undef TS_VEC2
 #undef ts_real
 #define ts_real double
 #define TS_VEC2 double2
 #include "swe/kernels/swe_tiles.h"
 #include "swe/kernels/swe_strip.h"
+#include "swe/kernels/swe_thesis_strip.h"
 #undef TS_VEC2
 #undef ts_real
 }  // namespace tessera::swe::tiles
@@ -94,6 +96,20 @@ __global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const
   else
     tiles::ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, gi, gj, threadIdx.y,
                             threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
+}
+
+// strip-walls: blocks of TS_SWE_BLOCK threads overlapping by two columns
+template <class T>
+__global__ void __launch_bounds__(TS_SWE_BLOCK) thesis_strip_k(ThesisArgs a, T k, const T* __restrict__ Zs,
+                                                               const T* __restrict__ Xs,
+                                                               const T* __restrict__ Ys, T* __restrict__ Zd,
+                                                               T* __restrict__ Xd, T* __restrict__ Yd,
+                                                               long strip) {
+  __shared__ T xch[2 * 5 * TS_SWE_BLOCK];
+  const int t = int(threadIdx.x);
+  const long j = long(blockIdx.x) * (TS_SWE_BLOCK - 2) + t, i0 = 1 + long(blockIdx.y) * strip;
+  tiles::ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, j, i0, min(i0 + strip, a.nx + 1),
+                             t, TS_SWE_BLOCK, xch);
 }
 
 template <class T>
@@ -246,6 +262,13 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     thesis_rows_k<T><<<blocks(items, b), b, 0, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
                                                            p(dst.z), p(dst.qx), p(dst.qy), items);
     return cuda::check_launch("swe thesis_rows");
+  }
+  if (kind == ThesisKernel::strip) {
+    const long strip = thesis_strip_rows(g);
+    const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
+    thesis_strip_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
+                                                          p(dst.z), p(dst.qx), p(dst.qy), strip);
+    return cuda::check_launch("swe thesis_strip");
   }
   if (wg.is_default()) wg = {8, 32};
   if (wg.l0 * wg.l1 > 1024)

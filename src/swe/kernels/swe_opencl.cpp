@@ -66,6 +66,7 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
                      : kind == ThesisKernel::tile_halo ? "thesis_tile_halo"
                      : kind == ThesisKernel::rows      ? "thesis_rows"
                      : kind == ThesisKernel::walls     ? "thesis_walls"
+                     : kind == ThesisKernel::strip     ? "thesis_strip"
                                                        : "thesis_tile_edge";
   cl::Kernel kr = kernel(src.z, name);
   opencl::set_args(kr, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), k, m(src.z.handle()),
@@ -77,6 +78,13 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
     set_args_from(kr, 10, cl_long(items));
     if (wg.is_default()) return cq.launch(kr, cl::NDRange(items), cl::NullRange, name);
     return cq.launch(kr, cl::NDRange(up(items, wg.l1)), cl::NDRange(wg.l1), name);
+  }
+  if (kind == ThesisKernel::strip) {  // fixed groups of TS_SWE_BLOCK items overlapping by two columns
+    const long strip = thesis_strip_rows(g);
+    set_args_from(kr, 10, cl_long(strip));
+    const std::size_t groups = static_cast<std::size_t>((g.ny + TS_SWE_BLOCK - 3) / (TS_SWE_BLOCK - 2));
+    return cq.launch(kr, cl::NDRange(groups * TS_SWE_BLOCK, static_cast<std::size_t>((g.nx + strip - 1) / strip)),
+                     cl::NDRange(TS_SWE_BLOCK, 1), name);
   }
   if (kind == ThesisKernel::global || kind == ThesisKernel::walls) {
     if (wg.is_default())

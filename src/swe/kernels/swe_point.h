@@ -17,27 +17,41 @@
  * C source, left to right, so every backend is bitwise identical. */
 #include "core/kernels/portable.h"
 
-/* Fpx-type flux of the coded Qx/Qy updates: q^2/Z + 0.5*9.8*Z */
-TS_FN ts_real ts_swe_thesis_press(ts_real q, ts_real z) {
-  return q * q / z + (ts_real)0.5 * (ts_real)9.8 * z;
+/* The coded fluxes divide by a neighbour's Z: q^2/Z (the Fpx/Gpy type, plus
+ * 0.5*9.8*Z) and Qx*Qy/Z (the Gpx/Fpy type). The quotients are taken apart
+ * from the rest so that a kernel may divide once per cell (P = Qx^2/Z,
+ * C = Qx*Qy/Z, Q = Qy^2/Z) and hand them to the four neighbours: the same
+ * operations on the same values, so the same bits. */
+TS_FN ts_real ts_swe_thesis_sq(ts_real q, ts_real z) { return q * q / z; }
+TS_FN ts_real ts_swe_thesis_cross(ts_real qx, ts_real qy, ts_real z) { return qx * qy / z; }
+TS_FN ts_real ts_swe_thesis_press_of(ts_real sq, ts_real z) { return sq + (ts_real)0.5 * (ts_real)9.8 * z; }
+
+/* One cell from its four neighbours' values and quotients (ip = i+1, im =
+ * i-1, jp = j+1, jm = j-1; P: Qx^2/Z of ip, im; C: Qx*Qy/Z of all four;
+ * Q: Qy^2/Z of jp, jm). */
+TS_FN void ts_swe_thesis_cell_q(ts_real k, ts_real zip, ts_real zim, ts_real zjp, ts_real zjm,
+                                ts_real xip, ts_real xim, ts_real xjp, ts_real xjm, ts_real yip,
+                                ts_real yim, ts_real yjp, ts_real yjm, ts_real pip, ts_real pim,
+                                ts_real cip, ts_real cim, ts_real cjp, ts_real cjm, ts_real qjp,
+                                ts_real qjm, ts_real* z, ts_real* qx, ts_real* qy) {
+  const ts_real q = (ts_real)0.25;
+  *z = q * (zip + zim + zjp + zjm) - k * (xip - xim + yjp - yjm);
+  const ts_real fpx = ts_swe_thesis_press_of(pip, zip), fmx = ts_swe_thesis_press_of(pim, zim);
+  *qx = q * (xip + xim + xjp + xjm) - k * (fpx - fmx + cip - cim);
+  const ts_real gpy = ts_swe_thesis_press_of(qjp, zjp), gmy = ts_swe_thesis_press_of(qjm, zjm);
+  *qy = q * (yip + yim + yjp + yjm) - k * (cjp - cjm + gpy - gmy);
 }
 
-/* Gpx/Fpy-type cross flux: Qx*Qy/Z */
-TS_FN ts_real ts_swe_thesis_cross(ts_real qx, ts_real qy, ts_real z) { return qx * qy / z; }
-
-/* One cell from its four neighbours (ip = i+1, im = i-1, jp = j+1, jm = j-1). */
+/* One cell from its four neighbours, dividing for each. */
 TS_FN void ts_swe_thesis_cell(ts_real k, ts_real zip, ts_real zim, ts_real zjp, ts_real zjm,
                               ts_real xip, ts_real xim, ts_real xjp, ts_real xjm, ts_real yip,
                               ts_real yim, ts_real yjp, ts_real yjm, ts_real* z, ts_real* qx,
                               ts_real* qy) {
-  const ts_real q = (ts_real)0.25;
-  *z = q * (zip + zim + zjp + zjm) - k * (xip - xim + yjp - yjm);
-  const ts_real fpx = ts_swe_thesis_press(xip, zip), fmx = ts_swe_thesis_press(xim, zim);
-  const ts_real gpx = ts_swe_thesis_cross(xip, yip, zip), gmx = ts_swe_thesis_cross(xim, yim, zim);
-  *qx = q * (xip + xim + xjp + xjm) - k * (fpx - fmx + gpx - gmx);
-  const ts_real fpy = ts_swe_thesis_cross(xjp, yjp, zjp), fmy = ts_swe_thesis_cross(xjm, yjm, zjm);
-  const ts_real gpy = ts_swe_thesis_press(yjp, zjp), gmy = ts_swe_thesis_press(yjm, zjm);
-  *qy = q * (yip + yim + yjp + yjm) - k * (fpy - fmy + gpy - gmy);
+  ts_swe_thesis_cell_q(k, zip, zim, zjp, zjm, xip, xim, xjp, xjm, yip, yim, yjp, yjm,
+                       ts_swe_thesis_sq(xip, zip), ts_swe_thesis_sq(xim, zim),
+                       ts_swe_thesis_cross(xip, yip, zip), ts_swe_thesis_cross(xim, yim, zim),
+                       ts_swe_thesis_cross(xjp, yjp, zjp), ts_swe_thesis_cross(xjm, yjm, zjm),
+                       ts_swe_thesis_sq(yjp, zjp), ts_swe_thesis_sq(yjm, zjm), z, qx, qy);
 }
 
 /* The cell at flat index c of global arrays with row pitch w. */
