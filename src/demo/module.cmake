@@ -1,0 +1,14 @@
+# demo: `tessera demo`, one checked case per module and a self-contained HTML
+# page (included from src/CMakeLists.txt; paths relative to src/).
+target_sources(tessera PRIVATE
+  demo/demo.cpp
+  demo/html.cpp
+  demo/image.cpp
+  demo/plot.cpp
+  demo/section_mg.cpp
+  demo/section_swe.cpp
+  demo/section_dense.cpp
+  demo/section_krylov.cpp
+  demo/section_lbm.cpp)
+find_package(PNG REQUIRED)
+target_link_libraries(tessera PRIVATE PNG::PNG)

@@ -1,0 +1,54 @@
+// What a demo section produces (the console line, the page's pictures and
+// tables) and what it is given (the device, sizes, the measured copy
+// bandwidth that roofline fractions are taken against).
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/device.hpp"
+
+namespace tessera::demo {
+
+struct Context {
+  std::shared_ptr<Device> device;
+  bool quick = false;
+  std::filesystem::path out;  ///< the demo's folder; sections write PNGs here
+  double copy_gbps = 0;       ///< device-to-device copy, measured once (0: unknown)
+};
+
+struct Figure {
+  std::string file;     ///< PNG file name inside Context::out
+  std::string caption;
+};
+
+/// Today (this run) against the original study.
+struct Table {
+  std::string caption;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct SectionResult {
+  std::string id;       ///< mg, swe, dense, krylov, lbm
+  std::string title;
+  std::string summary;  ///< the one-line result
+  std::string check;    ///< what was checked, with the measured value and the tolerance
+  bool correct = false;
+  std::vector<Figure> figures;
+  std::vector<Table> tables;
+};
+
+/// Fraction of the copy bandwidth as "NN% of copy", or "-" without one.
+std::string roofline(const Context& c, double bytes, double seconds);
+/// "12.3 ms", "4.56 s".
+std::string duration(double seconds);
+
+SectionResult run_mg(const Context& c);
+SectionResult run_swe(const Context& c);
+SectionResult run_dense(const Context& c);
+SectionResult run_krylov(const Context& c);
+SectionResult run_lbm(const Context& c);
+
+}  // namespace tessera::demo
