@@ -118,7 +118,9 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   if (a.param("thesis", "1") == "1")
     for (const auto& v : variants) {
       if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;
-      if (a.quick && v.name != "v5-pingpong" && v.name != "fused-walls") continue;
+      if (a.quick && v.name != "v5-pingpong" && v.name != "strip-walls") continue;
+      if (const std::string only = a.param("variants", ""); !only.empty() && ("," + only + ",").find("," + v.name + ",") == std::string::npos)
+        continue;
       p.step("thesis " + v.name);
       if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);
