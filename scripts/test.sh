@@ -6,4 +6,5 @@ scripts/install-deps.sh
 scripts/build.sh
 cd build
 ctest --output-on-failure -j"$(nproc)" "$@"
+(cd .. && scripts/test-examples.sh build)   # examples/ against the installed package
 (cd .. && scripts/test-python.sh)   # the Python package: pip install . and pytest
