@@ -207,10 +207,12 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_pair_k(Phys<T> a, co
 
 // One column per thread, y-faces handed over in shared memory; blocks
 // overlap by two columns (their edge threads own no cell).
-// FP32: at least 8 blocks per SM (64 registers, no spills; measured 5-10%
-// faster than the 65-register default); FP64 spills under that bound.
+// Blocks per SM the register allocation must allow. FP32: 8 (64 registers,
+// no spills; 5-10% faster than the 65-register default). FP64: 4 (118
+// registers; an explicit 1 lets ptxas take 130 and lose a block per SM,
+// measured 20% slower; 5 spills).
 template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK, sizeof(T) == 4 ? 8 : 1) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
+__global__ void __launch_bounds__(TS_SWE_BLOCK, sizeof(T) == 4 ? 8 : 4) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
                                                                      const T* __restrict__ H,
                                                                      const T* __restrict__ HU,
                                                                      const T* __restrict__ HV,
