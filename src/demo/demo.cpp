@@ -24,6 +24,10 @@ std::string roofline(const Context& c, double bytes, double seconds) {
   return fmt::format("{:.0f}% of copy", 100.0 * bytes / seconds * 1e-9 / c.copy_gbps);
 }
 
+std::string to_string(Scale s) {
+  return s == Scale::quick ? "quick" : s == Scale::medium ? "medium (CPU)" : "full";
+}
+
 std::string duration(double s) {
   if (s >= 1) return fmt::format("{:.2f} s", s);
   if (s >= 1e-3) return fmt::format("{:.1f} ms", s * 1e3);
@@ -45,11 +49,11 @@ int run_demo(const DemoOptions& opt) {
   std::filesystem::create_directories(opt.out);
   Context c;
   c.device = open_device(opt.device);
-  c.quick = opt.quick;
   c.out = opt.out;
   const DeviceInfo& info = c.device->info();
-  std::printf("tessera demo %s (%s) on %s: %s [%s, %s]%s\n", TESSERA_VERSION, TESSERA_GIT_COMMIT, info.id.c_str(),
-              info.name.c_str(), info.platform.c_str(), info.driver_version.c_str(), opt.quick ? ", quick" : "");
+  c.scale = opt.quick ? Scale::quick : info.is_gpu ? Scale::full : Scale::medium;
+  std::printf("tessera demo %s (%s) on %s: %s [%s, %s], %s sizes\n", TESSERA_VERSION, TESSERA_GIT_COMMIT, info.id.c_str(),
+              info.name.c_str(), info.platform.c_str(), info.driver_version.c_str(), to_string(c.scale).c_str());
   // The roofline denominator: the backend's device-to-device copy, once.
   const std::size_t copy_bytes = info.is_gpu ? (std::size_t(1) << 30) : (std::size_t(64) << 20);
   c.copy_gbps = bench::measure_native_copy(*c.device, copy_bytes, {2, 5}).gbps();
@@ -90,7 +94,9 @@ int run_demo(const DemoOptions& opt) {
 
   const auto meta = bench::run_metadata();
   PageInfo page;
-  page.quick = opt.quick;
+  page.scale_note = c.scale == Scale::quick    ? "quick run (small sizes): timings are not comparable with the studies"
+                    : c.scale == Scale::medium ? "CPU run (reduced sizes): timings are not comparable with the studies"
+                                               : "";
   page.device_line = fmt::format("{} ({}, {}, driver {})", info.id, info.name, info.platform, info.driver_version);
   page.facts = {{"tessera", fmt::format("{} (commit {}, {} build)", TESSERA_VERSION, TESSERA_GIT_COMMIT, TESSERA_BUILD_TYPE)},
                 {"date", meta.value("date", "")},

@@ -9,7 +9,7 @@ namespace tessera::demo {
 
 struct DemoOptions {
   std::string device = "best";
-  bool quick = false;              ///< small sizes: the CPU-only demo in ~2 minutes on two cores
+  bool quick = false;  ///< small sizes: two CPU cores in about two minutes (else: the studies' sizes on a GPU, medium ones on a CPU)
   std::filesystem::path out = "out/demo";
 };
 

@@ -74,7 +74,7 @@ std::string render_page(const PageInfo& info, const std::vector<SectionResult>& 
   h += kStyle;
   h += "</style>\n</head>\n<body>\n<h1>tessera demo</h1>\n";
   h += fmt::format("<p>Device: <b>{}</b>{}</p>\n", html_escape(info.device_line),
-                   info.quick ? " &mdash; <i>quick run (small sizes): timings are not comparable with the studies</i>" : "");
+                   info.scale_note.empty() ? "" : " &mdash; <i>" + html_escape(info.scale_note) + "</i>");
   h += "<table id=\"run\">\n";
   for (const auto& [k, v] : info.facts) h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(k), html_escape(v));
   h += "</table>\n<h2>Summary</h2>\n<table id=\"summary\">\n<tr><th>module</th><th>result</th><th>check</th></tr>\n";

@@ -14,7 +14,7 @@ namespace tessera::demo {
 struct PageInfo {
   std::string device_line;                                  ///< id, name, backend, driver
   std::vector<std::pair<std::string, std::string>> facts;   ///< (label, value): versions, commit, date, copy bandwidth
-  bool quick = false;
+  std::string scale_note;  ///< "" for the studies' sizes
 };
 
 std::string base64(std::string_view bytes);

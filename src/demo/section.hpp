@@ -11,9 +11,21 @@
 
 namespace tessera::demo {
 
+/// Problem sizes: quick (--quick: two CPU cores in about two minutes),
+/// medium (a CPU without --quick: a laptop in under ten minutes), full (a
+/// GPU: the original studies' sizes, about two minutes on one H200).
+enum class Scale { quick, medium, full };
+std::string to_string(Scale s);
+
 struct Context {
   std::shared_ptr<Device> device;
-  bool quick = false;
+  Scale scale = Scale::full;
+  bool quick() const { return scale == Scale::quick; }
+  /// The value for the run's scale.
+  template <class T>
+  T pick(T quick_value, T medium_value, T full_value) const {
+    return scale == Scale::quick ? quick_value : scale == Scale::medium ? medium_value : full_value;
+  }
   std::filesystem::path out;  ///< the demo's folder; sections write PNGs here
   double copy_gbps = 0;       ///< device-to-device copy, measured once (0: unknown)
 };

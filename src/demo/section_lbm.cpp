@@ -48,9 +48,9 @@ SectionResult run_lbm(const Context& c) {
   r.id = "lbm";
   r.title = "Skeleton + lattice Boltzmann (flow past a sphere)";
   // quick: a coarse sphere (6 cells) at Re 40 keeps tau = 0.545 stable
-  const lbm::Grid g = c.quick ? lbm::Grid{80, 24, 24} : lbm::Grid{320, 128, 128};
-  const double d = double(g.ny) / 4, re = c.quick ? 40 : 100;
-  const long steps = c.quick ? 800 : 4000, chunk = c.quick ? 200 : 500;
+  const lbm::Grid g = c.pick(lbm::Grid{80, 24, 24}, lbm::Grid{96, 32, 32}, lbm::Grid{320, 128, 128});
+  const double d = double(g.ny) / 4, re = c.pick(40.0, 100.0, 100.0);
+  const long steps = c.pick(800L, 1500L, 4000L), chunk = c.pick(200L, 500L, 500L);
   lbm::Case cs = lbm::sphere(g, d, re, kU);
   cs.config.validate();
   Progress bar("lbm", int((steps + chunk - 1) / chunk) + 1);

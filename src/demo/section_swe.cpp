@@ -47,7 +47,7 @@ SectionResult run_swe(const Context& c) {
   SectionResult r;
   r.id = "swe";
   r.title = "Shallow water (thesis dam break, physical model)";
-  const long n = c.quick ? 100 : 2000;
+  const long n = c.pick(100L, 400L, 2000L);
   const swe::PhysCase pc = swe::make_case("thesis-dam", n, n);
   swe::PhysOptions po;
   swe::PhysSolver<double> s(c.device, pc, po);
@@ -76,7 +76,7 @@ SectionResult run_swe(const Context& c) {
   const double m1 = s.mass(), drift = (m1 - m0) / m0;
 
   bar.step("thesis model, 20 s");
-  const long tn = c.quick ? 100 : 1000;
+  const long tn = c.pick(100L, 400L, 1000L);
   swe::DamBreak db;
   db.nx = db.ny = tn;
   const auto init = swe::thesis_dam_break<float>(db);
