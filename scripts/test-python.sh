@@ -5,6 +5,7 @@
 #   PYTHON=python3.12 scripts/test-python.sh     # another interpreter
 #   TESSERA_PY_CUDA=ON scripts/test-python.sh    # build the CUDA backend too
 #                                                # (off by default: nothing CUDA runs without a GPU)
+#   TESSERA_PY_BUILD_DIR=build-x/wheel ...       # another pip build folder (default build/python-wheel)
 #   scripts/test-python.sh -k sparse             # arguments go to pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 start=$(date +%s)
 "$VPY" -m pip install -q --disable-pip-version-check --no-build-isolation \
-  -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" .
+  -Cbuild-dir="${TESSERA_PY_BUILD_DIR:-build/python-wheel}" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" .
 echo "test-python.sh: pip install . took $(( $(date +%s) - start )) s"
 # run from tests/python so that the installed package, not python/tessera, is imported
 cd tests/python

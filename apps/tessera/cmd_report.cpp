@@ -1,0 +1,254 @@
+// `tessera report`: runs the benchmark suites in this process on one device,
+// each isolated (a suite that throws is recorded as failed with its message and
+// the others still run), writes OUT/results/<suite>.json and
+// OUT/results/index.json, then runs the Python report writer
+// (python/tessera_report/report.py) which writes OUT/report.md and the plots.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/tessera/commands.hpp"
+#include "bench/mg_suite.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+namespace tessera::app {
+
+nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick);  // cmd_report_histories.cpp
+
+namespace {
+namespace fs = std::filesystem;
+
+// The suites of the original studies, in report order.
+const std::vector<std::string> kSuites = {"stream", "dense", "mg", "mg-kernels", "swe",
+                                          "spmv",   "gmres", "skeleton", "lbm"};
+
+struct ReportArgs {
+  std::string device = "best", out, python, suites;
+  bool quick = false, strict = false, no_python = false, suites_only = false;
+  std::vector<std::string> params;  // suite.key=value
+  std::vector<std::string> sizes;   // suite=N
+};
+
+// Sizes for --quick on a device that is not a GPU (the CPU or PoCL): the
+// suites' own CPU defaults take far longer than a few minutes together.
+struct Profile {
+  std::size_t size = 0;
+  std::vector<std::string> params;
+};
+std::map<std::string, Profile> cpu_quick_profile() {
+  return {{"stream", {1u << 20, {}}},
+          {"dense", {256, {}}},
+          {"mg", {255, {"n3d=31", "streaming=0"}}},
+          {"mg-kernels", {63, {}}},
+          {"swe", {128, {"thesis-n=100", "steps=4"}}},
+          {"spmv", {0, {"cases=1", "laplace=40", "spmvs=5"}}},
+          {"gmres", {0, {"cases=1", "iters=10", "tosolve=0", "poisson=31"}}},
+          {"skeleton", {32, {"steps=2"}}},
+          {"lbm", {32, {"thesis_sides=32", "thesis_iterations=10", "precisions=fp32"}}}};
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const auto comma = s.find(',', start);
+    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+BenchArgs suite_args(const std::string& suite, const ReportArgs& r, bool gpu) {
+  BenchArgs a;
+  a.suite = suite;
+  a.devices = {r.device};
+  a.quick = r.quick;
+  a.timing = r.quick ? bench::TimingOptions{1, gpu ? 5 : 3} : bench::TimingOptions{3, 20};
+  // user parameters first: BenchArgs::param takes the first match
+  for (const auto& p : r.params) {
+    const auto dot = p.find('.');
+    if (dot == std::string::npos || p.find('=') == std::string::npos || p.find('=') < dot)
+      throw UsageError("--param '" + p + "': expected suite.key=value");
+    if (p.compare(0, dot, suite) == 0 && dot == suite.size()) a.params.push_back(p.substr(dot + 1));
+  }
+  bool sized = false;
+  for (const auto& s : r.sizes) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw UsageError("--size '" + s + "': expected suite=N");
+    if (s.compare(0, eq, suite) == 0 && eq == suite.size()) {
+      a.size = std::stoul(s.substr(eq + 1));
+      sized = true;
+    }
+  }
+  if (r.quick && !gpu) {
+    const auto profile = cpu_quick_profile();
+    if (auto it = profile.find(suite); it != profile.end()) {
+      if (!sized) a.size = it->second.size;
+      a.params.insert(a.params.end(), it->second.params.begin(), it->second.params.end());
+    }
+  }
+  return a;
+}
+
+/// The mg suite through its library entry point, so that the report can size
+/// the 2D and 3D parts separately and leave out the streaming rows (whose
+/// minimal tile does not fit the budget of small grids): --param mg.n3d=N,
+/// mg.streaming=0|1; --size sets the 2D side (and the 3D side unless n3d).
+bench::DeviceReport run_mg(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
+  bench::MgBenchOptions mo;
+  if (a.size) mo.n2d = mo.n3d = static_cast<long>(a.size);
+  if (const std::string n3d = a.param("n3d"); !n3d.empty()) mo.n3d = std::stol(n3d);
+  mo.streaming = a.param("streaming", "1") == "1";
+  mo.quick = a.quick;
+  mo.timing = {a.timing.warmup, std::min(a.timing.reps, 10)};
+  return bench::run_mg(dev, mo);
+}
+
+/// The report writer: $TESSERA_REPORT_SCRIPT, next to an installed binary
+/// (<prefix>/share/tessera/report/report.py), the build tree's source
+/// (<build>/bin/../../python), or this file's source tree.
+fs::path find_report_script() {
+  if (const char* env = std::getenv("TESSERA_REPORT_SCRIPT")) return env;
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "../share/tessera/report/report.py");
+    candidates.push_back(exe.parent_path() / "../../python/tessera_report/report.py");
+  }
+  candidates.push_back(fs::path(__FILE__).parent_path() / "../../python/tessera_report/report.py");
+  for (const auto& c : candidates)
+    if (fs::exists(c, ec)) return fs::weakly_canonical(c, ec);
+  return {};
+}
+
+/// Runs argv[0] with the arguments (no shell); returns its exit status.
+int run_program(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+  args.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error("report: fork failed");
+  if (pid == 0) {
+    ::execvp(args[0], args.data());
+    std::fprintf(stderr, "tessera report: cannot run '%s'\n", args[0]);
+    std::_Exit(127);
+  }
+  int status = 0;
+  if (::waitpid(pid, &status, 0) < 0) throw Error("report: waitpid failed");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_report(const ReportArgs& r) {
+  const auto device = open_device(r.device);
+  const bool gpu = device->info().is_gpu;
+  std::vector<std::string> suites = r.suites.empty() ? kSuites : split_list(r.suites);
+  for (const auto& s : suites)
+    if (std::find(kSuites.begin(), kSuites.end(), s) == kSuites.end())
+      throw UsageError("--suites: unknown suite '" + s + "' (known: stream, dense, mg, mg-kernels, swe, spmv, "
+                       "gmres, skeleton, lbm)");
+  const fs::path out = r.out, results = out / "results";
+  fs::create_directories(results);
+
+  nlohmann::json index = {{"run", bench::run_metadata()},
+                          {"device", bench::to_json(device->info())},
+                          {"quick", r.quick},
+                          {"suites", nlohmann::json::array()}};
+  int failed = 0;
+  for (const auto& name : suites) {
+    nlohmann::json entry = {{"suite", name}};
+    const BenchSuiteEntry* suite = nullptr;
+    for (const auto& s : bench_suites())
+      if (s.name == name) suite = &s;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!suite) {
+      entry["status"] = "not built";
+      entry["error"] = "suite '" + name + "' is not in this build (module excluded or its backend missing)";
+    } else {
+      std::fprintf(stderr, "tessera report: %s on %s\n", name.c_str(), device->id().c_str());
+      try {
+        const BenchArgs a = suite_args(name, r, gpu);
+        entry["params"] = a.params;
+        entry["size"] = a.size;
+        bench::SuiteReport rep{name, {name == "mg" ? run_mg(device, a) : suite->run(device, a)}};
+        const fs::path file = results / (name + ".json");
+        bench::write_json(rep, file.string());
+        entry["status"] = "ok";
+        entry["file"] = "results/" + name + ".json";
+      } catch (const std::exception& e) {  // reported, and the next suite runs
+        ++failed;
+        entry["status"] = "failed";
+        entry["error"] = e.what();
+        std::fprintf(stderr, "tessera report: suite %s failed: %s\n", name.c_str(), e.what());
+      }
+    }
+    entry["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    index["suites"].push_back(entry);
+  }
+  if (!r.suites_only) {  // convergence histories for the plots (MG cycles, GMRES iterations)
+    std::fprintf(stderr, "tessera report: convergence histories on %s\n", device->id().c_str());
+    try {
+      write_file_atomic((results / "histories.json").string(), report_histories(device, r.quick).dump(1) + "\n");
+    } catch (const std::exception& e) {
+      index["histories_error"] = e.what();
+    }
+  }
+  write_file_atomic((results / "index.json").string(), index.dump(2) + "\n");
+
+  if (r.no_python) {
+    std::printf("results in %s (report.md not written: --no-python)\n", results.string().c_str());
+  } else {
+    const fs::path script = find_report_script();
+    if (script.empty())
+      throw Error("report: python/tessera_report/report.py not found (set TESSERA_REPORT_SCRIPT); the "
+                  "results are in " + results.string());
+    std::string python = r.python;
+    if (python.empty()) python = std::getenv("TESSERA_PYTHON") ? std::getenv("TESSERA_PYTHON") : "python3";
+    const int rc = run_program({python, script.string(), "--out", out.string()});
+    if (rc != 0)
+      throw Error(fmt::format("report: '{} {}' exited with {}; the results are in {}", python, script.string(), rc,
+                              results.string()));
+    std::printf("report: %s\n", (out / "report.md").string().c_str());
+  }
+  if (failed) std::fprintf(stderr, "tessera report: %d suite(s) failed (see the report)\n", failed);
+  return failed && r.strict ? 1 : 0;
+}
+
+Command add_report_command(CLI::App& app) {
+  auto r = std::make_shared<ReportArgs>();
+  auto* cmd = app.add_subcommand(
+      "report",
+      "Run every benchmark suite and write OUT/report.md: the original studies' tables next to this "
+      "machine's measurements, roofline fractions, vendor-library comparisons and plots");
+  cmd->add_option("--device,-d", r->device, "Device id: best, cpu, opencl:P:D, cuda:N");
+  cmd->add_option("--out,-o", r->out, "Output folder (results/ and report.md)")->required();
+  cmd->add_flag("--quick", r->quick, "Fewer configurations (< 5 min on a GPU; small sizes on a CPU)");
+  cmd->add_option("--suites", r->suites, "Comma-separated subset (default: all)");
+  cmd->add_option("--param", r->params, "suite.key=value passed to a suite (repeatable), e.g. lbm.gpus=1,2");
+  cmd->add_option("--size", r->sizes, "suite=N: a suite's --size (repeatable)");
+  cmd->add_option("--python", r->python, "Python interpreter for the report writer (default $TESSERA_PYTHON or python3)");
+  cmd->add_flag("--no-python", r->no_python, "Only run the suites and write results/");
+  cmd->add_flag("--no-histories", r->suites_only, "Skip the convergence histories (MG, GMRES)");
+  cmd->add_flag("--strict", r->strict, "Exit 1 when a suite failed");
+  return {cmd, [r] { return run_report(*r); }};
+}
+
+const RegisterCommand registered{90, add_report_command};
+}  // namespace
+
+}  // namespace tessera::app
