@@ -119,7 +119,7 @@ def write_report(out_dir):
     run = index.get("run", {})
     md = ["# tessera benchmark report\n"]
     md.append(f"- device: **{dev.get('name', '?')}** (`{dev.get('id', '?')}`, {dev.get('backend', '')}, "
-              f"driver {dev.get('driver_version', '?')}, {fmt(dev.get('global_mem_bytes', 0) / 2**30)} GiB)")
+              f"driver {dev.get('driver', dev.get('driver_version', '?'))}, {fmt(dev.get('global_mem_bytes', 0) / 2**30)} GiB)")
     md.append(f"- tessera {run.get('tessera_version', '?')} commit `{run.get('git_commit', '?')}` "
               f"({run.get('build_type', '?')}), {run.get('date', '?')}, host {run.get('host', '?')}")
     md.append(f"- mode: {'--quick (fewer configurations, smaller sizes on a CPU)' if index.get('quick') else 'full'}")

@@ -14,6 +14,14 @@ def _rows(suites, name):
     return dev["results"], dev.get("copy_gbps", 0)
 
 
+def _ratio(a, b):
+    """a / b as 'N x' (two significant digits below 10)."""
+    if not a or not b:
+        return "–"
+    r = a / b
+    return f"{r:.0f}x" if r >= 10 else f"{r:.2g}x"
+
+
 def _missing(name):
     return f"Suite `{name}` did not run or failed (see the Suites table).\n"
 
@@ -50,7 +58,7 @@ def mg(suites, histories, fmt, table):
         today = m["median_ms"] / 1e3 if m else None
         scaled = today * scale if today is not None else None
         speed = pub[1] / scaled if scaled and pub[1] else None
-        t.append([str(nu), pub[0], pub[1], today, scaled, f"{speed:.0f}x" if speed else "–", _pct(m) if m else "–"])
+        t.append([str(nu), pub[0], pub[1], today, scaled, _ratio(pub[1], scaled), _pct(m) if m else "–"])
     out.append("**10 V(0,ν) cycles (Table 5.4), seconds**\n")
     out.append(table(["ν", "thesis CPU", "thesis HD 6870", "today", "today scaled", "vs HD 6870", "% of copy"], t))
     out.append(f"\n{P.MG_FULL_NOTE}.\n")
@@ -111,7 +119,7 @@ def swe(suites, histories, fmt, table):
         else:
             scaled = today
         t.append([variant, wg, m["precision"], str(n), pub[0] if pub else "–", pub_s, today, scaled,
-                  f"{pub_s / scaled:.0f}x" if pub_s and scaled else "–", _pct(m)])
+                  _ratio(pub_s, scaled), _pct(m)])
     if sizes and sizes != {P.SWE_SIZE}:
         out.append(f"Today's grid is {sorted(sizes)}; 'today at 1000²' scales by cells (indicative only).\n")
     out.append(table(["variant", "work-group", "precision", "n", "thesis", "thesis s", "today s", "today at 1000² s",
@@ -153,7 +161,7 @@ def spmv(suites, histories, fmt, table):
         fermi = pub[2][i] if pub and i is not None else None
         mpi = P.SPMV_MPI[i] if i is not None else None
         label = (pub[0] if pub else kernel) + (" + x/y transfers" if transfers else "")
-        t.append([case, label, tesla, fermi, mpi, today, f"{fermi / today:.0f}x" if fermi and today else "–",
+        t.append([case, label, tesla, fermi, mpi, today, _ratio(fermi, today),
                   m.get("gflops", 0), _pct(m)])
     if t:
         out.append(table(["case", "kernel", "Tesla s", "Fermi s", "MPI s", "today s (100 SpMV)", "vs Fermi",
