@@ -2,6 +2,7 @@
 // (nx/b, ny, nz) grid of blocks of b cells along x (block_x()); the mathematics is in
 // lbm_point.h (one template instance per variant).
 #include <cstdlib>
+#include <type_traits>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -27,13 +28,31 @@ unsigned block_x() {
 }
 
 template <class V>
+__device__ __forceinline__ void stream_collide_body(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
+                                                    const unsigned char* __restrict__ flags, typename V::params& p) {
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (x >= nx) return;
+  V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
+}
+template <class V>
 __global__ void stream_collide_k(long nx, long ny, long nz, int odd,
                                                             typename V::store* __restrict__ f,
                                                             const unsigned char* __restrict__ flags,
                                                             typename V::params p) {
-  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (x >= nx) return;
-  V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
+  stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
+}
+// FP16S with its registers capped at 40 (at least 6 blocks of 256, or 24 of
+// 64, per SM): half the bytes per cell need twice the cells in flight, and
+// at the default 80 registers the kernel is latency-bound (Nsight Compute:
+// 1.2 TB/s, 36% occupancy). Measured on an H200, D3Q19 256^3 (MLUPS): 80
+// registers 15,674; 62: 18,470; 48: 20,239; 40: 21,356 (a few spilled bytes).
+// FP32 and FP64 lose under such caps (spills), so they keep the default.
+template <class V>
+__global__ void __launch_bounds__(256, 6) stream_collide_half_k(long nx, long ny, long nz, int odd,
+                                                                typename V::store* __restrict__ f,
+                                                                const unsigned char* __restrict__ flags,
+                                                                typename V::params p) {
+  stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
 }
 
 template <class V>
@@ -91,7 +110,10 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
   const Launch l = launch_of(q, g);
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
-    stream_collide_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
+    auto k = stream_collide_k<V>;
+    if constexpr (std::is_same_v<typename V::store, unsigned short>)
+      if (l.block.x <= 256) k = stream_collide_half_k<V>;  // within its launch bounds
+    k<<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
                                                           ptr<unsigned char>(flags), to_point_params<V>(sp));
   });
   cuda::check_launch("lbm stream_collide");
