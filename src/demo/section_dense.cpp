@@ -67,9 +67,9 @@ SectionResult run_dense(const Context& c) {
   const double flops = 2.0 * double(n) * double(n) * double(n);
   r.correct = worst_ratio <= 1.0 && max_diff <= 0;
   r.summary = fmt::format("n = {}, float: naive {:.3f} ms, tiled {:.3f} ms: {:.1f}x (lecture: 9.2x); register-blocked "
-                          "{:.0f} GFLOP/s",
+                          "{:.3g} GFLOP/s",
                           n, ms[0], ms[1], speedup, flops / ms[2] * 1e-6);
-  r.check = fmt::format("tiled and naive agree bitwise (max difference {:g}); 64 sampled entries of both within {:.2f} "
+  r.check = fmt::format("tiled and naive agree bitwise (max difference {:g}); 64 sampled entries of both within {:.2g} "
                         "of the forward error bound n 2^-24 sum|a||b| against a double-precision host product (must be <= 1)",
                         max_diff, worst_ratio);
   Table t{"Today against the lecture (GTX 670, n = 1024, float)", {"kernel", "n", "time", "GFLOP/s", "original study"}, {}};
@@ -78,7 +78,7 @@ SectionResult run_dense(const Context& c) {
     if (variants[k] == V::naive) ref = fmt::format("{:.0f} ms", kLectureNaiveMs);
     if (variants[k] == V::tiled) ref = fmt::format("{:.0f} ms (9.2x over naive); here {:.1f}x", kLectureTiledMs, speedup);
     t.rows.push_back({std::string(dense::to_string(variants[k])), fmt::format("{}", n), fmt::format("{:.3f} ms", ms[k]),
-                      fmt::format("{:.0f}", flops / ms[k] * 1e-6), ref});
+                      fmt::format("{:.1f}", flops / ms[k] * 1e-6), ref});
   }
   r.tables.push_back(t);
   return r;

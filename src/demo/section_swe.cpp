@@ -93,7 +93,7 @@ SectionResult run_swe(const Context& c) {
 
   const double cells = double(n) * double(n);
   r.correct = !h.bad && std::fabs(drift) <= kMassTol && stoker >= 0 && stoker <= kStokerTol && std::isfinite(thesis_drift);
-  r.summary = fmt::format("{}x{} cells, 20 s simulated in {} steps, {} wall time ({:.0f} Mcell/s), mass drift {:.1e}", n,
+  r.summary = fmt::format("{}x{} cells, 20 s simulated in {} steps, {} wall time ({:.3g} Mcell/s), mass drift {:.1e}", n,
                           n, h.steps, duration(wall), wall > 0 ? cells * double(h.steps) / wall * 1e-6 : 0.0, drift);
   r.check = fmt::format("{}relative mass drift {:.2e} (closed walls: must be <= {:g}); relative L1 depth error against "
                         "Stoker's analytic dam break at t = 5 s (before the wave reaches a wall) {:.4f} (must be <= {:g})",

@@ -1,5 +1,9 @@
 # demo: `tessera demo --quick` on the CPU (every section must say correct),
 # usage errors, and the page opened in headless Chromium (paths relative to tests/).
+# The page pieces (base64, escaping, PNG read back with libpng, plot, page).
+target_sources(tessera_tests PRIVATE demo/test_demo_page.cpp)
+find_package(PNG REQUIRED)
+target_link_libraries(tessera_tests PRIVATE PNG::PNG)
 set(DEMO_QUICK_DIR ${CMAKE_BINARY_DIR}/demo-quick)
 add_test(NAME demo.quick_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DOUT=${DEMO_QUICK_DIR}
          -P ${CMAKE_CURRENT_SOURCE_DIR}/demo/check_demo.cmake)
