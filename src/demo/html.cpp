@@ -58,7 +58,7 @@ table{border-collapse:collapse;margin:.8em 0}td,th{border:1px solid #ccc;padding
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .correct{color:#137333;font-weight:bold}.wrong{color:#c5221f;font-weight:bold}
 figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}figure img{max-width:520px;min-width:280px;image-rendering:pixelated;border:1px solid #ddd}
-figcaption{font-size:.9em;color:#555;max-width:520px}.check{color:#444;font-size:.95em}code{background:#f5f5f5;padding:0 .2em})";
+figcaption{font-size:.9em;color:#555;max-width:520px}pre{background:#f5f5f5;padding:.5em;overflow-x:auto}.check{color:#444;font-size:.95em}code{background:#f5f5f5;padding:0 .2em})";
 
 std::string cell(const std::string& v) {
   const bool numeric = !v.empty() && (std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-');
@@ -87,6 +87,11 @@ std::string render_page(const PageInfo& info, const std::vector<SectionResult>& 
     h += fmt::format("<section id=\"{}\">\n<h2>{} <span class=\"{}\">{}</span></h2>\n<p>{}</p>\n<p class=\"check\">Check: {}</p>\n",
                      s.id, html_escape(s.title), s.correct ? "correct" : "wrong", s.correct ? "correct" : "wrong",
                      html_escape(s.summary), html_escape(s.check));
+    if (!s.commands.empty()) {
+      h += "<p class=\"check\">Reproduce:</p>\n<pre>";
+      for (const auto& cmd : s.commands) h += html_escape(cmd) + "\n";
+      h += "</pre>\n";
+    }
     for (const auto& f : s.figures)
       h += fmt::format("<figure><img alt=\"{}\" src=\"data:image/png;base64,{}\"><figcaption>{}</figcaption></figure>\n",
                        html_escape(f.caption), base64(read_binary(dir / f.file)), html_escape(f.caption));

@@ -49,6 +49,7 @@ struct SectionResult {
   std::string check;    ///< what was checked, with the measured value and the tolerance
   bool correct = false;
   std::vector<Figure> figures;
+  std::vector<std::string> commands;  ///< the same runs with the command-line tools
   std::vector<Table> tables;
 };
 

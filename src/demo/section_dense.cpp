@@ -81,6 +81,7 @@ SectionResult run_dense(const Context& c) {
                       fmt::format("{:.1f}", flops / ms[k] * 1e-6), ref});
   }
   r.tables.push_back(t);
+  r.commands = {fmt::format("tessera bench dense --size {} --precision float --device {}", n, c.device->id())};
   return r;
 }
 

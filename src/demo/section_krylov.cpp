@@ -102,6 +102,9 @@ SectionResult run_krylov(const Context& c) {
   t.rows.push_back({"sparse matrix-vector products", duration(res.time.spmv), roofline(c, spmv_bytes, res.time.spmv), "-"});
   t.rows.push_back({"orthogonalisation (CGS2)", duration(res.time.ortho), "-", "-"});
   r.tables.push_back(t);
+  r.commands = {fmt::format("tessera solve --generate {} --method gmres --fixed --max-iters {} --restart {} --ortho cgs2 "
+                            "--precision single --device {}",
+                            spec, kIters, kIters, c.device->id())};
   return r;
 }
 

@@ -116,6 +116,8 @@ SectionResult run_lbm(const Context& c) {
                     fmt::format("{:.0f}", sum.mlups), roofline(c, bytes * double(sum.steps), sum.seconds),
                     fmt::format("{:.0f} MLUPS (thesis-gas 80^3 on an A100); {:.1f}x here", kThesisMlups, sum.mlups / kThesisMlups)});
   r.tables.push_back(t);
+  r.commands = {fmt::format("tessera lbm --case sphere --size {} {} {} --re {:g} --steps {} --out run --png speed --device {}",
+                            g.nx, g.ny, g.nz, re, steps, c.device->id())};
   return r;
 }
 

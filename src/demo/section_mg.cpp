@@ -106,6 +106,9 @@ SectionResult run_mg(const Context& c) {
                     fmt::format("{} at 8191^2 (Radeon HD 6870); {:.3g}x faster here{}", duration(kThesisSeconds),
                                 thesis_s > 0 ? kThesisSeconds / thesis_s : 0.0, n == 8191 ? "" : " (smaller grid)")});
   r.tables.push_back(t);
+  r.commands = {fmt::format("tessera mg --dim 2 --n {} --tol {:g} --device {}", n, kTol, c.device->id()),
+                fmt::format("tessera mg --mode thesis --n {} --post 2 --max-cycles 10 --precision float --device {}", n,
+                            c.device->id())};
   return r;
 }
 

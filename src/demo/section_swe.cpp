@@ -107,6 +107,10 @@ SectionResult run_swe(const Context& c) {
                     fmt::format("{} at 1000^2 (best run); {:.3g}x faster here{}", duration(kThesisBest),
                                 thesis_wall > 0 ? kThesisBest / thesis_wall : 0.0, tn == 1000 ? "" : " (smaller grid)")});
   r.tables.push_back(t);
+  r.commands = {fmt::format("tessera swe --case thesis-dam --nx {} --out run --format png --every-time 5 --device {}", n,
+                            c.device->id()),
+                fmt::format("tessera swe --model thesis --nx {} --precision float --variant fused-walls --device {}", tn,
+                            c.device->id())};
   return r;
 }
 
