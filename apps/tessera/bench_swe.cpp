@@ -4,6 +4,7 @@
 // the byte model of anchors-shallow-water.md §4 and the copy bandwidth
 // measured in the same run.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,7 +12,9 @@
 #include "apps/tessera/commands.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "skeleton/team.hpp"
 #include "swe/cases.hpp"
+#include "swe/distributed.hpp"
 #include "swe/physical.hpp"
 #include "swe/thesis.hpp"
 
@@ -99,6 +102,52 @@ void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector
   }
 }
 
+// --param parts=1,2,4 (or gpus=): the physical first-order model on x-slabs over
+// that many devices from this one on (cuda:0 -> cuda:0..N-1; cpu/OpenCL:
+// logical devices); weak scaling (n x n per part) and strong scaling (n x n in
+// all), wall clock per step including the halo exchange and the dt all-reduce.
+template <class T>
+void scaling_rows(const std::shared_ptr<Device>& dev, long n, const std::vector<int>& parts, int steps,
+                  const TimingOptions& t, bench::DeviceReport& r) {
+  for (const bool weak : {true, false}) {
+    double base = 0;
+    for (int g : parts) {
+      const long nx = weak ? n * g : n;
+      swe::PhysCase c = swe::make_case("thesis-dam", nx, n);  // wet everywhere
+      for (long i = 0; i < c.nx; ++i)
+        for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
+      swe::DistributedPhysSolver<T> d(g == 1 ? skeleton::Team({dev}) : skeleton::Team::open(dev->id(), g), c, swe::PhysOptions{});
+      c = swe::PhysCase{};
+      d.set_scheme(swe::Order::first, swe::PhysOptions{}.columns);
+      Measurement m;
+      m.precision = std::is_same_v<T, float> ? "float" : "double";
+      m.size = static_cast<std::size_t>(nx);
+      m.kernel = fmt::format("physical first order {} scaling, {} part(s), {}x{} cells ({} steps)", weak ? "weak" : "strong", g, nx, n, steps);
+      m.bytes = 7.0 * sizeof(T) * double(nx) * double(n) * steps / g;  // per device, as the copy it is compared with
+      for (int w = 0; w < t.warmup; ++w) d.run_steps(steps);
+      std::vector<double> ms;
+      for (int k = 0; k < t.reps; ++k) {
+        d.synchronize();
+        const auto t0 = std::chrono::steady_clock::now();
+        d.run_steps(steps);
+        d.synchronize();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      std::sort(ms.begin(), ms.end());
+      m.timing.ms = ms;
+      m.timing.median_ms = ms[ms.size() / 2];
+      m.timing.min_ms = ms.front();
+      const double ms_step = m.timing.median_ms / steps, mcells = double(nx) * double(n) / ms_step * 1e-3;
+      if (g == parts.front()) base = mcells / g;
+      m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s total, {:.0f} per part, parallel efficiency {:.1f}% of "
+                           "{} x the {}-part rate{}",
+                           ms_step, mcells, mcells / g, 100.0 * mcells / (g * base), g, parts.front(),
+                           d.health().bad ? " (solution went bad: timing invalid)" : "");
+      r.results.push_back(m);
+    }
+  }
+}
+
 bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
   bench::DeviceReport r;
   r.device = dev->info();
@@ -113,6 +162,18 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   const Measurement copy = bench::measure_native_copy(*dev, static_cast<std::size_t>(phys_n) * phys_n * 4, t);
   r.copy_gbps = copy.gbps();
   r.results.push_back(copy);
+  if (const std::string ps = a.param("parts", a.param("gpus", "")); !ps.empty()) {  // scaling rows only
+    std::vector<int> parts;
+    for (std::size_t p = 0; p < ps.size();) {
+      const std::size_t e = std::min(ps.find(',', p), ps.size());
+      parts.push_back(std::stoi(ps.substr(p, e - p)));
+      if (parts.back() < 1) throw UsageError("--param parts=: expected a list such as 1,2,4");
+      p = e + 1;
+    }
+    if (a.run_float()) scaling_rows<float>(dev, phys_n, parts, steps, t, r);
+    if (fp64) scaling_rows<double>(dev, phys_n, parts, steps, t, r);
+    return r;
+  }
   const auto& variants = swe::thesis_variants();
   Progress p("bench swe", int(variants.size()) * 2 + 4);
   if (a.param("thesis", "1") == "1")
@@ -160,7 +221,8 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
 }
 
 const RegisterBenchSuite swe_suite{
-    "swe", "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy",
+    "swe", "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy; "
+           "parts=1,2,4: weak/strong scaling over devices",
     run_swe_suite};
 
 }  // namespace

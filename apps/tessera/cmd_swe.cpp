@@ -74,6 +74,9 @@ Command add_swe_command(CLI::App& app) {
   for (int s = 0; s < 4; ++s)
     cmd->add_option(sides[s], r.bc[s], "wall, transmissive, periodic, level:ETA or discharge:Q");
   cmd->add_option("--device,-d", r.device, "Device id");
+  cmd->add_option("--gpus,-g", r.gpus, "Physical model: N > 1 splits x over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_flag("--mpi", r.mpi, "Physical model: also split over the MPI ranks this was started on (mpirun; --gpus devices per rank)");
   cmd->add_option("--out", r.out, "Output directory (files, summary.json)");
   cmd->add_option("--format", a->format, "Comma-separated: vtk (thesis legacy), vti, netcdf, png");
   cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));

@@ -49,7 +49,9 @@ struct PhysGrid {
 };
 
 /// Boundary conditions per side (values match swe_hll_consts.h).
-enum class Bc : int { wall = 0, transmissive = 1, periodic = 2, level = 3, discharge = 4 };
+/// `exchange` marks an internal face of a distributed grid (swe/distributed.hpp):
+/// the ghost kernel leaves it to the halo exchange.
+enum class Bc : int { wall = 0, transmissive = 1, periodic = 2, level = 3, discharge = 4, exchange = 5 };
 
 /// Sides in the order of PhysParams::bc: x_lo (i = 0), x_hi, y_lo (j = 0), y_hi.
 enum Side : int { x_lo = 0, x_hi = 1, y_lo = 2, y_hi = 3 };

@@ -3,6 +3,7 @@
 target_sources(tessera PRIVATE
   swe/thesis.cpp
   swe/physical.cpp
+  swe/distributed.cpp
   swe/cases.cpp
   swe/asc.cpp
   swe/kernels/swe_cpu.cpp)

@@ -59,6 +59,9 @@ struct Health {
 void validate(const PhysCase& c, const PhysOptions& o);
 
 template <class T>
+class DistributedPhysSolver;
+
+template <class T>
 class PhysSolver {
  public:
   PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, const PhysOptions& o);
@@ -78,6 +81,8 @@ class PhysSolver {
   const PhysGrid& grid() const { return grid_; }
 
  private:
+  // sequences the phases of step() itself, with halo exchanges between them
+  friend class DistributedPhysSolver<T>;
   void step();
   std::shared_ptr<Device> device_;
   PhysGrid grid_;

@@ -13,9 +13,14 @@
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "swe/cases.hpp"
+#include "swe/distributed.hpp"
 #include "swe/output.hpp"
 #include "swe/physical.hpp"
 #include "swe/thesis.hpp"
+#include "tessera/config.hpp"
+#if TESSERA_HAVE_MPI
+#include "skeleton/mpi_comm.hpp"
+#endif
 
 namespace tessera::swe {
 
@@ -202,8 +207,9 @@ PhysCase physical_case(const RunOptions& o) {
   return c;
 }
 
-template <class T>
-int run_physical(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
+// Solver: PhysSolver<T> on one device, or DistributedPhysSolver<T> on a team.
+template <class T, class Solver = PhysSolver<T>, class Where = std::shared_ptr<Device>>
+int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
   const PhysCase c = physical_case(o);
   PhysOptions po;
   po.order = o.order == 2 ? Order::second : Order::first;
@@ -211,7 +217,7 @@ int run_physical(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohma
   po.fixed_dt = o.dt;
   po.columns = o.columns;
   if (o.every > 0) po.check_every = o.every;
-  PhysSolver<T> s(dev, c, po);
+  Solver s(dev, c, po);
   Outputs out(o);
   auto snapshot = [&](const Health& h) {
     const HostFields f = s.state();
@@ -257,6 +263,32 @@ int run_physical(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohma
   return 0;
 }
 
+// --gpus N / --mpi: the physical model over x-slabs of a skeleton team; every
+// rank computes each snapshot and the summary, rank 0 alone writes them.
+int run_parts(const RunOptions& o, const std::shared_ptr<Device>& dev, bool dbl, nlohmann::json& j, bool& rank0) {
+  std::shared_ptr<skeleton::Comm> comm;
+  std::string id = dev->id();
+#if TESSERA_HAVE_MPI
+  std::unique_ptr<skeleton::MpiSession> mpi;
+  if (o.mpi) {
+    mpi = std::make_unique<skeleton::MpiSession>(nullptr, nullptr);
+    comm = mpi->world();
+    if (id.rfind("cuda:", 0) == 0)  // one rank per GPU set: shift by the local rank
+      id = fmt::format("cuda:{}", std::stoi(id.substr(5)) + mpi->local_rank() * o.gpus);
+  }
+#else
+  if (o.mpi) throw UsageError("--mpi: this tessera was built without MPI");
+#endif
+  const skeleton::Team team = skeleton::Team::open(id, o.gpus, comm);
+  RunOptions mine = o;
+  rank0 = team.rank() == 0;
+  if (!rank0) mine.out.clear();
+  j["parts"] = team.total_parts();
+  j["ranks"] = team.ranks();
+  return dbl ? run_physical<double, DistributedPhysSolver<double>>(mine, team, j)
+             : run_physical<float, DistributedPhysSolver<float>>(mine, team, j);
+}
+
 }  // namespace
 
 int run_swe(const RunOptions& o, nlohmann::json& j) {
@@ -269,8 +301,11 @@ int run_swe(const RunOptions& o, nlohmann::json& j) {
        {"precision", o.precision}, {"device", bench::to_json(dev->info())}, {"run", bench::run_metadata()},
        {"status", "ok"}};
   const bool dbl = o.precision == "double";
-  int rc = o.model == "thesis" ? (dbl ? run_thesis<double>(o, dev, j) : run_thesis<float>(o, dev, j))
+  if (o.model == "thesis" && (o.gpus > 1 || o.mpi)) throw UsageError("--gpus / --mpi: only the physical model runs on several devices");
+  bool rank0 = true;
+  int rc = o.model == "physical" && (o.gpus > 1 || o.mpi) ? run_parts(o, dev, dbl, j, rank0) : o.model == "thesis" ? (dbl ? run_thesis<double>(o, dev, j) : run_thesis<float>(o, dev, j))
                                : (dbl ? run_physical<double>(o, dev, j) : run_physical<float>(o, dev, j));
+  if (!rank0) return rc;  // rank 0 reports for every rank
   std::printf("swe %s/%s on %s: %ld steps, t = %.6g s, wall %.3f s, %.1f Mcell/s, mass %.9g -> %.9g "
               "(relative drift %.3g)\n",
               o.model.c_str(), j["case"].get<std::string>().c_str(), dev->id().c_str(), j["steps"].get<long>(),

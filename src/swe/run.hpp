@@ -26,6 +26,8 @@ struct RunOptions {
   double every_time = 0;             // or every this much simulated time
   std::string png_field = "depth";
   bool mass = false;  // thesis: print the mass every step
+  int gpus = 1;       // physical: devices of this process (x-slabs, swe/distributed.hpp)
+  bool mpi = false;   // physical: also over the MPI ranks this was started on
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

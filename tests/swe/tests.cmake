@@ -1,5 +1,24 @@
 # swe: shallow-water tests (paths relative to tests/).
-target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp)
+target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
+  swe/test_swe_distributed.cpp)
+
+# the distributed physical model across MPI ranks: its own executable, run with
+# mpirun -np 2 and -np 3 (oversubscribed, root allowed), bitwise equal to one device
+if(TESSERA_HAVE_MPI)
+  add_executable(tessera_swe_mpi_tests swe/test_swe_mpi.cpp)
+  target_include_directories(tessera_swe_mpi_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(tessera_swe_mpi_tests PRIVATE tessera MPI::MPI_CXX tessera_flags)
+  # 2 ranks x 1 part, 3 ranks x 1 part, 2 ranks x 2 parts (MPI and in-process neighbours mixed)
+  foreach(cfg "2;1" "3;1" "2;2")
+    list(GET cfg 0 np)
+    list(GET cfg 1 local)
+    add_test(NAME swe.mpi_np${np}_x${local}
+             COMMAND ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG} ${np}
+                     $<TARGET_FILE:tessera_swe_mpi_tests> ${local})
+    set_tests_properties(swe.mpi_np${np}_x${local} PROPERTIES
+                         ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1" TIMEOUT 120)
+  endforeach()
+endif()
 if(TESSERA_SWE_NETCDF)
   set_property(SOURCE swe/test_swe_io.cpp APPEND PROPERTY COMPILE_DEFINITIONS TS_TEST_NETCDF=1)
 endif()
@@ -28,3 +47,9 @@ add_test(NAME cli.swe_thesis_dry_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model
 add_test(NAME cli.swe_thesis_unstable_dt_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--dt\;20\;--device\;cpu -DEXPECT=2 -DMATCH=unstable ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_blowup_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;32\;--dt\;3\;--device\;cpu\;--out\;${SWE_CLI_DIR}/bad\;--every\;1 -DEXPECT=1 -DMATCH=at.step.1.in.cell ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
+
+# several parts in one process (x-slabs): a run with outputs, and usage errors
+add_test(NAME cli.swe_three_parts COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;40\;--order\;2\;--t-end\;0.3\;--gpus\;3\;--device\;cpu\;--out\;${SWE_CLI_DIR}/parts\;--format\;vti -DEXPECT=0 -DMATCH=radial-dam.on.cpu ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_parts_too_thin_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;40\;--gpus\;21\;--device\;cpu -DEXPECT=2 -DMATCH=at.least.2.rows ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_thesis_parts_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--gpus\;2\;--device\;cpu -DEXPECT=2 -DMATCH=only.the.physical ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.bench_swe_parts_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --reps 1 --warmup 1 --param parts=1,2 --param steps=4)

@@ -8,6 +8,8 @@
 #define TS_SWE_BC_PERIODIC 2
 #define TS_SWE_BC_LEVEL 3
 #define TS_SWE_BC_DISCHARGE 4
+/* an internal face of a distributed grid: the halo exchange fills the ghosts */
+#define TS_SWE_BC_EXCHANGE 5
 /* slots of the uint32 flag buffer, as swe::slot */
 #define TS_SWE_RATE0 0
 #define TS_SWE_STEPS 2

@@ -232,6 +232,7 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
 TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_real* H,
                              TS_GLOBAL ts_real* QN, TS_GLOBAL ts_real* QT,
                              TS_GLOBAL const ts_real* Z, long gc, long sc) {
+  if (bc == TS_SWE_BC_EXCHANGE) return; /* filled by the neighbouring part */
   ts_real h = H[sc], qn = QN[sc], qt = QT[sc];
   if (bc == TS_SWE_BC_WALL) {
     qn = -qn;

@@ -1,0 +1,304 @@
+#include "swe/distributed.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "skeleton/field.hpp"
+#include "swe/kernels/swe_kernels.hpp"
+
+namespace tessera::swe {
+
+namespace {
+
+// The rows [i0, i0 + n) of a case, with Bc::exchange on the faces that meet
+// another part.
+PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi_internal) {
+  PhysCase s;
+  s.name = c.name;
+  s.nx = n;
+  s.ny = c.ny;
+  s.dx = c.dx;
+  s.dy = c.dy;
+  s.x0 = c.x0 + double(i0) * c.dx;
+  s.y0 = c.y0;
+  const auto first = static_cast<std::ptrdiff_t>(i0 * c.ny), last = static_cast<std::ptrdiff_t>((i0 + n) * c.ny);
+  s.z.assign(c.z.begin() + first, c.z.begin() + last);
+  s.h.assign(c.h.begin() + first, c.h.begin() + last);
+  s.hu.assign(c.hu.begin() + first, c.hu.begin() + last);
+  s.hv.assign(c.hv.begin() + first, c.hv.begin() + last);
+  for (int k = 0; k < 4; ++k) {
+    s.bc[k] = c.bc[k];
+    s.bc_value[k] = c.bc_value[k];
+  }
+  if (lo_internal) s.bc[x_lo] = Bc::exchange;
+  if (hi_internal) s.bc[x_hi] = Bc::exchange;
+  s.manning = c.manning;
+  s.g = c.g;
+  s.t_end = c.t_end;
+  return s;
+}
+
+}  // namespace
+
+template <class T>
+DistributedPhysSolver<T>::DistributedPhysSolver(skeleton::Team team, const PhysCase& c, const PhysOptions& o)
+    : team_(std::move(team)), nx_(c.nx), ny_(c.ny), dx_(c.dx), dy_(c.dy), opt_(o) {
+  validate(c, o);
+  for (Bc b : c.bc)
+    if (b == Bc::exchange) throw UsageError("boundary kind 'exchange' is internal to the distributed solver");
+  const int P = team_.total_parts();
+  if (c.nx < 2L * P)
+    throw UsageError(fmt::format("{} rows (nx) cannot be split into {} x-slabs: every slab needs at least 2 rows "
+                                 "(the 2 ghost rows of the MUSCL stencil); use at most {} parts",
+                                 c.nx, P, c.nx / 2));
+  const bool periodic_x = c.bc[x_lo] == Bc::periodic && P > 1;
+  for (int l = 0; l < team_.local_parts(); ++l) {
+    const int g = team_.first_part() + l;
+    parts_.push_back(std::make_unique<PhysSolver<T>>(
+        team_.device_ptr(l), slab_case(c, first_row(g), rows(g), g > 0 || periodic_x, g < P - 1 || periodic_x), o));
+  }
+  // the skeleton's view of one field: a 2-D (w, nx) array, x-slabs of the
+  // slow axis with 2 halo rows, exactly PhysGrid's storage
+  const long w = parts_[0]->grid_.w;
+  skeleton::FieldOptions fo;
+  fo.halo = {0, 2, 0};
+  shape_ = std::make_unique<skeleton::detail::FieldShape>(team_, skeleton::extents_2d(w, c.nx), 1, fo);
+  for (int l = 0; l < team_.local_parts(); ++l) {
+    const skeleton::PartLayout& L = shape_->layout(l);
+    const PhysGrid& g = parts_[std::size_t(l)]->grid_;
+    if (L.sy != g.w || L.padded[1] != g.nx + 2 * PhysGrid::ghosts || L.elements() != skeleton::index_t(g.size()) ||
+        L.owned.lo[1] != first_row(team_.first_part() + l))
+      throw Error("internal: swe slab layout differs from the skeleton's");
+  }
+  request_.periodic = {false, periodic_x, false};
+  exchange(2);  // the bathymetry's ghost rows, once
+}
+
+template <class T>
+DistributedPhysSolver<T>::~DistributedPhysSolver() = default;
+template <class T>
+DistributedPhysSolver<T>::DistributedPhysSolver(DistributedPhysSolver&&) noexcept = default;
+
+template <class T>
+int DistributedPhysSolver<T>::parts() const noexcept {
+  return team_.total_parts();
+}
+template <class T>
+int DistributedPhysSolver<T>::local_parts() const noexcept {
+  return team_.local_parts();
+}
+template <class T>
+long DistributedPhysSolver<T>::first_row(int g) const {
+  return long(skeleton::Decomposition::block_begin(nx_, team_.total_parts(), g));
+}
+template <class T>
+long DistributedPhysSolver<T>::rows(int g) const {
+  return first_row(g + 1) - first_row(g);
+}
+template <class T>
+const skeleton::ExchangeStats& DistributedPhysSolver<T>::last_exchange() const {
+  return shape_->last_exchange();
+}
+
+template <class T>
+void DistributedPhysSolver<T>::exchange(int which) {
+  // h, hu, hv (or z): one exchange per buffer, only the 2 rows that cross
+  const int fields = which == 2 ? 1 : 3;
+  for (int f = 0; f < fields; ++f) {
+    std::vector<skeleton::detail::PartStorage> s;
+    for (int l = 0; l < local_parts(); ++l) {
+      PhysSolver<T>& p = *parts_[std::size_t(l)];
+      Fields<T>& st = which == 1 ? p.b_ : p.a_;
+      const Buffer<T>& b = which == 2 ? p.zb_ : f == 0 ? st.z : f == 1 ? st.qx : st.qy;
+      s.push_back({&team_.device(l), b.handle(), shape_->layout(l)});
+    }
+    shape_->exchange(s, sizeof(T), request_, nullptr, nullptr);
+  }
+}
+
+template <class T>
+void DistributedPhysSolver<T>::reduce_rates() {
+  // the rate slots: the one the next bookkeeping reads holds each part's own
+  // maximum, the other the previous global one (equal everywhere); integer
+  // max of non-negative float bits is exact and order-free
+  std::vector<std::array<std::uint32_t, 2>> r(parts_.size());
+  for (std::size_t l = 0; l < parts_.size(); ++l)
+    parts_[l]->device_->queue().read(parts_[l]->flags_.handle(), 0, r[l].data(), sizeof r[l], true);
+  std::array<std::uint32_t, 2> m{0, 0};
+  for (const auto& v : r) m = {std::max(m[0], v[0]), std::max(m[1], v[1])};
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto all = comm->allgather(m.data(), sizeof m);
+    for (std::size_t k = 0; k + sizeof m <= all.size(); k += sizeof m) {
+      std::array<std::uint32_t, 2> v;
+      std::memcpy(v.data(), all.data() + k, sizeof v);
+      m = {std::max(m[0], v[0]), std::max(m[1], v[1])};
+    }
+  }
+  for (std::size_t l = 0; l < parts_.size(); ++l)
+    if (r[l] != m) parts_[l]->device_->queue().write(parts_[l]->flags_.handle(), 0, m.data(), sizeof m, true);
+}
+
+template <class T>
+void DistributedPhysSolver<T>::step() {
+  if (!(opt_.fixed_dt > 0)) reduce_rates();  // a fixed dt ignores the rates
+  const bool first = opt_.order == Order::first;
+  exchange(0);
+  for (auto& p : parts_) {
+    Queue& q = p->device_->queue();
+    dispatch(*p->device_, [&](auto tag) {
+      kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->scalars_, p->flags_, true);
+      if (first)
+        kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->scalars_, p->flags_);
+      else
+        kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->a_, p->b_, 0, p->scalars_, p->flags_);
+    });
+  }
+  if (first) {
+    for (auto& p : parts_) std::swap(p->a_, p->b_);
+    return;
+  }
+  exchange(1);
+  for (auto& p : parts_) {
+    Queue& q = p->device_->queue();
+    dispatch(*p->device_, [&](auto tag) {
+      kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->b_, p->scalars_, p->flags_, false);
+      kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->a_, 1, p->scalars_, p->flags_);
+    });
+  }
+}
+
+template <class T>
+void DistributedPhysSolver<T>::set_target(T target) {
+  for (auto& p : parts_) {
+    std::vector<T> s(slot::nscalars);
+    p->scalars_.copy_to_host(s);
+    s[slot::target] = target;
+    p->scalars_.copy_from_host(s);
+  }
+}
+
+template <class T>
+void DistributedPhysSolver<T>::set_scheme(Order order, int columns) {
+  opt_.order = order;
+  for (auto& p : parts_) p->set_scheme(order, columns);
+}
+
+template <class T>
+void DistributedPhysSolver<T>::synchronize() const {
+  for (int l = 0; l < local_parts(); ++l) team_.device(l).synchronize();
+}
+
+template <class T>
+Health DistributedPhysSolver<T>::health() const {
+  using I = long long;
+  constexpr I none = std::numeric_limits<I>::max();
+  std::array<I, 2> bad{none, none};  // (step, global cell): the smallest is the first
+  Health h;
+  for (int l = 0; l < local_parts(); ++l) {
+    const PhysSolver<T>& p = *parts_[std::size_t(l)];
+    std::vector<T> s(slot::nscalars);
+    std::vector<std::uint32_t> f(slot::nflags);
+    p.scalars_.copy_to_host(s);
+    p.flags_.copy_to_host(f);
+    if (l == 0) {
+      h.steps = f[slot::steps];
+      h.time = double(s[slot::time]);
+      h.dt = double(s[slot::dt]);
+    }
+    if (f[slot::bad_cell] != slot::none) {
+      const I step = f[slot::bad_step] != slot::none ? I(f[slot::bad_step]) : I(f[slot::steps]);
+      const I cell = I(f[slot::bad_cell]) + I(first_row(team_.first_part() + l)) * I(ny_);
+      bad = std::min(bad, std::array<I, 2>{step, cell});
+    }
+  }
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto all = comm->allgather(bad.data(), sizeof bad);
+    for (std::size_t k = 0; k + sizeof bad <= all.size(); k += sizeof bad) {
+      std::array<I, 2> v;
+      std::memcpy(v.data(), all.data() + k, sizeof v);
+      bad = std::min(bad, v);
+    }
+  }
+  if (bad[0] != none) {
+    h.bad = true;
+    h.bad_step = long(bad[0]);
+    h.bad_i = long(bad[1] / ny_);
+    h.bad_j = long(bad[1] % ny_);
+  }
+  return h;
+}
+
+template <class T>
+Health DistributedPhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
+  set_target(T(t));
+  Health last = health();
+  for (;;) {
+    for (long k = 0; k < opt_.check_every; ++k) step();
+    const Health h = health();
+    if (on_check) on_check(h);
+    if (h.bad || !(h.time < double(T(t)))) return h;
+    if (h.time == last.time && h.steps > last.steps)
+      throw Error(fmt::format("simulated time stalls at t = {} s: t + dt == t for dt = {} in {} "
+                              "precision; use --precision double",
+                              h.time, h.dt, sizeof(T) == 4 ? "single" : "double"));
+    last = h;
+  }
+}
+
+template <class T>
+void DistributedPhysSolver<T>::run_steps(long n) {
+  set_target(std::numeric_limits<T>::max());
+  for (long k = 0; k < n; ++k) step();
+}
+
+template <class T>
+HostFields DistributedPhysSolver<T>::state() const {
+  // per part [h | hu | hv] of its rows, concatenated in global part order
+  std::vector<double> mine;
+  for (const auto& p : parts_) {
+    const HostFields f = p->state();
+    for (const auto* v : {&f.h, &f.hu, &f.hv}) mine.insert(mine.end(), v->begin(), v->end());
+  }
+  std::vector<double> all;
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
+    all.resize(bytes.size() / sizeof(double));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
+  } else {
+    all = std::move(mine);
+  }
+  HostFields out{nx_, ny_, {}, {}, {}};
+  const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
+  out.h.resize(N);
+  out.hu.resize(N);
+  out.hv.resize(N);
+  std::size_t at = 0;
+  for (int g = 0; g < parts(); ++g) {
+    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_), o = static_cast<std::size_t>(first_row(g) * ny_);
+    for (auto* v : {&out.h, &out.hu, &out.hv}) {
+      if (at + n > all.size()) throw Error("internal: swe gathered state is short");
+      std::copy_n(all.begin() + std::ptrdiff_t(at), n, v->begin() + std::ptrdiff_t(o));
+      at += n;
+    }
+  }
+  return out;
+}
+
+template <class T>
+double DistributedPhysSolver<T>::mass() const {
+  const auto s = state();
+  double m = 0;
+  for (double h : s.h) m += h;
+  return m * dx_ * dy_;
+}
+
+template class DistributedPhysSolver<float>;
+template class DistributedPhysSolver<double>;
+
+}  // namespace tessera::swe
