@@ -108,7 +108,8 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
                     const StepParams& sp) {
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
   const Launch l = launch_of(q, g);
-  point::with_variant(v.q, v.store_bits, [&](auto var) {
+  // 32-bit offsets where they fit: D3Q19 registers FP32 72 -> 64, FP16S 80 -> 70
+  point::with_variant_idx32(v.q, v.store_bits, v.fits_idx32(g), [&](auto var) {
     using V = decltype(var);
     auto k = stream_collide_k<V>;
     if constexpr (std::is_same_v<typename V::store, unsigned short>)

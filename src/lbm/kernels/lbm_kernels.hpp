@@ -24,6 +24,9 @@ struct KernelVariant {
   int store_bits = 32;
   std::size_t store_bytes() const { return static_cast<std::size_t>(store_bits / 8); }
   std::size_t real_bytes() const { return store_bits == 64 ? 8 : 4; }
+  /// Whether every population offset of a grid fits 32 bits (Q * cells < 2^31):
+  /// the GPU launchers then use 32-bit offsets (fewer registers, same values).
+  bool fits_idx32(const Grid& g) const { return long(q) * g.cells() < (1L << 31); }
 };
 
 /// Per-run constants of the step (converted to the arithmetic type).

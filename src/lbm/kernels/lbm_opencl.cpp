@@ -22,9 +22,10 @@ std::size_t group_x() {
 }
 
 // Correctly rounded division: 1/rho must give the CPU's bits on every device.
-std::string options(const KernelVariant& v) {
+// `idx32`: 32-bit population offsets (the lattice has Q * cells < 2^31).
+std::string options(const KernelVariant& v, bool idx32 = false) {
   std::string o = "-DTS_LBM_Q=" + std::to_string(v.q) + " -DTS_LBM_STORE=" + std::to_string(v.store_bits) +
-                  " -cl-fp32-correctly-rounded-divide-sqrt";
+                  " -cl-fp32-correctly-rounded-divide-sqrt" + (idx32 ? " -DTS_LBM_IDX32=1" : "");
   return o + (v.store_bits == 64 ? " -Dts_real=double -DTS_DOUBLE=1" : " -Dts_real=float");
 }
 
@@ -56,15 +57,15 @@ void run(Queue& q, const cl::Kernel& k, const Grid& g, const char* what) {
                              cl::NDRange(b, 1, 1), what);
 }
 
-cl::Kernel kernel(const Bytes& any, const KernelVariant& v, const char* name) {
-  return opencl::device_of(any.device()).kernel("lbm/kernels/lbm.cl", name, options(v));
+cl::Kernel kernel(const Bytes& any, const KernelVariant& v, const char* name, bool idx32 = false) {
+  return opencl::device_of(any.device()).kernel("lbm/kernels/lbm.cl", name, options(v, idx32));
 }
 
 }  // namespace
 
 void stream_collide(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags, long t,
                     const StepParams& p) {
-  cl::Kernel k = kernel(f, v, "stream_collide");
+  cl::Kernel k = kernel(f, v, "stream_collide", v.fits_idx32(g));
   opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_int(t & 1), m(f), m(flags));
   v.store_bits == 64 ? set_params<cl_double>(k, 6, p) : set_params<cl_float>(k, 6, p);
   run(q, k, g, "lbm stream_collide");

@@ -150,16 +150,25 @@ typedef struct {
   int trt;
 } ts_lbm_params;
 
+/* Cell and population offsets: 32-bit where the includer guarantees that
+ * Q * cells < 2^31 (TS_LBM_IDX32): fewer registers and no 64-bit index
+ * arithmetic, which lets the GPU keep more cells in flight; 64-bit otherwise. */
+#if defined(TS_LBM_IDX32)
+typedef int ts_lbm_idx;
+#else
+typedef long ts_lbm_idx;
+#endif
+
 /* The periodic neighbourhood of (x,y,z): offsets of x-1, x, x+1 etc. */
 typedef struct {
-  long n, N;
-  long xm, x0, xp, ym, y0, yp, zm, z0, zp;
+  ts_lbm_idx n, N;
+  ts_lbm_idx xm, x0, xp, ym, y0, yp, zm, z0, zp;
 } ts_lbm_nbhd;
 
 TS_FN ts_lbm_nbhd ts_lbm_neighbourhood(long x, long y, long z, long nx, long ny, long nz) {
   ts_lbm_nbhd h;
-  const long sxy = nx * ny;
-  h.N = sxy * nz;
+  const ts_lbm_idx sxy = (ts_lbm_idx)(nx * ny);
+  h.N = sxy * (ts_lbm_idx)nz;
   h.x0 = x;
   h.xp = x + 1 == nx ? 0 : x + 1;
   h.xm = x == 0 ? nx - 1 : x - 1;
@@ -172,9 +181,9 @@ TS_FN ts_lbm_nbhd ts_lbm_neighbourhood(long x, long y, long z, long nx, long ny,
   h.n = h.x0 + h.y0 + h.z0;
   return h;
 }
-TS_FN long ts_lbm_pick(int c, long m, long o, long p) { return c > 0 ? p : (c < 0 ? m : o); }
+TS_FN ts_lbm_idx ts_lbm_pick(int c, ts_lbm_idx m, ts_lbm_idx o, ts_lbm_idx p) { return c > 0 ? p : (c < 0 ? m : o); }
 /* index of the neighbour at x + s*c_i (s = +1 or -1) */
-TS_FN long ts_lbm_neighbour(const ts_lbm_nbhd* h, int i, int s) {
+TS_FN ts_lbm_idx ts_lbm_neighbour(const ts_lbm_nbhd* h, int i, int s) {
   return ts_lbm_pick(s * ts_lbm_cx(i), h->xm, h->x0, h->xp) + ts_lbm_pick(s * ts_lbm_cy(i), h->ym, h->y0, h->yp) +
          ts_lbm_pick(s * ts_lbm_cz(i), h->zm, h->z0, h->zp);
 }
@@ -194,13 +203,13 @@ TS_FN ts_real ts_lbm_wall_term(int i, const ts_lbm_params* p) {
 /* Streaming, part 2 (incoming populations of cell n at step parity `odd`). */
 TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, unsigned char flag,
                           const ts_lbm_nbhd* h, int odd, const ts_lbm_params* p, ts_real* fin) {
-  const long N = h->N, n = h->n;
+  const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(f, n);
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; i += 2) {
-    const long jp = ts_lbm_neighbour(h, i, 1);
-    const long own = (long)(odd ? i : i + 1) * N + n, other = (long)(odd ? i + 1 : i) * N + n;
-    const long nb = (long)(odd ? i + 1 : i) * N + jp, nb_other = (long)(odd ? i : i + 1) * N + jp;
+    const ts_lbm_idx jp = ts_lbm_neighbour(h, i, 1);
+    const ts_lbm_idx own = (ts_lbm_idx)(odd ? i : i + 1) * N + n, other = (ts_lbm_idx)(odd ? i + 1 : i) * N + n;
+    const ts_lbm_idx nb = (ts_lbm_idx)(odd ? i + 1 : i) * N + jp, nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
     if (flag & TS_LBM_NEAR_WALL) {
       const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
       /* wall behind (x - c_i): what this cell sent towards it, reversed */
@@ -217,13 +226,13 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
 
 /* Streaming, part 1 (outgoing populations, into the slots just read). */
 TS_FN void ts_lbm_store_out(TS_GLOBAL ts_lbm_store* f, const ts_lbm_nbhd* h, int odd, const ts_real* fout) {
-  const long N = h->N, n = h->n;
+  const ts_lbm_idx N = h->N, n = h->n;
   ts_lbm_save(f, n, fout[0]);
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; i += 2) {
-    const long jp = ts_lbm_neighbour(h, i, 1);
-    ts_lbm_save(f, (long)(odd ? i + 1 : i) * N + jp, fout[i]);
-    ts_lbm_save(f, (long)(odd ? i : i + 1) * N + n, fout[i + 1]);
+    const ts_lbm_idx jp = ts_lbm_neighbour(h, i, 1);
+    ts_lbm_save(f, (ts_lbm_idx)(odd ? i + 1 : i) * N + jp, fout[i]);
+    ts_lbm_save(f, (ts_lbm_idx)(odd ? i : i + 1) * N + n, fout[i + 1]);
   }
 }
 
@@ -351,16 +360,16 @@ TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsi
 TS_FN ts_lbm_nbhd ts_lbm_neighbourhood_padded(long x, long y, long z, long nx, long ny, long sy, long sz, long cs,
                                               long origin) {
   ts_lbm_nbhd h;
-  h.N = cs;
-  h.x0 = origin + x;
-  h.xp = origin + (x + 1 == nx ? 0 : x + 1);
-  h.xm = origin + (x == 0 ? nx - 1 : x - 1);
-  h.y0 = y * sy;
-  h.yp = (y + 1 == ny ? 0 : y + 1) * sy;
-  h.ym = (y == 0 ? ny - 1 : y - 1) * sy;
-  h.z0 = z * sz;
-  h.zp = (z + 1) * sz;
-  h.zm = (z - 1) * sz;
+  h.N = (ts_lbm_idx)cs;
+  h.x0 = (ts_lbm_idx)(origin + x);
+  h.xp = (ts_lbm_idx)(origin + (x + 1 == nx ? 0 : x + 1));
+  h.xm = (ts_lbm_idx)(origin + (x == 0 ? nx - 1 : x - 1));
+  h.y0 = (ts_lbm_idx)(y * sy);
+  h.yp = (ts_lbm_idx)((y + 1 == ny ? 0 : y + 1) * sy);
+  h.ym = (ts_lbm_idx)((y == 0 ? ny - 1 : y - 1) * sy);
+  h.z0 = (ts_lbm_idx)(z * sz);
+  h.zp = (ts_lbm_idx)((z + 1) * sz);
+  h.zm = (ts_lbm_idx)((z - 1) * sz);
   h.n = h.x0 + h.y0 + h.z0;
   return h;
 }
@@ -370,17 +379,17 @@ TS_FN int ts_lbm_opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1)
 /* in_i(x) = out_i(x - c_i), or, behind a wall, out_opp(i)(x) + 6 w_i c_i.u_w */
 TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL const unsigned char* flags,
                                unsigned char flag, const ts_lbm_nbhd* h, const ts_lbm_params* p, ts_real* fin) {
-  const long N = h->N, n = h->n;
+  const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(src, n);
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; ++i) {
-    const long jm = ts_lbm_neighbour(h, i, -1);
+    const ts_lbm_idx jm = ts_lbm_neighbour(h, i, -1);
     if (flag & TS_LBM_NEAR_WALL) {
       const unsigned char fm = flags[jm];
-      fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (long)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (long)i * N + jm);
+      fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
       if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
     } else {
-      fin[i] = ts_lbm_load(src, (long)i * N + jm);
+      fin[i] = ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
     }
   }
 }
@@ -396,7 +405,7 @@ TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOB
   ts_lbm_load_in_pull(src, flags, flag, &h, p, fin);
   ts_lbm_update_cell(fin, type, p);
   TS_LBM_UNROLL
-  for (int i = 0; i < TS_LBM_Q; ++i) ts_lbm_save(dst, (long)i * h.N + h.n, fin[i]);
+  for (int i = 0; i < TS_LBM_Q; ++i) ts_lbm_save(dst, (ts_lbm_idx)i * h.N + h.n, fin[i]);
 }
 
 /* the equilibrium as the outgoing populations of step -1, at the cell itself */

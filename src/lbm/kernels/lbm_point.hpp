@@ -12,87 +12,14 @@
 #include "core/kernels/portable.h"  // before the namespaces: it includes <math.h>
 
 namespace tessera::lbm::point {
-namespace q9_s16 {
-#define TS_LBM_Q 9
-#define TS_LBM_STORE 16
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q9_s16
-namespace q9_s32 {
-#define TS_LBM_Q 9
-#define TS_LBM_STORE 32
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q9_s32
-namespace q9_s64 {
-#define TS_LBM_Q 9
-#define TS_LBM_STORE 64
-#define ts_real double
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q9_s64
-namespace q19_s16 {
-#define TS_LBM_Q 19
-#define TS_LBM_STORE 16
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q19_s16
-namespace q19_s32 {
-#define TS_LBM_Q 19
-#define TS_LBM_STORE 32
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q19_s32
-namespace q19_s64 {
-#define TS_LBM_Q 19
-#define TS_LBM_STORE 64
-#define ts_real double
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q19_s64
-namespace q27_s16 {
-#define TS_LBM_Q 27
-#define TS_LBM_STORE 16
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q27_s16
-namespace q27_s32 {
-#define TS_LBM_Q 27
-#define TS_LBM_STORE 32
-#define ts_real float
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q27_s32
-namespace q27_s64 {
-#define TS_LBM_Q 27
-#define TS_LBM_STORE 64
-#define ts_real double
-#include "lbm/kernels/lbm_variant.inc"
-#undef ts_real
-#undef TS_LBM_STORE
-#undef TS_LBM_Q
-}  // namespace q27_s64
+#include "lbm/kernels/lbm_variants_all.inc"
+
+/// The same variants with 32-bit cell offsets, for lattices with Q * cells < 2^31.
+namespace idx32 {
+#define TS_LBM_IDX32 1
+#include "lbm/kernels/lbm_variants_all.inc"
+#undef TS_LBM_IDX32
+}  // namespace idx32
 
 /// Calls f(Variant{}) for lattice Q (9, 19, 27) and storage bits (16, 32, 64).
 template <class F>
@@ -111,6 +38,25 @@ decltype(auto) with_variant(int q, int store_bits, F&& f) {
   }
   throw Error("lbm: no kernel variant for Q=" + std::to_string(q) + " with " + std::to_string(store_bits) +
               "-bit storage");
+}
+
+/// As with_variant, with the 32-bit-offset variants when `small` (kernels::fits_idx32).
+template <class F>
+decltype(auto) with_variant_idx32(int q, int store_bits, bool small, F&& f) {
+  if (!small) return with_variant(q, store_bits, f);
+  switch (q * 100 + store_bits) {
+    case 916: return f(idx32::q9_s16::Variant{});
+    case 932: return f(idx32::q9_s32::Variant{});
+    case 964: return f(idx32::q9_s64::Variant{});
+    case 1916: return f(idx32::q19_s16::Variant{});
+    case 1932: return f(idx32::q19_s32::Variant{});
+    case 1964: return f(idx32::q19_s64::Variant{});
+    case 2716: return f(idx32::q27_s16::Variant{});
+    case 2732: return f(idx32::q27_s32::Variant{});
+    case 2764: return f(idx32::q27_s64::Variant{});
+    default: break;
+  }
+  return with_variant(q, store_bits, f);  // throws the message
 }
 
 }  // namespace tessera::lbm::point
