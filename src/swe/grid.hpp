@@ -67,7 +67,7 @@ struct PhysParams {
   T h_dry = 0;     ///< depths at or below this are dry (no velocity)
   int bc[4] = {0, 0, 0, 0};
   T bc_value[4] = {0, 0, 0, 0};  ///< level: water surface elevation; discharge: q into the domain
-  int columns = 2;  ///< GPU first-order update: columns per work-item (1 or 2; same values)
+  int columns = 3;  ///< GPU first-order update kernel (PhysOptions::columns; same values)
 };
 
 /// Slots of the device-side scalar buffers of the physical model.

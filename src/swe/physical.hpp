@@ -43,7 +43,9 @@ struct PhysOptions {
   double fixed_dt = 0;   ///< > 0: fixed time step
   double h_dry = -1;     ///< < 0: 1e-6 m (float) or 1e-12 m (double)
   long check_every = 16; ///< steps between host reads of the device flags
-  int columns = 2;       ///< GPU first-order update: columns per work-item (1 or 2)
+  int columns = 3;       ///< GPU first-order update kernel: 3 one column per work-item, faces
+                         ///< shared in local memory (fastest); 1 one column, every face per
+                         ///< item; 2 two columns per item (same values in every case)
 };
 
 /// What the device flags say.

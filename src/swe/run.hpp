@@ -15,7 +15,7 @@ struct RunOptions {
   long nx = 0, ny = 0;                                          // 0: the case's default
   double t_end = -1, cfl = 0.45, dt = 0, manning = -1;          // < 0: the case's value
   int order = 1;
-  int columns = 2;  // GPU first-order update: columns per work-item
+  int columns = 3;  // GPU first-order update kernel (PhysOptions::columns)
   double h_left = 20, h_right = 10;  // thesis dam break depths
   std::string bathymetry, level_file, nodata = "wall";
   double level = NAN;
