@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
 
 namespace tessera {
 
@@ -21,11 +22,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
   std::random_device rd;
   auto tmp = path;
   tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // fault::inject: test-only failures (TESSERA_FAULT=write_open|write|write_rename).
+  int fd = fault::inject(fault::Point::write_open) ? (errno = EACCES, -1)
+                                                   : ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, "open", errno);
   std::size_t done = 0;
   while (done < data.size()) {
-    ssize_t w = ::write(fd, data.data() + done, data.size() - done);
+    ssize_t w = fault::inject(fault::Point::write) ? (errno = ENOSPC, -1)
+                                                   : ::write(fd, data.data() + done, data.size() - done);
     if (w < 0) {
       if (errno == EINTR) continue;
       int err = errno;
@@ -40,10 +44,18 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
     ::unlink(tmp.c_str());
     fail(path, "fsync/close", err);
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (fault::inject(fault::Point::write_rename) ? (errno = EACCES, true)
+                                                : ::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     fail(path, "rename", err);
+  }
+  // Make the rename itself durable (best effort: some file systems refuse
+  // fsync on directories, and the data is already safe under either name).
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
   }
 }
 

@@ -1,8 +1,8 @@
 #include "io/npy.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
@@ -16,11 +16,32 @@ namespace {
   throw Error(p.string() + ": not a usable .npy file: " + why);
 }
 
+// The value of 'key' in the header dict: a quoted string, True/False or a
+// parenthesised tuple. A hand scanner, not std::regex: libstdc++'s regex
+// recurses per character and overflowed the stack on a 1 MiB header (found by
+// tests/fuzz/fuzz_npy.cpp).
 std::string header_value(const std::string& header, const std::string& key) {
-  std::smatch m;
-  const std::regex re("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
-  if (!std::regex_search(header, m, re)) return {};
-  return m[1].str();
+  const std::string quoted = "'" + key + "'";
+  for (std::size_t at = header.find(quoted); at != std::string::npos; at = header.find(quoted, at + 1)) {
+    std::size_t p = at + quoted.size();
+    auto skip_space = [&] {
+      while (p < header.size() && std::isspace(static_cast<unsigned char>(header[p]))) ++p;
+    };
+    skip_space();
+    if (p >= header.size() || header[p] != ':') continue;
+    ++p;
+    skip_space();
+    if (p >= header.size()) continue;
+    const char open = header[p];
+    if (open == '\'' || open == '(') {
+      const std::size_t close = header.find(open == '(' ? ')' : '\'', p + 1);
+      if (close == std::string::npos) continue;
+      return header.substr(p, close - p + 1);
+    }
+    for (const char* word : {"True", "False"})
+      if (header.compare(p, std::strlen(word), word) == 0) return word;
+  }
+  return {};
 }
 
 }  // namespace
@@ -69,6 +90,15 @@ NpyArray read_npy(const std::filesystem::path& path) {
     count *= v;
   }
   const std::size_t width = a.dtype == "<f4" ? 4 : 8;
+  // Compare with what the file holds before allocating: a forged shape must
+  // not ask for terabytes.
+  const auto data_start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const auto file_end = in.tellg();
+  in.seekg(data_start);
+  if (data_start < 0 || file_end < data_start ||
+      static_cast<std::uint64_t>(file_end - data_start) < static_cast<std::uint64_t>(count) * width)
+    bad(path, "data truncated (expected " + std::to_string(count) + " values)");
   std::vector<char> raw(static_cast<std::size_t>(count) * width);
   if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size())))
     bad(path, "data truncated (expected " + std::to_string(count) + " values)");

@@ -1,10 +1,13 @@
 #include "lbm/driver.hpp"
 
 #include <cmath>
+#include <csignal>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
+#include "core/interrupt.hpp"
 #include "lbm/checkpoint.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/output.hpp"
@@ -78,10 +81,21 @@ RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& re
     }
     if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, s);
   };
+  // SIGINT/SIGTERM: the first one stops the run at the next step boundary with
+  // a checkpoint and the outputs (core/interrupt.hpp); steps are enqueued in
+  // pieces so that a signal waits for at most kPoll steps more.
+  install_interrupt_handlers();
+  constexpr long kPoll = 64;
   while (done < o.steps) {
-    const long n = std::min(chunk, o.steps - done);
+    long n = std::min(chunk, o.steps - done);
     auto t0 = s.device().queue().record();
-    s.step(n);
+    for (long k = 0; k < n;) {
+      const long m = std::min(kPoll, n - k);
+      s.step(m);
+      k += m;
+      fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
+      if (interrupted() && k < n) n = k;
+    }
     auto t1 = s.device().queue().record();
     s.device().synchronize();
     const double sec = t1->ms_since(*t0) * 1e-3;
@@ -100,6 +114,18 @@ RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& re
                                 checked));
       }
       checked = s.time();
+      if (const int sig = interrupted(); sig && done < o.steps) {  // (a finished run just finishes)
+        outputs(f);
+        std::filesystem::path ckpt = o.checkpoint;
+        if (ckpt.empty()) {
+          ckpt = (o.out.empty() ? std::filesystem::path(".") : o.out) / fmt::format("{}_{:08d}.ckpt", c.name, s.time());
+          write_checkpoint(ckpt, s);
+        }
+        throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {}){}",
+                                           sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal",
+                                           s.time(), ckpt.string(), ckpt.string(),
+                                           o.out.empty() ? "" : ", outputs in " + o.out.string()));
+      }
       if (o.every > 0 || done == o.steps) outputs(f);
     }
   }

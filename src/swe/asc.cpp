@@ -85,7 +85,16 @@ AscGrid read_asc(const std::string& path) {
   }
   in.clear();
   in.seekg(data_start);
-  g.values.reserve(static_cast<std::size_t>(g.ncols * g.nrows));
+  // Each value takes at least one byte of the file: reserve no more than it
+  // can hold (a forged header must not ask for terabytes; found by fuzzing).
+  in.seekg(0, std::ios::end);
+  const auto file_end = in.tellg();
+  in.seekg(data_start);
+  const double cells = double(g.ncols) * double(g.nrows);
+  if (file_end >= data_start && cells > double(file_end - data_start))
+    throw fail(line + 1, fmt::format("the header announces {} x {} values, more than the rest of the file "
+                                     "can hold (truncated?)", g.ncols, g.nrows));
+  g.values.reserve(static_cast<std::size_t>(cells));
   for (long r = 0; r < g.nrows; ++r) {
     ++line;
     if (!std::getline(in, text))

@@ -1,5 +1,8 @@
 #include "swe/case_file.hpp"
 
+#include <fstream>
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -18,9 +21,30 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
 }
 #else
 std::vector<CaseFileEntry> read_case_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open the case file", path));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(fmt::format("{}: cannot read the case file", path));
+  // toml++ 3.3 (Debian bookworm) reaches __builtin_unreachable() on some
+  // non-ASCII characters (upstream issues #190, #295) and fails an internal
+  // assertion on a NUL in a table header (both found by
+  // tests/fuzz/fuzz_toml_case.cpp). Every key and value tessera reads is
+  // printable ASCII, and TOML forbids control characters other than tab and
+  // newlines anyway, so refuse other bytes before toml++ sees them.
+  long line = 1, column = 1;
+  for (unsigned char ch : text) {
+    if (ch >= 0x80)
+      throw UsageError(fmt::format("{}:{}:{}: non-ASCII byte 0x{:02X}: case files must be plain ASCII", path,
+                                   line, column, ch));
+    if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f)
+      throw UsageError(fmt::format("{}:{}:{}: control character 0x{:02X} (TOML allows only tab and newlines)", path,
+                                   line, column, ch));
+    if (ch == '\n') line++, column = 1;
+    else column++;
+  }
   toml::table t;
   try {
-    t = toml::parse_file(path);
+    t = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     throw UsageError(fmt::format("{}:{}: {}", path, e.source().begin.line, e.description()));
   }

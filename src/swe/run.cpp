@@ -1,6 +1,7 @@
 #include "swe/run.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -10,6 +11,8 @@
 #include "bench/harness.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
+#include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "swe/cases.hpp"
@@ -71,6 +74,12 @@ class Outputs {
   int count_ = 0;
   std::string last_;
 };
+
+// What a run stopped by a signal says (main() prints it, exit 128 + signal).
+Interrupted interruption(int sig, long step, double t, const Outputs& out) {
+  return Interrupted(sig, fmt::format("interrupted by {} after step {} (t = {:.6g} s){}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                                      step, t, out.count() ? "; last output: " + out.last() : ""));
+}
 
 void progress_to(Progress& p, int& shown, double fraction, double t, double t_end, double wall) {
   const int pct = static_cast<int>(std::min(1.0, fraction) * 100);
@@ -135,10 +144,17 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   Progress bar("swe thesis", 100);
   int shown = 0;
   const auto t0 = Clock::now();
+  install_interrupt_handlers();
   for (long k = 1; k <= steps; ++k) {
     s.step();
     if (o.mass) std::printf("step %ld mass %.17g\n", k, thesis_mass(s.state(), dx));
     if (o.every > 0 && k % o.every == 0) out.write(snapshot(k));
+    fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
+    if (const int sig = interrupted()) {  // first SIGINT/SIGTERM: stop after this step, with its output
+      if (!o.out.empty() && !(o.every > 0 && k % o.every == 0)) out.write(snapshot(k));
+      out.finish();
+      throw interruption(sig, k, double(k) * dt, out);
+    }
     if ((k & 63) == 0 || k == steps) {
       dev->synchronize();
       progress_to(bar, shown, double(k) / double(steps), double(k) * dt, t_end,
@@ -230,19 +246,34 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
   int shown = 0;
   const auto t0 = Clock::now();
   Health h;
+  // A first SIGINT/SIGTERM is noticed at the next health check (a step
+  // boundary): the check throws StopAt out of advance_to, the state of that
+  // step is written and the run ends with Interrupted (exit 130/143).
+  struct StopAt {
+    Health at;
+  };
+  install_interrupt_handlers();
   auto on_check = [&](const Health& now) {
     progress_to(bar, shown, now.time / c.t_end, now.time, c.t_end,
                 std::chrono::duration<double>(Clock::now() - t0).count());
     if (o.every > 0 && !now.bad) out.write(snapshot(now));
+    fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
+    if (interrupted() && !now.bad) throw StopAt{now};
   };
-  if (o.every_time > 0) {
-    for (long k = 1; !h.bad && h.time < c.t_end; ++k) {
-      h = s.advance_to(std::min(c.t_end, double(k) * o.every_time), on_check);
-      if (!h.bad) out.write(snapshot(h));
+  try {
+    if (o.every_time > 0) {
+      for (long k = 1; !h.bad && h.time < c.t_end; ++k) {
+        h = s.advance_to(std::min(c.t_end, double(k) * o.every_time), on_check);
+        if (!h.bad) out.write(snapshot(h));
+      }
+    } else {
+      h = s.advance_to(c.t_end, on_check);
+      if (!h.bad && o.every <= 0) out.write(snapshot(h));
     }
-  } else {
-    h = s.advance_to(c.t_end, on_check);
-    if (!h.bad && o.every <= 0) out.write(snapshot(h));
+  } catch (const StopAt& stop) {
+    if (!o.out.empty() && o.every <= 0) out.write(snapshot(stop.at));
+    out.finish();
+    throw interruption(interrupted(), stop.at.steps, stop.at.time, out);
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   j["order"] = o.order;

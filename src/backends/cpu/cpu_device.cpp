@@ -9,6 +9,7 @@
 #include <new>
 
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
 
 namespace tessera::cpu {
 
@@ -63,12 +64,17 @@ class CpuDevice final : public Device {
   CpuDevice() : Device(describe_cpu()) {}
   void* allocate(std::size_t bytes) override {
     check_fits(bytes);
-    void* p = ::operator new(bytes, std::align_val_t(kAlignment), std::nothrow);
+    void* p = fault::inject(fault::Point::device_alloc)
+                  ? nullptr
+                  : ::operator new(bytes, std::align_val_t(kAlignment), std::nothrow);
     if (!p) throw OutOfMemory(id(), bytes, info().global_mem_bytes);
     return p;
   }
   void deallocate(void* p) noexcept override { ::operator delete(p, std::align_val_t(kAlignment)); }
-  void* allocate_pinned(std::size_t bytes) override { return allocate(bytes); }
+  void* allocate_pinned(std::size_t bytes) override {
+    if (fault::inject(fault::Point::host_alloc)) throw OutOfMemory(id() + " (pinned host memory)", bytes, 0);
+    return allocate(bytes);
+  }
   void deallocate_pinned(void* p) noexcept override { deallocate(p); }
   Queue& queue() override { return queue_; }
   std::unique_ptr<Queue> create_queue() override { return std::make_unique<CpuQueue>(); }

@@ -7,6 +7,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
 
 namespace tessera::cuda {
 
@@ -16,7 +17,9 @@ void throw_cuda_error(cudaError_t code, const char* call, std::string_view what)
 }
 
 void check_launch(const char* kernel_name) {
-  cuda_check(cudaGetLastError(), "kernel launch", std::string("launching ") + kernel_name);
+  const cudaError_t launched = cudaGetLastError();
+  cuda_check(fault::inject(fault::Point::cuda_launch) ? cudaErrorLaunchFailure : launched, "kernel launch",
+             std::string("launching ") + kernel_name);
   static const bool sync = [] {
     const char* s = std::getenv("TESSERA_CUDA_SYNC");
     return s && std::strcmp(s, "1") == 0;
@@ -170,7 +173,7 @@ void* CudaDevice::allocate(std::size_t bytes) {
   check_fits(bytes);
   DeviceGuard g(ordinal_);
   void* p = nullptr;
-  cudaError_t err = cudaMalloc(&p, bytes);
+  cudaError_t err = fault::inject(fault::Point::device_alloc) ? cudaErrorMemoryAllocation : cudaMalloc(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     std::size_t free = 0, total = 0;
@@ -189,7 +192,7 @@ void CudaDevice::deallocate(void* handle) noexcept {
 void* CudaDevice::allocate_pinned(std::size_t bytes) {
   DeviceGuard g(ordinal_);
   void* p = nullptr;
-  cudaError_t err = cudaMallocHost(&p, bytes);
+  cudaError_t err = fault::inject(fault::Point::host_alloc) ? cudaErrorMemoryAllocation : cudaMallocHost(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     throw OutOfMemory("host (pinned, for " + id() + ")", bytes, 0);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
 
 namespace tessera::opencl {
 
@@ -151,7 +152,9 @@ ClDevice::~ClDevice() {
 void* ClDevice::allocate(std::size_t bytes) {
   check_fits(bytes);
   cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(context_(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_mem m = fault::inject(fault::Point::device_alloc)
+                 ? (err = CL_MEM_OBJECT_ALLOCATION_FAILURE, nullptr)
+                 : clCreateBuffer(context_(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
   if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
       err == CL_OUT_OF_HOST_MEMORY)
     throw OutOfMemory(id(), bytes, info().global_mem_bytes);
@@ -163,7 +166,11 @@ void ClDevice::deallocate(void* handle) noexcept { clReleaseMemObject(mem(handle
 
 void* ClDevice::allocate_pinned(std::size_t bytes) {
   cl_int err = CL_SUCCESS;
-  cl::Buffer buf(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+  cl::Buffer buf;
+  if (fault::inject(fault::Point::host_alloc))
+    err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  else
+    buf = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
   if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY)
     throw OutOfMemory(id() + " (pinned host memory)", bytes, 0);
   cl_check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)", "allocating pinned host memory");

@@ -7,22 +7,16 @@
 
 #include <fmt/format.h>
 
+#include "backends/opencl/cl_binary_entry.hpp"
 #include "core/atomic_file.hpp"
 #include "core/embedded_sources.hpp"
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
 #include "core/hash.hpp"
 
 namespace tessera::opencl {
 
 namespace {
-
-constexpr char kMagic[8] = {'T', 'S', 'C', 'L', 'B', 'I', 'N', '1'};
-
-struct BinaryHeader {
-  char magic[8];
-  std::uint64_t size;
-  std::uint64_t checksum;
-};
 
 std::string build_log(const cl::Program& p, const cl::Device& d) {
   std::string log;
@@ -57,7 +51,8 @@ const cl::Program& ProgramCache::get(const std::string& name, const std::string&
   std::filesystem::path dir = directory(), file;
   cl::Program program;
   bool loaded = false;
-  if (!dir.empty()) {
+  // An injected build failure (TESSERA_FAULT=opencl_build) must reach the build.
+  if (!dir.empty() && !fault::armed(fault::Point::opencl_build)) {
     file = dir / fmt::format("{:016x}.bin", h);
     loaded = try_load_binary(file, options, program);
   }
@@ -73,7 +68,8 @@ cl::Program ProgramCache::build_from_source(const std::string& name, const std::
   cl_int err = CL_SUCCESS;
   cl::Program program(context_, source, false, &err);
   cl_check(err, "clCreateProgramWithSource", "creating program " + name);
-  err = program.build(std::vector<cl::Device>{device_}, options.c_str());
+  err = fault::inject(fault::Point::opencl_build) ? CL_BUILD_PROGRAM_FAILURE
+                                                   : program.build(std::vector<cl::Device>{device_}, options.c_str());
   if (err != CL_SUCCESS)
     throw BuildError(fmt::format("OpenCL build of '{}' failed ({}) with options '{}':\n{}", name,
                                  error_name(err), options, build_log(program, device_)));
@@ -82,17 +78,16 @@ cl::Program ProgramCache::build_from_source(const std::string& name, const std::
 
 bool ProgramCache::try_load_binary(const std::filesystem::path& file, const std::string& options,
                                    cl::Program& out) {
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) return false;
-  BinaryHeader hdr{};
-  if (!in.read(reinterpret_cast<char*>(&hdr), sizeof hdr) ||
-      std::memcmp(hdr.magic, kMagic, sizeof kMagic) != 0 || hdr.size == 0 || hdr.size > (1u << 30))
-    return false;
-  std::string bin(hdr.size, '\0');
-  if (!in.read(bin.data(), static_cast<std::streamsize>(bin.size())) ||
-      fnv1a64(bin) != hdr.checksum)
-    return false;  // truncated or corrupt: rebuild from source
-  cl::Program::Binaries binaries{std::vector<unsigned char>(bin.begin(), bin.end())};
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  if (size > kMaxBinaryEntryBytes + 24) return false;
+  std::string entry(size, '\0');
+  in.seekg(0);
+  if (!in.read(entry.data(), static_cast<std::streamsize>(entry.size()))) return false;
+  const auto bin = parse_binary_entry(entry);
+  if (!bin) return false;  // truncated, foreign or corrupt: rebuild from source
+  cl::Program::Binaries binaries{std::vector<unsigned char>(bin->begin(), bin->end())};
   std::vector<cl_int> status;
   cl_int err = CL_SUCCESS;
   cl::Program program(context_, {device_}, binaries, &status, &err);
@@ -108,13 +103,7 @@ void ProgramCache::store_binary(const std::filesystem::path& file, const cl::Pro
       binaries[0].empty())
     return;  // the driver offers no binary; nothing to cache
   const auto& b = binaries[0];
-  BinaryHeader hdr{};
-  std::memcpy(hdr.magic, kMagic, sizeof kMagic);
-  hdr.size = b.size();
-  std::string_view bytes(reinterpret_cast<const char*>(b.data()), b.size());
-  hdr.checksum = fnv1a64(bytes);
-  std::string data(reinterpret_cast<const char*>(&hdr), sizeof hdr);
-  data.append(bytes);
+  const std::string data = format_binary_entry(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
   try {
     std::filesystem::create_directories(file.parent_path());
     write_file_atomic(file, data);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# A few seconds of every fuzz harness (CI): skipped, with a note, when no clang
+# with the libFuzzer runtime is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cxx=""
+for c in clang++ clang++-16 clang++-14; do command -v "$c" >/dev/null && { cxx=$c; break; }; done
+if [ -z "$cxx" ] || ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
+     "$cxx" -x c++ -fsanitize=fuzzer - -o /tmp/tessera-fuzz-probe.$$ 2>/dev/null; then
+  echo "fuzz-smoke: skipped (needs clang and libclang-rt-14-dev or newer)"
+  exit 0
+fi
+rm -f /tmp/tessera-fuzz-probe.$$
+CXX=$cxx exec scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-5}"

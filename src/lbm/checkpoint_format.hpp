@@ -1,0 +1,30 @@
+// The byte format of an lbm checkpoint, separate from the solver so that it can
+// be validated (and fuzzed) without a device:
+//   magic "TSLBMCK1" (8) | header length (8) | JSON header | flags (1 byte per cell)
+//   | populations | FNV-1a 64 of everything before (8)
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lbm/config.hpp"
+
+namespace tessera::lbm {
+
+struct CheckpointContents {
+  Config config;
+  long time = 0;
+  std::vector<std::uint8_t> flags;        ///< one per cell
+  std::vector<std::uint8_t> populations;  ///< raw storage bytes (layout of Solver::raw_populations)
+};
+
+/// Validates and splits checkpoint bytes. Throws Error naming `source` and what
+/// is wrong (signature, checksum, header field, sizes) before allocating
+/// anything the file cannot back.
+CheckpointContents parse_checkpoint(std::string_view data, const std::string& source);
+
+/// The checkpoint bytes of a configuration at time `time`.
+std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations);
+
+}  // namespace tessera::lbm

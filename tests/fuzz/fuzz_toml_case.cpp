@@ -1,0 +1,16 @@
+// TOML case files of `tessera swe --case-file` (toml++ behind read_case_file).
+#include <cstdint>
+
+#include "core/error.hpp"
+#include "fuzz_support.hpp"
+#include "swe/case_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const auto file = tessera::fuzz::scratch_file(".toml");
+  tessera::fuzz::put_file(file, data, size);
+  try {
+    (void)tessera::swe::read_case_file(file.string());
+  } catch (const tessera::Error&) {
+  }
+  return 0;
+}

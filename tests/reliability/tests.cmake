@@ -1,0 +1,111 @@
+# Reliability (docs/reliability.md): reader regressions found by fuzzing and
+# the sanitizers, fault injection (TESSERA_FAULT) and clean interruption
+# (SIGINT/SIGTERM) through the command line, and the `parity` label.
+target_sources(tessera_tests PRIVATE reliability/test_reader_regressions.cpp)
+
+set(REL_DIR ${CMAKE_CURRENT_BINARY_DIR}/reliability_cli)
+file(MAKE_DIRECTORY ${REL_DIR})
+set(REL_RUN ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>)
+set(REL_SCRIPT -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+# fault.* tests run with TESSERA_FAULT=<point>; each has its own files.
+function(rel_fault name fault)
+  add_test(NAME ${name} COMMAND ${REL_RUN} ${ARGN} ${REL_SCRIPT})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "TESSERA_FAULT=${fault};TESSERA_CACHE_DIR=${REL_DIR}/cache"
+                       LABELS reliability)
+endfunction()
+
+# --- allocation failures: OutOfMemory, exit 1, nothing leaked (asan preset) ---
+rel_fault(fault.device_alloc_cpu device_alloc
+  -DARGS=bench|stream|--device|cpu|--size|100000|--reps|1|--warmup|0 -DEXPECT=1 -DMATCH=out.of.memory.on.cpu:.needed)
+rel_fault(fault.device_alloc_cpu_third device_alloc:3
+  -DARGS=lbm|--case|cavity|--lattice|D2Q9|--size|16|--steps|10|--device|cpu -DEXPECT=1 -DMATCH=out.of.memory.on.cpu)
+rel_fault(fault.host_alloc_cpu host_alloc
+  -DARGS=sparse|spmv|--generate|trace:3x5x4,blocks=2|--kernel|csr-scalar|--device|cpu|--reps|1|--transfers
+  -DEXPECT=1 -DMATCH=out.of.memory.on.cpu..pinned.host.memory)
+if(TESSERA_HAVE_OPENCL)
+  rel_fault(fault.device_alloc_opencl device_alloc:2
+    -DARGS=bench|dense|--device|opencl:0:0|--size|33|--reps|1|--warmup|0 -DEXPECT=1 -DMATCH=out.of.memory.on.opencl:0:0)
+  rel_fault(fault.host_alloc_opencl host_alloc
+    -DARGS=sparse|spmv|--generate|trace:3x5x4,blocks=2|--kernel|csr-scalar|--device|opencl:0:0|--reps|1|--transfers
+    -DEXPECT=1 -DMATCH=pinned.host.memory)
+  # --- OpenCL build failure: BuildError naming the program, exit 1 ---
+  rel_fault(fault.opencl_build opencl_build
+    -DARGS=bench|dense|--device|opencl:0:0|--size|33|--reps|1|--warmup|0 -DEXPECT=1
+    -DMATCH=OpenCL.build.of.*CL_BUILD_PROGRAM_FAILURE)
+endif()
+
+# --- write failures (ENOSPC at write, EACCES at open/rename): exit 1, the
+#     previous checkpoint intact, no temporary left ---
+set(REL_LBM lbm|--case|cavity|--lattice|D2Q9|--size|16|--steps|20|--device|cpu)
+add_test(NAME fault.write_setup COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 16 --steps 10 --device cpu
+         --checkpoint ${REL_DIR}/w.ckpt)
+set_tests_properties(fault.write_setup PROPERTIES FIXTURES_SETUP rel_write)
+foreach(point_errno write:No.space.left write_open:Permission.denied write_rename:Permission.denied)
+  string(REPLACE ":" ";" pe ${point_errno})
+  list(GET pe 0 point)
+  list(GET pe 1 reason)
+  rel_fault(fault.${point}_checkpoint ${point}
+    -DARGS=${REL_LBM}|--checkpoint|${REL_DIR}/w.ckpt -DEXPECT=1 -DMATCH=cannot.write.*w.ckpt.*${reason}
+    -DUNCHANGED=${REL_DIR}/w.ckpt -DNO_TMP_IN=${REL_DIR})
+  set_tests_properties(fault.${point}_checkpoint PROPERTIES FIXTURES_REQUIRED rel_write RESOURCE_LOCK rel_write_dir)
+endforeach()
+# The intact checkpoint still restarts.
+add_test(NAME fault.write_restart_after COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 16 --steps 5
+         --device cpu --restart ${REL_DIR}/w.ckpt)
+set_tests_properties(fault.write_restart_after PROPERTIES FIXTURES_REQUIRED rel_write
+                     DEPENDS "fault.write_checkpoint;fault.write_open_checkpoint;fault.write_rename_checkpoint")
+# A sparse output that cannot be written (exit 1, nothing half-written).
+rel_fault(fault.write_sparse_output write
+  -DARGS=sparse|generate|trace:3x5x4,blocks=2|${REL_DIR}/never.mtx -DEXPECT=1 -DMATCH=never.mtx.*No.space.left
+  -DNO_TMP_IN=${REL_DIR})
+rel_fault(fault.unknown_point_exit2 bogus_point
+  -DARGS=bench|stream|--device|cpu|--size|1000|--reps|1 -DEXPECT=2 -DMATCH=TESSERA_FAULT)
+
+# --- clean interruption: exit 130/143 at a step boundary, checkpoint + outputs ---
+rel_fault(interrupt.lbm_sigint sigint_at_step:2
+  -DARGS=lbm|--case|cavity|--lattice|D2Q9|--size|16|--steps|100000|--device|cpu|--out|${REL_DIR}/lbm_int|--checkpoint|${REL_DIR}/int.ckpt
+  -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.128.*int.ckpt -DEXISTS=${REL_DIR}/int.ckpt|${REL_DIR}/lbm_int/cavity_00000128.vti)
+set_tests_properties(interrupt.lbm_sigint PROPERTIES FIXTURES_SETUP rel_int)
+# The checkpoint it wrote continues the run (the time is 128).
+add_test(NAME interrupt.lbm_restart COMMAND ${REL_RUN}
+  -DARGS=lbm|--case|cavity|--lattice|D2Q9|--size|16|--steps|10|--device|cpu|--restart|${REL_DIR}/int.ckpt|--json|${REL_DIR}/int_restart.json
+  -DEXPECT=0 -DEXISTS=${REL_DIR}/int_restart.json ${REL_SCRIPT})
+set_tests_properties(interrupt.lbm_restart PROPERTIES FIXTURES_REQUIRED rel_int)
+# Without --checkpoint the checkpoint goes next to the outputs.
+rel_fault(interrupt.lbm_sigterm_default_checkpoint sigterm_at_step:1
+  -DARGS=lbm|--case|tgv|--lattice|D2Q9|--size|16|--steps|1000|--device|cpu|--out|${REL_DIR}/lbm_term
+  -DEXPECT=143 -DMATCH=SIGTERM.after.step.64 -DEXISTS=${REL_DIR}/lbm_term/tgv_00000064.ckpt)
+# A real signal from outside (timing-dependent only in how far the run got).
+find_program(REL_TIMEOUT timeout)
+if(REL_TIMEOUT)
+  add_test(NAME interrupt.lbm_real_sigint COMMAND ${CMAKE_COMMAND} -DCMD=${REL_TIMEOUT}
+    -DARGS=--preserve-status|-s|INT|3|$<TARGET_FILE:tessera_cli>|lbm|--case|cavity|--lattice|D2Q9|--size|32|--steps|100000000|--device|cpu|--checkpoint|${REL_DIR}/real.ckpt
+    -DEXPECT=130 -DMATCH=interrupted.by.SIGINT -DEXISTS=${REL_DIR}/real.ckpt ${REL_SCRIPT})
+  set_tests_properties(interrupt.lbm_real_sigint PROPERTIES LABELS reliability)
+endif()
+rel_fault(interrupt.swe_physical_sigint sigint_at_step:3
+  -DARGS=swe|--case|ritter|--nx|64|--device|cpu|--out|${REL_DIR}/swe_int|--format|vti
+  -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.[0-9]+.*last.output.*swe_int)
+rel_fault(interrupt.swe_thesis_sigterm sigterm_at_step:5
+  -DARGS=swe|--model|thesis|--case|thesis-dam|--nx|32|--device|cpu
+  -DEXPECT=143 -DMATCH=interrupted.by.SIGTERM.after.step.5)
+
+# --- parity: every module's canonical backend-vs-CPU tests in one CTest entry
+#     (gtest cases are discovered individually, so the label goes on a run of
+#     tessera_tests filtered to them): `ctest -L parity`. On the GPU machine it
+#     covers CUDA and NVIDIA OpenCL as well (test::device_ids()), and the
+#     multi-part (1 vs 2+ devices) skeleton and LBM cases.
+set(PARITY_FILTER
+  "*DenseTest.Elementwise*:*DenseTest.Reductions*:*MatmulTest.SmallShapes*:*MatmulTest.VectorAdd*"
+  ":*MgDeviceTest.BitwiseEqualToCpu*:*MgThesisDeviceTest.BitwiseEqualToCpu*"
+  ":*SpmvDevice.RandomMatrices*:*SpmvDevice.TraceCase*"
+  ":*KrylovKernels.DotsAreHermitianAndMatchTheCpuBitwise*:*KrylovKernels.CombineMatchesReferenceAndCpu*"
+  ":*SwePhysical.EveryBackendMatchesTheCpu*:*SweThesisDevice.EveryVariantMatchesTheReferenceBitwise*"
+  ":*LbmBackends.BitwiseEqualToCpuForEveryVariant*:*LbmBackends.MomentsEqualToCpu*"
+  ":*LbmThesisBackends.NativeKernelEqualsTheMuesliFunctorBitwise*:*LbmThesisBackends.SlabsOnSeveralDevices*"
+  ":*SkeletonMap.EverySkeletonOnDcMatchesTheSequentialLoop*:*SkeletonStencil.EveryBoundaryModeAndRadiusMatchesTheReference*"
+  ":*SkeletonStencil.OneToFourPartsEqualOnePartBitwise*")
+string(REPLACE ";" "" PARITY_FILTER "${PARITY_FILTER}")
+add_test(NAME parity COMMAND tessera_tests --gtest_filter=${PARITY_FILTER})
+set_tests_properties(parity PROPERTIES LABELS parity ENVIRONMENT "TESSERA_CACHE_DIR=${CMAKE_BINARY_DIR}/test-cache"
+                     TIMEOUT 1500)
