@@ -1,5 +1,6 @@
 #include "swe/case_file.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -41,6 +42,19 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
                                    line, column, ch));
     if (ch == '\n') line++, column = 1;
     else column++;
+  }
+  // Case files are flat `key = value` lines; a table header is refused here
+  // (it would be refused below as a non-scalar anyway) because toml++ 3.3
+  // assumes, without checking, that a key follows '[' (undefined behaviour
+  // for "[ = ..."; found by fuzzing).
+  line = 1;
+  for (std::size_t at = 0; at < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::size_t first = text.find_first_not_of(" \t\r", at);
+    if (first < end && text[first] == '[')
+      throw UsageError(fmt::format("{}:{}: tables ([...]) are not part of a case file (flat 'key = value' lines only)",
+                                   path, line));
+    at = end + 1;
   }
   toml::table t;
   try {
