@@ -54,6 +54,14 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
     if (first < end && text[first] == '[')
       throw UsageError(fmt::format("{}:{}: tables ([...]) are not part of a case file (flat 'key = value' lines only)",
                                    path, line));
+    // Arrays and inline tables likewise (toml++ 3.3 asserts on "k = [}"; found by fuzzing).
+    if (first < end && text[first] != '#') {
+      const std::size_t eq = text.find('=', first);
+      const std::size_t value = eq < end ? text.find_first_not_of(" \t", eq + 1) : std::string::npos;
+      if (value < end && (text[value] == '[' || text[value] == '{'))
+        throw UsageError(fmt::format("{}:{}: arrays and inline tables are not part of a case file (values are "
+                                     "strings, numbers or booleans)", path, line));
+    }
     at = end + 1;
   }
   toml::table t;
