@@ -8,3 +8,4 @@ cd build
 ctest --output-on-failure -j"$(nproc)" "$@"
 (cd .. && scripts/test-examples.sh build)   # examples/ against the installed package
 (cd .. && scripts/test-python.sh)   # the Python package: pip install . and pytest
+(cd .. && scripts/fuzz-smoke.sh)   # a few seconds of every file-reader fuzz harness (skipped without clang's fuzzer runtime)
