@@ -22,6 +22,9 @@ install(TARGETS tessera tessera_flags EXPORT tesseraTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS tessera_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# the report writer `tessera report` runs (found at <prefix>/share/tessera/report)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/tessera_report/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tessera/report
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 
 # Public headers: every header of src/ keeps its path (the per-point .h
 # headers are included by the kernel declarations), plus the generated config.
