@@ -35,7 +35,7 @@ for h in "${harnesses[@]}"; do
   log="$build/logs/$h.log"
   # -rss_limit_mb also caps single allocations (malloc_limit_mb defaults to
   # it): a reader asking for gigabytes because a header says so is a bug.
-  if "./$build/$h" "$build/corpus/$h" "tests/fuzz/corpus/$h" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
+  if "./$build/$h" "$build/corpus/$h" "tests/fuzz/corpus/$h" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
        -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
        -artifact_prefix="$build/artifacts/$h-" >"$log" 2>&1; then
     result=clean
