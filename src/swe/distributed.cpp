@@ -9,6 +9,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "swe/advance_loop.hpp"
 #include "skeleton/field.hpp"
 #include "swe/kernels/swe_kernels.hpp"
 
@@ -237,18 +238,7 @@ Health DistributedPhysSolver<T>::health() const {
 template <class T>
 Health DistributedPhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
   set_target(T(t));
-  Health last = health();
-  for (;;) {
-    for (long k = 0; k < opt_.check_every; ++k) step();
-    const Health h = health();
-    if (on_check) on_check(h);
-    if (h.bad || !(h.time < double(T(t)))) return h;
-    if (h.time == last.time && h.steps > last.steps)
-      throw Error(fmt::format("simulated time stalls at t = {} s: t + dt == t for dt = {} in {} "
-                              "precision; use --precision double",
-                              h.time, h.dt, sizeof(T) == 4 ? "single" : "double"));
-    last = h;
-  }
+  return detail::advance_loop(T(t), opt_.check_every, [&] { step(); }, [&] { return health(); }, on_check);
 }
 
 template <class T>

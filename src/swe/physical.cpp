@@ -8,6 +8,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "swe/advance_loop.hpp"
 #include "swe/kernels/swe_kernels.hpp"
 #include "swe/kernels/swe_point.hpp"
 
@@ -159,18 +160,7 @@ Health PhysSolver<T>::advance_to(double t, const std::function<void(const Health
   scalars_.copy_to_host(s);
   s[slot::target] = T(t);
   scalars_.copy_from_host(s);
-  Health last = health();
-  for (;;) {
-    for (long k = 0; k < opt_.check_every; ++k) step();
-    const Health h = health();
-    if (on_check) on_check(h);
-    if (h.bad || !(h.time < double(T(t)))) return h;
-    if (h.time == last.time && h.steps > last.steps)
-      throw Error(fmt::format("simulated time stalls at t = {} s: t + dt == t for dt = {} in {} "
-                              "precision; use --precision double",
-                              h.time, h.dt, sizeof(T) == 4 ? "single" : "double"));
-    last = h;
-  }
+  return detail::advance_loop(T(t), opt_.check_every, [&] { step(); }, [&] { return health(); }, on_check);
 }
 
 template <class T>
