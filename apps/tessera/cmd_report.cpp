@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,7 +37,7 @@ const std::vector<std::string> kSuites = {"stream", "dense", "mg", "mg-kernels",
 
 struct ReportArgs {
   std::string device = "best", out, python, suites;
-  bool quick = false, strict = false, no_python = false, suites_only = false;
+  bool quick = false, strict = false, no_python = false, suites_only = false, keep = false;
   std::vector<std::string> params;  // suite.key=value
   std::vector<std::string> sizes;   // suite=N
 };
@@ -120,6 +122,29 @@ bench::DeviceReport run_mg(const std::shared_ptr<Device>& dev, const BenchArgs& 
   return bench::run_mg(dev, mo);
 }
 
+/// --keep for a suite run again: the rows of the earlier file (same device)
+/// that this run did not measure stay, before the new rows; a row measured
+/// again is replaced. Every row carries its fraction of the copy bandwidth
+/// measured in its own run; the device's copy_gbps is the newest run's.
+void keep_unmeasured_rows(const fs::path& file, nlohmann::json& now) {
+  std::ifstream in(file);
+  const auto old = nlohmann::json::parse(in, nullptr, false);
+  if (old.is_discarded() || !old.contains("devices") || !now.contains("devices")) return;
+  for (auto& dev : now["devices"]) {
+    std::set<std::string> measured;
+    for (const auto& r : dev["results"]) measured.insert(r.value("kernel", ""));
+    for (const auto& od : old["devices"]) {
+      if (od.value("/device/name"_json_pointer, std::string()) != dev.value("/device/name"_json_pointer, std::string()))
+        continue;
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& r : od["results"])
+        if (!measured.count(r.value("kernel", ""))) rows.push_back(r);
+      for (const auto& r : dev["results"]) rows.push_back(r);
+      dev["results"] = std::move(rows);
+    }
+  }
+}
+
 /// The report writer: $TESSERA_REPORT_SCRIPT, next to an installed binary
 /// (<prefix>/share/tessera/report/report.py), the build tree's source
 /// (<build>/bin/../../python), or this file's source tree.
@@ -172,8 +197,29 @@ int run_report(const ReportArgs& r) {
                           {"device", bench::to_json(device->info())},
                           {"quick", r.quick},
                           {"suites", nlohmann::json::array()}};
+  // --keep: the suites of an earlier run in OUT that this run does not repeat
+  // stay in the report (a report built in parts, or one suite re-run), provided
+  // they were measured on the same device in the same mode.
+  std::map<std::string, nlohmann::json> kept;
+  if (r.keep && fs::exists(results / "index.json")) {
+    std::ifstream in(results / "index.json");
+    const auto old = nlohmann::json::parse(in, nullptr, false);
+    if (old.is_discarded() || !old.contains("suites"))
+      throw Error((results / "index.json").string() + ": not a report index (remove it or drop --keep)");
+    const std::string old_dev = old.value("/device/name"_json_pointer, std::string()), dev = device->info().name;
+    if (old_dev != dev || old.value("quick", false) != r.quick)
+      throw UsageError(fmt::format("--keep: {} holds a {} report of '{}', this run is a {} report of '{}' (use "
+                                   "another --out)", out.string(), old.value("quick", false) ? "quick" : "full",
+                                   old_dev, r.quick ? "quick" : "full", dev));
+    for (const auto& e : old["suites"]) kept[e.value("suite", "")] = e;
+    if (old.contains("histories_error")) index["histories_error"] = old["histories_error"];
+  }
   int failed = 0;
-  for (const auto& name : suites) {
+  for (const auto& name : kSuites) {
+    if (std::find(suites.begin(), suites.end(), name) == suites.end()) {  // not run now
+      if (auto it = kept.find(name); it != kept.end()) index["suites"].push_back(it->second);
+      continue;
+    }
     nlohmann::json entry = {{"suite", name}};
     const BenchSuiteEntry* suite = nullptr;
     for (const auto& s : bench_suites())
@@ -190,7 +236,14 @@ int run_report(const ReportArgs& r) {
         entry["size"] = a.size;
         bench::SuiteReport rep{name, {name == "mg" ? run_mg(device, a) : suite->run(device, a)}};
         const fs::path file = results / (name + ".json");
-        bench::write_json(rep, file.string());
+        nlohmann::json j = rep.to_json();
+        if (auto it = kept.find(name); it != kept.end() && it->second.value("status", "") == "ok") {
+          keep_unmeasured_rows(file, j);  // e.g. spmv measured in two runs, cases 1-3 and 4-6
+          entry["earlier_runs"] = it->second.value("earlier_runs", nlohmann::json::array());
+          entry["earlier_runs"].push_back({{"params", it->second.value("params", nlohmann::json::array())},
+                                           {"size", it->second.value("size", 0)}});
+        }
+        write_file_atomic(file.string(), j.dump(2) + "\n");
         entry["status"] = "ok";
         entry["file"] = "results/" + name + ".json";
       } catch (const std::exception& e) {  // reported, and the next suite runs
@@ -202,6 +255,14 @@ int run_report(const ReportArgs& r) {
     }
     entry["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     index["suites"].push_back(entry);
+    // the index after every suite, so that a run cut off (a time limit, a
+    // signal) leaves what it measured, plus the kept suites it had not reached
+    nlohmann::json partial = index;
+    for (const auto& [kept_name, kept_entry] : kept)
+      if (std::none_of(partial["suites"].begin(), partial["suites"].end(),
+                       [&](const nlohmann::json& e) { return e.value("suite", "") == kept_name; }))
+        partial["suites"].push_back(kept_entry);
+    write_file_atomic((results / "index.json").string(), partial.dump(2) + "\n");
   }
   if (!r.suites_only) {  // convergence histories for the plots (MG cycles, GMRES iterations)
     std::fprintf(stderr, "tessera report: convergence histories on %s\n", device->id().c_str());
@@ -248,6 +309,9 @@ Command add_report_command(CLI::App& app) {
   cmd->add_flag("--no-python", r->no_python, "Only run the suites and write results/");
   cmd->add_flag("--no-histories", r->suites_only, "Skip the convergence histories (MG, GMRES)");
   cmd->add_flag("--strict", r->strict, "Exit 1 when a suite failed");
+  cmd->add_flag("--keep", r->keep,
+                "Keep the results already in OUT of the suites not run now (same device and mode): build a "
+                "report in parts, or re-run one suite");
   return {cmd, [r] { return run_report(*r); }};
 }
 

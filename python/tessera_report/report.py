@@ -108,8 +108,18 @@ def summary_section(index, suites):
             fr = [m.get("fraction_of_copy", 0) for m in dev["results"] if m["kernel"] != "native_copy"]
             best = f"{100 * max(fr):.0f}%" if fr and max(fr) > 0 else "–"
         err = e.get("error", "")
-        rows.append([e["suite"], e.get("status", "?"), e.get("seconds", 0), copy, best, err[:300]])
-    return table(["suite", "status", "seconds", "copy GB/s", "best % of copy", "error"], rows)
+        rows.append([e["suite"], e.get("status", "?"), e.get("seconds", 0), copy, best, run_parameters(e), err[:300]])
+    return table(["suite", "status", "seconds", "copy GB/s", "best % of copy", "parameters", "error"], rows)
+
+
+def run_parameters(entry):
+    """The suite's parameters; with `--keep`, those of each run that measured it."""
+    def one(params, size):
+        text = " ".join(f"`{p}`" for p in params)
+        return (text + (f" size {size}" if size else "")).strip() or "defaults"
+    runs = [one(r.get("params", []), r.get("size", 0)) for r in entry.get("earlier_runs", [])]
+    runs.append(one(entry.get("params", []), entry.get("size", 0)))
+    return " + ".join(runs) if len(runs) > 1 else runs[0]
 
 
 def write_report(out_dir):

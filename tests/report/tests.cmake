@@ -27,3 +27,6 @@ add_test(NAME cli.report_failed_suite_isolated COMMAND ${CMAKE_COMMAND} -DCMD=$<
 add_test(NAME cli.report_unknown_suite_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=report\;--device\;cpu\;--suites\;stream,nosuch\;--out\;${CMAKE_CURRENT_BINARY_DIR}/report-x
          -DEXPECT=2 -DMATCH=unknown.suite..nosuch -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.report_in_parts COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DOUT=${CMAKE_CURRENT_BINARY_DIR}/report-parts -DTINY=${TESSERA_REPORT_TINY_ARGS}
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/report/report_in_parts.cmake)

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On the GPU machine (through the device tool): one part of the full benchmark
+# report, so that the report can be built in calls of under ten minutes each
+# (`tessera report --keep`, docs/report.md).
+#   REPORT_SUITES=stream,dense,mg scripts/gpu-report.sh [more `tessera report` options]
+# REPORT_IN: a folder holding the earlier parts (its results/ is copied into the
+# report folder first). GPU_TESTS: a gtest filter run before the suites.
+# RENDER=1: write report.md and the plots at the end (needs python3 +
+# matplotlib there; otherwise run python/tessera_report/report.py elsewhere).
+# $OUT gets report.tgz (results/, report.md, plots/) and the logs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache
+# NVIDIA's OpenCL ICD is installed but not registered with the loader.
+mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+B=${BUILD_DIR:-/tmp/gb}
+R=${REPORT_DIR:-/tmp/report-gpu}
+if [ ! -x "$B/bin/tessera" ]; then
+  t0=$SECONDS
+  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
+    cmake --build "$B" -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+  echo "build: $((SECONDS - t0)) s"
+fi
+if [ -n "${GPU_TESTS:-}" ]; then
+  timeout "${TEST_S:-240}" "$B/bin/tessera_tests" --gtest_filter="$GPU_TESTS" > "$OUT/gputests.log" 2>&1
+  echo "gpu tests: exit $? $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gputests.log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$OUT/gputests.log" | sort -u | head -20
+fi
+mkdir -p "$R"
+[ -n "${REPORT_IN:-}" ] && [ -d "$REPORT_IN/results" ] && cp -r "$REPORT_IN/results" "$R/"
+if [ -n "${REPORT_SUITES:-}" ]; then
+  t0=$SECONDS
+  timeout -k 5 "${REPORT_S:-$((570 - SECONDS))}" "$B/bin/tessera" report --device cuda:0 --out "$R" --keep --no-python \
+    --suites "$REPORT_SUITES" "$@" > "$OUT/report.log" 2>&1
+  echo "report $REPORT_SUITES: exit $? in $((SECONDS - t0)) s"
+fi
+if [ "${RENDER:-0}" = 1 ]; then
+  python3 python/tessera_report/report.py --out "$R" > "$OUT/render.log" 2>&1; echo "render: exit $?"
+fi
+tar -czf "$OUT/report.tgz" -C "$R" .
+python3 - "$R/results/index.json" <<'PY' 2>/dev/null
+import json, sys
+for e in json.load(open(sys.argv[1]))["suites"]:
+    print(f"{e['suite']:12s} {e['status']:7s} {e.get('seconds', 0):7.1f} s  {e.get('error', '')[:80]}")
+PY
