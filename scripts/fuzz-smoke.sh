@@ -12,6 +12,6 @@ if [ -z "$cxx" ] || ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, u
 fi
 rm -f /tmp/tessera-fuzz-probe.$$
 # a fixed seed and a fixed number of runs: the same inputs on every CI run (a
-# time-limited random run could meet a new toml++ crash by chance and fail CI
-# for no change of ours; long runs, scripts/fuzz.sh, look for those)
+# time-limited random run could meet a new crash by chance and fail CI for no
+# change of ours; long runs, scripts/fuzz.sh, look for those)
 FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_RUNS=${FUZZ_RUNS:-20000} CXX=$cxx exec scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-30}"

@@ -83,6 +83,10 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]");
   cmd->add_option("--png-field", r.png_field, "depth or eta")->check(CLI::IsMember({"depth", "eta"}));
   cmd->add_flag("--mass", r.mass, "Thesis model: print the mass every step");
+  cmd->add_option("--checkpoint", r.checkpoint, "Write a checkpoint here at the end (and with --checkpoint-every, and when interrupted)");
+  cmd->add_option("--checkpoint-every", r.checkpoint_every, "Also every N steps (physical model: at the first health check after each multiple)")
+      ->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--restart", r.restart, "Continue the run a checkpoint holds (same model, precision, grid, case and scheme options)");
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a, cmd] {
     if (!a->config.empty()) apply_case_file(*cmd, a->config);

@@ -1,5 +1,6 @@
 // The byte format of an lbm checkpoint, separate from the solver so that it can
-// be validated (and fuzzed) without a device:
+// be validated (and fuzzed) without a device; the container (signature,
+// header, checksum) is io/checkpoint_container.hpp's:
 //   magic "TSLBMCK1" (8) | header length (8) | JSON header | flags (1 byte per cell)
 //   | populations | FNV-1a 64 of everything before (8)
 #pragma once

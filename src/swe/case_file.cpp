@@ -1,37 +1,230 @@
+// Case files are the flat subset of TOML that `tessera swe` needs: one
+// `key = value` per line, values strings, integers, floats or booleans,
+// comments with '#'. Every case file is valid TOML and means the same there.
+//
+// Why not toml++: fuzzing found five inputs on which toml++ 3.3 (Debian
+// bookworm) reaches __builtin_unreachable() or a failed internal assertion,
+// which are undefined behaviour in release builds (non-ASCII bytes, a NUL in a
+// table header, "[ = ...", "k = [}", a malformed date-time; see
+// docs/reliability.md). Each was worked around before toml++ saw the text, but
+// the library's unchecked assumptions kept surfacing, and the subset case files
+// use is small enough to parse completely and strictly here.
 #include "swe/case_file.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 
-#if TESSERA_SWE_HAVE_TOML
-#include <toml++/toml.h>
-#endif
-
 namespace tessera::swe {
+namespace {
 
-#if !TESSERA_SWE_HAVE_TOML
-std::vector<CaseFileEntry> read_case_file(const std::string& path) {
-  throw UsageError(fmt::format("{}: this tessera was built without toml++ (Debian package "
-                               "libtomlplusplus-dev), so it cannot read case files",
-                               path));
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_bare_key_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '-';
 }
-#else
+
+/// One line being parsed; errors carry file:line:column (1-based).
+class LineParser {
+ public:
+  LineParser(const std::string& path, long line, std::string_view text) : path_(path), line_(line), s_(text) {}
+
+  /// Parses the line into `out`; returns false for a blank or comment line.
+  bool parse(CaseFileEntry& out) {
+    skip_space();
+    if (at_end_or_comment()) return false;
+    if (s_[i_] == '[') fail("tables ([...]) are not part of a case file (flat 'key = value' lines only)");
+    if (s_[i_] == '"' || s_[i_] == '\'') fail("quoted keys are not used in case files (keys are option names)");
+    const std::size_t k0 = i_;
+    while (i_ < s_.size() && is_bare_key_char(s_[i_])) ++i_;
+    if (i_ == k0) fail(fmt::format("expected a key (letters, digits, '-', '_'), found '{}'", s_[i_]));
+    out.key = std::string(s_.substr(k0, i_ - k0));
+    out.line = line_;
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == '.') fail("dotted keys are not part of a case file (flat 'key = value' lines only)");
+    if (i_ >= s_.size() || s_[i_] != '=') fail(fmt::format("expected '=' after the key '{}'", out.key));
+    ++i_;
+    skip_space();
+    if (at_end_or_comment()) fail(fmt::format("key '{}' has no value", out.key));
+    out.value = value();
+    skip_space();
+    if (!at_end_or_comment())
+      fail(fmt::format("unexpected '{}' after the value of '{}' (one 'key = value' per line)", s_[i_], out.key));
+    return true;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw UsageError(fmt::format("{}:{}:{}: {}", path_, line_, i_ + 1, what));
+  }
+  void skip_space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
+  }
+  bool at_end_or_comment() const { return i_ >= s_.size() || s_[i_] == '#'; }
+
+  std::string value() {
+    const char c = s_[i_];
+    if (c == '[' || c == '{')
+      fail("arrays and inline tables are not part of a case file (values are strings, numbers or booleans)");
+    if (c == '"') return basic_string();
+    if (c == '\'') return literal_string();
+    const std::size_t v0 = i_;
+    while (i_ < s_.size() && s_[i_] != ' ' && s_[i_] != '\t' && s_[i_] != '#') ++i_;
+    const std::string_view token = s_.substr(v0, i_ - v0);
+    if (token == "true" || token == "false") return std::string(token);
+    i_ = v0;  // errors point at the value's start
+    return number(token);
+  }
+
+  std::string basic_string() {
+    if (s_.substr(i_, 3) == "\"\"\"") fail("multi-line strings are not part of a case file");
+    const std::size_t start = i_;
+    std::string out;
+    for (++i_; i_ < s_.size(); ++i_) {
+      const char c = s_[i_];
+      if (c == '"') {
+        ++i_;
+        return out;
+      }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (++i_ >= s_.size()) break;
+      switch (s_[i_]) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case 'b': out += '\b'; break;
+        case 't': out += '\t'; break;
+        case 'n': out += '\n'; break;
+        case 'f': out += '\f'; break;
+        case 'r': out += '\r'; break;
+        case 'u': case 'U': {
+          const std::size_t digits = s_[i_] == 'u' ? 4 : 8;
+          unsigned long code = 0;
+          const auto* first = s_.data() + i_ + 1;
+          const auto* last = first + std::min(digits, s_.size() - i_ - 1);
+          const auto r = std::from_chars(first, last, code, 16);
+          if (r.ptr != first + digits || r.ec != std::errc{}) fail(fmt::format("\\{} needs {} hex digits", s_[i_], digits));
+          if (code >= 0x80 || code == 0) fail("escapes in case files must name printable ASCII characters");
+          out += static_cast<char>(code);
+          i_ += digits;
+          break;
+        }
+        default: fail(fmt::format("unknown escape '\\{}' in a string", s_[i_]));
+      }
+    }
+    i_ = start;
+    fail("unterminated string (a string ends with '\"' on the same line)");
+  }
+
+  std::string literal_string() {
+    if (s_.substr(i_, 3) == "'''") fail("multi-line strings are not part of a case file");
+    const std::size_t end = s_.find('\'', i_ + 1);
+    if (end == std::string_view::npos) fail("unterminated string (a literal string ends with ' on the same line)");
+    std::string out(s_.substr(i_ + 1, end - i_ - 1));
+    i_ = end + 1;
+    return out;
+  }
+
+  /// TOML integers (decimal, 0x, 0o, 0b) and floats (with inf and nan),
+  /// underscores only between digits; returned as command-line text.
+  std::string number(std::string_view t) {
+    const std::size_t start = i_;
+    i_ += t.size();
+    auto bad = [&](const char* what) {
+      i_ = start;
+      fail(fmt::format("'{}' is not a valid value: {} (values are \"strings\", numbers or true/false)", t, what));
+    };
+    // digits with single underscores between them
+    auto strip = [&](std::string_view d, bool hex) {
+      std::string out;
+      for (std::size_t k = 0; k < d.size(); ++k) {
+        const char c = d[k];
+        const bool digit = hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : is_digit(c);
+        if (digit) out += c;
+        else if (c == '_' && k > 0 && k + 1 < d.size() && d[k + 1] != '_' && d[k - 1] != '_') continue;
+        else return std::string();
+      }
+      return out;
+    };
+    std::string_view body = t;
+    const bool sign = !body.empty() && (body[0] == '+' || body[0] == '-');
+    const bool negative = sign && body[0] == '-';
+    if (sign) body.remove_prefix(1);
+    if (body == "inf") return negative ? "-inf" : "inf";
+    if (body == "nan") return "nan";
+    if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'o' || body[1] == 'b')) {
+      if (sign) bad("prefixed integers take no sign");
+      const int base = body[1] == 'x' ? 16 : body[1] == 'o' ? 8 : 2;
+      const std::string digits = strip(body.substr(2), base == 16);
+      std::int64_t v = 0;
+      const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+      if (digits.empty() || r.ptr != digits.data() + digits.size()) bad("malformed prefixed integer");
+      if (r.ec == std::errc::result_out_of_range) bad("out of the 64-bit integer range");
+      return std::to_string(v);
+    }
+    // decimal: int part [ '.' digits ] [ ('e'|'E') [sign] digits ]
+    const std::size_t dot = body.find('.');
+    const std::size_t exp = body.find_first_of("eE");
+    const std::size_t int_end = std::min(dot, exp);
+    const std::string int_part = strip(body.substr(0, int_end), false);
+    if (int_part.empty()) {
+      if (body.find_first_of(":T") != std::string_view::npos || body.find('-') != std::string_view::npos)
+        bad("dates and times are not part of a case file");
+      bad("not a number");
+    }
+    if (int_part.size() > 1 && int_part[0] == '0') bad("leading zeros are not allowed");
+    std::string normal = (negative ? "-" : "") + int_part;
+    if (int_end == std::string_view::npos) {
+      std::int64_t v = 0;
+      const auto r = std::from_chars(normal.data(), normal.data() + normal.size(), v);
+      if (r.ec == std::errc::result_out_of_range) bad("out of the 64-bit integer range");
+      return std::to_string(v);
+    }
+    if (dot != std::string_view::npos) {
+      if (exp != std::string_view::npos && exp < dot) bad("the exponent comes after the fraction");
+      const std::string frac = strip(body.substr(dot + 1, exp == std::string_view::npos ? exp : exp - dot - 1), false);
+      if (frac.empty()) bad("a '.' needs digits on both sides");
+      normal += "." + frac;
+    }
+    if (exp != std::string_view::npos) {
+      std::string_view e = body.substr(exp + 1);
+      std::string esign;
+      if (!e.empty() && (e[0] == '+' || e[0] == '-')) esign = std::string(1, e[0]), e.remove_prefix(1);
+      const std::string edigits = strip(e, false);
+      if (edigits.empty()) bad("malformed exponent");
+      normal += "e" + esign + edigits;
+    }
+    double v = 0;
+    const auto r = std::from_chars(normal.data(), normal.data() + normal.size(), v);
+    if (r.ptr != normal.data() + normal.size()) bad("malformed float");
+    if (r.ec == std::errc::result_out_of_range) bad("out of the double range");
+    return fmt::format("{}", v);  // shortest text that reads back to the same double
+  }
+
+  const std::string& path_;
+  long line_;
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
 std::vector<CaseFileEntry> read_case_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open the case file", path));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw Error(fmt::format("{}: cannot read the case file", path));
-  // toml++ 3.3 (Debian bookworm) reaches __builtin_unreachable() on some
-  // non-ASCII characters (upstream issues #190, #295) and fails an internal
-  // assertion on a NUL in a table header (both found by
-  // tests/fuzz/fuzz_toml_case.cpp). Every key and value tessera reads is
-  // printable ASCII, and TOML forbids control characters other than tab and
-  // newlines anyway, so refuse other bytes before toml++ sees them.
+  // Keys and values are printable ASCII; TOML forbids control characters other
+  // than tab and newlines anywhere.
   long line = 1, column = 1;
   for (unsigned char ch : text) {
     if (ch >= 0x80)
@@ -43,46 +236,22 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
     if (ch == '\n') line++, column = 1;
     else column++;
   }
-  // Case files are flat `key = value` lines; a table header is refused here
-  // (it would be refused below as a non-scalar anyway) because toml++ 3.3
-  // assumes, without checking, that a key follows '[' (undefined behaviour
-  // for "[ = ..."; found by fuzzing).
+  std::vector<CaseFileEntry> out;
+  std::set<std::string> seen;
   line = 1;
   for (std::size_t at = 0; at < text.size(); ++line) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::size_t first = text.find_first_not_of(" \t\r", at);
-    if (first < end && text[first] == '[')
-      throw UsageError(fmt::format("{}:{}: tables ([...]) are not part of a case file (flat 'key = value' lines only)",
-                                   path, line));
-    // Arrays and inline tables likewise (toml++ 3.3 asserts on "k = [}"; found by fuzzing).
-    if (first < end && text[first] != '#') {
-      const std::size_t eq = text.find('=', first);
-      const std::size_t value = eq < end ? text.find_first_not_of(" \t", eq + 1) : std::string::npos;
-      if (value < end && (text[value] == '[' || text[value] == '{'))
-        throw UsageError(fmt::format("{}:{}: arrays and inline tables are not part of a case file (values are "
-                                     "strings, numbers or booleans)", path, line));
+    std::size_t end = std::min(text.find('\n', at), text.size());
+    std::size_t stop = end;
+    if (stop > at && text[stop - 1] == '\r') --stop;  // CRLF files
+    CaseFileEntry e;
+    if (LineParser(path, line, std::string_view(text).substr(at, stop - at)).parse(e)) {
+      if (!seen.insert(e.key).second)
+        throw UsageError(fmt::format("{}:{}: key '{}' is given twice", path, line, e.key));
+      out.push_back(std::move(e));
     }
     at = end + 1;
   }
-  toml::table t;
-  try {
-    t = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    throw UsageError(fmt::format("{}:{}: {}", path, e.source().begin.line, e.description()));
-  }
-  std::vector<CaseFileEntry> out;
-  for (const auto& [k, node] : t) {
-    CaseFileEntry e{std::string(k.str()), "", static_cast<long>(node.source().begin.line)};
-    if (auto s = node.value<std::string>(); s && node.is_string()) e.value = *s;
-    else if (node.is_integer()) e.value = std::to_string(*node.value<std::int64_t>());
-    else if (node.is_floating_point()) e.value = fmt::format("{:.17g}", *node.value<double>());
-    else if (node.is_boolean()) e.value = *node.value<bool>() ? "true" : "false";
-    else
-      throw UsageError(fmt::format("{}:{}: key '{}' must be a string, number or boolean", path, e.line, e.key));
-    out.push_back(std::move(e));
-  }
   return out;
 }
-#endif
 
 }  // namespace tessera::swe

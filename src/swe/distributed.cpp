@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -278,6 +279,113 @@ HostFields DistributedPhysSolver<T>::state() const {
     }
   }
   return out;
+}
+
+template <class T>
+PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
+  // per part [h | hu | hv | z] of its rows in global part order (as state()),
+  // and per rank one summary of the rates and the first bad (step, cell)
+  using I = long long;
+  constexpr I none = std::numeric_limits<I>::max();
+  struct Summary {
+    std::uint32_t rate[2];
+    I bad_key[2];  // (step the cell went bad, global cell): the smallest is the first
+    std::uint32_t bad_step;
+  };
+  Summary sum{{0, 0}, {none, none}, slot::none};
+  std::vector<T> mine;
+  PhysSolverState<T> out;
+  for (int l = 0; l < local_parts(); ++l) {
+    const PhysSolverState<T> p = parts_[std::size_t(l)]->save_state();
+    for (const auto* v : {&p.h, &p.hu, &p.hv, &p.z}) mine.insert(mine.end(), v->begin(), v->end());
+    if (l == 0) {
+      out.dt = p.dt;
+      out.time = p.time;
+      out.target = p.target;
+      out.steps = p.steps;
+    }
+    sum.rate[0] = std::max(sum.rate[0], p.rate[0]);
+    sum.rate[1] = std::max(sum.rate[1], p.rate[1]);
+    if (p.bad_cell != slot::none) {
+      const I key[2] = {p.bad_step != slot::none ? I(p.bad_step) : I(p.steps),
+                        I(p.bad_cell) + I(first_row(team_.first_part() + l)) * I(ny_)};
+      if (std::make_pair(key[0], key[1]) < std::make_pair(sum.bad_key[0], sum.bad_key[1])) {
+        sum.bad_key[0] = key[0];
+        sum.bad_key[1] = key[1];
+        sum.bad_step = p.bad_step;
+      }
+    }
+  }
+  std::vector<T> all;
+  std::vector<Summary> sums{sum};
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(T));
+    all.resize(bytes.size() / sizeof(T));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(T));
+    const auto sb = comm->allgather(&sum, sizeof sum);
+    sums.resize(sb.size() / sizeof(Summary));
+    std::memcpy(sums.data(), sb.data(), sums.size() * sizeof(Summary));
+  } else {
+    all = std::move(mine);
+  }
+  out.nx = nx_;
+  out.ny = ny_;
+  const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
+  for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) v->resize(N);
+  std::size_t at = 0;
+  for (int g = 0; g < parts(); ++g) {
+    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_), o = static_cast<std::size_t>(first_row(g) * ny_);
+    for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) {
+      if (at + n > all.size()) throw Error("internal: swe gathered state is short");
+      std::copy_n(all.begin() + std::ptrdiff_t(at), n, v->begin() + std::ptrdiff_t(o));
+      at += n;
+    }
+  }
+  I first[2] = {none, none};
+  for (const Summary& s : sums) {
+    out.rate[0] = std::max(out.rate[0], s.rate[0]);
+    out.rate[1] = std::max(out.rate[1], s.rate[1]);
+    if (std::make_pair(s.bad_key[0], s.bad_key[1]) < std::make_pair(first[0], first[1])) {
+      first[0] = s.bad_key[0];
+      first[1] = s.bad_key[1];
+      out.bad_cell = std::uint32_t(s.bad_key[1]);
+      out.bad_step = s.bad_step;
+    }
+  }
+  return out;
+}
+
+template <class T>
+void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
+  if (s.nx != nx_ || s.ny != ny_)
+    throw UsageError(fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny, nx_, ny_));
+  const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
+  for (const auto* f : {&s.h, &s.hu, &s.hv, &s.z})
+    if (f->size() != N) throw Error(fmt::format("internal: a state field holds {} values, the grid {}", f->size(), N));
+  for (int l = 0; l < local_parts(); ++l) {
+    const int g = team_.first_part() + l;
+    const long r0 = first_row(g), n = rows(g);
+    PhysSolverState<T> mine;
+    mine.nx = n;
+    mine.ny = ny_;
+    const auto b = std::ptrdiff_t(r0 * ny_), e = std::ptrdiff_t((r0 + n) * ny_);
+    mine.h.assign(s.h.begin() + b, s.h.begin() + e);
+    mine.hu.assign(s.hu.begin() + b, s.hu.begin() + e);
+    mine.hv.assign(s.hv.begin() + b, s.hv.begin() + e);
+    mine.z.assign(s.z.begin() + b, s.z.begin() + e);
+    mine.dt = s.dt;
+    mine.time = s.time;
+    mine.target = s.target;
+    mine.rate[0] = s.rate[0];  // the global maxima: what reduce_rates would leave
+    mine.rate[1] = s.rate[1];
+    mine.steps = s.steps;
+    if (s.bad_cell != slot::none && long(s.bad_cell) >= r0 * ny_ && long(s.bad_cell) < (r0 + n) * ny_) {
+      mine.bad_cell = std::uint32_t(long(s.bad_cell) - r0 * ny_);
+      mine.bad_step = s.bad_step;
+    }
+    parts_[std::size_t(l)]->restore_state(mine);
+  }
+  exchange(2);  // the bed's ghost rows across internal faces
 }
 
 template <class T>

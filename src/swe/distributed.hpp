@@ -50,6 +50,13 @@ class DistributedPhysSolver {
   Health health() const;
   /// The global interior fields, on every rank (collective under MPI).
   HostFields state() const;
+  /// The whole state gathered over the global grid, as PhysSolver::save_state
+  /// gives it (rates max-reduced, the first bad cell global), on every rank:
+  /// independent of the partition (collective under MPI).
+  PhysSolverState<T> save_state() const;
+  /// Each part keeps its rows of a whole-grid state (from any part count or
+  /// a single device); then the bed's halo rows are exchanged (collective).
+  void restore_state(const PhysSolverState<T>& s);
   double mass() const;
   /// Waits for every local part's queue.
   void synchronize() const;

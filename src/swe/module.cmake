@@ -18,19 +18,9 @@ if(TESSERA_HAVE_CUDA)
 endif()
 
 # Output: legacy VTK / .vti / .pvd (no dependency), PNG (libpng), NetCDF
-# (optional: TESSERA_SWE_HAVE_NETCDF), case files (toml++, header-only).
+# (optional: TESSERA_SWE_HAVE_NETCDF), case files
+# (a flat TOML subset parsed in case_file.cpp; no dependency).
 target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/case_file.cpp swe/run.cpp)
-# toml++ in its header-only mode (Debian ships it also as a shared library,
-# which machines without the package could not load); optional: without it
-# `--config` says that case files are not built in.
-find_path(TESSERA_TOMLPP_DIR toml++/toml.h)
-if(TESSERA_TOMLPP_DIR)
-  if(NOT TESSERA_TOMLPP_DIR IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
-    set_property(SOURCE swe/case_file.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${TESSERA_TOMLPP_DIR})
-  endif()
-  set_property(SOURCE swe/case_file.cpp APPEND PROPERTY COMPILE_DEFINITIONS TESSERA_SWE_HAVE_TOML=1 TOML_HEADER_ONLY=1)
-endif()
-message(STATUS "swe: TOML case files ${TESSERA_TOMLPP_DIR}")
 find_package(PNG REQUIRED)
 target_link_libraries(tessera PRIVATE PNG::PNG)
 find_package(netCDF CONFIG QUIET)
@@ -42,3 +32,7 @@ else()
   set(TESSERA_SWE_NETCDF OFF CACHE INTERNAL "swe writes NetCDF")
 endif()
 message(STATUS "swe: NetCDF output ${TESSERA_SWE_NETCDF}")
+
+# Checkpoint/restart (swe/checkpoint.hpp): the byte format (validated and
+# fuzzed without a device) and the file reading/writing.
+target_sources(tessera PRIVATE swe/checkpoint_format.cpp swe/checkpoint.cpp swe/run_thesis.cpp)

@@ -43,9 +43,11 @@ void validate(const PhysCase& c, const PhysOptions& o) {
 
 namespace {
 
+// The bed's ghost cells (constant over the run; an exchange face's are
+// overwritten by the distributed solver's halo exchange).
 template <class T>
-void fill_z_ghosts(const PhysGrid& g, const PhysCase& c, std::vector<T>& z) {
-  const int bx0 = int(c.bc[0]), bx1 = int(c.bc[1]), by0 = int(c.bc[2]), by1 = int(c.bc[3]);
+void fill_z_ghosts(const PhysGrid& g, const int (&bc)[4], std::vector<T>& z) {
+  const int bx0 = bc[0], bx1 = bc[1], by0 = bc[2], by1 = bc[3];
   for (long j = 0; j < g.ny; ++j)
     for (long m = 1; m <= 2; ++m) {
       z[(2 - m) * g.w + j + 2] = z[ts_swe_ghost_source(bx0, 0, g.nx, m) * g.w + j + 2];
@@ -60,12 +62,20 @@ void fill_z_ghosts(const PhysGrid& g, const PhysCase& c, std::vector<T>& z) {
   }
 }
 
-template <class T>
-std::vector<T> to_storage(const PhysGrid& g, const std::vector<double>& v) {
+template <class T, class V>
+std::vector<T> to_storage(const PhysGrid& g, const std::vector<V>& v) {
   std::vector<T> s(g.size(), T(0));
   for (long i = 0; i < g.nx; ++i)
     for (long j = 0; j < g.ny; ++j) s[g.at(i, j)] = T(v[i * g.ny + j]);
   return s;
+}
+
+template <class T>
+std::vector<T> interior(const PhysGrid& g, const std::vector<T>& s) {
+  std::vector<T> v(static_cast<std::size_t>(g.nx * g.ny));
+  for (long i = 0; i < g.nx; ++i)
+    for (long j = 0; j < g.ny; ++j) v[i * g.ny + j] = s[g.at(i, j)];
+  return v;
 }
 
 }  // namespace
@@ -91,7 +101,7 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   }
   const std::size_t n = grid_.size();
   auto z = to_storage<T>(grid_, c.z);
-  fill_z_ghosts(grid_, c, z);
+  fill_z_ghosts(grid_, prm_.bc, z);
   zb_ = Buffer<T>(device_, n);
   zb_.copy_from_host(z);
   for (Fields<T>* f : {&a_, &b_}) {
@@ -190,6 +200,48 @@ double PhysSolver<T>::mass() const {
   double m = 0;
   for (double h : s.h) m += h;
   return m * dx_ * dy_;
+}
+
+template <class T>
+PhysSolverState<T> PhysSolver<T>::save_state() const {
+  PhysSolverState<T> s;
+  s.nx = grid_.nx;
+  s.ny = grid_.ny;
+  s.h = interior(grid_, a_.z.to_vector());
+  s.hu = interior(grid_, a_.qx.to_vector());
+  s.hv = interior(grid_, a_.qy.to_vector());
+  s.z = interior(grid_, zb_.to_vector());
+  const auto sc = scalars_.to_vector();
+  const auto fl = flags_.to_vector();
+  s.dt = sc[slot::dt];
+  s.time = sc[slot::time];
+  s.target = sc[slot::target];
+  s.rate[0] = fl[slot::rate0];
+  s.rate[1] = fl[slot::rate1];
+  s.steps = fl[slot::steps];
+  s.bad_cell = fl[slot::bad_cell];
+  s.bad_step = fl[slot::bad_step];
+  return s;
+}
+
+template <class T>
+void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
+  const std::size_t n = static_cast<std::size_t>(grid_.nx * grid_.ny);
+  if (s.nx != grid_.nx || s.ny != grid_.ny)
+    throw UsageError(fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny, grid_.nx, grid_.ny));
+  for (const auto* f : {&s.h, &s.hu, &s.hv, &s.z})
+    if (f->size() != n) throw Error(fmt::format("internal: a state field holds {} values, the grid {}", f->size(), n));
+  auto z = to_storage<T>(grid_, s.z);
+  fill_z_ghosts(grid_, prm_.bc, z);
+  zb_.copy_from_host(z);
+  const auto h = to_storage<T>(grid_, s.h), hu = to_storage<T>(grid_, s.hu), hv = to_storage<T>(grid_, s.hv);
+  for (Fields<T>* f : {&a_, &b_}) {  // as the constructor: b's ghosts from a's copy
+    f->z.copy_from_host(h);
+    f->qx.copy_from_host(hu);
+    f->qy.copy_from_host(hv);
+  }
+  scalars_.copy_from_host(std::vector<T>{s.dt, s.time, s.target});
+  flags_.copy_from_host(std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});
 }
 
 template class PhysSolver<float>;

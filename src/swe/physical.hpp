@@ -7,6 +7,7 @@
 // driver replaces the ghost fill with a halo exchange and the rate maximum
 // with an all-reduce, the update kernels stay as they are.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -56,6 +57,21 @@ struct Health {
   long bad_step = -1, bad_i = -1, bad_j = -1;
 };
 
+/// The whole state of the physical model between two steps, independent of
+/// the device, the backend and the partition: restore_state continues from
+/// it bitwise (checkpoint/restart, swe/checkpoint.hpp). Ghost cells are not
+/// part of it: every step refills them (boundary kernel, halo exchange)
+/// before anything reads them.
+template <class T>
+struct PhysSolverState {
+  long nx = 0, ny = 0;
+  std::vector<T> h, hu, hv, z;     ///< interior, i*ny + j, the stored values (z: the bed)
+  T dt = 0, time = 0, target = 0;  ///< the device's scalar slots
+  std::uint32_t rate[2] = {0, 0};  ///< float bits of the maximal wave rates (the next dt)
+  std::uint32_t steps = 0;
+  std::uint32_t bad_cell = slot::none, bad_step = slot::none;  ///< first bad cell i*ny + j, its step
+};
+
 /// Checks a case (sizes, finite values, non-negative depth, periodic sides in
 /// pairs, cfl); throws UsageError naming what is wrong.
 void validate(const PhysCase& c, const PhysOptions& o);
@@ -81,6 +97,11 @@ class PhysSolver {
   HostFields state() const;
   double mass() const;  ///< Σ h dx dy over the interior
   const PhysGrid& grid() const { return grid_; }
+  /// The full state (fields, bed, time, dt bookkeeping, step count, health).
+  PhysSolverState<T> save_state() const;
+  /// Continues from `s` (same grid; UsageError otherwise): the next steps give
+  /// the bits the solver that saved it would have given.
+  void restore_state(const PhysSolverState<T>& s);
 
  private:
   // sequences the phases of step() itself, with halo exchanges between them

@@ -10,6 +10,7 @@
 
 #include "bench/harness.hpp"
 #include "core/atomic_file.hpp"
+#include "core/hash.hpp"
 #include "core/error.hpp"
 #include "core/fault_injection.hpp"
 #include "core/interrupt.hpp"
@@ -19,6 +20,7 @@
 #include "swe/distributed.hpp"
 #include "swe/output.hpp"
 #include "swe/physical.hpp"
+#include "swe/run_support.hpp"
 #include "swe/thesis.hpp"
 #include "tessera/config.hpp"
 #if TESSERA_HAVE_MPI
@@ -30,147 +32,11 @@ namespace tessera::swe {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The outputs of one run: numbered files per format, a .pvd for the .vti
-// series, one NetCDF file for the whole run.
-class Outputs {
- public:
-  Outputs(const RunOptions& o) : o_(o) {
-    if (o.out.empty()) return;
-    std::filesystem::create_directories(o.out);
-    for (const auto& f : o.formats) {
-      if (f != "vtk" && f != "vti" && f != "netcdf" && f != "png")
-        throw UsageError(fmt::format("unknown output format '{}' (vtk, vti, netcdf, png)", f));
-      if (f == "netcdf") nc_ = std::make_unique<NetcdfWriter>(path("swe.nc"));
-    }
-  }
-  void write(const Snapshot& s) {
-    if (o_.out.empty()) return;
-    for (const auto& f : o_.formats) {
-      const std::string stem = fmt::format("swe_{:06d}", count_);
-      if (f == "vtk") last_ = path(stem + ".vtk"), write_vtk_legacy(last_, s);
-      if (f == "vti") {
-        last_ = path(stem + ".vti");
-        write_vti(last_, s);
-        series_.emplace_back(s.time, stem + ".vti");
-        write_pvd(path("swe.pvd"), series_);
-      }
-      if (f == "png") last_ = path(stem + ".png"), write_png(last_, s, o_.png_field);
-      if (f == "netcdf") nc_->append(s), last_ = path("swe.nc") + " (after close)";
-    }
-    ++count_;
-  }
-  void finish() {
-    if (nc_) nc_->close();
-  }
-  const std::string& last() const { return last_; }
-  int count() const { return count_; }
-
- private:
-  std::string path(const std::string& name) const { return (std::filesystem::path(o_.out) / name).string(); }
-  const RunOptions& o_;
-  std::unique_ptr<NetcdfWriter> nc_;
-  std::vector<std::pair<double, std::string>> series_;
-  int count_ = 0;
-  std::string last_;
-};
-
-// What a run stopped by a signal says (main() prints it, exit 128 + signal).
-Interrupted interruption(int sig, long step, double t, const Outputs& out) {
-  return Interrupted(sig, fmt::format("interrupted by {} after step {} (t = {:.6g} s){}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
-                                      step, t, out.count() ? "; last output: " + out.last() : ""));
-}
-
-void progress_to(Progress& p, int& shown, double fraction, double t, double t_end, double wall) {
-  const int pct = static_cast<int>(std::min(1.0, fraction) * 100);
-  while (shown < pct) {
-    ++shown;
-    const double eta = fraction > 0 ? wall * (1 - fraction) / fraction : 0;
-    p.step(fmt::format("t = {:.4g} / {:.4g} s, ETA {:.0f} s", t, t_end, eta));
-  }
-}
-
-void finish_summary(nlohmann::json& j, long cells, long steps, double t, double wall, double m0, double m1) {
-  j["steps"] = steps;
-  j["simulated_time_s"] = t;
-  j["wall_s"] = wall;
-  j["mcells_per_s"] = wall > 0 ? double(cells) * double(steps) / wall * 1e-6 : 0.0;
-  j["mass_start"] = m0;
-  j["mass_end"] = m1;
-  j["mass_relative_drift"] = m0 != 0 ? (m1 - m0) / m0 : 0.0;
-}
-
-template <class T>
-int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
-  if (o.case_name != "thesis-dam")
-    throw UsageError(fmt::format("the thesis model runs only the thesis dam break (it has no bathymetry "
-                                 "and cannot handle dry cells); case '{}' needs --model physical", o.case_name));
-  if (!o.bathymetry.empty()) throw UsageError("the thesis model has a flat bottom: no --bathymetry");
-  DamBreak c;
-  c.nx = o.nx ? o.nx : 1000;
-  c.ny = o.ny ? o.ny : c.nx;
-  c.deep = o.h_left;
-  c.shallow = o.h_right;
-  const auto init = thesis_dam_break<T>(c);  // refuses dry cells
-  const double dx = c.dx(), t_end = o.t_end >= 0 ? o.t_end : 20.0;
-  const double dt = o.dt > 0 ? o.dt : thesis_dt(dx, std::max(c.deep, c.shallow), std::min(c.deep, c.shallow));
-  // the coded system's waves travel at |u| + sqrt(4.9); 2D Lax-Friedrichs needs nu <= 1/2
-  const double nu = dt / dx * std::sqrt(4.9);
-  if (nu > 0.5)
-    throw UsageError(fmt::format("dt = {} is unstable for the thesis scheme: Courant number {:.3f} > 0.5", dt, nu));
-  const long steps = thesis_steps(t_end, dt);
-  ThesisSolver<T> s(dev, init, thesis_coefficient<T>(dt, dx), thesis_variant(o.variant),
-                    parse_work_group(o.work_group, *dev));
-  Outputs out(o);
-  auto snapshot = [&](long step) {
-    const auto st = s.state();
-    Snapshot sn;
-    sn.nx = c.nx;
-    sn.ny = c.ny;
-    sn.dx = sn.dy = dx;
-    sn.time = double(step) * dt;
-    sn.step = step;
-    for (long i = 1; i <= c.nx; ++i)
-      for (long jj = 1; jj <= c.ny; ++jj) {
-        const long k = st.grid.at(i, jj);
-        sn.h.push_back(st.z[k]);
-        sn.hu.push_back(st.qx[k]);
-        sn.hv.push_back(st.qy[k]);
-      }
-    return sn;
-  };
-  const double m0 = thesis_mass(init, dx);
-  if (!o.out.empty()) out.write(snapshot(0));
-  Progress bar("swe thesis", 100);
-  int shown = 0;
-  const auto t0 = Clock::now();
-  install_interrupt_handlers();
-  for (long k = 1; k <= steps; ++k) {
-    s.step();
-    if (o.mass) std::printf("step %ld mass %.17g\n", k, thesis_mass(s.state(), dx));
-    if (o.every > 0 && k % o.every == 0) out.write(snapshot(k));
-    fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-    if (const int sig = interrupted()) {  // first SIGINT/SIGTERM: stop after this step, with its output
-      if (!o.out.empty() && !(o.every > 0 && k % o.every == 0)) out.write(snapshot(k));
-      out.finish();
-      throw interruption(sig, k, double(k) * dt, out);
-    }
-    if ((k & 63) == 0 || k == steps) {
-      dev->synchronize();
-      progress_to(bar, shown, double(k) / double(steps), double(k) * dt, t_end,
-                  std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-  }
-  dev->synchronize();
-  const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (o.every <= 0 && !o.out.empty()) out.write(snapshot(steps));
-  out.finish();
-  j["dt"] = dt;
-  j["variant"] = o.variant;
-  j["work_group"] = fmt::format("{}x{}", s.work_group().l0, s.work_group().l1);
-  finish_summary(j, c.nx * c.ny, steps, double(steps) * dt, wall, m0, thesis_mass(s.state(), dx));
-  return 0;
-}
+using detail::Checkpoints;
+using detail::finish_summary;
+using detail::interruption;
+using detail::Outputs;
+using detail::progress_to;
 
 Bc parse_bc(const std::string& s, double& value) {
   const auto colon = s.find(':');
@@ -223,9 +89,38 @@ PhysCase physical_case(const RunOptions& o) {
   return c;
 }
 
+// What a restarted physical run must agree on with its checkpoint besides
+// the grid and precision (option name -> effective value): the scheme, the
+// boundaries, the bed and the stepping schedule. The device, the part count,
+// --columns and the outputs are free (they do not change the bits).
+template <class T>
+nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
+  static const char* sides[4] = {"bc-x-lo", "bc-x-hi", "bc-y-lo", "bc-y-hi"};
+  static const char* kinds[] = {"wall", "transmissive", "periodic", "level", "discharge", "exchange"};
+  nlohmann::ordered_json j = {{"case", o.bathymetry.empty() ? o.case_name : "bathymetry"},
+                      {"order", o.order}, {"cfl", o.cfl}, {"dt", o.dt}, {"manning", c.manning},
+                      {"every", o.every}, {"every-time", o.every_time}};
+  for (int s = 0; s < 4; ++s) {
+    const int b = int(c.bc[s]);
+    j[sides[s]] = b == int(Bc::level) || b == int(Bc::discharge) ? fmt::format("{}:{}", kinds[b], c.bc_value[s])
+                                                                 : std::string(kinds[b]);
+  }
+  // the bed as the solver stores it, with its geometry
+  std::uint64_t h = fnv1a64({});
+  for (double z : c.z) {
+    const T v = T(z);
+    h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&v), sizeof v), h);
+  }
+  for (double g : {c.dx, c.dy, c.x0, c.y0}) h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&g), sizeof g), h);
+  j["bed"] = fmt::format("{:016x}", h);
+  return j;
+}
+
 // Solver: PhysSolver<T> on one device, or DistributedPhysSolver<T> on a team.
+// `writer`: this process writes the checkpoints (rank 0 under MPI); saving the
+// state is collective, so every rank takes part.
 template <class T, class Solver = PhysSolver<T>, class Where = std::shared_ptr<Device>>
-int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
+int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool writer = true) {
   const PhysCase c = physical_case(o);
   PhysOptions po;
   po.order = o.order == 2 ? Order::second : Order::first;
@@ -233,24 +128,65 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
   po.fixed_dt = o.dt;
   po.columns = o.columns;
   if (o.every > 0) po.check_every = o.every;
+  const nlohmann::ordered_json config = physical_config<T>(o, c);
+  // the run ends when the time reaches t_end as the device stores it
+  const double t_stop = double(T(c.t_end));
+  SweCheckpoint restart;
+  if (!o.restart.empty()) {
+    restart = detail::read_restart(o);
+    check_restart_config(restart, "physical", o.precision, c.nx, c.ny, config, o.restart);
+    if (!(restart.time(0) < t_stop))
+      throw UsageError(fmt::format("{}: the checkpoint is at t = {:.9g} s, the run ends at --t-end {}: nothing to "
+                                   "continue; give a larger --t-end",
+                                   o.restart, restart.time(0), c.t_end));
+  }
   Solver s(dev, c, po);
   Outputs out(o);
+  RunProgress progress;
   auto snapshot = [&](const Health& h) {
     const HostFields f = s.state();
     Snapshot sn{c.nx, c.ny, c.dx, c.dy, c.x0, c.y0, h.time, h.steps, f.h, f.hu, f.hv, c.z};
     return sn;
   };
-  const double m0 = s.mass();
-  out.write(snapshot(Health{}));
+  if (!o.restart.empty()) {
+    s.restore_state(std::get<PhysSolverState<T>>(restart.state));
+    restart.state = SolverStateAny{};  // the devices hold it now
+    progress = restart.run;
+    out.resume(progress);
+  } else {
+    progress.mass_start = s.mass();
+    out.write(snapshot(Health{}));
+  }
+  Health h = s.health();
+  const long first = h.steps;
+  Checkpoints ckpt(o, writer, first);
+  long target_k = progress.next_target;  // --every-time: k of the advance in progress
+  long resume_k = target_k;              // the advance a restart starts with
+  auto save = [&](const std::string& path, bool write) {
+    SweCheckpoint ck;
+    ck.config = nlohmann::json::parse(config.dump());
+    ck.run = progress;
+    ck.run.next_target = resume_k;
+    out.record(ck.run);
+    ck.state = s.save_state();  // collective
+    if (write) write_swe_checkpoint(path, ck);
+  };
   Progress bar("swe", 100);
   int shown = 0;
   const auto t0 = Clock::now();
-  Health h;
   // A first SIGINT/SIGTERM is noticed at the next health check (a step
-  // boundary): the check throws StopAt out of advance_to, the state of that
-  // step is written and the run ends with Interrupted (exit 130/143).
+  // boundary). Checkpoints are taken where a restarted run resumes the same
+  // sequence of steps: at a check inside an advance that goes on, or between
+  // two advances (--every-time) after the output of the first.
   struct StopAt {
     Health at;
+    std::string checkpoint;
+  };
+  double advance_end = t_stop;  // the time the advance in progress stops at
+  auto pause_point = [&](const Health& now, long next_k) {
+    resume_k = next_k;
+    if (interrupted()) throw StopAt{now, ckpt.write(now.steps, save)};
+    if (ckpt.due(now.steps)) ckpt.write(now.steps, save);
   };
   install_interrupt_handlers();
   auto on_check = [&](const Health& now) {
@@ -258,27 +194,31 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
                 std::chrono::duration<double>(Clock::now() - t0).count());
     if (o.every > 0 && !now.bad) out.write(snapshot(now));
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-    if (interrupted() && !now.bad) throw StopAt{now};
+    if (!now.bad && now.time < advance_end) pause_point(now, target_k);  // the advance goes on after this check
   };
   try {
     if (o.every_time > 0) {
-      for (long k = 1; !h.bad && h.time < c.t_end; ++k) {
-        h = s.advance_to(std::min(c.t_end, double(k) * o.every_time), on_check);
-        if (!h.bad) out.write(snapshot(h));
+      for (; !h.bad && h.time < t_stop; ++target_k) {
+        const double target = std::min(c.t_end, double(target_k) * o.every_time);
+        advance_end = double(T(target));
+        h = s.advance_to(target, on_check);
+        if (h.bad) break;
+        out.write(snapshot(h));
+        if (h.time < t_stop) pause_point(h, target_k + 1);
       }
     } else {
       h = s.advance_to(c.t_end, on_check);
       if (!h.bad && o.every <= 0) out.write(snapshot(h));
     }
   } catch (const StopAt& stop) {
-    if (!o.out.empty() && o.every <= 0) out.write(snapshot(stop.at));
     out.finish();
-    throw interruption(interrupted(), stop.at.steps, stop.at.time, out);
+    throw interruption(interrupted(), stop.at.steps, stop.at.time, stop.checkpoint, out);
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   j["order"] = o.order;
   j["cfl"] = o.cfl;
-  if (h.bad) {
+  if (!o.restart.empty()) j["restarted_from"] = {{"file", o.restart}, {"step", first}};
+  if (h.bad) {  // no checkpoint of a bad state
     j["status"] = "bad";
     j["bad"] = {{"step", h.bad_step}, {"i", h.bad_i}, {"j", h.bad_j}};
     std::fprintf(stderr,
@@ -286,11 +226,13 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j) {
                  "in cell (i=%ld, j=%ld), around t = %.6g s; stopped.%s%s\n",
                  h.bad_step, h.bad_i, h.bad_j, h.time, out.count() ? " Last good output: " : "",
                  out.count() ? out.last().c_str() : "");
-    finish_summary(j, c.nx * c.ny, h.steps, h.time, wall, m0, NAN);
+    finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start, NAN);
     return 1;
   }
   out.finish();
-  finish_summary(j, c.nx * c.ny, h.steps, h.time, wall, m0, s.mass());
+  resume_k = target_k;
+  if (!o.checkpoint.empty()) ckpt.write(h.steps, save);
+  finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start, s.mass());
   return 0;
 }
 
@@ -316,8 +258,8 @@ int run_parts(const RunOptions& o, const std::shared_ptr<Device>& dev, bool dbl,
   if (!rank0) mine.out.clear();
   j["parts"] = team.total_parts();
   j["ranks"] = team.ranks();
-  return dbl ? run_physical<double, DistributedPhysSolver<double>>(mine, team, j)
-             : run_physical<float, DistributedPhysSolver<float>>(mine, team, j);
+  return dbl ? run_physical<double, DistributedPhysSolver<double>>(mine, team, j, rank0)
+             : run_physical<float, DistributedPhysSolver<float>>(mine, team, j, rank0);
 }
 
 }  // namespace
@@ -334,7 +276,8 @@ int run_swe(const RunOptions& o, nlohmann::json& j) {
   const bool dbl = o.precision == "double";
   if (o.model == "thesis" && (o.gpus > 1 || o.mpi)) throw UsageError("--gpus / --mpi: only the physical model runs on several devices");
   bool rank0 = true;
-  int rc = o.model == "physical" && (o.gpus > 1 || o.mpi) ? run_parts(o, dev, dbl, j, rank0) : o.model == "thesis" ? (dbl ? run_thesis<double>(o, dev, j) : run_thesis<float>(o, dev, j))
+  if (o.checkpoint_every > 0 && o.checkpoint.empty()) throw UsageError("--checkpoint-every needs --checkpoint FILE");
+  int rc = o.model == "physical" && (o.gpus > 1 || o.mpi) ? run_parts(o, dev, dbl, j, rank0) : o.model == "thesis" ? (dbl ? detail::run_thesis<double>(o, dev, j) : detail::run_thesis<float>(o, dev, j))
                                : (dbl ? run_physical<double>(o, dev, j) : run_physical<float>(o, dev, j));
   if (!rank0) return rc;  // rank 0 reports for every rank
   std::printf("swe %s/%s on %s: %ld steps, t = %.6g s, wall %.3f s, %.1f Mcell/s, mass %.9g -> %.9g "

@@ -2,10 +2,15 @@
 // model from options, writes the outputs and the summary.
 #pragma once
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace tessera {
+class Device;
+}
 
 namespace tessera::swe {
 
@@ -28,10 +33,19 @@ struct RunOptions {
   bool mass = false;  // thesis: print the mass every step
   int gpus = 1;       // physical: devices of this process (x-slabs, swe/distributed.hpp)
   bool mpi = false;   // physical: also over the MPI ranks this was started on
+  std::string checkpoint;     // write a checkpoint here at the end (and every N steps, when interrupted)
+  long checkpoint_every = 0;  // every N steps (physical: at the first health check after each multiple)
+  std::string restart;        // continue from this checkpoint
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and
 /// fills `summary` (also written to out/summary.json when out is set).
 int run_swe(const RunOptions& o, nlohmann::json& summary);
+
+namespace detail {
+/// The thesis model's run (run_thesis.cpp).
+template <class T>
+int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann::json& j);
+}  // namespace detail
 
 }  // namespace tessera::swe

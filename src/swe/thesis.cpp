@@ -196,6 +196,25 @@ void ThesisSolver<T>::step() {
     a_.qx.copy_from(b_.qx);
     a_.qy.copy_from(b_.qy);
   }
+  ++steps_;
+}
+
+template <class T>
+void ThesisSolver<T>::restore_state(const ThesisSolverState<T>& s) {
+  const ThesisGrid& g = s.fields.grid;
+  if (g.nx != grid_.nx || g.ny != grid_.ny || g.w != grid_.w)
+    throw UsageError(fmt::format("a {}x{} thesis state cannot continue on a {}x{} grid", g.nx, g.ny, grid_.nx, grid_.ny));
+  for (const auto* f : {&s.fields.z, &s.fields.qx, &s.fields.qy})
+    if (f->size() != grid_.size())
+      throw Error(fmt::format("internal: a thesis state field holds {} values, the grid {}", f->size(), grid_.size()));
+  if (s.k != k_)
+    throw UsageError(fmt::format("the state was computed with k = dt/(2 dx) = {}, this solver has {}", s.k, k_));
+  if (s.steps < 0) throw UsageError("a thesis state with a negative step count");
+  host_ = s.fields;
+  a_.z.copy_from_host(s.fields.z);
+  a_.qx.copy_from_host(s.fields.qx);
+  a_.qy.copy_from_host(s.fields.qy);
+  steps_ = s.steps;
 }
 
 template <class T>

@@ -78,6 +78,18 @@ long thesis_round_global(long n, int l);
 /// re-read at strip edges).
 long thesis_strip_rows(const ThesisGrid& g);
 
+/// The whole state of the thesis model between two steps: the fields with
+/// their frame, the steps done and the coefficient k = dt / (2 dx) they were
+/// taken with (the model's whole dt bookkeeping: the time is steps * dt).
+/// Independent of the variant and the work-group shape, which compute the
+/// same bits (tests/swe/test_swe_thesis.cpp).
+template <class T>
+struct ThesisSolverState {
+  ThesisState<T> fields;
+  long steps = 0;
+  T k = 0;
+};
+
 /// The thesis model on a device, one variant, one work-group shape.
 template <class T>
 class ThesisSolver {
@@ -92,6 +104,10 @@ class ThesisSolver {
   ThesisState<T> state() const;
   const ThesisGrid& grid() const { return grid_; }
   WorkGroup work_group() const { return wg_; }
+  long steps() const { return steps_; }  ///< steps done since the initial state
+  ThesisSolverState<T> save_state() const { return {state(), steps_, k_}; }
+  /// Continues from `s`; UsageError when its grid or k differ from this solver's.
+  void restore_state(const ThesisSolverState<T>& s);
 
  private:
   std::shared_ptr<Device> device_;
@@ -101,6 +117,7 @@ class ThesisSolver {
   WorkGroup wg_;
   ThesisState<T> host_;  ///< the state, for the host-ghost variants
   Fields<T> a_, b_;      ///< a: the current state on the device
+  long steps_ = 0;
 };
 
 }  // namespace tessera::swe

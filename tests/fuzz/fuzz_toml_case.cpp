@@ -1,4 +1,4 @@
-// TOML case files of `tessera swe --case-file` (toml++ behind read_case_file).
+// Case files of `tessera swe --config` (the flat TOML subset of swe/case_file.cpp).
 #include <cstdint>
 
 #include "core/error.hpp"

@@ -83,12 +83,15 @@ if(REL_TIMEOUT)
     -DEXPECT=130 -DMATCH=interrupted.by.SIGINT -DEXISTS=${REL_DIR}/real.ckpt ${REL_SCRIPT})
   set_tests_properties(interrupt.lbm_real_sigint PROPERTIES LABELS reliability)
 endif()
-rel_fault(interrupt.swe_physical_sigint sigint_at_step:3
+# swe: the interrupted run names its checkpoint (--checkpoint, else
+# <out>/swe_<step>.ckpt); a signal at the last check just finishes the run.
+rel_fault(interrupt.swe_physical_sigint sigint_at_step:2
   -DARGS=swe|--case|ritter|--nx|64|--device|cpu|--out|${REL_DIR}/swe_int|--format|vti
-  -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.[0-9]+.*last.output.*swe_int)
+  -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.32:.checkpoint.*swe_int/swe_00000032.ckpt.*last.output.*swe_int
+  -DEXISTS=${REL_DIR}/swe_int/swe_00000032.ckpt)
 rel_fault(interrupt.swe_thesis_sigterm sigterm_at_step:5
-  -DARGS=swe|--model|thesis|--case|thesis-dam|--nx|32|--device|cpu
-  -DEXPECT=143 -DMATCH=interrupted.by.SIGTERM.after.step.5)
+  -DARGS=swe|--model|thesis|--case|thesis-dam|--nx|32|--device|cpu|--checkpoint|${REL_DIR}/swe_term.ckpt
+  -DEXPECT=143 -DMATCH=interrupted.by.SIGTERM.after.step.5:.checkpoint.*swe_term.ckpt -DEXISTS=${REL_DIR}/swe_term.ckpt)
 
 # --- parity: every module's canonical backend-vs-CPU tests in one CTest entry
 #     (gtest cases are discovered individually, so the label goes on a run of

@@ -1,6 +1,6 @@
 # swe: shallow-water tests (paths relative to tests/).
 target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
-  swe/test_swe_distributed.cpp)
+  swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp)
 
 # the distributed physical model across MPI ranks: its own executable, run with
 # mpirun -np 2 and -np 3 (oversubscribed, root allowed), bitwise equal to one device
@@ -34,13 +34,9 @@ file(WRITE ${SWE_CLI_DIR}/bed.asc "ncols 4\nnrows 3\nxllcorner 0\nyllcorner 0\nc
 set(SWE_EXPECT ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>)
 set(SWE_EXPECT_SCRIPT -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.swe_thesis COMMAND tessera_cli swe --model thesis --nx 40 --ny 30 --device cpu --out ${SWE_CLI_DIR}/thesis --format vtk,vti --every 60)
-if(TESSERA_TOMLPP_DIR)  # case files need toml++
-  add_test(NAME cli.swe_case_file COMMAND ${SWE_EXPECT} -DARGS=swe\;--config\;${SWE_CLI_DIR}/case.toml\;--device\;cpu\;--out\;${SWE_CLI_DIR}/toml -DEXPECT=0 -DMATCH=ritter.on.cpu ${SWE_EXPECT_SCRIPT})
-endif()
+add_test(NAME cli.swe_case_file COMMAND ${SWE_EXPECT} -DARGS=swe\;--config\;${SWE_CLI_DIR}/case.toml\;--device\;cpu\;--out\;${SWE_CLI_DIR}/toml -DEXPECT=0 -DMATCH=ritter.on.cpu ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_bathymetry COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu -DEXPECT=0 ${SWE_EXPECT_SCRIPT})
-if(TESSERA_TOMLPP_DIR)  # case files need toml++
-  add_test(NAME cli.swe_bad_case_key_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--config\;${SWE_CLI_DIR}/bad_key.toml\;--device\;cpu -DEXPECT=2 -DMATCH=bad_key.toml:2:.unknown.key ${SWE_EXPECT_SCRIPT})
-endif()
+add_test(NAME cli.swe_bad_case_key_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--config\;${SWE_CLI_DIR}/bad_key.toml\;--device\;cpu -DEXPECT=2 -DMATCH=bad_key.toml:2:.unknown.key ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_truncated_asc_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/truncated.asc\;--level\;1\;--device\;cpu -DEXPECT=1 -DMATCH=truncated.asc:8:.file.ends ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_unstable_cfl_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;32\;--cfl\;1.5\;--device\;cpu -DEXPECT=2 -DMATCH=unstable ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_dry_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--h-right\;0\;--device\;cpu -DEXPECT=2 -DMATCH=cannot.handle.dry ${SWE_EXPECT_SCRIPT})
@@ -53,3 +49,92 @@ add_test(NAME cli.swe_three_parts COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radi
 add_test(NAME cli.swe_parts_too_thin_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;40\;--gpus\;21\;--device\;cpu -DEXPECT=2 -DMATCH=at.least.2.rows ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_parts_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--gpus\;2\;--device\;cpu -DEXPECT=2 -DMATCH=only.the.physical ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.bench_swe_parts_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --reps 1 --warmup 1 --param parts=1,2 --param steps=4)
+
+# checkpoint/restart on the command line: an interrupted run (TESSERA_FAULT)
+# writes its checkpoint and exits 130/143; --restart continues it; the outputs
+# equal an uninterrupted run's byte for byte. swe_restart(name fault fault-args
+# restart-args common-args...): fixtures order full/interrupt -> continue ->
+# compare.
+set(SWE_RESTART_DIR ${CMAKE_CURRENT_BINARY_DIR}/swe_restart)
+file(MAKE_DIRECTORY ${SWE_RESTART_DIR})
+set(SWE_RUN_CHECK -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+function(swe_restart name fault exit_code interrupt_args restart_args)
+  string(REPLACE ";" "|" common "${ARGN}")
+  if(interrupt_args)
+    string(PREPEND interrupt_args "|")
+  endif()
+  set(d ${SWE_RESTART_DIR}/${name})
+  # a clean start: files of an earlier ctest run must not stand in for missing ones
+  add_test(NAME swe.restart_${name}_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${d}_full ${d}_part ${d}.ckpt)
+  set_tests_properties(swe.restart_${name}_clean PROPERTIES FIXTURES_SETUP swe_restart_${name}_clean)
+  add_test(NAME swe.restart_${name}_full COMMAND tessera_cli
+           swe ${ARGN} --out ${d}_full)
+  add_test(NAME swe.restart_${name}_interrupt COMMAND ${SWE_EXPECT}
+           -DARGS=swe|${common}${interrupt_args}|--out|${d}_part|--checkpoint|${d}.ckpt -DEXPECT=${exit_code}
+           -DMATCH=interrupted.by.SIG[A-Z]+.after.step.[0-9]+:.checkpoint.*${name}.ckpt.*continue.with.--restart
+           -DEXISTS=${d}.ckpt ${SWE_RUN_CHECK})
+  set_tests_properties(swe.restart_${name}_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=${fault}"
+                       FIXTURES_SETUP swe_restart_${name}_int)
+  add_test(NAME swe.restart_${name}_continue COMMAND tessera_cli swe ${ARGN} ${restart_args} --out ${d}_part
+           --restart ${d}.ckpt)
+  set_tests_properties(swe.restart_${name}_continue swe.restart_${name}_full PROPERTIES
+                       FIXTURES_SETUP swe_restart_${name}_done)
+  set_tests_properties(swe.restart_${name}_continue PROPERTIES FIXTURES_REQUIRED swe_restart_${name}_int)
+  set_tests_properties(swe.restart_${name}_full swe.restart_${name}_interrupt PROPERTIES
+                       FIXTURES_REQUIRED swe_restart_${name}_clean)
+  add_test(NAME swe.restart_${name}_identical COMMAND ${CMAKE_COMMAND} -DA=${d}_full -DB=${d}_part
+           -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+  set_tests_properties(swe.restart_${name}_identical PROPERTIES FIXTURES_REQUIRED swe_restart_${name}_done)
+endfunction()
+# physical, stopped inside an advance on 2 parts, continued on 3 (the straight run on 1)
+swe_restart(physical_parts sigint_at_step:3 130 --gpus|2 "--gpus;3"
+  --case radial-dam --nx 80 --order 2 --t-end 0.6 --every-time 0.3 --device cpu --format vti,png)
+# physical in float, stopped between two --every-time advances (after the output of the first)
+swe_restart(physical_between sigterm_at_step:2 143 "" ""
+  --case radial-dam --nx 80 --t-end 0.6 --every-time 0.3 --device cpu --format vti --precision float)
+# thesis, outputs every 4 steps, continued in another variant
+swe_restart(thesis sigterm_at_step:7 143 --variant|v1-ghost-kernels "--variant;pingpong-global"
+  --model thesis --nx 30 --ny 20 --t-end 3 --every 4 --device cpu --format vtk,vti)
+# a restart with other options: exit 2 naming the file and the option
+add_test(NAME swe.restart_other_options_exit2 COMMAND ${SWE_EXPECT}
+  -DARGS=swe\;--case\;radial-dam\;--nx\;80\;--order\;1\;--t-end\;0.6\;--every-time\;0.3\;--device\;cpu\;--restart\;${SWE_RESTART_DIR}/physical_parts.ckpt
+  -DEXPECT=2 -DMATCH=physical_parts.ckpt:.the.checkpoint.was.written.with.--order.2,.this.run.has.--order.1 ${SWE_EXPECT_SCRIPT})
+set_tests_properties(swe.restart_other_options_exit2 PROPERTIES FIXTURES_REQUIRED swe_restart_physical_parts_int)
+file(WRITE ${SWE_RESTART_DIR}/not_a_checkpoint.ckpt "this is not a checkpoint, but long enough to be read\n")
+add_test(NAME swe.restart_bad_file_exit1 COMMAND ${SWE_EXPECT}
+  -DARGS=swe\;--model\;thesis\;--nx\;20\;--device\;cpu\;--restart\;${SWE_RESTART_DIR}/not_a_checkpoint.ckpt
+  -DEXPECT=1 -DMATCH=not_a_checkpoint.ckpt:.not.a.valid.swe.checkpoint:.no.TSSWECK1.signature ${SWE_EXPECT_SCRIPT})
+# --checkpoint-every: the second periodic write fails (exit 1), the first
+# survives; continued from it, the final checkpoint equals a straight run's
+# byte for byte (no --out: the checkpoints are the only files written)
+function(swe_every name every)
+  set(d ${SWE_RESTART_DIR}/every_${name})
+  string(REPLACE ";" "|" common "${ARGN}")
+  add_test(NAME swe.checkpoint_every_${name}_clean COMMAND ${CMAKE_COMMAND} -E rm -f ${d}.ckpt ${d}_end.ckpt
+           ${d}_straight.ckpt)
+  set_tests_properties(swe.checkpoint_every_${name}_clean PROPERTIES FIXTURES_SETUP swe_every_${name}_clean)
+  add_test(NAME swe.checkpoint_every_${name}_straight COMMAND tessera_cli swe ${ARGN} --checkpoint ${d}_straight.ckpt)
+  add_test(NAME swe.checkpoint_every_${name}_write_fails COMMAND ${SWE_EXPECT}
+           -DARGS=swe|${common}|--checkpoint-every|${every}|--checkpoint|${d}.ckpt -DEXPECT=1
+           -DMATCH=cannot.write.*every_${name}.ckpt -DEXISTS=${d}.ckpt ${SWE_RUN_CHECK})
+  set_tests_properties(swe.checkpoint_every_${name}_write_fails PROPERTIES ENVIRONMENT "TESSERA_FAULT=write_rename:2"
+                       FIXTURES_SETUP swe_every_${name}_int)
+  add_test(NAME swe.checkpoint_every_${name}_continue COMMAND tessera_cli swe ${ARGN} --restart ${d}.ckpt
+           --checkpoint ${d}_end.ckpt)
+  set_tests_properties(swe.checkpoint_every_${name}_continue PROPERTIES FIXTURES_REQUIRED swe_every_${name}_int)
+  set_tests_properties(swe.checkpoint_every_${name}_straight swe.checkpoint_every_${name}_write_fails PROPERTIES
+                       FIXTURES_REQUIRED swe_every_${name}_clean)
+  set_tests_properties(swe.checkpoint_every_${name}_continue swe.checkpoint_every_${name}_straight PROPERTIES
+                       FIXTURES_SETUP swe_every_${name}_done)
+  add_test(NAME swe.checkpoint_every_${name}_identical COMMAND ${CMAKE_COMMAND} -E compare_files ${d}_straight.ckpt
+           ${d}_end.ckpt)
+  set_tests_properties(swe.checkpoint_every_${name}_identical PROPERTIES FIXTURES_REQUIRED swe_every_${name}_done)
+endfunction()
+swe_every(thesis 3 --model thesis --nx 24 --t-end 4 --precision float --device cpu)
+swe_every(physical 20 --case ritter --nx 160 --t-end 4 --gpus 2 --device cpu)
+# regression: in float, T(0.7) < 0.7, and the --every-time loop compared the
+# device's time with the double t-end: it never ended (now the end is T(t-end))
+add_test(NAME cli.swe_float_every_time_ends COMMAND ${SWE_EXPECT}
+  -DARGS=swe\;--case\;radial-dam\;--nx\;40\;--precision\;float\;--every-time\;0.35\;--t-end\;0.7\;--device\;cpu
+  -DEXPECT=0 -DMATCH=t.=.0.7.s ${SWE_EXPECT_SCRIPT})
+set_tests_properties(cli.swe_float_every_time_ends PROPERTIES TIMEOUT 30)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# On the GPU machine (through the device tool): the backend parity suite
+# (`ctest -L parity`, tests/reliability/tests.cmake) on every device there:
+# CPU, CUDA and NVIDIA OpenCL (registered here through OCL_ICD_VENDORS).
+# $OUT gets build.log and parity.log; the last lines are the summary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH
+# NVIDIA's OpenCL ICD is installed but not registered with the loader.
+mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+B=${BUILD_DIR:-/tmp/gb}
+t0=$SECONDS
+{ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
+  cmake --build "$B" -j"$(nproc)" --target tessera_tests; } > "$OUT/build.log" 2>&1 ||
+  { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+echo "build: $((SECONDS - t0)) s, commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+"$B/bin/tessera_tests" --gtest_list_tests --gtest_filter='*cuda_0*:*opencl_1*' | grep -c '^  ' | sed 's/^/GPU test instances: /'
+t0=$SECONDS
+(cd "$B" && timeout -k 5 "${PARITY_S:-180}" ctest -L parity -V) > "$OUT/parity.log" 2>&1
+echo "ctest -L parity: exit $? in $((SECONDS - t0)) s"
+grep -E '^\[  (PASSED|FAILED) |tests passed' "$OUT/parity.log" | sort -u | head -20
+echo "passed test instances per device:"
+grep -oE '^\[       OK \] [^ ]+/[a-z]+_[0-9_]+ ' "$OUT/parity.log" | sed -E 's|.*/||' | sort | uniq -c

@@ -1,0 +1,51 @@
+// The byte container of tessera's checkpoints (lbm, swe), separate from any
+// solver so that a reader can validate it (and be fuzzed) without a device:
+//   magic (8) | header length (8, uint64, host order) | JSON header (object)
+//   | payload | FNV-1a 64 of everything before (8)
+// parse_container checks the signature, the checksum, the header length and
+// that the header is a JSON object; the caller then reads typed header fields
+// with the checked readers below and compares the payload size the header
+// implies with the payload before allocating anything (a forged header must
+// not ask for terabytes).
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace tessera::io {
+
+/// The checkpoint bytes: `magic` (exactly 8 characters), the header, the
+/// payload pieces in order, the checksum.
+std::string format_container(std::string_view magic, const nlohmann::json& header,
+                             std::initializer_list<std::string_view> payload);
+
+struct ContainerContents {
+  nlohmann::json header;     ///< a JSON object
+  std::string_view payload;  ///< a view into the parsed bytes
+};
+
+/// Validates the container. Errors read "<source>: not a valid <what>: <why>"
+/// (container_error); JSON syntax errors and a non-object header are reported
+/// as "header: ...".
+ContainerContents parse_container(std::string_view data, std::string_view magic, const std::string& what,
+                                  const std::string& source);
+
+/// The Error every checkpoint reader throws for a bad file.
+Error container_error(const std::string& source, const std::string& what, const std::string& why);
+
+// Typed header fields. A JSON number converted to an integer type without a
+// check would be undefined behaviour for 1e300 or 2.5: these throw
+// Error("'name' is not an integer") etc. instead.
+long header_integer(const nlohmann::json& j, const char* name);
+double header_real(const nlohmann::json& j, const char* name);
+std::string header_string(const nlohmann::json& j, const char* name);
+
+/// a * b + c for sizes from a header, or false when it overflows 64 bits.
+bool checked_size(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& out) noexcept;
+
+}  // namespace tessera::io

@@ -1,0 +1,269 @@
+// The swe checkpoint byte format (swe/checkpoint_format.hpp): round trips of
+// both models and precisions; truncated, flipped, foreign and forged files are
+// rejected with the file name and the reason, forged sizes before anything
+// is allocated; restarting with other options names the option.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/hash.hpp"
+#include "swe/checkpoint.hpp"
+#include "swe/checkpoint_format.hpp"
+#include "test_support.hpp"
+
+namespace tessera::swe {
+namespace {
+
+template <class F>
+void expect_error(F&& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "accepted; expected an error containing '" << part << "'";
+  } catch (const UsageError& e) {
+    ADD_FAILURE() << "a UsageError for a bad file: " << e.what();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(part), std::string::npos) << what;
+    EXPECT_NE(what.find("c.ckpt"), std::string::npos) << what;
+  }
+}
+
+PhysSolverState<float> physical_state(long nx, long ny) {
+  PhysSolverState<float> s;
+  s.nx = nx;
+  s.ny = ny;
+  const std::size_t n = std::size_t(nx * ny);
+  s.h = test::random_vector<float>(n, 1, 0, 2);
+  s.hu = test::random_vector<float>(n, 2);
+  s.hv = test::random_vector<float>(n, 3);
+  s.z = test::random_vector<float>(n, 4);
+  s.h[0] = -0.0f;  // signs and NaN payloads are kept bit for bit
+  s.hu[1] = test::poison<float>();
+  s.dt = 0.25f;
+  s.time = 3.75f;
+  s.target = 10;
+  s.rate[0] = 0x3f800000u;
+  s.rate[1] = 7;
+  s.steps = 15;
+  return s;
+}
+
+SweCheckpoint sample() {
+  SweCheckpoint c;
+  c.state = physical_state(5, 3);
+  c.config = {{"order", 2}, {"cfl", 0.45}, {"case", "ritter"}};
+  c.run.outputs = 3;
+  c.run.series = {{0.0, "swe_000000.vti"}, {0.1 + 0.2, "swe_000001.vti"}};
+  c.run.last_output = "out/swe_000002.png";
+  c.run.next_target = 4;
+  c.run.mass_start = 1.0 / 3.0;
+  return c;
+}
+
+std::string reseal(std::string b) {
+  const std::uint64_t sum = fnv1a64(std::string_view(b).substr(0, b.size() - 8));
+  std::memcpy(b.data() + b.size() - 8, &sum, 8);
+  return b;
+}
+
+// A file with this header and `payload` bytes of payload, correctly sealed.
+std::string with_header(const std::string& json, std::size_t payload) {
+  std::string out("TSSWECK1", 8);
+  const std::uint64_t n = json.size();
+  out.append(reinterpret_cast<const char*>(&n), 8);
+  return reseal(out + json + std::string(payload, '\0') + std::string(8, '\0'));
+}
+
+std::string header(const std::string& model, const std::string& grid, const std::string& steps,
+                   const std::string& run = R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[]})") {
+  return R"({"config":{},"grid":[)" + grid + R"(],"model":")" + model + R"(","precision":"double","run":)" + run +
+         R"(,"steps":)" + steps + R"(,"time":0})";
+}
+
+TEST(SweCheckpointFormat, RoundTripsBothModelsBitForBit) {
+  const SweCheckpoint c = sample();
+  const SweCheckpoint back = parse_swe_checkpoint(format_swe_checkpoint(c), "c.ckpt");
+  EXPECT_EQ(back.model(), "physical");
+  EXPECT_EQ(back.precision(), "float");
+  EXPECT_EQ(back.config, c.config);
+  EXPECT_EQ(back.run.outputs, 3);
+  EXPECT_EQ(back.run.series, c.run.series);  // doubles exactly
+  EXPECT_EQ(back.run.last_output, c.run.last_output);
+  EXPECT_EQ(back.run.next_target, 4);
+  EXPECT_EQ(back.run.mass_start, c.run.mass_start);
+  const auto& a = std::get<PhysSolverState<float>>(c.state);
+  const auto& b = std::get<PhysSolverState<float>>(back.state);
+  EXPECT_EQ(std::memcmp(a.h.data(), b.h.data(), a.h.size() * 4), 0);
+  EXPECT_EQ(std::memcmp(a.hu.data(), b.hu.data(), a.hu.size() * 4), 0);
+  EXPECT_EQ(a.hv, b.hv);
+  EXPECT_EQ(a.z, b.z);
+  EXPECT_EQ(b.dt, 0.25f);
+  EXPECT_EQ(b.time, 3.75f);
+  EXPECT_EQ(b.target, 10.0f);
+  EXPECT_EQ(b.rate[0], a.rate[0]);
+  EXPECT_EQ(b.rate[1], 7u);
+  EXPECT_EQ(b.steps, 15u);
+  EXPECT_EQ(b.bad_cell, slot::none);
+
+  ThesisSolverState<double> t;
+  t.fields = ThesisState<double>(ThesisGrid{4, 3, 5});
+  t.fields.z = test::random_vector<double>(t.fields.grid.size(), 5);
+  t.fields.qx = test::random_vector<double>(t.fields.grid.size(), 6);
+  t.fields.qy = test::random_vector<double>(t.fields.grid.size(), 7);
+  t.steps = 9;
+  t.k = 0.125;
+  SweCheckpoint ct;
+  ct.state = t;
+  const std::string bytes = format_swe_checkpoint(ct, 0.5);
+  EXPECT_NE(bytes.find(R"("time":4.5)"), std::string::npos);  // steps * dt, for humans
+  const SweCheckpoint tb = parse_swe_checkpoint(bytes, "c.ckpt");
+  EXPECT_EQ(tb.model(), "thesis");
+  EXPECT_EQ(tb.precision(), "double");
+  EXPECT_EQ(tb.nx(), 4);
+  EXPECT_EQ(tb.ny(), 3);
+  const auto& u = std::get<ThesisSolverState<double>>(tb.state);
+  EXPECT_EQ(u.fields.z, t.fields.z);
+  EXPECT_EQ(u.fields.qx, t.fields.qx);
+  EXPECT_EQ(u.fields.qy, t.fields.qy);
+  EXPECT_EQ(u.fields.grid.w, 5);
+  EXPECT_EQ(u.steps, 9);
+  EXPECT_EQ(u.k, 0.125);
+}
+
+TEST(SweCheckpointFormat, TruncatedFlippedAndForeignFilesAreRejected) {
+  const std::string good = format_swe_checkpoint(sample());
+  for (std::size_t cut : {std::size_t(0), std::size_t(10), std::size_t(30), good.size() / 2, good.size() - 1})
+    expect_error([&] { parse_swe_checkpoint(good.substr(0, cut), "c.ckpt"); },
+                 cut < 24 ? "signature" : "checksum mismatch");
+  for (std::size_t at : {std::size_t(12), std::size_t(40), good.size() - 30, good.size() - 3}) {
+    std::string flipped = good;
+    flipped[at] ^= 0x10;
+    expect_error([&] { parse_swe_checkpoint(flipped, "c.ckpt"); }, "checksum mismatch");
+  }
+  std::string lbm = good;
+  std::memcpy(lbm.data(), "TSLBMCK1", 8);
+  expect_error([&] { parse_swe_checkpoint(reseal(lbm), "c.ckpt"); }, "no TSSWECK1 signature");
+  // a file cut after a whole payload piece, resealed: the sizes disagree
+  expect_error([&] { parse_swe_checkpoint(reseal(good.substr(0, good.size() - 20)), "c.ckpt"); },
+               "payload bytes, the header's physical float 5x3 state needs");
+  expect_error([&] { parse_swe_checkpoint(reseal(good + std::string(4, 'x')), "c.ckpt"); }, "state needs");
+}
+
+// Forged headers: sizes are compared with the file before anything is
+// allocated (10^5 x 10^5 doubles would be 320 GB), integers are checked
+// before conversion.
+TEST(SweCheckpointFormat, ForgedHeadersAreRejectedBeforeAllocating) {
+  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "60000,60000", "0"), 64), "c.ckpt"); },
+               "64 payload bytes, the header's physical double 60000x60000 state needs 115200000044");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "100000,100000", "0"), 64), "c.ckpt"); },
+               "state needs");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "4294967296,4294967296", "0"), 0), "c.ckpt"); },
+               "too large");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "70000,70000", "0"), 0), "c.ckpt"); },
+               "too large");  // more cells than a 32-bit cell index
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "9223372036854775807,9223372036854775807", "0"), 0), "c.ckpt"); },
+      "too large");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "1e300"), 0), "c.ckpt"); },
+               "'steps' is not an integer");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "-1"), 0), "c.ckpt"); },
+               "'steps' is negative");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "2,2", "4294967296"), 0), "c.ckpt"); },
+               "32-bit step counter");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2.5,2", "0"), 0), "c.ckpt"); },
+               "'grid' is not an integer");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "1,5", "0"), 0), "c.ckpt"); },
+               "at least 2");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "0,5", "0"), 0), "c.ckpt"); }, "at least 1");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("lbm", "2,2", "0"), 0), "c.ckpt"); },
+               "neither physical nor thesis");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "0", "[]"), 0), "c.ckpt"); },
+               "'run' is not an object");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(
+            with_header(header("thesis", "2,2", "0",
+                               R"({"last_output":"","mass_start":0,"next_target":0,"outputs":0,"series":[]})"),
+                        0),
+            "c.ckpt");
+      },
+      "'next_target' is below 1");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(
+            with_header(header("thesis", "2,2", "0",
+                               R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[[1]]})"),
+                        0),
+            "c.ckpt");
+      },
+      "'series' entry");
+  expect_error([&] { parse_swe_checkpoint(with_header("[1,2]", 0), "c.ckpt"); }, "not a JSON object");
+  expect_error([&] { parse_swe_checkpoint(with_header("{\"model\":", 0), "c.ckpt"); }, "header: ");
+  std::string long_header("TSSWECK1", 8);
+  const std::uint64_t huge = 1ull << 62;
+  long_header.append(reinterpret_cast<const char*>(&huge), 8);
+  expect_error([&] { parse_swe_checkpoint(reseal(long_header + "{}" + std::string(8, '\0')), "c.ckpt"); },
+               "header length exceeds the file");
+}
+
+TEST(SweCheckpointFormat, StateAndHeaderMustAgree) {
+  SweCheckpoint c = sample();
+  std::string bytes = format_swe_checkpoint(c);
+  const std::size_t at = bytes.find(R"("steps":15)");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 9] = '4';  // the header says 14, the state's counter 15
+  expect_error([&] { parse_swe_checkpoint(reseal(bytes), "c.ckpt"); }, "the header says step 14, the state step 15");
+  auto& s = std::get<PhysSolverState<float>>(c.state);
+  s.bad_cell = 15;  // 5x3 cells: 0..14
+  expect_error([&] { parse_swe_checkpoint(format_swe_checkpoint(c), "c.ckpt"); }, "outside the 5x3 grid");
+}
+
+TEST(SweCheckpointFormat, RestartWithOtherOptionsNamesTheOption) {
+  const SweCheckpoint c = sample();
+  auto usage = [&](const std::string& model, const std::string& precision, long nx, const nlohmann::ordered_json& cfg,
+                   const std::string& part) {
+    try {
+      check_restart_config(c, model, precision, nx, 3, cfg, "c.ckpt");
+      ADD_FAILURE() << "accepted: " << part;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("c.ckpt"), std::string::npos) << e.what();
+    }
+  };
+  const nlohmann::ordered_json same = {{"case", "ritter"}, {"order", 2}, {"cfl", 0.45}};
+  EXPECT_NO_THROW(check_restart_config(c, "physical", "float", 5, 3, same, "c.ckpt"));
+  usage("thesis", "float", 5, same, "--model physical, this run has --model thesis");
+  usage("physical", "double", 5, same, "--precision float, this run has --precision double");
+  usage("physical", "float", 6, same, "the grid 5x3, this run has the grid 6x3");
+  usage("physical", "float", 5, {{"case", "ritter"}, {"order", 1}, {"cfl", 0.45}}, "--order 2, this run has --order 1");
+  usage("physical", "float", 5, {{"case", "stoker"}, {"order", 1}}, "--case ritter, this run has --case stoker");
+  usage("physical", "float", 5, {{"cfl", 0.45 + 1e-16 * 4}}, "--cfl");
+  try {
+    check_restart_config(c, "physical", "float", 5, 3, {{"manning", 0.0}}, "c.ckpt");
+    ADD_FAILURE() << "a checkpoint without 'manning' accepted";
+  } catch (const UsageError&) {
+    ADD_FAILURE() << "a missing field is a bad file, not a usage error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no 'manning'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SweCheckpointFormat, FilesAreReadAndWrittenWhole) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tessera_swe_ckpt_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  write_swe_checkpoint(dir / "c.ckpt", sample());
+  const SweCheckpoint back = read_swe_checkpoint(dir / "c.ckpt");
+  EXPECT_EQ(back.steps(), 15);
+  expect_error([&] { read_swe_checkpoint(dir / "missing" / "c.ckpt"); }, "cannot open");
+  std::ofstream(dir / "c.ckpt", std::ios::binary) << "TSSWECK1 but nothing else";
+  expect_error([&] { read_swe_checkpoint(dir / "c.ckpt"); }, "checksum mismatch");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tessera::swe
