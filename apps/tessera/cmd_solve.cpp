@@ -103,11 +103,9 @@ int solve_as(const SolveArgs& args) {
   auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, default_kernel(Format::bcsr))
                         : std::make_shared<DeviceMatrix<V>>(dev, csr);
   krylov::MatrixOperator<V> op(dm);
-  std::unique_ptr<krylov::LinearOperator<V>> m;
-  if (args.precond == "jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, csr, 1);
-  else if (args.precond == "block-jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, csr, args.block);
-  else if (args.precond != "none")
-    throw UsageError(fmt::format("--precond {} is not implemented yet (none, jacobi or block-jacobi)", args.precond));
+  if (args.precond == "mg")
+    throw UsageError("--precond mg: only with --generate poisson2d:N / poisson3d:N (mg's own Poisson problem)");
+  const auto m = krylov::make_preconditioner<V>(args.precond, dev, csr, args.block);
 
   const auto hb = make_vector<V>(args.rhs, csr, "--rhs", false);
   const auto hx0 = make_vector<V>(args.x0, csr, "--x0", true);
@@ -275,7 +273,7 @@ Command add_solve_command(CLI::App& app) {
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
   cmd->add_option("--ortho", a->ortho, "mgs, cgs or cgs2")->check(CLI::IsMember({"mgs", "cgs", "cgs2"}));
-  cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, or mg (one V-cycle; with --generate poisson3d:N); ilu0: not yet")
+  cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
   cmd->add_option("--block", a->block, "Block size of block-jacobi (TRACE: 5)")->check(CLI::Range(1, 64));
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);

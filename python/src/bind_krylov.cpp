@@ -47,11 +47,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
     nb::gil_scoped_release release;
     auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, sparse::parse_kernel(s.kernel));
     krylov::MatrixOperator<V> op(dm);
-    std::unique_ptr<krylov::LinearOperator<V>> m;
-    if (s.precond == "jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, a, 1);
-    else if (s.precond == "block-jacobi") m = std::make_unique<krylov::BlockJacobi<V>>(dev, a, s.block);
-    else if (s.precond != "none")
-      throw UsageError("solve: precond must be 'none', 'jacobi' or 'block-jacobi' (got '" + s.precond + "')");
+    const auto m = krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
     Buffer<V> db(dev, hb.size()), dx(dev, hx.size());
     db.copy_from_host(hb);
     dx.copy_from_host(hx);

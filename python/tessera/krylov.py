@@ -14,7 +14,7 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho="mgs"
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
     (float32/float64/complex64/complex128) is the working precision and ``b``
     is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
-    mgs, cgs, cgs2. ``precond``: none, jacobi, block-jacobi (``block`` x
+    mgs, cgs, cgs2. ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x
     ``block`` diagonal blocks). ``mode``: resident (everything on the device)
     or thesis (vectors on the host, SpMV and preconditioner offloaded).
     ``info``: status, converged, iterations, restarts, history (relative

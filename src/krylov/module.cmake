@@ -5,6 +5,7 @@ target_sources(tessera PRIVATE
   krylov/solver.cpp
   krylov/vector_ops.cpp
   krylov/precond.cpp
+  krylov/ilu0.cpp
   krylov/poisson.cpp
   krylov/kernels/krylov_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "krylov/gmres.hpp"
+#include "krylov/ilu0.hpp"
 
 namespace tessera::krylov {
 
@@ -87,7 +88,19 @@ BlockJacobi<V>::BlockJacobi(std::shared_ptr<Device> device, const sparse::Csr<V>
   inverse_.copy_from_host(host_inverse_);
 }
 
+template <Scalar V>
+std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name, std::shared_ptr<Device> device,
+                                                      const sparse::Csr<V>& a, int block) {
+  if (name == "none") return nullptr;
+  if (name == "jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, 1);
+  if (name == "block-jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, block);
+  if (name == "ilu0") return std::make_unique<Ilu0<V>>(std::move(device), a);
+  throw UsageError("unknown preconditioner '" + name + "' (none, jacobi, block-jacobi or ilu0)");
+}
+
 #define TS_INSTANTIATE(V)                                                             \
+  template std::unique_ptr<LinearOperator<V>> make_preconditioner<V>(const std::string&, std::shared_ptr<Device>, \
+                                                                    const sparse::Csr<V>&, int);     \
   template std::vector<V> invert_diagonal_blocks<V>(const sparse::Csr<V>&, int);     \
   template class BlockJacobi<V>;
 TS_INSTANTIATE(float)

@@ -1,7 +1,11 @@
 // Preconditioners as operators z = M r: point Jacobi (bs = 1) and block
 // Jacobi (the inverses of the bs x bs diagonal blocks, e.g. TRACE's 5 x 5
-// BCSR blocks), applied on the device by the block_diag kernel.
+// BCSR blocks), applied on the device by the block_diag kernel; ILU(0) is
+// ilu0.hpp; make_preconditioner picks one by name.
 #pragma once
+#include <memory>
+#include <string>
+
 #include "krylov/operator.hpp"
 #include "krylov/vector_ops.hpp"
 #include "sparse/formats.hpp"
@@ -31,6 +35,14 @@ class BlockJacobi final : public LinearOperator<V> {
   Buffer<V> inverse_;
   DeviceVectorOps<V> ops_;
 };
+
+/// The preconditioner named `name` for the matrix `a` on `device`: "none"
+/// (null), "jacobi", "block-jacobi" (`block` x `block` blocks) or "ilu0";
+/// anything else is a UsageError listing these (`tessera solve` and the
+/// Python package both build theirs here).
+template <Scalar V>
+std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name, std::shared_ptr<Device> device,
+                                                      const sparse::Csr<V>& a, int block);
 
 /// The inverse blocks (bs*bs per block row) of a's block diagonal; exposed for
 /// tests and the thesis-mode reference.

@@ -10,6 +10,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "swe/advance_loop.hpp"
 #include "skeleton/field.hpp"
 #include "swe/kernels/swe_kernels.hpp"
@@ -219,12 +220,18 @@ Health DistributedPhysSolver<T>::health() const {
       bad = std::min(bad, std::array<I, 2>{step, cell});
     }
   }
+  h.signal = interrupted();
   if (skeleton::Comm* comm = team_.comm()) {
-    const auto all = comm->allgather(bad.data(), sizeof bad);
-    for (std::size_t k = 0; k + sizeof bad <= all.size(); k += sizeof bad) {
-      std::array<I, 2> v;
+    // one exchange for both: the first bad cell of any rank, and a signal any
+    // rank received (mpirun delivers it to the ranks at different moments;
+    // agreeing here makes every rank stop, and save, at the same check)
+    const std::array<I, 3> mine{bad[0], bad[1], I(h.signal)};
+    const auto all = comm->allgather(mine.data(), sizeof mine);
+    for (std::size_t k = 0; k + sizeof mine <= all.size(); k += sizeof mine) {
+      std::array<I, 3> v;
       std::memcpy(v.data(), all.data() + k, sizeof v);
-      bad = std::min(bad, v);
+      bad = std::min(bad, std::array<I, 2>{v[0], v[1]});
+      h.signal = std::max(h.signal, int(v[2]));
     }
   }
   if (bad[0] != none) {

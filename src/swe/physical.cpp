@@ -8,6 +8,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "swe/advance_loop.hpp"
 #include "swe/kernels/swe_kernels.hpp"
 #include "swe/kernels/swe_point.hpp"
@@ -155,6 +156,7 @@ Health PhysSolver<T>::health() const {
   h.steps = f[slot::steps];
   h.time = double(s[slot::time]);
   h.dt = double(s[slot::dt]);
+  h.signal = interrupted();
   if (f[slot::bad_cell] != slot::none) {
     h.bad = true;
     h.bad_step = f[slot::bad_step] != slot::none ? long(f[slot::bad_step]) : h.steps;

@@ -55,6 +55,9 @@ struct Health {
   double time = 0, dt = 0;
   bool bad = false;
   long bad_step = -1, bad_i = -1, bad_j = -1;
+  /// SIGINT/SIGTERM received before this check (core/interrupt.hpp), 0 if
+  /// none; under MPI agreed by every rank, so that all stop at the same check.
+  int signal = 0;
 };
 
 /// The whole state of the physical model between two steps, independent of

@@ -148,12 +148,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     Snapshot sn{c.nx, c.ny, c.dx, c.dy, c.x0, c.y0, h.time, h.steps, f.h, f.hu, f.hv, c.z};
     return sn;
   };
-  if (!o.restart.empty()) {
-    s.restore_state(std::get<PhysSolverState<T>>(restart.state));
-    restart.state = SolverStateAny{};  // the devices hold it now
-    progress = restart.run;
-    out.resume(progress);
-  } else {
+  if (!detail::resume<PhysSolverState<T>>(o, restart, s, out, progress)) {
     progress.mass_start = s.mass();
     out.write(snapshot(Health{}));
   }
@@ -185,7 +180,9 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   double advance_end = t_stop;  // the time the advance in progress stops at
   auto pause_point = [&](const Health& now, long next_k) {
     resume_k = next_k;
-    if (interrupted()) throw StopAt{now, ckpt.write(now.steps, save)};
+    // Under MPI the signal agreed at the health check (every rank stops at the
+    // same one: saving is collective); in one process also one that came since.
+    if (now.signal || (!o.mpi && interrupted())) throw StopAt{now, ckpt.write(now.steps, save)};
     if (ckpt.due(now.steps)) ckpt.write(now.steps, save);
   };
   install_interrupt_handlers();
@@ -212,7 +209,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     }
   } catch (const StopAt& stop) {
     out.finish();
-    throw interruption(interrupted(), stop.at.steps, stop.at.time, stop.checkpoint, out);
+    throw interruption(stop.at.signal ? stop.at.signal : interrupted(), stop.at.steps, stop.at.time, stop.checkpoint, out);
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   j["order"] = o.order;

@@ -148,4 +148,17 @@ inline SweCheckpoint read_restart(const RunOptions& o) {
   return read_swe_checkpoint(o.restart);
 }
 
+/// --restart: hands the checkpoint's state to the solver (the devices hold it
+/// from then on) and its progress to the run and the outputs. False without
+/// --restart: the run starts from its initial state.
+template <class State, class Solver>
+bool resume(const RunOptions& o, SweCheckpoint& restart, Solver& s, Outputs& out, RunProgress& progress) {
+  if (o.restart.empty()) return false;
+  s.restore_state(std::get<State>(restart.state));
+  restart.state = SolverStateAny{};
+  progress = restart.run;
+  out.resume(progress);
+  return true;
+}
+
 }  // namespace tessera::swe::detail

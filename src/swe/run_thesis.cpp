@@ -62,14 +62,7 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
                     parse_work_group(o.work_group, *dev));
   Outputs out(o);
   RunProgress progress;
-  if (!o.restart.empty()) {
-    s.restore_state(std::get<ThesisSolverState<T>>(restart.state));
-    restart.state = SolverStateAny{};  // the device holds it now
-    progress = restart.run;
-    out.resume(progress);
-  } else {
-    progress.mass_start = thesis_mass(init, dx);
-  }
+  if (!resume<ThesisSolverState<T>>(o, restart, s, out, progress)) progress.mass_start = thesis_mass(init, dx);
   auto snapshot = [&](long step) {
     const auto st = s.state();
     Snapshot sn;

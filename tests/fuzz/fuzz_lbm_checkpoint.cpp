@@ -1,25 +1,14 @@
-// lbm checkpoint files (`tessera lbm --restart`). The checksum would stop
-// almost every mutation at the first check, so mode 1 re-seals the input:
-// the fuzzer's bytes get a valid trailing checksum and reach the header and
-// size checks behind it.
-#include <cstdint>
-#include <cstring>
-#include <string>
-
+// lbm checkpoint files (`tessera lbm --restart`); checkpoint_input.hpp says
+// how the first byte re-seals the checksum.
+#include "checkpoint_input.hpp"
 #include "core/error.hpp"
-#include "core/hash.hpp"
 #include "lbm/checkpoint_format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 1) return 0;
-  std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
-  if (data[0] & 1) {
-    if (bytes.size() < 8) return 0;
-    const std::uint64_t sum = tessera::fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8));
-    std::memcpy(bytes.data() + bytes.size() - 8, &sum, 8);
-  }
+  const auto bytes = checkpoint_input(data, size);
+  if (!bytes) return 0;
   try {
-    const auto c = tessera::lbm::parse_checkpoint(bytes, "fuzz.ckpt");
+    const auto c = tessera::lbm::parse_checkpoint(*bytes, "fuzz.ckpt");
     if (c.flags.size() != static_cast<std::size_t>(c.config.grid.cells())) __builtin_trap();
   } catch (const tessera::Error&) {
   }

@@ -1,6 +1,7 @@
 # krylov: vector kernels and solvers on every device, and the `tessera solve`
 # CLI (paths relative to tests/).
-target_sources(tessera_tests PRIVATE krylov/test_krylov_kernels.cpp krylov/test_krylov_solvers.cpp)
+target_sources(tessera_tests PRIVATE krylov/test_krylov_kernels.cpp krylov/test_krylov_solvers.cpp
+               krylov/test_krylov_ilu0.cpp)
 
 set(KRYLOV_DATA ${CMAKE_CURRENT_SOURCE_DIR}/krylov/data)
 function(krylov_cli name expect match)
@@ -23,8 +24,12 @@ krylov_cli(solve_rhs_size_mismatch_exit1 1 "3.entries,.but.the.matrix.has.4.rows
            solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${KRYLOV_DATA}/vec3.mtx --device cpu)
 krylov_cli(solve_rhs_nan_exit1 1 "NaN|nan"
            solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${KRYLOV_DATA}/vec4_nan.mtx --device cpu)
-krylov_cli(solve_ilu0_not_yet_exit2 2 "not.implemented"
-           solve --generate laplace7:4 --precond ilu0 --device cpu)
+krylov_cli(solve_trace_gmres_ilu0 0 "converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --precond ilu0 --tol 1e-10 --device cpu)
+krylov_cli(solve_ilu0_zero_pivot_exit1 1 "zero.pivot.in.row.0"
+           solve --matrix ${KRYLOV_DATA}/zero_pivot3.mtx --precond ilu0 --device cpu)
+krylov_cli(solve_unknown_precond_exit2 2 "ilu0"
+           solve --generate laplace7:4 --precond ilu --device cpu)
 krylov_cli(solve_no_matrix_exit2 2 "exactly.one.of"
            solve --method cg --device cpu)
 krylov_cli(solve_poisson3d_cg_mg 0 "converged.after.[0-9].iterations"

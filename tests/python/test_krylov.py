@@ -43,6 +43,22 @@ def test_cg_matches_scipy_with_jacobi(device, rng):
     assert np.linalg.norm(b - A @ x) <= 1e-9 * np.linalg.norm(b)
 
 
+def test_ilu0_preconditions_gmres(device, rng):
+    A = _convection_diffusion(20)
+    b = rng.standard_normal(A.shape[0])
+    _, plain = tessera.solve(A, b, "gmres", device, restart=30, tol=1e-10)
+    x, info = tessera.solve(A, b, "gmres", device, restart=30, tol=1e-10, precond="ilu0")
+    assert info["converged"] and 2 * info["iterations"] < plain["iterations"]
+    np.testing.assert_allclose(x, spla.spsolve(sp.csc_array(A), b), rtol=1e-7, atol=1e-8)
+
+
+def test_ilu0_zero_pivot_is_an_error():
+    # a_00 = 0 stored explicitly: regular, but ILU(0) has no pivot in row 0
+    A = sp.csr_array((np.array([0.0, 1.0, 1.0, 2.0]), np.array([0, 1, 0, 1]), np.array([0, 2, 4])), shape=(2, 2))
+    with pytest.raises(tessera.Error, match="zero pivot in row 0"):
+        tessera.solve(A, np.ones(2), "gmres", "cpu", precond="ilu0")
+
+
 def test_bicgstab_and_thesis_mode_same_iterates(rng):
     A = _convection_diffusion(12)
     b = rng.standard_normal(A.shape[0])

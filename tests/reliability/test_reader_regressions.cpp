@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -204,6 +205,22 @@ TEST(Interrupt, FirstSignalOnlySetsTheFlag) {
   EXPECT_EQ(Interrupted(SIGTERM, "x").exit_code(), 143);
   EXPECT_EQ(Interrupted(SIGINT, "x").exit_code(), 130);
   reset_interrupted();
+}
+
+// The second signal: the user insists, the process ends at once by that signal
+// (default action), without waiting for the step boundary.
+TEST(Interrupt, SecondSignalEndsTheProcessAtOnce) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: handlers installed there
+  EXPECT_EXIT(
+      {
+        install_interrupt_handlers();
+        reset_interrupted();
+        std::raise(SIGINT);
+        if (interrupted() != SIGINT) std::_Exit(3);  // the first one must only set the flag
+        std::raise(SIGINT);
+        std::_Exit(0);  // not reached
+      },
+      ::testing::KilledBySignal(SIGINT), "");
 }
 
 TEST(AtomicFile, FailureNamesThePathAndLeavesNoTemporary) {

@@ -4,12 +4,14 @@
 // order, float and double, every boundary set of the in-process test, odd
 // sizes; the first bad cell is the same global (step, i, j). Exit 0 only if
 // all agree on every rank.
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/registry.hpp"
 #include "skeleton/mpi_comm.hpp"
 #include "swe/distributed.hpp"
@@ -86,6 +88,33 @@ void compare_restart(const skeleton::Team& team, const PhysCase& c, const PhysOp
   check(same_state(r.save_state(), want), what + ": restarted run differs");
 }
 
+// Interruption under MPI: mpirun hands a signal to the ranks at different
+// moments (here only the last rank gets one, during its 2nd health check).
+// The next health check must tell every rank, so that all of them stop, and
+// save collectively, at the same check; the other ranks' own flag stays clear.
+void signal_agreement(const skeleton::Team& team, int ranks) {
+  install_interrupt_handlers();
+  reset_interrupted();
+  const PhysCase c = dtest::random_case(2L * team.total_parts() + 7, 11, 21, dtest::bc_sets()[0].bc);
+  PhysOptions o;
+  o.check_every = 1;
+  DistributedPhysSolver<float> d(team, c, o);
+  int checks = 0, first_seen = 0, sig = 0;
+  d.advance_to(1.0, [&](const Health& h) {
+    ++checks;
+    if (h.signal && !first_seen) {
+      first_seen = checks;
+      sig = h.signal;
+    }
+    if (checks == 2 && rank_ == ranks - 1) std::raise(SIGINT);
+  });
+  check(checks >= 3, "signal agreement: the run needs 3 health checks, it had " + std::to_string(checks));
+  check(first_seen == 3 && sig == SIGINT, "signal agreement: SIGINT seen first at check " +
+                                              std::to_string(first_seen) + " (want 3), signal " + std::to_string(sig));
+  check(rank_ == ranks - 1 || interrupted() == 0, "signal agreement: a rank that got no signal has its flag set");
+  reset_interrupted();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,6 +148,7 @@ int main(int argc, char** argv) {
       o.check_every = 1;
       compare<float>(team, c, o, 50.0, "bad cell");
     }
+    signal_agreement(team, world->size());
   } catch (const std::exception& e) {
     ++failures;
     std::fprintf(stderr, "rank %d: error: %s\n", rank_, e.what());

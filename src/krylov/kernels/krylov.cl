@@ -58,3 +58,11 @@ __kernel void kry_block_diag(int nc, ulong n, int bs, __global const ts_real* d,
   const ulong i = get_global_id(0);
   if (i < n) ts_kry_block_diag_at(nc, (long)i, bs, d, x, y);
 }
+
+/* One level of a sparse triangular solve: one work-item per row of the level. */
+__kernel void kry_tri_level(int nc, ulong count, __global const int* rows, ulong rows_off, __global const int* ptr,
+                            __global const int* col, __global const ts_real* val, int has_d,
+                            __global const ts_real* inv_d, __global const ts_real* b, __global ts_real* x) {
+  const ulong t = get_global_id(0);
+  if (t < count) ts_kry_tri_row(nc, (long)rows[rows_off + t], ptr, col, val, has_d, inv_d, b, x);
+}

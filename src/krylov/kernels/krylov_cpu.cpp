@@ -63,7 +63,17 @@ void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
   for (std::ptrdiff_t i = 0; i < nn; ++i) ts_kry_block_diag_at(nc, long(i), bs, d, x, y);
 }
 
+template <class R>
+void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const int* col, const R* val,
+               const R* inv_d, const R* b, R* x) {
+  const auto nn = static_cast<std::ptrdiff_t>(count);
+#pragma omp parallel for schedule(static) if (count > 4096)
+  for (std::ptrdiff_t t = 0; t < nn; ++t) ts_kry_tri_row(nc, long(rows[t]), ptr, col, val, inv_d != nullptr, inv_d, b, x);
+}
+
 #define TS_INSTANTIATE(R)                                                                        \
+  template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
+                             const R*, R*);                                                     \
   template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, R*);            \
   template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*); \
   template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
@@ -99,7 +109,16 @@ void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, c
   host::block_diag<R>(nc, n, bs, at<R>(d, 0), at<R>(x, 0), cpu::ptr<R>(y));
 }
 
+template <class R>
+void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std::size_t rows_off, const void* ptr,
+               const void* col, const void* val, const void* inv_d, const void* b, void* x) {
+  host::tri_level<R>(nc, count, at<int>(rows, rows_off), at<int>(ptr, 0), at<int>(col, 0), at<R>(val, 0),
+                     at<R>(inv_d, 0), at<R>(b, 0), cpu::ptr<R>(x));
+}
+
 #define TS_INSTANTIATE(R)                                                                          \
+  template void tri_level<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
+                             const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, void*);                             \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \

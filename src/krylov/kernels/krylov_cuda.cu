@@ -67,6 +67,14 @@ __global__ void block_diag_kernel(int nc, std::size_t n, int bs, const R* __rest
 }
 
 template <class R>
+__global__ void tri_level_kernel(int nc, std::size_t count, const int* __restrict__ rows, const int* __restrict__ ptr,
+                                 const int* __restrict__ col, const R* __restrict__ val, const R* __restrict__ inv_d,
+                                 const R* b, R* x) {
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < count) ts_kry_tri_row(nc, long(rows[t]), ptr, col, val, inv_d != nullptr, inv_d, b, x);
+}
+
+template <class R>
 const R* at(const void* h, std::size_t off) {
   return h ? cuda::ptr<R>(const_cast<void*>(h)) + off : nullptr;
 }
@@ -110,7 +118,21 @@ void block_diag(CudaTag, Device& dev, int nc, std::size_t n, int bs, const void*
   cuda::check_launch("krylov block_diag");
 }
 
+template <class R>
+void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off,
+               const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, void* x) {
+  if (count == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  tri_level_kernel<R><<<blocks_for(count), kBlock, 0, cq.native()>>>(
+      nc, count, at<int>(rows, rows_off), at<int>(ptr, 0), at<int>(col, 0), at<R>(val, 0), at<R>(inv_d, 0),
+      at<R>(b, 0), cuda::ptr<R>(x));
+  cuda::check_launch("krylov tri_level");
+}
+
 #define TS_INSTANTIATE(R)                                                                          \
+  template void tri_level<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
+                             const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, void*);                             \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \

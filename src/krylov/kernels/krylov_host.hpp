@@ -13,5 +13,8 @@ template <class R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y);
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
+template <class R>
+void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const int* col, const R* val,
+               const R* inv_d, const R* b, R* x);
 
 }  // namespace tessera::krylov::host

@@ -37,7 +37,14 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \
-                  void* y);
+                  void* y);                                                                        \
+  /* One level of a sparse triangular solve: for the `count` rows rows[rows_off + t] (int32), */   \
+  /* x_i = (b_i - sum L_ij x_j) * inv_d_i (inv_d null: unit diagonal); ptr/col int32 CSR of */     \
+  /* the off-diagonal part, val nc reals per entry. Rows of one level are independent. */          \
+  template <class R>                                                                               \
+  void tri_level(Tag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off, \
+                 const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, \
+                 void* x);
 
 TS_KRYLOV_DECLARE(CpuTag)
 TS_KRYLOV_DECLARE(OpenCLTag)

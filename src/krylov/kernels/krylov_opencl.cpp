@@ -59,7 +59,21 @@ void block_diag(OpenCLTag, Device& dev, int nc, std::size_t n, int bs, const voi
                                        "krylov block_diag");
 }
 
+template <class R>
+void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off,
+               const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, void* x) {
+  if (count == 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_tri_level");
+  opencl::set_args(kr, cl_int(nc), cl_ulong(count), mem_or(rows, nullptr), cl_ulong(rows_off), mem_or(ptr, nullptr),
+                   mem_or(col, nullptr), mem_or(val, x), cl_int(inv_d ? 1 : 0), mem_or(inv_d, x), mem_or(b, nullptr),
+                   opencl::mem(x));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(count, kGroup)), cl::NDRange(kGroup),
+                                       "krylov tri_level");
+}
+
 #define TS_INSTANTIATE(R)                                                                            \
+  template void tri_level<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
+                             const void*, const void*, const void*, const void*, void*);           \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, void*);                               \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \

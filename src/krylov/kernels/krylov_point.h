@@ -6,6 +6,7 @@
  *   dots:    h_k = <v_k, w> = sum_i conj(v_k,i) * w_i   (Hermitian product)
  *   combine: y_i = a * x_i + sum_k c_k * v_k,i         (axpy, scale, V*y, ...)
  *   block_diag: y_b = D_b x_b with dense bs x bs blocks (Jacobi, block Jacobi)
+ *   tri_row: one row of a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
 #include "core/kernels/portable.h"
 
@@ -68,5 +69,36 @@ TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real*
   } else {
     y[2 * i] = ar;
     y[2 * i + 1] = ai;
+  }
+}
+
+/* tri_row at row i: x_i = (b_i - sum_p val_p x_col_p) * d_i over the row's
+ * stored off-diagonal entries p in ptr[i] .. ptr[i+1]-1 (the strictly lower or
+ * strictly upper part of a CSR matrix), terms subtracted in stored order.
+ * d_i is inv_d[i] (the inverted diagonal: a product, not a division, so every
+ * backend rounds alike) or 1 when has_d = 0 (unit diagonal). The x_col_p were
+ * written by earlier rows (an earlier level of the level schedule). */
+TS_FN void ts_kry_tri_row(int nc, long i, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col,
+                          TS_GLOBAL const ts_real* val, int has_d, TS_GLOBAL const ts_real* inv_d,
+                          TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x) {
+  const long p0 = ptr[i], p1 = ptr[i + 1];
+  if (nc == 1) {
+    ts_real acc = b[i];
+    for (long p = p0; p < p1; ++p) acc = acc - ts_kry_rmul(val[p], x[col[p]]);
+    x[i] = has_d ? ts_kry_rmul(inv_d[i], acc) : acc;
+    return;
+  }
+  ts_real ar = b[2 * i], ai = b[2 * i + 1];
+  for (long p = p0; p < p1; ++p) {
+    const long c = col[p];
+    ar = ar - ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+    ai = ai - ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+  }
+  if (has_d) {
+    x[2 * i] = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+    x[2 * i + 1] = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+  } else {
+    x[2 * i] = ar;
+    x[2 * i + 1] = ai;
   }
 }
