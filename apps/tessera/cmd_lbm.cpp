@@ -95,6 +95,44 @@ void preflight(const LbmArgs& a, const Device& dev) {
   lbm::check_fits(c, dev);
 }
 
+// The run options both solvers share, and the progress bar.
+lbm::RunOptions run_options(const LbmArgs& a, Progress& bar) {
+  lbm::RunOptions o;
+  o.steps = a.steps >= 0 ? a.steps : 1000;
+  o.every = a.every;
+  o.out = a.out;
+  o.png = a.png;
+  o.slice_z = a.slice_z;
+  o.checkpoint = a.checkpoint;
+  o.progress = [&bar](long done, long total, double mlups) {
+    bar.step(fmt::format("step {}/{}  {:.0f} MLUPS", done, total, mlups));
+  };
+  return o;
+}
+
+long chunks_of(const LbmArgs& a) {
+  const long steps = a.steps >= 0 ? a.steps : 1000;
+  const long chunk = a.every > 0 ? a.every : std::max(1L, std::min<long>(steps, 1000));
+  return (steps + chunk - 1) / chunk;
+}
+
+void print_summary(const lbm::RunSummary& r, const nlohmann::json& j, const char* clock) {
+  std::printf("%ld steps in %.3f s of %s: %.1f MLUPS; mass change %.3e (relative)\n", r.steps, r.seconds, clock,
+              r.mlups, r.mass_start ? (r.mass_end - r.mass_start) / r.mass_start : 0.0);
+  for (const char* key : {"ghia_max_deviation", "poiseuille_l2_error", "drag_coefficient", "reynolds"})
+    if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
+}
+
+// A checkpoint continues only the lattice the run asks for.
+void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& want) {
+  if (r.grid.nx != want.grid.nx || r.grid.ny != want.grid.ny || r.grid.nz != want.grid.nz ||
+      r.lattice != want.lattice || r.precision != want.precision)
+    throw Error(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
+                            a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
+                            lbm::to_string(r.precision), want.grid.nx, want.grid.ny, want.grid.nz,
+                            lbm::to_string(want.lattice), lbm::to_string(want.precision)));
+}
+
 int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
   preflight(a, *dev);
   lbm::Case c = make_case(a);
@@ -106,13 +144,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   std::unique_ptr<lbm::Solver> s;
   if (!a.restart.empty()) {
     s = lbm::read_checkpoint(a.restart, dev);
-    const auto& r = s->config();
-    if (r.grid.nx != c.config.grid.nx || r.grid.ny != c.config.grid.ny || r.grid.nz != c.config.grid.nz ||
-        r.lattice != c.config.lattice || r.precision != c.config.precision)
-      throw Error(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
-                              a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
-                              lbm::to_string(r.precision), c.config.grid.nx, c.config.grid.ny, c.config.grid.nz,
-                              lbm::to_string(c.config.lattice), lbm::to_string(c.config.precision)));
+    check_restart(a, s->config(), c.config);
   } else {
     s = std::make_unique<lbm::Solver>(dev, c.config);
     c.apply(*s);
@@ -122,23 +154,9 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
               c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
               lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
               cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
-  lbm::RunOptions o;
-  o.steps = a.steps >= 0 ? a.steps : 1000;
-  o.every = a.every;
-  o.out = a.out;
-  o.png = a.png;
-  o.slice_z = a.slice_z;
-  o.checkpoint = a.checkpoint;
-  const long chunk = o.every > 0 ? o.every : std::max(1L, std::min<long>(o.steps, 1000));
-  Progress bar("lbm " + c.name, int((o.steps + chunk - 1) / chunk));
-  o.progress = [&](long done, long total, double mlups) {
-    bar.step(fmt::format("step {}/{}  {:.0f} MLUPS", done, total, mlups));
-  };
-  const lbm::RunSummary r = lbm::run(*s, c, o, j);
-  std::printf("%ld steps in %.3f s of device time: %.1f MLUPS; mass change %.3e (relative)\n", r.steps, r.seconds,
-              r.mlups, r.mass_start ? (r.mass_end - r.mass_start) / r.mass_start : 0.0);
-  for (const char* key : {"ghia_max_deviation", "poiseuille_l2_error", "drag_coefficient", "reynolds"})
-    if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
+  Progress bar("lbm " + c.name, int(chunks_of(a)));
+  const lbm::RunSummary r = lbm::run(*s, c, run_options(a, bar), j);
+  print_summary(r, j, "device time");
   j["case"] = c.name;
   j["config"] = {{"lattice", lbm::to_string(cfg.lattice)}, {"collision", lbm::to_string(cfg.collision)},
                  {"precision", lbm::to_string(cfg.precision)}, {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
@@ -147,57 +165,41 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   return 0;
 }
 
-// --gpus N: the same case on N devices (skeleton field, z-slabs, crossing
-// populations only); wall-clock timing after every chunk.
+// --gpus N (or --streaming ab): the same case on N devices (skeleton field,
+// z-slabs, crossing populations only), the same run loop as one device.
+// Checkpoints hold the gathered lattice: a restart may use another N.
 int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
   preflight(a, *open_device(device_id));
   lbm::Case c = make_case(a);
   c.config.collision = lbm::parse_collision(a.collision);
   c.config.precision = lbm::parse_precision(a.precision);
   c.config.validate();
-  if (!a.restart.empty() || !a.checkpoint.empty())
-    throw UsageError("checkpoints are single-device for now: drop --gpus or --checkpoint/--restart");
-  lbm::DistributedSolver d(skeleton::Team::open(device_id, a.gpus), c.config);
-  d.set_flags(c.flags);
-  if (c.uniform)
-    d.initialize(1.0, c.u0);
-  else
-    d.initialize(c.initial);
-  const auto& cfg = d.config();
+  auto team = skeleton::Team::open(device_id, a.gpus);
+  std::unique_ptr<lbm::DistributedSolver> d;
+  if (!a.restart.empty()) {
+    d = std::make_unique<lbm::DistributedSolver>(lbm::read_distributed_checkpoint(a.restart, team));
+    check_restart(a, d->config(), c.config);
+  } else {
+    d = std::make_unique<lbm::DistributedSolver>(team, c.config);
+    c.apply(*d);
+  }
+  const auto& cfg = d->config();
   std::printf("lbm %s on %d x %s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations only\n",
               c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
               lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny,
               cfg.grid.nz);
-  const long steps = a.steps >= 0 ? a.steps : 1000, chunk = a.every > 0 ? a.every : std::max(1L, std::min(steps, 1000L));
-  double seconds = 0;
-  std::vector<std::pair<double, std::string>> pvd;
-  for (long done = 0; done < steps;) {
-    const long n = std::min(chunk, steps - done);
-    d.synchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    d.step(n);
-    d.synchronize();
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    done += n;
-    const lbm::Fields f = d.fields();
-    if (const long bad = lbm::first_non_finite(f, c.flags); bad >= 0)
-      throw Error(fmt::format("the simulation diverged before step {} at cell ({}, {}, {})", d.time(), bad % cfg.grid.nx,
-                              (bad / cfg.grid.nx) % cfg.grid.ny, bad / (cfg.grid.nx * cfg.grid.ny)));
-    if (!a.out.empty() && (a.every > 0 || done == steps)) {
-      std::filesystem::create_directories(a.out);
-      const std::string name = fmt::format("{}_{:08d}.vti", c.name, d.time());
-      lbm::write_vti(std::filesystem::path(a.out) / name, f);
-      pvd.emplace_back(double(d.time()), name);
-      lbm::write_pvd(std::filesystem::path(a.out) / (c.name + ".pvd"), pvd);
-    }
-  }
-  const double mlups = seconds > 0 ? double(cfg.grid.cells()) * double(steps) / seconds * 1e-6 : 0.0;
-  const auto& x = d.last_exchange();
-  std::printf("%ld steps in %.3f s (wall clock): %.1f MLUPS; halo per step: %zu B between devices, %zu B via MPI\n",
-              steps, seconds, mlups, x.peer_bytes + x.local_bytes, x.mpi_bytes);
+  Progress bar("lbm " + c.name, int(chunks_of(a)));
+  const lbm::RunSummary r = lbm::run(*d, c, run_options(a, bar), j);
+  print_summary(r, j, "wall clock");
+  const auto& x = d->last_exchange();
+  std::printf("halo per step: %zu B between devices, %zu B via MPI\n", x.peer_bytes + x.local_bytes, x.mpi_bytes);
   j["case"] = c.name;
   j["parts"] = a.gpus;
-  j["summary"] = {{"steps", steps}, {"seconds", seconds}, {"mlups", mlups}, {"halo_bytes_per_step", x.peer_bytes + x.local_bytes + x.mpi_bytes}};
+  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)}, {"collision", lbm::to_string(cfg.collision)},
+                 {"precision", lbm::to_string(cfg.precision)}, {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
+                 {"tau", cfg.tau}, {"streaming", "ab-pull"}};
+  j["summary"] = r.to_json();
+  j["summary"]["halo_bytes_per_step"] = x.peer_bytes + x.local_bytes + x.mpi_bytes;
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "lbm/distributed.hpp"
 #include "lbm/kernels/lbm_flags.h"
 
 namespace tessera::lbm {
@@ -34,15 +35,19 @@ double tau_for(double re, double u, double L) {
   return 3.0 * u * L / re + 0.5;
 }
 
+template <class S>
+void apply_case(const Case& c, S& s) {
+  s.set_flags(c.flags);
+  if (c.uniform)
+    s.initialize(1.0, c.u0);
+  else
+    s.initialize(c.initial);
+}
+
 }  // namespace
 
-void Case::apply(Solver& s) const {
-  s.set_flags(flags);
-  if (uniform)
-    s.initialize(1.0, u0);
-  else
-    s.initialize(initial);
-}
+void Case::apply(Solver& s) const { apply_case(*this, s); }
+void Case::apply(DistributedSolver& s) const { apply_case(*this, s); }
 
 Case cavity(Lattice l, long n, double re, double u_lid, long nz) {
   check_side(n, 4, "cavity side");

@@ -10,6 +10,8 @@
 
 namespace tessera::lbm {
 
+class DistributedSolver;
+
 struct Case {
   std::string name;
   Config config;
@@ -20,6 +22,7 @@ struct Case {
   double length = 1, speed = 1;    ///< reference length (cells) and speed, for Re and drag
   /// Sets the flags and the initial state of a solver built from `config`.
   void apply(Solver& s) const;
+  void apply(DistributedSolver& s) const;
 };
 
 /// Lid-driven cavity: n x n fluid cells (walls around, lid at the top moving

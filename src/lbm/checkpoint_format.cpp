@@ -23,11 +23,16 @@ std::array<double, 3> vec3(const nlohmann::json& j, const char* what) {
 
 }  // namespace
 
-std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations) {
-  const nlohmann::json h = {{"lattice", to_string(c.lattice)}, {"collision", to_string(c.collision)},
+std::string to_string(PopulationLayout l) { return l == PopulationLayout::pull ? "pull" : "esoteric"; }
+
+std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations,
+                              PopulationLayout layout) {
+  nlohmann::json h = {{"lattice", to_string(c.lattice)}, {"collision", to_string(c.collision)},
                             {"precision", to_string(c.precision)}, {"grid", {c.grid.nx, c.grid.ny, c.grid.nz}},
                             {"tau", c.tau}, {"trt_magic", c.trt_magic}, {"force", c.force},
                             {"u_wall", c.u_wall}, {"u_in", c.u_in}, {"rho_out", c.rho_out}, {"time", time}};
+  // single-device files keep the layout they always had (no field)
+  if (layout != PopulationLayout::esoteric) h["layout"] = to_string(layout);
   return io::format_container(kMagic, h, {flags, populations});
 }
 
@@ -52,6 +57,11 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     c.rho_out = io::header_real(h.at("rho_out"), "rho_out");
     out.time = io::header_integer(h.at("time"), "time");
     if (out.time < 0) throw Error("'time' is negative");
+    if (h.contains("layout")) {
+      const std::string l = io::header_string(h.at("layout"), "layout");
+      if (l == "pull") out.layout = PopulationLayout::pull;
+      else if (l != "esoteric") throw Error("'layout' is '" + l + "' (esoteric or pull)");
+    }
     c.validate();  // also rejects grids with a side < 1
   } catch (const std::exception& e) {
     throw bad(std::string("header: ") + e.what());

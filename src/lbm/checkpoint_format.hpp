@@ -13,9 +13,16 @@
 
 namespace tessera::lbm {
 
+/// How the populations are stored: "esoteric" (Solver::raw_populations, one
+/// device, in-place esoteric pull) or "pull" (DistributedSolver's gathered
+/// lattice, any part count). Files without the field are "esoteric".
+enum class PopulationLayout { esoteric, pull };
+std::string to_string(PopulationLayout l);
+
 struct CheckpointContents {
   Config config;
   long time = 0;
+  PopulationLayout layout = PopulationLayout::esoteric;
   std::vector<std::uint8_t> flags;        ///< one per cell
   std::vector<std::uint8_t> populations;  ///< raw storage bytes (layout of Solver::raw_populations)
 };
@@ -26,6 +33,7 @@ struct CheckpointContents {
 CheckpointContents parse_checkpoint(std::string_view data, const std::string& source);
 
 /// The checkpoint bytes of a configuration at time `time`.
-std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations);
+std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations,
+                              PopulationLayout layout = PopulationLayout::esoteric);
 
 }  // namespace tessera::lbm

@@ -1,5 +1,6 @@
 #include "lbm/distributed.hpp"
 
+#include <cstring>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -42,6 +43,9 @@ struct DistributedSolver::Impl {
   virtual void step() = 0;
   virtual void synchronize() = 0;
   virtual std::vector<double> incoming() = 0;
+  /// The gathered lattice the next step reads (Q*N storage values, x fastest) as bytes, and back.
+  virtual std::vector<std::uint8_t> raw() = 0;
+  virtual void restore(const std::vector<std::uint8_t>& bytes) = 0;
   virtual const skeleton::ExchangeStats& stats() const = 0;
 };
 
@@ -172,6 +176,20 @@ struct TypedImpl final : DistributedSolver::Impl {
     });
   }
 
+  std::vector<std::uint8_t> raw() override {
+    synchronize();
+    const std::vector<S> post = a.gather();
+    const auto* p = reinterpret_cast<const std::uint8_t*>(post.data());
+    return std::vector<std::uint8_t>(p, p + post.size() * sizeof(S));
+  }
+
+  void restore(const std::vector<std::uint8_t>& bytes) override {
+    std::vector<S> post(bytes.size() / sizeof(S));
+    std::memcpy(post.data(), bytes.data(), post.size() * sizeof(S));
+    a.scatter(post);  // the halos travel with the next step's exchange
+    b.scatter(post);
+  }
+
   const skeleton::ExchangeStats& stats() const override { return a.last_exchange(); }
 };
 
@@ -200,6 +218,7 @@ DistributedSolver::DistributedSolver(DistributedSolver&&) noexcept = default;
 
 const Config& DistributedSolver::config() const noexcept { return impl_->config; }
 long DistributedSolver::time() const noexcept { return impl_->t; }
+const std::vector<std::uint8_t>& DistributedSolver::flags() const noexcept { return impl_->flags; }
 int DistributedSolver::parts() const noexcept { return impl_->parts(); }
 
 void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
@@ -248,17 +267,25 @@ Fields DistributedSolver::fields() {
   return r;
 }
 
-double DistributedSolver::mass() {
-  const auto in = incoming();
-  const std::size_t N = impl_->flags.size();
-  double m = 0;
-  for (std::size_t n = 0; n < N; ++n) {
-    if (is_wall(impl_->flags[n])) continue;
-    double s = 1;
-    for (int i = 0; i < impl_->variant.q; ++i) s += in[std::size_t(i) * N + n];
-    m += s;
-  }
-  return m;
+double DistributedSolver::mass() { return mass_of(incoming(), impl_->flags, impl_->variant.q); }
+
+std::array<double, 3> DistributedSolver::body_force() {
+  return body_force_of(incoming(), impl_->flags, impl_->config.grid, impl_->config.lattice);
+}
+
+std::vector<std::uint8_t> DistributedSolver::raw_populations() { return impl_->raw(); }
+
+void DistributedSolver::restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags,
+                                long t) {
+  const auto N = static_cast<std::size_t>(impl_->config.grid.cells());
+  const std::size_t want = N * std::size_t(impl_->variant.q) * std::size_t(impl_->variant.store_bytes());
+  if (populations.size() != want)
+    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}", populations.size(), want));
+  if (flags.size() != N) throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), N));
+  impl_->flags = flags;  // with the near-wall marks they were saved with
+  impl_->set_flags();
+  impl_->restore(populations);
+  impl_->t = t;
 }
 
 }  // namespace tessera::lbm

@@ -26,6 +26,7 @@ class DistributedSolver {
   DistributedSolver(DistributedSolver&&) noexcept;
 
   const Config& config() const noexcept;
+  const Grid& grid() const noexcept { return config().grid; }
   long time() const noexcept;
   int parts() const noexcept;
 
@@ -41,6 +42,17 @@ class DistributedSolver {
   std::vector<double> incoming();
   Fields fields();
   double mass();
+  /// Momentum-exchange force on the cells flagged TS_LBM_BODY (as Solver's).
+  std::array<double, 3> body_force();
+  /// Global flags with the near-wall marks.
+  const std::vector<std::uint8_t>& flags() const noexcept;
+
+  /// The whole state, independent of the part count: the gathered lattice
+  /// the next step reads (Q*N storage values, i slowest, x fastest: the
+  /// checkpoint layout "pull"), and its restore into any part count, which
+  /// continues bitwise.
+  std::vector<std::uint8_t> raw_populations();
+  void restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags, long t);
   /// The halo traffic of the last step.
   const skeleton::ExchangeStats& last_exchange() const;
 

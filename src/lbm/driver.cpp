@@ -1,5 +1,6 @@
 #include "lbm/driver.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 
@@ -32,7 +33,8 @@ long first_non_finite(const Fields& f, const std::vector<std::uint8_t>& flags) {
 namespace {
 
 // The case's own figures of merit (validation against analytic/benchmark data).
-void case_figures(const Case& c, Solver& s, const Fields& f, nlohmann::json& j) {
+template <class S>
+void case_figures(const Case& c, S& s, const Fields& f, nlohmann::json& j) {
   const Grid g = s.grid();
   if (c.name == "cavity") {
     const double re = c.speed * c.length / c.config.viscosity();
@@ -58,9 +60,29 @@ void case_figures(const Case& c, Solver& s, const Fields& f, nlohmann::json& j) 
   }
 }
 
-}  // namespace
+// Device seconds of `steps()`: events on the one queue, or the wall clock
+// between synchronisations of every part.
+template <class F>
+double timed(Solver& s, F&& steps) {
+  auto t0 = s.device().queue().record();
+  steps();
+  auto t1 = s.device().queue().record();
+  s.device().synchronize();
+  return t1->ms_since(*t0) * 1e-3;
+}
+template <class F>
+double timed(DistributedSolver& s, F&& steps) {
+  s.synchronize();
+  const auto t0 = std::chrono::steady_clock::now();
+  steps();
+  s.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
-RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& report) {
+// One run loop for both solvers: chunks, NaN checks, outputs, checkpoints,
+// clean interruption.
+template <class S>
+RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& report) {
   RunSummary r;
   r.mass_start = s.mass();
   const long chunk = o.every > 0 ? o.every : std::min<long>(o.steps, 1000);
@@ -88,17 +110,15 @@ RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& re
   constexpr long kPoll = 64;
   while (done < o.steps) {
     long n = std::min(chunk, o.steps - done);
-    auto t0 = s.device().queue().record();
-    for (long k = 0; k < n;) {
-      const long m = std::min(kPoll, n - k);
-      s.step(m);
-      k += m;
-      fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-      if (interrupted() && k < n) n = k;
-    }
-    auto t1 = s.device().queue().record();
-    s.device().synchronize();
-    const double sec = t1->ms_since(*t0) * 1e-3;
+    const double sec = timed(s, [&] {
+      for (long k = 0; k < n;) {
+        const long m = std::min(kPoll, n - k);
+        s.step(m);
+        k += m;
+        fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
+        if (interrupted() && k < n) n = k;
+      }
+    });
     r.seconds += sec;
     done += n;
     if (o.progress) o.progress(done, o.steps, sec > 0 ? double(s.grid().cells()) * n / sec * 1e-6 : 0.0);
@@ -135,6 +155,15 @@ RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& re
   if (f.rho.empty()) f = s.fields();
   case_figures(c, s, f, report);
   return r;
+}
+
+}  // namespace
+
+RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& report) {
+  return run_steps(s, c, o, report);
+}
+RunSummary run(DistributedSolver& s, const Case& c, const RunOptions& o, nlohmann::json& report) {
+  return run_steps(s, c, o, report);
 }
 
 }  // namespace tessera::lbm

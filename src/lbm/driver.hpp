@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lbm/cases.hpp"
+#include "lbm/distributed.hpp"
 #include "lbm/solver.hpp"
 
 namespace tessera::lbm {
@@ -37,6 +38,9 @@ struct RunSummary {
 /// when a NaN appears, naming the step range and the first cell; the outputs
 /// of the last good check stay as they are.
 RunSummary run(Solver& s, const Case& c, const RunOptions& o, nlohmann::json& report);
+/// The same on several devices (--gpus N); seconds are wall clock between
+/// synchronisations of every part.
+RunSummary run(DistributedSolver& s, const Case& c, const RunOptions& o, nlohmann::json& report);
 
 /// The first non-finite density or velocity of a non-wall cell, or -1.
 long first_non_finite(const Fields& f, const std::vector<std::uint8_t>& flags);

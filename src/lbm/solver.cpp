@@ -171,13 +171,15 @@ std::vector<double> Solver::incoming_of(const std::vector<std::uint8_t>& raw) co
 
 std::vector<double> Solver::incoming() { return incoming_of(raw_populations()); }
 
-double Solver::mass() {
-  const auto in = incoming();
-  const std::size_t N = flags_.size();
-  const int q = variant_.q;
+double Solver::mass() { return mass_of(incoming(), flags_, variant_.q); }
+
+std::array<double, 3> Solver::body_force() { return body_force_of(incoming(), flags_, grid(), config_.lattice); }
+
+double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& flags, int q) {
+  const std::size_t N = flags.size();
   double m = 0;
   for (std::size_t n = 0; n < N; ++n) {
-    if (is_wall(flags_[n])) continue;
+    if (is_wall(flags[n])) continue;
     double s = 1;
     for (int i = 0; i < q; ++i) s += in[std::size_t(i) * N + n];
     m += s;
@@ -185,22 +187,21 @@ double Solver::mass() {
   return m;
 }
 
-std::array<double, 3> Solver::body_force() {
-  const auto in = incoming();
-  const Grid g = grid();
-  const std::size_t N = flags_.size();
+std::array<double, 3> body_force_of(const std::vector<double>& in, const std::vector<std::uint8_t>& flags,
+                                    const Grid& g, Lattice l) {
+  const std::size_t N = flags.size();
   std::array<double, 3> F{0, 0, 0};
-  point::with_variant(variant_.q, 64, [&](auto var) {
+  point::with_variant(q_of(l), 64, [&](auto var) {
     using V = decltype(var);
     for (long z = 0; z < g.nz; ++z)
       for (long y = 0; y < g.ny; ++y)
         for (long x = 0; x < g.nx; ++x) {
           const long n = x + g.nx * (y + g.ny * z);
-          if (is_wall(flags_[n])) continue;
+          if (is_wall(flags[n])) continue;
           for (int i = 1; i < V::q; ++i) {
             const long xx = (x + V::cx(i) + g.nx) % g.nx, yy = (y + V::cy(i) + g.ny) % g.ny,
                        zz = (z + V::cz(i) + g.nz) % g.nz;
-            const std::uint8_t nb = flags_[xx + g.nx * (yy + g.ny * zz)];
+            const std::uint8_t nb = flags[xx + g.nx * (yy + g.ny * zz)];
             if (!is_wall(nb) || !(nb & TS_LBM_BODY)) continue;
             // link i leaves n into the body; the population bounced back is i's
             // opposite (pairs: i odd <-> i+1), which carries out_i reversed

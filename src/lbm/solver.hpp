@@ -65,6 +65,14 @@ class Solver {
   long t_ = 0;
 };
 
+/// Total mass of the non-wall cells from the incoming populations f_i - w_i
+/// (Q*N, i slowest), summed in double; Solver and DistributedSolver share it.
+double mass_of(const std::vector<double>& incoming, const std::vector<std::uint8_t>& flags, int q);
+/// Momentum-exchange force on the cells flagged TS_LBM_BODY (lattice units)
+/// from the incoming populations.
+std::array<double, 3> body_force_of(const std::vector<double>& incoming, const std::vector<std::uint8_t>& flags,
+                                    const Grid& g, Lattice l);
+
 /// Throws OutOfMemory (with the bytes needed) when `c`'s state cannot fit `dev`.
 void check_fits(const Config& c, const Device& dev);
 

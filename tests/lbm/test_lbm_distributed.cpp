@@ -3,7 +3,11 @@
 // part counts that do not divide nz, on every backend's logical devices.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <unistd.h>
+
 #include "core/registry.hpp"
+#include "lbm/checkpoint.hpp"
 #include "lbm/distributed.hpp"
 #include "lbm/solver.hpp"
 #include "lbm_test_util.hpp"
@@ -72,6 +76,70 @@ TEST_P(LbmDistributed, D3Q27AndMassAgree) {
   s.step(5);
   EXPECT_EQ(d.mass(), s.mass());
   EXPECT_EQ(d.fields().ux, s.fields().ux);
+  EXPECT_EQ(d.body_force(), s.body_force());
+  EXPECT_NE(d.body_force()[0], 0.0);  // the mixed flags hold a body the flow pushes
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("tessera_lbm_dist_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// A checkpoint of a multi-part run holds the gathered lattice: restored on 1
+// part or on another count it continues bitwise, and equals the one-device
+// solver's uninterrupted run.
+TEST_P(LbmDistributed, CheckpointRestartsBitwiseOnAnotherPartCount) {
+  const std::string id = GetParam();
+  const int max_parts = id.rfind("cuda", 0) == 0 ? 1 : 3;
+  const auto dir = scratch(GetParam());
+  for (Precision p : {Precision::fp32, Precision::fp16s, Precision::fp64}) {
+    const Config cfg = mixed(p, Collision::trt);
+    DistributedSolver a(skeleton::Team::open(id, std::min(2, max_parts)), cfg);
+    a.set_flags(test::mixed_flags(cfg.grid));
+    a.initialize(test::random_fields(cfg.grid, 0.03, 21));
+    a.step(5);
+    write_checkpoint(dir / "a.ckpt", a);
+    a.step(4);
+    const auto want = a.incoming();
+    EXPECT_EQ(want, single(cfg, 9));
+    for (int parts : {1, max_parts}) {
+      SCOPED_TRACE(to_string(p) + " restarted on " + std::to_string(parts) + " parts");
+      DistributedSolver b = read_distributed_checkpoint(dir / "a.ckpt", skeleton::Team::open(id, parts));
+      EXPECT_EQ(b.time(), 5);
+      EXPECT_EQ(b.flags(), a.flags());
+      b.step(4);
+      EXPECT_EQ(b.incoming(), want);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A checkpoint names the lattice layout it holds; the other solver refuses it
+// with how to restart it.
+TEST(LbmDistributedInput, CheckpointLayoutsAreNotMixedUp) {
+  const auto dir = scratch("layouts");
+  const Config cfg = mixed(Precision::fp32, Collision::bgk);
+  DistributedSolver d(skeleton::Team::open("cpu", 2), cfg);
+  d.initialize(1.0, {0.01, 0, 0});
+  write_checkpoint(dir / "pull.ckpt", d);
+  Solver s(open_device("cpu"), cfg);
+  s.initialize(1.0, {0.01, 0, 0});
+  write_checkpoint(dir / "esoteric.ckpt", s);
+  EXPECT_EQ(read_checkpoint_file(dir / "pull.ckpt").layout, PopulationLayout::pull);
+  EXPECT_EQ(read_checkpoint_file(dir / "esoteric.ckpt").layout, PopulationLayout::esoteric);
+  auto expect_usage = [](auto&& f, const std::string& want) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted; wanted " << want;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  expect_usage([&] { read_checkpoint(dir / "pull.ckpt", open_device("cpu")); }, "--streaming ab");
+  expect_usage([&] { read_distributed_checkpoint(dir / "esoteric.ckpt", skeleton::Team::open("cpu", 2)); },
+               "one-device run");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(LbmDistributedInput, BadDecompositionsAreRejected) {

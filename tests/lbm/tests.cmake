@@ -49,3 +49,33 @@ add_test(NAME cli.lbm_ab_one_device COMMAND tessera_cli lbm --case tgv --streami
 add_test(NAME cli.lbm_ab_thesis_esoteric_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;thesis-gas\;--streaming\;esoteric\;--device\;cpu -DEXPECT=2 -DMATCH=two.lattices
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+
+# --gpus: a run interrupted on 2 parts (its checkpoint holds the gathered
+# lattice) and continued on 3 writes the straight 2-part run's fields: every
+# .vti and .png byte for byte. A one-device checkpoint is refused there.
+set(LBM_PARTS_DIR ${CMAKE_CURRENT_BINARY_DIR}/lbm_parts_restart)
+set(LBM_PARTS_ARGS lbm --case cavity --size 20 20 7 --device cpu --every 64)
+add_test(NAME cli.lbm_parts_restart_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${LBM_PARTS_DIR})
+set_tests_properties(cli.lbm_parts_restart_clean PROPERTIES FIXTURES_SETUP lbm_parts_clean)
+add_test(NAME cli.lbm_parts_restart_full COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 2 --steps 192
+         --out ${LBM_PARTS_DIR}/full)
+string(REPLACE ";" "|" lbm_parts_common "${LBM_PARTS_ARGS}")
+add_test(NAME cli.lbm_parts_restart_interrupt COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=${lbm_parts_common}|--gpus|2|--steps|192|--out|${LBM_PARTS_DIR}/part|--checkpoint|${LBM_PARTS_DIR}/c.ckpt
+         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.64:.checkpoint.*c.ckpt -DEXISTS=${LBM_PARTS_DIR}/c.ckpt
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+set_tests_properties(cli.lbm_parts_restart_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=sigint_at_step:1"
+                     FIXTURES_SETUP lbm_parts_int)
+set_tests_properties(cli.lbm_parts_restart_full cli.lbm_parts_restart_interrupt PROPERTIES
+                     FIXTURES_REQUIRED lbm_parts_clean)
+add_test(NAME cli.lbm_parts_restart_continue COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 3 --steps 128
+         --out ${LBM_PARTS_DIR}/part --restart ${LBM_PARTS_DIR}/c.ckpt)
+set_tests_properties(cli.lbm_parts_restart_continue PROPERTIES FIXTURES_REQUIRED lbm_parts_int)
+set_tests_properties(cli.lbm_parts_restart_continue cli.lbm_parts_restart_full PROPERTIES FIXTURES_SETUP lbm_parts_done)
+add_test(NAME cli.lbm_parts_restart_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_PARTS_DIR}/full
+         -DB=${LBM_PARTS_DIR}/part "-DGLOB=*.vti|*.png" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+set_tests_properties(cli.lbm_parts_restart_identical PROPERTIES FIXTURES_REQUIRED lbm_parts_done)
+add_test(NAME cli.lbm_parts_restart_one_device_ckpt_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=${lbm_parts_common}|--gpus|2|--steps|1|--restart|${LBM_CLI_DIR}/cavity.ckpt
+         -DEXPECT=2 -DMATCH=one-device.run -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+set_tests_properties(cli.lbm_parts_restart_one_device_ckpt_exit2 PROPERTIES FIXTURES_REQUIRED lbm_cli)

@@ -1,8 +1,19 @@
-# Compares two output folders of `tessera swe`: the same file names and the
+# Compares two output folders of `tessera swe` (or `tessera lbm`): the same file names and the
 # same bytes in each (summary.json excepted: it holds wall times and the run's
-# own step count). Usage: cmake -DA=dir -DB=dir -P compare_outputs.cmake
-file(GLOB a RELATIVE ${A} ${A}/*)
-file(GLOB b RELATIVE ${B} ${B}/*)
+# own step count). Usage: cmake -DA=dir -DB=dir [-DGLOB=*.vti|*.png] -P compare_outputs.cmake
+# (GLOB: only the files matching these patterns, separated by |).
+if(NOT GLOB)
+  set(GLOB "*")
+endif()
+string(REPLACE "|" ";" patterns "${GLOB}")
+set(a "")
+set(b "")
+foreach(p IN LISTS patterns)
+  file(GLOB ga RELATIVE ${A} ${A}/${p})
+  file(GLOB gb RELATIVE ${B} ${B}/${p})
+  list(APPEND a ${ga})
+  list(APPEND b ${gb})
+endforeach()
 list(REMOVE_ITEM a summary.json)
 list(REMOVE_ITEM b summary.json)
 list(SORT a)
