@@ -2,6 +2,7 @@
 // resident or streamed out of core) or the device-resident multigrid, print
 // the residual history and timings.
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "io/npy.hpp"
+#include "io/vti.hpp"
 #include "mg/problems.hpp"
 #include "mg/solver.hpp"
 #include "mg/streaming.hpp"
@@ -82,6 +84,27 @@ void print_history(const std::vector<double>& r, double bnorm) {
                 c ? fmt::format("{:.4f}", r[c] / r[c - 1]).c_str() : "");
 }
 
+// --out: .npy (shape (nz,) ny, nx) or .vti (point data "u" at the interior
+// points of the unit square/cube, spacing 1/(n+1), for ParaView).
+bool vti_out(const std::string& out) { return std::filesystem::path(out).extension() == ".vti"; }
+
+template <class T>
+void write_solution(const std::string& out, const mg::Dims& d, const std::vector<T>& u) {
+  if (!vti_out(out)) {
+    std::vector<std::int64_t> shape{d.ny, d.nx};
+    if (d.dim == 3) shape.insert(shape.begin(), d.nz);
+    io::write_npy(out, shape, u);
+    return;
+  }
+  io::VtiImage im;
+  const double h = 1.0 / double(d.nx + 1);
+  im.extent = {d.nx - 1, d.ny - 1, d.dim == 3 ? d.nz - 1 : 0};
+  im.origin = {h, 1.0 / double(d.ny + 1), d.dim == 3 ? 1.0 / double(d.nz + 1) : 0.0};
+  im.spacing = {h, 1.0 / double(d.ny + 1), d.dim == 3 ? 1.0 / double(d.nz + 1) : 1.0};
+  im.arrays.push_back({"u", 1, std::vector<double>(u.begin(), u.end()), {}});
+  io::write_vti(out, im);
+}
+
 template <class T>
 int run_thesis(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) {
   if (a.dim != 2) throw UsageError("thesis mode is 2D only");
@@ -107,7 +130,7 @@ int run_thesis(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) 
               a.max_cycles, dev->id().c_str(), seconds * 1e3, m.levels());
   j["residuals"] = hist;
   j["seconds"] = seconds;
-  if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
+  if (!a.out.empty()) write_solution(a.out, d, m.solution());
   return 0;
 }
 
@@ -152,7 +175,7 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
   j["streaming"] = {{"budget_bytes", m.device_bytes()}, {"problem_bytes", m.problem_bytes()},
                     {"queues", a.queues}, {"transfer", a.transfer}, {"tile", m.tile_w()},
                     {"depth", m.depth()}, {"cycle_fusion", m.fuses_cycles()}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
-  if (!a.out.empty()) io::write_npy(a.out, {d.ny, d.nx}, m.solution());
+  if (!a.out.empty()) write_solution(a.out, d, m.solution());
   return 0;
 }
 
@@ -189,11 +212,7 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
     std::printf("max error against the continuous solution: %.3e\n", err);
     j["max_error"] = err;
   }
-  if (!a.out.empty()) {
-    std::vector<std::int64_t> shape = a.dim == 3 ? std::vector<std::int64_t>{d.nz, d.ny, d.nx}
-                                                 : std::vector<std::int64_t>{d.ny, d.nx};
-    io::write_npy(a.out, shape, m.solution());
-  }
+  if (!a.out.empty()) write_solution(a.out, d, m.solution());
   if (rep.status != mg::Status::converged) {
     std::fprintf(stderr, "tessera mg: %s: relative residual %.3e did not reach %.1e\n",
                  mg::to_string(rep.status).c_str(), rep.relative_residual(), a.tol);
@@ -222,7 +241,7 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
   cmd->add_option("--rhs", a->rhs, "random, manufactured or file")->check(CLI::IsMember({"random", "manufactured", "file"}));
   cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (with --rhs file)");
-  cmd->add_option("--out", a->out, "Write the solution as .npy");
+  cmd->add_option("--out", a->out, "Write the solution: FILE.npy (NumPy) or FILE.vti (VTK image data)");
   cmd->add_option("--device,-d", a->device, "Device id");
   cmd->add_option("--budget", a->budget, "Streaming: device memory for tiles, bytes (K/M/G suffix; 0: half the device, at most the problem)");
   cmd->add_option("--queues", a->queues, "Streaming: queues/streams used round-robin")->check(CLI::Range(1, 64));
@@ -237,6 +256,8 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
   return {cmd, [a] {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
+    if (!a->out.empty() && !vti_out(a->out) && std::filesystem::path(a->out).extension() != ".npy")
+      throw UsageError("--out " + a->out + ": give a .npy or a .vti file");
     auto dev = open_device(a->device);
     nlohmann::json j = {{"command", "mg"}, {"mode", a->mode}, {"dim", a->dim}, {"n", a->n},
                         {"precision", a->precision}, {"device", bench::to_json(dev->info())},

@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "io/vti.hpp"
 #include "lbm/kernels/lbm_flags.h"
 
 #if TESSERA_LBM_HAVE_PNG
@@ -16,53 +17,25 @@
 
 namespace tessera::lbm {
 
-namespace {
-
-template <class T>
-void append_raw(std::string& out, const std::vector<T>& v) {
-  const std::uint64_t bytes = v.size() * sizeof(T);
-  out.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);
-  out.append(reinterpret_cast<const char*>(v.data()), bytes);
-}
-
-}  // namespace
-
 void write_vti(const std::filesystem::path& path, const Fields& f) {
   const Grid& g = f.grid;
   const std::size_t N = f.rho.size();
-  std::vector<float> rho(N), u(3 * N);
+  io::VtiArray rho{"density", 1, {}, std::vector<float>(N)}, u{"velocity", 3, {}, std::vector<float>(3 * N)};
   for (std::size_t n = 0; n < N; ++n) {
-    rho[n] = float(f.rho[n]);
-    u[3 * n] = float(f.ux[n]);
-    u[3 * n + 1] = float(f.uy[n]);
-    u[3 * n + 2] = float(f.uz[n]);
+    rho.f32[n] = float(f.rho[n]);
+    u.f32[3 * n] = float(f.ux[n]);
+    u.f32[3 * n + 1] = float(f.uy[n]);
+    u.f32[3 * n + 2] = float(f.uz[n]);
   }
-  std::string s = fmt::format(
-      "<?xml version=\"1.0\"?>\n"
-      "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-      "  <ImageData WholeExtent=\"0 {} 0 {} 0 {}\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n"
-      "    <Piece Extent=\"0 {} 0 {} 0 {}\">\n"
-      "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n"
-      "        <DataArray type=\"Float32\" Name=\"density\" format=\"appended\" offset=\"0\"/>\n"
-      "        <DataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" "
-      "offset=\"{}\"/>\n"
-      "      </PointData>\n"
-      "    </Piece>\n"
-      "  </ImageData>\n"
-      "  <AppendedData encoding=\"raw\">\n_",
-      g.nx - 1, g.ny - 1, g.nz - 1, g.nx - 1, g.ny - 1, g.nz - 1, sizeof(std::uint64_t) + N * sizeof(float));
-  append_raw(s, rho);
-  append_raw(s, u);
-  s += "\n  </AppendedData>\n</VTKFile>\n";
-  write_file_atomic(path, s);
+  io::VtiImage im;
+  im.extent = {g.nx - 1, g.ny - 1, g.nz - 1};  // one point per cell centre
+  im.arrays.push_back(std::move(rho));
+  im.arrays.push_back(std::move(u));
+  io::write_vti(path, im);
 }
 
 void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries) {
-  std::string s = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
-  for (const auto& [t, file] : entries)
-    s += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}\"/>\n", t, file);
-  s += "  </Collection>\n</VTKFile>\n";
-  write_file_atomic(path, s);
+  io::write_pvd(path, entries);
 }
 
 SliceQuantity parse_slice_quantity(const std::string& s) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
+#include "io/vti.hpp"
 #include "swe/output.hpp"
 
 namespace tessera::swe {
@@ -37,44 +38,28 @@ void write_vtk_legacy(const std::string& path, const Snapshot& s) {
 
 void write_vti(const std::string& path, const Snapshot& s) {
   const std::size_t n = static_cast<std::size_t>(s.nx * s.ny);
+  io::VtiImage im;
+  im.extent = {s.nx, s.ny, 0};
+  im.cell_data = true;
+  im.origin = {s.x0, s.y0, 0};
+  im.spacing = {s.dx, s.dy, 1};
+  im.time = s.time;
   const char* names[] = {"h", "u", "v", "eta", "z"};
-  std::string head = fmt::format(
-      "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" "
-      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-      "  <ImageData WholeExtent=\"0 {0} 0 {1} 0 0\" Origin=\"{2:.17g} {3:.17g} 0\" "
-      "Spacing=\"{4:.17g} {5:.17g} 1\">\n    <Piece Extent=\"0 {0} 0 {1} 0 0\">\n"
-      "      <FieldData>\n        <DataArray type=\"Float64\" Name=\"TimeValue\" "
-      "NumberOfTuples=\"1\" format=\"ascii\">{6:.17g}</DataArray>\n      </FieldData>\n"
-      "      <CellData Scalars=\"h\">\n",
-      s.nx, s.ny, s.x0, s.y0, s.dx, s.dy, s.time);
-  const std::uint64_t bytes = n * sizeof(double);
-  for (int a = 0; a < 5; ++a)
-    head += fmt::format("        <DataArray type=\"Float64\" Name=\"{}\" format=\"appended\" offset=\"{}\"/>\n",
-                        names[a], a * (bytes + sizeof(std::uint64_t)));
-  head += "      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
-  std::string data = head;
-  std::vector<double> col(n);
   for (int a = 0; a < 5; ++a) {
-    for (long j = 0; j < s.ny; ++j)
+    io::VtiArray col{names[a], 1, std::vector<double>(n), {}};
+    for (long j = 0; j < s.ny; ++j)  // x fastest; the snapshot is i * ny + j
       for (long i = 0; i < s.nx; ++i) {
         const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
-        const double v = a == 0 ? s.h[k] : a == 1 ? s.u(k) : a == 2 ? s.v(k) : a == 3 ? s.eta(k)
-                                                                                  : (s.z.empty() ? 0.0 : s.z[k]);
-        col[static_cast<std::size_t>(j * s.nx + i)] = v;
+        col.f64[static_cast<std::size_t>(j * s.nx + i)] =
+            a == 0 ? s.h[k] : a == 1 ? s.u(k) : a == 2 ? s.v(k) : a == 3 ? s.eta(k) : (s.z.empty() ? 0.0 : s.z[k]);
       }
-    data.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);  // little-endian hosts
-    data.append(reinterpret_cast<const char*>(col.data()), bytes);
+    im.arrays.push_back(std::move(col));
   }
-  data += "\n  </AppendedData>\n</VTKFile>\n";
-  write_file_atomic(path, data);
+  io::write_vti(path, im);
 }
 
 void write_pvd(const std::string& path, const std::vector<std::pair<double, std::string>>& entries) {
-  std::string x = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
-  for (const auto& [t, file] : entries)
-    x += fmt::format("    <DataSet timestep=\"{:.17g}\" part=\"0\" file=\"{}\"/>\n", t, file);
-  x += "  </Collection>\n</VTKFile>\n";
-  write_file_atomic(path, x);
+  io::write_pvd(path, entries);
 }
 
 }  // namespace tessera::swe

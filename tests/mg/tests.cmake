@@ -12,3 +12,14 @@ add_test(NAME cli.mg_streaming_budget_too_small_exit2 COMMAND ${CMAKE_COMMAND} -
 add_test(NAME cli.mg_streaming_bad_budget_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;streaming\;--n\;63\;--budget\;12Q\;--device\;cpu
          -DEXPECT=2 -DMATCH=--budget -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# --out: the solution as VTK image data (resident 3D) and as .npy (thesis);
+# another extension is a usage error before anything runs.
+add_test(NAME cli.mg_out_vti COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--dim|3|--n|15|--rhs|manufactured|--device|cpu|--out|${CMAKE_BINARY_DIR}/mg_out_u.vti
+         -DEXPECT=0 -DEXISTS=${CMAKE_BINARY_DIR}/mg_out_u.vti -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+add_test(NAME cli.mg_out_npy_thesis COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--mode|thesis|--n|31|--max-cycles|2|--device|cpu|--out|${CMAKE_BINARY_DIR}/mg_out_u.npy
+         -DEXPECT=0 -DVALID_NPY=${CMAKE_BINARY_DIR}/mg_out_u.npy -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+add_test(NAME cli.mg_out_bad_extension_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--n|15|--device|cpu|--out|${CMAKE_BINARY_DIR}/mg_out_u.txt
+         -DEXPECT=2 -DMATCH=.npy.or.a..vti -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
