@@ -37,6 +37,10 @@ struct SolveArgs {
   bool fixed = false, real = false;
 };
 
+krylov::Options options_of(const SolveArgs& a) {
+  return krylov::parse_options(a.method, a.ortho, a.mode, a.restart, a.tol, a.max_iters, a.fixed);
+}
+
 template <Scalar V>
 std::string value_type_name() {
   if constexpr (std::is_same_v<V, float>) return "float";
@@ -113,15 +117,7 @@ int solve_as(const SolveArgs& args) {
   b.copy_from_host(hb);
   x.copy_from_host(hx0);
 
-  krylov::Options o;
-  o.method = krylov::parse_method(args.method);
-  o.ortho = krylov::parse_ortho(args.ortho);
-  o.mode = krylov::parse_mode(args.mode);
-  o.restart = args.restart;
-  o.tol = args.tol;
-  o.max_iters = args.max_iters;
-  o.fixed_iterations = args.fixed;
-  o.time_split = true;
+  const krylov::Options o = options_of(args);
   const krylov::Result r = krylov::solve<V>(op, m.get(), b, x, o);
   const auto hx = x.to_vector();
   const double relres_d = relres_double(csr, hb, hx);
@@ -203,15 +199,7 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
   Buffer<T> b(dev, d.storage()), x(dev, d.storage());
   b.copy_from_host(mg::to_halo_layout(d, interior));
   x.copy_from_host(std::vector<T>(d.storage(), T(0)));
-  krylov::Options o;
-  o.method = krylov::parse_method(args.method);
-  o.ortho = krylov::parse_ortho(args.ortho);
-  o.mode = krylov::parse_mode(args.mode);
-  o.restart = args.restart;
-  o.tol = args.tol;
-  o.max_iters = args.max_iters;
-  o.fixed_iterations = args.fixed;
-  o.time_split = true;
+  const krylov::Options o = options_of(args);
   const krylov::Result r = krylov::solve<T>(op, m.get(), b, x, o);
   std::printf("system   poisson%dd:%ld (%ld unknowns, matrix free), %s on %s\n", dim, n, d.points(),
               sizeof(T) == 4 ? "float" : "double", dev->id().c_str());

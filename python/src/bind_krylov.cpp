@@ -31,17 +31,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
     hx = to_vector<V>(*x0, "solve: x0 (the dtype of A)");
     if (hx.size() != hb.size()) throw UsageError("solve: x0 must have the length of b");
   }
-  krylov::Options o;
-  o.method = krylov::parse_method(s.method);
-  o.ortho = krylov::parse_ortho(s.ortho);
-  o.mode = krylov::parse_mode(s.mode);
-  o.restart = s.restart;
-  o.tol = s.tol;
-  o.max_iters = s.max_iters;
-  o.fixed_iterations = s.fixed;
-  o.time_split = true;
-  if (s.restart < 1) throw UsageError("solve: restart must be >= 1");
-  if (s.max_iters < 0) throw UsageError("solve: max_iters must be >= 0");
+  const krylov::Options o = krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
   krylov::Result r;
   {
     nb::gil_scoped_release release;

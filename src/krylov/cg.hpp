@@ -28,18 +28,8 @@ Result cg(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, 
   Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   Vec r = s.make(), z = s.make(), p = s.make(), q = s.make();
   const V one(1);
-  const double bnorm = norm<Space, V>(s, b);
-  check_rhs<V>(bnorm);
-  if (bnorm == 0) {
-    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-    s.to_device(x, x_dev);
-    res.status = Status::converged;
-    res.history = {0.0};
-    return res;
-  }
-  double rn = residual<Space, V>(s, b, x, q, r);
-  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
-  res.history.push_back(rn / bnorm);
+  double bnorm = 0, rn = 0;
+  if (!start<Space, V>(s, b, x, x_dev, q, r, res, bnorm, rn)) return res;
   StagnationWatch watch;
   watch.update(rn, 0, o);
   s.precond(r, z);
@@ -95,18 +85,8 @@ Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
   Vec r = s.make(), rhat = s.make(), p = s.make(), v = s.make(), ph = s.make(), sv = s.make(),
       sh = s.make(), tv = s.make();
   const V one(1);
-  const double bnorm = norm<Space, V>(s, b);
-  check_rhs<V>(bnorm);
-  if (bnorm == 0) {
-    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-    s.to_device(x, x_dev);
-    res.status = Status::converged;
-    res.history = {0.0};
-    return res;
-  }
-  double rn = residual<Space, V>(s, b, x, v, r);
-  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
-  res.history.push_back(rn / bnorm);
+  double bnorm = 0, rn = 0;
+  if (!start<Space, V>(s, b, x, x_dev, v, r, res, bnorm, rn)) return res;
   StagnationWatch watch;
   watch.update(rn, 0, o);
   s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);

@@ -45,9 +45,26 @@ double residual(Space& s, const typename Space::Vec& b, const typename Space::Ve
   return norm<Space, V>(s, r);
 }
 
-template <class V>
-void check_rhs(double bnorm) {
+// The start every method shares: ||b|| (NaN/Inf in b is an Error); a zero
+// b is solved by x = 0 (written back, `res` converged: returns false); else
+// r = b - A x0 (w: scratch; a non-finite residual is an Error) and the first
+// history entry. bnorm and rn receive ||b|| and ||r||.
+template <class Space, class V>
+bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffer<V>& x_dev,
+           typename Space::Vec& w, typename Space::Vec& r, Result& res, double& bnorm, double& rn) {
+  bnorm = norm<Space, V>(s, b);
   if (!std::isfinite(bnorm)) throw Error("krylov: the right-hand side b contains NaN or infinite values");
+  if (bnorm == 0) {
+    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+    s.to_device(x, x_dev);
+    res.status = Status::converged;
+    res.history = {0.0};
+    return false;
+  }
+  rn = residual<Space, V>(s, b, x, w, r);
+  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
+  res.history.push_back(rn / bnorm);
+  return true;
 }
 
 template <class Space, class V>
@@ -63,19 +80,8 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
   Vec basis = s.make(std::size_t(m) + 1), zbasis = s.make(flexible ? std::size_t(m) : 0);
   Vec w = s.make(), vj = s.make(), z = s.make(), r = s.make();
 
-  const double bnorm = norm<Space, V>(s, b);
-  check_rhs<V>(bnorm);
-  if (bnorm == 0) {  // x = 0 solves it exactly
-    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-    s.to_device(x, x_dev);
-    res.status = Status::converged;
-    res.history = {0.0};
-    return res;
-  }
-  double beta = residual<Space, V>(s, b, x, w, r);
-  res.history.push_back(beta / bnorm);
-  if (!std::isfinite(beta))
-    throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
+  double bnorm = 0, beta = 0;
+  if (!start<Space, V>(s, b, x, x_dev, w, r, res, bnorm, beta)) return res;
 
   const auto M = static_cast<std::size_t>(m);
   std::vector<W> H((M + 1) * M), g(M + 1), sn(M), y(M);

@@ -45,6 +45,22 @@ Mode parse_mode(std::string_view s) {
   throw UsageError("unknown mode '" + std::string(s) + "' (expected resident or thesis)");
 }
 
+Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
+                      int max_iters, bool fixed_iterations) {
+  if (restart < 1) throw UsageError("krylov: restart must be >= 1 (got " + std::to_string(restart) + ")");
+  if (max_iters < 0) throw UsageError("krylov: max_iters must be >= 0 (got " + std::to_string(max_iters) + ")");
+  Options o;
+  o.method = parse_method(method);
+  o.ortho = parse_ortho(ortho);
+  o.mode = parse_mode(mode);
+  o.restart = restart;
+  o.tol = tol;
+  o.max_iters = max_iters;
+  o.fixed_iterations = fixed_iterations;
+  o.time_split = true;
+  return o;
+}
+
 namespace {
 
 template <class Space, Scalar V>

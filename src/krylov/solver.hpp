@@ -64,6 +64,12 @@ struct Options {
   bool measure_orthogonality = false;
 };
 
+/// Options from the names and numbers `tessera solve` and the Python package
+/// take (UsageError naming a bad value: an unknown name, restart < 1,
+/// max_iters < 0), with the exact time split both report.
+Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
+                      int max_iters, bool fixed_iterations);
+
 /// Seconds by phase (wall clock on the host; exact with Options::time_split).
 struct TimeSplit {
   double spmv = 0, ortho = 0, precond = 0, transfer = 0, other = 0, total = 0;
