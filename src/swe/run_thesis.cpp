@@ -1,6 +1,7 @@
 // `tessera swe --model thesis`: the thesis dam break on one device, with
 // outputs, checkpoints and restart.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -25,6 +26,28 @@ using Clock = std::chrono::steady_clock;
 // work-group shape are free: every race-free variant computes the same bits.
 nlohmann::ordered_json thesis_config(const RunOptions& o, double dt) {
   return {{"h-left", o.h_left}, {"h-right", o.h_right}, {"dt", dt}, {"every", o.every}};
+}
+
+// The thesis kernels have no health flags: the run checks the fields where it
+// downloads them anyway (outputs, checkpoints, the end). Throws an Error
+// naming the step range, the first bad cell and the field (exit 1).
+template <class T>
+void check_state(const ThesisState<T>& st, long nx, long ny, long step, long good) {
+  for (long i = 1; i <= nx; ++i)
+    for (long jj = 1; jj <= ny; ++jj) {
+      const long k = st.grid.at(i, jj);
+      const char* what = !std::isfinite(double(st.z[k]))    ? "a non-finite depth"
+                         : !(st.z[k] > T(0))                 ? "a depth <= 0 (the thesis scheme has no dry cells)"
+                         : !std::isfinite(double(st.qx[k]))  ? "a non-finite x-discharge"
+                         : !std::isfinite(double(st.qy[k]))  ? "a non-finite y-discharge"
+                                                             : nullptr;
+      if (what)
+        throw Error(fmt::format("the thesis model diverged between step {} and step {}: {} in cell ({}, {}) (Z = {}, "
+                                "Qx = {}, Qy = {}); the outputs of step {} are the last checked ones. Lower --dt, or "
+                                "use --model physical (wet/dry, well-balanced)",
+                                good, step, what, i - 1, jj - 1, double(st.z[k]), double(st.qx[k]), double(st.qy[k]),
+                                good));
+    }
 }
 
 }  // namespace
@@ -63,8 +86,15 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   Outputs out(o);
   RunProgress progress;
   if (!resume<ThesisSolverState<T>>(o, restart, s, out, progress)) progress.mass_start = thesis_mass(init, dx);
+  long good = s.steps();  // the last step whose fields were checked
+  auto checked = [&](long step) {
+    auto st = s.state();
+    check_state(st, c.nx, c.ny, step, good);
+    good = step;
+    return st;
+  };
   auto snapshot = [&](long step) {
-    const auto st = s.state();
+    const auto st = checked(step);
     Snapshot sn;
     sn.nx = c.nx;
     sn.ny = c.ny;
@@ -88,6 +118,8 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
     ck.run = progress;
     out.record(ck.run);
     ck.state = s.save_state();
+    check_state(std::get<ThesisSolverState<T>>(ck.state).fields, c.nx, c.ny, s.steps(), good);  // never save a bad state
+    good = s.steps();
     write_swe_checkpoint(path, ck, dt);
   };
   if (first == 0 && !o.out.empty()) out.write(snapshot(0));
@@ -122,7 +154,7 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   j["work_group"] = fmt::format("{}x{}", s.work_group().l0, s.work_group().l1);
   if (!o.restart.empty()) j["restarted_from"] = {{"file", o.restart}, {"step", first}};
   finish_summary(j, c.nx * c.ny, steps, steps - first, double(steps) * dt, wall, progress.mass_start,
-                 thesis_mass(s.state(), dx));
+                 thesis_mass(checked(steps), dx));
   return 0;
 }
 

@@ -40,6 +40,11 @@ add_test(NAME cli.swe_bad_case_key_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--con
 add_test(NAME cli.swe_truncated_asc_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/truncated.asc\;--level\;1\;--device\;cpu -DEXPECT=1 -DMATCH=truncated.asc:8:.file.ends ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_unstable_cfl_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;32\;--cfl\;1.5\;--device\;cpu -DEXPECT=2 -DMATCH=unstable ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_dry_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--h-right\;0\;--device\;cpu -DEXPECT=2 -DMATCH=cannot.handle.dry ${SWE_EXPECT_SCRIPT})
+# the thesis model has no device health flags: its fields are checked where
+# they are downloaded (outputs, checkpoints, the end); a depth gone negative
+# at step 10 is reported with the step range and the cell, exit 1
+add_test(NAME cli.swe_thesis_blowup_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;50\;--h-left\;1000\;--h-right\;1\;--dt\;2.2\;--t-end\;200\;--every\;5\;--device\;cpu\;--out\;${SWE_CLI_DIR}/thesis_bad\;--format\;vti
+         -DEXPECT=1 -DMATCH=diverged.between.step.5.and.step.10:.a.depth.<=.0.*in.cell..14,.0. ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_unstable_dt_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--dt\;20\;--device\;cpu -DEXPECT=2 -DMATCH=unstable ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_blowup_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;32\;--dt\;3\;--device\;cpu\;--out\;${SWE_CLI_DIR}/bad\;--every\;1 -DEXPECT=1 -DMATCH=at.step.1.in.cell ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
