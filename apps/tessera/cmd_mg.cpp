@@ -72,6 +72,10 @@ std::vector<T> load_rhs(const MgArgs& a, const mg::Dims& d, std::vector<double>&
     if (static_cast<long>(arr.data.size()) != d.points())
       throw UsageError(fmt::format("{}: holds {} values, the grid has {}", a.rhs_file,
                                    arr.data.size(), d.points()));
+    for (std::size_t i = 0; i < arr.data.size(); ++i)
+      if (!std::isfinite(arr.data[i]))
+        throw Error(fmt::format("{}: value {} (index {} in C order) is not finite: the right-hand side must be",
+                                a.rhs_file, arr.data[i], i));
     return std::vector<T>(arr.data.begin(), arr.data.end());
   }
   return mg::random_problem<T>(d, 1).b;
@@ -121,6 +125,8 @@ int run_thesis(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j) 
     auto e = dev->queue().record();
     seconds += e->ms_since(*s) * 1e-3;
     hist.push_back(m.residual_norm());
+    if (!std::isfinite(hist.back()))
+      throw Error(fmt::format("the residual became {} in cycle {}: the iteration diverged", hist.back(), c + 1));
   }
   double bnorm = 0;
   for (T v : b) bnorm += double(v) * double(v);
@@ -160,6 +166,8 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
     m.cycle();  // returns with every transfer landed in host memory
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     hist.push_back(m.residual_norm());
+    if (!std::isfinite(hist.back()))
+      throw Error(fmt::format("the residual became {} in cycle {}: the iteration diverged", hist.back(), c + 1));
   }
   double bnorm = 0;
   for (T v : b) bnorm += double(v) * double(v);
@@ -254,8 +262,17 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_flag("--no-cycle-fusion", a->no_cycle_fusion,
                 "Streaming: restrict in a separate pass instead of fusing it into the previous cycle's smoothing");
   cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
-  return {cmd, [a] {
+  return {cmd, [a, cmd] {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
+    // Options a mode does not have are refused, not silently ignored.
+    const bool resident = a->mode == "resident", streaming = a->mode == "streaming";
+    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega"})
+      if (!resident && cmd->count(opt))
+        throw UsageError(fmt::format("{} is an option of --mode resident; the {} mode runs the thesis's V(0,ν) cycle "
+                                     "(--post ν) for --max-cycles cycles",
+                                     opt, a->mode));
+    for (const char* opt : {"--budget", "--queues", "--transfer", "--tile", "--depth", "--no-cycle-fusion"})
+      if (!streaming && cmd->count(opt)) throw UsageError(fmt::format("{} is an option of --mode streaming", opt));
     if (!a->out.empty() && !vti_out(a->out) && std::filesystem::path(a->out).extension() != ".npy")
       throw UsageError("--out " + a->out + ": give a .npy or a .vti file");
     auto dev = open_device(a->device);

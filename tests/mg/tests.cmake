@@ -23,3 +23,14 @@ add_test(NAME cli.mg_out_npy_thesis COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE
 add_test(NAME cli.mg_out_bad_extension_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg|--n|15|--device|cpu|--out|${CMAKE_BINARY_DIR}/mg_out_u.txt
          -DEXPECT=2 -DMATCH=.npy.or.a..vti -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+# Options of another mode are refused (not silently ignored); a right-hand
+# side with a NaN is an error naming the file and the index.
+add_test(NAME cli.mg_thesis_tol_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--mode|thesis|--n|15|--tol|1e-6|--device|cpu
+         -DEXPECT=2 -DMATCH=--tol.is.an.option.of.--mode.resident -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+add_test(NAME cli.mg_resident_budget_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--n|15|--budget|1M|--device|cpu
+         -DEXPECT=2 -DMATCH=--budget.is.an.option.of.--mode.streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+add_test(NAME cli.mg_rhs_nan_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--mode|thesis|--n|3|--rhs|file|--rhs-file|${CMAKE_CURRENT_SOURCE_DIR}/mg/data/rhs3_nan.npy|--device|cpu
+         -DEXPECT=1 -DMATCH=rhs3_nan.npy:.value.nan.*index.5.*not.finite -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
