@@ -2,11 +2,13 @@
 // 2 usage error (bad options, unknown device, backend not built in).
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/host_memory.hpp"
 #include "core/error.hpp"
 #include "tessera/config.hpp"
 
@@ -37,6 +39,13 @@ int main(int argc, char** argv) {
   } catch (const tessera::Error& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    const double need = double(tessera::app::failed_host_allocation());
+    std::fprintf(stderr,
+                 "tessera: error: out of host memory: an allocation of %.0f bytes (%.3g GiB) failed; reduce the "
+                 "problem size or run on a machine with more memory\n",
+                 need, need / double(1ull << 30));
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

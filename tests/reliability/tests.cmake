@@ -109,3 +109,14 @@ string(REPLACE ";" "" PARITY_FILTER "${PARITY_FILTER}")
 add_test(NAME parity COMMAND tessera_tests --gtest_filter=${PARITY_FILTER})
 set_tests_properties(parity PROPERTIES LABELS parity ENVIRONMENT "TESSERA_CACHE_DIR=${CMAKE_BINARY_DIR}/test-cache"
                      TIMEOUT 1500)
+
+# --- host memory: a failed host allocation says how many bytes it needed ---
+# (virtual memory capped by ulimit; not under AddressSanitizer, which maps
+# terabytes of shadow memory at start-up)
+if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize=address")
+  add_test(NAME fault.host_memory_ulimit COMMAND sh -c
+           "ulimit -v 2500000 && exec \"$0\" sparse generate trace:80x160x80 \"$1\""
+           $<TARGET_FILE:tessera_cli> ${REL_DIR}/never_big.mtx)
+  set_tests_properties(fault.host_memory_ulimit PROPERTIES LABELS reliability
+    PASS_REGULAR_EXPRESSION "out of host memory: an allocation of [0-9]+ bytes")
+endif()
