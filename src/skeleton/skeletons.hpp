@@ -183,9 +183,10 @@ namespace detail {
 
 /// Canonical fold of `rows` rows (see RowsReduce) on one device, to one value
 /// per row in `out` (rows values); intermediate chunk levels as needed.
+/// `chunks_only`: stop after the first level (rows x ceil(len / chunk) values).
 template <class Fn, class T>
 void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, index_t len, index_t rows_y,
-                 index_t sy, index_t sz, index_t rows, Buffer<T>& out) {
+                 index_t sy, index_t sz, index_t rows, Buffer<T>& out, bool chunks_only = false) {
   using UF = UserFn<Fn>;
   Buffer<T> level;
   const void* src = handle;
@@ -211,7 +212,7 @@ void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, 
       }
     }
     level = std::move(next);
-    if (chunks == 1) break;
+    if (chunks == 1 || chunks_only) break;
     src = level.handle();
     origin = 0;
     len = chunks;
@@ -224,50 +225,87 @@ void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, 
 
 }  // namespace detail
 
-/// Folds every cell with f in the canonical order: each x-row in the order
-/// of portable.h's chunks (256 "threads" x 16, halving tree), then the row
-/// results in global row order (z, y, then x-block) the same way. Identical on
-/// every backend; identical for every decomposition that does not cut rows
-/// (x); deterministic (fixed order) for every decomposition.
+/// Folds every cell with f in the canonical order, which depends only on the
+/// global extents: each x-row is cut into global chunks of portable.h's
+/// TS_REDUCE_CHUNK elements (256 "threads" x 16, halving tree), the chunks of
+/// a row are folded the same way, then the rows in global order (z, y). Every
+/// part folds the chunks it holds whole on its device; a chunk that a part
+/// boundary cuts (x split off the chunk grid) is assembled from its pieces on
+/// the host and folded on device 0. So the result has the same bits on every
+/// backend and for every decomposition, over devices and MPI ranks.
 template <class Fn, class T>
 T fold(const Fn& fn, Field<T>& f) {
   if (f.components() != 1) throw UsageError("fold: one-component fields only");
   f.require_device();
-  struct Partial {
-    index_t row, xlo;
+  constexpr index_t K = TS_REDUCE_CHUNK;
+  const index_t nx = f.extents().n[0], ny = f.extents().n[1];
+  const index_t C = (nx + K - 1) / K;  // chunks per row
+  const index_t R = ny * f.extents().n[2];  // rows
+  struct Piece {  // a whole chunk's fold, or (chunk < 0) one element of a cut chunk at x
+    index_t row, chunk, x;
     T value;
   };
-  std::vector<Partial> mine;
-  const index_t ny = f.extents().n[1];
+  std::vector<Piece> mine;
   for (int p = 0; p < f.parts(); ++p) {
     const PartLayout& L = f.layout(p);
-    const index_t ex = L.owned.extent(0), ey = L.owned.extent(1), rows = ey * L.owned.extent(2);
-    Buffer<T> partial;
-    detail::reduce_rows(fn, f.device(p), f.buffer(p).handle(), L.origin(), ex, ey, L.sy, L.sz, rows, partial);
-    std::vector<T> h(partial.size());
-    partial.copy_to_host(h);
+    const index_t xlo = L.owned.lo[0], xhi = L.owned.hi[0], ey = L.owned.extent(1), rows = ey * L.owned.extent(2);
+    auto row_id = [&](index_t r) { return (L.owned.lo[2] + r / ey) * ny + L.owned.lo[1] + r % ey; };
+    // whole chunks: [a, b) on the chunk grid (the row's last chunk may be short)
+    index_t a = (xlo + K - 1) / K * K, b = xhi == nx ? nx : xhi / K * K;
+    if (a >= b) a = b = xhi;
+    if (a < b) {
+      Buffer<T> partial;
+      detail::reduce_rows(fn, f.device(p), f.buffer(p).handle(), L.origin() + (a - xlo), b - a, ey, L.sy, L.sz, rows,
+                          partial, true);
+      const std::vector<T> h = partial.to_vector();
+      const index_t cc = (b - a + K - 1) / K;
+      for (index_t r = 0; r < rows; ++r)
+        for (index_t k = 0; k < cc; ++k) mine.push_back({row_id(r), a / K + k, 0, h[std::size_t(r * cc + k)]});
+    }
+    // the elements of cut chunks: [xlo, a) and [b, xhi)
+    std::vector<T> run;
     for (index_t r = 0; r < rows; ++r)
-      mine.push_back({(L.owned.lo[2] + r / ey) * ny + L.owned.lo[1] + r % ey, L.owned.lo[0],
-                      h[static_cast<std::size_t>(r)]});
+      for (const auto [lo, hi] : {std::pair{xlo, a}, std::pair{b, xhi}}) {
+        if (lo >= hi) continue;
+        run.resize(std::size_t(hi - lo));
+        const index_t at = L.origin() + (r / ey) * L.sz + (r % ey) * L.sy + (lo - xlo);
+        f.device(p).queue().read(f.buffer(p).handle(), std::size_t(at) * sizeof(T), run.data(), run.size() * sizeof(T),
+                                 true);
+        for (index_t x = lo; x < hi; ++x) mine.push_back({row_id(r), -1, x, run[std::size_t(x - lo)]});
+      }
   }
-  std::vector<Partial> all = mine;
+  std::vector<Piece> all = mine;
   if (f.team().comm()) {
-    auto bytes = f.team().comm()->allgather(mine.data(), mine.size() * sizeof(Partial));
-    all.resize(bytes.size() / sizeof(Partial));
+    auto bytes = f.team().comm()->allgather(mine.data(), mine.size() * sizeof(Piece));
+    all.resize(bytes.size() / sizeof(Piece));
     std::memcpy(all.data(), bytes.data(), bytes.size());
   }
-  std::sort(all.begin(), all.end(),
-            [](const Partial& a, const Partial& b) { return a.row != b.row ? a.row < b.row : a.xlo < b.xlo; });
-  std::vector<T> seq(all.size());
-  for (std::size_t i = 0; i < all.size(); ++i) seq[i] = all[i].value;
+  // chunk table of every row; cut chunks assembled in x order and folded on device 0
+  std::vector<T> table(std::size_t(R * C));
+  std::vector<Piece> cut;
+  for (const Piece& q : all) {
+    if (q.chunk >= 0) table[std::size_t(q.row * C + q.chunk)] = q.value;
+    else cut.push_back(q);
+  }
+  std::sort(cut.begin(), cut.end(), [](const Piece& u, const Piece& v) { return u.row != v.row ? u.row < v.row : u.x < v.x; });
   Device& dev = f.device(0);
-  Buffer<T> s(dev.shared_from_this(), seq.size());
-  s.copy_from_host(seq);
+  std::vector<T> chunk;
+  for (std::size_t i = 0; i < cut.size();) {
+    const index_t row = cut[i].row, c = cut[i].x / K;
+    chunk.clear();
+    for (; i < cut.size() && cut[i].row == row && cut[i].x / K == c; ++i) chunk.push_back(cut[i].value);
+    Buffer<T> in(dev.shared_from_this(), chunk.size()), one;
+    in.copy_from_host(chunk);
+    detail::reduce_rows(fn, dev, in.handle(), 0, index_t(chunk.size()), 1, 0, 0, 1, one, true);
+    table[std::size_t(row * C + c)] = one.to_vector()[0];
+  }
+  // the chunks of each row, then the rows
+  Buffer<T> t(dev.shared_from_this(), table.size()), rows;
+  t.copy_from_host(table);
+  if (C > 1) detail::reduce_rows(fn, dev, t.handle(), 0, C, R, C, 0, R, rows);
   Buffer<T> result;
-  detail::reduce_rows(fn, dev, s.handle(), 0, static_cast<index_t>(seq.size()), 1, 0, 0, 1, result);
-  std::vector<T> r(1);
-  result.copy_to_host(r);
-  return r[0];
+  detail::reduce_rows(fn, dev, (C > 1 ? rows : t).handle(), 0, R, 1, 0, 0, 1, result);
+  return result.to_vector()[0];
 }
 
 }  // namespace tessera::skeleton

@@ -1,6 +1,6 @@
 // fold: the canonical order gives the same bits on every backend and for
-// every decomposition that keeps x-rows whole; close to a sequential sum;
-// exact for integers on any decomposition.
+// every decomposition, also those that cut x-rows (off the chunk grid);
+// close to a sequential sum; exact for integers on any decomposition.
 #include <cmath>
 
 #include "skeleton_test_support.hpp"
@@ -23,8 +23,8 @@ T fold_on(const std::string& id, int parts, std::array<int, 3> grid, const Exten
   return a.fold(fn);
 }
 
-TEST_P(SkeletonFold, SameBitsAsTheCpuForEveryRowKeepingDecomposition) {
-  // rows of 5000 (two chunks) and of 7 (partial chunk), odd plane counts
+TEST_P(SkeletonFold, SameBitsAsTheCpuForEveryDecomposition) {
+  // rows of 5000 (two chunks of the 4096 grid) and of 7 (partial chunk), odd plane counts
   const auto add = portable(ex::Add{}, ex::cl_point("ts_skel_add"));
   for (const Extents e : {extents_3d(5000, 3, 5), extents_3d(7, 9, 11)}) {
     const auto v = tessera::test::random_vector<float>(static_cast<std::size_t>(e.volume()), 31);
@@ -32,14 +32,34 @@ TEST_P(SkeletonFold, SameBitsAsTheCpuForEveryRowKeepingDecomposition) {
     double seq = 0;
     for (float x : v) seq += x;
     EXPECT_NEAR(cpu, seq, 1e-4 * static_cast<double>(v.size()) * 1e-2);
-    for (int parts = 1; parts <= std::min(4, test::max_parts(GetParam())); ++parts) {
-      const float got = fold_on<float>(GetParam(), parts, {0, 0, 0}, e, v, add);
-      EXPECT_EQ(std::memcmp(&got, &cpu, sizeof got), 0) << parts << " parts: " << got << " vs " << cpu;
-    }
-    if (test::max_parts(GetParam()) >= 3) {
-      const float got = fold_on<float>(GetParam(), 3, {1, 3, 1}, e, v, add);  // cut along y: rows stay whole
-      EXPECT_EQ(std::memcmp(&got, &cpu, sizeof got), 0) << "y-split: " << got << " vs " << cpu;
-    }
+    const int most = std::min(4, test::max_parts(GetParam()));
+    std::vector<std::array<int, 3>> grids{{0, 0, 0}};
+    for (int parts = 2; parts <= most; ++parts) grids.push_back({parts, 1, 1});  // cuts x: chunks split
+    if (most >= 3) grids.push_back({1, 3, 1});  // cuts y
+    if (most >= 4) grids.push_back({2, 1, 2});  // cuts x and z
+    for (int parts = 1; parts <= most; ++parts)
+      for (const auto& grid : grids) {
+        const int needed = grid[0] ? grid[0] * grid[1] * grid[2] : parts;
+        if (needed != parts) continue;
+        const float got = fold_on<float>(GetParam(), parts, grid, e, v, add);
+        EXPECT_EQ(std::memcmp(&got, &cpu, sizeof got), 0)
+            << parts << " parts, grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ": " << got << " vs " << cpu;
+      }
+  }
+}
+
+// DA is cut along its only axis: a fold over 1, 2 or 3 parts (cuts inside the
+// 4096-element chunks) gives the one-part bits.
+TEST_P(SkeletonFold, DistributedArrayFoldIsIndependentOfThePartCount) {
+  const auto add = portable(ex::Add{}, ex::cl_point("ts_skel_add"));
+  const auto v = tessera::test::random_vector<float>(10007, 33);
+  float want = 0;
+  for (int parts = 1; parts <= std::min(3, test::max_parts(GetParam())); ++parts) {
+    DA<float> a(Team::open(GetParam(), parts), 10007);
+    a.scatter(v);
+    const float got = a.fold(add);
+    if (parts == 1) want = got;
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << parts << " parts: " << got << " vs " << want;
   }
 }
 
