@@ -60,6 +60,11 @@ PhysCase physical_case(const RunOptions& o) {
   PhysCase c;
   if (!o.bathymetry.empty()) {
     const AscGrid g = read_asc(o.bathymetry);
+    // the grid is the file's: a different --nx/--ny is a contradiction, not a resampling
+    if ((o.nx && o.nx != g.ncols) || (o.ny && o.ny != g.nrows))
+      throw UsageError(fmt::format("{} is {}x{} cells; --nx {} --ny {} ask for another grid (drop them: the "
+                                   "bathymetry sets the grid)",
+                                   o.bathymetry, g.ncols, g.nrows, o.nx, o.ny));
     c = make_case("radial-dam", g.ncols, g.nrows);
     c.name = o.bathymetry;
     apply_bathymetry(c, g, o.nodata == "error");
@@ -67,6 +72,11 @@ PhysCase physical_case(const RunOptions& o) {
       const AscGrid l = read_asc(o.level_file);
       if (l.ncols != g.ncols || l.nrows != g.nrows)
         throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", o.level_file, l.ncols, l.nrows, g.ncols, g.nrows));
+      if (std::fabs(l.cellsize - g.cellsize) > 1e-9 * g.cellsize || std::fabs(l.xll - g.xll) > 1e-6 * g.cellsize ||
+          std::fabs(l.yll - g.yll) > 1e-6 * g.cellsize)
+        throw UsageError(fmt::format("{} (cell size {}, corner {}, {}) does not lie on the bathymetry's grid (cell size "
+                                     "{}, corner {}, {})",
+                                     o.level_file, l.cellsize, l.xll, l.yll, g.cellsize, g.xll, g.yll));
       for (long r = 0; r < l.nrows; ++r)
         for (long col = 0; col < l.ncols; ++col) {
           const long k = col * c.ny + (l.nrows - 1 - r);
