@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "apps/tessera/commands.hpp"
 #include "apps/tessera/host_memory.hpp"
@@ -41,10 +43,12 @@ int main(int argc, char** argv) {
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     const double need = double(tessera::app::failed_host_allocation());
+    const std::string size = need > 0 ? fmt::format("an allocation of {:.0f} bytes ({:.3g} GiB)", need, need / (1ull << 30))
+                                      : std::string("a host allocation (size unknown)");
     std::fprintf(stderr,
-                 "tessera: error: out of host memory: an allocation of %.0f bytes (%.3g GiB) failed; reduce the "
-                 "problem size or run on a machine with more memory\n",
-                 need, need / double(1ull << 30));
+                 "tessera: error: out of host memory: %s failed; reduce the problem size or run on a machine with "
+                 "more memory\n",
+                 size.c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());

@@ -21,6 +21,21 @@ void append_raw(std::string& out, const std::vector<T>& v) {
 
 std::size_t bytes_of(const VtiArray& a) { return a.f64.empty() ? a.f32.size() * 4 : a.f64.size() * 8; }
 
+// An XML attribute value (names and file names come from users: paths).
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void write_vti(const std::filesystem::path& path, const VtiImage& im) {
@@ -39,7 +54,9 @@ void write_vti(const std::filesystem::path& path, const VtiImage& im) {
         "format=\"ascii\">{}</DataArray>\n      </FieldData>\n",
         *im.time);
   const char* kind = im.cell_data ? "CellData" : "PointData";
-  data += fmt::format("      <{}>\n", kind);
+  data += fmt::format("      <{}{}{}>\n", kind,
+                      im.active_scalars.empty() ? "" : fmt::format(" Scalars=\"{}\"", xml(im.active_scalars)),
+                      im.active_vectors.empty() ? "" : fmt::format(" Vectors=\"{}\"", xml(im.active_vectors)));
   std::uint64_t offset = 0;
   for (const VtiArray& a : im.arrays) {
     if (bytes_of(a) != values * std::size_t(a.components) * (a.f64.empty() ? 4 : 8))
@@ -47,7 +64,7 @@ void write_vti(const std::filesystem::path& path, const VtiImage& im) {
                               a.name, bytes_of(a), values, a.components));
     data += fmt::format(
         "        <DataArray type=\"{}\" Name=\"{}\"{} format=\"appended\" offset=\"{}\"/>\n",
-        a.f64.empty() ? "Float32" : "Float64", a.name,
+        a.f64.empty() ? "Float32" : "Float64", xml(a.name),
         a.components > 1 ? fmt::format(" NumberOfComponents=\"{}\"", a.components) : "", offset);
     offset += sizeof(std::uint64_t) + bytes_of(a);
   }
@@ -63,7 +80,7 @@ void write_vti(const std::filesystem::path& path, const VtiImage& im) {
 void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries) {
   std::string x = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
   for (const auto& [t, file] : entries)
-    x += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}\"/>\n", t, file);
+    x += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}\"/>\n", t, xml(file));
   x += "  </Collection>\n</VTKFile>\n";
   write_file_atomic(path, x);
 }

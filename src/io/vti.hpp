@@ -29,6 +29,8 @@ struct VtiImage {
   bool cell_data = false;
   std::optional<double> time;  ///< FieldData TimeValue
   std::vector<VtiArray> arrays;
+  /// The arrays viewers show first (empty: none named).
+  std::string active_scalars, active_vectors;
 };
 
 void write_vti(const std::filesystem::path& path, const VtiImage& image);

@@ -66,6 +66,9 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a) {
     row.clear();
     for (auto p = std::size_t(a.row_ptr[i]); p < std::size_t(a.row_ptr[i + 1]); ++p) row.emplace_back(a.col[p], W(a.val[p]));
     std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [c, v] : row)
+      if (!std::isfinite(std::abs(v)))
+        throw Error(fmt::format("krylov: ILU(0): the matrix holds a non-finite value in row {} (column {})", i, c));
     for (std::size_t k = 0; k < row.size(); ++k) {
       if (k > 0 && row[k].first == row[k - 1].first) {
         lu.back() += row[k].second;
@@ -125,7 +128,13 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a) {
     }
     f.lower.row_ptr[i + 1] = index_t(f.lower.col.size());
     f.upper.row_ptr[i + 1] = index_t(f.upper.col.size());
-    if (diag[i] >= 0) f.inv_diag[i] = detail::narrow<V>(W(1) / lu[std::size_t(diag[i])]);
+    if (diag[i] >= 0) {
+      f.inv_diag[i] = detail::narrow<V>(W(1) / lu[std::size_t(diag[i])]);
+      if (!std::isfinite(std::abs(W(f.inv_diag[i]))))
+        throw Error(fmt::format("krylov: ILU(0): 1/u_ii of row {} ({:.3g}) overflows the working precision; use "
+                                "--precision double or another preconditioner",
+                                i, std::abs(W(1) / lu[std::size_t(diag[i])])));
+    }
   }
   schedule(f.lower, true, f.lower_rows, f.lower_levels);
   schedule(f.upper, false, f.upper_rows, f.upper_levels);

@@ -29,6 +29,8 @@ void write_vti(const std::filesystem::path& path, const Fields& f) {
   }
   io::VtiImage im;
   im.extent = {g.nx - 1, g.ny - 1, g.nz - 1};  // one point per cell centre
+  im.active_scalars = "density";
+  im.active_vectors = "velocity";
   im.arrays.push_back(std::move(rho));
   im.arrays.push_back(std::move(u));
   io::write_vti(path, im);

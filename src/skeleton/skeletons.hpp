@@ -241,15 +241,21 @@ T fold(const Fn& fn, Field<T>& f) {
   const index_t nx = f.extents().n[0], ny = f.extents().n[1];
   const index_t C = (nx + K - 1) / K;  // chunks per row
   const index_t R = ny * f.extents().n[2];  // rows
-  struct Piece {  // a whole chunk's fold, or (chunk < 0) one element of a cut chunk at x
-    index_t row, chunk, x;
+  struct Whole {  // the fold of a chunk a part holds whole
+    index_t row, chunk;
     T value;
   };
-  std::vector<Piece> mine;
+  struct Strip {  // a row's elements [lo, hi) that lie in chunks cut by a part boundary
+    index_t row, lo, hi;
+  };
+  std::vector<Whole> wholes;
+  std::vector<Strip> strips;
+  std::vector<T> values;  // the strips' elements, strip after strip
   for (int p = 0; p < f.parts(); ++p) {
     const PartLayout& L = f.layout(p);
     const index_t xlo = L.owned.lo[0], xhi = L.owned.hi[0], ey = L.owned.extent(1), rows = ey * L.owned.extent(2);
     auto row_id = [&](index_t r) { return (L.owned.lo[2] + r / ey) * ny + L.owned.lo[1] + r % ey; };
+    auto row_at = [&](index_t r) { return L.origin() + (r / ey) * L.sz + (r % ey) * L.sy; };
     // whole chunks: [a, b) on the chunk grid (the row's last chunk may be short)
     index_t a = (xlo + K - 1) / K * K, b = xhi == nx ? nx : xhi / K * K;
     if (a >= b) a = b = xhi;
@@ -260,44 +266,80 @@ T fold(const Fn& fn, Field<T>& f) {
       const std::vector<T> h = partial.to_vector();
       const index_t cc = (b - a + K - 1) / K;
       for (index_t r = 0; r < rows; ++r)
-        for (index_t k = 0; k < cc; ++k) mine.push_back({row_id(r), a / K + k, 0, h[std::size_t(r * cc + k)]});
+        for (index_t k = 0; k < cc; ++k) {
+          Whole w;
+          std::memset(&w, 0, sizeof w);  // no uninitialised padding through MPI
+          w.row = row_id(r), w.chunk = a / K + k, w.value = h[std::size_t(r * cc + k)];
+          wholes.push_back(w);
+        }
     }
-    // the elements of cut chunks: [xlo, a) and [b, xhi)
-    std::vector<T> run;
+    // the cut chunks' elements, [xlo, a) and [b, xhi) of every row: read row by
+    // row when few, else with one copy of the part (an x-split with rows
+    // shorter than a chunk cuts every element)
+    const std::pair<index_t, index_t> cut_ranges[2] = {{xlo, a}, {b, xhi}};
+    index_t pieces = 0;
+    for (const auto& [lo, hi] : cut_ranges) pieces += lo < hi ? rows : 0;
+    if (!pieces) continue;
+    std::vector<T> whole_part;
+    if (pieces > 64) whole_part = f.buffer(p).to_vector();
     for (index_t r = 0; r < rows; ++r)
-      for (const auto [lo, hi] : {std::pair{xlo, a}, std::pair{b, xhi}}) {
+      for (const auto& [lo, hi] : cut_ranges) {
         if (lo >= hi) continue;
-        run.resize(std::size_t(hi - lo));
-        const index_t at = L.origin() + (r / ey) * L.sz + (r % ey) * L.sy + (lo - xlo);
-        f.device(p).queue().read(f.buffer(p).handle(), std::size_t(at) * sizeof(T), run.data(), run.size() * sizeof(T),
-                                 true);
-        for (index_t x = lo; x < hi; ++x) mine.push_back({row_id(r), -1, x, run[std::size_t(x - lo)]});
+        strips.push_back({row_id(r), lo, hi});
+        const index_t at = row_at(r) + (lo - xlo);
+        const std::size_t n = std::size_t(hi - lo), off = values.size();
+        values.resize(off + n);
+        if (pieces > 64)
+          std::copy_n(whole_part.begin() + std::ptrdiff_t(at), n, values.begin() + std::ptrdiff_t(off));
+        else
+          f.device(p).queue().read(f.buffer(p).handle(), std::size_t(at) * sizeof(T), values.data() + off,
+                                   n * sizeof(T), true);
       }
   }
-  std::vector<Piece> all = mine;
-  if (f.team().comm()) {
-    auto bytes = f.team().comm()->allgather(mine.data(), mine.size() * sizeof(Piece));
-    all.resize(bytes.size() / sizeof(Piece));
-    std::memcpy(all.data(), bytes.data(), bytes.size());
+  if (Comm* comm = f.team().comm()) {
+    auto gather = [&](auto& v) {
+      using E = typename std::decay_t<decltype(v)>::value_type;
+      const auto bytes = comm->allgather(v.data(), v.size() * sizeof(E));
+      v.resize(bytes.size() / sizeof(E));
+      std::memcpy(v.data(), bytes.data(), bytes.size());
+    };
+    gather(wholes);
+    gather(strips);
+    gather(values);  // rank after rank, as the strips
   }
-  // chunk table of every row; cut chunks assembled in x order and folded on device 0
+  // the table of chunk folds of every row; the cut chunks are assembled from
+  // their strips and folded on device 0, the full-length ones in one launch
+  // and the rows' short last chunks in another
   std::vector<T> table(std::size_t(R * C));
-  std::vector<Piece> cut;
-  for (const Piece& q : all) {
-    if (q.chunk >= 0) table[std::size_t(q.row * C + q.chunk)] = q.value;
-    else cut.push_back(q);
-  }
-  std::sort(cut.begin(), cut.end(), [](const Piece& u, const Piece& v) { return u.row != v.row ? u.row < v.row : u.x < v.x; });
+  for (const Whole& w : wholes) table[std::size_t(w.row * C + w.chunk)] = w.value;
   Device& dev = f.device(0);
-  std::vector<T> chunk;
-  for (std::size_t i = 0; i < cut.size();) {
-    const index_t row = cut[i].row, c = cut[i].x / K;
-    chunk.clear();
-    for (; i < cut.size() && cut[i].row == row && cut[i].x / K == c; ++i) chunk.push_back(cut[i].value);
-    Buffer<T> in(dev.shared_from_this(), chunk.size()), one;
-    in.copy_from_host(chunk);
-    detail::reduce_rows(fn, dev, in.handle(), 0, index_t(chunk.size()), 1, 0, 0, 1, one, true);
-    table[std::size_t(row * C + c)] = one.to_vector()[0];
+  const index_t short_len = nx - (C - 1) * K;
+  struct Batch {
+    index_t len;
+    std::vector<index_t> keys;  // row * C + chunk
+    std::vector<T> data;        // len elements per chunk
+  } batch[2] = {{K, {}, {}}, {short_len, {}, {}}};
+  std::vector<index_t> slot(std::size_t(R * C), -1);
+  std::size_t at = 0;
+  for (const Strip& st : strips)
+    for (index_t x = st.lo; x < st.hi; ++x, ++at) {
+      const index_t c = x / K, key = st.row * C + c;
+      Batch& bt = batch[c == C - 1 && short_len < K ? 1 : 0];
+      if (slot[std::size_t(key)] < 0) {
+        slot[std::size_t(key)] = index_t(bt.keys.size());
+        bt.keys.push_back(key);
+        bt.data.resize(bt.keys.size() * std::size_t(bt.len));
+      }
+      bt.data[std::size_t(slot[std::size_t(key)] * bt.len + (x - c * K))] = values[at];
+    }
+  for (Batch& bt : batch) {
+    if (bt.keys.empty()) continue;
+    const auto n = index_t(bt.keys.size());
+    Buffer<T> in(dev.shared_from_this(), bt.data.size()), folded;
+    in.copy_from_host(bt.data);
+    detail::reduce_rows(fn, dev, in.handle(), 0, bt.len, n, bt.len, 0, n, folded, true);
+    const std::vector<T> h = folded.to_vector();
+    for (index_t k = 0; k < n; ++k) table[std::size_t(bt.keys[std::size_t(k)])] = h[std::size_t(k)];
   }
   // the chunks of each row, then the rows
   Buffer<T> t(dev.shared_from_this(), table.size()), rows;

@@ -44,6 +44,7 @@ void write_vti(const std::string& path, const Snapshot& s) {
   im.origin = {s.x0, s.y0, 0};
   im.spacing = {s.dx, s.dy, 1};
   im.time = s.time;
+  im.active_scalars = "h";
   const char* names[] = {"h", "u", "v", "eta", "z"};
   for (int a = 0; a < 5; ++a) {
     io::VtiArray col{names[a], 1, std::vector<double>(n), {}};

@@ -43,8 +43,8 @@ void check_state(const ThesisState<T>& st, long nx, long ny, long step, long goo
                                                              : nullptr;
       if (what)
         throw Error(fmt::format("the thesis model diverged between step {} and step {}: {} in cell ({}, {}) (Z = {}, "
-                                "Qx = {}, Qy = {}); the outputs of step {} are the last checked ones. Lower --dt, or "
-                                "use --model physical (wet/dry, well-balanced)",
+                                "Qx = {}, Qy = {}); step {} was the last one checked good. Lower --dt, or use --model "
+                                "physical (wet/dry, well-balanced)",
                                 good, step, what, i - 1, jj - 1, double(st.z[k]), double(st.qx[k]), double(st.qy[k]),
                                 good));
     }

@@ -33,11 +33,13 @@ TEST(Vti, PointAndCellArraysReadBackBitwise) {
   const auto v = test::random_vector<float>(72, 4);
   im.arrays.push_back({"a", 1, a, {}});
   im.arrays.push_back({"v", 3, {}, v});
+  im.active_scalars = "a";
+  im.active_vectors = "v";
   const auto path = tmp("p.vti");
   write_vti(path, im);
   const std::string s = slurp(path);
   EXPECT_NE(s.find("WholeExtent=\"0 3 0 2 0 1\" Origin=\"0.5 -1 2\" Spacing=\"0.25 0.5 1\""), std::string::npos);
-  EXPECT_NE(s.find("<PointData>"), std::string::npos);
+  EXPECT_NE(s.find("<PointData Scalars=\"a\" Vectors=\"v\">"), std::string::npos);
   EXPECT_NE(s.find("Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">1.5<"), std::string::npos);
   EXPECT_NE(s.find("type=\"Float64\" Name=\"a\" format=\"appended\" offset=\"0\""), std::string::npos);
   EXPECT_NE(s.find("type=\"Float32\" Name=\"v\" NumberOfComponents=\"3\" format=\"appended\" offset=\"200\""),
@@ -72,10 +74,11 @@ TEST(Vti, PointAndCellArraysReadBackBitwise) {
 }
 
 TEST(Vti, PvdListsTheSeries) {
-  write_pvd(tmp("s.pvd"), {{0.0, "a_0.vti"}, {0.1, "a_1.vti"}});
+  write_pvd(tmp("s.pvd"), {{0.0, "a_0.vti"}, {0.1, "a_1.vti"}, {0.2, "r&d \"x\".vti"}});
   const std::string s = slurp(tmp("s.pvd"));
   EXPECT_NE(s.find("timestep=\"0\" part=\"0\" file=\"a_0.vti\""), std::string::npos);
   EXPECT_NE(s.find("timestep=\"0.1\" part=\"0\" file=\"a_1.vti\""), std::string::npos);
+  EXPECT_NE(s.find("file=\"r&amp;d &quot;x&quot;.vti\""), std::string::npos);  // escaped: a user's file name
   std::filesystem::remove(tmp("s.pvd"));
 }
 

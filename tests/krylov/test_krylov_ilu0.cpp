@@ -143,7 +143,17 @@ TEST(Ilu0, BadMatricesNameTheRow) {
   expect_error(from_rows<double>(3, R{{{0, 1.0}}, {{0, 1.0}, {2, 1.0}}, {{2, 1.0}}}), "row 1 has no diagonal entry");
   // a pivot that elimination cancels: [[1, 1], [1, 1]]
   expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, 1.0}}, {{0, 1.0}, {1, 1.0}}}), "zero pivot in row 1");
-  expect_error(from_rows<double>(2, R{{{0, std::nan("")}}, {{1, 1.0}}}), "zero pivot in row 0");
+  expect_error(from_rows<double>(2, R{{{0, std::nan("")}}, {{1, 1.0}}}), "non-finite value in row 0 (column 0)");
+  expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, HUGE_VAL}}, {{1, 1.0}}}), "non-finite value in row 0 (column 1)");
+  {  // 1/u_ii beyond float: a pivot of 1e-39 in a row whose largest entry is 1e-39 too
+    using Rf = std::vector<std::vector<std::pair<std::size_t, float>>>;
+    try {
+      ilu0_factor(from_rows<float>(2, Rf{{{0, 1e-39f}}, {{1, 1.0f}}}));
+      ADD_FAILURE() << "an inverse pivot beyond float was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("overflows the working precision"), std::string::npos) << e.what();
+    }
+  }
   sparse::Csr<double> rect = from_rows<double>(2, R{{{0, 1.0}}, {{1, 1.0}}});
   rect.cols = 3;
   expect_error(rect, "square");
