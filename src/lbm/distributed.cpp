@@ -282,7 +282,8 @@ void DistributedSolver::restore(const std::vector<std::uint8_t>& populations, co
   if (populations.size() != want)
     throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}", populations.size(), want));
   if (flags.size() != N) throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), N));
-  impl_->flags = flags;  // with the near-wall marks they were saved with
+  impl_->flags = flags;
+  mark_near_wall(impl_->config.grid, impl_->config.lattice, impl_->flags);  // recomputed: a file's marks are not trusted
   impl_->set_flags();
   impl_->restore(populations);
   impl_->t = t;

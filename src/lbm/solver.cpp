@@ -143,6 +143,7 @@ void Solver::restore(const std::vector<std::uint8_t>& populations, const std::ve
   if (flags.size() != flags_.size())
     throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), flags_.size()));
   flags_ = flags;
+  mark_near_wall(grid(), config_.lattice, flags_);  // recomputed: a file's marks are not trusted
   flags_dev_.copy_from_host(flags_);
   f_.copy_from_host(populations);
   t_ = t;

@@ -47,6 +47,26 @@ TEST(LbmCheckpoint, RestartContinuesBitwise) {
   std::filesystem::remove_all(dir);
 }
 
+// The near-wall marks steer the kernel's bounce-back: a restore recomputes
+// them instead of trusting the file's (a forged file cannot switch them off).
+TEST(LbmCheckpoint, RestoreRecomputesTheNearWallMarks) {
+  Config cfg;
+  cfg.grid = {12, 9, 5};
+  Solver a(open_device("cpu"), cfg);
+  a.set_flags(test::mixed_flags(cfg.grid));
+  a.initialize(test::random_fields(cfg.grid, 0.03, 4));
+  std::vector<std::uint8_t> stripped = a.flags();
+  std::size_t marked = 0;
+  for (auto& f : stripped) {
+    marked += (f & TS_LBM_NEAR_WALL) != 0;
+    f = std::uint8_t(f & ~TS_LBM_NEAR_WALL);
+  }
+  ASSERT_GT(marked, 0u);
+  Solver b(open_device("cpu"), cfg);
+  b.restore(a.raw_populations(), stripped, a.time());
+  EXPECT_EQ(b.flags(), a.flags());
+}
+
 TEST(LbmCheckpoint, CorruptAndTruncatedFilesAreRejected) {
   const auto dir = temp_dir("ckpt_bad");
   Config cfg;
