@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "io/xml_escape.hpp"
 
 namespace tessera::io {
 
@@ -21,20 +22,8 @@ void append_raw(std::string& out, const std::vector<T>& v) {
 
 std::size_t bytes_of(const VtiArray& a) { return a.f64.empty() ? a.f32.size() * 4 : a.f64.size() * 8; }
 
-// An XML attribute value (names and file names come from users: paths).
-std::string xml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// Names and file names come from users (paths): escaped as XML attribute values.
+std::string xml(const std::string& s) { return xml_escape(s); }
 
 }  // namespace
 
