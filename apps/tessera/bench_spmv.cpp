@@ -66,6 +66,7 @@ struct Context {
   const BenchArgs& args;
   bench::DeviceReport& report;
   double working_set = 0;  ///< bytes: 4x the last-level cache, so no run measures L2
+  Progress* progress = nullptr;  ///< a line per row with TESSERA_PROGRESS=log
 };
 
 /// One kernel run as a report row; a kernel that cannot run (BELL V3's window
@@ -73,13 +74,14 @@ struct Context {
 template <Scalar V>
 void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string& label, int spmvs,
                 const DeviceOptions& dopt, double minimal_bytes, const std::string& model,
-                std::vector<std::pair<std::string, double>>* best, bool transfers = false) {
+                std::vector<std::pair<std::string, double>>* best, const SpmvReference<V>& reference,
+                bool transfers = false) {
   if (!available(k, c.device->backend())) return;
   SpmvRunOptions o;
   o.kernel = std::string(to_string(k));
   o.spmvs_per_run = spmvs;
   o.timing = c.args.timing;
-  if (spmvs > 1) o.timing = {1, std::min(c.args.timing.reps, 5)};
+  if (spmvs > 1) o.timing = {1, std::min(c.args.timing.reps, 5), c.args.timing.budget_s};
   o.device = dopt;
   o.working_set_bytes = c.working_set;
   o.transfer_vectors = transfers;
@@ -88,7 +90,7 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
   r.precision = is_complex_v<V> ? fmt::format("complex {}", sizeof(V) == 8 ? "float" : "double")
                                 : std::string(sizeof(V) == 4 ? "float" : "double");
   try {
-    const SpmvRunResult res = run_spmv<V>(c.device, m, o);
+    const SpmvRunResult res = run_spmv<V>(c.device, m, o, &reference);
     const double flop = is_complex_v<V> ? 8.0 : 2.0;
     r.size = static_cast<std::size_t>(res.rows);
     r.timing = res.timing;
@@ -104,6 +106,7 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
     r.note = fmt::format("not run: {}", e.what());
   }
   c.report.results.push_back(r);
+  if (c.progress) c.progress->note(label);
 }
 
 #if defined(TESSERA_HAVE_CUSPARSE)
@@ -137,6 +140,7 @@ void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols
     r.note = fmt::format("not run: {}", e.what());
   }
   c.report.results.push_back(r);
+  if (c.progress) c.progress->note(label);
 }
 #endif
 
@@ -178,28 +182,30 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
     m.name = tc.name();
     m.block = trace_bcsr<V>(tc);
     m.is_block = true;
+    const SpmvReference<V> ref = spmv_reference(m);  // once per matrix, not per kernel
+    progress.note(fmt::format("case {} generated and multiplied on the host: {} block rows", i, m.block.rows));
     const double minimal = bcsr_model_bytes(m.block);
     const std::string tag = fmt::format("{}x{}x{}", tc.nx, tc.ntheta, tc.nr);
     if (thesis) {
       for (Kernel k : kThesisKernels)
         kernel_row(c, m, k, fmt::format("thesis {} {} x{}", tag, to_string(k), spmvs), spmvs, dopt, minimal, "BCSR",
-                   nullptr);
+                   nullptr, ref);
       // the thesis's path: the vectors cross the bus on every SpMV
       for (Kernel k : {Kernel::bcsr_v1a, Kernel::bell, Kernel::bell_v4})
         kernel_row(c, m, k, fmt::format("thesis {} {} +x/y transfers x{}", tag, to_string(k), spmvs), spmvs, dopt,
-                   minimal, "BCSR", nullptr, true);
+                   minimal, "BCSR", nullptr, ref, true);
       if (first)
         for (const std::string& l : split(c.args.param("ell_sweep", ""))) {
           DeviceOptions o = dopt;
           o.ell_subsection = to_int("ell_sweep", l);
           kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs, o, minimal, "BCSR",
-                     nullptr);
+                     nullptr, ref);
         }
     }
     if (modern) {
       std::vector<std::pair<std::string, double>> ours, vendor;
       for (Kernel k : kModernBlockKernels)
-        kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR", &ours);
+        kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR", &ours, ref);
 #if defined(TESSERA_HAVE_CUSPARSE)
       if (c.device->backend() == Backend::cuda) {
         const double stored = static_cast<double>(m.block.val.size());
@@ -223,9 +229,10 @@ void stencil_matrix(Context& c, const HostMatrix<V>& m) {
   std::vector<std::pair<std::string, double>> ours, vendor;
   const double minimal = static_cast<double>(sparse::storage(m.csr).total_bytes()) +
                          static_cast<double>(sizeof(V) * (m.csr.rows + m.csr.cols));
+  const SpmvReference<V> ref = spmv_reference(m);
   for (Kernel k : kStencilKernels)
     kernel_row(c, m, k, fmt::format("{} {}", m.name, to_string(k)), 1, DeviceOptions{}, minimal, "CSR",
-               &ours);
+               &ours, ref);
 #if defined(TESSERA_HAVE_CUSPARSE)
   if (c.device->backend() == Backend::cuda)
     for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2, vendor::CusparseKernel::sell})
@@ -259,7 +266,7 @@ bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const 
   report.copy_gbps = copy.gbps();
   report.results.push_back(copy);
   const double cache = device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
-  Context c{device, args, report, 4 * cache};
+  Context c{device, args, report, 4 * cache, &progress};
   if (has("thesis") || has("modern")) trace_sections(c, progress, has("thesis"), has("modern"));
   if (has("stencil")) stencil_section(c, progress);
   return report;

@@ -38,6 +38,7 @@ const std::vector<std::string> kSuites = {"stream", "dense", "mg", "mg-kernels",
 struct ReportArgs {
   std::string device = "best", out, python, suites;
   bool quick = false, strict = false, no_python = false, suites_only = false, keep = false;
+  double row_budget_s = 5;  ///< full mode's TimingOptions::budget_s
   std::vector<std::string> params;  // suite.key=value
   std::vector<std::string> sizes;   // suite=N
 };
@@ -78,7 +79,7 @@ BenchArgs suite_args(const std::string& suite, const ReportArgs& r, bool gpu) {
   a.suite = suite;
   a.devices = {r.device};
   a.quick = r.quick;
-  a.timing = r.quick ? bench::TimingOptions{1, gpu ? 5 : 3} : bench::TimingOptions{3, 20};
+  a.timing = r.quick ? bench::TimingOptions{1, gpu ? 5 : 3} : bench::TimingOptions{3, 20, r.row_budget_s};
   // user parameters first: BenchArgs::param takes the first match
   for (const auto& p : r.params) {
     const auto dot = p.find('.');
@@ -309,6 +310,10 @@ Command add_report_command(CLI::App& app) {
   cmd->add_flag("--no-python", r->no_python, "Only run the suites and write results/");
   cmd->add_flag("--no-histories", r->suites_only, "Skip the convergence histories (MG, GMRES)");
   cmd->add_flag("--strict", r->strict, "Exit 1 when a suite failed");
+  cmd->add_option("--row-seconds", r->row_budget_s,
+                  "Full mode: a row stops repeating once its runs took this long (at least 1 warm-up and 3 timed "
+                  "runs; 0: always 3 + 20)")
+      ->check(CLI::Range(0.0, 3600.0));
   cmd->add_flag("--keep", r->keep,
                 "Keep the results already in OUT of the suites not run now (same device and mode): build a "
                 "report in parts, or re-run one suite");

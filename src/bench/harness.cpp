@@ -14,16 +14,26 @@
 namespace tessera::bench {
 
 Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOptions& opt) {
+  constexpr int kMinTimed = 3;
+  const auto start = std::chrono::steady_clock::now();
+  auto over_budget = [&] {
+    return opt.budget_s > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > opt.budget_s;
+  };
   int i = 0;
-  for (int w = 0; w < opt.warmup; ++w) run(i++);
-  q.synchronize();
+  for (int w = 0; w < opt.warmup; ++w) {
+    run(i++);
+    q.synchronize();  // so that the budget sees the run's time
+    if (over_budget()) break;
+  }
   Timing t;
   t.ms.reserve(static_cast<std::size_t>(opt.reps));
   for (int r = 0; r < opt.reps; ++r) {
-    auto start = q.record();
+    if (r >= kMinTimed && over_budget()) break;
+    auto begin = q.record();
     run(i++);
     auto stop = q.record();
-    t.ms.push_back(stop->ms_since(*start));
+    t.ms.push_back(stop->ms_since(*begin));
   }
   std::vector<double> sorted = t.ms;
   std::sort(sorted.begin(), sorted.end());

@@ -15,6 +15,12 @@ namespace tessera::bench {
 struct TimingOptions {
   int warmup = 3;
   int reps = 20;
+  /// Seconds for one row, 0 for none: once the runs (warm-up included) have
+  /// taken this long, the row stops after at least one warm-up and three timed
+  /// runs. Keeps a full report's slow rows (whole solves, 100-SpMV thesis runs
+  /// on the biggest matrices) from taking minutes each, while fast rows still
+  /// get every repetition.
+  double budget_s = 0;
 };
 
 struct Timing {
@@ -23,8 +29,8 @@ struct Timing {
   double min_ms = 0;
 };
 
-/// Runs `run(i)` warmup + reps times on `q`; each timed run lies between two
-/// events of `q`. `i` counts the runs, so callers can rotate among buffer sets
+/// Runs `run(i)` warmup + reps times on `q` (fewer when opt.budget_s runs
+/// out); each timed run lies between two events of `q`. `i` counts the runs, so callers can rotate among buffer sets
 /// to defeat caches.
 Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOptions& opt);
 

@@ -1,6 +1,10 @@
 // A one-line progress indicator on terminals; silent when stderr is a pipe or
-// a file, so logs and --json output stay clean.
+// a file, so logs and --json output stay clean. TESSERA_PROGRESS=log prints
+// one line per step with the seconds since the indicator was made instead (for
+// batch runs whose log should say where the time went); TESSERA_PROGRESS=off
+// silences it on terminals too.
 #pragma once
+#include <chrono>
 #include <string>
 
 namespace tessera {
@@ -10,11 +14,15 @@ class Progress {
   Progress(std::string label, int total);
   ~Progress();
   void step(const std::string& what);
+  /// A line in log mode only (a finished sub-step), without advancing the count.
+  void note(const std::string& what);
 
  private:
+  enum class Mode { off, bar, log };
   std::string label_;
   int total_, done_ = 0;
-  bool active_;
+  Mode mode_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace tessera

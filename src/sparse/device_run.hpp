@@ -50,8 +50,24 @@ struct SpmvRunResult {
 
 Kernel resolve_kernel(const SpmvRunOptions& opt);
 
+/// The host product y = A x for the run's x and each row's error bound
+/// ((len + 2) eps sum |a||x|, valid for any summation order). Computing it is
+/// the slow part of a check on a big matrix; a caller that runs many kernels
+/// on one matrix makes it once and passes it to every run_spmv.
 template <Scalar V>
-SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt);
+struct SpmvReference {
+  std::vector<V> y;
+  std::vector<double> bound;
+};
+
+template <Scalar V>
+SpmvReference<V> spmv_reference(const HostMatrix<V>& m);
+
+/// `reference`: from spmv_reference(m), or null to compute it here when
+/// opt.verify is set.
+template <Scalar V>
+SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt,
+                       const SpmvReference<V>* reference = nullptr);
 
 nlohmann::json to_json(const SpmvRunResult& r, bool complex);
 

@@ -182,6 +182,8 @@ TEST_P(MatmulTest, EmptySumGivesZeroAndEmptyShapesDoNothing) {
 
 TEST_P(MatmulTest, BadInputIsAnError) {
   Buffer<float> A(dev, 6), B(dev, 12), C(dev, 8);  // 2x3 * 3x4 = 2x4
+  A.copy_from_host(std::vector<float>(6, 0.5f));   // defined inputs (compute-sanitizer initcheck)
+  B.copy_from_host(std::vector<float>(12, 2.0f));
   EXPECT_NO_THROW(dense::matmul(A, B, C, 2, 3, 4, MatmulVariant::naive));
   try {
     dense::matmul(A, B, C, 3, 3, 4, MatmulVariant::naive);  // A is not 3x3

@@ -3,6 +3,7 @@
 // same IEEE FP32/FP64 arithmetic as the hand-written kernels. Compiled only
 // when CMake found cuBLAS (TESSERA_HAVE_CUBLAS).
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 
 #include <map>
 #include <mutex>
@@ -24,21 +25,35 @@ void cublas_check(cublasStatus_t status, const char* call, const std::string& wh
                        cublasGetStatusName(status), what);
 }
 
-// One handle per GPU, created on first use. The handles are never destroyed:
-// cublasDestroy from a static destructor may run after the CUDA runtime has
-// shut down at exit; the driver reclaims them with the process.
+// One handle per GPU, created on first use and destroyed at exit. The holder
+// is a function-local static built on the first call, which comes after the
+// CUDA runtime started on that device (a buffer exists), so exit destroys it
+// before the runtime's own teardown (reverse order of registration) and
+// compute-sanitizer's leak check sees cuBLAS's workspace freed.
+struct Handles {
+  std::mutex mutex;
+  std::map<int, cublasHandle_t> by_ordinal;
+  ~Handles() {
+    for (auto& [ordinal, h] : by_ordinal) {
+      cudaSetDevice(ordinal);  // errors at exit are not actionable: ignored
+      cublasDestroy(h);
+    }
+  }
+};
+
 cublasHandle_t handle_for(int ordinal) {
-  static std::mutex mutex;
-  static std::map<int, cublasHandle_t> handles;
-  std::lock_guard lock(mutex);
-  auto it = handles.find(ordinal);
-  if (it != handles.end()) return it->second;
+  static Handles handles;
+  std::lock_guard lock(handles.mutex);
+  auto it = handles.by_ordinal.find(ordinal);
+  if (it != handles.by_ordinal.end()) return it->second;
   cublasHandle_t h = nullptr;
   cublas_check(cublasCreate(&h), "cublasCreate",
                fmt::format("creating a cuBLAS handle on cuda:{}", ordinal));
-  cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode",
-               "selecting CUBLAS_DEFAULT_MATH (no TF32)");
-  handles.emplace(ordinal, h);
+  if (const cublasStatus_t st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); st != CUBLAS_STATUS_SUCCESS) {
+    cublasDestroy(h);
+    cublas_check(st, "cublasSetMathMode", "selecting CUBLAS_DEFAULT_MATH (no TF32)");
+  }
+  handles.by_ordinal.emplace(ordinal, h);
   return h;
 }
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# On the GPU machine (through the device tool): every CUDA test instance of
+# tessera_tests (`*/cuda_*`) under compute-sanitizer memcheck, racecheck,
+# initcheck and synccheck, plus the CUDA fault-injection runs.
+#   scripts/gpu-sanitizer.sh                 # all four tools
+#   CS_TOOLS="memcheck initcheck" CS_SHARDS=6 CS_S=400 scripts/gpu-sanitizer.sh
+# The suite is split into CS_SHARDS gtest shards per tool and the shards run in
+# parallel (the instrumented runs are bound by the host side, one core each;
+# one GPU time-slices them). Each shard is cut off after CS_S seconds.
+# $OUT gets sanitizer.tgz (one log per tool and shard) and summary.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH
+B=${BUILD_DIR:-/tmp/gb}
+if [ ! -x "$B/bin/tessera_tests" ] || [ ! -x "$B/bin/tessera" ]; then
+  t0=$SECONDS
+  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
+    cmake --build "$B" -j"$(nproc)" --target tessera_tests tessera_cli; } > "$OUT/build.log" 2>&1 ||
+    { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+  echo "build: $((SECONDS - t0)) s"
+fi
+echo "commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $(compute-sanitizer --version | tail -1)"
+FILTER=${CS_FILTER:-'*/cuda_*'}
+echo "CUDA test instances: $("$B/bin/tessera_tests" --gtest_list_tests --gtest_filter="$FILTER" | grep -c '^  ')"
+L=/tmp/cs-logs; rm -rf "$L"; mkdir -p "$L"
+SHARDS=${CS_SHARDS:-4}
+jobs=()
+for tool in ${CS_TOOLS:-memcheck racecheck initcheck synccheck}; do
+  case $tool in
+    memcheck) opts="--tool memcheck --leak-check full" ;;
+    racecheck) opts="--tool racecheck --racecheck-report hazard" ;;
+    *) opts="--tool $tool" ;;
+  esac
+  for ((s = 0; s < SHARDS; ++s)); do jobs+=("$tool $s $opts"); done
+done
+run_one() {  # tool shard options...
+  local tool=$1 shard=$2; shift 2
+  mkdir -p "/tmp/cs-cache/$tool-$shard"
+  TESSERA_CACHE_DIR=/tmp/cs-cache/$tool-$shard GTEST_TOTAL_SHARDS=$SHARDS GTEST_SHARD_INDEX=$shard \
+    timeout -k 5 "${CS_S:-420}" compute-sanitizer --error-exitcode 99 --print-limit 50 "$@" \
+    "$B/bin/tessera_tests" --gtest_filter="$FILTER" > "$L/$tool-$shard.log" 2>&1
+  echo "exit $?" >> "$L/$tool-$shard.log"
+}
+export -f run_one; export B L SHARDS FILTER
+t0=$SECONDS
+printf '%s\n' "${jobs[@]}" | xargs -P "${CS_PARALLEL:-16}" -L 1 bash -c 'run_one "$@"' _
+echo "sanitizer runs: $((SECONDS - t0)) s"
+
+# fault injection on CUDA: a failed launch and a failed allocation (exit 1, the CUDA error named)
+{
+  TESSERA_FAULT=cuda_launch "$B/bin/tessera" lbm --case cavity --lattice D2Q9 --size 32 --steps 10 --device cuda:0; echo "exit $?"
+  TESSERA_FAULT=device_alloc "$B/bin/tessera" bench stream --device cuda:0 --size 1000000 --reps 1; echo "exit $?"
+} > "$L/fault.log" 2>&1
+
+{
+  printf '%-10s %5s %6s %6s %7s  %s\n' tool shard passed failed status summary
+  for f in "$L"/*-[0-9]*.log; do
+    b=$(basename "$f" .log); tool=${b%-*}; shard=${b##*-}
+    passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$f" | tail -1)
+    failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$f" | tail -1)
+    summ=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$f" | tail -1)
+    printf '%-10s %5s %6s %6s %7s  %s\n' "$tool" "$shard" "${passed:-?}" "${failed:-0}" "$(tail -1 "$f")" "$summ"
+  done
+  echo "fault injection:"; grep -E 'error|exit' "$L/fault.log" | head -8
+} | tee "$OUT/summary.txt"
+tar -czf "$OUT/sanitizer.tgz" -C "$L" .
