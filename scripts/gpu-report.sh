@@ -11,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache
+export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
 # NVIDIA's OpenCL ICD is installed but not registered with the loader.
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
 B=${BUILD_DIR:-/tmp/gb}
@@ -19,7 +19,7 @@ R=${REPORT_DIR:-/tmp/report-gpu}
 if [ ! -x "$B/bin/tessera" ]; then
   t0=$SECONDS
   { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$B" -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+    cmake --build "$B" -j"$(nproc)" --target ${BUILD_TARGETS:-tessera_cli${GPU_TESTS:+ tessera_tests}}; } > "$OUT/build.log" 2>&1 || { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
   echo "build: $((SECONDS - t0)) s"
 fi
 if [ -n "${GPU_TESTS:-}" ]; then
@@ -34,6 +34,7 @@ if [ -n "${REPORT_SUITES:-}" ]; then
   timeout -k 5 "${REPORT_S:-$((570 - SECONDS))}" "$B/bin/tessera" report --device cuda:0 --out "$R" --keep --no-python \
     --suites "$REPORT_SUITES" "$@" > "$OUT/report.log" 2>&1
   echo "report $REPORT_SUITES: exit $? in $((SECONDS - t0)) s"
+  tail -n "${LOG_LINES:-12}" "$OUT/report.log"
 fi
 if [ "${RENDER:-0}" = 1 ]; then
   python3 python/tessera_report/report.py --out "$R" > "$OUT/render.log" 2>&1; echo "render: exit $?"
