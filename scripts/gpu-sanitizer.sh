@@ -4,6 +4,7 @@
 # initcheck and synccheck, plus the CUDA fault-injection runs.
 #   scripts/gpu-sanitizer.sh                 # all four tools
 #   CS_TOOLS="memcheck initcheck" CS_SHARDS=6 CS_S=400 scripts/gpu-sanitizer.sh
+#   CS_LIST=file scripts/gpu-sanitizer.sh   # lines "tool gtest-filter": one process each
 # The suite is split into CS_SHARDS gtest shards per tool and the shards run in
 # parallel (the instrumented runs are bound by the host side, one core each;
 # one GPU time-slices them). Each shard is cut off after CS_S seconds.
@@ -26,23 +27,34 @@ echo "CUDA test instances: $("$B/bin/tessera_tests" --gtest_list_tests --gtest_f
 L=/tmp/cs-logs; rm -rf "$L"; mkdir -p "$L"
 SHARDS=${CS_SHARDS:-4}
 jobs=()
-for tool in ${CS_TOOLS:-memcheck racecheck initcheck synccheck}; do
-  case $tool in
-    memcheck) opts="--tool memcheck --leak-check full" ;;
-    racecheck) opts="--tool racecheck --racecheck-report hazard" ;;
-    *) opts="--tool $tool" ;;
+tool_options() {
+  case $1 in
+    memcheck) echo "--tool memcheck --leak-check full" ;;
+    racecheck) echo "--tool racecheck --racecheck-report hazard" ;;
+    *) echo "--tool $1" ;;
   esac
-  for ((s = 0; s < SHARDS; ++s)); do jobs+=("$tool $s $opts"); done
-done
-run_one() {  # tool shard options...
-  local tool=$1 shard=$2; shift 2
+}
+if [ -n "${CS_LIST:-}" ]; then  # one process per listed (tool, filter); shard index = line number
+  SHARDS=1; n=0
+  while read -r tool filter; do
+    [ -z "$tool" ] && continue
+    jobs+=("$tool $n $filter $(tool_options "$tool")"); n=$((n + 1))
+  done < "$CS_LIST"
+else
+  for tool in ${CS_TOOLS:-memcheck racecheck initcheck synccheck}; do
+    for ((s = 0; s < SHARDS; ++s)); do jobs+=("$tool $s $(tool_options "$tool")"); done
+  done
+fi
+run_one() {  # tool shard [filter] options...
+  local tool=$1 shard=$2 filter=$FILTER; shift 2
+  if [ -n "${CS_LIST:-}" ]; then filter=$1; shift; fi
   mkdir -p "/tmp/cs-cache/$tool-$shard"
-  TESSERA_CACHE_DIR=/tmp/cs-cache/$tool-$shard GTEST_TOTAL_SHARDS=$SHARDS GTEST_SHARD_INDEX=$shard \
+  TESSERA_CACHE_DIR=/tmp/cs-cache/$tool-$shard GTEST_TOTAL_SHARDS=$SHARDS GTEST_SHARD_INDEX=$((shard % SHARDS)) \
     timeout -k 5 "${CS_S:-420}" compute-sanitizer --error-exitcode 99 --print-limit 50 "$@" \
-    "$B/bin/tessera_tests" --gtest_filter="$FILTER" > "$L/$tool-$shard.log" 2>&1
+    "$B/bin/tessera_tests" --gtest_filter="$filter" > "$L/$tool-$shard.log" 2>&1
   echo "exit $?" >> "$L/$tool-$shard.log"
 }
-export -f run_one; export B L SHARDS FILTER
+export -f run_one; export B L SHARDS FILTER CS_LIST
 t0=$SECONDS
 printf '%s\n' "${jobs[@]}" | xargs -P "${CS_PARALLEL:-16}" -L 1 bash -c 'run_one "$@"' _
 echo "sanitizer runs: $((SECONDS - t0)) s"
