@@ -3,6 +3,8 @@
 # (`ctest -L parity`, tests/reliability/tests.cmake) on every device there:
 # CPU, CUDA and NVIDIA OpenCL (registered here through OCL_ICD_VENDORS).
 # $OUT gets build.log and parity.log; the last lines are the summary.
+# The device machine's copy of .git may be older than the tree it runs: put
+# TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"

@@ -8,6 +8,8 @@
 # RENDER=1: write report.md and the plots at the end (needs python3 +
 # matplotlib there; otherwise run python/tessera_report/report.py elsewhere).
 # $OUT gets report.tgz (results/, report.md, plots/) and the logs.
+# The device machine's copy of .git may be older than the tree it runs: put
+# TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"

@@ -9,6 +9,8 @@
 # parallel (the instrumented runs are bound by the host side, one core each;
 # one GPU time-slices them). Each shard is cut off after CS_S seconds.
 # $OUT gets sanitizer.tgz (one log per tool and shard) and summary.txt.
+# The device machine's copy of .git may be older than the tree it runs: put
+# TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"

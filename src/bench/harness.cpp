@@ -14,22 +14,25 @@
 namespace tessera::bench {
 
 Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOptions& opt) {
-  constexpr int kMinTimed = 3;
   const auto start = std::chrono::steady_clock::now();
   auto over_budget = [&] {
     return opt.budget_s > 0 &&
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > opt.budget_s;
   };
+  int min_timed = 3;
   int i = 0;
   for (int w = 0; w < opt.warmup; ++w) {
     run(i++);
     q.synchronize();  // so that the budget sees the run's time
-    if (over_budget()) break;
+    if (over_budget()) {
+      if (w == 0) min_timed = 1;  // one run longer than the whole budget
+      break;
+    }
   }
   Timing t;
   t.ms.reserve(static_cast<std::size_t>(opt.reps));
   for (int r = 0; r < opt.reps; ++r) {
-    if (r >= kMinTimed && over_budget()) break;
+    if (r >= min_timed && over_budget()) break;
     auto begin = q.record();
     run(i++);
     auto stop = q.record();

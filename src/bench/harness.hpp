@@ -17,9 +17,11 @@ struct TimingOptions {
   int reps = 20;
   /// Seconds for one row, 0 for none: once the runs (warm-up included) have
   /// taken this long, the row stops after at least one warm-up and three timed
-  /// runs. Keeps a full report's slow rows (whole solves, 100-SpMV thesis runs
-  /// on the biggest matrices) from taking minutes each, while fast rows still
-  /// get every repetition.
+  /// runs, or one timed run when a single warm-up run alone took longer than
+  /// the budget (such a run, seconds of work, is its own average). Keeps a full
+  /// report's slow rows (whole solves, 100-SpMV thesis runs on the biggest
+  /// matrices) from taking minutes each, while fast rows still get every
+  /// repetition.
   double budget_s = 0;
 };
 

@@ -75,7 +75,7 @@ class Distributed {
     Index3 h{0, 0, 0};
     for (int a = 0; a < 3; ++a) h[a] = field_.decomposition().decomposed(a) ? s.radius[a] : 0;
     field_.ensure_halo(h);
-    scratch_->ensure_halo(h);
+    scratch_->ensure_halo(h, /*keep_contents=*/false);  // the stencil writes all of it
     map_stencil(f, field_, *scratch_, s, neutral, user);
     field_.swap(*scratch_);
   }

@@ -112,18 +112,22 @@ class Field {
   const ExchangeStats& last_exchange() const noexcept { return shape_->last_exchange(); }
   /// Widens the halo to at least `width` per decomposed axis, keeping the
   /// owned cells (device data is authoritative).
-  void ensure_halo(const Index3& width) {
+  /// keep_contents = false: the caller overwrites every owned cell next (a
+  /// stencil's output), so nothing is copied across the reallocation.
+  void ensure_halo(const Index3& width, bool keep_contents = true) {
     const Index3 h = halo();
     if (width[0] <= h[0] && width[1] <= h[1] && width[2] <= h[2]) return;
     require_device();
     Index3 w{std::max(width[0], h[0]), std::max(width[1], h[1]), std::max(width[2], h[2])};
     std::vector<std::vector<T>> keep(static_cast<std::size_t>(parts()));
-    for (int p = 0; p < parts(); ++p) keep[p] = download(p);
+    if (keep_contents)
+      for (int p = 0; p < parts(); ++p) keep[p] = download(p);
     auto shape = std::make_shared<detail::FieldShape>(*shape_);
     shape->set_halo(w);
     shape_ = std::move(shape);
     allocate();
-    for (int p = 0; p < parts(); ++p) upload(p, keep[p]);
+    if (keep_contents)
+      for (int p = 0; p < parts(); ++p) upload(p, keep[p]);
   }
 
   // ---- coherence and host mirror ----
