@@ -1,11 +1,13 @@
 #include "lbm/checkpoint.hpp"
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string_view>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "lbm/kernels/lbm_point.hpp"
 
 namespace tessera::lbm {
 
@@ -16,6 +18,39 @@ std::string_view bytes(const std::vector<std::uint8_t>& v) {
 }
 
 }  // namespace
+
+std::vector<std::uint8_t> convert_layout(const std::vector<std::uint8_t>& raw, const Config& c, long t,
+                                         PopulationLayout from) {
+  const auto v = c.variant();
+  const auto& g = c.grid;
+  const std::size_t elem = static_cast<std::size_t>(v.store_bytes());
+  const std::size_t want = static_cast<std::size_t>(g.cells()) * static_cast<std::size_t>(v.q) * elem;
+  if (raw.size() != want)
+    throw Error("lbm: populations of " + std::to_string(raw.size()) + " bytes, the lattice holds " +
+                std::to_string(want));
+  // the slots of time t were written by step t - 1 (the initial state counts
+  // as step -1, odd), with its parity
+  const int odd = static_cast<int>((t - 1) & 1);
+  std::vector<std::uint8_t> out(raw.size());
+  point::with_variant(v.q, v.store_bits, [&](auto variant) {
+    using V = decltype(variant);
+    typename V::idx slot[27];
+    long n = 0;
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x, ++n) {
+          V::out_slots(x, y, z, g.nx, g.ny, g.nz, odd, slot);
+          for (int i = 0; i < V::q; ++i) {
+            const std::size_t pull = (static_cast<std::size_t>(i) * static_cast<std::size_t>(g.cells()) +
+                                      static_cast<std::size_t>(n)) * elem;
+            const std::size_t eso = static_cast<std::size_t>(slot[i]) * elem;
+            if (from == PopulationLayout::esoteric) std::memcpy(&out[pull], &raw[eso], elem);
+            else std::memcpy(&out[eso], &raw[pull], elem);
+          }
+        }
+  });
+  return out;
+}
 
 // The byte layout lives in checkpoint_format.cpp (validated there, fuzzed by
 // tests/fuzz/fuzz_lbm_checkpoint.cpp).
@@ -37,20 +72,18 @@ CheckpointContents read_checkpoint_file(const std::filesystem::path& path) {
 
 std::unique_ptr<Solver> read_checkpoint(const std::filesystem::path& path, std::shared_ptr<Device> device) {
   CheckpointContents c = read_checkpoint_file(path);
-  if (c.layout != PopulationLayout::esoteric)
-    throw UsageError(path.string() + ": a checkpoint of a two-lattice run (--gpus N or --streaming ab): restart "
-                                     "it with --streaming ab and any --gpus N");
   auto s = std::make_unique<Solver>(std::move(device), c.config);
+  if (c.layout == PopulationLayout::pull)  // a two-lattice run's (--gpus N, --streaming ab)
+    c.populations = convert_layout(c.populations, c.config, c.time, PopulationLayout::pull);
   s->restore(c.populations, c.flags, c.time);
   return s;
 }
 
 DistributedSolver read_distributed_checkpoint(const std::filesystem::path& path, skeleton::Team team) {
   CheckpointContents c = read_checkpoint_file(path);
-  if (c.layout != PopulationLayout::pull)
-    throw UsageError(path.string() + ": a checkpoint of a one-device run (esoteric pull, one lattice): restart it "
-                                     "on one device, without --gpus and --streaming ab");
-  DistributedSolver s(std::move(team), c.config);
+  DistributedSolver s(std::move(team), c.config);  // checks the lattice and the decomposition first
+  if (c.layout == PopulationLayout::esoteric)        // a one-device run's (one lattice, esoteric pull)
+    c.populations = convert_layout(c.populations, c.config, c.time, PopulationLayout::esoteric);
   s.restore(c.populations, c.flags, c.time);
   return s;
 }

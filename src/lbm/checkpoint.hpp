@@ -3,6 +3,8 @@
 // Restoring gives a state that continues bitwise identically. One-device runs
 // store the esoteric-pull lattice, multi-device runs the gathered pull
 // lattice (independent of the part count: restart on any number of devices).
+// Both solvers compute the same bits, so either restarts the other's file:
+// the populations are permuted into the reader's layout on the way in.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -21,12 +23,16 @@ void write_checkpoint(const std::filesystem::path& path, DistributedSolver& s);
 /// the reason for corrupt, truncated or foreign files: exit code 1).
 CheckpointContents read_checkpoint_file(const std::filesystem::path& path);
 
-/// A solver on `device` holding the checkpoint's state; a multi-device
-/// ("pull") checkpoint is refused with how to restart it.
+/// A solver on `device` holding the checkpoint's state (either layout).
 std::unique_ptr<Solver> read_checkpoint(const std::filesystem::path& path, std::shared_ptr<Device> device);
 
-/// A solver over `team` holding a multi-device checkpoint's state (any part
-/// count); a one-device ("esoteric") checkpoint is refused likewise.
+/// A solver over `team` holding the checkpoint's state (either layout, any
+/// part count; a 3D lattice, as the distributed solver needs).
 DistributedSolver read_distributed_checkpoint(const std::filesystem::path& path, skeleton::Team team);
+
+/// The raw populations of time t of one layout in the other's: a permutation
+/// (every slot moves once), so converting back gives the same bytes.
+std::vector<std::uint8_t> convert_layout(const std::vector<std::uint8_t>& raw, const Config& c, long t,
+                                         PopulationLayout from);
 
 }  // namespace tessera::lbm

@@ -236,6 +236,20 @@ TS_FN void ts_lbm_store_out(TS_GLOBAL ts_lbm_store* f, const ts_lbm_nbhd* h, int
   }
 }
 
+/* The slots that ts_lbm_store_out fills for cell (x, y, z) with parity `odd`:
+ * slot[i] receives out_i. Over all cells this is a permutation of the lattice,
+ * which converts between the esoteric storage and the two-lattice pull
+ * storage (out_i of cell n at i * N + n) of the same time step (checkpoints of
+ * one solver restart on the other). */
+TS_FN void ts_lbm_out_slots(long x, long y, long z, long nx, long ny, long nz, int odd, ts_lbm_idx* slot) {
+  const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
+  slot[0] = h.n;
+  for (int i = 1; i < TS_LBM_Q; i += 2) {
+    slot[i] = (ts_lbm_idx)(odd ? i + 1 : i) * h.N + ts_lbm_neighbour(&h, i, 1);
+    slot[i + 1] = (ts_lbm_idx)(odd ? i : i + 1) * h.N + h.n;
+  }
+}
+
 /* c_i . v in a fixed order (x, y, z), adding only the non-zero components */
 TS_FN ts_real ts_lbm_dot(int i, ts_real vx, ts_real vy, ts_real vz) {
   ts_real s = (ts_real)0;
