@@ -49,6 +49,45 @@ void block_rows_into(const M& a, size64 br, index_t first, index_t last, std::sp
     y[br * a.block.r + i] = block_row(a, first, last, i, x, Y(0));
 }
 
+/// One DIA row, shared by the sequential and the OpenMP SpMV.
+template <class Y, class T, class X>
+Y dia_row(const Dia<T>& a, std::span<const X> x, size64 i) {
+  Y acc(0);
+  for (size64 d = 0; d < a.diagonals(); ++d) {
+    const size64 j = i + a.offsets[d];
+    if (j >= 0 && j < a.cols) acc = madd(acc, a.data[d * a.rows + i], x[j]);
+  }
+  return acc;
+}
+
+/// One stored ELL row.
+template <class Y, class T, class X>
+Y ell_row(const Ell<T>& a, std::span<const X> x, size64 s) {
+  Y acc(0);
+  for (size64 k = 0; k < a.width; ++k) acc = madd(acc, a.val[a.at(s, k)], x[a.col[a.at(s, k)]]);
+  return acc;
+}
+
+/// y[row] += each COO entry in storage order, in parallel over rows: the
+/// entries are bucketed by row keeping their order (a stable counting sort of
+/// their positions), so every row adds the same terms in the same order as the
+/// sequential loop, whatever the COO's order.
+template <class T, class X, class Y>
+void coo_add_omp(const Coo<T>& a, std::span<const X> x, std::span<Y> y) {
+  const size64 rows = a.rows, nnz = a.nnz();
+  std::vector<size64> start(static_cast<std::size_t>(rows) + 1, 0), order(static_cast<std::size_t>(nnz));
+  for (size64 k = 0; k < nnz; ++k) ++start[static_cast<std::size_t>(a.row[k]) + 1];
+  for (size64 r = 0; r < rows; ++r) start[r + 1] += start[r];
+  std::vector<size64> fill(start.begin(), start.end() - 1);
+  for (size64 k = 0; k < nnz; ++k) order[fill[static_cast<std::size_t>(a.row[k])]++] = k;
+#pragma omp parallel for schedule(static)
+  for (size64 r = 0; r < rows; ++r)
+    for (size64 p = start[r]; p < start[r + 1]; ++p) {
+      const size64 k = order[p];
+      y[r] = madd(y[r], a.val[k], x[a.col[k]]);
+    }
+}
+
 }  // namespace
 
 template <Scalar T, Scalar X>
@@ -74,14 +113,21 @@ void spmv_omp(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> 
 template <Scalar T, Scalar X>
 void spmv(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
   check_sizes("DIA", a.rows, a.cols, x, y);
-  for (size64 i = 0; i < a.rows; ++i) {
-    product_t<T, X> acc(0);
-    for (size64 d = 0; d < a.diagonals(); ++d) {
-      const size64 j = i + a.offsets[d];
-      if (j >= 0 && j < a.cols) acc = madd(acc, a.data[d * a.rows + i], x[j]);
-    }
-    y[i] = acc;
-  }
+  for (size64 i = 0; i < a.rows; ++i) y[i] = dia_row<product_t<T, X>>(a, x, i);
+}
+
+template <Scalar T, Scalar X>
+void spmv_omp(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
+  check_sizes("DIA", a.rows, a.cols, x, y);
+#pragma omp parallel for schedule(static)
+  for (size64 i = 0; i < a.rows; ++i) y[i] = dia_row<product_t<T, X>>(a, x, i);
+}
+
+template <Scalar T, Scalar X>
+void spmv_omp(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
+  check_sizes("COO", a.rows, a.cols, x, y);
+  zero(y);
+  coo_add_omp(a, x, y);
 }
 
 template <Scalar T, Scalar X>
@@ -108,11 +154,15 @@ template <Scalar T, Scalar X>
 void spmv(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
   check_sizes("ELL", a.rows, a.cols, x, y);
   zero(y);
-  for (size64 s = 0; s < a.stored_rows; ++s) {
-    product_t<T, X> acc(0);
-    for (size64 k = 0; k < a.width; ++k) acc = madd(acc, a.val[a.at(s, k)], x[a.col[a.at(s, k)]]);
-    y[mapped_row(a.row_map, s)] = acc;
-  }
+  for (size64 s = 0; s < a.stored_rows; ++s) y[mapped_row(a.row_map, s)] = ell_row<product_t<T, X>>(a, x, s);
+}
+
+template <Scalar T, Scalar X>
+void spmv_omp(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
+  check_sizes("ELL", a.rows, a.cols, x, y);
+  zero(y);
+#pragma omp parallel for schedule(static)
+  for (size64 s = 0; s < a.stored_rows; ++s) y[mapped_row(a.row_map, s)] = ell_row<product_t<T, X>>(a, x, s);
 }
 
 template <Scalar T, Scalar X>
@@ -161,6 +211,13 @@ void spmv(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
     y[a.coo.row[k]] = madd(y[a.coo.row[k]], a.coo.val[k], x[a.coo.col[k]]);
 }
 
+template <Scalar T, Scalar X>
+void spmv_omp(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
+  spmv_omp(a.ell, x, y);
+  check_sizes("HYB (COO part)", a.coo.rows, a.coo.cols, x, std::span<const product_t<T, X>>(y));
+  coo_add_omp(a.coo, x, y);
+}
+
 #define TESSERA_INSTANTIATE(T, X)                                                                \
   template void spmv(const Coo<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
   template void spmv(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
@@ -171,7 +228,11 @@ void spmv(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
   template void spmv(const Bell<T>&, std::span<const X>, std::span<product_t<T, X>>);       \
   template void spmv(const Sell<T>&, std::span<const X>, std::span<product_t<T, X>>);       \
   template void spmv(const Hyb<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv_omp(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);
+  template void spmv_omp(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
+  template void spmv_omp(const Coo<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
+  template void spmv_omp(const Dia<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
+  template void spmv_omp(const Ell<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
+  template void spmv_omp(const Hyb<T>&, std::span<const X>, std::span<product_t<T, X>>);
 TESSERA_SPARSE_FOR_EACH_SPMV_PAIR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

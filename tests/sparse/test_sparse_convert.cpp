@@ -5,6 +5,12 @@
 // with a complex vector.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <random>
+
+#include <numeric>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -136,6 +142,41 @@ TYPED_TEST(SparseConvert, SummationOrder) {
     spmv<T, T>(a, x, y1);
     spmv_omp<T, T>(a, x, y2);
     EXPECT_EQ(y1, y2);
+  }
+  {  // OpenMP DIA, ELL, HYB and (unsorted, with duplicates) COO == their sequential SpMV, bit for bit
+    const Csr<T> a = to_csr(test::random_coo<T>(900, 700, 0.03, 23, 7, false));
+    const auto x = random_vector<T>(a.cols, 24, false);
+    auto same = [&](const auto& m, const char* what) {
+      std::vector<T> y1(static_cast<std::size_t>(a.rows), T(7)), y2(y1.size(), T(-3));  // both overwritten
+      spmv<T, T>(m, x, y1);
+      spmv_omp<T, T>(m, x, y2);
+      EXPECT_EQ(y1, y2) << what;
+    };
+    Coo<T> coo = to_coo(a);
+    std::mt19937_64 rng(25);
+    for (size64 k = 0; k < coo.nnz(); k += 5)  // duplicates: a second entry for every fifth one
+      coo.row.push_back(coo.row[k]), coo.col.push_back(coo.col[k]), coo.val.push_back(coo.val[k] * T(0.37));
+    std::vector<std::size_t> perm(static_cast<std::size_t>(coo.nnz()));
+    std::iota(perm.begin(), perm.end(), std::size_t(0));
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Coo<T> shuffled = coo;
+    for (std::size_t k = 0; k < perm.size(); ++k)
+      shuffled.row[k] = coo.row[perm[k]], shuffled.col[k] = coo.col[perm[k]], shuffled.val[k] = coo.val[perm[k]];
+    same(shuffled, "COO");
+    same(to_hyb(a, {3}), "HYB");
+    same(to_ell(a), "ELL");
+    Coo<T> band;
+    band.rows = band.cols = 300;
+    for (size64 i = 0; i < 300; ++i)
+      for (size64 d : {-7, -1, 0, 2, 11})
+        if (i + d >= 0 && i + d < 300) test::add(band, i, i + d, T(0.5) + T(0.001) * T(static_cast<double>(i + d)));
+    const Csr<T> bcsr = to_csr(band);
+    const auto xb = random_vector<T>(300, 27, false);
+    std::vector<T> y1(300), y2(300);
+    spmv<T, T>(to_dia(bcsr), xb, y1);
+    spmv_omp<T, T>(to_dia(bcsr), xb, y2);
+    EXPECT_EQ(y1, y2) << "DIA";
+    EXPECT_EQ(y1, multiply(bcsr, xb)) << "DIA sums a row in ascending column order, like CSR";
   }
   // Every reference SpMV sums a row's entries in ascending column order (padding
   // adds exact zeros), so even non-integer values agree bit for bit.
