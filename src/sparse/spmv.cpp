@@ -49,6 +49,21 @@ void block_rows_into(const M& a, size64 br, index_t first, index_t last, std::sp
     y[br * a.block.r + i] = block_row(a, first, last, i, x, Y(0));
 }
 
+/// f(i) for i in [0, n): in order, or spread over OpenMP threads. The
+/// sequential and the OpenMP SpMV of a format are this one loop (a row is
+/// always summed by one thread, so both give the same bits).
+template <class F>
+void each_row(size64 n, bool parallel, F&& f) {
+#pragma omp parallel for schedule(static) if (parallel)
+  for (size64 i = 0; i < n; ++i) f(i);
+}
+
+template <class T, class X, class Y>
+void csr_into(const Csr<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+  check_sizes("CSR", a.rows, a.cols, x, y);
+  each_row(a.rows, parallel, [&](size64 i) { y[i] = csr_row<Y>(a, x, i); });
+}
+
 /// One DIA row, shared by the sequential and the OpenMP SpMV.
 template <class Y, class T, class X>
 Y dia_row(const Dia<T>& a, std::span<const X> x, size64 i) {
@@ -66,6 +81,19 @@ Y ell_row(const Ell<T>& a, std::span<const X> x, size64 s) {
   Y acc(0);
   for (size64 k = 0; k < a.width; ++k) acc = madd(acc, a.val[a.at(s, k)], x[a.col[a.at(s, k)]]);
   return acc;
+}
+
+template <class T, class X, class Y>
+void dia_into(const Dia<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+  check_sizes("DIA", a.rows, a.cols, x, y);
+  each_row(a.rows, parallel, [&](size64 i) { y[i] = dia_row<Y>(a, x, i); });
+}
+
+template <class T, class X, class Y>
+void ell_into(const Ell<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+  check_sizes("ELL", a.rows, a.cols, x, y);
+  zero(y);  // rows the ELL does not store (TRACE's ghost rows)
+  each_row(a.stored_rows, parallel, [&](size64 s) { y[mapped_row(a.row_map, s)] = ell_row<Y>(a, x, s); });
 }
 
 /// y[row] += each COO entry in storage order, in parallel over rows: the
@@ -99,28 +127,22 @@ void spmv(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
 
 template <Scalar T, Scalar X>
 void spmv(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("CSR", a.rows, a.cols, x, y);
-  for (size64 i = 0; i < a.rows; ++i) y[i] = csr_row<product_t<T, X>>(a, x, i);
+  csr_into(a, x, y, false);
 }
 
 template <Scalar T, Scalar X>
 void spmv_omp(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("CSR", a.rows, a.cols, x, y);
-#pragma omp parallel for schedule(static)
-  for (size64 i = 0; i < a.rows; ++i) y[i] = csr_row<product_t<T, X>>(a, x, i);
+  csr_into(a, x, y, true);
 }
 
 template <Scalar T, Scalar X>
 void spmv(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("DIA", a.rows, a.cols, x, y);
-  for (size64 i = 0; i < a.rows; ++i) y[i] = dia_row<product_t<T, X>>(a, x, i);
+  dia_into(a, x, y, false);
 }
 
 template <Scalar T, Scalar X>
 void spmv_omp(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("DIA", a.rows, a.cols, x, y);
-#pragma omp parallel for schedule(static)
-  for (size64 i = 0; i < a.rows; ++i) y[i] = dia_row<product_t<T, X>>(a, x, i);
+  dia_into(a, x, y, true);
 }
 
 template <Scalar T, Scalar X>
@@ -152,17 +174,12 @@ void spmv(const GappedBcsr<T>& a, std::span<const X> x, std::span<product_t<T, X
 
 template <Scalar T, Scalar X>
 void spmv(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("ELL", a.rows, a.cols, x, y);
-  zero(y);
-  for (size64 s = 0; s < a.stored_rows; ++s) y[mapped_row(a.row_map, s)] = ell_row<product_t<T, X>>(a, x, s);
+  ell_into(a, x, y, false);
 }
 
 template <Scalar T, Scalar X>
 void spmv_omp(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("ELL", a.rows, a.cols, x, y);
-  zero(y);
-#pragma omp parallel for schedule(static)
-  for (size64 s = 0; s < a.stored_rows; ++s) y[mapped_row(a.row_map, s)] = ell_row<product_t<T, X>>(a, x, s);
+  ell_into(a, x, y, true);
 }
 
 template <Scalar T, Scalar X>
