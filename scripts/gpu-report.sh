@@ -7,12 +7,17 @@
 # report folder first). GPU_TESTS: a gtest filter run before the suites.
 # RENDER=1: write report.md and the plots at the end (needs python3 +
 # matplotlib there; otherwise run python/tessera_report/report.py elsewhere).
+# REPORT_LOG: the log's name under $OUT (default report; several parts in one
+# call each name their own). DEADLINE: the epoch second the whole call must end
+# by (default: 570 s after this script started); a part is cut off there, and
+# one whose REPORT_MIN_S (its expected seconds) no longer fit is not started.
 # $OUT gets report.tgz (results/, report.md, plots/) and the logs.
 # The device machine's copy of .git may be older than the tree it runs: put
 # TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
+DEADLINE=${DEADLINE:-$(( $(date +%s) + 570 ))}
 export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
 # NVIDIA's OpenCL ICD is installed but not registered with the loader.
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
@@ -31,12 +36,16 @@ if [ -n "${GPU_TESTS:-}" ]; then
 fi
 mkdir -p "$R"
 [ -n "${REPORT_IN:-}" ] && [ -d "$REPORT_IN/results" ] && cp -r "$REPORT_IN/results" "$R/"
-if [ -n "${REPORT_SUITES:-}" ]; then
+LOG=$OUT/${REPORT_LOG:-report}.log
+left=$((DEADLINE - $(date +%s) - 5))
+if [ -n "${REPORT_SUITES:-}" ] && [ "$left" -lt "${REPORT_MIN_S:-0}" ]; then
+  echo "report $REPORT_SUITES $*: not started, $left s left (expected ${REPORT_MIN_S} s)"
+elif [ -n "${REPORT_SUITES:-}" ]; then
   t0=$SECONDS
-  timeout -k 5 "${REPORT_S:-$((570 - SECONDS))}" "$B/bin/tessera" report --device cuda:0 --out "$R" --keep --no-python \
-    --suites "$REPORT_SUITES" "$@" > "$OUT/report.log" 2>&1
-  echo "report $REPORT_SUITES: exit $? in $((SECONDS - t0)) s"
-  tail -n "${LOG_LINES:-12}" "$OUT/report.log"
+  timeout -k 5 "${REPORT_S:-$left}" "$B/bin/tessera" report --device cuda:0 --out "$R" --keep --no-python \
+    --suites "$REPORT_SUITES" "$@" > "$LOG" 2>&1
+  echo "report $REPORT_SUITES $*: exit $? in $((SECONDS - t0)) s"
+  tail -n "${LOG_LINES:-12}" "$LOG"
 fi
 if [ "${RENDER:-0}" = 1 ]; then
   python3 python/tessera_report/report.py --out "$R" > "$OUT/render.log" 2>&1; echo "render: exit $?"
