@@ -186,7 +186,9 @@ int run_program(const std::vector<std::string>& argv) {
 int run_report(const ReportArgs& r) {
   const auto device = open_device(r.device);
   const bool gpu = device->info().is_gpu;
-  std::vector<std::string> suites = r.suites.empty() ? kSuites : split_list(r.suites);
+  // "none": no suite runs (with --keep, the histories of an existing report are recomputed)
+  std::vector<std::string> suites = r.suites.empty() ? kSuites : r.suites == "none" ? std::vector<std::string>{}
+                                                                                     : split_list(r.suites);
   for (const auto& s : suites)
     if (std::find(kSuites.begin(), kSuites.end(), s) == kSuites.end())
       throw UsageError("--suites: unknown suite '" + s + "' (known: stream, dense, mg, mg-kernels, swe, spmv, "
@@ -303,7 +305,7 @@ Command add_report_command(CLI::App& app) {
   cmd->add_option("--device,-d", r->device, "Device id: best, cpu, opencl:P:D, cuda:N");
   cmd->add_option("--out,-o", r->out, "Output folder (results/ and report.md)")->required();
   cmd->add_flag("--quick", r->quick, "Fewer configurations (< 5 min on a GPU; small sizes on a CPU)");
-  cmd->add_option("--suites", r->suites, "Comma-separated subset (default: all)");
+  cmd->add_option("--suites", r->suites, "Comma-separated subset (default: all; none: only the histories)");
   cmd->add_option("--param", r->params, "suite.key=value passed to a suite (repeatable), e.g. lbm.gpus=1,2");
   cmd->add_option("--size", r->sizes, "suite=N: a suite's --size (repeatable)");
   cmd->add_option("--python", r->python, "Python interpreter for the report writer (default $TESSERA_PYTHON or python3)");
