@@ -7,6 +7,8 @@
 // for its incoming faces before the outer hook.
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -22,6 +24,26 @@ namespace tessera::skeleton::detail {
 namespace {
 
 using cuda::cuda_check;
+
+// Peer access belongs to the process (one switch per ordered pair of GPUs),
+// not to an engine: each pair is enabled once, so no later field's engine asks
+// again and gets cudaErrorPeerAccessAlreadyEnabled (which compute-sanitizer
+// reports as an API error even when it is cleared).
+void enable_peer_access_once(int from, int to) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> done;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!done.insert({from, to}).second) return;
+  int can = 0;
+  cuda_check(cudaDeviceCanAccessPeer(&can, from, to), "cudaDeviceCanAccessPeer", "peer check");
+  if (!can) return;
+  cuda::DeviceGuard guard(from);
+  const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+  if (e == cudaErrorPeerAccessAlreadyEnabled)
+    (void)cudaGetLastError();  // enabled outside tessera (the application itself): fine
+  else
+    cuda_check(e, "cudaDeviceEnablePeerAccess", fmt::format("cuda:{} -> cuda:{}", from, to));
+}
 
 struct PerGpu {
   int ordinal = 0;
@@ -45,18 +67,8 @@ class CudaEngine final : public ExchangeEngine {
       gpus_.push_back(g);
     }
     for (auto& a : gpus_)
-      for (auto& b : gpus_) {
-        if (a.ordinal == b.ordinal) continue;
-        int can = 0;
-        cuda_check(cudaDeviceCanAccessPeer(&can, a.ordinal, b.ordinal), "cudaDeviceCanAccessPeer", "peer check");
-        if (!can) continue;
-        cuda::DeviceGuard guard(a.ordinal);
-        const cudaError_t e = cudaDeviceEnablePeerAccess(b.ordinal, 0);
-        if (e == cudaErrorPeerAccessAlreadyEnabled)
-          (void)cudaGetLastError();  // enabled by an earlier field: fine
-        else
-          cuda_check(e, "cudaDeviceEnablePeerAccess", fmt::format("cuda:{} -> cuda:{}", a.ordinal, b.ordinal));
-      }
+      for (auto& b : gpus_)
+        if (a.ordinal != b.ordinal) enable_peer_access_once(a.ordinal, b.ordinal);
   }
   ~CudaEngine() override {
     for (auto& g : gpus_) {
