@@ -57,8 +57,8 @@ int to_int(const std::string& key, const std::string& v) {
 const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b, Kernel::bcsr_v2b,
                                          Kernel::bcsr_v3,  Kernel::ell,      Kernel::ell_v2,   Kernel::bell,
                                          Kernel::bell_v2,  Kernel::bell_v3,  Kernel::bell_v4};
-const std::vector<Kernel> kModernBlockKernels{Kernel::bcsr_warp, Kernel::bell, Kernel::bell_sub, Kernel::sell,
-                                              Kernel::csr_vector};
+const std::vector<Kernel> kModernBlockKernels{Kernel::bcsr_warp, Kernel::bell,       Kernel::bell_bi,
+                                              Kernel::bell_sub,  Kernel::sell,       Kernel::csr_vector};
 const std::vector<Kernel> kStencilKernels{Kernel::csr_scalar, Kernel::csr_vector, Kernel::ell_v2, Kernel::sell};
 
 struct Context {

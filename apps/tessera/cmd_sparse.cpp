@@ -313,7 +313,7 @@ Command add_sparse_command(CLI::App& app) {
   spmv_cmd->add_option("--format", args->run.format, "csr, ell, sell, bcsr, bell (default: the kernel's)");
   spmv_cmd->add_option("--kernel", args->run.kernel,
                        "csr-scalar csr-vector ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a bcsr-v2b bcsr-v3 bcsr-warp bell "
-                       "bell-v2 bell-v3 bell-v4 bell-sub (default: the format's)");
+                       "bell-v2 bell-v3 bell-v4 bell-sub bell-bi (default: the format's)");
   spmv_cmd->add_option("--precision", args->precision, "Value precision (complex for complex files and TRACE)")
       ->check(precisions);
   spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");

@@ -22,7 +22,7 @@ struct KernelName {
   std::string_view name;
   Format format;
 };
-constexpr std::array<KernelName, 16> kKernels{{
+constexpr std::array<KernelName, 17> kKernels{{
     {Kernel::csr_scalar, "csr-scalar", Format::csr},   {Kernel::csr_vector, "csr-vector", Format::csr},
     {Kernel::ell, "ell", Format::ell},                  {Kernel::ell_v2, "ell-v2", Format::ell},
     {Kernel::sell, "sell", Format::sell},               {Kernel::bcsr_v1a, "bcsr-v1a", Format::bcsr},
@@ -31,6 +31,7 @@ constexpr std::array<KernelName, 16> kKernels{{
     {Kernel::bcsr_warp, "bcsr-warp", Format::bcsr},     {Kernel::bell, "bell", Format::bell},
     {Kernel::bell_v2, "bell-v2", Format::bell},         {Kernel::bell_v3, "bell-v3", Format::bell},
     {Kernel::bell_v4, "bell-v4", Format::bell},         {Kernel::bell_sub, "bell-sub", Format::bell},
+    {Kernel::bell_bi, "bell-bi", Format::bell},
 }};
 
 const KernelName& entry(Kernel k) {
@@ -44,7 +45,6 @@ const KernelName& entry(Kernel k) {
 BlockLayout layout_for(Kernel k) {
   return k == Kernel::bcsr_v3 || k == Kernel::bcsr_warp ? BlockLayout::col_major : BlockLayout::row_major;
 }
-BellIndex index_for(Kernel k) { return k == Kernel::bell_v2 ? BellIndex::block_row : BellIndex::scalar_row; }
 
 template <class T>
 Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
@@ -116,6 +116,10 @@ Kernel default_kernel(Format f) {
     case Format::bell: return Kernel::bell;
   }
   return Kernel::csr_vector;
+}
+
+BellIndex bell_index_for(Kernel k) {
+  return k == Kernel::bell_v2 || k == Kernel::bell_bi ? BellIndex::block_row : BellIndex::scalar_row;
 }
 
 bool available(Kernel k, Backend b) { return k != Kernel::bell_v4 || b == Backend::cuda || b == Backend::cpu; }
@@ -223,7 +227,7 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
     s = sparse::storage(h);
     data_ = std::move(m);
   } else {
-    const Bell<V> b = to_bell(a, {index_for(kernel), 1});
+    const Bell<V> b = to_bell(a, {bell_index_for(kernel), 1});
     DeviceBell<V> m;
     m.rows = b.rows;
     m.cols = b.cols;

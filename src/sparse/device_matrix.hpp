@@ -52,6 +52,7 @@ enum class Kernel {
   bell_v3,     ///< thesis BELL V3: BELL with the work-group's x window in local memory
   bell_v4,     ///< thesis CUDA BELL V4: the BELL kernel launched through CUDA (CUDA only)
   bell_sub,    ///< BELL with subsections: several threads per row, reduced in local memory
+  bell_bi,     ///< BELL's one thread per scalar row with the block-row index (one 4-byte index per block)
 };
 std::string_view to_string(Kernel k);
 /// "csr-vector", "bcsr-v3", ... (to_string's names); UsageError otherwise.
@@ -60,6 +61,8 @@ std::vector<Kernel> all_kernels();
 Format format_of(Kernel k);
 /// What spmv(A, x, y) runs for a matrix of this format.
 Kernel default_kernel(Format f);
+/// The BELL column index a kernel reads (block_row: BELL V2 and bell-bi).
+BellIndex bell_index_for(Kernel k);
 /// Whether the kernel exists on a backend (CUDA BELL V4 is CUDA only).
 bool available(Kernel k, Backend b);
 

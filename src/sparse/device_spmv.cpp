@@ -32,7 +32,7 @@ std::string incompatibility(const DeviceMatrix<V>& a, Kernel k) {
                          col ? "column-major" : "row-major", to_string(a.kernel()));
   }
   if (const auto* b = std::get_if<DeviceBell<V>>(&a.arrays())) {
-    const bool block_index = k == Kernel::bell_v2;
+    const bool block_index = bell_index_for(k) == BellIndex::block_row;
     if (block_index != (b->index == BellIndex::block_row))
       return fmt::format("kernel {} needs the {} column index; this matrix was built for {}", to_string(k),
                          block_index ? "block-row" : "scalar-row", to_string(a.kernel()));

@@ -16,7 +16,7 @@ def _random_matrix(rng, n, m, density, dtype):
 
 
 KERNELS = ["csr-scalar", "csr-vector", "ell", "ell-v2", "sell", "bcsr-v1b", "bcsr-v3", "bcsr-warp", "bell",
-           "bell-sub"]
+           "bell-sub", "bell-bi"]
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

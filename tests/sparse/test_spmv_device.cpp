@@ -71,6 +71,7 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     std::vector<V> ref(static_cast<std::size_t>(csr.rows));
     spmv<V, V>(csr, std::span<const V>(x), std::span<V>(ref));
     const std::vector<double> bound = row_bounds(csr, x, c.exact);
+    std::vector<V> bell_y, bell_bi_y;  // one sum order, two index flavours: the same bits
     for (Kernel k : all_kernels()) {
       if (!available(k, dev->backend())) continue;
       SCOPED_TRACE(fmt::format("{} kernel {} on {}", c.name, to_string(k), GetParam()));
@@ -88,7 +89,13 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
         ASSERT_LE(static_cast<double>(magnitude(y[i] - ref[i])), bound[i]) << "row " << i;
         ASSERT_TRUE(same_bits(y[i], twin[i])) << "row " << i << " differs from the CPU twin";
       }
+      if (k == Kernel::bell) bell_y = y;
+      if (k == Kernel::bell_bi) bell_bi_y = y;
     }
+    ASSERT_EQ(bell_y.size(), ref.size()) << c.name;
+    ASSERT_EQ(bell_bi_y.size(), ref.size()) << c.name;
+    for (std::size_t i = 0; i < ref.size(); ++i)
+      ASSERT_TRUE(same_bits(bell_y[i], bell_bi_y[i])) << c.name << ": bell-bi differs from bell in row " << i;
   }
 
   template <Scalar V>

@@ -102,18 +102,30 @@ TS_FN ts_value ts_spmv_block_row(ts_value acc, TS_GLOBAL const ts_value* row, lo
   return acc;
 }
 
-/* Scalar row `row` of a BELL matrix (matrix-wide column-major values,
- * per-scalar-row column index holding each block's first column), slots
- * [k0, k1): the thesis's BELL kernel and one subsection of it. */
-TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                TS_GLOBAL const ts_value* x, long row, long stored_rows, long k0, long k1, int c,
-                                long cols) {
+/* Scalar row `row` of a BELL matrix (matrix-wide column-major values), slots
+ * [k0, k1), with either index: slot k's first column is
+ * col[k * (stored_rows / ir) + row / ir] * iscale. The thesis's per-scalar-row
+ * index (ir = iscale = 1) holds first columns, one 4-byte load per scalar row
+ * and block; the block-row index (ir = r, iscale = c) holds block columns, one
+ * load per block, shared by its r rows (bell-bi: 4 instead of 4r index bytes
+ * per block, the BCSR model's traffic). The same terms in the same order. */
+TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                   TS_GLOBAL const ts_value* x, long row, long stored_rows, int ir, int iscale,
+                                   long k0, long k1, int c, long cols) {
+  const long irow = row / ir, istride = stored_rows / ir;
   for (long k = k0; k < k1; ++k) {
-    const long first = col[k * stored_rows + row];
+    const long first = (long)col[k * istride + irow] * iscale;
     acc = ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first,
                             TS_SPMV_BLOCK_COLS(first, c, cols));
   }
   return acc;
+}
+
+/* The thesis's BELL kernel (per-scalar-row index) and one subsection of it. */
+TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                TS_GLOBAL const ts_value* x, long row, long stored_rows, long k0, long k1, int c,
+                                long cols) {
+  return ts_spmv_bell_row_ix(acc, col, val, x, row, stored_rows, 1, 1, k0, k1, c, cols);
 }
 
 /* One lane of the one-warp-per-block-row BCSR kernel (column-major r x c
