@@ -4,6 +4,8 @@
 //   heat2d  2-D 5-point Jacobi heat equation (DM, mapStencilInPlace, fold)
 //   blur3d  3-D mean blur, 27 points (DC, mapStencilInPlace, fold; the IJPP example)
 // --check reruns on one part and reports whether the result is bitwise equal.
+// --checkpoint FILE saves the field after the last step; --restart FILE starts
+// from one (any part count, device or rank count: skeleton/checkpoint.hpp).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -29,7 +31,7 @@ namespace sk = tessera::skeleton;
 namespace ex = tessera::skeleton::examples;
 
 struct SkelArgs {
-  std::string name, device = "best", precision = "float", json;
+  std::string name, device = "best", precision = "float", json, checkpoint, restart;
   int gpus = 1, steps = 100;
   long size = 0;
   bool check = false, mpi = false;
@@ -53,37 +55,62 @@ int run_da(const sk::Team& team, nlohmann::json& j) {
   return r == std::vector<int>{9, 12, 15, 18} ? 0 : 1;
 }
 
+// Where a run starts and what it keeps: --restart and --checkpoint.
+struct Persist {
+  std::string restart, checkpoint;
+  std::uint64_t step0 = 0;  ///< the step the run started from (restored with the field)
+};
+
+/// The container's first values: `init`, or the --restart checkpoint's.
+template <class T, class Container>
+void start(Container& c, const std::vector<T>& init, Persist& p) {
+  if (p.restart.empty()) {
+    c.scatter(init);
+    return;
+  }
+  p.step0 = sk::load_checkpoint(c, p.restart);
+  if (c.field().team().rank() == 0)
+    std::printf("restarted from %s at step %llu\n", p.restart.c_str(), static_cast<unsigned long long>(p.step0));
+}
+
 // Runs a stencil demo on `team` and returns the final field (all ranks).
 template <class T, class Container, class Fn>
-std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int steps, double& seconds) {
+std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int steps, double& seconds,
+                       const Persist& p) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) c.mapStencilInPlace(f, st, T(0));
   auto out = c.gather();  // synchronises every device
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!p.checkpoint.empty()) {
+    const std::uint64_t step = p.step0 + static_cast<std::uint64_t>(steps);
+    sk::save_checkpoint(c, p.checkpoint, step);
+    if (c.field().team().rank() == 0)
+      std::printf("checkpoint: %s (step %llu)\n", p.checkpoint.c_str(), static_cast<unsigned long long>(step));
+  }
   return out;
 }
 
 template <class T>
-std::vector<T> heat2d(const sk::Team& team, long n, int steps, double& seconds, T& total) {
+std::vector<T> heat2d(const sk::Team& team, long n, int steps, double& seconds, T& total, Persist p) {
   sk::DM<T> u(team, n, n, T(0));
   std::vector<T> init(static_cast<std::size_t>(n * n), T(0));
   for (long y = n / 4; y < n / 2; ++y)
     for (long x = n / 4; x < n / 2; ++x) init[static_cast<std::size_t>(y * n + x)] = T(1);  // a hot square
-  u.scatter(init);
+  start(u, init, p);
   const auto jacobi = sk::portable(ex::Jacobi5{}, ex::cl_stencil("ts_skel_jacobi5"));
-  auto out = iterate<T>(u, jacobi, sk::Stencil::uniform(1, sk::BoundaryMode::clamp, 2), steps, seconds);
+  auto out = iterate<T>(u, jacobi, sk::Stencil::uniform(1, sk::BoundaryMode::clamp, 2), steps, seconds, p);
   total = u.fold(sk::portable(ex::Add{}, ex::cl_point("ts_skel_add")));
   return out;
 }
 
 template <class T>
-std::vector<T> blur3d(const sk::Team& team, long n, int steps, double& seconds, T& total) {
+std::vector<T> blur3d(const sk::Team& team, long n, int steps, double& seconds, T& total, Persist p) {
   sk::DC<T> c(team, n, n, n);
   std::vector<T> init(static_cast<std::size_t>(n * n * n));
   for (std::size_t i = 0; i < init.size(); ++i) init[i] = T((i * 2654435761u) % 1000) * T(0.001);
-  c.scatter(init);
+  start(c, init, p);
   const auto blur = sk::portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27"));
-  auto out = iterate<T>(c, blur, sk::Stencil::uniform(1, sk::BoundaryMode::mirror), steps, seconds);
+  auto out = iterate<T>(c, blur, sk::Stencil::uniform(1, sk::BoundaryMode::mirror), steps, seconds, p);
   total = c.fold(sk::portable(ex::Add{}, ex::cl_point("ts_skel_add")));
   return out;
 }
@@ -94,10 +121,10 @@ int run_stencil_demo(const SkelArgs& a, const sk::Team& team, nlohmann::json& j)
   const long n = a.size ? a.size : (two_d ? 1024 : 128);
   double seconds = 0;
   T total{};
-  auto run = [&](const sk::Team& t, double& s, T& tot) {
-    return two_d ? heat2d<T>(t, n, a.steps, s, tot) : blur3d<T>(t, n, a.steps, s, tot);
+  auto run = [&](const sk::Team& t, double& s, T& tot, const Persist& p) {
+    return two_d ? heat2d<T>(t, n, a.steps, s, tot, p) : blur3d<T>(t, n, a.steps, s, tot, p);
   };
-  const auto result = run(team, seconds, total);
+  const auto result = run(team, seconds, total, {a.restart, a.checkpoint});
   const double cells = two_d ? double(n) * n : double(n) * n * n;
   if (team.rank() == 0) {
     std::printf("%s %ld^%d, %d steps on %d part(s) x %d rank(s) of %s (%s): %.3f s, %.1f Mcells/s, sum %.9g\n",
@@ -112,7 +139,7 @@ int run_stencil_demo(const SkelArgs& a, const sk::Team& team, nlohmann::json& j)
   if (!a.check) return 0;
   double s1 = 0;
   T t1{};
-  const auto single = run(sk::Team::open(team.device(0).id(), 1), s1, t1);
+  const auto single = run(sk::Team::open(team.device(0).id(), 1), s1, t1, {a.restart, ""});
   const bool same = single.size() == result.size() &&
                     std::memcmp(single.data(), result.data(), result.size() * sizeof(T)) == 0;
   if (team.rank() == 0)
@@ -136,6 +163,10 @@ Command add_skel_command(CLI::App& app) {
   cmd->add_flag("--check", a->check, "Compare with a one-part run (bitwise)");
   cmd->add_flag("--mpi", a->mpi, "Distribute over the MPI ranks this was started on (mpirun)");
   cmd->add_option("--json", a->json, "Write the results as JSON");
+  cmd->add_option("--checkpoint", a->checkpoint, "heat2d/blur3d: save the field after the last step (atomic write)");
+  cmd->add_option("--restart", a->restart,
+                  "heat2d/blur3d: start from a checkpoint (of any part count, device or rank count)")
+      ->check(CLI::ExistingFile);
   return {cmd, [a] {
     std::shared_ptr<sk::Comm> comm;
     std::string device = a->device;
@@ -150,6 +181,8 @@ Command add_skel_command(CLI::App& app) {
 #else
     if (a->mpi) throw UsageError("--mpi: this tessera was built without MPI");
 #endif
+    if (a->name == "da" && !(a->checkpoint.empty() && a->restart.empty()))
+      throw UsageError("--checkpoint/--restart: for heat2d and blur3d (da has no steps)");
     const sk::Team team = sk::Team::open(device, a->gpus, comm);
     nlohmann::json j = {{"command", "skel-demo"}, {"name", a->name}, {"device", device}, {"gpus", a->gpus},
                         {"ranks", team.ranks()}, {"steps", a->steps}, {"precision", a->precision}};

@@ -6,6 +6,7 @@ target_sources(tessera PRIVATE
   skeleton/halo_plan.cpp
   skeleton/halo_engine_host.cpp
   skeleton/field_shape.cpp
+  skeleton/checkpoint_format.cpp
   skeleton/kernels/transfer_cpu.cpp)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE skeleton/kernels/transfer_opencl.cpp)

@@ -1,8 +1,9 @@
 // Run with mpirun -np 2 / -np 3: containers spread over M ranks x L local
 // parts (argv[1], default 1) equal a one-part run in this process bitwise:
 // map, zip, fold, mapStencil in every boundary mode (the plane counts do not
-// divide), and a component-selective exchange. Exit 0 only if all agree.
+// divide), a component-selective exchange and a field checkpoint. Exit 0 only if all agree.
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -114,6 +115,30 @@ void run_all(const std::shared_ptr<Comm>& world, int local, const char* label) {
         }
       }
       check(f.last_exchange().mpi_bytes > 0, "exchange sent nothing through MPI");
+    }
+    // checkpoint: rank 0 writes what every rank gathered; it restores on one
+    // part in each process and back onto the ranks; a failure reaches every rank
+    {
+      const std::string file = (std::filesystem::temp_directory_path() /
+                                ("tessera-skel-mpi-np" + std::to_string(world->size()) + "x" +
+                                 std::to_string(local) + "-" + std::to_string(std::strlen(label)) + ".ckpt"))
+                                   .string();
+      DC<float> a(dist, 7, 5, 17);
+      a.scatter(in);
+      save_checkpoint(a, file, 11);
+      DC<float> s(single, 7, 5, 17, -1.0f);
+      check(load_checkpoint(s, file) == 11 && same_bits(s.gather(), in), "checkpoint restored on one part");
+      DC<float> b(dist, 7, 5, 17, -2.0f);
+      check(load_checkpoint(b, file) == 11 && same_bits(b.gather(), in), "checkpoint restored on the ranks");
+      bool threw = false;
+      try {
+        load_checkpoint(b, file + ".missing");
+      } catch (const tessera::Error&) {
+        threw = true;
+      }
+      check(threw, "a missing checkpoint is an error on every rank");
+      world->barrier();
+      if (rank_ == 0) std::filesystem::remove(file);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rank %d: %s: %s\n", rank_, label, e.what());

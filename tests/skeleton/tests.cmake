@@ -6,7 +6,8 @@ target_sources(tessera_tests PRIVATE
   skeleton/test_skeleton_stencil.cpp
   skeleton/test_skeleton_fold.cpp
   skeleton/test_skeleton_exchange.cpp
-  skeleton/test_skeleton_large.cpp)
+  skeleton/test_skeleton_large.cpp
+  skeleton/test_skeleton_checkpoint.cpp)
 
 if(TESSERA_HAVE_MPI)
   add_executable(tessera_skeleton_mpi_tests skeleton/test_skeleton_mpi.cpp)
@@ -43,3 +44,10 @@ add_test(NAME cli.skel_demo_unknown_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGE
 add_test(NAME cli.bench_skeleton_cpu COMMAND tessera_cli bench skeleton --device cpu --size 24 --reps 2 --warmup 1
          --param gpus=1,2 --param steps=2)
 set_tests_properties(cli.bench_skeleton_cpu PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2")
+# skel-demo --checkpoint/--restart: 10 straight steps on one part and 4 + 6
+# steps (saved on 2 parts, continued on 3) end in byte-identical checkpoints.
+add_test(NAME cli.skel_demo_restart COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_restart -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)
+add_test(NAME cli.skel_demo_restart_mismatch_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_restart_mismatch -DMISMATCH=1
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)

@@ -1,0 +1,99 @@
+#include "skeleton/checkpoint_format.hpp"
+
+#include <bit>
+#include <limits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "io/checkpoint_container.hpp"
+
+namespace tessera::skeleton {
+
+namespace {
+
+constexpr std::string_view kMagic{"TSSKLCK1", 8};
+const std::string kWhat = "skeleton checkpoint";
+// The values are stored in host byte order; the header says which.
+constexpr const char* kEndian = std::endian::native == std::endian::little ? "little" : "big";
+
+std::string extents_text(const Extents& e) { return fmt::format("{}x{}x{}", e.n[0], e.n[1], e.n[2]); }
+
+}  // namespace
+
+std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_view values) {
+  const nlohmann::json j = {{"extents", {h.extents.n[0], h.extents.n[1], h.extents.n[2]}},
+                            {"dims", h.extents.dims},
+                            {"components", h.components},
+                            {"element", h.element},
+                            {"element_bytes", h.element_bytes},
+                            {"endian", kEndian},
+                            {"order", "component-major, x fastest"},
+                            {"step", h.step}};
+  return io::format_container(kMagic, j, {values});
+}
+
+FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std::string& source) {
+  auto bad = [&](const std::string& why) { return io::container_error(source, kWhat, why); };
+  const io::ContainerContents box = io::parse_container(data, kMagic, kWhat, source);
+  const nlohmann::json& j = box.header;
+  FieldCheckpointContents out;
+  FieldCheckpointHeader& h = out.header;
+  try {
+    const auto& e = j.at("extents");
+    if (!e.is_array() || e.size() != 3) throw Error("'extents' is not an array of 3 integers");
+    for (int a = 0; a < 3; ++a) {
+      h.extents.n[a] = io::header_integer(e[a], "extents");
+      if (h.extents.n[a] < 1) throw Error(fmt::format("'extents' has a side of {}", h.extents.n[a]));
+    }
+    const long dims = io::header_integer(j.at("dims"), "dims");
+    if (dims < 1 || dims > 3) throw Error(fmt::format("'dims' is {} (1, 2 or 3)", dims));
+    h.extents.dims = static_cast<int>(dims);
+    for (int a = h.extents.dims; a < 3; ++a)
+      if (h.extents.n[a] != 1) throw Error(fmt::format("a {}-D field with {} cells along axis {}", dims, h.extents.n[a], a));
+    const long comps = io::header_integer(j.at("components"), "components");
+    if (comps < 1 || comps > 4096) throw Error(fmt::format("'components' is {} (1..4096)", comps));
+    h.components = static_cast<int>(comps);
+    h.element = io::header_string(j.at("element"), "element");
+    const long eb = io::header_integer(j.at("element_bytes"), "element_bytes");
+    if (eb < 1 || eb > (1 << 20)) throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
+    h.element_bytes = static_cast<std::uint64_t>(eb);
+    const std::string endian = io::header_string(j.at("endian"), "endian");
+    if (endian != kEndian) throw Error(fmt::format("'endian' is '{}', this machine is {}-endian", endian, kEndian));
+    const long step = io::header_integer(j.at("step"), "step");
+    if (step < 0) throw Error("'step' is negative");
+    h.step = static_cast<std::uint64_t>(step);
+  } catch (const std::exception& e) {
+    throw bad(std::string("header: ") + e.what());
+  }
+  // The payload the header implies, overflow-checked, before anything is allocated.
+  std::uint64_t cells = 0, values = 0, bytes = 0;
+  if (!io::checked_size(std::uint64_t(h.extents.n[0]), std::uint64_t(h.extents.n[1]), 0, cells) ||
+      !io::checked_size(cells, std::uint64_t(h.extents.n[2]), 0, cells) ||
+      cells > std::uint64_t(std::numeric_limits<index_t>::max()) ||
+      !io::checked_size(cells, std::uint64_t(h.components), 0, values) ||
+      !io::checked_size(values, h.element_bytes, 0, bytes))
+    throw bad(fmt::format("extents {} x {} components are too large", extents_text(h.extents), h.components));
+  if (box.payload.size() != bytes)
+    throw bad(fmt::format("{} bytes of values, the header's field needs {}", box.payload.size(), bytes));
+  out.values = box.payload;
+  return out;
+}
+
+std::string field_checkpoint_mismatch(const FieldCheckpointHeader& file, const FieldCheckpointHeader& field) {
+  std::string why;
+  auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  if (file.extents.dims != field.extents.dims)
+    add(fmt::format("{}-D in the file, {}-D in the field", file.extents.dims, field.extents.dims));
+  if (file.extents.n != field.extents.n)
+    add(fmt::format("extents {} in the file, {} in the field", extents_text(file.extents), extents_text(field.extents)));
+  if (file.components != field.components)
+    add(fmt::format("{} components in the file, {} in the field", file.components, field.components));
+  if (file.element != field.element || file.element_bytes != field.element_bytes)
+    add(fmt::format("elements '{}' ({} bytes) in the file, '{}' ({} bytes) in the field", file.element,
+                    file.element_bytes, field.element, field.element_bytes));
+  return why;
+}
+
+}  // namespace tessera::skeleton
