@@ -6,7 +6,11 @@
 // --check reruns on one part and reports whether the result is bitwise equal.
 // --checkpoint FILE saves the field after the last step; --restart FILE starts
 // from one (any part count, device or rank count: skeleton/checkpoint.hpp).
+// SIGINT/SIGTERM stop heat2d/blur3d at a step boundary with a checkpoint
+// (--checkpoint, else skel_<step>.ckpt) and exit 130/143.
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 
@@ -16,6 +20,8 @@
 #include "apps/tessera/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/fault_injection.hpp"
+#include "core/interrupt.hpp"
 #include "skeleton/examples.hpp"
 #include "skeleton/skeleton.hpp"
 #include "tessera/config.hpp"
@@ -73,12 +79,38 @@ void start(Container& c, const std::vector<T>& init, Persist& p) {
     std::printf("restarted from %s at step %llu\n", p.restart.c_str(), static_cast<unsigned long long>(p.step0));
 }
 
+// The first signal any rank received (every rank must stop at the same step:
+// the next one exchanges halos), polled every kPoll steps; 0 if none.
+constexpr int kPoll = 16;
+int agreed_signal(const sk::Team& team) {
+  int sig = interrupted();
+  if (sk::Comm* comm = team.comm()) {
+    const auto all = comm->allgather(&sig, sizeof sig);
+    sig = 0;
+    for (std::size_t i = 0; i + sizeof(int) <= all.size() && !sig; i += sizeof(int)) std::memcpy(&sig, &all[i], sizeof sig);
+  }
+  return sig;
+}
+
 // Runs a stencil demo on `team` and returns the final field (all ranks).
 template <class T, class Container, class Fn>
 std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int steps, double& seconds,
                        const Persist& p) {
+  install_interrupt_handlers();
   const auto t0 = std::chrono::steady_clock::now();
-  for (int s = 0; s < steps; ++s) c.mapStencilInPlace(f, st, T(0));
+  for (int s = 0; s < steps; ++s) {
+    c.mapStencilInPlace(f, st, T(0));
+    fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
+    if ((s + 1) % kPoll != 0 || s + 1 == steps) continue;  // (a finished run just finishes)
+    if (const int sig = agreed_signal(c.field().team())) {
+      const std::uint64_t step = p.step0 + static_cast<std::uint64_t>(s + 1);
+      const std::string file = !p.checkpoint.empty() ? p.checkpoint : fmt::format("skel_{:08d}.ckpt", step);
+      sk::save_checkpoint(c, file, step);
+      throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {})",
+                                         sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", step,
+                                         file, file));
+    }
+  }
   auto out = c.gather();  // synchronises every device
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!p.checkpoint.empty()) {

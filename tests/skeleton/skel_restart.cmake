@@ -2,7 +2,9 @@
 # Without MISMATCH: blur3d 10 steps on 1 part, and 4 steps on 2 parts then 6
 # more restarted on 3 parts, must leave byte-identical checkpoints (values and
 # step 10). With MISMATCH: a restart with another --size exits 1 naming the
-# extents in the file and in the field.
+# extents in the file and in the field. With INTERRUPT: a SIGINT stops the run
+# at a step boundary (exit 130, checkpoint) and the checkpoint continues it to
+# the straight run's end, byte for byte.
 file(REMOVE_RECURSE ${DIR})
 file(MAKE_DIRECTORY ${DIR})
 function(run expect)
@@ -13,6 +15,22 @@ function(run expect)
   endif()
   set(out "${o}${e}" PARENT_SCOPE)
 endfunction()
+if(INTERRUPT)  # SIGINT (fault injection) at step 20, polled at step 32: exit 130 with a checkpoint that continues
+  run(0 --size 13 --gpus 1 --steps 100 --checkpoint ${DIR}/straight.ckpt)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TESSERA_FAULT=sigint_at_step:20
+                          ${CMD} skel-demo blur3d --device cpu --precision double --size 13 --gpus 2 --steps 100
+                          --checkpoint ${DIR}/int.ckpt
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 130 OR NOT "${o}${e}" MATCHES "interrupted by SIGINT after step 32: checkpoint .*int.ckpt")
+    message(FATAL_ERROR "interrupted run: exit ${rc}\n${o}\n${e}")
+  endif()
+  run(0 --size 13 --gpus 3 --steps 68 --restart ${DIR}/int.ckpt --checkpoint ${DIR}/continued.ckpt)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/straight.ckpt ${DIR}/continued.ckpt RESULT_VARIABLE diff)
+  if(NOT diff EQUAL 0)
+    message(FATAL_ERROR "the run continued after SIGINT differs from the straight run")
+  endif()
+  return()
+endif()
 if(MISMATCH)
   run(0 --size 13 --gpus 2 --steps 2 --checkpoint ${DIR}/a.ckpt)
   run(1 --gpus 2 --steps 2 --size 14 --restart ${DIR}/a.ckpt)

@@ -51,3 +51,7 @@ add_test(NAME cli.skel_demo_restart COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE
 add_test(NAME cli.skel_demo_restart_mismatch_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_restart_mismatch -DMISMATCH=1
          -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)
+add_test(NAME interrupt.skel_demo_sigint COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_interrupt -DINTERRUPT=1
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)
+set_tests_properties(interrupt.skel_demo_sigint PROPERTIES LABELS reliability)
