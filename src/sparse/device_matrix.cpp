@@ -267,8 +267,7 @@ double DeviceMatrix<V>::model_bytes(Kernel k) const {
     if (k == Kernel::bcsr_v1a || k == Kernel::bcsr_v2a) bytes += static_cast<double>(matrix_bytes_);
     if (b->stored_block_rows < ceil_div(b->rows, b->block.r)) bytes += v * static_cast<double>(rows_);
   } else if (const auto* l = std::get_if<DeviceBell<V>>(&data_)) {
-    if (l->stored_block_rows < ceil_div(l->rows, l->block.r))  // the zeros of the empty rows
-      bytes += v * static_cast<double>(k == Kernel::bell_bi ? rows_ - l->stored_rows() : rows_);
+    if (l->stored_block_rows < ceil_div(l->rows, l->block.r)) bytes += v * static_cast<double>(rows_);
   }
   return bytes;
 }

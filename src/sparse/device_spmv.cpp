@@ -88,9 +88,7 @@ void spmv(const DeviceMatrix<V>& a, const Buffer<V>& x, Buffer<V>& y, Kernel k) 
                      kernels::bcsr(tag, q, m, k, x, y);
                    },
                    [&](const DeviceBell<V>& m) {
-                     // bell-bi writes the empty rows itself: no separate pass over y
-                     if (k != Kernel::bell_bi && m.stored_block_rows < ceil_div(m.rows, m.block.r))
-                       kernels::fill_zero(tag, q, y);
+                     if (m.stored_block_rows < ceil_div(m.rows, m.block.r)) kernels::fill_zero(tag, q, y);
                      kernels::bell(tag, q, m, k, x, y);
                    },
                },

@@ -125,12 +125,11 @@ __kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped
 /* ---- BELL (matrix-wide column-major, n stored scalar rows) ---------------------- */
 /* Thesis BELL: one work-item per stored scalar row. */
 __kernel void bell_row(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map, int ir,
-                       int iscale, int zero_gaps, IDX col, VAL val, VAL x, __global ts_value* y) {
+                       int iscale, IDX col, VAL val, VAL x, __global ts_value* y) {
   const long R = get_global_id(0);
   if (R >= n) return;
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;
   if (row < rows) y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, width, c, cols);
-  if (zero_gaps) ts_spmv_zero_gaps(y, map, R / r, n / r, (rows + r - 1) / r, (int)(R % r), r, rows);
 }
 
 /* Thesis BELL V2: one work-item per stored block row, block-row index. */

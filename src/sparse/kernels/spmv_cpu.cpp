@@ -156,7 +156,6 @@ void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb,
         v = acc[i];
       } else if (k == Kernel::bell_bi) {  // block-row index: the BELL sums, another index
         v = ts_spmv_bell_row_ix(v, col, val, x, row, n, r, c, 0, a.width, c, a.cols);
-        if (a.mapped) ts_spmv_zero_gaps(y, map, sb, nb, ceil_div(a.rows, r), i, r, a.rows);  // no fill pass
       } else if (k == Kernel::bell_sub) {
         for (long q = 0; q < a.subsections(); ++q)
           v = ts_spmv_add(v, ts_spmv_bell_row(K{}, col, val, x, row, n, q * a.sub_slots,

@@ -147,17 +147,15 @@ __global__ void bcsr_warp_k(long nbr, int r, int c, long rows, long cols, int ma
 }
 
 // BELL, BELL V4 (ir = iscale = 1: per-scalar-row index) and bell-bi (ir = r,
-// iscale = c: block-row index; zero_gaps: it also writes the empty rows, so
-// no fill pass runs first); one thread per stored scalar row.
+// iscale = c: block-row index); one thread per stored scalar row.
 template <class K>
 __global__ void bell_row_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
-                           int ir, int iscale, int zero_gaps, const int* col, const K* __restrict__ val,
-                           const K* __restrict__ x, K* y) {
+                           int ir, int iscale, const int* col, const K* __restrict__ val, const K* __restrict__ x,
+                           K* y) {
   const long R = global_id();
   if (R >= n) return;
   const long row = row_of(map, mapped, R / r) * r + R % r;
   if (row < rows) y[row] = ts_spmv_bell_row_ix(K{}, col, val, x, R, n, ir, iscale, 0, width, c, cols);
-  if (zero_gaps) ts_spmv_zero_gaps(y, map, R / r, n / r, (rows + r - 1) / r, int(R % r), r, rows);
 }
 
 template <class K>
@@ -317,8 +315,7 @@ void bell(CudaTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& 
   } else {  // BELL and CUDA BELL V4 (the thesis's V4 is this kernel launched through CUDA), bell-bi
     const bool bi = k == Kernel::bell_bi;
     launch(q, "spmv bell_row", n, TS_SPMV_GROUP, bell_row_k<K>, n, long(a.width), r, c, long(a.rows), long(a.cols),
-           int(a.mapped), idx(a.block_row_map), bi ? r : 1, bi ? c : 1, int(bi && a.mapped), idx(a.col), in(a.val),
-           in(x), out(y));
+           int(a.mapped), idx(a.block_row_map), bi ? r : 1, bi ? c : 1, idx(a.col), in(a.val), in(x), out(y));
   }
 }
 

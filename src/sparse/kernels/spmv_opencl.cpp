@@ -126,8 +126,8 @@ void bell(OpenCLTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>
   } else {  // BELL (per-scalar-row index) and bell-bi (block-row index)
     const bool bi = k == Kernel::bell_bi;
     launch(q, y, "bell_row", n, TS_SPMV_GROUP, cl_long(n), cl_long(a.width), cl_int(r), cl_int(c), cl_long(a.rows),
-           cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(bi ? r : 1), cl_int(bi ? c : 1),
-           cl_int(bi && a.mapped), m(a.col), m(a.val), m(x), m(y));
+           cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(bi ? r : 1), cl_int(bi ? c : 1), m(a.col),
+           m(a.val), m(x), m(y));
   }
 }
 

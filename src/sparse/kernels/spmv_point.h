@@ -121,20 +121,6 @@ TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col, TS_GL
   return acc;
 }
 
-/* The empty block rows that lane i of stored block row sb writes zeros into
- * when no fill pass runs before the kernel (bell-bi): those after sb up to the
- * next stored block row (after the last: up to total_br), and for sb = 0 also
- * those before it. The row map is ascending (validated), so the stored block
- * rows cover every empty one exactly once. */
-TS_FN void ts_spmv_zero_gaps(TS_GLOBAL ts_value* y, TS_GLOBAL const int* map, long sb, long nb, long total_br,
-                             int i, int r, long rows) {
-  const long here = map[sb], next = sb + 1 < nb ? (long)map[sb + 1] : total_br;
-  for (long b = sb == 0 ? 0 : here + 1; b < next; ++b) {
-    const long row = b * r + i;
-    if (b != here && row < rows) y[row] = TS_SPMV_ZERO;
-  }
-}
-
 /* The thesis's BELL kernel (per-scalar-row index) and one subsection of it. */
 TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
                                 TS_GLOBAL const ts_value* x, long row, long stored_rows, long k0, long k1, int c,
