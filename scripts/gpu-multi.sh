@@ -18,18 +18,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+source scripts/gpu-common.sh
 B=${BUILD_DIR:-$ROOT/build/gpu}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
-if [ ! -x "$B/bin/tessera_tests" ] || [ ! -x "$B/bin/tessera" ]; then
-  t0=$SECONDS
-  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$B" -j"$(nproc)" --target tessera_tests tessera_cli; } > "$OUT/build.log" 2>&1 ||
-    { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $((SECONDS - t0)) s"
-fi
+gpu_build "$B" tessera_tests tessera_cli
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
 "$B/bin/tessera" devices 2>&1 | tee "$OUT/devices.txt" | tail -8

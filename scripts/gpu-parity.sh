@@ -7,16 +7,10 @@
 # TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH
-# NVIDIA's OpenCL ICD is installed but not registered with the loader.
-mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+source scripts/gpu-common.sh
 B=${BUILD_DIR:-/tmp/gb}
-t0=$SECONDS
-{ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-  cmake --build "$B" -j"$(nproc)" --target tessera_tests; } > "$OUT/build.log" 2>&1 ||
-  { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
-echo "build: $((SECONDS - t0)) s, commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}"
+gpu_build "$B" tessera_tests
+echo "commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 "$B/bin/tessera_tests" --gtest_list_tests --gtest_filter='*cuda_0*:*opencl_1*' | grep -c '^  ' | sed 's/^/GPU test instances: /'
 t0=$SECONDS

@@ -16,19 +16,13 @@
 # TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
+source scripts/gpu-common.sh
 DEADLINE=${DEADLINE:-$(( $(date +%s) + 570 ))}
-export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
-# NVIDIA's OpenCL ICD is installed but not registered with the loader.
-mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+export TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
 B=${BUILD_DIR:-/tmp/gb}
 R=${REPORT_DIR:-/tmp/report-gpu}
-if [ ! -x "$B/bin/tessera" ]; then
-  t0=$SECONDS
-  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$B" -j"$(nproc)" --target ${BUILD_TARGETS:-tessera_cli${GPU_TESTS:+ tessera_tests}}; } > "$OUT/build.log" 2>&1 || { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $((SECONDS - t0)) s"
-fi
+# shellcheck disable=SC2086  # BUILD_TARGETS is a list
+gpu_build "$B" ${BUILD_TARGETS:-tessera_cli${GPU_TESTS:+ tessera_tests}}
 if [ -n "${GPU_TESTS:-}" ]; then
   timeout "${TEST_S:-240}" "$B/bin/tessera_tests" --gtest_filter="$GPU_TESTS" > "$OUT/gputests.log" 2>&1
   echo "gpu tests: exit $? $(grep -E '^\[  (PASSED|FAILED) ' "$OUT/gputests.log" | tr '\n' ' ')"

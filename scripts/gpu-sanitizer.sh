@@ -13,16 +13,9 @@
 # TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/gpu-common.sh
 B=${BUILD_DIR:-/tmp/gb}
-if [ ! -x "$B/bin/tessera_tests" ] || [ ! -x "$B/bin/tessera" ]; then
-  t0=$SECONDS
-  { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-    cmake --build "$B" -j"$(nproc)" --target tessera_tests tessera_cli; } > "$OUT/build.log" 2>&1 ||
-    { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $((SECONDS - t0)) s"
-fi
+gpu_build "$B" tessera_tests tessera_cli
 echo "commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $(compute-sanitizer --version | tail -1)"
 FILTER=${CS_FILTER:-'*/cuda_*'}
 echo "CUDA test instances: $("$B/bin/tessera_tests" --gtest_list_tests --gtest_filter="$FILTER" | grep -c '^  ')"

@@ -7,15 +7,11 @@
 # $OUT gets spmv.json, the logs and a short table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/tessera-out}; mkdir -p "$OUT"
-export PATH=/usr/local/cuda/bin:$PATH TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
-mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
+source scripts/gpu-common.sh
+export TESSERA_CACHE_DIR=/tmp/tessera-cache TESSERA_PROGRESS=log
 B=${BUILD_DIR:-build/gpu}
-t0=$SECONDS
-{ cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
-  cmake --build "$B" -j"$(nproc)" --target tessera_cli tessera_tests; } > "$OUT/build.log" 2>&1 ||
-  { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
-echo "build: $((SECONDS - t0)) s; commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+gpu_build "$B" tessera_cli tessera_tests
+echo "commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 TESTS='*SpmvDevice*:*SkeletonCheckpoint*'
 ( timeout 200 "$B/bin/tessera_tests" --gtest_filter="$TESTS-*opencl_0_0*" > "$OUT/tests.log" 2>&1; echo "exit $?" >> "$OUT/tests.log" ) &
 ( timeout 300 compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 "$B/bin/tessera_tests" \
