@@ -8,14 +8,16 @@ mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
 
-# gpu_build DIR TARGET...: configures DIR once (Release, sm_90) and builds the
-# targets (incrementally: a warm machine rebuilds only what changed since the
-# last call); the log goes to $OUT/build.log; a failed build ends the script.
+# gpu_build DIR TARGET...: configures DIR (Release, sm_90; again on every call,
+# which is cheap and takes a new TESSERA_COMMIT into the build identity) and
+# builds the targets incrementally: a warm machine rebuilds only what changed
+# since the last call. The log goes to $OUT/build.log; a failed build ends the
+# script. Every script defaults to the same DIR, build/gpu (ignored by git, so
+# a warm machine keeps it between calls).
 gpu_build() {
   local dir=$1 t0=$SECONDS
   shift
-  { { [ -f "$dir/build.ninja" ] ||
-      cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90; } &&
+  { cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA_ARCHITECTURES=90 &&
     cmake --build "$dir" -j"$(nproc)" --target "$@"; } > "$OUT/build.log" 2>&1 ||
     { echo "build FAILED"; tail -30 "$OUT/build.log"; exit 1; }
   echo "build: $((SECONDS - t0)) s"

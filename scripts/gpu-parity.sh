@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
-B=${BUILD_DIR:-/tmp/gb}
+B=${BUILD_DIR:-build/gpu}
 gpu_build "$B" tessera_tests
 echo "commit ${TESSERA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

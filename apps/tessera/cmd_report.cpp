@@ -271,6 +271,7 @@ int run_report(const ReportArgs& r) {
     std::fprintf(stderr, "tessera report: convergence histories on %s\n", device->id().c_str());
     try {
       write_file_atomic((results / "histories.json").string(), report_histories(device, r.quick).dump(1) + "\n");
+      index.erase("histories_error");  // an earlier run's failure (--keep) is over
     } catch (const std::exception& e) {
       index["histories_error"] = e.what();
     }

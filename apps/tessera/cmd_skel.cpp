@@ -64,7 +64,8 @@ int run_da(const sk::Team& team, nlohmann::json& j) {
 // Where a run starts and what it keeps: --restart and --checkpoint.
 struct Persist {
   std::string restart, checkpoint;
-  std::uint64_t step0 = 0;  ///< the step the run started from (restored with the field)
+  bool interruptible = true;  ///< false for the --check rerun (the first run already stopped for a signal)
+  std::uint64_t step0 = 0;    ///< the step the run started from (restored with the field)
 };
 
 /// The container's first values: `init`, or the --restart checkpoint's.
@@ -96,19 +97,21 @@ int agreed_signal(const sk::Team& team) {
 template <class T, class Container, class Fn>
 std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int steps, double& seconds,
                        const Persist& p) {
-  install_interrupt_handlers();
+  if (p.interruptible) install_interrupt_handlers();
   const auto t0 = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
     c.mapStencilInPlace(f, st, T(0));
+    if (!p.interruptible) continue;
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
     if ((s + 1) % kPoll != 0 || s + 1 == steps) continue;  // (a finished run just finishes)
     if (const int sig = agreed_signal(c.field().team())) {
       const std::uint64_t step = p.step0 + static_cast<std::uint64_t>(s + 1);
       const std::string file = !p.checkpoint.empty() ? p.checkpoint : fmt::format("skel_{:08d}.ckpt", step);
       sk::save_checkpoint(c, file, step);
-      throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {})",
+      throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {} "
+                                         "--steps {})",
                                          sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", step,
-                                         file, file));
+                                         file, file, steps - (s + 1)));
     }
   }
   auto out = c.gather();  // synchronises every device
@@ -169,9 +172,13 @@ int run_stencil_demo(const SkelArgs& a, const sk::Team& team, nlohmann::json& j)
   j["mcells_per_s"] = cells * a.steps / seconds * 1e-6;
   j["sum"] = double(total);
   if (!a.check) return 0;
+  // a signal in the last steps let the run finish; it still stops the rerun
+  if (const int sig = agreed_signal(team))
+    throw Interrupted(sig, fmt::format("interrupted by {} after the last step: the --check rerun was not started",
+                                       sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"));
   double s1 = 0;
   T t1{};
-  const auto single = run(sk::Team::open(team.device(0).id(), 1), s1, t1, {a.restart, ""});
+  const auto single = run(sk::Team::open(team.device(0).id(), 1), s1, t1, {a.restart, "", false});
   const bool same = single.size() == result.size() &&
                     std::memcmp(single.data(), result.data(), result.size() * sizeof(T)) == 0;
   if (team.rank() == 0)

@@ -3,8 +3,9 @@
 // written atomically (checkpoint_format.hpp), so a field saved on one part,
 // backend or rank count restores on any other, bit for bit. Under MPI every
 // rank gathers, rank 0 writes, and every rank learns whether it worked; on
-// restore every rank reads the file and all of them fail together if one
-// cannot (no rank is left waiting in the next exchange).
+// restore rank 0 reads the file and hands its bytes to the others, so every
+// rank restores the same bytes or all fail together (no rank is left waiting
+// in the next exchange).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -77,19 +78,27 @@ void save_checkpoint(Field<T>& f, const std::filesystem::path& path, std::uint64
 /// differs, and the field is left as it was.
 template <class T>
 std::uint64_t load_checkpoint(Field<T>& f, const std::filesystem::path& path) {
+  const Team& team = f.team();
   std::string error, data;
-  FieldCheckpointContents c;
-  try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open the checkpoint");
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    c = parse_field_checkpoint(data, path.string());
-    if (const std::string why = field_checkpoint_mismatch(c.header, checkpoint_header(f)); !why.empty())
-      throw Error(path.string() + ": the checkpoint does not fit this field: " + why);
-  } catch (const std::exception& e) {
-    error = e.what();
+  if (team.rank() == 0) {
+    try {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw Error(path.string() + ": cannot open the checkpoint");
+      data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception& e) {
+      error = e.what();
+      if (error.empty()) error = path.string() + ": the checkpoint could not be read";
+    }
   }
-  detail::agree_on_error(f.team(), std::move(error));
+  detail::agree_on_error(team, std::move(error));
+  if (Comm* comm = team.comm()) {  // rank 0's bytes to every rank (the others contribute none)
+    const auto all = comm->allgather(data.data(), team.rank() == 0 ? data.size() : 0);
+    data.assign(reinterpret_cast<const char*>(all.data()), all.size());
+  }
+  // the same bytes everywhere: every rank parses and checks alike, and throws alike
+  const FieldCheckpointContents c = parse_field_checkpoint(data, path.string());
+  if (const std::string why = field_checkpoint_mismatch(c.header, checkpoint_header(f)); !why.empty())
+    throw Error(path.string() + ": the checkpoint does not fit this field: " + why);
   std::vector<T> values(c.values.size() / sizeof(T));
   std::memcpy(values.data(), c.values.data(), c.values.size());
   f.scatter(values);

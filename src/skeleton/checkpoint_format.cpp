@@ -15,14 +15,23 @@ namespace {
 
 constexpr std::string_view kMagic{"TSSKLCK1", 8};
 const std::string kWhat = "skeleton checkpoint";
-// The values are stored in host byte order; the header says which.
+// The values, like the container's length and checksum, are stored in host
+// byte order; the header says which. (A file of the other byte order fails at
+// the container's checksum before this field is read.)
 constexpr const char* kEndian = std::endian::native == std::endian::little ? "little" : "big";
+constexpr long kMaxComponents = 4096, kMaxElementBytes = 1 << 20;
 
 std::string extents_text(const Extents& e) { return fmt::format("{}x{}x{}", e.n[0], e.n[1], e.n[2]); }
 
 }  // namespace
 
 std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_view values) {
+  // what parse_field_checkpoint accepts, so that no file is written that cannot be read
+  if (h.components < 1 || h.components > kMaxComponents || h.element_bytes < 1 ||
+      h.element_bytes > std::uint64_t(kMaxElementBytes) || h.step > std::uint64_t(std::numeric_limits<long>::max()))
+    throw Error(fmt::format("skeleton checkpoint: {} components of {} bytes at step {} cannot be saved (at most {} "
+                            "components of at most {} bytes, steps below 2^63)",
+                            h.components, h.element_bytes, h.step, kMaxComponents, kMaxElementBytes));
   const nlohmann::json j = {{"extents", {h.extents.n[0], h.extents.n[1], h.extents.n[2]}},
                             {"dims", h.extents.dims},
                             {"components", h.components},
@@ -53,11 +62,12 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
     for (int a = h.extents.dims; a < 3; ++a)
       if (h.extents.n[a] != 1) throw Error(fmt::format("a {}-D field with {} cells along axis {}", dims, h.extents.n[a], a));
     const long comps = io::header_integer(j.at("components"), "components");
-    if (comps < 1 || comps > 4096) throw Error(fmt::format("'components' is {} (1..4096)", comps));
+    if (comps < 1 || comps > kMaxComponents)
+      throw Error(fmt::format("'components' is {} (1..{})", comps, kMaxComponents));
     h.components = static_cast<int>(comps);
     h.element = io::header_string(j.at("element"), "element");
     const long eb = io::header_integer(j.at("element_bytes"), "element_bytes");
-    if (eb < 1 || eb > (1 << 20)) throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
+    if (eb < 1 || eb > kMaxElementBytes) throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
     h.element_bytes = static_cast<std::uint64_t>(eb);
     const std::string endian = io::header_string(j.at("endian"), "endian");
     if (endian != kEndian) throw Error(fmt::format("'endian' is '{}', this machine is {}-endian", endian, kEndian));

@@ -21,7 +21,7 @@ if(INTERRUPT)  # SIGINT (fault injection) at step 20, polled at step 32: exit 13
                           ${CMD} skel-demo blur3d --device cpu --precision double --size 13 --gpus 2 --steps 100
                           --checkpoint ${DIR}/int.ckpt
                   RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
-  if(NOT rc EQUAL 130 OR NOT "${o}${e}" MATCHES "interrupted by SIGINT after step 32: checkpoint .*int.ckpt")
+  if(NOT rc EQUAL 130 OR NOT "${o}${e}" MATCHES "interrupted by SIGINT after step 32: checkpoint .*int.ckpt .continue with --restart .*int.ckpt --steps 68.")
     message(FATAL_ERROR "interrupted run: exit ${rc}\n${o}\n${e}")
   endif()
   run(0 --size 13 --gpus 3 --steps 68 --restart ${DIR}/int.ckpt --checkpoint ${DIR}/continued.ckpt)

@@ -169,6 +169,13 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   FieldCheckpointHeader flat = h;
   flat.extents.dims = 2;
   rejects(with(flat, payload), "a 2-D field with 2 cells along axis 2");
+  // what the reader refuses is not written either
+  FieldCheckpointHeader many = h;
+  many.components = 5000;
+  EXPECT_THROW(format_field_checkpoint(many, std::string(5000 * 48, '\0')), Error);
+  FieldCheckpointHeader late = h;
+  late.step = std::uint64_t(1) << 63;
+  EXPECT_THROW(format_field_checkpoint(late, payload), Error);
 }
 
 }  // namespace
