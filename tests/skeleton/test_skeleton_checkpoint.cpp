@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/atomic_file.hpp"
+#include "io/checkpoint_container.hpp"
 #include "skeleton_test_support.hpp"
 
 namespace tessera::skeleton {
@@ -163,9 +164,14 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   FieldCheckpointHeader wrong = h;
   wrong.extents = extents_3d(4, 2, 2);
   rejects(with(wrong, payload), "48 bytes of values, the header's field needs 64");
-  FieldCheckpointHeader zero = h;
-  zero.element_bytes = 0;
-  rejects(with(zero, payload), "'element_bytes' is 0");
+  // (the writer refuses these itself: forged through the container)
+  nlohmann::json zero = {{"extents", {3, 2, 2}}, {"dims", 3}, {"components", 1}, {"element", "float32"},
+                         {"element_bytes", 0}, {"endian", "little"}, {"step", 9}};
+  rejects(io::format_container("TSSKLCK1", zero, {payload}), "'element_bytes' is 0");
+  nlohmann::json comps = zero;
+  comps["element_bytes"] = 4;
+  comps["components"] = 5000;
+  rejects(io::format_container("TSSKLCK1", comps, {payload}), "'components' is 5000");
   FieldCheckpointHeader flat = h;
   flat.extents.dims = 2;
   rejects(with(flat, payload), "a 2-D field with 2 cells along axis 2");
