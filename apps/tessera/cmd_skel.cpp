@@ -9,7 +9,6 @@
 // SIGINT/SIGTERM stop heat2d/blur3d at a step boundary with a checkpoint
 // (--checkpoint, else skel_<step>.ckpt) and exit 130/143.
 #include <chrono>
-#include <csignal>
 #include <cstring>
 #include <cstdio>
 #include <memory>
@@ -110,7 +109,7 @@ std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int ste
       sk::save_checkpoint(c, file, step);
       throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {} "
                                          "--steps {})",
-                                         sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", step,
+                                         signal_name(sig), step,
                                          file, file, steps - (s + 1)));
     }
   }
@@ -175,7 +174,7 @@ int run_stencil_demo(const SkelArgs& a, const sk::Team& team, nlohmann::json& j)
   // a signal in the last steps let the run finish; it still stops the rerun
   if (const int sig = agreed_signal(team))
     throw Interrupted(sig, fmt::format("interrupted by {} after the last step: the --check rerun was not started",
-                                       sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"));
+                                       signal_name(sig)));
   double s1 = 0;
   T t1{};
   const auto single = run(sk::Team::open(team.device(0).id(), 1), s1, t1, {a.restart, "", false});

@@ -38,6 +38,10 @@ int interrupted() noexcept { return g_signal.load(std::memory_order_relaxed); }
 
 int interrupt_exit_code(int signal) noexcept { return 128 + signal; }
 
+const char* signal_name(int signal) noexcept {
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
 void reset_interrupted() noexcept { g_signal.store(0); }
 
 }  // namespace tessera

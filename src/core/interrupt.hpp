@@ -20,6 +20,9 @@ int interrupted() noexcept;
 /// 128 + signal: the conventional shell exit code of a run a signal stopped.
 int interrupt_exit_code(int signal) noexcept;
 
+/// "SIGINT", "SIGTERM", or "a signal": what the interruption messages say.
+const char* signal_name(int signal) noexcept;
+
 /// Thrown by a driver that stopped cleanly because of a signal, after it has
 /// saved its state; main() prints the message and exits with exit_code().
 class Interrupted : public Error {

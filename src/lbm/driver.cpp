@@ -142,7 +142,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
           write_checkpoint(ckpt, s);
         }
         throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {}){}",
-                                           sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal",
+                                           signal_name(sig),
                                            s.time(), ckpt.string(), ckpt.string(),
                                            o.out.empty() ? "" : ", outputs in " + o.out.string()));
       }

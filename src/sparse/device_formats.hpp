@@ -63,6 +63,10 @@ struct DeviceBell {
   Buffer<index_t> windows;   ///< BELL V3: (first x index, window size) per group
   int sub_slots = 4;         ///< bell-sub: block slots per thread
   size64 stored_rows() const { return stored_block_rows * block.r; }
+  /// ts_spmv_bell_row_ix's ir and iscale for this matrix's index: (1, 1) per
+  /// scalar row (BELL, V3, V4), (r, c) per block row (bell-bi).
+  int index_rows() const { return index == BellIndex::block_row ? block.r : 1; }
+  int index_scale() const { return index == BellIndex::block_row ? block.c : 1; }
   size64 subsections() const { return sub_slots > 0 ? ceil_div(width, sub_slots) : 0; }
 };
 

@@ -110,7 +110,7 @@ class Checkpoints {
 inline Interrupted interruption(int sig, long step, double t, const std::string& checkpoint, const Outputs& out) {
   return Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {}); "
                                       "t = {:.6g} s{}",
-                                      sig == SIGTERM ? "SIGTERM" : "SIGINT", step, checkpoint, checkpoint, t,
+                                      signal_name(sig), step, checkpoint, checkpoint, t,
                                       out.count() ? ", last output: " + out.last() : ""));
 }
 

@@ -154,14 +154,12 @@ void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb,
       K v{};
       if (k == Kernel::bell_v2) {
         v = acc[i];
-      } else if (k == Kernel::bell_bi) {  // block-row index: the BELL sums, another index
-        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, r, c, 0, a.width, c, a.cols);
       } else if (k == Kernel::bell_sub) {
         for (long q = 0; q < a.subsections(); ++q)
           v = ts_spmv_add(v, ts_spmv_bell_row(K{}, col, val, x, row, n, q * a.sub_slots,
                                               std::min<long>(a.width, (q + 1) * a.sub_slots), c, a.cols));
-      } else {  // BELL, BELL V3 (same sums; the window only moves x), BELL V4
-        v = ts_spmv_bell_row(v, col, val, x, row, n, 0, a.width, c, a.cols);
+      } else {  // BELL, BELL V3 (same sums; the window only moves x), BELL V4, bell-bi (another index)
+        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, a.index_rows(), a.index_scale(), 0, a.width, c, a.cols);
       }
       y[first_row + i] = v;
     }

@@ -313,9 +313,9 @@ void bell(CudaTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& 
         idx(a.col), in(a.val), in(x), out(y));
     cuda::check_launch("spmv bell_sub");
   } else {  // BELL and CUDA BELL V4 (the thesis's V4 is this kernel launched through CUDA), bell-bi
-    const bool bi = k == Kernel::bell_bi;
     launch(q, "spmv bell_row", n, TS_SPMV_GROUP, bell_row_k<K>, n, long(a.width), r, c, long(a.rows), long(a.cols),
-           int(a.mapped), idx(a.block_row_map), bi ? r : 1, bi ? c : 1, idx(a.col), in(a.val), in(x), out(y));
+           int(a.mapped), idx(a.block_row_map), a.index_rows(), a.index_scale(), idx(a.col), in(a.val), in(x),
+           out(y));
   }
 }
 

@@ -124,10 +124,9 @@ void bell(OpenCLTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>
     opencl::queue_of(q).launch(kk, cl::NDRange(round_up(n, TS_SPMV_WARP), static_cast<std::size_t>(nsub)),
                                cl::NDRange(TS_SPMV_WARP, static_cast<std::size_t>(nsub)), "bell_sub");
   } else {  // BELL (per-scalar-row index) and bell-bi (block-row index)
-    const bool bi = k == Kernel::bell_bi;
     launch(q, y, "bell_row", n, TS_SPMV_GROUP, cl_long(n), cl_long(a.width), cl_int(r), cl_int(c), cl_long(a.rows),
-           cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(bi ? r : 1), cl_int(bi ? c : 1), m(a.col),
-           m(a.val), m(x), m(y));
+           cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(a.index_rows()), cl_int(a.index_scale()),
+           m(a.col), m(a.val), m(x), m(y));
   }
 }
 
