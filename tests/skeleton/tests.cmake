@@ -7,7 +7,8 @@ target_sources(tessera_tests PRIVATE
   skeleton/test_skeleton_fold.cpp
   skeleton/test_skeleton_exchange.cpp
   skeleton/test_skeleton_large.cpp
-  skeleton/test_skeleton_checkpoint.cpp)
+  skeleton/test_skeleton_checkpoint.cpp
+  skeleton/test_skeleton_native.cpp)
 
 if(TESSERA_HAVE_MPI)
   add_executable(tessera_skeleton_mpi_tests skeleton/test_skeleton_mpi.cpp)

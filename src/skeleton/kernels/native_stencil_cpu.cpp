@@ -1,12 +1,21 @@
 // CPU hand-written baseline stencils (OpenMP over z and y).
+#include <fmt/format.h>
+
 #include "backends/cpu/cpu_device.hpp"
 #include "skeleton/examples.hpp"
 #include "skeleton/kernels/native_stencil.hpp"
 
 namespace tessera::skeleton::kernels {
 
+void check_native(int points, NativeWalk walk) {
+  if (points != 7 && points != 27) throw UsageError(fmt::format("hand-written stencil: {} points (7 or 27)", points));
+  if (walk == NativeWalk::march && points != 7)
+    throw UsageError("hand-written stencil: the register march exists for the 7-point stencil only");
+}
+
 template <class T>
-void native_stencil(CpuTag, Queue&, int points, const Buffer<T>& in, Buffer<T>& out, index_t n) {
+void native_stencil(CpuTag, Queue&, int points, const Buffer<T>& in, Buffer<T>& out, index_t n, NativeWalk walk) {
+  check_native(points, walk);
   const index_t sy = n + 2, sz = sy * sy;
   const T* a = cpu::ptr<const T>(in.handle());
   T* b = cpu::ptr<T>(out.handle());
@@ -21,13 +30,13 @@ void native_stencil(CpuTag, Queue&, int points, const Buffer<T>& in, Buffer<T>& 
 }
 
 template <class T>
-void native_stencil(OpenCLTag, Queue&, int, const Buffer<T>&, Buffer<T>&, index_t) {
+void native_stencil(OpenCLTag, Queue&, int, const Buffer<T>&, Buffer<T>&, index_t, NativeWalk) {
   throw UsageError("the hand-written baseline stencil exists for the CPU and CUDA only");
 }
 
-template void native_stencil<float>(CpuTag, Queue&, int, const Buffer<float>&, Buffer<float>&, index_t);
-template void native_stencil<double>(CpuTag, Queue&, int, const Buffer<double>&, Buffer<double>&, index_t);
-template void native_stencil<float>(OpenCLTag, Queue&, int, const Buffer<float>&, Buffer<float>&, index_t);
-template void native_stencil<double>(OpenCLTag, Queue&, int, const Buffer<double>&, Buffer<double>&, index_t);
+template void native_stencil<float>(CpuTag, Queue&, int, const Buffer<float>&, Buffer<float>&, index_t, NativeWalk);
+template void native_stencil<double>(CpuTag, Queue&, int, const Buffer<double>&, Buffer<double>&, index_t, NativeWalk);
+template void native_stencil<float>(OpenCLTag, Queue&, int, const Buffer<float>&, Buffer<float>&, index_t, NativeWalk);
+template void native_stencil<double>(OpenCLTag, Queue&, int, const Buffer<double>&, Buffer<double>&, index_t, NativeWalk);
 
 }  // namespace tessera::skeleton::kernels

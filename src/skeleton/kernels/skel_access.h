@@ -27,4 +27,13 @@
 #define TS_POS(s, a) (s).pos(a)
 #endif
 
+/* Cells per work-item along z in the map and stencil kernels of every GPU
+ * backend. One float cell per thread leaves too few bytes in flight per SM to
+ * cover HBM latency (the float map and 7-point stencil ran at 35-38% of the
+ * copy bandwidth on an H200, double at 66-72%): a work-item computes
+ * TS_SKEL_Z_CELLS consecutive cells before it stores any, so their loads are
+ * issued together (and the z-neighbours a stencil shares hit the same
+ * work-item's cache lines). */
+#define TS_SKEL_Z_CELLS 4
+
 #endif /* TESSERA_SKEL_ACCESS_H */

@@ -5,31 +5,60 @@
 // file that calls a skeleton with a functor nobody instantiated fails to link,
 // naming the missing cuda_for_boxes<...>.
 #pragma once
+#include <concepts>
+
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
+#include "skeleton/kernels/skel_access.h"  // TS_SKEL_Z_CELLS
 #include "skeleton/kernels/skel_launch.hpp"
 
 namespace tessera::skeleton::kernels {
 
-/// One box: a 3-D grid, x fastest, a z loop when the box is deeper than the grid.
+template <class Op>
+concept SplitOp = requires(const Op& op, typename Op::result v) {
+  { op.splits() } -> std::same_as<bool>;
+  op.compute(index_t{}, index_t{}, index_t{});
+  op.store(index_t{}, index_t{}, index_t{}, v);
+};
+
+/// One box: a 3-D grid, x fastest; each thread takes runs of
+/// TS_SKEL_Z_CELLS consecutive z (skel_access.h says why), computed before
+/// stored when the op splits (a grid-stride loop when the box is deeper than
+/// the grid).
 template <class Op>
 __global__ void skel_box_kernel(Op op, Box b) {
+  constexpr int U = TS_SKEL_Z_CELLS;
   const index_t x = b.lo[0] + index_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const index_t y = b.lo[1] + index_t(blockIdx.y) * blockDim.y + threadIdx.y;
   if (x >= b.hi[0] || y >= b.hi[1]) return;
-  for (index_t z = b.lo[2] + blockIdx.z; z < b.hi[2]; z += gridDim.z) op(x, y, z);
+  for (index_t z = b.lo[2] + index_t(blockIdx.z) * U; z < b.hi[2]; z += index_t(gridDim.z) * U) {
+    if constexpr (SplitOp<Op>) {
+      if (z + U <= b.hi[2] && op.splits()) {
+        typename Op::result v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) v[u] = op.compute(x, y, z + u);
+#pragma unroll
+        for (int u = 0; u < U; ++u) op.store(x, y, z + u, v[u]);
+        continue;
+      }
+    }
+    for (index_t k = z; k < z + U && k < b.hi[2]; ++k) op(x, y, k);
+  }
 }
 
-/// Several boxes (the outer frame) in one launch: a 1-D grid over their cells.
-template <class Op>
-__global__ void skel_boxes_kernel(Op op, BoxList l, index_t total) {
-  for (index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += index_t(gridDim.x) * blockDim.x) {
-    index_t j = i;
+/// Several boxes (the outer frame) in one launch: a 1-D grid over their
+/// cells, indexed in I (32-bit when the frame allows: 64-bit division is a
+/// long software sequence on the GPU).
+template <class Op, class I>
+__global__ void skel_boxes_kernel(Op op, BoxList l, I total) {
+  for (I i = I(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += I(gridDim.x) * blockDim.x) {
+    I j = i;
     int k = 0;
-    while (j >= l.box[k].volume()) j -= l.box[k++].volume();
+    while (j >= I(l.box[k].volume())) j -= I(l.box[k++].volume());
     const Box& b = l.box[k];
-    const index_t ex = b.extent(0), ey = b.extent(1);
-    op(b.lo[0] + j % ex, b.lo[1] + (j / ex) % ey, b.lo[2] + j / (ex * ey));
+    const I ex = I(b.extent(0)), ey = I(b.extent(1));
+    const I row = j / ex;
+    op(b.lo[0] + index_t(j - row * ex), b.lo[1] + index_t(row % ey), b.lo[2] + index_t(row / ey));
   }
 }
 
@@ -41,8 +70,9 @@ void cuda_for_boxes(Queue& q, const BoxList& boxes, const Op& op) {
     const Box& b = boxes.box[0];
     if (b.empty()) return;
     const dim3 block(32, 8, 1);
+    const index_t zruns = (b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS;
     const dim3 grid(unsigned((b.extent(0) + 31) / 32), unsigned((b.extent(1) + 7) / 8),
-                    unsigned(b.extent(2) < 65535 ? b.extent(2) : 65535));
+                    unsigned(zruns < 65535 ? zruns : 65535));
     skel_box_kernel<<<grid, block, 0, cq.native()>>>(op, b);
     cuda::check_launch("skeleton box kernel");
     return;
@@ -50,7 +80,11 @@ void cuda_for_boxes(Queue& q, const BoxList& boxes, const Op& op) {
   const index_t total = boxes.volume();
   if (!total) return;
   const index_t blocks = (total + 255) / 256;
-  skel_boxes_kernel<<<unsigned(blocks < 65535 ? blocks : 65535), 256, 0, cq.native()>>>(op, boxes, total);
+  const unsigned grid = unsigned(blocks < 65535 ? blocks : 65535);
+  if (total < (index_t(1) << 31))
+    skel_boxes_kernel<<<grid, 256, 0, cq.native()>>>(op, boxes, unsigned(total));
+  else
+    skel_boxes_kernel<<<grid, 256, 0, cq.native()>>>(op, boxes, total);
   cuda::check_launch("skeleton frame kernel");
 }
 

@@ -15,6 +15,7 @@
 #include "backends/opencl/cl_device.hpp"
 #include "core/embedded_sources.hpp"
 #include "core/error.hpp"
+#include "skeleton/kernels/skel_access.h"  // TS_SKEL_Z_CELLS
 
 namespace tessera::skeleton::kernels::cl {
 
@@ -123,6 +124,9 @@ void set_bytes(const ::cl::Kernel& k, cl_uint i, const void* data, std::size_t b
 
 std::size_t sz(index_t v) { return static_cast<std::size_t>(v); }
 
+/// Work-items along z: each takes TS_SKEL_Z_CELLS cells (skel_access.h).
+std::size_t z_items(const Box& b) { return sz((b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS); }
+
 }  // namespace
 
 void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a, const ClView* b,
@@ -138,8 +142,8 @@ void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, con
                    cl_long(a.sy), cl_long(a.sz), cl_long(a.cs), opencl::mem(vb.handle), cl_long(vb.origin),
                    cl_long(vb.sy), cl_long(vb.sz), cl_long(vb.cs), opencl::mem(out.handle), cl_long(out.origin),
                    cl_long(out.sy), cl_long(out.sz), cl_long(out.cs));
-  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), sz(box.extent(2))),
-                             ::cl::NullRange, "skeleton map/zip");
+  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), z_items(box)), ::cl::NullRange,
+                             "skeleton map/zip");
 }
 
 void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool boundary_kernel,
@@ -162,8 +166,8 @@ void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, b
                      cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]), cl_int(bd.mode[2]),
                      cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
     set_bytes(k, 26, bd.neutral.data(), bd.neutral.size());
-    opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
-                               ::cl::NullRange, boundary_kernel ? "skeleton stencil (boundary)" : "skeleton stencil");
+    opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)), ::cl::NullRange,
+                               boundary_kernel ? "skeleton stencil (boundary)" : "skeleton stencil");
   }
 }
 

@@ -73,19 +73,25 @@ struct MapOp {
   Index3 lo;        // global coordinates of local (0, 0, 0)
   int components;
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
-    for (int c = 0; c < components; ++c) {
-      const T& va = a.at(x, y, z, c);
-      if constexpr (K == MapKind::map) {
-        out.at(x, y, z, c) = f(va);
-      } else if constexpr (K == MapKind::map_index) {
-        out.at(x, y, z, c) = IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va);
-      } else if constexpr (K == MapKind::zip) {
-        out.at(x, y, z, c) = f(va, b.at(x, y, z, c));
-      } else {
-        out.at(x, y, z, c) = IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va, b.at(x, y, z, c));
-      }
+    for (int c = 0; c < components; ++c) store(x, y, z, compute(x, y, z, c), c);
+  }
+  // The split the CUDA box kernel uses to compute several cells before
+  // storing any (their loads in flight together; see skel_cuda.cuh).
+  using result = R;
+  TS_FN bool splits() const { return components == 1; }
+  TS_FN R compute(index_t x, index_t y, index_t z, int c = 0) const {
+    const T& va = a.at(x, y, z, c);
+    if constexpr (K == MapKind::map) {
+      return f(va);
+    } else if constexpr (K == MapKind::map_index) {
+      return IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va);
+    } else if constexpr (K == MapKind::zip) {
+      return f(va, b.at(x, y, z, c));
+    } else {
+      return IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va, b.at(x, y, z, c));
     }
   }
+  TS_FN void store(index_t x, index_t y, index_t z, const R& v, int c = 0) const { out.at(x, y, z, c) = v; }
 };
 
 /// The neighbour accessor of interior cells: plain loads, no branches.
@@ -137,19 +143,21 @@ struct BoundaryAccess {
   index_t sy, sz;
   index_t g[3];   // global coordinates of the cell being computed
   index_t lo[3];  // global coordinates of local (0, 0, 0)
-  const BoundarySpec<T>* spec;
-  const B* user;
+  // By value: taking the address of a CUDA kernel parameter (the op) would
+  // copy the op to local memory in every thread.
+  BoundarySpec<T> spec;
+  B user;
   TS_FN index_t pos(int a) const { return g[a]; }
   TS_FN T operator()(int dx, int dy, int dz) const {
     index_t c[3] = {g[0] + dx, g[1] + dy, g[2] + dz};
     for (int a = 0; a < 3; ++a) {
-      const index_t n = spec->n[a];
+      const index_t n = spec.n[a];
       if (c[a] >= 0 && c[a] < n) continue;
-      switch (spec->mode[a]) {
-        case int(BoundaryMode::neutral): return spec->neutral;
-        case int(BoundaryMode::user): return (*user)(c[0], c[1], c[2], spec->neutral);
+      switch (spec.mode[a]) {
+        case int(BoundaryMode::neutral): return spec.neutral;
+        case int(BoundaryMode::user): return user(c[0], c[1], c[2], spec.neutral);
         case int(BoundaryMode::periodic):
-          if (!spec->has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;  // else: the halo holds the wrap
+          if (!spec.has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;  // else: the halo holds the wrap
           break;
         case int(BoundaryMode::clamp): c[a] = c[a] < 0 ? 0 : n - 1; break;
         default: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;  // mirror (edge not repeated)
@@ -167,10 +175,14 @@ struct StencilInnerOp {
   View<const T> in;
   View<T> out;
   Index3 lo;
-  TS_FN void operator()(index_t x, index_t y, index_t z) const {
+  TS_FN void operator()(index_t x, index_t y, index_t z) const { store(x, y, z, compute(x, y, z)); }
+  using result = T;
+  TS_FN bool splits() const { return true; }
+  TS_FN T compute(index_t x, index_t y, index_t z) const {
     const InnerAccess<T> s{&in.at(x, y, z), in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z};
-    out.at(x, y, z) = f(s);
+    return f(s);
   }
+  TS_FN void store(index_t x, index_t y, index_t z, const T& v) const { out.at(x, y, z) = v; }
 };
 
 /// mapStencil, boundary cells.
@@ -186,7 +198,7 @@ struct StencilBoundaryOp {
   Index3 lo;
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
     const BoundaryAccess<T, B> s{in.origin, in.sy, in.sz, {lo[0] + x, lo[1] + y, lo[2] + z},
-                                 {lo[0], lo[1], lo[2]}, &spec, &user};
+                                 {lo[0], lo[1], lo[2]}, spec, user};
     out.at(x, y, z) = f(s);
   }
 };

@@ -6,34 +6,47 @@
 
 #if TS_SKEL_KIND <= 3
 #if TS_SKEL_DIMS == 1
-#define TS_SKEL_INDEX gx + x
+#define TS_SKEL_INDEX(z) gx + x
 #elif TS_SKEL_DIMS == 2
-#define TS_SKEL_INDEX gx + x, gy + y
+#define TS_SKEL_INDEX(z) gx + x, gy + y
 #else
-#define TS_SKEL_INDEX gx + x, gy + y, gz + z
+#define TS_SKEL_INDEX(z) gx + x, gy + y, gz + (z)
 #endif
+/* The value of component c of cell (x, y, z) (skel_ops.hpp's MapOp::compute). */
+#if TS_SKEL_KIND == 0
+#define TS_SKEL_MAP_VALUE(c, z) TS_SKEL_F(a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x])
+#elif TS_SKEL_KIND == 1
+#define TS_SKEL_MAP_VALUE(c, z) TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x])
+#elif TS_SKEL_KIND == 2
+#define TS_SKEL_MAP_VALUE(c, z) \
+  TS_SKEL_F(a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x], b[b_o + (c) * b_cs + (z) * b_sz + y * b_sy + x])
+#else
+#define TS_SKEL_MAP_VALUE(c, z)                                                   \
+  TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x], \
+            b[b_o + (c) * b_cs + (z) * b_sz + y * b_sy + x])
+#endif
+
+/* TS_SKEL_Z_CELLS consecutive z per work-item; one component: all computed
+ * before any is stored (in place, each work-item reads only its own cells). */
 __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, int components,
                           __global const TS_SKEL_T* a, long a_o, long a_sy, long a_sz, long a_cs,
                           __global const TS_SKEL_U* b, long b_o, long b_sy, long b_sz, long b_cs,
                           __global TS_SKEL_R* out, long o_o, long o_sy, long o_sz, long o_cs) {
-  const long x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
-  if (x >= bx || y >= by || z >= bz) return;
-  for (int c = 0; c < components; ++c) {
-    const long ia = a_o + c * a_cs + z * a_sz + y * a_sy + x;
-    const long io = o_o + c * o_cs + z * o_sz + y * o_sy + x;
-#if TS_SKEL_KIND == 0
-    out[io] = TS_SKEL_F(a[ia]);
-#elif TS_SKEL_KIND == 1
-    out[io] = TS_SKEL_F(TS_SKEL_INDEX, a[ia]);
-#else
-    const long ib = b_o + c * b_cs + z * b_sz + y * b_sy + x;
-#if TS_SKEL_KIND == 2
-    out[io] = TS_SKEL_F(a[ia], b[ib]);
-#else
-    out[io] = TS_SKEL_F(TS_SKEL_INDEX, a[ia], b[ib]);
-#endif
-#endif
+  const long x = get_global_id(0), y = get_global_id(1), z0 = get_global_id(2) * TS_SKEL_Z_CELLS;
+  if (x >= bx || y >= by || z0 >= bz) return;
+  const int m = bz - z0 < TS_SKEL_Z_CELLS ? (int)(bz - z0) : TS_SKEL_Z_CELLS;
+  if (components == 1) {
+    TS_SKEL_R v[TS_SKEL_Z_CELLS];
+#pragma unroll
+    for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
+      if (u < m) v[u] = TS_SKEL_MAP_VALUE(0, z0 + u);
+#pragma unroll
+    for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
+      if (u < m) out[o_o + (z0 + u) * o_sz + y * o_sy + x] = v[u];
+    return;
   }
+  for (int u = 0; u < m; ++u)
+    for (int c = 0; c < components; ++c) out[o_o + c * o_cs + (z0 + u) * o_sz + y * o_sy + x] = TS_SKEL_MAP_VALUE(c, z0 + u);
 }
 #endif
 
@@ -65,23 +78,20 @@ TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
 #endif
 }
 
+/* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is stored. */
 __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
                               __global const ts_real* in, long i_o, long i_sy, long i_sz, __global ts_real* out,
                               long o_o, long o_sy, long o_sz, long nx, long ny, long nz, int m0, int m1, int m2,
                               int h0, int h1, int h2, ts_real neutral) {
-  const long x = lx + get_global_id(0), y = ly + get_global_id(1), z = lz + get_global_id(2);
-  if (x >= lx + bx || y >= ly + by || z >= lz + bz) return;
+  const long x = lx + get_global_id(0), y = ly + get_global_id(1), z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
+  if (x >= lx + bx || y >= ly + by || z0 >= lz + bz) return;
+  const int m = lz + bz - z0 < TS_SKEL_Z_CELLS ? (int)(lz + bz - z0) : TS_SKEL_Z_CELLS;
   ts_stencil s;
-#if TS_SKEL_BOUNDARY
   s.p = in + i_o;
-#else
-  s.p = in + i_o + z * i_sz + y * i_sy + x;
-#endif
   s.sy = i_sy;
   s.sz = i_sz;
   s.pos[0] = gx + x;
   s.pos[1] = gy + y;
-  s.pos[2] = gz + z;
   s.lo[0] = gx;
   s.lo[1] = gy;
   s.lo[2] = gz;
@@ -95,7 +105,19 @@ __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long 
   s.has_halo[1] = h1;
   s.has_halo[2] = h2;
   s.neutral = neutral;
-  out[o_o + z * o_sz + y * o_sy + x] = TS_SKEL_F(&s);
+  ts_real v[TS_SKEL_Z_CELLS];
+#pragma unroll
+  for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
+    if (u < m) {
+#if !TS_SKEL_BOUNDARY
+      s.p = in + i_o + (z0 + u) * i_sz + y * i_sy + x;
+#endif
+      s.pos[2] = gz + z0 + u;
+      v[u] = TS_SKEL_F(&s);
+    }
+#pragma unroll
+  for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
+    if (u < m) out[o_o + (z0 + u) * o_sz + y * o_sy + x] = v[u];
 }
 #endif
 

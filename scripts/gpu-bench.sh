@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On the GPU machine (through the device tool): build, optionally run a test
+# filter (and compute-sanitizer memcheck on it), then `tessera bench` runs.
+#   TESSERA_COMMIT=<HEAD> TESTS='*Skeleton*:*NativeStencil*' \
+#   BENCH='skeleton --device cuda:0 --param gpus=1;lbm --device cuda:0' scripts/gpu-bench.sh
+# TESTS      gtest filter for tessera_tests ('' = none); MEMCHECK=1 also runs it
+#            under compute-sanitizer memcheck (CUDA instances only)
+# BENCH      ';'-separated `tessera bench` argument lists; run i writes
+#            $OUT/bench-i.json and bench-i.md
+# NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/gpu-common.sh
+export TESSERA_CACHE_DIR=/tmp/tessera-cache
+B=${BUILD_DIR:-build/gpu}
+gpu_build "$B" tessera_cli tessera_tests
+echo "commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
+summary=()
+if [[ -n ${TESTS:-} ]]; then
+  timeout "${TEST_S:-300}" "$B/bin/tessera_tests" --gtest_filter="$TESTS" > "$OUT/tests.log" 2>&1
+  summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
+  grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
+  if [[ ${MEMCHECK:-0} == 1 ]]; then
+    timeout "${TEST_S:-300}" compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
+      "$B/bin/tessera_tests" --gtest_filter="$(echo "$TESTS" | sed 's|\([^:]*\)|\1/cuda_*|g')" > "$OUT/memcheck.log" 2>&1
+    summary+=("memcheck: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)")
+  fi
+fi
+i=0
+IFS=';' read -ra runs <<< "${BENCH:-}"
+for args in "${runs[@]}"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  if [[ ${NSYS:-} == "$i" ]]; then
+    nsys profile -o "$OUT/nsys-$i" --force-overwrite true -t cuda "$B/bin/tessera" bench $args --json "$OUT/bench-$i.json" \
+      > "$OUT/bench-$i.md" 2>&1
+    summary+=("bench $i ($args): exit $?")
+    nsys stats -r cuda_gpu_kern_sum "$OUT/nsys-$i.nsys-rep" > "$OUT/nsys-$i.txt" 2>&1
+    rm -f "$OUT/nsys-$i.sqlite"
+  else
+    timeout "${BENCH_S:-400}" "$B/bin/tessera" bench $args --json "$OUT/bench-$i.json" > "$OUT/bench-$i.md" 2>&1
+    summary+=("bench $i ($args): exit $?")
+  fi
+  grep -E '^\|' "$OUT/bench-$i.md" | grep -v '^|---' | cut -c1-230
+done
+printf '%s\n' "${summary[@]}"
