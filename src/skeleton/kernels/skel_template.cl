@@ -1,6 +1,6 @@
 /* The kernels generated around a user function (after the user's source).
  * Build options select one: TS_SKEL_KIND 0 map, 1 mapIndex, 2 zip, 3 zipIndex,
- * 4 stencil (TS_SKEL_BOUNDARY 0 interior / 1 boundary), 5 fold rows;
+ * 4 stencil (TS_SKEL_FRAME 0: cells that need no halo / 1: the frame), 5 fold rows;
  * TS_SKEL_F is the user function, TS_SKEL_T/U/R the element types,
  * TS_SKEL_DIMS the index arity. Same per-cell operations as skel_ops.hpp. */
 
@@ -52,7 +52,7 @@ __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, 
 
 #if TS_SKEL_KIND == 4
 TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
-#if TS_SKEL_BOUNDARY
+  if (s->inner) return s->cell[dz * s->sz + dy * s->sy + dx];
   long c[3];
   c[0] = s->pos[0] + dx;
   c[1] = s->pos[1] + dy;
@@ -73,16 +73,16 @@ TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
     }
   }
   return s->p[(c[2] - s->lo[2]) * s->sz + (c[1] - s->lo[1]) * s->sy + (c[0] - s->lo[0])];
-#else
-  return s->p[dz * s->sz + dy * s->sy + dx];
-#endif
 }
 
-/* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is stored. */
+/* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is
+ * stored. Cells inside the inner box [ilo, ihi) read their neighbours
+ * directly (TS_SKEL_FRAME: none, the frame along decomposed axes). */
 __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
                               __global const ts_real* in, long i_o, long i_sy, long i_sz, __global ts_real* out,
                               long o_o, long o_sy, long o_sz, long nx, long ny, long nz, int m0, int m1, int m2,
-                              int h0, int h1, int h2, ts_real neutral) {
+                              int h0, int h1, int h2, long ilx, long ily, long ilz, long ihx, long ihy, long ihz,
+                              ts_real neutral) {
   const long x = lx + get_global_id(0), y = ly + get_global_id(1), z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
   if (x >= lx + bx || y >= ly + by || z0 >= lz + bz) return;
   const int m = lz + bz - z0 < TS_SKEL_Z_CELLS ? (int)(lz + bz - z0) : TS_SKEL_Z_CELLS;
@@ -106,13 +106,14 @@ __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long 
   s.has_halo[2] = h2;
   s.neutral = neutral;
   ts_real v[TS_SKEL_Z_CELLS];
+  const int inner_xy = !TS_SKEL_FRAME && x >= ilx && x < ihx && y >= ily && y < ihy;
 #pragma unroll
   for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
     if (u < m) {
-#if !TS_SKEL_BOUNDARY
-      s.p = in + i_o + (z0 + u) * i_sz + y * i_sy + x;
-#endif
-      s.pos[2] = gz + z0 + u;
+      const long z = z0 + u;
+      s.cell = in + i_o + z * i_sz + y * i_sy + x;
+      s.inner = inner_xy && z >= ilz && z < ihz;
+      s.pos[2] = gz + z;
       v[u] = TS_SKEL_F(&s);
     }
 #pragma unroll
