@@ -6,6 +6,7 @@
 // The containers DA/DM/DC (containers.hpp) are thin, Muesli-named wrappers.
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -133,7 +134,8 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
   auto launch = [&](int p, Queue& q, bool frame) {
     Device& dev = in.device(p);
     const PartLayout& L = in.layout(p);
-    const InnerOuter early = L.split(decomposed_radius);
+    static const bool split_all = std::getenv("TESSERA_SKEL_SPLIT_ALL") != nullptr;  // EXPERIMENT
+    const InnerOuter early = L.split(split_all ? st.radius : decomposed_radius);
     const Box inner = L.split(st.radius).inner;
     kernels::BoxList boxes;
     if (frame) {

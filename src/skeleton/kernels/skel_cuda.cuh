@@ -16,15 +16,15 @@ namespace tessera::skeleton::kernels {
 
 template <class Op>
 concept SplitOp = requires(const Op& op, typename Op::result v) {
-  { op.splits() } -> std::same_as<bool>;
+  { op.fast_run(index_t{}, index_t{}, index_t{}, int{}) } -> std::same_as<bool>;
   op.compute(index_t{}, index_t{}, index_t{});
   op.store(index_t{}, index_t{}, index_t{}, v);
 };
 
 /// One box: a 3-D grid, x fastest; each thread takes runs of
 /// TS_SKEL_Z_CELLS consecutive z (skel_access.h says why), computed before
-/// stored when the op splits (a grid-stride loop when the box is deeper than
-/// the grid).
+/// stored where the op's fast_run() allows, else cell by cell (a grid-stride
+/// loop when the box is deeper than the grid).
 template <class Op>
 __global__ void skel_box_kernel(Op op, Box b) {
   constexpr int U = TS_SKEL_Z_CELLS;
@@ -33,7 +33,7 @@ __global__ void skel_box_kernel(Op op, Box b) {
   if (x >= b.hi[0] || y >= b.hi[1]) return;
   for (index_t z = b.lo[2] + index_t(blockIdx.z) * U; z < b.hi[2]; z += index_t(gridDim.z) * U) {
     if constexpr (SplitOp<Op>) {
-      if (z + U <= b.hi[2] && op.splits()) {
+      if (z + U <= b.hi[2] && op.fast_run(x, y, z, U)) {
         typename Op::result v[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) v[u] = op.compute(x, y, z + u);

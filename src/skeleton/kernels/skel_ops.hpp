@@ -75,10 +75,11 @@ struct MapOp {
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
     for (int c = 0; c < components; ++c) store(x, y, z, compute(x, y, z, c), c);
   }
-  // The split the CUDA box kernel uses to compute several cells before
-  // storing any (their loads in flight together; see skel_cuda.cuh).
+  // The split the CUDA box kernel uses to compute a run of cells before
+  // storing any (their loads in flight together; see skel_cuda.cuh): when
+  // fast_run() says so, compute() + store() replace operator() for the run.
   using result = R;
-  TS_FN bool splits() const { return components == 1; }
+  TS_FN bool fast_run(index_t, index_t, index_t, int) const { return components == 1; }
   TS_FN R compute(index_t x, index_t y, index_t z, int c = 0) const {
     const T& va = a.at(x, y, z, c);
     if constexpr (K == MapKind::map) {
@@ -148,22 +149,32 @@ struct BoundaryAccess {
   BoundarySpec<T> spec;
   B user;
   TS_FN index_t pos(int a) const { return g[a]; }
+  // Axis by axis, as the documented semantics say (the user function sees the
+  // axes before the first outside one already wrapped). Written out per axis
+  // with constant indices: a loop over `a` indexing spec.mode[a] and c[a]
+  // forced both into per-thread local memory on CUDA.
   TS_FN T operator()(int dx, int dy, int dz) const {
-    index_t c[3] = {g[0] + dx, g[1] + dy, g[2] + dz};
-    for (int a = 0; a < 3; ++a) {
-      const index_t n = spec.n[a];
-      if (c[a] >= 0 && c[a] < n) continue;
-      switch (spec.mode[a]) {
-        case int(BoundaryMode::neutral): return spec.neutral;
-        case int(BoundaryMode::user): return user(c[0], c[1], c[2], spec.neutral);
-        case int(BoundaryMode::periodic):
-          if (!spec.has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;  // else: the halo holds the wrap
-          break;
-        case int(BoundaryMode::clamp): c[a] = c[a] < 0 ? 0 : n - 1; break;
-        default: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;  // mirror (edge not repeated)
-      }
+    index_t c0 = g[0] + dx, c1 = g[1] + dy, c2 = g[2] + dz;
+    int m;
+    if ((m = wrap(c0, spec.n[0], spec.mode[0], spec.has_halo[0])) >= 0 ||
+        (m = wrap(c1, spec.n[1], spec.mode[1], spec.has_halo[1])) >= 0 ||
+        (m = wrap(c2, spec.n[2], spec.mode[2], spec.has_halo[2])) >= 0)
+      return m == int(BoundaryMode::user) ? user(c0, c1, c2, spec.neutral) : spec.neutral;
+    return origin[(c2 - lo[2]) * sz + (c1 - lo[1]) * sy + (c0 - lo[0])];
+  }
+  /// Moves an outside coordinate c (extent n) where `mode` says; returns the
+  /// mode when the read yields a value of its own (neutral, user), else -1.
+  TS_FN static int wrap(index_t& c, index_t n, int mode, int has_halo) {
+    if (c >= 0 && c < n) return -1;
+    switch (mode) {
+      case int(BoundaryMode::neutral):
+      case int(BoundaryMode::user): return mode;
+      case int(BoundaryMode::periodic):
+        if (!has_halo) c = c < 0 ? c + n : c - n;  // else: the halo holds the wrap
+        return -1;
+      case int(BoundaryMode::clamp): c = c < 0 ? 0 : n - 1; return -1;
+      default: c = c < 0 ? -c : 2 * (n - 1) - c; return -1;  // mirror (edge not repeated)
     }
-    return origin[(c[2] - lo[2]) * sz + (c[1] - lo[1]) * sy + (c[0] - lo[0])];
   }
 };
 
@@ -184,17 +195,25 @@ struct StencilOp {
   View<T> out;
   Index3 lo;
   Box inner;  // local owned coordinates
-  TS_FN void operator()(index_t x, index_t y, index_t z) const { store(x, y, z, compute(x, y, z)); }
-  using result = T;
-  TS_FN bool splits() const { return true; }
-  TS_FN T compute(index_t x, index_t y, index_t z) const {
+  /// Any cell: plain loads inside `inner`, the boundary accessor elsewhere.
+  TS_FN void operator()(index_t x, index_t y, index_t z) const {
     if (x >= inner.lo[0] && x < inner.hi[0] && y >= inner.lo[1] && y < inner.hi[1] && z >= inner.lo[2] &&
         z < inner.hi[2]) {
-      const InnerAccess<T> s{&in.at(x, y, z), in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z};
-      return f(s);
+      store(x, y, z, compute(x, y, z));
+    } else {
+      const BoundaryAccess<T, B> s{in.origin, in.sy, in.sz, {lo[0] + x, lo[1] + y, lo[2] + z},
+                                   {lo[0], lo[1], lo[2]}, spec, user};
+      store(x, y, z, f(s));
     }
-    const BoundaryAccess<T, B> s{in.origin, in.sy, in.sz, {lo[0] + x, lo[1] + y, lo[2] + z},
-                                 {lo[0], lo[1], lo[2]}, spec, user};
+  }
+  using result = T;
+  /// The run (x, y, z .. z + u - 1) lies inside `inner`: compute() serves it.
+  TS_FN bool fast_run(index_t x, index_t y, index_t z, int u) const {
+    return x >= inner.lo[0] && x < inner.hi[0] && y >= inner.lo[1] && y < inner.hi[1] && z >= inner.lo[2] &&
+           z + u <= inner.hi[2];
+  }
+  TS_FN T compute(index_t x, index_t y, index_t z) const {
+    const InnerAccess<T> s{&in.at(x, y, z), in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z};
     return f(s);
   }
   TS_FN void store(index_t x, index_t y, index_t z, const T& v) const { out.at(x, y, z) = v; }

@@ -51,28 +51,37 @@ __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, 
 #endif
 
 #if TS_SKEL_KIND == 4
+/* Moves an outside coordinate c (extent n) where `mode` says; returns the mode
+ * when the read yields a value of its own (neutral, user), else -1
+ * (skel_ops.hpp's BoundaryAccess::wrap). */
+TS_FN int ts_stencil_wrap(long* c, long n, int mode, int has_halo) {
+  if (*c >= 0 && *c < n) return -1;
+  switch (mode) {
+    case 0:
+    case 4: return mode;
+    case 1:
+      if (!has_halo) *c = *c < 0 ? *c + n : *c - n;
+      return -1;
+    case 2: *c = *c < 0 ? 0 : n - 1; return -1;
+    default: *c = *c < 0 ? -*c : 2 * (n - 1) - *c; return -1;
+  }
+}
+
+/* Axis by axis with constant indices (a loop indexing mode[a] would put the
+ * struct in private memory). */
 TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
   if (s->inner) return s->cell[dz * s->sz + dy * s->sy + dx];
-  long c[3];
-  c[0] = s->pos[0] + dx;
-  c[1] = s->pos[1] + dy;
-  c[2] = s->pos[2] + dz;
-  for (int a = 0; a < 3; ++a) {
-    const long n = s->n[a];
-    if (c[a] >= 0 && c[a] < n) continue;
-    switch (s->mode[a]) {
-      case 0: return s->neutral;
+  long c0 = s->pos[0] + dx, c1 = s->pos[1] + dy, c2 = s->pos[2] + dz;
+  int m;
+  if ((m = ts_stencil_wrap(&c0, s->n[0], s->mode[0], s->has_halo[0])) >= 0 ||
+      (m = ts_stencil_wrap(&c1, s->n[1], s->mode[1], s->has_halo[1])) >= 0 ||
+      (m = ts_stencil_wrap(&c2, s->n[2], s->mode[2], s->has_halo[2])) >= 0) {
 #ifdef TS_SKEL_USER_BOUNDARY
-      case 4: return TS_SKEL_USER_BOUNDARY(c[0], c[1], c[2], s->neutral);
+    if (m == 4) return TS_SKEL_USER_BOUNDARY(c0, c1, c2, s->neutral);
 #endif
-      case 1:
-        if (!s->has_halo[a]) c[a] = c[a] < 0 ? c[a] + n : c[a] - n;
-        break;
-      case 2: c[a] = c[a] < 0 ? 0 : n - 1; break;
-      default: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;
-    }
+    return s->neutral;
   }
-  return s->p[(c[2] - s->lo[2]) * s->sz + (c[1] - s->lo[1]) * s->sy + (c[0] - s->lo[0])];
+  return s->p[(c2 - s->lo[2]) * s->sz + (c1 - s->lo[1]) * s->sy + (c0 - s->lo[0])];
 }
 
 /* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is
