@@ -6,7 +6,6 @@
 // The containers DA/DM/DC (containers.hpp) are thin, Muesli-named wrappers.
 #pragma once
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -125,27 +124,18 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     spec.n[a] = in.extents().n[a];
   }
   spec.neutral = neutral;
-  // Two launches per part: while the halos travel, every cell that needs none
-  // (the owned box less the radius along decomposed axes; plain loads inside
-  // `inner`, boundary modes at the global boundary of the other axes); once
-  // they arrived, the frame along decomposed axes. One part: one launch.
-  Index3 decomposed_radius{0, 0, 0};
-  for (int a = 0; a < 3; ++a) decomposed_radius[a] = in.decomposition().decomposed(a) ? st.radius[a] : 0;
-  auto launch = [&](int p, Queue& q, bool frame) {
+  auto launch = [&](int p, Queue& q, bool boundary) {
     Device& dev = in.device(p);
-    const PartLayout& L = in.layout(p);
-    static const bool split_all = std::getenv("TESSERA_SKEL_SPLIT_ALL") != nullptr;  // EXPERIMENT
-    const InnerOuter early = L.split(split_all ? st.radius : decomposed_radius);
-    const Box inner = L.split(st.radius).inner;
+    const InnerOuter io = in.layout(p).split(st.radius);
     kernels::BoxList boxes;
-    if (frame) {
-      for (int i = 0; i < early.outer_count; ++i) boxes.box[i] = early.outer[i];
-      boxes.count = early.outer_count;
+    if (boundary) {
+      for (int i = 0; i < io.outer_count; ++i) boxes.box[i] = io.outer[i];
+      boxes.count = io.outer_count;
     } else {
-      boxes = detail::one_box(early.inner);
+      boxes = detail::one_box(io.inner);
     }
     if (boxes.volume() == 0) return;
-    const Index3 lo = L.owned.lo;
+    const Index3 lo = in.layout(p).owned.lo;
     if (dev.backend() == Backend::opencl) {
       if constexpr (UF::has_cl) {
         kernels::cl::ClBoundary cb{};
@@ -157,28 +147,30 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
         cb.neutral.resize(sizeof(T));
         std::memcpy(cb.neutral.data(), &neutral, sizeof(T));
         if constexpr (UB::has_cl) cb.user = &UB::cl(user);
-        kernels::cl::stencil(dev, q, UF::cl(fn), cb, frame, detail::cl_view(in, p), detail::cl_view(out, p), boxes,
-                             lo, inner);
+        kernels::cl::stencil(dev, q, UF::cl(fn), cb, boundary, detail::cl_view(in, p), detail::cl_view(out, p),
+                             boxes, lo);
       } else {
         kernels::no_cxx_on_opencl(what);
       }
     } else {
-      if constexpr (UF::has_cxx && UB::has_cxx) {
+      if constexpr (UF::has_cxx) {
         using F = std::decay_t<decltype(UF::cxx(fn))>;
-        using BC = std::decay_t<decltype(UB::cxx(user))>;
         const auto vin = detail::view<const T>(in, p);
         const auto vout = detail::view<T>(out, p);
-        if (frame) {
-          const kernels::StencilBoundaryOp<F, T, BC> op{UF::cxx(fn), UB::cxx(user), spec, vin, vout, lo};
-          kernels::run_boxes(dev, q, boxes, op, what);
+        if (boundary) {
+          if constexpr (UB::has_cxx) {
+            using BC = std::decay_t<decltype(UB::cxx(user))>;
+            const kernels::StencilBoundaryOp<F, T, BC> op{UF::cxx(fn), UB::cxx(user), spec, vin, vout, lo};
+            kernels::run_boxes(dev, q, boxes, op, what);
+          } else {
+            detail::throw_no_cxx("mapStencil boundary function", dev);
+          }
         } else {
-          const kernels::StencilOp<F, T, BC> op{UF::cxx(fn), UB::cxx(user), spec, vin, vout, lo, inner};
+          const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), vin, vout, lo};
           kernels::run_boxes(dev, q, boxes, op, what);
         }
-      } else if constexpr (!UF::has_cxx) {
-        detail::throw_no_cxx(what, dev);
       } else {
-        detail::throw_no_cxx("mapStencil boundary function", dev);
+        detail::throw_no_cxx(what, dev);
       }
     }
   };

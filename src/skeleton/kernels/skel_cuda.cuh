@@ -141,9 +141,11 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows) {
 #define TS_SKEL_CUDA_ZIP_INDEX(F, T, U, R, D) \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip_index, D>)
 /// mapStencil of F on T with boundary function B (NoBoundaryFunction if none)
-/// (once per pair of F and B)
-#define TS_SKEL_CUDA_STENCIL(F, T, B)                                 \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilOp<F, T, B>) \
+#define TS_SKEL_CUDA_STENCIL(F, T, B)                                      \
+  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>)        \
+  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilBoundaryOp<F, T, B>)
+/// only the boundary kernel, for a second boundary function B of a stencil F
+#define TS_SKEL_CUDA_STENCIL_BOUNDARY(F, T, B) \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilBoundaryOp<F, T, B>)
 /// fold of F on T
 #define TS_SKEL_CUDA_FOLD(F, T)                                                                        \

@@ -25,13 +25,13 @@ using tessera::skeleton::kernels::NoBoundaryFunction;
   TS_SKEL_CUDA_STENCIL(ex::Star2, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Star3, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Star312, T, NoBoundaryFunction) \
-  TS_SKEL_CUDA_STENCIL(ex::Jacobi5, T, ex::Ramp)           \
-  TS_SKEL_CUDA_STENCIL(ex::Heat7, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL(ex::Blur27, T, ex::Ramp)            \
-  TS_SKEL_CUDA_STENCIL(ex::Star1, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL(ex::Star2, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL(ex::Star3, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL(ex::Star312, T, ex::Ramp)
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Jacobi5, T, ex::Ramp)           \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Heat7, T, ex::Ramp)             \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Blur27, T, ex::Ramp)            \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star1, T, ex::Ramp)             \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star2, T, ex::Ramp)             \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star3, T, ex::Ramp)             \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star312, T, ex::Ramp)
 
 TS_SKEL_REAL_EXAMPLES(float)
 TS_SKEL_REAL_EXAMPLES(double)

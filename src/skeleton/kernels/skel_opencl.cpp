@@ -146,11 +146,11 @@ void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, con
                              "skeleton map/zip");
 }
 
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool frame, const ClView& in,
-             const ClView& out, const BoxList& boxes, const Index3& lo, const Box& inner) {
-  std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_FRAME={}", frame ? 1 : 0);
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool boundary_kernel,
+             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo) {
+  std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_BOUNDARY={}", boundary_kernel ? 1 : 0);
   std::string extra;
-  if (bd.user) {
+  if (boundary_kernel && bd.user) {
     defines += " -DTS_SKEL_USER_BOUNDARY=" + bd.user->name;
     if (bd.user->source != f.source)
       extra = fmt::format("#line 1 \"{}\"\n{}\n", bd.user->origin, bd.user->source);
@@ -164,12 +164,10 @@ void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, b
                      opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz),
                      opencl::mem(out.handle), cl_long(out.origin), cl_long(out.sy), cl_long(out.sz), cl_long(bd.n[0]),
                      cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]), cl_int(bd.mode[2]),
-                     cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]), cl_long(inner.lo[0]),
-                     cl_long(inner.lo[1]), cl_long(inner.lo[2]), cl_long(inner.hi[0]), cl_long(inner.hi[1]),
-                     cl_long(inner.hi[2]));
-    set_bytes(k, 32, bd.neutral.data(), bd.neutral.size());
+                     cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
+    set_bytes(k, 26, bd.neutral.data(), bd.neutral.size());
     opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)), ::cl::NullRange,
-                               frame ? "skeleton stencil (frame)" : "skeleton stencil");
+                               boundary_kernel ? "skeleton stencil (boundary)" : "skeleton stencil");
   }
 }
 

@@ -33,11 +33,8 @@ struct ClBoundary {
   const ClFunction* user = nullptr;    ///< for BoundaryMode::user
 };
 
-/// mapStencil over `boxes`: frame = false, the cells that need no halo data
-/// (plain loads inside `inner`, boundary modes outside; skel_ops.hpp's
-/// StencilOp); frame = true, the frame along decomposed axes (StencilBoundaryOp).
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool frame,
-             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo, const Box& inner);
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool boundary_kernel,
+             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo);
 
 /// Canonical fold of `rows` rows of `len` elements (row r at offset
 /// origin + (r / rows_y) * sz + (r % rows_y) * sy) into out[r * chunks + k].

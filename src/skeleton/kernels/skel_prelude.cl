@@ -4,13 +4,10 @@
 #include "core/kernels/portable.h"
 #include "skel_access.h"
 
-/* What a stencil function sees: in interior cells (`inner`) neighbours are
- * read around `cell`; elsewhere the boundary modes apply, around `p`, local
- * owned (0, 0, 0). */
+/* What a stencil function sees: in interior cells `p` is the cell itself, in
+ * boundary cells it is local owned (0, 0, 0) and the boundary modes apply. */
 typedef struct {
   __global const ts_real* p;
-  __global const ts_real* cell;
-  int inner;
   long sy, sz;
   long pos[3]; /* global coordinates of the cell */
   long lo[3];  /* global coordinates of local (0, 0, 0) */

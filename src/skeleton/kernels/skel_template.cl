@@ -1,6 +1,6 @@
 /* The kernels generated around a user function (after the user's source).
  * Build options select one: TS_SKEL_KIND 0 map, 1 mapIndex, 2 zip, 3 zipIndex,
- * 4 stencil (TS_SKEL_FRAME 0: cells that need no halo / 1: the frame), 5 fold rows;
+ * 4 stencil (TS_SKEL_BOUNDARY 0 interior / 1 boundary), 5 fold rows;
  * TS_SKEL_F is the user function, TS_SKEL_T/U/R the element types,
  * TS_SKEL_DIMS the index arity. Same per-cell operations as skel_ops.hpp. */
 
@@ -51,47 +51,60 @@ __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, 
 #endif
 
 #if TS_SKEL_KIND == 4
-/* Moves an outside coordinate c (extent n) where `mode` says; returns the mode
- * when the read yields a value of its own (neutral, user), else -1
- * (skel_ops.hpp's BoundaryAccess::wrap). */
-TS_FN int ts_stencil_wrap(long* c, long n, int mode, int has_halo) {
-  if (*c >= 0 && *c < n) return -1;
+#if TS_SKEL_BOUNDARY
+/* Applies axis a's mode to coordinate *c (extent n); the first axis whose mode
+ * yields a value of its own (neutral 0, user 4) sets *m and the coordinates
+ * the user function sees (*u); its coordinate is clamped only to keep the load
+ * inside (skel_ops.hpp's BoundaryAccess::resolve). */
+TS_FN void ts_stencil_resolve(long* c, long n, int mode, int has_halo, int* m, long c0, long c1, long c2, long* u) {
+  if (*c >= 0 && *c < n) return;
   switch (mode) {
     case 0:
-    case 4: return mode;
+    case 4:
+      if (*m < 0) {
+        *m = mode;
+        u[0] = c0;
+        u[1] = c1;
+        u[2] = c2;
+      }
+      *c = *c < 0 ? 0 : n - 1;
+      return;
     case 1:
       if (!has_halo) *c = *c < 0 ? *c + n : *c - n;
-      return -1;
-    case 2: *c = *c < 0 ? 0 : n - 1; return -1;
-    default: *c = *c < 0 ? -*c : 2 * (n - 1) - *c; return -1;
+      return;
+    case 2: *c = *c < 0 ? 0 : n - 1; return;
+    default: *c = *c < 0 ? -*c : 2 * (n - 1) - *c; return;
   }
 }
-
-/* Axis by axis with constant indices (a loop indexing mode[a] would put the
- * struct in private memory). */
-TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
-  if (s->inner) return s->cell[dz * s->sz + dy * s->sy + dx];
-  long c0 = s->pos[0] + dx, c1 = s->pos[1] + dy, c2 = s->pos[2] + dz;
-  int m;
-  if ((m = ts_stencil_wrap(&c0, s->n[0], s->mode[0], s->has_halo[0])) >= 0 ||
-      (m = ts_stencil_wrap(&c1, s->n[1], s->mode[1], s->has_halo[1])) >= 0 ||
-      (m = ts_stencil_wrap(&c2, s->n[2], s->mode[2], s->has_halo[2])) >= 0) {
-#ifdef TS_SKEL_USER_BOUNDARY
-    if (m == 4) return TS_SKEL_USER_BOUNDARY(c0, c1, c2, s->neutral);
 #endif
-    return s->neutral;
-  }
-  return s->p[(c2 - s->lo[2]) * s->sz + (c1 - s->lo[1]) * s->sy + (c0 - s->lo[0])];
+
+/* Boundary cells: the load is issued whatever the modes say and the result
+ * chosen afterwards (a load behind each branch serialises the neighbours'
+ * memory latencies). */
+TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
+#if TS_SKEL_BOUNDARY
+  long c0 = s->pos[0] + dx, c1 = s->pos[1] + dy, c2 = s->pos[2] + dz;
+  long u[3] = {0, 0, 0};
+  int m = -1;
+  ts_stencil_resolve(&c0, s->n[0], s->mode[0], s->has_halo[0], &m, c0, c1, c2, u);
+  ts_stencil_resolve(&c1, s->n[1], s->mode[1], s->has_halo[1], &m, c0, c1, c2, u);
+  ts_stencil_resolve(&c2, s->n[2], s->mode[2], s->has_halo[2], &m, c0, c1, c2, u);
+  const ts_real v = s->p[(c2 - s->lo[2]) * s->sz + (c1 - s->lo[1]) * s->sy + (c0 - s->lo[0])];
+  if (m < 0) return v;
+#ifdef TS_SKEL_USER_BOUNDARY
+  if (m == 4) return TS_SKEL_USER_BOUNDARY(u[0], u[1], u[2], s->neutral);
+#endif
+  return s->neutral;
+#else
+  return s->p[dz * s->sz + dy * s->sy + dx];
+#endif
 }
 
-/* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is
- * stored. Cells inside the inner box [ilo, ihi) read their neighbours
- * directly (TS_SKEL_FRAME: none, the frame along decomposed axes). */
+/* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is stored. */
 __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
                               __global const ts_real* in, long i_o, long i_sy, long i_sz, __global ts_real* out,
                               long o_o, long o_sy, long o_sz, long nx, long ny, long nz, int m0, int m1, int m2,
-                              int h0, int h1, int h2, long ilx, long ily, long ilz, long ihx, long ihy, long ihz,
-                              ts_real neutral) {
+                              int h0, int h1, int h2, ts_real neutral) {
   const long x = lx + get_global_id(0), y = ly + get_global_id(1), z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
   if (x >= lx + bx || y >= ly + by || z0 >= lz + bz) return;
   const int m = lz + bz - z0 < TS_SKEL_Z_CELLS ? (int)(lz + bz - z0) : TS_SKEL_Z_CELLS;
@@ -115,14 +128,13 @@ __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long 
   s.has_halo[2] = h2;
   s.neutral = neutral;
   ts_real v[TS_SKEL_Z_CELLS];
-  const int inner_xy = !TS_SKEL_FRAME && x >= ilx && x < ihx && y >= ily && y < ihy;
 #pragma unroll
   for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
     if (u < m) {
-      const long z = z0 + u;
-      s.cell = in + i_o + z * i_sz + y * i_sy + x;
-      s.inner = inner_xy && z >= ilz && z < ihz;
-      s.pos[2] = gz + z;
+#if !TS_SKEL_BOUNDARY
+      s.p = in + i_o + (z0 + u) * i_sz + y * i_sy + x;
+#endif
+      s.pos[2] = gz + z0 + u;
       v[u] = TS_SKEL_F(&s);
     }
 #pragma unroll
