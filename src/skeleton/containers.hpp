@@ -72,10 +72,8 @@ class Distributed {
       scratch_ = std::make_unique<Field<T>>(field_.team(), extents(), 1, options_);
     // Both buffers get the stencil's halo now, so that swapping them never
     // leaves the next input without one (which would mean a reallocation).
-    Index3 h{0, 0, 0};
-    for (int a = 0; a < 3; ++a) h[a] = field_.decomposition().decomposed(a) ? s.radius[a] : 0;
-    field_.ensure_halo(h);
-    scratch_->ensure_halo(h, /*keep_contents=*/false);  // the stencil writes all of it
+    field_.ensure_halo(s.radius);
+    scratch_->ensure_halo(s.radius, /*keep_contents=*/false);  // the stencil writes all of it
     map_stencil(f, field_, *scratch_, s, neutral, user);
     field_.swap(*scratch_);
   }

@@ -32,7 +32,7 @@ struct FieldOptions {
   /// Blocks along x, y, z (product = team.total_parts()); all zero: every
   /// part along the slowest meaningful axis.
   std::array<int, 3> parts{0, 0, 0};
-  /// Halo width along each decomposed axis (ignored along the others).
+  /// Width per axis of the halo (decomposed axes) or ghost layer (the others).
   Index3 halo{0, 0, 0};
 };
 

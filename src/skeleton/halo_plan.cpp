@@ -16,7 +16,7 @@ std::vector<PartLayout> make_layouts(const Decomposition& d, const Team& team, i
     L.owned = d.owned(p);
     L.components = components;
     for (int a = 0; a < 3; ++a) {
-      L.halo[a] = d.decomposed(a) ? halo[a] : 0;
+      L.halo[a] = halo[a];
       L.padded[a] = L.owned.extent(a) + 2 * L.halo[a];
     }
     L.sy = L.padded[0];

@@ -30,4 +30,26 @@ InnerOuter PartLayout::split(const Index3& radius) const {
   return s;
 }
 
+InnerOuter PartLayout::shell() const {
+  InnerOuter s;  // s.inner: the owned box
+  Box rest;      // what is not yet assigned, shrinking axis by axis (z, y, x)
+  for (int a = 0; a < 3; ++a) {
+    rest.lo[a] = -halo[a];
+    rest.hi[a] = extent(a) + halo[a];
+  }
+  for (int a = 2; a >= 0; --a) {
+    if (halo[a] > 0) {
+      Box lo = rest, hi = rest;
+      lo.hi[a] = 0;
+      hi.lo[a] = extent(a);
+      if (!lo.empty()) s.outer[s.outer_count++] = lo;
+      if (!hi.empty()) s.outer[s.outer_count++] = hi;
+    }
+    rest.lo[a] = 0;
+    rest.hi[a] = extent(a);
+  }
+  s.inner = rest;
+  return s;
+}
+
 }  // namespace tessera::skeleton

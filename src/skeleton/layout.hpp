@@ -29,7 +29,10 @@ struct PartLayout {
   int global_part = 0;  ///< id in the decomposition
   int local_part = 0;   ///< index among this rank's parts (= its device)
   Box owned;            ///< global coordinates of the cells this part owns
-  Index3 halo{0, 0, 0};    ///< halo width per axis, both sides alike (0 if not decomposed)
+  /// Width per axis, both sides alike: halos (filled by the exchange) on
+  /// decomposed axes, ghost layers (filled from the boundary modes) on the
+  /// others, as the stencils ask.
+  Index3 halo{0, 0, 0};
   Index3 padded{1, 1, 1};  ///< owned extent + 2 * halo per axis
   index_t sy = 1, sz = 1;  ///< strides (elements) of y and z: padded[0], padded[0] * padded[1]
   index_t component_stride = 1;  ///< elements per component: the padded volume
@@ -46,6 +49,9 @@ struct PartLayout {
   index_t elements() const { return component_stride * components; }
   /// The inner/outer split for a stencil of `radius` cells per axis.
   InnerOuter split(const Index3& radius) const;
+  /// The up to six boxes (local coordinates) of the halo/ghost shell around
+  /// the owned box: the padded box less the owned one.
+  InnerOuter shell() const;
 };
 
 }  // namespace tessera::skeleton

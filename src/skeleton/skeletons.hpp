@@ -108,33 +108,31 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
                                  "Field::exchange with a native kernel for several)",
                                  in.components()));
   const bool has_user = !std::is_same_v<B, NoBoundaryFunction>;
-  Index3 halo{0, 0, 0};
+  // Every axis gets a layer of `radius` cells around the owned box: a halo
+  // (from the neighbours, by the exchange) along decomposed axes, a ghost
+  // layer (from the boundary modes, by the fill) along the others and at the
+  // global boundary. The stencil then reads plain memory everywhere, as a
+  // hand-written kernel on a padded array does. One part exchanges nothing:
+  // the fill also wraps its periodic axes.
+  const bool one_part = in.team().total_parts() == 1;
   ExchangeRequest req;
   for (int a = 0; a < 3; ++a) {
-    halo[a] = in.decomposition().decomposed(a) ? st.radius[a] : 0;
-    req.width[a] = halo[a];
+    req.width[a] = in.decomposition().decomposed(a) ? st.radius[a] : 0;
     req.periodic[a] = st.mode[a] == BoundaryMode::periodic;
   }
-  in.ensure_halo(halo);
+  in.ensure_halo(st.radius);
   detail::check_stencil(in.shape(), st, has_user);
   kernels::BoundarySpec<T> spec{};
   for (int a = 0; a < 3; ++a) {
     spec.mode[a] = static_cast<int>(st.mode[a]);
-    spec.has_halo[a] = in.decomposition().decomposed(a) ? 1 : 0;
+    spec.has_halo[a] = !one_part && in.decomposition().decomposed(a) ? 1 : 0;
     spec.n[a] = in.extents().n[a];
   }
   spec.neutral = neutral;
-  auto launch = [&](int p, Queue& q, bool boundary) {
-    Device& dev = in.device(p);
-    const InnerOuter io = in.layout(p).split(st.radius);
-    kernels::BoxList boxes;
-    if (boundary) {
-      for (int i = 0; i < io.outer_count; ++i) boxes.box[i] = io.outer[i];
-      boxes.count = io.outer_count;
-    } else {
-      boxes = detail::one_box(io.inner);
-    }
+  // fill = true: the ghost cells of `in` (its shell); else the stencil on `boxes`.
+  auto launch = [&](int p, Queue& q, bool fill, const kernels::BoxList& boxes) {
     if (boxes.volume() == 0) return;
+    Device& dev = in.device(p);
     const Index3 lo = in.layout(p).owned.lo;
     if (dev.backend() == Backend::opencl) {
       if constexpr (UF::has_cl) {
@@ -147,35 +145,56 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
         cb.neutral.resize(sizeof(T));
         std::memcpy(cb.neutral.data(), &neutral, sizeof(T));
         if constexpr (UB::has_cl) cb.user = &UB::cl(user);
-        kernels::cl::stencil(dev, q, UF::cl(fn), cb, boundary, detail::cl_view(in, p), detail::cl_view(out, p),
-                             boxes, lo);
+        kernels::cl::stencil(dev, q, UF::cl(fn), cb, fill, detail::cl_view(in, p), detail::cl_view(out, p), boxes,
+                             lo);
       } else {
         kernels::no_cxx_on_opencl(what);
+      }
+    } else if (fill) {
+      if constexpr (UB::has_cxx) {
+        using BC = std::decay_t<decltype(UB::cxx(user))>;
+        const kernels::GhostFillOp<T, BC> op{UB::cxx(user), spec, detail::view<T>(in, p), lo};
+        kernels::run_boxes(dev, q, boxes, op, what);
+      } else {
+        detail::throw_no_cxx("mapStencil boundary function", dev);
       }
     } else {
       if constexpr (UF::has_cxx) {
         using F = std::decay_t<decltype(UF::cxx(fn))>;
-        const auto vin = detail::view<const T>(in, p);
-        const auto vout = detail::view<T>(out, p);
-        if (boundary) {
-          if constexpr (UB::has_cxx) {
-            using BC = std::decay_t<decltype(UB::cxx(user))>;
-            const kernels::StencilBoundaryOp<F, T, BC> op{UF::cxx(fn), UB::cxx(user), spec, vin, vout, lo};
-            kernels::run_boxes(dev, q, boxes, op, what);
-          } else {
-            detail::throw_no_cxx("mapStencil boundary function", dev);
-          }
-        } else {
-          const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), vin, vout, lo};
-          kernels::run_boxes(dev, q, boxes, op, what);
-        }
+        const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), detail::view<const T>(in, p), detail::view<T>(out, p), lo};
+        kernels::run_boxes(dev, q, boxes, op, what);
       } else {
         detail::throw_no_cxx(what, dev);
       }
     }
   };
+  auto shell = [&](int p) {
+    const InnerOuter s = in.layout(p).shell();
+    kernels::BoxList l;
+    for (int i = 0; i < s.outer_count; ++i) l.box[i] = s.outer[i];
+    l.count = s.outer_count;
+    return l;
+  };
   out.require_device();
-  in.exchange(req, [&](int p, Queue& q) { launch(p, q, false); }, [&](int p, Queue& q) { launch(p, q, true); });
+  in.require_device();
+  if (one_part) {
+    Queue& q = in.device(0).queue();
+    launch(0, q, true, shell(0));
+    launch(0, q, false, detail::one_box(detail::owned_local(in.layout(0))));
+  } else {
+    // The cells that read no halo or ghost compute while the halos travel;
+    // then the ghosts are filled (they may read halos) and the frame computed.
+    in.exchange(
+        req, [&](int p, Queue& q) { launch(p, q, false, detail::one_box(in.layout(p).split(st.radius).inner)); },
+        [&](int p, Queue& q) {
+          launch(p, q, true, shell(p));
+          const InnerOuter io = in.layout(p).split(st.radius);
+          kernels::BoxList frame;
+          for (int i = 0; i < io.outer_count; ++i) frame.box[i] = io.outer[i];
+          frame.count = io.outer_count;
+          launch(p, q, false, frame);
+        });
+  }
   out.mark_device_written();
 }
 

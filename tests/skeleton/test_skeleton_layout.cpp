@@ -81,14 +81,34 @@ TEST(SkeletonLayout, SplitCoversThePartOnceWithAnInteriorThatNeedsNoHalo) {
   }
 }
 
-TEST(SkeletonLayout, HalosOnlyAlongDecomposedAxes) {
+TEST(SkeletonLayout, EveryAxisGetsItsWidthHalosAndGhostLayersAlike) {
+  Team team = Team::open("cpu", 2);
+  Decomposition d(extents_3d(6, 5, 8), 2);  // two parts along z: 6 x 5 x 4 each
+  auto L = detail::make_layouts(d, team, 3, {1, 2, 2});
+  EXPECT_EQ(L[1].halo, (Index3{1, 2, 2}));
+  EXPECT_EQ(L[1].padded, (Index3{8, 9, 8}));
+  EXPECT_EQ(L[1].component_stride, 8 * 9 * 8);
+  EXPECT_EQ(L[1].offset(-1, -2, -2, 1), 8 * 9 * 8);  // the halo starts each component's block
+}
+
+TEST(SkeletonLayout, TheShellCoversThePaddedBoxLessTheOwnedOneExactlyOnce) {
   Team team = Team::open("cpu", 2);
   Decomposition d(extents_3d(6, 5, 8), 2);
-  auto L = detail::make_layouts(d, team, 3, {2, 2, 2});
-  EXPECT_EQ(L[1].halo, (Index3{0, 0, 2}));
-  EXPECT_EQ(L[1].padded, (Index3{6, 5, 8}));
-  EXPECT_EQ(L[1].component_stride, 6 * 5 * 8);
-  EXPECT_EQ(L[1].offset(0, 0, -2, 1), 6 * 5 * 8);  // the halo starts each component's block
+  for (const Index3 w : {Index3{1, 2, 2}, Index3{0, 1, 3}, Index3{0, 0, 0}}) {
+    const auto L = detail::make_layouts(d, team, 1, w)[0];
+    const InnerOuter s = L.shell();
+    std::vector<int> hits(static_cast<std::size_t>(L.component_stride), 0);
+    for (int i = 0; i < s.outer_count; ++i)
+      for (index_t z = s.outer[i].lo[2]; z < s.outer[i].hi[2]; ++z)
+        for (index_t y = s.outer[i].lo[1]; y < s.outer[i].hi[1]; ++y)
+          for (index_t x = s.outer[i].lo[0]; x < s.outer[i].hi[0]; ++x) ++hits[static_cast<std::size_t>(L.offset(x, y, z))];
+    for (index_t z = -w[2]; z < L.extent(2) + w[2]; ++z)
+      for (index_t y = -w[1]; y < L.extent(1) + w[1]; ++y)
+        for (index_t x = -w[0]; x < L.extent(0) + w[0]; ++x) {
+          const bool owned = x >= 0 && x < L.extent(0) && y >= 0 && y < L.extent(1) && z >= 0 && z < L.extent(2);
+          EXPECT_EQ(hits[static_cast<std::size_t>(L.offset(x, y, z))], owned ? 0 : 1) << x << " " << y << " " << z;
+        }
+  }
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
  * TS_AT(s, dx, dy, dz) is the value at offset (dx, dy, dz) from the cell being
  * computed (|dx| <= radius x, ...); TS_POS(s, a) its global coordinate along
  * axis a (0 = x). Outside the domain the skeleton's boundary mode decides what
- * TS_AT returns (only in the boundary kernel; interior cells read memory
- * directly). Inside a stencil function `ts_real` is the element type.
+ * TS_AT returns (the skeleton fills ghost layers around the domain with it, so
+ * every read is a plain load). Inside a stencil function `ts_real` is the
+ * element type.
  *
  * C++/CUDA: a function template over the accessor (inlined into the kernel);
  * OpenCL: a function of `const ts_stencil*`, which the generated program

@@ -140,13 +140,11 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows) {
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip, D>)
 #define TS_SKEL_CUDA_ZIP_INDEX(F, T, U, R, D) \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip_index, D>)
-/// mapStencil of F on T with boundary function B (NoBoundaryFunction if none)
-#define TS_SKEL_CUDA_STENCIL(F, T, B)                                      \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>)        \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilBoundaryOp<F, T, B>)
-/// only the boundary kernel, for a second boundary function B of a stencil F
-#define TS_SKEL_CUDA_STENCIL_BOUNDARY(F, T, B) \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilBoundaryOp<F, T, B>)
+/// mapStencil of F on T
+#define TS_SKEL_CUDA_STENCIL(F, T) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>)
+/// the ghost fill of T with boundary function B (NoBoundaryFunction if none),
+/// once per pair; the library instantiates it for float and double without one
+#define TS_SKEL_CUDA_BOUNDARY(T, B) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<T, B>)
 /// fold of F on T
 #define TS_SKEL_CUDA_FOLD(F, T)                                                                        \
   template void tessera::skeleton::kernels::cuda_reduce_rows<F, T>(                                   \

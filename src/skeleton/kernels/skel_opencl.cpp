@@ -146,28 +146,36 @@ void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, con
                              "skeleton map/zip");
 }
 
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool boundary_kernel,
-             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo) {
-  std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_BOUNDARY={}", boundary_kernel ? 1 : 0);
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool fill, const ClView& in,
+             const ClView& out, const BoxList& boxes, const Index3& lo) {
+  std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_FILL={}", fill ? 1 : 0);
   std::string extra;
-  if (boundary_kernel && bd.user) {
+  if (fill && bd.user) {
     defines += " -DTS_SKEL_USER_BOUNDARY=" + bd.user->name;
     if (bd.user->source != f.source)
       extra = fmt::format("#line 1 \"{}\"\n{}\n", bd.user->origin, bd.user->source);
   }
-  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, defines, "ts_skel_stencil", extra);
+  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, defines, fill ? "ts_skel_fill" : "ts_skel_stencil", extra);
   for (int i = 0; i < boxes.count; ++i) {
     const Box& b = boxes.box[i];
     if (b.empty()) continue;
-    opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
-                     cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
-                     opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz),
-                     opencl::mem(out.handle), cl_long(out.origin), cl_long(out.sy), cl_long(out.sz), cl_long(bd.n[0]),
-                     cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]), cl_int(bd.mode[2]),
-                     cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
-    set_bytes(k, 26, bd.neutral.data(), bd.neutral.size());
-    opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)), ::cl::NullRange,
-                               boundary_kernel ? "skeleton stencil (boundary)" : "skeleton stencil");
+    if (fill) {
+      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
+                       cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
+                       opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), cl_long(bd.n[0]),
+                       cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]),
+                       cl_int(bd.mode[2]), cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
+      set_bytes(k, 22, bd.neutral.data(), bd.neutral.size());
+      opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
+                                 ::cl::NullRange, "skeleton stencil ghost fill");
+    } else {
+      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
+                       cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
+                       opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz),
+                       opencl::mem(out.handle), cl_long(out.origin), cl_long(out.sy), cl_long(out.sz));
+      opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)), ::cl::NullRange,
+                                 "skeleton stencil");
+    }
   }
 }
 

@@ -33,8 +33,10 @@ struct ClBoundary {
   const ClFunction* user = nullptr;    ///< for BoundaryMode::user
 };
 
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool boundary_kernel,
-             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo);
+/// mapStencil on `boxes` (plain loads), or with fill = true the ghost cells
+/// of `in` in `boxes` (skel_ops.hpp's GhostFillOp; `out` unused).
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool fill, const ClView& in,
+             const ClView& out, const BoxList& boxes, const Index3& lo);
 
 /// Canonical fold of `rows` rows of `len` elements (row r at offset
 /// origin + (r / rows_y) * sz + (r % rows_y) * sy) into out[r * chunks + k].

@@ -1,6 +1,6 @@
 /* The kernels generated around a user function (after the user's source).
  * Build options select one: TS_SKEL_KIND 0 map, 1 mapIndex, 2 zip, 3 zipIndex,
- * 4 stencil (TS_SKEL_BOUNDARY 0 interior / 1 boundary), 5 fold rows;
+ * 4 stencil (TS_SKEL_FILL 0 the stencil / 1 the ghost fill), 5 fold rows;
  * TS_SKEL_F is the user function, TS_SKEL_T/U/R the element types,
  * TS_SKEL_DIMS the index arity. Same per-cell operations as skel_ops.hpp. */
 
@@ -51,7 +51,12 @@ __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, 
 #endif
 
 #if TS_SKEL_KIND == 4
-#if TS_SKEL_BOUNDARY
+/* The ghost layers hold what the boundary modes say: plain loads. */
+TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
+  return s->p[dz * s->sz + dy * s->sy + dx];
+}
+
+#if TS_SKEL_FILL
 /* Applies axis a's mode to coordinate *c (extent n); the first axis whose mode
  * yields a value of its own (neutral 0, user 4) sets *m and the coordinates
  * the user function sees (*u); its coordinate is clamped only to keep the load
@@ -76,64 +81,54 @@ TS_FN void ts_stencil_resolve(long* c, long n, int mode, int has_halo, int* m, l
     default: *c = *c < 0 ? -*c : 2 * (n - 1) - *c; return;
   }
 }
-#endif
 
-/* Boundary cells: the load is issued whatever the modes say and the result
- * chosen afterwards (a load behind each branch serialises the neighbours'
- * memory latencies). */
-TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
-#if TS_SKEL_BOUNDARY
-  long c0 = s->pos[0] + dx, c1 = s->pos[1] + dy, c2 = s->pos[2] + dz;
-  long u[3] = {0, 0, 0};
-  int m = -1;
-  ts_stencil_resolve(&c0, s->n[0], s->mode[0], s->has_halo[0], &m, c0, c1, c2, u);
-  ts_stencil_resolve(&c1, s->n[1], s->mode[1], s->has_halo[1], &m, c0, c1, c2, u);
-  ts_stencil_resolve(&c2, s->n[2], s->mode[2], s->has_halo[2], &m, c0, c1, c2, u);
-  const ts_real v = s->p[(c2 - s->lo[2]) * s->sz + (c1 - s->lo[1]) * s->sy + (c0 - s->lo[0])];
-  if (m < 0) return v;
-#ifdef TS_SKEL_USER_BOUNDARY
-  if (m == 4) return TS_SKEL_USER_BOUNDARY(u[0], u[1], u[2], s->neutral);
-#endif
-  return s->neutral;
-#else
-  return s->p[dz * s->sz + dy * s->sy + dx];
-#endif
+/* Whether global coordinate g along an axis is a ghost to fill (outside the
+ * domain, not a periodic wrap the exchange brings into the halo). */
+TS_FN int ts_stencil_ghost(long g, long n, int mode, int has_halo) {
+  return (g < 0 || g >= n) && !(has_halo && mode == 1);
 }
 
+/* The ghost cells of the input in box (lx.., bx..) of its shell (local
+ * coordinates): what a stencil reads there under the boundary modes
+ * (skel_ops.hpp's GhostFillOp). */
+__kernel void ts_skel_fill(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
+                           __global ts_real* in, long i_o, long i_sy, long i_sz, long nx, long ny, long nz, int m0,
+                           int m1, int m2, int h0, int h1, int h2, ts_real neutral) {
+  const long x = lx + get_global_id(0), y = ly + get_global_id(1), z = lz + get_global_id(2);
+  if (x >= lx + bx || y >= ly + by || z >= lz + bz) return;
+  long c0 = gx + x, c1 = gy + y, c2 = gz + z;
+  if (!(ts_stencil_ghost(c0, nx, m0, h0) || ts_stencil_ghost(c1, ny, m1, h1) || ts_stencil_ghost(c2, nz, m2, h2)))
+    return;
+  long u[3] = {0, 0, 0};
+  int m = -1;
+  ts_stencil_resolve(&c0, nx, m0, h0, &m, c0, c1, c2, u);
+  ts_stencil_resolve(&c1, ny, m1, h1, &m, c0, c1, c2, u);
+  ts_stencil_resolve(&c2, nz, m2, h2, &m, c0, c1, c2, u);
+  ts_real v = in[i_o + (c2 - gz) * i_sz + (c1 - gy) * i_sy + (c0 - gx)];
+  if (m == 0) v = neutral;
+#ifdef TS_SKEL_USER_BOUNDARY
+  if (m == 4) v = TS_SKEL_USER_BOUNDARY(u[0], u[1], u[2], neutral);
+#endif
+  in[i_o + z * i_sz + y * i_sy + x] = v;
+}
+#else
 /* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is stored. */
 __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
-                              __global const ts_real* in, long i_o, long i_sy, long i_sz, __global ts_real* out,
-                              long o_o, long o_sy, long o_sz, long nx, long ny, long nz, int m0, int m1, int m2,
-                              int h0, int h1, int h2, ts_real neutral) {
+                              __global const ts_real* restrict in, long i_o, long i_sy, long i_sz,
+                              __global ts_real* restrict out, long o_o, long o_sy, long o_sz) {
   const long x = lx + get_global_id(0), y = ly + get_global_id(1), z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
   if (x >= lx + bx || y >= ly + by || z0 >= lz + bz) return;
   const int m = lz + bz - z0 < TS_SKEL_Z_CELLS ? (int)(lz + bz - z0) : TS_SKEL_Z_CELLS;
   ts_stencil s;
-  s.p = in + i_o;
   s.sy = i_sy;
   s.sz = i_sz;
   s.pos[0] = gx + x;
   s.pos[1] = gy + y;
-  s.lo[0] = gx;
-  s.lo[1] = gy;
-  s.lo[2] = gz;
-  s.n[0] = nx;
-  s.n[1] = ny;
-  s.n[2] = nz;
-  s.mode[0] = m0;
-  s.mode[1] = m1;
-  s.mode[2] = m2;
-  s.has_halo[0] = h0;
-  s.has_halo[1] = h1;
-  s.has_halo[2] = h2;
-  s.neutral = neutral;
   ts_real v[TS_SKEL_Z_CELLS];
 #pragma unroll
   for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
     if (u < m) {
-#if !TS_SKEL_BOUNDARY
       s.p = in + i_o + (z0 + u) * i_sz + y * i_sy + x;
-#endif
       s.pos[2] = gz + z0 + u;
       v[u] = TS_SKEL_F(&s);
     }
@@ -141,6 +136,7 @@ __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long 
   for (int u = 0; u < TS_SKEL_Z_CELLS; ++u)
     if (u < m) out[o_o + (z0 + u) * o_sz + y * o_sy + x] = v[u];
 }
+#endif
 #endif
 
 #if TS_SKEL_KIND == 5
