@@ -145,8 +145,19 @@ class Field {
   /// component-major. Call to_host() first; to_device() after changing it.
   std::vector<T>& host(int local) { return mirror_.at(static_cast<std::size_t>(local)); }
   bool host_current() const noexcept { return host_valid_; }
-  /// Native kernels call this after writing: the mirror is stale.
-  void mark_device_written() noexcept { host_valid_ = false; device_valid_ = true; }
+  /// Native kernels call this after writing: the mirror is stale (and the
+  /// ghost layers unknown).
+  void mark_device_written() noexcept {
+    host_valid_ = false;
+    device_valid_ = true;
+    ghosts_.clear();
+  }
+  /// The skeletons call this after writing owned cells only.
+  void mark_owned_written() noexcept { host_valid_ = false; device_valid_ = true; }
+  /// What the ghost layers hold, as map_stencil describes it (empty: unknown).
+  /// Cleared by a reallocation, a periodic exchange and mark_device_written.
+  const std::string& ghosts() const noexcept { return ghosts_; }
+  void set_ghosts(std::string what) { ghosts_ = std::move(what); }
   /// Marks the mirror as the newer copy (uploaded by the next skeleton).
   void mark_host_written() noexcept { device_valid_ = false; host_valid_ = true; }
   void require_device() {
@@ -191,10 +202,12 @@ class Field {
     std::swap(mirror_, o.mirror_);
     std::swap(host_valid_, o.host_valid_);
     std::swap(device_valid_, o.device_valid_);
+    std::swap(ghosts_, o.ghosts_);
   }
 
  private:
   void allocate() {
+    ghosts_.clear();
     buffers_.clear();
     mirror_.assign(static_cast<std::size_t>(parts()), {});
     for (int p = 0; p < parts(); ++p)
@@ -252,6 +265,7 @@ class Field {
   }
   void exchange_impl(const ExchangeRequest& r, const PartHook* inner, const PartHook* outer) {
     require_device();
+    if (r.periodic[0] || r.periodic[1] || r.periodic[2]) ghosts_.clear();  // wraps land in global-edge halos
     std::vector<detail::PartStorage> s;
     for (int p = 0; p < parts(); ++p) s.push_back({&device(p), buffer(p).handle(), layout(p)});
     shape_->exchange(s, sizeof(T), r, inner, outer);
@@ -261,6 +275,7 @@ class Field {
   std::vector<Buffer<T>> buffers_;
   std::vector<std::vector<T>> mirror_;
   bool host_valid_ = false, device_valid_ = true;
+  std::string ghosts_;
 };
 
 }  // namespace tessera::skeleton

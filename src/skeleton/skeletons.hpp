@@ -89,7 +89,7 @@ void apply_map(const Fn& fn, Field<T>& a, Field<U>* b, Field<R>& out, const char
       }
     }
   }
-  out.mark_device_written();
+  out.mark_owned_written();
 }
 
 /// out = f(stencil around each cell of in); in and out distinct, one
@@ -175,11 +175,22 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     l.count = s.outer_count;
     return l;
   };
+  // Ghost layers of neutral boundaries hold a constant that nothing but a
+  // reallocation, a periodic exchange or a native kernel overwrites: filled
+  // once, remembered by the field.
+  bool constant = true;
+  for (int a = 0; a < 3; ++a) constant = constant && st.mode[a] == BoundaryMode::neutral;
+  std::string ghosts;
+  if (constant) {
+    ghosts.assign("neutral ", 8);
+    ghosts.append(reinterpret_cast<const char*>(&neutral), sizeof(T));
+  }
+  const bool fill = ghosts.empty() || in.ghosts() != ghosts;
   out.require_device();
   in.require_device();
   if (one_part) {
     Queue& q = in.device(0).queue();
-    launch(0, q, true, shell(0));
+    if (fill) launch(0, q, true, shell(0));
     launch(0, q, false, detail::one_box(detail::owned_local(in.layout(0))));
   } else {
     // The cells that read no halo or ghost compute while the halos travel;
@@ -187,7 +198,7 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     in.exchange(
         req, [&](int p, Queue& q) { launch(p, q, false, detail::one_box(in.layout(p).split(st.radius).inner)); },
         [&](int p, Queue& q) {
-          launch(p, q, true, shell(p));
+          if (fill) launch(p, q, true, shell(p));
           const InnerOuter io = in.layout(p).split(st.radius);
           kernels::BoxList frame;
           for (int i = 0; i < io.outer_count; ++i) frame.box[i] = io.outer[i];
@@ -195,7 +206,8 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
           launch(p, q, false, frame);
         });
   }
-  out.mark_device_written();
+  in.set_ghosts(ghosts);
+  out.mark_owned_written();
 }
 
 namespace detail {

@@ -126,6 +126,43 @@ TEST_P(SkeletonStencil, DoublePrecisionHeat7) {
   EXPECT_TRUE(same_bits(out.gather(), test::reference_stencil(in, e, st, ex::Heat7{}, 0.0)));
 }
 
+// The ghost layers of neutral boundaries are filled once and remembered; every
+// change of what they must hold (another neutral value, another mode, a native
+// kernel that wrote the buffer) must refill them.
+TEST_P(SkeletonStencil, RememberedGhostLayersAreRefilledWhenTheyMustChange) {
+  const Extents e = extents_3d(7, 6, 9);
+  const auto in = tessera::test::random_vector<float>(static_cast<std::size_t>(e.volume()), 27);
+  for (const int parts : {1, std::min(2, test::max_parts(GetParam()))}) {
+    SCOPED_TRACE(std::to_string(parts) + " part(s)");
+    Team team = Team::open(GetParam(), parts);
+    DC<float> a(team, 7, 6, 9), out(team, 7, 6, 9);
+    a.scatter(in);
+    const auto heat = portable(ex::Heat7{}, ex::cl_stencil("ts_skel_heat7"));
+    const auto ramp = portable(ex::Ramp{}, ex::cl_point("ts_skel_ramp"));
+    struct Step {
+      BoundaryMode mode;
+      float neutral;
+    };
+    for (const Step st : {Step{BoundaryMode::neutral, 0.0f}, Step{BoundaryMode::neutral, 0.75f},
+                          Step{BoundaryMode::periodic, 0.75f}, Step{BoundaryMode::neutral, 0.75f},
+                          Step{BoundaryMode::user, 0.75f}, Step{BoundaryMode::neutral, 0.75f},
+                          Step{BoundaryMode::neutral, 0.75f}}) {
+      SCOPED_TRACE(std::string(name(st.mode)) + " " + std::to_string(st.neutral));
+      const Stencil s = Stencil::uniform(1, st.mode);
+      a.mapStencil(heat, out, s, st.neutral, ramp);
+      EXPECT_TRUE(same_bits(out.gather(), test::reference_stencil(in, e, s, ex::Heat7{}, st.neutral, ex::Ramp{})));
+    }
+    // A native kernel writes the whole buffer (ghosts included) and says so.
+    for (int p = 0; p < a.field().parts(); ++p)
+      a.field().buffer(p).copy_from_host(std::vector<float>(a.field().buffer(p).size(), tessera::test::poison<float>()));
+    a.field().mark_device_written();
+    a.scatter(in);
+    const Stencil s = Stencil::uniform(1, BoundaryMode::neutral);
+    a.mapStencil(heat, out, s, 0.75f);
+    EXPECT_TRUE(same_bits(out.gather(), test::reference_stencil(in, e, s, ex::Heat7{}, 0.75f)));
+  }
+}
+
 TEST_P(SkeletonStencil, RadiusLargerThanASubdomainIsAClearError) {
   if (test::max_parts(GetParam()) < 4) GTEST_SKIP() << "needs 4 devices";
   Team team = Team::open(GetParam(), 4);

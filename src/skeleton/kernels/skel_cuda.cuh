@@ -17,8 +17,8 @@ namespace tessera::skeleton::kernels {
 template <class Op>
 concept SplitOp = requires(const Op& op, typename Op::result v) {
   { op.fast_run(index_t{}, index_t{}, index_t{}, int{}) } -> std::same_as<bool>;
-  op.compute(index_t{}, index_t{}, index_t{});
-  op.store(index_t{}, index_t{}, index_t{}, v);
+  op.compute_run(index_t{}, index_t{}, index_t{}, int{});
+  op.store_run(index_t{}, index_t{}, index_t{}, int{}, v);
 };
 
 /// One box: a 3-D grid, x fastest; each thread takes runs of
@@ -36,9 +36,9 @@ __global__ void skel_box_kernel(Op op, Box b) {
       if (z + U <= b.hi[2] && op.fast_run(x, y, z, U)) {
         typename Op::result v[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) v[u] = op.compute(x, y, z + u);
+        for (int u = 0; u < U; ++u) v[u] = op.compute_run(x, y, z, u);
 #pragma unroll
-        for (int u = 0; u < U; ++u) op.store(x, y, z + u, v[u]);
+        for (int u = 0; u < U; ++u) op.store_run(x, y, z, u, v[u]);
         continue;
       }
     }

@@ -75,11 +75,13 @@ struct MapOp {
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
     for (int c = 0; c < components; ++c) store(x, y, z, compute(x, y, z, c), c);
   }
-  // The split the CUDA box kernel uses to compute a run of cells before
-  // storing any (their loads in flight together; see skel_cuda.cuh): when
-  // fast_run() says so, compute() + store() replace operator() for the run.
+  // The split the CUDA box kernel uses to compute a run of cells (x, y, z + u)
+  // before storing any (their loads in flight together; see skel_cuda.cuh):
+  // where fast_run() says so, compute_run() + store_run() replace operator().
   using result = R;
   TS_FN bool fast_run(index_t, index_t, index_t, int) const { return components == 1; }
+  TS_FN R compute_run(index_t x, index_t y, index_t z, int u) const { return compute(x, y, z + u); }
+  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const R& v) const { store(x, y, z + u, v); }
   TS_FN R compute(index_t x, index_t y, index_t z, int c = 0) const {
     const T& va = a.at(x, y, z, c);
     if constexpr (K == MapKind::map) {
@@ -220,14 +222,17 @@ struct StencilInnerOp {
   View<const T> in;
   View<T> out;
   Index3 lo;
-  TS_FN void operator()(index_t x, index_t y, index_t z) const { store(x, y, z, compute(x, y, z)); }
+  TS_FN void operator()(index_t x, index_t y, index_t z) const { store_run(x, y, z, 0, compute_run(x, y, z, 0)); }
   using result = T;
   TS_FN bool fast_run(index_t, index_t, index_t, int) const { return true; }
-  TS_FN T compute(index_t x, index_t y, index_t z) const {
-    const InnerAccess<T> s{&in.at(x, y, z), in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z};
+  // Cell (x, y, z + u) addressed from the run's first cell: the neighbour
+  // addresses of the run's cells then fold to the same expressions, and the
+  // compiler loads each shared neighbour once (as in the hand-written kernel).
+  TS_FN T compute_run(index_t x, index_t y, index_t z, int u) const {
+    const InnerAccess<T> s{&in.at(x, y, z) + u * in.sz, in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z + u};
     return f(s);
   }
-  TS_FN void store(index_t x, index_t y, index_t z, const T& v) const { out.at(x, y, z) = v; }
+  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const T& v) const { (&out.at(x, y, z))[u * out.sz] = v; }
 };
 
 /// Fills the ghost cells of a stencil's input (local coordinates in the shell
@@ -245,8 +250,20 @@ struct GhostFillOp {
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
     const index_t g0 = lo[0] + x, g1 = lo[1] + y, g2 = lo[2] + z;
     if (!(ghost(g0, 0) || ghost(g1, 1) || ghost(g2, 2))) return;  // a halo cell: the exchange's
+    // The first axis outside with a mode that yields a value of its own
+    // decides (as in BoundaryAccess): neutral stores without a load.
+    const int m = constant(g0, 0) ? spec.mode[0] : constant(g1, 1) ? spec.mode[1] : constant(g2, 2) ? spec.mode[2] : -1;
+    if (m == int(BoundaryMode::neutral)) {
+      field.at(x, y, z) = spec.neutral;
+      return;
+    }
     const BoundaryAccess<T, B> s{field.origin, field.sy, field.sz, {g0, g1, g2}, {lo[0], lo[1], lo[2]}, spec, user};
     field.at(x, y, z) = s(0, 0, 0);
+  }
+  /// Outside along axis a with the neutral or user mode.
+  TS_FN bool constant(index_t g, int a) const {
+    return (g < 0 || g >= spec.n[a]) &&
+           (spec.mode[a] == int(BoundaryMode::neutral) || spec.mode[a] == int(BoundaryMode::user));
   }
   TS_FN bool ghost(index_t g, int a) const {
     return (g < 0 || g >= spec.n[a]) && !(spec.has_halo[a] && spec.mode[a] == int(BoundaryMode::periodic));
