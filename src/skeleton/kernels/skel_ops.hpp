@@ -97,23 +97,6 @@ struct MapOp {
   TS_FN void store(index_t x, index_t y, index_t z, const R& v, int c = 0) const { out.at(x, y, z, c) = v; }
 };
 
-/// A load through the read-only (non-coherent) data cache on CUDA, for the
-/// scalar types it serves: a stencil's input is never written by its own
-/// launch, and the neighbours other threads also read hit that cache. (The
-/// hand-written baseline gets the same loads from const __restrict__.)
-template <class T>
-TS_FN T load_read_only(const T* p) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int> ||
-                std::is_same_v<T, long long> || std::is_same_v<T, unsigned> || std::is_same_v<T, long>)
-    return __ldg(p);
-  else
-    return *p;
-#else
-  return *p;
-#endif
-}
-
 /// The neighbour accessor of a stencil's cells: plain loads, no branches (the
 /// ghost layers around the owned box hold what the boundary modes say).
 template <class T>
@@ -122,7 +105,7 @@ struct InnerAccess {
   const T* p;  // the cell being computed
   index_t sy, sz;
   index_t gx, gy, gz;
-  TS_FN T operator()(int dx, int dy, int dz) const { return load_read_only(p + (dz * sz + dy * sy + dx)); }
+  TS_FN const T& operator()(int dx, int dy, int dz) const { return p[dz * sz + dy * sy + dx]; }
   TS_FN index_t pos(int a) const { return a == 0 ? gx : a == 1 ? gy : gz; }
 };
 
