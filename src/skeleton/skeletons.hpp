@@ -193,13 +193,19 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     if (fill) launch(0, q, true, shell(0));
     launch(0, q, false, detail::one_box(detail::owned_local(in.layout(0))));
   } else {
-    // The cells that read no halo or ghost compute while the halos travel;
-    // then the ghosts are filled (they may read halos) and the frame computed.
+    // While the halos travel, every cell that reads none computes: with the
+    // ghost layers already in place, all but the slabs along decomposed axes;
+    // when they must be filled (which may read halos), only the cells that
+    // read no ghost either. Then the fill and the rest.
+    Index3 shrink = st.radius;
+    if (!fill)
+      for (int a = 0; a < 3; ++a)
+        if (!in.decomposition().decomposed(a)) shrink[a] = 0;
     in.exchange(
-        req, [&](int p, Queue& q) { launch(p, q, false, detail::one_box(in.layout(p).split(st.radius).inner)); },
+        req, [&](int p, Queue& q) { launch(p, q, false, detail::one_box(in.layout(p).split(shrink).inner)); },
         [&](int p, Queue& q) {
           if (fill) launch(p, q, true, shell(p));
-          const InnerOuter io = in.layout(p).split(st.radius);
+          const InnerOuter io = in.layout(p).split(shrink);
           kernels::BoxList frame;
           for (int i = 0; i < io.outer_count; ++i) frame.box[i] = io.outer[i];
           frame.count = io.outer_count;
