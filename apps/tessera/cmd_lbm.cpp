@@ -123,11 +123,12 @@ void print_summary(const lbm::RunSummary& r, const nlohmann::json& j, const char
     if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
 }
 
-// A checkpoint continues only the lattice the run asks for.
+// A checkpoint continues only the lattice the run asks for (another one is a
+// usage error, exit 2, as in every module: the file is fine, the options differ).
 void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& want) {
   if (r.grid.nx != want.grid.nx || r.grid.ny != want.grid.ny || r.grid.nz != want.grid.nz ||
       r.lattice != want.lattice || r.precision != want.precision)
-    throw Error(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
+    throw UsageError(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
                             a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
                             lbm::to_string(r.precision), want.grid.nx, want.grid.ny, want.grid.nz,
                             lbm::to_string(want.lattice), lbm::to_string(want.precision)));

@@ -98,7 +98,7 @@ std::uint64_t load_checkpoint(Field<T>& f, const std::filesystem::path& path) {
   // the same bytes everywhere: every rank parses and checks alike, and throws alike
   const FieldCheckpointContents c = parse_field_checkpoint(data, path.string());
   if (const std::string why = field_checkpoint_mismatch(c.header, checkpoint_header(f)); !why.empty())
-    throw Error(path.string() + ": the checkpoint does not fit this field: " + why);
+    throw UsageError(path.string() + ": the checkpoint does not fit this field: " + why);
   std::vector<T> values(c.values.size() / sizeof(T));
   std::memcpy(values.data(), c.values.data(), c.values.size());
   f.scatter(values);

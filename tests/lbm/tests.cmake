@@ -15,10 +15,10 @@ add_test(NAME cli.lbm_cavity_outputs COMMAND tessera_cli lbm --case cavity --lat
 set_tests_properties(cli.lbm_cavity_outputs PROPERTIES FIXTURES_SETUP lbm_cli)
 add_test(NAME cli.lbm_restart COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 10 --device cpu
          --restart ${LBM_CLI_DIR}/cavity.ckpt)
-add_test(NAME cli.lbm_restart_mismatch_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+add_test(NAME cli.lbm_restart_mismatch_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;cavity\;--lattice\;D2Q9\;--size\;30\;--steps\;1\;--device\;cpu\;--restart\;${LBM_CLI_DIR}/cavity.ckpt
-         -DEXPECT=1 -DMATCH=checkpoint.holds -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
-set_tests_properties(cli.lbm_restart cli.lbm_restart_mismatch_exit1 PROPERTIES FIXTURES_REQUIRED lbm_cli)
+         -DEXPECT=2 -DMATCH=checkpoint.holds -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.lbm_restart cli.lbm_restart_mismatch_exit2 PROPERTIES FIXTURES_REQUIRED lbm_cli)
 add_test(NAME cli.lbm_thesis_gas COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
          -e ${LBM_CLI_DIR}/thesis.raw)
 add_test(NAME cli.lbm_tau_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>

@@ -1,7 +1,7 @@
 # tessera skel-demo --checkpoint / --restart (-DCMD=tessera -DDIR=folder).
 # Without MISMATCH: blur3d 10 steps on 1 part, and 4 steps on 2 parts then 6
 # more restarted on 3 parts, must leave byte-identical checkpoints (values and
-# step 10). With MISMATCH: a restart with another --size exits 1 naming the
+# step 10). With MISMATCH: a restart with another --size exits 2 naming the
 # extents in the file and in the field. With INTERRUPT: a SIGINT stops the run
 # at a step boundary (exit 130, checkpoint) and the checkpoint continues it to
 # the straight run's end, byte for byte.
@@ -33,7 +33,7 @@ if(INTERRUPT)  # SIGINT (fault injection) at step 20, polled at step 32: exit 13
 endif()
 if(MISMATCH)
   run(0 --size 13 --gpus 2 --steps 2 --checkpoint ${DIR}/a.ckpt)
-  run(1 --gpus 2 --steps 2 --size 14 --restart ${DIR}/a.ckpt)
+  run(2 --gpus 2 --steps 2 --size 14 --restart ${DIR}/a.ckpt)
   if(NOT out MATCHES "extents 13x13x13 in the file, 14x14x14 in the field")
     message(FATAL_ERROR "mismatch message: ${out}")
   endif()

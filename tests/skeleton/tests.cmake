@@ -49,7 +49,7 @@ set_tests_properties(cli.bench_skeleton_cpu PROPERTIES ENVIRONMENT "OMP_NUM_THRE
 # steps (saved on 2 parts, continued on 3) end in byte-identical checkpoints.
 add_test(NAME cli.skel_demo_restart COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_restart -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)
-add_test(NAME cli.skel_demo_restart_mismatch_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+add_test(NAME cli.skel_demo_restart_mismatch_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DDIR=${CMAKE_CURRENT_BINARY_DIR}/skel_restart_mismatch -DMISMATCH=1
          -P ${CMAKE_CURRENT_SOURCE_DIR}/skeleton/skel_restart.cmake)
 add_test(NAME interrupt.skel_demo_sigint COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
