@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "core/error.hpp"
@@ -57,6 +59,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+std::string read_file(const std::filesystem::path& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string() + ": cannot open the " + std::string(what) + ": " + std::strerror(errno));
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(path.string() + ": cannot read the " + std::string(what));
+  return data;
 }
 
 }  // namespace tessera

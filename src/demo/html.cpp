@@ -1,11 +1,10 @@
 #include "demo/html.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "io/xml_escape.hpp"
 
@@ -35,11 +34,7 @@ std::string html_escape(std::string_view s) { return io::xml_escape(s); }
 
 namespace {
 
-std::string read_binary(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw Error(fmt::format("demo page: cannot read the figure {}", p.string()));
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::string read_binary(const std::filesystem::path& p) { return read_file(p, "demo page's figure"); }
 
 const char* kStyle = R"(body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}

@@ -1,8 +1,6 @@
 #include "lbm/checkpoint.hpp"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string_view>
 
 #include "core/atomic_file.hpp"
@@ -64,10 +62,7 @@ void write_checkpoint(const std::filesystem::path& path, DistributedSolver& s) {
 }
 
 CheckpointContents read_checkpoint_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open the checkpoint");
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_checkpoint(data, path.string());
+  return parse_checkpoint(read_file(path, "checkpoint"), path.string());
 }
 
 std::unique_ptr<Solver> read_checkpoint(const std::filesystem::path& path, std::shared_ptr<Device> device) {

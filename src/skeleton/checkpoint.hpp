@@ -10,8 +10,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -82,9 +80,7 @@ std::uint64_t load_checkpoint(Field<T>& f, const std::filesystem::path& path) {
   std::string error, data;
   if (team.rank() == 0) {
     try {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) throw Error(path.string() + ": cannot open the checkpoint");
-      data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      data = read_file(path, "checkpoint");
     } catch (const std::exception& e) {
       error = e.what();
       if (error.empty()) error = path.string() + ": the checkpoint could not be read";

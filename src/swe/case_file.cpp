@@ -15,12 +15,11 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace tessera::swe {
@@ -219,10 +218,7 @@ class LineParser {
 }  // namespace
 
 std::vector<CaseFileEntry> read_case_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the case file", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(fmt::format("{}: cannot read the case file", path));
+  const std::string text = read_file(path, "case file");
   // Keys and values are printable ASCII; TOML forbids control characters other
   // than tab and newlines anywhere.
   long line = 1, column = 1;

@@ -1,7 +1,5 @@
 #include "swe/checkpoint.hpp"
 
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -15,11 +13,7 @@ void write_swe_checkpoint(const std::filesystem::path& path, const SweCheckpoint
 }
 
 SweCheckpoint read_swe_checkpoint(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open the checkpoint");
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path.string() + ": cannot read the checkpoint");
-  return parse_swe_checkpoint(data, path.string());
+  return parse_swe_checkpoint(read_file(path, "checkpoint"), path.string());
 }
 
 void check_restart_config(const SweCheckpoint& c, const std::string& model, const std::string& precision, long nx,
