@@ -57,7 +57,7 @@ inline void agree_on_error(const Team& team, std::string error) {
 /// Writes the field and `step` to `path` (temporary file, fsync, rename).
 template <class T>
 void save_checkpoint(Field<T>& f, const std::filesystem::path& path, std::uint64_t step = 0) {
-  const std::vector<T> all = f.gather();  // collective: every rank takes part
+  const std::vector<T> all = f.gather_to_root();  // collective; the values land on rank 0 only
   std::string error;
   if (f.team().rank() == 0) {
     try {

@@ -170,6 +170,46 @@ class Field {
     to_host();
     return detail_gather();
   }
+  /// The same on rank 0 only (the others send their parts there and get an
+  /// empty vector): what a checkpoint writer needs, without the whole field
+  /// in every rank's memory. Collective.
+  std::vector<T> gather_to_root() {
+    require_device();
+    to_host();
+    Comm* comm = team().comm();
+    if (!comm) return detail_gather();
+    std::vector<T> mine;
+    for (int p = 0; p < parts(); ++p) mine.insert(mine.end(), mirror_[p].begin(), mirror_[p].end());
+    constexpr int kTag = 7001;  // halo exchanges use tags 0..5
+    if (team().rank() != 0) {
+      comm->isend(mine.data(), mine.size() * sizeof(T), 0, kTag);
+      comm->wait_all();
+      return {};
+    }
+    const auto& layouts = shape_->all_layouts();
+    const int per_rank = parts();
+    std::vector<std::vector<T>> from(static_cast<std::size_t>(team().ranks()));
+    from[0] = std::move(mine);
+    for (int r = 1; r < team().ranks(); ++r) {
+      index_t n = 0;
+      for (int p = r * per_rank; p < (r + 1) * per_rank; ++p)
+        n += layouts[static_cast<std::size_t>(p)].owned.volume() * components();
+      from[static_cast<std::size_t>(r)].resize(static_cast<std::size_t>(n));
+      comm->irecv(from[static_cast<std::size_t>(r)].data(), static_cast<std::size_t>(n) * sizeof(T), r, kTag);
+    }
+    comm->wait_all();
+    const index_t total = extents().volume();
+    std::vector<T> out(static_cast<std::size_t>(total * components()));
+    for (int r = 0; r < team().ranks(); ++r) {
+      const T* src = from[static_cast<std::size_t>(r)].data();
+      for (int p = r * per_rank; p < (r + 1) * per_rank; ++p) {
+        const PartLayout& L = layouts[static_cast<std::size_t>(p)];
+        for_owned(L, [&](index_t local, index_t gi, int c) { out[static_cast<std::size_t>(c * total + gi)] = src[local]; });
+        src += L.owned.volume() * L.components;
+      }
+    }
+    return out;
+  }
   /// Sets every owned cell from a global compact component-major array.
   void scatter(std::span<const T> global) {
     const index_t n = extents().volume();

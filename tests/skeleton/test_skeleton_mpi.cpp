@@ -116,7 +116,19 @@ void run_all(const std::shared_ptr<Comm>& world, int local, const char* label) {
       }
       check(f.last_exchange().mpi_bytes > 0, "exchange sent nothing through MPI");
     }
-    // checkpoint: rank 0 writes what every rank gathered; it restores on one
+    // gather_to_root: the global field on rank 0, nothing elsewhere (3 components)
+    {
+      DC<float> a(dist, 7, 5, 17);
+      a.scatter(in);
+      const auto root = a.field().gather_to_root();
+      check(world->rank() == 0 ? same_bits(root, in) : root.empty(), "gather_to_root");
+      const auto many_in = input(in.size() * 3, 77);
+      Field<float> m(dist, extents_3d(7, 5, 17), 3);
+      m.scatter(many_in);
+      const auto many = m.gather_to_root();
+      check(world->rank() == 0 ? same_bits(many, many_in) : many.empty(), "gather_to_root, 3 components");
+    }
+    // checkpoint: rank 0 writes what the ranks sent it; it restores on one
     // part in each process and back onto the ranks; a failure reaches every rank
     {
       const std::string file = (std::filesystem::temp_directory_path() /
