@@ -6,8 +6,6 @@
 // naming the missing cuda_for_boxes<...>.
 #pragma once
 #include <concepts>
-#include <cstring>
-#include <type_traits>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -90,70 +88,31 @@ void cuda_for_boxes(Queue& q, const BoxList& boxes, const Op& op) {
   cuda::check_launch("skeleton frame kernel");
 }
 
-/// A warp shuffle of any trivially copyable T (4-byte words for the others).
-template <class T>
-__device__ __forceinline__ T shfl_down(const T& v, int d) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int> ||
-                std::is_same_v<T, unsigned> || std::is_same_v<T, long long> ||
-                std::is_same_v<T, unsigned long long> || std::is_same_v<T, long> || std::is_same_v<T, unsigned long>) {
-    return __shfl_down_sync(0xffffffffu, v, d);
-  } else {
-    unsigned w[(sizeof(T) + 3) / 4] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < int((sizeof(T) + 3) / 4); ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], d);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
-}
-
-/// fold: one warp per (row, chunk), 8 per block. The warp plays the canonical
-/// order's 256 "threads" (portable.h; skel_cpu.hpp's reduce_chunk): lane L is
-/// threads L, L + 32, ..., L + 224, so the halving tree's steps 128, 64, 32
-/// stay in a lane and 16 .. 1 are shuffles, the same operations on the same
-/// operands as one block of 256 threads with a shared array, without its
-/// barriers (a block per 512-element row left the fold at 3% of the copy
-/// bandwidth on an H200: 262,144 tiny blocks, eight barriers each).
-constexpr int kFoldWarps = 8;
+/// fold: one block of 256 threads per (row, chunk), the canonical order.
 template <class F, class T>
-__global__ void skel_reduce_rows_kernel(RowsReduce<F, T> op, index_t items) {
-  constexpr int K = TS_REDUCE_THREADS / 32;  // virtual threads per lane
-  static_assert(TS_REDUCE_THREADS == 256, "the tree below unrolls 256 threads");
-  const index_t item = index_t(blockIdx.x) * kFoldWarps + threadIdx.x / 32;
-  if (item >= items) return;  // whole warps leave together
-  const int lane = int(threadIdx.x % 32);
-  const index_t r = item / op.chunks, k = item % op.chunks;
+__global__ void skel_reduce_rows_kernel(RowsReduce<F, T> op, index_t rows) {
+  __shared__ alignas(16) unsigned char raw[TS_REDUCE_THREADS * sizeof(T)];
+  T* s = reinterpret_cast<T*>(raw);
+  const index_t r = blockIdx.x / op.chunks, k = blockIdx.x % op.chunks;
+  (void)rows;
   const index_t begin = k * TS_REDUCE_CHUNK;
   const index_t n = op.len - begin < TS_REDUCE_CHUNK ? op.len - begin : TS_REDUCE_CHUNK;
   const T* e = op.row(r) + begin;
+  const int t = threadIdx.x;
   const int m0 = n < TS_REDUCE_THREADS ? int(n) : TS_REDUCE_THREADS;
-  T v[K];
-#pragma unroll
-  for (int q = 0; q < K; ++q) {
-    const int t = lane + 32 * q;
-    if (t < m0) {
-      T acc = e[t];
-      for (index_t j = t + TS_REDUCE_THREADS; j < n; j += TS_REDUCE_THREADS) acc = op.f(acc, e[j]);
-      v[q] = acc;
-    }
+  if (t < m0) {
+    T acc = e[t];
+    for (index_t j = t + TS_REDUCE_THREADS; j < n; j += TS_REDUCE_THREADS) acc = op.f(acc, e[j]);
+    s[t] = acc;
   }
+  __syncthreads();
   int m = m0;
-  // h = 128, 64, 32: thread t = lane + 32 q takes t + h = lane + 32 (q + h / 32)
-#pragma unroll
-  for (int h = 128; h >= 32; h /= 2) {
-#pragma unroll
-    for (int q = 0; q < h / 32; ++q)
-      if (lane + 32 * q + h < m) v[q] = op.f(v[q], v[q + h / 32]);
+  for (int h = TS_REDUCE_THREADS / 2; h >= 1; h /= 2) {
+    if (t < h && t + h < m) s[t] = op.f(s[t], s[t + h]);
+    __syncthreads();
     m = m < h ? m : h;
   }
-#pragma unroll
-  for (int h = 16; h >= 1; h /= 2) {
-    const T other = shfl_down(v[0], h);
-    if (lane < h && lane + h < m) v[0] = op.f(v[0], other);
-    m = m < h ? m : h;
-  }
-  if (lane == 0) op.out[r * op.chunks + k] = v[0];
+  if (t == 0) op.out[r * op.chunks + k] = s[0];
 }
 
 template <class F, class T>
@@ -161,10 +120,9 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows) {
   if (rows == 0) return;
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  const index_t items = rows * op.chunks;
-  const index_t blocks = (items + kFoldWarps - 1) / kFoldWarps;
+  const index_t blocks = rows * op.chunks;
   if (blocks > 0x7fffffffLL) throw Error("fold: too many rows for one launch");
-  skel_reduce_rows_kernel<<<unsigned(blocks), 32 * kFoldWarps, 0, cq.native()>>>(op, items);
+  skel_reduce_rows_kernel<<<unsigned(blocks), TS_REDUCE_THREADS, 0, cq.native()>>>(op, rows);
   cuda::check_launch("skeleton fold kernel");
 }
 
