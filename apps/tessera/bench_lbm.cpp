@@ -152,19 +152,7 @@ void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long s
         m.precision = lbm::to_string(c.precision);
         m.size = static_cast<std::size_t>(c.grid.cells());
         m.bytes = (2.0 * 19 * double(c.variant().store_bytes()) + 1) * double(c.grid.cells()) * steps;
-        for (int w = 0; w < a.timing.warmup; ++w) d.step(steps);
-        std::vector<double> ms;
-        for (int k = 0; k < a.timing.reps; ++k) {
-          d.synchronize();
-          const auto t0 = std::chrono::steady_clock::now();
-          d.step(steps);
-          d.synchronize();
-          ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        }
-        std::sort(ms.begin(), ms.end());
-        m.timing.ms = ms;
-        m.timing.median_ms = ms[ms.size() / 2];
-        m.timing.min_ms = ms.front();
+        m.timing = bench::time_wall([&] { d.synchronize(); }, [&] { d.step(steps); }, a.timing);
         const double mlups = double(c.grid.cells()) * steps / (m.timing.median_ms * 1e-3) * 1e-6;
         double& base = weak ? base_weak : base_strong;
         if (g == 1) base = mlups;

@@ -163,20 +163,13 @@ StepTiming time_steps(const sk::Team& team, long nx, long ny, long nz, int steps
       else
         y.mapStencil(heat, x, st, 0.0f);
     }
-    sync_all(team);
   };
-  for (int w = 0; w < std::max(1, a.timing.warmup); ++w) batch();
+  bench::TimingOptions opt = a.timing;
+  opt.warmup = std::max(1, opt.warmup);
   StepTiming t;
-  for (int rep = 0; rep < a.timing.reps; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    batch();
-    t.step.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
-                        steps);
-  }
-  auto sorted = t.step.ms;
-  std::sort(sorted.begin(), sorted.end());
-  t.step.median_ms = sorted[sorted.size() / 2];
-  t.step.min_ms = sorted.front();
+  t.step = bench::time_wall([&] { sync_all(team); }, batch, opt);
+  for (double* v : {&t.step.median_ms, &t.step.min_ms}) *v /= steps;
+  for (double& v : t.step.ms) v /= steps;
   sk::ExchangeRequest req;
   req.width = {0, 0, 1};
   sync_all(team);

@@ -124,19 +124,7 @@ void scaling_rows(const std::shared_ptr<Device>& dev, long n, const std::vector<
       m.size = static_cast<std::size_t>(nx);
       m.kernel = fmt::format("physical first order {} scaling, {} part(s), {}x{} cells ({} steps)", weak ? "weak" : "strong", g, nx, n, steps);
       m.bytes = 7.0 * sizeof(T) * double(nx) * double(n) * steps / g;  // per device, as the copy it is compared with
-      for (int w = 0; w < t.warmup; ++w) d.run_steps(steps);
-      std::vector<double> ms;
-      for (int k = 0; k < t.reps; ++k) {
-        d.synchronize();
-        const auto t0 = std::chrono::steady_clock::now();
-        d.run_steps(steps);
-        d.synchronize();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      }
-      std::sort(ms.begin(), ms.end());
-      m.timing.ms = ms;
-      m.timing.median_ms = ms[ms.size() / 2];
-      m.timing.min_ms = ms.front();
+      m.timing = bench::time_wall([&] { d.synchronize(); }, [&] { d.run_steps(steps); }, t);
       const double ms_step = m.timing.median_ms / steps, mcells = double(nx) * double(n) / ms_step * 1e-3;
       if (g == parts.front()) base = mcells / g;
       m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s total, {:.0f} per part, parallel efficiency {:.1f}% of "

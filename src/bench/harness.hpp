@@ -36,6 +36,11 @@ struct Timing {
 /// to defeat caches.
 Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOptions& opt);
 
+/// The same for work spread over several devices (no one queue to bracket):
+/// each timed run is host wall-clock time between `sync()` before it and
+/// `sync()` after it (opt.warmup untimed runs first; opt.budget_s ignored).
+Timing time_wall(const std::function<void()>& sync, const std::function<void()>& run, const TimingOptions& opt);
+
 struct Measurement {
   std::string kernel;
   std::string precision;
