@@ -55,25 +55,32 @@ void ThesisGas::set_frame(const std::vector<float>& cells) {
   t_ = 0;
 }
 
-void ThesisGas::import_frame(const std::filesystem::path& path) {
+void ThesisGas::import_frame(const std::filesystem::path& path) { set_frame(thesis::read_frame(path, grid_)); }
+
+void ThesisGas::export_frame(const std::filesystem::path& path) const { thesis::write_frame(path, frame()); }
+
+namespace thesis {
+
+std::vector<float> read_frame(const std::filesystem::path& path, const Grid& g) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(fmt::format("{}: cannot open the frame file", path.string()));
   const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
-  const std::uint64_t want = std::uint64_t(grid_.cells()) * thesis::kCellBytes;
+  const std::uint64_t want = std::uint64_t(g.cells()) * kCellBytes;
   if (size != want)
     throw Error(fmt::format("{}: the frame has {} bytes, a {}x{}x{} frame has {} (x*y*z cells of 19 floats, no "
                             "header); wrong size or not a frame",
-                            path.string(), size, grid_.nx, grid_.ny, grid_.nz, want));
-  std::vector<float> cells(a_.size());
+                            path.string(), size, g.nx, g.ny, g.nz, want));
+  std::vector<float> cells(std::size_t(g.cells()) * kQ);
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(cells.data()), static_cast<std::streamsize>(want)))
     throw Error(fmt::format("{}: read failed after {} of {} bytes", path.string(), in.gcount(), want));
-  set_frame(cells);
+  return cells;
 }
 
-void ThesisGas::export_frame(const std::filesystem::path& path) const {
-  const auto cells = frame();
+void write_frame(const std::filesystem::path& path, const std::vector<float>& cells) {
   write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(cells.data()), cells.size() * sizeof(float)));
 }
+
+}  // namespace thesis
 
 }  // namespace tessera::lbm

@@ -22,6 +22,12 @@ constexpr std::uint32_t kObstacle = 0x7FC00001u;
 constexpr std::uint32_t kKeepVelocity = 0x7FC00002u;
 /// Bytes of one cell (array<float, 19>).
 constexpr std::size_t kCellBytes = kQ * sizeof(float);
+
+/// A raw frame file of grid g: the size is checked (x*y*z*76 bytes) and a
+/// wrong one says what was expected.
+std::vector<float> read_frame(const std::filesystem::path& path, const Grid& g);
+/// Writes a frame atomically.
+void write_frame(const std::filesystem::path& path, const std::vector<float>& cells);
 }  // namespace thesis
 
 class ThesisGas {

@@ -82,26 +82,9 @@ std::vector<float> ThesisGasParts::frame() {
   return out;
 }
 
-void ThesisGasParts::import_frame(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw Error(fmt::format("{}: cannot open the frame file", path.string()));
-  const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
-  const std::uint64_t want = std::uint64_t(grid_.cells()) * thesis::kCellBytes;
-  if (size != want)
-    throw Error(fmt::format("{}: the frame has {} bytes, a {}x{}x{} frame has {} (x*y*z cells of 19 floats, no "
-                            "header); wrong size or not a frame",
-                            path.string(), size, grid_.nx, grid_.ny, grid_.nz, want));
-  std::vector<float> cells(std::size_t(grid_.cells()) * thesis::kQ);
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(cells.data()), static_cast<std::streamsize>(want)))
-    throw Error(fmt::format("{}: read failed", path.string()));
-  set_frame(cells);
-}
+void ThesisGasParts::import_frame(const std::filesystem::path& path) { set_frame(thesis::read_frame(path, grid_)); }
 
-void ThesisGasParts::export_frame(const std::filesystem::path& path) {
-  const auto cells = frame();
-  write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(cells.data()), cells.size() * sizeof(float)));
-}
+void ThesisGasParts::export_frame(const std::filesystem::path& path) { thesis::write_frame(path, frame()); }
 
 void ThesisGasParts::step(long n) {
   const float omega = thesis_omega();
