@@ -2,11 +2,9 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "lbm/kernels/thesis_gas_kernels.hpp"
