@@ -6,8 +6,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <random>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/fault_injection.hpp"
@@ -62,10 +63,18 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
 }
 
 std::string read_file(const std::filesystem::path& path, std::string_view what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot open the " + std::string(what) + ": " + std::strerror(errno));
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path.string() + ": cannot read the " + std::string(what));
+  const std::string head = path.string() + ": cannot ";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(head + "open the " + std::string(what) + ": it is a directory");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw Error(head + "open the " + std::string(what) + ": " + std::strerror(errno));
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw Error(head + "read the " + std::string(what) + " (its size is unknown)");
+  std::string data(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(data.data(), size))
+    throw Error(head + "read the " + std::string(what) + fmt::format(" ({} of {} bytes read)", in.gcount(), size));
   return data;
 }
 

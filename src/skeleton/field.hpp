@@ -110,7 +110,7 @@ class Field {
     exchange_impl(r, &inner, &outer);
   }
   const ExchangeStats& last_exchange() const noexcept { return shape_->last_exchange(); }
-  /// Widens the halo to at least `width` per decomposed axis, keeping the
+  /// Widens the halo (or ghost layer) to at least `width` per axis, keeping the
   /// owned cells (device data is authoritative).
   /// keep_contents = false: the caller overwrites every owned cell next (a
   /// stencil's output), so nothing is copied across the reallocation.
@@ -180,7 +180,7 @@ class Field {
     if (!comm) return detail_gather();
     std::vector<T> mine;
     for (int p = 0; p < parts(); ++p) mine.insert(mine.end(), mirror_[p].begin(), mirror_[p].end());
-    constexpr int kTag = 7001;  // halo exchanges use tags 0..5
+    constexpr int kTag = 7001;  // above the halo exchange's (local part) * 8 + face
     if (team().rank() != 0) {
       comm->isend(mine.data(), mine.size() * sizeof(T), 0, kTag);
       comm->wait_all();

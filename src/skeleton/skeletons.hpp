@@ -2,7 +2,7 @@
 // variants), fold and mapStencil. One part per device; every part runs the
 // same per-cell operation (skel_ops.hpp) on its owned cells, so results do not
 // depend on the decomposition (mapStencil reads halos refreshed by the
-// exchange, with the boundary mode applied only in the outer frame).
+// exchange and ghost layers filled from the boundary modes).
 // The containers DA/DM/DC (containers.hpp) are thin, Muesli-named wrappers.
 #pragma once
 #include <algorithm>
@@ -151,10 +151,13 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
         kernels::no_cxx_on_opencl(what);
       }
     } else if (fill) {
-      if constexpr (UB::has_cxx) {
+      if constexpr (UF::has_cxx && UB::has_cxx) {
+        using F = std::decay_t<decltype(UF::cxx(fn))>;
         using BC = std::decay_t<decltype(UB::cxx(user))>;
-        const kernels::GhostFillOp<T, BC> op{UB::cxx(user), spec, detail::view<T>(in, p), lo};
+        const kernels::GhostFillOp<F, T, BC> op{UB::cxx(user), spec, detail::view<T>(in, p), lo};
         kernels::run_boxes(dev, q, boxes, op, what);
+      } else if constexpr (!UF::has_cxx) {
+        detail::throw_no_cxx(what, dev);
       } else {
         detail::throw_no_cxx("mapStencil boundary function", dev);
       }
@@ -188,6 +191,7 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
   const bool fill = ghosts.empty() || in.ghosts() != ghosts;
   out.require_device();
   in.require_device();
+  if (fill) in.set_ghosts("");  // whatever happens next, the old ghosts are gone
   if (one_part) {
     Queue& q = in.device(0).queue();
     if (fill) launch(0, q, true, shell(0));

@@ -126,6 +126,29 @@ TEST_P(SkeletonStencil, DoublePrecisionHeat7) {
   EXPECT_TRUE(same_bits(out.gather(), test::reference_stencil(in, e, st, ex::Heat7{}, 0.0)));
 }
 
+// Mixed modes per axis on grids of parts, read at the corners (27 points): a
+// periodic axis whose wrap lives in a halo must still give the user function
+// (and the axes after it) the wrapped coordinate.
+TEST_P(SkeletonStencil, MixedModesOnGridsOfPartsMatchTheReferenceAtTheCorners) {
+  if (test::max_parts(GetParam()) < 2) GTEST_SKIP() << "needs 2 devices";
+  const Extents e = extents_3d(7, 6, 9);
+  const auto in = tessera::test::random_vector<float>(static_cast<std::size_t>(e.volume()), 29);
+  using M = BoundaryMode;
+  struct Case {
+    std::array<int, 3> grid;
+    std::array<M, 3> modes;
+  };
+  for (const Case c : {Case{{1, 2, 1}, {M::clamp, M::periodic, M::user}}, Case{{2, 1, 1}, {M::periodic, M::user, M::neutral}},
+                       Case{{2, 1, 1}, {M::periodic, M::periodic, M::user}}, Case{{1, 1, 2}, {M::user, M::mirror, M::periodic}}}) {
+    SCOPED_TRACE(std::string(name(c.modes[0])) + "/" + name(c.modes[1]) + "/" + name(c.modes[2]) + " on " +
+                 std::to_string(c.grid[0]) + "x" + std::to_string(c.grid[1]) + "x" + std::to_string(c.grid[2]));
+    Stencil st;
+    st.mode = c.modes;
+    const auto got = run_star(GetParam(), 2, c.grid, e, in, portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")), st);
+    EXPECT_TRUE(same_bits(got, test::reference_stencil(in, e, st, ex::Blur27{}, 0.75f, ex::Ramp{})));
+  }
+}
+
 // The ghost layers of neutral boundaries are filled once and remembered; every
 // change of what they must hold (another neutral value, another mode, a native
 // kernel that wrote the buffer) must refill them.

@@ -46,7 +46,7 @@ __global__ void skel_box_kernel(Op op, Box b) {
   }
 }
 
-/// Several boxes (the outer frame) in one launch: a 1-D grid over their
+/// Several boxes (a frame or the ghost shell) in one launch: a 1-D grid over their
 /// cells, indexed in I (32-bit when the frame allows: 64-bit division is a
 /// long software sequence on the GPU).
 template <class Op, class I>
@@ -140,11 +140,12 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows) {
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip, D>)
 #define TS_SKEL_CUDA_ZIP_INDEX(F, T, U, R, D) \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip_index, D>)
-/// mapStencil of F on T
-#define TS_SKEL_CUDA_STENCIL(F, T) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>)
-/// the ghost fill of T with boundary function B (NoBoundaryFunction if none),
-/// once per pair; the library instantiates it for float and double without one
-#define TS_SKEL_CUDA_BOUNDARY(T, B) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<T, B>)
+/// mapStencil of F on T with boundary function B (NoBoundaryFunction if none)
+#define TS_SKEL_CUDA_STENCIL(F, T, B)                                   \
+  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>) \
+  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<F, T, B>)
+/// only the ghost fill, for a second boundary function B of a stencil F
+#define TS_SKEL_CUDA_STENCIL_BOUNDARY(F, T, B) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<F, T, B>)
 /// fold of F on T
 #define TS_SKEL_CUDA_FOLD(F, T)                                                                        \
   template void tessera::skeleton::kernels::cuda_reduce_rows<F, T>(                                   \

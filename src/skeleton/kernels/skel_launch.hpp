@@ -21,23 +21,11 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows);
 [[noreturn]] void no_cxx_on_opencl(const char* skeleton);
 [[noreturn]] void not_instantiated_for_cuda(const char* skeleton, const char* functor);
 
-/// What an op runs of the user's: its functor, or its boundary function.
-template <class Op>
-struct FunctorOf {
-  using type = typename Op::functor;
-};
-template <class Op>
-  requires requires { typename Op::boundary; }
-struct FunctorOf<Op> {
-  using type = typename Op::boundary;
-};
-template <class Op>
-using functor_of = typename FunctorOf<Op>::type;
-
 template <class Op>
 constexpr bool cuda_ready() {
   if constexpr (requires { typename Op::boundary; })
-    return std::is_same_v<typename Op::boundary, NoBoundaryFunction> || CudaEnabled<typename Op::boundary>::value;
+    return CudaEnabled<typename Op::functor>::value &&
+           (std::is_same_v<typename Op::boundary, NoBoundaryFunction> || CudaEnabled<typename Op::boundary>::value);
   else
     return CudaEnabled<typename Op::functor>::value;
 }
@@ -51,7 +39,7 @@ void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, con
       if constexpr (cuda_ready<Op>())
         cuda_for_boxes(q, boxes, op);
       else
-        not_instantiated_for_cuda(skeleton, typeid(functor_of<Op>).name());
+        not_instantiated_for_cuda(skeleton, typeid(typename Op::functor).name());
       return;
 #else
       break;

@@ -27,8 +27,8 @@ View<T> view_of(T* base, const PartLayout& L) {
   return {base + L.origin(), L.sy, L.sz, L.component_stride};
 }
 
-/// Boxes of cells to run over (local owned coordinates): the inner box, or
-/// the up to six boxes of the outer frame, in one launch.
+/// Boxes of cells to run over (local coordinates): one box, or up to six (a
+/// frame around an inner box, or the ghost shell around the owned box) in one launch.
 struct BoxList {
   Box box[6];
   int count = 0;
@@ -138,7 +138,7 @@ struct BoundarySpec {
   T neutral;
 };
 
-/// The neighbour accessor of boundary cells (the outer frame): applies the
+/// A read outside the domain under the boundary modes (what GhostFillOp stores in each ghost cell): applies the
 /// boundary mode of each axis; only this accessor has branches.
 template <class T, class B>
 struct BoundaryAccess {
@@ -152,47 +152,50 @@ struct BoundaryAccess {
   BoundarySpec<T> spec;
   B user;
   TS_FN index_t pos(int a) const { return g[a]; }
-  // Axis by axis as documented: the first axis outside the domain whose mode
-  // yields a value of its own (neutral, user) decides, and the user function
-  // sees the axes before it already wrapped. The load is issued whatever the
-  // modes say, from an address clamped into the domain, and the result chosen
-  // afterwards: a load behind each branch serialised the 7 to 27 loads of a
-  // frame cell (one memory latency each), so the frame of a 512^3 7-point step
-  // took a fifth of the step on an H200.
+  // Axis by axis as documented (tests' reference_read): the first axis
+  // outside the domain whose mode yields a value of its own (neutral, user)
+  // decides, and the user function sees the axes before it already wrapped.
+  // Two sets of coordinates: w, the documented ones, and c, where the value
+  // is loaded from (a periodic axis with a halo keeps c outside: the halo
+  // holds the wrap). The load is issued whatever the modes say, from an
+  // address clamped into the domain, and the value chosen afterwards.
   TS_FN T operator()(int dx, int dy, int dz) const {
-    index_t c0 = g[0] + dx, c1 = g[1] + dy, c2 = g[2] + dz;
+    index_t w0 = g[0] + dx, w1 = g[1] + dy, w2 = g[2] + dz;
+    index_t c0 = w0, c1 = w1, c2 = w2;
     index_t u0 = 0, u1 = 0, u2 = 0;  // what the user function sees
     int m = -1;
-    resolve(c0, 0, m, c0, c1, c2, u0, u1, u2);
-    resolve(c1, 1, m, c0, c1, c2, u0, u1, u2);
-    resolve(c2, 2, m, c0, c1, c2, u0, u1, u2);
+    resolve(0, w0, c0, m, w0, w1, w2, u0, u1, u2);
+    resolve(1, w1, c1, m, w0, w1, w2, u0, u1, u2);
+    resolve(2, w2, c2, m, w0, w1, w2, u0, u1, u2);
     const T v = origin[(c2 - lo[2]) * sz + (c1 - lo[1]) * sy + (c0 - lo[0])];
     if (m < 0) return v;
     return m == int(BoundaryMode::user) ? user(u0, u1, u2, spec.neutral) : spec.neutral;
   }
-  /// Applies axis a's mode to its coordinate c (one of c0..c2). The first
-  /// axis whose mode yields a value (neutral, user) sets m and the user
-  /// coordinates; its coordinate is then clamped, only to keep the load inside.
-  TS_FN void resolve(index_t& c, int a, int& m, const index_t& c0, const index_t& c1, const index_t& c2, index_t& u0,
-                     index_t& u1, index_t& u2) const {
+  /// Applies axis a's mode to its documented coordinate w and load
+  /// coordinate c. The first axis whose mode yields a value (neutral, user)
+  /// sets m and the user's coordinates; its coordinates are then clamped,
+  /// only to keep the load inside.
+  TS_FN void resolve(int a, index_t& w, index_t& c, int& m, const index_t& w0, const index_t& w1, const index_t& w2,
+                     index_t& u0, index_t& u1, index_t& u2) const {
     const index_t n = spec.n[a];
-    if (c >= 0 && c < n) return;
+    if (w >= 0 && w < n) return;
     switch (spec.mode[a]) {
       case int(BoundaryMode::neutral):
       case int(BoundaryMode::user):
         if (m < 0) {
           m = spec.mode[a];
-          u0 = c0;
-          u1 = c1;
-          u2 = c2;
+          u0 = w0;
+          u1 = w1;
+          u2 = w2;
         }
-        c = c < 0 ? 0 : n - 1;
+        c = w = w < 0 ? 0 : n - 1;
         return;
       case int(BoundaryMode::periodic):
-        if (!spec.has_halo[a]) c = c < 0 ? c + n : c - n;  // else: the halo holds the wrap
+        w = w < 0 ? w + n : w - n;
+        if (!spec.has_halo[a]) c = w;  // else c stays outside: the halo holds the wrap
         return;
-      case int(BoundaryMode::clamp): c = c < 0 ? 0 : n - 1; return;
-      default: c = c < 0 ? -c : 2 * (n - 1) - c; return;  // mirror (edge not repeated)
+      case int(BoundaryMode::clamp): c = w = w < 0 ? 0 : n - 1; return;
+      default: c = w = w < 0 ? -w : 2 * (n - 1) - w; return;  // mirror (edge not repeated)
     }
   }
 };
@@ -223,8 +226,12 @@ struct StencilInnerOp {
 /// without a halo wrap: each gets what a stencil would read there under the
 /// boundary modes (BoundaryAccess at offset 0). Its reads resolve to cells
 /// inside the domain or in halos the exchange filled, never to other ghosts.
-template <class T, class B>
+/// F, the stencil the fill serves, only names the instantiation: CUDA code is
+/// instantiated per stencil (TS_SKEL_CUDA_STENCIL(F, T, B)), so a program
+/// that enabled its stencil and boundary function has the fill too.
+template <class F, class T, class B>
 struct GhostFillOp {
+  using functor = F;
   using boundary = B;
   B user;
   BoundarySpec<T> spec;

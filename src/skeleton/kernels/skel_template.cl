@@ -57,28 +57,31 @@ TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
 }
 
 #if TS_SKEL_FILL
-/* Applies axis a's mode to coordinate *c (extent n); the first axis whose mode
- * yields a value of its own (neutral 0, user 4) sets *m and the coordinates
- * the user function sees (*u); its coordinate is clamped only to keep the load
- * inside (skel_ops.hpp's BoundaryAccess::resolve). */
-TS_FN void ts_stencil_resolve(long* c, long n, int mode, int has_halo, int* m, long c0, long c1, long c2, long* u) {
-  if (*c >= 0 && *c < n) return;
+/* Applies axis a's mode to its documented coordinate *w and load coordinate
+ * *c (extent n); the first axis whose mode yields a value of its own
+ * (neutral 0, user 4) sets *m and the coordinates the user function sees
+ * (u, from w); its coordinates are clamped only to keep the load inside. A
+ * periodic axis with a halo wraps w but leaves c outside (the halo holds the
+ * wrap). (skel_ops.hpp's BoundaryAccess::resolve.) */
+TS_FN void ts_stencil_resolve(long* w, long* c, long n, int mode, int has_halo, int* m, const long* ws, long* u) {
+  if (*w >= 0 && *w < n) return;
   switch (mode) {
     case 0:
     case 4:
       if (*m < 0) {
         *m = mode;
-        u[0] = c0;
-        u[1] = c1;
-        u[2] = c2;
+        u[0] = ws[0];
+        u[1] = ws[1];
+        u[2] = ws[2];
       }
-      *c = *c < 0 ? 0 : n - 1;
+      *c = *w = *w < 0 ? 0 : n - 1;
       return;
     case 1:
-      if (!has_halo) *c = *c < 0 ? *c + n : *c - n;
+      *w = *w < 0 ? *w + n : *w - n;
+      if (!has_halo) *c = *w;
       return;
-    case 2: *c = *c < 0 ? 0 : n - 1; return;
-    default: *c = *c < 0 ? -*c : 2 * (n - 1) - *c; return;
+    case 2: *c = *w = *w < 0 ? 0 : n - 1; return;
+    default: *c = *w = *w < 0 ? -*w : 2 * (n - 1) - *w; return;
   }
 }
 
@@ -96,15 +99,18 @@ __kernel void ts_skel_fill(long lx, long ly, long lz, long bx, long by, long bz,
                            int m1, int m2, int h0, int h1, int h2, ts_real neutral) {
   const long x = lx + get_global_id(0), y = ly + get_global_id(1), z = lz + get_global_id(2);
   if (x >= lx + bx || y >= ly + by || z >= lz + bz) return;
-  long c0 = gx + x, c1 = gy + y, c2 = gz + z;
-  if (!(ts_stencil_ghost(c0, nx, m0, h0) || ts_stencil_ghost(c1, ny, m1, h1) || ts_stencil_ghost(c2, nz, m2, h2)))
+  long w[3], c[3], u[3] = {0, 0, 0};
+  w[0] = c[0] = gx + x;
+  w[1] = c[1] = gy + y;
+  w[2] = c[2] = gz + z;
+  if (!(ts_stencil_ghost(w[0], nx, m0, h0) || ts_stencil_ghost(w[1], ny, m1, h1) ||
+        ts_stencil_ghost(w[2], nz, m2, h2)))
     return;
-  long u[3] = {0, 0, 0};
   int m = -1;
-  ts_stencil_resolve(&c0, nx, m0, h0, &m, c0, c1, c2, u);
-  ts_stencil_resolve(&c1, ny, m1, h1, &m, c0, c1, c2, u);
-  ts_stencil_resolve(&c2, nz, m2, h2, &m, c0, c1, c2, u);
-  ts_real v = in[i_o + (c2 - gz) * i_sz + (c1 - gy) * i_sy + (c0 - gx)];
+  ts_stencil_resolve(&w[0], &c[0], nx, m0, h0, &m, w, u);
+  ts_stencil_resolve(&w[1], &c[1], ny, m1, h1, &m, w, u);
+  ts_stencil_resolve(&w[2], &c[2], nz, m2, h2, &m, w, u);
+  ts_real v = in[i_o + (c[2] - gz) * i_sz + (c[1] - gy) * i_sy + (c[0] - gx)];
   if (m == 0) v = neutral;
 #ifdef TS_SKEL_USER_BOUNDARY
   if (m == 4) v = TS_SKEL_USER_BOUNDARY(u[0], u[1], u[2], neutral);
