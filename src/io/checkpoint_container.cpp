@@ -64,6 +64,11 @@ long header_integer(const nlohmann::json& j, const char* name) {
   return j.get<long>();
 }
 
+std::array<long, 3> header_integers3(const nlohmann::json& j, const char* name) {
+  if (!j.is_array() || j.size() != 3) throw Error(fmt::format("'{}' is not an array of 3 integers", name));
+  return {header_integer(j[0], name), header_integer(j[1], name), header_integer(j[2], name)};
+}
+
 double header_real(const nlohmann::json& j, const char* name) {
   if (!j.is_number()) throw Error(fmt::format("'{}' is not a number", name));
   return j.get<double>();

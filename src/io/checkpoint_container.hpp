@@ -8,6 +8,7 @@
 // implies with the payload before allocating anything (a forged header must
 // not ask for terabytes).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -44,6 +45,8 @@ Error container_error(const std::string& source, const std::string& what, const 
 long header_integer(const nlohmann::json& j, const char* name);
 double header_real(const nlohmann::json& j, const char* name);
 std::string header_string(const nlohmann::json& j, const char* name);
+/// An array of exactly 3 integers (extents, grids): "'name' is not an array of 3 integers".
+std::array<long, 3> header_integers3(const nlohmann::json& j, const char* name);
 
 /// a * b + c for sizes from a header, or false when it overflows 64 bits.
 bool checked_size(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& out) noexcept;

@@ -46,9 +46,8 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     c.lattice = parse_lattice(io::header_string(h.at("lattice"), "lattice"));
     c.collision = parse_collision(io::header_string(h.at("collision"), "collision"));
     c.precision = parse_precision(io::header_string(h.at("precision"), "precision"));
-    const auto& g = h.at("grid");
-    if (!g.is_array() || g.size() != 3) throw Error("'grid' is not an array of 3 integers");
-    c.grid = {io::header_integer(g[0], "grid"), io::header_integer(g[1], "grid"), io::header_integer(g[2], "grid")};
+    const auto g = io::header_integers3(h.at("grid"), "grid");
+    c.grid = {g[0], g[1], g[2]};
     c.tau = io::header_real(h.at("tau"), "tau");
     c.trt_magic = io::header_real(h.at("trt_magic"), "trt_magic");
     c.force = vec3(h.at("force"), "force");

@@ -50,10 +50,9 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
   FieldCheckpointContents out;
   FieldCheckpointHeader& h = out.header;
   try {
-    const auto& e = j.at("extents");
-    if (!e.is_array() || e.size() != 3) throw Error("'extents' is not an array of 3 integers");
+    const auto e = io::header_integers3(j.at("extents"), "extents");
     for (int a = 0; a < 3; ++a) {
-      h.extents.n[a] = io::header_integer(e[a], "extents");
+      h.extents.n[a] = e[static_cast<std::size_t>(a)];
       if (h.extents.n[a] < 1) throw Error(fmt::format("'extents' has a side of {}", h.extents.n[a]));
     }
     const long dims = io::header_integer(j.at("dims"), "dims");

@@ -172,6 +172,13 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   comps["element_bytes"] = 4;
   comps["components"] = 5000;
   rejects(io::format_container("TSSKLCK1", comps, {payload}), "'components' is 5000");
+  nlohmann::json two = comps;  // io::header_integers3, shared with the LBM reader
+  two["components"] = 1;
+  two["extents"] = {3, 2};
+  rejects(io::format_container("TSSKLCK1", two, {payload}), "'extents' is not an array of 3 integers");
+  nlohmann::json real = two;
+  real["extents"] = {3, 2.5, 2};
+  rejects(io::format_container("TSSKLCK1", real, {payload}), "'extents' is not an integer");
   FieldCheckpointHeader flat = h;
   flat.extents.dims = 2;
   rejects(with(flat, payload), "a 2-D field with 2 cells along axis 2");
