@@ -8,6 +8,10 @@
 # BENCH      ';'-separated `tessera bench` argument lists; run i writes
 #            $OUT/bench-i.json and bench-i.md
 # NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
+# NCU        ';'-separated 'REGEX|bench args' pairs: Nsight Compute profiles the
+#            21st launch of the kernel whose mangled name matches REGEX in that
+#            bench run (speed of light, occupancy, warp stalls, instructions,
+#            memory) into $OUT/ncu-i.txt; its key lines are printed
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
@@ -42,5 +46,18 @@ for args in "${runs[@]}"; do
     summary+=("bench $i ($args): exit $?")
   fi
   grep -E '^\|' "$OUT/bench-$i.md" | grep -v '^|---' | cut -c1-230
+done
+i=0
+IFS=';' read -ra profs <<< "${NCU:-}"
+for pr in "${profs[@]}"; do
+  i=$((i + 1))
+  regex=${pr%%|*}
+  # shellcheck disable=SC2086
+  timeout "${BENCH_S:-400}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip 20 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
+    "$B/bin/tessera" bench ${pr#*|} --json "$OUT/ncu-bench-$i.json" > "$OUT/ncu-$i.txt" 2>&1
+  summary+=("ncu $i ($regex): exit $?")
+  grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Instructions  |Block Limit Reg" "$OUT/ncu-$i.txt" | head -20
 done
 printf '%s\n' "${summary[@]}"

@@ -239,6 +239,11 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
     m.block_row_map = upload(device_, b.block_row_map);
     m.col = upload(device_, b.col);
     m.val = upload(device_, b.val);
+    if (kernel == Kernel::bell_bi) {  // the slots past a block row's length are zero padding
+      std::vector<index_t> len(static_cast<std::size_t>(b.stored_block_rows));
+      for (size64 sb = 0; sb < b.stored_block_rows; ++sb) len[sb] = a.row_ptr[sb + 1] - a.row_ptr[sb];
+      m.lengths = upload(device_, len);
+    }
     // at most TS_SPMV_WARP subsections: a work-group is 32 rows x subsections
     m.sub_slots = static_cast<int>(std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
     if (b.index == BellIndex::scalar_row) {

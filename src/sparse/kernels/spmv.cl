@@ -124,12 +124,14 @@ __kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped
 
 /* ---- BELL (matrix-wide column-major, n stored scalar rows) ---------------------- */
 /* Thesis BELL: one work-item per stored scalar row. */
+/* bell-bi too (block-row index, has_len: only the real blocks of each block row). */
 __kernel void bell_row(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map, int ir,
-                       int iscale, IDX col, VAL val, VAL x, __global ts_value* y) {
+                       int iscale, int has_len, IDX len, IDX col, VAL val, VAL x, __global ts_value* y) {
   const long R = get_global_id(0);
   if (R >= n) return;
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;
-  if (row < rows) y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, width, c, cols);
+  const long k1 = has_len ? (long)len[R / r] : width;
+  if (row < rows) y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
 }
 
 /* Thesis BELL V2: one work-item per stored block row, block-row index. */

@@ -131,7 +131,7 @@ void bcsr(CpuTag, Queue&, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& xb,
 template <class V>
 void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb, Buffer<V>& yb) {
   using K = kernel_value_t<V>;
-  const index_t *col = idx(a.col), *map = idx(a.block_row_map);
+  const index_t *col = idx(a.col), *map = idx(a.block_row_map), *len = a.lengths.size() ? idx(a.lengths) : nullptr;
   const K *val = in(a.val), *x = in(xb);
   K* y = out(yb);
   const int r = a.block.r, c = a.block.c;
@@ -159,7 +159,8 @@ void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb,
           v = ts_spmv_add(v, ts_spmv_bell_row(K{}, col, val, x, row, n, q * a.sub_slots,
                                               std::min<long>(a.width, (q + 1) * a.sub_slots), c, a.cols));
       } else {  // BELL, BELL V3 (same sums; the window only moves x), BELL V4, bell-bi (another index)
-        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, a.index_rows(), a.index_scale(), 0, a.width, c, a.cols);
+        const long k1 = len ? static_cast<long>(len[sb]) : static_cast<long>(a.width);
+        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, a.index_rows(), a.index_scale(), 0, k1, c, a.cols);
       }
       y[first_row + i] = v;
     }

@@ -146,16 +146,19 @@ __global__ void bcsr_warp_k(long nbr, int r, int c, long rows, long cols, int ma
   y[row] = v;
 }
 
-// BELL, BELL V4 (ir = iscale = 1: per-scalar-row index) and bell-bi (ir = r,
-// iscale = c: block-row index); one thread per stored scalar row.
+// BELL, BELL V4 (ir = iscale = 1: per-scalar-row index, every slot) and
+// bell-bi (ir = r, iscale = c: block-row index; len: the real blocks of each
+// stored block row, so the padding slots are not read); one thread per stored
+// scalar row.
 template <class K>
 __global__ void bell_row_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
-                           int ir, int iscale, const int* col, const K* __restrict__ val, const K* __restrict__ x,
-                           K* y) {
+                           int ir, int iscale, const int* len, const int* col, const K* __restrict__ val,
+                           const K* __restrict__ x, K* y) {
   const long R = global_id();
   if (R >= n) return;
   const long row = row_of(map, mapped, R / r) * r + R % r;
-  if (row < rows) y[row] = ts_spmv_bell_row_ix(K{}, col, val, x, R, n, ir, iscale, 0, width, c, cols);
+  const long k1 = len ? long(len[R / r]) : width;
+  if (row < rows) y[row] = ts_spmv_bell_row_ix(K{}, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
 }
 
 template <class K>
@@ -314,8 +317,8 @@ void bell(CudaTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& 
     cuda::check_launch("spmv bell_sub");
   } else {  // BELL and CUDA BELL V4 (the thesis's V4 is this kernel launched through CUDA), bell-bi
     launch(q, "spmv bell_row", n, TS_SPMV_GROUP, bell_row_k<K>, n, long(a.width), r, c, long(a.rows), long(a.cols),
-           int(a.mapped), idx(a.block_row_map), a.index_rows(), a.index_scale(), idx(a.col), in(a.val), in(x),
-           out(y));
+           int(a.mapped), idx(a.block_row_map), a.index_rows(), a.index_scale(),
+           a.lengths.size() ? idx(a.lengths) : nullptr, idx(a.col), in(a.val), in(x), out(y));
   }
 }
 

@@ -126,7 +126,7 @@ void bell(OpenCLTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>
   } else {  // BELL (per-scalar-row index) and bell-bi (block-row index)
     launch(q, y, "bell_row", n, TS_SPMV_GROUP, cl_long(n), cl_long(a.width), cl_int(r), cl_int(c), cl_long(a.rows),
            cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(a.index_rows()), cl_int(a.index_scale()),
-           m(a.col), m(a.val), m(x), m(y));
+           cl_int(a.lengths.size() ? 1 : 0), m(a.lengths), m(a.col), m(a.val), m(x), m(y));
   }
 }
 
