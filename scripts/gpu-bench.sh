@@ -6,7 +6,8 @@
 # TESTS      gtest filter for tessera_tests ('' = none); MEMCHECK=1 also runs it
 #            under compute-sanitizer memcheck (CUDA instances only)
 # BENCH      ';'-separated `tessera bench` argument lists; run i writes
-#            $OUT/bench-i.json and bench-i.md
+#            $OUT/bench-i.json and bench-i.md; leading NAME=VALUE words are
+#            set in that run's environment (e.g. TESSERA_LBM_BLOCK_X=128 lbm ...)
 # NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
 # NCU        ';'-separated 'REGEX|bench args' pairs: Nsight Compute profiles the
 #            21st launch of the kernel whose mangled name matches REGEX in that
@@ -42,7 +43,11 @@ for args in "${runs[@]}"; do
     nsys stats -r cuda_gpu_kern_sum "$OUT/nsys-$i.nsys-rep" > "$OUT/nsys-$i.txt" 2>&1
     rm -f "$OUT/nsys-$i.sqlite"
   else
-    timeout "${BENCH_S:-400}" "$B/bin/tessera" bench $args --json "$OUT/bench-$i.json" > "$OUT/bench-$i.md" 2>&1
+    envs=()
+    read -ra words <<< "$args"
+    while [[ ${words[0]:-} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
+    timeout "${BENCH_S:-400}" env "${envs[@]}" "$B/bin/tessera" bench "${words[@]}" --json "$OUT/bench-$i.json" \
+      > "$OUT/bench-$i.md" 2>&1
     summary+=("bench $i ($args): exit $?")
   fi
   grep -E '^\|' "$OUT/bench-$i.md" | grep -v '^|---' | cut -c1-230

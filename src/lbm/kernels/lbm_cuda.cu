@@ -2,6 +2,7 @@
 // (nx/b, ny, nz) grid of blocks of b cells along x (block_x()); the mathematics is in
 // lbm_point.h (one template instance per variant).
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -25,6 +26,15 @@ unsigned block_x() {
     return unsigned(v);
   }();
   return b;
+}
+
+// TESSERA_LBM_HALF_UNCAPPED=1: FP16S without the register cap below (tuning).
+bool half_uncapped() {
+  static const bool u = [] {
+    const char* e = std::getenv("TESSERA_LBM_HALF_UNCAPPED");
+    return e && std::string(e) == "1";
+  }();
+  return u;
 }
 
 template <class V>
@@ -113,7 +123,7 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
     using V = decltype(var);
     auto k = stream_collide_k<V>;
     if constexpr (std::is_same_v<typename V::store, unsigned short>)
-      if (l.block.x <= 256) k = stream_collide_half_k<V>;  // within its launch bounds
+      if (l.block.x <= 256 && !half_uncapped()) k = stream_collide_half_k<V>;  // within its launch bounds
     k<<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
                                                           ptr<unsigned char>(flags), to_point_params<V>(sp));
   });

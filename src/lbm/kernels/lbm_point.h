@@ -205,22 +205,29 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
                           const ts_lbm_nbhd* h, int odd, const ts_lbm_params* p, ts_real* fin) {
   const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(f, n);
+  if (!(flag & TS_LBM_NEAR_WALL)) {
+    /* The common case, one branch per cell: with the wall test inside the
+     * loop, each pair's loads ended a basic block and the GPU compilers
+     * waited for them (and converted FP16S) before issuing the next pair's,
+     * one memory latency per pair. */
+    TS_LBM_UNROLL
+    for (int i = 1; i < TS_LBM_Q; i += 2) {
+      fin[i] = ts_lbm_load(f, (ts_lbm_idx)(odd ? i : i + 1) * N + n);
+      fin[i + 1] = ts_lbm_load(f, (ts_lbm_idx)(odd ? i + 1 : i) * N + ts_lbm_neighbour(h, i, 1));
+    }
+    return;
+  }
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; i += 2) {
     const ts_lbm_idx jp = ts_lbm_neighbour(h, i, 1);
     const ts_lbm_idx own = (ts_lbm_idx)(odd ? i : i + 1) * N + n, other = (ts_lbm_idx)(odd ? i + 1 : i) * N + n;
     const ts_lbm_idx nb = (ts_lbm_idx)(odd ? i + 1 : i) * N + jp, nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
-    if (flag & TS_LBM_NEAR_WALL) {
-      const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
-      /* wall behind (x - c_i): what this cell sent towards it, reversed */
-      fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(f, other) : ts_lbm_load(f, own);
-      if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
-      fin[i + 1] = ts_lbm_is_wall(fp) ? ts_lbm_load(f, nb_other) : ts_lbm_load(f, nb);
-      if ((fp & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i + 1] = fin[i + 1] - ts_lbm_wall_term(i, p);
-    } else {
-      fin[i] = ts_lbm_load(f, own);
-      fin[i + 1] = ts_lbm_load(f, nb);
-    }
+    const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
+    /* wall behind (x - c_i): what this cell sent towards it, reversed */
+    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(f, other) : ts_lbm_load(f, own);
+    if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
+    fin[i + 1] = ts_lbm_is_wall(fp) ? ts_lbm_load(f, nb_other) : ts_lbm_load(f, nb);
+    if ((fp & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i + 1] = fin[i + 1] - ts_lbm_wall_term(i, p);
   }
 }
 
@@ -419,16 +426,17 @@ TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL cons
                                unsigned char flag, const ts_lbm_nbhd* h, const ts_lbm_params* p, ts_real* fin) {
   const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(src, n);
+  if (!(flag & TS_LBM_NEAR_WALL)) { /* one branch per cell, as in ts_lbm_load_in */
+    TS_LBM_UNROLL
+    for (int i = 1; i < TS_LBM_Q; ++i) fin[i] = ts_lbm_load(src, (ts_lbm_idx)i * N + ts_lbm_neighbour(h, i, -1));
+    return;
+  }
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; ++i) {
     const ts_lbm_idx jm = ts_lbm_neighbour(h, i, -1);
-    if (flag & TS_LBM_NEAR_WALL) {
-      const unsigned char fm = flags[jm];
-      fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
-      if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
-    } else {
-      fin[i] = ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
-    }
+    const unsigned char fm = flags[jm];
+    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
+    if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
   }
 }
 
