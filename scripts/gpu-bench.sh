@@ -9,6 +9,8 @@
 #            $OUT/bench-i.json and bench-i.md; leading NAME=VALUE words are
 #            set in that run's environment (e.g. TESSERA_LBM_BLOCK_X=128 lbm ...)
 # NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
+# PACK=0     leave the files in $OUT (default: one $OUT/results.tgz, since
+#            the device tool returns only a few files)
 # NCU        ';'-separated 'REGEX|bench args' pairs: Nsight Compute profiles the
 #            21st launch of the kernel whose mangled name matches REGEX in that
 #            bench run (speed of light, occupancy, warp stalls, instructions,
@@ -65,4 +67,8 @@ for pr in "${profs[@]}"; do
   summary+=("ncu $i ($regex): exit $?")
   grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Instructions  |Block Limit Reg" "$OUT/ncu-$i.txt" | head -20
 done
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
+# the device tool returns only a few files: one archive holds them all
+if [[ ${PACK:-1} == 1 ]]; then
+  tar czf /tmp/results.tgz -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv /tmp/results.tgz "$OUT/"
+fi

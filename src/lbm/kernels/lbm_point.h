@@ -283,10 +283,23 @@ TS_FN void ts_lbm_moments_of(const ts_real* fin, ts_real* rho, ts_real* jx, ts_r
   *jz = az;
 }
 
-/* Shifted equilibrium f_i^eq - w_i = w_i (rho - 1) + w_i rho (3 cu + 4.5 cu^2 - 1.5 u^2). */
-TS_FN ts_real ts_lbm_feq(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15) {
-  const ts_real w = ts_lbm_w(i), cu = ts_lbm_dot(i, ux, uy, uz);
-  return w * (rho - (ts_real)1) + w * rho * (cu * ((ts_real)3 + (ts_real)4.5f * cu) - usq15);
+/* 1.5 u.u, with fused multiply-adds (explicit ts_fma: correctly rounded on
+ * every backend, so they still agree bitwise; contraction stays off) */
+TS_FN ts_real ts_lbm_usq15(ts_real ux, ts_real uy, ts_real uz) {
+  return (ts_real)1.5f * ts_fma(ux, ux, ts_fma(uy, uy, uz * uz));
+}
+
+/* Shifted equilibrium f_i^eq - w_i = w_i (rho - 1) + w_i rho (3 cu + 4.5 cu^2 - 1.5 u^2)
+ * of the pair (i, i+1) (c_{i+1} = -c_i, i odd) from its even part
+ * e = w_i (rho - 1) + w_i rho (4.5 cu^2 - 1.5 u^2) and odd part o = 3 w_i rho cu:
+ * f_i = e + o, f_{i+1} = e - o. For i = 0 (cu = 0) *fa is the rest population.
+ * Fused, this is a third of the arithmetic of two separate equilibria, and the
+ * FP16S kernel is bound by its instruction issue. */
+TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15, ts_real* even,
+                           ts_real* odd) {
+  const ts_real w = ts_lbm_w(i), cu = ts_lbm_dot(i, ux, uy, uz), wrho = w * rho;
+  *even = ts_fma(wrho, ts_fma((ts_real)4.5f * cu, cu, -usq15), w * (rho - (ts_real)1));
+  *odd = wrho * ((ts_real)3 * cu);
 }
 
 /* Guo forcing term without its (1 - omega/2) factor, split into the parts even
@@ -321,36 +334,36 @@ TS_FN void ts_lbm_velocity(const ts_real* fin, const ts_lbm_params* p, ts_real* 
   *uz = jz * inv;
 }
 
-/* BGK or TRT collision with Guo forcing, in place on fin. The source terms
- * are added last, so a forced run computes the same bits as a single
- * expression would; an unforced one skips them. */
+/* BGK or TRT collision with Guo forcing, in place on fin: the source terms
+ * are added last, and an unforced run skips them. */
 TS_FN void ts_lbm_collide(ts_real* fin, ts_real rho, ts_real ux, ts_real uy, ts_real uz, const ts_lbm_params* p) {
   const int forced = ts_lbm_forced(p);
-  const ts_real usq15 = (ts_real)1.5f * (ux * ux + uy * uy + uz * uz);
+  const ts_real usq15 = ts_lbm_usq15(ux, uy, uz);
   const ts_real uF = ux * p->fx + uy * p->fy + uz * p->fz;
   const ts_real cp = (ts_real)1 - (ts_real)0.5f * p->omega_p, cm = (ts_real)1 - (ts_real)0.5f * p->omega_m;
-  fin[0] = fin[0] + p->omega_p * (ts_lbm_feq(0, rho, ux, uy, uz, usq15) - fin[0]);
+  ts_real e0, o0;
+  ts_lbm_feq_pair(0, rho, ux, uy, uz, usq15, &e0, &o0);
+  fin[0] = ts_fma(p->omega_p, e0 - fin[0], fin[0]);
   if (forced) fin[0] = fin[0] + cp * ts_lbm_force_even(0, (ts_real)0, uF, p);
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; i += 2) {
-    const ts_real cu = ts_lbm_dot(i, ux, uy, uz);
-    const ts_real ea = ts_lbm_feq(i, rho, ux, uy, uz, usq15), eb = ts_lbm_feq(i + 1, rho, ux, uy, uz, usq15);
+    ts_real qe, qo; /* the equilibrium's even and odd parts */
+    ts_lbm_feq_pair(i, rho, ux, uy, uz, usq15, &qe, &qo);
     const ts_real a = fin[i], b = fin[i + 1];
     if (p->trt) {
       const ts_real fe = (ts_real)0.5f * (a + b), fo = (ts_real)0.5f * (a - b);
-      const ts_real qe = (ts_real)0.5f * (ea + eb), qo = (ts_real)0.5f * (ea - eb);
       ts_real de = p->omega_p * (qe - fe), dodd = p->omega_m * (qo - fo);
       if (forced) {
-        de = de + cp * ts_lbm_force_even(i, cu, uF, p);
+        de = de + cp * ts_lbm_force_even(i, ts_lbm_dot(i, ux, uy, uz), uF, p);
         dodd = dodd + cm * ts_lbm_force_odd(i, p);
       }
       fin[i] = a + de + dodd;
       fin[i + 1] = b + de - dodd;
     } else {
-      fin[i] = a + p->omega_p * (ea - a);
-      fin[i + 1] = b + p->omega_p * (eb - b);
+      fin[i] = ts_fma(p->omega_p, (qe + qo) - a, a);
+      fin[i + 1] = ts_fma(p->omega_p, (qe - qo) - b, b);
       if (forced) {
-        const ts_real se = ts_lbm_force_even(i, cu, uF, p), so = ts_lbm_force_odd(i, p);
+        const ts_real se = ts_lbm_force_even(i, ts_lbm_dot(i, ux, uy, uz), uF, p), so = ts_lbm_force_odd(i, p);
         fin[i] = fin[i] + cp * (se + so);
         fin[i + 1] = fin[i + 1] + cp * (se - so);
       }
@@ -359,9 +372,16 @@ TS_FN void ts_lbm_collide(ts_real* fin, ts_real rho, ts_real ux, ts_real uy, ts_
 }
 
 TS_FN void ts_lbm_equilibrium(ts_real* fout, ts_real rho, ts_real ux, ts_real uy, ts_real uz) {
-  const ts_real usq15 = (ts_real)1.5f * (ux * ux + uy * uy + uz * uz);
+  const ts_real usq15 = ts_lbm_usq15(ux, uy, uz);
+  ts_real e, o;
+  ts_lbm_feq_pair(0, rho, ux, uy, uz, usq15, &e, &o);
+  fout[0] = e;
   TS_LBM_UNROLL
-  for (int i = 0; i < TS_LBM_Q; ++i) fout[i] = ts_lbm_feq(i, rho, ux, uy, uz, usq15);
+  for (int i = 1; i < TS_LBM_Q; i += 2) {
+    ts_lbm_feq_pair(i, rho, ux, uy, uz, usq15, &e, &o);
+    fout[i] = e + o;
+    fout[i + 1] = e - o;
+  }
 }
 
 /* Collision (or boundary equilibrium) of a cell's incoming populations, in place. */

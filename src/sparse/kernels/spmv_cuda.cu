@@ -150,10 +150,14 @@ __global__ void bcsr_warp_k(long nbr, int r, int c, long rows, long cols, int ma
 // bell-bi (ir = r, iscale = c: block-row index; len: the real blocks of each
 // stored block row, so the padding slots are not read); one thread per stored
 // scalar row.
-template <class K>
-__global__ void bell_row_k(long n, long width, int r, int c, long rows, long cols, int mapped, const int* map,
-                           int ir, int iscale, const int* len, const int* col, const K* __restrict__ val,
+// RB > 0: bell-bi with compile-time RB x RB blocks (r = c = ir = iscale =
+// RB): the divisions by r become multiplications and the loop over a block's
+// columns unrolls, so several blocks' loads are in flight at once.
+template <class K, int RB = 0>
+__global__ void bell_row_k(long n, long width, int r_, int c_, long rows, long cols, int mapped, const int* map,
+                           int ir_, int iscale_, const int* len, const int* col, const K* __restrict__ val,
                            const K* __restrict__ x, K* y) {
+  const int r = RB ? RB : r_, c = RB ? RB : c_, ir = RB ? RB : ir_, iscale = RB ? RB : iscale_;
   const long R = global_id();
   if (R >= n) return;
   const long row = row_of(map, mapped, R / r) * r + R % r;
@@ -316,7 +320,18 @@ void bell(CudaTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& 
         idx(a.col), in(a.val), in(x), out(y));
     cuda::check_launch("spmv bell_sub");
   } else {  // BELL and CUDA BELL V4 (the thesis's V4 is this kernel launched through CUDA), bell-bi
-    launch(q, "spmv bell_row", n, TS_SPMV_GROUP, bell_row_k<K>, n, long(a.width), r, c, long(a.rows), long(a.cols),
+    auto kernel = bell_row_k<K>;
+    if (a.index == BellIndex::block_row && r == c) {  // bell-bi's common square blocks, compiled for their size
+      switch (r) {
+        case 2: kernel = bell_row_k<K, 2>; break;
+        case 3: kernel = bell_row_k<K, 3>; break;
+        case 4: kernel = bell_row_k<K, 4>; break;
+        case 5: kernel = bell_row_k<K, 5>; break;
+        case 6: kernel = bell_row_k<K, 6>; break;
+        default: break;
+      }
+    }
+    launch(q, "spmv bell_row", n, TS_SPMV_GROUP, kernel, n, long(a.width), r, c, long(a.rows), long(a.cols),
            int(a.mapped), idx(a.block_row_map), a.index_rows(), a.index_scale(),
            a.lengths.size() ? idx(a.lengths) : nullptr, idx(a.col), in(a.val), in(x), out(y));
   }
