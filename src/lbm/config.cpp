@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "lbm/kernels/lbm_kernels.hpp"
 
 namespace tessera::lbm {
 
@@ -17,6 +19,17 @@ std::string lower(std::string s) {
 }
 double norm(const std::array<double, 3>& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 }  // namespace
+
+unsigned KernelVariant::group_x() const {
+  static const long env = [] {
+    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
+    if (!e) return 0L;
+    const long v = std::strtol(e, nullptr, 10);
+    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
+    return v;
+  }();
+  return unsigned(env ? env : store_bits == 16 ? 128 : 256);
+}
 
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }
 std::string to_string(Lattice l) { return l == Lattice::d2q9 ? "D2Q9" : l == Lattice::d3q19 ? "D3Q19" : "D3Q27"; }

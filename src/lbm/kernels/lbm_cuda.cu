@@ -1,9 +1,6 @@
 // CUDA launchers of the lattice Boltzmann kernels: one thread per cell of an
-// (nx/b, ny, nz) grid of blocks of b cells along x (block_x()); the mathematics is in
-// lbm_point.h (one template instance per variant).
-#include <cstdlib>
-#include <string>
-#include <type_traits>
+// (nx/b, ny, nz) grid of blocks of b cells along x (KernelVariant::group_x());
+// the mathematics is in lbm_point.h (one template instance per variant).
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -15,27 +12,6 @@
 namespace tessera::lbm::kernels {
 
 namespace {
-
-// Threads per block along x: 64 unless TESSERA_LBM_BLOCK_X (32..512, a
-// multiple of 32) says otherwise, for tuning on the GPU without rebuilding.
-unsigned block_x() {
-  static const unsigned b = [] {
-    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
-    const long v = e ? std::strtol(e, nullptr, 10) : 64;
-    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
-    return unsigned(v);
-  }();
-  return b;
-}
-
-// TESSERA_LBM_HALF_UNCAPPED=1: FP16S without the register cap below (tuning).
-bool half_uncapped() {
-  static const bool u = [] {
-    const char* e = std::getenv("TESSERA_LBM_HALF_UNCAPPED");
-    return e && std::string(e) == "1";
-  }();
-  return u;
-}
 
 template <class V>
 __device__ __forceinline__ void stream_collide_body(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
@@ -51,20 +27,6 @@ __global__ void stream_collide_k(long nx, long ny, long nz, int odd,
                                                             typename V::params p) {
   stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
 }
-// FP16S with its registers capped at 40 (at least 6 blocks of 256, or 24 of
-// 64, per SM): half the bytes per cell need twice the cells in flight, and
-// at the default 80 registers the kernel is latency-bound (Nsight Compute:
-// 1.2 TB/s, 36% occupancy). Measured on an H200, D3Q19 256^3 (MLUPS): 80
-// registers 15,674; 62: 18,470; 48: 20,239; 40: 21,356 (a few spilled bytes).
-// FP32 and FP64 lose under such caps (spills), so they keep the default.
-template <class V>
-__global__ void __launch_bounds__(256, 6) stream_collide_half_k(long nx, long ny, long nz, int odd,
-                                                                typename V::store* __restrict__ f,
-                                                                const unsigned char* __restrict__ flags,
-                                                                typename V::params p) {
-  stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
-}
-
 template <class V>
 __global__ void initialize_k(long nx, long ny, long nz, typename V::store* f,
                                                         const unsigned char* flags, const typename V::real* fields,
@@ -107,8 +69,8 @@ struct Launch {
   dim3 grid, block;
   cudaStream_t stream;
 };
-Launch launch_of(Queue& q, const Grid& g) {
-  const unsigned b = block_x();
+Launch launch_of(Queue& q, const KernelVariant& v, const Grid& g) {
+  const unsigned b = v.group_x();
   return {dim3(unsigned((g.nx + b - 1) / b), unsigned(g.ny), unsigned(g.nz)), dim3(b, 1, 1), cuda::queue_of(q).native()};
 }
 
@@ -117,14 +79,11 @@ Launch launch_of(Queue& q, const Grid& g) {
 void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags, long t,
                     const StepParams& sp) {
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
-  const Launch l = launch_of(q, g);
-  // 32-bit offsets where they fit: D3Q19 registers FP32 72 -> 64, FP16S 80 -> 70
+  const Launch l = launch_of(q, v, g);
+  // 32-bit offsets where they fit (fewer registers: D3Q19 FP32 56 -> 48)
   point::with_variant_idx32(v.q, v.store_bits, v.fits_idx32(g), [&](auto var) {
     using V = decltype(var);
-    auto k = stream_collide_k<V>;
-    if constexpr (std::is_same_v<typename V::store, unsigned short>)
-      if (l.block.x <= 256 && !half_uncapped()) k = stream_collide_half_k<V>;  // within its launch bounds
-    k<<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
+    stream_collide_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
                                                           ptr<unsigned char>(flags), to_point_params<V>(sp));
   });
   cuda::check_launch("lbm stream_collide");
@@ -133,7 +92,7 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
 void initialize(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,
                 const Bytes* fields, double rho0, const double u0[3]) {
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
-  const Launch l = launch_of(q, g);
+  const Launch l = launch_of(q, v, g);
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
     using R = typename V::real;
@@ -147,7 +106,7 @@ void initialize(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes&
 void moments(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags, long t,
              const StepParams& sp, Bytes& fields) {
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
-  const Launch l = launch_of(q, g);
+  const Launch l = launch_of(q, v, g);
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
     moments_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
@@ -162,7 +121,7 @@ void stream_collide_pull(CudaTag, Device&, Queue& q, const KernelVariant& v, con
   if (z1 <= z0) return;
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  const unsigned b = block_x();
+  const unsigned b = v.group_x();
   const dim3 grid(unsigned((g.nx + b - 1) / b), unsigned(g.ny), unsigned(z1 - z0));
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);

@@ -27,6 +27,11 @@ struct KernelVariant {
   /// Whether every population offset of a grid fits 32 bits (Q * cells < 2^31):
   /// the GPU launchers then use 32-bit offsets (fewer registers, same values).
   bool fits_idx32(const Grid& g) const { return long(q) * g.cells() < (1L << 31); }
+  /// Threads (work-items) per GPU group along x, for CUDA and OpenCL:
+  /// TESSERA_LBM_BLOCK_X (32..512, a multiple of 32) when set; else 128 for
+  /// FP16S storage and 256 otherwise (the fastest on an H200, D3Q19 256^3,
+  /// bench/results/nvidia-h200/lbm-tuning-2026-11-26).
+  unsigned group_x() const;
 };
 
 /// Per-run constants of the step (converted to the arithmetic type).

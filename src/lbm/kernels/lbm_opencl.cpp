@@ -9,18 +9,6 @@ namespace tessera::lbm::kernels {
 
 namespace {
 
-// Work-items per group along x: 64 unless TESSERA_LBM_BLOCK_X says otherwise
-// (as for CUDA, lbm_cuda.cu).
-std::size_t group_x() {
-  static const std::size_t b = [] {
-    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
-    const long v = e ? std::strtol(e, nullptr, 10) : 64;
-    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
-    return std::size_t(v);
-  }();
-  return b;
-}
-
 // Correctly rounded division: 1/rho must give the CPU's bits on every device.
 // `idx32`: 32-bit population offsets (the lattice has Q * cells < 2^31).
 std::string options(const KernelVariant& v, bool idx32 = false) {
@@ -51,8 +39,8 @@ void set_params(const cl::Kernel& k, cl_uint first, const StepParams& p) {
            R(p.u_in[2]), R(p.rho_out));
 }
 
-void run(Queue& q, const cl::Kernel& k, const Grid& g, const char* what) {
-  const std::size_t b = group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
+void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, const Grid& g, const char* what) {
+  const std::size_t b = v.group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
   opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(g.nz)),
                              cl::NDRange(b, 1, 1), what);
 }
@@ -68,7 +56,7 @@ void stream_collide(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, 
   cl::Kernel k = kernel(f, v, "stream_collide", v.fits_idx32(g));
   opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_int(t & 1), m(f), m(flags));
   v.store_bits == 64 ? set_params<cl_double>(k, 6, p) : set_params<cl_float>(k, 6, p);
-  run(q, k, g, "lbm stream_collide");
+  run(q, k, v, g, "lbm stream_collide");
 }
 
 void initialize(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,
@@ -80,7 +68,7 @@ void initialize(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, Byte
     set_from(k, 7, cl_double(rho0), cl_double(u0[0]), cl_double(u0[1]), cl_double(u0[2]));
   else
     set_from(k, 7, cl_float(rho0), cl_float(u0[0]), cl_float(u0[1]), cl_float(u0[2]));
-  run(q, k, g, "lbm initialize");
+  run(q, k, v, g, "lbm initialize");
 }
 
 void moments(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags, long t,
@@ -88,7 +76,7 @@ void moments(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, const B
   cl::Kernel k = kernel(f, v, "moments");
   opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_int(t & 1), m(f), m(flags), m(fields));
   v.store_bits == 64 ? set_params<cl_double>(k, 7, p) : set_params<cl_float>(k, 7, p);
-  run(q, k, g, "lbm moments");
+  run(q, k, v, g, "lbm moments");
 }
 
 void stream_collide_pull(OpenCLTag, Device& d, Queue& q, const KernelVariant& v, const PartGeometry& g, long z0,
@@ -99,7 +87,7 @@ void stream_collide_pull(OpenCLTag, Device& d, Queue& q, const KernelVariant& v,
                    cl_long(g.cs), cl_long(g.origin), opencl::mem(const_cast<void*>(src)), opencl::mem(dst),
                    opencl::mem(const_cast<void*>(flags)));
   v.store_bits == 64 ? set_params<cl_double>(k, 11, p) : set_params<cl_float>(k, 11, p);
-  const std::size_t b = group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
+  const std::size_t b = v.group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
   opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(z1 - z0)),
                              cl::NDRange(b, 1, 1), "lbm stream_collide_pull");
 }

@@ -124,9 +124,16 @@ __kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped
 
 /* ---- BELL (matrix-wide column-major, n stored scalar rows) ---------------------- */
 /* Thesis BELL: one work-item per stored scalar row. */
-/* bell-bi too (block-row index, has_len: only the real blocks of each block row). */
-__kernel void bell_row(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map, int ir,
-                       int iscale, int has_len, IDX len, IDX col, VAL val, VAL x, __global ts_value* y) {
+/* bell-bi too (block-row index, has_len: only the real blocks of each block
+ * row; built with -DTS_SPMV_BLOCK=b for b x b blocks, which makes r, c, ir and
+ * iscale compile-time constants, as CUDA's bell_row_k<K, RB>). */
+__kernel void bell_row(long n, long width, int r_, int c_, long rows, long cols, int mapped, IDX map, int ir_,
+                       int iscale_, int has_len, IDX len, IDX col, VAL val, VAL x, __global ts_value* y) {
+#if defined(TS_SPMV_BLOCK)
+  const int r = TS_SPMV_BLOCK, c = TS_SPMV_BLOCK, ir = TS_SPMV_BLOCK, iscale = TS_SPMV_BLOCK;
+#else
+  const int r = r_, c = c_, ir = ir_, iscale = iscale_;
+#endif
   const long R = get_global_id(0);
   if (R >= n) return;
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;

@@ -2,6 +2,7 @@
 // per value type, one-dimensional NDRanges of TS_SPMV_GROUP work-items unless
 // a kernel says otherwise.
 #include <complex>
+#include <string>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -124,9 +125,15 @@ void bell(OpenCLTag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>
     opencl::queue_of(q).launch(kk, cl::NDRange(round_up(n, TS_SPMV_WARP), static_cast<std::size_t>(nsub)),
                                cl::NDRange(TS_SPMV_WARP, static_cast<std::size_t>(nsub)), "bell_sub");
   } else {  // BELL (per-scalar-row index) and bell-bi (block-row index)
-    launch(q, y, "bell_row", n, TS_SPMV_GROUP, cl_long(n), cl_long(a.width), cl_int(r), cl_int(c), cl_long(a.rows),
-           cl_long(a.cols), cl_int(a.mapped), m(a.block_row_map), cl_int(a.index_rows()), cl_int(a.index_scale()),
-           cl_int(a.lengths.size() ? 1 : 0), m(a.lengths), m(a.col), m(a.val), m(x), m(y));
+    // bell-bi with square blocks: a program compiled for the block size (as CUDA's bell_row_k<K, RB>)
+    const bool fixed = a.index == BellIndex::block_row && r == c;
+    const std::string opts = std::string(options<V>()) + (fixed ? " -DTS_SPMV_BLOCK=" + std::to_string(r) : "");
+    cl::Kernel kk = opencl::device_of(y.device()).kernel("sparse/kernels/spmv.cl", "bell_row", opts);
+    opencl::set_args(kk, cl_long(n), cl_long(a.width), cl_int(r), cl_int(c), cl_long(a.rows), cl_long(a.cols),
+                     cl_int(a.mapped), m(a.block_row_map), cl_int(a.index_rows()), cl_int(a.index_scale()),
+                     cl_int(a.lengths.size() ? 1 : 0), m(a.lengths), m(a.col), m(a.val), m(x), m(y));
+    if (n > 0)
+      opencl::queue_of(q).launch(kk, cl::NDRange(round_up(n, TS_SPMV_GROUP)), cl::NDRange(TS_SPMV_GROUP), "bell_row");
   }
 }
 
