@@ -155,7 +155,7 @@ __global__ void bcsr_warp_k(long nbr, int r, int c, long rows, long cols, int ma
 // columns unrolls, so several blocks' loads are in flight at once.
 template <class K, int RB = 0>
 __global__ void bell_row_k(long n, long width, int r_, int c_, long rows, long cols, int mapped, const int* map,
-                           int ir_, int iscale_, const int* len, const int* col, const K* val,
+                           int ir_, int iscale_, const int* len, const int* col, const K* __restrict__ val,
                            const K* __restrict__ x, K* y) {
   const int r = RB ? RB : r_, c = RB ? RB : c_, ir = RB ? RB : ir_, iscale = RB ? RB : iscale_;
   const long R = global_id();
