@@ -138,7 +138,11 @@ __kernel void bell_row(long n, long width, int r_, int c_, long rows, long cols,
   if (R >= n) return;
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;
   const long k1 = has_len ? (long)len[R / r] : width;
+#if defined(TS_SPMV_BLOCK)
+  if (row < rows) y[row] = ts_spmv_bell_row_ix_ahead(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
+#else
   if (row < rows) y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
+#endif
 }
 
 /* Thesis BELL V2: one work-item per stored block row, block-row index. */

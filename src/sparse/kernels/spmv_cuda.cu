@@ -162,7 +162,9 @@ __global__ void bell_row_k(long n, long width, int r_, int c_, long rows, long c
   if (R >= n) return;
   const long row = row_of(map, mapped, R / r) * r + R % r;
   const long k1 = len ? long(len[R / r]) : width;
-  if (row < rows) y[row] = ts_spmv_bell_row_ix(K{}, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
+  if (row < rows)
+    y[row] = RB ? ts_spmv_bell_row_ix_ahead(K{}, col, val, x, R, n, ir, iscale, 0, k1, c, cols)
+                : ts_spmv_bell_row_ix(K{}, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
 }
 
 template <class K>

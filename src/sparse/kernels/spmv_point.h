@@ -113,16 +113,30 @@ TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col, TS_GL
                                    TS_GLOBAL const ts_value* x, long row, long stored_rows, int ir, int iscale,
                                    long k0, long k1, int c, long cols) {
   const long irow = row / ir, istride = stored_rows / ir;
-  /* the index is read one slot ahead, so that a slot's value and x loads do
-   * not wait for its index load first (one memory latency per slot, not two) */
+  for (long k = k0; k < k1; ++k) {
+    const long first = (long)col[k * istride + irow] * iscale;
+    acc = ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first,
+                            TS_SPMV_BLOCK_COLS(first, c, cols));
+  }
+  return acc;
+}
+
+/* The same sum for launchers that make the block shape (c, ir, iscale)
+ * compile-time constants (bell-bi's square blocks): a whole block gets the
+ * loop bound c, so its loop unrolls and its 2c loads are in flight together,
+ * and the index is read one slot ahead, so that a slot's loads do not wait
+ * for its index (one memory latency per slot, not two). With a run-time c
+ * this form was slower (H200: BELL on NVIDIA OpenCL 1.15x, bell-sub on CUDA
+ * 1.16x), so the generic kernels keep the loop above. */
+TS_FN ts_value ts_spmv_bell_row_ix_ahead(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                         TS_GLOBAL const ts_value* x, long row, long stored_rows, int ir,
+                                         int iscale, long k0, long k1, int c, long cols) {
+  const long irow = row / ir, istride = stored_rows / ir;
   long next = k0 < k1 ? (long)col[k0 * istride + irow] : 0;
   for (long k = k0; k < k1; ++k) {
     const long first = next * iscale;
     if (k + 1 < k1) next = (long)col[(k + 1) * istride + irow];
     const int nc = TS_SPMV_BLOCK_COLS(first, c, cols);
-    /* a whole block gets the loop bound c, which a launcher may make a
-     * compile-time constant (then the loop unrolls and the loads of several
-     * blocks are in flight together); the same terms in the same order */
     acc = nc == c ? ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, c)
                   : ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, nc);
   }
