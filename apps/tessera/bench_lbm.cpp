@@ -87,22 +87,25 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
       continue;
     }
     progress.step(fmt::format("thesis-gas {}^3", side));
-    lbm::ThesisGas sim(dev, g);
-    sim.generate();
-    bench::Measurement m;
-    m.kernel = fmt::format("thesis-gas native x{} iterations", iterations);
-    m.precision = "FP32";
-    m.size = static_cast<std::size_t>(side);
-    m.bytes = 152.0 * double(g.cells()) * iterations;
-    m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
-    const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
-    m.note = fmt::format("{:.0f} MLUPS", mlups);
-    for (const auto& t : kThesisA100)
-      if (t.side == side)
-        m.note += fmt::format("; thesis A100 native {:.0f} MLUPS ({:.1f}x)",
-                              double(g.cells()) * 200 / t.native_s * 1e-6,
-                              mlups / (double(g.cells()) * 200 / t.native_s * 1e-6));
-    r.results.push_back(m);
+    for (const auto layout : {lbm::ThesisLayout::aos, lbm::ThesisLayout::soa}) {
+      lbm::ThesisGas sim(dev, g, layout);
+      sim.generate();
+      bench::Measurement m;
+      m.kernel = fmt::format("thesis-gas native{} x{} iterations",
+                             layout == lbm::ThesisLayout::aos ? "" : " (SoA, same bits)", iterations);
+      m.precision = "FP32";
+      m.size = static_cast<std::size_t>(side);
+      m.bytes = 152.0 * double(g.cells()) * iterations;
+      m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
+      const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
+      m.note = fmt::format("{:.0f} MLUPS", mlups);
+      for (const auto& t : kThesisA100)
+        if (t.side == side)
+          m.note += fmt::format("; thesis A100 native {:.0f} MLUPS ({:.1f}x)",
+                                double(g.cells()) * 200 / t.native_s * 1e-6,
+                                mlups / (double(g.cells()) * 200 / t.native_s * 1e-6));
+      r.results.push_back(m);
+    }
   }
 }
 

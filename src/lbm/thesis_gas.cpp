@@ -16,7 +16,15 @@ float thesis_omega() {
   return dt / tau;
 }
 
-ThesisGas::ThesisGas(std::shared_ptr<Device> device, Grid g) : device_(std::move(device)), grid_(g) {
+ThesisLayout parse_thesis_layout(const std::string& s) {
+  if (s == "aos") return ThesisLayout::aos;
+  if (s == "soa") return ThesisLayout::soa;
+  throw UsageError("thesis-gas layout '" + s + "': expected aos (the thesis's 76-byte cells) or soa");
+}
+const char* to_string(ThesisLayout l) { return l == ThesisLayout::aos ? "aos" : "soa"; }
+
+ThesisGas::ThesisGas(std::shared_ptr<Device> device, Grid g, ThesisLayout layout)
+    : device_(std::move(device)), grid_(g), layout_(layout) {
   if (g.nx < 1 || g.ny < 1 || g.nz < 1)
     throw UsageError(fmt::format("thesis-gas grid {}x{}x{}: every side must be at least 1", g.nx, g.ny, g.nz));
   const std::uint64_t need = 2ull * std::uint64_t(g.cells()) * thesis::kCellBytes;
@@ -31,7 +39,7 @@ ThesisGas::ThesisGas(std::shared_ptr<Device> device, Grid g) : device_(std::move
 }
 
 void ThesisGas::generate() {
-  dispatch(*device_, [&](auto tag) { kernels::thesis_generate(tag, device_->queue(), grid_, a_); });
+  dispatch(*device_, [&](auto tag) { kernels::thesis_generate(tag, device_->queue(), grid_, a_, layout_); });
   t_ = 0;
 }
 
@@ -39,19 +47,32 @@ void ThesisGas::step(long n) {
   const float omega = thesis_omega();
   dispatch(*device_, [&](auto tag) {
     for (long s = 0; s < n; ++s, ++t_) {
-      kernels::thesis_update(tag, device_->queue(), grid_, a_, b_, omega);
+      kernels::thesis_update(tag, device_->queue(), grid_, a_, b_, omega, layout_);
       std::swap(a_, b_);
     }
   });
 }
 
-std::vector<float> ThesisGas::frame() const { return a_.to_vector(); }
+namespace {
+// AoS cells <-> structure of arrays, on the host (frames are AoS)
+std::vector<float> transpose(const std::vector<float>& in, std::size_t rows, std::size_t cols) {
+  std::vector<float> out(in.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
+  return out;
+}
+}  // namespace
+
+std::vector<float> ThesisGas::frame() const {
+  std::vector<float> v = a_.to_vector();
+  return layout_ == ThesisLayout::aos ? v : transpose(v, thesis::kQ, std::size_t(grid_.cells()));
+}
 
 void ThesisGas::set_frame(const std::vector<float>& cells) {
   if (cells.size() != a_.size())
     throw Error(fmt::format("thesis-gas frame of {} floats given, a {}x{}x{} lattice holds {}", cells.size(), grid_.nx,
                             grid_.ny, grid_.nz, a_.size()));
-  a_.copy_from_host(cells);
+  a_.copy_from_host(layout_ == ThesisLayout::aos ? cells : transpose(cells, std::size_t(grid_.cells()), thesis::kQ));
   t_ = 0;
 }
 

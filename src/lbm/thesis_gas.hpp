@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/buffer.hpp"
 #include "lbm/kernels/lbm_kernels.hpp"
+#include "lbm/kernels/thesis_gas_kernels.hpp"
 
 namespace tessera::lbm {
 
@@ -33,9 +35,12 @@ void write_frame(const std::filesystem::path& path, const std::vector<float>& ce
 class ThesisGas {
  public:
   /// Allocates the two lattices (152 B per cell; OutOfMemory says how much).
-  ThesisGas(std::shared_ptr<Device> device, Grid g);
+  /// `layout`: the thesis's 76-byte cells, or the same values as structure of
+  /// arrays (the same bits; frames are AoS either way).
+  ThesisGas(std::shared_ptr<Device> device, Grid g, ThesisLayout layout = ThesisLayout::aos);
 
   const Grid& grid() const noexcept { return grid_; }
+  ThesisLayout layout() const noexcept { return layout_; }
   long time() const noexcept { return t_; }
   /// The thesis's generate()/Initialize.
   void generate();
@@ -53,11 +58,16 @@ class ThesisGas {
  private:
   std::shared_ptr<Device> device_;
   Grid grid_;
+  ThesisLayout layout_;
   Buffer<float> a_, b_;  // a_ holds the current state
   long t_ = 0;
 };
 
 /// The thesis's relaxation rate deltaT / tau, as the float division it does.
 float thesis_omega();
+
+/// "aos" or "soa" (UsageError otherwise), and back.
+ThesisLayout parse_thesis_layout(const std::string& s);
+const char* to_string(ThesisLayout l);
 
 }  // namespace tessera::lbm

@@ -58,7 +58,7 @@ void ThesisGasParts::generate() {
   for (long z = 0; z < grid_.nz; ++z)
     for (long y = 0; y < grid_.ny; ++y)
       for (long x = 0; x < grid_.nx; ++x)
-        thesis_point::ts_thesis_generate(cells.data(), x, y, z, grid_.nx, grid_.ny, grid_.nz);
+        thesis_point::ts_thesis_generate(cells.data(), x, y, z, grid_.nx, grid_.ny, grid_.nz, thesis::kQ, 1);
   set_frame(cells);
 }
 

@@ -41,6 +41,14 @@ add_test(NAME cli.lbm_thesis_slabs_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.lbm_thesis_slabs COMMAND tessera_cli lbm --case thesis-gas -g 3 -d 24 20 19 -n 3 --device cpu
          -e ${LBM_CLI_DIR}/thesis3.raw)
+# the structure-of-arrays layout computes the thesis's bits: its exported
+# frame (AoS on disk) equals the AoS run's byte for byte
+add_test(NAME cli.lbm_thesis_soa COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+         --thesis-layout soa -e ${LBM_CLI_DIR}/thesis_soa.raw)
+add_test(NAME cli.lbm_thesis_soa_equals_aos COMMAND ${CMAKE_COMMAND} -E compare_files
+         ${LBM_CLI_DIR}/thesis.raw ${LBM_CLI_DIR}/thesis_soa.raw)
+set_tests_properties(cli.lbm_thesis_gas cli.lbm_thesis_soa PROPERTIES FIXTURES_SETUP lbm_thesis_frames)
+set_tests_properties(cli.lbm_thesis_soa_equals_aos PROPERTIES FIXTURES_REQUIRED lbm_thesis_frames)
 add_test(NAME cli.bench_lbm_cpu COMMAND tessera_cli bench lbm --device cpu --size 24 --reps 2 --warmup 1
          --param thesis_sides=24 --param thesis_iterations=2)
 add_test(NAME cli.lbm_three_parts COMMAND tessera_cli lbm --case cavity --size 20 20 7 --gpus 3 --device cpu --steps 40
