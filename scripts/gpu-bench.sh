@@ -33,21 +33,24 @@ if [[ -n ${TESTS:-} ]]; then
     summary+=("memcheck: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)")
   fi
 fi
+# split_env "ARGS": leading NAME=VALUE words into envs[], the rest into words[]
+split_env() {
+  envs=()
+  read -ra words <<< "$1"
+  while [[ ${words[0]:-} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
+}
 i=0
 IFS=';' read -ra runs <<< "${BENCH:-}"
 for args in "${runs[@]}"; do
   i=$((i + 1))
-  # shellcheck disable=SC2086
+  split_env "$args"
   if [[ ${NSYS:-} == "$i" ]]; then
-    nsys profile -o "$OUT/nsys-$i" --force-overwrite true -t cuda "$B/bin/tessera" bench $args --json "$OUT/bench-$i.json" \
-      > "$OUT/bench-$i.md" 2>&1
+    env "${envs[@]}" nsys profile -o "$OUT/nsys-$i" --force-overwrite true -t cuda "$B/bin/tessera" bench "${words[@]}" \
+      --json "$OUT/bench-$i.json" > "$OUT/bench-$i.md" 2>&1
     summary+=("bench $i ($args): exit $?")
     nsys stats -r cuda_gpu_kern_sum "$OUT/nsys-$i.nsys-rep" > "$OUT/nsys-$i.txt" 2>&1
     rm -f "$OUT/nsys-$i.sqlite"
   else
-    envs=()
-    read -ra words <<< "$args"
-    while [[ ${words[0]:-} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
     timeout "${BENCH_S:-400}" env "${envs[@]}" "$B/bin/tessera" bench "${words[@]}" --json "$OUT/bench-$i.json" \
       > "$OUT/bench-$i.md" 2>&1
     summary+=("bench $i ($args): exit $?")
@@ -59,16 +62,20 @@ IFS=';' read -ra profs <<< "${NCU:-}"
 for pr in "${profs[@]}"; do
   i=$((i + 1))
   regex=${pr%%|*}
-  # shellcheck disable=SC2086
-  timeout "${BENCH_S:-400}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip 20 --launch-count 1 \
-    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+  split_env "${pr#*|}"
+  timeout "${BENCH_S:-400}" env "${envs[@]}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip 20 \
+    --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
-    "$B/bin/tessera" bench ${pr#*|} --json "$OUT/ncu-bench-$i.json" > "$OUT/ncu-$i.txt" 2>&1
+    "$B/bin/tessera" bench "${words[@]}" --json "$OUT/ncu-bench-$i.json" > "$OUT/ncu-$i.txt" 2>&1
   summary+=("ncu $i ($regex): exit $?")
   grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Instructions  |Block Limit Reg" "$OUT/ncu-$i.txt" | head -20
 done
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
 # the device tool returns only a few files: one archive holds them all
+# (tar removes exactly the files it packed; an older results.tgz stays out)
 if [[ ${PACK:-1} == 1 ]]; then
-  tar czf /tmp/results.tgz -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv /tmp/results.tgz "$OUT/"
+  pack=$(mktemp -d)
+  find "$OUT" -mindepth 1 -maxdepth 1 ! -name results.tgz -printf '%P\0' |
+    tar czf "$pack/results.tgz" -C "$OUT" --null -T - --remove-files && mv -f "$pack/results.tgz" "$OUT/"
+  rmdir "$pack"
 fi

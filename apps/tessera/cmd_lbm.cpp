@@ -301,6 +301,9 @@ Command add_lbm_command(CLI::App& app) {
     if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)
       throw UsageError("thesis-gas is D3Q19 only");
     if (thesis && a->streaming == "esoteric") throw UsageError("thesis-gas streams with two lattices (--streaming ab)");
+    if (a->thesis_layout != "aos" && (!thesis || a->gpus > 1))
+      throw UsageError("--thesis-layout soa is for the thesis-gas case on one device (its z-slabs keep the thesis's "
+                       "76-byte cells)");
     if (a->gpus > 1 && a->streaming == "esoteric")
       throw UsageError("--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
     if (a->gpus > 1 || (!thesis && a->streaming == "ab")) {

@@ -59,6 +59,7 @@ struct DeviceBell {
   Buffer<index_t> block_row_map, col;
   Buffer<V> val;
   Buffer<index_t> lengths;   ///< bell-bi: real blocks per stored block row (the padding slots are skipped)
+  size64 real_blocks = 0;    ///< bell-bi: the sum of `lengths`
   int group_rows = 0;        ///< BELL V3: rows per work-group (0: no windows)
   size64 max_window = 0;     ///< BELL V3: largest window, in values (local memory per group)
   Buffer<index_t> windows;   ///< BELL V3: (first x index, window size) per group

@@ -243,6 +243,7 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
       std::vector<index_t> len(static_cast<std::size_t>(b.stored_block_rows));
       for (size64 sb = 0; sb < b.stored_block_rows; ++sb) len[sb] = a.row_ptr[sb + 1] - a.row_ptr[sb];
       m.lengths = upload(device_, len);
+      m.real_blocks = a.nblocks();
     }
     // at most TS_SPMV_WARP subsections: a work-group is 32 rows x subsections
     m.sub_slots = static_cast<int>(std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
@@ -272,6 +273,10 @@ double DeviceMatrix<V>::model_bytes(Kernel k) const {
     if (k == Kernel::bcsr_v1a || k == Kernel::bcsr_v2a) bytes += static_cast<double>(matrix_bytes_);
     if (b->stored_block_rows < ceil_div(b->rows, b->block.r)) bytes += v * static_cast<double>(rows_);
   } else if (const auto* l = std::get_if<DeviceBell<V>>(&data_)) {
+    if (k == Kernel::bell_bi)  // what it reads: the real blocks with one index each, and a length per block row
+      bytes = static_cast<double>(l->real_blocks) * (v * l->block.r * l->block.c + sizeof(index_t)) +
+              static_cast<double>(l->stored_block_rows + (l->mapped ? l->stored_block_rows : 0)) * sizeof(index_t) +
+              v * static_cast<double>(rows_ + cols_);
     if (l->stored_block_rows < ceil_div(l->rows, l->block.r)) bytes += v * static_cast<double>(rows_);
   }
   return bytes;

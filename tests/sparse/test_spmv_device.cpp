@@ -64,7 +64,8 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
   /// Runs every kernel available on the device on `host` (given as CSR, or
   /// as BCSR for the TRACE cases) and checks it.
   template <Scalar V, class M>
-  void check_all(const M& host, const Csr<V>& csr, const Case& c, const DeviceOptions& opt) {
+  void check_all(const M& host, const Csr<V>& csr, const Case& c, const DeviceOptions& opt,
+                 bool (*use)(Kernel) = nullptr) {
     auto dev = open_device(GetParam());
     auto cpu = open_device("cpu");
     const std::vector<V> x = random_vector<V>(csr.cols, 11, c.exact);
@@ -73,7 +74,7 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     const std::vector<double> bound = row_bounds(csr, x, c.exact);
     std::vector<V> bell_y, bell_bi_y;  // one sum order, two index flavours: the same bits
     for (Kernel k : all_kernels()) {
-      if (!available(k, dev->backend())) continue;
+      if (!available(k, dev->backend()) || (use && !use(k))) continue;
       SCOPED_TRACE(fmt::format("{} kernel {} on {}", c.name, to_string(k), GetParam()));
       auto run = [&](const std::shared_ptr<Device>& d) {
         DeviceMatrix<V> a(d, host, k, opt);
@@ -114,6 +115,16 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     }
     const Csr<V> u = to_csr(test::random_coo<V>(70, 61, 0.12, 21, 5, false));
     check_all<V>(u, u, {"uniform_70x61", false}, opt);
+    // square blocks: bell-bi's kernels compiled for the block size (2..6) and
+    // the generic one (7), with blocks cut at the matrix's edges
+    for (int bs : {2, 3, 4, 6, 7}) {
+      DeviceOptions sq = opt;
+      sq.block_r = sq.block_c = bs;
+      // every kernel up to 4x4; beyond, the ones without a block-size limit
+      // (bcsr-warp and bell-v2 take at most 32 entries / TS_SPMV_MAX_BLOCK rows)
+      auto bell_pair = +[](Kernel k) { return k == Kernel::bell || k == Kernel::bell_bi; };
+      check_all<V>(u, u, {fmt::format("uniform_70x61_blocks_{0}x{0}", bs), false}, sq, bs <= 4 ? nullptr : bell_pair);
+    }
     const Csr<V> l = laplacian_7pt<V>(5, 4, 3);
     check_all<V>(l, l, {"laplace7_5x4x3", true}, DeviceOptions{});
   }

@@ -39,10 +39,23 @@ void set_params(const cl::Kernel& k, cl_uint first, const StepParams& p) {
            R(p.u_in[2]), R(p.rho_out));
 }
 
-void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, const Grid& g, const char* what) {
-  const std::size_t b = v.group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
-  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(g.nz)),
+// The group size along x: v.group_x(), lowered (halving) to what this
+// kernel allows on this device (a large D3Q27 FP64 kernel may allow less).
+std::size_t group_for(const cl::Kernel& k, const KernelVariant& v) {
+  const cl::Device dev = k.getInfo<CL_KERNEL_PROGRAM>().getInfo<CL_PROGRAM_DEVICES>().at(0);
+  std::size_t b = v.group_x();
+  const std::size_t limit = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev);
+  while (b > 1 && b > limit) b /= 2;
+  return b;
+}
+
+void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, long nx, long ny, long nz, const char* what) {
+  const std::size_t b = group_for(k, v), gx = (static_cast<std::size_t>(nx) + b - 1) / b * b;
+  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(ny), static_cast<std::size_t>(nz)),
                              cl::NDRange(b, 1, 1), what);
+}
+void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, const Grid& g, const char* what) {
+  run(q, k, v, g.nx, g.ny, g.nz, what);
 }
 
 cl::Kernel kernel(const Bytes& any, const KernelVariant& v, const char* name, bool idx32 = false) {
@@ -87,9 +100,7 @@ void stream_collide_pull(OpenCLTag, Device& d, Queue& q, const KernelVariant& v,
                    cl_long(g.cs), cl_long(g.origin), opencl::mem(const_cast<void*>(src)), opencl::mem(dst),
                    opencl::mem(const_cast<void*>(flags)));
   v.store_bits == 64 ? set_params<cl_double>(k, 11, p) : set_params<cl_float>(k, 11, p);
-  const std::size_t b = v.group_x(), gx = (static_cast<std::size_t>(g.nx) + b - 1) / b * b;
-  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(g.ny), static_cast<std::size_t>(z1 - z0)),
-                             cl::NDRange(b, 1, 1), "lbm stream_collide_pull");
+  run(q, k, v, g.nx, g.ny, z1 - z0, "lbm stream_collide_pull");
 }
 
 }  // namespace tessera::lbm::kernels

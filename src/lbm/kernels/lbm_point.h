@@ -292,7 +292,7 @@ TS_FN ts_real ts_lbm_usq15(ts_real ux, ts_real uy, ts_real uz) {
 /* Shifted equilibrium f_i^eq - w_i = w_i (rho - 1) + w_i rho (3 cu + 4.5 cu^2 - 1.5 u^2)
  * of the pair (i, i+1) (c_{i+1} = -c_i, i odd) from its even part
  * e = w_i (rho - 1) + w_i rho (4.5 cu^2 - 1.5 u^2) and odd part o = 3 w_i rho cu:
- * f_i = e + o, f_{i+1} = e - o. For i = 0 (cu = 0) *fa is the rest population.
+ * f_i = e + o, f_{i+1} = e - o. For i = 0 (cu = 0) *even is the rest population.
  * Fused, this is a third of the arithmetic of two separate equilibria, and the
  * FP16S kernel is bound by its instruction issue. */
 TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15, ts_real* even,

@@ -1,6 +1,7 @@
 // OpenCL host side of the SpMV kernels (device code: spmv.cl): one program
-// per value type, one-dimensional NDRanges of TS_SPMV_GROUP work-items unless
-// a kernel says otherwise.
+// per value type (and, for bell-bi's square blocks, per block size),
+// one-dimensional NDRanges of TS_SPMV_GROUP work-items unless a kernel says
+// otherwise.
 #include <complex>
 #include <string>
 #include <type_traits>
