@@ -64,7 +64,7 @@ double ortho_vectors(krylov::Ortho o, int j) {
 template <Scalar V>
 Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, const krylov::Options& o,
                      const BenchArgs& args, const std::string& label) {
-  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, default_kernel(Format::bcsr))
+  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel())
                         : std::make_shared<DeviceMatrix<V>>(dev, hm.csr);
   krylov::MatrixOperator<V> op(dm);
   const std::size_t n = op.size();

@@ -108,7 +108,7 @@ nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick) 
   for (auto ortho : {krylov::Ortho::mgs, krylov::Ortho::cgs2})
     attempt("krylov", "gmres " + trace, [&] {
       const auto hm = sparse::generate_matrix<C>(trace);
-      auto a = std::make_shared<sparse::DeviceMatrix<C>>(dev, hm.block, sparse::default_kernel(sparse::Format::bcsr));
+      auto a = std::make_shared<sparse::DeviceMatrix<C>>(dev, hm.block, sparse::block_solver_kernel());
       krylov::BlockJacobi<C> m(dev, sparse::to_csr(hm.block), 5);
       krylov::Options o;
       o.ortho = ortho;

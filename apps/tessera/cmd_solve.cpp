@@ -104,7 +104,7 @@ int solve_as(const SolveArgs& args) {
   if (csr.rows != csr.cols)
     throw Error(fmt::format("{}: the matrix is {} x {}; tessera solve needs a square matrix", hm.name, csr.rows, csr.cols));
   const auto dev = open_device(args.device);
-  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, default_kernel(Format::bcsr))
+  auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel())
                         : std::make_shared<DeviceMatrix<V>>(dev, csr);
   krylov::MatrixOperator<V> op(dm);
   if (args.precond == "mg")

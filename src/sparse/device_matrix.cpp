@@ -118,6 +118,8 @@ Kernel default_kernel(Format f) {
   return Kernel::csr_vector;
 }
 
+Kernel block_solver_kernel() { return Kernel::bell_bi; }
+
 BellIndex bell_index_for(Kernel k) {
   return k == Kernel::bell_v2 || k == Kernel::bell_bi ? BellIndex::block_row : BellIndex::scalar_row;
 }

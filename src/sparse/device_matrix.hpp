@@ -61,6 +61,10 @@ std::vector<Kernel> all_kernels();
 Format format_of(Kernel k);
 /// What spmv(A, x, y) runs for a matrix of this format.
 Kernel default_kernel(Format f);
+/// The kernel the solvers (tessera solve, bench gmres, the demo and the
+/// report) run block matrices with: bell-bi, the fastest tessera kernel on
+/// every TRACE case (H200: 2.1x bcsr-warp on case 4; docs/sparse.md).
+Kernel block_solver_kernel();
 /// The BELL column index a kernel reads (block_row: BELL V2 and bell-bi).
 BellIndex bell_index_for(Kernel k);
 /// Whether the kernel exists on a backend (CUDA BELL V4 is CUDA only).
