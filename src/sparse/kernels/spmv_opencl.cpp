@@ -50,11 +50,18 @@ void fill_zero(OpenCLTag, Queue& q, Buffer<V>& y) {
 
 template <class V>
 void csr(OpenCLTag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y) {
-  if (k == Kernel::csr_scalar)
+  if (k == Kernel::csr_scalar) {
     launch(q, y, "csr_scalar", a.rows, TS_SPMV_GROUP, cl_long(a.rows), m(a.row_ptr), m(a.col), m(a.val), m(x), m(y));
-  else
-    launch(q, y, "csr_vector", a.rows * a.lanes, TS_SPMV_GROUP, cl_long(a.rows), cl_int(a.lanes), m(a.row_ptr),
-           m(a.col), m(a.val), m(x), m(y));
+  } else {
+    // lanes / chains work-items per row, each with `chains` lane chains in registers
+    const std::string opts = std::string(options<V>()) + " -DTS_SPMV_CHAINS=" + std::to_string(a.chains);
+    cl::Kernel kk = opencl::device_of(y.device()).kernel("sparse/kernels/spmv.cl", "csr_vector", opts);
+    opencl::set_args(kk, cl_long(a.rows), cl_int(a.lanes), m(a.row_ptr), m(a.col), m(a.val), m(x), m(y));
+    const long items = a.rows * (a.lanes / a.chains);
+    if (items > 0)
+      opencl::queue_of(q).launch(kk, cl::NDRange(round_up(items, TS_SPMV_GROUP)), cl::NDRange(TS_SPMV_GROUP),
+                                 "csr_vector");
+  }
 }
 
 template <class V>
