@@ -9,7 +9,7 @@
 //   cases=1,...,6   thesis cases (default all six; quick: 1)
 //   iters=100       iterations of the fixed-iteration experiment
 //   modes=resident,thesis
-//   ortho=mgs,cgs2  orthogonalisations
+//   ortho=mgs,cgs2  orthogonalisations (mgs, cgs, cgs2, dcgs2)
 //   tosolve=1       0: skip the time-to-solution rows
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
 //                   matrix free); 0 skips it (quick: 63)
@@ -55,8 +55,11 @@ int positive(const std::string& key, const std::string& v) {
 // Vector bytes of one Arnoldi step j (0-based) as implemented: MGS 5 vector
 // passes per projection, CGS 2(j+1)+3, CGS2 twice that; plus the norm (2),
 // normalisation (2) and the copy of v_j into the operator's input (2).
+// DCGS2 (on the present operations): two dots over p vectors and a right-hand
+// side each, the next candidate (p + 2) and q_j (p + 1): 4p + 5, no norm.
 double ortho_vectors(krylov::Ortho o, int j) {
   const double p = j + 1;
+  if (o == krylov::Ortho::dcgs2) return 4 * p + 5 + 2;
   const double proj = o == krylov::Ortho::mgs ? 5 * p : o == krylov::Ortho::cgs ? 2 * p + 3 : 2 * (2 * p + 3);
   return proj + 6;
 }

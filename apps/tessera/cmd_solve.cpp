@@ -260,7 +260,8 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
-  cmd->add_option("--ortho", a->ortho, "mgs, cgs or cgs2")->check(CLI::IsMember({"mgs", "cgs", "cgs2"}));
+  cmd->add_option("--ortho", a->ortho, "mgs, cgs, cgs2 or dcgs2 (delayed CGS2, not with fgmres)")
+      ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2"}));
   cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
   cmd->add_option("--block", a->block, "Block size of block-jacobi (TRACE: 5)")->check(CLI::Range(1, 64));

@@ -67,6 +67,90 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
   return true;
 }
 
+// One restart cycle of Arnoldi with DCGS2 (docs/krylov.md, "DCGS2"): A is
+// applied to the once-projected candidate u_j in basis slot j, and the
+// reduction of iteration j (one pass over slots 0..j, two right-hand sides)
+// yields both u_j's reorthogonalisation (a = Q^H u_j, making column j-1 of H
+// final, one iteration late) and A u_j's projection. `column(j, h, h_{j+1,j})`
+// takes each final column; `Hraw` holds them unrotated. Leaves q_0..q_k in
+// the basis (k = the columns taken) and returns column's code for the last
+// one (0, 1 not finite, 2 happy breakdown). A candidate whose norm the
+// Pythagorean formula could not give without cancellation is orthogonalised
+// explicitly and ends the cycle early (GMRES restarts; rare).
+template <class Space, class V, class Apply, class Column>
+int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, std::size_t M, const Options& o,
+                Result& res, Apply&& apply_to_slot, Column&& column, const std::vector<wide_t<V>>& Hraw) {
+  using W = wide_t<V>;
+  const V one(1);
+  auto hraw = [&](std::size_t r, std::size_t c) { return Hraw[r + c * (M + 1)]; };
+  std::vector<V> au(M + 1), bw(M + 1), coef(M + 1), hv(M + 1);
+  std::vector<W> hprev(M + 1);
+  apply_to_slot(0);  // column 0's projection: u_1 = A q_0 - q_0 h', h' = q_0^H A q_0
+  s.timed(&TimeSplit::ortho, [&] {
+    s.dots(basis, 0, 1, w, 0, au.data());
+    hprev[0] = W(au[0]);
+    coef[0] = -au[0];
+    s.combine(basis, 1, one, &w, 0, &basis, 0, 1, coef.data());
+  });
+  for (std::size_t j = 1;; ++j) {
+    const bool last = j == M || res.iterations + 1 >= o.max_iters;
+    if (!last) apply_to_slot(j);  // w = A M u_j
+    double alpha = 0;
+    bool explicit_norm = false;
+    s.timed(&TimeSplit::ortho, [&] {
+      const int kj = static_cast<int>(j) + 1;
+      s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
+      if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+      double asq = 0;
+      for (std::size_t i = 0; i < j; ++i) asq += std::norm(W(au[i]));
+      const double nu = std::real(W(au[j]));
+      if (nu - asq > 0.5 * nu) {
+        alpha = std::sqrt(nu - asq);
+      } else {  // u_j - Q a explicitly, then its norm
+        for (std::size_t i = 0; i < j; ++i) coef[i] = -au[i];
+        s.combine(basis, j, one, &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+        alpha = norm<Space, V>(s, basis, j);
+        explicit_norm = true;
+      }
+    });
+    for (std::size_t i = 0; i < j; ++i) hv[i] = narrow<V>(hprev[i] + W(au[i]));
+    const int st = column(j - 1, hv.data(), alpha);
+    const bool stop = st != 0 || last || explicit_norm || (!o.fixed_iterations && res.history.back() <= o.tol);
+    const W inv = W(1.0 / alpha);
+    if (stop) {  // q_j for the orthogonality measurement (and a full basis); no next candidate
+      if (st == 0) {
+        if (explicit_norm) {
+          s.timed(&TimeSplit::ortho, [&] { s.combine(basis, j, narrow<V>(inv), &basis, j, nullptr, 0, 0, nullptr); });
+        } else {
+          for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-W(au[i]) * inv);
+          s.timed(&TimeSplit::ortho, [&] {
+            s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+          });
+        }
+      }
+      return st;
+    }
+    // z = [b; (c - a^H b) / alpha] = Q_{j+1}^H w; the next candidate
+    // u_{j+1} = (w - Q_{j+1} z) / alpha = (w - Q (b - a g) - u_j g) / alpha, g = z_j / alpha,
+    // and A q_j's coefficients h = (z - H_j a) / alpha (H_j: columns 0..j-1, unrotated).
+    W ahb = 0;
+    for (std::size_t i = 0; i < j; ++i) ahb += conj_of(W(au[i])) * W(bw[i]);
+    const W zj = (W(bw[j]) - ahb) * inv, gq = zj * inv;
+    for (std::size_t r = 0; r <= j; ++r) {
+      W ha = 0;
+      for (std::size_t i = (r == 0 ? 0 : r - 1); i < j; ++i) ha += hraw(r, i) * W(au[i]);
+      hprev[r] = ((r < j ? W(bw[r]) : zj) - ha) * inv;
+    }
+    s.timed(&TimeSplit::ortho, [&] {
+      for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-(W(bw[i]) - W(au[i]) * gq) * inv);
+      coef[j] = narrow<V>(-gq * inv);
+      s.combine(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, static_cast<int>(j) + 1, coef.data());
+      for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-W(au[i]) * inv);
+      s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+    });
+  }
+}
+
 template <class Space, class V>
 Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, bool has_m,
              bool flexible, TimeSplit&) {
@@ -91,6 +175,65 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
   const double eps = std::numeric_limits<R>::epsilon();
   const double happy_factor = std::max(16.0, std::sqrt(static_cast<double>(s.n())));
   const V one(1);
+  if (o.ortho == Ortho::dcgs2 && flexible)
+    throw UsageError("krylov: dcgs2 applies the preconditioner to unnormalised candidates: only with a fixed "
+                     "preconditioner (gmres), not fgmres");
+  std::vector<W> Hraw(o.ortho == Ortho::dcgs2 ? (M + 1) * M : 0);  // DCGS2: H before the rotations
+  std::size_t k = 0;
+  // Column j of H is complete (h[0..j], h_{j+1,j} = hn): rotate it, update
+  // the residual estimate. Returns 1 when not finite, 2 on a happy breakdown.
+  auto column = [&](std::size_t j, const V* hc, double hn) -> int {
+    double colsq = hn * hn;
+    for (std::size_t i = 0; i <= j; ++i) {
+      Hij(i, j) = W(hc[i]);
+      colsq += std::norm(W(hc[i]));
+    }
+    if (!Hraw.empty()) {
+      for (std::size_t i = 0; i <= j; ++i) Hraw[i + j * (M + 1)] = W(hc[i]);
+      Hraw[j + 1 + j * (M + 1)] = W(hn);
+    }
+    if (!std::isfinite(hn) || !std::isfinite(colsq)) return 1;
+    // Earlier rotations, then the one that annihilates h_{j+1,j}.
+    for (std::size_t i = 0; i < j; ++i) {
+      const W a = Hij(i, j), bb = Hij(i + 1, j);
+      Hij(i, j) = cs[i] * a + sn[i] * bb;
+      Hij(i + 1, j) = -conj_of(sn[i]) * a + cs[i] * bb;
+    }
+    const W a = Hij(j, j);
+    const double aa = std::abs(a), rr = std::hypot(aa, hn);
+    if (rr == 0) {
+      cs[j] = 1;
+      sn[j] = 0;
+    } else if (aa == 0) {
+      cs[j] = 0;
+      sn[j] = W(1);
+      Hij(j, j) = W(hn);
+    } else {
+      const W phase = a / aa;
+      cs[j] = aa / rr;
+      sn[j] = phase * (hn / rr);  // conj(h_{j+1,j}) = h_{j+1,j}: real
+      Hij(j, j) = phase * rr;
+    }
+    g[j + 1] = -conj_of(sn[j]) * g[j];
+    g[j] = cs[j] * g[j];
+    ++res.iterations;
+    k = j + 1;
+    res.history.push_back(std::abs(g[j + 1]) / bnorm);
+    // The Krylov space is (numerically) invariant: w vanished to round-off
+    // (whose size grows like sqrt(n) eps ||A z|| over the projection sums).
+    return hn <= happy_factor * eps * std::sqrt(colsq) ? 2 : 0;
+  };
+  // w = A M basis[j] (M: the preconditioner, if any; z keeps M basis[j] for FGMRES)
+  auto apply_to_slot = [&](std::size_t j) {
+    s.combine(vj, 0, one, &basis, j, nullptr, 0, 0, nullptr);
+    const Vec* zin = &vj;
+    if (has_m) {
+      s.precond(vj, z);
+      zin = &z;
+      if (flexible) s.combine(zbasis, j, one, &z, 0, nullptr, 0, 0, nullptr);
+    }
+    s.apply_a(*zin, w);
+  };
 
   while (true) {
     if (beta == 0 || (!o.fixed_iterations && beta <= o.tol * bnorm)) {
@@ -104,82 +247,43 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
     s.combine(basis, 0, narrow<V>(1.0 / beta), &r, 0, nullptr, 0, 0, nullptr);
     std::fill(g.begin(), g.end(), W(0));
     g[0] = beta;
-    std::size_t k = 0;
+    k = 0;
     bool happy = false, finite = true;
-    for (std::size_t j = 0; j < M && res.iterations < o.max_iters; ++j) {
-      s.combine(vj, 0, one, &basis, j, nullptr, 0, 0, nullptr);
-      const Vec* zin = &vj;
-      if (has_m) {
-        s.precond(vj, z);
-        zin = &z;
-        if (flexible) s.combine(zbasis, j, one, &z, 0, nullptr, 0, 0, nullptr);
-      }
-      s.apply_a(*zin, w);
-      double hn = 0;
-      s.timed(&TimeSplit::ortho, [&] {
-        const int kk = static_cast<int>(j + 1);
-        if (o.ortho == Ortho::mgs) {
-          for (std::size_t i = 0; i <= j; ++i) {
-            s.dots(basis, i, 1, w, 0, &h[i]);
-            const V c = -h[i];
-            s.combine(w, 0, one, &w, 0, &basis, i, 1, &c);
+    if (o.ortho == Ortho::dcgs2) {
+      const int st = dcgs2_cycle<Space, V>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
+      finite = st != 1;
+      happy = st == 2;
+    } else {
+      for (std::size_t j = 0; j < M && res.iterations < o.max_iters; ++j) {
+        apply_to_slot(j);
+        double hn = 0;
+        s.timed(&TimeSplit::ortho, [&] {
+          const int kk = static_cast<int>(j + 1);
+          if (o.ortho == Ortho::mgs) {
+            for (std::size_t i = 0; i <= j; ++i) {
+              s.dots(basis, i, 1, w, 0, &h[i]);
+              const V c = -h[i];
+              s.combine(w, 0, one, &w, 0, &basis, i, 1, &c);
+            }
+          } else {
+            for (int pass = 0; pass < (o.ortho == Ortho::cgs2 ? 2 : 1); ++pass) {
+              V* hp = pass == 0 ? h.data() : h2.data();
+              s.dots(basis, 0, kk, w, 0, hp);
+              for (std::size_t i = 0; i <= j; ++i) coef[i] = -hp[i];
+              s.combine(w, 0, one, &w, 0, &basis, 0, kk, coef.data());
+              if (pass == 1)
+                for (std::size_t i = 0; i <= j; ++i) h[i] = h[i] + h2[i];
+            }
           }
-        } else {
-          for (int pass = 0; pass < (o.ortho == Ortho::cgs2 ? 2 : 1); ++pass) {
-            V* hp = pass == 0 ? h.data() : h2.data();
-            s.dots(basis, 0, kk, w, 0, hp);
-            for (std::size_t i = 0; i <= j; ++i) coef[i] = -hp[i];
-            s.combine(w, 0, one, &w, 0, &basis, 0, kk, coef.data());
-            if (pass == 1)
-              for (std::size_t i = 0; i <= j; ++i) h[i] = h[i] + h2[i];
-          }
-        }
-        hn = norm<Space, V>(s, w);
-      });
-      double colsq = hn * hn;
-      for (std::size_t i = 0; i <= j; ++i) {
-        Hij(i, j) = W(h[i]);
-        colsq += std::norm(W(h[i]));
+          hn = norm<Space, V>(s, w);
+        });
+        const int st = column(j, h.data(), hn);
+        if (st == 1) finite = false;
+        if (st == 2) happy = true;
+        if (st != 0) break;
+        s.combine(basis, j + 1, narrow<V>(1.0 / hn), &w, 0, nullptr, 0, 0, nullptr);
+        if (!o.fixed_iterations && std::abs(g[j + 1]) <= o.tol * bnorm) break;
       }
-      if (!std::isfinite(hn) || !std::isfinite(colsq)) {
-        finite = false;
-        break;
-      }
-      // Earlier rotations, then the one that annihilates h_{j+1,j}.
-      for (std::size_t i = 0; i < j; ++i) {
-        const W a = Hij(i, j), bb = Hij(i + 1, j);
-        Hij(i, j) = cs[i] * a + sn[i] * bb;
-        Hij(i + 1, j) = -conj_of(sn[i]) * a + cs[i] * bb;
-      }
-      const W a = Hij(j, j);
-      const double aa = std::abs(a), rr = std::hypot(aa, hn);
-      if (rr == 0) {
-        cs[j] = 1;
-        sn[j] = 0;
-      } else if (aa == 0) {
-        cs[j] = 0;
-        sn[j] = W(1);
-        Hij(j, j) = W(hn);
-      } else {
-        const W phase = a / aa;
-        cs[j] = aa / rr;
-        sn[j] = phase * (hn / rr);  // conj(h_{j+1,j}) = h_{j+1,j}: real
-        Hij(j, j) = phase * rr;
-      }
-      g[j + 1] = -conj_of(sn[j]) * g[j];
-      g[j] = cs[j] * g[j];
-      ++res.iterations;
-      k = j + 1;
-      const double est = std::abs(g[j + 1]);
-      res.history.push_back(est / bnorm);
-      // The Krylov space is (numerically) invariant: w vanished to round-off
-      // (whose size grows like sqrt(n) eps ||A z|| over the projection sums).
-      if (hn <= happy_factor * eps * std::sqrt(colsq)) {
-        happy = true;
-        break;
-      }
-      s.combine(basis, j + 1, narrow<V>(1.0 / hn), &w, 0, nullptr, 0, 0, nullptr);
-      if (!o.fixed_iterations && est <= o.tol * bnorm) break;
     }
     if (!finite) {
       res.status = Status::not_finite;

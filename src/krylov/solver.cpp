@@ -15,7 +15,9 @@ std::string_view to_string(Method m) {
   }
   return "bicgstab";
 }
-std::string_view to_string(Ortho o) { return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : "cgs2"; }
+std::string_view to_string(Ortho o) {
+  return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : o == Ortho::cgs2 ? "cgs2" : "dcgs2";
+}
 std::string_view to_string(Mode m) { return m == Mode::resident ? "resident" : "thesis"; }
 std::string_view to_string(Status s) {
   switch (s) {
@@ -34,9 +36,9 @@ Method parse_method(std::string_view s) {
   throw UsageError("unknown method '" + std::string(s) + "' (expected gmres, fgmres, cg or bicgstab)");
 }
 Ortho parse_ortho(std::string_view s) {
-  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2})
+  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2})
     if (s == to_string(o)) return o;
-  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs or cgs2)");
+  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs, cgs2 or dcgs2)");
 }
 Mode parse_mode(std::string_view s) {
   for (Mode m : {Mode::resident, Mode::thesis})

@@ -31,7 +31,10 @@
 namespace tessera::krylov {
 
 enum class Method { gmres, fgmres, cg, bicgstab };
-enum class Ortho { mgs, cgs, cgs2 };
+/// dcgs2: CGS2 with delayed reorthogonalisation (docs/krylov.md, "DCGS2"):
+/// A is applied to the once-orthogonalised candidate and the second projection
+/// joins the next iteration's reduction; not with FGMRES.
+enum class Ortho { mgs, cgs, cgs2, dcgs2 };
 enum class Mode { resident, thesis };
 enum class Status { converged, max_iters, breakdown, stagnated, not_finite };
 

@@ -69,6 +69,7 @@ void converge_all(const std::string& id) {
     int precond;
   };
   for (Case c : {Case{Method::gmres, Ortho::mgs, 0}, Case{Method::gmres, Ortho::cgs2, 1},
+                 Case{Method::gmres, Ortho::dcgs2, 0}, Case{Method::gmres, Ortho::dcgs2, 1},
                  Case{Method::fgmres, Ortho::cgs, 1}, Case{Method::bicgstab, Ortho::mgs, 0},
                  Case{Method::cg, Ortho::mgs, 0}, Case{Method::cg, Ortho::mgs, 1}}) {
     for (Mode mode : {Mode::resident, Mode::thesis}) {
@@ -140,7 +141,7 @@ TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = 1.0 + double(i % 3);
   const auto a = diagonal<V>(d);
   const auto xs = random_values<V>(d.size(), 3);
-  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2}) {
+  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2}) {
     Options o;
     o.ortho = ort;
     o.tol = 1e-14;
@@ -164,18 +165,26 @@ TEST_P(KrylovSolvers, Cgs2KeepsOrthogonalityWhereCgsLosesIt) {
   std::vector<double> d(n);
   const auto a = nonsymmetric<V>(n, 4);
   const auto b = random_values<V>(n, 4);
-  auto loss = [&](Ortho ort) {
+  auto run = [&](Ortho ort) {
     Options o;
     o.ortho = ort;
     o.restart = 80;
     o.tol = 1e-14;
     o.measure_orthogonality = true;
-    return solve_on<V>(GetParam(), a, b, o).res.orthogonality_loss;
+    return solve_on<V>(GetParam(), a, b, o).res;
   };
-  const double mgs = loss(Ortho::mgs), cgs = loss(Ortho::cgs), cgs2 = loss(Ortho::cgs2);
-  std::printf("orthogonality loss: mgs %.3g cgs %.3g cgs2 %.3g\n", mgs, cgs, cgs2);
-  EXPECT_GT(cgs, 1e-3) << "CGS should lose orthogonality here";
-  EXPECT_LT(cgs2, 1e-13) << "CGS2 keeps ||I - V^H V|| at round-off";
+  const Result mgs = run(Ortho::mgs), cgs = run(Ortho::cgs), cgs2 = run(Ortho::cgs2), dcgs2 = run(Ortho::dcgs2);
+  std::printf("orthogonality loss: mgs %.3g cgs %.3g cgs2 %.3g dcgs2 %.3g\n", mgs.orthogonality_loss,
+              cgs.orthogonality_loss, cgs2.orthogonality_loss, dcgs2.orthogonality_loss);
+  EXPECT_GT(cgs.orthogonality_loss, 1e-3) << "CGS should lose orthogonality here";
+  EXPECT_LT(cgs2.orthogonality_loss, 1e-13) << "CGS2 keeps ||I - V^H V|| at round-off";
+  EXPECT_LT(dcgs2.orthogonality_loss, 1e-13) << "so does the delayed CGS2";
+  // Here the first projection leaves much to correct: DCGS2's Hessenberg
+  // corrections (h = (z - H a) / alpha) must make its iterates CGS2's.
+  ASSERT_EQ(dcgs2.history.size(), cgs2.history.size());
+  for (std::size_t i = 0; i < cgs2.history.size(); ++i)
+    EXPECT_NEAR(dcgs2.history[i], cgs2.history[i], 1e-9 * cgs2.history[i] + 1e-15) << "it " << i;
+  EXPECT_LE(dcgs2.true_relres, 10 * cgs2.true_relres + 1e-15);
 }
 
 // MGS, CGS and CGS2 are the same method in exact arithmetic: on a
@@ -186,18 +195,16 @@ TEST_P(KrylovSolvers, OrthogonalisationsAgreeOnWellConditionedProblems) {
   const auto a = nonsymmetric<V>(n, 12);
   const auto b = multiply(a, random_values<V>(n, 13));
   std::vector<std::vector<double>> h;
-  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2}) {
+  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2}) {
     Options o;
     o.ortho = ort;
     o.restart = 10;
     o.tol = 1e-12;
     h.push_back(solve_on<V>(GetParam(), a, b, o).res.history);
   }
-  ASSERT_EQ(h[0].size(), h[1].size());
-  ASSERT_EQ(h[0].size(), h[2].size());
-  for (std::size_t i = 0; i < h[0].size(); ++i) {
-    EXPECT_NEAR(h[1][i], h[0][i], 1e-12) << i;
-    EXPECT_NEAR(h[2][i], h[0][i], 1e-12) << i;
+  for (std::size_t m = 1; m < h.size(); ++m) {
+    ASSERT_EQ(h[0].size(), h[m].size()) << m;
+    for (std::size_t i = 0; i < h[0].size(); ++i) EXPECT_NEAR(h[m][i], h[0][i], 1e-12) << m << " it " << i;
   }
 }
 
