@@ -1,5 +1,4 @@
 // OpenCL host side of the lattice Boltzmann kernels (device code: lbm.cl).
-#include <cstdlib>
 #include <string>
 
 #include "backends/opencl/cl_device.hpp"
@@ -40,19 +39,16 @@ void set_params(const cl::Kernel& k, cl_uint first, const StepParams& p) {
 }
 
 // The group size along x: v.group_x(), lowered (halving) to what this
-// kernel allows on this device (a large D3Q27 FP64 kernel may allow less).
-std::size_t group_for(const cl::Kernel& k, const KernelVariant& v) {
-  const cl::Device dev = k.getInfo<CL_KERNEL_PROGRAM>().getInfo<CL_PROGRAM_DEVICES>().at(0);
-  std::size_t b = v.group_x();
-  const std::size_t limit = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev);
-  while (b > 1 && b > limit) b /= 2;
-  return b;
-}
-
+// kernel allows on the queue's device (a large D3Q27 FP64 kernel may allow
+// less). Two cheap queries per launch, no program or device-list lookups.
 void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, long nx, long ny, long nz, const char* what) {
-  const std::size_t b = group_for(k, v), gx = (static_cast<std::size_t>(nx) + b - 1) / b * b;
-  opencl::queue_of(q).launch(k, cl::NDRange(gx, static_cast<std::size_t>(ny), static_cast<std::size_t>(nz)),
-                             cl::NDRange(b, 1, 1), what);
+  auto& cq = opencl::queue_of(q);
+  const std::size_t limit = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cq.native().getInfo<CL_QUEUE_DEVICE>());
+  std::size_t b = v.group_x();
+  while (b > 1 && b > limit) b /= 2;
+  const std::size_t gx = (static_cast<std::size_t>(nx) + b - 1) / b * b;
+  cq.launch(k, cl::NDRange(gx, static_cast<std::size_t>(ny), static_cast<std::size_t>(nz)), cl::NDRange(b, 1, 1),
+            what);
 }
 void run(Queue& q, const cl::Kernel& k, const KernelVariant& v, const Grid& g, const char* what) {
   run(q, k, v, g.nx, g.ny, g.nz, what);
