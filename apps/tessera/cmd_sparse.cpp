@@ -328,7 +328,7 @@ Command add_sparse_command(CLI::App& app) {
   spmv_cmd->add_option("--sell-sort", args->run.device.sell_sort, "SELL sorting window sigma")->check(CLI::PositiveNumber);
   spmv_cmd->add_option("--lanes", args->run.device.csr_lanes, "csr-vector lanes per row (0: by row length)");
   spmv_cmd->add_option("--chains", args->run.device.csr_chains,
-                       "csr-vector on OpenCL: lane chains per work-item, a power of two (the same sums)");
+                       "csr-vector: lane chains per work-item, a power of two (0: 4; the same sums)");
   spmv_cmd->add_option("--group-rows", args->run.device.bell_group_rows, "BELL V3 rows per work-group");
   spmv_cmd->add_option("--block-rows", args->run.device.block_r, "Block rows for block formats built from CSR");
   spmv_cmd->add_option("--block-cols", args->run.device.block_c, "Block columns for block formats built from CSR");

@@ -16,7 +16,7 @@ template <Scalar V>
 struct DeviceCsr {
   size64 rows = 0, cols = 0, nnz = 0;
   int lanes = 1;  ///< csr-vector: threads per row (1, 2, 4, ..., 32)
-  int chains = 1;  ///< csr-vector on OpenCL: lane chains per work-item (lanes / chains work-items per row)
+  int chains = 1;  ///< csr-vector: lane chains per work-item (lanes / chains work-items per row)
   Buffer<index_t> row_ptr, col;
   Buffer<V> val;
 };

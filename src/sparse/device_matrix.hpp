@@ -78,7 +78,7 @@ struct DeviceOptions {
   int sell_slice = 32;           ///< C
   int sell_sort = 1;             ///< sigma
   int csr_lanes = 0;             ///< csr-vector lanes per row; 0: from the mean row length
-  int csr_chains = 1;            ///< csr-vector on OpenCL: lanes per work-item (a power of two up to lanes; same sums)
+  int csr_chains = 0;            ///< csr-vector: lane chains per work-item (a power of two; 0 = 4, capped at lanes; same sums)
   int bell_group_rows = 160;     ///< BELL V3 work-group (thesis: multiple of 5 and 32)
   int bell_sub_slots = 4;        ///< bell-sub: block slots per thread
 };

@@ -116,12 +116,12 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     }
     const Csr<V> u = to_csr(test::random_coo<V>(70, 61, 0.12, 21, 5, false));
     check_all<V>(u, u, {"uniform_70x61", false}, opt);
-    // csr-vector with several lane chains per work-item (OpenCL): the CPU
+    // csr-vector with 1..32 lane chains per work-item: the CPU
     // twin (one chain per lane) gives the same bits; short rows (empty
     // chains) and long rows (several rounds per chain)
     const Csr<V> wide = to_csr(test::random_coo<V>(53, 240, 0.35, 23, 5, false));
     for (int lanes : {8, 32})
-      for (int chains : {2, 4, 32}) {
+      for (int chains : {1, 2, 4, 32}) {
         DeviceOptions ch = opt;
         ch.csr_lanes = lanes;
         ch.csr_chains = chains;

@@ -3,6 +3,7 @@
 // shared memory for BELL V3's x window. Arithmetic: spmv_point.h; summation
 // orders: the CPU twins in spmv_cpu.cpp.
 #include <complex>
+#include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -48,20 +49,44 @@ __global__ void csr_scalar_k(long rows, const int* rp, const int* col, const K* 
   if (i < rows) y[i] = ts_spmv_gather(K{}, col, val, x, rp[i], rp[i + 1], 1);
 }
 
-// `lanes` threads per row; the shuffle tree adds lane t + h into lane t,
-// h = lanes/2 .. 1, the order of the CPU twin. Whole warps stay in the loop.
-template <class K>
+// `lanes` chains per row; chain c sums entries c, c + lanes, ... in order,
+// then a halving tree adds chain c + h into chain c, h = lanes/2 .. 1: the
+// order of the CPU twin. C chains per thread (spmv.cl's TS_SPMV_CHAINS): each
+// of the W = lanes / C threads of a row keeps chains t, t + W, ... in
+// registers (C independent loads in flight) and does the first log2(C) tree
+// levels there, the last log2(W) by shuffles. The same bits for every C.
+// Whole warps stay in the loop.
+template <class K, int C>
 __global__ void csr_vector_k(long rows, int lanes, const int* rp, const int* col, const K* __restrict__ val,
                              const K* __restrict__ x, K* y) {
-  const long g = global_id(), i = g / lanes;
-  const int t = int(g % lanes);
-  K acc{};
-  if (i < rows) acc = ts_spmv_gather(acc, col, val, x, rp[i] + t, rp[i + 1], lanes);
-  for (int h = lanes / 2; h > 0; h /= 2) {
-    const K other = shfl_down(acc, h, lanes);
-    if (t < h) acc = ts_spmv_add(acc, other);
+  const int w = lanes / C;
+  const long g = global_id(), i = g / w;
+  const int t = int(g % w);
+  K acc[C];
+  for (int k = 0; k < C; ++k) acc[k] = K{};
+  if constexpr (C == 1) {
+    if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
+  } else {
+    if (i < rows) {
+      const long end = rp[i + 1];
+      for (long base = rp[i] + t; base < end; base += lanes) {
+#pragma unroll
+        for (int k = 0; k < C; ++k) {
+          const long p = base + long(k) * w;
+          if (p < end) acc[k] = ts_spmv_madd(acc[k], val[p], x[col[p]]);
+        }
+      }
+    }
+#pragma unroll
+    for (int h = C / 2; h > 0; h /= 2)
+#pragma unroll
+      for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
   }
-  if (t == 0 && i < rows) y[i] = acc;
+  for (int h = w / 2; h > 0; h /= 2) {
+    const K other = shfl_down(acc[0], h, w);
+    if (t < h) acc[0] = ts_spmv_add(acc[0], other);
+  }
+  if (t == 0 && i < rows) y[i] = acc[0];
 }
 
 template <class K>
@@ -241,9 +266,23 @@ void csr(CudaTag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x,
   if (k == Kernel::csr_scalar)
     launch(q, "spmv csr_scalar", a.rows, TS_SPMV_GROUP, csr_scalar_k<K>, long(a.rows), idx(a.row_ptr), idx(a.col),
            in(a.val), in(x), out(y));
-  else
-    launch(q, "spmv csr_vector", a.rows * a.lanes, TS_SPMV_GROUP, csr_vector_k<K>, long(a.rows), a.lanes,
-           idx(a.row_ptr), idx(a.col), in(a.val), in(x), out(y));
+  else {
+    // lanes / chains threads per row, each with `chains` lane chains in registers
+    const long items = a.rows * (a.lanes / a.chains);
+    auto go = [&](auto kernel) {
+      launch(q, "spmv csr_vector", items, TS_SPMV_GROUP, kernel, long(a.rows), a.lanes, idx(a.row_ptr), idx(a.col),
+             in(a.val), in(x), out(y));
+    };
+    switch (a.chains) {
+      case 1: go(csr_vector_k<K, 1>); break;
+      case 2: go(csr_vector_k<K, 2>); break;
+      case 4: go(csr_vector_k<K, 4>); break;
+      case 8: go(csr_vector_k<K, 8>); break;
+      case 16: go(csr_vector_k<K, 16>); break;
+      case 32: go(csr_vector_k<K, 32>); break;
+      default: throw Error("csr-vector: " + std::to_string(a.chains) + " chains per thread are not compiled");
+    }
+  }
 }
 
 template <class V>
