@@ -12,7 +12,7 @@
 //   laplace=200        7-point grid edge for the stencil section (quick: 100)
 //   matrices=a.mtx,... Matrix Market files for the stencil section's kernels
 //   group_rows=160     BELL V3 work-group rows
-//   csr_chains=0       csr-vector: lane chains per work-item (0 = the default, 4; the same sums)
+//   csr_chains=4       csr-vector: lane chains per work-item (the same sums)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -172,7 +172,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   DeviceOptions dopt;
   dopt.ell_subsection = to_int("ell_l", c.args.param("ell_l", "20"));
   dopt.bell_group_rows = to_int("group_rows", c.args.param("group_rows", "160"));
-  dopt.csr_chains = to_int("csr_chains", c.args.param("csr_chains", "0"));
+  if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) dopt.csr_chains = to_int("csr_chains", ch);
   const auto cases = thesis_cases();
   bool first = true;
   for (const std::string& n : names) {
