@@ -8,13 +8,15 @@
 // --param keys (all optional):
 //   cases=1,...,6   thesis cases (default all six; quick: 1)
 //   iters=100       iterations of the fixed-iteration experiment
-//   modes=resident,thesis
+//   modes=resident,thesis,fused   (fused: GMRES with DCGS2 on fused kernels,
+//                   one row where the ortho list has cgs2 or dcgs2)
 //   ortho=mgs,cgs2  orthogonalisations (mgs, cgs, cgs2, dcgs2)
 //   tosolve=1       0: skip the time-to-solution rows
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
 //                   matrix free); 0 skips it (quick: 63)
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "apps/tessera/commands.hpp"
@@ -55,10 +57,13 @@ int positive(const std::string& key, const std::string& v) {
 // Vector bytes of one Arnoldi step j (0-based) as implemented: MGS 5 vector
 // passes per projection, CGS 2(j+1)+3, CGS2 twice that; plus the norm (2),
 // normalisation (2) and the copy of v_j into the operator's input (2).
-// DCGS2 (on the present operations): two dots over p vectors and a right-hand
-// side each, the next candidate (p + 2) and q_j (p + 1): 4p + 5, no norm.
-double ortho_vectors(krylov::Ortho o, int j) {
+// DCGS2 on the separate kernels: two dots over p vectors and a right-hand
+// side each, the next candidate (p + 2) and q_j (p + 1): 4p + 5, no norm;
+// fused: one reduction (p + 1: w; u_j is slot p-1) and one update (p + 1
+// read, 2 written): 2p + 4; both plus the copy of v_j (2).
+double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j) {
   const double p = j + 1;
+  if (mode == krylov::Mode::fused) return 2 * p + 4 + 2;
   if (o == krylov::Ortho::dcgs2) return 4 * p + 5 + 2;
   const double proj = o == krylov::Ortho::mgs ? 5 * p : o == krylov::Ortho::cgs ? 2 * p + 3 : 2 * (2 * p + 3);
   return proj + 6;
@@ -100,7 +105,7 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   const double vb = static_cast<double>(n * sizeof(V));
   double bytes = 0;
   const int m_len = o.fixed_iterations ? o.max_iters : o.restart;
-  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.ortho, it % std::max(1, m_len)) * vb;
+  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len)) * vb;
   bytes += (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel());
   if (o.mode == krylov::Mode::thesis) bytes += 2.0 * vb * (r.iterations + r.restarts + 1);
   m.bytes = bytes;
@@ -156,7 +161,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   report.device = device->info();
   const auto names = split_list(args.param("cases", args.quick ? "1" : "1,2,3,4,5,6"));
   const int iters = positive("iters", args.param("iters", "100"));
-  const auto modes = split_list(args.param("modes", "resident,thesis"));
+  const auto modes = split_list(args.param("modes", "resident,thesis,fused"));
   const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
   const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
@@ -178,6 +183,13 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
           krylov::Options o;
           o.mode = krylov::parse_mode(mode);
           o.ortho = krylov::parse_ortho(ortho);
+          // the fused mode is CGS2 in its delayed form: one row, under the ortho list's first cgs2/dcgs2
+          if (o.mode == krylov::Mode::fused) {
+            const bool cgs2_like = o.ortho == krylov::Ortho::cgs2 || o.ortho == krylov::Ortho::dcgs2;
+            const auto first = std::find_if(orthos.begin(), orthos.end(),
+                                            [](const std::string& s) { return s == "cgs2" || s == "dcgs2"; });
+            if (!cgs2_like || &*first != &ortho) continue;
+          }
           o.fixed_iterations = true;
           o.max_iters = iters;
           report.results.push_back(run_case(device, hm, o, args,

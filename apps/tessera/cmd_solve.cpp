@@ -30,15 +30,18 @@ namespace {
 using namespace tessera::sparse;
 
 struct SolveArgs {
-  std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho = "mgs", precond = "none";
+  std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
   std::string mode = "resident", precision = "double", device = "best", out, json;
   int restart = 30, max_iters = 1000, block = 5;
   double tol = 1e-8;
   bool fixed = false, real = false;
 };
 
+// --ortho defaults to mgs (the thesis's), in the fused mode to its dcgs2
+std::string ortho_of(const SolveArgs& a) { return !a.ortho.empty() ? a.ortho : a.mode == "fused" ? "dcgs2" : "mgs"; }
+
 krylov::Options options_of(const SolveArgs& a) {
-  return krylov::parse_options(a.method, a.ortho, a.mode, a.restart, a.tol, a.max_iters, a.fixed);
+  return krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
 }
 
 template <Scalar V>
@@ -125,7 +128,7 @@ int solve_as(const SolveArgs& args) {
   std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(), (long long)csr.rows,
               (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
   std::printf("method   %s(%d), %s, precond %s, %s mode, tol %.3g%s\n", args.method.c_str(), args.restart,
-              args.ortho.c_str(), args.precond.c_str(), args.mode.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
+              std::string(krylov::to_string(o.ortho)).c_str(), args.precond.c_str(), args.mode.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
   const auto& t = r.time;
@@ -140,7 +143,7 @@ int solve_as(const SolveArgs& args) {
                         {"device", bench::to_json(dev->info())},
                         {"method", args.method},
                         {"restart", args.restart},
-                        {"ortho", args.ortho},
+                        {"ortho", krylov::to_string(o.ortho)},
                         {"precond", args.precond},
                         {"mode", args.mode},
                         {"tol", args.tol},
@@ -260,7 +263,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
-  cmd->add_option("--ortho", a->ortho, "mgs, cgs, cgs2 or dcgs2 (delayed CGS2, not with fgmres)")
+  cmd->add_option("--ortho", a->ortho, "mgs (default), cgs, cgs2 or dcgs2 (delayed CGS2, not with fgmres; the fused mode's default)")
       ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2"}));
   cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
@@ -268,7 +271,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
   cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
-  cmd->add_option("--mode", a->mode, "resident or thesis")->check(CLI::IsMember({"resident", "thesis", "fused"}));
+  cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2 on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));
   cmd->add_option("--precision", a->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
   cmd->add_flag("--real", a->real, "Real values for a generated TRACE case");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");

@@ -15,7 +15,7 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho="mgs"
     (float32/float64/complex64/complex128) is the working precision and ``b``
     is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
     mgs, cgs, cgs2. ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x
-    ``block`` diagonal blocks). ``mode``: resident (everything on the device)
+    ``block`` diagonal blocks). ``mode``: resident (everything on the device), fused (GMRES with DCGS2 on fused kernels)
     or thesis (vectors on the host, SpMV and preconditioner offloaded).
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres

@@ -83,7 +83,7 @@ int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
   using W = wide_t<V>;
   const V one(1);
   auto hraw = [&](std::size_t r, std::size_t c) { return Hraw[r + c * (M + 1)]; };
-  std::vector<V> au(M + 1), bw(M + 1), coef(M + 1), hv(M + 1);
+  std::vector<V> au(M + 1), bw(M + 1), coef(M + 1), coef2(M + 1), hv(M + 1);
   std::vector<W> hprev(M + 1);
   apply_to_slot(0);  // column 0's projection: u_1 = A q_0 - q_0 h', h' = q_0^H A q_0
   s.timed(&TimeSplit::ortho, [&] {
@@ -99,8 +99,12 @@ int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
     bool explicit_norm = false;
     s.timed(&TimeSplit::ortho, [&] {
       const int kj = static_cast<int>(j) + 1;
-      s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
-      if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+      if (!last && s.fused()) {  // one pass over slots 0..j
+        s.dots2(basis, 0, kj, basis, j, &w, 0, au.data(), bw.data());
+      } else {
+        s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
+        if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+      }
       double asq = 0;
       for (std::size_t i = 0; i < j; ++i) asq += std::norm(W(au[i]));
       const double nu = std::real(W(au[j]));
@@ -144,9 +148,16 @@ int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
     s.timed(&TimeSplit::ortho, [&] {
       for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-(W(bw[i]) - W(au[i]) * gq) * inv);
       coef[j] = narrow<V>(-gq * inv);
-      s.combine(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, static_cast<int>(j) + 1, coef.data());
-      for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-W(au[i]) * inv);
-      s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+      for (std::size_t i = 0; i < j; ++i) coef2[i] = narrow<V>(-W(au[i]) * inv);
+      // u_{j+1} (reads the old u_j), then q_j = (u_j - Q a) / alpha
+      const int kj = static_cast<int>(j);
+      if (s.fused()) {  // one pass over slots 0..j
+        s.combine2(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, kj + 1, coef.data(),
+                   {&basis, j, narrow<V>(inv), &basis, j, kj, coef2.data()});
+      } else {
+        s.combine(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, kj + 1, coef.data());
+        s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, kj, coef2.data());
+      }
     });
   }
 }

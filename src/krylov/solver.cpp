@@ -18,7 +18,9 @@ std::string_view to_string(Method m) {
 std::string_view to_string(Ortho o) {
   return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : o == Ortho::cgs2 ? "cgs2" : "dcgs2";
 }
-std::string_view to_string(Mode m) { return m == Mode::resident ? "resident" : "thesis"; }
+std::string_view to_string(Mode m) {
+  return m == Mode::resident ? "resident" : m == Mode::thesis ? "thesis" : "fused";
+}
 std::string_view to_string(Status s) {
   switch (s) {
     case Status::converged: return "converged";
@@ -41,10 +43,9 @@ Ortho parse_ortho(std::string_view s) {
   throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs, cgs2 or dcgs2)");
 }
 Mode parse_mode(std::string_view s) {
-  for (Mode m : {Mode::resident, Mode::thesis})
+  for (Mode m : {Mode::resident, Mode::thesis, Mode::fused})
     if (s == to_string(m)) return m;
-  if (s == "fused") throw UsageError("--mode fused is not implemented yet (resident or thesis)");
-  throw UsageError("unknown mode '" + std::string(s) + "' (expected resident or thesis)");
+  throw UsageError("unknown mode '" + std::string(s) + "' (expected resident, thesis or fused)");
 }
 
 Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
@@ -100,6 +101,17 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
     throw Error("krylov: b and x must live on the operator's device (" + a.device()->id() + ")");
   if (o.max_iters < 0) throw UsageError("krylov: max_iters must be >= 0");
   if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
+  if (o.mode == Mode::fused) {
+    if (o.method != Method::gmres)
+      throw UsageError("krylov: the fused mode is built for GMRES (its DCGS2 orthogonalisation); " +
+                       std::string(to_string(o.method)) + " runs in resident or thesis mode");
+    if (o.ortho != Ortho::cgs2 && o.ortho != Ortho::dcgs2)
+      throw UsageError("krylov: the fused mode orthogonalises with CGS2 (in its delayed form, dcgs2), not " +
+                       std::string(to_string(o.ortho)));
+    Options f = o;
+    f.ortho = Ortho::dcgs2;
+    return run<detail::ResidentSpace<V>, V>(a, m, b, x, f);
+  }
   return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);
 }
 

@@ -13,6 +13,11 @@
 //             preconditioner run on the device, everything else on the host,
 //             and the vector is copied to the device and back on every
 //             application. Same kernels, same order: the same iterates.
+//   fused:    resident, and GMRES orthogonalises with CGS2 in its delayed form
+//             (DCGS2) on fused kernels: each iteration reads the basis twice
+//             (one reduction with two right-hand sides, one update with two
+//             outputs) instead of four times. The iterates are those of
+//             resident mode with --ortho dcgs2, bit for bit. GMRES/FGMRES only.
 //
 // Stopping: relative residual ||r||/||b|| <= tol, where ||r|| is the
 // recurrence's (GMRES: the Givens estimate of the preconditioned system's
@@ -35,7 +40,7 @@ enum class Method { gmres, fgmres, cg, bicgstab };
 /// A is applied to the once-orthogonalised candidate and the second projection
 /// joins the next iteration's reduction; not with FGMRES.
 enum class Ortho { mgs, cgs, cgs2, dcgs2 };
-enum class Mode { resident, thesis };
+enum class Mode { resident, thesis, fused };
 enum class Status { converged, max_iters, breakdown, stagnated, not_finite };
 
 std::string_view to_string(Method m);

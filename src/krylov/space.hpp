@@ -22,7 +22,12 @@ class ResidentSpace : public DeviceVectorOps<V> {
  public:
   using Vec = Buffer<V>;
   ResidentSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options& o, TimeSplit& t)
-      : DeviceVectorOps<V>(a.device(), a.size(), max_terms), a_(a), m_(m), sync_(o.time_split), t_(t) {}
+      : DeviceVectorOps<V>(a.device(), a.size(), max_terms), a_(a), m_(m), sync_(o.time_split),
+        fused_(o.mode == Mode::fused), t_(t) {}
+
+  /// Whether DCGS2 joins its two reductions and its two updates (one pass
+  /// over the basis each; the same bits as the separate kernels).
+  bool fused() const { return fused_; }
 
   /// Runs f and adds its time to `slot` (synchronising first with time_split).
   template <class F>
@@ -52,7 +57,7 @@ class ResidentSpace : public DeviceVectorOps<V> {
  private:
   LinearOperator<V>& a_;
   LinearOperator<V>* m_;
-  bool sync_;
+  bool sync_, fused_;
   TimeSplit& t_;
 };
 
@@ -70,6 +75,7 @@ class ThesisSpace : public HostVectorOps<V> {
     f();
     t_.*slot += seconds_since(t0);
   }
+  bool fused() const { return false; }  // the host runs the separate kernels
   void apply_a(const Vec& x, Vec& y) { offload(a_, x, y, &TimeSplit::spmv); }
   void precond(const Vec& r, Vec& z) {
     if (m_) offload(*m_, r, z, &TimeSplit::precond);

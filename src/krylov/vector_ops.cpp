@@ -16,21 +16,20 @@ constexpr int components() {
   return sparse::is_complex_v<V> ? 2 : 1;
 }
 
-// Reals of the coefficient list [a, c_0, ..., c_{k-1}].
+// Reals of the coefficient list [a, c_0, ..., c_{k-1}], appended to out.
 template <class V>
 void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
   constexpr int nc = components<V>();
-  out.resize(std::size_t(nc) * std::size_t(k + 1));
-  auto put = [&](std::size_t at, V v) {
+  auto put = [&](V v) {
     if constexpr (nc == 1) {
-      out[at] = v;
+      out.push_back(v);
     } else {
-      out[2 * at] = v.real();
-      out[2 * at + 1] = v.imag();
+      out.push_back(v.real());
+      out.push_back(v.imag());
     }
   };
-  put(0, a);
-  for (int i = 0; i < k; ++i) put(std::size_t(1 + i), c[i]);
+  put(a);
+  for (int i = 0; i < k; ++i) put(c[i]);
 }
 
 // Chunk partials summed in chunk order (the same on every backend and mode).
@@ -61,44 +60,54 @@ DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t 
     : device_(std::move(device)),
       n_(n),
       max_terms_(std::max(max_terms, 1)),
-      slot_reals_(2 * std::size_t(max_terms_ + 1)),
+      slot_reals_(4 * std::size_t(max_terms_ + 1)),  // two complex coefficient lists
       slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
-      partials_(device_, 2 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
+      partials_(device_, 4 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
       coef_(device_, slot_reals_ * slots_),
       coef_host_(device_, slot_reals_ * slots_) {}
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const Vec& w,
-                              std::size_t w_slot, V* out) {
+void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
   if (k <= 0) return;
   if (k > max_terms_) throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " + std::to_string(max_terms_));
   check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
   check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  const std::size_t chunks = kernels::chunks(n_);
+  const std::size_t chunks = kernels::chunks(n_), set = 2 * chunks * std::size_t(k);
   dispatch(*device_, [&](auto tag) {
     kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, n_ * nc, w.handle(),
-                     w_slot * n_ * nc, partials_.handle());
+                     w_slot * n_ * nc, w2 ? w2->handle() : nullptr, w2_slot * n_ * nc, partials_.handle());
   });
-  host_partials_.resize(2 * chunks * std::size_t(k));
+  host_partials_.resize(w2 ? 2 * set : set);
   if (chunks) {
     device_->queue().read(partials_.handle(), 0, host_partials_.data(), host_partials_.size() * sizeof(R), true);
     next_slot_ = 0;  // the blocking read drained the queue: every slot is free
   }
   sum_partials<V>(host_partials_.data(), chunks, k, out);
+  if (w2) sum_partials<V>(host_partials_.data() + set, chunks, k, out2);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                 const Vec* basis, std::size_t first, int k, const V* c) {
+void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
   if (k > max_terms_) throw Error("krylov: a combination of " + std::to_string(k) + " vectors; capacity " + std::to_string(max_terms_));
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  if (second.y) {
+    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
+    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
+    if (second.k < 0 || second.k > k) throw Error("krylov: combine's second output takes at most the first's vectors");
+  }
   constexpr int nc = components<V>();
   using R = real_of<V>;
+  packed_.clear();
   pack_coef(a, c, k, packed_);
+  const std::size_t off2 = packed_.size();
+  if (second.y) pack_coef(second.a, second.c, second.k, packed_);
   if (next_slot_ == slots_) {  // every slot may still be in flight
     device_->queue().synchronize();
     next_slot_ = 0;
@@ -106,10 +115,19 @@ void DeviceVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, 
   const std::size_t off = next_slot_++ * slot_reals_;
   std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
   device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
+  kernels::SecondOutput s2;
+  if (second.y) {
+    s2.y = second.y->handle();
+    s2.y_off = second.y_slot * n_ * nc;
+    s2.k = second.k;
+    s2.coef_off = off + off2;
+    s2.x = second.x ? second.x->handle() : nullptr;
+    s2.x_off = second.x_slot * n_ * nc;
+  }
   dispatch(*device_, [&](auto tag) {
     kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x ? x->handle() : nullptr,
                         x_slot * n_ * nc, k > 0 ? basis->handle() : nullptr, first * n_ * nc, n_ * nc,
-                        y.handle(), y_slot * n_ * nc);
+                        y.handle(), y_slot * n_ * nc, s2);
   });
 }
 
@@ -130,32 +148,45 @@ HostVectorOps<V>::HostVectorOps(std::size_t n, int max_terms) : n_(n) {
 }
 
 template <Scalar V>
-void HostVectorOps<V>::dots(const Vec& basis, std::size_t first, int k, const Vec& w,
-                            std::size_t w_slot, V* out) {
+void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+                             const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
   if (k <= 0) return;
   check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
   check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  const std::size_t chunks = kernels::chunks(n_);
-  partials_.resize(2 * chunks * std::size_t(k));
+  const std::size_t chunks = kernels::chunks(n_), set = 2 * chunks * std::size_t(k);
+  partials_.resize(w2 ? 2 * set : set);
   host::dots<R>(nc, n_, k, reinterpret_cast<const R*>(basis.data() + first * n_), n_ * nc,
-                reinterpret_cast<const R*>(w.data() + w_slot * n_), partials_.data());
+                reinterpret_cast<const R*>(w.data() + w_slot * n_),
+                w2 ? reinterpret_cast<const R*>(w2->data() + w2_slot * n_) : nullptr, partials_.data());
   sum_partials<V>(partials_.data(), chunks, k, out);
+  if (w2) sum_partials<V>(partials_.data() + set, chunks, k, out2);
 }
 
 template <Scalar V>
-void HostVectorOps<V>::combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                               const Vec* basis, std::size_t first, int k, const V* c) {
+void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  if (second.y) {
+    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
+    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
+    if (second.k < 0 || second.k > k) throw Error("krylov: combine's second output takes at most the first's vectors");
+  }
   constexpr int nc = components<V>();
   using R = real_of<V>;
+  coef_.clear();
   pack_coef(a, c, k, coef_);
-  host::combine<R>(nc, n_, k, coef_.data(), x ? reinterpret_cast<const R*>(x->data() + x_slot * n_) : nullptr,
-                   k > 0 ? reinterpret_cast<const R*>(basis->data() + first * n_) : nullptr, n_ * nc,
-                   reinterpret_cast<R*>(y.data() + y_slot * n_));
+  const std::size_t off2 = coef_.size();
+  if (second.y) pack_coef(second.a, second.c, second.k, coef_);
+  auto ptr = [&](const Vec* v, std::size_t slot) { return v ? reinterpret_cast<const R*>(v->data() + slot * n_) : nullptr; };
+  host::combine<R>(nc, n_, k, coef_.data(), ptr(x, x_slot), k > 0 ? ptr(basis, first) : nullptr, n_ * nc,
+                   reinterpret_cast<R*>(y.data() + y_slot * n_), second.k, coef_.data() + off2,
+                   ptr(second.x, second.x_slot),
+                   second.y ? reinterpret_cast<R*>(second.y->data() + second.y_slot * n_) : nullptr);
 }
 
 template class DeviceVectorOps<float>;

@@ -18,6 +18,19 @@ namespace tessera::krylov {
 using sparse::Scalar;
 template <class V> using real_of = sparse::real_t<V>;
 
+/// The second output of combine2: y[y_slot] = a*x[x_slot] + sum_{i<k} c[i]*basis[first+i]
+/// over the first output's basis (k at most the first output's count).
+template <class Vec, class V>
+struct CombineSecond {
+  Vec* y = nullptr;
+  std::size_t y_slot = 0;
+  V a{};
+  const Vec* x = nullptr;
+  std::size_t x_slot = 0;
+  int k = 0;
+  const V* c = nullptr;
+};
+
 template <Scalar V>
 class DeviceVectorOps {
  public:
@@ -28,10 +41,24 @@ class DeviceVectorOps {
   std::size_t n() const { return n_; }
 
   /// out[i] = <basis[first+i], w[w_slot]> (conjugate on the basis), i < k.
-  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
+  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
+    dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
+  }
+  /// dots with a second right-hand side in the same pass over the basis:
+  /// out2[i] = <basis[first+i], w2[w2_slot]> (w2 null: none). Each result
+  /// has the bits dots gives it alone.
+  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, const Vec* w2,
+             std::size_t w2_slot, V* out, V* out2);
   /// y[y_slot] = a*x[x_slot] + sum_i c[i]*basis[first+i]; x may be null, may be y.
   void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
-               std::size_t first, int k, const V* c);
+               std::size_t first, int k, const V* c) {
+    combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
+  }
+  using Second = CombineSecond<Vec, V>;
+  /// combine with an optional second output formed in the same pass (each
+  /// basis element read once; outputs may be inputs, element by element).
+  void combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
+                std::size_t first, int k, const V* c, const Second& second);
   /// y = blockdiag(d) x (blocks bs x bs, row-major; d on the device).
   void block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y);
 
@@ -61,9 +88,18 @@ class HostVectorOps {
   Vec make(std::size_t slots = 1) const { return Vec(n_ * slots); }
   std::size_t n() const { return n_; }
 
-  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
+  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
+    dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
+  }
+  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, const Vec* w2,
+             std::size_t w2_slot, V* out, V* out2);
   void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
-               std::size_t first, int k, const V* c);
+               std::size_t first, int k, const V* c) {
+    combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
+  }
+  using Second = CombineSecond<Vec, V>;
+  void combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
+                std::size_t first, int k, const V* c, const Second& second);
   void set(Vec& y, const std::vector<V>& host) { y = host; }
   std::vector<V> get(const Vec& y) const { return y; }
   void finish() {}

@@ -134,6 +134,108 @@ void check_block_diag(const std::string& id) {
   }
 }
 
+// DCGS2's fused reduction: one pass over basis slots 0..j with two
+// right-hand sides, one of them a slot of the same block (u_j), must give each
+// product the bits of the separate dots, here and on the CPU device, and the
+// host (thesis mode) the same.
+template <class V>
+void check_dots2(const std::string& id) {
+  const std::size_t n = 2 * TS_REDUCE_CHUNK + 555;
+  const int k = 4;  // slots 0..3, u_j = slot 3
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, k);
+  DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, k);
+  HostVectorOps<V> host_ops(n, k);
+  auto hb = random_values<V>(n * k, 41), hw = random_values<V>(n, 42);
+  auto basis = ops.make(k), w = ops.make();
+  ops.set(basis, hb);
+  ops.set(w, hw);
+  std::vector<V> a(k), b(k), a1(k), b1(k), ca(k), cb(k), ha(k), hb2(k);
+  ops.dots2(basis, 0, k, basis, k - 1, &w, 0, a.data(), b.data());
+  ops.dots(basis, 0, k, basis, k - 1, a1.data());
+  ops.dots(basis, 0, k, w, 0, b1.data());
+  auto cbasis = cpu_ops.make(k), cw = cpu_ops.make();
+  cpu_ops.set(cbasis, hb);
+  cpu_ops.set(cw, hw);
+  cpu_ops.dots2(cbasis, 0, k, cbasis, k - 1, &cw, 0, ca.data(), cb.data());
+  host_ops.dots2(hb, 0, k, hb, k - 1, &hw, 0, ha.data(), hb2.data());
+  for (std::size_t i = 0; i < std::size_t(k); ++i) {
+    EXPECT_EQ(a[i], a1[i]) << "first product " << i << " differs from dots on " << id;
+    EXPECT_EQ(b[i], b1[i]) << "second product " << i << " differs from dots on " << id;
+    EXPECT_EQ(a[i], ca[i]) << "first product " << i << " differs from the CPU device";
+    EXPECT_EQ(b[i], cb[i]) << "second product " << i << " differs from the CPU device";
+    EXPECT_EQ(a[i], ha[i]) << "first product " << i << " differs from the host";
+    EXPECT_EQ(b[i], hb2[i]) << "second product " << i << " differs from the host";
+    EXPECT_NE(a[i], b[i]);  // two different right-hand sides really arrived
+  }
+}
+
+// DCGS2's fused update, in place as the solver uses it: slot j+1 = a w +
+// sum_{i<=j} c_i v_i and slot j = a2 v_j + sum_{i<j} c2_i v_i in one pass,
+// against the two combines run one after the other (slot j+1 first, since it
+// reads the old v_j), bitwise, and against the CPU device and the host.
+template <class V>
+void check_combine2(const std::string& id) {
+  const std::size_t n = TS_REDUCE_CHUNK + 411;
+  const int j = 3, slots = j + 3;  // slot j+2 must stay untouched
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, slots);
+  DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, slots);
+  HostVectorOps<V> host_ops(n, slots);
+  auto hb = random_values<V>(n * slots, 51), hw = random_values<V>(n, 52);
+  for (std::size_t e = 0; e < n; ++e) hb[(j + 1) * n + e] = val<V>(std::nan(""), std::nan(""));  // poisoned output
+  const auto c = random_values<V>(j + 1, 53), c2 = random_values<V>(j, 54);
+  const V a = val<V>(1.25, -0.5), a2 = val<V>(-0.75, 0.25);
+  auto run_fused = [&](auto& o, auto& basis, auto& w) {
+    o.combine2(basis, j + 1, a, &w, 0, &basis, 0, j + 1, c.data(), {&basis, std::size_t(j), a2, &basis, std::size_t(j), j, c2.data()});
+  };
+  auto basis = ops.make(slots), w = ops.make(), sep = ops.make(slots);
+  ops.set(basis, hb);
+  ops.set(sep, hb);
+  ops.set(w, hw);
+  run_fused(ops, basis, w);
+  ops.combine(sep, j + 1, a, &w, 0, &sep, 0, j + 1, c.data());
+  ops.combine(sep, j, a2, &sep, j, &sep, 0, j, c2.data());
+  const auto got = ops.get(basis), want = ops.get(sep);
+  auto cbasis = cpu_ops.make(slots), cw = cpu_ops.make();
+  cpu_ops.set(cbasis, hb);
+  cpu_ops.set(cw, hw);
+  run_fused(cpu_ops, cbasis, cw);
+  const auto cpu = cpu_ops.get(cbasis);
+  auto hbasis = hb;
+  run_fused(host_ops, hbasis, hw);
+  for (std::size_t e = 0; e < n * slots; ++e) {
+    const std::size_t slot = e / n;
+    if (slot == std::size_t(j + 2) || slot < std::size_t(j)) {
+      ASSERT_EQ(got[e], hb[e]) << "slot " << slot << " must stay untouched";
+      continue;
+    }
+    ASSERT_EQ(got[e], want[e]) << "slot " << slot << " element " << e % n << ": fused != separate on " << id;
+    ASSERT_EQ(got[e], cpu[e]) << "slot " << slot << " element " << e % n << ": differs from the CPU device";
+    ASSERT_EQ(got[e], hbasis[e]) << "slot " << slot << " element " << e % n << ": differs from the host";
+  }
+  // the reference in double for slot j (it read the old v_j before slot j+1 was formed)
+  for (std::size_t e = 0; e < n; e += 37) {
+    std::complex<double> ref = std::complex<double>(a2) * std::complex<double>(hb[j * n + e]), scale = 1;
+    for (int i = 0; i < j; ++i) ref += std::complex<double>(c2[std::size_t(i)]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+    EXPECT_LE(std::abs(std::complex<double>(got[j * n + e]) - ref), tol<V>() * 8 * std::abs(scale)) << e;
+  }
+}
+
+TEST_P(KrylovKernels, FusedDotsGiveTheBitsOfSeparateDots) {
+  check_dots2<float>(GetParam());
+  check_dots2<double>(GetParam());
+  check_dots2<std::complex<float>>(GetParam());
+  check_dots2<std::complex<double>>(GetParam());
+}
+
+TEST_P(KrylovKernels, FusedCombineGivesTheBitsOfTwoCombinesInPlace) {
+  check_combine2<float>(GetParam());
+  check_combine2<double>(GetParam());
+  check_combine2<std::complex<float>>(GetParam());
+  check_combine2<std::complex<double>>(GetParam());
+}
+
 TEST_P(KrylovKernels, DotsAreHermitianAndMatchTheCpuBitwise) {
   check_dots<float>(GetParam());
   check_dots<double>(GetParam());

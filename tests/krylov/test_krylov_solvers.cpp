@@ -133,6 +133,51 @@ TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
   EXPECT_LE(rel_error(res.x, th.x), GetParam() == "cpu" ? 0.0 : 1e-5);
 }
 
+// The fused mode runs DCGS2's two reductions and two updates as one pass
+// each; every product and combination keeps its bits, so its iterates equal
+// resident mode's DCGS2 exactly, on every device and type, with and without a
+// preconditioner, fixed-count and restarted to a tolerance.
+template <class V>
+void fused_equals_resident_dcgs2(const std::string& id) {
+  const std::size_t n = 407;
+  const auto a = nonsymmetric<V>(n, 12);
+  const auto xs = random_values<V>(n, 13);
+  const auto b = multiply(a, xs);
+  for (int precond : {0, 1})
+    for (bool fixed : {true, false}) {
+      Options o;
+      o.ortho = Ortho::dcgs2;
+      o.fixed_iterations = fixed;
+      o.max_iters = fixed ? 35 : 2000;
+      o.restart = 15;
+      o.tol = solve_tol<V>();
+      o.mode = Mode::resident;
+      const auto res = solve_on<V>(id, a, b, o, precond);
+      o.mode = Mode::fused;
+      o.ortho = Ortho::cgs2;  // the fused mode's CGS2 is DCGS2
+      const auto fu = solve_on<V>(id, a, b, o, precond);
+      const std::string what = std::string(typeid(V).name()) + (precond ? " +jacobi" : "") +
+                               (fixed ? " fixed" : " to tol") + " on " + id;
+      ASSERT_EQ(fu.res.status, res.res.status) << what;
+      ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
+      ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
+      for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+      EXPECT_EQ(fu.res.true_relres, res.res.true_relres) << what;
+      if (!fixed) {
+        EXPECT_EQ(fu.res.status, Status::converged) << what;
+        EXPECT_LE(rel_error(fu.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+      }
+    }
+}
+
+TEST_P(KrylovSolvers, FusedModeGivesResidentDcgs2IteratesBitwise) {
+  fused_equals_resident_dcgs2<float>(GetParam());
+  fused_equals_resident_dcgs2<double>(GetParam());
+  fused_equals_resident_dcgs2<std::complex<float>>(GetParam());
+  fused_equals_resident_dcgs2<std::complex<double>>(GetParam());
+}
+
 // A Krylov space of dimension 3 (three distinct eigenvalues): GMRES stops at
 // iteration 3 with h_{4,3} = 0 and the exact solution.
 TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
@@ -366,6 +411,25 @@ TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("block row 0"), std::string::npos) << e.what();
   }
+}
+
+TEST(KrylovBadInput, FusedModeIsGmresWithCgs2) {
+  using V = double;
+  const auto a = nonsymmetric<V>(50, 3);
+  const auto b = multiply(a, random_values<V>(50, 4));
+  EXPECT_EQ(parse_mode("fused"), Mode::fused);
+  EXPECT_EQ(to_string(Mode::fused), "fused");
+  Options o;
+  o.mode = Mode::fused;
+  o.ortho = Ortho::mgs;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
+  o.ortho = Ortho::cgs2;
+  o.method = Method::cg;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
+  o.method = Method::fgmres;  // DCGS2 needs a fixed preconditioner
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o, 1), UsageError);
+  o.method = Method::gmres;
+  EXPECT_EQ(solve_on<V>("cpu", a, b, o).res.status, Status::converged);
 }
 
 TEST(KrylovBadInput, SizeMismatchNanAndStagnation) {

@@ -36,3 +36,8 @@ krylov_cli(solve_poisson3d_cg_mg 0 "converged.after.[0-9].iterations"
            solve --generate poisson3d:15 --method cg --precond mg --tol 1e-8 --device cpu)
 krylov_cli(solve_mg_needs_poisson_exit2 2 "needs.--generate.poisson"
            solve --generate laplace7:4 --precond mg --device cpu)
+krylov_cli(solve_trace_fused_mode 0 "converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --mode fused --restart 20 --precision single
+           --tol 1e-5 --device cpu)
+krylov_cli(solve_fused_mode_mgs_exit2 2 "fused.mode.orthogonalises.with.CGS2"
+           solve --generate laplace7:4 --mode fused --ortho mgs --device cpu)

@@ -4,52 +4,52 @@
 #include "krylov_point.h"
 
 /* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
- * groups share a chunk of w (c = group / k), so its re-reads hit the cache. */
+ * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
+ * two = 1: a second right-hand side w2 in the same pass, its partials
+ * 2 * nch * k reals on. */
 __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off, ulong ld,
-                       __global const ts_real* w, ulong w_off, __global ts_real* partials) {
-  __local ts_real sr[TS_REDUCE_THREADS];
-  __local ts_real si[TS_REDUCE_THREADS];
+                       __global const ts_real* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
+                       __global ts_real* partials) {
+  __local ts_real s[4][TS_REDUCE_THREADS]; /* re, im, re2, im2 */
   const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
   const ulong job = kk * nch + c;
   const uint t = (uint)get_local_id(0);
   __global const ts_real* vk = v + v_off + kk * ld;
-  __global const ts_real* wp = w + w_off;
-  ts_real ar = 0, ai = 0;
+  ts_real acc[4] = {0, 0, 0, 0};
   for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
-    if (i < n) {
-      if (nc == 1) {
-        ar = ar + ts_kry_rdot(vk[i], wp[i]);
-      } else {
-        ar = ar + ts_kry_hdot_re(vk[2 * i], vk[2 * i + 1], wp[2 * i], wp[2 * i + 1]);
-        ai = ai + ts_kry_hdot_im(vk[2 * i], vk[2 * i + 1], wp[2 * i], wp[2 * i + 1]);
-      }
-    }
+    if (i < n) ts_kry_dots_at(nc, (long)i, vk, w + w_off, two, w2 + w2_off, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
-  sr[t] = ar;
-  si[t] = ai;
+  const int sums = two ? 4 : 2;
+  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h) {
-      sr[t] = sr[t] + sr[t + h];
-      si[t] = si[t] + si[t + h];
-    }
+    if (t < h)
+      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (t == 0) {
-    partials[2 * job] = sr[0];
-    partials[2 * job + 1] = si[0];
+    partials[2 * job] = s[0][0];
+    partials[2 * job + 1] = s[1][0];
+    if (two) {
+      const ulong set = 2 * nch * k;
+      partials[set + 2 * job] = s[2][0];
+      partials[set + 2 * job + 1] = s[3][0];
+    }
   }
 }
 
-/* y = a*x + sum_k c_k v_k; one work-item per element. has_x = 0: no x term. */
+/* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k
+ * in the same pass; one work-item per element. has_x = 0: no x term. */
 __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off, int has_x,
                           __global const ts_real* x, ulong x_off, __global const ts_real* v,
-                          ulong v_off, ulong ld, __global ts_real* y, ulong y_off) {
+                          ulong v_off, ulong ld, __global ts_real* y, ulong y_off, int two, int k2,
+                          ulong coef2_off, int has_x2, __global const ts_real* x2, ulong x2_off,
+                          __global ts_real* y2, ulong y2_off) {
   const ulong i = get_global_id(0);
   if (i < n)
-    ts_kry_combine_at(nc, (long)i, k, coef_base + coef_off, has_x, x + x_off, v + v_off, (long)ld,
-                      y + y_off);
+    ts_kry_combine2_at(nc, (long)i, k, coef_base + coef_off, has_x, x + x_off, v + v_off, (long)ld, y + y_off, two,
+                       k2, coef_base + coef2_off, has_x2, x2 + x2_off, y2 + y2_off);
 }
 
 /* y = blockdiag(D) x, one work-item per row. */

@@ -15,45 +15,46 @@ namespace host {
 using namespace point;
 
 template <class R>
-void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, R* partials) {
+void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, const R* w2, R* partials) {
   const std::size_t nch = kernels::chunks(n);
+  const std::size_t set = 2 * nch * static_cast<std::size_t>(k);  // reals of one right-hand side's partials
+  const int two = w2 != nullptr;
   const auto jobs = static_cast<std::ptrdiff_t>(nch * static_cast<std::size_t>(k));
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t job = 0; job < jobs; ++job) {
     const std::size_t kk = static_cast<std::size_t>(job) / nch, c = static_cast<std::size_t>(job) % nch;
     const R* vk = v + kk * ld;
-    std::array<R, TS_REDUCE_THREADS> sr, si;
+    std::array<std::array<R, TS_REDUCE_THREADS>, 4> s;  // re, im, re2, im2
     for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
-      R ar = 0, ai = 0;
+      R acc[4] = {0, 0, 0, 0};
       for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
         const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + t;
         if (i >= n) break;
-        if (nc == 1) {
-          ar = ar + ts_kry_rdot(vk[i], w[i]);
-        } else {
-          ar = ar + ts_kry_hdot_re(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
-          ai = ai + ts_kry_hdot_im(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
-        }
+        ts_kry_dots_at(nc, long(i), vk, w, two, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
       }
-      sr[t] = ar;
-      si[t] = ai;
+      for (int q = 0; q < 4; ++q) s[q][t] = acc[q];
     }
     for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
-      for (std::size_t t = 0; t < h; ++t) {
-        sr[t] = sr[t] + sr[t + h];
-        si[t] = si[t] + si[t + h];
-      }
-    partials[2 * static_cast<std::size_t>(job)] = sr[0];
-    partials[2 * static_cast<std::size_t>(job) + 1] = si[0];
+      for (std::size_t t = 0; t < h; ++t)
+        for (int q = 0; q < 4; ++q) s[q][t] = s[q][t] + s[q][t + h];
+    const std::size_t at = 2 * static_cast<std::size_t>(job);
+    partials[at] = s[0][0];
+    partials[at + 1] = s[1][0];
+    if (two) {
+      partials[set + at] = s[2][0];
+      partials[set + at + 1] = s[3][0];
+    }
   }
 }
 
 template <class R>
-void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y) {
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2,
+             const R* coef2, const R* x2, R* y2) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < nn; ++i)
-    ts_kry_combine_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y);
+    ts_kry_combine2_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y2 != nullptr, k2, coef2,
+                       x2 != nullptr, x2, y2);
 }
 
 template <class R>
@@ -74,8 +75,9 @@ void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const
 #define TS_INSTANTIATE(R)                                                                        \
   template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
                              const R*, R*);                                                     \
-  template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, R*);            \
-  template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*); \
+  template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*);  \
+  template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*, int, const R*, \
+                           const R*, R*);                                                       \
   template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
@@ -91,17 +93,18 @@ const R* at(const void* h, std::size_t off) {
 }
 
 template <class R>
-void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
-          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
-  host::dots<R>(nc, n, k, at<R>(v, v_off), ld, at<R>(w, w_off), cpu::ptr<R>(partials));
+void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
+  host::dots<R>(nc, n, k, at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
 }
 
 template <class R>
 void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
-             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
-             std::size_t y_off) {
-  host::combine<R>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off),
-                   at<R>(v, v_off), ld, cpu::ptr<R>(y) + y_off);
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
+             const SecondOutput& second) {
+  R* y2 = second.y ? cpu::ptr<R>(second.y) + second.y_off : nullptr;
+  host::combine<R>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cpu::ptr<R>(y) + y_off,
+                   second.k, at<R>(coef, second.coef_off), at<R>(second.x, second.x_off), y2);
 }
 
 template <class R>
@@ -120,9 +123,10 @@ void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std
   template void tri_level<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
-                        std::size_t, const void*, std::size_t, void*);                             \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
-                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
+                           const SecondOutput&);                                                   \
   template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -13,50 +13,49 @@ using namespace point;
 constexpr unsigned kBlock = 256;
 
 // One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
-// blocks share a chunk of w (c = block / k), so its re-reads hit L2.
-template <class R>
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
+// second right-hand side w2 in the same pass, its partials `set` reals on.
+template <class R, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const R* __restrict__ v, std::size_t ld,
-                const R* __restrict__ w, R* partials) {
-  __shared__ R sr[TS_REDUCE_THREADS];
-  __shared__ R si[TS_REDUCE_THREADS];
+                const R* __restrict__ w, const R* __restrict__ w2, R* partials) {
+  __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
   const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
   const std::size_t job = kk * nch + c;
   const unsigned t = threadIdx.x;
   const R* vk = v + kk * ld;
-  R ar = 0, ai = 0;
+  R acc[4] = {0, 0, 0, 0};
   for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n) {
-      if (nc == 1) {
-        ar = ar + ts_kry_rdot(vk[i], w[i]);
-      } else {
-        ar = ar + ts_kry_hdot_re(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
-        ai = ai + ts_kry_hdot_im(vk[2 * i], vk[2 * i + 1], w[2 * i], w[2 * i + 1]);
-      }
-    }
+    if (i < n) ts_kry_dots_at(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
-  sr[t] = ar;
-  si[t] = ai;
+  constexpr int sums = TWO ? 4 : 2;
+  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
   __syncthreads();
   for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h) {
-      sr[t] = sr[t] + sr[t + h];
-      si[t] = si[t] + si[t + h];
-    }
+    if (t < h)
+      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
     __syncthreads();
   }
   if (t == 0) {
-    partials[2 * job] = sr[0];
-    partials[2 * job + 1] = si[0];
+    partials[2 * job] = s[0][0];
+    partials[2 * job + 1] = s[1][0];
+    if (TWO) {
+      const std::size_t set = 2 * nch * k;
+      partials[set + 2 * job] = s[2 % sums][0];
+      partials[set + 2 * job + 1] = s[3 % sums][0];
+    }
   }
 }
 
 template <class R>
 __global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* x,
-                               const R* v, std::size_t ld, R* y) {
+                               const R* v, std::size_t ld, R* y, int k2, const R* __restrict__ coef2, const R* x2,
+                               R* y2) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) ts_kry_combine_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y);
+  if (i < n)
+    ts_kry_combine2_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y2 != nullptr, k2, coef2,
+                       x2 != nullptr, x2, y2);
 }
 
 template <class R>
@@ -84,26 +83,33 @@ unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kBlock - 
 }  // namespace
 
 template <class R>
-void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
-          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
+void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
   if (n == 0 || k == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
-  dots_kernel<R><<<static_cast<unsigned>(nch * std::size_t(k)), TS_REDUCE_THREADS, 0, cq.native()>>>(
-      nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), cuda::ptr<R>(partials));
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
+  if (w2)
+    dots_kernel<R, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+        nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cuda::ptr<R>(partials));
+  else
+    dots_kernel<R, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+        nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), nullptr, cuda::ptr<R>(partials));
   cuda::check_launch("krylov dots");
 }
 
 template <class R>
 void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
-             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
-             std::size_t y_off) {
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
+             const SecondOutput& second) {
   if (n == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
+  R* y2 = second.y ? cuda::ptr<R>(second.y) + second.y_off : nullptr;
   combine_kernel<R><<<blocks_for(n), kBlock, 0, cq.native()>>>(
-      nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off);
+      nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off, second.k,
+      at<R>(coef, second.coef_off), at<R>(second.x, second.x_off), y2);
   cuda::check_launch("krylov combine");
 }
 
@@ -134,9 +140,10 @@ void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows
   template void tri_level<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
-                        std::size_t, const void*, std::size_t, void*);                             \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
-                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
+                           const SecondOutput&);                                                   \
   template void block_diag<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,  \
                               void*);
 TS_INSTANTIATE(float)

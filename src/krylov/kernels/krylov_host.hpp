@@ -1,16 +1,18 @@
 // The CPU loops of the Krylov kernels on plain host pointers: the CPU
 // backend's launchers and the thesis mode's host-side operations both run
 // these, so the two modes compute the same numbers in the same order.
-// Arguments as in krylov_kernels.hpp (pointers already offset).
+// Arguments as in krylov_kernels.hpp (pointers already offset; w2, y2 null:
+// no second right-hand side / output).
 #pragma once
 #include <cstddef>
 
 namespace tessera::krylov::host {
 
 template <class R>
-void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, R* partials);
+void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, const R* w2, R* partials);
 template <class R>
-void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y);
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2 = 0,
+             const R* coef2 = nullptr, const R* x2 = nullptr, R* y2 = nullptr);
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
 template <class R>

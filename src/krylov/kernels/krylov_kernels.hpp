@@ -11,7 +11,9 @@
 // portable.h over elements, real and imaginary parts accumulated side by side;
 // partials[(k * chunks + c) * 2 + {0,1}] receives chunk c of product k. The
 // front end sums the chunks in order on the host, so results are bitwise equal
-// across backends.
+// across backends. A second right-hand side w2 (DCGS2's fused reduction) is
+// summed in the same order into the next k * chunks pairs, in the same pass
+// over the basis; each product has the bits it has without the other.
 #pragma once
 #include <cstddef>
 
@@ -21,19 +23,33 @@
 
 namespace tessera::krylov::kernels {
 
+/// combine's optional second output y2 = a2 x2 + sum_{i < k} c2_i v_i over the
+/// first k basis vectors of the first output's basis, formed in the same pass
+/// (coefficients [a2, c2_0, ...] at coef_off of the first output's coefficient
+/// buffer). y == nullptr: none.
+struct SecondOutput {
+  void* y = nullptr;
+  std::size_t y_off = 0;
+  int k = 0;
+  std::size_t coef_off = 0;
+  const void* x = nullptr;
+  std::size_t x_off = 0;
+};
+
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
   template <class R>                                                                               \
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \
-            std::size_t ld, const void* w, std::size_t w_off, void* partials);                     \
+            std::size_t ld, const void* w, std::size_t w_off, const void* w2, std::size_t w2_off,  \
+            void* partials);                                                                       \
   /* y = a*x + sum_k c_k v_k with coef + coef_off = [a, c_0, ..., c_{k-1}] (nc reals each); */  \
-  /* x may be null (then a is ignored) and may be y itself. */                                     \
+  /* x may be null (then a is ignored) and may be y itself; second: see SecondOutput. */          \
   template <class R>                                                                               \
   void combine(Tag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, \
                const void* x,                                                                      \
                std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,       \
-               std::size_t y_off);                                                                 \
+               std::size_t y_off, const SecondOutput& second);                                     \
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \

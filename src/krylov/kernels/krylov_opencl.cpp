@@ -24,26 +24,30 @@ cl_mem mem_or(const void* h, const void* fallback) {
 }  // namespace
 
 template <class R>
-void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
-          std::size_t ld, const void* w, std::size_t w_off, void* partials) {
+void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
   if (n == 0 || k == 0) return;
   cl::Kernel kr = kernel<R>(dev, "kry_dots");
   const std::size_t nch = chunks(n);
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
-                   cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
+                   cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), cl_int(w2 ? 1 : 0), mem_or(w2, w),
+                   cl_ulong(w2 ? w2_off : w_off), opencl::mem(partials));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),
                                        cl::NDRange(kGroup), "krylov dots");
 }
 
 template <class R>
 void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
-             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,
-             std::size_t y_off) {
+             std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
+             const SecondOutput& second) {
   if (n == 0) return;
   cl::Kernel kr = kernel<R>(dev, "kry_combine");
+  const bool two = second.y != nullptr;
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_ulong(coef_off), cl_int(x ? 1 : 0),
                    mem_or(x, y), cl_ulong(x_off), mem_or(v, y), cl_ulong(v_off), cl_ulong(ld),
-                   opencl::mem(y), cl_ulong(y_off));
+                   opencl::mem(y), cl_ulong(y_off), cl_int(two ? 1 : 0), cl_int(second.k),
+                   cl_ulong(second.coef_off), cl_int(second.x ? 1 : 0), mem_or(second.x, y), cl_ulong(second.x_off),
+                   mem_or(second.y, y), cl_ulong(second.y_off));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
                                        "krylov combine");
 }
@@ -75,9 +79,10 @@ void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* ro
   template void tri_level<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);           \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
-                        std::size_t, const void*, std::size_t, void*);                               \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);     \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
-                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t); \
+                           std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
+                           const SecondOutput&);                                                   \
   template void block_diag<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*, \
                               void*);
 TS_INSTANTIATE(float)

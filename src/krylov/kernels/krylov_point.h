@@ -3,8 +3,10 @@
  *
  * Vectors are arrays of ts_real: real vectors one real per element, complex
  * vectors interleaved (re, im). Two operations cover every Krylov method:
- *   dots:    h_k = <v_k, w> = sum_i conj(v_k,i) * w_i   (Hermitian product)
- *   combine: y_i = a * x_i + sum_k c_k * v_k,i         (axpy, scale, V*y, ...)
+ *   dots:    h_k = <v_k, w> = sum_i conj(v_k,i) * w_i   (Hermitian product;
+ *            optionally with a second w in the same pass)
+ *   combine: y_i = a * x_i + sum_k c_k * v_k,i         (axpy, scale, V*y, ...;
+ *            optionally a second output in the same pass)
  *   block_diag: y_b = D_b x_b with dense bs x bs blocks (Jacobi, block Jacobi)
  *   tri_row: one row of a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
@@ -23,29 +25,75 @@ TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
 /* combine at element i: y_i = a * x_i + sum_k c_k * v_k,i with the
  * coefficients (a, c_0, ..., c_{k-1}) in coef (nc = 1 real, 2 interleaved
  * complex) and the basis vectors ld apart in v; has_x = 0: no x term (x is
- * not read). Terms are added in the order a x, c_0 v_0, c_1 v_1, ... */
-TS_FN void ts_kry_combine_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
-                             TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* v, long ld,
-                             TS_GLOBAL ts_real* y) {
+ * not read). Terms are added in the order a x, c_0 v_0, c_1 v_1, ...
+ * With two = 1 the same pass also forms a second combination of the first
+ * k2 <= k basis vectors, y2_i = a2 * x2_i + sum_{k < k2} c2_k * v_k,i
+ * (coefficients coef2, same order), reading each v_k,i once: DCGS2's two
+ * updates. Every input of element i is read before y_i or y2_i is written,
+ * so the outputs may be inputs (a basis slot updated in place). */
+TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
+                              TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* v, long ld,
+                              TS_GLOBAL ts_real* y, int two, int k2, TS_GLOBAL const ts_real* coef2,
+                              int has_x2, TS_GLOBAL const ts_real* x2, TS_GLOBAL ts_real* y2) {
   if (nc == 1) {
     ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
-    for (int kk = 0; kk < k; ++kk) acc = acc + ts_kry_rmul(coef[1 + kk], v[(long)kk * ld + i]);
+    ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], x2[i]) : (ts_real)0;
+    for (int kk = 0; kk < k; ++kk) {
+      const ts_real vk = v[(long)kk * ld + i];
+      acc = acc + ts_kry_rmul(coef[1 + kk], vk);
+      if (two && kk < k2) acc2 = acc2 + ts_kry_rmul(coef2[1 + kk], vk);
+    }
     y[i] = acc;
+    if (two) y2[i] = acc2;
     return;
   }
-  ts_real ar = 0, ai = 0;
+  ts_real ar = 0, ai = 0, br = 0, bi = 0;
   if (has_x) {
     ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
     ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
   }
+  if (two && has_x2) {
+    br = ts_kry_mul_re(coef2[0], coef2[1], x2[2 * i], x2[2 * i + 1]);
+    bi = ts_kry_mul_im(coef2[0], coef2[1], x2[2 * i], x2[2 * i + 1]);
+  }
   for (int kk = 0; kk < k; ++kk) {
     const long o = (long)kk * ld + 2 * i;
     const int cc = 2 * (1 + kk);
-    ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], v[o], v[o + 1]);
-    ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], v[o], v[o + 1]);
+    const ts_real vr = v[o], vi = v[o + 1];
+    ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], vr, vi);
+    ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], vr, vi);
+    if (two && kk < k2) {
+      br = br + ts_kry_mul_re(coef2[cc], coef2[cc + 1], vr, vi);
+      bi = bi + ts_kry_mul_im(coef2[cc], coef2[cc + 1], vr, vi);
+    }
   }
   y[2 * i] = ar;
   y[2 * i + 1] = ai;
+  if (two) {
+    y2[2 * i] = br;
+    y2[2 * i + 1] = bi;
+  }
+}
+
+/* Hermitian products of one basis element with one or two vectors, added to
+ * the running sums (re, im) and, with two = 1, (re2, im2): element i of the
+ * dots kernels (the conjugate on the basis element v). */
+TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_real* v, TS_GLOBAL const ts_real* w,
+                          int two, TS_GLOBAL const ts_real* w2, ts_real* re, ts_real* im,
+                          ts_real* re2, ts_real* im2) {
+  if (nc == 1) {
+    const ts_real vi = v[i];
+    *re = *re + ts_kry_rdot(vi, w[i]);
+    if (two) *re2 = *re2 + ts_kry_rdot(vi, w2[i]);
+    return;
+  }
+  const ts_real vr = v[2 * i], vim = v[2 * i + 1];
+  *re = *re + ts_kry_hdot_re(vr, vim, w[2 * i], w[2 * i + 1]);
+  *im = *im + ts_kry_hdot_im(vr, vim, w[2 * i], w[2 * i + 1]);
+  if (two) {
+    *re2 = *re2 + ts_kry_hdot_re(vr, vim, w2[2 * i], w2[2 * i + 1]);
+    *im2 = *im2 + ts_kry_hdot_im(vr, vim, w2[2 * i], w2[2 * i + 1]);
+  }
 }
 
 /* block_diag at row i: y_i = sum_c D_b(r, c) x_b(c) for the dense bs x bs
