@@ -13,6 +13,7 @@
 //   matrices=a.mtx,... Matrix Market files for the stencil section's kernels
 //   group_rows=160     BELL V3 work-group rows
 //   csr_chains=4       csr-vector: lane chains per work-item (the same sums)
+//   kernels=a,b        the modern section's tessera kernels (default all six)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -173,6 +174,10 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   dopt.ell_subsection = to_int("ell_l", c.args.param("ell_l", "20"));
   dopt.bell_group_rows = to_int("group_rows", c.args.param("group_rows", "160"));
   if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) dopt.csr_chains = to_int("csr_chains", ch);
+  std::vector<Kernel> modern_kernels;
+  for (const std::string& k : split(c.args.param("kernels", "")))
+    modern_kernels.push_back(sparse::parse_kernel(k));
+  if (modern_kernels.empty()) modern_kernels = kModernBlockKernels;
   const auto cases = thesis_cases();
   bool first = true;
   for (const std::string& n : names) {
@@ -206,7 +211,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
     }
     if (modern) {
       std::vector<std::pair<std::string, double>> ours, vendor;
-      for (Kernel k : kModernBlockKernels)
+      for (Kernel k : modern_kernels)
         kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR", &ours, ref);
 #if defined(TESSERA_HAVE_CUSPARSE)
       if (c.device->backend() == Backend::cuda) {

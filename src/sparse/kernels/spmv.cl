@@ -41,14 +41,7 @@ __kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, 
 #if TS_SPMV_CHAINS == 1
   if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
 #else
-  if (i < rows) {
-    const long end = rp[i + 1];
-    for (long base = rp[i] + t; base < end; base += lanes)
-      for (int k = 0; k < TS_SPMV_CHAINS; ++k) {
-        const long p = base + (long)k * w;
-        if (p < end) acc[k] = ts_spmv_madd(acc[k], val[p], x[col[p]]);
-      }
-  }
+  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w);
   for (int h = TS_SPMV_CHAINS / 2; h > 0; h /= 2)
     for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
 #endif
