@@ -75,6 +75,21 @@ template <Scalar T> Bcsr<T> with_layout(const Bcsr<T>& a, BlockLayout layout);
 /// Drops empty stored block rows, recording the rest in block_row_map.
 template <Scalar T> Bcsr<T> compress_rows(const Bcsr<T>& a);
 
+/// A square block system restricted to the block rows that hold blocks, with
+/// the same block columns dropped: `kept[i]` is the original block row of
+/// block row i. TRACE's ghost cells have no row and no block refers to them,
+/// so A x = b on the kept unknowns has the same solution there (the dropped
+/// unknowns are free and untouched by a Krylov method started from b with
+/// zeros in them), and every vector of a solver shrinks by the ghost share.
+/// Error when the matrix is not square with square blocks dividing it, or
+/// when a block refers to a dropped column (it would lose a coupling).
+template <Scalar T>
+struct RestrictedSystem {
+  Bcsr<T> a;
+  std::vector<size64> kept;
+};
+template <Scalar T> RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a);
+
 /// Placeholders removed: compressed row pointer + block row index.
 template <Scalar T> Bcsr<T> to_bcsr(const GappedBcsr<T>& a);
 /// Block rows that no stored block row maps to become placeholders (with an

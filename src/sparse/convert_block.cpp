@@ -167,6 +167,46 @@ Bcsr<T> compress_rows(const Bcsr<T>& a) {
 }
 
 template <Scalar T>
+RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a) {
+  const int bs = a.block.r;
+  if (a.rows != a.cols || a.block.c != bs || a.rows % static_cast<size64>(bs) != 0)
+    throw Error(fmt::format("dropping empty block rows needs a square matrix of square blocks dividing it "
+                            "({}x{}, blocks {}x{})", a.rows, a.cols, a.block.r, a.block.c));
+  const size64 nb = a.block_rows();
+  std::vector<index_t> row_of(static_cast<std::size_t>(nb), -1);  // stored row of each block row
+  for (size64 sb = 0; sb < a.stored_block_rows(); ++sb)
+    if (a.row_ptr[sb + 1] > a.row_ptr[sb]) row_of[mapped_row(a.block_row_map, sb)] = static_cast<index_t>(sb);
+  RestrictedSystem<T> out;
+  std::vector<index_t> new_index(static_cast<std::size_t>(nb), -1);
+  for (size64 br = 0; br < nb; ++br)
+    if (row_of[br] >= 0) {
+      new_index[br] = static_cast<index_t>(out.kept.size());
+      out.kept.push_back(br);
+    }
+  Bcsr<T>& c = out.a;
+  c.block = a.block;
+  c.rows = c.cols = static_cast<size64>(out.kept.size()) * static_cast<size64>(bs);
+  c.row_ptr.assign(1, 0);
+  c.col.reserve(a.col.size());
+  c.val.reserve(a.val.size());
+  const size64 bsz = a.block.size();
+  for (size64 br : out.kept) {
+    const auto sb = static_cast<size64>(row_of[br]);
+    for (index_t b = a.row_ptr[sb]; b < a.row_ptr[sb + 1]; ++b) {
+      const index_t j = new_index[static_cast<std::size_t>(a.col[b])];
+      if (j < 0)
+        throw Error(fmt::format("block row {} refers to block column {}, whose row is empty: dropping it would "
+                                "lose that coupling", br, a.col[b]));
+      c.col.push_back(j);
+      c.val.insert(c.val.end(), a.val.begin() + static_cast<std::ptrdiff_t>(b * bsz),
+                   a.val.begin() + static_cast<std::ptrdiff_t>((b + 1) * bsz));
+    }
+    c.row_ptr.push_back(static_cast<index_t>(c.col.size()));
+  }
+  return out;
+}
+
+template <Scalar T>
 Bcsr<T> to_bcsr(const GappedBcsr<T>& a) {
   Bcsr<T> out;
   out.rows = a.rows;
@@ -291,6 +331,7 @@ Csr<T> to_csr(const Bell<T>& a, Zeros zeros) {
   template Csr<T> to_csr(const Bcsr<T>&, Zeros);                     \
   template Bcsr<T> with_layout(const Bcsr<T>&, BlockLayout);         \
   template Bcsr<T> compress_rows(const Bcsr<T>&);                    \
+  template RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>&); \
   template Bcsr<T> to_bcsr(const GappedBcsr<T>&);                    \
   template GappedBcsr<T> to_gapped(const Bcsr<T>&);                  \
   template Csr<T> to_csr(const GappedBcsr<T>&, Zeros);               \

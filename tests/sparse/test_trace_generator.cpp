@@ -168,6 +168,51 @@ TEST(TraceGenerator, TraceFormatsAgreeOnSpmv) {
   }
 }
 
+// The system without the ghost cells' empty rows: the kept block rows are the
+// real cells, A_c x_c equals A x on them bitwise for any x, and a matrix that
+// refers to an empty row's unknown, or is not square, is refused.
+TEST(TraceGenerator, DroppingGhostRowsKeepsEveryProduct) {
+  for (const char* spec : {"trace:5x6x7", "ns3d:4x5x6", "trace:5x6x4,periodic"}) {
+    SCOPED_TRACE(spec);
+    const TraceCase c = parse_trace_case(spec);
+    const GappedBcsr<cf> g = generate_trace_block<cf>(c, 0);
+    const Bcsr<cf> b = to_bcsr(g);
+    const RestrictedSystem<cf> r = drop_empty_block_rows(b);
+    validate(r.a);
+    size64 real = 0;
+    for (size64 br = 0; br < g.block_rows(); ++br) real += g.row_ptr[br] != kGhostRow;
+    ASSERT_EQ(r.kept.size(), real);
+    EXPECT_LT(r.kept.size(), g.block_rows());
+    EXPECT_EQ(r.a.rows, real * 5);
+    EXPECT_EQ(r.a.nblocks(), b.nblocks());
+    const auto x = test::random_vector<cf>(g.cols, 7, false);
+    const auto y = multiply(b, x);
+    std::vector<cf> xc(r.a.cols);
+    for (size64 i = 0; i < r.kept.size(); ++i)
+      for (int k = 0; k < 5; ++k) xc[i * 5 + k] = x[r.kept[i] * 5 + k];
+    const auto yc = multiply(r.a, xc);
+    for (size64 i = 0; i < r.kept.size(); ++i)
+      for (int k = 0; k < 5; ++k) ASSERT_EQ(yc[i * 5 + k], y[r.kept[i] * 5 + k]) << "row " << i * 5 + k;
+  }
+  // block row 1 is empty but block row 0 refers to its column
+  Bcsr<double> a;
+  a.rows = a.cols = 4;
+  a.block = {2, 2};
+  a.row_ptr = {0, 2, 2};
+  a.col = {0, 1};
+  a.val = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_THROW(drop_empty_block_rows(a), Error);
+  a.col = {0, 0};
+  a.row_ptr = {0, 1, 1};
+  a.col = {0};
+  a.val = {1, 2, 3, 4};
+  const auto ok = drop_empty_block_rows(a);
+  EXPECT_EQ(ok.kept, std::vector<size64>{0});
+  EXPECT_EQ(ok.a.rows, 2u);
+  a.cols = 6;  // not square
+  EXPECT_THROW(drop_empty_block_rows(a), Error);
+}
+
 TEST(TraceGenerator, BlockDiagonalProblem) {
   const TraceCase c = parse_trace_case("euler2d:5x6,blocks=3");
   const auto blocks = generate_trace<double>(c);

@@ -41,7 +41,7 @@ __kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, 
 #if TS_SPMV_CHAINS == 1
   if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
 #else
-  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w);
+  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w, 1);
   for (int h = TS_SPMV_CHAINS / 2; h > 0; h /= 2)
     for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
 #endif

@@ -53,7 +53,7 @@ __global__ void csr_scalar_k(long rows, const int* rp, const int* col, const K* 
 // then a halving tree adds chain c + h into chain c, h = lanes/2 .. 1: the
 // order of the CPU twin. C chains per thread (spmv.cl's TS_SPMV_CHAINS): each
 // of the W = lanes / C threads of a row keeps chains t, t + W, ... in
-// registers (2C independent loads in flight, ts_spmv_gather_chains) and does the first log2(C) tree
+// registers (C independent chains, ts_spmv_gather_chains) and does the first log2(C) tree
 // levels there, the last log2(W) by shuffles. The same bits for every C.
 // Whole warps stay in the loop.
 template <class K, int C>
@@ -67,7 +67,7 @@ __global__ void csr_vector_k(long rows, int lanes, const int* rp, const int* col
   if constexpr (C == 1) {
     if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
   } else {
-    if (i < rows) ts_spmv_gather_chains(acc, C, col, val, x, rp[i] + t, rp[i + 1], w);
+    if (i < rows) ts_spmv_gather_chains(acc, C, col, val, x, rp[i] + t, rp[i + 1], w, 0);
 #pragma unroll
     for (int h = C / 2; h > 0; h /= 2)
 #pragma unroll
