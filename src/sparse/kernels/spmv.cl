@@ -32,9 +32,6 @@ __kernel void csr_scalar(long rows, IDX rp, IDX col, VAL val, VAL x, __global ts
 #ifndef TS_SPMV_CHAINS
 #define TS_SPMV_CHAINS 1
 #endif
-#ifndef TS_SPMV_BATCH
-#define TS_SPMV_BATCH 1
-#endif
 __kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, __global ts_value* y) {
   __local ts_value part[TS_SPMV_GROUP];
   const int w = lanes / TS_SPMV_CHAINS, lid = get_local_id(0), t = lid % w;
@@ -44,7 +41,7 @@ __kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, 
 #if TS_SPMV_CHAINS == 1
   if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
 #else
-  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w, TS_SPMV_BATCH);
+  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w);
   for (int h = TS_SPMV_CHAINS / 2; h > 0; h /= 2)
     for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
 #endif

@@ -67,7 +67,7 @@ __global__ void csr_vector_k(long rows, int lanes, const int* rp, const int* col
   if constexpr (C == 1) {
     if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
   } else {
-    if (i < rows) ts_spmv_gather_chains(acc, C, col, val, x, rp[i] + t, rp[i + 1], w, 0);
+    if (i < rows) ts_spmv_gather_chains(acc, C, col, val, x, rp[i] + t, rp[i + 1], w);
 #pragma unroll
     for (int h = C / 2; h > 0; h /= 2)
 #pragma unroll

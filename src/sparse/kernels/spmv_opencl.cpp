@@ -2,7 +2,6 @@
 // per value type (and, for bell-bi's square blocks, per block size),
 // one-dimensional NDRanges of TS_SPMV_GROUP work-items unless a kernel says
 // otherwise.
-#include <cstdlib>
 #include <complex>
 #include <string>
 #include <type_traits>
@@ -55,9 +54,7 @@ void csr(OpenCLTag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& 
     launch(q, y, "csr_scalar", a.rows, TS_SPMV_GROUP, cl_long(a.rows), m(a.row_ptr), m(a.col), m(a.val), m(x), m(y));
   } else {
     // lanes / chains work-items per row, each with `chains` lane chains in registers
-    std::string opts = std::string(options<V>()) + " -DTS_SPMV_CHAINS=" + std::to_string(a.chains);
-    if (const char* b = std::getenv("TESSERA_SPMV_CL_BATCH"); b && (b[0] == '0' || b[0] == '1'))  // tuning trials
-      opts += std::string(" -DTS_SPMV_BATCH=") + b[0];
+    const std::string opts = std::string(options<V>()) + " -DTS_SPMV_CHAINS=" + std::to_string(a.chains);
     cl::Kernel kk = opencl::device_of(y.device()).kernel("sparse/kernels/spmv.cl", "csr_vector", opts);
     opencl::set_args(kk, cl_long(a.rows), cl_int(a.lanes), m(a.row_ptr), m(a.col), m(a.val), m(x), m(y));
     const long items = a.rows * (a.lanes / a.chains);

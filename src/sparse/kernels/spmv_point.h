@@ -84,31 +84,17 @@ TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL 
   return acc;
 }
 
-/* csr-vector's chains: nch chains (nch <= TS_SPMV_WARP; a compile-time
- * constant where the caller inlines this) w apart, chain k summing entries
- * first + k*w, first + k*w + nch*w, ... < end into acc[k] in order. With
- * batch = 1, whole rounds (every chain has its entry) issue all 3*nch loads
- * (indices and values, then the x gathers) before the first product and only
- * the last, partial round is guarded per chain; batch = 0 guards every entry
- * and leaves the schedule to the compiler. Measured on an H100, TRACE case 4
- * (docs/sparse.md): NVIDIA's OpenCL 0.42 -> 0.38 ms with batching, nvcc
- * 0.35 -> 0.37 ms, so CUDA passes 0. The same terms in the same order either
- * way, as nch separate ts_spmv_gather(acc[k], ..., first + k*w, end, nch*w). */
+/* csr-vector's chains: nch chains (a compile-time constant where the caller
+ * inlines this) w apart, chain k summing entries first + k*w,
+ * first + k*w + nch*w, ... < end into acc[k] in order: the same terms in the
+ * same order as nch separate ts_spmv_gather(acc[k], ..., first + k*w, end,
+ * nch*w). Each entry is guarded and the schedule left to the compiler: a
+ * variant issuing a whole round's loads before its products measured slower
+ * on both backends (H100: NVIDIA OpenCL case 2 0.199 vs 0.178 ms, 7-point
+ * stencil 0.362 vs 0.282 ms; CUDA case 4 0.372 vs 0.347 ms). */
 TS_FN void ts_spmv_gather_chains(ts_value* acc, int nch, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                 TS_GLOBAL const ts_value* x, long first, long end, long w, int batch) {
-  const long step = (long)nch * w;
-  long base = first;
-  for (; batch && base + (nch - 1) * w < end; base += step) {
-    ts_value a[TS_SPMV_WARP], xv[TS_SPMV_WARP];
-    int c[TS_SPMV_WARP];
-    for (int k = 0; k < nch; ++k) { /* the indices and values first, */
-      c[k] = col[base + k * w];
-      a[k] = val[base + k * w];
-    }
-    for (int k = 0; k < nch; ++k) xv[k] = x[c[k]]; /* then the gathers */
-    for (int k = 0; k < nch; ++k) acc[k] = ts_spmv_madd(acc[k], a[k], xv[k]);
-  }
-  for (; base < end; base += step)
+                                 TS_GLOBAL const ts_value* x, long first, long end, long w) {
+  for (long base = first; base < end; base += (long)nch * w)
     for (int k = 0; k < nch; ++k) {
       const long p = base + k * w;
       if (p < end) acc[k] = ts_spmv_madd(acc[k], val[p], x[col[p]]);
