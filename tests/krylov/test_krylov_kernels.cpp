@@ -139,9 +139,8 @@ void check_block_diag(const std::string& id) {
 // product the bits of the separate dots, here and on the CPU device, and the
 // host (thesis mode) the same.
 template <class V>
-void check_dots2(const std::string& id) {
+void check_dots2(const std::string& id, int k) {  // slots 0..k-1, u_j = slot k-1
   const std::size_t n = 2 * TS_REDUCE_CHUNK + 555;
-  const int k = 4;  // slots 0..3, u_j = slot 3
   auto dev = open_device(id);
   DeviceVectorOps<V> ops(dev, n, k);
   DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, k);
@@ -223,10 +222,14 @@ void check_combine2(const std::string& id) {
 }
 
 TEST_P(KrylovKernels, FusedDotsGiveTheBitsOfSeparateDots) {
-  check_dots2<float>(GetParam());
-  check_dots2<double>(GetParam());
-  check_dots2<std::complex<float>>(GetParam());
-  check_dots2<std::complex<double>>(GetParam());
+  // 4: fewer basis vectors than a GPU block reduces at once (8); 19: two
+  // whole groups and a partial one
+  for (int k : {4, 19}) {
+    check_dots2<float>(GetParam(), k);
+    check_dots2<double>(GetParam(), k);
+    check_dots2<std::complex<float>>(GetParam(), k);
+    check_dots2<std::complex<double>>(GetParam(), k);
+  }
 }
 
 TEST_P(KrylovKernels, FusedCombineGivesTheBitsOfTwoCombinesInPlace) {
