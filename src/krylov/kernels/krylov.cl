@@ -3,53 +3,39 @@
  * only indexes. Offsets and leading dimensions count reals. */
 #include "krylov_point.h"
 
-/* One work-group of TS_REDUCE_THREADS per (chunk c, group of up to
- * KRY_DOTS_GROUP basis vectors); consecutive groups share chunk c. Each
- * element of w (and w2) is loaded once per group, not once per basis vector.
- * Each product keeps its chunk order (per-item strided sums, then the halving
- * tree): the bits of the CPU loop. two = 1: a second right-hand side w2 in
- * the same pass, its partials 2 * nch * k reals on. */
-#define KRY_DOTS_GROUP 8
+/* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+ * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
+ * two = 1: a second right-hand side w2 in the same pass, its partials
+ * 2 * nch * k reals on. */
 __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off, ulong ld,
                        __global const ts_real* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
                        __global ts_real* partials) {
   __local ts_real s[4][TS_REDUCE_THREADS]; /* re, im, re2, im2 */
-  const ulong ng = (k + KRY_DOTS_GROUP - 1) / KRY_DOTS_GROUP;
-  const ulong c = get_group_id(0) / ng, k0 = (get_group_id(0) % ng) * KRY_DOTS_GROUP;
-  const int count = (int)min(k - k0, (ulong)KRY_DOTS_GROUP);
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  const ulong job = kk * nch + c;
   const uint t = (uint)get_local_id(0);
-  ts_real acc[KRY_DOTS_GROUP][4];
-  for (int g = 0; g < KRY_DOTS_GROUP; ++g)
-    for (int q = 0; q < 4; ++q) acc[g][q] = 0;
+  __global const ts_real* vk = v + v_off + kk * ld;
+  ts_real acc[4] = {0, 0, 0, 0};
   for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
-    if (i < n)
-      for (int g = 0; g < KRY_DOTS_GROUP; ++g)
-        if (g < count)
-          ts_kry_dots_at(nc, (long)i, v + v_off + (k0 + g) * ld, w + w_off, two, w2 + w2_off, &acc[g][0], &acc[g][1],
-                         &acc[g][2], &acc[g][3]);
+    if (i < n) ts_kry_dots_at(nc, (long)i, vk, w + w_off, two, w2 + w2_off, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
   const int sums = two ? 4 : 2;
-  for (int g = 0; g < KRY_DOTS_GROUP; ++g) {
-    if (g >= count) break;
-    for (int q = 0; q < sums; ++q) s[q][t] = acc[g][q];
+  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-      if (t < h)
-        for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
-      barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0) {
+    partials[2 * job] = s[0][0];
+    partials[2 * job + 1] = s[1][0];
+    if (two) {
+      const ulong set = 2 * nch * k;
+      partials[set + 2 * job] = s[2][0];
+      partials[set + 2 * job + 1] = s[3][0];
     }
-    if (t == 0) {
-      const ulong job = (k0 + g) * nch + c;
-      partials[2 * job] = s[0][0];
-      partials[2 * job + 1] = s[1][0];
-      if (two) {
-        const ulong set = 2 * nch * k;
-        partials[set + 2 * job] = s[2][0];
-        partials[set + 2 * job + 1] = s[3][0];
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE); /* s is reused by the next product */
   }
 }
 

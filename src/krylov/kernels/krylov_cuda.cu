@@ -11,56 +11,40 @@ namespace {
 
 using namespace point;
 constexpr unsigned kBlock = 256;
-constexpr int kDotsGroup = 8;  // basis vectors per dots block
 
-// One block of TS_REDUCE_THREADS per (chunk c, group of up to kDotsGroup
-// basis vectors); consecutive blocks share chunk c. Each element of w (and
-// w2) is loaded once per group instead of once per basis vector, so the
-// right-hand sides cost the L2 1/kDotsGroup of the basis traffic. Each
-// product keeps its chunk order (per-thread strided sums, then the halving
-// tree), the bits of the CPU loop. TWO: a second right-hand side w2, its
-// partials 2 * nch * k reals on.
+// One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
+// second right-hand side w2 in the same pass, its partials `set` reals on.
 template <class R, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const R* __restrict__ v, std::size_t ld,
                 const R* __restrict__ w, const R* __restrict__ w2, R* partials) {
-  constexpr int sums = TWO ? 4 : 2;
-  __shared__ R s[sums][TS_REDUCE_THREADS];  // re, im (, re2, im2)
-  const std::size_t ng = (k + kDotsGroup - 1) / kDotsGroup;
-  const std::size_t c = blockIdx.x / ng, k0 = (blockIdx.x % ng) * kDotsGroup;
-  const int count = int(k - k0 < std::size_t(kDotsGroup) ? k - k0 : std::size_t(kDotsGroup));
+  __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  const std::size_t job = kk * nch + c;
   const unsigned t = threadIdx.x;
-  R acc[kDotsGroup][4] = {};
+  const R* vk = v + kk * ld;
+  R acc[4] = {0, 0, 0, 0};
   for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n) {
-#pragma unroll
-      for (int g = 0; g < kDotsGroup; ++g)
-        if (g < count)
-          ts_kry_dots_at(nc, long(i), v + (k0 + g) * ld, w, TWO, w2, &acc[g][0], &acc[g][1], &acc[g][2], &acc[g][3]);
-    }
+    if (i < n) ts_kry_dots_at(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
-#pragma unroll
-  for (int g = 0; g < kDotsGroup; ++g) {
-    if (g >= count) break;
-    for (int q = 0; q < sums; ++q) s[q][t] = acc[g][q];
+  constexpr int sums = TWO ? 4 : 2;
+  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
+  __syncthreads();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
     __syncthreads();
-    for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-      if (t < h)
-        for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
-      __syncthreads();
+  }
+  if (t == 0) {
+    partials[2 * job] = s[0][0];
+    partials[2 * job + 1] = s[1][0];
+    if (TWO) {
+      const std::size_t set = 2 * nch * k;
+      partials[set + 2 * job] = s[2 % sums][0];
+      partials[set + 2 * job + 1] = s[3 % sums][0];
     }
-    if (t == 0) {
-      const std::size_t job = (k0 + g) * nch + c;
-      partials[2 * job] = s[0][0];
-      partials[2 * job + 1] = s[1][0];
-      if (TWO) {
-        const std::size_t set = 2 * nch * k;
-        partials[set + 2 * job] = s[2 % sums][0];
-        partials[set + 2 * job + 1] = s[3 % sums][0];
-      }
-    }
-    __syncthreads();  // s is reused by the next product
   }
 }
 
@@ -105,7 +89,7 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
-  const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + kDotsGroup - 1) / kDotsGroup));
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
   if (w2)
     dots_kernel<R, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
         nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cuda::ptr<R>(partials));
