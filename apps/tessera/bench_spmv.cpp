@@ -173,7 +173,11 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   DeviceOptions dopt;
   dopt.ell_subsection = to_int("ell_l", c.args.param("ell_l", "20"));
   dopt.bell_group_rows = to_int("group_rows", c.args.param("group_rows", "160"));
-  if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) dopt.csr_chains = to_int("csr_chains", ch);
+  if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) {
+    dopt.csr_chains = to_int("csr_chains", ch);
+    if ((dopt.csr_chains & (dopt.csr_chains - 1)) != 0)  // refused up front, not as a "not run" row per case
+      throw UsageError(fmt::format("--param csr_chains={}: expected a power of two", ch));
+  }
   std::vector<Kernel> modern_kernels;
   for (const std::string& k : split(c.args.param("kernels", "")))
     modern_kernels.push_back(sparse::parse_kernel(k));
