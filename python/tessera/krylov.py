@@ -7,20 +7,24 @@ from ._csr import csr_arrays
 __all__ = ["solve"]
 
 
-def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho="mgs", tol=1e-8, max_iters=1000,
+def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
           precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
     (float32/float64/complex64/complex128) is the working precision and ``b``
     is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
-    mgs, cgs, cgs2. ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x
-    ``block`` diagonal blocks). ``mode``: resident (everything on the device), fused (GMRES with DCGS2 on fused kernels)
-    or thesis (vectors on the host, SpMV and preconditioner offloaded).
+    mgs, cgs, cgs2, dcgs2 (default: mgs; in the fused mode dcgs2).
+    ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x ``block``
+    diagonal blocks). ``mode``: resident (everything on the device), fused
+    (resident, GMRES with DCGS2 on fused kernels) or thesis (vectors on the
+    host, SpMV and preconditioner offloaded).
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres
     (||b - A x|| / ||b|| recomputed), time (seconds by phase), device.
     """
+    if ortho is None:
+        ortho = "dcgs2" if mode == "fused" else "mgs"
     indptr, indices, data, shape = csr_arrays(A)
     b = np.ascontiguousarray(b, dtype=data.dtype).reshape(-1)
     if x0 is not None:

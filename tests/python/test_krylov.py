@@ -90,3 +90,15 @@ def test_solve_errors():
         tessera.solve(sp.eye_array(3), np.ones(3), "sor", "cpu")
     with pytest.raises(tessera.UsageError, match="precond"):
         tessera.solve(sp.eye_array(3), np.ones(3), "gmres", "cpu", precond="ilu")
+
+
+def test_fused_mode_equals_resident_dcgs2(rng):
+    A = _convection_diffusion(14)
+    b = rng.standard_normal(A.shape[0])
+    xr, ir = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, ortho="dcgs2", mode="resident")
+    xf, inf = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, mode="fused")  # ortho defaults to dcgs2
+    assert ir["converged"] and inf["converged"]
+    np.testing.assert_array_equal(xf, xr)  # the fused kernels keep every bit
+    np.testing.assert_array_equal(inf["history"], ir["history"])
+    with pytest.raises(Exception, match="CGS2"):
+        tessera.solve(A, b, "gmres", "cpu", mode="fused", ortho="mgs")
