@@ -168,6 +168,10 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const auto modes = split_list(args.param("modes", "resident,thesis,fused"));
   const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
   const auto ghosts = split_list(args.param("ghosts", "keep"));
+  const auto cgs2_like = [](const std::string& o) { return o == "cgs2" || o == "dcgs2"; };
+  if (std::find(modes.begin(), modes.end(), "fused") != modes.end() &&
+      std::none_of(orthos.begin(), orthos.end(), cgs2_like))
+    throw UsageError("--param modes=...fused needs cgs2 or dcgs2 in --param ortho= (the fused mode runs DCGS2)");
   for (const auto& g : ghosts)
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;

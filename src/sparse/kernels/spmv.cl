@@ -24,7 +24,7 @@ __kernel void csr_scalar(long rows, IDX rp, IDX col, VAL val, VAL x, __global ts
 /* `lanes` chains per row: chain c sums entries c, c + lanes, ... in order;
  * then a halving tree over the chains (chain c += chain c + h, h = lanes/2
  * .. 1), as CUDA's shuffles do. Built with -DTS_SPMV_CHAINS=C (a power of
- * two dividing lanes; default 1): each of the W = lanes / C work-items of a
+ * two dividing lanes; the host passes 4, capped at lanes): each of the W = lanes / C work-items of a
  * row keeps the C chains t, t + W, ..., interleaved, in registers and does
  * the first log2(C) tree levels there, so only log2(W) levels go through
  * local memory with a barrier each (NVIDIA's OpenCL has no shuffles). The
@@ -36,16 +36,9 @@ __kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, 
   __local ts_value part[TS_SPMV_GROUP];
   const int w = lanes / TS_SPMV_CHAINS, lid = get_local_id(0), t = lid % w;
   const long i = get_global_id(0) / w;
-  ts_value acc[TS_SPMV_CHAINS];
-  for (int k = 0; k < TS_SPMV_CHAINS; ++k) acc[k] = TS_SPMV_ZERO;
-#if TS_SPMV_CHAINS == 1
-  if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
-#else
-  if (i < rows) ts_spmv_gather_chains(acc, TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w);
-  for (int h = TS_SPMV_CHAINS / 2; h > 0; h /= 2)
-    for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
-#endif
-  part[lid] = acc[0];
+  ts_value acc = TS_SPMV_ZERO;
+  if (i < rows) acc = ts_spmv_gather_chains(TS_SPMV_CHAINS, col, val, x, rp[i] + t, rp[i + 1], w);
+  part[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int h = w / 2; h > 0; h /= 2) {
     if (t < h) part[lid] = ts_spmv_add(part[lid], part[lid + h]);

@@ -62,22 +62,12 @@ __global__ void csr_vector_k(long rows, int lanes, const int* rp, const int* col
   const int w = lanes / C;
   const long g = global_id(), i = g / w;
   const int t = int(g % w);
-  K acc[C];
-  for (int k = 0; k < C; ++k) acc[k] = K{};
-  if constexpr (C == 1) {
-    if (i < rows) acc[0] = ts_spmv_gather(acc[0], col, val, x, rp[i] + t, rp[i + 1], lanes);
-  } else {
-    if (i < rows) ts_spmv_gather_chains(acc, C, col, val, x, rp[i] + t, rp[i + 1], w);
-#pragma unroll
-    for (int h = C / 2; h > 0; h /= 2)
-#pragma unroll
-      for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
-  }
+  K acc = i < rows ? ts_spmv_gather_chains(C, col, val, x, rp[i] + t, rp[i + 1], w) : K{};
   for (int h = w / 2; h > 0; h /= 2) {
-    const K other = shfl_down(acc[0], h, w);
-    if (t < h) acc[0] = ts_spmv_add(acc[0], other);
+    const K other = shfl_down(acc, h, w);
+    if (t < h) acc = ts_spmv_add(acc, other);
   }
-  if (t == 0 && i < rows) y[i] = acc[0];
+  if (t == 0 && i < rows) y[i] = acc;
 }
 
 template <class K>

@@ -85,20 +85,30 @@ TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL 
 }
 
 /* csr-vector's chains: nch chains (a compile-time constant where the caller
- * inlines this) w apart, chain k summing entries first + k*w,
- * first + k*w + nch*w, ... < end into acc[k] in order: the same terms in the
- * same order as nch separate ts_spmv_gather(acc[k], ..., first + k*w, end,
- * nch*w). Each entry is guarded and the schedule left to the compiler: a
- * variant issuing a whole round's loads before its products measured slower
- * on both backends (H100: NVIDIA OpenCL case 2 0.199 vs 0.178 ms, 7-point
- * stencil 0.362 vs 0.282 ms; CUDA case 4 0.372 vs 0.347 ms). */
-TS_FN void ts_spmv_gather_chains(ts_value* acc, int nch, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                 TS_GLOBAL const ts_value* x, long first, long end, long w) {
+ * inlines this; nch <= TS_SPMV_WARP) w apart, chain k summing entries
+ * first + k*w, first + k*w + nch*w, ... < end in order, then the first
+ * log2(nch) levels of the row's halving tree over them (chain k += chain
+ * k + h, h = nch/2 .. 1); returns chain 0, which the caller's remaining
+ * log2(w) levels (shuffles or local memory) combine with the other work-items'.
+ * The same terms in the same order as nch separate ts_spmv_gather(...,
+ * first + k*w, end, nch*w) followed by the tree. Each entry is guarded and the
+ * schedule left to the compiler: a variant issuing a whole round's loads
+ * before its products measured slower on both backends (H100: NVIDIA OpenCL
+ * case 2 0.199 vs 0.178 ms, 7-point stencil 0.362 vs 0.282 ms; CUDA case 4
+ * 0.372 vs 0.347 ms). */
+TS_FN ts_value ts_spmv_gather_chains(int nch, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
+                                     TS_GLOBAL const ts_value* x, long first, long end, long w) {
+  if (nch == 1) return ts_spmv_gather(TS_SPMV_ZERO, col, val, x, first, end, w);
+  ts_value acc[TS_SPMV_WARP];
+  for (int k = 0; k < nch; ++k) acc[k] = TS_SPMV_ZERO;
   for (long base = first; base < end; base += (long)nch * w)
     for (int k = 0; k < nch; ++k) {
       const long p = base + k * w;
       if (p < end) acc[k] = ts_spmv_madd(acc[k], val[p], x[col[p]]);
     }
+  for (int h = nch / 2; h > 0; h /= 2)
+    for (int k = 0; k < h; ++k) acc[k] = ts_spmv_add(acc[k], acc[k + h]);
+  return acc[0];
 }
 
 /* acc + sum of v[p] for p = first, first+step, ... < end (reduction of the
