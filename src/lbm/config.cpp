@@ -31,6 +31,17 @@ unsigned KernelVariant::group_x() const {
   return unsigned(env ? env : store_bits == 16 ? 128 : 256);
 }
 
+unsigned KernelVariant::max_registers() const {
+  static const long env = [] {
+    const char* e = std::getenv("TESSERA_LBM_MAXREG");
+    if (!e) return 0L;
+    const long v = std::strtol(e, nullptr, 10);
+    if (v != 0 && v != 32 && v != 40 && v != 48) throw UsageError("TESSERA_LBM_MAXREG must be 0, 32, 40 or 48");
+    return v;
+  }();
+  return unsigned(env);
+}
+
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }
 std::string to_string(Lattice l) { return l == Lattice::d2q9 ? "D2Q9" : l == Lattice::d3q19 ? "D3Q19" : "D3Q27"; }
 std::string to_string(Collision c) { return c == Collision::bgk ? "BGK" : "TRT"; }

@@ -18,15 +18,29 @@ __device__ __forceinline__ void stream_collide_body(long nx, long ny, long nz, i
                                                     const unsigned char* __restrict__ flags, typename V::params& p) {
   const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
-  V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
+  // the parity as a constant: each branch computes its slot offsets without
+  // selecting between i and i+1 per population
+  if (odd)
+    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 1, &p);
+  else
+    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 0, &p);
 }
 template <class V>
-__global__ void stream_collide_k(long nx, long ny, long nz, int odd,
-                                                            typename V::store* __restrict__ f,
-                                                            const unsigned char* __restrict__ flags,
-                                                            typename V::params p) {
+__global__ void stream_collide_k(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
+                                 const unsigned char* __restrict__ flags, typename V::params p) {
   stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
 }
+// The same with at most R registers per thread (KernelVariant::max_registers:
+// more resident warps against a few spilled values)
+template <class V, int R>
+__global__ void __maxnreg__(R) stream_collide_capped_k(long nx, long ny, long nz, int odd,
+                                                       typename V::store* __restrict__ f,
+                                                       const unsigned char* __restrict__ flags, typename V::params p) {
+  stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
+}
+// Register caps compiled for the D3Q19 FP32 and FP16S kernels (the others run uncapped).
+template <class V>
+constexpr bool has_capped = V::q == 19 && V::store_bits != 64;
 template <class V>
 __global__ void initialize_k(long nx, long ny, long nz, typename V::store* f,
                                                         const unsigned char* flags, const typename V::real* fields,
@@ -81,10 +95,19 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
   const Launch l = launch_of(q, v, g);
   // 32-bit offsets where they fit (fewer registers: D3Q19 FP32 56 -> 48)
+  const unsigned cap = v.max_registers();
   point::with_variant_idx32(v.q, v.store_bits, v.fits_idx32(g), [&](auto var) {
     using V = decltype(var);
-    stream_collide_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, int(t & 1), ptr<typename V::store>(f),
-                                                          ptr<unsigned char>(flags), to_point_params<V>(sp));
+    auto* fp = ptr<typename V::store>(f);
+    auto* flp = ptr<unsigned char>(flags);
+    const auto pp = to_point_params<V>(sp);
+    const int odd = int(t & 1);
+    if constexpr (has_capped<V>) {
+      if (cap == 32) return stream_collide_capped_k<V, 32><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
+      if (cap == 40) return stream_collide_capped_k<V, 40><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
+      if (cap == 48) return stream_collide_capped_k<V, 48><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
+    }
+    stream_collide_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
   });
   cuda::check_launch("lbm stream_collide");
 }

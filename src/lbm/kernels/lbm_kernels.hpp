@@ -32,6 +32,11 @@ struct KernelVariant {
   /// FP16S storage and 256 otherwise (the fastest on an H200, D3Q19 256^3,
   /// bench/results/nvidia-h200/lbm-tuning-2026-11-26).
   unsigned group_x() const;
+  /// Register cap per thread for the stream-collide kernel: TESSERA_LBM_MAXREG
+  /// (32, 40 or 48; 0 = the compiler's choice) when set, else 0. CUDA has the
+  /// capped D3Q19 FP32/FP16S kernels compiled in; NVIDIA OpenCL gets
+  /// -cl-nv-maxrregcount; other kernels and devices ignore it.
+  unsigned max_registers() const;
 };
 
 /// Per-run constants of the step (converted to the arithmetic type).

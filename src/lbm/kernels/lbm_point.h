@@ -124,12 +124,16 @@ TS_FN float ts_lbm_half_bits_to_float(unsigned short h) {
 TS_FN ts_real ts_lbm_half_to_real(const ts_lbm_store* p, long k) { return ts_lbm_half_bits_to_float(p[k]); }
 TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) { p[k] = ts_lbm_float_to_half_bits(v); }
 #endif
-TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) {
-  return ts_lbm_half_to_real(p, k) * (ts_real)TS_LBM_HALF_UNSCALE;
-}
-TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) {
-  ts_lbm_real_to_half(p, k, v * (ts_real)TS_LBM_HALF_SCALE);
-}
+/* The kernels compute in storage units (below), so loads and stores are bare
+ * conversions: scaling each of the 2Q values cost 38 of the FP16S kernel's
+ * ~590 instructions per cell. */
+TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return ts_lbm_half_to_real(p, k); }
+TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { ts_lbm_real_to_half(p, k, v); }
+TS_FN ts_real ts_lbm_unit(void) { return (ts_real)TS_LBM_HALF_SCALE; }
+/* a value in storage units as a real quantity: exact (a power of two) */
+TS_FN ts_real ts_lbm_from_units(ts_real v) { return v * (ts_real)TS_LBM_HALF_UNSCALE; }
+/* rho = 1 + (sum of the populations), from that sum in storage units */
+TS_FN ts_real ts_lbm_rho_of(ts_real s) { return ts_fma(s, (ts_real)TS_LBM_HALF_UNSCALE, (ts_real)1); }
 #else
 #if TS_LBM_STORE == 64
 typedef double ts_lbm_store;
@@ -138,7 +142,18 @@ typedef float ts_lbm_store;
 #endif
 TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return (ts_real)p[k]; }
 TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { p[k] = (ts_lbm_store)v; }
+TS_FN ts_real ts_lbm_unit(void) { return (ts_real)1; }
+TS_FN ts_real ts_lbm_from_units(ts_real v) { return v; }
+TS_FN ts_real ts_lbm_rho_of(ts_real s) { return (ts_real)1 + s; }
 #endif
+/* Storage units: the populations f_i - w_i times ts_lbm_unit() (2^15 for
+ * FP16S, 1 otherwise). Every population-valued quantity of a step (loads,
+ * equilibria, wall and force terms, stores) is computed in these units from
+ * weights in these units; velocities and rho are real. Scaling by a power of
+ * two commutes with rounding, so each result has the bits of the same
+ * computation in real units, scaled: FP16S stores the same halves as a
+ * kernel that unscales every load and rescales every store. */
+TS_FN ts_real ts_lbm_wu(int i) { return ts_lbm_w(i) * ts_lbm_unit(); }
 
 /* ---- per-run constants ---- */
 typedef struct {
@@ -191,13 +206,27 @@ TS_FN int ts_lbm_is_wall(unsigned char flag) {
   const int t = flag & TS_LBM_TYPE_MASK;
   return t == TS_LBM_WALL || t == TS_LBM_MOVING;
 }
-/* c_i . u_wall, with the wall's momentum term 6 w_i rho_w (c_i . u_w), rho_w = 1 */
+/* s + c v for c in {-1, 0, 1}, or c v where the sum has no term yet (`first`):
+ * starting from 0 instead would cost an addition, since 0 + (-0) = +0 keeps
+ * compilers from removing it. */
+TS_FN ts_real ts_lbm_acc(int first, ts_real s, int c, ts_real v) {
+  if (c == 0) return s;
+  if (first) return c > 0 ? v : -v;
+  return c > 0 ? s + v : s - v;
+}
+/* c_i . v in a fixed order (x, y, z), adding only the non-zero components */
+TS_FN ts_real ts_lbm_dot(int i, ts_real vx, ts_real vy, ts_real vz) {
+  const int cx = ts_lbm_cx(i), cy = ts_lbm_cy(i), cz = ts_lbm_cz(i);
+  ts_real s = ts_lbm_acc(1, (ts_real)0, cx, vx);
+  s = ts_lbm_acc(cx == 0, s, cy, vy);
+  return ts_lbm_acc(cx == 0 && cy == 0, s, cz, vz);
+}
+
+/* the moving wall's momentum term 6 w_i rho_w (c_i . u_w), rho_w = 1, in
+ * storage units */
 TS_FN ts_real ts_lbm_wall_term(int i, const ts_lbm_params* p) {
-  ts_real cu = (ts_real)0;
-  if (ts_lbm_cx(i)) cu = ts_lbm_cx(i) > 0 ? cu + p->uwx : cu - p->uwx;
-  if (ts_lbm_cy(i)) cu = ts_lbm_cy(i) > 0 ? cu + p->uwy : cu - p->uwy;
-  if (ts_lbm_cz(i)) cu = ts_lbm_cz(i) > 0 ? cu + p->uwz : cu - p->uwz;
-  return (ts_real)6 * ts_lbm_w(i) * cu;
+  const ts_real cu = ts_lbm_dot(i, p->uwx, p->uwy, p->uwz);
+  return (ts_real)6 * ts_lbm_wu(i) * cu;
 }
 
 /* Streaming, part 2 (incoming populations of cell n at step parity `odd`). */
@@ -257,27 +286,23 @@ TS_FN void ts_lbm_out_slots(long x, long y, long z, long nx, long ny, long nz, i
   }
 }
 
-/* c_i . v in a fixed order (x, y, z), adding only the non-zero components */
-TS_FN ts_real ts_lbm_dot(int i, ts_real vx, ts_real vy, ts_real vz) {
-  ts_real s = (ts_real)0;
-  if (ts_lbm_cx(i)) s = ts_lbm_cx(i) > 0 ? s + vx : s - vx;
-  if (ts_lbm_cy(i)) s = ts_lbm_cy(i) > 0 ? s + vy : s - vy;
-  if (ts_lbm_cz(i)) s = ts_lbm_cz(i) > 0 ? s + vz : s - vz;
-  return s;
-}
-
-/* Density and momentum of shifted populations: rho = 1 + sum, j = sum c_i f_i. */
+/* Density and momentum of shifted populations (storage units): rho = 1 + sum
+ * (real), j = sum c_i f_i (storage units). */
 TS_FN void ts_lbm_moments_of(const ts_real* fin, ts_real* rho, ts_real* jx, ts_real* jy, ts_real* jz) {
-  ts_real s = (ts_real)0, ax = (ts_real)0, ay = (ts_real)0, az = (ts_real)0;
+  ts_real s = fin[0], ax = (ts_real)0, ay = (ts_real)0, az = (ts_real)0;
+  int ex = 1, ey = 1, ez = 1; /* no term yet */
   TS_LBM_UNROLL
-  for (int i = 0; i < TS_LBM_Q; ++i) s = s + fin[i];
+  for (int i = 1; i < TS_LBM_Q; ++i) s = s + fin[i];
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; ++i) {
-    if (ts_lbm_cx(i)) ax = ts_lbm_cx(i) > 0 ? ax + fin[i] : ax - fin[i];
-    if (ts_lbm_cy(i)) ay = ts_lbm_cy(i) > 0 ? ay + fin[i] : ay - fin[i];
-    if (ts_lbm_cz(i)) az = ts_lbm_cz(i) > 0 ? az + fin[i] : az - fin[i];
+    ax = ts_lbm_acc(ex, ax, ts_lbm_cx(i), fin[i]);
+    ay = ts_lbm_acc(ey, ay, ts_lbm_cy(i), fin[i]);
+    az = ts_lbm_acc(ez, az, ts_lbm_cz(i), fin[i]);
+    ex = ex && !ts_lbm_cx(i);
+    ey = ey && !ts_lbm_cy(i);
+    ez = ez && !ts_lbm_cz(i);
   }
-  *rho = (ts_real)1 + s;
+  *rho = ts_lbm_rho_of(s);
   *jx = ax;
   *jy = ay;
   *jz = az;
@@ -297,7 +322,7 @@ TS_FN ts_real ts_lbm_usq15(ts_real ux, ts_real uy, ts_real uz) {
  * FP16S kernel is bound by its instruction issue. */
 TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15, ts_real* even,
                            ts_real* odd) {
-  const ts_real w = ts_lbm_w(i), cu = ts_lbm_dot(i, ux, uy, uz), wrho = w * rho;
+  const ts_real w = ts_lbm_wu(i), cu = ts_lbm_dot(i, ux, uy, uz), wrho = w * rho;
   *even = ts_fma(wrho, ts_fma((ts_real)4.5f * cu, cu, -usq15), w * (rho - (ts_real)1));
   *odd = wrho * ((ts_real)3 * cu);
 }
@@ -305,10 +330,10 @@ TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real u
 /* Guo forcing term without its (1 - omega/2) factor, split into the parts even
  * (S+) and odd (S-) under c -> -c: S+ = w (9 (c.u)(c.F) - 3 u.F), S- = 3 w c.F. */
 TS_FN ts_real ts_lbm_force_even(int i, ts_real cu, ts_real uF, const ts_lbm_params* p) {
-  return ts_lbm_w(i) * ((ts_real)9 * cu * ts_lbm_dot(i, p->fx, p->fy, p->fz) - (ts_real)3 * uF);
+  return ts_lbm_wu(i) * ((ts_real)9 * cu * ts_lbm_dot(i, p->fx, p->fy, p->fz) - (ts_real)3 * uF);
 }
 TS_FN ts_real ts_lbm_force_odd(int i, const ts_lbm_params* p) {
-  return (ts_real)3 * ts_lbm_w(i) * ts_lbm_dot(i, p->fx, p->fy, p->fz);
+  return (ts_real)3 * ts_lbm_wu(i) * ts_lbm_dot(i, p->fx, p->fy, p->fz);
 }
 
 /* Whether the run has a body force. Without one, the Guo terms are skipped
@@ -318,16 +343,17 @@ TS_FN int ts_lbm_forced(const ts_lbm_params* p) {
   return p->fx != (ts_real)0 || p->fy != (ts_real)0 || p->fz != (ts_real)0;
 }
 
-/* Velocity with half the body force (Guo): u = (j + F/2) / rho. */
+/* Velocity with half the body force (Guo): u = (j + F/2) / rho, from
+ * populations in storage units. */
 TS_FN void ts_lbm_velocity(const ts_real* fin, const ts_lbm_params* p, ts_real* rho, ts_real* ux, ts_real* uy,
                            ts_real* uz) {
   ts_real jx, jy, jz;
   ts_lbm_moments_of(fin, rho, &jx, &jy, &jz);
-  const ts_real inv = (ts_real)1 / *rho;
+  const ts_real inv = ts_lbm_from_units((ts_real)1 / *rho); /* 1/rho per storage unit */
   if (ts_lbm_forced(p)) {
-    jx = jx + (ts_real)0.5f * p->fx;
-    jy = jy + (ts_real)0.5f * p->fy;
-    jz = jz + (ts_real)0.5f * p->fz;
+    jx = jx + (ts_real)0.5f * p->fx * ts_lbm_unit();
+    jy = jy + (ts_real)0.5f * p->fy * ts_lbm_unit();
+    jz = jz + (ts_real)0.5f * p->fz * ts_lbm_unit();
   }
   *ux = jx * inv;
   *uy = jy * inv;
@@ -396,7 +422,7 @@ TS_FN void ts_lbm_update_cell(ts_real* fin, int type, const ts_lbm_params* p) {
     if (type == TS_LBM_INLET) {
       ts_lbm_equilibrium(fin, rho, p->uix, p->uiy, p->uiz);
     } else {
-      const ts_real inv = (ts_real)1 / rho;
+      const ts_real inv = ts_lbm_from_units((ts_real)1 / rho);
       ts_lbm_equilibrium(fin, p->rho_out, jx * inv, jy * inv, jz * inv);
     }
   }
