@@ -32,18 +32,12 @@ void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
   for (int i = 0; i < k; ++i) put(c[i]);
 }
 
-// Chunk partials summed in chunk order (the same on every backend and mode).
+// The (re, im) pairs of reduced products as values.
 template <class V>
-void sum_partials(const real_of<V>* p, std::size_t chunks, int k, V* out) {
-  using R = real_of<V>;
+void to_values(const real_of<V>* p, int k, V* out) {
   for (int i = 0; i < k; ++i) {
-    R re = 0, im = 0;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      re = re + p[2 * (std::size_t(i) * chunks + c)];
-      im = im + p[2 * (std::size_t(i) * chunks + c) + 1];
-    }
-    if constexpr (sparse::is_complex_v<V>) out[i] = V(re, im);
-    else out[i] = re;
+    if constexpr (sparse::is_complex_v<V>) out[i] = V(p[2 * i], p[2 * i + 1]);
+    else out[i] = p[2 * i];
   }
 }
 
@@ -63,6 +57,7 @@ DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t 
       slot_reals_(4 * std::size_t(max_terms_ + 1)),  // two complex coefficient lists
       slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
       partials_(device_, 4 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
+      sums_(device_, 4 * std::size_t(max_terms_)),
       coef_(device_, slot_reals_ * slots_),
       coef_host_(device_, slot_reals_ * slots_) {}
 
@@ -76,18 +71,19 @@ void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const
   if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  const std::size_t chunks = kernels::chunks(n_), set = 2 * chunks * std::size_t(k);
+  const std::size_t chunks = kernels::chunks(n_);
+  const int count = w2 ? 2 * k : k;  // the second right-hand side's products follow the first's
+  // the chunk partials are reduced on the device too: only 2 * count reals cross
   dispatch(*device_, [&](auto tag) {
     kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, n_ * nc, w.handle(),
                      w_slot * n_ * nc, w2 ? w2->handle() : nullptr, w2_slot * n_ * nc, partials_.handle());
+    kernels::sum_chunks<R>(tag, *device_, chunks, count, partials_.handle(), sums_.handle());
   });
-  host_partials_.resize(w2 ? 2 * set : set);
-  if (chunks) {
-    device_->queue().read(partials_.handle(), 0, host_partials_.data(), host_partials_.size() * sizeof(R), true);
-    next_slot_ = 0;  // the blocking read drained the queue: every slot is free
-  }
-  sum_partials<V>(host_partials_.data(), chunks, k, out);
-  if (w2) sum_partials<V>(host_partials_.data() + set, chunks, k, out2);
+  host_sums_.resize(2 * std::size_t(count));
+  device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
+  next_slot_ = 0;  // the blocking read drained the queue: every slot is free
+  to_values<V>(host_sums_.data(), k, out);
+  if (w2) to_values<V>(host_sums_.data() + 2 * k, k, out2);
 }
 
 template <Scalar V>
@@ -157,12 +153,15 @@ void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const V
   constexpr int nc = components<V>();
   using R = real_of<V>;
   const std::size_t chunks = kernels::chunks(n_), set = 2 * chunks * std::size_t(k);
+  const int count = w2 ? 2 * k : k;
   partials_.resize(w2 ? 2 * set : set);
   host::dots<R>(nc, n_, k, reinterpret_cast<const R*>(basis.data() + first * n_), n_ * nc,
                 reinterpret_cast<const R*>(w.data() + w_slot * n_),
                 w2 ? reinterpret_cast<const R*>(w2->data() + w2_slot * n_) : nullptr, partials_.data());
-  sum_partials<V>(partials_.data(), chunks, k, out);
-  if (w2) sum_partials<V>(partials_.data() + set, chunks, k, out2);
+  sums_.resize(2 * std::size_t(count));
+  host::sum_chunks<R>(chunks, count, partials_.data(), sums_.data());
+  to_values<V>(sums_.data(), k, out);
+  if (w2) to_values<V>(sums_.data() + 2 * k, k, out2);
 }
 
 template <Scalar V>

@@ -75,9 +75,9 @@ class DeviceVectorOps {
   // queue. A slot is reused only after the queue was synchronised: when the
   // ring wraps, or by a dot product's blocking read (which resets the ring).
   std::size_t slot_reals_, slots_, next_slot_ = 0;
-  Buffer<real_of<V>> partials_, coef_;
+  Buffer<real_of<V>> partials_, sums_, coef_;
   PinnedBuffer<real_of<V>> coef_host_;
-  std::vector<real_of<V>> host_partials_, packed_;
+  std::vector<real_of<V>> host_sums_, packed_;
 };
 
 template <Scalar V>
@@ -106,7 +106,7 @@ class HostVectorOps {
 
  private:
   std::size_t n_;
-  std::vector<real_of<V>> partials_, coef_;
+  std::vector<real_of<V>> partials_, sums_, coef_;
 };
 
 }  // namespace tessera::krylov

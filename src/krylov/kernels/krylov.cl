@@ -39,6 +39,12 @@ __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_re
   }
 }
 
+/* One work-group of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group). */
+__kernel void kry_sum_chunks(ulong chunks, __global const ts_real* partials, __global ts_real* out) {
+  __local ts_real s[2 * TS_REDUCE_THREADS];
+  ts_kry_sum_chunks_group(chunks, get_group_id(0), (uint)get_local_id(0), partials, s, out);
+}
+
 /* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k
  * in the same pass; one work-item per element. has_x = 0: no x term. */
 __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off, int has_x,

@@ -48,6 +48,28 @@ void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, 
 }
 
 template <class R>
+void sum_chunks(std::size_t chunks, int count, const R* partials, R* out) {
+#pragma omp parallel for schedule(static) if (count > 8)
+  for (int q = 0; q < count; ++q) {
+    std::array<std::array<R, TS_REDUCE_THREADS>, 2> s;  // re, im
+    for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
+      R re = 0, im = 0;
+      for (std::size_t c = t; c < chunks; c += TS_REDUCE_THREADS) {
+        re = re + partials[2 * (std::size_t(q) * chunks + c)];
+        im = im + partials[2 * (std::size_t(q) * chunks + c) + 1];
+      }
+      s[0][t] = re;
+      s[1][t] = im;
+    }
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t t = 0; t < h; ++t)
+        for (int r = 0; r < 2; ++r) s[r][t] = s[r][t] + s[r][t + h];
+    out[2 * q] = s[0][0];
+    out[2 * q + 1] = s[1][0];
+  }
+}
+
+template <class R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2,
              const R* coef2, const R* x2, R* y2) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
@@ -76,6 +98,7 @@ void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const
   template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
                              const R*, R*);                                                     \
   template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*);  \
+  template void sum_chunks<R>(std::size_t, int, const R*, R*);                                    \
   template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*, int, const R*, \
                            const R*, R*);                                                       \
   template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
@@ -96,6 +119,11 @@ template <class R>
 void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
           const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
   host::dots<R>(nc, n, k, at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
+}
+
+template <class R>
+void sum_chunks(CpuTag, Device&, std::size_t chunks, int count, const void* partials, void* out) {
+  host::sum_chunks<R>(chunks, count, at<R>(partials, 0), cpu::ptr<R>(out));
 }
 
 template <class R>
@@ -124,6 +152,7 @@ void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
+  template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&);                                                   \

@@ -48,6 +48,14 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
   }
 }
 
+// One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
+template <class R>
+__global__ void __launch_bounds__(TS_REDUCE_THREADS)
+    sum_chunks_kernel(std::size_t chunks, const R* __restrict__ partials, R* __restrict__ out) {
+  __shared__ R s[2 * TS_REDUCE_THREADS];
+  ts_kry_sum_chunks_group(chunks, blockIdx.x, threadIdx.x, partials, s, out);
+}
+
 template <class R>
 __global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* x,
                                const R* v, std::size_t ld, R* y, int k2, const R* __restrict__ coef2, const R* x2,
@@ -100,6 +108,16 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
 }
 
 template <class R>
+void sum_chunks(CudaTag, Device& dev, std::size_t chunks, int count, const void* partials, void* out) {
+  if (count <= 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  sum_chunks_kernel<R><<<unsigned(count), TS_REDUCE_THREADS, 0, cq.native()>>>(chunks, at<R>(partials, 0),
+                                                                              cuda::ptr<R>(out));
+  cuda::check_launch("krylov sum_chunks");
+}
+
+template <class R>
 void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second) {
@@ -141,6 +159,7 @@ void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
+  template void sum_chunks<R>(CudaTag, Device&, std::size_t, int, const void*, void*);             \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&);                                                   \

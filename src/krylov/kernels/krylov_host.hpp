@@ -11,6 +11,8 @@ namespace tessera::krylov::host {
 template <class R>
 void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, const R* w2, R* partials);
 template <class R>
+void sum_chunks(std::size_t chunks, int count, const R* partials, R* out);
+template <class R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2 = 0,
              const R* coef2 = nullptr, const R* x2 = nullptr, R* y2 = nullptr);
 template <class R>

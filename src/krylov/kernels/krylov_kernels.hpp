@@ -9,9 +9,11 @@
 //
 // Summation order of dots (all backends): the canonical chunks of
 // portable.h over elements, real and imaginary parts accumulated side by side;
-// partials[(k * chunks + c) * 2 + {0,1}] receives chunk c of product k. The
-// front end sums the chunks in order on the host, so results are bitwise equal
-// across backends. A second right-hand side w2 (DCGS2's fused reduction) is
+// partials[(k * chunks + c) * 2 + {0,1}] receives chunk c of product k;
+// sum_chunks then reduces each product's chunk partials on the device in the
+// canonical order again (accumulator t takes chunks t, t + THREADS, ..., then
+// the halving tree), so results are bitwise equal across backends and only
+// the k sums cross to the host. A second right-hand side w2 (DCGS2's fused reduction) is
 // summed in the same order into the next k * chunks pairs, in the same pass
 // over the basis; each product has the bits it has without the other.
 #pragma once
@@ -43,6 +45,10 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \
             std::size_t ld, const void* w, std::size_t w_off, const void* w2, std::size_t w2_off,  \
             void* partials);                                                                       \
+  /* out[2q + {0,1}] = the canonical sum of partials[2 (q * chunks + c) + {0,1}] over */          \
+  /* c < chunks, for q < count (dots' layout; a second right-hand side's products follow). */      \
+  template <class R>                                                                               \
+  void sum_chunks(Tag, Device& dev, std::size_t chunks, int count, const void* partials, void* out); \
   /* y = a*x + sum_k c_k v_k with coef + coef_off = [a, c_0, ..., c_{k-1}] (nc reals each); */  \
   /* x may be null (then a is ignored) and may be y itself; second: see SecondOutput. */          \
   template <class R>                                                                               \

@@ -37,6 +37,15 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
 }
 
 template <class R>
+void sum_chunks(OpenCLTag, Device& dev, std::size_t chunks, int count, const void* partials, void* out) {
+  if (count <= 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_sum_chunks");
+  opencl::set_args(kr, cl_ulong(chunks), mem_or(partials, nullptr), opencl::mem(out));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(std::size_t(count) * TS_REDUCE_THREADS),
+                                       cl::NDRange(TS_REDUCE_THREADS), "krylov sum_chunks");
+}
+
+template <class R>
 void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second) {
@@ -80,6 +89,7 @@ void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* ro
                              const void*, const void*, const void*, const void*, void*);           \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*);     \
+  template void sum_chunks<R>(OpenCLTag, Device&, std::size_t, int, const void*, void*);             \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&);                                                   \

@@ -150,3 +150,33 @@ TS_FN void ts_kry_tri_row(int nc, long i, TS_GLOBAL const int* ptr, TS_GLOBAL co
     x[2 * i + 1] = ai;
   }
 }
+
+#if defined(TS_BARRIER)
+/* The chunk partials of product q (dots' layout: partials[2 (q chunks + c) +
+ * {0,1}]) summed by a group of TS_REDUCE_THREADS work-items t in the canonical
+ * order: t takes chunks t, t + THREADS, ... in sequence, then the halving tree
+ * (krylov_cpu.cpp's sum_chunks does the same sequentially). s: 2 * THREADS
+ * reals of group memory. GPU launchers only. */
+TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsigned t,
+                                   TS_GLOBAL const ts_real* partials, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* out) {
+  ts_real re = 0, im = 0;
+  for (unsigned long c = t; c < chunks; c += TS_REDUCE_THREADS) {
+    re = re + partials[2 * (q * chunks + c)];
+    im = im + partials[2 * (q * chunks + c) + 1];
+  }
+  s[t] = re;
+  s[TS_REDUCE_THREADS + t] = im;
+  TS_BARRIER();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      s[t] = s[t] + s[t + h];
+      s[TS_REDUCE_THREADS + t] = s[TS_REDUCE_THREADS + t] + s[TS_REDUCE_THREADS + t + h];
+    }
+    TS_BARRIER();
+  }
+  if (t == 0) {
+    out[2 * q] = s[0];
+    out[2 * q + 1] = s[TS_REDUCE_THREADS];
+  }
+}
+#endif
