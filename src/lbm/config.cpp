@@ -28,18 +28,18 @@ unsigned KernelVariant::group_x() const {
     if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
     return v;
   }();
-  return unsigned(env ? env : store_bits == 16 ? 128 : 256);
+  return unsigned(env ? env : store_bits == 16 ? 128 : store_bits == 32 ? 512 : 256);
 }
 
 unsigned KernelVariant::max_registers() const {
   static const long env = [] {
     const char* e = std::getenv("TESSERA_LBM_MAXREG");
-    if (!e) return 0L;
+    if (!e) return -1L;
     const long v = std::strtol(e, nullptr, 10);
     if (v != 0 && v != 32 && v != 40 && v != 48) throw UsageError("TESSERA_LBM_MAXREG must be 0, 32, 40 or 48");
     return v;
   }();
-  return unsigned(env);
+  return unsigned(env >= 0 ? env : store_bits == 16 ? 48 : 0);
 }
 
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }

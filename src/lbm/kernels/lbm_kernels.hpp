@@ -29,13 +29,15 @@ struct KernelVariant {
   bool fits_idx32(const Grid& g) const { return long(q) * g.cells() < (1L << 31); }
   /// Threads (work-items) per GPU group along x, for CUDA and OpenCL:
   /// TESSERA_LBM_BLOCK_X (32..512, a multiple of 32) when set; else 128 for
-  /// FP16S storage and 256 otherwise (the fastest on an H200, D3Q19 256^3,
-  /// bench/results/nvidia-h200/lbm-tuning-2026-11-26).
+  /// FP16S, 512 for FP32 and 256 for FP64 storage (D3Q19 256^3: the group
+  /// sweeps of bench/results/nvidia-h200/lbm-tuning-2026-11-26 and
+  /// bench/results/nvidia-h100/2026-11-26-s5).
   unsigned group_x() const;
-  /// Register cap per thread for the stream-collide kernel: TESSERA_LBM_MAXREG
-  /// (32, 40 or 48; 0 = the compiler's choice) when set, else 0. CUDA has the
-  /// capped D3Q19 FP32/FP16S kernels compiled in; NVIDIA OpenCL gets
-  /// -cl-nv-maxrregcount; other kernels and devices ignore it.
+  /// Register cap per thread of the CUDA stream-collide kernel (D3Q19 FP32 and
+  /// FP16S; the capped instances are compiled in): TESSERA_LBM_MAXREG (0 = the
+  /// compiler's choice, 32, 40 or 48) when set; else 48 for FP16S, whose
+  /// two parity branches take 64 registers uncapped (50% occupancy; capped,
+  /// 62.5% and 4% faster on an H100), and 0 otherwise.
   unsigned max_registers() const;
 };
 

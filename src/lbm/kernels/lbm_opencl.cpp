@@ -58,22 +58,11 @@ cl::Kernel kernel(const Bytes& any, const KernelVariant& v, const char* name, bo
   return opencl::device_of(any.device()).kernel("lbm/kernels/lbm.cl", name, options(v, idx32));
 }
 
-// The stream-collide kernel, with v.max_registers() as NVIDIA's register cap
-// (cl_nv_compiler_options) when one is asked for and the device is NVIDIA's.
-cl::Kernel step_kernel(const Bytes& f, const KernelVariant& v, bool idx32) {
-  auto& dev = opencl::device_of(f.device());
-  std::string o = options(v, idx32);
-  if (const unsigned cap = v.max_registers();
-      cap && dev.native().getInfo<CL_DEVICE_VENDOR>().find("NVIDIA") != std::string::npos)
-    o += " -cl-nv-maxrregcount " + std::to_string(cap);
-  return dev.kernel("lbm/kernels/lbm.cl", "stream_collide", o);
-}
-
 }  // namespace
 
 void stream_collide(OpenCLTag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags, long t,
                     const StepParams& p) {
-  cl::Kernel k = step_kernel(f, v, v.fits_idx32(g));
+  cl::Kernel k = kernel(f, v, "stream_collide", v.fits_idx32(g));
   opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.nz), cl_int(t & 1), m(f), m(flags));
   v.store_bits == 64 ? set_params<cl_double>(k, 6, p) : set_params<cl_float>(k, 6, p);
   run(q, k, v, g, "lbm stream_collide");
