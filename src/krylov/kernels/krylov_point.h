@@ -18,6 +18,39 @@ TS_FN ts_real ts_kry_hdot_im(ts_real vr, ts_real vi, ts_real wr, ts_real wi) { r
 /* Complex product c * v. */
 TS_FN ts_real ts_kry_mul_re(ts_real cr, ts_real ci, ts_real vr, ts_real vi) { return cr * vr - ci * vi; }
 TS_FN ts_real ts_kry_mul_im(ts_real cr, ts_real ci, ts_real vr, ts_real vi) { return cr * vi + ci * vr; }
+/* Element i of an interleaved complex vector as one 2-wide access (8 or 16
+ * bytes; the element offsets of every operand are even, so aligned): half
+ * the load and store instructions of two scalar accesses, and each request
+ * covers whole sectors. */
+#if defined(__OPENCL_VERSION__)
+#if defined(TS_DOUBLE)
+#define TS_KRY_REAL2 double2
+#else
+#define TS_KRY_REAL2 float2
+#endif
+TS_FN void ts_kry_ld2(TS_GLOBAL const ts_real* p, long i, ts_real* re, ts_real* im) {
+  const TS_KRY_REAL2 v = vload2(i, p);
+  *re = v.x;
+  *im = v.y;
+}
+TS_FN void ts_kry_st2(TS_GLOBAL ts_real* p, long i, ts_real re, ts_real im) {
+  TS_KRY_REAL2 v;
+  v.x = re;
+  v.y = im;
+  vstore2(v, i, p);
+}
+#else
+TS_FN void ts_kry_ld2(const ts_real* p, long i, ts_real* re, ts_real* im) {
+  const ts_real* q = (const ts_real*)__builtin_assume_aligned(p + 2 * i, 2 * sizeof(ts_real));
+  *re = q[0];
+  *im = q[1];
+}
+TS_FN void ts_kry_st2(ts_real* p, long i, ts_real re, ts_real im) {
+  ts_real* q = (ts_real*)__builtin_assume_aligned(p + 2 * i, 2 * sizeof(ts_real));
+  q[0] = re;
+  q[1] = im;
+}
+#endif
 /* Real versions (a real vector's element has no imaginary part to multiply). */
 TS_FN ts_real ts_kry_rdot(ts_real v, ts_real w) { return v * w; }
 TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
@@ -47,19 +80,21 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
     if (two) y2[i] = acc2;
     return;
   }
-  ts_real ar = 0, ai = 0, br = 0, bi = 0;
+  ts_real ar = 0, ai = 0, br = 0, bi = 0, xr, xi;
   if (has_x) {
-    ar = ts_kry_mul_re(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
-    ai = ts_kry_mul_im(coef[0], coef[1], x[2 * i], x[2 * i + 1]);
+    ts_kry_ld2(x, i, &xr, &xi);
+    ar = ts_kry_mul_re(coef[0], coef[1], xr, xi);
+    ai = ts_kry_mul_im(coef[0], coef[1], xr, xi);
   }
   if (two && has_x2) {
-    br = ts_kry_mul_re(coef2[0], coef2[1], x2[2 * i], x2[2 * i + 1]);
-    bi = ts_kry_mul_im(coef2[0], coef2[1], x2[2 * i], x2[2 * i + 1]);
+    ts_kry_ld2(x2, i, &xr, &xi);
+    br = ts_kry_mul_re(coef2[0], coef2[1], xr, xi);
+    bi = ts_kry_mul_im(coef2[0], coef2[1], xr, xi);
   }
   for (int kk = 0; kk < k; ++kk) {
-    const long o = (long)kk * ld + 2 * i;
     const int cc = 2 * (1 + kk);
-    const ts_real vr = v[o], vi = v[o + 1];
+    ts_real vr, vi;
+    ts_kry_ld2(v + (long)kk * ld, i, &vr, &vi);
     ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], vr, vi);
     ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], vr, vi);
     if (two && kk < k2) {
@@ -67,12 +102,8 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
       bi = bi + ts_kry_mul_im(coef2[cc], coef2[cc + 1], vr, vi);
     }
   }
-  y[2 * i] = ar;
-  y[2 * i + 1] = ai;
-  if (two) {
-    y2[2 * i] = br;
-    y2[2 * i + 1] = bi;
-  }
+  ts_kry_st2(y, i, ar, ai);
+  if (two) ts_kry_st2(y2, i, br, bi);
 }
 
 /* Hermitian products of one basis element with one or two vectors, added to
@@ -87,12 +118,15 @@ TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_real* v, TS_GLOBAL 
     if (two) *re2 = *re2 + ts_kry_rdot(vi, w2[i]);
     return;
   }
-  const ts_real vr = v[2 * i], vim = v[2 * i + 1];
-  *re = *re + ts_kry_hdot_re(vr, vim, w[2 * i], w[2 * i + 1]);
-  *im = *im + ts_kry_hdot_im(vr, vim, w[2 * i], w[2 * i + 1]);
+  ts_real vr, vim, wr, wi;
+  ts_kry_ld2(v, i, &vr, &vim);
+  ts_kry_ld2(w, i, &wr, &wi);
+  *re = *re + ts_kry_hdot_re(vr, vim, wr, wi);
+  *im = *im + ts_kry_hdot_im(vr, vim, wr, wi);
   if (two) {
-    *re2 = *re2 + ts_kry_hdot_re(vr, vim, w2[2 * i], w2[2 * i + 1]);
-    *im2 = *im2 + ts_kry_hdot_im(vr, vim, w2[2 * i], w2[2 * i + 1]);
+    ts_kry_ld2(w2, i, &wr, &wi);
+    *re2 = *re2 + ts_kry_hdot_re(vr, vim, wr, wi);
+    *im2 = *im2 + ts_kry_hdot_im(vr, vim, wr, wi);
   }
 }
 
