@@ -18,7 +18,7 @@ TEST(LbmHalf, EveryHalfConvertsToTheSameFloat) {
   for (unsigned u = 0; u < 65536; ++u) {
     const auto bits = static_cast<std::uint16_t>(u);
     const float want = static_cast<float>(std::bit_cast<_Float16>(bits));
-    const float got = h::ts_lbm_half_bits_to_float(bits);
+    const float got = ts_half_to_float_sw(bits);
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got)) << u;
     } else {
@@ -41,7 +41,7 @@ TEST(LbmHalf, FloatsRoundToNearestEven) {
   }
   for (float f : cases) {
     const auto want = std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
-    ASSERT_EQ(h::ts_lbm_float_to_half_bits(f), want) << "float " << f << " bits " << std::bit_cast<std::uint32_t>(f);
+    ASSERT_EQ(ts_half_from_float_sw(f), want) << "float " << f << " bits " << std::bit_cast<std::uint32_t>(f);
   }
 }
 
@@ -51,7 +51,7 @@ TEST(LbmHalf, ShiftedStorageIsExactScaling) {
     h::Variant::save(&slot, 0, v);
     const float back = h::Variant::load(&slot, 0);
     EXPECT_NEAR(back, v, std::fabs(v) * 1e-3 + 1e-9) << v;
-    EXPECT_EQ(back * 32768.f, h::ts_lbm_half_bits_to_float(slot));
+    EXPECT_EQ(back * 32768.f, ts_half_to_float_sw(slot));
   }
 }
 

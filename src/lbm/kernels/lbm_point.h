@@ -20,6 +20,7 @@
  * -cl-fp32-correctly-rounded-divide-sqrt), no contraction: CPU, OpenCL and
  * CUDA give identical bits. */
 #include "core/kernels/portable.h"
+#include "core/kernels/half.h"
 
 #include "lbm_flags.h"
 
@@ -83,46 +84,9 @@ TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) {
   p[k] = __half_as_ushort(__float2half_rn(v));
 }
 #else
-/* IEEE binary16, round to nearest even: the same bits as the hardware
- * conversions the GPU launchers use (tests compare with _Float16). */
-TS_FN unsigned ts_lbm_bits(float v) {
-  union { float f; unsigned u; } b;
-  b.f = v;
-  return b.u;
-}
-TS_FN float ts_lbm_float(unsigned u) {
-  union { float f; unsigned u; } b;
-  b.u = u;
-  return b.f;
-}
-TS_FN unsigned short ts_lbm_float_to_half_bits(float v) {
-  const unsigned x = ts_lbm_bits(v), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-  if (ax > 0x7f800000u) return (unsigned short)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
-  if (ax >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u); /* >= 65520: infinity */
-  if (ax < 0x38800000u) {                                           /* half subnormal or zero */
-    if (ax <= 0x33000000u) return (unsigned short)sign;             /* <= 2^-25: ties to 0 */
-    const unsigned e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u, shift = 126u - e;
-    unsigned r = m >> shift;
-    const unsigned rem = m & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
-    if (rem > halfway || (rem == halfway && (r & 1u))) r++;
-    return (unsigned short)(sign | r);
-  }
-  unsigned r = (ax - 0x38000000u) >> 13;
-  const unsigned rem = ax & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;
-  return (unsigned short)(sign | r);
-}
-TS_FN float ts_lbm_half_bits_to_float(unsigned short h) {
-  const unsigned sign = ((unsigned)h & 0x8000u) << 16, e = ((unsigned)h >> 10) & 0x1fu, m = (unsigned)h & 0x3ffu;
-  if (e == 0) {
-    const float v = (float)m * 5.9604644775390625e-8f; /* m * 2^-24, exact */
-    return sign ? -v : v;
-  }
-  if (e == 31) return ts_lbm_float(sign | 0x7f800000u | (m << 13));
-  return ts_lbm_float(sign | ((e + 112u) << 23) | (m << 13));
-}
-TS_FN ts_real ts_lbm_half_to_real(const ts_lbm_store* p, long k) { return ts_lbm_half_bits_to_float(p[k]); }
-TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) { p[k] = ts_lbm_float_to_half_bits(v); }
+/* the CPU: core/kernels/half.h (the same bits as the hardware conversions) */
+TS_FN ts_real ts_lbm_half_to_real(const ts_lbm_store* p, long k) { return ts_half_to_float(p[k]); }
+TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) { p[k] = ts_half_from_float(v); }
 #endif
 /* The kernels compute in storage units (below), so loads and stores are bare
  * conversions: scaling each of the 2Q values cost 38 of the FP16S kernel's

@@ -9,6 +9,7 @@
 #endif
 
 #include "core/error.hpp"
+#include "core/kernels/half.h"      // before the namespaces: shared, guarded
 #include "core/kernels/portable.h"  // before the namespaces: it includes <math.h>
 
 namespace tessera::lbm::point {
