@@ -183,7 +183,7 @@ void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, s
   if (second.y) pack_coef(second.a, second.c, second.k, coef_);
   auto ptr = [&](const Vec* v, std::size_t slot) { return v ? reinterpret_cast<const R*>(v->data() + slot * n_) : nullptr; };
   host::combine<R>(nc, n_, k, coef_.data(), ptr(x, x_slot), k > 0 ? ptr(basis, first) : nullptr, n_ * nc,
-                   reinterpret_cast<R*>(y.data() + y_slot * n_), second.k, coef_.data() + off2,
+                   reinterpret_cast<R*>(y.data() + y_slot * n_), 0, second.k, coef_.data() + off2,
                    ptr(second.x, second.x_slot),
                    second.y ? reinterpret_cast<R*>(second.y->data() + second.y_slot * n_) : nullptr);
 }

@@ -7,14 +7,14 @@
  * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
  * two = 1: a second right-hand side w2 in the same pass, its partials
  * 2 * nch * k reals on. */
-__kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off, ulong ld,
-                       __global const ts_real* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
+__kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
+                       __global const ts_vstore* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
                        __global ts_real* partials) {
   __local ts_real s[4][TS_REDUCE_THREADS]; /* re, im, re2, im2 */
   const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
   const ulong job = kk * nch + c;
   const uint t = (uint)get_local_id(0);
-  __global const ts_real* vk = v + v_off + kk * ld;
+  __global const ts_vstore* vk = v + v_off + kk * ld;
   ts_real acc[4] = {0, 0, 0, 0};
   for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
@@ -39,23 +39,26 @@ __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_re
   }
 }
 
+/* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k
+ * in the same pass; one work-item per element. has_x = 0: no x term. */
+__kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off, int has_x,
+                          __global const ts_real* x, ulong x_off, __global const ts_vstore* v,
+                          ulong v_off, ulong ld, __global ts_vstore* y, ulong y_off, int y_real, int two, int k2,
+                          ulong coef2_off, int has_x2, __global const ts_vstore* x2, ulong x2_off,
+                          __global ts_vstore* y2, ulong y2_off) {
+  const ulong i = get_global_id(0);
+  /* y_off counts reals of y's own type */
+  __global ts_vstore* yp = y_real ? (__global ts_vstore*)((__global ts_real*)y + y_off) : y + y_off;
+  if (i < n)
+    ts_kry_combine2_at(nc, (long)i, k, coef_base + coef_off, has_x, x + x_off, v + v_off, (long)ld, yp, y_real, two,
+                       k2, coef_base + coef2_off, has_x2, x2 + x2_off, y2 + y2_off);
+}
+
+#if !defined(TS_KRY_COMPRESSED) /* the other kernels work on working vectors only */
 /* One work-group of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group). */
 __kernel void kry_sum_chunks(ulong chunks, __global const ts_real* partials, __global ts_real* out) {
   __local ts_real s[2 * TS_REDUCE_THREADS];
   ts_kry_sum_chunks_group(chunks, get_group_id(0), (uint)get_local_id(0), partials, s, out);
-}
-
-/* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k
- * in the same pass; one work-item per element. has_x = 0: no x term. */
-__kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off, int has_x,
-                          __global const ts_real* x, ulong x_off, __global const ts_real* v,
-                          ulong v_off, ulong ld, __global ts_real* y, ulong y_off, int two, int k2,
-                          ulong coef2_off, int has_x2, __global const ts_real* x2, ulong x2_off,
-                          __global ts_real* y2, ulong y2_off) {
-  const ulong i = get_global_id(0);
-  if (i < n)
-    ts_kry_combine2_at(nc, (long)i, k, coef_base + coef_off, has_x, x + x_off, v + v_off, (long)ld, y + y_off, two,
-                       k2, coef_base + coef2_off, has_x2, x2 + x2_off, y2 + y2_off);
 }
 
 /* y = blockdiag(D) x, one work-item per row. */
@@ -72,3 +75,4 @@ __kernel void kry_tri_level(int nc, ulong count, __global const int* rows, ulong
   const ulong t = get_global_id(0);
   if (t < count) ts_kry_tri_row(nc, (long)rows[rows_off + t], ptr, col, val, has_d, inv_d, b, x);
 }
+#endif

@@ -14,8 +14,8 @@ namespace host {
 
 using namespace point;
 
-template <class R>
-void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, const R* w2, R* partials) {
+template <class R, class S>
+void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, const R* w2, R* partials) {
   const std::size_t nch = kernels::chunks(n);
   const std::size_t set = 2 * nch * static_cast<std::size_t>(k);  // reals of one right-hand side's partials
   const int two = w2 != nullptr;
@@ -23,14 +23,14 @@ void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, 
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t job = 0; job < jobs; ++job) {
     const std::size_t kk = static_cast<std::size_t>(job) / nch, c = static_cast<std::size_t>(job) % nch;
-    const R* vk = v + kk * ld;
+    const S* vk = v + kk * ld;
     std::array<std::array<R, TS_REDUCE_THREADS>, 4> s;  // re, im, re2, im2
     for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
       R acc[4] = {0, 0, 0, 0};
       for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
         const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + t;
         if (i >= n) break;
-        ts_kry_dots_at(nc, long(i), vk, w, two, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
+        dots_at<R, S>(nc, long(i), vk, w, two, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
       }
       for (int q = 0; q < 4; ++q) s[q][t] = acc[q];
     }
@@ -69,14 +69,14 @@ void sum_chunks(std::size_t chunks, int count, const R* partials, R* out) {
   }
 }
 
-template <class R>
-void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2,
-             const R* coef2, const R* x2, R* y2) {
+template <class R, class S>
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v, std::size_t ld, S* y, int y_real,
+             int k2, const R* coef2, const S* x2, S* y2) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < nn; ++i)
-    ts_kry_combine2_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y2 != nullptr, k2, coef2,
-                       x2 != nullptr, x2, y2);
+    combine2_at<R, S>(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y_real, y2 != nullptr, k2, coef2,
+                      x2 != nullptr, x2, y2);
 }
 
 template <class R>
@@ -97,10 +97,16 @@ void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const
 #define TS_INSTANTIATE(R)                                                                        \
   template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
                              const R*, R*);                                                     \
-  template void dots<R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*);  \
+  template void dots<R, R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*); \
+  template void dots<R, point::compressed_t<R>>(int, std::size_t, int, const point::compressed_t<R>*,  \
+                                                std::size_t, const point::compressed_t<R>*, const R*, R*); \
   template void sum_chunks<R>(std::size_t, int, const R*, R*);                                    \
-  template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*, int, const R*, \
-                           const R*, R*);                                                       \
+  template void combine<R, R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*, int, int, \
+                              const R*, const R*, R*);                                          \
+  template void combine<R, point::compressed_t<R>>(int, std::size_t, int, const R*, const R*,     \
+                                                   const point::compressed_t<R>*, std::size_t,   \
+                                                   point::compressed_t<R>*, int, int, const R*, \
+                                                   const point::compressed_t<R>*, point::compressed_t<R>*); \
   template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
@@ -115,10 +121,20 @@ const R* at(const void* h, std::size_t off) {
   return h ? cpu::ptr<R>(const_cast<void*>(h)) + off : nullptr;
 }
 
+// Calls f(S{}) with the basis storage type: R, or the compressed one.
+template <class R, class F>
+void with_storage(bool compressed, F&& f) {
+  if (compressed) f(point::compressed_t<R>{});
+  else f(R{});
+}
+
 template <class R>
 void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
-          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
-  host::dots<R>(nc, n, k, at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
+  with_storage<R>(compressed, [&](auto s) {
+    using S = decltype(s);
+    host::dots<R, S>(nc, n, k, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
+  });
 }
 
 template <class R>
@@ -129,10 +145,14 @@ void sum_chunks(CpuTag, Device&, std::size_t chunks, int count, const void* part
 template <class R>
 void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
-             const SecondOutput& second) {
-  R* y2 = second.y ? cpu::ptr<R>(second.y) + second.y_off : nullptr;
-  host::combine<R>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cpu::ptr<R>(y) + y_off,
-                   second.k, at<R>(coef, second.coef_off), at<R>(second.x, second.x_off), y2);
+             const SecondOutput& second, bool compressed, bool y_real) {
+  with_storage<R>(compressed, [&](auto s) {
+    using S = decltype(s);
+    S* yp = y_real ? reinterpret_cast<S*>(cpu::ptr<R>(y) + y_off) : cpu::ptr<S>(y) + y_off;
+    S* y2 = second.y ? cpu::ptr<S>(second.y) + second.y_off : nullptr;
+    host::combine<R, S>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<S>(v, v_off), ld, yp, y_real,
+                        second.k, at<R>(coef, second.coef_off), at<S>(second.x, second.x_off), y2);
+  });
 }
 
 template <class R>
@@ -151,11 +171,11 @@ void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std
   template void tri_level<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
-                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
-                           const SecondOutput&);                                                   \
+                           const SecondOutput&, bool, bool);                                       \
   template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -15,19 +15,19 @@ constexpr unsigned kBlock = 256;
 // One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
 // blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
 // second right-hand side w2 in the same pass, its partials `set` reals on.
-template <class R, int TWO>
+template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
-    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const R* __restrict__ v, std::size_t ld,
-                const R* __restrict__ w, const R* __restrict__ w2, R* partials) {
+    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
+                const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
   __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
   const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
   const std::size_t job = kk * nch + c;
   const unsigned t = threadIdx.x;
-  const R* vk = v + kk * ld;
+  const S* vk = v + kk * ld;
   R acc[4] = {0, 0, 0, 0};
   for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n) ts_kry_dots_at(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
+    if (i < n) dots_at<R, S>(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
   constexpr int sums = TWO ? 4 : 2;
   for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
@@ -56,14 +56,14 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
   ts_kry_sum_chunks_group(chunks, blockIdx.x, threadIdx.x, partials, s, out);
 }
 
-template <class R>
+template <class R, class S>
 __global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* x,
-                               const R* v, std::size_t ld, R* y, int k2, const R* __restrict__ coef2, const R* x2,
-                               R* y2) {
+                               const S* v, std::size_t ld, S* y, int y_real, int k2, const R* __restrict__ coef2,
+                               const S* x2, S* y2) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n)
-    ts_kry_combine2_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y2 != nullptr, k2, coef2,
-                       x2 != nullptr, x2, y2);
+    combine2_at<R, S>(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y_real, y2 != nullptr, k2, coef2,
+                      x2 != nullptr, x2, y2);
 }
 
 template <class R>
@@ -86,24 +86,35 @@ const R* at(const void* h, std::size_t off) {
   return h ? cuda::ptr<R>(const_cast<void*>(h)) + off : nullptr;
 }
 
+// Calls f(S{}) with the basis storage type: R, or the compressed one.
+template <class R, class F>
+void with_storage(bool compressed, F&& f) {
+  if (compressed) f(point::compressed_t<R>{});
+  else f(R{});
+}
+
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
 }  // namespace
 
 template <class R>
 void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
-          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
   if (n == 0 || k == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
   const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
-  if (w2)
-    dots_kernel<R, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-        nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), at<R>(w2, w2_off), cuda::ptr<R>(partials));
-  else
-    dots_kernel<R, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-        nc, n, nch, std::size_t(k), at<R>(v, v_off), ld, at<R>(w, w_off), nullptr, cuda::ptr<R>(partials));
+  with_storage<R>(compressed, [&](auto s) {
+    using S = decltype(s);
+    if (w2)
+      dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
+          cuda::ptr<R>(partials));
+    else
+      dots_kernel<R, S, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
+  });
   cuda::check_launch("krylov dots");
 }
 
@@ -120,14 +131,18 @@ void sum_chunks(CudaTag, Device& dev, std::size_t chunks, int count, const void*
 template <class R>
 void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
-             const SecondOutput& second) {
+             const SecondOutput& second, bool compressed, bool y_real) {
   if (n == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  R* y2 = second.y ? cuda::ptr<R>(second.y) + second.y_off : nullptr;
-  combine_kernel<R><<<blocks_for(n), kBlock, 0, cq.native()>>>(
-      nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<R>(v, v_off), ld, cuda::ptr<R>(y) + y_off, second.k,
-      at<R>(coef, second.coef_off), at<R>(second.x, second.x_off), y2);
+  with_storage<R>(compressed, [&](auto s) {
+    using S = decltype(s);
+    S* yp = y_real ? reinterpret_cast<S*>(cuda::ptr<R>(y) + y_off) : cuda::ptr<S>(y) + y_off;
+    S* y2 = second.y ? cuda::ptr<S>(second.y) + second.y_off : nullptr;
+    combine_kernel<R, S><<<blocks_for(n), kBlock, 0, cq.native()>>>(
+        nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<S>(v, v_off), ld, yp, int(y_real), second.k,
+        at<R>(coef, second.coef_off), at<S>(second.x, second.x_off), y2);
+  });
   cuda::check_launch("krylov combine");
 }
 
@@ -158,11 +173,11 @@ void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows
   template void tri_level<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);         \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
-                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);   \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CudaTag, Device&, std::size_t, int, const void*, void*);             \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
-                           const SecondOutput&);                                                   \
+                           const SecondOutput&, bool, bool);                                       \
   template void block_diag<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,  \
                               void*);
 TS_INSTANTIATE(float)

@@ -8,13 +8,15 @@
 
 namespace tessera::krylov::host {
 
-template <class R>
-void dots(int nc, std::size_t n, int k, const R* v, std::size_t ld, const R* w, const R* w2, R* partials);
+// S: the storage of the basis operands (R, or point::compressed_t<R> for a
+// compressed basis: v, w, x2, y2 and y unless y_real).
+template <class R, class S = R>
+void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, const R* w2, R* partials);
 template <class R>
 void sum_chunks(std::size_t chunks, int count, const R* partials, R* out);
-template <class R>
-void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld, R* y, int k2 = 0,
-             const R* coef2 = nullptr, const R* x2 = nullptr, R* y2 = nullptr);
+template <class R, class S = R>
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v, std::size_t ld, S* y, int y_real = 0,
+             int k2 = 0, const R* coef2 = nullptr, const S* x2 = nullptr, S* y2 = nullptr);
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
 template <class R>

@@ -25,6 +25,11 @@
 
 namespace tessera::krylov::kernels {
 
+// Compressed basis (`compressed`, GMRES's lower-precision basis): the basis
+// operands v, w (dots), x2, y2 and y (combine, unless y_real) are stored as
+// point::compressed_t<R> (half bits for float, float for double), one per
+// real, offsets counted in them; w2 (dots) and x (combine) stay R.
+
 /// combine's optional second output y2 = a2 x2 + sum_{i < k} c2_i v_i over the
 /// first k basis vectors of the first output's basis, formed in the same pass
 /// (coefficients [a2, c2_0, ...] at coef_off of the first output's coefficient
@@ -44,7 +49,7 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   template <class R>                                                                               \
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \
             std::size_t ld, const void* w, std::size_t w_off, const void* w2, std::size_t w2_off,  \
-            void* partials);                                                                       \
+            void* partials, bool compressed = false);                                              \
   /* out[2q + {0,1}] = the canonical sum of partials[2 (q * chunks + c) + {0,1}] over */          \
   /* c < chunks, for q < count (dots' layout; a second right-hand side's products follow). */      \
   template <class R>                                                                               \
@@ -55,7 +60,8 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   void combine(Tag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, \
                const void* x,                                                                      \
                std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,       \
-               std::size_t y_off, const SecondOutput& second);                                     \
+               std::size_t y_off, const SecondOutput& second, bool compressed = false,             \
+               bool y_real = false);                                                               \
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \

@@ -8,9 +8,15 @@ namespace {
 
 constexpr std::size_t kGroup = 256;
 
+// compressed: the program whose basis operands are half (float arithmetic)
+// or float (double arithmetic); krylov_kernels.hpp
 template <class R>
-cl::Kernel kernel(Device& dev, const char* name) {
-  const char* opt = std::is_same_v<R, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
+cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
+  const char* opt = std::is_same_v<R, float>
+                        ? (compressed ? "-Dts_real=float -Dts_vstore=ushort -DTS_KRY_COMPRESSED=1 -DTS_KRY_HALF=1"
+                                      : "-Dts_real=float -Dts_vstore=float")
+                        : (compressed ? "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=float -DTS_KRY_COMPRESSED=1"
+                                      : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double");
   return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt);
 }
 
@@ -25,9 +31,9 @@ cl_mem mem_or(const void* h, const void* fallback) {
 
 template <class R>
 void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
-          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials) {
+          const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
   if (n == 0 || k == 0) return;
-  cl::Kernel kr = kernel<R>(dev, "kry_dots");
+  cl::Kernel kr = kernel<R>(dev, "kry_dots", compressed);
   const std::size_t nch = chunks(n);
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                    cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), cl_int(w2 ? 1 : 0), mem_or(w2, w),
@@ -48,13 +54,13 @@ void sum_chunks(OpenCLTag, Device& dev, std::size_t chunks, int count, const voi
 template <class R>
 void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
-             const SecondOutput& second) {
+             const SecondOutput& second, bool compressed, bool y_real) {
   if (n == 0) return;
-  cl::Kernel kr = kernel<R>(dev, "kry_combine");
+  cl::Kernel kr = kernel<R>(dev, "kry_combine", compressed);
   const bool two = second.y != nullptr;
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_ulong(coef_off), cl_int(x ? 1 : 0),
                    mem_or(x, y), cl_ulong(x_off), mem_or(v, y), cl_ulong(v_off), cl_ulong(ld),
-                   opencl::mem(y), cl_ulong(y_off), cl_int(two ? 1 : 0), cl_int(second.k),
+                   opencl::mem(y), cl_ulong(y_off), cl_int(y_real ? 1 : 0), cl_int(two ? 1 : 0), cl_int(second.k),
                    cl_ulong(second.coef_off), cl_int(second.x ? 1 : 0), mem_or(second.x, y), cl_ulong(second.x_off),
                    mem_or(second.y, y), cl_ulong(second.y_off));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
@@ -88,11 +94,11 @@ void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* ro
   template void tri_level<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
                              const void*, const void*, const void*, const void*, void*);           \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
-                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*);     \
+                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(OpenCLTag, Device&, std::size_t, int, const void*, void*);             \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
-                           const SecondOutput&);                                                   \
+                           const SecondOutput&, bool, bool);                                       \
   template void block_diag<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*, \
                               void*);
 TS_INSTANTIATE(float)

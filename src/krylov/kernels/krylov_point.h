@@ -55,6 +55,55 @@ TS_FN void ts_kry_st2(ts_real* p, long i, ts_real re, ts_real im) {
 TS_FN ts_real ts_kry_rdot(ts_real v, ts_real w) { return v * w; }
 TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
 
+/* Storage of the basis operands (marked ts_vstore below), defined by the
+ * includer: ts_real in the full-precision programs; with TS_KRY_COMPRESSED
+ * (GMRES's compressed basis) half bits (unsigned short, TS_KRY_HALF) for
+ * float arithmetic and float for double. Loads widen exactly; stores round
+ * to nearest even on every backend, so all backends keep the same bits. */
+#if defined(TS_KRY_COMPRESSED)
+TS_FN ts_real ts_kry_vget(TS_GLOBAL const ts_vstore* p, long j) {
+#if defined(TS_KRY_HALF) && defined(__OPENCL_VERSION__)
+  return vload_half(j, (TS_GLOBAL const half*)p);
+#elif defined(TS_KRY_HALF)
+  return ts_half_to_float(p[j]);
+#else
+  return (ts_real)p[j];
+#endif
+}
+TS_FN void ts_kry_vput(TS_GLOBAL ts_vstore* p, long j, ts_real v) {
+#if defined(TS_KRY_HALF) && defined(__OPENCL_VERSION__)
+  vstore_half_rte(v, j, (TS_GLOBAL half*)p);
+#elif defined(TS_KRY_HALF)
+  p[j] = ts_half_from_float(v);
+#else
+  p[j] = (ts_vstore)v;
+#endif
+}
+TS_FN void ts_kry_vget2(TS_GLOBAL const ts_vstore* p, long i, ts_real* re, ts_real* im) {
+  *re = ts_kry_vget(p, 2 * i);
+  *im = ts_kry_vget(p, 2 * i + 1);
+}
+TS_FN void ts_kry_vput2(TS_GLOBAL ts_vstore* p, long i, ts_real re, ts_real im) {
+  ts_kry_vput(p, 2 * i, re);
+  ts_kry_vput(p, 2 * i + 1, im);
+}
+#else
+TS_FN ts_real ts_kry_vget(TS_GLOBAL const ts_real* p, long j) { return p[j]; }
+TS_FN void ts_kry_vput(TS_GLOBAL ts_real* p, long j, ts_real v) { p[j] = v; }
+TS_FN void ts_kry_vget2(TS_GLOBAL const ts_real* p, long i, ts_real* re, ts_real* im) { ts_kry_ld2(p, i, re, im); }
+TS_FN void ts_kry_vput2(TS_GLOBAL ts_real* p, long i, ts_real re, ts_real im) { ts_kry_st2(p, i, re, im); }
+#endif
+/* y, a basis operand, or with y_real a ts_real vector (the compressed
+ * basis widened into a working vector: the SpMV's input, the solution update) */
+TS_FN void ts_kry_yput(TS_GLOBAL ts_vstore* y, int y_real, long j, ts_real v) {
+  if (y_real) ((TS_GLOBAL ts_real*)y)[j] = v;
+  else ts_kry_vput(y, j, v);
+}
+TS_FN void ts_kry_yput2(TS_GLOBAL ts_vstore* y, int y_real, long i, ts_real re, ts_real im) {
+  if (y_real) ts_kry_st2((TS_GLOBAL ts_real*)y, i, re, im);
+  else ts_kry_vput2(y, i, re, im);
+}
+
 /* combine at element i: y_i = a * x_i + sum_k c_k * v_k,i with the
  * coefficients (a, c_0, ..., c_{k-1}) in coef (nc = 1 real, 2 interleaved
  * complex) and the basis vectors ld apart in v; has_x = 0: no x term (x is
@@ -63,21 +112,22 @@ TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
  * k2 <= k basis vectors, y2_i = a2 * x2_i + sum_{k < k2} c2_k * v_k,i
  * (coefficients coef2, same order), reading each v_k,i once: DCGS2's two
  * updates. Every input of element i is read before y_i or y2_i is written,
- * so the outputs may be inputs (a basis slot updated in place). */
+ * so the outputs may be inputs (a basis slot updated in place). v, x2, y2
+ * and y (unless y_real) are basis operands (ts_vstore). */
 TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
-                              TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* v, long ld,
-                              TS_GLOBAL ts_real* y, int two, int k2, TS_GLOBAL const ts_real* coef2,
-                              int has_x2, TS_GLOBAL const ts_real* x2, TS_GLOBAL ts_real* y2) {
+                              TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_vstore* v, long ld,
+                              TS_GLOBAL ts_vstore* y, int y_real, int two, int k2, TS_GLOBAL const ts_real* coef2,
+                              int has_x2, TS_GLOBAL const ts_vstore* x2, TS_GLOBAL ts_vstore* y2) {
   if (nc == 1) {
     ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
-    ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], x2[i]) : (ts_real)0;
+    ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], ts_kry_vget(x2, i)) : (ts_real)0;
     for (int kk = 0; kk < k; ++kk) {
-      const ts_real vk = v[(long)kk * ld + i];
+      const ts_real vk = ts_kry_vget(v, (long)kk * ld + i);
       acc = acc + ts_kry_rmul(coef[1 + kk], vk);
       if (two && kk < k2) acc2 = acc2 + ts_kry_rmul(coef2[1 + kk], vk);
     }
-    y[i] = acc;
-    if (two) y2[i] = acc2;
+    ts_kry_yput(y, y_real, i, acc);
+    if (two) ts_kry_vput(y2, i, acc2);
     return;
   }
   ts_real ar = 0, ai = 0, br = 0, bi = 0, xr, xi;
@@ -87,14 +137,14 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
     ai = ts_kry_mul_im(coef[0], coef[1], xr, xi);
   }
   if (two && has_x2) {
-    ts_kry_ld2(x2, i, &xr, &xi);
+    ts_kry_vget2(x2, i, &xr, &xi);
     br = ts_kry_mul_re(coef2[0], coef2[1], xr, xi);
     bi = ts_kry_mul_im(coef2[0], coef2[1], xr, xi);
   }
   for (int kk = 0; kk < k; ++kk) {
     const int cc = 2 * (1 + kk);
     ts_real vr, vi;
-    ts_kry_ld2(v + (long)kk * ld, i, &vr, &vi);
+    ts_kry_vget2(v + (long)kk * ld, i, &vr, &vi);
     ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], vr, vi);
     ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], vr, vi);
     if (two && kk < k2) {
@@ -102,25 +152,26 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
       bi = bi + ts_kry_mul_im(coef2[cc], coef2[cc + 1], vr, vi);
     }
   }
-  ts_kry_st2(y, i, ar, ai);
-  if (two) ts_kry_st2(y2, i, br, bi);
+  ts_kry_yput2(y, y_real, i, ar, ai);
+  if (two) ts_kry_vput2(y2, i, br, bi);
 }
 
 /* Hermitian products of one basis element with one or two vectors, added to
  * the running sums (re, im) and, with two = 1, (re2, im2): element i of the
- * dots kernels (the conjugate on the basis element v). */
-TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_real* v, TS_GLOBAL const ts_real* w,
+ * dots kernels (the conjugate on the basis element v). v and w are basis
+ * operands (ts_vstore), w2 a working vector. */
+TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w,
                           int two, TS_GLOBAL const ts_real* w2, ts_real* re, ts_real* im,
                           ts_real* re2, ts_real* im2) {
   if (nc == 1) {
-    const ts_real vi = v[i];
-    *re = *re + ts_kry_rdot(vi, w[i]);
+    const ts_real vi = ts_kry_vget(v, i);
+    *re = *re + ts_kry_rdot(vi, ts_kry_vget(w, i));
     if (two) *re2 = *re2 + ts_kry_rdot(vi, w2[i]);
     return;
   }
   ts_real vr, vim, wr, wi;
-  ts_kry_ld2(v, i, &vr, &vim);
-  ts_kry_ld2(w, i, &wr, &wi);
+  ts_kry_vget2(v, i, &vr, &vim);
+  ts_kry_vget2(w, i, &wr, &wi);
   *re = *re + ts_kry_hdot_re(vr, vim, wr, wi);
   *im = *im + ts_kry_hdot_im(vr, vim, wr, wi);
   if (two) {
@@ -130,6 +181,7 @@ TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_real* v, TS_GLOBAL 
   }
 }
 
+#if !defined(TS_KRY_COMPRESSED) /* the rest: working vectors only */
 /* block_diag at row i: y_i = sum_c D_b(r, c) x_b(c) for the dense bs x bs
  * block b = i / bs (row-major blocks, nc as above), columns in order. */
 TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real* d,
@@ -214,3 +266,4 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
   }
 }
 #endif
+#endif /* !TS_KRY_COMPRESSED */
