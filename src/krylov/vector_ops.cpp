@@ -62,42 +62,63 @@ DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t 
       coef_host_(device_, slot_reals_ * slots_) {}
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
-                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V* out, V* out2, bool compressed) {
   if (k <= 0) return;
   if (k > max_terms_) throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " + std::to_string(max_terms_));
-  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
-  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
-  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
   const std::size_t chunks = kernels::chunks(n_);
-  const int count = w2 ? 2 * k : k;  // the second right-hand side's products follow the first's
+  const int count = w2.handle ? 2 * k : k;  // the second right-hand side's products follow the first's
   // the chunk partials are reduced on the device too: only 2 * count reals cross
   dispatch(*device_, [&](auto tag) {
-    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, n_ * nc, w.handle(),
-                     w_slot * n_ * nc, w2 ? w2->handle() : nullptr, w2_slot * n_ * nc, partials_.handle());
+    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle, basis.slot * n_ * nc, n_ * nc, w.handle,
+                     w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(), compressed);
     kernels::sum_chunks<R>(tag, *device_, chunks, count, partials_.handle(), sums_.handle());
   });
   host_sums_.resize(2 * std::size_t(count));
   device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
   next_slot_ = 0;  // the blocking read drained the queue: every slot is free
-  to_values<V>(host_sums_.data(), k, out);
-  if (w2) to_values<V>(host_sums_.data() + 2 * k, k, out2);
+  if (out) to_values<V>(host_sums_.data(), k, out);
+  if (w2.handle) to_values<V>(host_sums_.data() + 2 * k, k, out2);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+  if (k <= 0) return;
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
+  dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
+           false);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot,
+                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+  if (k <= 0) return;
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
+  dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
+           true);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dots(const Basis& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+                              V* out) {
+  if (k <= 0) return;
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
+  dots_raw({basis.handle(), first}, k, {basis.handle(), first}, {w.handle(), w_slot}, nullptr, out, true);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k,
+                                     const V* c, const RawSecond& second, bool compressed) {
   if (k > max_terms_) throw Error("krylov: a combination of " + std::to_string(k) + " vectors; capacity " + std::to_string(max_terms_));
-  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
-  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
-  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
-  if (second.y) {
-    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
-    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
-    if (second.k < 0 || second.k > k) throw Error("krylov: combine's second output takes at most the first's vectors");
-  }
+  if (second.y && (second.k < 0 || second.k > k))
+    throw Error("krylov: combine's second output takes at most the first's vectors");
   constexpr int nc = components<V>();
   using R = real_of<V>;
   packed_.clear();
@@ -113,18 +134,77 @@ void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x,
   device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
   kernels::SecondOutput s2;
   if (second.y) {
-    s2.y = second.y->handle();
+    s2.y = second.y;
     s2.y_off = second.y_slot * n_ * nc;
     s2.k = second.k;
     s2.coef_off = off + off2;
-    s2.x = second.x ? second.x->handle() : nullptr;
-    s2.x_off = second.x_slot * n_ * nc;
+    s2.x = second.x.handle;
+    s2.x_off = second.x.slot * n_ * nc;
   }
   dispatch(*device_, [&](auto tag) {
-    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x ? x->handle() : nullptr,
-                        x_slot * n_ * nc, k > 0 ? basis->handle() : nullptr, first * n_ * nc, n_ * nc,
-                        y.handle(), y_slot * n_ * nc, s2);
+    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x.handle, x.slot * n_ * nc,
+                        k > 0 ? basis.handle : nullptr, basis.slot * n_ * nc, n_ * nc, y, y_slot * n_ * nc, s2,
+                        compressed, y_real);
   });
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  RawSecond s2;
+  if (second.y) {
+    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
+    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
+    s2 = {second.y->handle(), second.y_slot, second.a, {second.x ? second.x->handle() : nullptr, second.x_slot},
+          second.k, second.c};
+  }
+  combine_raw(y.handle(), y_slot, false, a, {x ? x->handle() : nullptr, x_slot},
+              {basis ? basis->handle() : nullptr, first}, k, c, s2, false);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                  const Basis* basis, std::size_t first, int k, const V* c,
+                                  const BasisSecond& second) {
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  RawSecond s2;
+  if (second.y) {
+    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
+    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
+    s2 = {second.y->handle(), second.y_slot, second.a, {second.x ? second.x->handle() : nullptr, second.x_slot},
+          second.k, second.c};
+  }
+  combine_raw(y.handle(), y_slot, false, a, {x ? x->handle() : nullptr, x_slot},
+              {basis ? basis->handle() : nullptr, first}, k, c, s2, true);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot,
+                                         const Basis* basis, std::size_t first, int k, const V* c) {
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  // the kernels' basis-typed x is the second output's: the first output
+  // (zero coefficients) goes to y's scratch slot
+  zeros_.assign(std::size_t(k), V(0));
+  const RawSecond s2{y.handle(), y_slot, a, {x ? x->handle() : nullptr, x_slot}, k, c};
+  combine_raw(y.handle(), y.scratch_slot(), false, V(0), {}, {basis ? basis->handle() : nullptr, first}, k,
+              zeros_.data(), s2, true);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::widen(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                               const Basis* basis, std::size_t first, int k, const V* c) {
+  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
+  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
+  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
+  combine_raw(y.handle(), y_slot, true, a, {x ? x->handle() : nullptr, x_slot},
+              {basis ? basis->handle() : nullptr, first}, k, c, {}, true);
 }
 
 template <Scalar V>

@@ -7,10 +7,12 @@
 // starts at element s*n. Single vectors are blocks of one slot.
 #pragma once
 #include <complex>
+#include <concepts>
 #include <memory>
 #include <vector>
 
 #include "core/buffer.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
 #include "sparse/types.hpp"
 
 namespace tessera::krylov {
@@ -31,10 +33,32 @@ struct CombineSecond {
   const V* c = nullptr;
 };
 
+/// A block of `slots` basis vectors stored in lower precision (GMRES's
+/// compressed basis: half for float values, float for double; complex
+/// values interleaved), plus one hidden scratch slot. Arithmetic stays in
+/// V: loads widen exactly, stores round to nearest even.
+template <Scalar V>
+class CompressedBlock {
+ public:
+  using Store = kernels::compressed_t<real_of<V>>;
+  CompressedBlock(std::shared_ptr<Device> device, std::size_t n, std::size_t slots)
+      : n_(n), slots_(slots), data_(std::move(device), (slots + 1) * n * components()) {}
+  /// values of the visible slots (as a Buffer<V>'s size)
+  std::size_t size() const { return slots_ * n_; }
+  std::size_t scratch_slot() const { return slots_; }
+  void* handle() const { return data_.handle(); }
+  static constexpr std::size_t components() { return sparse::is_complex_v<V> ? 2 : 1; }
+
+ private:
+  std::size_t n_, slots_;
+  Buffer<Store> data_;
+};
+
 template <Scalar V>
 class DeviceVectorOps {
  public:
   using Vec = Buffer<V>;
+  using Basis = CompressedBlock<V>;
   /// Vectors of n values; combinations of up to max_terms basis vectors.
   DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms);
   Vec make(std::size_t slots = 1) const { return Vec(device_, n_ * slots); }
@@ -62,6 +86,39 @@ class DeviceVectorOps {
   /// y = blockdiag(d) x (blocks bs x bs, row-major; d on the device).
   void block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y);
 
+  // The same operations on a compressed basis (basis-typed operands Basis,
+  // working vectors Vec; the values are computed in V from the stored ones).
+  Basis make_basis(std::size_t slots) const { return Basis(device_, n_, slots); }
+  void dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot, const Vec* w2,
+             std::size_t w2_slot, V* out, V* out2);
+  void dots(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot, V* out) {
+    dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
+  }
+  /// <basis[first+i], w> for a working vector w (the kernels' working
+  /// right-hand side is the second: the first reads basis[first] again)
+  void dots(const Basis& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
+  using BasisSecond = CombineSecond<Basis, V>;
+  void combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
+                std::size_t first, int k, const V* c, const BasisSecond& second);
+  void combine(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
+               std::size_t first, int k, const V* c) {
+    combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
+  }
+  /// y = a*x + sum c_i basis[first+i] with x a basis vector (formed as the
+  /// kernels' second output; the first goes to the hidden scratch slot)
+  /// (templates, so that a null x or basis picks the overloads above)
+  template <std::same_as<Basis> X>
+  void combine(Basis& y, std::size_t y_slot, V a, const X* x, std::size_t x_slot, const Basis* basis,
+               std::size_t first, int k, const V* c) {
+    combine_basis_x(y, y_slot, a, x, x_slot, basis, first, k, c);
+  }
+  /// A working vector from basis vectors: y = a*x + sum c_i basis[first+i].
+  template <std::same_as<Basis> B>
+  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const B* basis,
+               std::size_t first, int k, const V* c) {
+    widen(y, y_slot, a, x, x_slot, basis, first, k, c);
+  }
+
   void set(Vec& y, const std::vector<V>& host) { y.copy_from_host(host); }
   std::vector<V> get(const Vec& y) const { return y.to_vector(); }
   void finish() { device_->queue().synchronize(); }
@@ -78,6 +135,29 @@ class DeviceVectorOps {
   Buffer<real_of<V>> partials_, sums_, coef_;
   PinnedBuffer<real_of<V>> coef_host_;
   std::vector<real_of<V>> host_sums_, packed_;
+  std::vector<V> zeros_;
+
+  // Every dots and combine above: handles with slot offsets (in values);
+  // `compressed`: the basis operands are stored compressed.
+  struct Operand {
+    const void* handle = nullptr;
+    std::size_t slot = 0;
+  };
+  void dots_raw(Operand basis, int k, Operand w, Operand w2, V* out, V* out2, bool compressed);
+  struct RawSecond {
+    void* y = nullptr;
+    std::size_t y_slot = 0;
+    V a{};
+    Operand x;
+    int k = 0;
+    const V* c = nullptr;
+  };
+  void combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k, const V* c,
+                   const RawSecond& second, bool compressed);
+  void combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot, const Basis* basis,
+                       std::size_t first, int k, const V* c);
+  void widen(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
+             std::size_t first, int k, const V* c);
 };
 
 template <Scalar V>

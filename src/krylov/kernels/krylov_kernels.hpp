@@ -18,6 +18,8 @@
 // over the basis; each product has the bits it has without the other.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
@@ -42,6 +44,11 @@ struct SecondOutput {
   const void* x = nullptr;
   std::size_t x_off = 0;
 };
+
+/// The storage of a compressed basis for arithmetic type R: half bits for
+/// float, float for double.
+template <class R>
+using compressed_t = std::conditional_t<std::is_same_v<R, float>, std::uint16_t, float>;
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 

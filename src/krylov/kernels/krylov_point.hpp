@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/kernels/half.h"  // before the namespaces: shared, guarded
+#include "krylov/kernels/krylov_kernels.hpp"
 
 namespace tessera::krylov::point {
 #define ts_real float
@@ -42,7 +43,7 @@ namespace compressed {
 /// The storage of a compressed basis for arithmetic type R: half bits for
 /// float, float for double.
 template <class R>
-using compressed_t = std::conditional_t<std::is_same_v<R, float>, unsigned short, float>;
+using compressed_t = kernels::compressed_t<R>;
 
 /// The basis kernels' element functions for arithmetic R and basis storage S
 /// (S = R: full precision; S = compressed_t<R>: compressed).
