@@ -28,8 +28,8 @@ template <class W> W conj_of(W w) {
   else return w;
 }
 
-template <class Space, class V>
-double norm(Space& s, const typename Space::Vec& v, std::size_t slot = 0) {
+template <class Space, class V, class Vec>
+double norm(Space& s, const Vec& v, std::size_t slot = 0) {
   V d{};
   s.dots(v, slot, 1, v, slot, &d);
   return std::sqrt(static_cast<double>(std::real(d)));
@@ -77,8 +77,8 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
 // one (0, 1 not finite, 2 happy breakdown). A candidate whose norm the
 // Pythagorean formula could not give without cancellation is orthogonalised
 // explicitly and ends the cycle early (GMRES restarts; rare).
-template <class Space, class V, class Apply, class Column>
-int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, std::size_t M, const Options& o,
+template <class Space, class V, class Basis, class Apply, class Column>
+int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, const Options& o,
                 Result& res, Apply&& apply_to_slot, Column&& column, const std::vector<wide_t<V>>& Hraw) {
   using W = wide_t<V>;
   const V one(1);
@@ -113,7 +113,7 @@ int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       } else {  // u_j - Q a explicitly, then its norm
         for (std::size_t i = 0; i < j; ++i) coef[i] = -au[i];
         s.combine(basis, j, one, &basis, j, &basis, 0, static_cast<int>(j), coef.data());
-        alpha = norm<Space, V>(s, basis, j);
+        alpha = norm<Space, V, Basis>(s, basis, j);
         explicit_norm = true;
       }
     });
@@ -162,17 +162,17 @@ int dcgs2_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
   }
 }
 
-template <class Space, class V>
-Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, bool has_m,
-             bool flexible, TimeSplit&) {
+// GMRES with the basis `basis` (m + 1 slots): the space's vectors or a
+// compressed block (CompressedBlock: the same calls, other overloads).
+template <class Space, class V, class Basis>
+Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o,
+                bool has_m, bool flexible) {
   using Vec = typename Space::Vec;
   using W = wide_t<V>;
   using R = sparse::real_t<V>;
-  const int m = o.fixed_iterations ? o.max_iters : o.restart;
-  if (m < 1) throw UsageError("krylov: GMRES restart length must be >= 1 (got " + std::to_string(m) + ")");
   Result res;
   Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
-  Vec basis = s.make(std::size_t(m) + 1), zbasis = s.make(flexible ? std::size_t(m) : 0);
+  Vec zbasis = s.make(flexible ? std::size_t(m) : 0);
   Vec w = s.make(), vj = s.make(), z = s.make(), r = s.make();
 
   double bnorm = 0, beta = 0;
@@ -236,7 +236,7 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
   };
   // w = A M basis[j] (M: the preconditioner, if any; z keeps M basis[j] for FGMRES)
   auto apply_to_slot = [&](std::size_t j) {
-    s.combine(vj, 0, one, &basis, j, nullptr, 0, 0, nullptr);
+    s.combine(vj, 0, V(0), nullptr, 0, &basis, j, 1, &one);
     const Vec* zin = &vj;
     if (has_m) {
       s.precond(vj, z);
@@ -261,7 +261,7 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
     k = 0;
     bool happy = false, finite = true;
     if (o.ortho == Ortho::dcgs2) {
-      const int st = dcgs2_cycle<Space, V>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
+      const int st = dcgs2_cycle<Space, V, Basis>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
       finite = st != 1;
       happy = st == 2;
     } else {
@@ -343,6 +343,24 @@ Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& 
   res.true_relres = beta / bnorm;
   s.to_device(x, x_dev);
   return res;
+}
+
+template <class Space, class V>
+Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, bool has_m,
+             bool flexible, TimeSplit&) {
+  const int m = o.fixed_iterations ? o.max_iters : o.restart;
+  if (m < 1) throw UsageError("krylov: GMRES restart length must be >= 1 (got " + std::to_string(m) + ")");
+  if (o.compressed_basis) {
+    if constexpr (requires { s.make_basis(std::size_t(1)); }) {
+      auto basis = s.make_basis(std::size_t(m) + 1);
+      return gmres_on<Space, V>(s, basis, m, b_dev, x_dev, o, has_m, flexible);
+    } else {
+      throw UsageError("krylov: a compressed basis needs the resident or fused mode (the thesis mode keeps the "
+                       "basis on the host)");
+    }
+  }
+  auto basis = s.make(std::size_t(m) + 1);
+  return gmres_on<Space, V>(s, basis, m, b_dev, x_dev, o, has_m, flexible);
 }
 
 }  // namespace tessera::krylov::detail

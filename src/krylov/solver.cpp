@@ -100,6 +100,9 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
   if (&b.device() != a.device().get() || &x.device() != a.device().get())
     throw Error("krylov: b and x must live on the operator's device (" + a.device()->id() + ")");
   if (o.max_iters < 0) throw UsageError("krylov: max_iters must be >= 0");
+  if (o.compressed_basis && o.method != Method::gmres && o.method != Method::fgmres)
+    throw UsageError("krylov: a compressed basis is GMRES's (its Krylov basis); " +
+                     std::string(to_string(o.method)) + " keeps no basis");
   if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
   if (o.mode == Mode::fused) {
     if (o.method != Method::gmres)

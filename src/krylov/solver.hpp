@@ -70,6 +70,11 @@ struct Options {
   int stagnation_window = 200;
   /// GMRES: measure max |(I - V^H V)_ij| of each cycle's basis (tests).
   bool measure_orthogonality = false;
+  /// GMRES/FGMRES in the resident and fused modes: keep the Krylov basis in
+  /// lower precision (compressed-basis GMRES: float for double values, half
+  /// for float values; arithmetic in the working precision). A UsageError in
+  /// thesis mode and for CG/BiCGStab.
+  bool compressed_basis = false;
 };
 
 /// Options from the names and numbers `tessera solve` and the Python package

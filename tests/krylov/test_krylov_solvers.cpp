@@ -178,6 +178,68 @@ TEST_P(KrylovSolvers, FusedModeGivesResidentDcgs2IteratesBitwise) {
   fused_equals_resident_dcgs2<std::complex<double>>(GetParam());
 }
 
+// Compressed-basis GMRES (half basis for float values, float for double):
+// converges to the working precision's tolerance in the fused mode, with
+// DCGS2 in resident mode (the unfused kernels) and with MGS, with and without
+// Jacobi; the same iterates as the CPU. The basis really is stored low: with
+// DCGS2, |I - Q^H Q| is far above what the working precision keeps and near
+// the storage's rounding unit. (MGS loses orthogonality in proportion to
+// cond(A) times the storage's unit, here O(1), and still converges.)
+std::string fmt_g(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+template <class V>
+void compressed_basis_converges(const std::string& id) {
+  const std::size_t n = 357;
+  const auto a = nonsymmetric<V>(n, 21);
+  const auto xs = random_values<V>(n, 22);
+  const auto b = multiply(a, xs);
+  const double store_eps = single<V>() ? 4.9e-4 : 6.0e-8;  // half, float
+  struct Case {
+    Mode mode;
+    Ortho ortho;
+  };
+  for (Case c : {Case{Mode::fused, Ortho::cgs2}, Case{Mode::resident, Ortho::dcgs2}, Case{Mode::resident, Ortho::mgs}})
+    for (int precond : {0, 1}) {
+      Options o;
+      o.mode = c.mode;
+      o.ortho = c.ortho;
+      o.restart = 30;
+      o.tol = solve_tol<V>();
+      o.max_iters = 3000;
+      o.compressed_basis = true;
+      o.measure_orthogonality = true;
+      const auto r = solve_on<V>(id, a, b, o, precond);
+      const auto cpu = solve_on<V>("cpu", a, b, o, precond);
+      const std::string what = std::string(typeid(V).name()) + " " + std::string(to_string(c.mode)) + "/" +
+                               std::string(to_string(c.ortho)) +
+                               (precond ? " +jacobi" : "") + " on " + id + " its " +
+                               std::to_string(r.res.iterations) + " loss " +
+                               fmt_g(r.res.orthogonality_loss);
+      ASSERT_EQ(r.res.status, Status::converged) << what;
+      EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
+      EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+      if (c.ortho != Ortho::mgs) {
+        EXPECT_GT(r.res.orthogonality_loss, 0.01 * store_eps) << what;
+        EXPECT_LT(r.res.orthogonality_loss, 100 * store_eps) << what;
+      }
+      ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
+      for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
+        EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0])
+            << what << " it " << i;
+    }
+}
+
+TEST_P(KrylovSolvers, CompressedBasisConvergesWithAStoredLowBasis) {
+  compressed_basis_converges<float>(GetParam());
+  compressed_basis_converges<double>(GetParam());
+  compressed_basis_converges<std::complex<float>>(GetParam());
+  compressed_basis_converges<std::complex<double>>(GetParam());
+}
+
 // A Krylov space of dimension 3 (three distinct eigenvalues): GMRES stops at
 // iteration 3 with h_{4,3} = 0 and the exact solution.
 TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
@@ -430,6 +492,12 @@ TEST(KrylovBadInput, FusedModeIsGmresWithCgs2) {
   EXPECT_THROW(solve_on<V>("cpu", a, b, o, 1), UsageError);
   o.method = Method::gmres;
   EXPECT_EQ(solve_on<V>("cpu", a, b, o).res.status, Status::converged);
+  o.compressed_basis = true;  // a compressed basis: GMRES on the device only
+  o.mode = Mode::thesis;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
+  o.mode = Mode::resident;
+  o.method = Method::cg;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
 }
 
 TEST(KrylovBadInput, SizeMismatchNanAndStagnation) {
