@@ -14,6 +14,8 @@
 //   ghosts=keep     keep,drop: also solve the system without the ghost cells'
 //                   empty rows (sparse::drop_empty_block_rows: same solution,
 //                   38% shorter vectors on case 4)
+//   basis=full      full,compressed: also GMRES with its basis in half
+//                   (complex single; float for double) in resident/fused modes
 //   tosolve=1       0: skip the time-to-solution rows
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
 //                   matrix free); 0 skips it (quick: 63)
@@ -65,11 +67,16 @@ int positive(const std::string& key, const std::string& v) {
 // side each, the next candidate (p + 2) and q_j (p + 1): 4p + 5, no norm;
 // fused: one reduction (p + 1: w; u_j is slot p-1) and one update (p + 1
 // read, 2 written): 2p + 4; both plus the copy of v_j (2).
-double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j) {
+// A compressed basis (c = its bytes per value over the working type's, 1/2)
+// scales the basis vectors' passes: fused 2pc + 3 + 3c (the two written
+// basis vectors and the v_j copy's read are basis vectors too); otherwise the
+// p-proportional terms (MGS: each projection reads q_i twice, w three times).
+double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1) {
   const double p = j + 1;
-  if (mode == krylov::Mode::fused) return 2 * p + 4 + 2;
-  if (o == krylov::Ortho::dcgs2) return 4 * p + 5 + 2;
-  const double proj = o == krylov::Ortho::mgs ? 5 * p : o == krylov::Ortho::cgs ? 2 * p + 3 : 2 * (2 * p + 3);
+  if (mode == krylov::Mode::fused) return 2 * p * c + 3 + 3 * c;
+  if (o == krylov::Ortho::dcgs2) return 4 * p * c + 5 + 2;
+  const double proj = o == krylov::Ortho::mgs ? p * (2 * c + 3) : o == krylov::Ortho::cgs ? 2 * p * c + 3
+                                                                                           : 2 * (2 * p * c + 3);
   return proj + 6;
 }
 
@@ -109,7 +116,8 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   const double vb = static_cast<double>(n * sizeof(V));
   double bytes = 0;
   const int m_len = o.fixed_iterations ? o.max_iters : o.restart;
-  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len)) * vb;
+  const double c = o.compressed_basis ? 0.5 : 1.0;
+  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len), c) * vb;
   bytes += (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel());
   if (o.mode == krylov::Mode::thesis) bytes += 2.0 * vb * (r.iterations + r.restarts + 1);
   m.bytes = bytes;
@@ -168,6 +176,9 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const auto modes = split_list(args.param("modes", "resident,thesis,fused"));
   const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
   const auto ghosts = split_list(args.param("ghosts", "keep"));
+  const auto bases = split_list(args.param("basis", "full"));
+  for (const auto& b : bases)
+    if (b != "full" && b != "compressed") throw UsageError(fmt::format("--param basis={}: expected full or compressed", b));
   const auto cgs2_like = [](const std::string& o) { return o == "cgs2" || o == "dcgs2"; };
   if (std::find(modes.begin(), modes.end(), "fused") != modes.end() &&
       std::none_of(orthos.begin(), orthos.end(), cgs2_like))
@@ -195,9 +206,11 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
         restricted.block = sparse::drop_empty_block_rows(full.block).a;
         restricted.is_block = true;
       }
+      for (const auto& basis : bases)
       for (const auto& ghost : ghosts)
       for (const auto& mode : modes)
         for (const auto& ortho : orthos) {
+          if (basis == "compressed" && mode == "thesis") continue;  // the basis lives on the host there
           const bool drop = ghost == "drop";
           const auto& hm = drop ? restricted : full;
           krylov::Options o;
@@ -212,9 +225,11 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
           }
           o.fixed_iterations = true;
           o.max_iters = iters;
+          o.compressed_basis = basis == "compressed";
           report.results.push_back(run_case(device, hm, o, args,
-                                            fmt::format("gmres {} it {} {} {}{}", iters, mode, ortho, tc.name(),
-                                                        drop ? " ghosts dropped" : "")));
+                                            fmt::format("gmres {} it {} {} {}{}{}", iters, mode, ortho, tc.name(),
+                                                        drop ? " ghosts dropped" : "",
+                                                        o.compressed_basis ? " compressed basis" : "")));
         }
     }
     if (tosolve && args.run_double()) {

@@ -31,7 +31,7 @@ using namespace tessera::sparse;
 
 struct SolveArgs {
   std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
-  std::string mode = "resident", precision = "double", device = "best", out, json;
+  std::string mode = "resident", precision = "double", device = "best", out, json, basis = "full";
   int restart = 30, max_iters = 1000, block = 5;
   double tol = 1e-8;
   bool fixed = false, real = false;
@@ -41,7 +41,9 @@ struct SolveArgs {
 std::string ortho_of(const SolveArgs& a) { return !a.ortho.empty() ? a.ortho : a.mode == "fused" ? "dcgs2" : "mgs"; }
 
 krylov::Options options_of(const SolveArgs& a) {
-  return krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
+  auto o = krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
+  o.compressed_basis = a.basis == "compressed";
+  return o;
 }
 
 template <Scalar V>
@@ -127,8 +129,9 @@ int solve_as(const SolveArgs& args) {
 
   std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(), (long long)csr.rows,
               (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
-  std::printf("method   %s(%d), %s, precond %s, %s mode, tol %.3g%s\n", args.method.c_str(), args.restart,
-              std::string(krylov::to_string(o.ortho)).c_str(), args.precond.c_str(), args.mode.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
+  std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n", args.method.c_str(), args.restart,
+              std::string(krylov::to_string(o.ortho)).c_str(), args.precond.c_str(), args.mode.c_str(),
+              args.basis.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
   const auto& t = r.time;
@@ -146,6 +149,7 @@ int solve_as(const SolveArgs& args) {
                         {"ortho", krylov::to_string(o.ortho)},
                         {"precond", args.precond},
                         {"mode", args.mode},
+                        {"basis", args.basis},
                         {"tol", args.tol},
                         {"fixed_iterations", args.fixed},
                         {"status", std::string(krylov::to_string(r.status))},
@@ -272,6 +276,10 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
   cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
   cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2 on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));
+  cmd->add_option("--basis", a->basis,
+                  "full (default) or compressed: GMRES keeps its Krylov basis in half (single) or float (double) "
+                  "precision, arithmetic in the working precision (resident and fused modes)")
+      ->check(CLI::IsMember({"full", "compressed"}));
   cmd->add_option("--precision", a->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
   cmd->add_flag("--real", a->real, "Real values for a generated TRACE case");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
