@@ -234,15 +234,22 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     }
     if (tosolve && args.run_double()) {
       const auto hm = generate_matrix<std::complex<double>>(tc.name());
-      for (int restart : {30, 100}) {
-        krylov::Options o;
-        o.ortho = krylov::Ortho::cgs2;
-        o.restart = restart;
-        o.tol = 1e-8;
-        o.max_iters = 5000;
-        report.results.push_back(run_case(device, hm, o, args,
-                                          fmt::format("gmres({}) to 1e-8 resident cgs2 {}", restart, tc.name())));
-      }
+      for (const auto& basis : bases)
+        for (int restart : {30, 100})
+          for (const char* mode : {"resident", "fused"}) {
+            krylov::Options o;
+            o.mode = krylov::parse_mode(mode);
+            o.ortho = krylov::Ortho::cgs2;
+            o.restart = restart;
+            o.tol = 1e-8;
+            o.max_iters = 5000;
+            o.compressed_basis = basis == "compressed";
+            if (o.mode == krylov::Mode::fused && std::find(modes.begin(), modes.end(), "fused") == modes.end())
+              continue;
+            report.results.push_back(run_case(device, hm, o, args,
+                                              fmt::format("gmres({}) to 1e-8 {} cgs2 {}{}", restart, mode,
+                                                          tc.name(), o.compressed_basis ? " compressed basis" : "")));
+          }
     }
   }
   if (poisson > 0 && args.run_double()) report.results.push_back(poisson_cg_mg(device, poisson, args));
