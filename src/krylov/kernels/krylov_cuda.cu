@@ -1,8 +1,5 @@
 // CUDA launchers of the Krylov kernels. The mathematics is krylov_point.h and
 // the summation order that of krylov_cpu.cpp; here only indexing.
-#include <cstdlib>
-#include <type_traits>
-
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "krylov/kernels/krylov_kernels.hpp"
@@ -15,59 +12,40 @@ namespace {
 using namespace point;
 constexpr unsigned kBlock = 256;
 
-// One block of TS_REDUCE_THREADS per (G consecutive products, chunk c):
-// each element of w (and w2) is loaded once for the G basis vectors (from
-// L2 once per group instead of once per product), and each product keeps the
-// canonical order of its chunk. Consecutive blocks share a chunk of w
-// (c = block / groups), so its re-reads hit L2. TWO: a second right-hand side
-// w2 in the same pass, its partials `set` reals on.
-template <class R, class S, int TWO, int G>
+// One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
+// second right-hand side w2 in the same pass, its partials `set` reals on.
+template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
                 const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
-  constexpr int sums = TWO ? 4 : 2;
-  __shared__ R s[G * sums][TS_REDUCE_THREADS];  // per product: re, im (, re2, im2)
-  const std::size_t groups = (k + G - 1) / G;
-  const std::size_t k0 = (blockIdx.x % groups) * G, c = blockIdx.x / groups;
+  __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  const std::size_t job = kk * nch + c;
   const unsigned t = threadIdx.x;
-  R acc[G][4] = {};
+  const S* vk = v + kk * ld;
+  R acc[4] = {0, 0, 0, 0};
   for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n)
-#pragma unroll
-      for (int g = 0; g < G; ++g)
-        if (k0 + g < k)
-          dots_at<R, S>(nc, long(i), v + (k0 + g) * ld, w, TWO, w2, &acc[g][0], &acc[g][1], &acc[g][2], &acc[g][3]);
+    if (i < n) dots_at<R, S>(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
   }
-#pragma unroll
-  for (int g = 0; g < G; ++g)
-    for (int q = 0; q < sums; ++q) s[g * sums + q][t] = acc[g][q];
+  constexpr int sums = TWO ? 4 : 2;
+  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
   __syncthreads();
   for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
     if (t < h)
-      for (int q = 0; q < G * sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
+      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
     __syncthreads();
   }
-  if (t < unsigned(G) && k0 + t < k) {
-    const std::size_t job = (k0 + t) * nch + c, b = t * sums;
-    partials[2 * job] = s[b][0];
-    partials[2 * job + 1] = s[b + 1][0];
+  if (t == 0) {
+    partials[2 * job] = s[0][0];
+    partials[2 * job + 1] = s[1][0];
     if (TWO) {
       const std::size_t set = 2 * nch * k;
-      partials[set + 2 * job] = s[b + 2 % sums][0];
-      partials[set + 2 * job + 1] = s[b + 3 % sums][0];
+      partials[set + 2 * job] = s[2 % sums][0];
+      partials[set + 2 * job + 1] = s[3 % sums][0];
     }
   }
-}
-
-// Products per dots block: TESSERA_KRY_DOTS_GROUP (1, 2 or 4) for measurements; default 1.
-int dots_group() {
-  static const int g = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTS_GROUP");
-    const int v = e ? std::atoi(e) : 1;
-    return v == 2 || v == 4 ? v : 1;
-  }();
-  return g;
 }
 
 // One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
@@ -126,28 +104,16 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
-  const int g = dots_group();
-  const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + g - 1) / g));
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
   with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
-    auto launch = [&](auto two, auto group) {
-      dots_kernel<R, S, decltype(two)::value, decltype(group)::value><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), w2 ? at<R>(w2, w2_off) : nullptr,
+    if (w2)
+      dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
           cuda::ptr<R>(partials));
-    };
-    using I0 = std::integral_constant<int, 0>;
-    using I1 = std::integral_constant<int, 1>;
-    using I2 = std::integral_constant<int, 2>;
-    using I4 = std::integral_constant<int, 4>;
-    if (w2) {
-      if (g == 4) launch(I1{}, I4{});
-      else if (g == 2) launch(I1{}, I2{});
-      else launch(I1{}, I1{});
-    } else {
-      if (g == 4) launch(I0{}, I4{});
-      else if (g == 2) launch(I0{}, I2{});
-      else launch(I0{}, I1{});
-    }
+    else
+      dots_kernel<R, S, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
   });
   cuda::check_launch("krylov dots");
 }
