@@ -2,8 +2,6 @@
 // (nx/b, ny, nz) grid of blocks of b cells along x (KernelVariant::group_x());
 // the mathematics is in lbm_point.h (one template instance per variant).
 
-#include <cstdlib>
-
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "lbm/kernels/lbm_kernels.hpp"
@@ -15,21 +13,17 @@ namespace tessera::lbm::kernels {
 
 namespace {
 
-template <class V, bool SPLIT = true>
+template <class V>
 __device__ __forceinline__ void stream_collide_body(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
                                                     const unsigned char* __restrict__ flags, typename V::params& p) {
   const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
   // the parity as a constant: each branch computes its slot offsets without
   // selecting between i and i+1 per population
-  if (SPLIT) {
-    if (odd)
-      V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 1, &p);
-    else
-      V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 0, &p);
-  } else {
-    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
-  }
+  if (odd)
+    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 1, &p);
+  else
+    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 0, &p);
 }
 template <class V>
 __global__ void stream_collide_k(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
@@ -43,12 +37,6 @@ __global__ void __maxnreg__(R) stream_collide_capped_k(long nx, long ny, long nz
                                                        typename V::store* __restrict__ f,
                                                        const unsigned char* __restrict__ flags, typename V::params p) {
   stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
-}
-// experiment: the parity as a run-time value (no split)
-template <class V>
-__global__ void stream_collide_nosplit_k(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,
-                                         const unsigned char* __restrict__ flags, typename V::params p) {
-  stream_collide_body<V, false>(nx, ny, nz, odd, f, flags, p);
 }
 // Register caps compiled for the D3Q19 FP32 and FP16S kernels (the others run uncapped).
 template <class V>
@@ -115,9 +103,6 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
     const auto pp = to_point_params<V>(sp);
     const int odd = int(t & 1);
     if constexpr (has_capped<V>) {
-      static const bool nosplit = std::getenv("TESSERA_LBM_NOSPLIT") != nullptr;
-      if (nosplit)
-        return stream_collide_nosplit_k<V><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
       if (cap == 32) return stream_collide_capped_k<V, 32><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
       if (cap == 40) return stream_collide_capped_k<V, 40><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
       if (cap == 48) return stream_collide_capped_k<V, 48><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
