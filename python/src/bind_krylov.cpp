@@ -17,6 +17,7 @@ struct SolveArgs {
   int restart, max_iters, block;
   double tol;
   bool fixed;
+  std::string basis;
 };
 
 template <class V>
@@ -31,7 +32,10 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
     hx = to_vector<V>(*x0, "solve: x0 (the dtype of A)");
     if (hx.size() != hb.size()) throw UsageError("solve: x0 must have the length of b");
   }
-  const krylov::Options o = krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
+  krylov::Options o = krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
+  if (s.basis != "full" && s.basis != "compressed")
+    throw UsageError("solve: basis must be 'full' or 'compressed', got '" + s.basis + "'");
+  o.compressed_basis = s.basis == "compressed";
   krylov::Result r;
   {
     nb::gil_scoped_release release;
@@ -70,8 +74,8 @@ void bind_krylov(nb::module_& m) {
         [](nb::handle dev, AnyArray indptr, AnyArray indices, AnyArray data, std::pair<long, long> shape,
            AnyArray b, std::optional<AnyArray> x0, std::string method, int restart, std::string ortho,
            double tol, int max_iters, std::string precond, int block, std::string mode, std::string kernel,
-           bool fixed) {
-          const SolveArgs s{method, ortho, precond, mode, kernel, restart, max_iters, block, tol, fixed};
+           bool fixed, std::string basis) {
+          const SolveArgs s{method, ortho, precond, mode, kernel, restart, max_iters, block, tol, fixed, basis};
           auto d = device_from(dev);
           return dispatch_value(data, "solve", [&]<class V>() {
             auto a = csr_from_arrays<V>(indptr, indices, data, shape);
@@ -81,7 +85,7 @@ void bind_krylov(nb::module_& m) {
         nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("shape"),
         nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"), nb::arg("ortho"),
         nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"), nb::arg("mode"),
-        nb::arg("kernel"), nb::arg("fixed_iterations"));
+        nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"));
 }
 
 }  // namespace tessera::py

@@ -8,7 +8,7 @@ __all__ = ["solve"]
 
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
-          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False):
+          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full"):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
@@ -18,7 +18,9 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x ``block``
     diagonal blocks). ``mode``: resident (everything on the device), fused
     (resident, GMRES with DCGS2 on fused kernels) or thesis (vectors on the
-    host, SpMV and preconditioner offloaded).
+    host, SpMV and preconditioner offloaded). ``basis``: full, or compressed
+    (GMRES keeps its Krylov basis in half precision for float32/complex64
+    and in float for float64/complex128; resident and fused modes).
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres
     (||b - A x|| / ||b|| recomputed), time (seconds by phase), device.
@@ -30,4 +32,4 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     if x0 is not None:
         x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
     return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
-                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations))
+                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis))

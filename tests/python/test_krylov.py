@@ -102,3 +102,20 @@ def test_fused_mode_equals_resident_dcgs2(rng):
     np.testing.assert_array_equal(inf["history"], ir["history"])
     with pytest.raises(Exception, match="CGS2"):
         tessera.solve(A, b, "gmres", "cpu", mode="fused", ortho="mgs")
+
+
+def test_compressed_basis_double_reaches_the_tolerance(rng):
+    """A float basis for a double solve: still 1e-10, a few more iterations at most; a bad name is refused."""
+    A = _convection_diffusion(16)
+    b = rng.standard_normal(A.shape[0])
+    xf, full = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, mode="fused")
+    xc, comp = tessera.solve(A, b, "gmres", "cpu", tol=1e-10, mode="fused", basis="compressed")
+    assert full["converged"] and comp["converged"]
+    assert comp["true_relres"] <= 1e-9
+    assert full["iterations"] <= comp["iterations"] <= full["iterations"] + 10
+    assert not np.array_equal(xc, xf)  # the basis really is stored in float
+    np.testing.assert_allclose(xc, xf, rtol=0, atol=1e-8 * np.abs(xf).max())
+    with pytest.raises(tessera.UsageError, match="basis"):
+        tessera.solve(A, b, "gmres", "cpu", basis="half")
+    with pytest.raises(tessera.UsageError, match="compressed basis"):
+        tessera.solve(A, b, "gmres", "cpu", mode="thesis", basis="compressed")
