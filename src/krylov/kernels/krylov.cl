@@ -16,6 +16,7 @@ __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_vs
   const uint t = (uint)get_local_id(0);
   __global const ts_vstore* vk = v + v_off + kk * ld;
   ts_real acc[4] = {0, 0, 0, 0};
+#pragma unroll
   for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
     if (i < n) ts_kry_dots_at(nc, (long)i, vk, w + w_off, two, w2 + w2_off, &acc[0], &acc[1], &acc[2], &acc[3]);

@@ -25,6 +25,7 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
   const unsigned t = threadIdx.x;
   const S* vk = v + kk * ld;
   R acc[4] = {0, 0, 0, 0};
+#pragma unroll
   for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
     if (i < n) dots_at<R, S>(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);

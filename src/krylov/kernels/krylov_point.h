@@ -12,6 +12,15 @@
  * Each term of a complex product is formed here once, in a fixed order. */
 #include "core/kernels/portable.h"
 
+/* Unroll a loop over basis vectors by 4 on the GPUs: four independent loads
+ * of each work-item in flight instead of one (the order of the sums is that
+ * of the loop). */
+#if defined(__OPENCL_VERSION__) || defined(__CUDA_ARCH__)
+#define TS_KRY_UNROLL4 _Pragma("unroll 4")
+#else
+#define TS_KRY_UNROLL4
+#endif
+
 /* Hermitian inner-product term conj(v) * w: the conjugate is on v. */
 TS_FN ts_real ts_kry_hdot_re(ts_real vr, ts_real vi, ts_real wr, ts_real wi) { return vr * wr + vi * wi; }
 TS_FN ts_real ts_kry_hdot_im(ts_real vr, ts_real vi, ts_real wr, ts_real wi) { return vr * wi - vi * wr; }
@@ -121,6 +130,7 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
   if (nc == 1) {
     ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
     ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], ts_kry_vget(x2, i)) : (ts_real)0;
+    TS_KRY_UNROLL4
     for (int kk = 0; kk < k; ++kk) {
       const ts_real vk = ts_kry_vget(v, (long)kk * ld + i);
       acc = acc + ts_kry_rmul(coef[1 + kk], vk);
@@ -141,6 +151,7 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
     br = ts_kry_mul_re(coef2[0], coef2[1], xr, xi);
     bi = ts_kry_mul_im(coef2[0], coef2[1], xr, xi);
   }
+  TS_KRY_UNROLL4
   for (int kk = 0; kk < k; ++kk) {
     const int cc = 2 * (1 + kk);
     ts_real vr, vi;
