@@ -56,6 +56,8 @@ Options parse_options(std::string_view method, std::string_view ortho, std::stri
   o.method = parse_method(method);
   o.ortho = parse_ortho(ortho);
   o.mode = parse_mode(mode);
+  // the fused mode's CGS2 is DCGS2: say so wherever the options are printed
+  if (o.mode == Mode::fused && o.ortho == Ortho::cgs2) o.ortho = Ortho::dcgs2;
   o.restart = restart;
   o.tol = tol;
   o.max_iters = max_iters;
