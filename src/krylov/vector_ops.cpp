@@ -83,25 +83,27 @@ void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
-                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+template <class B>
+void DeviceVectorOps<V>::dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
+                                       const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
   if (k <= 0) return;
   check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
   check_slot(w.size(), n_, w_slot, 1, "dots (w)");
   if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
   dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
-           false);
+           std::is_same_v<B, Basis>);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+  dots2_checked(basis, first, k, w, w_slot, w2, w2_slot, out, out2);
 }
 
 template <Scalar V>
 void DeviceVectorOps<V>::dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot,
                                const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
-  if (k <= 0) return;
-  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
-  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
-  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
-  dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
-           true);
+  dots2_checked(basis, first, k, w, w_slot, w2, w2_slot, out, out2);
 }
 
 template <Scalar V>
@@ -149,8 +151,9 @@ void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+template <class Y, class B, class Sec>
+void DeviceVectorOps<V>::combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                          const B* basis, std::size_t first, int k, const V* c, const Sec& second) {
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
@@ -161,26 +164,24 @@ void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x,
     s2 = {second.y->handle(), second.y_slot, second.a, {second.x ? second.x->handle() : nullptr, second.x_slot},
           second.k, second.c};
   }
-  combine_raw(y.handle(), y_slot, false, a, {x ? x->handle() : nullptr, x_slot},
-              {basis ? basis->handle() : nullptr, first}, k, c, s2, false);
+  constexpr bool compressed = std::is_same_v<B, Basis>;
+  // a working-precision y over a compressed basis: the basis widened
+  constexpr bool y_real = compressed && std::is_same_v<Y, Vec>;
+  combine_raw(y.handle(), y_slot, y_real, a, {x ? x->handle() : nullptr, x_slot},
+              {basis ? basis->handle() : nullptr, first}, k, c, s2, compressed);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+  combine2_checked(y, y_slot, a, x, x_slot, basis, first, k, c, second);
 }
 
 template <Scalar V>
 void DeviceVectorOps<V>::combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
                                   const Basis* basis, std::size_t first, int k, const V* c,
                                   const BasisSecond& second) {
-  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
-  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
-  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
-  RawSecond s2;
-  if (second.y) {
-    check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
-    if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
-    s2 = {second.y->handle(), second.y_slot, second.a, {second.x ? second.x->handle() : nullptr, second.x_slot},
-          second.k, second.c};
-  }
-  combine_raw(y.handle(), y_slot, false, a, {x ? x->handle() : nullptr, x_slot},
-              {basis ? basis->handle() : nullptr, first}, k, c, s2, true);
+  combine2_checked(y, y_slot, a, x, x_slot, basis, first, k, c, second);
 }
 
 template <Scalar V>
@@ -200,11 +201,7 @@ void DeviceVectorOps<V>::combine_basis_x(Basis& y, std::size_t y_slot, V a, cons
 template <Scalar V>
 void DeviceVectorOps<V>::widen(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
                                const Basis* basis, std::size_t first, int k, const V* c) {
-  check_slot(y.size(), n_, y_slot, 1, "combine (y)");
-  if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
-  if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
-  combine_raw(y.handle(), y_slot, true, a, {x ? x->handle() : nullptr, x_slot},
-              {basis ? basis->handle() : nullptr, first}, k, c, {}, true);
+  combine2_checked(y, y_slot, a, x, x_slot, basis, first, k, c, CombineSecond<Basis, V>{});
 }
 
 template <Scalar V>

@@ -154,6 +154,12 @@ class DeviceVectorOps {
   };
   void combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k, const V* c,
                    const RawSecond& second, bool compressed);
+  template <class B>
+  void dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot, const Vec* w2,
+                     std::size_t w2_slot, V* out, V* out2);
+  template <class Y, class B, class Sec>
+  void combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const B* basis,
+                        std::size_t first, int k, const V* c, const Sec& second);
   void combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot, const Basis* basis,
                        std::size_t first, int k, const V* c);
   void widen(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
