@@ -41,3 +41,15 @@ krylov_cli(solve_trace_fused_mode 0 "converged.after"
            --tol 1e-5 --device cpu)
 krylov_cli(solve_fused_mode_mgs_exit2 2 "fused.mode.orthogonalises.with.CGS2"
            solve --generate laplace7:4 --mode fused --ortho mgs --device cpu)
+# a float basis for a double solve (the line shows the basis); none in thesis mode
+krylov_cli(solve_trace_compressed_basis 0 "compressed.basis.*converged.after|converged.after.*compressed.basis"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --mode fused --basis compressed --restart 30
+           --tol 1e-10 --device cpu)
+krylov_cli(solve_compressed_basis_thesis_exit2 2 "compressed.basis.needs.the.resident.or.fused.mode"
+           solve --generate laplace7:4 --mode thesis --basis compressed --device cpu)
+# the ghost cells' empty rows dropped: 600 of 5040 rows solved; only block matrices
+krylov_cli(solve_trace_drop_ghosts 0 "converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --mode fused --drop-ghosts --restart 30
+           --tol 1e-10 --device cpu)
+krylov_cli(solve_drop_ghosts_csr_exit2 2 "drop-ghosts:.needs.a.block.matrix"
+           solve --generate laplace7:4 --drop-ghosts --device cpu)
