@@ -17,6 +17,8 @@
 //   basis=full      full,compressed: also GMRES with its basis in half
 //                   (complex single; float for double) in resident/fused modes
 //   tosolve=1       0: skip the time-to-solution rows
+//   mtx=a.mtx,...   Matrix Market matrices: time to 1e-8 (GMRES(30)/(100),
+//                   CGS2, resident and fused, each basis), b = A * ones
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
 //                   matrix free); 0 skips it (quick: 63)
 #include <fmt/format.h>
@@ -187,7 +189,30 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
   const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
-  Progress progress("gmres on " + device->id(), 1 + static_cast<int>(names.size()));
+  std::vector<std::string> mtx;
+  for (const auto& f : split_list(args.param("mtx", "")))
+    if (!f.empty() && args.run_double()) mtx.push_back(f);
+  // time to 1e-8 (complex double for TRACE, the file's field for Matrix
+  // Market): GMRES(30)/(100) with CGS2, resident and fused, each basis
+  auto to_solve_rows = [&](const auto& hm) {
+    for (const auto& basis : bases)
+      for (int restart : {30, 100})
+        for (const char* mode : {"resident", "fused"}) {
+          krylov::Options o;
+          o.mode = krylov::parse_mode(mode);
+          o.ortho = krylov::Ortho::cgs2;
+          o.restart = restart;
+          o.tol = 1e-8;
+          o.max_iters = 5000;
+          o.compressed_basis = basis == "compressed";
+          if (o.mode == krylov::Mode::fused && std::find(modes.begin(), modes.end(), "fused") == modes.end())
+            continue;
+          report.results.push_back(run_case(device, hm, o, args,
+                                            fmt::format("gmres({}) to 1e-8 {} cgs2 {}{}", restart, mode, hm.name,
+                                                        o.compressed_basis ? " compressed basis" : "")));
+        }
+  };
+  Progress progress("gmres on " + device->id(), 1 + static_cast<int>(names.size() + mtx.size()));
   progress.step("copy");
   const Measurement copy = bench::measure_native_copy(*device, std::size_t(1) << (args.quick ? 26 : 29), args.timing);
   report.copy_gbps = copy.gbps();
@@ -232,25 +257,13 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
                                                         o.compressed_basis ? " compressed basis" : "")));
         }
     }
-    if (tosolve && args.run_double()) {
-      const auto hm = generate_matrix<std::complex<double>>(tc.name());
-      for (const auto& basis : bases)
-        for (int restart : {30, 100})
-          for (const char* mode : {"resident", "fused"}) {
-            krylov::Options o;
-            o.mode = krylov::parse_mode(mode);
-            o.ortho = krylov::Ortho::cgs2;
-            o.restart = restart;
-            o.tol = 1e-8;
-            o.max_iters = 5000;
-            o.compressed_basis = basis == "compressed";
-            if (o.mode == krylov::Mode::fused && std::find(modes.begin(), modes.end(), "fused") == modes.end())
-              continue;
-            report.results.push_back(run_case(device, hm, o, args,
-                                              fmt::format("gmres({}) to 1e-8 {} cgs2 {}{}", restart, mode,
-                                                          tc.name(), o.compressed_basis ? " compressed basis" : "")));
-          }
-    }
+    if (tosolve && args.run_double()) to_solve_rows(generate_matrix<std::complex<double>>(tc.name()));
+  }
+  // Matrix Market files: time to 1e-8 like the TRACE rows, in the file's field (real or complex) in double
+  for (const auto& path : mtx) {
+    progress.step(path);
+    if (file_is_complex(path)) to_solve_rows(read_matrix<std::complex<double>>(path));
+    else to_solve_rows(read_matrix<double>(path));
   }
   if (poisson > 0 && args.run_double()) report.results.push_back(poisson_cg_mg(device, poisson, args));
   return report;

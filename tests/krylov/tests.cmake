@@ -53,3 +53,11 @@ krylov_cli(solve_trace_drop_ghosts 0 "converged.after"
            --tol 1e-10 --device cpu)
 krylov_cli(solve_drop_ghosts_csr_exit2 2 "drop-ghosts:.needs.a.block.matrix"
            solve --generate laplace7:4 --drop-ghosts --device cpu)
+# bench gmres on a Matrix Market file (a 12x12 convection-diffusion operator): time-to-1e-8 rows for each basis
+add_test(NAME cli.bench_gmres_mtx COMMAND tessera_cli bench gmres --device cpu --quick --reps 1 --warmup 0
+         --param cases=1 --param iters=2 --param modes=fused --param ortho=cgs2 --param tosolve=0 --param poisson=0
+         --param basis=full,compressed --param mtx=${KRYLOV_DATA}/convdiff144.mtx)
+set_tests_properties(cli.bench_gmres_mtx PROPERTIES PASS_REGULAR_EXPRESSION
+                     "gmres.100..to.1e-8.fused.cgs2.[^|]*convdiff144.mtx.compressed.basis[^\n]*converged")
+krylov_cli(bench_gmres_bad_basis_exit2 2 "basis=half:.expected.full.or.compressed"
+           bench gmres --device cpu --quick --param basis=half)
