@@ -121,6 +121,7 @@ int solve_as(const SolveArgs& args) {
   if (args.drop_ghosts) {
     if (!hm.is_block) throw UsageError("--drop-ghosts: needs a block matrix (--generate trace:...)");
     red = drop_empty_block_rows(hm.block);
+    if (red.kept.empty()) throw Error(fmt::format("--drop-ghosts: {} has no block row with entries", hm.name));
     const auto bs = static_cast<std::size_t>(hm.block.block.r);
     for (const auto br : red.kept)
       for (std::size_t i = 0; i < bs; ++i) rows.push_back(static_cast<std::size_t>(br) * bs + i);
@@ -132,7 +133,7 @@ int solve_as(const SolveArgs& args) {
                                 "system is inconsistent there", std::abs(hb[i]), i));
   }
   auto restrict_to_rows = [&](const std::vector<V>& v) {
-    if (rows.empty()) return v;
+    if (!args.drop_ghosts) return v;
     std::vector<V> out(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) out[i] = v[rows[i]];
     return out;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -234,6 +235,24 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
     // (whose size grows like sqrt(n) eps ||A z|| over the projection sums).
     return hn <= happy_factor * eps * std::sqrt(colsq) ? 2 : 0;
   };
+  // A half-precision basis also holds DCGS2's unnormalised candidates, whose
+  // size follows ||A M||: beyond half's range (6e-5 .. 65504) they overflow
+  // or vanish. The process then runs on A M / sigma, sigma a power of two
+  // (exact) near ||A M r|| / ||r||; the solution update divides y by sigma.
+  double sigma = 1;
+  if constexpr (requires { typename Basis::Store; }) {
+    if constexpr (std::is_same_v<typename Basis::Store, std::uint16_t>) {
+      const Vec* zin = &r;
+      if (has_m) {
+        s.precond(r, z);
+        zin = &z;
+      }
+      s.apply_a(*zin, w);
+      const double grow = norm<Space, V>(s, w) / beta;
+      if (std::isfinite(grow) && grow > 0) sigma = std::exp2(std::round(std::log2(grow)));
+    }
+  }
+  const V inv_sigma = narrow<V>(1.0 / sigma);
   // w = A M basis[j] (M: the preconditioner, if any; z keeps M basis[j] for FGMRES)
   auto apply_to_slot = [&](std::size_t j) {
     s.combine(vj, 0, V(0), nullptr, 0, &basis, j, 1, &one);
@@ -244,6 +263,7 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       if (flexible) s.combine(zbasis, j, one, &z, 0, nullptr, 0, 0, nullptr);
     }
     s.apply_a(*zin, w);
+    if (sigma != 1) s.combine(w, 0, inv_sigma, &w, 0, nullptr, 0, 0, nullptr);
   };
 
   while (true) {
@@ -317,7 +337,7 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       for (std::size_t l = ii + 1; l < k; ++l) acc -= Hij(ii, l) * y[l];
       y[ii] = std::abs(Hij(ii, ii)) == 0 ? W(0) : acc / Hij(ii, ii);
     }
-    for (std::size_t i = 0; i < k; ++i) coef[i] = narrow<V>(y[i]);
+    for (std::size_t i = 0; i < k; ++i) coef[i] = narrow<V>(y[i] / sigma);
     const int ki = static_cast<int>(k);
     if (!has_m) {
       s.combine(x, 0, one, &x, 0, &basis, 0, ki, coef.data());
