@@ -121,17 +121,11 @@ const R* at(const void* h, std::size_t off) {
   return h ? cpu::ptr<R>(const_cast<void*>(h)) + off : nullptr;
 }
 
-// Calls f(S{}) with the basis storage type: R, or the compressed one.
-template <class R, class F>
-void with_storage(bool compressed, F&& f) {
-  if (compressed) f(point::compressed_t<R>{});
-  else f(R{});
-}
 
 template <class R>
 void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off, std::size_t ld,
           const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
-  with_storage<R>(compressed, [&](auto s) {
+  point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     host::dots<R, S>(nc, n, k, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
   });
@@ -146,7 +140,7 @@ template <class R>
 void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second, bool compressed, bool y_real) {
-  with_storage<R>(compressed, [&](auto s) {
+  point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     S* yp = y_real ? reinterpret_cast<S*>(cpu::ptr<R>(y) + y_off) : cpu::ptr<S>(y) + y_off;
     S* y2 = second.y ? cpu::ptr<S>(second.y) + second.y_off : nullptr;

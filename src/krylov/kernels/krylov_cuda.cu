@@ -87,12 +87,6 @@ const R* at(const void* h, std::size_t off) {
   return h ? cuda::ptr<R>(const_cast<void*>(h)) + off : nullptr;
 }
 
-// Calls f(S{}) with the basis storage type: R, or the compressed one.
-template <class R, class F>
-void with_storage(bool compressed, F&& f) {
-  if (compressed) f(point::compressed_t<R>{});
-  else f(R{});
-}
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
@@ -106,7 +100,7 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
   const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
-  with_storage<R>(compressed, [&](auto s) {
+  point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     if (w2)
       dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
@@ -136,7 +130,7 @@ void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coe
   if (n == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  with_storage<R>(compressed, [&](auto s) {
+  point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     S* yp = y_real ? reinterpret_cast<S*>(cuda::ptr<R>(y) + y_off) : cuda::ptr<S>(y) + y_off;
     S* y2 = second.y ? cuda::ptr<S>(second.y) + second.y_off : nullptr;

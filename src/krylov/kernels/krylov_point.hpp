@@ -45,6 +45,14 @@ namespace compressed {
 template <class R>
 using compressed_t = kernels::compressed_t<R>;
 
+/// Calls f(S{}) with the basis storage type S: R, or the compressed one (the
+/// launchers' choice of kernel instance).
+template <class R, class F>
+void with_storage(bool compressed, F&& f) {
+  if (compressed) f(compressed_t<R>{});
+  else f(R{});
+}
+
 /// The basis kernels' element functions for arithmetic R and basis storage S
 /// (S = R: full precision; S = compressed_t<R>: compressed).
 template <class R, class S>

@@ -37,11 +37,7 @@ __kernel void stream_collide(long nx, long ny, long nz, int odd, __global ts_lbm
                              __global const unsigned char* flags, TS_LBM_PARAMS_ARGS) {
   TS_LBM_CELL;
   const ts_lbm_params p = TS_LBM_PARAMS;
-  /* the parity as a constant in each branch (no per-population selects) */
-  if (odd)
-    ts_lbm_stream_collide(f, flags, x, y, z, nx, ny, nz, 1, &p);
-  else
-    ts_lbm_stream_collide(f, flags, x, y, z, nx, ny, nz, 0, &p);
+  ts_lbm_stream_collide_by_parity(f, flags, x, y, z, nx, ny, nz, odd, &p);
 }
 
 __kernel void initialize(long nx, long ny, long nz, __global ts_lbm_store* f, __global const unsigned char* flags,

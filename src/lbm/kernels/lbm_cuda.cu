@@ -18,12 +18,7 @@ __device__ __forceinline__ void stream_collide_body(long nx, long ny, long nz, i
                                                     const unsigned char* __restrict__ flags, typename V::params& p) {
   const long x = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (x >= nx) return;
-  // the parity as a constant: each branch computes its slot offsets without
-  // selecting between i and i+1 per population
-  if (odd)
-    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 1, &p);
-  else
-    V::stream_collide(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, 0, &p);
+  V::stream_collide_by_parity(f, flags, x, long(blockIdx.y), long(blockIdx.z), nx, ny, nz, odd, &p);
 }
 template <class V>
 __global__ void stream_collide_k(long nx, long ny, long nz, int odd, typename V::store* __restrict__ f,

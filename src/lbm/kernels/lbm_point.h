@@ -405,6 +405,18 @@ TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsi
   ts_lbm_store_out(f, &h, odd, fin);
 }
 
+/* The step with the parity as a constant in each branch (the GPU launchers'
+ * entry): each branch computes its slot offsets as a constant times N plus
+ * the neighbour's offset, without selecting between i and i+1 per population. */
+TS_FN void ts_lbm_stream_collide_by_parity(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x,
+                                           long y, long z, long nx, long ny, long nz, int odd,
+                                           const ts_lbm_params* p) {
+  if (odd)
+    ts_lbm_stream_collide(f, flags, x, y, z, nx, ny, nz, 1, p);
+  else
+    ts_lbm_stream_collide(f, flags, x, y, z, nx, ny, nz, 0, p);
+}
+
 /* ---- two-lattice (A-B) pull streaming on a padded part of a distributed
  * field (src/skeleton): x and y periodic within the part, z reaches into the
  * halo layers (filled by the exchange). The incoming values are the same
