@@ -47,6 +47,15 @@ void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t c
                 " of a block of " + std::to_string(n ? size / n : 0) + " vectors");
 }
 
+// The slots a dots call reads exist (any block type with size() in values).
+template <class B, class W2>
+void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
+                const W2* w2, std::size_t w2_slot) {
+  check_slot(basis.size(), n, first, std::size_t(k), "dots (basis)");
+  check_slot(w.size(), n, w_slot, 1, "dots (w)");
+  if (w2) check_slot(w2->size(), n, w2_slot, 1, "dots (w2)");
+}
+
 }  // namespace
 
 template <Scalar V>
@@ -87,9 +96,7 @@ template <class B>
 void DeviceVectorOps<V>::dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
                                        const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
   if (k <= 0) return;
-  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
-  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
-  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
+  check_dots(n_, basis, first, k, w, w_slot, w2, w2_slot);
   dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
            std::is_same_v<B, Basis>);
 }
@@ -224,9 +231,7 @@ template <Scalar V>
 void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
                              const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
   if (k <= 0) return;
-  check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
-  check_slot(w.size(), n_, w_slot, 1, "dots (w)");
-  if (w2) check_slot(w2->size(), n_, w2_slot, 1, "dots (w2)");
+  check_dots(n_, basis, first, k, w, w_slot, w2, w2_slot);
   constexpr int nc = components<V>();
   using R = real_of<V>;
   const std::size_t chunks = kernels::chunks(n_), set = 2 * chunks * std::size_t(k);
