@@ -15,6 +15,8 @@
 #            21st launch of the kernel whose mangled name matches REGEX in that
 #            bench run (speed of light, occupancy, warp stalls, instructions,
 #            memory) into $OUT/ncu-i.txt; its key lines are printed
+# NCU_SOURCE=1 also the per-SASS-instruction executed counts and stall
+#            samples, $OUT/ncu-i-sass.csv
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
@@ -63,11 +65,18 @@ for pr in "${profs[@]}"; do
   i=$((i + 1))
   regex=${pr%%|*}
   split_env "${pr#*|}"
+  src=()
+  [[ ${NCU_SOURCE:-0} == 1 ]] && src=(--section SourceCounters -o "$OUT/ncu-$i" -f)
   timeout "${BENCH_S:-400}" env "${envs[@]}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip 20 \
     --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-    --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
+    --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis "${src[@]}" \
     "$B/bin/tessera" bench "${words[@]}" --json "$OUT/ncu-bench-$i.json" > "$OUT/ncu-$i.txt" 2>&1
   summary+=("ncu $i ($regex): exit $?")
+  if [[ ${NCU_SOURCE:-0} == 1 ]]; then  # per-SASS-instruction counts and stall samples
+    ncu -i "$OUT/ncu-$i.ncu-rep" --page details >> "$OUT/ncu-$i.txt" 2>&1
+    ncu -i "$OUT/ncu-$i.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu-$i-sass.csv" 2>&1
+    rm -f "$OUT/ncu-$i.ncu-rep"
+  fi
   grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Instructions  |Block Limit Reg" "$OUT/ncu-$i.txt" | head -20
 done
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"

@@ -1,6 +1,7 @@
 # swe: shallow-water tests (paths relative to tests/).
 target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
-  swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp)
+  swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp
+  swe/test_swe_ieee_fast.cpp)
 
 # the distributed physical model across MPI ranks: its own executable, run with
 # mpirun -np 2 and -np 3 (oversubscribed, root allowed), bitwise equal to one device

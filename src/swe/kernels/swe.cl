@@ -3,6 +3,7 @@
  * thesis work-group "A×B" (A rows of i, B contiguous j) is local size (B, A)
  * and consecutive work-items touch consecutive addresses, as in CUDA. */
 #include "swe_tiles.h"
+#include "core/kernels/ieee_check.h"
 /* two-column update: TS_VEC2 (float2 / double2) comes from the build options */
 #define TS_LOAD2(p, c) vload2(0, (p) + (c))
 #define TS_STORE2(p, c, v) vstore2((v), 0, (p) + (c))
@@ -180,4 +181,17 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_sta
     rmax = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, h, hu, hv));
   }
   ts_swe_block_fold(rmax, bad, stage == 1, rm, bd, fl);
+}
+
+/* the self-check of ieee_fast.h: counts[4] as in ieee_check.h */
+__kernel void ieee_check(ulong first, ulong count, __global unsigned int* out) {
+  unsigned int c[4] = {0u, 0u, 0u, 0u};
+  for (ulong s = get_global_id(0); s < count; s += get_global_size(0)) {
+#if defined(TS_DOUBLE)
+    ts_ieee_check_d(ts_ieee_sample_d(first + s), c);
+#else
+    ts_ieee_check_f(ts_ieee_sample_f(first + s), c);
+#endif
+  }
+  for (int k = 0; k < 4; ++k) atomic_add(&out[k], c[k]);
 }

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu_device.hpp"
 #include "swe/kernels/swe_kernels.hpp"
+#include "core/kernels/ieee_check.h"
 #include "swe/kernels/swe_point.hpp"
 
 namespace tessera::swe::kernels {
@@ -111,6 +112,19 @@ void phys_stage(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, con
     return ts_swe_stage(prm.g, prm.h_dry, prm.dx, prm.dy, prm.manning, dt, stage, bh, bhu, bhv, h,
                         hu, hv, z, c, g.w, a, b, d);
   });
+}
+
+template <class T>
+void ieee_check(CpuTag, Queue&, std::uint64_t first, std::uint64_t count,
+                Buffer<std::uint32_t>& counts) {
+  unsigned c[4] = {0, 0, 0, 0};
+  for (std::uint64_t s = first; s < first + count; ++s) {
+    if constexpr (std::is_same_v<T, float>)
+      ts_ieee_check_f(ts_ieee_sample_f(s), c);
+    else
+      ts_ieee_check_d(ts_ieee_sample_d(s), c);
+  }
+  for (int k = 0; k < 4; ++k) p(counts)[k] += c[k];
 }
 
 TS_SWE_INSTANTIATE(CpuTag, float)

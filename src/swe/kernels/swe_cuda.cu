@@ -4,10 +4,12 @@
 // work-group is blockDim (B, A), as in swe.cl.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "core/kernels/ieee_check.h"  // before the namespaces: shared, guarded
 #include "backends/cuda/cuda_device.hpp"
 #include "core/error.hpp"
 #include "swe/kernels/swe_kernels.hpp"
@@ -206,13 +208,10 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_pair_k(Phys<T> a, co
 }
 
 // One column per thread, y-faces handed over in shared memory; blocks
-// overlap by two columns (their edge threads own no cell).
-// Blocks per SM the register allocation must allow. FP32: 8 (64 registers,
-// no spills; 5-10% faster than the 65-register default). FP64: 4 (118
-// registers; an explicit 1 lets ptxas take 130 and lose a block per SM,
-// measured 20% slower; 5 spills).
-template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK, sizeof(T) == 4 ? 8 : 4) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
+// overlap by two columns (their edge threads own no cell). MinBlocks: the
+// blocks per SM the register allocation must allow (see shared_min_blocks).
+template <class T, int MinBlocks>
+__global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
                                                                      const T* __restrict__ H,
                                                                      const T* __restrict__ HU,
                                                                      const T* __restrict__ HV,
@@ -228,6 +227,38 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK, sizeof(T) == 4 ? 8 : 4) phys_upd
                              a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), TS_SWE_BLOCK, xch, &rmax,
                              &bad);
   block_fold(rmax, bad, true, fl);
+}
+
+// Blocks per SM for the shared-face update: FP32 5 (96 registers, no
+// spills), FP64 2 (184 registers). TESSERA_SWE_MIN_BLOCKS=N picks another
+// compiled bound (FP32 4/5/6/8, FP64 2/3/4) to measure the trade between
+// occupancy and spills.
+template <class T>
+int shared_min_blocks() {
+  static const int n = [] {
+    const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
+    return e ? std::atoi(e) : 0;
+  }();
+  if constexpr (std::is_same_v<T, float>) return n == 4 || n == 6 || n == 8 ? n : 5;
+  return n == 3 || n == 4 ? n : 2;
+}
+
+template <class T>
+auto shared_kernel() {
+  if constexpr (std::is_same_v<T, float>) {
+    switch (shared_min_blocks<T>()) {
+      case 4: return phys_update_shared_k<T, 4>;
+      case 6: return phys_update_shared_k<T, 6>;
+      case 8: return phys_update_shared_k<T, 8>;
+      default: return phys_update_shared_k<T, 5>;
+    }
+  } else {
+    switch (shared_min_blocks<T>()) {
+      case 3: return phys_update_shared_k<T, 3>;
+      case 4: return phys_update_shared_k<T, 4>;
+      default: return phys_update_shared_k<T, 2>;
+    }
+  }
 }
 
 template <class T>
@@ -253,7 +284,28 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_stage_k(Phys<T> a, int stag
   block_fold(rmax, bad, stage == 1, fl);
 }
 
+template <class T>
+__global__ void ieee_check_k(std::uint64_t first, std::uint64_t count, unsigned* out) {
+  unsigned c[4] = {0, 0, 0, 0};
+  for (std::uint64_t s = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; s < count;
+       s += std::uint64_t(gridDim.x) * blockDim.x) {
+    if constexpr (std::is_same_v<T, float>)
+      ts_ieee_check_f(ts_ieee_sample_f(first + s), c);
+    else
+      ts_ieee_check_d(ts_ieee_sample_d(first + s), c);
+  }
+  for (int k = 0; k < 4; ++k) atomicAdd(&out[k], c[k]);
+}
+
 }  // namespace
+
+template <class T>
+void ieee_check(CudaTag, Queue& q, std::uint64_t first, std::uint64_t count,
+                Buffer<std::uint32_t>& counts) {
+  const cuda::DeviceGuard guard(ordinal(q));
+  ieee_check_k<T><<<1024, 256, 0, stream(q)>>>(first, count, static_cast<unsigned*>(counts.handle()));
+  cuda::check_launch("swe ieee_check");
+}
 
 template <class T>
 void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,
@@ -340,7 +392,7 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
   if (prm.columns == 3) {
     const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
-    phys_update_shared_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
+    shared_kernel<T>()<<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
         p(flags), strip);
     return cuda::check_launch("swe phys_update_shared");

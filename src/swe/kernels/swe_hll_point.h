@@ -14,65 +14,90 @@
  * reconstruction of h, eta = h + z, u, v and the centred bed-slope term.
  * Manning friction is implicit and pointwise:
  * q <- q / (1 + dt g n^2 |u| / h^(4/3)). */
+#include "core/kernels/ieee_fast.h"
 #include "core/kernels/portable.h"
 #include "swe_hll_consts.h"
 
-TS_FN ts_real ts_swe_vel(ts_real h, ts_real q, ts_real hdry) { return h > hdry ? q / h : (ts_real)0; }
+/* 1/x and sqrt(x), correctly rounded either way: fast = 1 takes the
+ * branch-free GPU sequences of ieee_fast.h and clears *ok where they do not
+ * apply (the caller then recomputes with fast = 0). A literal `fast` lets
+ * the compilers drop the other form. */
+TS_FN ts_real ts_swe_rcp(ts_real x, int fast, int* ok) {
+  return fast ? ts_rcp_fast(x, ok) : (ts_real)1 / x;
+}
+TS_FN ts_real ts_swe_sqrt(ts_real x, int fast, int* ok) {
+  return fast ? ts_sqrt_fast(x, ok) : sqrt(x);
+}
+
+/* Velocity q/h of a wet cell as q * (1/h): one reciprocal serves both
+ * components (0 when dry). */
+TS_FN ts_real ts_swe_vel(ts_real h, ts_real q, ts_real hdry) {
+  return h > hdry ? q * ((ts_real)1 / h) : (ts_real)0;
+}
+TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast, int* ok,
+                       ts_real* u, ts_real* v) {
+  const int wet = h > hdry;
+  const ts_real ih = ts_swe_rcp(wet ? h : (ts_real)1, fast, ok);
+  *u = wet ? hu * ih : (ts_real)0;
+  *v = wet ? hv * ih : (ts_real)0;
+}
 
 TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
   return a * b <= (ts_real)0 ? (ts_real)0 : (fabs(a) < fabs(b) ? a : b);
 }
 
 /* HLL on the hydrostatically reconstructed states; u, v: normal and
- * tangential velocities of each side. */
-TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
-                            ts_real hr, ts_real ur, ts_real vr, ts_real zr, ts_real* fh,
-                            ts_real* dl, ts_real* dr, ts_real* ft) {
+ * tangential velocities of each side. Written without branches (selects), so
+ * that a kernel's faces form one basic block the compilers can schedule;
+ * the selected values are those of the case analysis in the comments. */
+TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
+                         ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, int* ok,
+                         ts_real* fh, ts_real* dl, ts_real* dr, ts_real* ft) {
   const ts_real zs = fmax(zl, zr);
   const ts_real hls = fmax((ts_real)0, hl + zl - zs), hrs = fmax((ts_real)0, hr + zr - zs);
   const ts_real half_g = (ts_real)0.5 * g;
   const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
   const int wl = hls > hdry, wr = hrs > hdry;
-  if (!wl && !wr) {
-    *fh = (ts_real)0;
-    *dl = -pl;
-    *dr = -pr;
-    *ft = (ts_real)0;
-    return;
-  }
-  const ts_real cl = sqrt(g * hls), cr = sqrt(g * hrs);
-  ts_real sl, sr;
-  if (wl && wr) {
-    sl = fmin(ul - cl, ur - cr);
-    sr = fmax(ul + cl, ur + cr);
-  } else if (wl) {
-    sl = ul - cl;
-    sr = ul + (ts_real)2 * cl;
-  } else {
-    sl = ur - (ts_real)2 * cr;
-    sr = ur + cr;
-  }
+  /* celerities of wet sides (a dry side's is never used) */
+  const ts_real cl = ts_swe_sqrt(g * (wl ? hls : (ts_real)1), fast, ok);
+  const ts_real cr = ts_swe_sqrt(g * (wr ? hrs : (ts_real)1), fast, ok);
+  /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
+  const ts_real lm = ul - cl, lp = ul + cl, rm = ur - cr, rp = ur + cr;
+  const ts_real lf = ul + (ts_real)2 * cl, rf = ur - (ts_real)2 * cr;
+  const ts_real smin = fmin(lm, rm), smax = fmax(lp, rp);
+  const int both = wl && wr;
+  const ts_real sl = both ? smin : (wl ? lm : rf);
+  const ts_real sr = both ? smax : (wr ? rp : lf);
   const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
   const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
-  const ts_real tl = hls * vl, tr = hrs * vr;  /* tangential momenta */
-  if (sl >= (ts_real)0) {
-    *fh = ql;
-    *dl = al;
-    *dr = al + pl - pr;
-    *ft = ql * vl;
-  } else if (sr <= (ts_real)0) {
-    *fh = qr;
-    *dl = ar + pr - pl;
-    *dr = ar;
-    *ft = qr * vr;
-  } else {
-    const ts_real inv = (ts_real)1 / (sr - sl), ss = sl * sr;  /* one division per face */
-    const ts_real core = sr * al - sl * ar + ss * (qr - ql);
-    *fh = (sr * ql - sl * qr + ss * (hrs - hls)) * inv;
-    *dl = (core - sl * (pr - pl)) * inv;
-    *dr = (core + sr * (pl - pr)) * inv;
-    *ft = (sr * (ql * vl) - sl * (qr * vr) + ss * (tr - tl)) * inv;
-  }
+  const ts_real gl = ql * vl, gr = qr * vr;    /* tangential fluxes */
+  /* subsonic: the HLL average, one reciprocal per face (sr - sl >= cl + cr
+   * when a side is wet; a dry face, whose value is not used, takes 1) */
+  const int dry = !wl && !wr;
+  const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, ok), ss = sl * sr;
+  const ts_real core = ts_fma(sr, al, ts_fma(-sl, ar, ss * (qr - ql)));
+  ts_real h_ = ts_fma(sr, ql, ts_fma(-sl, qr, ss * (hrs - hls))) * inv;
+  ts_real l_ = ts_fma(-sl, pr - pl, core) * inv;
+  ts_real r_ = ts_fma(sr, pl - pr, core) * inv;
+  ts_real t_ = ts_fma(sr, gl, ts_fma(-sl, gr, ss * (hrs * vr - hls * vl))) * inv;
+  /* supersonic to the right (sl >= 0): the left state's flux */
+  const int left = sl >= (ts_real)0, right = !left && sr <= (ts_real)0;
+  h_ = left ? ql : (right ? qr : h_);
+  l_ = left ? al : (right ? ar + pr - pl : l_);
+  r_ = left ? al + pl - pr : (right ? ar : r_);
+  t_ = left ? gl : (right ? gr : t_);
+  /* both sides dry: no flux, only the reconstruction's pressure terms */
+  *fh = dry ? (ts_real)0 : h_;
+  *dl = dry ? -pl : l_;
+  *dr = dry ? -pr : r_;
+  *ft = dry ? (ts_real)0 : t_;
+}
+
+TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
+                            ts_real hr, ts_real ur, ts_real vr, ts_real zr, ts_real* fh,
+                            ts_real* dl, ts_real* dr, ts_real* ft) {
+  int ok = 1;
+  ts_swe_face_k(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, 0, &ok, fh, dl, dr, ft);
 }
 
 /* First-order face between cells l and r of arrays H, QN (normal momentum),
@@ -91,19 +116,25 @@ TS_FN void ts_swe_combine(ts_real rx, ts_real ry, ts_real h0, ts_real hu0, ts_re
                           ts_real fe_h, ts_real fe_l, ts_real fe_t, ts_real fw_h, ts_real fw_r,
                           ts_real fw_t, ts_real fn_h, ts_real fn_l, ts_real fn_t, ts_real fs_h,
                           ts_real fs_r, ts_real fs_t, ts_real* h, ts_real* hu, ts_real* hv) {
-  *h = h0 - rx * (fe_h - fw_h) - ry * (fn_h - fs_h);
-  *hu = hu0 - rx * (fe_l - fw_r) - ry * (fn_t - fs_t);
-  *hv = hv0 - rx * (fe_t - fw_t) - ry * (fn_l - fs_r);
+  *h = ts_fma(-ry, fn_h - fs_h, ts_fma(-rx, fe_h - fw_h, h0));
+  *hu = ts_fma(-ry, fn_t - fs_t, ts_fma(-rx, fe_l - fw_r, hu0));
+  *hv = ts_fma(-ry, fn_l - fs_r, ts_fma(-rx, fe_t - fw_t, hv0));
 }
 
-/* (|u| + c)/dx + (|v| + c)/dy of a cell: dt = cfl / max rate. One division
- * per cell: 1/h is shared by both velocities, and 1/dx, 1/dy depend on no
- * cell (compilers hoist them out of the kernels' loops). */
+/* (|u| + c)/dx + (|v| + c)/dy of a cell (idx = 1/dx, idy = 1/dy): dt = cfl /
+ * max rate. One reciprocal per cell: 1/h serves both velocities. */
+TS_FN ts_real ts_swe_rate_k(ts_real g, ts_real hdry, ts_real idx, ts_real idy, ts_real h,
+                            ts_real hu, ts_real hv, int fast, int* ok) {
+  const int wet = h > hdry;
+  const ts_real hw = wet ? h : (ts_real)1;
+  const ts_real c = ts_swe_sqrt(g * hw, fast, ok), ih = ts_swe_rcp(hw, fast, ok);
+  const ts_real r = ts_fma(ts_fma(fabs(hv), ih, c), idy, ts_fma(fabs(hu), ih, c) * idx);
+  return wet ? r : (ts_real)0;
+}
 TS_FN ts_real ts_swe_rate(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real h, ts_real hu,
                           ts_real hv) {
-  if (!(h > hdry)) return (ts_real)0;
-  const ts_real c = sqrt(g * h), ih = (ts_real)1 / h;
-  return (fabs(hu) * ih + c) * ((ts_real)1 / dx) + (fabs(hv) * ih + c) * ((ts_real)1 / dy);
+  int ok = 1;
+  return ts_swe_rate_k(g, hdry, (ts_real)1 / dx, (ts_real)1 / dy, h, hu, hv, 0, &ok);
 }
 
 /* A rate as a float rounded up, as the uint32 bits the atomic max reduces

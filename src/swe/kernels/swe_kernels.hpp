@@ -34,7 +34,12 @@ namespace tessera::swe::kernels {
   template <class T>                                                                               \
   void phys_stage(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,  \
                   const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,          \
-                  Buffer<T>& scalars, Buffer<std::uint32_t>& flags);
+                  Buffer<T>& scalars, Buffer<std::uint32_t>& flags);                              \
+  /* self-check of core/kernels/ieee_fast.h: samples first .. first+count-1 */                    \
+  /* (ieee_check.h) added to counts[4]; count <= 2^31 */                                          \
+  template <class T>                                                                               \
+  void ieee_check(Tag, Queue& q, std::uint64_t first, std::uint64_t count,                        \
+                  Buffer<std::uint32_t>& counts);
 
 TS_SWE_DECLARE(CpuTag)
 TS_SWE_DECLARE(OpenCLTag)
@@ -56,6 +61,7 @@ TS_SWE_DECLARE(CudaTag)
                                Buffer<std::uint32_t>&);                                            \
   template void phys_stage<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                 \
                               const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
-                              int, Buffer<T>&, Buffer<std::uint32_t>&);
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);                            \
+  template void ieee_check<T>(Tag, Queue&, std::uint64_t, std::uint64_t, Buffer<std::uint32_t>&);
 
 }  // namespace tessera::swe::kernels

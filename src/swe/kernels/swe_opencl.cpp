@@ -16,17 +16,22 @@ namespace {
 
 // Divisions and square roots correctly rounded in single precision too, so
 // that every backend computes the same bits (NVIDIA's default is approximate).
+// On NVIDIA's OpenCL the kernels take the PTX sequences of
+// core/kernels/ieee_fast.h for 1/x and sqrt, as CUDA does.
 template <class T>
-const char* options() {
-  return std::is_same_v<T, float> ? "-Dts_real=float -DTS_VEC2=float2 -cl-fp32-correctly-rounded-divide-sqrt"
-                                  : "-Dts_real=double -DTS_VEC2=double2 -DTS_DOUBLE=1";
+std::string options(const Device& d) {
+  std::string o = std::is_same_v<T, float>
+                      ? "-Dts_real=float -DTS_VEC2=float2 -cl-fp32-correctly-rounded-divide-sqrt"
+                      : "-Dts_real=double -DTS_VEC2=double2 -DTS_DOUBLE=1";
+  if (d.info().vendor.find("NVIDIA") != std::string::npos) o += " -DTS_NV_PTX=1";
+  return o;
 }
 
 cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
 
 template <class T>
 cl::Kernel kernel(const Buffer<T>& any, const char* name) {
-  return opencl::device_of(any.device()).kernel("swe/kernels/swe.cl", name, options<T>());
+  return opencl::device_of(any.device()).kernel("swe/kernels/swe.cl", name, options<T>(any.device()));
 }
 
 std::size_t up(long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); }
@@ -151,6 +156,14 @@ void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p,
   const std::size_t items = shared ? static_cast<std::size_t>(groups) * TS_SWE_BLOCK
                                    : up(pair ? (g.ny + 1) / 2 : g.ny, TS_SWE_BLOCK);
   opencl::queue_of(q).launch(k, cl::NDRange(items, strips), cl::NDRange(TS_SWE_BLOCK, 1), name);
+}
+
+template <class T>
+void ieee_check(OpenCLTag, Queue& q, std::uint64_t first, std::uint64_t count,
+                Buffer<std::uint32_t>& counts) {
+  cl::Kernel k = opencl::device_of(counts.device()).kernel("swe/kernels/swe.cl", "ieee_check", options<T>(counts.device()));
+  opencl::set_args(k, cl_ulong(first), cl_ulong(count), m(counts.handle()));
+  opencl::queue_of(q).launch(k, cl::NDRange(256 * 1024), cl::NDRange(256), "ieee_check");
 }
 
 template <class T>

@@ -2,6 +2,7 @@
 #pragma once
 #include <math.h>
 
+#include "core/kernels/ieee_fast.h"  // before the namespaces: shared, guarded
 #include "swe/kernels/swe_hll_consts.h"
 
 namespace tessera::swe::point {

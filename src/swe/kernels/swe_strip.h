@@ -161,16 +161,94 @@ TS_FN void ts_swe_strip2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  * the work-item of column j only and handed to the work-item of j+1 through
  * local memory, and the neighbour's state (h, u, v, z) comes from local
  * memory too, so every velocity is divided out once. Per cell: two faces
- * (east x-face and north y-face), two velocities, one rate, against three
- * faces and six velocities in ts_swe_strip1. Values are identical (same
- * ts_swe_face_core inputs).
+ * (east x-face and north y-face), one reciprocal for both velocities, one
+ * rate, against three faces and six velocities in ts_swe_strip1. Values are
+ * identical (same ts_swe_face_k inputs, IEEE reciprocals and roots).
  * The work-group of nt items covers columns j0-1 .. j0+nt-2: its first and
  * last items only publish their state (they own no cell). Per row one barrier:
  * items publish (north face, next row's state) into one of two buffers
  * S[2][7][nt] and read their neighbours' after the barrier; the buffer
  * alternates, so a slow reader of row i never sees row i+2's writes.
- * Every item of the group runs the same rows (no early exit: barriers). */
+ * Every item of the group runs the same rows (no early exit: barriers).
+ *
+ * Instruction diet (Nsight Compute, H100: the kernel is issue-bound in FP32
+ * and latency-bound in FP64):
+ *  - rows live in a ring of four register sets R[k] = (h, hu, hv, z), and the
+ *    row loop is unrolled by four, so the ring rotates by renaming instead of
+ *    register moves (a move right after the loads it copies stalled every
+ *    row on DRAM latency); row i+4 is loaded into the slot row i frees, three
+ *    rows ahead. Strips are padded to a multiple of four rows: the extra
+ *    rows are computed and not stored;
+ *  - reciprocals and roots take the branch-free sequences of ieee_fast.h;
+ *    a cell whose operands leave their range is recomputed with the IEEE
+ *    operations (never, in practice), so results stay bitwise. */
 #define TS_SWE_XCH(p, k) (((p) * 7 + (k)) * nt)
+
+/* The velocities of the next row (nv), the north face (shared with the
+ * neighbour: fh, dl, dr, ft) and the east face of the current row. */
+TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, const ts_real* cv,
+                               const ts_real* nxt, const ts_real* nb, int fast, int* ok,
+                               ts_real* nv, ts_real* fn, ts_real* fe) {
+  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, ok, &nv[0], &nv[1]);
+  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, ok, &fn[0],
+                &fn[1], &fn[2], &fn[3]);
+  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, ok,
+                &fe[0], &fe[1], &fe[2], &fe[3]);
+}
+
+/* Row i (storage offset c) of the column: cur = (h, hu, hv, z) of row i, nxt
+ * of row i+1, cv / nv the velocities of rows i / i+1 (nv is written), we the
+ * x-face above row i on entry and below it on return (fh, dl, dr, ft), nb the
+ * right neighbour's (h, u, v, z) of row i on entry and of row i+1 on return.
+ * Then cur takes row i+4 from storage offset c4. */
+TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_real rx, ts_real ry,
+                             ts_real idx, ts_real idy, TS_GLOBAL const ts_real* H,
+                             TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
+                             TS_GLOBAL const ts_real* Z, TS_GLOBAL ts_real* Hd,
+                             TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
+                             long c, long c4, int store, long j, int t, int tn, int ts, int nt,
+                             int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
+                             const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
+                             unsigned int* rmax, unsigned int* bad) {
+  ts_real fn[4], fe[4];
+  int ok = 1;
+  ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, &ok, nv, fn, fe);
+  if (!ok) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, &ok, nv, fn, fe);
+  S[TS_SWE_XCH(p, 0) + t] = fn[0];
+  S[TS_SWE_XCH(p, 1) + t] = fn[2];
+  S[TS_SWE_XCH(p, 2) + t] = fn[3];
+  S[TS_SWE_XCH(p, 3) + t] = nxt[0];
+  S[TS_SWE_XCH(p, 4) + t] = nv[0];
+  S[TS_SWE_XCH(p, 5) + t] = nv[1];
+  S[TS_SWE_XCH(p, 6) + t] = nxt[3];
+  TS_BARRIER();
+  const ts_real s_h = S[TS_SWE_XCH(p, 0) + ts], s_r = S[TS_SWE_XCH(p, 1) + ts];
+  const ts_real s_t = S[TS_SWE_XCH(p, 2) + ts];
+  nb[0] = S[TS_SWE_XCH(p, 3) + tn], nb[1] = S[TS_SWE_XCH(p, 4) + tn];
+  nb[2] = S[TS_SWE_XCH(p, 5) + tn], nb[3] = S[TS_SWE_XCH(p, 6) + tn];
+  ts_real h, hu, hv;
+  ts_swe_combine(rx, ry, cur[0], cur[1], cur[2], fe[0], fe[1], fe[3], we[0], we[2], we[3], fn[0],
+                 fn[1], fn[3], s_h, s_r, s_t, &h, &hu, &hv);
+  /* row i is done with: the slot takes row i+4 */
+  cur[0] = H[c4], cur[1] = HU[c4], cur[2] = HV[c4], cur[3] = Z[c4];
+  const int sick = ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv);
+  if (store) {
+    if (sick) {
+      const unsigned int cell = (unsigned int)(i * ny + j);
+      *bad = cell < *bad ? cell : *bad;
+    }
+    Hd[c] = h;
+    HUd[c] = hu;
+    HVd[c] = hv;
+    int okr = 1;
+    ts_real r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &okr);
+    if (!okr) r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 0, &okr);
+    const unsigned int rb = ts_swe_rate_bits(r);
+    *rmax = rb > *rmax ? rb : *rmax;
+  }
+  we[0] = fe[0], we[1] = fe[1], we[2] = fe[2], we[3] = fe[3];
+}
+
 TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
                                TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
                                TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
@@ -180,65 +258,38 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   const int own = t > 0 && t < nt - 1 && j >= 0 && j < ny;
   const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
   const int tn = t + 1 < nt ? t + 1 : t, ts = t > 0 ? t - 1 : t;
+  const ts_real rx = dt / dx, ry = dt / dy, idx = (ts_real)1 / dx, idy = (ts_real)1 / dy;
+  /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
   long c = (i0 + 2) * w + jc + 2;
-  const ts_real rx = dt / dx, ry = dt / dy;
-  const ts_real ha = H[c - w];
-  ts_real h0 = H[c], hu0 = HU[c], hv0 = HV[c], z0 = Z[c];
-  ts_real h1 = H[c + w], hu1 = HU[c + w], hv1 = HV[c + w], z1 = Z[c + w];
-  const long c2 = (i0 + 1 < nx ? i0 + 4 : nx + 3) * w + jc + 2;
-  ts_real h2 = H[c2], hu2 = HU[c2], hv2 = HV[c2], z2 = Z[c2];
-  ts_real u0 = ts_swe_vel(h0, hu0, hdry), v0 = ts_swe_vel(h0, hv0, hdry);
-  ts_real w_h, w_l, w_r, w_t;
-  ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
-                   Z[c - w], h0, u0, v0, z0, &w_h, &w_l, &w_r, &w_t);
+  const long clast = (nx + 3) * w + jc + 2;
+  ts_real R[4][4], V[2][2], W[4], NB[4];
+  TS_UNROLL for (int k = 0; k < 4; ++k) {
+    const long ck = c + k * w < clast ? c + k * w : clast;
+    R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
+  }
+  int ok = 1;
+  ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, &ok, &V[0][0], &V[0][1]);
+  {
+    const ts_real ha = H[c - w];
+    ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
+                     Z[c - w], R[0][0], V[0][0], V[0][1], R[0][3], &W[0], &W[1], &W[2], &W[3]);
+  }
   /* the first row's state, for the neighbour on the left */
-  S[TS_SWE_XCH(0, 3) + t] = h0;
-  S[TS_SWE_XCH(0, 4) + t] = u0;
-  S[TS_SWE_XCH(0, 5) + t] = v0;
-  S[TS_SWE_XCH(0, 6) + t] = z0;
+  S[TS_SWE_XCH(0, 3) + t] = R[0][0];
+  S[TS_SWE_XCH(0, 4) + t] = V[0][0];
+  S[TS_SWE_XCH(0, 5) + t] = V[0][1];
+  S[TS_SWE_XCH(0, 6) + t] = R[0][3];
   TS_BARRIER();
-  ts_real hn = S[TS_SWE_XCH(0, 3) + tn], un = S[TS_SWE_XCH(0, 4) + tn];
-  ts_real vn = S[TS_SWE_XCH(0, 5) + tn], zn = S[TS_SWE_XCH(0, 6) + tn];
-  int p = 1;
-  for (long i = i0; i < i1; ++i, c += w, p ^= 1) {
-    const long c3 = (i + 3 <= nx + 1 ? i + 5 : nx + 3) * w + jc + 2;
-    const ts_real h3 = H[c3], hu3 = HU[c3], hv3 = HV[c3], z3 = Z[c3];
-    const ts_real u1 = ts_swe_vel(h1, hu1, hdry), v1 = ts_swe_vel(h1, hv1, hdry);
-    ts_real e_h, e_l, e_r, e_t, n_h, n_l, n_r, n_t, h, hu, hv;
-    ts_swe_face_core(g, hdry, h0, v0, u0, z0, hn, vn, un, zn, &n_h, &n_l, &n_r, &n_t);
-    S[TS_SWE_XCH(p, 0) + t] = n_h;
-    S[TS_SWE_XCH(p, 1) + t] = n_r;
-    S[TS_SWE_XCH(p, 2) + t] = n_t;
-    S[TS_SWE_XCH(p, 3) + t] = h1;
-    S[TS_SWE_XCH(p, 4) + t] = u1;
-    S[TS_SWE_XCH(p, 5) + t] = v1;
-    S[TS_SWE_XCH(p, 6) + t] = z1;
-    ts_swe_face_core(g, hdry, h0, u0, v0, z0, h1, u1, v1, z1, &e_h, &e_l, &e_r, &e_t);
-    TS_BARRIER();
-    const ts_real s_h = S[TS_SWE_XCH(p, 0) + ts], s_r = S[TS_SWE_XCH(p, 1) + ts];
-    const ts_real s_t = S[TS_SWE_XCH(p, 2) + ts];
-    hn = S[TS_SWE_XCH(p, 3) + tn], un = S[TS_SWE_XCH(p, 4) + tn];
-    vn = S[TS_SWE_XCH(p, 5) + tn], zn = S[TS_SWE_XCH(p, 6) + tn];
-    ts_swe_combine(rx, ry, h0, hu0, hv0, e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t, s_h, s_r,
-                   s_t, &h, &hu, &hv);
-    const int sick = ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv);
-    if (own) {
-      if (sick) {
-        const unsigned int cell = (unsigned int)(i * ny + j);
-        *bad = cell < *bad ? cell : *bad;
-      }
-      Hd[c] = h;
-      HUd[c] = hu;
-      HVd[c] = hv;
-      const unsigned int r = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, h, hu, hv));
-      *rmax = r > *rmax ? r : *rmax;
+  NB[0] = S[TS_SWE_XCH(0, 3) + tn], NB[1] = S[TS_SWE_XCH(0, 4) + tn];
+  NB[2] = S[TS_SWE_XCH(0, 5) + tn], NB[3] = S[TS_SWE_XCH(0, 6) + tn];
+  for (long i = i0; i < i1; i += 4) {
+    TS_UNROLL for (int k = 0; k < 4; ++k) {
+      const long ci = c + k * w, c4 = ci + 4 * w < clast ? ci + 4 * w : clast;
+      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
+                        c4, own && i + k < i1, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
+                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
-    w_h = e_h;
-    w_r = e_r;
-    w_t = e_t;
-    h0 = h1, hu0 = hu1, hv0 = hv1, z0 = z1, u0 = u1, v0 = v1;
-    h1 = h2, hu1 = hu2, hv1 = hv2, z1 = z2;
-    h2 = h3, hu2 = hu3, hv2 = hv3, z2 = z3;
+    c += 4 * w;
   }
 }
 #undef TS_SWE_XCH
