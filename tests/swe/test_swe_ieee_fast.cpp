@@ -1,9 +1,9 @@
 // core/kernels/ieee_fast.h: the branch-free GPU sequences for 1/x and sqrt(x)
-// must give the IEEE result wherever they do not clear their flag. The
+// must give the IEEE result wherever their guard admits the operand. The
 // physical shallow-water kernels rely on it for their bitwise agreement with
-// the CPU. Floats: all 2^32 inputs on GPUs (a 1/4096 sample elsewhere, where
-// the sequences are the plain operations). Doubles: 2^28 hashed inputs on
-// GPUs (exponents over [-1020, 1020], a quarter with hard significands).
+// the CPU. Floats: all 2^32 inputs on GPUs (2^20 elsewhere, where the
+// sequences are the plain operations). Doubles: 2^28 hashed inputs on GPUs
+// (exponents over [-1020, 1020], a quarter with hard significands).
 #include <array>
 #include <cstdint>
 
@@ -47,9 +47,9 @@ TEST_P(SweIeeeFast, FloatSequencesAreCorrectlyRoundedInTheirRange) {
   EXPECT_EQ(c[1], 0u) << c[1] << " of " << c[0] << " reciprocals differ from 1/x";
   EXPECT_EQ(c[3], 0u) << c[3] << " of " << c[2] << " roots differ from sqrt(x)";
   if (gpu) {
-    // the ranges: |x| in [2^-125, 2^125] (2 x 250 binades) and x in [2^-100, 2^126]
-    EXPECT_EQ(c[0], 2ull * 250 * (1u << 23) + 2);
-    EXPECT_EQ(c[2], 226ull * (1u << 23) + 1);
+    // the guards' range: x in [2^-100, 2^125] (225 binades and 2^125)
+    EXPECT_EQ(c[0], 225ull * (1u << 23) + 1);
+    EXPECT_EQ(c[2], 225ull * (1u << 23) + 1);
   } else {  // the plain operations: no flag is ever cleared
     EXPECT_EQ(c[0], total);
     EXPECT_EQ(c[2], total);
@@ -63,9 +63,14 @@ TEST_P(SweIeeeFast, DoubleSequencesAreCorrectlyRoundedInTheirRange) {
   const auto c = check<double>(dev, 0, total, 1ull << 28);
   EXPECT_EQ(c[1], 0u) << c[1] << " of " << c[0] << " reciprocals differ from 1/x";
   EXPECT_EQ(c[3], 0u) << c[3] << " of " << c[2] << " roots differ from sqrt(x)";
-  // exponents are spread over [-1020, 1020]: most samples fall in both ranges
-  EXPECT_GT(c[0], total * 9 / 10);
-  EXPECT_GT(c[2], total * 9 / 10);
+  if (is_gpu(*dev)) {
+    // half the samples are negative (outside the reciprocal's guard), 1/16
+    // have a significand of all ones (flagged), exponents run over
+    // [-1020, 1020] (the range is [-960, 1000]); the roots take |x|
+    EXPECT_GT(c[0], total * 4 / 10);
+    EXPECT_LT(c[0], total * 5 / 10);
+    EXPECT_GT(c[2], total * 9 / 10);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, SweIeeeFast, ::testing::ValuesIn(test::device_ids()), test::id_name);

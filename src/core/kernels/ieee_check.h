@@ -53,14 +53,19 @@ TS_FN double ts_ieee_sample_d(TS_U64 s) {
   return ts_ieee_f64((z & 0x8000000000000000ull) | (e << 52) | m);
 }
 
+/* One sample through a fresh guard per operation; sqrt's low end, which
+ * kernels vouch for themselves (ts_sqrt_fast_pos), is checked here. */
 TS_FN void ts_ieee_check_f(float x, unsigned int* counts) {
-  int okr = 1, oks = 1;
-  const float r = ts_frcp_fast(x, &okr), q = ts_fsqrt_fast(x, &oks);
-  if (okr) {
+  float gs = 0.0f, gl = TS_FAST_HI_F;
+  const float r = ts_rcp_fast_f(x, &gs, &gl);
+  if (ts_fast_ok_f(gs, gl)) {
     counts[0] += 1u;
     counts[1] += r != 1.0f / x;
   }
-  if (oks) {
+  gs = 0.0f;
+  gl = fmin(TS_FAST_HI_F, x);
+  const float q = ts_sqrt_fast_pos_f(x, &gs);
+  if (ts_fast_ok_f(gs, gl)) {
     counts[2] += 1u;
     counts[3] += q != (float)sqrt(x);
   }
@@ -68,15 +73,19 @@ TS_FN void ts_ieee_check_f(float x, unsigned int* counts) {
 
 #if !defined(__OPENCL_VERSION__) || defined(TS_DOUBLE)
 TS_FN void ts_ieee_check_d(double x, unsigned int* counts) {
-  int okr = 1, oks = 1;
-  const double r = ts_drcp_fast(x, &okr), q = ts_dsqrt_fast(fabs(x), &oks);
-  if (okr) {
+  double gs = 0.0, gl = TS_FAST_HI_D;
+  const double r = ts_rcp_fast_d(x, &gs, &gl);
+  if (ts_fast_ok_d(gs, gl)) {
     counts[0] += 1u;
     counts[1] += r != 1.0 / x;
   }
-  if (oks) {
+  const double a = fabs(x);
+  gs = 0.0;
+  gl = fmin(TS_FAST_HI_D, a);
+  const double q = ts_sqrt_fast_pos_d(a, &gs);
+  if (ts_fast_ok_d(gs, gl)) {
     counts[2] += 1u;
-    counts[3] += q != sqrt(fabs(x));
+    counts[3] += q != sqrt(a);
   }
 }
 #endif

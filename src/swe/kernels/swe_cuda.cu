@@ -239,24 +239,24 @@ int shared_min_blocks() {
     const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
     return e ? std::atoi(e) : 0;
   }();
-  if constexpr (std::is_same_v<T, float>) return n == 4 || n == 6 || n == 8 ? n : 5;
-  return n == 3 || n == 4 ? n : 2;
+  if constexpr (std::is_same_v<T, float>) return n == 5 || n == 6 || n == 8 ? n : 4;
+  return n == 2 || n == 4 ? n : 3;
 }
 
 template <class T>
 auto shared_kernel() {
   if constexpr (std::is_same_v<T, float>) {
     switch (shared_min_blocks<T>()) {
-      case 4: return phys_update_shared_k<T, 4>;
+      case 5: return phys_update_shared_k<T, 5>;
       case 6: return phys_update_shared_k<T, 6>;
       case 8: return phys_update_shared_k<T, 8>;
-      default: return phys_update_shared_k<T, 5>;
+      default: return phys_update_shared_k<T, 4>;
     }
   } else {
     switch (shared_min_blocks<T>()) {
-      case 3: return phys_update_shared_k<T, 3>;
+      case 2: return phys_update_shared_k<T, 2>;
       case 4: return phys_update_shared_k<T, 4>;
-      default: return phys_update_shared_k<T, 2>;
+      default: return phys_update_shared_k<T, 3>;
     }
   }
 }

@@ -19,14 +19,25 @@
 #include "swe_hll_consts.h"
 
 /* 1/x and sqrt(x), correctly rounded either way: fast = 1 takes the
- * branch-free GPU sequences of ieee_fast.h and clears *ok where they do not
- * apply (the caller then recomputes with fast = 0). A literal `fast` lets
- * the compilers drop the other form. */
-TS_FN ts_real ts_swe_rcp(ts_real x, int fast, int* ok) {
-  return fast ? ts_rcp_fast(x, ok) : (ts_real)1 / x;
+ * branch-free GPU sequences of ieee_fast.h and notes the operand in the
+ * cell's guard (gs, gl); the caller recomputes with fast = 0 when the guard
+ * fails. A literal `fast` lets the compilers drop the other form. The _pos
+ * forms take operands that are >= TS_FAST_LO by construction (a wet depth,
+ * g times one: the kernels check h_dry and g once) or NaN. */
+TS_FN ts_real ts_swe_rcp(ts_real x, int fast, ts_real* gs, ts_real* gl) {
+  return fast ? ts_rcp_fast(x, gs, gl) : (ts_real)1 / x;
 }
-TS_FN ts_real ts_swe_sqrt(ts_real x, int fast, int* ok) {
-  return fast ? ts_sqrt_fast(x, ok) : sqrt(x);
+TS_FN ts_real ts_swe_rcp_pos(ts_real x, int fast, ts_real* gs) {
+  return fast ? ts_rcp_fast_pos(x, gs) : (ts_real)1 / x;
+}
+TS_FN ts_real ts_swe_sqrt_pos(ts_real x, int fast, ts_real* gs) {
+  return fast ? ts_sqrt_fast_pos(x, gs) : sqrt(x);
+}
+/* The guard's starting low end: TS_FAST_HI when h_dry and g make every _pos
+ * operand >= TS_FAST_LO, else 0 (every cell takes the IEEE operations). */
+TS_FN ts_real ts_swe_guard0(ts_real g, ts_real hdry) {
+  const ts_real lo = TS_FAST_LO(ts_real);
+  return hdry >= lo && g >= lo && g * hdry >= (ts_real)2 * lo ? TS_FAST_HI(ts_real) : (ts_real)0;
 }
 
 /* Velocity q/h of a wet cell as q * (1/h): one reciprocal serves both
@@ -34,10 +45,10 @@ TS_FN ts_real ts_swe_sqrt(ts_real x, int fast, int* ok) {
 TS_FN ts_real ts_swe_vel(ts_real h, ts_real q, ts_real hdry) {
   return h > hdry ? q * ((ts_real)1 / h) : (ts_real)0;
 }
-TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast, int* ok,
+TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast, ts_real* gs,
                        ts_real* u, ts_real* v) {
   const int wet = h > hdry;
-  const ts_real ih = ts_swe_rcp(wet ? h : (ts_real)1, fast, ok);
+  const ts_real ih = ts_swe_rcp_pos(wet ? h : (ts_real)1, fast, gs);
   *u = wet ? hu * ih : (ts_real)0;
   *v = wet ? hv * ih : (ts_real)0;
 }
@@ -47,45 +58,39 @@ TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
 }
 
 /* HLL on the hydrostatically reconstructed states; u, v: normal and
- * tangential velocities of each side. Written without branches (selects), so
- * that a kernel's faces form one basic block the compilers can schedule;
- * the selected values are those of the case analysis in the comments. */
+ * tangential velocities of each side. Written without branches, so that a
+ * kernel's faces form one basic block the compilers can schedule. The
+ * supersonic cases need no case analysis: with sl <= 0 <= sr clamped, the
+ * HLL average is the left state's flux when sl >= 0 (sl = 0) and the right
+ * one's when sr <= 0. */
 TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
-                         ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, int* ok,
-                         ts_real* fh, ts_real* dl, ts_real* dr, ts_real* ft) {
+                         ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, ts_real* gs,
+                         ts_real* gl, ts_real* fh, ts_real* dl, ts_real* dr, ts_real* ft) {
   const ts_real zs = fmax(zl, zr);
   const ts_real hls = fmax((ts_real)0, hl + zl - zs), hrs = fmax((ts_real)0, hr + zr - zs);
   const ts_real half_g = (ts_real)0.5 * g;
   const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
   const int wl = hls > hdry, wr = hrs > hdry;
   /* celerities of wet sides (a dry side's is never used) */
-  const ts_real cl = ts_swe_sqrt(g * (wl ? hls : (ts_real)1), fast, ok);
-  const ts_real cr = ts_swe_sqrt(g * (wr ? hrs : (ts_real)1), fast, ok);
+  const ts_real cl = ts_swe_sqrt_pos(g * (wl ? hls : (ts_real)1), fast, gs);
+  const ts_real cr = ts_swe_sqrt_pos(g * (wr ? hrs : (ts_real)1), fast, gs);
   /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
-  const ts_real lm = ul - cl, lp = ul + cl, rm = ur - cr, rp = ur + cr;
-  const ts_real lf = ul + (ts_real)2 * cl, rf = ur - (ts_real)2 * cr;
-  const ts_real smin = fmin(lm, rm), smax = fmax(lp, rp);
+  const ts_real lf = ts_fma((ts_real)2, cl, ul), rf = ts_fma((ts_real)-2, cr, ur);
+  const ts_real smin = fmin(ul - cl, ur - cr), smax = fmax(ul + cl, ur + cr);
   const int both = wl && wr;
-  const ts_real sl = both ? smin : (wl ? lm : rf);
-  const ts_real sr = both ? smax : (wr ? rp : lf);
+  const ts_real sl = fmin(both ? smin : (wl ? ul - cl : rf), (ts_real)0);
+  const ts_real sr = fmax(both ? smax : (wr ? ur + cr : lf), (ts_real)0);
   const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
   const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
-  const ts_real gl = ql * vl, gr = qr * vr;    /* tangential fluxes */
-  /* subsonic: the HLL average, one reciprocal per face (sr - sl >= cl + cr
-   * when a side is wet; a dry face, whose value is not used, takes 1) */
+  /* one reciprocal per face (sr - sl >= cl + cr when a side is wet; a dry
+   * face, whose value is not used, takes 1) */
   const int dry = !wl && !wr;
-  const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, ok), ss = sl * sr;
+  const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, gs, gl), ss = sl * sr;
   const ts_real core = ts_fma(sr, al, ts_fma(-sl, ar, ss * (qr - ql)));
-  ts_real h_ = ts_fma(sr, ql, ts_fma(-sl, qr, ss * (hrs - hls))) * inv;
-  ts_real l_ = ts_fma(-sl, pr - pl, core) * inv;
-  ts_real r_ = ts_fma(sr, pl - pr, core) * inv;
-  ts_real t_ = ts_fma(sr, gl, ts_fma(-sl, gr, ss * (hrs * vr - hls * vl))) * inv;
-  /* supersonic to the right (sl >= 0): the left state's flux */
-  const int left = sl >= (ts_real)0, right = !left && sr <= (ts_real)0;
-  h_ = left ? ql : (right ? qr : h_);
-  l_ = left ? al : (right ? ar + pr - pl : l_);
-  r_ = left ? al + pl - pr : (right ? ar : r_);
-  t_ = left ? gl : (right ? gr : t_);
+  const ts_real h_ = ts_fma(sr, ql, ts_fma(-sl, qr, ss * (hrs - hls))) * inv;
+  const ts_real l_ = ts_fma(-sl, pr - pl, core) * inv;
+  const ts_real r_ = ts_fma(sr, pl - pr, core) * inv;
+  const ts_real t_ = ts_fma(sr, ql * vl, ts_fma(-sl, qr * vr, ss * (hrs * vr - hls * vl))) * inv;
   /* both sides dry: no flux, only the reconstruction's pressure terms */
   *fh = dry ? (ts_real)0 : h_;
   *dl = dry ? -pl : l_;
@@ -96,8 +101,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
 TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
                             ts_real hr, ts_real ur, ts_real vr, ts_real zr, ts_real* fh,
                             ts_real* dl, ts_real* dr, ts_real* ft) {
-  int ok = 1;
-  ts_swe_face_k(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, 0, &ok, fh, dl, dr, ft);
+  ts_real gs = 0, gl = 0;
+  ts_swe_face_k(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, 0, &gs, &gl, fh, dl, dr, ft);
 }
 
 /* First-order face between cells l and r of arrays H, QN (normal momentum),
@@ -124,17 +129,17 @@ TS_FN void ts_swe_combine(ts_real rx, ts_real ry, ts_real h0, ts_real hu0, ts_re
 /* (|u| + c)/dx + (|v| + c)/dy of a cell (idx = 1/dx, idy = 1/dy): dt = cfl /
  * max rate. One reciprocal per cell: 1/h serves both velocities. */
 TS_FN ts_real ts_swe_rate_k(ts_real g, ts_real hdry, ts_real idx, ts_real idy, ts_real h,
-                            ts_real hu, ts_real hv, int fast, int* ok) {
+                            ts_real hu, ts_real hv, int fast, ts_real* gs) {
   const int wet = h > hdry;
   const ts_real hw = wet ? h : (ts_real)1;
-  const ts_real c = ts_swe_sqrt(g * hw, fast, ok), ih = ts_swe_rcp(hw, fast, ok);
+  const ts_real c = ts_swe_sqrt_pos(g * hw, fast, gs), ih = ts_swe_rcp_pos(hw, fast, gs);
   const ts_real r = ts_fma(ts_fma(fabs(hv), ih, c), idy, ts_fma(fabs(hu), ih, c) * idx);
   return wet ? r : (ts_real)0;
 }
 TS_FN ts_real ts_swe_rate(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real h, ts_real hu,
                           ts_real hv) {
-  int ok = 1;
-  return ts_swe_rate_k(g, hdry, (ts_real)1 / dx, (ts_real)1 / dy, h, hu, hv, 0, &ok);
+  ts_real gs = 0;
+  return ts_swe_rate_k(g, hdry, (ts_real)1 / dx, (ts_real)1 / dy, h, hu, hv, 0, &gs);
 }
 
 /* A rate as a float rounded up, as the uint32 bits the atomic max reduces

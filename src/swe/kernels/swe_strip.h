@@ -187,12 +187,12 @@ TS_FN void ts_swe_strip2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
 /* The velocities of the next row (nv), the north face (shared with the
  * neighbour: fh, dl, dr, ft) and the east face of the current row. */
 TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, const ts_real* cv,
-                               const ts_real* nxt, const ts_real* nb, int fast, int* ok,
-                               ts_real* nv, ts_real* fn, ts_real* fe) {
-  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, ok, &nv[0], &nv[1]);
-  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, ok, &fn[0],
-                &fn[1], &fn[2], &fn[3]);
-  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, ok,
+                               const ts_real* nxt, const ts_real* nb, int fast, ts_real* gs,
+                               ts_real* gl, ts_real* nv, ts_real* fn, ts_real* fe) {
+  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, gs, &nv[0], &nv[1]);
+  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, gs, gl,
+                &fn[0], &fn[1], &fn[2], &fn[3]);
+  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, gs, gl,
                 &fe[0], &fe[1], &fe[2], &fe[3]);
 }
 
@@ -202,7 +202,7 @@ TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, cons
  * right neighbour's (h, u, v, z) of row i on entry and of row i+1 on return.
  * Then cur takes row i+4 from storage offset c4. */
 TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_real rx, ts_real ry,
-                             ts_real idx, ts_real idy, TS_GLOBAL const ts_real* H,
+                             ts_real idx, ts_real idy, ts_real gl0, TS_GLOBAL const ts_real* H,
                              TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
                              TS_GLOBAL const ts_real* Z, TS_GLOBAL ts_real* Hd,
                              TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
@@ -210,10 +210,9 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
-  ts_real fn[4], fe[4];
-  int ok = 1;
-  ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, &ok, nv, fn, fe);
-  if (!ok) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, &ok, nv, fn, fe);
+  ts_real fn[4], fe[4], gs = 0, gl = gl0;
+  ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, &gs, &gl, nv, fn, fe);
+  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, &gs, &gl, nv, fn, fe);
   S[TS_SWE_XCH(p, 0) + t] = fn[0];
   S[TS_SWE_XCH(p, 1) + t] = fn[2];
   S[TS_SWE_XCH(p, 2) + t] = fn[3];
@@ -240,9 +239,9 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
     Hd[c] = h;
     HUd[c] = hu;
     HVd[c] = hv;
-    int okr = 1;
-    ts_real r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &okr);
-    if (!okr) r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 0, &okr);
+    ts_real rs = 0;
+    ts_real r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &rs);
+    if (!ts_fast_ok(rs, gl0)) r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 0, &rs);
     const unsigned int rb = ts_swe_rate_bits(r);
     *rmax = rb > *rmax ? rb : *rmax;
   }
@@ -259,6 +258,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
   const int tn = t + 1 < nt ? t + 1 : t, ts = t > 0 ? t - 1 : t;
   const ts_real rx = dt / dx, ry = dt / dy, idx = (ts_real)1 / dx, idy = (ts_real)1 / dy;
+  const ts_real gl0 = ts_swe_guard0(g, hdry);
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
   long c = (i0 + 2) * w + jc + 2;
   const long clast = (nx + 3) * w + jc + 2;
@@ -267,8 +267,8 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
     const long ck = c + k * w < clast ? c + k * w : clast;
     R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
   }
-  int ok = 1;
-  ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, &ok, &V[0][0], &V[0][1]);
+  ts_real gs = 0;
+  ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, &gs, &V[0][0], &V[0][1]);
   {
     const ts_real ha = H[c - w];
     ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
@@ -285,7 +285,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   for (long i = i0; i < i1; i += 4) {
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const long ci = c + k * w, c4 = ci + 4 * w < clast ? ci + 4 * w : clast;
-      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
+      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
                         c4, own && i + k < i1, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
                         R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
