@@ -239,7 +239,7 @@ int shared_min_blocks() {
     const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
     return e ? std::atoi(e) : 0;
   }();
-  if constexpr (std::is_same_v<T, float>) return n == 5 || n == 6 || n == 8 ? n : 4;
+  if constexpr (std::is_same_v<T, float>) return n == 4 || n == 6 || n == 8 ? n : 5;
   return n == 2 || n == 4 ? n : 3;
 }
 
@@ -247,10 +247,10 @@ template <class T>
 auto shared_kernel() {
   if constexpr (std::is_same_v<T, float>) {
     switch (shared_min_blocks<T>()) {
-      case 5: return phys_update_shared_k<T, 5>;
+      case 4: return phys_update_shared_k<T, 4>;
       case 6: return phys_update_shared_k<T, 6>;
       case 8: return phys_update_shared_k<T, 8>;
-      default: return phys_update_shared_k<T, 4>;
+      default: return phys_update_shared_k<T, 5>;
     }
   } else {
     switch (shared_min_blocks<T>()) {
@@ -390,7 +390,7 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
-  if (prm.columns == 3) {
+  if (prm.columns == 3 && ts_swe_shared_fits(g.nx, g.w)) {
     const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
     shared_kernel<T>()<<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),

@@ -23,6 +23,10 @@
 #define TS_SWE_STRIP_LONG 128
 #define TS_SWE_STRIP_SHORT 16
 #define TS_SWE_STRIP_LONG_CELLS (1L << 24)
+/* the shared-face update indexes storage with 32 bits: grids of fewer than
+ * 2^32 stored values ((nx + 4) rows of w); larger ones take the one-column
+ * update */
+#define ts_swe_shared_fits(nx, w) ((long)((nx) + 4) * (long)(w) < 4294967296L)
 
 /* Bit casts between float and uint32 (the wave-rate maximum lives in a uint32
  * slot so that an integer atomic max can reduce it; rates are >= 0, and

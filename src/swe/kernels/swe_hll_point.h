@@ -82,20 +82,19 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const ts_real sr = fmax(both ? smax : (wr ? ur + cr : lf), (ts_real)0);
   const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
   const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
-  /* one reciprocal per face (sr - sl >= cl + cr when a side is wet; a dry
-   * face, whose value is not used, takes 1) */
+  /* F = a FL - b FR + c (UR - UL) with a = sr/(sr-sl), b = sl/(sr-sl),
+   * c = sl sr/(sr-sl): one reciprocal per face (sr - sl >= cl + cr when a
+   * side is wet). A dry face takes a = b = c = 0 (no flux) and keeps only
+   * the reconstruction's pressure terms. */
   const int dry = !wl && !wr;
-  const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, gs, gl), ss = sl * sr;
-  const ts_real core = ts_fma(sr, al, ts_fma(-sl, ar, ss * (qr - ql)));
-  const ts_real h_ = ts_fma(sr, ql, ts_fma(-sl, qr, ss * (hrs - hls))) * inv;
-  const ts_real l_ = ts_fma(-sl, pr - pl, core) * inv;
-  const ts_real r_ = ts_fma(sr, pl - pr, core) * inv;
-  const ts_real t_ = ts_fma(sr, ql * vl, ts_fma(-sl, qr * vr, ss * (hrs * vr - hls * vl))) * inv;
-  /* both sides dry: no flux, only the reconstruction's pressure terms */
-  *fh = dry ? (ts_real)0 : h_;
-  *dl = dry ? -pl : l_;
-  *dr = dry ? -pr : r_;
-  *ft = dry ? (ts_real)0 : t_;
+  const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, gs, gl);
+  const ts_real a = dry ? (ts_real)0 : sr * inv, b = dry ? (ts_real)0 : sl * inv, c = a * sl;
+  const ts_real dp = pr - pl;
+  const ts_real core = ts_fma(a, al, ts_fma(-b, ar, c * (qr - ql)));
+  *fh = ts_fma(a, ql, ts_fma(-b, qr, c * (hrs - hls)));
+  *dl = ts_fma(-b, dp, core) - (dry ? pl : (ts_real)0);
+  *dr = ts_fma(-a, dp, core) - (dry ? pr : (ts_real)0);
+  *ft = ts_fma(a, ql * vl, ts_fma(-b, qr * vr, c * (hrs * vr - hls * vl)));
 }
 
 TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,

@@ -144,7 +144,7 @@ template <class T>
 void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
-  const bool pair = p.columns == 2, shared = p.columns == 3;
+  const bool pair = p.columns == 2, shared = p.columns == 3 && ts_swe_shared_fits(g.nx, g.w);
   const char* name = shared ? "phys_update_shared" : pair ? "phys_update_pair" : "phys_update";
   cl::Kernel k = kernel(zb, name);
   set_phys_params(k, g, p);

@@ -183,6 +183,10 @@ TS_FN void ts_swe_strip2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  *    a cell whose operands leave their range is recomputed with the IEEE
  *    operations (never, in practice), so results stay bitwise. */
 #define TS_SWE_XCH(p, k) (((p) * 7 + (k)) * nt)
+/* Storage offsets of the shared-face update are 32-bit (one multiply-add per
+ * address instead of 64-bit arithmetic): its launchers take it only for
+ * grids of fewer than 2^32 stored values (ts_swe_shared_fits). */
+#define TS_SWE_OFF unsigned int
 
 /* The velocities of the next row (nv), the north face (shared with the
  * neighbour: fh, dl, dr, ft) and the east face of the current row. */
@@ -206,7 +210,7 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
                              TS_GLOBAL const ts_real* Z, TS_GLOBAL ts_real* Hd,
                              TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
-                             long c, long c4, int store, long j, int t, int tn, int ts, int nt,
+                             TS_SWE_OFF c, TS_SWE_OFF c4, int store, long j, int t, int tn, int ts, int nt,
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
@@ -260,11 +264,11 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   const ts_real rx = dt / dx, ry = dt / dy, idx = (ts_real)1 / dx, idy = (ts_real)1 / dy;
   const ts_real gl0 = ts_swe_guard0(g, hdry);
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
-  long c = (i0 + 2) * w + jc + 2;
-  const long clast = (nx + 3) * w + jc + 2;
+  const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2);
+  TS_SWE_OFF c = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
   ts_real R[4][4], V[2][2], W[4], NB[4];
   TS_UNROLL for (int k = 0; k < 4; ++k) {
-    const long ck = c + k * w < clast ? c + k * w : clast;
+    const TS_SWE_OFF ck = c + k * ww < clast ? c + k * ww : clast;
     R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
   }
   ts_real gs = 0;
@@ -284,12 +288,13 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   NB[2] = S[TS_SWE_XCH(0, 5) + tn], NB[3] = S[TS_SWE_XCH(0, 6) + tn];
   for (long i = i0; i < i1; i += 4) {
     TS_UNROLL for (int k = 0; k < 4; ++k) {
-      const long ci = c + k * w, c4 = ci + 4 * w < clast ? ci + 4 * w : clast;
+      const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
                         c4, own && i + k < i1, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
                         R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
-    c += 4 * w;
+    c += 4 * ww;
   }
 }
 #undef TS_SWE_XCH
+#undef TS_SWE_OFF
