@@ -53,6 +53,17 @@ TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast
   *v = wet ? hv * ih : (ts_real)0;
 }
 
+/* max and min of the faces: fmax/fmin in single precision (one instruction
+ * on GPUs); in double a comparison and a select, since GPUs have no double
+ * min/max instruction and fmax's NaN rules cost five (the same expression on
+ * every backend, so the bits agree). */
+TS_FN ts_real ts_swe_max(ts_real a, ts_real b) {
+  return sizeof(ts_real) == 4 ? fmax(a, b) : (a > b ? a : b);
+}
+TS_FN ts_real ts_swe_min(ts_real a, ts_real b) {
+  return sizeof(ts_real) == 4 ? fmin(a, b) : (a < b ? a : b);
+}
+
 TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
   return a * b <= (ts_real)0 ? (ts_real)0 : (fabs(a) < fabs(b) ? a : b);
 }
@@ -66,8 +77,8 @@ TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
 TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
                          ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, ts_real* gs,
                          ts_real* gl, ts_real* fh, ts_real* dl, ts_real* dr, ts_real* ft) {
-  const ts_real zs = fmax(zl, zr);
-  const ts_real hls = fmax((ts_real)0, hl + zl - zs), hrs = fmax((ts_real)0, hr + zr - zs);
+  const ts_real zs = ts_swe_max(zl, zr);
+  const ts_real hls = ts_swe_max(hl + zl - zs, (ts_real)0), hrs = ts_swe_max(hr + zr - zs, (ts_real)0);
   const ts_real half_g = (ts_real)0.5 * g;
   const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
   const int wl = hls > hdry, wr = hrs > hdry;
@@ -76,10 +87,10 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const ts_real cr = ts_swe_sqrt_pos(g * (wr ? hrs : (ts_real)1), fast, gs);
   /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
   const ts_real lf = ts_fma((ts_real)2, cl, ul), rf = ts_fma((ts_real)-2, cr, ur);
-  const ts_real smin = fmin(ul - cl, ur - cr), smax = fmax(ul + cl, ur + cr);
+  const ts_real smin = ts_swe_min(ul - cl, ur - cr), smax = ts_swe_max(ul + cl, ur + cr);
   const int both = wl && wr;
-  const ts_real sl = fmin(both ? smin : (wl ? ul - cl : rf), (ts_real)0);
-  const ts_real sr = fmax(both ? smax : (wr ? ur + cr : lf), (ts_real)0);
+  const ts_real sl = ts_swe_min(both ? smin : (wl ? ul - cl : rf), (ts_real)0);
+  const ts_real sr = ts_swe_max(both ? smax : (wr ? ur + cr : lf), (ts_real)0);
   const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
   const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
   /* F = a FL - b FR + c (UR - UL) with a = sr/(sr-sl), b = sl/(sr-sl),
