@@ -29,6 +29,17 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
   bc[c] = ts_mg_thesis_restrict_at(src, i, j, fsx, fsy);
 }
 
+/* 3D, one group per coarse tile (mg_tiles.h): the coarse level's sizes and
+ * pitches, the fine level's sizes and pitches */
+__kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void restrict_residual_tile(
+    long cnx, long cny, long cnz, long csx, long csy, long fnx, long fny, long fsx, long fsy,
+    __global const ts_real* b, __global const ts_real* x, __global ts_real* bc) {
+  __local ts_real R[3 * TS_MG_RPLANE];
+  ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, cnx, cny, cnz, csx, csy,
+                               (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),
+                               get_group_id(1), get_group_id(2), R);
+}
+
 /* written: the fine level; csx, csy: the coarse level's pitches */
 __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
                              __global ts_real* xf, __global const ts_real* xc) {

@@ -120,6 +120,17 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 2)
                                long(blockIdx.z), old, red);
 }
 
+// 3D residual + restriction, one block per coarse tile (mg_tiles.h)
+template <class T>
+__global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY) restrict_residual_tile_k(
+    Level C, long fnx, long fny, long fsx, long fsy, const T* __restrict__ b,
+    const T* __restrict__ x, T* bc) {
+  __shared__ T R[3 * TS_MG_RPLANE];
+  tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, C.nx, C.ny, C.nz, C.sx, C.sy,
+                                      int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
+                                      long(blockIdx.y), long(blockIdx.z), R);
+}
+
 template <class T>
 const T* cp(const Buffer<T>& b) {
   return cuda::ptr<T>(b.handle());
@@ -198,6 +209,17 @@ void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer
 template <class T>
 void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
                        const Dims& coarse, Buffer<T>& bc) {
+  if (fine.dim == 3) {
+    auto& cq = cuda::queue_of(q);
+    cuda::DeviceGuard guard(cq.ordinal());
+    const Level C = level(coarse);
+    const dim3 block(TS_MG_RX, TS_MG_RY, 1);
+    const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
+                    unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
+    restrict_residual_tile_k<T><<<grid, block, 0, cq.native()>>>(C, fine.nx, fine.ny, fine.sx(), fine.sy(),
+                                                                 cp(b), cp(x), mp(bc));
+    return cuda::check_launch("mg restrict_residual_tile");
+  }
   launch(q, coarse, "mg restrict_residual", restrict_residual_k<T>, fine.sx(), fine.sy(), cp(b),
          cp(x), mp(bc));
 }

@@ -17,4 +17,9 @@
 #define TS_MG_FY 16
 #define TS_MG_FR 2
 #define TS_MG_TILE_Z 64
+/* Work-group of the tiled residual + restriction (mg_tiles.h): TS_MG_RX x
+ * TS_MG_RY coarse points of one (I, J) tile, marching TS_MG_RZ coarse planes */
+#define TS_MG_RX 32
+#define TS_MG_RY 8
+#define TS_MG_RZ 16
 #endif

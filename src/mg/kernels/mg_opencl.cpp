@@ -84,6 +84,20 @@ void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buff
 template <class T>
 void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
                        const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
+  if (fine.dim == 3) {  // one group per coarse tile (mg_tiles.h)
+    const char* name = "restrict_residual_tile";
+    cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
+    opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
+                     cl_long(coarse.sx()), cl_long(coarse.sy()), cl_long(fine.nx), cl_long(fine.ny),
+                     cl_long(fine.sx()), cl_long(fine.sy()), m(b.handle()), m(x.handle()),
+                     m(bc.handle()));
+    const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
+    return opencl::queue_of(q).launch(
+        k,
+        cl::NDRange(groups(coarse.nx, TS_MG_RX) * TS_MG_RX, groups(coarse.ny, TS_MG_RY) * TS_MG_RY,
+                    groups(coarse.nz, TS_MG_RZ)),
+        cl::NDRange(TS_MG_RX, TS_MG_RY, 1), name);
+  }
   launch(q, b, "restrict_residual", coarse, cl_long(fine.sx()), cl_long(fine.sy()),
          m(b.handle()), m(x.handle()), m(bc.handle()));
 }
