@@ -10,6 +10,7 @@
 #include "dense/dense.hpp"
 #include "mg/layout.hpp"
 #include "core/dispatch.hpp"
+#include "mg/kernels/mg_grid.h"
 #include "mg/kernels/mg_kernels.hpp"
 #include "mg/solver.hpp"
 #include "test_support.hpp"
@@ -253,12 +254,13 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   }
 }
 
-// The 3D residual + restriction (tiles of 32 x 8 coarse points marching 16
-// planes on GPUs) equals the CPU's point kernel bitwise, on a grid that
-// leaves a partial tile on every axis; every coarse point is written over a
-// poisoned buffer.
+// The 3D residual + restriction (on GPUs tiles of 32 x 8 coarse points
+// marching 16 planes, for coarse levels of 2^18 points or more) equals the
+// CPU's point kernel bitwise, on a grid that leaves a partial tile on every
+// axis; every coarse point is written over a poisoned buffer.
 TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
-  const Dims f{131, 39, 67, 3}, c{65, 19, 33, 3};
+  const Dims f{195, 103, 135, 3}, c{97, 51, 67, 3};  // 331,329 coarse points
+  static_assert(97L * 51 * 67 >= TS_MG_TILED_MIN_POINTS);
   auto restrict_on = [&](const std::string& id) {
     const auto dev = open_device(id);
     Buffer<double> b(dev, f.storage()), x(dev, f.storage()), bc(dev, c.storage());

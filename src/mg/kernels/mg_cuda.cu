@@ -209,7 +209,7 @@ void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer
 template <class T>
 void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
                        const Dims& coarse, Buffer<T>& bc) {
-  if (fine.dim == 3) {
+  if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
     const Level C = level(coarse);

@@ -22,4 +22,8 @@
 #define TS_MG_RX 32
 #define TS_MG_RY 8
 #define TS_MG_RZ 16
+/* ... taken for coarse levels of at least this many points; smaller ones
+ * give too few groups (each marches its planes in sequence) and take the
+ * point kernel, which computes the same bits */
+#define TS_MG_TILED_MIN_POINTS (1L << 18)
 #endif

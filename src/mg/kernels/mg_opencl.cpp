@@ -84,7 +84,7 @@ void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buff
 template <class T>
 void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
                        const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
-  if (fine.dim == 3) {  // one group per coarse tile (mg_tiles.h)
+  if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {  // mg_tiles.h
     const char* name = "restrict_residual_tile";
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
