@@ -7,23 +7,17 @@
 #define TESSERA_IEEE_CHECK_H
 #include "ieee_fast.h"
 
+#include "bits.h"
+
 #if defined(__OPENCL_VERSION__)
 #define TS_U64 ulong
-#define ts_ieee_f32(u) as_float((uint)(u))
 #define ts_ieee_f64(u) as_double((ulong)(u))
 #elif defined(__CUDA_ARCH__)
 #define TS_U64 unsigned long long
-#define ts_ieee_f32(u) __uint_as_float((unsigned int)(u))
 #define ts_ieee_f64(u) __longlong_as_double((long long)(u))
 #else
 #include <string.h>
 #define TS_U64 unsigned long long
-TS_FN float ts_ieee_f32(TS_U64 u) {
-  const unsigned int b = (unsigned int)u;
-  float f;
-  memcpy(&f, &b, sizeof f);
-  return f;
-}
 TS_FN double ts_ieee_f64(TS_U64 u) {
   double d;
   memcpy(&d, &u, sizeof d);
@@ -32,7 +26,7 @@ TS_FN double ts_ieee_f64(TS_U64 u) {
 #endif
 
 /* float sample s: the float with bit pattern s (all 2^32 of them for s < 2^32) */
-TS_FN float ts_ieee_sample_f(TS_U64 s) { return ts_ieee_f32(s); }
+TS_FN float ts_ieee_sample_f(TS_U64 s) { return ts_bits_float((unsigned int)s); }
 
 /* double sample s: a splitmix64 hash of s gives the sign and the significand,
  * the exponent runs over [-1020, 1020]; one sample in four has a significand

@@ -7,6 +7,7 @@
  *   flags in the NaN payload of f_0: 0x7FC00001 obstacle (full-way
  *   bounce-back), 0x7FC00002 keep velocity (cell held constant).
  * Shared by thesis_gas_cpu.cpp, thesis_gas.cl and thesis_gas_cuda.cu. */
+#include "core/kernels/bits.h"
 #include "core/kernels/portable.h"
 
 #ifndef TESSERA_THESIS_GAS_CONSTANTS
@@ -16,25 +17,6 @@
 #define TS_THESIS_FLAG_KEEP_VELOCITY 2u
 /* sign 0, exponent 255, mantissa bit 22 set: a quiet NaN carrying the flags */
 #define TS_THESIS_NAN_BASE 0x7FC00000u
-#endif
-
-#if defined(__OPENCL_VERSION__)
-TS_FN unsigned ts_thesis_bits(float v) { return as_uint(v); }
-TS_FN float ts_thesis_float(unsigned u) { return as_float(u); }
-#elif defined(__CUDA_ARCH__)
-TS_FN unsigned ts_thesis_bits(float v) { return __float_as_uint(v); }
-TS_FN float ts_thesis_float(unsigned u) { return __uint_as_float(u); }
-#else
-TS_FN unsigned ts_thesis_bits(float v) {
-  unsigned u;
-  memcpy(&u, &v, sizeof u);
-  return u;
-}
-TS_FN float ts_thesis_float(unsigned u) {
-  float v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
 #endif
 
 /* offsets (thesis Table 3.2: i = 1 is -x, 2 is +x, ...) */
@@ -68,7 +50,7 @@ TS_FN float ts_thesis_feq(int i, float p, float vx, float vy, float vz, float c)
 /* collisionStep: full-way bounce-back for obstacles, BGK for fluid cells;
  * omega = deltaT / tau (a float division done by the caller once). */
 TS_FN void ts_thesis_collide(float* cell, float omega, float c) {
-  const unsigned b0 = ts_thesis_bits(cell[0]);
+  const unsigned b0 = ts_float_bits(cell[0]);
   if (((b0 >> 23) & 0xffu) == 255u) {
     if (b0 & TS_THESIS_FLAG_OBSTACLE) {
       float cell2[TS_THESIS_Q];
@@ -109,7 +91,7 @@ TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* ds
   const long index = origin + z * sz + y * sy + x;
   float cell[TS_THESIS_Q];
   cell[0] = src[index * cs];
-  const unsigned b0 = ts_thesis_bits(cell[0]);
+  const unsigned b0 = ts_float_bits(cell[0]);
   if (((b0 >> 23) & 0xffu) == 255u && (b0 & TS_THESIS_FLAG_KEEP_VELOCITY)) {
     for (int i = 0; i < TS_THESIS_Q; i++) dst[index * cs + i * ds] = src[index * cs + i * ds];
     return;
@@ -140,6 +122,6 @@ TS_FN void ts_thesis_generate(TS_GLOBAL float* dst, long x, long y, long z, long
   const long dx = x - 50, dy = y - 50, dz = z - 8;
   if (shell || dx * dx + dy * dy + dz * dz <= 225) {
     const unsigned flag = shell ? TS_THESIS_FLAG_KEEP_VELOCITY : TS_THESIS_FLAG_OBSTACLE;
-    dst[index * cs] = ts_thesis_float(TS_THESIS_NAN_BASE | flag);
+    dst[index * cs] = ts_bits_float(TS_THESIS_NAN_BASE | flag);
   }
 }

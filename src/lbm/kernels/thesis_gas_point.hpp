@@ -2,6 +2,7 @@
 #pragma once
 #include <cstring>
 
+#include "core/kernels/bits.h"  // before the namespaces: shared, guarded
 #include "core/kernels/portable.h"
 
 namespace tessera::lbm::thesis_point {

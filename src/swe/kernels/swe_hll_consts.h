@@ -1,6 +1,7 @@
 /* Constants of the physical shallow-water kernels (guarded; see portable.h). */
 #ifndef TESSERA_SWE_HLL_CONSTS_H
 #define TESSERA_SWE_HLL_CONSTS_H
+#include "core/kernels/bits.h"
 #include "core/kernels/portable.h"
 /* boundary kinds, as swe::Bc */
 #define TS_SWE_BC_WALL 0
@@ -28,45 +29,9 @@
  * update */
 #define ts_swe_shared_fits(nx, w) ((long)((nx) + 4) * (long)(w) < 4294967296L)
 
-/* Bit casts between float and uint32 (the wave-rate maximum lives in a uint32
- * slot so that an integer atomic max can reduce it; rates are >= 0, and
- * non-negative floats order like their bit patterns). */
-#if defined(__OPENCL_VERSION__)
-#define ts_swe_as_float(u) as_float(u)
-#define ts_swe_as_uint(f) as_uint(f)
-#elif defined(__CUDACC__)
-#include <string.h>
-__host__ __device__ inline float ts_swe_as_float(unsigned int u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-#endif
-}
-__host__ __device__ inline unsigned int ts_swe_as_uint(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
-#else
-  unsigned int u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-#endif
-}
-#else
-#include <string.h>
-inline float ts_swe_as_float(unsigned int u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-inline unsigned int ts_swe_as_uint(float f) {
-  unsigned int u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-#endif
+/* The wave-rate maximum lives in a uint32 slot so that an integer atomic max
+ * can reduce it (rates are >= 0, and non-negative floats order like their
+ * bit patterns): ts_float_bits / ts_bits_float of core/kernels/bits.h. */
 /* The interior cell a ghost copies: layer m (1: next to the interior, 2:
  * outer) of the low (hi = 0) or high side of an axis of n interior cells,
  * as an index along that axis in storage (two ghost layers). */

@@ -157,7 +157,7 @@ TS_FN ts_real ts_swe_rate(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_re
 TS_FN unsigned int ts_swe_rate_bits(ts_real r) {
   if (r != r) return 0x7fc00000u;
   const float f = (float)r;
-  const unsigned int b = ts_swe_as_uint(f);
+  const unsigned int b = ts_float_bits(f);
   return (ts_real)f < r ? b + 1u : b;
 }
 
@@ -299,7 +299,7 @@ TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_r
 TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl, ts_real cfl,
                               ts_real fixed_dt) {
   const unsigned int s = fl[TS_SWE_STEPS];
-  const ts_real rate = (ts_real)ts_swe_as_float(fl[s & 1u]);
+  const ts_real rate = (ts_real)ts_bits_float(fl[s & 1u]);
   fl[(s + 1u) & 1u] = 0u;
   if (fl[TS_SWE_BAD_CELL] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
     fl[TS_SWE_BAD_STEP] = s;
