@@ -229,24 +229,25 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks) phys_update_shared_k(
   block_fold(rmax, bad, true, fl);
 }
 
-// Blocks per SM for the shared-face update: FP32 5 (96 registers, no
-// spills), FP64 2 (184 registers). TESSERA_SWE_MIN_BLOCKS=N picks another
-// compiled bound (FP32 4/5/6/8, FP64 2/3/4) to measure the trade between
-// occupancy and spills.
+// Blocks per SM for the shared-face update: FP32 5 (91 registers, no
+// spills), FP64 3 (154 registers). TESSERA_SWE_MIN_BLOCKS=N picks another
+// compiled bound (FP32 1/4/5/6/8, FP64 1/2/3/4; 1: the compiler's choice)
+// to measure the trade between occupancy and spills.
 template <class T>
 int shared_min_blocks() {
   static const int n = [] {
     const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
     return e ? std::atoi(e) : 0;
   }();
-  if constexpr (std::is_same_v<T, float>) return n == 4 || n == 6 || n == 8 ? n : 5;
-  return n == 2 || n == 4 ? n : 3;
+  if constexpr (std::is_same_v<T, float>) return n == 1 || n == 4 || n == 6 || n == 8 ? n : 5;
+  return n == 1 || n == 2 || n == 4 ? n : 3;
 }
 
 template <class T>
 auto shared_kernel() {
   if constexpr (std::is_same_v<T, float>) {
     switch (shared_min_blocks<T>()) {
+      case 1: return phys_update_shared_k<T, 1>;
       case 4: return phys_update_shared_k<T, 4>;
       case 6: return phys_update_shared_k<T, 6>;
       case 8: return phys_update_shared_k<T, 8>;
@@ -254,6 +255,7 @@ auto shared_kernel() {
     }
   } else {
     switch (shared_min_blocks<T>()) {
+      case 1: return phys_update_shared_k<T, 1>;
       case 2: return phys_update_shared_k<T, 2>;
       case 4: return phys_update_shared_k<T, 4>;
       default: return phys_update_shared_k<T, 3>;
