@@ -157,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
   const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, t,
-                      TS_SWE_BLOCK, 4, xch, &rmax, &bad);
+                      TS_SWE_BLOCK, xch, &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
 }
 

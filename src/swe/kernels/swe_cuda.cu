@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_pair_k(Phys<T> a, co
 // One column per thread, y-faces handed over in shared memory; blocks
 // overlap by two columns (their edge threads own no cell). MinBlocks: the
 // blocks per SM the register allocation must allow (see shared_min_blocks).
-template <class T, int MinBlocks, int Ring = 4>
+template <class T, int MinBlocks>
 __global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks) phys_update_shared_k(Phys<T> a, const T* __restrict__ Z,
                                                                      const T* __restrict__ H,
                                                                      const T* __restrict__ HU,
@@ -224,8 +224,8 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks) phys_update_shared_k(
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
-                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), TS_SWE_BLOCK, Ring, xch,
-                             &rmax, &bad);
+                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), TS_SWE_BLOCK, xch, &rmax,
+                             &bad);
   block_fold(rmax, bad, true, fl);
 }
 
@@ -254,16 +254,11 @@ auto shared_kernel() {
       default: return phys_update_shared_k<T, 5>;
     }
   } else {
-    // TESSERA_SWE_RING=2: a ring of two row sets in FP64 (fewer registers)
-    static const bool ring2 = [] {
-      const char* e = std::getenv("TESSERA_SWE_RING");
-      return e && std::atoi(e) == 2;
-    }();
     switch (shared_min_blocks<T>()) {
-      case 1: return ring2 ? phys_update_shared_k<T, 1, 2> : phys_update_shared_k<T, 1>;
-      case 2: return ring2 ? phys_update_shared_k<T, 2, 2> : phys_update_shared_k<T, 2>;
-      case 4: return ring2 ? phys_update_shared_k<T, 4, 2> : phys_update_shared_k<T, 4>;
-      default: return ring2 ? phys_update_shared_k<T, 3, 2> : phys_update_shared_k<T, 3>;
+      case 1: return phys_update_shared_k<T, 1>;
+      case 2: return phys_update_shared_k<T, 2>;
+      case 4: return phys_update_shared_k<T, 4>;
+      default: return phys_update_shared_k<T, 3>;
     }
   }
 }

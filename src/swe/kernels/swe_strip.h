@@ -257,8 +257,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
                                TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
                                TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
                                long nx, long ny, long w, long j, long i0, long i1, int t, int nt,
-                               int ring, TS_LOCAL ts_real* S, unsigned int* rmax,
-                               unsigned int* bad) {
+                               TS_LOCAL ts_real* S, unsigned int* rmax, unsigned int* bad) {
   const int own = t > 0 && t < nt - 1 && j >= 0 && j < ny;
   const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
   const int tn = t + 1 < nt ? t + 1 : t, ts = t > 0 ? t - 1 : t;
@@ -267,10 +266,8 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
   const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2);
   TS_SWE_OFF c = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
-  /* ring: 4 row sets (three rows in flight) or 2 (one: fewer registers); a
-   * literal of the launcher, so that the loops below unroll */
   ts_real R[4][4], V[2][2], W[4], NB[4];
-  TS_UNROLL for (int k = 0; k < ring; ++k) {
+  TS_UNROLL for (int k = 0; k < 4; ++k) {
     const TS_SWE_OFF ck = c + k * ww < clast ? c + k * ww : clast;
     R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
   }
@@ -289,14 +286,14 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   TS_BARRIER();
   NB[0] = S[TS_SWE_XCH(0, 3) + tn], NB[1] = S[TS_SWE_XCH(0, 4) + tn];
   NB[2] = S[TS_SWE_XCH(0, 5) + tn], NB[3] = S[TS_SWE_XCH(0, 6) + tn];
-  for (long i = i0; i < i1; i += ring) {
-    TS_UNROLL for (int k = 0; k < ring; ++k) {
-      const TS_SWE_OFF ci = c + k * ww, c4 = ci + ring * ww < clast ? ci + ring * ww : clast;
+  for (long i = i0; i < i1; i += 4) {
+    TS_UNROLL for (int k = 0; k < 4; ++k) {
+      const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
                         c4, own && i + k < i1, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
-                        R[(k + 1) % ring], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
+                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
-    c += ring * ww;
+    c += 4 * ww;
   }
 }
 #undef TS_SWE_XCH
