@@ -93,8 +93,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   prm_.cfl = T(o.cfl);
   prm_.fixed_dt = T(o.fixed_dt);
   prm_.h_dry = T(o.h_dry >= 0 ? o.h_dry : (std::is_same_v<T, float> ? 1e-6 : 1e-12));
-  if (o.columns < 1 || o.columns > 3)
-    throw UsageError("GPU first-order update must be 1 (one column per work-item), 2 (two columns) or 3 (one column, faces shared)");
+  if (o.columns != 1 && o.columns != 3)
+    throw UsageError("GPU first-order update must be 1 (one column per work-item, every face) or 3 (one column, faces shared)");
   prm_.columns = o.columns;
   for (int s = 0; s < 4; ++s) {
     prm_.bc[s] = int(c.bc[s]);

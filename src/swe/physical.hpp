@@ -46,7 +46,7 @@ struct PhysOptions {
   long check_every = 16; ///< steps between host reads of the device flags
   int columns = 3;       ///< GPU first-order update kernel: 3 one column per work-item, faces
                          ///< shared in local memory (fastest); 1 one column, every face per
-                         ///< item; 2 two columns per item (same values in every case)
+                         ///< item (same values either way)
 };
 
 /// What the device flags say.

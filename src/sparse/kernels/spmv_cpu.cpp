@@ -50,6 +50,7 @@ void csr(CpuTag, Queue&, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& xb, B
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < a.rows; ++i) {
     K part[TS_SPMV_WARP];
+    part[0] = K{};  // lanes >= 1 fills it; this tells the compiler so
     for (int t = 0; t < lanes; ++t) part[t] = ts_spmv_gather(K{}, col, val, x, rp[i] + t, rp[i + 1], lanes);
     for (int h = lanes / 2; h > 0; h /= 2)
       for (int t = 0; t < h; ++t) part[t] = ts_spmv_add(part[t], part[t + h]);

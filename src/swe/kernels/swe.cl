@@ -4,9 +4,6 @@
  * and consecutive work-items touch consecutive addresses, as in CUDA. */
 #include "swe_tiles.h"
 #include "core/kernels/ieee_check.h"
-/* two-column update: TS_VEC2 (float2 / double2) comes from the build options */
-#define TS_LOAD2(p, c) vload2(0, (p) + (c))
-#define TS_STORE2(p, c, v) vstore2((v), 0, (p) + (c))
 #include "swe_strip.h"
 #include "swe_thesis_strip.h"
 
@@ -126,20 +123,6 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   if (j < ny)
     ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, &rmax, &bad);
-  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
-}
-
-__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_update_pair(
-    TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
-    __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
-    __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
-    __global unsigned int* fl, long strip) {
-  __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
-  const long j = 2 * (long)get_global_id(0), i0 = (long)get_group_id(1) * strip;
-  const long i1 = min(i0 + strip, nx);
-  unsigned int rmax = 0u, bad = TS_SWE_NONE;
-  if (j < ny)
-    ts_swe_strip2(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
 }
 

@@ -16,23 +16,16 @@
 #include "swe/kernels/swe_point.hpp"
 #include "swe/thesis.hpp"
 
-// two-column update: aligned float2 / double2 accesses (rows padded to 32)
-#define TS_LOAD2(p, c) (*reinterpret_cast<const TS_VEC2*>((p) + (c)))
-#define TS_STORE2(p, c, v) (*reinterpret_cast<TS_VEC2*>((p) + (c)) = (v))
 namespace tessera::swe::tiles {
 #define ts_real float
-#define TS_VEC2 float2
 #include "swe/kernels/swe_tiles.h"
 #include "swe/kernels/swe_strip.h"
 #include "swe/kernels/swe_thesis_strip.h"
-#undef TS_VEC2
 #undef ts_real
 #define ts_real double
-#define TS_VEC2 double2
 #include "swe/kernels/swe_tiles.h"
 #include "swe/kernels/swe_strip.h"
 #include "swe/kernels/swe_thesis_strip.h"
-#undef TS_VEC2
 #undef ts_real
 }  // namespace tessera::swe::tiles
 
@@ -185,24 +178,6 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T
   const PhysParams<T>& p = a.p;
   if (j < a.ny)
     tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.nx,
-                         a.ny, a.w, j, i0, i1, &rmax, &bad);
-  block_fold(rmax, bad, true, fl);
-}
-
-template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_pair_k(Phys<T> a, const T* __restrict__ Z,
-                                                                   const T* __restrict__ H,
-                                                                   const T* __restrict__ HU,
-                                                                   const T* __restrict__ HV,
-                                                                   T* __restrict__ Hd, T* __restrict__ HUd,
-                                                                   T* __restrict__ HVd, const T* sc,
-                                                                   unsigned* fl, long strip) {
-  const long j = 2 * (long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x), i0 = long(blockIdx.y) * strip;
-  const long i1 = min(i0 + strip, a.nx);
-  unsigned rmax = 0u, bad = TS_SWE_NONE;
-  const PhysParams<T>& p = a.p;
-  if (j < a.ny)
-    tiles::ts_swe_strip2(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.nx,
                          a.ny, a.w, j, i0, i1, &rmax, &bad);
   block_fold(rmax, bad, true, fl);
 }
@@ -398,13 +373,6 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
         p(flags), strip);
     return cuda::check_launch("swe phys_update_shared");
-  }
-  if (prm.columns == 2) {
-    const dim3 grid(blocks((g.ny + 1) / 2, TS_SWE_BLOCK), blocks(g.nx, strip));
-    phys_update_pair_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),
-                                                               p(dst.z), p(dst.qx), p(dst.qy),
-                                                               p(scalars), p(flags), strip);
-    return cuda::check_launch("swe phys_update_pair");
   }
   const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, strip));
   phys_update_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),

@@ -21,8 +21,8 @@ namespace {
 template <class T>
 std::string options(const Device& d) {
   std::string o = std::is_same_v<T, float>
-                      ? "-Dts_real=float -DTS_VEC2=float2 -cl-fp32-correctly-rounded-divide-sqrt"
-                      : "-Dts_real=double -DTS_VEC2=double2 -DTS_DOUBLE=1";
+                      ? "-Dts_real=float -cl-fp32-correctly-rounded-divide-sqrt"
+                      : "-Dts_real=double -DTS_DOUBLE=1";
   if (d.info().vendor.find("NVIDIA") != std::string::npos) o += " -DTS_NV_PTX=1";
   return o;
 }
@@ -144,8 +144,8 @@ template <class T>
 void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
-  const bool pair = p.columns == 2, shared = p.columns == 3 && ts_swe_shared_fits(g.nx, g.w);
-  const char* name = shared ? "phys_update_shared" : pair ? "phys_update_pair" : "phys_update";
+  const bool shared = p.columns == 3 && ts_swe_shared_fits(g.nx, g.w);
+  const char* name = shared ? "phys_update_shared" : "phys_update";
   cl::Kernel k = kernel(zb, name);
   set_phys_params(k, g, p);
   set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
@@ -154,7 +154,7 @@ void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p,
   const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
   const long groups = shared ? (g.ny + TS_SWE_BLOCK - 3) / (TS_SWE_BLOCK - 2) : 0;
   const std::size_t items = shared ? static_cast<std::size_t>(groups) * TS_SWE_BLOCK
-                                   : up(pair ? (g.ny + 1) / 2 : g.ny, TS_SWE_BLOCK);
+                                   : up(g.ny, TS_SWE_BLOCK);
   opencl::queue_of(q).launch(k, cl::NDRange(items, strips), cl::NDRange(TS_SWE_BLOCK, 1), name);
 }
 
