@@ -97,6 +97,20 @@ std::vector<V> multiply(const sparse::Csr<V>& a, const std::vector<V>& x) {
   return y;
 }
 
+// A nonsymmetric system with a known solution: b = A x* (the nonsymmetric matrix above,
+// x* random).
+template <class V>
+struct Manufactured {
+  sparse::Csr<V> a;
+  std::vector<V> xs, b;
+};
+template <class V>
+Manufactured<V> manufactured(std::size_t n, std::uint64_t seed) {
+  Manufactured<V> m{nonsymmetric<V>(n, seed), random_values<V>(n, seed + 1), {}};
+  m.b = multiply(m.a, m.xs);
+  return m;
+}
+
 template <class V>
 double rel_error(const std::vector<V>& x, const std::vector<V>& ref) {
   double num = 0, den = 0;

@@ -140,9 +140,7 @@ TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
 template <class V>
 void fused_equals_resident_dcgs2(const std::string& id) {
   const std::size_t n = 407;
-  const auto a = nonsymmetric<V>(n, 12);
-  const auto xs = random_values<V>(n, 13);
-  const auto b = multiply(a, xs);
+  const auto [a, xs, b] = manufactured<V>(n, 12);
   for (int precond : {0, 1})
     for (bool fixed : {true, false}) {
       Options o;
@@ -194,9 +192,7 @@ std::string fmt_g(double v) {
 template <class V>
 void compressed_basis_converges(const std::string& id) {
   const std::size_t n = 357;
-  const auto a = nonsymmetric<V>(n, 21);
-  const auto xs = random_values<V>(n, 22);
-  const auto b = multiply(a, xs);
+  const auto [a, xs, b] = manufactured<V>(n, 21);
   const double store_eps = single<V>() ? 4.9e-4 : 6.0e-8;  // half, float
   struct Case {
     Mode mode;
