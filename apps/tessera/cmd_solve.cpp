@@ -312,7 +312,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
   cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
-  cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2 on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));
+  cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2, CG and BiCGStab on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));
   cmd->add_option("--basis", a->basis,
                   "full (default) or compressed: GMRES keeps its Krylov basis in half (single) or float (double) "
                   "precision, arithmetic in the working precision (resident and fused modes)")

@@ -1,5 +1,5 @@
-# krylov: GMRES(m)/FGMRES, CG, BiCGStab over any LinearOperator, resident and
-# thesis modes, Jacobi/block-Jacobi preconditioners (included from
+# krylov: GMRES(m)/FGMRES, CG, BiCGStab over any LinearOperator, resident,
+# thesis and fused modes, Jacobi/block-Jacobi preconditioners (included from
 # src/CMakeLists.txt; paths relative to src/).
 target_sources(tessera PRIVATE
   krylov/solver.cpp
@@ -9,7 +9,7 @@ target_sources(tessera PRIVATE
   krylov/poisson.cpp
   krylov/kernels/krylov_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  krylov/kernels/krylov_point.h krylov/kernels/krylov.cl)
+  krylov/kernels/krylov_point.h krylov/kernels/krylov_update.h krylov/kernels/krylov.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE krylov/kernels/krylov_opencl.cpp)
 endif()

@@ -24,6 +24,9 @@ class BlockJacobi final : public LinearOperator<V> {
   const std::shared_ptr<Device>& device() const override { return device_; }
   void apply(const Buffer<V>& x, Buffer<V>& y) override { ops_.block_diag(bs_, inverse_, x, y); }
   int block_size() const { return bs_; }
+  /// The inverted blocks on the device (the fused CG applies a point
+  /// diagonal, bs = 1, inside its update).
+  const Buffer<V>& inverse() const { return inverse_; }
   /// The inverted blocks (bs*bs per block row, row-major), for tests.
   const std::vector<V>& host_inverse() const { return host_inverse_; }
 

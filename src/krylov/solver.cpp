@@ -2,7 +2,7 @@
 // method, the time split.
 #include "krylov/solver.hpp"
 
-#include "krylov/cg.hpp"
+#include "krylov/cg_fused.hpp"
 
 namespace tessera::krylov {
 
@@ -78,8 +78,22 @@ Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffe
   switch (o.method) {
     case Method::gmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, false, t); break;
     case Method::fgmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, m != nullptr, t); break;
-    case Method::cg: res = detail::cg<Space, V>(s, b, x, o, t); break;
-    case Method::bicgstab: res = detail::bicgstab<Space, V>(s, b, x, o, t); break;
+    case Method::cg:
+      if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
+        if (o.mode == Mode::fused) {
+          res = detail::cg_fused<Space, V>(s, b, x, o, t);
+          break;
+        }
+      res = detail::cg<Space, V>(s, b, x, o, t);
+      break;
+    case Method::bicgstab:
+      if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
+        if (o.mode == Mode::fused) {
+          res = detail::bicgstab_fused<Space, V>(s, b, x, o, t);
+          break;
+        }
+      res = detail::bicgstab<Space, V>(s, b, x, o, t);
+      break;
   }
   a.device()->queue().synchronize();
   t.total = detail::seconds_since(t0);
@@ -107,9 +121,11 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
                      std::string(to_string(o.method)) + " keeps no basis");
   if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
   if (o.mode == Mode::fused) {
+    if (o.method == Method::cg || o.method == Method::bicgstab)  // no basis: the ortho option is GMRES's
+      return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);
     if (o.method != Method::gmres)
-      throw UsageError("krylov: the fused mode is built for GMRES (its DCGS2 orthogonalisation); " +
-                       std::string(to_string(o.method)) + " runs in resident or thesis mode");
+      throw UsageError("krylov: the fused mode's GMRES orthogonalises with DCGS2, which needs a fixed "
+                       "preconditioner; fgmres runs in resident or thesis mode");
     if (o.ortho != Ortho::cgs2 && o.ortho != Ortho::dcgs2)
       throw UsageError("krylov: the fused mode orthogonalises with CGS2 (in its delayed form, dcgs2), not " +
                        std::string(to_string(o.ortho)));

@@ -7,6 +7,7 @@
 #pragma once
 #include <chrono>
 
+#include "krylov/precond.hpp"
 #include "krylov/solver.hpp"
 #include "krylov/vector_ops.hpp"
 
@@ -28,6 +29,14 @@ class ResidentSpace : public DeviceVectorOps<V> {
   /// Whether DCGS2 joins its two reductions and its two updates (one pass
   /// over the basis each; the same bits as the separate kernels).
   bool fused() const { return fused_; }
+
+  bool preconditioned() const { return m_ != nullptr; }
+  /// The inverse diagonal when the preconditioner is point Jacobi (the
+  /// fused CG and BiCGStab apply it inside their updates), else null.
+  const Buffer<V>* point_diagonal() const {
+    auto* j = dynamic_cast<const BlockJacobi<V>*>(m_);
+    return j && j->block_size() == 1 ? &j->inverse() : nullptr;
+  }
 
   /// Runs f and adds its time to `slot` (synchronising first with time_split).
   template <class F>

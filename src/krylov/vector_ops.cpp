@@ -76,19 +76,41 @@ void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V
   if (k > max_terms_) throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " + std::to_string(max_terms_));
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  const std::size_t chunks = kernels::chunks(n_);
   const int count = w2.handle ? 2 * k : k;  // the second right-hand side's products follow the first's
   // the chunk partials are reduced on the device too: only 2 * count reals cross
   dispatch(*device_, [&](auto tag) {
     kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle, basis.slot * n_ * nc, n_ * nc, w.handle,
                      w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(), compressed);
-    kernels::sum_chunks<R>(tag, *device_, chunks, count, partials_.handle(), sums_.handle());
+  });
+  reduce_partials(count, nullptr);
+  if (out) to_values<V>(host_sums_.data(), k, out);
+  if (w2.handle) to_values<V>(host_sums_.data() + 2 * k, k, out2);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::reduce_partials(int count, V* out) {
+  using R = real_of<V>;
+  dispatch(*device_, [&](auto tag) {
+    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), count, partials_.handle(), sums_.handle());
   });
   host_sums_.resize(2 * std::size_t(count));
   device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
   next_slot_ = 0;  // the blocking read drained the queue: every slot is free
-  if (out) to_values<V>(host_sums_.data(), k, out);
-  if (w2.handle) to_values<V>(host_sums_.data() + 2 * k, k, out2);
+  if (out) to_values<V>(host_sums_.data(), count, out);
+}
+
+template <Scalar V>
+std::size_t DeviceVectorOps<V>::upload_coefficients() {
+  using R = real_of<V>;
+  if (packed_.size() > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
+  if (next_slot_ == slots_) {  // every slot may still be in flight
+    device_->queue().synchronize();
+    next_slot_ = 0;
+  }
+  const std::size_t off = next_slot_++ * slot_reals_;
+  std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
+  device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
+  return off;
 }
 
 template <Scalar V>
@@ -134,13 +156,7 @@ void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V
   pack_coef(a, c, k, packed_);
   const std::size_t off2 = packed_.size();
   if (second.y) pack_coef(second.a, second.c, second.k, packed_);
-  if (next_slot_ == slots_) {  // every slot may still be in flight
-    device_->queue().synchronize();
-    next_slot_ = 0;
-  }
-  const std::size_t off = next_slot_++ * slot_reals_;
-  std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
-  device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
+  const std::size_t off = upload_coefficients();
   kernels::SecondOutput s2;
   if (second.y) {
     s2.y = second.y;
@@ -220,6 +236,46 @@ void DeviceVectorOps<V>::block_diag(int bs, const Buffer<V>& d, const Vec& x, Ve
   dispatch(*device_, [&](auto tag) {
     kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(), y.handle());
   });
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, const Buffer<V>* d, Vec* z,
+                                const Products& want, V* out) {
+  const Vec* e = want.e;
+  auto fits = [&](const Buffer<V>* v, const char* what) {
+    if (v && v->size() != n_)
+      throw Error(std::string("krylov: update's ") + what + " has " + std::to_string(v->size()) +
+                  " values, the vectors " + std::to_string(n_));
+  };
+  for (auto [v, what] : {std::pair{(const Buffer<V>*)&y, "y"}, {lin.x, "x"}, {lin.u, "u"}, {lin.w, "w"},
+                         {(const Buffer<V>*)y2, "y2"}, {d, "diagonal"}, {(const Buffer<V>*)z, "z"}, {e, "e"}})
+    fits(v, what);
+  if (y2) {
+    fits(lin2.x, "x2");
+    fits(lin2.u, "u2");
+    fits(lin2.w, "w2");
+  }
+  if (bool(d) != bool(z)) throw Error("krylov: update's z = d y needs both d and z");
+  if (want.yz && !z) throw Error("krylov: update's product <y, z> needs z");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  packed_.clear();
+  const V c3[2] = {lin.b, lin.c}, c3b[2] = {lin2.b, lin2.c};
+  pack_coef(lin.a, c3, 2, packed_);
+  pack_coef(lin2.a, c3b, 2, packed_);
+  const std::size_t off = upload_coefficients();
+  auto h = [](const Buffer<V>* v) -> const void* { return v ? v->handle() : nullptr; };
+  kernels::UpdateOperands op;
+  op.x = h(lin.x), op.u = h(lin.u), op.w = h(lin.w), op.y = y.handle();
+  if (y2) op.x2 = h(lin2.x), op.u2 = h(lin2.u), op.w2 = h(lin2.w), op.y2 = y2->handle();
+  if (z) op.d = d->handle(), op.z = z->handle();
+  else op.e = h(e);
+  op.norm = want.norm;
+  op.dot = want.yz || e;
+  dispatch(*device_, [&](auto tag) {
+    kernels::update<R>(tag, *device_, nc, n_, coef_.handle(), off, op, partials_.handle());
+  });
+  if (op.products() > 0) reduce_partials(op.products(), out);
 }
 
 template <Scalar V>

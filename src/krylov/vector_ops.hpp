@@ -86,6 +86,31 @@ class DeviceVectorOps {
   /// y = blockdiag(d) x (blocks bs x bs, row-major; d on the device).
   void block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y);
 
+  /// a x + b u + c w; a null vector drops its term.
+  struct Lin {
+    const Vec* x = nullptr;
+    V a{};
+    const Vec* u = nullptr;
+    V b{};
+    const Vec* w = nullptr;
+    V c{};
+  };
+  /// The products an update forms: <y, y> when norm, then <y, z> when yz
+  /// (z given), else <e, y> when e is given.
+  struct Products {
+    bool norm = false;
+    bool yz = false;
+    const Vec* e = nullptr;
+  };
+  /// The fused step of CG and BiCGStab (Mode::fused), one pass over the
+  /// vectors: y = lin; y2 = lin2 (y2 not null); z = d y (d, z not null: a
+  /// point diagonal such as Jacobi's inverse); the products of the new y
+  /// (`want`) in out, in that order. Every value has the bits of combine,
+  /// block_diag and dots run one after another. Outputs may be inputs of
+  /// their own combination.
+  void update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, const Buffer<V>* d, Vec* z, const Products& want,
+              V* out);
+
   // The same operations on a compressed basis (basis-typed operands Basis,
   // working vectors Vec; the values are computed in V from the stored ones).
   Basis make_basis(std::size_t slots) const { return Basis(device_, n_, slots); }
@@ -154,6 +179,10 @@ class DeviceVectorOps {
   };
   void combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k, const V* c,
                    const RawSecond& second, bool compressed);
+  /// copies packed_ into a free slot of the coefficient ring; its offset (reals)
+  std::size_t upload_coefficients();
+  /// the `count` reduced products (2 reals each) of the chunk partials, to out
+  void reduce_partials(int count, V* out);
   template <class B>
   void dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot, const Vec* w2,
                      std::size_t w2_slot, V* out, V* out2);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <typeinfo>
 
 #include "core/kernels/portable.h"
 #include "krylov/vector_ops.hpp"
@@ -227,6 +228,87 @@ void check_combine2(const std::string& id) {
   ops.combine(y2sep, 0, V(0), nullptr, 0, &basis, 0, j, c2.data());
   const auto g2 = ops.get(y2), s2 = ops.get(y2sep);
   for (std::size_t e = 0; e < n; ++e) ASSERT_EQ(g2[e], s2[e]) << "second output without x, element " << e;
+}
+
+// The fused update of CG and BiCGStab (y = a x + b u + c w, y2 likewise,
+// z = d y, products of the new y) equals combine, block_diag and dots run one
+// after another, bit for bit, on every device, for every operand shape the
+// solvers use (y in place, a second output, z, <y, z> or <e, y>); outputs
+// poisoned first, three chunks with the last partial.
+template <class V>
+void check_update(const std::string& id) {
+  const std::size_t n = 2 * TS_REDUCE_CHUNK + 555;
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, 4);
+  using Vec = typename DeviceVectorOps<V>::Vec;
+  using Lin = typename DeviceVectorOps<V>::Lin;
+  const V a = val<V>(0.75, -0.5), b = val<V>(-1.25, 0.25), c = val<V>(0.5, 2.0), one(1);
+  struct Shape {
+    bool w, y2, z, e, norm;
+  };
+  for (Shape sh : {Shape{false, true, true, false, true}, Shape{true, false, false, false, false},
+                   Shape{false, false, false, false, true}, Shape{true, true, false, true, true},
+                   Shape{false, false, true, false, false}}) {
+    auto host = [&](std::uint64_t seed) { return random_values<V>(n, seed); };
+    const auto hx = host(21), hu = host(22), hw = host(23), hx2 = host(24), hu2 = host(25), hd = host(26),
+               he = host(27);
+    auto load = [&](const std::vector<V>& h) {
+      Vec v = ops.make();
+      ops.set(v, h);
+      return v;
+    };
+    // fused: y in place of x, y2 in place of x2
+    Vec y = load(hx), u = load(hu), w = load(hw), y2 = load(hx2), u2 = load(hu2), e = load(he);
+    Buffer<V> d(dev, n);
+    d.copy_from_host(hd);
+    Vec z = load(poisoned<V>(n));
+    V got[2] = {val<V>(-7, 7), val<V>(-7, 7)};
+    ops.update(y, Lin{&y, a, &u, b, sh.w ? &w : nullptr, c}, sh.y2 ? &y2 : nullptr, Lin{&y2, one, &u2, c, &w, a},
+               sh.z ? &d : nullptr, sh.z ? &z : nullptr, {sh.norm, sh.z, sh.e ? &e : nullptr}, got);
+    // separate kernels
+    Vec ry = load(hx), ry2 = load(hx2), rz = load(poisoned<V>(n));
+    const V cu[1] = {b};
+    ops.combine(ry, 0, a, &ry, 0, &u, 0, 1, cu);
+    if (sh.w) ops.combine(ry, 0, one, &ry, 0, &w, 0, 1, &c);
+    if (sh.y2) {
+      ops.combine(ry2, 0, one, &ry2, 0, &u2, 0, 1, &c);
+      ops.combine(ry2, 0, one, &ry2, 0, &w, 0, 1, &a);
+    }
+    if (sh.z) ops.block_diag(1, d, ry, rz);
+    std::vector<V> want;
+    V t{};
+    if (sh.norm) ops.dots(ry, 0, 1, ry, 0, &t), want.push_back(t);
+    if (sh.z) ops.dots(ry, 0, 1, rz, 0, &t), want.push_back(t);
+    else if (sh.e) ops.dots(e, 0, 1, ry, 0, &t), want.push_back(t);
+    const std::string what = std::string(typeid(V).name()) + " on " + id + " shape " + std::to_string(sh.w) +
+                             std::to_string(sh.y2) + std::to_string(sh.z) + std::to_string(sh.e) +
+                             std::to_string(sh.norm);
+    auto same = [&](const Vec& f, const Vec& r, const char* name) {
+      const auto fv = ops.get(f), rv = ops.get(r);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fv[i], rv[i]) << what << " " << name << "[" << i << "]";
+    };
+    same(y, ry, "y");
+    if (sh.y2) same(y2, ry2, "y2");
+    else same(y2, load(hx2), "y2 (untouched)");
+    if (sh.z) same(z, rz, "z");
+    for (std::size_t q = 0; q < want.size(); ++q) EXPECT_EQ(got[q], want[q]) << what << " product " << q;
+    if (want.size() < 2) EXPECT_EQ(got[1], val<V>(-7, 7)) << what << " (no second product)";
+    // against a host reference in double, so that both paths cannot be wrong alike
+    const auto fy = ops.get(y);
+    for (std::size_t i = 0; i < n; i += 97) {
+      using C = std::complex<double>;
+      C ref = C(a) * C(hx[i]) + C(b) * C(hu[i]);
+      if (sh.w) ref += C(c) * C(hw[i]);
+      EXPECT_LE(std::abs(C(fy[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref))) << what << " y[" << i << "]";
+    }
+  }
+}
+
+TEST_P(KrylovKernels, FusedUpdateGivesTheBitsOfSeparateKernels) {
+  check_update<float>(GetParam());
+  check_update<double>(GetParam());
+  check_update<std::complex<float>>(GetParam());
+  check_update<std::complex<double>>(GetParam());
 }
 
 TEST_P(KrylovKernels, FusedDotsGiveTheBitsOfSeparateDots) {

@@ -39,6 +39,12 @@ krylov_cli(solve_mg_needs_poisson_exit2 2 "needs.--generate.poisson"
 krylov_cli(solve_trace_fused_mode 0 "converged.after"
            solve --generate trace:3x5x4,blocks=2 --method gmres --mode fused --restart 20 --precision single
            --tol 1e-5 --device cpu)
+# CG and BiCGStab in the fused mode (updates joined, point Jacobi inside them)
+krylov_cli(solve_poisson3d_cg_mg_fused 0 "fused.mode.*converged.after.[0-9].iterations"
+           solve --generate poisson3d:15 --method cg --precond mg --mode fused --tol 1e-8 --device cpu)
+krylov_cli(solve_trace_bicgstab_jacobi_fused 0 "fused.mode.*converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method bicgstab --precond jacobi --mode fused --tol 1e-10
+           --device cpu)
 krylov_cli(solve_fused_mode_mgs_exit2 2 "fused.mode.orthogonalises.with.CGS2"
            solve --generate laplace7:4 --mode fused --ortho mgs --device cpu)
 # a float basis for a double solve (the line shows the basis); none in thesis mode

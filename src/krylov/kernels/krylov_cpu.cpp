@@ -79,6 +79,47 @@ void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v
                       x2 != nullptr, x2, y2);
 }
 
+// The fused update (krylov_kernels.hpp's UpdateOperands, pointers typed):
+// chunk by chunk, "thread" t taking elements t, t + THREADS, ... as dots does,
+// so the products have the bits of dots on the updated vector.
+template <class R>
+void update(int nc, std::size_t n, const R* coef, const kernels::UpdateOperands& op, R* partials) {
+  const unsigned f = op.flags();
+  const int products = op.products();
+  const std::size_t nch = kernels::chunks(n);
+  auto in = [](const void* h) { return static_cast<const R*>(h); };
+  auto out = [](void* h) { return static_cast<R*>(h); };
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t cc = 0; cc < static_cast<std::ptrdiff_t>(nch); ++cc) {
+    const std::size_t c = static_cast<std::size_t>(cc);
+    std::array<std::array<R, TS_REDUCE_THREADS>, 3> s;  // <y,y>, then the second product (re, im)
+    for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
+      R dot[3] = {0, 0, 0};
+      for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+        const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + t;
+        if (i >= n) break;
+        ts_kry_update_at(nc, long(i), f, coef, in(op.x), in(op.u), in(op.w), out(op.y), in(op.x2), in(op.u2),
+                         in(op.w2), out(op.y2), in(op.d), out(op.z), in(op.e), dot);
+      }
+      for (int q = 0; q < 3; ++q) s[q][t] = dot[q];
+    }
+    if (products == 0) continue;
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t t = 0; t < h; ++t)
+        for (int q = 0; q < 3; ++q) s[q][t] = s[q][t] + s[q][t + h];
+    std::size_t q = 0;
+    if (op.norm) {
+      partials[2 * c] = s[0][0];
+      partials[2 * c + 1] = 0;
+      ++q;
+    }
+    if (op.dot) {
+      partials[2 * (q * nch + c)] = s[1][0];
+      partials[2 * (q * nch + c) + 1] = s[2][0];
+    }
+  }
+}
+
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
@@ -107,7 +148,8 @@ void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const
                                                    const point::compressed_t<R>*, std::size_t,   \
                                                    point::compressed_t<R>*, int, int, const R*, \
                                                    const point::compressed_t<R>*, point::compressed_t<R>*); \
-  template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);
+  template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);                    \
+  template void update<R>(int, std::size_t, const R*, const kernels::UpdateOperands&, R*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE
@@ -150,6 +192,19 @@ void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, st
 }
 
 template <class R>
+void update(CpuTag, Device&, int nc, std::size_t n, const void* coef, std::size_t coef_off, const UpdateOperands& op,
+            void* partials) {
+  // CPU handles are host pointers: typed views of the same operands
+  UpdateOperands h = op;
+  auto view = [](const void* p) -> const void* { return p ? cpu::ptr<R>(const_cast<void*>(p)) : nullptr; };
+  auto mut = [](void* p) -> void* { return p ? cpu::ptr<R>(p) : nullptr; };
+  h.x = view(op.x), h.u = view(op.u), h.w = view(op.w), h.y = mut(op.y);
+  h.x2 = view(op.x2), h.u2 = view(op.u2), h.w2 = view(op.w2), h.y2 = mut(op.y2);
+  h.d = view(op.d), h.z = mut(op.z), h.e = view(op.e);
+  host::update<R>(nc, n, at<R>(coef, coef_off), h, partials ? cpu::ptr<R>(partials) : nullptr);
+}
+
+template <class R>
 void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, const void* x, void* y) {
   host::block_diag<R>(nc, n, bs, at<R>(d, 0), at<R>(x, 0), cpu::ptr<R>(y));
 }
@@ -170,7 +225,8 @@ void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \
-  template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*);
+  template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*, void*); \
+  template void update<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, const UpdateOperands&, void*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

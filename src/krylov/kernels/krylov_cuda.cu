@@ -67,6 +67,44 @@ __global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict
                       x2 != nullptr, x2, y2);
 }
 
+// The fused update (ts_kry_update_at): one block of TS_REDUCE_THREADS per
+// chunk, elements in dots' order, so its products have dots' bits.
+template <class R>
+__global__ void __launch_bounds__(TS_REDUCE_THREADS)
+    update_kernel(int nc, std::size_t n, std::size_t nch, unsigned f, int products, const R* __restrict__ coef,
+                  const R* x, const R* u, const R* w, R* y, const R* x2, const R* u2, const R* w2, R* y2,
+                  const R* __restrict__ d, R* z, const R* e, R* partials) {
+  __shared__ R s[3][TS_REDUCE_THREADS];  // <y,y>, then the second product (re, im)
+  const std::size_t c = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  R dot[3] = {0, 0, 0};
+#pragma unroll
+  for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+    const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
+    if (i < n) ts_kry_update_at(nc, long(i), f, coef, x, u, w, y, x2, u2, w2, y2, d, z, e, dot);
+  }
+  if (products == 0) return;
+  for (int q = 0; q < 3; ++q) s[q][t] = dot[q];
+  __syncthreads();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int q = 0; q < 3; ++q) s[q][t] = s[q][t] + s[q][t + h];
+    __syncthreads();
+  }
+  if (t == 0) {
+    std::size_t q = 0;
+    if (f & TS_KRY_UP_NORM) {
+      partials[2 * c] = s[0][0];
+      partials[2 * c + 1] = 0;
+      ++q;
+    }
+    if (f & TS_KRY_UP_DOT) {
+      partials[2 * (q * nch + c)] = s[1][0];
+      partials[2 * (q * nch + c) + 1] = s[2][0];
+    }
+  }
+}
+
 template <class R>
 __global__ void block_diag_kernel(int nc, std::size_t n, int bs, const R* __restrict__ d,
                                   const R* __restrict__ x, R* __restrict__ y) {
@@ -142,6 +180,21 @@ void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coe
 }
 
 template <class R>
+void update(CudaTag, Device& dev, int nc, std::size_t n, const void* coef, std::size_t coef_off, const UpdateOperands& op,
+            void* partials) {
+  if (n == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  const std::size_t nch = chunks(n);
+  auto out = [](void* h) { return h ? cuda::ptr<R>(h) : nullptr; };
+  update_kernel<R><<<static_cast<unsigned>(nch), TS_REDUCE_THREADS, 0, cq.native()>>>(
+      nc, n, nch, op.flags(), op.products(), at<R>(coef, coef_off), at<R>(op.x, 0), at<R>(op.u, 0), at<R>(op.w, 0),
+      out(op.y), at<R>(op.x2, 0), at<R>(op.u2, 0), at<R>(op.w2, 0), out(op.y2), at<R>(op.d, 0), out(op.z),
+      at<R>(op.e, 0), out(partials));
+  cuda::check_launch("krylov update");
+}
+
+template <class R>
 void block_diag(CudaTag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,
                 void* y) {
   if (n == 0) return;
@@ -174,7 +227,9 @@ void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \
   template void block_diag<R>(CudaTag, Device&, int, std::size_t, int, const void*, const void*,  \
-                              void*);
+                              void*);                                                             \
+  template void update<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, const UpdateOperands&, \
+                          void*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstddef>
 
+#include "krylov/kernels/krylov_kernels.hpp"
+
 namespace tessera::krylov::host {
 
 // S: the storage of the basis operands (R, or point::compressed_t<R> for a
@@ -17,6 +19,8 @@ void sum_chunks(std::size_t chunks, int count, const R* partials, R* out);
 template <class R, class S = R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v, std::size_t ld, S* y, int y_real = 0,
              int k2 = 0, const R* coef2 = nullptr, const S* x2 = nullptr, S* y2 = nullptr);
+template <class R>
+void update(int nc, std::size_t n, const R* coef, const kernels::UpdateOperands& op, R* partials);
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
 template <class R>

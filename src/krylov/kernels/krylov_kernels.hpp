@@ -24,6 +24,7 @@
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
 #include "core/kernels/portable.h"
+#include "krylov/kernels/krylov_update.h"
 
 namespace tessera::krylov::kernels {
 
@@ -50,6 +51,36 @@ struct SecondOutput {
 template <class R>
 using compressed_t = std::conditional_t<std::is_same_v<R, float>, std::uint16_t, float>;
 
+/// The operands of update (krylov_point.h's ts_kry_update_at, the fused
+/// steps of CG and BiCGStab): handles of whole vectors of n values, null
+/// where absent. y = a x + b u + c w; y2 = a2 x2 + b2 u2 + c2 w2; z = d y;
+/// products <y, y> (norm), then, with dot, <y, z> (z given) or <e, y>.
+struct UpdateOperands {
+  const void* x = nullptr;
+  const void* u = nullptr;
+  const void* w = nullptr;
+  void* y = nullptr;
+  const void* x2 = nullptr;
+  const void* u2 = nullptr;
+  const void* w2 = nullptr;
+  void* y2 = nullptr;
+  const void* d = nullptr;
+  void* z = nullptr;
+  const void* e = nullptr;
+  bool norm = false;
+  bool dot = false;
+
+  unsigned flags() const {
+    unsigned f = (x ? TS_KRY_UP_X : 0u) | (u ? TS_KRY_UP_U : 0u) | (w ? TS_KRY_UP_W : 0u);
+    if (y2) f |= TS_KRY_UP_Y2 | (x2 ? TS_KRY_UP_X2 : 0u) | (u2 ? TS_KRY_UP_U2 : 0u) | (w2 ? TS_KRY_UP_W2 : 0u);
+    if (z) f |= TS_KRY_UP_Z;
+    else if (e) f |= TS_KRY_UP_E;
+    return f | (norm ? TS_KRY_UP_NORM : 0u) | (dot ? TS_KRY_UP_DOT : 0u);
+  }
+  /// the products formed, in the order of the partials
+  int products() const { return (norm ? 1 : 0) + (dot ? 1 : 0); }
+};
+
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
@@ -69,6 +100,11 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
                std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y,       \
                std::size_t y_off, const SecondOutput& second, bool compressed = false,             \
                bool y_real = false);                                                               \
+  /* The fused update (UpdateOperands) with coef + coef_off = [a, b, c, a2, b2, c2] (nc reals */  \
+  /* each); its products' chunk partials in dots' layout (product q of op.products()). */          \
+  template <class R>                                                                               \
+  void update(Tag, Device& dev, int nc, std::size_t n, const void* coef, std::size_t coef_off,       \
+              const UpdateOperands& op, void* partials);                                           \
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \

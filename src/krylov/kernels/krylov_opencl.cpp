@@ -68,6 +68,22 @@ void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* c
 }
 
 template <class R>
+void update(OpenCLTag, Device& dev, int nc, std::size_t n, const void* coef, std::size_t coef_off,
+            const UpdateOperands& op, void* partials) {
+  if (n == 0) return;
+  cl::Kernel kr = kernel<R>(dev, "kry_update");
+  const std::size_t nch = chunks(n);
+  const void* any = op.y;  // bound where an operand is absent (never read)
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_uint(op.flags()), cl_int(op.products()),
+                   mem_or(coef, nullptr), cl_ulong(coef_off), mem_or(op.x, any), mem_or(op.u, any),
+                   mem_or(op.w, any), opencl::mem(op.y), mem_or(op.x2, any), mem_or(op.u2, any), mem_or(op.w2, any),
+                   mem_or(op.y2, any), mem_or(op.d, any), mem_or(op.z, any), mem_or(op.e, any),
+                   mem_or(partials, any));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * TS_REDUCE_THREADS), cl::NDRange(TS_REDUCE_THREADS),
+                                       "krylov update");
+}
+
+template <class R>
 void block_diag(OpenCLTag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,
                 void* y) {
   if (n == 0) return;
@@ -100,7 +116,9 @@ void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* ro
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \
   template void block_diag<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, const void*, \
-                              void*);
+                              void*);                                                             \
+  template void update<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t,            \
+                          const UpdateOperands&, void*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

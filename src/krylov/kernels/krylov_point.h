@@ -11,6 +11,7 @@
  *   tri_row: one row of a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
 #include "core/kernels/portable.h"
+#include "krylov/kernels/krylov_update.h"
 
 /* Unroll a loop over basis vectors by 4 on the GPUs: four independent loads
  * of each work-item in flight instead of one (the order of the sums is that
@@ -245,6 +246,91 @@ TS_FN void ts_kry_tri_row(int nc, long i, TS_GLOBAL const int* ptr, TS_GLOBAL co
   } else {
     x[2 * i] = ar;
     x[2 * i + 1] = ai;
+  }
+}
+
+/* The fused steps of CG and BiCGStab (Mode::fused) at element i. Flags
+ * (TS_KRY_UP_*, krylov_update.h) say which operands exist:
+ *   y  = a  x  + b  u  + c  w     (terms in this order; no x: the sum starts at 0)
+ *   y2 = a2 x2 + b2 u2 + c2 w2    (TS_KRY_UP_Y2: a second output)
+ *   z  = d y                      (TS_KRY_UP_Z: a point diagonal, e.g. Jacobi)
+ * coef = [a, b, c, a2, b2, c2], nc reals each. The dot terms of the new y
+ * are added to dot[0..2]: dot[0] += <y, y> (TS_KRY_UP_NORM, real part only:
+ * the imaginary part is exactly 0); with TS_KRY_UP_DOT (dot[1], dot[2]) +=
+ * <y, z> with z, else <e, y> (TS_KRY_UP_E; conjugate on the left). Each value is formed as
+ * combine, block_diag and dots form it, in their order, so a fused step has
+ * the bits of the separate kernels. Every input of element i is read before
+ * its outputs are written (y may be x, u or w; y2 may be x2, u2 or w2). */
+/* (re, im) = c v_i (first = 1) or += c v_i: one term of a combination */
+TS_FN void ts_kry_term(int nc, long i, int first, TS_GLOBAL const ts_real* c, TS_GLOBAL const ts_real* v,
+                       ts_real* re, ts_real* im) {
+  ts_real tr, ti = 0;
+  if (nc == 1) {
+    tr = ts_kry_rmul(c[0], v[i]);
+  } else {
+    ts_real vr, vi;
+    ts_kry_ld2(v, i, &vr, &vi);
+    tr = ts_kry_mul_re(c[0], c[1], vr, vi);
+    ti = ts_kry_mul_im(c[0], c[1], vr, vi);
+  }
+  *re = first ? tr : *re + tr;
+  *im = first ? ti : *im + ti;
+}
+
+/* a x + b u + c w at element i over the operands flagged in f (bits X, U, W) */
+TS_FN void ts_kry_lin3(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* x,
+                       TS_GLOBAL const ts_real* u, TS_GLOBAL const ts_real* w, ts_real* re, ts_real* im) {
+  *re = 0;
+  *im = 0;
+  if (f & TS_KRY_UP_X) ts_kry_term(nc, i, 1, coef, x, re, im);
+  if (f & TS_KRY_UP_U) ts_kry_term(nc, i, 0, coef + nc, u, re, im);
+  if (f & TS_KRY_UP_W) ts_kry_term(nc, i, 0, coef + 2 * nc, w, re, im);
+}
+
+TS_FN void ts_kry_put(int nc, TS_GLOBAL ts_real* y, long i, ts_real re, ts_real im) {
+  if (nc == 1) y[i] = re;
+  else ts_kry_st2(y, i, re, im);
+}
+
+TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* x,
+                            TS_GLOBAL const ts_real* u, TS_GLOBAL const ts_real* w, TS_GLOBAL ts_real* y,
+                            TS_GLOBAL const ts_real* x2, TS_GLOBAL const ts_real* u2, TS_GLOBAL const ts_real* w2,
+                            TS_GLOBAL ts_real* y2, TS_GLOBAL const ts_real* d, TS_GLOBAL ts_real* z,
+                            TS_GLOBAL const ts_real* e, ts_real* dot) {
+  ts_real yr, yi, br = 0, bi = 0, zr = 0, zi = 0, er = 0, ei = 0;
+  ts_kry_lin3(nc, i, f, coef, x, u, w, &yr, &yi);
+  if (f & TS_KRY_UP_Y2) ts_kry_lin3(nc, i, f >> 4, coef + 3 * nc, x2, u2, w2, &br, &bi);
+  if (f & TS_KRY_UP_Z) { /* block_diag with 1 x 1 blocks: 0 + d y */
+    if (nc == 1) {
+      zr = (ts_real)0 + ts_kry_rmul(d[i], yr);
+    } else {
+      zr = (ts_real)0 + ts_kry_mul_re(d[2 * i], d[2 * i + 1], yr, yi);
+      zi = (ts_real)0 + ts_kry_mul_im(d[2 * i], d[2 * i + 1], yr, yi);
+    }
+  }
+  if (f & TS_KRY_UP_E) {
+    if (nc == 1) er = e[i];
+    else ts_kry_ld2(e, i, &er, &ei);
+  }
+  ts_kry_put(nc, y, i, yr, yi);
+  if (f & TS_KRY_UP_Y2) ts_kry_put(nc, y2, i, br, bi);
+  if (f & TS_KRY_UP_Z) ts_kry_put(nc, z, i, zr, zi);
+  if (f & TS_KRY_UP_NORM) dot[0] = dot[0] + (nc == 1 ? ts_kry_rdot(yr, yr) : ts_kry_hdot_re(yr, yi, yr, yi));
+  if (!(f & TS_KRY_UP_DOT)) return;
+  if (f & TS_KRY_UP_Z) {
+    if (nc == 1) {
+      dot[1] = dot[1] + ts_kry_rdot(yr, zr);
+    } else {
+      dot[1] = dot[1] + ts_kry_hdot_re(yr, yi, zr, zi);
+      dot[2] = dot[2] + ts_kry_hdot_im(yr, yi, zr, zi);
+    }
+  } else if (f & TS_KRY_UP_E) {
+    if (nc == 1) {
+      dot[1] = dot[1] + ts_kry_rdot(er, yr);
+    } else {
+      dot[1] = dot[1] + ts_kry_hdot_re(er, ei, yr, yi);
+      dot[2] = dot[2] + ts_kry_hdot_im(er, ei, yr, yi);
+    }
   }
 }
 

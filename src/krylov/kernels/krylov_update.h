@@ -1,0 +1,17 @@
+/* Operand flags of the Krylov update kernel (krylov_point.h's
+ * ts_kry_update_at: the fused steps of CG and BiCGStab), shared by the
+ * per-point header, the OpenCL program and the C++ launchers (C99). */
+#ifndef TESSERA_KRYLOV_UPDATE_H
+#define TESSERA_KRYLOV_UPDATE_H
+#define TS_KRY_UP_X 1u
+#define TS_KRY_UP_U 2u
+#define TS_KRY_UP_W 4u
+#define TS_KRY_UP_Y2 8u
+#define TS_KRY_UP_X2 16u /* the y2 operands: y's flags shifted by 4 */
+#define TS_KRY_UP_U2 32u
+#define TS_KRY_UP_W2 64u
+#define TS_KRY_UP_Z 128u
+#define TS_KRY_UP_E 256u
+#define TS_KRY_UP_NORM 512u
+#define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
+#endif
