@@ -20,7 +20,11 @@
 //   mtx=a.mtx,...   Matrix Market matrices: time to 1e-8 (GMRES(30)/(100),
 //                   CGS2, resident and fused, each basis), b = A * ones
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
-//                   matrix free); 0 skips it (quick: 63)
+//                   matrix free), resident and fused; 0 skips it (quick: 63)
+//   short=256       CG + point Jacobi on laplace7:N (double) and BiCGStab +
+//                   point Jacobi on each TRACE case (complex double), 100
+//                   iterations, resident and fused, bytes per iteration by
+//                   the pass counts of cg_fused.hpp; 0 skips them (quick: 32)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -30,6 +34,7 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "krylov/poisson.hpp"
+#include "krylov/precond.hpp"
 #include "krylov/solver.hpp"
 #include "mg/layout.hpp"
 #include "krylov/vector_ops.hpp"
@@ -82,12 +87,23 @@ double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1) {
   return proj + 6;
 }
 
+// Vector passes of one CG / BiCGStab iteration with point Jacobi (SpMV
+// excluded; cg_fused.hpp counts them): resident CG 17, fused 13; resident
+// BiCGStab 33, fused 23.
+double short_vectors(krylov::Method m, krylov::Mode mode) {
+  const bool fused = mode == krylov::Mode::fused;
+  if (m == krylov::Method::cg) return fused ? 13 : 17;
+  return fused ? 23 : 33;
+}
+
 template <Scalar V>
 Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, const krylov::Options& o,
-                     const BenchArgs& args, const std::string& label) {
+                     const BenchArgs& args, const std::string& label, bool jacobi = false) {
   auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel())
                         : std::make_shared<DeviceMatrix<V>>(dev, hm.csr);
   krylov::MatrixOperator<V> op(dm);
+  std::unique_ptr<krylov::BlockJacobi<V>> prec;
+  if (jacobi) prec = std::make_unique<krylov::BlockJacobi<V>>(dev, hm.is_block ? to_csr(hm.block) : hm.csr, 1);
   const std::size_t n = op.size();
   Buffer<V> b(dev, n), x(dev, n);
   std::vector<V> hb(n, V(0));
@@ -107,22 +123,26 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
       dev->queue(),
       [&](int) {
         ops.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-        last = krylov::solve<V>(op, nullptr, b, x, o);
+        last = krylov::solve<V>(op, prec.get(), b, x, o);
       },
       args.timing);
   // One more run with the device synchronised at phase boundaries: the split.
   krylov::Options split = o;
   split.time_split = true;
   ops.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-  const krylov::Result r = krylov::solve<V>(op, nullptr, b, x, split);
+  const krylov::Result r = krylov::solve<V>(op, prec.get(), b, x, split);
   const double vb = static_cast<double>(n * sizeof(V));
   double bytes = 0;
   const int m_len = o.fixed_iterations ? o.max_iters : o.restart;
   const double c = o.compressed_basis ? 0.5 : 1.0;
-  for (int it = 0; it < r.iterations; ++it) bytes += ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len), c) * vb;
+  const bool gmres = o.method == krylov::Method::gmres || o.method == krylov::Method::fgmres;
+  for (int it = 0; it < r.iterations; ++it)
+    bytes += (gmres ? ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len), c) : short_vectors(o.method, o.mode)) * vb;
+  // BiCGStab applies A twice per iteration
+  const int spmvs = o.method == krylov::Method::bicgstab ? 2 * r.iterations + 1 : r.iterations + r.restarts + 1;
   // a half basis (single values) runs on A / sigma: w is scaled in place after each application
   if (o.compressed_basis && sizeof(real_t<V>) == 4) bytes += 2.0 * vb * r.iterations;
-  bytes += (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel());
+  bytes += spmvs * dm->model_bytes(dm->kernel());
   if (o.mode == krylov::Mode::thesis) bytes += 2.0 * vb * (r.iterations + r.restarts + 1);
   m.bytes = bytes;
   m.flops = 0;
@@ -131,14 +151,14 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
       "{} it ({}), relres {:.2e}; split ms: spmv {:.3f} ortho {:.3f} transfer {:.3f} other {:.3f}; "
       "model {:.0f} B/it ortho vs {:.0f} B SpMV",
       r.iterations, krylov::to_string(r.status), r.true_relres, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.transfer,
-      1e3 * t.other, r.iterations ? (bytes - (r.iterations + r.restarts + 1) * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
+      1e3 * t.other, r.iterations ? (bytes - spmvs * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
       dm->model_bytes(dm->kernel()));
   return m;
 }
 
 // CG preconditioned by one V-cycle (issue 7: 256^3 to 1e-8 in < 15 iterations;
 // mg needs sides c*2^k - 1, so 255). Bytes: not modelled (0).
-Measurement poisson_cg_mg(const std::shared_ptr<Device>& dev, long n, const BenchArgs& args) {
+Measurement poisson_cg_mg(const std::shared_ptr<Device>& dev, long n, krylov::Mode mode, const BenchArgs& args) {
   using T = double;
   const mg::Dims d{n, n, n, 3};
   krylov::PoissonOperator<T> a(dev, d);
@@ -148,11 +168,12 @@ Measurement poisson_cg_mg(const std::shared_ptr<Device>& dev, long n, const Benc
   krylov::DeviceVectorOps<T> ops(dev, d.storage(), 1);
   krylov::Options o;
   o.method = krylov::Method::cg;
+  o.mode = mode;
   o.tol = 1e-8;
   o.max_iters = 100;
   krylov::Result last;
   Measurement r;
-  r.kernel = fmt::format("cg + mg V(1,1) to 1e-8 poisson3d:{}", n);
+  r.kernel = fmt::format("cg + mg V(1,1) to 1e-8 {} poisson3d:{}", krylov::to_string(mode), n);
   r.precision = "double";
   r.size = static_cast<std::size_t>(d.points());
   r.timing = bench::time_runs(
@@ -191,6 +212,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
   const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
+  const int shortn = positive("short", args.param("short", args.quick ? "32" : "256"));
   std::vector<std::string> mtx;
   for (const auto& f : split_list(args.param("mtx", "")))
     if (!f.empty() && args.run_double()) mtx.push_back(f);
@@ -214,7 +236,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
                                                         o.compressed_basis ? " compressed basis" : "")));
         }
   };
-  Progress progress("gmres on " + device->id(), 1 + static_cast<int>(names.size() + mtx.size()));
+  Progress progress("gmres on " + device->id(), 2 + static_cast<int>(names.size() + mtx.size()));
   progress.step("copy");
   const Measurement copy = bench::measure_native_copy(*device, std::size_t(1) << (args.quick ? 26 : 29), args.timing);
   report.copy_gbps = copy.gbps();
@@ -267,7 +289,28 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     if (file_is_complex(path)) to_solve_rows(read_matrix<std::complex<double>>(path));
     else to_solve_rows(read_matrix<double>(path));
   }
-  if (poisson > 0 && args.run_double()) report.results.push_back(poisson_cg_mg(device, poisson, args));
+  if (shortn > 0 && args.run_double()) {
+    progress.step("cg/bicgstab");
+    auto short_rows = [&](const auto& hm, krylov::Method method) {
+      for (const char* mode : {"resident", "fused"}) {
+        krylov::Options o;
+        o.method = method;
+        o.mode = krylov::parse_mode(mode);
+        o.fixed_iterations = true;
+        o.max_iters = iters;
+        report.results.push_back(run_case(
+            device, hm, o, args, fmt::format("{} + jacobi {} it {} {}", krylov::to_string(method), iters, mode, hm.name),
+            true));
+      }
+    };
+    short_rows(generate_matrix<double>(fmt::format("laplace7:{}", shortn)), krylov::Method::cg);
+    for (const auto& name : names)
+      short_rows(generate_matrix<std::complex<double>>(cases[static_cast<std::size_t>(positive("cases", name) - 1)].name()),
+                 krylov::Method::bicgstab);
+  }
+  if (poisson > 0 && args.run_double())
+    for (const auto mode : {krylov::Mode::resident, krylov::Mode::fused})
+      report.results.push_back(poisson_cg_mg(device, poisson, mode, args));
   return report;
 }
 
