@@ -17,6 +17,8 @@
 //   basis=full      full,compressed: also GMRES with its basis in half
 //                   (complex single; float for double) in resident/fused modes
 //   tosolve=1       0: skip the time-to-solution rows
+//   precond=none    preconditioners of the time-to-solution rows (none,
+//                   jacobi, block-jacobi (5 x 5), ilu0)
 //   mtx=a.mtx,...   Matrix Market matrices: time to 1e-8 (GMRES(30)/(100),
 //                   CGS2, resident and fused, each basis), b = A * ones
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
@@ -98,12 +100,14 @@ double short_vectors(krylov::Method m, krylov::Mode mode) {
 
 template <Scalar V>
 Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, const krylov::Options& o,
-                     const BenchArgs& args, const std::string& label, bool jacobi = false) {
+                     const BenchArgs& args, const std::string& label, const std::string& precond = "none") {
   auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel())
                         : std::make_shared<DeviceMatrix<V>>(dev, hm.csr);
   krylov::MatrixOperator<V> op(dm);
-  std::unique_ptr<krylov::BlockJacobi<V>> prec;
-  if (jacobi) prec = std::make_unique<krylov::BlockJacobi<V>>(dev, hm.is_block ? to_csr(hm.block) : hm.csr, 1);
+  // block Jacobi: TRACE's 5 x 5 blocks
+  const auto prec = precond == "none" ? nullptr
+                                      : krylov::make_preconditioner<V>(precond, dev,
+                                                                       hm.is_block ? to_csr(hm.block) : hm.csr, 5);
   const std::size_t n = op.size();
   Buffer<V> b(dev, n), x(dev, n);
   std::vector<V> hb(n, V(0));
@@ -148,10 +152,10 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   m.flops = 0;
   const auto& t = r.time;
   m.note = fmt::format(
-      "{} it ({}), relres {:.2e}; split ms: spmv {:.3f} ortho {:.3f} transfer {:.3f} other {:.3f}; "
+      "{} it ({}), relres {:.2e}; split ms: spmv {:.3f} ortho {:.3f} precond {:.3f} transfer {:.3f} other {:.3f}; "
       "model {:.0f} B/it ortho vs {:.0f} B SpMV",
-      r.iterations, krylov::to_string(r.status), r.true_relres, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.transfer,
-      1e3 * t.other, r.iterations ? (bytes - spmvs * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
+      r.iterations, krylov::to_string(r.status), r.true_relres, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond,
+      1e3 * t.transfer, 1e3 * t.other, r.iterations ? (bytes - spmvs * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
       dm->model_bytes(dm->kernel()));
   return m;
 }
@@ -213,12 +217,17 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
   const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
   const int shortn = positive("short", args.param("short", args.quick ? "32" : "256"));
+  const auto precs = split_list(args.param("precond", "none"));
+  for (const auto& p : precs)
+    if (p != "none" && p != "jacobi" && p != "block-jacobi" && p != "ilu0")
+      throw UsageError(fmt::format("--param precond={}: expected none, jacobi, block-jacobi or ilu0", p));
   std::vector<std::string> mtx;
   for (const auto& f : split_list(args.param("mtx", "")))
     if (!f.empty() && args.run_double()) mtx.push_back(f);
   // time to 1e-8 (complex double for TRACE, the file's field for Matrix
   // Market): GMRES(30)/(100) with CGS2, resident and fused, each basis
   auto to_solve_rows = [&](const auto& hm) {
+    for (const auto& precond : precs)
     for (const auto& basis : bases)
       for (int restart : {30, 100})
         for (const char* mode : {"resident", "fused"}) {
@@ -232,8 +241,10 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
           if (o.mode == krylov::Mode::fused && std::find(modes.begin(), modes.end(), "fused") == modes.end())
             continue;
           report.results.push_back(run_case(device, hm, o, args,
-                                            fmt::format("gmres({}) to 1e-8 {} cgs2 {}{}", restart, mode, hm.name,
-                                                        o.compressed_basis ? " compressed basis" : "")));
+                                            fmt::format("gmres({}) to 1e-8 {} cgs2 {}{}{}", restart, mode, hm.name,
+                                                        o.compressed_basis ? " compressed basis" : "",
+                                                        precond == "none" ? "" : " + " + precond),
+                                            precond));
         }
   };
   Progress progress("gmres on " + device->id(), 2 + static_cast<int>(names.size() + mtx.size()));
@@ -300,7 +311,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
         o.max_iters = iters;
         report.results.push_back(run_case(
             device, hm, o, args, fmt::format("{} + jacobi {} it {} {}", krylov::to_string(method), iters, mode, hm.name),
-            true));
+            "jacobi"));
       }
     };
     short_rows(generate_matrix<double>(fmt::format("laplace7:{}", shortn)), krylov::Method::cg);
