@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "krylov/poisson.hpp"
+#include "krylov/ilu0.hpp"
 #include "krylov/precond.hpp"
 #include "mg/layout.hpp"
 #include "krylov/solver.hpp"
@@ -168,6 +169,8 @@ int solve_as(const SolveArgs& args) {
   std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n", args.method.c_str(), args.restart,
               std::string(krylov::to_string(o.ortho)).c_str(), args.precond.c_str(), args.mode.c_str(),
               args.basis.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
+  if (const auto* ilu = dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
+    std::printf("ilu0     %zu levels per application (forward and backward)\n", ilu->levels());
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
   const auto& t = r.time;
