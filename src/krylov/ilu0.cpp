@@ -25,33 +25,41 @@ constexpr int components() {
   return sparse::is_complex_v<V> ? 2 : 1;
 }
 
-// Rows grouped by level: level(i) = 1 + the largest level among the rows row
-// i reads (0 without any), visiting rows in solve order (`forward` or not).
+// Groups of `group` consecutive rows ordered by level: level(g) = 1 + the
+// largest level among the groups whose rows g's rows read outside g (0
+// without any), visiting groups in solve order (`forward` or not).
 template <class V>
-void schedule(const sparse::Csr<V>& part, bool forward, std::vector<index_t>& rows, std::vector<index_t>& levels) {
-  const auto n = static_cast<std::size_t>(part.rows);
-  std::vector<index_t> level(n, 0);
+void schedule(const sparse::Csr<V>& part, bool forward, int group, std::vector<index_t>& groups,
+              std::vector<index_t>& levels) {
+  const auto n = static_cast<std::size_t>(part.rows), gs = static_cast<std::size_t>(group);
+  const std::size_t ng = (n + gs - 1) / gs;
+  std::vector<index_t> level(ng, 0);
   index_t top = -1;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = forward ? k : n - 1 - k;
+  for (std::size_t k = 0; k < ng; ++k) {
+    const std::size_t g = forward ? k : ng - 1 - k;
     index_t l = 0;
-    for (auto p = part.row_ptr[i]; p < part.row_ptr[i + 1]; ++p) l = std::max(l, index_t(level[std::size_t(part.col[std::size_t(p)])] + 1));
-    level[i] = l;
+    for (std::size_t i = g * gs; i < std::min(n, (g + 1) * gs); ++i)
+      for (auto p = part.row_ptr[i]; p < part.row_ptr[i + 1]; ++p) {
+        const std::size_t h = std::size_t(part.col[std::size_t(p)]) / gs;
+        if (h != g) l = std::max(l, index_t(level[h] + 1));
+      }
+    level[g] = l;
     top = std::max(top, l);
   }
-  levels.assign(std::size_t(top + 2), 0);  // counting sort, rows ascending within a level
-  for (std::size_t i = 0; i < n; ++i) ++levels[std::size_t(level[i]) + 1];
+  levels.assign(std::size_t(top + 2), 0);  // counting sort, groups ascending within a level
+  for (std::size_t g = 0; g < ng; ++g) ++levels[std::size_t(level[g]) + 1];
   for (std::size_t l = 1; l < levels.size(); ++l) levels[l] += levels[l - 1];
-  rows.assign(n, 0);
+  groups.assign(ng, 0);
   std::vector<index_t> next(levels.begin(), levels.end() - 1);
-  for (std::size_t i = 0; i < n; ++i) rows[std::size_t(next[std::size_t(level[i])]++)] = index_t(i);
+  for (std::size_t g = 0; g < ng; ++g) groups[std::size_t(next[std::size_t(level[g])]++)] = index_t(g);
 }
 
 }  // namespace
 
 template <Scalar V>
-Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a) {
+Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
   using W = detail::wide_t<V>;
+  if (group < 1) throw UsageError(fmt::format("krylov: ILU(0): rows per group must be >= 1 (got {})", group));
   if (a.rows != a.cols)
     throw Error(fmt::format("krylov: ILU(0) needs a square matrix (got {} x {})", a.rows, a.cols));
   const auto n = static_cast<std::size_t>(a.rows);
@@ -136,8 +144,9 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a) {
                                 i, std::abs(W(1) / lu[std::size_t(diag[i])])));
     }
   }
-  schedule(f.lower, true, f.lower_rows, f.lower_levels);
-  schedule(f.upper, false, f.upper_rows, f.upper_levels);
+  f.group = group;
+  schedule(f.lower, true, group, f.lower_groups, f.lower_levels);
+  schedule(f.upper, false, group, f.upper_groups, f.upper_levels);
   return f;
 }
 
@@ -162,7 +171,7 @@ std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r)
 }
 
 template <Scalar V>
-typename Ilu0<V>::Triangle Ilu0<V>::upload(const sparse::Csr<V>& part, const std::vector<index_t>& rows) {
+typename Ilu0<V>::Triangle Ilu0<V>::upload(const sparse::Csr<V>& part, const std::vector<index_t>& groups) {
   // at least one element each: a kernel argument must be a valid buffer
   auto put = [&](auto& buf, const auto& host) {
     using T = typename std::decay_t<decltype(host)>::value_type;
@@ -172,35 +181,35 @@ typename Ilu0<V>::Triangle Ilu0<V>::upload(const sparse::Csr<V>& part, const std
   Triangle t;
   put(t.ptr, part.row_ptr);
   put(t.col, part.col);
-  put(t.rows, rows);
+  put(t.groups, groups);
   put(t.val, part.val);
   return t;
 }
 
 template <Scalar V>
-Ilu0<V>::Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a)
+Ilu0<V>::Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a, int group)
     : device_(std::move(device)),
       n_(static_cast<std::size_t>(a.rows)),
-      f_(ilu0_factor(a)),
+      f_(ilu0_factor(a, group)),
       lower_levels_(f_.lower_levels),
       upper_levels_(f_.upper_levels),
-      lower_(upload(f_.lower, f_.lower_rows)),
-      upper_(upload(f_.upper, f_.upper_rows)),
+      lower_(upload(f_.lower, f_.lower_groups)),
+      upper_(upload(f_.upper, f_.upper_groups)),
       inv_diag_(device_, std::max<std::size_t>(n_, 1)),
       tmp_(device_, std::max<std::size_t>(n_, 1)) {
   if (n_) inv_diag_.copy_from_host(f_.inv_diag);
 }
 
 template <Scalar V>
-void Ilu0<V>::solve(const Triangle& t, const std::vector<index_t>& levels, const Buffer<V>* inv_diag,
+void Ilu0<V>::solve(const Triangle& t, const std::vector<index_t>& levels, bool backward, const Buffer<V>* inv_diag,
                     const Buffer<V>& b, Buffer<V>& x) {
   using R = sparse::real_t<V>;
   constexpr int nc = components<V>();
   dispatch(*device_, [&](auto tag) {
     for (std::size_t l = 0; l + 1 < levels.size(); ++l)
-      kernels::tri_level<R>(tag, *device_, nc, std::size_t(levels[l + 1] - levels[l]), t.rows.handle(),
-                            std::size_t(levels[l]), t.ptr.handle(), t.col.handle(), t.val.handle(),
-                            inv_diag ? inv_diag->handle() : nullptr, b.handle(), x.handle());
+      kernels::tri_group<R>(tag, *device_, nc, std::size_t(levels[l + 1] - levels[l]), t.groups.handle(),
+                            std::size_t(levels[l]), f_.group, n_, backward, t.ptr.handle(), t.col.handle(),
+                            t.val.handle(), inv_diag ? inv_diag->handle() : nullptr, b.handle(), x.handle());
   });
 }
 
@@ -208,12 +217,12 @@ template <Scalar V>
 void Ilu0<V>::apply(const Buffer<V>& x, Buffer<V>& y) {
   if (x.size() < n_ || y.size() < n_)
     throw Error(fmt::format("krylov: ILU(0) of size {} applied to vectors of {} and {}", n_, x.size(), y.size()));
-  solve(lower_, lower_levels_, nullptr, x, tmp_);  // L t = x (unit diagonal)
-  solve(upper_, upper_levels_, &inv_diag_, tmp_, y);  // U y = t
+  solve(lower_, lower_levels_, false, nullptr, x, tmp_);  // L t = x (unit diagonal)
+  solve(upper_, upper_levels_, true, &inv_diag_, tmp_, y);  // U y = t
 }
 
 #define TS_INSTANTIATE(V)                                                                 \
-  template Ilu0Factors<V> ilu0_factor<V>(const sparse::Csr<V>&);                          \
+  template Ilu0Factors<V> ilu0_factor<V>(const sparse::Csr<V>&, int);                     \
   template std::vector<V> ilu0_solve_host<V>(const Ilu0Factors<V>&, const std::vector<V>&); \
   template class Ilu0<V>;
 TS_INSTANTIATE(float)

@@ -4,12 +4,14 @@
 // Factorised once on the host in double (complex<double>) arithmetic, then L
 // (unit diagonal), U and U's inverted diagonal rounded to the working
 // precision. The triangular solves run on the device with level scheduling
-// (Anderson & Saad 1989; Naumov 2011 on GPUs): a row whose dependencies all
-// lie in earlier levels belongs to the next level, and each level is one
-// launch with a work-item per row. Every row computes exactly what the
+// (Anderson & Saad 1989; Naumov 2011 on GPUs) on groups of `group`
+// consecutive rows (TRACE: its 5 x 5 blocks): a group whose dependencies
+// outside itself all lie in earlier levels belongs to the next level, and
+// each level is one launch with a work-group per group (its loads in
+// parallel, its rows in order). Every row computes exactly what the
 // sequential solve computes (its terms in stored order, the diagonal applied
 // as a product with the inverted value), so every backend returns the bits of
-// the host reference `ilu0_solve_host`.
+// the host reference `ilu0_solve_host`, whatever the group size.
 #pragma once
 #include <memory>
 #include <vector>
@@ -26,17 +28,21 @@ struct Ilu0Factors {
   sparse::Csr<V> lower;  ///< strictly lower part: L's multipliers (L has a unit diagonal); columns ascending
   sparse::Csr<V> upper;  ///< strictly upper part of U; columns ascending
   std::vector<V> inv_diag;  ///< 1 / u_ii; 0 for rows without any entry (TRACE's ghost cells)
-  /// Rows ordered by level (ascending within a level); level l is rows
+  /// Rows per group of the level schedules: group g is rows g*group ..
+  /// min(n, (g+1)*group) - 1, solved in order within the group.
+  int group = 1;
+  /// Groups ordered by level (ascending within a level); level l is groups
   /// [levels[l], levels[l+1]). Lower: forward solve; upper: backward solve.
-  std::vector<sparse::index_t> lower_rows, lower_levels, upper_rows, upper_levels;
+  std::vector<sparse::index_t> lower_groups, lower_levels, upper_groups, upper_levels;
 };
 
-/// Factorises a square matrix (duplicate entries are summed, columns sorted).
+/// Factorises a square matrix (duplicate entries are summed, columns sorted)
+/// and schedules its solves on groups of `group` rows (>= 1).
 /// Errors name the row: no diagonal entry in a row that has entries, or a
 /// pivot that vanishes (|u_ii| <= 1e-14 * the row's largest |a_ij|) or is not
 /// finite. Rows without any entry are mapped to zero, as block Jacobi does.
 template <Scalar V>
-Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a);
+Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group = 1);
 
 /// z = U^{-1} L^{-1} r on the host, row by row in index order: the reference
 /// the device solves equal bitwise.
@@ -47,7 +53,9 @@ std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r)
 template <Scalar V>
 class Ilu0 final : public LinearOperator<V> {
  public:
-  Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a);
+  /// group: rows per group of the level schedule (TRACE's block size 5
+  /// gives a fifth of the launches; any value gives the same bits).
+  Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a, int group = 1);
   std::size_t size() const override { return n_; }
   const std::shared_ptr<Device>& device() const override { return device_; }
   void apply(const Buffer<V>& x, Buffer<V>& y) override;
@@ -57,11 +65,11 @@ class Ilu0 final : public LinearOperator<V> {
 
  private:
   struct Triangle {
-    Buffer<sparse::index_t> ptr, col, rows;
+    Buffer<sparse::index_t> ptr, col, groups;
     Buffer<V> val;
   };
-  Triangle upload(const sparse::Csr<V>& part, const std::vector<sparse::index_t>& rows);
-  void solve(const Triangle& t, const std::vector<sparse::index_t>& levels, const Buffer<V>* inv_diag,
+  Triangle upload(const sparse::Csr<V>& part, const std::vector<sparse::index_t>& groups);
+  void solve(const Triangle& t, const std::vector<sparse::index_t>& levels, bool backward, const Buffer<V>* inv_diag,
              const Buffer<V>& b, Buffer<V>& x);
 
   std::shared_ptr<Device> device_;

@@ -94,7 +94,7 @@ std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name, 
   if (name == "none") return nullptr;
   if (name == "jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, 1);
   if (name == "block-jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, block);
-  if (name == "ilu0") return std::make_unique<Ilu0<V>>(std::move(device), a);
+  if (name == "ilu0") return std::make_unique<Ilu0<V>>(std::move(device), a, block);  // block: rows per group
   throw UsageError("unknown preconditioner '" + name + "' (none, jacobi, block-jacobi or ilu0)");
 }
 

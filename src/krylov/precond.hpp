@@ -40,7 +40,8 @@ class BlockJacobi final : public LinearOperator<V> {
 };
 
 /// The preconditioner named `name` for the matrix `a` on `device`: "none"
-/// (null), "jacobi", "block-jacobi" (`block` x `block` blocks) or "ilu0";
+/// (null), "jacobi", "block-jacobi" (`block` x `block` blocks) or "ilu0"
+/// (its solves scheduled on groups of `block` rows);
 /// anything else is a UsageError listing these (`tessera solve` and the
 /// Python package both build theirs here).
 template <Scalar V>

@@ -109,11 +109,14 @@ __kernel void kry_block_diag(int nc, ulong n, int bs, __global const ts_real* d,
   if (i < n) ts_kry_block_diag_at(nc, (long)i, bs, d, x, y);
 }
 
-/* One level of a sparse triangular solve: one work-item per row of the level. */
-__kernel void kry_tri_level(int nc, ulong count, __global const int* rows, ulong rows_off, __global const int* ptr,
-                            __global const int* col, __global const ts_real* val, int has_d,
+/* One level of a grouped triangular solve: one work-group of
+ * TS_KRY_TRI_THREADS per group of rows (ts_kry_tri_group). */
+__kernel void kry_tri_group(int nc, __global const int* groups, ulong groups_off, int group, long n, int backward,
+                            __global const int* ptr, __global const int* col, __global const ts_real* val, int has_d,
                             __global const ts_real* inv_d, __global const ts_real* b, __global ts_real* x) {
-  const ulong t = get_global_id(0);
-  if (t < count) ts_kry_tri_row(nc, (long)rows[rows_off + t], ptr, col, val, has_d, inv_d, b, x);
+  __local ts_real s[2 * TS_KRY_TRI_CAP];
+  const long r0 = (long)groups[groups_off + get_group_id(0)] * group;
+  const long r1 = r0 + group < n ? r0 + group : n;
+  ts_kry_tri_group(nc, r0, r1, backward, (uint)get_local_id(0), ptr, col, val, has_d, inv_d, b, x, s);
 }
 #endif

@@ -1,6 +1,7 @@
 // CPU (OpenMP) Krylov kernels. The dots follow portable.h's canonical chunk
 // order exactly (strided accumulators, then the halving tree), so the GPU
 // kernels reproduce them bitwise.
+#include <algorithm>
 #include <array>
 
 #include "backends/cpu/cpu_device.hpp"
@@ -135,9 +136,23 @@ void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const
   for (std::ptrdiff_t t = 0; t < nn; ++t) ts_kry_tri_row(nc, long(rows[t]), ptr, col, val, inv_d != nullptr, inv_d, b, x);
 }
 
+template <class R>
+void tri_group(int nc, std::size_t count, const int* groups, int group, std::size_t n, bool backward, const int* ptr,
+               const int* col, const R* val, const R* inv_d, const R* b, R* x) {
+  const auto nn = static_cast<std::ptrdiff_t>(count);
+#pragma omp parallel for schedule(static) if (count * std::size_t(group) > 4096)
+  for (std::ptrdiff_t t = 0; t < nn; ++t) {
+    const long r0 = long(groups[t]) * group, r1 = std::min(long(n), r0 + group);
+    for (long k = 0; k < r1 - r0; ++k)
+      ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, ptr, col, val, inv_d != nullptr, inv_d, b, x);
+  }
+}
+
 #define TS_INSTANTIATE(R)                                                                        \
   template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
                              const R*, R*);                                                     \
+  template void tri_group<R>(int, std::size_t, const int*, int, std::size_t, bool, const int*, const int*, \
+                             const R*, const R*, const R*, R*);                                 \
   template void dots<R, R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*); \
   template void dots<R, point::compressed_t<R>>(int, std::size_t, int, const point::compressed_t<R>*,  \
                                                 std::size_t, const point::compressed_t<R>*, const R*, R*); \
@@ -210,15 +225,16 @@ void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, c
 }
 
 template <class R>
-void tri_level(CpuTag, Device&, int nc, std::size_t count, const void* rows, std::size_t rows_off, const void* ptr,
-               const void* col, const void* val, const void* inv_d, const void* b, void* x) {
-  host::tri_level<R>(nc, count, at<int>(rows, rows_off), at<int>(ptr, 0), at<int>(col, 0), at<R>(val, 0),
-                     at<R>(inv_d, 0), at<R>(b, 0), cpu::ptr<R>(x));
+void tri_group(CpuTag, Device&, int nc, std::size_t count, const void* groups, std::size_t groups_off, int group,
+               std::size_t n, bool backward, const void* ptr, const void* col, const void* val, const void* inv_d,
+               const void* b, void* x) {
+  host::tri_group<R>(nc, count, at<int>(groups, groups_off), group, n, backward, at<int>(ptr, 0), at<int>(col, 0),
+                     at<R>(val, 0), at<R>(inv_d, 0), at<R>(b, 0), cpu::ptr<R>(x));
 }
 
 #define TS_INSTANTIATE(R)                                                                          \
-  template void tri_level<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
-                             const void*, const void*, const void*, const void*, void*);         \
+  template void tri_group<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, int, std::size_t, bool, \
+                             const void*, const void*, const void*, const void*, const void*, void*); \
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \

@@ -112,12 +112,15 @@ __global__ void block_diag_kernel(int nc, std::size_t n, int bs, const R* __rest
   if (i < n) ts_kry_block_diag_at(nc, long(i), bs, d, x, y);
 }
 
+// One block of TS_KRY_TRI_THREADS per group of rows (ts_kry_tri_group).
 template <class R>
-__global__ void tri_level_kernel(int nc, std::size_t count, const int* __restrict__ rows, const int* __restrict__ ptr,
-                                 const int* __restrict__ col, const R* __restrict__ val, const R* __restrict__ inv_d,
-                                 const R* b, R* x) {
-  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < count) ts_kry_tri_row(nc, long(rows[t]), ptr, col, val, inv_d != nullptr, inv_d, b, x);
+__global__ void __launch_bounds__(TS_KRY_TRI_THREADS)
+    tri_group_kernel(int nc, const int* __restrict__ groups, int group, long n, int backward,
+                     const int* __restrict__ ptr, const int* __restrict__ col, const R* __restrict__ val,
+                     const R* __restrict__ inv_d, const R* b, R* x) {
+  __shared__ R s[2 * TS_KRY_TRI_CAP];
+  const long r0 = long(groups[blockIdx.x]) * group, r1 = r0 + group < n ? r0 + group : n;
+  ts_kry_tri_group(nc, r0, r1, backward, threadIdx.x, ptr, col, val, inv_d != nullptr, inv_d, b, x, s);
 }
 
 template <class R>
@@ -206,20 +209,21 @@ void block_diag(CudaTag, Device& dev, int nc, std::size_t n, int bs, const void*
 }
 
 template <class R>
-void tri_level(CudaTag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off,
-               const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, void* x) {
+void tri_group(CudaTag, Device& dev, int nc, std::size_t count, const void* groups, std::size_t groups_off, int group,
+               std::size_t n, bool backward, const void* ptr, const void* col, const void* val, const void* inv_d,
+               const void* b, void* x) {
   if (count == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  tri_level_kernel<R><<<blocks_for(count), kBlock, 0, cq.native()>>>(
-      nc, count, at<int>(rows, rows_off), at<int>(ptr, 0), at<int>(col, 0), at<R>(val, 0), at<R>(inv_d, 0),
-      at<R>(b, 0), cuda::ptr<R>(x));
-  cuda::check_launch("krylov tri_level");
+  tri_group_kernel<R><<<static_cast<unsigned>(count), TS_KRY_TRI_THREADS, 0, cq.native()>>>(
+      nc, at<int>(groups, groups_off), group, long(n), int(backward), at<int>(ptr, 0), at<int>(col, 0), at<R>(val, 0),
+      at<R>(inv_d, 0), at<R>(b, 0), cuda::ptr<R>(x));
+  cuda::check_launch("krylov tri_group");
 }
 
 #define TS_INSTANTIATE(R)                                                                          \
-  template void tri_level<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
-                             const void*, const void*, const void*, const void*, void*);         \
+  template void tri_group<R>(CudaTag, Device&, int, std::size_t, const void*, std::size_t, int, std::size_t, bool, \
+                             const void*, const void*, const void*, const void*, const void*, void*); \
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CudaTag, Device&, std::size_t, int, const void*, void*);             \

@@ -23,6 +23,11 @@ template <class R>
 void update(int nc, std::size_t n, const R* coef, const kernels::UpdateOperands& op, R* partials);
 template <class R>
 void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
+/// Groups of `group` consecutive rows (groups[t] * group .. , rows < n), each
+/// group's rows in order (backward: descending), groups in parallel.
+template <class R>
+void tri_group(int nc, std::size_t count, const int* groups, int group, std::size_t n, bool backward, const int* ptr,
+               const int* col, const R* val, const R* inv_d, const R* b, R* x);
 template <class R>
 void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const int* col, const R* val,
                const R* inv_d, const R* b, R* x);

@@ -24,7 +24,7 @@
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
 #include "core/kernels/portable.h"
-#include "krylov/kernels/krylov_update.h"
+#include "krylov/kernels/krylov_constants.h"
 
 namespace tessera::krylov::kernels {
 
@@ -109,13 +109,15 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \
                   void* y);                                                                        \
-  /* One level of a sparse triangular solve: for the `count` rows rows[rows_off + t] (int32), */   \
-  /* x_i = (b_i - sum L_ij x_j) * inv_d_i (inv_d null: unit diagonal); ptr/col int32 CSR of */     \
-  /* the off-diagonal part, val nc reals per entry. Rows of one level are independent. */          \
+  /* One level of a grouped triangular solve: the `count` groups groups[groups_off + t] (int32) */ \
+  /* of `group` consecutive rows (the last may be shorter: rows < n), each group's rows in order */ \
+  /* (backward: descending): x_i = (b_i - sum_j T_ij x_j) * inv_d_i (inv_d null: unit diagonal); */  \
+  /* ptr/col int32 CSR of the off-diagonal part, val nc reals per entry. Groups of one level are */ \
+  /* independent (ILU(0)). */                                                                       \
   template <class R>                                                                               \
-  void tri_level(Tag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off, \
-                 const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, \
-                 void* x);
+  void tri_group(Tag, Device& dev, int nc, std::size_t count, const void* groups, std::size_t groups_off, \
+                 int group, std::size_t n, bool backward, const void* ptr, const void* col, const void* val, \
+                 const void* inv_d, const void* b, void* x);
 
 TS_KRYLOV_DECLARE(CpuTag)
 TS_KRYLOV_DECLARE(OpenCLTag)

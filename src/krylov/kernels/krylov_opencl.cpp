@@ -95,20 +95,21 @@ void block_diag(OpenCLTag, Device& dev, int nc, std::size_t n, int bs, const voi
 }
 
 template <class R>
-void tri_level(OpenCLTag, Device& dev, int nc, std::size_t count, const void* rows, std::size_t rows_off,
-               const void* ptr, const void* col, const void* val, const void* inv_d, const void* b, void* x) {
+void tri_group(OpenCLTag, Device& dev, int nc, std::size_t count, const void* groups, std::size_t groups_off,
+               int group, std::size_t n, bool backward, const void* ptr, const void* col, const void* val,
+               const void* inv_d, const void* b, void* x) {
   if (count == 0) return;
-  cl::Kernel kr = kernel<R>(dev, "kry_tri_level");
-  opencl::set_args(kr, cl_int(nc), cl_ulong(count), mem_or(rows, nullptr), cl_ulong(rows_off), mem_or(ptr, nullptr),
-                   mem_or(col, nullptr), mem_or(val, x), cl_int(inv_d ? 1 : 0), mem_or(inv_d, x), mem_or(b, nullptr),
-                   opencl::mem(x));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(count, kGroup)), cl::NDRange(kGroup),
-                                       "krylov tri_level");
+  cl::Kernel kr = kernel<R>(dev, "kry_tri_group");
+  opencl::set_args(kr, cl_int(nc), mem_or(groups, nullptr), cl_ulong(groups_off), cl_int(group), cl_long(n),
+                   cl_int(backward ? 1 : 0), mem_or(ptr, nullptr), mem_or(col, nullptr), mem_or(val, x),
+                   cl_int(inv_d ? 1 : 0), mem_or(inv_d, x), mem_or(b, nullptr), opencl::mem(x));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(count * TS_KRY_TRI_THREADS), cl::NDRange(TS_KRY_TRI_THREADS),
+                                       "krylov tri_group");
 }
 
 #define TS_INSTANTIATE(R)                                                                            \
-  template void tri_level<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t, const void*, \
-                             const void*, const void*, const void*, const void*, void*);           \
+  template void tri_group<R>(OpenCLTag, Device&, int, std::size_t, const void*, std::size_t, int, std::size_t, \
+                             bool, const void*, const void*, const void*, const void*, const void*, void*); \
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(OpenCLTag, Device&, std::size_t, int, const void*, void*);             \

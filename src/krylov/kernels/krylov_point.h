@@ -11,7 +11,7 @@
  *   tri_row: one row of a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
 #include "core/kernels/portable.h"
-#include "krylov/kernels/krylov_update.h"
+#include "krylov/kernels/krylov_constants.h"
 
 /* Unroll a loop over basis vectors by 4 on the GPUs: four independent loads
  * of each work-item in flight instead of one (the order of the sums is that
@@ -250,7 +250,7 @@ TS_FN void ts_kry_tri_row(int nc, long i, TS_GLOBAL const int* ptr, TS_GLOBAL co
 }
 
 /* The fused steps of CG and BiCGStab (Mode::fused) at element i. Flags
- * (TS_KRY_UP_*, krylov_update.h) say which operands exist:
+ * (TS_KRY_UP_*, krylov_constants.h) say which operands exist:
  *   y  = a  x  + b  u  + c  w     (terms in this order; no x: the sum starts at 0)
  *   y2 = a2 x2 + b2 u2 + c2 w2    (TS_KRY_UP_Y2: a second output)
  *   z  = d y                      (TS_KRY_UP_Z: a point diagonal, e.g. Jacobi)
@@ -335,6 +335,61 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
 }
 
 #if defined(TS_BARRIER)
+/* A group of consecutive rows r0 .. r1-1 of a triangular solve (ILU(0)'s
+ * level schedule on groups of rows, e.g. TRACE's 5 x 5 blocks) by a
+ * work-group of TS_KRY_TRI_THREADS: work-item t forms the products
+ * val_p x_col_p of the group's entries t, t + THREADS, ... whose column lies
+ * outside the group (rows of earlier levels) into s (2 * TS_KRY_TRI_CAP reals
+ * of group memory), all loads in flight at once; work-item 0 then solves the
+ * rows in order (backward: descending), subtracting each row's terms in
+ * stored order and forming the in-group products itself from the values it
+ * has just written. Every term and sum is ts_kry_tri_row's, so the rows get
+ * its bits. A group of more than TS_KRY_TRI_CAP entries is solved by
+ * work-item 0 alone. GPU launchers only. */
+TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
+                            TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
+                            TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
+                            TS_LOCAL ts_real* s) {
+  const long e0 = ptr[r0], e = (long)ptr[r1] - e0;
+  const int staged = e <= TS_KRY_TRI_CAP;
+  if (staged)
+    for (long q = t; q < e; q += TS_KRY_TRI_THREADS) {
+      const long p = e0 + q, c = col[p];
+      if (c >= r0 && c < r1) continue; /* written in this group: work-item 0's */
+      if (nc == 1) {
+        s[q] = ts_kry_rmul(val[p], x[c]);
+      } else {
+        s[2 * q] = ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+        s[2 * q + 1] = ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+      }
+    }
+  TS_BARRIER();
+  if (t != 0) return;
+  for (long k = 0; k < r1 - r0; ++k) {
+    const long i = backward ? r1 - 1 - k : r0 + k;
+    ts_real ar = nc == 1 ? b[i] : b[2 * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
+    for (long p = ptr[i]; p < ptr[i + 1]; ++p) {
+      const long c = col[p], q = p - e0;
+      const int mine = !staged || (c >= r0 && c < r1);
+      if (nc == 1) {
+        ar = ar - (mine ? ts_kry_rmul(val[p], x[c]) : s[q]);
+      } else {
+        ar = ar - (mine ? ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]) : s[2 * q]);
+        ai = ai - (mine ? ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]) : s[2 * q + 1]);
+      }
+    }
+    if (nc == 1) {
+      x[i] = has_d ? ts_kry_rmul(inv_d[i], ar) : ar;
+    } else if (has_d) {
+      x[2 * i] = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+      x[2 * i + 1] = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+    } else {
+      x[2 * i] = ar;
+      x[2 * i + 1] = ai;
+    }
+  }
+}
+
 /* The chunk partials of product q (dots' layout: partials[2 (q chunks + c) +
  * {0,1}]) summed by a group of TS_REDUCE_THREADS work-items t in the canonical
  * order: t takes chunks t, t + THREADS, ... in sequence, then the halving tree

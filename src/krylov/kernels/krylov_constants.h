@@ -1,6 +1,7 @@
-/* Operand flags of the Krylov update kernel (krylov_point.h's
- * ts_kry_update_at: the fused steps of CG and BiCGStab), shared by the
- * per-point header, the OpenCL program and the C++ launchers (C99). */
+/* Constants shared by the per-point header krylov_point.h, the OpenCL
+ * program and the C++ launchers (C99): the operand flags of the update
+ * kernel (ts_kry_update_at, the fused steps of CG and BiCGStab) and the
+ * shape of the grouped triangular solve (ts_kry_tri_group). */
 #ifndef TESSERA_KRYLOV_UPDATE_H
 #define TESSERA_KRYLOV_UPDATE_H
 #define TS_KRY_UP_X 1u
@@ -14,4 +15,6 @@
 #define TS_KRY_UP_E 256u
 #define TS_KRY_UP_NORM 512u
 #define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
+#define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
+#define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #endif
