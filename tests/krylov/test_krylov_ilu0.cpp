@@ -211,12 +211,13 @@ void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const st
   for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(std::abs(W(got[i])))) << what << " row " << i;
 }
 
-// Groups of 1, 5 and 7 rows (1073 and 1001 rows: the last group partial) and
-// of 300 rows (600 entries in a triangle, more than a work-group stages: its first work-item
-// solves alone) give the host reference's bits.
+// Groups of 1, 5, 7 and 64 rows (the most kept in group memory; 1073 and 1001
+// rows: the last group partial) and of 300 rows (600 entries in a triangle,
+// more than a work-group stages: its first work-item solves alone) give the
+// host reference's bits.
 template <class V>
 void device_types(const std::string& id) {
-  for (int group : {1, 5, 7, 300}) {
+  for (int group : {1, 5, 7, 64, 300}) {
     device_equals_host<V>(id, convection_diffusion<V>(37, 29, 9), "convection-diffusion 37x29", group);
     device_equals_host<V>(id, nonsymmetric<V>(1001, 10), "nonsymmetric 1001", group);
   }

@@ -337,27 +337,35 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
 #if defined(TS_BARRIER)
 /* A group of consecutive rows r0 .. r1-1 of a triangular solve (ILU(0)'s
  * level schedule on groups of rows, e.g. TRACE's 5 x 5 blocks) by a
- * work-group of TS_KRY_TRI_THREADS: work-item t forms the products
- * val_p x_col_p of the group's entries t, t + THREADS, ... whose column lies
- * outside the group (rows of earlier levels) into s (2 * TS_KRY_TRI_CAP reals
- * of group memory), all loads in flight at once; work-item 0 then solves the
- * rows in order (backward: descending), subtracting each row's terms in
- * stored order and forming the in-group products itself from the values it
- * has just written. Every term and sum is ts_kry_tri_row's, so the rows get
- * its bits. A group of more than TS_KRY_TRI_CAP entries is solved by
- * work-item 0 alone. GPU launchers only. */
+ * work-group of TS_KRY_TRI_THREADS, in two phases:
+ *  1. work-item t stages the group's entries t, t + THREADS, ... (all loads in
+ *     flight at once): an entry whose column lies outside the group (a row
+ *     of an earlier level) as its product val_p x_col_p, one inside the
+ *     group as val_p with the column's place in the group (at[q] >= 0);
+ *  2. work-item 0 solves the rows in order (backward: descending) from group
+ *     memory alone, subtracting each row's terms in stored order and forming
+ *     the in-group products from the values it has just computed (xs).
+ * Every term and sum is ts_kry_tri_row's, so the rows get its bits. A group
+ * of more than TS_KRY_TRI_CAP entries or TS_KRY_TRI_ROWS rows is solved by
+ * work-item 0 alone from global memory. s: 2 * TS_KRY_TRI_CAP reals, at:
+ * TS_KRY_TRI_CAP ints, xs: 2 * TS_KRY_TRI_ROWS reals of group memory. GPU
+ * launchers only. */
 TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
                             TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
                             TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                            TS_LOCAL ts_real* s) {
+                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* xs) {
   const long e0 = ptr[r0], e = (long)ptr[r1] - e0;
-  const int staged = e <= TS_KRY_TRI_CAP;
+  const int staged = e <= TS_KRY_TRI_CAP && r1 - r0 <= TS_KRY_TRI_ROWS;
   if (staged)
     for (long q = t; q < e; q += TS_KRY_TRI_THREADS) {
       const long p = e0 + q, c = col[p];
-      if (c >= r0 && c < r1) continue; /* written in this group: work-item 0's */
+      const int inside = c >= r0 && c < r1;
+      at[q] = inside ? (int)(c - r0) : -1;
       if (nc == 1) {
-        s[q] = ts_kry_rmul(val[p], x[c]);
+        s[q] = inside ? val[p] : ts_kry_rmul(val[p], x[c]);
+      } else if (inside) {
+        s[2 * q] = val[2 * p];
+        s[2 * q + 1] = val[2 * p + 1];
       } else {
         s[2 * q] = ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
         s[2 * q + 1] = ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
@@ -368,24 +376,47 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
   for (long k = 0; k < r1 - r0; ++k) {
     const long i = backward ? r1 - 1 - k : r0 + k;
     ts_real ar = nc == 1 ? b[i] : b[2 * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
-    for (long p = ptr[i]; p < ptr[i + 1]; ++p) {
-      const long c = col[p], q = p - e0;
-      const int mine = !staged || (c >= r0 && c < r1);
-      if (nc == 1) {
-        ar = ar - (mine ? ts_kry_rmul(val[p], x[c]) : s[q]);
-      } else {
-        ar = ar - (mine ? ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]) : s[2 * q]);
-        ai = ai - (mine ? ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]) : s[2 * q + 1]);
+    const long p0 = ptr[i], p1 = ptr[i + 1];
+    if (staged) {
+      TS_KRY_UNROLL4
+      for (long p = p0; p < p1; ++p) {
+        const long q = p - e0;
+        const int j = at[q];
+        if (nc == 1) {
+          ar = ar - (j >= 0 ? ts_kry_rmul(s[q], xs[j]) : s[q]);
+        } else {
+          ar = ar - (j >= 0 ? ts_kry_mul_re(s[2 * q], s[2 * q + 1], xs[2 * j], xs[2 * j + 1]) : s[2 * q]);
+          ai = ai - (j >= 0 ? ts_kry_mul_im(s[2 * q], s[2 * q + 1], xs[2 * j], xs[2 * j + 1]) : s[2 * q + 1]);
+        }
+      }
+    } else {
+      for (long p = p0; p < p1; ++p) {
+        const long c = col[p];
+        if (nc == 1) {
+          ar = ar - ts_kry_rmul(val[p], x[c]);
+        } else {
+          ar = ar - ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+          ai = ai - ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+        }
       }
     }
-    if (nc == 1) {
-      x[i] = has_d ? ts_kry_rmul(inv_d[i], ar) : ar;
+    ts_real xr = ar, xi = ai;
+    if (has_d && nc == 1) {
+      xr = ts_kry_rmul(inv_d[i], ar);
     } else if (has_d) {
-      x[2 * i] = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
-      x[2 * i + 1] = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+      xr = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+      xi = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+    }
+    if (nc == 1) {
+      x[i] = xr;
+      if (staged) xs[i - r0] = xr;
     } else {
-      x[2 * i] = ar;
-      x[2 * i + 1] = ai;
+      x[2 * i] = xr;
+      x[2 * i + 1] = xi;
+      if (staged) {
+        xs[2 * (i - r0)] = xr;
+        xs[2 * (i - r0) + 1] = xi;
+      }
     }
   }
 }
