@@ -341,21 +341,36 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
  *  1. work-item t stages the group's entries t, t + THREADS, ... (all loads in
  *     flight at once): an entry whose column lies outside the group (a row
  *     of an earlier level) as its product val_p x_col_p, one inside the
- *     group as val_p with the column's place in the group (at[q] >= 0);
+ *     group as val_p with the column's place in the group (at[q] >= 0); and
+ *     row t's end offset, right-hand side and inverted diagonal (rows);
  *  2. work-item 0 solves the rows in order (backward: descending) from group
  *     memory alone, subtracting each row's terms in stored order and forming
  *     the in-group products from the values it has just computed (xs).
  * Every term and sum is ts_kry_tri_row's, so the rows get its bits. A group
  * of more than TS_KRY_TRI_CAP entries or TS_KRY_TRI_ROWS rows is solved by
- * work-item 0 alone from global memory. s: 2 * TS_KRY_TRI_CAP reals, at:
- * TS_KRY_TRI_CAP ints, xs: 2 * TS_KRY_TRI_ROWS reals of group memory. GPU
- * launchers only. */
+ * work-item 0 alone from global memory. Group memory: s 2 * TS_KRY_TRI_CAP
+ * reals, at TS_KRY_TRI_CAP ints, xs 2 * TS_KRY_TRI_ROWS reals, rows
+ * 4 * TS_KRY_TRI_ROWS reals (b, then the inverted diagonal), ends
+ * TS_KRY_TRI_ROWS ints. GPU launchers only. */
 TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
                             TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
                             TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* xs) {
+                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* xs, TS_LOCAL ts_real* rows,
+                            TS_LOCAL int* ends) {
   const long e0 = ptr[r0], e = (long)ptr[r1] - e0;
   const int staged = e <= TS_KRY_TRI_CAP && r1 - r0 <= TS_KRY_TRI_ROWS;
+  if (staged) {
+    for (long k = t; k < r1 - r0; k += TS_KRY_TRI_THREADS) {
+      const long i = r0 + k;
+      ends[k] = (int)(ptr[i + 1] - e0);
+      rows[nc * k] = nc == 1 ? b[i] : b[2 * i];
+      if (nc == 2) rows[2 * k + 1] = b[2 * i + 1];
+      if (has_d) {
+        rows[2 * TS_KRY_TRI_ROWS + nc * k] = nc == 1 ? inv_d[i] : inv_d[2 * i];
+        if (nc == 2) rows[2 * TS_KRY_TRI_ROWS + 2 * k + 1] = inv_d[2 * i + 1];
+      }
+    }
+  }
   if (staged)
     for (long q = t; q < e; q += TS_KRY_TRI_THREADS) {
       const long p = e0 + q, c = col[p];
@@ -374,13 +389,13 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
   TS_BARRIER();
   if (t != 0) return;
   for (long k = 0; k < r1 - r0; ++k) {
-    const long i = backward ? r1 - 1 - k : r0 + k;
-    ts_real ar = nc == 1 ? b[i] : b[2 * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
-    const long p0 = ptr[i], p1 = ptr[i + 1];
+    const long i = backward ? r1 - 1 - k : r0 + k, m = i - r0;
+    ts_real ar, ai = 0;
     if (staged) {
+      ar = rows[nc * m];
+      if (nc == 2) ai = rows[2 * m + 1];
       TS_KRY_UNROLL4
-      for (long p = p0; p < p1; ++p) {
-        const long q = p - e0;
+      for (long q = m > 0 ? ends[m - 1] : 0; q < ends[m]; ++q) {
         const int j = at[q];
         if (nc == 1) {
           ar = ar - (j >= 0 ? ts_kry_rmul(s[q], xs[j]) : s[q]);
@@ -390,7 +405,9 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
         }
       }
     } else {
-      for (long p = p0; p < p1; ++p) {
+      ar = nc == 1 ? b[i] : b[2 * i];
+      if (nc == 2) ai = b[2 * i + 1];
+      for (long p = ptr[i]; p < ptr[i + 1]; ++p) {
         const long c = col[p];
         if (nc == 1) {
           ar = ar - ts_kry_rmul(val[p], x[c]);
@@ -401,11 +418,15 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
       }
     }
     ts_real xr = ar, xi = ai;
-    if (has_d && nc == 1) {
-      xr = ts_kry_rmul(inv_d[i], ar);
-    } else if (has_d) {
-      xr = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
-      xi = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
+    if (has_d) {
+      TS_LOCAL const ts_real* dl = rows + 2 * TS_KRY_TRI_ROWS + nc * m;
+      const ts_real dr = staged ? dl[0] : inv_d[nc * i], di = nc == 1 ? (ts_real)0 : staged ? dl[1] : inv_d[2 * i + 1];
+      if (nc == 1) {
+        xr = ts_kry_rmul(dr, ar);
+      } else {
+        xr = ts_kry_mul_re(dr, di, ar, ai);
+        xi = ts_kry_mul_im(dr, di, ar, ai);
+      }
     }
     if (nc == 1) {
       x[i] = xr;
