@@ -157,14 +157,17 @@ std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r)
   if (r.size() != f.n) throw Error(fmt::format("krylov: ILU(0) of size {} applied to a vector of {}", f.n, r.size()));
   std::vector<V> y(f.n), z(f.n);
   auto reals = [](const std::vector<V>& v) { return reinterpret_cast<const R*>(v.data()); };
-  for (std::size_t k = 0; k < f.n; ++k) {  // forward, then backward: one row at a time
-    const int i = int(k);
-    host::tri_level<R>(nc, 1, &i, f.lower.row_ptr.data(), f.lower.col.data(), reals(f.lower.val), nullptr, reals(r),
-                       reinterpret_cast<R*>(y.data()));
+  // forward, then backward: one group (and in it one row) at a time
+  const int group = f.group;
+  const std::size_t ng = (f.n + std::size_t(group) - 1) / std::size_t(group);
+  for (std::size_t k = 0; k < ng; ++k) {
+    const int g = int(k);
+    host::tri_group<R>(nc, 1, &g, group, f.n, false, f.lower.row_ptr.data(), f.lower.col.data(), reals(f.lower.val),
+                       nullptr, reals(r), reinterpret_cast<R*>(y.data()));
   }
-  for (std::size_t k = f.n; k-- > 0;) {
-    const int i = int(k);
-    host::tri_level<R>(nc, 1, &i, f.upper.row_ptr.data(), f.upper.col.data(), reals(f.upper.val),
+  for (std::size_t k = ng; k-- > 0;) {
+    const int g = int(k);
+    host::tri_group<R>(nc, 1, &g, group, f.n, true, f.upper.row_ptr.data(), f.upper.col.data(), reals(f.upper.val),
                        reals(f.inv_diag), reals(y), reinterpret_cast<R*>(z.data()));
   }
   return z;

@@ -7,11 +7,13 @@
 // (Anderson & Saad 1989; Naumov 2011 on GPUs) on groups of `group`
 // consecutive rows (TRACE: its 5 x 5 blocks): a group whose dependencies
 // outside itself all lie in earlier levels belongs to the next level, and
-// each level is one launch with a work-group per group (its loads in
-// parallel, its rows in order). Every row computes exactly what the
-// sequential solve computes (its terms in stored order, the diagonal applied
-// as a product with the inverted value), so every backend returns the bits of
-// the host reference `ilu0_solve_host`, whatever the group size.
+// each level is one launch with a work-group per group. A row subtracts the
+// terms whose columns lie outside its group first, then those inside it,
+// each part in stored order (krylov_point.h, ts_kry_tri_row), and applies
+// the diagonal as a product with the inverted value: the outside terms of a
+// group's rows are formed in parallel, only the few inside terms in
+// sequence, and every backend returns the bits of the host reference
+// `ilu0_solve_host` for the same grouping (group 1: plain stored order).
 #pragma once
 #include <memory>
 #include <vector>
@@ -44,8 +46,8 @@ struct Ilu0Factors {
 template <Scalar V>
 Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group = 1);
 
-/// z = U^{-1} L^{-1} r on the host, row by row in index order: the reference
-/// the device solves equal bitwise.
+/// z = U^{-1} L^{-1} r on the host, row by row (groups of f.group rows, the
+/// terms in the order above): the reference the device solves equal bitwise.
 template <Scalar V>
 std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r);
 

@@ -129,14 +129,6 @@ void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
 }
 
 template <class R>
-void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const int* col, const R* val,
-               const R* inv_d, const R* b, R* x) {
-  const auto nn = static_cast<std::ptrdiff_t>(count);
-#pragma omp parallel for schedule(static) if (count > 4096)
-  for (std::ptrdiff_t t = 0; t < nn; ++t) ts_kry_tri_row(nc, long(rows[t]), ptr, col, val, inv_d != nullptr, inv_d, b, x);
-}
-
-template <class R>
 void tri_group(int nc, std::size_t count, const int* groups, int group, std::size_t n, bool backward, const int* ptr,
                const int* col, const R* val, const R* inv_d, const R* b, R* x) {
   const auto nn = static_cast<std::ptrdiff_t>(count);
@@ -144,13 +136,11 @@ void tri_group(int nc, std::size_t count, const int* groups, int group, std::siz
   for (std::ptrdiff_t t = 0; t < nn; ++t) {
     const long r0 = long(groups[t]) * group, r1 = std::min(long(n), r0 + group);
     for (long k = 0; k < r1 - r0; ++k)
-      ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, ptr, col, val, inv_d != nullptr, inv_d, b, x);
+      ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, r0, r1, ptr, col, val, inv_d != nullptr, inv_d, b, x);
   }
 }
 
 #define TS_INSTANTIATE(R)                                                                        \
-  template void tri_level<R>(int, std::size_t, const int*, const int*, const int*, const R*, const R*, \
-                             const R*, R*);                                                     \
   template void tri_group<R>(int, std::size_t, const int*, int, std::size_t, bool, const int*, const int*, \
                              const R*, const R*, const R*, R*);                                 \
   template void dots<R, R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*); \

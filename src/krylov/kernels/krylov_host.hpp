@@ -28,8 +28,6 @@ void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y);
 template <class R>
 void tri_group(int nc, std::size_t count, const int* groups, int group, std::size_t n, bool backward, const int* ptr,
                const int* col, const R* val, const R* inv_d, const R* b, R* x);
-template <class R>
-void tri_level(int nc, std::size_t count, const int* rows, const int* ptr, const int* col, const R* val,
-               const R* inv_d, const R* b, R* x);
+
 
 }  // namespace tessera::krylov::host

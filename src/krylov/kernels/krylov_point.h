@@ -8,7 +8,7 @@
  *   combine: y_i = a * x_i + sum_k c_k * v_k,i         (axpy, scale, V*y, ...;
  *            optionally a second output in the same pass)
  *   block_diag: y_b = D_b x_b with dense bs x bs blocks (Jacobi, block Jacobi)
- *   tri_row: one row of a sparse triangular solve (ILU(0)'s L and U)
+ *   tri_row/tri_group: a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
 #include "core/kernels/portable.h"
 #include "krylov/kernels/krylov_constants.h"
@@ -218,35 +218,77 @@ TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real*
   }
 }
 
-/* tri_row at row i: x_i = (b_i - sum_p val_p x_col_p) * d_i over the row's
- * stored off-diagonal entries p in ptr[i] .. ptr[i+1]-1 (the strictly lower or
- * strictly upper part of a CSR matrix), terms subtracted in stored order.
- * d_i is inv_d[i] (the inverted diagonal: a product, not a division, so every
- * backend rounds alike) or 1 when has_d = 0 (unit diagonal). The x_col_p were
- * written by earlier rows (an earlier level of the level schedule). */
-TS_FN void ts_kry_tri_row(int nc, long i, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col,
-                          TS_GLOBAL const ts_real* val, int has_d, TS_GLOBAL const ts_real* inv_d,
-                          TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x) {
-  const long p0 = ptr[i], p1 = ptr[i + 1];
+/* A triangular solve (ILU(0)'s L and U; strictly lower or strictly upper CSR
+ * part, columns ascending) runs on groups of consecutive rows r0 .. r1-1
+ * (group size 1: single rows). Row i of a group:
+ *   x_i = (b_i - sum_outside val_p x_col_p - sum_inside val_p x_col_p) d_i
+ * the entries whose columns lie outside the group first, then those inside
+ * it (one contiguous run, the columns ascending), each part in stored order;
+ * d_i is inv_d[i] (the inverted diagonal: a product, not a division, so
+ * every backend rounds alike) or 1 (has_d = 0, unit diagonal). The outside
+ * terms read rows of earlier levels of the schedule, so the GPUs form them
+ * for all rows of a group at once; only the inside terms are sequential. */
+
+/* (ar, ai) -= v x: one term (nc = 1: real parts only) */
+TS_FN void ts_kry_tri_term(int nc, ts_real vr, ts_real vi, ts_real xr, ts_real xi, ts_real* ar, ts_real* ai) {
   if (nc == 1) {
-    ts_real acc = b[i];
-    for (long p = p0; p < p1; ++p) acc = acc - ts_kry_rmul(val[p], x[col[p]]);
-    x[i] = has_d ? ts_kry_rmul(inv_d[i], acc) : acc;
-    return;
+    *ar = *ar - ts_kry_rmul(vr, xr);
+  } else {
+    *ar = *ar - ts_kry_mul_re(vr, vi, xr, xi);
+    *ai = *ai - ts_kry_mul_im(vr, vi, xr, xi);
   }
-  ts_real ar = b[2 * i], ai = b[2 * i + 1];
+}
+
+/* the terms of entries p0 .. p1-1 in order, x in global memory */
+TS_FN void ts_kry_tri_terms(int nc, long p0, long p1, TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val,
+                            TS_GLOBAL const ts_real* x, ts_real* ar, ts_real* ai) {
   for (long p = p0; p < p1; ++p) {
     const long c = col[p];
-    ar = ar - ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
-    ai = ai - ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
+    ts_kry_tri_term(nc, val[nc * p], nc == 1 ? (ts_real)0 : val[2 * p + 1], x[nc * c],
+                    nc == 1 ? (ts_real)0 : x[2 * c + 1], ar, ai);
   }
-  if (has_d) {
+}
+
+/* [*pa, *pb): the entries of row i whose columns lie in [r0, r1) (no ts_real
+ * argument: defined once however often this header is included) */
+#ifndef TS_KRY_TRI_INSIDE_DEFINED
+#define TS_KRY_TRI_INSIDE_DEFINED
+TS_FN void ts_kry_tri_inside(long i, long r0, long r1, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col, long* pa,
+                             long* pb) {
+  long p = ptr[i];
+  const long e = ptr[i + 1];
+  while (p < e && col[p] < r0) ++p;
+  *pa = p;
+  while (p < e && col[p] < r1) ++p;
+  *pb = p;
+}
+#endif
+
+/* x_i = d_i (ar, ai) */
+TS_FN void ts_kry_tri_store(int nc, long i, int has_d, TS_GLOBAL const ts_real* inv_d, ts_real ar, ts_real ai,
+                            TS_GLOBAL ts_real* x) {
+  if (nc == 1) {
+    x[i] = has_d ? ts_kry_rmul(inv_d[i], ar) : ar;
+  } else if (has_d) {
     x[2 * i] = ts_kry_mul_re(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
     x[2 * i + 1] = ts_kry_mul_im(inv_d[2 * i], inv_d[2 * i + 1], ar, ai);
   } else {
     x[2 * i] = ar;
     x[2 * i + 1] = ai;
   }
+}
+
+/* row i of the group [r0, r1), sequentially (the CPU and the host reference) */
+TS_FN void ts_kry_tri_row(int nc, long i, long r0, long r1, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col,
+                          TS_GLOBAL const ts_real* val, int has_d, TS_GLOBAL const ts_real* inv_d,
+                          TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x) {
+  long pa, pb;
+  ts_kry_tri_inside(i, r0, r1, ptr, col, &pa, &pb);
+  ts_real ar = b[nc * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
+  ts_kry_tri_terms(nc, ptr[i], pa, col, val, x, &ar, &ai);
+  ts_kry_tri_terms(nc, pb, ptr[i + 1], col, val, x, &ar, &ai);
+  ts_kry_tri_terms(nc, pa, pb, col, val, x, &ar, &ai);
+  ts_kry_tri_store(nc, i, has_d, inv_d, ar, ai, x);
 }
 
 /* The fused steps of CG and BiCGStab (Mode::fused) at element i. Flags
@@ -335,110 +377,50 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
 }
 
 #if defined(TS_BARRIER)
-/* A group of consecutive rows r0 .. r1-1 of a triangular solve (ILU(0)'s
- * level schedule on groups of rows, e.g. TRACE's 5 x 5 blocks) by a
- * work-group of TS_KRY_TRI_THREADS, in two phases:
- *  1. work-item t stages the group's entries t, t + THREADS, ... (all loads in
- *     flight at once): an entry whose column lies outside the group (a row
- *     of an earlier level) as its product val_p x_col_p, one inside the
- *     group as val_p with the column's place in the group (at[q] >= 0); and
- *     row t's end offset, right-hand side and inverted diagonal (rows);
- *  2. work-item 0 solves the rows in order (backward: descending) from group
- *     memory alone, subtracting each row's terms in stored order and forming
- *     the in-group products from the values it has just computed (xs).
- * Every term and sum is ts_kry_tri_row's, so the rows get its bits. A group
- * of more than TS_KRY_TRI_CAP entries or TS_KRY_TRI_ROWS rows is solved by
- * work-item 0 alone from global memory. Group memory: s 2 * TS_KRY_TRI_CAP
- * reals, at TS_KRY_TRI_CAP ints, xs 2 * TS_KRY_TRI_ROWS reals, rows
- * 4 * TS_KRY_TRI_ROWS reals (b, then the inverted diagonal), ends
- * TS_KRY_TRI_ROWS ints. GPU launchers only. */
+/* A group of rows r0 .. r1-1 of a triangular solve (see ts_kry_tri_row) by a
+ * work-group of TS_KRY_TRI_THREADS: work-item t forms the outside terms of
+ * rows t, t + THREADS, ... (rows of earlier levels: all rows at once) into
+ * acc, with each row's inside run in span; work-item 0 then adds the inside
+ * terms row by row in order (backward: descending), from the values it has
+ * just computed (xs). The bits of ts_kry_tri_row. Groups of more than
+ * TS_KRY_TRI_ROWS rows are solved by work-item 0 alone. Group memory: acc
+ * and xs 2 * TS_KRY_TRI_ROWS reals, span 2 * TS_KRY_TRI_ROWS ints. GPU
+ * launchers only. */
 TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
                             TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
                             TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* xs, TS_LOCAL ts_real* rows,
-                            TS_LOCAL int* ends) {
-  const long e0 = ptr[r0], e = (long)ptr[r1] - e0;
-  const int staged = e <= TS_KRY_TRI_CAP && r1 - r0 <= TS_KRY_TRI_ROWS;
-  if (staged) {
-    for (long k = t; k < r1 - r0; k += TS_KRY_TRI_THREADS) {
-      const long i = r0 + k;
-      ends[k] = (int)(ptr[i + 1] - e0);
-      rows[nc * k] = nc == 1 ? b[i] : b[2 * i];
-      if (nc == 2) rows[2 * k + 1] = b[2 * i + 1];
-      if (has_d) {
-        rows[2 * TS_KRY_TRI_ROWS + nc * k] = nc == 1 ? inv_d[i] : inv_d[2 * i];
-        if (nc == 2) rows[2 * TS_KRY_TRI_ROWS + 2 * k + 1] = inv_d[2 * i + 1];
-      }
-    }
+                            TS_LOCAL ts_real* acc, TS_LOCAL ts_real* xs, TS_LOCAL int* span) {
+  const long rows = r1 - r0;
+  if (rows > TS_KRY_TRI_ROWS) {
+    if (t == 0)
+      for (long k = 0; k < rows; ++k)
+        ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, r0, r1, ptr, col, val, has_d, inv_d, b, x);
+    return;
   }
-  if (staged)
-    for (long q = t; q < e; q += TS_KRY_TRI_THREADS) {
-      const long p = e0 + q, c = col[p];
-      const int inside = c >= r0 && c < r1;
-      at[q] = inside ? (int)(c - r0) : -1;
-      if (nc == 1) {
-        s[q] = inside ? val[p] : ts_kry_rmul(val[p], x[c]);
-      } else if (inside) {
-        s[2 * q] = val[2 * p];
-        s[2 * q + 1] = val[2 * p + 1];
-      } else {
-        s[2 * q] = ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
-        s[2 * q + 1] = ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
-      }
-    }
+  for (long m = t; m < rows; m += TS_KRY_TRI_THREADS) {
+    const long i = r0 + m;
+    long pa, pb;
+    ts_kry_tri_inside(i, r0, r1, ptr, col, &pa, &pb);
+    ts_real ar = b[nc * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
+    ts_kry_tri_terms(nc, ptr[i], pa, col, val, x, &ar, &ai);
+    ts_kry_tri_terms(nc, pb, ptr[i + 1], col, val, x, &ar, &ai);
+    acc[2 * m] = ar;
+    acc[2 * m + 1] = ai;
+    span[2 * m] = (int)pa;
+    span[2 * m + 1] = (int)pb;
+  }
   TS_BARRIER();
   if (t != 0) return;
-  for (long k = 0; k < r1 - r0; ++k) {
+  for (long k = 0; k < rows; ++k) {
     const long i = backward ? r1 - 1 - k : r0 + k, m = i - r0;
-    ts_real ar, ai = 0;
-    if (staged) {
-      ar = rows[nc * m];
-      if (nc == 2) ai = rows[2 * m + 1];
-      TS_KRY_UNROLL4
-      for (long q = m > 0 ? ends[m - 1] : 0; q < ends[m]; ++q) {
-        const int j = at[q];
-        if (nc == 1) {
-          ar = ar - (j >= 0 ? ts_kry_rmul(s[q], xs[j]) : s[q]);
-        } else {
-          ar = ar - (j >= 0 ? ts_kry_mul_re(s[2 * q], s[2 * q + 1], xs[2 * j], xs[2 * j + 1]) : s[2 * q]);
-          ai = ai - (j >= 0 ? ts_kry_mul_im(s[2 * q], s[2 * q + 1], xs[2 * j], xs[2 * j + 1]) : s[2 * q + 1]);
-        }
-      }
-    } else {
-      ar = nc == 1 ? b[i] : b[2 * i];
-      if (nc == 2) ai = b[2 * i + 1];
-      for (long p = ptr[i]; p < ptr[i + 1]; ++p) {
-        const long c = col[p];
-        if (nc == 1) {
-          ar = ar - ts_kry_rmul(val[p], x[c]);
-        } else {
-          ar = ar - ts_kry_mul_re(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
-          ai = ai - ts_kry_mul_im(val[2 * p], val[2 * p + 1], x[2 * c], x[2 * c + 1]);
-        }
-      }
+    ts_real ar = acc[2 * m], ai = acc[2 * m + 1];
+    for (long p = span[2 * m]; p < span[2 * m + 1]; ++p) {
+      const long j = col[p] - r0;
+      ts_kry_tri_term(nc, val[nc * p], nc == 1 ? (ts_real)0 : val[2 * p + 1], xs[2 * j], xs[2 * j + 1], &ar, &ai);
     }
-    ts_real xr = ar, xi = ai;
-    if (has_d) {
-      TS_LOCAL const ts_real* dl = rows + 2 * TS_KRY_TRI_ROWS + nc * m;
-      const ts_real dr = staged ? dl[0] : inv_d[nc * i], di = nc == 1 ? (ts_real)0 : staged ? dl[1] : inv_d[2 * i + 1];
-      if (nc == 1) {
-        xr = ts_kry_rmul(dr, ar);
-      } else {
-        xr = ts_kry_mul_re(dr, di, ar, ai);
-        xi = ts_kry_mul_im(dr, di, ar, ai);
-      }
-    }
-    if (nc == 1) {
-      x[i] = xr;
-      if (staged) xs[i - r0] = xr;
-    } else {
-      x[2 * i] = xr;
-      x[2 * i + 1] = xi;
-      if (staged) {
-        xs[2 * (i - r0)] = xr;
-        xs[2 * (i - r0) + 1] = xi;
-      }
-    }
+    ts_kry_tri_store(nc, i, has_d, inv_d, ar, ai, x);
+    xs[2 * m] = nc == 1 ? x[i] : x[2 * i];
+    xs[2 * m + 1] = nc == 1 ? (ts_real)0 : x[2 * i + 1];
   }
 }
 
