@@ -114,10 +114,10 @@ __kernel void kry_block_diag(int nc, ulong n, int bs, __global const ts_real* d,
 __kernel void kry_tri_group(int nc, __global const int* groups, ulong groups_off, int group, long n, int backward,
                             __global const int* ptr, __global const int* col, __global const ts_real* val, int has_d,
                             __global const ts_real* inv_d, __global const ts_real* b, __global ts_real* x) {
-  __local ts_real acc[2 * TS_KRY_TRI_ROWS], xs[2 * TS_KRY_TRI_ROWS];
-  __local int span[2 * TS_KRY_TRI_ROWS];
+  __local ts_real s[2 * TS_KRY_TRI_CAP], acc[2 * TS_KRY_TRI_ROWS], xs[2 * TS_KRY_TRI_ROWS];
+  __local int at[TS_KRY_TRI_CAP], span[3 * TS_KRY_TRI_ROWS];
   const long r0 = (long)groups[groups_off + get_group_id(0)] * group;
   const long r1 = r0 + group < n ? r0 + group : n;
-  ts_kry_tri_group(nc, r0, r1, backward, (uint)get_local_id(0), ptr, col, val, has_d, inv_d, b, x, acc, xs, span);
+  ts_kry_tri_group(nc, r0, r1, backward, (uint)get_local_id(0), ptr, col, val, has_d, inv_d, b, x, s, at, acc, xs, span);
 }
 #endif

@@ -16,5 +16,6 @@
 #define TS_KRY_UP_NORM 512u
 #define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
+#define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #define TS_KRY_TRI_ROWS 64    /* rows of a group kept in group memory */
 #endif

@@ -118,10 +118,10 @@ __global__ void __launch_bounds__(TS_KRY_TRI_THREADS)
     tri_group_kernel(int nc, const int* __restrict__ groups, int group, long n, int backward,
                      const int* __restrict__ ptr, const int* __restrict__ col, const R* __restrict__ val,
                      const R* __restrict__ inv_d, const R* b, R* x) {
-  __shared__ R acc[2 * TS_KRY_TRI_ROWS], xs[2 * TS_KRY_TRI_ROWS];
-  __shared__ int span[2 * TS_KRY_TRI_ROWS];
+  __shared__ R s[2 * TS_KRY_TRI_CAP], acc[2 * TS_KRY_TRI_ROWS], xs[2 * TS_KRY_TRI_ROWS];
+  __shared__ int at[TS_KRY_TRI_CAP], span[3 * TS_KRY_TRI_ROWS];
   const long r0 = long(groups[blockIdx.x]) * group, r1 = r0 + group < n ? r0 + group : n;
-  ts_kry_tri_group(nc, r0, r1, backward, threadIdx.x, ptr, col, val, inv_d != nullptr, inv_d, b, x, acc, xs, span);
+  ts_kry_tri_group(nc, r0, r1, backward, threadIdx.x, ptr, col, val, inv_d != nullptr, inv_d, b, x, s, at, acc, xs, span);
 }
 
 template <class R>

@@ -378,45 +378,79 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
 
 #if defined(TS_BARRIER)
 /* A group of rows r0 .. r1-1 of a triangular solve (see ts_kry_tri_row) by a
- * work-group of TS_KRY_TRI_THREADS: work-item t forms the outside terms of
- * rows t, t + THREADS, ... (rows of earlier levels: all rows at once) into
- * acc, with each row's inside run in span; work-item 0 then adds the inside
- * terms row by row in order (backward: descending), from the values it has
- * just computed (xs). The bits of ts_kry_tri_row. Groups of more than
- * TS_KRY_TRI_ROWS rows are solved by work-item 0 alone. Group memory: acc
- * and xs 2 * TS_KRY_TRI_ROWS reals, span 2 * TS_KRY_TRI_ROWS ints. GPU
- * launchers only. */
+ * work-group of TS_KRY_TRI_THREADS, in three phases:
+ *  1. the work-items stage the group's entries t, t + THREADS, ... (loads of
+ *     all entries in flight at once): an entry outside the group as its
+ *     product val_p x_col_p (x of earlier levels), one inside as val_p with
+ *     its column's place in the group (at >= 0); and each row's end offset;
+ *  2. work-item m subtracts row m's outside terms from b_i in stored order
+ *     (all rows at once, from group memory) and notes its inside run;
+ *  3. work-item 0 subtracts the inside terms row by row in order (backward:
+ *     descending) from the values it has just computed (xs).
+ * Every term and sum is ts_kry_tri_row's, so the rows get its bits. Groups of
+ * more than TS_KRY_TRI_CAP entries or TS_KRY_TRI_ROWS rows are solved by
+ * work-item 0 alone. Group memory: s 2 * TS_KRY_TRI_CAP reals, at
+ * TS_KRY_TRI_CAP ints, acc and xs 2 * TS_KRY_TRI_ROWS reals, span
+ * 3 * TS_KRY_TRI_ROWS ints. GPU launchers only. */
 TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
                             TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
                             TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                            TS_LOCAL ts_real* acc, TS_LOCAL ts_real* xs, TS_LOCAL int* span) {
-  const long rows = r1 - r0;
-  if (rows > TS_KRY_TRI_ROWS) {
+                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* acc, TS_LOCAL ts_real* xs,
+                            TS_LOCAL int* span) {
+  const long rows = r1 - r0, e0 = ptr[r0], e = (long)ptr[r1] - e0;
+  if (rows > TS_KRY_TRI_ROWS || e > TS_KRY_TRI_CAP) {
     if (t == 0)
       for (long k = 0; k < rows; ++k)
         ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, r0, r1, ptr, col, val, has_d, inv_d, b, x);
     return;
   }
+  TS_KRY_UNROLL4
+  for (long q = t; q < e; q += TS_KRY_TRI_THREADS) {
+    const long p = e0 + q, c = col[p];
+    const int inside = c >= r0 && c < r1;
+    at[q] = inside ? (int)(c - r0) : -1;
+    const ts_real vr = val[nc * p], vi = nc == 1 ? (ts_real)0 : val[2 * p + 1];
+    if (inside) {
+      s[2 * q] = vr;
+      s[2 * q + 1] = vi;
+    } else if (nc == 1) {
+      s[2 * q] = ts_kry_rmul(vr, x[c]);
+    } else {
+      s[2 * q] = ts_kry_mul_re(vr, vi, x[2 * c], x[2 * c + 1]);
+      s[2 * q + 1] = ts_kry_mul_im(vr, vi, x[2 * c], x[2 * c + 1]);
+    }
+  }
   for (long m = t; m < rows; m += TS_KRY_TRI_THREADS) {
-    const long i = r0 + m;
-    long pa, pb;
-    ts_kry_tri_inside(i, r0, r1, ptr, col, &pa, &pb);
-    ts_real ar = b[nc * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
-    ts_kry_tri_terms(nc, ptr[i], pa, col, val, x, &ar, &ai);
-    ts_kry_tri_terms(nc, pb, ptr[i + 1], col, val, x, &ar, &ai);
+    span[3 * m] = (int)(ptr[r0 + m] - e0);
+    span[3 * m + 1] = (int)(ptr[r0 + m + 1] - e0);
+    acc[2 * m] = b[nc * (r0 + m)];
+    acc[2 * m + 1] = nc == 1 ? (ts_real)0 : b[2 * (r0 + m) + 1];
+  }
+  TS_BARRIER();
+  for (long m = t; m < rows; m += TS_KRY_TRI_THREADS) {
+    ts_real ar = acc[2 * m], ai = acc[2 * m + 1];
+    long first = -1;
+    TS_KRY_UNROLL4
+    for (long q = span[3 * m]; q < span[3 * m + 1]; ++q) {
+      if (at[q] >= 0) {
+        if (first < 0) first = q;
+        continue;
+      }
+      ar = ar - s[2 * q];
+      if (nc == 2) ai = ai - s[2 * q + 1];
+    }
     acc[2 * m] = ar;
     acc[2 * m + 1] = ai;
-    span[2 * m] = (int)pa;
-    span[2 * m + 1] = (int)pb;
+    span[3 * m + 2] = first < 0 ? span[3 * m + 1] : (int)first;  /* the inside run starts here */
   }
   TS_BARRIER();
   if (t != 0) return;
   for (long k = 0; k < rows; ++k) {
     const long i = backward ? r1 - 1 - k : r0 + k, m = i - r0;
     ts_real ar = acc[2 * m], ai = acc[2 * m + 1];
-    for (long p = span[2 * m]; p < span[2 * m + 1]; ++p) {
-      const long j = col[p] - r0;
-      ts_kry_tri_term(nc, val[nc * p], nc == 1 ? (ts_real)0 : val[2 * p + 1], xs[2 * j], xs[2 * j + 1], &ar, &ai);
+    for (long q = span[3 * m + 2]; q < span[3 * m + 1] && at[q] >= 0; ++q) {
+      const long j = at[q];
+      ts_kry_tri_term(nc, s[2 * q], s[2 * q + 1], xs[2 * j], xs[2 * j + 1], &ar, &ai);
     }
     ts_kry_tri_store(nc, i, has_d, inv_d, ar, ai, x);
     xs[2 * m] = nc == 1 ? x[i] : x[2 * i];
