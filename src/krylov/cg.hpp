@@ -7,17 +7,60 @@
 
 namespace tessera::krylov::detail {
 
-// Tracks the best residual; stagnated when it has not improved by the
-// stagnation factor for `window` iterations.
-struct StagnationWatch {
-  double best = 0;
+// The bookkeeping CG and BiCGStab share in every mode: the stopping tests,
+// the residual history and the breakdown checks. Each test that stops sets
+// res.status and returns true.
+struct Recurrence {
+  const Options& o;
+  Result& res;
+  double bnorm;
+  double best = 0;  // the best residual so far and its iteration: stagnation
   int best_at = 0;
-  bool update(double rn, int it, const Options& o) {
-    if (it == 0 || rn < o.stagnation_factor * best) {
-      best = rn;
-      best_at = it;
+
+  Recurrence(const Options& opt, Result& r, double bn, double rn0) : o(opt), res(r), bnorm(bn), best(rn0) {
+    res.status = Status::max_iters;
+  }
+  /// At the loop's top: converged, or out of iterations (status max_iters).
+  bool done(double rn) {
+    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
+      res.status = Status::converged;
+      return true;
     }
-    return it - best_at > o.stagnation_window;
+    return res.iterations >= o.max_iters;
+  }
+  /// The residual norm after an iteration into the history; stops when it is not finite.
+  bool record(double rn) {
+    res.history.push_back(rn / bnorm);
+    if (std::isfinite(rn)) return false;
+    res.status = Status::not_finite;
+    return true;
+  }
+  /// Stops when the residual has not improved by the stagnation factor for
+  /// the stagnation window (not in the fixed-iteration mode or once converged).
+  bool stagnates(double rn) {
+    if (o.fixed_iterations || rn <= o.tol * bnorm) return false;
+    if (rn < o.stagnation_factor * best) {
+      best = rn;
+      best_at = res.iterations;
+    }
+    if (res.iterations - best_at <= o.stagnation_window) return false;
+    res.status = Status::stagnated;
+    return true;
+  }
+  /// A scalar that is not finite stops the iteration.
+  template <class V>
+  bool not_finite(V d) {
+    if (std::isfinite(std::abs(wide_t<V>(d)))) return false;
+    res.status = Status::not_finite;
+    return true;
+  }
+  /// A divisor that is zero (breakdown) or not finite stops the iteration.
+  template <class V>
+  bool breaks_down(V d) {
+    if (not_finite(d)) return true;
+    if (std::abs(wide_t<V>(d)) != 0) return false;
+    res.status = Status::breakdown;
+    return true;
   }
 };
 
@@ -30,40 +73,22 @@ Result cg(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, 
   const V one(1);
   double bnorm = 0, rn = 0;
   if (!start<Space, V>(s, b, x, x_dev, q, r, res, bnorm, rn)) return res;
-  StagnationWatch watch;
-  watch.update(rn, 0, o);
+  Recurrence rec(o, res, bnorm, rn);
   s.precond(r, z);
   s.combine(p, 0, one, &z, 0, nullptr, 0, 0, nullptr);
   V rz{};
   s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz); });
-  res.status = Status::max_iters;
-  while (true) {
-    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
-      res.status = Status::converged;
-      break;
-    }
-    if (res.iterations >= o.max_iters) break;
+  while (!rec.done(rn)) {
     s.apply_a(p, q);
     V pq{};
     s.timed(&TimeSplit::ortho, [&] { s.dots(p, 0, 1, q, 0, &pq); });
-    if (!std::isfinite(std::abs(wide_t<V>(pq))) || std::abs(wide_t<V>(pq)) == 0) {
-      res.status = std::isfinite(std::abs(wide_t<V>(pq))) ? Status::breakdown : Status::not_finite;
-      break;
-    }
+    if (rec.breaks_down(pq)) break;
     const V alpha = rz / pq, minus_alpha = -alpha;
     s.combine(x, 0, one, &x, 0, &p, 0, 1, &alpha);
     s.combine(r, 0, one, &r, 0, &q, 0, 1, &minus_alpha);
     ++res.iterations;
     rn = norm<Space, V>(s, r);
-    res.history.push_back(rn / bnorm);
-    if (!std::isfinite(rn)) {
-      res.status = Status::not_finite;
-      break;
-    }
-    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
-      res.status = Status::stagnated;
-      break;
-    }
+    if (rec.record(rn) || rec.stagnates(rn)) break;
     s.precond(r, z);
     V rz_new{};
     s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz_new); });
@@ -87,8 +112,7 @@ Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
   const V one(1);
   double bnorm = 0, rn = 0;
   if (!start<Space, V>(s, b, x, x_dev, v, r, res, bnorm, rn)) return res;
-  StagnationWatch watch;
-  watch.update(rn, 0, o);
+  Recurrence rec(o, res, bnorm, rn);
   s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);
   s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
   s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
@@ -98,29 +122,16 @@ Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
     s.timed(&TimeSplit::ortho, [&] { s.dots(a, 0, 1, c, 0, &d); });
     return d;
   };
-  auto bad = [](V d) { return !std::isfinite(std::abs(wide_t<V>(d))); };
-  res.status = Status::max_iters;
-  while (true) {
-    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
-      res.status = Status::converged;
-      break;
-    }
-    if (res.iterations >= o.max_iters) break;
+  while (!rec.done(rn)) {
     const V rho_new = dot(rhat, r);
-    if (bad(rho_new) || std::abs(wide_t<V>(rho_new)) == 0) {
-      res.status = bad(rho_new) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+    if (rec.breaks_down(rho_new)) break;
     const V beta = (rho_new / rho) * (alpha / omega), mbo = -beta * omega;
     s.combine(p, 0, beta, &p, 0, &v, 0, 1, &mbo);  // p = beta (p - omega v)
     s.combine(p, 0, one, &p, 0, &r, 0, 1, &one);   //     + r
     s.precond(p, ph);
     s.apply_a(ph, v);
     const V rv = dot(rhat, v);
-    if (bad(rv) || std::abs(wide_t<V>(rv)) == 0) {
-      res.status = bad(rv) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+    if (rec.breaks_down(rv)) break;
     alpha = rho_new / rv;
     const V malpha = -alpha;
     s.combine(sv, 0, one, &r, 0, &v, 0, 1, &malpha);  // s = r - alpha v
@@ -129,16 +140,13 @@ Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
     if (!o.fixed_iterations && sn <= o.tol * bnorm) {
       s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
       rn = sn;
-      res.history.push_back(rn / bnorm);
+      rec.record(rn);
       continue;  // converged at the loop's top
     }
     s.precond(sv, sh);
     s.apply_a(sh, tv);
     const V ts = dot(tv, sv), tt = dot(tv, tv);
-    if (bad(ts) || bad(tt) || std::abs(wide_t<V>(tt)) == 0) {
-      res.status = bad(ts) || bad(tt) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+    if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
     omega = ts / tt;
     s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
     s.combine(x, 0, one, &x, 0, &sh, 0, 1, &omega);
@@ -146,19 +154,7 @@ Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
     s.combine(r, 0, one, &sv, 0, &tv, 0, 1, &momega);  // r = s - omega t
     rho = rho_new;
     rn = norm<Space, V>(s, r);
-    res.history.push_back(rn / bnorm);
-    if (!std::isfinite(rn)) {
-      res.status = Status::not_finite;
-      break;
-    }
-    if (std::abs(wide_t<V>(omega)) == 0) {
-      res.status = Status::breakdown;
-      break;
-    }
-    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
-      res.status = Status::stagnated;
-      break;
-    }
+    if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
   }
   res.true_relres = residual<Space, V>(s, b, x, v, r) / bnorm;
   s.to_device(x, x_dev);

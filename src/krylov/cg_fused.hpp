@@ -33,26 +33,16 @@ Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
   const V one(1);
   double bnorm = 0, rn = 0;
   if (!start<Space, V>(s, b, x, x_dev, q, r, res, bnorm, rn)) return res;
-  StagnationWatch watch;
-  watch.update(rn, 0, o);
+  Recurrence rec(o, res, bnorm, rn);
   if (s.preconditioned()) s.precond(r, zr);
   V rz{};
   s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, zr, 0, &rz); });
   s.combine(p, 0, one, &zr, 0, nullptr, 0, 0, nullptr);
-  res.status = Status::max_iters;
-  while (true) {
-    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
-      res.status = Status::converged;
-      break;
-    }
-    if (res.iterations >= o.max_iters) break;
+  while (!rec.done(rn)) {
     s.apply_a(p, q);
     V pq{};
     s.timed(&TimeSplit::ortho, [&] { s.dots(p, 0, 1, q, 0, &pq); });
-    if (!std::isfinite(std::abs(wide_t<V>(pq))) || std::abs(wide_t<V>(pq)) == 0) {
-      res.status = std::isfinite(std::abs(wide_t<V>(pq))) ? Status::breakdown : Status::not_finite;
-      break;
-    }
+    if (rec.breaks_down(pq)) break;
     const V alpha = rz / pq;
     V prod[2]{};  // <r, r>, <r, z>
     s.timed(&TimeSplit::ortho, [&] {
@@ -61,15 +51,7 @@ Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
     });
     ++res.iterations;
     rn = std::sqrt(static_cast<double>(std::real(prod[0])));
-    res.history.push_back(rn / bnorm);
-    if (!std::isfinite(rn)) {
-      res.status = Status::not_finite;
-      break;
-    }
-    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
-      res.status = Status::stagnated;
-      break;
-    }
+    if (rec.record(rn) || rec.stagnates(rn)) break;
     V rz_new = d ? prod[1] : prod[0];
     if (general) {
       s.precond(r, zr);
@@ -112,8 +94,7 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
   const V one(1);
   double bnorm = 0, rn = 0;
   if (!start<Space, V>(s, b, x, x_dev, v, r, res, bnorm, rn)) return res;
-  StagnationWatch watch;
-  watch.update(rn, 0, o);
+  Recurrence rec(o, res, bnorm, rn);
   s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);
   s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
   s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
@@ -123,18 +104,8 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     s.timed(&TimeSplit::ortho, [&] { s.update(y, lin, y2, lin2, z ? d : nullptr, z, want, out); });
   };
   s.timed(&TimeSplit::ortho, [&] { s.dots(rhat, 0, 1, r, 0, &rho_new); });
-  auto bad = [](V x) { return !std::isfinite(std::abs(wide_t<V>(x))); };
-  res.status = Status::max_iters;
-  while (true) {
-    if (!o.fixed_iterations && rn <= o.tol * bnorm) {
-      res.status = Status::converged;
-      break;
-    }
-    if (res.iterations >= o.max_iters) break;
-    if (bad(rho_new) || std::abs(wide_t<V>(rho_new)) == 0) {
-      res.status = bad(rho_new) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+  while (!rec.done(rn)) {
+    if (rec.breaks_down(rho_new)) break;
     const V beta = (rho_new / rho) * (alpha / omega);
     // p = beta p - beta omega v + r (p^ = D p with point Jacobi)
     timed_update(p, Lin{&p, beta, &v, -beta * omega, &r, one}, nullptr, {}, d ? &php : nullptr, {}, nullptr);
@@ -142,10 +113,7 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     s.apply_a(php, v);
     V rv{};
     s.timed(&TimeSplit::ortho, [&] { s.dots(rhat, 0, 1, v, 0, &rv); });
-    if (bad(rv) || std::abs(wide_t<V>(rv)) == 0) {
-      res.status = bad(rv) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+    if (rec.breaks_down(rv)) break;
     alpha = rho_new / rv;
     V ss{};
     timed_update(sv, Lin{&r, one, &v, -alpha}, nullptr, {}, d ? &shs : nullptr, {true, false, nullptr}, &ss);
@@ -154,17 +122,14 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     if (!o.fixed_iterations && sn <= o.tol * bnorm) {
       s.combine(x, 0, one, &x, 0, &php, 0, 1, &alpha);
       rn = sn;
-      res.history.push_back(rn / bnorm);
+      rec.record(rn);
       continue;  // converged at the loop's top
     }
     if (general) s.precond(sv, shs);
     s.apply_a(shs, tv);
     V ts{}, tt{};
     s.timed(&TimeSplit::ortho, [&] { s.dots2(tv, 0, 1, sv, 0, &tv, 0, &ts, &tt); });
-    if (bad(ts) || bad(tt) || std::abs(wide_t<V>(tt)) == 0) {
-      res.status = bad(ts) || bad(tt) ? Status::not_finite : Status::breakdown;
-      break;
-    }
+    if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
     omega = ts / tt;
     // r = s - omega t, x += alpha p^ + omega s^; <r, r> and <rhat, r> (the next rho)
     V prod[2]{};
@@ -173,19 +138,7 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     rho = rho_new;
     rho_new = prod[1];
     rn = std::sqrt(static_cast<double>(std::real(prod[0])));
-    res.history.push_back(rn / bnorm);
-    if (!std::isfinite(rn)) {
-      res.status = Status::not_finite;
-      break;
-    }
-    if (std::abs(wide_t<V>(omega)) == 0) {
-      res.status = Status::breakdown;
-      break;
-    }
-    if (!o.fixed_iterations && rn > o.tol * bnorm && watch.update(rn, res.iterations, o)) {
-      res.status = Status::stagnated;
-      break;
-    }
+    if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
   }
   res.true_relres = residual<Space, V>(s, b, x, v, r) / bnorm;
   s.to_device(x, x_dev);
