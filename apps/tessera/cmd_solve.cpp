@@ -311,7 +311,7 @@ Command add_solve_command(CLI::App& app) {
       ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2"}));
   cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
-  cmd->add_option("--block", a->block, "Block size of block-jacobi (TRACE: 5)")->check(CLI::Range(1, 64));
+  cmd->add_option("--block", a->block, "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")->check(CLI::Range(1, 64));
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
   cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");

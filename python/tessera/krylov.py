@@ -16,8 +16,8 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
     mgs, cgs, cgs2, dcgs2 (default: mgs; in the fused mode dcgs2).
     ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x ``block``
-    diagonal blocks). ``mode``: resident (everything on the device), fused
-    (resident, GMRES with DCGS2 on fused kernels) or thesis (vectors on the
+    diagonal blocks; ilu0: rows per group of its level schedule). ``mode``: resident (everything on the device), fused
+    (resident; GMRES with DCGS2, CG and BiCGStab on fused kernels) or thesis (vectors on the
     host, SpMV and preconditioner offloaded). ``basis``: full, or compressed
     (GMRES keeps its Krylov basis in half precision for float32/complex64
     and in float for float64/complex128; resident and fused modes).
