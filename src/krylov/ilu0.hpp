@@ -30,8 +30,9 @@ struct Ilu0Factors {
   sparse::Csr<V> lower;  ///< strictly lower part: L's multipliers (L has a unit diagonal); columns ascending
   sparse::Csr<V> upper;  ///< strictly upper part of U; columns ascending
   std::vector<V> inv_diag;  ///< 1 / u_ii; 0 for rows without any entry (TRACE's ghost cells)
-  /// Rows per group of the level schedules: group g is rows g*group ..
-  /// min(n, (g+1)*group) - 1, solved in order within the group.
+  /// Rows per group of the level schedules: group g holds the rows from
+  /// g*group up to (not including) min(n, (g+1)*group), solved in order
+  /// within the group.
   int group = 1;
   /// Groups ordered by level (ascending within a level); level l is groups
   /// [levels[l], levels[l+1]). Lower: forward solve; upper: backward solve.
