@@ -230,9 +230,9 @@ TEST_P(MgDeviceTest, ResidualNormsAgree) {
 // The fused red-black sweep (both colours and the prolongation in one pass,
 // tiles of 28 x 28 x 64) equals the two-pass sweep bitwise, on sizes that cut
 // tiles at every edge: one partial tile, and 3 x 2 x 2 tiles with remainders.
-// The march is unrolled by four planes: its step counts (planes + 2) here
-// are 17, 15 (13 planes) and 66, 65 (127), every remainder an odd-sized
-// level can give.
+// The march's step counts (planes + 2) are 17, 15 (13 planes) and 66, 65
+// (127): every remainder modulo 4 that an odd-sized level can give (a
+// march unrolled by four was tried; see docs/mg.md).
 TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   for (const Dims d : {cube(3, 15), Dims{29, 13, 13, 3}, Dims{63, 31, 127, 3}}) {
     const long n = d.nx;

@@ -7,13 +7,9 @@ namespace tessera::mg::kernels {
 
 namespace {
 
-// CPU OpenCL devices (PoCL) keep the fused sweep's march a loop: unrolled,
-// their compiler takes minutes on its barrier regions (mg_tiles.h).
 template <class T>
-std::string options(const Buffer<T>& any) {
-  std::string o = std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
-  if (!any.device().info().is_gpu) o += " -DTS_MG_MARCH_LOOP=1";
-  return o;
+const char* options() {
+  return std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
 }
 
 cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
@@ -21,7 +17,7 @@ cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
 // Launches `name` over the interior of `d` with the level arguments first.
 template <class T, class... Extra>
 void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, const Extra&... extra) {
-  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options(any));
+  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   const long nz = d.dim == 3 ? d.nz : 1;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(nz), cl_long(d.sx()), cl_long(d.sy()),
                    cl_int(d.dim), extra...);
@@ -69,7 +65,7 @@ template <class T>
 void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
   const char* name = ec ? "gauss_seidel_fused_prolong" : "gauss_seidel_fused";
-  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options(b));
+  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.sx()), cl_long(d.sy()),
                    cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0),
                    m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
@@ -90,7 +86,7 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
                        const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
   if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {  // mg_tiles.h
     const char* name = "restrict_residual_tile";
-    cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options(b));
+    cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.sx()), cl_long(coarse.sy()), cl_long(fine.nx), cl_long(fine.ny),
                      cl_long(fine.sx()), cl_long(fine.sy()), m(b.handle()), m(x.handle()),

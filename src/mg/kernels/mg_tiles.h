@@ -12,17 +12,6 @@
  * into post-smoothing): x_old' = x_old + P e at every black point read. */
 #include "mg_point.h"
 
-/* The fused sweep's march is unrolled by four on GPUs (its register ring
- * needs constant slot indices). On CPU OpenCL devices (PoCL, run for
- * correctness) the launcher sets TS_MG_MARCH_LOOP: unrolled, its compiler
- * takes many minutes on the barrier regions; as a loop it does the same
- * operations in the same order. */
-#ifdef TS_MG_MARCH_LOOP
-#define TS_MG_MARCH_UNROLL
-#else
-#define TS_MG_MARCH_UNROLL TS_UNROLL
-#endif
-
 
 /* x_old (plus the fused correction) at interior point (i, j, k), whose index
  * is c; 0 outside the domain (inside: the column (i, j) is interior). */
@@ -54,7 +43,7 @@ TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner,
  * others rest (their neighbours are the ones working), so:
  *   - red(k) needs old(k) of the four in-plane neighbours (the `old` plane,
  *     double-buffered by k's parity) and old(k -+ 1) of its own column
- *     (registers);
+ *     (registers, with old(k + 2) prefetched one step ahead);
  *   - black(k - 1) needs red(k - 1) of the four in-plane neighbours (the `red`
  *     plane: written by the other parity one step earlier, into slots this
  *     parity never writes) and red(k - 2), red(k) of its own column (registers).
@@ -62,104 +51,67 @@ TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner,
  * ring), b once per point that uses it, x_new written once: about 27 B per
  * point and sweep in FP64 for a 32 x 32 region (model E counts 24).
  * Red computations run on the inner ring too (they feed owned black points);
- * owned points are stored.
- *
- * Latency: a column's old(k) and b(k) live in a ring of four register slots
- * (slot (k - k0 + 1) & 3) and the march is unrolled by four, so the ring
- * rotates by renaming. Plane k + 3 is loaded at the end of step k into the
- * slot plane k - 1 frees and first used two barriers later. (The first
- * design shifted om1 <- o0 <- op1 <- op2 by register moves right after
- * op2's load was issued, so every step waited for DRAM: 55% of copy.) */
-
-/* Step k of the march for this work-item's rows. om1, o0 and op1 are the
- * ring slots of x_old at planes k - 1, k and k + 1 (one value per row); once
- * step k is done, the slot of plane k - 1 is refilled with plane k + 3. b
- * is needed only where the column computes, b(k - 1) and b(k) at once, so
- * its two slots (bm1, b0 here) are refilled with b(k + 1), b(k + 2) right
- * after use, for the column's next computing step. rm2 carries red(k - 2)
- * of the own column. */
-TS_FN void ts_mg_rbgs_step(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* xo,
-                           TS_GLOBAL ts_real* xn, TS_GLOBAL const ts_real* ec, int prolong,
-                           long csx, long csy, int nz, long sy, long i, long jbase, int tx,
-                           int ty, int k, int k0, int k1, const int* flags, const long* c0,
-                           ts_real* om1, const ts_real* o0, const ts_real* op1, ts_real* bm1,
-                           ts_real* b0, ts_real* rm2, TS_LOCAL ts_real* old,
-                           TS_LOCAL ts_real* red) {
-  const int W = TS_MG_FX, plane = W * TS_MG_FY * TS_MG_FR;
-  const ts_real inv = ts_mg_inv_diag((ts_real)3);
-  TS_LOCAL ts_real* o = old + (int)(k & 1) * plane;
-  TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
-  TS_BARRIER();
-  TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
-    const int m = (ty + r * TS_MG_FY) * W + tx, f = flags[r];
-    if ((((f >> 3) + k) & 1) == 0) {
-      ts_real rk = 0;
-      if ((f & 2) && k >= 0 && k < nz) {
-        rk = ts_mg_gauss_seidel(b0[r], ts_mg_nsum3(o[m - 1], o[m + 1], o[m - W], o[m + W], om1[r], op1[r]), inv);
-        if ((f & 4) && k >= k0 && k < k1) xn[c0[r] + k * sy] = rk;
-      }
-      red[m] = rk;
-      if ((f & 4) && k - 1 >= k0 && k - 1 < k1)
-        xn[c0[r] + (k - 1) * sy] = ts_mg_gauss_seidel(
-            bm1[r], ts_mg_nsum3(red[m - 1], red[m + 1], red[m - W], red[m + W], rm2[r], rk), inv);
-      rm2[r] = rk;
-      bm1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
-      b0[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 2, nz, c0[r] + (k + 2) * sy);
-    }
-  }
-  TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
-    const long j = jbase + ty + r * TS_MG_FY;
-    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, flags[r] & 1, i, j, k + 3, nz, c0[r] + (k + 3) * sy);
-  }
-}
-
+ * owned points are stored. */
 TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* xo,
                                  TS_GLOBAL ts_real* xn, TS_GLOBAL const ts_real* ec, int prolong,
                                  long csx, long csy, long nx, long ny, long nz, long sx, long sy,
                                  int tx, int ty, long gx, long gy, long gz, TS_LOCAL ts_real* old,
                                  TS_LOCAL ts_real* red) {
-  const int W = TS_MG_FX, H = TS_MG_FY * TS_MG_FR;
-  const long i = gx * (W - 4) + tx - 2, jbase = gy * (H - 4) - 2;
-  /* plane indices are int in the march (fewer registers than long) */
-  const int k0 = (int)gz * TS_MG_TILE_Z, k1 = k0 + TS_MG_TILE_Z < nz ? k0 + TS_MG_TILE_Z : (int)nz;
+  const int W = TS_MG_FX, H = TS_MG_FY * TS_MG_FR, plane = W * H;
+  const long i = gx * (W - 4) + tx - 2;
+  const long k0 = gz * TS_MG_TILE_Z, k1 = k0 + TS_MG_TILE_Z < nz ? k0 + TS_MG_TILE_Z : nz;
+  const ts_real inv = ts_mg_inv_diag((ts_real)3);
   /* per row: flags (bit 0 inside, 1 red_here, 2 owner, 3 parity of i + j), the
-   * index c0 of (i, j, 0) (plane k adds k * sy), the ring slots of x_old
-   * (plane k0 - 1 + u in O[u & 3]) and b (B[u & 1]), and red(k - 2); few
-   * registers per row keep two groups per multiprocessor */
+   * index c0 of (i, j, 0) (plane k adds k * sy) and the pipelined values;
+   * few registers per row keep two groups per multiprocessor */
   int flags[TS_MG_FR];
   long c0[TS_MG_FR];
-  ts_real O[4][TS_MG_FR], B[2][TS_MG_FR], rm2[TS_MG_FR];
+  ts_real om1[TS_MG_FR], o0[TS_MG_FR], op1[TS_MG_FR], op2[TS_MG_FR];
+  ts_real bm1[TS_MG_FR], b0[TS_MG_FR], bp1[TS_MG_FR], rm2[TS_MG_FR]; /* rm2: red(k - 2) */
   TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
     const int row = ty + r * TS_MG_FY;
-    const long j = jbase + row;
+    const long j = gy * (H - 4) + row - 2;
     const int inside = i >= 0 && j >= 0 && i < nx && j < ny;
     const int red_here = inside && tx >= 1 && tx < W - 1 && row >= 1 && row < H - 1;
     const int owner = inside && tx >= 2 && tx < W - 2 && row >= 2 && row < H - 2;
     flags[r] = inside | red_here << 1 | owner << 2 | (int)((i + j) & 1) << 3;
     c0[r] = TS_MG_IDX(i, j, 0, sx, sy, 1);
-    TS_UNROLL for (int u = 0; u < 4; ++u) { /* planes k0 - 2 .. k0 + 1 */
-      const long k = k0 - 2 + u;
-      O[(u + 3) & 3][r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k, nz, c0[r] + k * sy);
-    }
-    /* b(k - 1), b(k) of the column's first computing step k = k0 - 1 + u0,
-     * into slots (u0 + 1) & 1 and u0 & 1 (selected, not indexed: a runtime
-     * index would put B in memory) */
-    const int u0 = (int)((flags[r] >> 3) + k0 - 1) & 1;
-    const long ka = k0 - 2 + u0;
-    const ts_real va = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, ka, nz, c0[r] + ka * sy);
-    const ts_real vb = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, ka + 1, nz, c0[r] + (ka + 1) * sy);
-    B[0][r] = u0 ? va : vb;
-    B[1][r] = u0 ? vb : va;
+    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    o0[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
+    op1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0, nz, c0[r] + k0 * sy);
+    bm1[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    b0[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
     rm2[r] = 0;
   }
-  /* steps k = k0 - 1 .. k1, four per iteration (k is uniform in the group,
-   * so the guard keeps every barrier uniform) */
-  for (int kb = k0 - 1; kb <= k1; kb += 4) {
-    TS_MG_MARCH_UNROLL for (int u = 0; u < 4; ++u) {
-      const int k = kb + u;
-      if (k <= k1)
-        ts_mg_rbgs_step(b, xo, xn, ec, prolong, csx, csy, nz, sy, i, jbase, tx, ty, k, k0, k1, flags, c0,
-                        O[(u + 3) & 3], O[u], O[(u + 1) & 3], B[(u + 1) & 1], B[u & 1], rm2, old, red);
+  for (long k = k0 - 1; k <= k1; ++k) {
+    TS_LOCAL ts_real* o = old + (int)(k & 1) * plane;
+    TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
+      const int f = flags[r];
+      const long j = gy * (H - 4) + ty + r * TS_MG_FY - 2;
+      op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
+      bp1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
+      o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
+    }
+    TS_BARRIER();
+    TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
+      const int m = (ty + r * TS_MG_FY) * W + tx, f = flags[r];
+      if ((((f >> 3) + k) & 1) == 0) {
+        ts_real rk = 0;
+        if ((f & 2) && k >= 0 && k < nz) {
+          rk = ts_mg_gauss_seidel(b0[r], ts_mg_nsum3(o[m - 1], o[m + 1], o[m - W], o[m + W], om1[r], op1[r]), inv);
+          if ((f & 4) && k >= k0 && k < k1) xn[c0[r] + k * sy] = rk;
+        }
+        red[m] = rk;
+        if ((f & 4) && k - 1 >= k0 && k - 1 < k1)
+          xn[c0[r] + (k - 1) * sy] = ts_mg_gauss_seidel(
+              bm1[r], ts_mg_nsum3(red[m - 1], red[m + 1], red[m - W], red[m + W], rm2[r], rk), inv);
+        rm2[r] = rk;
+      }
+      om1[r] = o0[r];
+      o0[r] = op1[r];
+      op1[r] = op2[r];
+      bm1[r] = b0[r];
+      b0[r] = bp1[r];
     }
   }
 }
