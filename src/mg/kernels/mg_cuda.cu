@@ -110,7 +110,7 @@ __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __res
 // Prolong: the coarse-grid correction fused in (a template argument, so that
 // the plain sweep is compiled without its registers).
 template <class T, int Prolong>
-__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 2)
+__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_FY))
     gauss_seidel_fused_k(Level L, long csx, long csy, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;

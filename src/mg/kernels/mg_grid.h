@@ -14,7 +14,12 @@
  * (a 28 x 28 tile plus its two-cell ring), marching through TS_MG_TILE_Z
  * planes (four extra planes are read per march: 6% at 64). */
 #define TS_MG_FX 32
+/* TS_MG_FY may be set for a whole build (CXXFLAGS and CUDAFLAGS; the OpenCL
+ * launcher passes it on to its programs), e.g. 8: groups of 256 work-items,
+ * four per multiprocessor (scripts/gpu-mg-sweep.sh measures such variants) */
+#ifndef TS_MG_FY
 #define TS_MG_FY 16
+#endif
 #define TS_MG_FR 2
 #define TS_MG_TILE_Z 64
 /* Work-group of the tiled residual + restriction (mg_tiles.h): TS_MG_RX x

@@ -1,4 +1,6 @@
 // OpenCL host side of the multigrid kernels (device code: mg.cl).
+#include <string>
+
 #include "backends/opencl/cl_device.hpp"
 #include "mg/kernels/mg_grid.h"
 #include "mg/kernels/mg_kernels.hpp"
@@ -7,9 +9,12 @@ namespace tessera::mg::kernels {
 
 namespace {
 
+// TS_MG_FY is passed on so that a build that sets it (mg_grid.h) launches
+// and compiles the fused sweep with the same group shape.
 template <class T>
-const char* options() {
-  return std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1";
+std::string options() {
+  return std::string(std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1") +
+         " -DTS_MG_FY=" + std::to_string(TS_MG_FY);
 }
 
 cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
