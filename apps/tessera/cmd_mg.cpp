@@ -37,7 +37,7 @@ struct MgArgs {
   std::string budget = "0", transfer = "staged";
   int queues = 4, depth = 0;
   long tile = 0;
-  bool no_cycle_fusion = false;
+  bool no_cycle_fusion = false, row_cache = false;
 };
 
 // "268435456", "256M", "1.5G", "64K" -> bytes (powers of 1024).
@@ -150,15 +150,17 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
   o.tile_w = o.tile_h = a.tile;
   o.depth = a.depth;
   o.fuse_cycles = !a.no_cycle_fusion;
+  o.row_cache = a.row_cache;
   mg::StreamingMultigrid<T> m(dev, a.n, a.n, a.post, o);
   mg::Dims d = m.dims(0);
   std::vector<double> exact;
   auto b = load_rhs<T>(a, d, exact);
   m.set_rhs(b);
   std::printf("streaming: problem %.1f MiB in host memory, device budget %.1f MiB (%d queues), tiles "
-              "%ld x %ld, restriction depth %d, transfers %s, cycles %sfused\n",
+              "%ld x %ld, restriction depth %d, transfers %s, cycles %sfused%s\n",
               double(m.problem_bytes()) / (1 << 20), double(m.device_bytes()) / (1 << 20), a.queues,
-              m.tile_w(), m.tile_h(), m.depth(), a.transfer.c_str(), m.fuses_cycles() ? "" : "not ");
+              m.tile_w(), m.tile_h(), m.depth(), a.transfer.c_str(), m.fuses_cycles() ? "" : "not ",
+              a.row_cache ? ", smoother with the row cache" : "");
   std::vector<double> hist{m.residual_norm()};
   double seconds = 0;
   for (int c = 0; c < a.max_cycles; ++c) {
@@ -182,7 +184,7 @@ int run_streaming(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& 
   j["seconds"] = seconds;
   j["streaming"] = {{"budget_bytes", m.device_bytes()}, {"problem_bytes", m.problem_bytes()},
                     {"queues", a.queues}, {"transfer", a.transfer}, {"tile", m.tile_w()},
-                    {"depth", m.depth()}, {"cycle_fusion", m.fuses_cycles()}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
+                    {"depth", m.depth()}, {"cycle_fusion", m.fuses_cycles()}, {"row_cache", a.row_cache}, {"up_bytes", tr.up_bytes}, {"down_bytes", tr.down_bytes}};
   if (!a.out.empty()) write_solution(a.out, d, m.solution());
   return 0;
 }
@@ -261,6 +263,8 @@ Command add_mg_command(CLI::App& app) {
       ->check(CLI::Range(0, 64));
   cmd->add_flag("--no-cycle-fusion", a->no_cycle_fusion,
                 "Streaming: restrict in a separate pass instead of fusing it into the previous cycle's smoothing");
+  cmd->add_flag("--row-cache", a->row_cache,
+                "Streaming: smooth with the thesis's local-memory row cache (kernel_smoothing_cache; same results)");
   cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
   return {cmd, [a, cmd] {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
@@ -271,7 +275,7 @@ Command add_mg_command(CLI::App& app) {
         throw UsageError(fmt::format("{} is an option of --mode resident; the {} mode runs the thesis's V(0,ν) cycle "
                                      "(--post ν) for --max-cycles cycles",
                                      opt, a->mode));
-    for (const char* opt : {"--budget", "--queues", "--transfer", "--tile", "--depth", "--no-cycle-fusion"})
+    for (const char* opt : {"--budget", "--queues", "--transfer", "--tile", "--depth", "--no-cycle-fusion", "--row-cache"})
       if (!streaming && cmd->count(opt)) throw UsageError(fmt::format("{} is an option of --mode streaming", opt));
     if (!a->out.empty() && !vti_out(a->out) && std::filesystem::path(a->out).extension() != ".npy")
       throw UsageError("--out " + a->out + ": give a .npy or a .vti file");

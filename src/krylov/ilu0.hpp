@@ -31,8 +31,8 @@ struct Ilu0Factors {
   sparse::Csr<V> upper;  ///< strictly upper part of U; columns ascending
   std::vector<V> inv_diag;  ///< 1 / u_ii; 0 for rows without any entry (TRACE's ghost cells)
   /// Rows per group of the level schedules: group g holds the rows from
-  /// g*group up to (not including) min(n, (g+1)*group), solved in order
-  /// within the group.
+  /// g*group up to (not including) min(n, (g+1)*group), solved one after
+  /// another within the group (ascending forward, descending backward).
   int group = 1;
   /// Groups ordered by level (ascending within a level); level l is groups
   /// [levels[l], levels[l+1]). Lower: forward solve; upper: backward solve.
@@ -57,7 +57,9 @@ template <Scalar V>
 class Ilu0 final : public LinearOperator<V> {
  public:
   /// group: rows per group of the level schedule (TRACE's block size 5
-  /// gives a fifth of the launches; any value gives the same bits).
+  /// gives a fifth of the launches). The group size sets the order of each
+  /// row's sums (terms outside the group first), so the bits depend on it;
+  /// every backend equals ilu0_solve_host for the same group size.
   Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a, int group = 1);
   std::size_t size() const override { return n_; }
   const std::shared_ptr<Device>& device() const override { return device_; }

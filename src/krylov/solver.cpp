@@ -72,7 +72,10 @@ template <class Space, Scalar V>
 Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x, const Options& o) {
   TimeSplit t;
   const auto t0 = detail::Clock::now();
-  const int terms = std::max(o.fixed_iterations ? o.max_iters : o.restart, 1) + 1;
+  // GMRES combines up to m + 1 basis vectors; CG and BiCGStab at most 3
+  // (a fixed run of 100000 iterations must not size a basis-long coefficient ring)
+  const bool krylov_basis = o.method == Method::gmres || o.method == Method::fgmres;
+  const int terms = krylov_basis ? std::max(o.fixed_iterations ? o.max_iters : o.restart, 1) + 1 : 3;
   Space s(a, m, terms, o, t);
   Result res;
   switch (o.method) {

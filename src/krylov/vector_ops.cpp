@@ -63,7 +63,8 @@ DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t 
     : device_(std::move(device)),
       n_(n),
       max_terms_(std::max(max_terms, 1)),
-      slot_reals_(4 * std::size_t(max_terms_ + 1)),  // two complex coefficient lists
+      // two complex coefficient lists, and at least update's two lists of 3
+      slot_reals_(std::max<std::size_t>(4 * std::size_t(max_terms_ + 1), 12)),
       slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
       partials_(device_, 4 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
       sums_(device_, 4 * std::size_t(max_terms_)),
@@ -257,6 +258,9 @@ void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2
   }
   if (bool(d) != bool(z)) throw Error("krylov: update's z = d y needs both d and z");
   if (want.yz && !z) throw Error("krylov: update's product <y, z> needs z");
+  // one kernel pass forms one of <y, z> and <e, y> (their partials share a
+  // slot): asking for <e, y> while z is formed would silently give <y, z>
+  if (e && z) throw Error("krylov: update's product <e, y> cannot be formed with z = d y");
   constexpr int nc = components<V>();
   using R = real_of<V>;
   packed_.clear();

@@ -96,7 +96,8 @@ class DeviceVectorOps {
     V c{};
   };
   /// The products an update forms: <y, y> when norm, then <y, z> when yz
-  /// (z given), else <e, y> when e is given.
+  /// (z given), else <e, y> when e is given (e with z is an error: both
+  /// would share one pass's partials).
   struct Products {
     bool norm = false;
     bool yz = false;

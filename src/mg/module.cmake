@@ -8,7 +8,7 @@ target_sources(tessera PRIVATE
   mg/streaming_transfer.cpp
   mg/kernels/mg_stream_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  mg/kernels/mg_stream_point.h mg/kernels/mg_stream.cl)
+  mg/kernels/mg_stream_point.h mg/kernels/mg_stream_cache.h mg/kernels/mg_stream.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE mg/kernels/mg_stream_opencl.cpp)
 endif()

@@ -84,7 +84,7 @@ long restriction_len(long c, long m_coarsest, int s) { return ((std::min(c, m_co
 template <class T>
 StreamingMultigrid<T>::StreamingMultigrid(std::shared_ptr<Device> device, long w, long h, int nu,
                                           StreamingOptions opt)
-    : device_(std::move(device)), nu_(nu) {
+    : device_(std::move(device)), nu_(nu), row_cache_(opt.row_cache) {
   if (!is_pow2_minus_1(w) || !is_pow2_minus_1(h))
     throw UsageError("streaming mode needs grid sides of the form 2^k - 1 (got " + std::to_string(w) +
                      " x " + std::to_string(h) + ")");
@@ -292,10 +292,10 @@ typename StreamingMultigrid<T>::SmoothTile StreamingMultigrid<T>::enqueue_smooth
     stream::kernels::zero_ring<T>(tag, *device_, q, t.a[1], ai.n(), aj.n());
     for (int step = 1; step <= nu; ++step) {
       const int from = (step - 1) % 2;
-      stream::kernels::jacobi<T>(
-          tag, *device_, q,
-          region(stream::smoothing_region(mw, ti, nu, step), stream::smoothing_region(mh, tj, nu, step)),
-          t.b, t.a[from], t.a[1 - from]);
+      const stream::Region r =
+          region(stream::smoothing_region(mw, ti, nu, step), stream::smoothing_region(mh, tj, nu, step));
+      if (row_cache_) stream::kernels::jacobi_cache<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
+      else stream::kernels::jacobi<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
     }
   });
   return t;

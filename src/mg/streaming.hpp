@@ -36,6 +36,9 @@ struct StreamingOptions {
   /// Cross-cycle fusion (§5.5): the finest smoothing of one cycle and the
   /// first restriction pass of the next in one device visit (when it fits).
   bool fuse_cycles = true;
+  /// Smooth with the thesis's local-memory row cache (kernel_smoothing_cache,
+  /// mg_stream_cache.h): the same bits as the plain Jacobi kernel.
+  bool row_cache = false;
 };
 
 template <class T>
@@ -98,6 +101,7 @@ class StreamingMultigrid {
 
   std::shared_ptr<Device> device_;
   int nu_;
+  bool row_cache_;  // StreamingOptions::row_cache
   std::vector<Level> levels_;
   std::vector<Pass> passes_;
   long tile_w_ = 0, tile_h_ = 0;

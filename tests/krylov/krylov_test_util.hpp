@@ -61,6 +61,24 @@ sparse::Csr<V> nonsymmetric(std::size_t n, std::uint64_t seed) {
   return from_rows(n, rows);
 }
 
+/// A banded nonsymmetric matrix, every offset in [-hb, hb] present (random
+/// couplings, a diagonal dominating them): rows away from the ends have hb
+/// entries in each triangle, so a group of g such rows stages g * hb.
+template <class V>
+sparse::Csr<V> band(std::size_t n, long hb, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<std::vector<std::pair<std::size_t, V>>> rows(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (long off = -hb; off <= hb; ++off) {
+      const long c = static_cast<long>(i) + off;
+      if (c < 0 || c >= static_cast<long>(n)) continue;
+      const double re = u(rng), im = u(rng);
+      rows[i].push_back({static_cast<std::size_t>(c), off == 0 ? val<V>(2.0 * double(hb) + 2 + re, 1 + im) : val<V>(re, im)});
+    }
+  return from_rows(n, rows);
+}
+
 /// Hermitian positive definite: the 1D Laplacian stencil (2, -1) scaled,
 /// plus a diagonal shift keeping it definite (2.2 > 2|c|), with antisymmetric imaginary couplings for
 /// complex V ((i, j): -1 + 0.3i, (j, i): -1 - 0.3i).

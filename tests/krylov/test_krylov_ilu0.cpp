@@ -212,15 +212,19 @@ void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const st
 }
 
 // Groups of 1, 5, 7 and 64 rows (the most kept in group memory; 1073 and 1001
-// rows: the last group partial) and of 300 rows (600 entries in a triangle,
-// more than a work-group stages: its first work-item solves alone) give the
-// host reference's bits.
+// rows: the last group partial) and of 300 rows (more rows than a work-group
+// stages: its first work-item solves alone) give the host reference's bits.
+// Bands with half-bandwidth 8 and 9 in groups of 64 rows stage exactly
+// TS_KRY_TRI_CAP = 512 entries per triangle (the most kept in group memory)
+// and 576 (more: the lone-work-item path, taken for the entries alone).
 template <class V>
 void device_types(const std::string& id) {
   for (int group : {1, 5, 7, 64, 300}) {
     device_equals_host<V>(id, convection_diffusion<V>(37, 29, 9), "convection-diffusion 37x29", group);
     device_equals_host<V>(id, nonsymmetric<V>(1001, 10), "nonsymmetric 1001", group);
   }
+  device_equals_host<V>(id, band<V>(300, 8, 11), "band 8 (512 entries per group)", 64);
+  device_equals_host<V>(id, band<V>(300, 9, 12), "band 9 (576 entries per group)", 64);
 }
 
 TEST_P(Ilu0Device, SolvesEqualTheHostReferenceBitwise) {

@@ -293,6 +293,11 @@ void check_update(const std::string& id) {
     if (sh.z) same(z, rz, "z");
     for (std::size_t q = 0; q < want.size(); ++q) EXPECT_EQ(got[q], want[q]) << what << " product " << q;
     if (want.size() < 2) EXPECT_EQ(got[1], val<V>(-7, 7)) << what << " (no second product)";
+    // <e, y> cannot share the pass with z = d y: refused, not silently <y, z>
+    if (sh.z)
+      EXPECT_THROW(ops.update(y, Lin{&y, a, &u, b, nullptr, c}, nullptr, Lin{}, &d, &z, {false, false, &e}, got),
+                   Error)
+          << what;
     // against a host reference in double, so that both paths cannot be wrong alike
     const auto fy = ops.get(y);
     for (std::size_t i = 0; i < n; i += 97) {
@@ -302,6 +307,33 @@ void check_update(const std::string& id) {
       EXPECT_LE(std::abs(C(fy[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref))) << what << " y[" << i << "]";
     }
   }
+}
+
+// One coefficient term is enough for update's two lists of three complex
+// coefficients (12 reals per ring slot).
+template <class V>
+void update_with_one_term(const std::string& id) {
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, 300, 1);
+  using Lin = typename DeviceVectorOps<V>::Lin;
+  auto y = ops.make(), u = ops.make(), w = ops.make();
+  const auto hy = random_values<V>(300, 31), hu = random_values<V>(300, 32), hw = random_values<V>(300, 33);
+  ops.set(y, hy), ops.set(u, hu), ops.set(w, hw);
+  const V a = val<V>(0.5, 0.25), b = val<V>(-1, 0.5), c = val<V>(2, -1);
+  V out[2]{};
+  ops.update(y, Lin{&y, a, &u, b, &w, c}, nullptr, Lin{}, nullptr, nullptr, {true, false, nullptr}, out);
+  const auto got = ops.get(y);
+  for (std::size_t i = 0; i < 300; ++i) {
+    using C = std::complex<double>;
+    const C ref = C(a) * C(hy[i]) + C(b) * C(hu[i]) + C(c) * C(hw[i]);
+    ASSERT_LE(std::abs(C(got[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref))) << id << " y[" << i << "]";
+  }
+}
+
+TEST_P(KrylovKernels, FusedUpdateNeedsOnlyOneCoefficientTerm) {
+  update_with_one_term<double>(GetParam());
+  update_with_one_term<std::complex<float>>(GetParam());
+  update_with_one_term<std::complex<double>>(GetParam());
 }
 
 TEST_P(KrylovKernels, FusedUpdateGivesTheBitsOfSeparateKernels) {

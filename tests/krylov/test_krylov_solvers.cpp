@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <typeinfo>
 
 #include "krylov/poisson.hpp"
@@ -620,6 +621,30 @@ TEST(KrylovBadInput, SizeMismatchNanAndStagnation) {
     EXPECT_GT(r.true_relres, 1e-3);
     EXPECT_GE(r.history.size(), 2u);
   }
+}
+
+// Breakdowns are reported as such, at the same iteration, in every mode:
+// CG on diag(1, -1) with b = (1, 1) meets <p, A p> = 0 at once; BiCGStab on
+// the rotation [[0, 1], [-1, 0]] with b = (1, 0) meets <r^, A p> = 0.
+TEST(KrylovBadInput, CgAndBicgstabReportBreakdownInEveryMode) {
+  using V = double;
+  auto dev = open_device("cpu");
+  MatrixOperator<V> diag(std::make_shared<sparse::DeviceMatrix<V>>(dev, diagonal<V>({1.0, -1.0})));
+  MatrixOperator<V> rot(std::make_shared<sparse::DeviceMatrix<V>>(
+      dev, from_rows<V>(2, {{{1, V(1)}}, {{0, V(-1)}}})));
+  for (Mode mode : {Mode::resident, Mode::thesis, Mode::fused})
+    for (auto [m, op, rhs] : {std::tuple{Method::cg, &diag, std::vector<V>{1, 1}},
+                              std::tuple{Method::bicgstab, &rot, std::vector<V>{1, 0}}}) {
+      Options o;
+      o.method = m;
+      o.mode = mode;
+      Buffer<V> b(dev, 2), x(dev, 2);
+      b.copy_from_host(rhs);
+      x.copy_from_host(std::vector<V>(2, 0));
+      const auto r = solve<V>(*op, nullptr, b, x, o);
+      EXPECT_EQ(r.status, Status::breakdown) << to_string(m) << " " << to_string(mode);
+      EXPECT_EQ(r.iterations, 0) << to_string(m) << " " << to_string(mode);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, KrylovSolvers, ::testing::ValuesIn(test::device_ids()), test::id_name);

@@ -132,12 +132,14 @@ struct Config {
   int queues, depth;
   TransferPath path;
   bool fuse = true;  // cross-cycle fusion
+  bool row_cache = false;  // the smoother with the thesis's local-memory row cache
 };
 
 std::string describe(const Config& c) {
   return std::to_string(c.w) + "x" + std::to_string(c.h) + " nu=" + std::to_string(c.nu) + " tile " +
          std::to_string(c.tw) + "x" + std::to_string(c.th) + " Q=" + std::to_string(c.queues) +
-         " depth=" + std::to_string(c.depth) + " " + to_string(c.path) + (c.fuse ? " fused" : "");
+         " depth=" + std::to_string(c.depth) + " " + to_string(c.path) + (c.fuse ? " fused" : "") +
+         (c.row_cache ? " row cache" : "");
 }
 
 // Three cycles and a smoother pass from a random start: streamed vs whole grid.
@@ -154,6 +156,7 @@ void expect_equal_to_whole_grid(const std::string& id, const Config& c) {
   o.depth = c.depth;
   o.transfer = c.path;
   o.fuse_cycles = c.fuse;
+  o.row_cache = c.row_cache;
   StreamingMultigrid<T> got(open_device(id), c.w, c.h, c.nu, o);
   ASSERT_EQ(got.fuses_cycles(), c.fuse && got.levels() > 1) << describe(c);
   if (c.depth) {
@@ -188,6 +191,18 @@ TEST_P(MgStreamingDeviceTest, BitwiseEqualToWholeGrid) {
   for (const Config& c : configs) expect_equal_to_whole_grid<float>(GetParam(), c);
   expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 2, 6, 5, 3, 2, S});
   expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 3, 4, 7, 2, 1, C, false});
+}
+
+// The smoother with the row cache (groups of 128 columns marching bands of
+// 32 rows) gives the plain kernel's bits: smoothing regions of 150 + 2(nu-1)
+// columns and 45 + 2(nu-1) rows leave a partial group and a partial band,
+// small tiles a single partial group; float and double.
+TEST_P(MgStreamingDeviceTest, RowCacheSmootherBitwiseEqualToWholeGrid) {
+  const auto S = TransferPath::staged, P = TransferPath::pinned;
+  for (const Config& c : {Config{255, 127, 3, 150, 45, 2, 2, S, true, true}, Config{63, 31, 2, 5, 7, 1, 1, P, false, true},
+                          Config{127, 63, 1, 130, 33, 3, 0, S, true, true}})
+    expect_equal_to_whole_grid<float>(GetParam(), c);
+  expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 2, 6, 5, 3, 2, S, true, true});
 }
 
 TEST_P(MgStreamingDeviceTest, SolvesAProblemFourTimesLargerThanItsBudget) {

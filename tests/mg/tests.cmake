@@ -6,6 +6,20 @@ target_sources(tessera_tests PRIVATE mg/test_mg_streaming.cpp)
 add_test(NAME cli.mg_streaming_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;streaming\;--n\;127\;--post\;2\;--precision\;float\;--budget\;80K\;--queues\;3\;--tile\;37\;--max-cycles\;3\;--device\;cpu
          -DEXPECT=0 -DMATCH=streaming.V.0,2.,.3.cycles -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# The smoother with the thesis's row cache (on the first OpenCL device where
+# the build has OpenCL: PoCL in CI); --row-cache outside streaming is a usage
+# error.
+if(TESSERA_HAVE_OPENCL)
+  set(MG_ROW_CACHE_DEVICE opencl:0:0)
+else()
+  set(MG_ROW_CACHE_DEVICE cpu)
+endif()
+add_test(NAME cli.mg_streaming_row_cache COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;streaming\;--n\;255\;--post\;2\;--precision\;float\;--tile\;140\;--max-cycles\;2\;--row-cache\;--device\;${MG_ROW_CACHE_DEVICE}
+         -DEXPECT=0 -DMATCH=smoother.with.the.row.cache -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_row_cache_outside_streaming_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;thesis\;--n\;15\;--row-cache\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--row-cache.is.an.option.of.--mode.streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.mg_streaming_budget_too_small_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;streaming\;--n\;63\;--budget\;100\;--device\;cpu
          -DEXPECT=2 -DMATCH=too.small.for.even.one.tile -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

@@ -31,4 +31,9 @@
  * give too few groups (each marches its planes in sequence) and take the
  * point kernel, which computes the same bits */
 #define TS_MG_TILED_MIN_POINTS (1L << 18)
+/* Streaming mode, the smoother with the thesis's row cache
+ * (mg_stream_cache.h): work-items per group (the thesis: 128) and rows of
+ * the band each group marches */
+#define TS_MGS_CACHE_WG 128
+#define TS_MGS_CACHE_ROWS 32
 #endif

@@ -1,7 +1,7 @@
 /* OpenCL kernels of the streaming thesis mode (build options -Dts_real=...).
  * One work-item per point of the region written, in level coordinates
  * (ri0 + x, rj0 + y); tile addressing in mg_stream_point.h. */
-#include "mg_stream_point.h"
+#include "mg_stream_cache.h"
 
 #define TS_REGION long ri0, long rj0, long rw, long rh
 #define TS_ARRAY(n) __global ts_real *n, long n##_off, long n##_p, long n##_i0, long n##_j0
@@ -17,6 +17,21 @@ __kernel void mgs_jacobi(TS_REGION, __global const ts_real* b, long b_off, __glo
   TS_REGION_POINT;
   const long c = TS_MGS_AT(0, p, a_i0, a_j0, i, j);
   xd[xd_off + c] = ts_mgs_jacobi_at(b, xs, b_off + c, xs_off + c, p);
+}
+
+/* The same step with the thesis's local-memory row cache (mg_stream_cache.h):
+ * groups of TS_MGS_CACHE_WG x 1 work-items, group row g covers the band of
+ * rows [rj0 + g ROWS, rj0 + (g + 1) ROWS) of the region. */
+__kernel __attribute__((reqd_work_group_size(TS_MGS_CACHE_WG, 1, 1)))
+void mgs_jacobi_cache(TS_REGION, __global const ts_real* b, long b_off, __global const ts_real* xs,
+                      long xs_off, __global ts_real* xd, long xd_off, long p, long a_i0, long a_j0) {
+  __local ts_real cache[9 * TS_MGS_CACHE_WG];
+  const long gx = get_global_id(0), j0 = rj0 + (long)get_group_id(1) * TS_MGS_CACHE_ROWS;
+  if (gx >= rw) return;
+  const long left = rj0 + rh - j0;
+  const long c0 = TS_MGS_AT(0, p, a_i0, a_j0, ri0 + gx, j0);
+  ts_mgs_jacobi_cache_column(b + b_off, xs + xs_off, xd + xd_off, p, c0,
+                             (int)(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS), (int)get_local_id(0), cache);
 }
 
 /* out may be b (in place): no restrict qualifiers */

@@ -9,6 +9,15 @@
 #include "mg/kernels/mg_stream_kernels.hpp"
 #include "mg/kernels/mg_stream_point.hpp"
 
+namespace tessera::mg::stream::tiles {
+#define ts_real float
+#include "mg/kernels/mg_stream_cache.h"
+#undef ts_real
+#define ts_real double
+#include "mg/kernels/mg_stream_cache.h"
+#undef ts_real
+}  // namespace tessera::mg::stream::tiles
+
 namespace tessera::mg::stream::kernels {
 
 namespace {
@@ -43,6 +52,21 @@ __global__ void jacobi_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
   if (!point_of(r, i, j)) return;
   const long c = TS_MGS_AT(0, xs.p, xs.i0, xs.j0, i, j);
   xd.a[c] = ts_mgs_jacobi_at(b.a, xs.a, c, c, xs.p);
+}
+
+// The thesis's local-memory row cache (mg_stream_cache.h): blocks of
+// TS_MGS_CACHE_WG x 1, block row g covers a band of TS_MGS_CACHE_ROWS rows.
+template <class T>
+__global__ void __launch_bounds__(TS_MGS_CACHE_WG) jacobi_cache_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
+  __shared__ T cache[9 * TS_MGS_CACHE_WG];
+  const long x = long(blockIdx.x) * TS_MGS_CACHE_WG + threadIdx.x;
+  const long j0 = r.j0 + long(blockIdx.y) * TS_MGS_CACHE_ROWS;
+  if (x >= r.w) return;
+  const long left = r.j0 + r.h - j0;
+  const long c0 = TS_MGS_AT(0, xs.p, xs.i0, xs.j0, r.i0 + x, j0);
+  tiles::ts_mgs_jacobi_cache_column(b.a, xs.a, xd.a, xs.p, c0,
+                                    int(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS),
+                                    int(threadIdx.x), cache);
 }
 
 template <class T>
@@ -97,6 +121,18 @@ void jacobi(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b, con
   launch(q, r, "mgs jacobi", jacobi_k<T>, arr<T>(b), arr<T>(xs), arr<T>(xd));
 }
 template <class T>
+void jacobi_cache(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b, const TileArray& xs,
+                  const TileArray& xd) {
+  if (r.empty()) return;
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  const dim3 grid(unsigned((r.w() + TS_MGS_CACHE_WG - 1) / TS_MGS_CACHE_WG),
+                  unsigned((r.h() + TS_MGS_CACHE_ROWS - 1) / TS_MGS_CACHE_ROWS), 1);
+  jacobi_cache_k<T><<<grid, dim3(TS_MGS_CACHE_WG, 1, 1), 0, cq.native()>>>(Reg{r.i0, r.j0, r.w(), r.h()},
+                                                                         arr<T>(b), arr<T>(xs), arr<T>(xd));
+  cuda::check_launch("mgs jacobi_cache");
+}
+template <class T>
 void residual(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b, const TileArray& x,
               const TileArray& out) {
   launch(q, r, "mgs residual", residual_k<T>, arr<T>(b), arr<T>(x), arr<T>(out));
@@ -146,6 +182,8 @@ void flush(CudaTag, Queue&) {}  // CUDA submits every call at once
 #define TS_INSTANTIATE(T)                                                                          \
   template void jacobi<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,              \
                           const TileArray&, const TileArray&);                                     \
+  template void jacobi_cache<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,        \
+                                const TileArray&, const TileArray&);                               \
   template void residual<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,            \
                             const TileArray&, const TileArray&);                                   \
   template void restrict_tile<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,       \

@@ -36,6 +36,10 @@ namespace kernels {
   template <class T>                                                                              \
   void jacobi(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b, const TileArray& xs,           \
               const TileArray& xd);                                                               \
+  /* jacobi with the thesis's local-memory row cache (mg_stream_cache.h; the CPU runs jacobi) */ \
+  template <class T>                                                                              \
+  void jacobi_cache(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b,             \
+                    const TileArray& xs, const TileArray& xd);                                    \
   template <class T>                                                                              \
   void residual(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b, const TileArray& x,          \
                 const TileArray& out);                                                            \

@@ -6,6 +6,7 @@
 
 #include "backends/opencl/cl_device.hpp"
 #include "mg/kernels/mg_stream_kernels.hpp"
+#include "mg/kernels/mg_grid.h"
 
 namespace tessera::mg::stream::kernels {
 
@@ -38,6 +39,20 @@ void jacobi(OpenCLTag, Device& dev, Queue& q, const Region& r, const TileArray& 
             const TileArray& xd) {
   launch<T>(dev, q, "mgs_jacobi", r, m(b.block), L(b.off), m(xs.block), L(xs.off), m(xd.block),
             L(xd.off), L(xs.pitch), L(xs.i0), L(xs.j0));
+}
+
+template <class T>
+void jacobi_cache(OpenCLTag, Device& dev, Queue& q, const Region& r, const TileArray& b,
+                  const TileArray& xs, const TileArray& xd) {
+  if (r.empty()) return;
+  const char* name = "mgs_jacobi_cache";
+  cl::Kernel k = opencl::device_of(dev).kernel("mg/kernels/mg_stream.cl", name, options<T>());
+  opencl::set_args(k, cl_long(r.i0), cl_long(r.j0), cl_long(r.w()), cl_long(r.h()), m(b.block), L(b.off),
+                   m(xs.block), L(xs.off), m(xd.block), L(xd.off), L(xs.pitch), L(xs.i0), L(xs.j0));
+  const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
+  opencl::queue_of(q).launch(
+      k, cl::NDRange(groups(r.w(), TS_MGS_CACHE_WG) * TS_MGS_CACHE_WG, groups(r.h(), TS_MGS_CACHE_ROWS)),
+      cl::NDRange(TS_MGS_CACHE_WG, 1), name);
 }
 
 template <class T>
@@ -99,6 +114,8 @@ void flush(OpenCLTag, Queue& q) {
 #define TS_INSTANTIATE(T)                                                                            \
   template void jacobi<T>(OpenCLTag, Device&, Queue&, const Region&, const TileArray&,              \
                           const TileArray&, const TileArray&);                                       \
+  template void jacobi_cache<T>(OpenCLTag, Device&, Queue&, const Region&, const TileArray&,        \
+                                const TileArray&, const TileArray&);                                 \
   template void residual<T>(OpenCLTag, Device&, Queue&, const Region&, const TileArray&,            \
                             const TileArray&, const TileArray&);                                     \
   template void restrict_tile<T>(OpenCLTag, Device&, Queue&, const Region&, const TileArray&,       \
