@@ -36,9 +36,17 @@ struct Recurrence {
     return true;
   }
   /// Stops when the residual has not improved by the stagnation factor for
-  /// the stagnation window (not in the fixed-iteration mode or once converged).
+  /// the stagnation window, or has grown 1e12 above the best so far (not in
+  /// the fixed-iteration mode or once converged). The growth test catches CG
+  /// on a singular, inconsistent system: <p, A p> comes out near zero
+  /// rather than zero, so no breakdown is seen and the iterates run to inf
+  /// (1e12 is above any growth an SPD residual shows, at most sqrt(cond)).
   bool stagnates(double rn) {
     if (o.fixed_iterations || rn <= o.tol * bnorm) return false;
+    if (rn > 1e12 * best) {
+      res.status = Status::stagnated;
+      return true;
+    }
     if (rn < o.stagnation_factor * best) {
       best = rn;
       best_at = res.iterations;
