@@ -110,7 +110,8 @@ TEST_P(KrylovSolvers, EveryMethodModeAndTypeConverges) {
 }
 
 // The thesis mode runs the same kernels in the same order on the host: the
-// same iterates as the resident mode, bitwise on the CPU device.
+// same iterates as the resident mode, bitwise on the CPU device (GMRES with
+// CGS2, CG, BiCGStab).
 TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
   using V = std::complex<float>;
   const std::size_t n = 500;
@@ -132,6 +133,26 @@ TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
   }
   EXPECT_GT(th.res.time.transfer, 0.0);
   EXPECT_LE(rel_error(res.x, th.x), GetParam() == "cpu" ? 0.0 : 1e-5);
+  // CG (Hermitian positive definite system) and BiCGStab likewise
+  const auto h = hermitian_pd<V>(n);
+  const auto bh = multiply(h, random_values<V>(n, 10));
+  for (Method m : {Method::cg, Method::bicgstab}) {
+    Options q;
+    q.method = m;
+    q.fixed_iterations = true;
+    q.max_iters = 30;
+    q.mode = Mode::resident;
+    auto r1 = solve_on<V>(GetParam(), m == Method::cg ? h : a, m == Method::cg ? bh : b, q);
+    q.mode = Mode::thesis;
+    auto r2 = solve_on<V>(GetParam(), m == Method::cg ? h : a, m == Method::cg ? bh : b, q);
+    ASSERT_EQ(r1.res.history.size(), r2.res.history.size()) << to_string(m);
+    for (std::size_t i = 0; i < r1.res.history.size(); ++i) {
+      if (GetParam() == "cpu") EXPECT_EQ(r1.res.history[i], r2.res.history[i]) << to_string(m) << " " << i;
+      else EXPECT_NEAR(r1.res.history[i], r2.res.history[i], 1e-5 * r1.res.history[0]) << to_string(m) << " " << i;
+    }
+    EXPECT_LE(rel_error(r1.x, r2.x), GetParam() == "cpu" ? 0.0 : 1e-5) << to_string(m);
+    EXPECT_GT(r2.res.time.transfer, 0.0) << to_string(m) << ": the thesis mode copies every iteration";
+  }
 }
 
 // The fused mode runs DCGS2's two reductions and two updates as one pass
