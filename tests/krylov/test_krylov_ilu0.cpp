@@ -211,12 +211,30 @@ void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const st
   for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(std::abs(W(got[i])))) << what << " row " << i;
 }
 
+// nonsymmetric's stencil with every 7th row and column empty, as TRACE's
+// ghost cells: those rows map to zero.
+template <class V>
+sparse::Csr<V> with_ghost_rows(std::size_t n) {
+  auto ghost = [](long i) { return i % 7 == 3; };
+  std::vector<std::vector<std::pair<std::size_t, V>>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (ghost(static_cast<long>(i))) continue;
+    for (long off : {-2L, -1L, 0L, 1L, 3L}) {
+      const long c = static_cast<long>(i) + off;
+      if (c < 0 || c >= static_cast<long>(n) || ghost(c)) continue;
+      rows[i].push_back({static_cast<std::size_t>(c), off == 0 ? val<V>(6, 2) : val<V>(0.5 - 0.1 * double(off), 0.25)});
+    }
+  }
+  return from_rows(n, rows);
+}
+
 // Groups of 1, 5, 7 and 64 rows (the most kept in group memory; 1073 and 1001
 // rows: the last group partial) and of 300 rows (more rows than a work-group
 // stages: its first work-item solves alone) give the host reference's bits.
 // Bands with half-bandwidth 8 and 9 in groups of 64 rows stage exactly
 // TS_KRY_TRI_CAP = 512 entries per triangle (the most kept in group memory)
-// and 576 (more: the lone-work-item path, taken for the entries alone).
+// and 576 (more: the lone-work-item path, taken for the entries alone);
+// empty (ghost) rows inside groups of 5 and 64.
 template <class V>
 void device_types(const std::string& id) {
   for (int group : {1, 5, 7, 64, 300}) {
@@ -225,6 +243,7 @@ void device_types(const std::string& id) {
   }
   device_equals_host<V>(id, band<V>(300, 8, 11), "band 8 (512 entries per group)", 64);
   device_equals_host<V>(id, band<V>(300, 9, 12), "band 9 (576 entries per group)", 64);
+  for (int group : {5, 64}) device_equals_host<V>(id, with_ghost_rows<V>(500), "ghost rows", group);
 }
 
 TEST_P(Ilu0Device, SolvesEqualTheHostReferenceBitwise) {
