@@ -26,12 +26,8 @@ __kernel __attribute__((reqd_work_group_size(TS_MGS_CACHE_WG, 1, 1)))
 void mgs_jacobi_cache(TS_REGION, __global const ts_real* b, long b_off, __global const ts_real* xs,
                       long xs_off, __global ts_real* xd, long xd_off, long p, long a_i0, long a_j0) {
   __local ts_real cache[9 * TS_MGS_CACHE_WG];
-  const long gx = get_global_id(0), j0 = rj0 + (long)get_group_id(1) * TS_MGS_CACHE_ROWS;
-  if (gx >= rw) return;
-  const long left = rj0 + rh - j0;
-  const long c0 = TS_MGS_AT(0, p, a_i0, a_j0, ri0 + gx, j0);
-  ts_mgs_jacobi_cache_column(b + b_off, xs + xs_off, xd + xd_off, p, c0,
-                             (int)(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS), (int)get_local_id(0), cache);
+  ts_mgs_jacobi_cache_at(b + b_off, xs + xs_off, xd + xd_off, p, a_i0, a_j0, ri0, rj0, rw, rh,
+                         (long)get_group_id(0), (long)get_group_id(1), (int)get_local_id(0), cache);
 }
 
 /* out may be b (in place): no restrict qualifiers */

@@ -45,3 +45,19 @@ TS_FN void ts_mgs_jacobi_cache_column(TS_GLOBAL const ts_real* b, TS_GLOBAL cons
                                 TS_MGS_CACHED(cache, up, 1, lid), TS_MGS_CACHED(cache, down, 1, lid));
   }
 }
+
+/* Work-item `lid` of group (gx, gy) over the region [ri0, ri0 + rw) x
+ * [rj0, rj0 + rh): column ri0 + gx WG + lid, the band of rows from rj0 + gy
+ * ROWS (the last band partial); b, xs, xd share pitch p and origin (a_i0,
+ * a_j0), offsets applied. Work-items past the region's width do nothing
+ * (no barriers follow). The launchers only supply the ids. */
+TS_FN void ts_mgs_jacobi_cache_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* xs,
+                                  TS_GLOBAL ts_real* xd, long p, long a_i0, long a_j0, long ri0,
+                                  long rj0, long rw, long rh, long gx, long gy, int lid,
+                                  TS_LOCAL ts_real* cache) {
+  const long x = gx * TS_MGS_CACHE_WG + lid, j0 = rj0 + gy * TS_MGS_CACHE_ROWS;
+  if (x >= rw) return;
+  const long left = rj0 + rh - j0;
+  ts_mgs_jacobi_cache_column(b, xs, xd, p, TS_MGS_AT(0, p, a_i0, a_j0, ri0 + x, j0),
+                             (int)(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS), lid, cache);
+}

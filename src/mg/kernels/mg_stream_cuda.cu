@@ -59,14 +59,8 @@ __global__ void jacobi_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
 template <class T>
 __global__ void __launch_bounds__(TS_MGS_CACHE_WG) jacobi_cache_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
   __shared__ T cache[9 * TS_MGS_CACHE_WG];
-  const long x = long(blockIdx.x) * TS_MGS_CACHE_WG + threadIdx.x;
-  const long j0 = r.j0 + long(blockIdx.y) * TS_MGS_CACHE_ROWS;
-  if (x >= r.w) return;
-  const long left = r.j0 + r.h - j0;
-  const long c0 = TS_MGS_AT(0, xs.p, xs.i0, xs.j0, r.i0 + x, j0);
-  tiles::ts_mgs_jacobi_cache_column(b.a, xs.a, xd.a, xs.p, c0,
-                                    int(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS),
-                                    int(threadIdx.x), cache);
+  tiles::ts_mgs_jacobi_cache_at(b.a, xs.a, xd.a, xs.p, xs.i0, xs.j0, r.i0, r.j0, r.w, r.h, long(blockIdx.x),
+                                long(blockIdx.y), int(threadIdx.x), cache);
 }
 
 template <class T>
