@@ -37,7 +37,7 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 5);
+  Progress progress("mg-kernels on " + device->id(), 9);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -74,17 +74,47 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, d, x, c, ec); }));
     });
   }
+  // Per coarse level: the fused sweep against the two colour kernels (same
+  // bits), which sets Options::fused_min_points
+  progress.step("sweeps per level");
+  for (long n = (opt.n - 1) / 2; n >= 15; n = (n - 1) / 2) {
+    const Dims e{n, n, n, 3};
+    const double pe = double(e.points());
+    Buffer<double> b(device, e.storage()), x(device, e.storage()), x2(device, e.storage());
+    b.copy_from_host(to_halo_layout(e, random_problem<double>(e, 3).b));
+    dense::fill(x, 0.0);
+    dense::fill(x2, 0.0);
+    Queue& q = device->queue();
+    dispatch(*device, [&](auto tag) {
+      r.results.push_back(timed(*device, fmt::format("fused red-black sweep, level {}^3", n), kSweepFused, pe,
+                                opt.timing, [&] {
+                                  kernels::gauss_seidel_fused(tag, q, e, b, x, x2,
+                                                              static_cast<const Buffer<double>*>(nullptr),
+                                                              static_cast<const Dims*>(nullptr));
+                                }));
+      r.results.push_back(timed(*device, fmt::format("two-pass red-black sweep, level {}^3", n),
+                                2 * kSweepColour, pe, opt.timing, [&] {
+                                  kernels::gauss_seidel_color(tag, q, e, 0, b, x);
+                                  kernels::gauss_seidel_color(tag, q, e, 1, b, x);
+                                }));
+    });
+  }
   struct Variant {
     const char* name;
     bool fused, fuse_prolongation;
+    long fused_min_points;  // -1: the default
   };
-  for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false},
-                          Variant{"V(1,1) fused sweeps + fused prolongation", true, true},
-                          Variant{"V(1,1) two-pass sweeps (model A)", false, false}}) {
+  for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false, -1},
+                          Variant{"V(1,1) fused sweeps on every level", true, false, 0},
+                          Variant{"V(1,1) fused sweeps from 2^20 points", true, false, 1L << 20},
+                          Variant{"V(1,1) fused sweeps on the finest level only", true, false, d.points()},
+                          Variant{"V(1,1) fused sweeps + fused prolongation", true, true, -1},
+                          Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1}}) {
     progress.step(v.name);
     Options o;
     o.fused = v.fused;
     o.fuse_prolongation = v.fuse_prolongation;
+    if (v.fused_min_points >= 0) o.fused_min_points = v.fused_min_points;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

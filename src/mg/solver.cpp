@@ -92,7 +92,8 @@ void Solver<T>::reset() {
 
 template <class T>
 bool Solver<T>::fused_rbgs(const Level& L) const {
-  return opt_.fused && opt_.smoother == Smoother::rbgs && L.d.dim == 3;
+  return opt_.fused && opt_.smoother == Smoother::rbgs && L.d.dim == 3 &&
+         L.d.points() >= opt_.fused_min_points;
 }
 
 template <class T>

@@ -33,6 +33,12 @@ struct Options {
   /// 3D red-black: both colours in one pass (bitwise equal to the two-pass
   /// sweep).
   bool fused = true;
+  /// ... on levels of at least this many points; smaller levels take the
+  /// two-pass sweep (the same bits). A fused work-group marches up to 64
+  /// planes in sequence, so a level with fewer groups than the GPU has
+  /// multiprocessors waits on that march: at 127^3 (110 groups) it took
+  /// longer than two colour kernels (docs/mg.md). 0: every level.
+  long fused_min_points = 1L << 22;
   /// With `fused`: also add the coarse-grid correction inside the first
   /// post-smoothing sweep. Off by default: on an H200 the interpolation in
   /// the sweep's load path costs more (2.95 ms at 511^3 FP64) than a separate

@@ -10,15 +10,18 @@
 #define TS_MG_IDX(i, j, k, sx, sy, kh) \
   (((long)(k) + (kh)) * (long)(sy) + ((long)(j) + 1) * (long)(sx) + ((long)(i) + 1))
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
- * work-items, each owning TS_MG_FR rows, so the region is 32 x 32 columns
- * (a 28 x 28 tile plus its two-cell ring), marching through TS_MG_TILE_Z
- * planes (four extra planes are read per march: 6% at 64). */
+ * work-items, each owning TS_MG_FR rows, so the region is 32 x 16 columns
+ * with the default TS_MG_FY (a 28 x 12 tile plus its two-cell ring),
+ * marching through TS_MG_TILE_Z planes (four extra planes are read per
+ * march: 6% at 64). */
 #define TS_MG_FX 32
 /* TS_MG_FY may be set for a whole build (CXXFLAGS and CUDAFLAGS; the OpenCL
- * launcher passes it on to its programs), e.g. 8: groups of 256 work-items,
- * four per multiprocessor (scripts/gpu-mg-sweep.sh measures such variants) */
+ * launcher passes it on to its programs; scripts/gpu-mg-sweep.sh measures
+ * such variants). 8: groups of 256 work-items (a 28 x 12 tile), four per
+ * multiprocessor; on an H100 the 3D V(1,1) took 7.10 / 7.01 ms (CUDA /
+ * NVIDIA OpenCL) against 7.35 / 7.23 with 16 (docs/mg.md). */
 #ifndef TS_MG_FY
-#define TS_MG_FY 16
+#define TS_MG_FY 8
 #endif
 #define TS_MG_FR 2
 #define TS_MG_TILE_Z 64

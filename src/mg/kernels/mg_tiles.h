@@ -49,7 +49,8 @@ TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner,
  *     parity never writes) and red(k - 2), red(k) of its own column (registers).
  * One barrier per plane. Each value of x_old is read once per group (plus the
  * ring), b once per point that uses it, x_new written once: about 27 B per
- * point and sweep in FP64 for a 32 x 32 region (model E counts 24).
+ * point and sweep in FP64 for a 32 x 32 region (model E counts 24); the
+ * default 32 x 16 region reads x_old 1.5 times, the ring mostly from L2.
  * Red computations run on the inner ring too (they feed owned black points);
  * owned points are stored. */
 TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* xo,
