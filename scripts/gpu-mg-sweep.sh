@@ -20,7 +20,7 @@ for v in "${vs[@]}"; do
   bin=build/gpu-$name/bin/tessera
   timeout 200 "$bin" bench mg-kernels ${DEVICES:--d cuda:0} --json "$OUT/mg-$name.json" > "$OUT/mg-$name.md" 2>&1
   echo "== $name ($flags): exit $?"
-  grep -E '^\| (fused|V\(1,1\) fused sweeps \(default)' "$OUT/mg-$name.md" | cut -c1-150
+  grep -E "^\| (fused|two-pass|V\\(1,1\\))" "$OUT/mg-$name.md" | cut -c1-150
   if [[ $first == 1 && ${NCU:-1} == 1 ]]; then
     timeout 200 ncu --kernel-name-base mangled -k "regex:gauss_seidel_fused_kIdLi0" --launch-skip 20 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \

@@ -3,9 +3,9 @@
 #  - an H200: the issue targets that need one (LBM 256^3 FP32/FP16S on CUDA
 #    and NVIDIA OpenCL; GMRES TRACE case 4, resident and fused; mg-kernels),
 #    through scripts/gpu-bench.sh;
-#  - otherwise (H100): the multigrid group-shape variants on CUDA and NVIDIA
-#    OpenCL (scripts/gpu-mg-sweep.sh), an nsys trace of the 32 x 8 cycle's
-#    kernels (per level), and `bench mg` (streaming, row cache, transfers).
+#  - otherwise (H100): `bench mg-kernels` in the build variants VARIANTS
+#    (scripts/gpu-mg-sweep.sh) on CUDA and NVIDIA OpenCL, and with BENCH_MG=1
+#    `bench mg` (thesis, resident, streaming, row cache, transfers).
 # Put TESSERA_COMMIT=<local HEAD> in the command.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,16 +17,13 @@ if [[ $GPU == *H200* && ${FORCE_H100_BRANCH:-0} != 1 ]]; then
     scripts/gpu-bench.sh
   exit
 fi
-VARIANTS=${VARIANTS:-'fy16:;fy8:-DTS_MG_FY=8'} DEVICES='-d cuda:0 -d opencl:1:0' NCU=0 scripts/gpu-mg-sweep.sh
+VARIANTS=${VARIANTS:-'default:'} DEVICES='-d cuda:0 -d opencl:1:0' NCU=0 scripts/gpu-mg-sweep.sh
 mkdir -p /tmp/round && mv "$OUT/results.tgz" /tmp/round/mg-sweep.tgz
-bin=build/gpu-${NSYS_VARIANT:-fy8}/bin/tessera
-export TESSERA_CACHE_DIR=/tmp/tessera-cache
-timeout 200 nsys profile -o /tmp/round/nsys-mg --force-overwrite true -t cuda "$bin" bench mg-kernels -d cuda:0 \
-  > /tmp/round/nsys-mg.log 2>&1
-nsys stats -r cuda_gpu_kern_sum /tmp/round/nsys-mg.nsys-rep > /tmp/round/nsys-mg-sum.txt 2>&1
-nsys stats -r cuda_gpu_trace --format csv -o /tmp/round/nsys-mg /tmp/round/nsys-mg.nsys-rep > /dev/null 2>&1
-rm -f /tmp/round/nsys-mg.sqlite /tmp/round/nsys-mg.nsys-rep; gzip -f /tmp/round/nsys-mg*trace*.csv
-timeout 300 "$bin" bench mg -d cuda:0 -d opencl:1:0 --json /tmp/round/mg.json > /tmp/round/mg.md 2>&1
-echo "bench mg: exit $?"
-grep -E '^\|' /tmp/round/mg.md | grep -E 'row cache|streaming 10|thesis 10|V\(1,1\)' | cut -c1-160
+if [[ ${BENCH_MG:-0} == 1 ]]; then  # bench mg: thesis, resident, streaming, row cache, transfers
+  bin=build/gpu-${VARIANTS%%:*}/bin/tessera
+  export TESSERA_CACHE_DIR=/tmp/tessera-cache
+  timeout 300 "$bin" bench mg -d cuda:0 -d opencl:1:0 --json /tmp/round/mg.json > /tmp/round/mg.md 2>&1
+  echo "bench mg: exit $?"
+  grep -E '^\|' /tmp/round/mg.md | grep -E 'row cache|streaming 10|thesis 10|V\(1,1\)' | cut -c1-160
+fi
 tar czf "$OUT/round.tgz" -C /tmp/round .
