@@ -6,6 +6,7 @@
 #  - otherwise (H100): `bench mg-kernels` in the build variants VARIANTS
 #    (scripts/gpu-mg-sweep.sh) on CUDA and NVIDIA OpenCL, and with BENCH_MG=1
 #    `bench mg` (thesis, resident, streaming, row cache, transfers).
+# PROBE=1 ends the call on any other card at once.
 # Put TESSERA_COMMIT=<local HEAD> in the command.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ if [[ $GPU == *H200* && ${FORCE_H100_BRANCH:-0} != 1 ]]; then
     scripts/gpu-bench.sh
   exit
 fi
+# PROBE=1: only an H200 was wanted; an H100 ends the call at once (cheap)
+[[ ${PROBE:-0} == 1 ]] && { echo "not an H200: nothing run"; exit 0; }
 VARIANTS=${VARIANTS:-'default:'} DEVICES='-d cuda:0 -d opencl:1:0' NCU=0 scripts/gpu-mg-sweep.sh
 mkdir -p /tmp/round && mv "$OUT/results.tgz" /tmp/round/mg-sweep.tgz
 if [[ ${BENCH_MG:-0} == 1 ]]; then  # bench mg: thesis, resident, streaming, row cache, transfers
