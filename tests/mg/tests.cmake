@@ -48,3 +48,9 @@ add_test(NAME cli.mg_resident_budget_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARG
 add_test(NAME cli.mg_rhs_nan_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg|--mode|thesis|--n|3|--rhs|file|--rhs-file|${CMAKE_CURRENT_SOURCE_DIR}/mg/data/rhs3_nan.npy|--device|cpu
          -DEXPECT=1 -DMATCH=rhs3_nan.npy:.value.nan.*index.5.*not.finite -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+# bench mg on a small problem: the streaming rows raise the budget when a
+# quarter of the problem cannot hold one tile with nu = 16's halo (it used
+# to stop with "too small for even one tile")
+add_test(NAME cli.bench_mg_small_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg\;--device\;cpu\;--size\;63\;--reps\;1\;--warmup\;0
+         -DEXPECT=0 -DMATCH=streaming.10.x.V.0,16..staged -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
