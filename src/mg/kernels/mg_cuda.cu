@@ -1,8 +1,6 @@
 // CUDA launchers of the multigrid kernels: one thread per interior point of
 // the level being written; the mathematics and stencil gathers are in
 // mg_point.h.
-#include <cstdlib>
-
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "mg/kernels/mg_kernels.hpp"
@@ -110,10 +108,11 @@ __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __res
 }
 
 // Prolong: the coarse-grid correction fused in (a template argument, so that
-// the plain sweep is compiled without its registers). MinBlocks: blocks per
-// SM the register allocation must allow (see min_blocks below).
-template <class T, int Prolong, int MinBlocks>
-__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, MinBlocks)
+// the plain sweep is compiled without its registers). Registers allow four
+// groups of 256 per SM (60); bounds of five or six groups spill and were
+// slower (511^3 FP64 on an H100: 1.82 ms, 2.35 with five, 3.90 with six).
+template <class T, int Prolong>
+__global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_FY))
     gauss_seidel_fused_k(Level L, long csx, long csy, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
@@ -123,42 +122,18 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, MinBlocks)
                                long(blockIdx.z), old, red);
 }
 
-// 3D residual + restriction, one block per coarse tile (mg_tiles.h)
-template <class T, int MinBlocks>
-__global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, MinBlocks) restrict_residual_tile_k(
+// 3D residual + restriction, one block per coarse tile (mg_tiles.h). Six
+// groups per SM, as many as its local memory allows: 40 registers, no
+// spills (the compiler's choice, 48, gives five; a bound of one let it take
+// 66 and three groups: 1.39 ms against 1.15 at 511^3 FP64 on an H100).
+template <class T>
+__global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
     Level C, long fnx, long fny, long fsx, long fsy, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
   tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, C.nx, C.ny, C.nz, C.sx, C.sy,
                                       int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
                                       long(blockIdx.y), long(blockIdx.z), R);
-}
-
-// Blocks per SM that the register allocation of the two tiled kernels must
-// allow: by default the fused sweep's four groups of 256 (its registers
-// limit it to that anyway) and the compiler's choice for the restriction (48
-// registers, five groups; its local memory allows six). The environment
-// variables TESSERA_MG_SWEEP_BLOCKS and TESSERA_MG_RESTRICT_BLOCKS pick
-// another compiled bound (5 or 6) to measure occupancy against spills.
-int min_blocks(const char* var) {
-  const char* e = std::getenv(var);
-  const int n = e ? std::atoi(e) : 0;
-  return n == 5 || n == 6 ? n : 0;
-}
-
-template <class T, int Prolong>
-auto fused_kernel() {
-  static const int n = min_blocks("TESSERA_MG_SWEEP_BLOCKS");
-  constexpr int dflt = 1024 / (TS_MG_FX * TS_MG_FY) > 0 ? 1024 / (TS_MG_FX * TS_MG_FY) : 1;
-  return n == 5 ? gauss_seidel_fused_k<T, Prolong, 5>
-         : n == 6 ? gauss_seidel_fused_k<T, Prolong, 6>
-                  : gauss_seidel_fused_k<T, Prolong, dflt>;
-}
-
-template <class T>
-auto restrict_tile_kernel() {
-  static const int n = min_blocks("TESSERA_MG_RESTRICT_BLOCKS");
-  return n == 5 ? restrict_residual_tile_k<T, 5> : n == 6 ? restrict_residual_tile_k<T, 6> : restrict_residual_tile_k<T, 1>;
 }
 
 template <class T>
@@ -224,7 +199,7 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
   dim3 block(TS_MG_FX, TS_MG_FY, 1);
   const FusedGrid g = fused_grid(d);
   dim3 grid(unsigned(g.x), unsigned(g.y), unsigned(g.z));
-  auto kernel = ec ? fused_kernel<T, 1>() : fused_kernel<T, 0>();
+  auto kernel = ec ? gauss_seidel_fused_k<T, 1> : gauss_seidel_fused_k<T, 0>;
   kernel<<<grid, block, 0, cq.native()>>>(level(d), coarse ? coarse->sx() : 0,
                                           coarse ? coarse->sy() : 0, cp(b), cp(xo), mp(xn),
                                           ec ? cp(*ec) : cp(xo));
@@ -246,7 +221,7 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
-    restrict_tile_kernel<T>()<<<grid, block, 0, cq.native()>>>(C, fine.nx, fine.ny, fine.sx(), fine.sy(),
+    restrict_residual_tile_k<T><<<grid, block, 0, cq.native()>>>(C, fine.nx, fine.ny, fine.sx(), fine.sy(),
                                                                  cp(b), cp(x), mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
