@@ -45,9 +45,9 @@ TS_FN ts_real ts_swe_guard0(ts_real g, ts_real hdry) {
 TS_FN ts_real ts_swe_vel(ts_real h, ts_real q, ts_real hdry) {
   return h > hdry ? q * ((ts_real)1 / h) : (ts_real)0;
 }
-TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast, ts_real* gs,
-                       ts_real* u, ts_real* v) {
-  const int wet = h > hdry;
+TS_FN void ts_swe_vel2(ts_real h, ts_real hu, ts_real hv, ts_real hdry, int fast, int known_wet,
+                       ts_real* gs, ts_real* u, ts_real* v) {
+  const int wet = known_wet || h > hdry;
   const ts_real ih = ts_swe_rcp_pos(wet ? h : (ts_real)1, fast, gs);
   *u = wet ? hu * ih : (ts_real)0;
   *v = wet ? hv * ih : (ts_real)0;
@@ -68,20 +68,32 @@ TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
   return a * b <= (ts_real)0 ? (ts_real)0 : (fabs(a) < fabs(b) ? a : b);
 }
 
+/* The reconstructed depths of a face: z* = max(zL, zR), h* = max(0, h + z - z*). */
+TS_FN void ts_swe_face_depths(ts_real hl, ts_real zl, ts_real hr, ts_real zr, ts_real* hls,
+                              ts_real* hrs) {
+  const ts_real zs = ts_swe_max(zl, zr);
+  *hls = ts_swe_max(hl + zl - zs, (ts_real)0);
+  *hrs = ts_swe_max(hr + zr - zs, (ts_real)0);
+}
+
 /* HLL on the hydrostatically reconstructed states; u, v: normal and
  * tangential velocities of each side. Written without branches, so that a
  * kernel's faces form one basic block the compilers can schedule. The
  * supersonic cases need no case analysis: with sl <= 0 <= sr clamped, the
  * HLL average is the left state's flux when sl >= 0 (sl = 0) and the right
- * one's when sr <= 0. */
+ * one's when sr <= 0. known_wet (a literal): the caller has checked that both
+ * reconstructed depths exceed hdry, and the wet/dry selects fold away (the
+ * values are those of the general form: it only drops x - 0 and choices
+ * whose outcome is known). */
 TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
-                         ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, ts_real* gs,
-                         ts_real* gl, ts_real* fh, ts_real* dl, ts_real* dr, ts_real* ft) {
-  const ts_real zs = ts_swe_max(zl, zr);
-  const ts_real hls = ts_swe_max(hl + zl - zs, (ts_real)0), hrs = ts_swe_max(hr + zr - zs, (ts_real)0);
+                         ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, int known_wet,
+                         ts_real* gs, ts_real* gl, ts_real* fh, ts_real* dl, ts_real* dr,
+                         ts_real* ft) {
+  ts_real hls, hrs;
+  ts_swe_face_depths(hl, zl, hr, zr, &hls, &hrs);
   const ts_real half_g = (ts_real)0.5 * g;
   const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
-  const int wl = hls > hdry, wr = hrs > hdry;
+  const int wl = known_wet || hls > hdry, wr = known_wet || hrs > hdry;
   /* celerities of wet sides (a dry side's is never used) */
   const ts_real cl = ts_swe_sqrt_pos(g * (wl ? hls : (ts_real)1), fast, gs);
   const ts_real cr = ts_swe_sqrt_pos(g * (wr ? hrs : (ts_real)1), fast, gs);
@@ -103,8 +115,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const ts_real dp = pr - pl;
   const ts_real core = ts_fma(a, al, ts_fma(-b, ar, c * (qr - ql)));
   *fh = ts_fma(a, ql, ts_fma(-b, qr, c * (hrs - hls)));
-  *dl = ts_fma(-b, dp, core) - (dry ? pl : (ts_real)0);
-  *dr = ts_fma(-a, dp, core) - (dry ? pr : (ts_real)0);
+  *dl = known_wet ? ts_fma(-b, dp, core) : ts_fma(-b, dp, core) - (dry ? pl : (ts_real)0);
+  *dr = known_wet ? ts_fma(-a, dp, core) : ts_fma(-a, dp, core) - (dry ? pr : (ts_real)0);
   *ft = ts_fma(a, ql * vl, ts_fma(-b, qr * vr, c * (hrs * vr - hls * vl)));
 }
 
@@ -112,7 +124,7 @@ TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_
                             ts_real hr, ts_real ur, ts_real vr, ts_real zr, ts_real* fh,
                             ts_real* dl, ts_real* dr, ts_real* ft) {
   ts_real gs = 0, gl = 0;
-  ts_swe_face_k(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, 0, &gs, &gl, fh, dl, dr, ft);
+  ts_swe_face_k(g, hdry, hl, ul, vl, zl, hr, ur, vr, zr, 0, 0, &gs, &gl, fh, dl, dr, ft);
 }
 
 /* First-order face between cells l and r of arrays H, QN (normal momentum),

@@ -98,15 +98,27 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
 #define TS_SWE_OFF unsigned int
 
 /* The velocities of the next row (nv), the north face (shared with the
- * neighbour: fh, dl, dr, ft) and the east face of the current row. */
+ * neighbour: fh, dl, dr, ft) and the east face of the current row. wet (a
+ * literal): ts_swe_all_wet holds, so the wet/dry selects fold away. */
 TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, const ts_real* cv,
-                               const ts_real* nxt, const ts_real* nb, int fast, ts_real* gs,
-                               ts_real* gl, ts_real* nv, ts_real* fn, ts_real* fe) {
-  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, gs, &nv[0], &nv[1]);
-  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, gs, gl,
+                               const ts_real* nxt, const ts_real* nb, int fast, int wet,
+                               ts_real* gs, ts_real* gl, ts_real* nv, ts_real* fn, ts_real* fe) {
+  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, wet, gs, &nv[0], &nv[1]);
+  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, wet, gs, gl,
                 &fn[0], &fn[1], &fn[2], &fn[3]);
-  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, gs, gl,
+  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, wet, gs, gl,
                 &fe[0], &fe[1], &fe[2], &fe[3]);
+}
+
+/* Both faces of a row wet on both sides and the next row wet: the common case
+ * away from fronts, where a work-item takes the faces without wet/dry selects
+ * (a branch, uniform over a warp except at fronts). The depths are the
+ * faces' own expressions, which the compilers share with them. */
+TS_FN int ts_swe_all_wet(ts_real hdry, const ts_real* cur, const ts_real* nxt, const ts_real* nb) {
+  ts_real nl, nr, el, er;
+  ts_swe_face_depths(cur[0], cur[3], nb[0], nb[3], &nl, &nr);
+  ts_swe_face_depths(cur[0], cur[3], nxt[0], nxt[3], &el, &er);
+  return ts_swe_min(ts_swe_min(nl, nr), ts_swe_min(el, er)) > hdry && nxt[0] > hdry;
 }
 
 /* Row i (storage offset c) of the column: cur = (h, hu, hv, z) of row i, nxt
@@ -124,8 +136,11 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
   ts_real fn[4], fe[4], gs = 0, gl = gl0;
-  ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, &gs, &gl, nv, fn, fe);
-  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, &gs, &gl, nv, fn, fe);
+  if (ts_swe_all_wet(hdry, cur, nxt, nb))
+    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 1, &gs, &gl, nv, fn, fe);
+  else
+    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 0, &gs, &gl, nv, fn, fe);
+  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, 0, &gs, &gl, nv, fn, fe);
   S[TS_SWE_XCH(p, 0) + t] = fn[0];
   S[TS_SWE_XCH(p, 1) + t] = fn[2];
   S[TS_SWE_XCH(p, 2) + t] = fn[3];
@@ -181,7 +196,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
     R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
   }
   ts_real gs = 0;
-  ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, &gs, &V[0][0], &V[0][1]);
+  ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, 0, &gs, &V[0][0], &V[0][1]);
   {
     const ts_real ha = H[c - w];
     ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
