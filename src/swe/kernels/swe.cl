@@ -134,7 +134,7 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
     __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
     __global unsigned int* fl, long strip) {
   __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
-  __local ts_real xch[2 * 7 * TS_SWE_BLOCK];
+  __local ts_real xch[2 * 8 * TS_SWE_BLOCK] __attribute__((aligned(16)));
   const int t = (int)get_local_id(0);
   const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t - 1, i0 = (long)get_group_id(1) * strip;
   const long i1 = min(i0 + strip, nx);

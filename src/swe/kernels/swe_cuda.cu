@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks) phys_update_shared_k(
                                                                      T* __restrict__ Hd, T* __restrict__ HUd,
                                                                      T* __restrict__ HVd, const T* sc,
                                                                      unsigned* fl, long strip) {
-  __shared__ T xch[2 * 7 * TS_SWE_BLOCK];
+  __shared__ __align__(16) T xch[2 * 8 * TS_SWE_BLOCK];
   const long j = long(blockIdx.x) * (TS_SWE_BLOCK - 2) + threadIdx.x - 1, i0 = long(blockIdx.y) * strip;
   const long i1 = min(i0 + strip, a.nx);
   unsigned rmax = 0u, bad = TS_SWE_NONE;

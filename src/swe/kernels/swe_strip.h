@@ -91,7 +91,13 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  *  - reciprocals and roots take the branch-free sequences of ieee_fast.h;
  *    a cell whose operands leave their range is recomputed with the IEEE
  *    operations (never, in practice), so results stay bitwise. */
-#define TS_SWE_XCH(p, k) (((p) * 7 + (k)) * nt)
+/* The exchange buffer: for each parity p two arrays of nt four-value
+ * records, a work-item's north face (fh, dl, dr, ft; the neighbour reads fh,
+ * dr, ft) and its next row's state (h, u, v, z). A record is contiguous and
+ * 4-value aligned, so each is one vector store and one vector load (the
+ * buffer is declared 16-byte aligned) instead of seven scalar ones. */
+#define TS_SWE_XF(p, t) ((((p) * 2) * nt + (t)) * 4)
+#define TS_SWE_XS(p, t) ((((p) * 2 + 1) * nt + (t)) * 4)
 /* Storage offsets of the shared-face update are 32-bit (one multiply-add per
  * address instead of 64-bit arithmetic): its launchers take it only for
  * grids of fewer than 2^32 stored values (ts_swe_shared_fits). */
@@ -135,24 +141,24 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
-  ts_real fn[4], fe[4], gs = 0, gl = gl0;
+  /* the guard sums start at -0: -0 + x is x for every x, so the first
+   * addition folds away (from +0 it would not: +0 + -0 is +0) */
+  ts_real fn[4], fe[4], gs = (ts_real)-0.0, gl = gl0;
   if (ts_swe_all_wet(hdry, cur, nxt, nb))
     ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 1, &gs, &gl, nv, fn, fe);
   else
     ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 0, &gs, &gl, nv, fn, fe);
   if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, 0, &gs, &gl, nv, fn, fe);
-  S[TS_SWE_XCH(p, 0) + t] = fn[0];
-  S[TS_SWE_XCH(p, 1) + t] = fn[2];
-  S[TS_SWE_XCH(p, 2) + t] = fn[3];
-  S[TS_SWE_XCH(p, 3) + t] = nxt[0];
-  S[TS_SWE_XCH(p, 4) + t] = nv[0];
-  S[TS_SWE_XCH(p, 5) + t] = nv[1];
-  S[TS_SWE_XCH(p, 6) + t] = nxt[3];
+  TS_UNROLL for (int k = 0; k < 4; ++k) S[TS_SWE_XF(p, t) + k] = fn[k];
+  S[TS_SWE_XS(p, t) + 0] = nxt[0];
+  S[TS_SWE_XS(p, t) + 1] = nv[0];
+  S[TS_SWE_XS(p, t) + 2] = nv[1];
+  S[TS_SWE_XS(p, t) + 3] = nxt[3];
   TS_BARRIER();
-  const ts_real s_h = S[TS_SWE_XCH(p, 0) + ts], s_r = S[TS_SWE_XCH(p, 1) + ts];
-  const ts_real s_t = S[TS_SWE_XCH(p, 2) + ts];
-  nb[0] = S[TS_SWE_XCH(p, 3) + tn], nb[1] = S[TS_SWE_XCH(p, 4) + tn];
-  nb[2] = S[TS_SWE_XCH(p, 5) + tn], nb[3] = S[TS_SWE_XCH(p, 6) + tn];
+  ts_real fs[4];
+  TS_UNROLL for (int k = 0; k < 4; ++k) fs[k] = S[TS_SWE_XF(p, ts) + k];
+  const ts_real s_h = fs[0], s_r = fs[2], s_t = fs[3];
+  TS_UNROLL for (int k = 0; k < 4; ++k) nb[k] = S[TS_SWE_XS(p, tn) + k];
   ts_real h, hu, hv;
   ts_swe_combine(rx, ry, cur[0], cur[1], cur[2], fe[0], fe[1], fe[3], we[0], we[2], we[3], fn[0],
                  fn[1], fn[3], s_h, s_r, s_t, &h, &hu, &hv);
@@ -167,7 +173,7 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
     Hd[c] = h;
     HUd[c] = hu;
     HVd[c] = hv;
-    ts_real rs = 0;
+    ts_real rs = (ts_real)-0.0;
     ts_real r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &rs);
     if (!ts_fast_ok(rs, gl0)) r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 0, &rs);
     const unsigned int rb = ts_swe_rate_bits(r);
@@ -203,22 +209,24 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
                      Z[c - w], R[0][0], V[0][0], V[0][1], R[0][3], &W[0], &W[1], &W[2], &W[3]);
   }
   /* the first row's state, for the neighbour on the left */
-  S[TS_SWE_XCH(0, 3) + t] = R[0][0];
-  S[TS_SWE_XCH(0, 4) + t] = V[0][0];
-  S[TS_SWE_XCH(0, 5) + t] = V[0][1];
-  S[TS_SWE_XCH(0, 6) + t] = R[0][3];
+  S[TS_SWE_XS(0, t) + 0] = R[0][0];
+  S[TS_SWE_XS(0, t) + 1] = V[0][0];
+  S[TS_SWE_XS(0, t) + 2] = V[0][1];
+  S[TS_SWE_XS(0, t) + 3] = R[0][3];
   TS_BARRIER();
-  NB[0] = S[TS_SWE_XCH(0, 3) + tn], NB[1] = S[TS_SWE_XCH(0, 4) + tn];
-  NB[2] = S[TS_SWE_XCH(0, 5) + tn], NB[3] = S[TS_SWE_XCH(0, 6) + tn];
-  for (long i = i0; i < i1; i += 4) {
+  TS_UNROLL for (int k = 0; k < 4; ++k) NB[k] = S[TS_SWE_XS(0, tn) + k];
+  /* rows counted in 32 bits: the store test is one compare */
+  const int rows = (int)(i1 - i0);
+  for (int r = 0; r < rows; r += 4) {
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
-      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i + k, ci,
-                        c4, own && i + k < i1, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
+      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i0 + r + k, ci,
+                        c4, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
                         R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
     c += 4 * ww;
   }
 }
-#undef TS_SWE_XCH
+#undef TS_SWE_XF
+#undef TS_SWE_XS
 #undef TS_SWE_OFF
