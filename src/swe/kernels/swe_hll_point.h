@@ -92,7 +92,6 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   ts_real hls, hrs;
   ts_swe_face_depths(hl, zl, hr, zr, &hls, &hrs);
   const ts_real half_g = (ts_real)0.5 * g;
-  const ts_real pl = half_g * hls * hls, pr = half_g * hrs * hrs;
   const int wl = known_wet || hls > hdry, wr = known_wet || hrs > hdry;
   /* celerities of wet sides (a dry side's is never used) */
   const ts_real cl = ts_swe_sqrt_pos(g * (wl ? hls : (ts_real)1), fast, gs);
@@ -112,11 +111,17 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const int dry = !wl && !wr;
   const ts_real inv = ts_swe_rcp(dry ? (ts_real)1 : sr - sl, fast, gs, gl);
   const ts_real a = dry ? (ts_real)0 : sr * inv, b = dry ? (ts_real)0 : sl * inv, c = a * sl;
-  const ts_real dp = pr - pl;
+  /* the pressure difference g (hR*^2 - hL*^2) / 2 as g/2 dh (hR* + hL*):
+   * exactly 0 for equal depths (lake at rest), and dh serves the mass flux */
+  const ts_real dh = hrs - hls, dp = half_g * (dh * (hrs + hls));
   const ts_real core = ts_fma(a, al, ts_fma(-b, ar, c * (qr - ql)));
-  *fh = ts_fma(a, ql, ts_fma(-b, qr, c * (hrs - hls)));
-  *dl = known_wet ? ts_fma(-b, dp, core) : ts_fma(-b, dp, core) - (dry ? pl : (ts_real)0);
-  *dr = known_wet ? ts_fma(-a, dp, core) : ts_fma(-a, dp, core) - (dry ? pr : (ts_real)0);
+  *fh = ts_fma(a, ql, ts_fma(-b, qr, c * dh));
+  *dl = ts_fma(-b, dp, core);
+  *dr = ts_fma(-a, dp, core);
+  if (!known_wet) { /* a dry face keeps the reconstruction's pressure terms */
+    *dl = *dl - (dry ? half_g * hls * hls : (ts_real)0);
+    *dr = *dr - (dry ? half_g * hrs * hrs : (ts_real)0);
+  }
   *ft = ts_fma(a, ql * vl, ts_fma(-b, qr * vr, c * (hrs * vr - hls * vl)));
 }
 
