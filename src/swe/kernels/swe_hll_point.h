@@ -10,7 +10,8 @@
  * A face returns the mass flux fh, the normal-momentum flux already combined
  * with the hydrostatic correction for the left cell (dl = F - g h*L^2/2) and
  * the right cell (dr = F - g h*R^2/2), written so that a lake at rest gives
- * exactly zero, and the tangential flux ft. Second order: minmod (MUSCL)
+ * exactly zero, and the tangential flux ft: the mass flux times the upwind
+ * side's tangential velocity (HLLC's contact treatment). Second order: minmod (MUSCL)
  * reconstruction of h, eta = h + z, u, v and the centred bed-slope term.
  * Manning friction is implicit and pointwise:
  * q <- q / (1 + dt g n^2 |u| / h^(4/3)). */
@@ -122,7 +123,12 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
     *dl = *dl - (dry ? half_g * hls * hls : (ts_real)0);
     *dr = *dr - (dry ? half_g * hrs * hrs : (ts_real)0);
   }
-  *ft = ts_fma(a, ql * vl, ts_fma(-b, qr * vr, c * (hrs * vr - hls * vl)));
+  /* tangential momentum: v is carried across the face by the mass flux and
+   * taken from the upwind side (HLLC's treatment of a passively advected
+   * quantity, the contact's direction given by the sign of the mass flux);
+   * HLL's own average would smear shear layers and cost five more
+   * operations. */
+  *ft = *fh * (*fh >= (ts_real)0 ? vl : vr);
 }
 
 TS_FN void ts_swe_face_core(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_real vl, ts_real zl,
