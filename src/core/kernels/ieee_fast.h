@@ -103,7 +103,10 @@ TS_FN float ts_sqrt_fast_pos_f(float x, float* gs) {
 #if !defined(__OPENCL_VERSION__) || defined(TS_DOUBLE)
 TS_FN double ts_rcp_fast_d(double x, double* gs, double* gl) {
   *gs += x;
-  *gl = fmin(*gl, ts_drcp_tie(x) ? 0.0 : x);
+  /* the running minimum by compare and select: fmin in double expands to six
+   * instructions; a NaN x leaves gl as fmin would (the sum gs catches it) */
+  const double v = ts_drcp_tie(x) ? 0.0 : x;
+  *gl = v < *gl ? v : *gl;
   return ts_drcp_seq(x);
 }
 TS_FN double ts_rcp_fast_pos_d(double x, double* gs) {

@@ -64,6 +64,16 @@ TS_FN ts_real ts_swe_max(ts_real a, ts_real b) {
 TS_FN ts_real ts_swe_min(ts_real a, ts_real b) {
   return sizeof(ts_real) == 4 ? fmin(a, b) : (a < b ? a : b);
 }
+/* max(x, 0) and min(x, 0). In double the compilers turn x > 0 ? x : 0 into
+ * fmax and expand it to six instructions; the mirrored comparison keeps the
+ * three of a compare and select (it passes NaN and -0 through, the same on
+ * every backend). */
+TS_FN ts_real ts_swe_max0(ts_real x) {
+  return sizeof(ts_real) == 4 ? fmax(x, (ts_real)0) : (x < (ts_real)0 ? (ts_real)0 : x);
+}
+TS_FN ts_real ts_swe_min0(ts_real x) {
+  return sizeof(ts_real) == 4 ? fmin(x, (ts_real)0) : (x > (ts_real)0 ? (ts_real)0 : x);
+}
 
 TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
   return a * b <= (ts_real)0 ? (ts_real)0 : (fabs(a) < fabs(b) ? a : b);
@@ -73,8 +83,8 @@ TS_FN ts_real ts_swe_minmod(ts_real a, ts_real b) {
 TS_FN void ts_swe_face_depths(ts_real hl, ts_real zl, ts_real hr, ts_real zr, ts_real* hls,
                               ts_real* hrs) {
   const ts_real zs = ts_swe_max(zl, zr);
-  *hls = ts_swe_max(hl + zl - zs, (ts_real)0);
-  *hrs = ts_swe_max(hr + zr - zs, (ts_real)0);
+  *hls = ts_swe_max0(hl + zl - zs);
+  *hrs = ts_swe_max0(hr + zr - zs);
 }
 
 /* HLL on the hydrostatically reconstructed states; u, v: normal and
@@ -101,8 +111,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const ts_real lf = ts_fma((ts_real)2, cl, ul), rf = ts_fma((ts_real)-2, cr, ur);
   const ts_real smin = ts_swe_min(ul - cl, ur - cr), smax = ts_swe_max(ul + cl, ur + cr);
   const int both = wl && wr;
-  const ts_real sl = ts_swe_min(both ? smin : (wl ? ul - cl : rf), (ts_real)0);
-  const ts_real sr = ts_swe_max(both ? smax : (wr ? ur + cr : lf), (ts_real)0);
+  const ts_real sl = ts_swe_min0(both ? smin : (wl ? ul - cl : rf));
+  const ts_real sr = ts_swe_max0(both ? smax : (wr ? ur + cr : lf));
   const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
   const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
   /* F = a FL - b FR + c (UR - UL) with a = sr/(sr-sl), b = sl/(sr-sl),
