@@ -6,7 +6,8 @@ target_sources(tessera PRIVATE
   swe/distributed.cpp
   swe/cases.cpp
   swe/asc.cpp
-  swe/kernels/swe_cpu.cpp)
+  swe/kernels/swe_cpu.cpp
+  swe/kernels/swe_strip_rows.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
   swe/kernels/swe_point.h swe/kernels/swe_hll_consts.h swe/kernels/swe_hll_point.h
   swe/kernels/swe_tiles.h swe/kernels/swe_strip.h swe/kernels/swe_thesis_strip.h swe/kernels/swe.cl)

@@ -369,7 +369,7 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
                  Buffer<std::uint32_t>& flags) {
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
-  const long strip = g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
+  const long strip = phys_strip_rows(g);
   if (prm.columns == 3 && ts_swe_shared_fits(g.nx, g.w)) {
     const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
     shared_kernel<T>()<<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(

@@ -41,6 +41,12 @@ namespace tessera::swe::kernels {
   void ieee_check(Tag, Queue& q, std::uint64_t first, std::uint64_t count,                        \
                   Buffer<std::uint32_t>& counts);
 
+/* Rows per work-item of the GPU first-order updates: long strips on large
+ * grids (fewer re-read rows at strip edges, fewer atomics), short ones on
+ * small grids (enough work-groups). TESSERA_SWE_STRIP=N (a multiple of 4)
+ * overrides it, to measure the trade. */
+long phys_strip_rows(const PhysGrid& g);
+
 TS_SWE_DECLARE(CpuTag)
 TS_SWE_DECLARE(OpenCLTag)
 TS_SWE_DECLARE(CudaTag)

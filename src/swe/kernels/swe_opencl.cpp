@@ -58,9 +58,7 @@ void set_args_from(const cl::Kernel& k, cl_uint first, const Args&... args) {
 
 constexpr cl_uint kPhysParams = 18;
 
-long strip_length(const PhysGrid& g) {
-  return g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
-}
+long strip_length(const PhysGrid& g) { return phys_strip_rows(g); }
 
 }  // namespace
 
