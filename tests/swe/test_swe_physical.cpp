@@ -214,8 +214,8 @@ TEST_P(SwePhysical, EveryBackendMatchesTheCpu) {
   compare_with_cpu<float>(GetParam(), Order::first, 0.03, Bc::wall, Bc::wall, 3, 19, 253);
   if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 3, 23, 300);
   // h_dry = 0: the guard of the fast roots and reciprocals (ieee_fast.h) fails
-  // in every cell, so the GPU updates take their IEEE paths: the faces
-  // recomputed per row, the rates recomputed from the stored strip
+  // in every cell, so the GPU updates take their IEEE paths (faces and rates
+  // recomputed per row)
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::periodic, 3, 21, 301, 0.0);
   if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::wall, Bc::wall, 3, 23, 300, 0.0);
 }

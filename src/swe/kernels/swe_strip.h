@@ -140,7 +140,7 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              TS_SWE_OFF c, TS_SWE_OFF c4, int store, long j, int t, int tn, int ts, int nt,
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
-                             unsigned int* rmax, int* rate_ok, unsigned int* bad) {
+                             unsigned int* rmax, unsigned int* bad) {
   /* the guard sums start at -0: -0 + x is x for every x, so the first
    * addition folds away (from +0 it would not: +0 + -0 is +0) */
   ts_real fn[4], fe[4], gs = (ts_real)-0.0, gl = gl0;
@@ -166,20 +166,19 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
   cur[0] = H[c4], cur[1] = HU[c4], cur[2] = HV[c4], cur[3] = Z[c4];
   const int sick = ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv);
   if (store) {
+    if (sick) {
+      const unsigned int cell = (unsigned int)(i * ny + j);
+      *bad = cell < *bad ? cell : *bad;
+    }
     Hd[c] = h;
     HUd[c] = hu;
     HVd[c] = hv;
+    ts_real rs = (ts_real)-0.0;
+    ts_real r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &rs);
+    if (!ts_fast_ok(rs, gl0)) r = ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 0, &rs);
+    const unsigned int rb = ts_swe_rate_bits(r);
+    *rmax = rb > *rmax ? rb : *rmax;
   }
-  if (store && sick) {
-    const unsigned int cell = (unsigned int)(i * ny + j);
-    *bad = cell < *bad ? cell : *bad;
-  }
-  /* the rate without a branch: a failed guard is only noted (rate_ok), and
-   * the strip's rates are recomputed from the stored state at its end */
-  ts_real rs = (ts_real)-0.0;
-  const unsigned int rb = ts_swe_rate_bits(ts_swe_rate_k(g, hdry, idx, idy, h, hu, hv, 1, &rs));
-  *rate_ok = *rate_ok & ts_fast_ok(rs, gl0);
-  *rmax = store && rb > *rmax ? rb : *rmax;
   we[0] = fe[0], we[1] = fe[1], we[2] = fe[2], we[3] = fe[3];
 }
 
@@ -218,26 +217,14 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   TS_UNROLL for (int k = 0; k < 4; ++k) NB[k] = S[TS_SWE_XS(0, tn) + k];
   /* rows counted in 32 bits: the store test is one compare */
   const int rows = (int)(i1 - i0);
-  int rate_ok = 1;
   for (int r = 0; r < rows; r += 4) {
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i0 + r + k, ci,
                         c4, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
-                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, &rate_ok, bad);
+                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
     c += 4 * ww;
-  }
-  if (!rate_ok && own) { /* an operand of a fast root or reciprocal left its range (never, in
-                          * practice): the IEEE rates of the stored rows */
-    unsigned int m = 0u;
-    TS_SWE_OFF cs = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
-    for (int r = 0; r < rows; ++r, cs += ww) {
-      ts_real rs = 0;
-      const unsigned int rb = ts_swe_rate_bits(ts_swe_rate_k(g, hdry, idx, idy, Hd[cs], HUd[cs], HVd[cs], 0, &rs));
-      m = rb > m ? rb : m;
-    }
-    *rmax = m; /* rmax held this strip's (unreliable) fast rates only */
   }
 }
 #undef TS_SWE_XF
