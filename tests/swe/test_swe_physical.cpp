@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "swe/cases.hpp"
+#include "swe/kernels/swe_point.hpp"
 #include "swe/physical.hpp"
 #include "test_support.hpp"
 
@@ -19,6 +20,34 @@ class SwePhysical : public ::testing::TestWithParam<std::string> {
   std::shared_ptr<Device> dev() { return open_device(GetParam()); }
   bool fp64() { return dev()->info().fp64; }
 };
+
+// The double wave rate (dt = cfl / max rate) is evaluated in float inside
+// [2^-40, 2^40] and raised by 16 ulps: it must bound the exact rate from above
+// and exceed it by at most 16 ulps of a float plus the float error
+// (16 * 2^-23 + 7 * 2^-24 < 2.4e-6 relative); outside that range the double
+// formula decides.
+TEST(SweRate, DoubleRateBoundsTheExactRateFromAbove) {
+  const double g = 9.81, hdry = 1e-12;
+  for (double dx : {0.05, 1.0, 37.0}) {
+    const double dy = dx * 1.3;
+    const auto h = test::random_vector<double>(4000, 11, 1e-6, 50.0);
+    const auto u = test::random_vector<double>(4000, 12, -30.0, 30.0);
+    const auto v = test::random_vector<double>(4000, 13, -30.0, 30.0);
+    for (std::size_t k = 0; k < h.size(); ++k) {
+      const double hu = h[k] * u[k], hv = h[k] * v[k];
+      const long double ih = 1.0L / h[k], c = std::sqrt((long double)g * h[k]);
+      const long double exact = (std::fabs((long double)hu) * ih + c) / dx + (std::fabs((long double)hv) * ih + c) / dy;
+      const double r = point::ts_swe_rate(g, hdry, dx, dy, h[k], hu, hv);
+      ASSERT_GE((long double)r, exact) << k;
+      ASSERT_LE((long double)r, exact * (1 + 2.4e-6L)) << k;
+      ASSERT_EQ(float(r), r) << "a float value: ts_swe_rate_bits takes it unchanged";
+    }
+  }
+  // outside [2^-40, 2^40]: the double formula (then rounded up to a float)
+  const double tiny = 1e-13, r = point::ts_swe_rate(g, 0.0, 1.0, 1.0, tiny, 0.0, 0.0);
+  EXPECT_EQ(r, 2 * std::sqrt(g * tiny));
+  EXPECT_EQ(point::ts_swe_rate(g, hdry, 1.0, 1.0, 0.0, 0.0, 0.0), 0.0) << "dry";
+}
 
 template <class T>
 HostFields run(std::shared_ptr<Device> d, const PhysCase& c, PhysOptions o, double t, Health* out = nullptr) {
@@ -218,6 +247,30 @@ TEST_P(SwePhysical, EveryBackendMatchesTheCpu) {
   // recomputed per row)
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::periodic, 3, 21, 301, 0.0);
   if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::wall, Bc::wall, 3, 23, 300, 0.0);
+}
+
+// Wet depths below 2^-40 (h_dry = 0): the double rate leaves its float form
+// for the double formula there; every device must pick the same form per cell.
+TEST_P(SwePhysical, TinyDepthsTakeTheDoubleRateOnEveryDevice) {
+  if (!fp64()) GTEST_SKIP() << "no FP64 on this device";
+  PhysCase c = random_case(23, 41, 9);
+  for (std::size_t k = 0; k < c.h.size(); k += 7) {
+    c.h[k] = 1e-14 * double(1 + k % 5);
+    c.hu[k] = c.hv[k] = 0;
+  }
+  PhysOptions o;
+  o.h_dry = 0;
+  PhysSolver<double> ref(open_device("cpu"), c, o), dut(dev(), c, o);
+  const Health hr = ref.advance_to(0.02), hd = dut.advance_to(0.02);
+  ASSERT_GT(hr.steps, 2u);
+  ASSERT_EQ(hr.steps, hd.steps);
+  ASSERT_EQ(hr.time, hd.time);
+  const auto a = ref.state(), b = dut.state();
+  for (std::size_t k = 0; k < a.h.size(); ++k) {
+    ASSERT_EQ(a.h[k], b.h[k]) << k;
+    ASSERT_EQ(a.hu[k], b.hu[k]) << k;
+    ASSERT_EQ(a.hv[k], b.hv[k]) << k;
+  }
 }
 
 TEST_P(SwePhysical, UniformFlowStaysUniformOnAPeriodicDomain) {

@@ -22,7 +22,7 @@ template <class T>
 std::string options(const Device& d) {
   std::string o = std::is_same_v<T, float>
                       ? "-Dts_real=float -cl-fp32-correctly-rounded-divide-sqrt"
-                      : "-Dts_real=double -DTS_DOUBLE=1";
+                      : "-Dts_real=double -DTS_DOUBLE=1 -cl-fp32-correctly-rounded-divide-sqrt";
   if (d.info().vendor.find("NVIDIA") != std::string::npos) o += " -DTS_NV_PTX=1";
   return o;
 }
