@@ -76,12 +76,12 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  * The work-group of nt items covers columns j0-1 .. j0+nt-2: its first and
  * last items only publish their state (they own no cell). Per row one barrier:
  * items publish (north face, next row's state) into one of two buffers
- * S[2][7][nt] and read their neighbours' after the barrier; the buffer
+ * (parity p, records below) and read their neighbours' after the barrier; the buffer
  * alternates, so a slow reader of row i never sees row i+2's writes.
  * Every item of the group runs the same rows (no early exit: barriers).
  *
- * Instruction diet (Nsight Compute, H100: the kernel is issue-bound in FP32
- * and latency-bound in FP64):
+ * Instruction diet (Nsight Compute, H100: issue-bound in FP32 until the cuts
+ * below, then latency-bound like FP64; docs/swe.md has the steps):
  *  - rows live in a ring of four register sets R[k] = (h, hu, hv, z), and the
  *    row loop is unrolled by four, so the ring rotates by renaming instead of
  *    register moves (a move right after the loads it copies stalled every
@@ -90,7 +90,9 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  *    rows are computed and not stored;
  *  - reciprocals and roots take the branch-free sequences of ieee_fast.h;
  *    a cell whose operands leave their range is recomputed with the IEEE
- *    operations (never, in practice), so results stay bitwise. */
+ *    operations (never, in practice), so results stay bitwise;
+ *  - rows whose faces are all wet (ts_swe_all_wet) take the faces without
+ *    wet/dry selects. */
 /* The exchange buffer: for each parity p two arrays of nt four-value
  * records, a work-item's north face (fh, dl, dr, ft; the neighbour reads fh,
  * dr, ft) and its next row's state (h, u, v, z). A record is contiguous and
