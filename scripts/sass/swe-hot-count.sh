@@ -8,8 +8,9 @@
 # against 234 counted here (strip set-up and the reduction).
 #   scripts/sass/swe-hot-count.sh [wet]   wet = 1: the all-wet path (default),
 #                                         0: the general path with wet/dry selects
-# Needs nvcc (CUDA 13) and cuobjdump; the latter comes from PyPI
-# (nvidia-cuda-cuobjdump) into $SASS_TOOLS (default ~/.cache/tessera/cutools).
+# Needs nvcc (CUDA 13), cuobjdump and nvdisasm; the last two come from PyPI
+# (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into $SASS_TOOLS (default
+# ~/.cache/tessera/cutools).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 wet=${1:-1}
@@ -17,8 +18,8 @@ tools=${SASS_TOOLS:-$HOME/.cache/tessera/cutools}
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 if ! command -v cuobjdump > /dev/null && [[ ! -x $tools/nvidia/cu13/bin/cuobjdump ]]; then
   mkdir -p "$tools"
-  pip download -q --no-deps -d "$tools" nvidia-cuda-cuobjdump
-  python3 -m zipfile -e "$tools"/nvidia_cuda_cuobjdump-*.whl "$tools"
+  pip download -q --no-deps -d "$tools" nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
+  for w in "$tools"/nvidia_cuda_*.whl; do python3 -m zipfile -e "$w" "$tools"; done
   chmod +x "$tools"/nvidia/cu13/bin/*
 fi
 export PATH=$tools/nvidia/cu13/bin:$PATH
