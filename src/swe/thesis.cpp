@@ -81,6 +81,7 @@ const std::vector<ThesisVariant>& thesis_variants() {
   static const std::vector<ThesisVariant> v = {
       {"v0-naive", "first OpenCL version: host ghost copies, per-step write/read, copy new->old", false, K::global, B::copy},
       {"v1-ghost-kernels", "ghost frame by row/column kernels, device copy new->old", true, K::global, B::copy},
+      {"v1f4-ghost-kernels", "V1 with rows padded to a multiple of 4 and the ghost rows copied as float4 (double4 in double)", true, K::global, B::copy, true},
       {"v2a-local-edge", "local tile, edge neighbours from global; host ghosts", false, K::tile_edge, B::copy},
       {"v2b-local-halo", "local tile with halo (Listing 4.1); host ghosts", false, K::tile_halo, B::copy},
       {"v3-local-ghost-kernels", "V2b + V1: local tile with halo, ghost kernels", true, K::tile_halo, B::copy},
@@ -138,8 +139,10 @@ long thesis_strip_rows(const ThesisGrid& g) {
 template <class T>
 ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<T>& initial, T k,
                               const ThesisVariant& variant, WorkGroup wg)
-    : device_(std::move(device)), grid_(initial.grid), k_(k), variant_(variant), wg_(wg),
-      host_(initial) {
+    : device_(std::move(device)), grid_(initial.grid), dgrid_(initial.grid), k_(k), variant_(variant),
+      wg_(wg), host_(initial) {
+  // the thesis's float4 layout: the first multiple of 4 strictly above ny + 2
+  if (variant.vector_rows) dgrid_.w = (grid_.ny + 2) / 4 * 4 + 4;
   for (T v : initial.z)
     if (!(v > 0))
       throw UsageError("the thesis model cannot handle dry or negative depth (it divides by Z); "
@@ -151,7 +154,7 @@ ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<
       wg_.is_default())
     wg_ = parse_work_group("quarter", *device_);  // tile kernels need a local size; "Max" can exceed
                                                   // a kernel's limit (the thesis's NVIDIA failures)
-  const std::size_t n = grid_.size();
+  const std::size_t n = dgrid_.size();
   std::vector<T> nan(n, std::numeric_limits<T>::quiet_NaN());
   for (Fields<T>* f : {&a_, &b_}) {
     f->z = Buffer<T>(device_, n);
@@ -161,9 +164,22 @@ ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<
     f->qx.copy_from_host(nan);
     f->qy.copy_from_host(nan);
   }
-  a_.z.copy_from_host(initial.z);
-  a_.qx.copy_from_host(initial.qx);
-  a_.qy.copy_from_host(initial.qy);
+  upload(initial);
+}
+
+// States in and out keep w = ny + 2; the device may pad its rows (dgrid_).
+template <class T>
+void ThesisSolver<T>::upload(const ThesisState<T>& s) {
+  const auto put = [&](const std::vector<T>& v, Buffer<T>& b) {
+    if (dgrid_.w == grid_.w) return b.copy_from_host(v);
+    std::vector<T> p(dgrid_.size(), std::numeric_limits<T>::quiet_NaN());
+    for (long i = 0; i < grid_.nx + 2; ++i)
+      std::copy_n(v.begin() + grid_.at(i, 0), grid_.w, p.begin() + dgrid_.at(i, 0));
+    b.copy_from_host(p);
+  };
+  put(s.z, a_.z);
+  put(s.qx, a_.qx);
+  put(s.qy, a_.qy);
 }
 
 template <class T>
@@ -175,14 +191,14 @@ void ThesisSolver<T>::step() {
     if (variant_.kernel == ThesisKernel::walls || variant_.kernel == ThesisKernel::strip) {
       // no frame to fill: the kernel applies the walls
     } else if (variant_.device_ghosts) {
-      kernels::thesis_ghosts(tag, q, grid_, a_);
+      kernels::thesis_ghosts(tag, q, dgrid_, a_, variant_.vector_rows);
     } else {  // V0: ghosts on the host, the whole state crosses the bus twice per step
       thesis_fill_ghosts(host_);
       a_.z.copy_from_host(host_.z);
       a_.qx.copy_from_host(host_.qx);
       a_.qy.copy_from_host(host_.qy);
     }
-    kernels::thesis_update(tag, q, grid_, variant_.kernel, wg_, k_, a_, dst);
+    kernels::thesis_update(tag, q, dgrid_, variant_.kernel, wg_, k_, a_, dst);
   });
   if (!variant_.device_ghosts) {
     dst.z.copy_to_host(host_.z);
@@ -211,9 +227,7 @@ void ThesisSolver<T>::restore_state(const ThesisSolverState<T>& s) {
     throw UsageError(fmt::format("the state was computed with k = dt/(2 dx) = {}, this solver has {}", s.k, k_));
   if (s.steps < 0) throw UsageError("a thesis state with a negative step count");
   host_ = s.fields;
-  a_.z.copy_from_host(s.fields.z);
-  a_.qx.copy_from_host(s.fields.qx);
-  a_.qy.copy_from_host(s.fields.qy);
+  upload(s.fields);
   steps_ = s.steps;
 }
 
@@ -221,9 +235,16 @@ template <class T>
 ThesisState<T> ThesisSolver<T>::state() const {
   if (!variant_.device_ghosts) return host_;
   ThesisState<T> s(grid_);
-  a_.z.copy_to_host(s.z);
-  a_.qx.copy_to_host(s.qx);
-  a_.qy.copy_to_host(s.qy);
+  const auto get = [&](const Buffer<T>& b, std::vector<T>& v) {
+    if (dgrid_.w == grid_.w) return b.copy_to_host(v);
+    std::vector<T> p(dgrid_.size());
+    b.copy_to_host(p);
+    for (long i = 0; i < grid_.nx + 2; ++i)
+      std::copy_n(p.begin() + dgrid_.at(i, 0), grid_.w, v.begin() + grid_.at(i, 0));
+  };
+  get(a_.z, s.z);
+  get(a_.qx, s.qx);
+  get(a_.qy, s.qy);
   return s;
 }
 

@@ -63,6 +63,11 @@ struct ThesisVariant {
   bool device_ghosts;  ///< ghost frame by kernels (V1) or on the host with transfers (V0)
   ThesisKernel kernel;
   ThesisBuffers buffers;
+  /// V1f4 (thesis §4.5.5): rows padded to a multiple of 4 values on the
+  /// device and the ghost rows copied four values at a time (float4; double4
+  /// in double), whole rows with the corners and the padding, then the
+  /// columns in a second launch
+  bool vector_rows = false;
 };
 const std::vector<ThesisVariant>& thesis_variants();
 /// Throws UsageError listing the names when `name` is unknown.
@@ -110,8 +115,12 @@ class ThesisSolver {
   void restore_state(const ThesisSolverState<T>& s);
 
  private:
+  void upload(const ThesisState<T>& s);  ///< s (w = ny + 2) into a_ (the device layout)
+
+ private:
   std::shared_ptr<Device> device_;
-  ThesisGrid grid_;
+  ThesisGrid grid_;   ///< the layout of states in and out (w = ny + 2)
+  ThesisGrid dgrid_;  ///< the device layout: grid_, or rows padded for vector_rows
   T k_;
   ThesisVariant variant_;
   WorkGroup wg_;

@@ -63,6 +63,27 @@ __kernel void thesis_rows(TS_THESIS_ARGS, long items) {
   if (t < items) ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, t, items);
 }
 
+/* V1f4 (thesis §4.5.5): item q copies columns 4q..4q+3 of both ghost rows as
+ * one 4-vector each (float4 / double4; rows padded to a multiple of 4), the
+ * momentum normal to the wall negated; the columns follow in thesis_ghost_cols */
+__kernel void thesis_ghost_rows4(long nx, long w, __global ts_real* Z, __global ts_real* X,
+                                 __global ts_real* Y) {
+  const long q = get_global_id(0);
+  if (q >= w / 4) return;
+  const long lo = q, hi = ((nx + 1) * w) / 4 + q, in_lo = w / 4 + q, in_hi = (nx * w) / 4 + q;
+  vstore4(vload4(in_lo, Z), lo, Z);
+  vstore4(vload4(in_hi, Z), hi, Z);
+  vstore4(-vload4(in_lo, X), lo, X);
+  vstore4(-vload4(in_hi, X), hi, X);
+  vstore4(vload4(in_lo, Y), lo, Y);
+  vstore4(vload4(in_hi, Y), hi, Y);
+}
+__kernel void thesis_ghost_cols(long nx, long ny, long w, __global ts_real* Z, __global ts_real* X,
+                                __global ts_real* Y) {
+  const long t = get_global_id(0);
+  if (t < nx) ts_swe_thesis_ghost_col(Z, X, Y, ny, w, t + 1);
+}
+
 /* copyrow / copycolumn of the thesis fused into one launch: work-item t
  * fills the ghost rows at interior column t+1 and the ghost columns at
  * interior row t+1. The four corner cells, which the 5-point stencil never

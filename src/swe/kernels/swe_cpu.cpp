@@ -39,9 +39,12 @@ void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkG
 }
 
 template <class T>
-void thesis_ghosts(CpuTag, Queue&, const ThesisGrid& g, Fields<T>& f) {
+void thesis_ghosts(CpuTag, Queue&, const ThesisGrid& g, Fields<T>& f, bool vector_rows) {
   T *z = p(f.z), *x = p(f.qx), *y = p(f.qy);
-  for (long j = 0; j < g.ny + 2; ++j) ts_swe_thesis_ghost_row(z, x, y, g.nx, g.w, j);
+  if (vector_rows)
+    for (long q = 0; q < g.w / 4; ++q) ts_swe_thesis_ghost_row4(z, x, y, g.nx, g.w, q);
+  else
+    for (long j = 0; j < g.ny + 2; ++j) ts_swe_thesis_ghost_row(z, x, y, g.nx, g.w, j);
   for (long i = 0; i < g.nx + 2; ++i) ts_swe_thesis_ghost_col(z, x, y, g.ny, g.w, i);
 }
 

@@ -114,6 +114,42 @@ __global__ void thesis_rows_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const
   if (t < items) tiles::ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, t, items);
 }
 
+// V1f4 (see swe.cl): thread q copies columns 4q..4q+3 of both ghost rows as
+// one 16-byte float4 (two double2 in double), then thesis_ghost_cols_k.
+template <class T>
+__device__ void copy4(const T* src, T* dst, bool negate);
+template <>
+__device__ void copy4<float>(const float* src, float* dst, bool negate) {
+  float4 v = *reinterpret_cast<const float4*>(src);
+  if (negate) v = make_float4(-v.x, -v.y, -v.z, -v.w);
+  *reinterpret_cast<float4*>(dst) = v;
+}
+template <>
+__device__ void copy4<double>(const double* src, double* dst, bool negate) {
+  for (int h = 0; h < 2; ++h) {
+    double2 v = reinterpret_cast<const double2*>(src)[h];
+    if (negate) v = make_double2(-v.x, -v.y);
+    reinterpret_cast<double2*>(dst)[h] = v;
+  }
+}
+template <class T>
+__global__ void thesis_ghost_rows4_k(ThesisArgs a, T* Z, T* X, T* Y) {
+  const long q = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= a.w / 4) return;
+  const long lo = 4 * q, hi = (a.nx + 1) * a.w + 4 * q;
+  copy4(Z + lo + a.w, Z + lo, false);
+  copy4(Z + hi - a.w, Z + hi, false);
+  copy4(X + lo + a.w, X + lo, true);
+  copy4(X + hi - a.w, X + hi, true);
+  copy4(Y + lo + a.w, Y + lo, false);
+  copy4(Y + hi - a.w, Y + hi, false);
+}
+template <class T>
+__global__ void thesis_ghost_cols_k(ThesisArgs a, T* Z, T* X, T* Y) {
+  const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < a.nx) ts_swe_thesis_ghost_col(Z, X, Y, a.ny, a.w, t + 1);
+}
+
 // The thesis's row and column copies fused into one launch (see swe.cl).
 template <class T>
 __global__ void thesis_ghosts_k(ThesisArgs a, T* Z, T* X, T* Y) {
@@ -338,9 +374,15 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
 }
 
 template <class T>
-void thesis_ghosts(CudaTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
+void thesis_ghosts(CudaTag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool vector_rows) {
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const ThesisArgs a{g.nx, g.ny, g.w};
+  if (vector_rows) {  // V1f4: rows as 4-vectors, then the columns (two launches, in order)
+    thesis_ghost_rows4_k<T><<<blocks(g.w / 4, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+    cuda::check_launch("swe thesis_ghost_rows4");
+    thesis_ghost_cols_k<T><<<blocks(g.nx, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+    return cuda::check_launch("swe thesis_ghost_cols");
+  }
   thesis_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
   cuda::check_launch("swe thesis_ghosts");
 }

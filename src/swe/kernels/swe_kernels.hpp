@@ -15,9 +15,10 @@ namespace tessera::swe::kernels {
   template <class T>                                                                               \
   void thesis_update(Tag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,    \
                      const Fields<T>& src, Fields<T>& dst);                                        \
-  /* thesis model: the reflective ghost frame, rows then columns */                               \
+  /* thesis model: the reflective ghost frame, rows then columns; vector_rows: */                \
+  /* V1f4's whole-row copies four values at a time (g.w a multiple of 4) */                        \
   template <class T>                                                                               \
-  void thesis_ghosts(Tag, Queue& q, const ThesisGrid& g, Fields<T>& f);                           \
+  void thesis_ghosts(Tag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool vector_rows);         \
   /* the "Max" work-group of the device (thesis §4.2 rule) */                                     \
   WorkGroup max_work_group(Tag, Device& d);                                                        \
   /* physical model: boundary ghosts + device-side dt bookkeeping (one launch) */                 \
@@ -58,7 +59,7 @@ TS_SWE_DECLARE(CudaTag)
 #define TS_SWE_INSTANTIATE(Tag, T)                                                                 \
   template void thesis_update<T>(Tag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,      \
                                  const Fields<T>&, Fields<T>&);                                    \
-  template void thesis_ghosts<T>(Tag, Queue&, const ThesisGrid&, Fields<T>&);                     \
+  template void thesis_ghosts<T>(Tag, Queue&, const ThesisGrid&, Fields<T>&, bool);               \
   template void phys_ghosts<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
                                const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
                                bool);                                                              \

@@ -110,7 +110,17 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
 }
 
 template <class T>
-void thesis_ghosts(OpenCLTag, Queue& q, const ThesisGrid& g, Fields<T>& f) {
+void thesis_ghosts(OpenCLTag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool vector_rows) {
+  if (vector_rows) {  // V1f4: rows as 4-vectors, then the columns (two launches, in order)
+    cl::Kernel r = kernel(f.z, "thesis_ghost_rows4");
+    opencl::set_args(r, cl_long(g.nx), cl_long(g.w), m(f.z.handle()), m(f.qx.handle()), m(f.qy.handle()));
+    opencl::queue_of(q).launch(r, cl::NDRange(up(g.w / 4, 64)), cl::NDRange(64), "thesis_ghost_rows4");
+    cl::Kernel c = kernel(f.z, "thesis_ghost_cols");
+    opencl::set_args(c, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), m(f.z.handle()), m(f.qx.handle()),
+                     m(f.qy.handle()));
+    opencl::queue_of(q).launch(c, cl::NDRange(up(g.nx, 64)), cl::NDRange(64), "thesis_ghost_cols");
+    return;
+  }
   cl::Kernel k = kernel(f.z, "thesis_ghosts");
   opencl::set_args(k, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), m(f.z.handle()), m(f.qx.handle()),
                    m(f.qy.handle()));

@@ -78,6 +78,15 @@ TS_FN void ts_swe_thesis_ghost_row(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
   Qy[hi] = Qy[hi - w];
 }
 
+/* V1f4's row copy (thesis §4.5.5): columns 4q .. 4q+3 of both ghost rows,
+ * corners and padding included (the GPU backends move them as one float4 or
+ * double4; the columns are filled afterwards, in a second launch, so the
+ * corners end as the thesis's row-then-column order leaves them). */
+TS_FN void ts_swe_thesis_ghost_row4(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
+                                    TS_GLOBAL ts_real* Qy, long nx, long w, long q) {
+  for (long j = 4 * q; j < 4 * q + 4; ++j) ts_swe_thesis_ghost_row(Z, Qx, Qy, nx, w, j);
+}
+
 TS_FN void ts_swe_thesis_ghost_col(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
                                    TS_GLOBAL ts_real* Qy, long ny, long w, long i) {
   const long lo = i * w, hi = i * w + ny + 1;
