@@ -21,6 +21,7 @@ SWE_SIZE = 1000
 SWE_VARIANTS = {
     "v0-naive": ("V0 first OpenCL (default work-group)", 99.719, 67.377),
     "v1-ghost-kernels": ("V1 ghost frame by kernels", 59.027, 46.138),
+    "v1f4-ghost-kernels": ("V1f4 float4 row copy (SP only; Table 5.20)", None, 45.745),
     "v2a-local-edge": ("V2a local memory, edge from global", 67.765, 35.408),
     "v2b-local-halo": ("V2b local memory with halo", 66.485, 35.705),
     "v3-local-ghost-kernels": ("V3 = V2b + V1", 27.695, 15.508),
