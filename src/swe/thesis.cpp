@@ -143,6 +143,8 @@ ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<
       wg_(wg), host_(initial) {
   // the thesis's float4 layout: the first multiple of 4 strictly above ny + 2
   if (variant.vector_rows) dgrid_.w = (grid_.ny + 2) / 4 * 4 + 4;
+  if (variant.vector_rows && !variant.device_ghosts)  // the host-ghost path keeps the w = ny + 2 layout
+    throw Error(fmt::format("internal: variant {} pads its rows but fills ghosts on the host", variant.name));
   for (T v : initial.z)
     if (!(v > 0))
       throw UsageError("the thesis model cannot handle dry or negative depth (it divides by Z); "

@@ -37,6 +37,13 @@ set(SWE_EXPECT_SCRIPT -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.swe_thesis COMMAND tessera_cli swe --model thesis --nx 40 --ny 30 --device cpu --out ${SWE_CLI_DIR}/thesis --format vtk,vti --every 60)
 add_test(NAME cli.swe_case_file COMMAND ${SWE_EXPECT} -DARGS=swe\;--config\;${SWE_CLI_DIR}/case.toml\;--device\;cpu\;--out\;${SWE_CLI_DIR}/toml -DEXPECT=0 -DMATCH=ritter.on.cpu ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_bathymetry COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu -DEXPECT=0 ${SWE_EXPECT_SCRIPT})
+# the GPU updates' strip-length switch: a bad value is a usage error naming it
+# (the OpenCL launcher reads it, PoCL here)
+if(TESSERA_HAVE_OPENCL)
+  add_test(NAME cli.swe_bad_strip_env COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;physical\;--case\;ritter\;--nx\;40\;--t-end\;0.1\;--device\;opencl:0:0
+           -DEXPECT=2 -DMATCH=TESSERA_SWE_STRIP=7:.expected.a.multiple.of.4 ${SWE_EXPECT_SCRIPT})
+  set_tests_properties(cli.swe_bad_strip_env PROPERTIES ENVIRONMENT TESSERA_SWE_STRIP=7)
+endif()
 # the bathymetry sets the grid: another --nx, or a level file on another grid, is a usage error
 file(WRITE ${SWE_CLI_DIR}/level_shifted.asc "ncols 4\nnrows 3\nxllcorner 1\nyllcorner 0\ncellsize 2\n1 1 1 1\n1 1 1 1\n1 1 1 1\n")
 add_test(NAME cli.swe_bathymetry_other_nx_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--nx\;8\;--device\;cpu -DEXPECT=2 -DMATCH=bed.asc.is.4x3.cells ${SWE_EXPECT_SCRIPT})
