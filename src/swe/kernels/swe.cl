@@ -115,12 +115,12 @@ __kernel void phys_ghosts(TS_PHYS_PARAMS, int bookkeeping, __global const ts_rea
 /* Block maximum of the rate bits and minimum of the bad cell, then one atomic
  * each per work-group (max/min: the result does not depend on the order). */
 void ts_swe_block_fold(unsigned int rmax, unsigned int bad, int rate, __local unsigned int* rm,
-                       __local unsigned int* bd, __global unsigned int* fl) {
+                       __local unsigned int* bd, __global unsigned int* fl, int nt) {
   const int t = get_local_id(0);
   rm[t] = rmax;
   bd[t] = bad;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int h = TS_SWE_BLOCK / 2; h > 0; h >>= 1) {
+  for (int h = nt / 2; h > 0; h >>= 1) {
     if (t < h) {
       rm[t] = max(rm[t], rm[t + h]);
       bd[t] = min(bd[t], bd[t + h]);
@@ -144,25 +144,30 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   if (j < ny)
     ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, &rmax, &bad);
-  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
+  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl, TS_SWE_BLOCK);
 }
 
 /* one column per work-item, y-faces handed over in local memory; groups
  * overlap by two columns (their edge items own no cell) */
-__kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_update_shared(
+#if defined(TS_DOUBLE)
+#define TS_SWE_SHARED_BLOCK TS_SWE_SHARED_BLOCK_D
+#else
+#define TS_SWE_SHARED_BLOCK TS_SWE_SHARED_BLOCK_F
+#endif
+__kernel __attribute__((reqd_work_group_size(TS_SWE_SHARED_BLOCK, 1, 1))) void phys_update_shared(
     TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
     __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
     __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
     __global unsigned int* fl, long strip) {
-  __local unsigned int rm[TS_SWE_BLOCK], bd[TS_SWE_BLOCK];
-  __local ts_real xch[2 * 8 * TS_SWE_BLOCK] __attribute__((aligned(16)));
+  __local unsigned int rm[TS_SWE_SHARED_BLOCK], bd[TS_SWE_SHARED_BLOCK];
+  __local ts_real xch[2 * 8 * TS_SWE_SHARED_BLOCK] __attribute__((aligned(16)));
   const int t = (int)get_local_id(0);
-  const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t - 1, i0 = (long)get_group_id(1) * strip;
+  const long j = (long)get_group_id(0) * (TS_SWE_SHARED_BLOCK - 2) + t - 1, i0 = (long)get_group_id(1) * strip;
   const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, t,
-                      TS_SWE_BLOCK, xch, &rmax, &bad);
-  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl);
+                      TS_SWE_SHARED_BLOCK, xch, &rmax, &bad);
+  ts_swe_block_fold(rmax, bad, 1, rm, bd, fl, TS_SWE_SHARED_BLOCK);
 }
 
 __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_stage(
@@ -184,7 +189,7 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_sta
     HVd[c] = hv;
     rmax = ts_swe_rate_bits(ts_swe_rate(g, hdry, dx, dy, h, hu, hv));
   }
-  ts_swe_block_fold(rmax, bad, stage == 1, rm, bd, fl);
+  ts_swe_block_fold(rmax, bad, stage == 1, rm, bd, fl, TS_SWE_BLOCK);
 }
 
 /* the self-check of ieee_fast.h: counts[4] as in ieee_check.h */

@@ -178,8 +178,9 @@ __global__ void phys_ghosts_k(Phys<T> a, int bookkeeping, const T* Z, T* H, T* H
 
 // Block maximum of the rate bits and minimum of the bad cell (warp shuffles,
 // then shared memory), one atomic each per block; order-independent.
+template <int Block = TS_SWE_BLOCK>
 __device__ void block_fold(unsigned rmax, unsigned bad, bool rate, unsigned* fl) {
-  __shared__ unsigned rm[TS_SWE_BLOCK / 32], bd[TS_SWE_BLOCK / 32];
+  __shared__ unsigned rm[Block / 32], bd[Block / 32];
   for (int o = 16; o > 0; o >>= 1) {
     rmax = max(rmax, __shfl_down_sync(0xffffffffu, rmax, o));
     bad = min(bad, __shfl_down_sync(0xffffffffu, bad, o));
@@ -191,7 +192,7 @@ __device__ void block_fold(unsigned rmax, unsigned bad, bool rate, unsigned* fl)
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (int k = 1; k < TS_SWE_BLOCK / 32; ++k) {
+    for (int k = 1; k < Block / 32; ++k) {
       rmax = max(rmax, rm[k]);
       bad = min(bad, bd[k]);
     }
@@ -225,55 +226,50 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T
 // (LDG.CONSTANT), and NVIDIA's OpenCL build of the same code, with plain
 // loads, ran this kernel 4% faster on an H100 (FP32, 86.0% against 82.3% of
 // copy in the same run).
+// threads per block of the shared-face update (swe_hll_consts.h)
+template <class T>
+constexpr int shared_block = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
+
 template <class T, int MinBlocks>
-__global__ void __launch_bounds__(TS_SWE_BLOCK, MinBlocks)
+__global__ void __launch_bounds__(shared_block<T>, MinBlocks)
     phys_update_shared_k(Phys<T> a, const T* Z, const T* H, const T* HU, const T* HV, T* Hd, T* HUd,
                          T* HVd, const T* sc, unsigned* fl, long strip) {
-  __shared__ __align__(16) T xch[2 * 8 * TS_SWE_BLOCK];
-  const long j = long(blockIdx.x) * (TS_SWE_BLOCK - 2) + threadIdx.x - 1, i0 = long(blockIdx.y) * strip;
+  constexpr int nt = shared_block<T>;
+  __shared__ __align__(16) T xch[2 * 8 * nt];
+  const long j = long(blockIdx.x) * (nt - 2) + threadIdx.x - 1, i0 = long(blockIdx.y) * strip;
   const long i1 = min(i0 + strip, a.nx);
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
-                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), TS_SWE_BLOCK, xch, &rmax,
+                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, xch, &rmax,
                              &bad);
-  block_fold(rmax, bad, true, fl);
+  block_fold<nt>(rmax, bad, true, fl);
 }
 
-// Blocks per SM for the shared-face update: FP32 8 (64 registers; NVIDIA's
-// OpenCL compiler picks 63 for the same code), FP64 4 (126 registers). The
-// kernel is latency-bound once its instructions are cut: on an H100 at
-// 16384^2, FP32 went from 74% of copy with 5 blocks to 81% with 8, FP64 from
-// 70% with 3 to 75% with 4. TESSERA_SWE_MIN_BLOCKS=N picks another compiled
-// bound (FP32 1/4/5/6/8, FP64 1/2/3/4; 1: the compiler's choice) to measure
-// the trade between occupancy and spills.
+// Blocks per SM for the shared-face update: FP32 4 of 256 threads (64
+// registers; NVIDIA's OpenCL compiler picks 63 for the same code), FP64 4 of
+// 128 (128 registers). The kernel is latency-bound once its instructions are
+// cut: on an H100 at 16384^2, FP32 went from 74% of copy with 640 threads per
+// SM to 81% with 1024, FP64 from 70% with 384 to 75% with 512.
+// TESSERA_SWE_MIN_BLOCKS=N picks another compiled bound (FP32 1/2/3/4, FP64
+// 1/2/3/4; 1: the compiler's choice) to measure the trade between occupancy
+// and spills.
 template <class T>
 int shared_min_blocks() {
   static const int n = [] {
     const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
     return e ? std::atoi(e) : 0;
   }();
-  if constexpr (std::is_same_v<T, float>) return n == 1 || n == 4 || n == 5 || n == 6 ? n : 8;
-  return n == 1 || n == 2 || n == 3 ? n : 4;
+  return n >= 1 && n <= 3 ? n : 4;
 }
 
 template <class T>
 auto shared_kernel() {
-  if constexpr (std::is_same_v<T, float>) {
-    switch (shared_min_blocks<T>()) {
-      case 1: return phys_update_shared_k<T, 1>;
-      case 4: return phys_update_shared_k<T, 4>;
-      case 6: return phys_update_shared_k<T, 6>;
-      case 5: return phys_update_shared_k<T, 5>;
-      default: return phys_update_shared_k<T, 8>;
-    }
-  } else {
-    switch (shared_min_blocks<T>()) {
-      case 1: return phys_update_shared_k<T, 1>;
-      case 2: return phys_update_shared_k<T, 2>;
-      case 3: return phys_update_shared_k<T, 3>;
-      default: return phys_update_shared_k<T, 4>;
-    }
+  switch (shared_min_blocks<T>()) {
+    case 1: return phys_update_shared_k<T, 1>;
+    case 2: return phys_update_shared_k<T, 2>;
+    case 3: return phys_update_shared_k<T, 3>;
+    default: return phys_update_shared_k<T, 4>;
   }
 }
 
@@ -413,8 +409,8 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   const long strip = phys_strip_rows(g);
   if (prm.columns == 3 && ts_swe_shared_fits(g.nx, g.w)) {
-    const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
-    shared_kernel<T>()<<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(
+    const dim3 grid(blocks(g.ny, shared_block<T> - 2), blocks(g.nx, strip));
+    shared_kernel<T>()<<<grid, shared_block<T>, 0, stream(q)>>>(
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
         p(flags), strip);
     return cuda::check_launch("swe phys_update_shared");

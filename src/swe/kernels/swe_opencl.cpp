@@ -1,6 +1,7 @@
 // OpenCL host side of the shallow-water kernels (device code: swe.cl).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -160,10 +161,10 @@ void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p,
                 m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
                 m(scalars.handle()), m(flags.handle()), cl_long(strip_length(g)));
   const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
-  const long groups = shared ? (g.ny + TS_SWE_BLOCK - 3) / (TS_SWE_BLOCK - 2) : 0;
-  const std::size_t items = shared ? static_cast<std::size_t>(groups) * TS_SWE_BLOCK
-                                   : up(g.ny, TS_SWE_BLOCK);
-  opencl::queue_of(q).launch(k, cl::NDRange(items, strips), cl::NDRange(TS_SWE_BLOCK, 1), name);
+  const long block = !shared ? TS_SWE_BLOCK : std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
+  const long groups = shared ? (g.ny + block - 3) / (block - 2) : 0;
+  const std::size_t items = shared ? static_cast<std::size_t>(groups * block) : up(g.ny, TS_SWE_BLOCK);
+  opencl::queue_of(q).launch(k, cl::NDRange(items, strips), cl::NDRange(static_cast<std::size_t>(block), 1), name);
 }
 
 template <class T>
