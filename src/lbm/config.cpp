@@ -31,7 +31,7 @@ unsigned KernelVariant::group_x() const {
   return unsigned(env ? env : store_bits == 16 ? 128 : store_bits == 32 ? 512 : 256);
 }
 
-unsigned KernelVariant::max_registers() const {
+unsigned KernelVariant::max_registers(double peak_gbps) const {
   static const long env = [] {
     const char* e = std::getenv("TESSERA_LBM_MAXREG");
     if (!e) return -1L;
@@ -39,7 +39,9 @@ unsigned KernelVariant::max_registers() const {
     if (v != 0 && v != 32 && v != 40 && v != 48) throw UsageError("TESSERA_LBM_MAXREG must be 0, 32, 40 or 48");
     return v;
   }();
-  return unsigned(env >= 0 ? env : store_bits == 16 ? 48 : 0);
+  if (env >= 0) return unsigned(env);
+  if (store_bits != 16) return 0;
+  return peak_gbps >= 4000 ? 40 : 48;
 }
 
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }

@@ -78,6 +78,17 @@ struct Launch {
   dim3 grid, block;
   cudaStream_t stream;
 };
+// Peak DRAM bandwidth of a device in GB/s (double data rate x bus width),
+// which picks the FP16S register cap (KernelVariant::max_registers).
+double peak_gbps(int ordinal) {
+  int khz = 0, bits = 0;
+  cuda::cuda_check(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal), "cudaDeviceGetAttribute",
+                   "peak memory clock");
+  cuda::cuda_check(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, ordinal), "cudaDeviceGetAttribute",
+                   "memory bus width");
+  return 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;
+}
+
 Launch launch_of(Queue& q, const KernelVariant& v, const Grid& g) {
   const unsigned b = v.group_x();
   return {dim3(unsigned((g.nx + b - 1) / b), unsigned(g.ny), unsigned(g.nz)), dim3(b, 1, 1), cuda::queue_of(q).native()};
@@ -90,7 +101,7 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
   cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
   const Launch l = launch_of(q, v, g);
   // 32-bit offsets where they fit (fewer registers: D3Q19 FP32 56 -> 48)
-  const unsigned cap = v.max_registers();
+  const unsigned cap = v.max_registers(peak_gbps(cuda::queue_of(q).ordinal()));
   point::with_variant_idx32(v.q, v.store_bits, v.fits_idx32(g), [&](auto var) {
     using V = decltype(var);
     auto* fp = ptr<typename V::store>(f);

@@ -35,10 +35,14 @@ struct KernelVariant {
   unsigned group_x() const;
   /// Register cap per thread of the CUDA stream-collide kernel (D3Q19 FP32 and
   /// FP16S; the capped instances are compiled in): TESSERA_LBM_MAXREG (0 = the
-  /// compiler's choice, 32, 40 or 48) when set; else 48 for FP16S, whose
-  /// two parity branches take 64 registers uncapped (50% occupancy; capped,
-  /// 62.5% and 4% faster on an H100), and 0 otherwise.
-  unsigned max_registers() const;
+  /// compiler's choice, 32, 40 or 48) when set; else 0 for FP32/FP64 and, for
+  /// FP16S (two parity branches, 64 registers uncapped, 50% occupancy), a cap
+  /// chosen by the device's peak memory bandwidth `peak_gbps` (GB/s): 48 below
+  /// 4000 (H100, 3.35 TB/s: 4% faster than uncapped, while 40 spills and is 3%
+  /// slower), 40 from 4000 up (H200, 4.8 TB/s: 40,362 against 39,855 MLUPS
+  /// with 48). With more bytes per second per SM to cover, more warps in
+  /// flight pay for the spills (bench/results/nvidia-h200/2026-11-27-s11).
+  unsigned max_registers(double peak_gbps) const;
 };
 
 /// Per-run constants of the step (converted to the arithmetic type).
