@@ -23,6 +23,8 @@
 #include "lbm/distributed.hpp"
 #include "lbm/solver.hpp"
 #include "lbm/thesis_gas.hpp"
+#include "lbm/thesis_gas_parts.hpp"
+#include "skeleton/team.hpp"
 #include "skeleton/team.hpp"
 
 namespace tessera::app {
@@ -35,6 +37,10 @@ struct ThesisRow {
 };
 constexpr ThesisRow kThesisA100[] = {{80, 0.0529}, {160, 0.3798}, {240, 1.2888}, {320, 3.0736}, {400, 6.0364},
                                      {480, 10.4911}, {640, 24.9157}, {800, 49.1322}};
+
+// the thesis's best single-A100 figure of its Muesli program (issue 9; the
+// per-side Muesli totals vary, §5.8)
+constexpr double kThesisMuesliA100 = 1963;
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -104,6 +110,22 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
           m.note += fmt::format("; thesis A100 native {:.0f} MLUPS ({:.1f}x)",
                                 double(g.cells()) * 200 / t.native_s * 1e-6,
                                 mlups / (double(g.cells()) * 200 / t.native_s * 1e-6));
+      r.results.push_back(m);
+    }
+    // the thesis's Muesli program: its user function through mapStencil (the
+    // step synchronizes, so the queue's events time the whole call)
+    if (a.param("thesis_muesli", "1") == "1") {
+      lbm::ThesisGasParts sim(skeleton::Team({dev}), g, lbm::ThesisGasImpl::map_stencil);
+      sim.generate();
+      bench::Measurement m;
+      m.kernel = fmt::format("thesis-gas mapStencil (Muesli program, same bits) x{} iterations", iterations);
+      m.precision = "FP32";
+      m.size = static_cast<std::size_t>(side);
+      m.bytes = 152.0 * double(g.cells()) * iterations;
+      m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
+      const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
+      m.note = fmt::format("{:.0f} MLUPS; thesis A100 Muesli best {:.0f} MLUPS ({:.1f}x)", mlups, kThesisMuesliA100,
+                           mlups / kThesisMuesliA100);
       r.results.push_back(m);
     }
   }
@@ -198,7 +220,7 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
 const RegisterBenchSuite lbm_suite{
     "lbm",
     "lattice Boltzmann: D3Q19 MLUPS (FP32/FP16S/FP64) vs copy bandwidth, thesis-gas tables; --param largest=1, "
-    "precisions=,collision=,lattice=,thesis=0|1,thesis_sides=,validate=1 (Ghia 129^2), gpus=1,2,4 (weak/strong scaling)",
+    "precisions=,collision=,lattice=,thesis=0|1,thesis_sides=,thesis_muesli=0|1,validate=1 (Ghia 129^2), gpus=1,2,4 (weak/strong scaling)",
     run_lbm};
 
 }  // namespace

@@ -37,6 +37,7 @@ struct LbmArgs {
   int gpus = 1;
   std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame, export_frame;
   std::string thesis_layout = "aos";
+  std::string thesis_impl = "native";
 };
 
 lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid fallback) {
@@ -236,10 +237,11 @@ int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::j
   return 0;
 }
 
-// thesis-gas -g N: z-slabs of whole cells, per-iteration "total / w/o sync".
+// thesis-gas -g N or --thesis-impl mapstencil: z-slabs of whole cells,
+// per-iteration "total / w/o sync".
 int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
   const lbm::Grid g = grid_of(a.size, {100, 100, 100});
-  lbm::ThesisGasParts sim(skeleton::Team::open(device_id, a.gpus), g);
+  lbm::ThesisGasParts sim(skeleton::Team::open(device_id, a.gpus), g, lbm::parse_thesis_impl(a.thesis_impl));
   if (a.import_frame.empty())
     sim.generate();
   else
@@ -251,10 +253,12 @@ int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::j
     if (a.json.empty()) std::printf("%g / %g\n", sim.total_seconds() - t0, sim.kernel_seconds() - k0);
   }
   const double mlups = sim.total_seconds() > 0 ? double(g.cells()) * double(steps) / sim.total_seconds() * 1e-6 : 0.0;
-  std::printf("thesis-gas %ldx%ldx%ld on %d x %s, %ld iterations: total %.4f s, w/o sync %.4f s, %.1f MLUPS\n", g.nx,
-              g.ny, g.nz, a.gpus, device_id.c_str(), steps, sim.total_seconds(), sim.kernel_seconds(), mlups);
+  std::printf("thesis-gas %ldx%ldx%ld on %d x %s (%s), %ld iterations: total %.4f s, w/o sync %.4f s, %.1f MLUPS\n",
+              g.nx, g.ny, g.nz, a.gpus, device_id.c_str(), lbm::to_string(sim.impl()), steps, sim.total_seconds(),
+              sim.kernel_seconds(), mlups);
   if (!a.export_frame.empty()) sim.export_frame(a.export_frame);
   j["case"] = "thesis-gas";
+  j["implementation"] = lbm::to_string(sim.impl());
   j["grid"] = {g.nx, g.ny, g.nz};
   j["summary"] = {{"steps", steps}, {"total_seconds", sim.total_seconds()},
                   {"kernel_seconds", sim.kernel_seconds()}, {"mlups", mlups}};
@@ -295,6 +299,10 @@ Command add_lbm_command(CLI::App& app) {
                   "thesis-gas on one device: aos (the thesis's 76-byte cells) or soa (the same values and bits as "
                   "structure of arrays; frames stay AoS)")
       ->check(CLI::IsMember({"aos", "soa"}));
+  cmd->add_option("--thesis-impl", a->thesis_impl,
+                  "thesis-gas: native (the thesis's native kernel) or mapstencil (its Muesli program: the user "
+                  "function through the skeleton's mapStencil); the same bits")
+      ->check(CLI::IsMember({"native", "mapstencil"}));
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a] {
     const bool thesis = a->case_name == "thesis-gas";
@@ -304,9 +312,13 @@ Command add_lbm_command(CLI::App& app) {
     if (a->thesis_layout != "aos" && (!thesis || a->gpus > 1))
       throw UsageError("--thesis-layout soa is for the thesis-gas case on one device (its z-slabs keep the thesis's "
                        "76-byte cells)");
+    const bool muesli = a->thesis_impl == "mapstencil";
+    if (muesli && !thesis) throw UsageError("--thesis-impl is for the thesis-gas case");
+    if (muesli && a->thesis_layout != "aos")
+      throw UsageError("--thesis-impl mapstencil keeps the thesis's 76-byte cells (--thesis-layout aos)");
     if (a->gpus > 1 && a->streaming == "esoteric")
       throw UsageError("--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
-    if (a->gpus > 1 || (!thesis && a->streaming == "ab")) {
+    if (a->gpus > 1 || muesli || (!thesis && a->streaming == "ab")) {
       const std::string id = a->device == "best" ? best_device_id() : a->device;
       nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
       const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);

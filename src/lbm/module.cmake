@@ -8,12 +8,13 @@ target_sources(tessera PRIVATE
   lbm/kernels/lbm_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
   lbm/kernels/lbm_flags.h lbm/kernels/lbm_point.h lbm/kernels/lbm.cl
-  lbm/kernels/thesis_gas_point.h lbm/kernels/thesis_gas.cl)
+  lbm/kernels/thesis_gas_point.h lbm/kernels/thesis_gas_stencil.h lbm/kernels/thesis_gas.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE lbm/kernels/lbm_opencl.cpp lbm/kernels/thesis_gas_opencl.cpp)
 endif()
 if(TESSERA_HAVE_CUDA)
-  target_sources(tessera_cuda_kernels PRIVATE lbm/kernels/lbm_cuda.cu lbm/kernels/thesis_gas_cuda.cu)
+  target_sources(tessera_cuda_kernels PRIVATE lbm/kernels/lbm_cuda.cu lbm/kernels/thesis_gas_cuda.cu
+                 lbm/kernels/thesis_gas_stencil_cuda.cu)
 endif()
 target_sources(tessera PRIVATE lbm/output.cpp lbm/checkpoint.cpp lbm/checkpoint_format.cpp io/checkpoint_container.cpp lbm/driver.cpp lbm/distributed.cpp lbm/thesis_gas_parts.cpp)
 find_package(PNG QUIET)

@@ -9,37 +9,55 @@
 #include "core/error.hpp"
 #include "lbm/kernels/thesis_gas_kernels.hpp"
 #include "lbm/kernels/thesis_gas_point.hpp"
+#include "core/embedded_sources.hpp"
+#include "lbm/thesis_gas_stencil.hpp"
 #include "skeleton/field.hpp"
+#include "skeleton/skeletons.hpp"
 
 namespace tessera::lbm {
 
 namespace {
-struct Cell {  // the thesis's cell_t = array<float, 19>
-  float f[thesis::kQ];
-};
-static_assert(sizeof(Cell) == thesis::kCellBytes);
+using Cell = ThesisCell;
 
-skeleton::FieldOptions slabs(const skeleton::Team& team) {
+// z-slabs with a one-layer halo; mapStencil also wants a ghost layer along x
+// and y (it fills those from the boundary mode), allocated here at once.
+skeleton::FieldOptions slabs(const skeleton::Team& team, ThesisGasImpl impl) {
   skeleton::FieldOptions o;
   o.parts = {1, 1, team.total_parts()};
-  o.halo = {0, 0, 1};
+  o.halo = impl == ThesisGasImpl::map_stencil ? skeleton::Index3{1, 1, 1} : skeleton::Index3{0, 0, 1};
   return o;
 }
 }  // namespace
 
+ThesisGasImpl parse_thesis_impl(const std::string& s) {
+  if (s == "native") return ThesisGasImpl::native;
+  if (s == "mapstencil") return ThesisGasImpl::map_stencil;
+  throw UsageError("unknown thesis-gas implementation '" + s + "' (expected native or mapstencil)");
+}
+const char* to_string(ThesisGasImpl i) { return i == ThesisGasImpl::native ? "native" : "mapstencil"; }
+
+skeleton::Portable<ThesisGasStencil> thesis_gas_stencil() {
+  return skeleton::portable(ThesisGasStencil{},
+                            skeleton::ClFunction{expand_includes("lbm/kernels/thesis_gas_stencil.h"),
+                                                 "ts_thesis_gas_stencil", "lbm/kernels/thesis_gas_stencil.h",
+                                                 "-cl-fp32-correctly-rounded-divide-sqrt"});
+}
+
 struct ThesisGasParts::Impl {
   skeleton::Field<Cell> a, b;
-  Impl(const skeleton::Team& team, const Grid& g)
-      : a(team, skeleton::extents_3d(g.nx, g.ny, g.nz), 1, slabs(team)),
-        b(team, skeleton::extents_3d(g.nx, g.ny, g.nz), 1, slabs(team)) {}
+  skeleton::Portable<ThesisGasStencil> muesli = thesis_gas_stencil();
+  Impl(const skeleton::Team& team, const Grid& g, ThesisGasImpl impl)
+      : a(team, skeleton::extents_3d(g.nx, g.ny, g.nz), 1, slabs(team, impl)),
+        b(team, skeleton::extents_3d(g.nx, g.ny, g.nz), 1, slabs(team, impl)) {}
 };
 
-ThesisGasParts::ThesisGasParts(skeleton::Team team, Grid g) : grid_(g) {
+ThesisGasParts::ThesisGasParts(skeleton::Team team, Grid g, ThesisGasImpl impl) : grid_(g), impl_kind_(impl) {
   if (g.nx < 1 || g.ny < 1 || g.nz < team.total_parts())
     throw UsageError(fmt::format("thesis-gas {}x{}x{} cannot be split into {} z-slabs", g.nx, g.ny, g.nz,
                                  team.total_parts()));
   const long layers = (g.nz + team.total_parts() - 1) / team.total_parts() + 2;
-  const std::uint64_t need = 2ull * std::uint64_t(g.nx * g.ny * layers) * thesis::kCellBytes;
+  const long ghost = impl == ThesisGasImpl::map_stencil ? 2 : 0;
+  const std::uint64_t need = 2ull * std::uint64_t((g.nx + ghost) * (g.ny + ghost) * layers) * thesis::kCellBytes;
   for (int p = 0; p < team.local_parts(); ++p) {
     const std::uint64_t have = team.device(p).info().global_mem_bytes;
     if (have && need > have)
@@ -47,7 +65,7 @@ ThesisGasParts::ThesisGasParts(skeleton::Team team, Grid g) : grid_(g) {
                                     g.ny, g.nz),
                         need, have);
   }
-  impl_ = std::make_unique<Impl>(team, g);
+  impl_ = std::make_unique<Impl>(team, g, impl);
 }
 
 ThesisGasParts::~ThesisGasParts() = default;
@@ -89,6 +107,19 @@ void ThesisGasParts::step(long n) {
   auto& a = impl_->a;
   auto& b = impl_->b;
   using clock = std::chrono::steady_clock;
+  if (impl_kind_ == ThesisGasImpl::map_stencil) {
+    const auto st = skeleton::Stencil::uniform(1, skeleton::BoundaryMode::neutral);
+    for (long s = 0; s < n; ++s, ++t_) {
+      const auto t0 = clock::now();
+      skeleton::map_stencil(impl_->muesli, a, b, st, Cell{});  // Muesli's PLCube: the zero cell outside
+      for (int p = 0; p < b.parts(); ++p) b.device(p).synchronize();
+      const double dt = std::chrono::duration<double>(clock::now() - t0).count();
+      a.swap(b);
+      total_s_ += dt;
+      kernel_s_ += dt;
+    }
+    return;
+  }
   for (long s = 0; s < n; ++s, ++t_) {
     const auto t0 = clock::now();
     a.exchange();  // whole cells, one layer (the thesis's halo copy)

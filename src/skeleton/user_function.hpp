@@ -19,6 +19,9 @@ struct ClFunction {
   std::string source;
   std::string name;
   std::string origin = "user function";
+  /// Extra OpenCL build options, e.g. -cl-fp32-correctly-rounded-divide-sqrt
+  /// where the function must give the bits of IEEE division.
+  std::string options = {};
 };
 
 /// A C++ functor and the same function as OpenCL C source.

@@ -13,6 +13,7 @@
 #include "core/registry.hpp"
 #include "lbm/thesis_gas.hpp"
 #include "lbm/thesis_gas_parts.hpp"
+#include "lbm/thesis_gas_stencil.hpp"
 #include "skeleton/team.hpp"
 #include "test_support.hpp"
 
@@ -207,6 +208,35 @@ TEST_P(LbmThesisBackends, SlabsOnSeveralDevicesGiveTheOneDeviceFrame) {
     EXPECT_TRUE(same_bits(sim.frame(), want)) << parts << " slabs";
     EXPECT_GT(sim.total_seconds(), 0.0);
   }
+}
+
+// The thesis's Muesli program: its user function through the skeleton's
+// mapStencil (halo exchanged while the inner layers compute, the zero cell
+// outside) gives the native kernel's frame bit for bit on 1, 2 and 3 parts,
+// and after an odd number of iterations too (the A/B swap).
+TEST_P(LbmThesisBackends, MapStencilProgramGivesTheNativeFrame) {
+  const Grid g{67, 61, 23};
+  ThesisGas one(open_device("cpu"), g);
+  one.generate();
+  one.step(5);
+  const auto want = one.frame();
+  const int max_parts = GetParam().rfind("cuda", 0) == 0 ? 1 : 3;
+  for (int parts = 1; parts <= max_parts; ++parts) {
+    ThesisGasParts sim(skeleton::Team::open(GetParam(), parts), g, ThesisGasImpl::map_stencil);
+    EXPECT_EQ(sim.impl(), ThesisGasImpl::map_stencil);
+    sim.generate();
+    sim.step(2);
+    sim.step(3);
+    EXPECT_EQ(sim.time(), 5);
+    EXPECT_TRUE(same_bits(sim.frame(), want)) << parts << " parts";
+  }
+}
+
+TEST(LbmThesis, MapStencilOmegaIsTheThesisDivision) {
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(TS_THESIS_OMEGA), std::bit_cast<std::uint32_t>(thesis_omega()));
+  EXPECT_EQ(parse_thesis_impl("mapstencil"), ThesisGasImpl::map_stencil);
+  EXPECT_EQ(parse_thesis_impl("native"), ThesisGasImpl::native);
+  EXPECT_THROW(parse_thesis_impl("muesli"), UsageError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, LbmThesisBackends, ::testing::ValuesIn(tessera::test::device_ids()),

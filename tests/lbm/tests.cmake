@@ -47,8 +47,19 @@ add_test(NAME cli.lbm_thesis_soa COMMAND tessera_cli lbm --case thesis-gas -d 24
          --thesis-layout soa -e ${LBM_CLI_DIR}/thesis_soa.raw)
 add_test(NAME cli.lbm_thesis_soa_equals_aos COMMAND ${CMAKE_COMMAND} -E compare_files
          ${LBM_CLI_DIR}/thesis.raw ${LBM_CLI_DIR}/thesis_soa.raw)
-set_tests_properties(cli.lbm_thesis_gas cli.lbm_thesis_soa PROPERTIES FIXTURES_SETUP lbm_thesis_frames)
-set_tests_properties(cli.lbm_thesis_soa_equals_aos PROPERTIES FIXTURES_REQUIRED lbm_thesis_frames)
+# the thesis's Muesli program (its user function through mapStencil, on 2
+# logical devices) exports the native kernel's frame byte for byte
+add_test(NAME cli.lbm_thesis_mapstencil COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+         -g 2 --thesis-impl mapstencil -e ${LBM_CLI_DIR}/thesis_muesli.raw)
+add_test(NAME cli.lbm_thesis_mapstencil_equals_native COMMAND ${CMAKE_COMMAND} -E compare_files
+         ${LBM_CLI_DIR}/thesis.raw ${LBM_CLI_DIR}/thesis_muesli.raw)
+add_test(NAME cli.lbm_thesis_mapstencil_soa_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;thesis-gas\;--thesis-impl\;mapstencil\;--thesis-layout\;soa\;--device\;cpu -DEXPECT=2
+         -DMATCH=76-byte -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.lbm_thesis_gas cli.lbm_thesis_soa cli.lbm_thesis_mapstencil PROPERTIES FIXTURES_SETUP
+                     lbm_thesis_frames)
+set_tests_properties(cli.lbm_thesis_soa_equals_aos cli.lbm_thesis_mapstencil_equals_native PROPERTIES
+                     FIXTURES_REQUIRED lbm_thesis_frames)
 add_test(NAME cli.bench_lbm_cpu COMMAND tessera_cli bench lbm --device cpu --size 24 --reps 2 --warmup 1
          --param thesis_sides=24 --param thesis_iterations=2)
 add_test(NAME cli.lbm_three_parts COMMAND tessera_cli lbm --case cavity --size 20 20 7 --gpus 3 --device cpu --steps 40

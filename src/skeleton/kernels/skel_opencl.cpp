@@ -69,7 +69,7 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
   src += f.source;
   src += "\n" + extra_source;
   src += expand_includes("skeleton/kernels/skel_template.cl");
-  const std::string options = defines + fmt::format(" -DTS_SKEL_F={}", f.name);
+  const std::string options = defines + fmt::format(" -DTS_SKEL_F={} {}", f.name, f.options);
   auto& ocl = opencl::device_of(dev);
   const std::string key = options + '\n' + src;
   auto& c = cache();
