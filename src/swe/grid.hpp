@@ -23,6 +23,7 @@ enum class ThesisKernel {
   rows,       ///< V7: one work-item per compute unit, each a slice of rows
   walls,      ///< global kernel applying the walls itself: no ghost frame, one launch per step
   strip,      ///< walls as `walls`; a work-item marches a column, dividing once per cell
+  simd4,      ///< V6 (§4.5.5): a work-item computes 4 consecutive cells of a row from 4-vectors
 };
 
 /// The thesis layout: (nx+2) rows of w >= ny+2 values, one-cell ghost frame.

@@ -82,6 +82,7 @@ const std::vector<ThesisVariant>& thesis_variants() {
       {"v0-naive", "first OpenCL version: host ghost copies, per-step write/read, copy new->old", false, K::global, B::copy},
       {"v1-ghost-kernels", "ghost frame by row/column kernels, device copy new->old", true, K::global, B::copy},
       {"v1f4-ghost-kernels", "V1 with rows padded to a multiple of 4 and the ghost rows copied as float4 (double4 in double)", true, K::global, B::copy, true},
+      {"v6-simd4", "the float4 SIMD stencil: a work-item computes 4 consecutive cells from 4-vector loads (double4 in double), on V1f4's padded rows and ghost kernels", true, K::simd4, B::copy, true},
       {"v2a-local-edge", "local tile, edge neighbours from global; host ghosts", false, K::tile_edge, B::copy},
       {"v2b-local-halo", "local tile with halo (Listing 4.1); host ghosts", false, K::tile_halo, B::copy},
       {"v3-local-ghost-kernels", "V2b + V1: local tile with halo, ghost kernels", true, K::tile_halo, B::copy},
@@ -145,6 +146,8 @@ ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<
   if (variant.vector_rows) dgrid_.w = (grid_.ny + 2) / 4 * 4 + 4;
   if (variant.vector_rows && !variant.device_ghosts)  // the host-ghost path keeps the w = ny + 2 layout
     throw Error(fmt::format("internal: variant {} pads its rows but fills ghosts on the host", variant.name));
+  if (variant.kernel == ThesisKernel::simd4 && !variant.vector_rows)  // its vectors need rows of 4k values
+    throw Error(fmt::format("internal: variant {} runs the 4-vector stencil on unpadded rows", variant.name));
   for (T v : initial.z)
     if (!(v > 0))
       throw UsageError("the thesis model cannot handle dry or negative depth (it divides by Z); "

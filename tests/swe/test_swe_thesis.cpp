@@ -118,6 +118,29 @@ void check_strip_across_groups(const std::string& id) {
   }
 }
 
+// V6's 4-vectors against the reference where rows end inside a vector and
+// where one vector holds both ghost columns (ny = 1, 2), odd nx, float and double
+template <class T>
+void check_simd4_edges(const std::string& id) {
+  auto dev = open_device(id);
+  if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
+  for (long ny : {1L, 2L, 3L, 4L, 5L, 22L, 33L}) {
+    const long nx = 9;
+    const auto init = random_state<T>(nx, ny, 23);
+    const T k = thesis_coefficient<T>(thesis_dt(0.5, 20, 10), 0.5);
+    ThesisState<T> ref = init;
+    for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
+    ThesisSolver<T> solver(dev, init, k, thesis_variant("v6-simd4"), {});
+    solver.run(3);
+    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << nx << "x" << ny << " on " << id;
+  }
+}
+
+TEST_P(SweThesisDevice, Simd4IsExactWhereRowsEndInsideAVector) {
+  check_simd4_edges<float>(GetParam());
+  check_simd4_edges<double>(GetParam());
+}
+
 TEST_P(SweThesisDevice, StripWallsIsExactAcrossWorkGroups) {
   check_strip_across_groups<float>(GetParam());
   check_strip_across_groups<double>(GetParam());

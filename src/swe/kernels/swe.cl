@@ -63,6 +63,43 @@ __kernel void thesis_rows(TS_THESIS_ARGS, long items) {
   if (t < items) ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, t, items);
 }
 
+/* V6 (thesis §4.5.5): item (q, i) computes cells 4q .. 4q+3 of row i from
+ * 4-vector loads (vload4: float4 / double4; rows padded to a multiple of 4),
+ * the lanes by ts_swe_thesis_simd4; a vector wholly inside the interior is
+ * stored as one, an edge vector lane by lane. */
+TS_FN void ts_swe_load_window(__global const ts_real* row, long q, ts_real* r) {
+  vstore4(vload4(q - 1, row), 0, r);
+  vstore4(vload4(q, row), 1, r);
+  vstore4(vload4(q + 1, row), 2, r);
+}
+TS_FN void ts_swe_store4(__global ts_real* row, long q, const ts_real* v, int mask) {
+  if (mask == 15) {
+    vstore4(vload4(0, v), q, row);
+    return;
+  }
+  for (int l = 0; l < 4; l++)
+    if (mask & (1 << l)) row[4 * q + l] = v[l];
+}
+__kernel void thesis_simd4(TS_THESIS_ARGS) {
+  const long q = get_global_id(0), i = get_global_id(1) + 1;
+  if (i > nx || 4 * q > ny) return;
+  ts_real zr[12], xr[12], yr[12], zn[4], xn[4], yn[4], zs[4], xs[4], ys[4], z4[4], x4[4], y4[4];
+  const long row = i * w;
+  ts_swe_load_window(Zs + row, q, zr);
+  ts_swe_load_window(Xs + row, q, xr);
+  ts_swe_load_window(Ys + row, q, yr);
+  vstore4(vload4(q, Zs + row + w), 0, zn);
+  vstore4(vload4(q, Xs + row + w), 0, xn);
+  vstore4(vload4(q, Ys + row + w), 0, yn);
+  vstore4(vload4(q, Zs + row - w), 0, zs);
+  vstore4(vload4(q, Xs + row - w), 0, xs);
+  vstore4(vload4(q, Ys + row - w), 0, ys);
+  const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, ny, z4, x4, y4);
+  ts_swe_store4(Zd + row, q, z4, mask);
+  ts_swe_store4(Xd + row, q, x4, mask);
+  ts_swe_store4(Yd + row, q, y4, mask);
+}
+
 /* V1f4 (thesis §4.5.5): item q copies columns 4q..4q+3 of both ghost rows as
  * one 4-vector each (float4 / double4; rows padded to a multiple of 4), the
  * momentum normal to the wall negated; the columns follow in thesis_ghost_cols */

@@ -27,6 +27,31 @@ void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkG
   const T *z = p(src.z), *x = p(src.qx), *y = p(src.qy);
   T *zd = p(dst.z), *xd = p(dst.qx), *yd = p(dst.qy);
   const bool walls = kind == ThesisKernel::walls || kind == ThesisKernel::strip;
+  if (kind == ThesisKernel::simd4) {  // V6: the lanes of 4-vectors, windows copied as the GPUs load them
+#pragma omp parallel for schedule(static)
+    for (long i = 1; i <= g.nx; ++i)
+      for (long q = 0; 4 * q <= g.ny; ++q) {
+        const long c = g.at(i, 4 * q);
+        T zr[12], xr[12], yr[12], zn[4], xn[4], yn[4], zs[4], xs[4], ys[4], z4[4], x4[4], y4[4];
+        std::copy(z + c - 4, z + c + 8, zr);
+        std::copy(x + c - 4, x + c + 8, xr);
+        std::copy(y + c - 4, y + c + 8, yr);
+        std::copy(z + c + g.w, z + c + g.w + 4, zn);
+        std::copy(x + c + g.w, x + c + g.w + 4, xn);
+        std::copy(y + c + g.w, y + c + g.w + 4, yn);
+        std::copy(z + c - g.w, z + c - g.w + 4, zs);
+        std::copy(x + c - g.w, x + c - g.w + 4, xs);
+        std::copy(y + c - g.w, y + c - g.w + 4, ys);
+        const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, g.ny, z4, x4, y4);
+        for (int l = 0; l < 4; ++l)
+          if (mask & (1 << l)) {
+            zd[c + l] = z4[l];
+            xd[c + l] = x4[l];
+            yd[c + l] = y4[l];
+          }
+      }
+    return;
+  }
 #pragma omp parallel for schedule(static)
   for (long i = 1; i <= g.nx; ++i)
     for (long j = 1; j <= g.ny; ++j) {

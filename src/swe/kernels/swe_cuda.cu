@@ -132,6 +132,57 @@ __device__ void copy4<double>(const double* src, double* dst, bool negate) {
     reinterpret_cast<double2*>(dst)[h] = v;
   }
 }
+// 4 values at p (16-byte float4; two 16-byte double2 in double) to r
+template <class T>
+__device__ void load4(const T* p, T* r) {
+  if constexpr (std::is_same_v<T, float>) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    r[0] = v.x, r[1] = v.y, r[2] = v.z, r[3] = v.w;
+  } else {
+    for (int h = 0; h < 2; ++h) {
+      const double2 v = reinterpret_cast<const double2*>(p)[h];
+      r[2 * h] = v.x, r[2 * h + 1] = v.y;
+    }
+  }
+}
+// V6's store (swe.cl): a whole interior vector at once, an edge one by lanes
+template <class T>
+__device__ void store4(T* p, const T* v, int mask) {
+  if (mask != 15) {
+    for (int l = 0; l < 4; ++l)
+      if (mask & (1 << l)) p[l] = v[l];
+  } else if constexpr (std::is_same_v<T, float>) {
+    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+  } else {
+    reinterpret_cast<double2*>(p)[0] = make_double2(v[0], v[1]);
+    reinterpret_cast<double2*>(p)[1] = make_double2(v[2], v[3]);
+  }
+}
+// V6, the thesis's float4 SIMD stencil (swe.cl's thesis_simd4): thread
+// (q, i) computes cells 4q .. 4q+3 of row i from 4-vector loads.
+template <class T>
+__global__ void thesis_simd4_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd, T* Xd,
+                               T* Yd) {
+  const long q = long(blockIdx.x) * blockDim.x + threadIdx.x, i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
+  if (i > a.nx || 4 * q > a.ny) return;
+  const long c = i * a.w + 4 * q;
+  T zr[12], xr[12], yr[12], zn[4], xn[4], yn[4], zs[4], xs[4], ys[4], z4[4], x4[4], y4[4];
+  for (int v = 0; v < 3; ++v) {
+    load4(Zs + c + 4 * (v - 1), zr + 4 * v);
+    load4(Xs + c + 4 * (v - 1), xr + 4 * v);
+    load4(Ys + c + 4 * (v - 1), yr + 4 * v);
+  }
+  load4(Zs + c + a.w, zn);
+  load4(Xs + c + a.w, xn);
+  load4(Ys + c + a.w, yn);
+  load4(Zs + c - a.w, zs);
+  load4(Xs + c - a.w, xs);
+  load4(Ys + c - a.w, ys);
+  const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, a.ny, z4, x4, y4);
+  store4(Zd + c, z4, mask);
+  store4(Xd + c, x4, mask);
+  store4(Yd + c, y4, mask);
+}
 template <class T>
 __global__ void thesis_ghost_rows4_k(ThesisArgs a, T* Z, T* X, T* Y) {
   const long q = long(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -347,6 +398,11 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     thesis_global_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
         a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_global");
+  }
+  if (kind == ThesisKernel::simd4) {
+    thesis_simd4_k<T><<<dim3(blocks(g.ny / 4 + 1, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+        a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
+    return cuda::check_launch("swe thesis_simd4");
   }
   if (kind == ThesisKernel::walls) {
     thesis_walls_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(

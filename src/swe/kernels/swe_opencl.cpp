@@ -71,6 +71,7 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
                      : kind == ThesisKernel::rows      ? "thesis_rows"
                      : kind == ThesisKernel::walls     ? "thesis_walls"
                      : kind == ThesisKernel::strip     ? "thesis_strip"
+                     : kind == ThesisKernel::simd4     ? "thesis_simd4"
                                                        : "thesis_tile_edge";
   cl::Kernel kr = kernel(src.z, name);
   opencl::set_args(kr, cl_long(g.nx), cl_long(g.ny), cl_long(g.w), k, m(src.z.handle()),
@@ -89,6 +90,11 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
     const std::size_t groups = static_cast<std::size_t>((g.ny + TS_SWE_BLOCK - 3) / (TS_SWE_BLOCK - 2));
     return cq.launch(kr, cl::NDRange(groups * TS_SWE_BLOCK, static_cast<std::size_t>((g.nx + strip - 1) / strip)),
                      cl::NDRange(TS_SWE_BLOCK, 1), name);
+  }
+  if (kind == ThesisKernel::simd4) {  // dimension 0: the 4-vectors q of a row (4q <= ny)
+    const long vectors = g.ny / 4 + 1;
+    if (wg.is_default()) return cq.launch(kr, cl::NDRange(vectors, g.nx), cl::NullRange, name);
+    return cq.launch(kr, cl::NDRange(up(vectors, wg.l1), up(g.nx, wg.l0)), cl::NDRange(wg.l1, wg.l0), name);
   }
   if (kind == ThesisKernel::global || kind == ThesisKernel::walls) {
     if (wg.is_default())

@@ -87,6 +87,27 @@ TS_FN void ts_swe_thesis_ghost_row4(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
   for (long j = 4 * q; j < 4 * q + 4; ++j) ts_swe_thesis_ghost_row(Z, Qx, Qy, nx, w, j);
 }
 
+/* V6, the thesis's float4 SIMD stencil (§4.5.5): cells j0 .. j0+3 of a row
+ * (j0 = 4q on rows padded to a multiple of 4) from windows the kernel loads
+ * as 4-vectors: zr/xr/yr hold the row's own values j0-4 .. j0+7 (vectors
+ * q-1, q, q+1: a cell's j-1 and j+1 are the neighbouring lanes, across the
+ * vector edge at lanes 0 and 3), zn/xn/yn vector q of row i+1, zs/xs/ys of
+ * row i-1. Every lane runs ts_swe_thesis_cell, so the bits are V1's. Lanes
+ * outside 1..ny are not computed; bit l of the result says lane l was. */
+TS_FN int ts_swe_thesis_simd4(ts_real k, const ts_real* zr, const ts_real* xr, const ts_real* yr,
+                              const ts_real* zn, const ts_real* xn, const ts_real* yn,
+                              const ts_real* zs, const ts_real* xs, const ts_real* ys, long j0,
+                              long ny, ts_real* z4, ts_real* x4, ts_real* y4) {
+  int mask = 0;
+  for (int l = 0; l < 4; l++) {
+    if (j0 + l < 1 || j0 + l > ny) continue;
+    ts_swe_thesis_cell(k, zn[l], zs[l], zr[l + 5], zr[l + 3], xn[l], xs[l], xr[l + 5], xr[l + 3],
+                       yn[l], ys[l], yr[l + 5], yr[l + 3], &z4[l], &x4[l], &y4[l]);
+    mask |= 1 << l;
+  }
+  return mask;
+}
+
 TS_FN void ts_swe_thesis_ghost_col(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
                                    TS_GLOBAL ts_real* Qy, long ny, long w, long i) {
   const long lo = i * w, hi = i * w + ny + 1;
