@@ -101,39 +101,36 @@ void check_variants(const std::string& id) {
   }
 }
 
+// One variant against the reference, 3 steps from random states of the given
+// sizes, float or double.
+template <class T>
+void check_variant_at_sizes(const std::string& id, const char* variant, std::initializer_list<std::pair<long, long>> sizes,
+                            unsigned seed) {
+  auto dev = open_device(id);
+  if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
+  for (auto [nx, ny] : sizes) {
+    const auto init = random_state<T>(nx, ny, seed);
+    const T k = thesis_coefficient<T>(thesis_dt(0.5, 20, 10), 0.5);
+    ThesisState<T> ref = init;
+    for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
+    ThesisSolver<T> solver(dev, init, k, thesis_variant(variant), {});
+    solver.run(3);
+    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << variant << " " << nx << "x" << ny << " on " << id;
+  }
+}
+
 // strip-walls on a grid several overlapping work-groups wide (126 columns
 // each, a partial last one) and several strips deep, odd sizes
 template <class T>
 void check_strip_across_groups(const std::string& id) {
-  auto dev = open_device(id);
-  if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
-  for (auto [nx, ny] : {std::pair{45L, 301L}, std::pair{7L, 127L}, std::pair{1L, 253L}}) {
-    const auto init = random_state<T>(nx, ny, 17);
-    const T k = thesis_coefficient<T>(thesis_dt(0.5, 20, 10), 0.5);
-    ThesisState<T> ref = init;
-    for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
-    ThesisSolver<T> solver(dev, init, k, thesis_variant("strip-walls"), {});
-    solver.run(3);
-    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << nx << "x" << ny << " on " << id;
-  }
+  check_variant_at_sizes<T>(id, "strip-walls", {{45, 301}, {7, 127}, {1, 253}}, 17);
 }
 
-// V6's 4-vectors against the reference where rows end inside a vector and
-// where one vector holds both ghost columns (ny = 1, 2), odd nx, float and double
+// V6's 4-vectors where rows end inside a vector and where one vector holds
+// both ghost columns (ny = 1, 2), odd nx
 template <class T>
 void check_simd4_edges(const std::string& id) {
-  auto dev = open_device(id);
-  if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
-  for (long ny : {1L, 2L, 3L, 4L, 5L, 22L, 33L}) {
-    const long nx = 9;
-    const auto init = random_state<T>(nx, ny, 23);
-    const T k = thesis_coefficient<T>(thesis_dt(0.5, 20, 10), 0.5);
-    ThesisState<T> ref = init;
-    for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
-    ThesisSolver<T> solver(dev, init, k, thesis_variant("v6-simd4"), {});
-    solver.run(3);
-    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << nx << "x" << ny << " on " << id;
-  }
+  check_variant_at_sizes<T>(id, "v6-simd4", {{9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 22}, {9, 33}}, 23);
 }
 
 TEST_P(SweThesisDevice, Simd4IsExactWhereRowsEndInsideAVector) {
