@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "core/registry.hpp"
 #include "lbm/cases.hpp"
@@ -100,6 +101,18 @@ TEST(LbmCavity, Re100CoarseAgreesWithGhia) {
 TEST(LbmCavity, DISABLED_Re100And1000At129AgreeWithGhiaWithin2Percent) {
   EXPECT_LT(cavity_deviation(129, 100, 0.1, 40000), 0.02);
   EXPECT_LT(cavity_deviation(129, 1000, 0.1, 150000), 0.02);
+}
+
+// The CUDA register cap: FP16S 48 below 4 TB/s of peak bandwidth (H100), 40
+// from there up (H200); none for FP32/FP64 (TESSERA_LBM_MAXREG unset in CI).
+TEST(LbmConfig, RegisterCapFollowsThePeakBandwidth) {
+  if (std::getenv("TESSERA_LBM_MAXREG")) GTEST_SKIP() << "TESSERA_LBM_MAXREG overrides the choice";
+  const KernelVariant half{19, 16}, single{19, 32}, dbl{19, 64};
+  EXPECT_EQ(half.max_registers(3352), 48u);
+  EXPECT_EQ(half.max_registers(4800), 40u);
+  EXPECT_EQ(half.max_registers(0), 48u);
+  EXPECT_EQ(single.max_registers(4800), 0u);
+  EXPECT_EQ(dbl.max_registers(3352), 0u);
 }
 
 TEST(LbmConfig, BadInputIsRejected) {

@@ -68,9 +68,10 @@ __kernel void thesis_rows(TS_THESIS_ARGS, long items) {
  * the lanes by ts_swe_thesis_simd4; a vector wholly inside the interior is
  * stored as one, an edge vector lane by lane. */
 TS_FN void ts_swe_load_window(__global const ts_real* row, long q, ts_real* r) {
-  vstore4(vload4(q - 1, row), 0, r);
-  vstore4(vload4(q, row), 1, r);
-  vstore4(vload4(q + 1, row), 2, r);
+  __global const ts_real* v = row + 4 * q - 4; /* vector q-1 (offsets are unsigned) */
+  vstore4(vload4(0, v), 0, r);
+  vstore4(vload4(1, v), 1, r);
+  vstore4(vload4(2, v), 2, r);
 }
 TS_FN void ts_swe_store4(__global ts_real* row, long q, const ts_real* v, int mask) {
   if (mask == 15) {

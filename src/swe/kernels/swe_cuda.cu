@@ -400,6 +400,13 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     return cuda::check_launch("swe thesis_global");
   }
   if (kind == ThesisKernel::simd4) {
+    // its 12-value windows take 66 (FP32) / 128 (FP64) registers: "max" (1024) does not fit
+    cudaFuncAttributes fa{};
+    cuda::cuda_check(cudaFuncGetAttributes(&fa, thesis_simd4_k<T>), "cudaFuncGetAttributes", "swe thesis_simd4");
+    if (wg.l0 * wg.l1 > fa.maxThreadsPerBlock)
+      throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) + " exceeds the " +
+                       std::to_string(fa.maxThreadsPerBlock) + " threads thesis_simd4 can run (" +
+                       std::to_string(fa.numRegs) + " registers each)");
     thesis_simd4_k<T><<<dim3(blocks(g.ny / 4 + 1, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
         a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_simd4");

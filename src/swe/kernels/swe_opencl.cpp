@@ -94,6 +94,10 @@ void thesis_update(OpenCLTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, 
   if (kind == ThesisKernel::simd4) {  // dimension 0: the 4-vectors q of a row (4q <= ny)
     const long vectors = g.ny / 4 + 1;
     if (wg.is_default()) return cq.launch(kr, cl::NDRange(vectors, g.nx), cl::NullRange, name);
+    const std::size_t limit = kr.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(opencl::device_of(src.z.device()).native());
+    if (static_cast<std::size_t>(wg.l0) * wg.l1 > limit)  // its 12-value windows take registers
+      throw UsageError(fmt::format("work-group {}x{} exceeds this kernel's CL_KERNEL_WORK_GROUP_SIZE of {} on {}",
+                                   wg.l0, wg.l1, limit, src.z.device().id()));
     return cq.launch(kr, cl::NDRange(up(vectors, wg.l1), up(g.nx, wg.l0)), cl::NDRange(wg.l1, wg.l0), name);
   }
   if (kind == ThesisKernel::global || kind == ThesisKernel::walls) {
