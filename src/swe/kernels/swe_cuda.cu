@@ -114,24 +114,6 @@ __global__ void thesis_rows_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const
   if (t < items) tiles::ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, t, items);
 }
 
-// V1f4 (see swe.cl): thread q copies columns 4q..4q+3 of both ghost rows as
-// one 16-byte float4 (two double2 in double), then thesis_ghost_cols_k.
-template <class T>
-__device__ void copy4(const T* src, T* dst, bool negate);
-template <>
-__device__ void copy4<float>(const float* src, float* dst, bool negate) {
-  float4 v = *reinterpret_cast<const float4*>(src);
-  if (negate) v = make_float4(-v.x, -v.y, -v.z, -v.w);
-  *reinterpret_cast<float4*>(dst) = v;
-}
-template <>
-__device__ void copy4<double>(const double* src, double* dst, bool negate) {
-  for (int h = 0; h < 2; ++h) {
-    double2 v = reinterpret_cast<const double2*>(src)[h];
-    if (negate) v = make_double2(-v.x, -v.y);
-    reinterpret_cast<double2*>(dst)[h] = v;
-  }
-}
 // 4 values at p (16-byte float4; two 16-byte double2 in double) to r
 template <class T>
 __device__ void load4(const T* p, T* r) {
@@ -145,9 +127,10 @@ __device__ void load4(const T* p, T* r) {
     }
   }
 }
-// V6's store (swe.cl): a whole interior vector at once, an edge one by lanes
+// Lanes l of v with bit l of mask set to p: all four as one vector store
+// (V6's interior vectors, V1f4's rows), else lane by lane (V6's edges).
 template <class T>
-__device__ void store4(T* p, const T* v, int mask) {
+__device__ void store4(T* p, const T* v, int mask = 15) {
   if (mask != 15) {
     for (int l = 0; l < 4; ++l)
       if (mask & (1 << l)) p[l] = v[l];
@@ -157,6 +140,16 @@ __device__ void store4(T* p, const T* v, int mask) {
     reinterpret_cast<double2*>(p)[0] = make_double2(v[0], v[1]);
     reinterpret_cast<double2*>(p)[1] = make_double2(v[2], v[3]);
   }
+}
+// V1f4 (see swe.cl): thread q copies columns 4q..4q+3 of both ghost rows as
+// 4-vectors, then thesis_ghost_cols_k.
+template <class T>
+__device__ void copy4(const T* src, T* dst, bool negate) {
+  T v[4];
+  load4(src, v);
+  if (negate)
+    for (T& e : v) e = -e;
+  store4(dst, v);
 }
 // V6, the thesis's float4 SIMD stencil (swe.cl's thesis_simd4): thread
 // (q, i) computes cells 4q .. 4q+3 of row i from 4-vector loads.
@@ -401,8 +394,11 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
   }
   if (kind == ThesisKernel::simd4) {
     // its 12-value windows take 66 (FP32) / 128 (FP64) registers: "max" (1024) does not fit
-    cudaFuncAttributes fa{};
-    cuda::cuda_check(cudaFuncGetAttributes(&fa, thesis_simd4_k<T>), "cudaFuncGetAttributes", "swe thesis_simd4");
+    static const cudaFuncAttributes fa = [] {  // asked once (every GPU here runs the sm_90 build)
+      cudaFuncAttributes f{};
+      cuda::cuda_check(cudaFuncGetAttributes(&f, thesis_simd4_k<T>), "cudaFuncGetAttributes", "swe thesis_simd4");
+      return f;
+    }();
     if (wg.l0 * wg.l1 > fa.maxThreadsPerBlock)
       throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) + " exceeds the " +
                        std::to_string(fa.maxThreadsPerBlock) + " threads thesis_simd4 can run (" +
