@@ -4,15 +4,14 @@
 #include "krylov_point.h"
 
 /* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
- * groups share a chunk of w (c = group / k, counted from the end with
- * reverse: dots_reversed), so its re-reads hit the cache.
+ * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
  * two = 1: a second right-hand side w2 in the same pass, its partials
  * 2 * nch * k reals on. */
-__kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, int reverse, __global const ts_vstore* v, ulong v_off,
-                       ulong ld, __global const ts_vstore* w, ulong w_off, int two, __global const ts_real* w2,
-                       ulong w2_off, __global ts_real* partials) {
+__kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
+                       __global const ts_vstore* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
+                       __global ts_real* partials) {
   __local ts_real s[4][TS_REDUCE_THREADS]; /* re, im, re2, im2 */
-  const ulong kk = get_group_id(0) % k, c = reverse ? nch - 1 - get_group_id(0) / k : get_group_id(0) / k;
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
   const ulong job = kk * nch + c;
   const uint t = (uint)get_local_id(0);
   __global const ts_vstore* vk = v + v_off + kk * ld;

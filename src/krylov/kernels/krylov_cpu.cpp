@@ -3,8 +3,6 @@
 // kernels reproduce them bitwise.
 #include <algorithm>
 #include <array>
-#include <cstdlib>
-#include <string>
 
 #include "backends/cpu/cpu_device.hpp"
 #include "krylov/kernels/krylov_host.hpp"
@@ -164,15 +162,6 @@ TS_INSTANTIATE(double)
 }  // namespace host
 
 namespace kernels {
-
-bool dots_reversed() {
-  static const bool reversed = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTS_FORWARD");
-    return !(e && std::string(e) == "1");
-  }();
-  return reversed;
-}
-
 
 template <class R>
 const R* at(const void* h, std::size_t off) {

@@ -13,15 +13,14 @@ using namespace point;
 constexpr unsigned kBlock = 256;
 
 // One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
-// blocks share a chunk of w (c = block / k, counted from the end with
-// `reverse`: dots_reversed), so its re-reads hit L2. TWO: a second
-// right-hand side w2 in the same pass, its partials `set` reals on.
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
+// second right-hand side w2 in the same pass, its partials `set` reals on.
 template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
-    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, int reverse, const S* __restrict__ v,
-                std::size_t ld, const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
+    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
+                const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
   __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
-  const std::size_t kk = blockIdx.x % k, c = reverse ? nch - 1 - blockIdx.x / k : blockIdx.x / k;
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
   const std::size_t job = kk * nch + c;
   const unsigned t = threadIdx.x;
   const S* vk = v + kk * ld;
@@ -143,17 +142,15 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
   const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
-  const int reverse = dots_reversed() ? 1 : 0;
   point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     if (w2)
       dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), reverse, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
           cuda::ptr<R>(partials));
     else
       dots_kernel<R, S, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), reverse, at<S>(v, v_off), ld, at<S>(w, w_off), nullptr,
-          cuda::ptr<R>(partials));
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
   });
   cuda::check_launch("krylov dots");
 }

@@ -46,13 +46,6 @@ struct SecondOutput {
   std::size_t x_off = 0;
 };
 
-/// Whether the GPU dots visit the chunks last to first (the partials keep
-/// their places, so the bits do not change). combine runs first to last, so
-/// each of the two starts where the other ended, on the chunks still in L2
-/// (up to the L2's size per kernel boundary instead of none).
-/// TESSERA_KRY_DOTS_FORWARD=1 keeps the first-to-last order (measurement).
-bool dots_reversed();
-
 /// The storage of a compressed basis for arithmetic type R: half bits for
 /// float, float for double.
 template <class R>

@@ -35,8 +35,7 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
   if (n == 0 || k == 0) return;
   cl::Kernel kr = kernel<R>(dev, "kry_dots", compressed);
   const std::size_t nch = chunks(n);
-  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), cl_int(dots_reversed() ? 1 : 0),
-                   mem_or(v, nullptr), cl_ulong(v_off),
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                    cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), cl_int(w2 ? 1 : 0), mem_or(w2, w),
                    cl_ulong(w2 ? w2_off : 0), opencl::mem(partials));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),

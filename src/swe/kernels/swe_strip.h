@@ -92,9 +92,7 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  *    a cell whose operands leave their range is recomputed with the IEEE
  *    operations (never, in practice), so results stay bitwise;
  *  - rows whose faces are all wet (ts_swe_all_wet) take the faces without
- *    wet/dry selects;
- *  - in double a row's velocities are formed two steps ahead
- *    (ts_swe_shared_faces), so the faces of a step are independent chains. */
+ *    wet/dry selects. */
 /* The exchange buffer: for each parity p two arrays of nt four-value
  * records, a work-item's north face (fh, dl, dr, ft; the neighbour reads fh,
  * dr, ft) and its next row's state (h, u, v, z). A record is contiguous and
@@ -107,24 +105,13 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  * grids of fewer than 2^32 stored values (ts_swe_shared_fits). */
 #define TS_SWE_OFF unsigned int
 
-/* The north face (shared with the neighbour: fh, dl, dr, ft) and the east
- * face of the current row, after the velocities vd of row vs: in double the
- * row two ahead (TS_SWE_VEL_AHEAD), in single the next one. nv holds the next
- * row's velocities (vd itself in single precision, which must come first).
- * Why ahead in double: with nv formed here, the east face was a reciprocal,
- * a root and a reciprocal deep, the longest dependent path between two
- * barriers; formed a step earlier, the velocities and the two faces are
- * three independent Newton chains the compilers interleave. In single
- * precision the extra live velocities cost spills under the 64-register
- * bound (ptxas: 4 B stored, 16 B loaded), so it stays one row ahead.
- * wet (a literal): ts_swe_all_wet holds (it covers the next row, not the one
- * two ahead), so the wet/dry selects fold away. */
-#define TS_SWE_VEL_AHEAD (sizeof(ts_real) == 8 ? 1 : 0)
+/* The velocities of the next row (nv), the north face (shared with the
+ * neighbour: fh, dl, dr, ft) and the east face of the current row. wet (a
+ * literal): ts_swe_all_wet holds, so the wet/dry selects fold away. */
 TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, const ts_real* cv,
-                               const ts_real* nxt, const ts_real* nv, const ts_real* vs, const ts_real* nb,
-                               int fast, int wet, ts_real* gs, ts_real* gl, ts_real* vd, ts_real* fn,
-                               ts_real* fe) {
-  ts_swe_vel2(vs[0], vs[1], vs[2], hdry, fast, wet && !TS_SWE_VEL_AHEAD, gs, &vd[0], &vd[1]);
+                               const ts_real* nxt, const ts_real* nb, int fast, int wet,
+                               ts_real* gs, ts_real* gl, ts_real* nv, ts_real* fn, ts_real* fe) {
+  ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, wet, gs, &nv[0], &nv[1]);
   ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, wet, gs, gl,
                 &fn[0], &fn[1], &fn[2], &fn[3]);
   ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, wet, gs, gl,
@@ -143,8 +130,7 @@ TS_FN int ts_swe_all_wet(ts_real hdry, const ts_real* cur, const ts_real* nxt, c
 }
 
 /* Row i (storage offset c) of the column: cur = (h, hu, hv, z) of row i, nxt
- * of row i+1, cv / nv the velocities of rows i / i+1, vs / vd the row whose
- * velocities this step forms and where they go (ts_swe_shared_faces), we the
+ * of row i+1, cv / nv the velocities of rows i / i+1 (nv is written), we the
  * x-face above row i on entry and below it on return (fh, dl, dr, ft), nb the
  * right neighbour's (h, u, v, z) of row i on entry and of row i+1 on return.
  * Then cur takes row i+4 from storage offset c4. */
@@ -155,17 +141,16 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
                              TS_SWE_OFF c, TS_SWE_OFF c4, int store, long j, int t, int tn, int ts, int nt,
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
-                             const ts_real* vs, const ts_real* cv, const ts_real* nv, ts_real* vd,
-                             ts_real* we, ts_real* nb,
+                             const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
   /* the guard sums start at -0: -0 + x is x for every x, so the first
    * addition folds away (from +0 it would not: +0 + -0 is +0) */
   ts_real fn[4], fe[4], gs = (ts_real)-0.0, gl = gl0;
   if (ts_swe_all_wet(hdry, cur, nxt, nb))
-    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nv, vs, nb, 1, 1, &gs, &gl, vd, fn, fe);
+    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 1, &gs, &gl, nv, fn, fe);
   else
-    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nv, vs, nb, 1, 0, &gs, &gl, vd, fn, fe);
-  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nv, vs, nb, 0, 0, &gs, &gl, vd, fn, fe);
+    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 0, &gs, &gl, nv, fn, fe);
+  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, 0, &gs, &gl, nv, fn, fe);
   TS_UNROLL for (int k = 0; k < 4; ++k) S[TS_SWE_XF(p, t) + k] = fn[k];
   S[TS_SWE_XS(p, t) + 0] = nxt[0];
   S[TS_SWE_XS(p, t) + 1] = nv[0];
@@ -213,14 +198,13 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
   const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2);
   TS_SWE_OFF c = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
-  ts_real R[4][4], V[4][2], W[4], NB[4];
+  ts_real R[4][4], V[2][2], W[4], NB[4];
   TS_UNROLL for (int k = 0; k < 4; ++k) {
     const TS_SWE_OFF ck = c + k * ww < clast ? c + k * ww : clast;
     R[k][0] = H[ck], R[k][1] = HU[ck], R[k][2] = HV[ck], R[k][3] = Z[ck];
   }
   ts_real gs = 0;
   ts_swe_vel2(R[0][0], R[0][1], R[0][2], hdry, 0, 0, &gs, &V[0][0], &V[0][1]);
-  if (TS_SWE_VEL_AHEAD) ts_swe_vel2(R[1][0], R[1][1], R[1][2], hdry, 0, 0, &gs, &V[1][0], &V[1][1]);
   {
     const ts_real ha = H[c - w];
     ts_swe_face_core(g, hdry, ha, ts_swe_vel(ha, HU[c - w], hdry), ts_swe_vel(ha, HV[c - w], hdry),
@@ -240,8 +224,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i0 + r + k, ci,
                         c4, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
-                        R[(k + 1) & 3], R[(k + 1 + TS_SWE_VEL_AHEAD) & 3], V[k], V[(k + 1) & 3],
-                        V[(k + 1 + TS_SWE_VEL_AHEAD) & 3], W, NB, rmax, bad);
+                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
     c += 4 * ww;
   }
@@ -249,4 +232,3 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
 #undef TS_SWE_XF
 #undef TS_SWE_XS
 #undef TS_SWE_OFF
-#undef TS_SWE_VEL_AHEAD
