@@ -23,6 +23,12 @@
 //                   CGS2, resident and fused, each basis), b = A * ones
 //   poisson=255     CG + one mg V-cycle on 3D Poisson N^3 to 1e-8 (double,
 //                   matrix free), resident and fused; 0 skips it (quick: 63)
+//   kernels=0       K > 0: the orthogonalisation kernels alone on complex
+//                   single vectors of kn values (1280000: case 4 without its
+//                   ghost rows), K basis vectors: dots, dots with two
+//                   right-hand sides, combine and DCGS2's two-output
+//                   combine, each with its host round trip, bytes counted
+//                   once per vector (the solver's split in kernel form)
 //   short=256       CG + point Jacobi on laplace7:N (double) and BiCGStab +
 //                   point Jacobi on each TRACE case (complex double), 100
 //                   iterations, resident and fused, bytes per iteration by
@@ -197,6 +203,57 @@ Measurement poisson_cg_mg(const std::shared_ptr<Device>& dev, long n, krylov::Mo
   return r;
 }
 
+// The orthogonalisation's kernels alone (--param kernels=K): what one Arnoldi
+// step of the fused and resident modes runs at j = K - 1, each timed with its
+// launch overheads and (dots) its blocking read, against the bytes of one
+// pass over every vector it touches. Coefficients of modulus < 1/2 keep the
+// in-place updates bounded over the repetitions.
+std::vector<Measurement> ortho_kernel_rows(const std::shared_ptr<Device>& dev, int k, std::size_t n,
+                                           const BenchArgs& args) {
+  using V = std::complex<float>;
+  krylov::DeviceVectorOps<V> ops(dev, n, k + 1);
+  auto basis = ops.make(static_cast<std::size_t>(k) + 1);
+  auto w = ops.make(), w2 = ops.make(), y = ops.make();
+  std::vector<V> host(n * (static_cast<std::size_t>(k) + 1));
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>(static_cast<double>(state >> 11) * 0x1p-53 - 0.5);
+  };
+  for (auto& v : host) v = V(next(), next());
+  ops.set(basis, host);
+  host.resize(n);
+  for (auto& v : host) v = V(next(), next());
+  ops.set(w, host);
+  for (auto& v : host) v = V(next(), next());
+  ops.set(w2, host);
+  std::vector<V> out(static_cast<std::size_t>(k) + 1), out2(out.size()), c(out.size()), c2(out.size());
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = V(0.5f / float(k), -0.25f / float(k)), c2[i] = V(-0.5f / float(k), 0.125f);
+  const double vb = static_cast<double>(n * sizeof(V));
+  std::vector<Measurement> rows;
+  auto row = [&](const std::string& what, double vectors, const std::function<void()>& run) {
+    Measurement m;
+    m.kernel = fmt::format("ortho kernel {} k={}", what, k);
+    m.precision = "complex-single";
+    m.size = n;
+    m.bytes = vectors * vb;
+    m.timing = bench::time_runs(dev->queue(), [&](int) { run(); }, args.timing);
+    m.note = fmt::format("{:.0f} vector passes of {} values, blocking read included for dots", vectors, n);
+    rows.push_back(m);
+  };
+  const int kk = k;
+  row("dots", kk + 1, [&] { ops.dots(basis, 0, kk, w, 0, out.data()); });
+  row("dots2", kk + 2, [&] { ops.dots2(basis, 0, kk, w, 0, &w2, 0, out.data(), out2.data()); });
+  row("combine", kk + 2, [&] { ops.combine(y, 0, V(0.5f), &w, 0, &basis, 0, kk, c.data()); });
+  // DCGS2: slot k from w and slots 0..k-1, slot k-1 from itself and slots 0..k-2, one pass
+  row("combine2", kk + 3, [&] {
+    ops.combine2(basis, static_cast<std::size_t>(kk), V(0.5f), &w, 0, &basis, 0, kk, c.data(),
+                 {&basis, static_cast<std::size_t>(kk) - 1, V(0.5f), &basis, static_cast<std::size_t>(kk) - 1, kk - 1,
+                  c2.data()});
+  });
+  return rows;
+}
+
 bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
   bench::DeviceReport report;
   report.device = device->info();
@@ -252,6 +309,13 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const Measurement copy = bench::measure_native_copy(*device, std::size_t(1) << (args.quick ? 26 : 29), args.timing);
   report.copy_gbps = copy.gbps();
   report.results.push_back(copy);
+  const int kernel_k = positive("kernels", args.param("kernels", "0"));
+  const int kernel_n = positive("kn", args.param("kn", "1280000"));
+  if (kernel_k == 1) throw UsageError("--param kernels: at least 2 basis vectors (0 skips the rows)");
+  if (kernel_k > 0 && kernel_n == 0) throw UsageError("--param kn: at least one value");
+  if (kernel_k > 0 && args.run_float())
+    for (auto& m : ortho_kernel_rows(device, kernel_k, static_cast<std::size_t>(kernel_n), args))
+      report.results.push_back(std::move(m));
   const auto cases = thesis_cases();
   for (const auto& name : names) {
     const int i = positive("cases", name);

@@ -67,3 +67,11 @@ set_tests_properties(cli.bench_gmres_mtx PROPERTIES PASS_REGULAR_EXPRESSION
                      "gmres.100..to.1e-8.fused.cgs2.[^|]*convdiff144.mtx.compressed.basis[^\n]*converged")
 krylov_cli(bench_gmres_bad_basis_exit2 2 "basis=half:.expected.full.or.compressed"
            bench gmres --device cpu --quick --param basis=half)
+# bench gmres --param kernels=K: the orthogonalisation kernels alone, one row each
+add_test(NAME cli.bench_gmres_kernels COMMAND tessera_cli bench gmres --device cpu --quick --reps 1 --warmup 0
+         --param kernels=3 --param kn=5000 --param cases=1 --param iters=1 --param modes=resident --param ortho=cgs2
+         --param tosolve=0 --param poisson=0 --param short=0)
+set_tests_properties(cli.bench_gmres_kernels PROPERTIES PASS_REGULAR_EXPRESSION
+                     "ortho.kernel.dots.k=3[^\n]*5000[^\n]*\n[^\n]*ortho.kernel.dots2.k=3[^\n]*\n[^\n]*ortho.kernel.combine.k=3[^\n]*\n[^\n]*ortho.kernel.combine2.k=3")
+krylov_cli(bench_gmres_kernels_one_vector_exit2 2 "kernels:.at.least.2"
+           bench gmres --device cpu --quick --param kernels=1)
