@@ -5,39 +5,22 @@
 
 /* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
  * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
- * two = 1: a second right-hand side w2 in the same pass, its partials
- * 2 * nch * k reals on. */
+ * kry_dots2: a second right-hand side w2 in the same pass, its partials
+ * 2 * nch * k reals on (two kernels, so that each compiles only its loads). */
 __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
-                       __global const ts_vstore* w, ulong w_off, int two, __global const ts_real* w2, ulong w2_off,
-                       __global ts_real* partials) {
-  __local ts_real s[4][TS_REDUCE_THREADS]; /* re, im, re2, im2 */
+                       __global const ts_vstore* w, ulong w_off, __global ts_real* partials) {
+  __local ts_real s[2 * TS_REDUCE_THREADS];
   const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
-  const ulong job = kk * nch + c;
-  const uint t = (uint)get_local_id(0);
-  __global const ts_vstore* vk = v + v_off + kk * ld;
-  ts_real acc[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-    const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
-    if (i < n) ts_kry_dots_at(nc, (long)i, vk, w + w_off, two, w2 + w2_off, &acc[0], &acc[1], &acc[2], &acc[3]);
-  }
-  const int sums = two ? 4 : 2;
-  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (t == 0) {
-    partials[2 * job] = s[0][0];
-    partials[2 * job + 1] = s[1][0];
-    if (two) {
-      const ulong set = 2 * nch * k;
-      partials[set + 2 * job] = s[2][0];
-      partials[set + 2 * job + 1] = s[3][0];
-    }
-  }
+  ts_kry_dots_group(nc, n, c, kk * nch + c, 2 * nch * k, (uint)get_local_id(0), v + v_off + kk * ld, w + w_off, 0,
+                    (__global const ts_real*)0, s, partials);
+}
+__kernel void kry_dots2(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
+                        __global const ts_vstore* w, ulong w_off, __global const ts_real* w2, ulong w2_off,
+                        __global ts_real* partials) {
+  __local ts_real s[4 * TS_REDUCE_THREADS];
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  ts_kry_dots_group(nc, n, c, kk * nch + c, 2 * nch * k, (uint)get_local_id(0), v + v_off + kk * ld, w + w_off, 1,
+                    w2 + w2_off, s, partials);
 }
 
 /* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k

@@ -15,6 +15,9 @@
 #define TS_KRY_UP_E 256u
 #define TS_KRY_UP_NORM 512u
 #define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
+#ifndef TS_KRY_DOTS_BATCH
+#define TS_KRY_DOTS_BATCH 4 /* elements whose loads a dots work-item issues together */
+#endif
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
 #define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #define TS_KRY_TRI_ROWS 64    /* rows of a group kept in group memory */

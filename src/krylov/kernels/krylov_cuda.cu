@@ -14,39 +14,14 @@ constexpr unsigned kBlock = 256;
 
 // One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
 // blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
-// second right-hand side w2 in the same pass, its partials `set` reals on.
+// second right-hand side w2 in the same pass, its partials 2 nch k reals on.
 template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
                 const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
-  __shared__ R s[TWO ? 4 : 2][TS_REDUCE_THREADS];  // re, im (, re2, im2)
+  __shared__ R s[(TWO ? 4 : 2) * TS_REDUCE_THREADS];  // re, im (, re2, im2)
   const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
-  const std::size_t job = kk * nch + c;
-  const unsigned t = threadIdx.x;
-  const S* vk = v + kk * ld;
-  R acc[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-    const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n) dots_at<R, S>(nc, long(i), vk, w, TWO, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
-  }
-  constexpr int sums = TWO ? 4 : 2;
-  for (int q = 0; q < sums; ++q) s[q][t] = acc[q];
-  __syncthreads();
-  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int q = 0; q < sums; ++q) s[q][t] = s[q][t] + s[q][t + h];
-    __syncthreads();
-  }
-  if (t == 0) {
-    partials[2 * job] = s[0][0];
-    partials[2 * job + 1] = s[1][0];
-    if (TWO) {
-      const std::size_t set = 2 * nch * k;
-      partials[set + 2 * job] = s[2 % sums][0];
-      partials[set + 2 * job + 1] = s[3 % sums][0];
-    }
-  }
+  dots_group<R, S>(nc, n, c, kk * nch + c, 2 * nch * k, threadIdx.x, v + kk * ld, w, TWO, w2, s, partials);
 }
 
 // One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
