@@ -1,5 +1,9 @@
 // OpenCL launchers of the Krylov kernels (device code: krylov.cl).
+#include <cstdlib>
+#include <string>
+
 #include "backends/opencl/cl_device.hpp"
+#include "core/error.hpp"
 #include "krylov/kernels/krylov_kernels.hpp"
 
 namespace tessera::krylov::kernels {
@@ -10,6 +14,23 @@ constexpr std::size_t kGroup = 256;
 
 // compressed: the program whose basis operands are half (float arithmetic)
 // or float (double arithmetic); krylov_kernels.hpp
+// TESSERA_KRY_DOTS_BATCH=N (1, 2, 4, 8, 16): another number of elements whose
+// loads a dots work-item issues together (krylov_constants.h), for
+// measurements on the OpenCL side without a rebuild; the order of the sums,
+// and so the bits, do not depend on it.
+const std::string& dots_batch_option() {
+  static const std::string opt = [] {
+    const char* e = std::getenv("TESSERA_KRY_DOTS_BATCH");
+    if (!e) return std::string();
+    const std::string v(e);
+    if (v != "1" && v != "2" && v != "4" && v != "8" && v != "16")
+      throw UsageError("TESSERA_KRY_DOTS_BATCH=" + v + ": expected 1, 2, 4, 8 or 16 (a divisor of " +
+                       std::to_string(TS_REDUCE_PER_THREAD) + ")");
+    return " -DTS_KRY_DOTS_BATCH=" + v;
+  }();
+  return opt;
+}
+
 template <class R>
 cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
   const char* opt = std::is_same_v<R, float>
@@ -17,7 +38,7 @@ cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
                                       : "-Dts_real=float -Dts_vstore=float")
                         : (compressed ? "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=float -DTS_KRY_COMPRESSED=1"
                                       : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double");
-  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt);
+  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt + dots_batch_option());
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
