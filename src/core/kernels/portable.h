@@ -46,6 +46,17 @@
 #define TS_UNROLL
 #endif
 
+/* TS_PREFETCH(p): ask for the cache line of global address p ahead of its
+ * load (CUDA: into L2; OpenCL: prefetch(), which a driver may ignore; the
+ * CPU: nothing). It only moves data, never changes a value. */
+#if defined(__OPENCL_VERSION__)
+#define TS_PREFETCH(p) prefetch((p), 1)
+#elif defined(__CUDA_ARCH__)
+#define TS_PREFETCH(p) asm volatile("prefetch.global.L2 [%0];" ::"l"(p))
+#else
+#define TS_PREFETCH(p) ((void)(p))
+#endif
+
 /* Per-point functions that gather a stencil read their arrays through
  * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). Tile
  * functions shared by the OpenCL and CUDA launchers (never the CPU) use

@@ -196,7 +196,7 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_SHARED_BLOCK, 1, 1))) void p
     TS_PHYS_PARAMS, __global const ts_real* Z, __global const ts_real* H,
     __global const ts_real* HU, __global const ts_real* HV, __global ts_real* Hd,
     __global ts_real* HUd, __global ts_real* HVd, __global const ts_real* sc,
-    __global unsigned int* fl, long strip) {
+    __global unsigned int* fl, long strip, int pf) {
   __local unsigned int rm[TS_SWE_SHARED_BLOCK], bd[TS_SWE_SHARED_BLOCK];
   __local ts_real xch[2 * 8 * TS_SWE_SHARED_BLOCK] __attribute__((aligned(16)));
   const int t = (int)get_local_id(0);
@@ -204,7 +204,7 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_SHARED_BLOCK, 1, 1))) void p
   const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, t,
-                      TS_SWE_SHARED_BLOCK, xch, &rmax, &bad);
+                      TS_SWE_SHARED_BLOCK, pf, xch, &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl, TS_SWE_SHARED_BLOCK);
 }
 

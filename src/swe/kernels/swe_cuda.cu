@@ -277,7 +277,7 @@ constexpr int shared_block = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : 
 template <class T, int MinBlocks>
 __global__ void __launch_bounds__(shared_block<T>, MinBlocks)
     phys_update_shared_k(Phys<T> a, const T* Z, const T* H, const T* HU, const T* HV, T* Hd, T* HUd,
-                         T* HVd, const T* sc, unsigned* fl, long strip) {
+                         T* HVd, const T* sc, unsigned* fl, long strip, int pf) {
   constexpr int nt = shared_block<T>;
   __shared__ __align__(16) T xch[2 * 8 * nt];
   const long j = long(blockIdx.x) * (nt - 2) + threadIdx.x - 1, i0 = long(blockIdx.y) * strip;
@@ -285,8 +285,7 @@ __global__ void __launch_bounds__(shared_block<T>, MinBlocks)
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
-                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, xch, &rmax,
-                             &bad);
+                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, pf, xch, &rmax, &bad);
   block_fold<nt>(rmax, bad, true, fl);
 }
 
@@ -471,7 +470,7 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
     const dim3 grid(blocks(g.ny, shared_block<T> - 2), blocks(g.nx, strip));
     shared_kernel<T>()<<<grid, shared_block<T>, 0, stream(q)>>>(
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
-        p(flags), strip);
+        p(flags), strip, phys_prefetch_rows());
     return cuda::check_launch("swe phys_update_shared");
   }
   const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, strip));

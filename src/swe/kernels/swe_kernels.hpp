@@ -48,6 +48,11 @@ namespace tessera::swe::kernels {
  * overrides it, to measure the trade. */
 long phys_strip_rows(const PhysGrid& g);
 
+/* How many rows ahead of its current row a work-item of the shared-face
+ * update asks the next rows into the cache (0: none; loads are issued four
+ * rows ahead anyway). TESSERA_SWE_PREFETCH=N (0 to 64) overrides it. */
+int phys_prefetch_rows();
+
 TS_SWE_DECLARE(CpuTag)
 TS_SWE_DECLARE(OpenCLTag)
 TS_SWE_DECLARE(CudaTag)

@@ -133,13 +133,15 @@ TS_FN int ts_swe_all_wet(ts_real hdry, const ts_real* cur, const ts_real* nxt, c
  * of row i+1, cv / nv the velocities of rows i / i+1 (nv is written), we the
  * x-face above row i on entry and below it on return (fh, dl, dr, ft), nb the
  * right neighbour's (h, u, v, z) of row i on entry and of row i+1 on return.
- * Then cur takes row i+4 from storage offset c4. */
+ * Then cur takes row i+4 from storage offset c4, and with pf the row at
+ * storage offset cp (pf rows ahead) is asked into the cache. */
 TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_real rx, ts_real ry,
                              ts_real idx, ts_real idy, ts_real gl0, TS_GLOBAL const ts_real* H,
                              TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
                              TS_GLOBAL const ts_real* Z, TS_GLOBAL ts_real* Hd,
                              TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
-                             TS_SWE_OFF c, TS_SWE_OFF c4, int store, long j, int t, int tn, int ts, int nt,
+                             TS_SWE_OFF c, TS_SWE_OFF c4, int pf, TS_SWE_OFF cp, int store, long j, int t,
+                             int tn, int ts, int nt,
                              int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
                              const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
                              unsigned int* rmax, unsigned int* bad) {
@@ -166,6 +168,12 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                  fn[1], fn[3], s_h, s_r, s_t, &h, &hu, &hv);
   /* row i is done with: the slot takes row i+4 */
   cur[0] = H[c4], cur[1] = HU[c4], cur[2] = HV[c4], cur[3] = Z[c4];
+  if (pf) {
+    TS_PREFETCH(H + cp);
+    TS_PREFETCH(HU + cp);
+    TS_PREFETCH(HV + cp);
+    TS_PREFETCH(Z + cp);
+  }
   const int sick = ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv);
   if (store) {
     if (sick) {
@@ -188,7 +196,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
                                TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
                                TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
                                TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
-                               long nx, long ny, long w, long j, long i0, long i1, int t, int nt,
+                               long nx, long ny, long w, long j, long i0, long i1, int t, int nt, int pf,
                                TS_LOCAL ts_real* S, unsigned int* rmax, unsigned int* bad) {
   const int own = t > 0 && t < nt - 1 && j >= 0 && j < ny;
   const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
@@ -196,7 +204,7 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   const ts_real rx = dt / dx, ry = dt / dy, idx = (ts_real)1 / dx, idy = (ts_real)1 / dy;
   const ts_real gl0 = ts_swe_guard0(g, hdry);
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
-  const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2);
+  const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2), pfw = (TS_SWE_OFF)pf * ww;
   TS_SWE_OFF c = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
   ts_real R[4][4], V[2][2], W[4], NB[4];
   TS_UNROLL for (int k = 0; k < 4; ++k) {
@@ -222,8 +230,9 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
   for (int r = 0; r < rows; r += 4) {
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
+      const TS_SWE_OFF cp = ci + pfw < clast ? ci + pfw : clast;
       ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i0 + r + k, ci,
-                        c4, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
+                        c4, pf, cp, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
                         R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
     }
     c += 4 * ww;

@@ -22,4 +22,17 @@ long phys_strip_rows(const PhysGrid& g) {
   return g.nx * g.ny >= TS_SWE_STRIP_LONG_CELLS ? TS_SWE_STRIP_LONG : TS_SWE_STRIP_SHORT;
 }
 
+int phys_prefetch_rows() {
+  static const int rows = [] {
+    const char* e = std::getenv("TESSERA_SWE_PREFETCH");
+    if (!e || !*e) return TS_SWE_PREFETCH_ROWS;
+    char* end = nullptr;
+    const long n = std::strtol(e, &end, 10);
+    if (*end != '\0' || n < 0 || n > 64)
+      throw UsageError(std::string("TESSERA_SWE_PREFETCH=") + e + ": expected rows ahead from 0 to 64");
+    return static_cast<int>(n);
+  }();
+  return rows;
+}
+
 }  // namespace tessera::swe::kernels
