@@ -1,28 +1,11 @@
 // CPU (OpenMP) launchers of the multigrid kernels; the mathematics is in
 // mg_point.h. Loops run over interior points; the halo supplies the zero
 // Dirichlet boundary, so there are no boundary branches.
-#include <cstdlib>
-#include <string>
-
 #include "backends/cpu/cpu_device.hpp"
-#include "core/error.hpp"
 #include "mg/kernels/mg_kernels.hpp"
 #include "mg/kernels/mg_point.hpp"
 
 namespace tessera::mg::kernels {
-
-int fused_prefetch_planes() {
-  static const int planes = [] {
-    const char* e = std::getenv("TESSERA_MG_PREFETCH");
-    if (!e || !*e) return TS_MG_PREFETCH_PLANES;
-    char* end = nullptr;
-    const long n = std::strtol(e, &end, 10);
-    if (*end != '\0' || n < 0 || n > 64)
-      throw UsageError(std::string("TESSERA_MG_PREFETCH=") + e + ": expected planes ahead from 0 to 64");
-    return static_cast<int>(n);
-  }();
-  return planes;
-}
 
 namespace {
 

@@ -114,12 +114,12 @@ __global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __res
 template <class T, int Prolong>
 __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_FY))
     gauss_seidel_fused_k(Level L, long csx, long csy, const T* __restrict__ b,
-                         const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec, int pf) {
+                         const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
   __shared__ T old[2 * plane], red[plane];
   tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, Prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
                                int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
-                               long(blockIdx.z), pf, old, red);
+                               long(blockIdx.z), old, red);
 }
 
 // 3D residual + restriction, one block per coarse tile (mg_tiles.h). Six
@@ -202,7 +202,7 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
   auto kernel = ec ? gauss_seidel_fused_k<T, 1> : gauss_seidel_fused_k<T, 0>;
   kernel<<<grid, block, 0, cq.native()>>>(level(d), coarse ? coarse->sx() : 0,
                                           coarse ? coarse->sy() : 0, cp(b), cp(xo), mp(xn),
-                                          ec ? cp(*ec) : cp(xo), fused_prefetch_planes());
+                                          ec ? cp(*ec) : cp(xo));
   cuda::check_launch("mg gauss_seidel_fused");
 }
 

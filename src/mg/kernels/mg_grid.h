@@ -25,9 +25,6 @@
 #endif
 #define TS_MG_FR 2
 #define TS_MG_TILE_Z 64
-/* Planes ahead at which the fused sweep asks x_old and b into L2
- * (fused_prefetch_planes, mg_kernels.hpp); 0: none */
-#define TS_MG_PREFETCH_PLANES 0
 /* Work-group of the tiled residual + restriction (mg_tiles.h): TS_MG_RX x
  * TS_MG_RY coarse points of one (I, J) tile, marching TS_MG_RZ coarse planes */
 #define TS_MG_RX 32

@@ -67,11 +67,6 @@ FusedGrid fused_grid(const Dims& d);
   void prolong_add(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,            \
                    const Buffer<T>& ec);
 
-/* Planes ahead of its current one at which the fused red-black sweep asks
- * x_old and b into the cache (0: none). TESSERA_MG_PREFETCH=N (0 to 64)
- * overrides the default, for measurements. */
-int fused_prefetch_planes();
-
 TS_MG_DECLARE(CpuTag)
 TS_MG_DECLARE(OpenCLTag)
 TS_MG_DECLARE(CudaTag)

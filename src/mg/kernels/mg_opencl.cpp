@@ -73,8 +73,7 @@ void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, 
   cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.sx()), cl_long(d.sy()),
                    cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0),
-                   m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()),
-                   cl_int(fused_prefetch_planes()));
+                   m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
   const FusedGrid g = fused_grid(d);
   opencl::queue_of(q).launch(k,
                              cl::NDRange(std::size_t(g.x) * TS_MG_FX, std::size_t(g.y) * TS_MG_FY,

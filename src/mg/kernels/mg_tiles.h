@@ -52,14 +52,11 @@ TS_FN ts_real ts_mg_b_value(TS_GLOBAL const ts_real* b, int red_here, int owner,
  * point and sweep in FP64 for a 32 x 32 region (model E counts 24); the
  * default 32 x 16 region reads x_old 1.5 times, the ring mostly from L2.
  * Red computations run on the inner ring too (they feed owned black points);
- * owned points are stored. With pf > 0 each step also asks x_old and b of
- * plane k + pf into the cache (TS_PREFETCH), ahead of their loads two planes
- * later than that: the loads alone, two planes ahead, leave the sweep
- * waiting on DRAM latency (docs/mg.md). */
+ * owned points are stored. */
 TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* xo,
                                  TS_GLOBAL ts_real* xn, TS_GLOBAL const ts_real* ec, int prolong,
                                  long csx, long csy, long nx, long ny, long nz, long sx, long sy,
-                                 int tx, int ty, long gx, long gy, long gz, int pf, TS_LOCAL ts_real* old,
+                                 int tx, int ty, long gx, long gy, long gz, TS_LOCAL ts_real* old,
                                  TS_LOCAL ts_real* red) {
   const int W = TS_MG_FX, H = TS_MG_FY * TS_MG_FR, plane = W * H;
   const long i = gx * (W - 4) + tx - 2;
@@ -94,10 +91,6 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
       const long j = gy * (H - 4) + ty + r * TS_MG_FY - 2;
       op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
       bp1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
-      if (pf > 0 && (f & 1) && k + pf >= 0 && k + pf < nz) {
-        TS_PREFETCH(xo + c0[r] + (k + pf) * sy);
-        TS_PREFETCH(b + c0[r] + (k + pf) * sy);
-      }
       o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
     }
     TS_BARRIER();
