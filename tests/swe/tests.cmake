@@ -43,6 +43,11 @@ if(TESSERA_HAVE_OPENCL)
   add_test(NAME cli.swe_bad_strip_env COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;physical\;--case\;ritter\;--nx\;40\;--t-end\;0.1\;--device\;opencl:0:0
            -DEXPECT=2 -DMATCH=TESSERA_SWE_STRIP=7:.expected.a.multiple.of.4 ${SWE_EXPECT_SCRIPT})
   set_tests_properties(cli.swe_bad_strip_env PROPERTIES ENVIRONMENT TESSERA_SWE_STRIP=7)
+  # the same for the prefetch distance of the shared-face update (the bitwise
+  # tests run with the default distance)
+  add_test(NAME cli.swe_bad_prefetch_env COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;physical\;--case\;ritter\;--nx\;40\;--t-end\;0.1\;--device\;opencl:0:0
+           -DEXPECT=2 -DMATCH=TESSERA_SWE_PREFETCH=65:.expected.rows.ahead.from.0.to.64 ${SWE_EXPECT_SCRIPT})
+  set_tests_properties(cli.swe_bad_prefetch_env PROPERTIES ENVIRONMENT TESSERA_SWE_PREFETCH=65)
 endif()
 # the bathymetry sets the grid: another --nx, or a level file on another grid, is a usage error
 file(WRITE ${SWE_CLI_DIR}/level_shifted.asc "ncols 4\nnrows 3\nxllcorner 1\nyllcorner 0\ncellsize 2\n1 1 1 1\n1 1 1 1\n1 1 1 1\n")
