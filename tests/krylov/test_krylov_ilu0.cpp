@@ -126,7 +126,9 @@ void expect_valid_schedule(const Ilu0Factors<double>& f, const std::string& what
       ASSERT_GE(level_of[i / gs], 0) << what << ": group " << i / gs << " missing";
       for (auto p = s->row_ptr[i]; p < s->row_ptr[i + 1]; ++p) {
         const auto h = std::size_t(s->col[std::size_t(p)]) / gs;
-        if (h != i / gs) EXPECT_LT(level_of[h], level_of[i / gs]) << what << ": row " << i;
+        if (h != i / gs) {
+          EXPECT_LT(level_of[h], level_of[i / gs]) << what << ": row " << i;
+        }
       }
     }
   }

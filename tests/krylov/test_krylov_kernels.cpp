@@ -292,12 +292,15 @@ void check_update(const std::string& id) {
     else same(y2, load(hx2), "y2 (untouched)");
     if (sh.z) same(z, rz, "z");
     for (std::size_t q = 0; q < want.size(); ++q) EXPECT_EQ(got[q], want[q]) << what << " product " << q;
-    if (want.size() < 2) EXPECT_EQ(got[1], val<V>(-7, 7)) << what << " (no second product)";
+    if (want.size() < 2) {
+      EXPECT_EQ(got[1], val<V>(-7, 7)) << what << " (no second product)";
+    }
     // <e, y> cannot share the pass with z = d y: refused, not silently <y, z>
-    if (sh.z)
+    if (sh.z) {
       EXPECT_THROW(ops.update(y, Lin{&y, a, &u, b, nullptr, c}, nullptr, Lin{}, &d, &z, {false, false, &e}, got),
                    Error)
           << what;
+    }
     // against a host reference in double, so that both paths cannot be wrong alike
     const auto fy = ops.get(y);
     for (std::size_t i = 0; i < n; i += 97) {

@@ -31,7 +31,7 @@ constexpr bool cuda_ready() {
 }
 
 template <class Op>
-void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
+void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
   switch (device.backend()) {
     case Backend::cpu: cpu_for_boxes(boxes, op); return;
     case Backend::cuda:
@@ -50,7 +50,7 @@ void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, con
 }
 
 template <class F, class T>
-void run_reduce_rows(Device& device, Queue& q, const RowsReduce<F, T>& op, index_t rows) {
+void run_reduce_rows(Device& device, [[maybe_unused]] Queue& q, const RowsReduce<F, T>& op, index_t rows) {
   switch (device.backend()) {
     case Backend::cpu: cpu_reduce_rows(op, rows); return;
     case Backend::cuda:
