@@ -20,6 +20,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
+# files of this call only: $OUT has been seen holding an earlier run's files
+started=$(mktemp)
 export TESSERA_CACHE_DIR=/tmp/tessera-cache
 B=${BUILD_DIR:-build/gpu}
 gpu_build "$B" tessera_cli tessera_tests
@@ -81,10 +83,11 @@ for pr in "${profs[@]}"; do
 done
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
 # the device tool returns only a few files: one archive holds them all
-# (tar removes exactly the files it packed; an older results.tgz stays out)
+# (tar removes exactly the files it packed; an older results.tgz and files
+# older than this call stay out)
 if [[ ${PACK:-1} == 1 ]]; then
   pack=$(mktemp -d)
-  find "$OUT" -mindepth 1 -maxdepth 1 ! -name results.tgz -printf '%P\0' |
+  find "$OUT" -mindepth 1 -maxdepth 1 ! -name results.tgz -newer "$started" -printf '%P\0' |
     tar czf "$pack/results.tgz" -C "$OUT" --null -T - --remove-files && mv -f "$pack/results.tgz" "$OUT/"
   rmdir "$pack"
 fi
