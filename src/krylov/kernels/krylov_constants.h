@@ -1,9 +1,11 @@
 /* Constants shared by the per-point header krylov_point.h, the OpenCL
  * program and the C++ launchers (C99): the operand flags of the update
  * kernel (ts_kry_update_at, the fused steps of CG and BiCGStab) and the
- * shape of the grouped triangular solve (ts_kry_tri_group). */
+ * shape of the grouped triangular solve (ts_kry_tri_group), and the dots' load
+ * batch (ts_kry_dots_group). */
 #ifndef TESSERA_KRYLOV_UPDATE_H
 #define TESSERA_KRYLOV_UPDATE_H
+#include "core/kernels/portable.h" /* TS_REDUCE_PER_THREAD */
 #define TS_KRY_UP_X 1u
 #define TS_KRY_UP_U 2u
 #define TS_KRY_UP_W 4u
@@ -17,6 +19,9 @@
 #define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
 #ifndef TS_KRY_DOTS_BATCH
 #define TS_KRY_DOTS_BATCH 4 /* elements whose loads a dots work-item issues together */
+#endif
+#if TS_REDUCE_PER_THREAD % TS_KRY_DOTS_BATCH != 0
+#error "TS_KRY_DOTS_BATCH must divide TS_REDUCE_PER_THREAD"
 #endif
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
 #define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */

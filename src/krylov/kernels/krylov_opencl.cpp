@@ -12,8 +12,6 @@ namespace {
 
 constexpr std::size_t kGroup = 256;
 
-// compressed: the program whose basis operands are half (float arithmetic)
-// or float (double arithmetic); krylov_kernels.hpp
 // TESSERA_KRY_DOTS_BATCH=N (1, 2, 4, 8, 16): another number of elements whose
 // loads a dots work-item issues together (krylov_constants.h), for
 // measurements on the OpenCL side without a rebuild; the order of the sums,
@@ -31,6 +29,8 @@ const std::string& dots_batch_option() {
   return opt;
 }
 
+// compressed: the program whose basis operands are half (float arithmetic)
+// or float (double arithmetic); krylov_kernels.hpp
 template <class R>
 cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
   const char* opt = std::is_same_v<R, float>

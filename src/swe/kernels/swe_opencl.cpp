@@ -170,6 +170,7 @@ void phys_update(OpenCLTag, Queue& q, const PhysGrid& g, const PhysParams<T>& p,
   set_args_from(k, kPhysParams, m(zb.handle()), m(src.z.handle()), m(src.qx.handle()),
                 m(src.qy.handle()), m(dst.z.handle()), m(dst.qx.handle()), m(dst.qy.handle()),
                 m(scalars.handle()), m(flags.handle()), cl_long(strip_length(g)));
+  // phys_update_shared's last argument, after the ten above: the prefetch distance
   if (shared) set_args_from(k, kPhysParams + 10, cl_int(phys_prefetch_rows()));
   const std::size_t strips = static_cast<std::size_t>((g.nx + strip_length(g) - 1) / strip_length(g));
   const long block = !shared ? TS_SWE_BLOCK : std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
