@@ -37,6 +37,9 @@ class Event {
   virtual ~Event() = default;
   /// Milliseconds from `earlier` to this event. Both must have completed.
   virtual double ms_since(const Event& earlier) const = 0;
+  /// Blocks until the device has reached this point of its queue (and done
+  /// everything before it, such as an asynchronous read into host memory).
+  virtual void wait() const = 0;
 };
 
 /// An in-order command queue (OpenCL command queue, CUDA stream, or the CPU's

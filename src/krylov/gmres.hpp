@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "krylov/kernels/krylov_point.hpp"
 #include "krylov/space.hpp"
 
 namespace tessera::krylov::detail {
@@ -68,6 +69,19 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
   return true;
 }
 
+// The (re, im) pair q of dots2's sums (krylov_dcgs2.h's layout) as a value.
+template <class V>
+V sum_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
+  if constexpr (sparse::is_complex_v<V>) return V(p[2 * q], p[2 * q + 1]);
+  else return p[2 * q];
+}
+// The value q of packed coefficient lists (nc reals each).
+template <class V>
+V packed_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
+  if constexpr (sparse::is_complex_v<V>) return V(p[2 * q], p[2 * q + 1]);
+  else return p[q];
+}
+
 // One restart cycle of Arnoldi with DCGS2 (docs/krylov.md, "DCGS2"): A is
 // applied to the once-projected candidate u_j in basis slot j, and the
 // reduction of iteration j (one pass over slots 0..j, two right-hand sides)
@@ -78,14 +92,32 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
 // one (0, 1 not finite, 2 happy breakdown). A candidate whose norm the
 // Pythagorean formula could not give without cancellation is orthogonalised
 // explicitly and ends the cycle early (GMRES restarts; rare).
+//
+// The update coefficients come from krylov_dcgs2.h, on the host or (the
+// pipelined fused mode) on the device with the same bits. Pipelined, step j
+// (application, reduction, coefficients, update) is on the device before the
+// host looks at its sums, and step j + 1 is enqueued before the host waits
+// for them: the device never waits for the host. The host's decisions come
+// one step late and cost nothing: a stop after step j leaves slot j final
+// (the stop's own update is step j's second output, the same bits), and
+// step j + 1 only wrote slots j + 1 and j + 2, the scratch w and vj.
 template <class Space, class V, class Basis, class Apply, class Column>
 int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, const Options& o,
                 Result& res, Apply&& apply_to_slot, Column&& column, const std::vector<wide_t<V>>& Hraw) {
   using W = wide_t<V>;
+  using R = sparse::real_t<V>;
+  constexpr int nc = sparse::is_complex_v<V> ? 2 : 1;
   const V one(1);
   auto hraw = [&](std::size_t r, std::size_t c) { return Hraw[r + c * (M + 1)]; };
   std::vector<V> au(M + 1), bw(M + 1), coef(M + 1), coef2(M + 1), hv(M + 1);
   std::vector<W> hprev(M + 1);
+  std::vector<R> sums(4 * (M + 1)), packed(std::size_t(nc) * (2 * M + 3));
+  double st[4] = {0, 0, 0, 0};  // alpha, z (re, im), explicit path
+  bool pipelined = false;
+  if constexpr (requires { s.dcgs2_step(basis, std::size_t{}, w); })
+    pipelined = s.fused() && s.device_coefficients();
+  std::size_t queued = 1;  // pipelined: steps j < queued are on the device
+  auto last_at = [&](std::size_t j, int taken) { return j == M || taken + 1 >= o.max_iters; };
   apply_to_slot(0);  // column 0's projection: u_1 = A q_0 - q_0 h', h' = q_0^H A q_0
   s.timed(&TimeSplit::ortho, [&] {
     s.dots(basis, 0, 1, w, 0, au.data());
@@ -94,70 +126,101 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
     s.combine(basis, 1, one, &w, 0, &basis, 0, 1, coef.data());
   });
   for (std::size_t j = 1;; ++j) {
-    const bool last = j == M || res.iterations + 1 >= o.max_iters;
-    if (!last) apply_to_slot(j);  // w = A M u_j
+    const bool last = last_at(j, res.iterations);
+    const bool piped = pipelined && !last;
+    const std::size_t k = j + 1;
     double alpha = 0;
     bool explicit_norm = false;
-    s.timed(&TimeSplit::ortho, [&] {
-      const int kj = static_cast<int>(j) + 1;
-      if (!last && s.fused()) {  // one pass over slots 0..j
-        s.dots2(basis, 0, kj, basis, j, &w, 0, au.data(), bw.data());
-      } else {
-        s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
-        if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+    if (piped) {
+      if constexpr (requires { s.dcgs2_step(basis, std::size_t{}, w); }) {
+        auto enqueue = [&](std::size_t t) {
+          apply_to_slot(t);  // w = A M u_t
+          s.timed(&TimeSplit::ortho, [&] { s.dcgs2_step(basis, t, w); });
+          queued = t + 1;
+        };
+        if (queued == j) enqueue(j);
+        if (queued == j + 1 && !last_at(j + 1, res.iterations + 1)) enqueue(j + 1);
+        s.timed(&TimeSplit::ortho, [&] { s.dcgs2_sums(sums); });
       }
-      double asq = 0;
-      for (std::size_t i = 0; i < j; ++i) asq += std::norm(W(au[i]));
-      const double nu = std::real(W(au[j]));
-      if (nu - asq > 0.5 * nu) {
-        alpha = std::sqrt(nu - asq);
-      } else {  // u_j - Q a explicitly, then its norm
-        for (std::size_t i = 0; i < j; ++i) coef[i] = -au[i];
-        s.combine(basis, j, one, &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+      for (std::size_t i = 0; i <= j; ++i) au[i] = sum_value<V>(sums, i), bw[i] = sum_value<V>(sums, k + i);
+    } else {
+      if (!last) apply_to_slot(j);  // w = A M u_j
+      s.timed(&TimeSplit::ortho, [&] {
+        const int kj = static_cast<int>(k);
+        if (!last && s.fused()) {  // one pass over slots 0..j
+          s.dots2(basis, 0, kj, basis, j, &w, 0, au.data(), bw.data());
+        } else {
+          s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
+          if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+          else std::fill(bw.begin(), bw.end(), V(0));         // (no next candidate)
+        }
+      });
+      for (std::size_t i = 0; i <= j; ++i) {
+        const V pair[2] = {au[i], bw[i]};
+        for (int h = 0; h < 2; ++h) {
+          sums[2 * (h * k + i)] = std::real(pair[h]);
+          sums[2 * (h * k + i) + 1] = std::imag(pair[h]);
+        }
+      }
+    }
+    point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
+    explicit_norm = st[3] != 0;
+    alpha = st[0];
+    if (explicit_norm) {  // u_j - Q a explicitly (pipelined: step j's update formed it), then its norm
+      s.timed(&TimeSplit::ortho, [&] {
+        if (!piped) {
+          for (std::size_t i = 0; i < j; ++i) coef[i] = -au[i];
+          s.combine(basis, j, one, &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+        }
         alpha = norm<Space, V, Basis>(s, basis, j);
-        explicit_norm = true;
-      }
-    });
+      });
+    }
     for (std::size_t i = 0; i < j; ++i) hv[i] = narrow<V>(hprev[i] + W(au[i]));
-    const int st = column(j - 1, hv.data(), alpha);
-    const bool stop = st != 0 || last || explicit_norm || (!o.fixed_iterations && res.history.back() <= o.tol);
+    const int stc = column(j - 1, hv.data(), alpha);
+    const bool stop = stc != 0 || last || explicit_norm || (!o.fixed_iterations && res.history.back() <= o.tol);
     const W inv = W(1.0 / alpha);
+    // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] as values
+    auto list = [&](std::vector<V>& c, std::size_t first, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) c[i] = packed_value<V>(packed, first + 1 + i);
+      return packed_value<V>(packed, first);
+    };
     if (stop) {  // q_j for the orthogonality measurement (and a full basis); no next candidate
-      if (st == 0) {
+      if (stc == 0) {
         if (explicit_norm) {
           s.timed(&TimeSplit::ortho, [&] { s.combine(basis, j, narrow<V>(inv), &basis, j, nullptr, 0, 0, nullptr); });
-        } else {
-          for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-W(au[i]) * inv);
+        } else if (!piped) {  // pipelined: step j's second output is this q_j
+          const V a2 = list(coef2, k + 1, j);
           s.timed(&TimeSplit::ortho, [&] {
-            s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, static_cast<int>(j), coef.data());
+            s.combine(basis, j, a2, &basis, j, &basis, 0, static_cast<int>(j), coef2.data());
           });
         }
       }
-      return st;
+      if constexpr (requires { s.dcgs2_drop(); })
+        if (pipelined) s.dcgs2_drop();  // step j + 1, enqueued ahead: not used
+      return stc;
     }
-    // z = [b; (c - a^H b) / alpha] = Q_{j+1}^H w; the next candidate
-    // u_{j+1} = (w - Q_{j+1} z) / alpha = (w - Q (b - a g) - u_j g) / alpha, g = z_j / alpha,
-    // and A q_j's coefficients h = (z - H_j a) / alpha (H_j: columns 0..j-1, unrotated).
-    W ahb = 0;
-    for (std::size_t i = 0; i < j; ++i) ahb += conj_of(W(au[i])) * W(bw[i]);
-    const W zj = (W(bw[j]) - ahb) * inv, gq = zj * inv;
+    // z = [b; (c - a^H b) / alpha] = Q_{j+1}^H w (z_j from krylov_dcgs2.h); the next
+    // candidate u_{j+1} = (w - Q_{j+1} z) / alpha = (w - Q (b - a g) - u_j g) / alpha,
+    // g = z_j / alpha, and A q_j's coefficients h = (z - H_j a) / alpha (H_j:
+    // columns 0..j-1, unrotated).
+    W zj;
+    if constexpr (sparse::is_complex_v<V>) zj = W(st[1], st[2]);
+    else zj = st[1];
     for (std::size_t r = 0; r <= j; ++r) {
       W ha = 0;
       for (std::size_t i = (r == 0 ? 0 : r - 1); i < j; ++i) ha += hraw(r, i) * W(au[i]);
       hprev[r] = ((r < j ? W(bw[r]) : zj) - ha) * inv;
     }
+    if (piped) continue;  // step j's update is on the device already
+    const V a1 = list(coef, 0, k), a2 = list(coef2, k + 1, j);
     s.timed(&TimeSplit::ortho, [&] {
-      for (std::size_t i = 0; i < j; ++i) coef[i] = narrow<V>(-(W(bw[i]) - W(au[i]) * gq) * inv);
-      coef[j] = narrow<V>(-gq * inv);
-      for (std::size_t i = 0; i < j; ++i) coef2[i] = narrow<V>(-W(au[i]) * inv);
       // u_{j+1} (reads the old u_j), then q_j = (u_j - Q a) / alpha
       const int kj = static_cast<int>(j);
       if (s.fused()) {  // one pass over slots 0..j
-        s.combine2(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, kj + 1, coef.data(),
-                   {&basis, j, narrow<V>(inv), &basis, j, kj, coef2.data()});
+        s.combine2(basis, j + 1, a1, &w, 0, &basis, 0, kj + 1, coef.data(), {&basis, j, a2, &basis, j, kj, coef2.data()});
       } else {
-        s.combine(basis, j + 1, narrow<V>(inv), &w, 0, &basis, 0, kj + 1, coef.data());
-        s.combine(basis, j, narrow<V>(inv), &basis, j, &basis, 0, kj, coef2.data());
+        s.combine(basis, j + 1, a1, &w, 0, &basis, 0, kj + 1, coef.data());
+        s.combine(basis, j, a2, &basis, j, &basis, 0, kj, coef2.data());
       }
     });
   }

@@ -101,17 +101,77 @@ void DeviceVectorOps<V>::reduce_partials(int count, V* out) {
 }
 
 template <Scalar V>
-std::size_t DeviceVectorOps<V>::upload_coefficients() {
-  using R = real_of<V>;
-  if (packed_.size() > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
+std::size_t DeviceVectorOps<V>::claim_coefficient_slot() {
   if (next_slot_ == slots_) {  // every slot may still be in flight
     device_->queue().synchronize();
     next_slot_ = 0;
   }
-  const std::size_t off = next_slot_++ * slot_reals_;
+  return next_slot_++ * slot_reals_;
+}
+
+template <Scalar V>
+std::size_t DeviceVectorOps<V>::upload_coefficients() {
+  using R = real_of<V>;
+  if (packed_.size() > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
+  const std::size_t off = claim_coefficient_slot();
   std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
   device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
   return off;
+}
+
+template <Scalar V>
+template <class B>
+void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
+  using R = real_of<V>;
+  constexpr int nc = components<V>();
+  constexpr bool compressed = std::is_same_v<B, Basis>;
+  const int k = static_cast<int>(j) + 1;
+  if (pending_.size() >= 2) throw Error("krylov: a third DCGS2 step enqueued before the first one's sums were taken");
+  if (k > max_terms_) throw Error("krylov: DCGS2 step " + std::to_string(j) + "; capacity " + std::to_string(max_terms_));
+  if (!device_coefficients()) throw Error("krylov: DCGS2's device coefficients need double precision on " + device_->id());
+  check_slot(basis.size(), n_, 0, j + 2, "DCGS2 step (basis)");
+  check_slot(w.size(), n_, 0, 1, "DCGS2 step (w)");
+  const std::size_t reals = 4 * std::size_t(max_terms_);
+  if (!steps_)
+    steps_.reset(new StepSums{{Buffer<R>(device_, reals), Buffer<R>(device_, reals)}, PinnedBuffer<R>(device_, 2 * reals)});
+  const int slot = next_step_slot_;
+  next_step_slot_ ^= 1;
+  const std::size_t ld = n_ * nc;
+  dispatch(*device_, [&](auto tag) {
+    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), 0, ld, basis.handle(), j * ld, w.handle(), 0,
+                     partials_.handle(), compressed);
+    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), 2 * k, partials_.handle(),
+                           steps_->device[slot].handle());
+  });
+  Queue& q = device_->queue();
+  q.read(steps_->device[slot].handle(), 0, steps_->host.data() + slot * reals, 4 * std::size_t(k) * sizeof(R), false);
+  pending_.push_back({slot, k, q.record()});
+  // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] (krylov_dcgs2.h)
+  if (std::size_t(nc) * (2 * j + 3) > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
+  const std::size_t off = claim_coefficient_slot();
+  kernels::SecondOutput s2;
+  s2.y = basis.handle();
+  s2.y_off = j * ld;
+  s2.k = static_cast<int>(j);
+  s2.coef_off = off + std::size_t(nc) * (j + 2);
+  s2.x = basis.handle();
+  s2.x_off = j * ld;
+  dispatch(*device_, [&](auto tag) {
+    kernels::dcgs2_coef<R>(tag, *device_, nc, static_cast<int>(j), steps_->device[slot].handle(), 0, coef_.handle(),
+                           off);
+    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, w.handle(), 0, basis.handle(), 0, ld,
+                        basis.handle(), (j + 1) * ld, s2, compressed, false);
+  });
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dcgs2_sums(std::vector<real_of<V>>& sums) {
+  if (pending_.empty()) throw Error("krylov: no DCGS2 step is pending");
+  PendingStep p = std::move(pending_.front());
+  pending_.erase(pending_.begin());
+  p.copied->wait();
+  const auto* h = steps_->host.data() + std::size_t(p.slot) * 4 * std::size_t(max_terms_);
+  sums.assign(h, h + 4 * std::size_t(p.k));
 }
 
 template <Scalar V>

@@ -145,6 +145,23 @@ class DeviceVectorOps {
     widen(y, y_slot, a, x, x_slot, basis, first, k, c);
   }
 
+  /// DCGS2's step j in the fused mode, enqueued with no host round trip
+  /// (docs/krylov.md, "Pipelined DCGS2"): dots2 over slots 0..j against
+  /// u_j = basis[j] and w; the coefficient lists from its sums on the device
+  /// (krylov_dcgs2.h); combine2 with them, basis[j+1] = the next candidate
+  /// and basis[j] = q_j. The sums travel to the host asynchronously:
+  /// dcgs2_sums takes them, oldest step first. At most two steps pending.
+  void dcgs2_step(Vec& basis, std::size_t j, const Vec& w) { dcgs2_step_on(basis, j, w); }
+  void dcgs2_step(Basis& basis, std::size_t j, const Vec& w) { dcgs2_step_on(basis, j, w); }
+  /// Waits for the oldest pending step's sums: 4 (j + 1) reals, dots2's
+  /// (re, im) pairs, <q_i, u_j> then <q_i, w>.
+  void dcgs2_sums(std::vector<real_of<V>>& sums);
+  /// Forgets the steps whose sums were not taken (a cycle that stopped
+  /// after a step enqueued ahead; their results are never used).
+  void dcgs2_drop() { pending_.clear(); }
+  /// Whether the device can run the coefficient kernel (double precision).
+  bool device_coefficients() const { return device_->info().fp64; }
+
   void set(Vec& y, const std::vector<V>& host) { y.copy_from_host(host); }
   std::vector<V> get(const Vec& y) const { return y.to_vector(); }
   void finish() { device_->queue().synchronize(); }
@@ -162,6 +179,26 @@ class DeviceVectorOps {
   PinnedBuffer<real_of<V>> coef_host_;
   std::vector<real_of<V>> host_sums_, packed_;
   std::vector<V> zeros_;
+
+  // The pipelined DCGS2 steps: device sums and their pinned host copies,
+  // two of each (a step's sums stay put while the next one runs), created
+  // on first use; the steps not yet taken by dcgs2_sums, oldest first.
+  struct StepSums {
+    Buffer<real_of<V>> device[2];
+    PinnedBuffer<real_of<V>> host;
+  };
+  struct PendingStep {
+    int slot = 0;
+    int k = 0;
+    std::unique_ptr<Event> copied;
+  };
+  std::unique_ptr<StepSums> steps_;
+  std::vector<PendingStep> pending_;
+  int next_step_slot_ = 0;
+  template <class B>
+  void dcgs2_step_on(B& basis, std::size_t j, const Vec& w);
+  /// the next free slot of the coefficient ring; its offset (reals)
+  std::size_t claim_coefficient_slot();
 
   // Every dots and combine above: handles with slot offsets (in values);
   // `compressed`: the basis operands are stored compressed.

@@ -46,6 +46,9 @@ class CudaEvent final : public Event {
                "reading a timing event");
     return ms;
   }
+  void wait() const override {
+    cuda_check(cudaEventSynchronize(event_), "cudaEventSynchronize", "waiting for an event");
+  }
 
  private:
   cudaEvent_t event_ = nullptr;

@@ -16,6 +16,7 @@ class ClEvent final : public Event {
     auto& e = dynamic_cast<const ClEvent&>(earlier);
     return static_cast<double>(end_ns() - e.end_ns()) * 1e-6;
   }
+  void wait() const override { cl_check(event_.wait(), "clWaitForEvents", "waiting for a marker"); }
 
  private:
   cl_ulong end_ns() const {

@@ -103,4 +103,14 @@ __kernel void kry_tri_group(int nc, __global const int* groups, ulong groups_off
   const long r1 = r0 + group < n ? r0 + group : n;
   ts_kry_tri_group(nc, r0, r1, backward, (uint)get_local_id(0), ptr, col, val, has_d, inv_d, b, x, s, at, acc, xs, span);
 }
+
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "krylov_dcgs2.h"
+/* DCGS2's coefficients of step j from the sums, on the device (one work-item). */
+__kernel void kry_dcgs2_coef(int nc, int j, __global const ts_real* sums, ulong sums_off, __global ts_real* coef,
+                             ulong coef_off) {
+  if (get_global_id(0) == 0) ts_kry_dcgs2_coef(nc, j, sums + sums_off, (double*)0, coef + coef_off);
+}
+#endif
 #endif

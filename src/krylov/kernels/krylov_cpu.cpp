@@ -184,6 +184,12 @@ void sum_chunks(CpuTag, Device&, std::size_t chunks, int count, const void* part
 }
 
 template <class R>
+void dcgs2_coef(CpuTag, Device&, int nc, int j, const void* sums, std::size_t sums_off, void* coef,
+                std::size_t coef_off) {
+  point::ts_kry_dcgs2_coef(nc, j, at<R>(sums, sums_off), nullptr, cpu::ptr<R>(coef) + coef_off);
+}
+
+template <class R>
 void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second, bool compressed, bool y_real) {
@@ -228,6 +234,7 @@ void tri_group(CpuTag, Device&, int nc, std::size_t count, const void* groups, s
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \
+  template void dcgs2_coef<R>(CpuTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \

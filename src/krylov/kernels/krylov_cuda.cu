@@ -32,6 +32,13 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
   ts_kry_sum_chunks_group(chunks, blockIdx.x, threadIdx.x, partials, s, out);
 }
 
+// DCGS2's coefficients of one step (krylov_dcgs2.h), one thread: the
+// reduction's sums become the update's coefficients without the host.
+template <class R>
+__global__ void dcgs2_coef_kernel(int nc, int j, const R* __restrict__ sums, R* __restrict__ coef) {
+  if (threadIdx.x == 0) ts_kry_dcgs2_coef(nc, j, sums, nullptr, coef);
+}
+
 template <class R, class S>
 __global__ void combine_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* x,
                                const S* v, std::size_t ld, S* y, int y_real, int k2, const R* __restrict__ coef2,
@@ -141,6 +148,15 @@ void sum_chunks(CudaTag, Device& dev, std::size_t chunks, int count, const void*
 }
 
 template <class R>
+void dcgs2_coef(CudaTag, Device& dev, int nc, int j, const void* sums, std::size_t sums_off, void* coef,
+                std::size_t coef_off) {
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  dcgs2_coef_kernel<R><<<1, 1, 0, cq.native()>>>(nc, j, at<R>(sums, sums_off), cuda::ptr<R>(coef) + coef_off);
+  cuda::check_launch("krylov dcgs2_coef");
+}
+
+template <class R>
 void combine(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second, bool compressed, bool y_real) {
@@ -203,6 +219,7 @@ void tri_group(CudaTag, Device& dev, int nc, std::size_t count, const void* grou
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CudaTag, Device&, std::size_t, int, const void*, void*);             \
+  template void dcgs2_coef<R>(CudaTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \

@@ -92,6 +92,11 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   /* c < chunks, for q < count (dots' layout; a second right-hand side's products follow). */      \
   template <class R>                                                                               \
   void sum_chunks(Tag, Device& dev, std::size_t chunks, int count, const void* partials, void* out); \
+  /* DCGS2's coefficient lists of step j (krylov_dcgs2.h) from the 4 (j + 1) reals at */          \
+  /* sums + sums_off, to coef + coef_off, on the device: needs double (fp64). */                   \
+  template <class R>                                                                               \
+  void dcgs2_coef(Tag, Device& dev, int nc, int j, const void* sums, std::size_t sums_off, void* coef, \
+                  std::size_t coef_off);                                                           \
   /* y = a*x + sum_k c_k v_k with coef + coef_off = [a, c_0, ..., c_{k-1}] (nc reals each); */  \
   /* x may be null (then a is ignored) and may be y itself; second: see SecondOutput. */          \
   template <class R>                                                                               \

@@ -77,6 +77,16 @@ void sum_chunks(OpenCLTag, Device& dev, std::size_t chunks, int count, const voi
 }
 
 template <class R>
+void dcgs2_coef(OpenCLTag, Device& dev, int nc, int j, const void* sums, std::size_t sums_off, void* coef,
+                std::size_t coef_off) {
+  if (!dev.info().fp64) throw Error("krylov: DCGS2's device coefficients need double precision (" + dev.id() + ")");
+  cl::Kernel kr = kernel<R>(dev, "kry_dcgs2_coef");
+  opencl::set_args(kr, cl_int(nc), cl_int(j), mem_or(sums, nullptr), cl_ulong(sums_off), opencl::mem(coef),
+                   cl_ulong(coef_off));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(1), cl::NDRange(1), "krylov dcgs2_coef");
+}
+
+template <class R>
 void combine(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off, const void* x,
              std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld, void* y, std::size_t y_off,
              const SecondOutput& second, bool compressed, bool y_real) {
@@ -138,6 +148,7 @@ void tri_group(OpenCLTag, Device& dev, int nc, std::size_t count, const void* gr
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(OpenCLTag, Device&, std::size_t, int, const void*, void*);             \
+  template void dcgs2_coef<R>(OpenCLTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \
                            const SecondOutput&, bool, bool);                                       \

@@ -15,11 +15,13 @@ namespace tessera::krylov::point {
 #define ts_real float
 #define ts_vstore float
 #include "krylov/kernels/krylov_point.h"
+#include "krylov/kernels/krylov_dcgs2.h"
 #undef ts_vstore
 #undef ts_real
 #define ts_real double
 #define ts_vstore double
 #include "krylov/kernels/krylov_point.h"
+#include "krylov/kernels/krylov_dcgs2.h"
 #undef ts_vstore
 #undef ts_real
 
