@@ -112,7 +112,7 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
   std::vector<V> au(M + 1), bw(M + 1), coef(M + 1), coef2(M + 1), hv(M + 1);
   std::vector<W> hprev(M + 1);
   std::vector<R> sums(4 * (M + 1)), packed(std::size_t(nc) * (2 * M + 3));
-  double st[4] = {0, 0, 0, 0};  // alpha, z (re, im), explicit path
+  double st[7] = {};  // alpha, z (re, im), explicit path, inv, g (krylov_dcgs2.h)
   bool pipelined = false;
   if constexpr (requires { s.dcgs2_step(basis, std::size_t{}, w); })
     pipelined = s.fused() && s.device_coefficients();

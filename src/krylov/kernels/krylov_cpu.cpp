@@ -186,7 +186,8 @@ void sum_chunks(CpuTag, Device&, std::size_t chunks, int count, const void* part
 template <class R>
 void dcgs2_coef(CpuTag, Device&, int nc, int j, const void* sums, std::size_t sums_off, void* coef,
                 std::size_t coef_off) {
-  point::ts_kry_dcgs2_coef(nc, j, at<R>(sums, sums_off), nullptr, cpu::ptr<R>(coef) + coef_off);
+  double st[7];
+  point::ts_kry_dcgs2_coef(nc, j, at<R>(sums, sums_off), st, cpu::ptr<R>(coef) + coef_off);
 }
 
 template <class R>

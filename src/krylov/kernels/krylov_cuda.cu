@@ -34,9 +34,15 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
 
 // DCGS2's coefficients of one step (krylov_dcgs2.h), one thread: the
 // reduction's sums become the update's coefficients without the host.
+// The scalars' two sums by thread 0, the list values by every thread.
 template <class R>
 __global__ void dcgs2_coef_kernel(int nc, int j, const R* __restrict__ sums, R* __restrict__ coef) {
-  if (threadIdx.x == 0) ts_kry_dcgs2_coef(nc, j, sums, nullptr, coef);
+  __shared__ double st[7];
+  if (threadIdx.x == 0) ts_kry_dcgs2_scalars(nc, j, sums, st);
+  __syncthreads();
+  double mine[7];
+  for (int t = 0; t < 7; ++t) mine[t] = st[t];
+  for (int q = threadIdx.x; q < 2 * j + 3; q += blockDim.x) ts_kry_dcgs2_value(nc, j, q, sums, mine, coef);
 }
 
 template <class R, class S>
@@ -152,7 +158,7 @@ void dcgs2_coef(CudaTag, Device& dev, int nc, int j, const void* sums, std::size
                 std::size_t coef_off) {
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  dcgs2_coef_kernel<R><<<1, 1, 0, cq.native()>>>(nc, j, at<R>(sums, sums_off), cuda::ptr<R>(coef) + coef_off);
+  dcgs2_coef_kernel<R><<<1, 128, 0, cq.native()>>>(nc, j, at<R>(sums, sums_off), cuda::ptr<R>(coef) + coef_off);
   cuda::check_launch("krylov dcgs2_coef");
 }
 

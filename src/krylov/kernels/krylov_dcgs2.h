@@ -17,68 +17,92 @@
  *   [inv, c2_0 .. c2_{j-1}] c2_i = -a_i inv                         (q_j)
  * When nu - |a|^2 <= nu / 2 (cancellation: the explicit path) the first
  * list is all zero and the second [1, -a_0 .. -a_{j-1}]: u_j - Q a.
- * st (may be null) receives alpha, z (re, im), and 1 for the explicit
- * path, else 0. Returns the reals written to coef. */
-TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double* st, TS_GLOBAL ts_real* coef) {
+ * st receives alpha, z (re, im), 1 for the explicit path (else 0), inv
+ * and g (re, im). */
+/* Element i of the first 4j sums' pairs: (re, im) of a_i and b_i. */
+TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums, double* ar, double* ai,
+                             double* br, double* bi) {
+  *ar = (double)sums[2 * i];
+  *br = (double)sums[2 * (k + i)];
+  *ai = nc == 2 ? (double)sums[2 * i + 1] : 0.0;
+  *bi = nc == 2 ? (double)sums[2 * (k + i) + 1] : 0.0;
+}
+
+/* The step's scalars into st: alpha, z (re, im), the explicit flag, inv, g
+ * (re, im). The two sums run in order, loading eight pairs at a time (one
+ * GPU work-item runs this: its loads overlap, its additions stay in order). */
+TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, double* st) {
   const int k = j + 1;
-  double asq = 0, ar, ai = 0, br, bi = 0;
-  for (int i = 0; i < j; ++i) {
-    ar = (double)sums[2 * i];
-    if (nc == 2) ai = (double)sums[2 * i + 1];
-    asq = nc == 2 ? asq + (ar * ar + ai * ai) : asq + ar * ar;
+  double asq = 0, hr = 0, hi = 0;
+  for (int i0 = 0; i0 < j; i0 += 8) {
+    double ar[8], ai[8], br[8], bi[8];
+    const int m = j - i0 < 8 ? j - i0 : 8;
+    for (int t = 0; t < m; ++t) ts_kry_dcgs2_pair(nc, k, i0 + t, sums, &ar[t], &ai[t], &br[t], &bi[t]);
+    for (int t = 0; t < m; ++t) {
+      if (nc == 2) {
+        asq = asq + (ar[t] * ar[t] + ai[t] * ai[t]);
+        hr = hr + (ar[t] * br[t] + ai[t] * bi[t]); /* conj(a) b */
+        hi = hi + (ar[t] * bi[t] - ai[t] * br[t]);
+      } else {
+        asq = asq + ar[t] * ar[t];
+        hr = hr + ar[t] * br[t];
+      }
+    }
   }
   const double nu = (double)sums[2 * j];
   const int expl = !(nu - asq > 0.5 * nu);
   const double alpha = expl ? 0.0 : sqrt(nu - asq), inv = 1.0 / alpha;
-  /* a^H b, then z and g */
-  double hr = 0, hi = 0;
-  for (int i = 0; i < j; ++i) {
-    ar = (double)sums[2 * i];
-    br = (double)sums[2 * (k + i)];
-    if (nc == 2) {
-      ai = (double)sums[2 * i + 1];
-      bi = (double)sums[2 * (k + i) + 1];
-      hr = hr + (ar * br + ai * bi);
-      hi = hi + (ar * bi - ai * br);
-    } else {
-      hr = hr + ar * br;
-    }
-  }
   const double zr = ((double)sums[2 * (k + j)] - hr) * inv;
   const double zi = nc == 2 ? ((double)sums[2 * (k + j) + 1] - hi) * inv : 0.0;
-  const double gr = zr * inv, gi = zi * inv;
-  const int second = nc * (k + 1); /* where the second list starts */
-  for (int q = 0; q < nc * (k + 1 + 1 + j); ++q) coef[q] = (ts_real)0;
-  if (expl) {
-    coef[second] = (ts_real)1;
-    for (int i = 0; i < j; ++i)
-      for (int c = 0; c < nc; ++c) coef[second + nc * (1 + i) + c] = -sums[2 * i + c];
-  } else {
-    coef[0] = (ts_real)inv;
-    coef[second] = (ts_real)inv;
-    for (int i = 0; i < j; ++i) {
-      ar = (double)sums[2 * i];
-      br = (double)sums[2 * (k + i)];
-      if (nc == 2) {
-        ai = (double)sums[2 * i + 1];
-        bi = (double)sums[2 * (k + i) + 1];
-        coef[nc * (1 + i)] = (ts_real)(-(br - (ar * gr - ai * gi)) * inv);
-        coef[nc * (1 + i) + 1] = (ts_real)(-(bi - (ar * gi + ai * gr)) * inv);
-        coef[second + nc * (1 + i)] = (ts_real)(-ar * inv);
-        coef[second + nc * (1 + i) + 1] = (ts_real)(-ai * inv);
+  st[0] = alpha;
+  st[1] = zr;
+  st[2] = zi;
+  st[3] = expl;
+  st[4] = inv;
+  st[5] = zr * inv;
+  st[6] = zi * inv;
+}
+
+/* Value q of the two lists (q < 2j + 3), from the sums and the scalars st:
+ * independent of the other values (GPU work-items share them out). */
+TS_FN void ts_kry_dcgs2_value(int nc, int j, int q, TS_GLOBAL const ts_real* sums, const double* st,
+                              TS_GLOBAL ts_real* coef) {
+  const int k = j + 1, expl = st[3] != 0.0;
+  const double inv = st[4], gr = st[5], gi = st[6];
+  double ar, ai, br, bi;
+  ts_real re = 0, im = 0;
+  if (q == 0 || q == k + 1) { /* the lists' a */
+    re = expl ? (q == 0 ? (ts_real)0 : (ts_real)1) : (ts_real)inv;
+  } else if (q <= k) { /* c_i of the next candidate */
+    const int i = q - 1;
+    if (!expl) {
+      if (i < j) {
+        ts_kry_dcgs2_pair(nc, k, i, sums, &ar, &ai, &br, &bi);
+        re = (ts_real)(-(br - (ar * gr - ai * gi)) * inv);
+        im = (ts_real)(-(bi - (ar * gi + ai * gr)) * inv);
       } else {
-        coef[1 + i] = (ts_real)(-(br - ar * gr) * inv);
-        coef[second + 1 + i] = (ts_real)(-ar * inv);
+        re = (ts_real)(-gr * inv);
+        im = (ts_real)(-gi * inv);
       }
     }
-    coef[nc * (1 + j)] = (ts_real)(-gr * inv);
-    if (nc == 2) coef[nc * (1 + j) + 1] = (ts_real)(-gi * inv);
+  } else { /* c2_i of q_j, or of u_j - Q a */
+    const int i = q - k - 2;
+    if (expl) {
+      re = -sums[2 * i];
+      if (nc == 2) im = -sums[2 * i + 1];
+    } else {
+      ts_kry_dcgs2_pair(nc, k, i, sums, &ar, &ai, &br, &bi);
+      re = (ts_real)(-ar * inv);
+      im = (ts_real)(-ai * inv);
+    }
   }
-  if (st) {
-    st[0] = alpha;
-    st[1] = zr;
-    st[2] = zi;
-    st[3] = expl;
-  }
-  return nc * (k + 1 + 1 + j);
+  coef[nc * q] = re;
+  if (nc == 2) coef[nc * q + 1] = im;
+}
+
+/* Both, one work-item (the host). st: 7 doubles. Returns the reals written. */
+TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double* st, TS_GLOBAL ts_real* coef) {
+  ts_kry_dcgs2_scalars(nc, j, sums, st);
+  for (int q = 0; q < 2 * j + 3; ++q) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
+  return nc * (2 * j + 3);
 }

@@ -83,7 +83,7 @@ void dcgs2_coef(OpenCLTag, Device& dev, int nc, int j, const void* sums, std::si
   cl::Kernel kr = kernel<R>(dev, "kry_dcgs2_coef");
   opencl::set_args(kr, cl_int(nc), cl_int(j), mem_or(sums, nullptr), cl_ulong(sums_off), opencl::mem(coef),
                    cl_ulong(coef_off));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(1), cl::NDRange(1), "krylov dcgs2_coef");
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(128), cl::NDRange(128), "krylov dcgs2_coef");
 }
 
 template <class R>
