@@ -163,7 +163,9 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
         }
       }
     }
-    point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
+    // pipelined: the device formed the lists; the host needs only the scalars
+    if (piped) point::ts_kry_dcgs2_scalars(nc, static_cast<int>(j), sums.data(), st);
+    else point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
     explicit_norm = st[3] != 0;
     alpha = st[0];
     if (explicit_norm) {  // u_j - Q a explicitly (pipelined: step j's update formed it), then its norm

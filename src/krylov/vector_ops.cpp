@@ -131,6 +131,8 @@ void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   if (!device_coefficients()) throw Error("krylov: DCGS2's device coefficients need double precision on " + device_->id());
   check_slot(basis.size(), n_, 0, j + 2, "DCGS2 step (basis)");
   check_slot(w.size(), n_, 0, 1, "DCGS2 step (w)");
+  // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] (krylov_dcgs2.h), checked before anything is enqueued
+  if (std::size_t(nc) * (2 * j + 3) > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
   const std::size_t reals = 4 * std::size_t(max_terms_);
   if (!steps_)
     steps_.reset(new StepSums{{Buffer<R>(device_, reals), Buffer<R>(device_, reals)}, PinnedBuffer<R>(device_, 2 * reals)});
@@ -146,8 +148,6 @@ void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   Queue& q = device_->queue();
   q.read(steps_->device[slot].handle(), 0, steps_->host.data() + slot * reals, 4 * std::size_t(k) * sizeof(R), false);
   pending_.push_back({slot, k, q.record()});
-  // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] (krylov_dcgs2.h)
-  if (std::size_t(nc) * (2 * j + 3) > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
   const std::size_t off = claim_coefficient_slot();
   kernels::SecondOutput s2;
   s2.y = basis.handle();
