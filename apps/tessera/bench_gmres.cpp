@@ -16,6 +16,8 @@
 //                   38% shorter vectors on case 4)
 //   basis=full      full,compressed: also GMRES with its basis in half
 //                   (complex single; float for double) in resident/fused modes
+//   pipeline=1      1,0: also the fused rows with one host round trip per
+//                   DCGS2 step (krylov::Options::pipeline off), same bits
 //   tosolve=1       0: skip the time-to-solution rows
 //   precond=none    preconditioners of the time-to-solution rows (none,
 //                   jacobi, block-jacobi (5 x 5), ilu0)
@@ -272,6 +274,10 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   for (const auto& g : ghosts)
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
+  std::vector<bool> pipelines;
+  for (const auto& p : split_list(args.param("pipeline", "1")))
+    if (p == "0" || p == "1") pipelines.push_back(p == "1");
+    else throw UsageError(fmt::format("--param pipeline={}: expected 1, 0 or 1,0", p));
   const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
   const int shortn = positive("short", args.param("short", args.quick ? "32" : "256"));
   const auto precs = split_list(args.param("precond", "none"));
@@ -350,10 +356,15 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
           o.fixed_iterations = true;
           o.max_iters = iters;
           o.compressed_basis = basis == "compressed";
-          report.results.push_back(run_case(device, hm, o, args,
-                                            fmt::format("gmres {} it {} {} {}{}{}", iters, mode, ortho, tc.name(),
-                                                        drop ? " ghosts dropped" : "",
-                                                        o.compressed_basis ? " compressed basis" : "")));
+          // only the fused mode pipelines: the other modes run once
+          for (const bool pipeline : o.mode == krylov::Mode::fused ? pipelines : std::vector<bool>{true}) {
+            o.pipeline = pipeline;
+            report.results.push_back(run_case(device, hm, o, args,
+                                              fmt::format("gmres {} it {} {} {}{}{}{}", iters, mode, ortho, tc.name(),
+                                                          drop ? " ghosts dropped" : "",
+                                                          o.compressed_basis ? " compressed basis" : "",
+                                                          pipeline ? "" : " no pipeline")));
+          }
         }
     }
     if (tosolve && args.run_double()) to_solve_rows(generate_matrix<std::complex<double>>(tc.name()));

@@ -197,6 +197,7 @@ int solve_as(const SolveArgs& args) {
                         {"iterations", r.iterations},
                         {"restarts", r.restarts},
                         {"happy_breakdown", r.happy_breakdown},
+                        {"dcgs2_explicit", r.dcgs2_explicit},
                         {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
@@ -215,8 +216,9 @@ void print_result(const krylov::Result& r, const SolveArgs& args) {
   const std::size_t hs = r.history.size(), step = std::max<std::size_t>(1, hs / 40);
   for (std::size_t i = 0; i < hs; ++i)
     if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
-  std::printf("status   %s after %d iterations (%d restarts)%s\n", std::string(krylov::to_string(r.status)).c_str(),
-              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "");
+  std::printf("status   %s after %d iterations (%d restarts)%s%s\n", std::string(krylov::to_string(r.status)).c_str(),
+              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "",
+              r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit).c_str() : "");
   const auto& t = r.time;
   std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f\n",
               1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other);

@@ -56,6 +56,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   info["history"] = to_numpy(std::vector<double>(r.history));
   info["true_relres"] = r.true_relres;
   info["happy_breakdown"] = r.happy_breakdown;
+  info["dcgs2_explicit"] = r.dcgs2_explicit;
   nb::dict t;
   t["total"] = r.time.total;
   t["spmv"] = r.time.spmv;

@@ -115,7 +115,7 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
   double st[7] = {};  // alpha, z (re, im), explicit path, inv, g (krylov_dcgs2.h)
   bool pipelined = false;
   if constexpr (requires { s.dcgs2_step(basis, std::size_t{}, w); })
-    pipelined = s.fused() && s.device_coefficients();
+    pipelined = o.pipeline && s.fused() && s.device_coefficients();
   std::size_t queued = 1;  // pipelined: steps j < queued are on the device
   auto last_at = [&](std::size_t j, int taken) { return j == M || taken + 1 >= o.max_iters; };
   apply_to_slot(0);  // column 0's projection: u_1 = A q_0 - q_0 h', h' = q_0^H A q_0
@@ -167,6 +167,7 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
     if (piped) point::ts_kry_dcgs2_scalars(nc, static_cast<int>(j), sums.data(), st);
     else point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
     explicit_norm = st[3] != 0;
+    res.dcgs2_explicit += explicit_norm;
     alpha = st[0];
     if (explicit_norm) {  // u_j - Q a explicitly (pipelined: step j's update formed it), then its norm
       s.timed(&TimeSplit::ortho, [&] {

@@ -75,6 +75,11 @@ struct Options {
   /// for float values; arithmetic in the working precision). A UsageError in
   /// thesis mode and for CG/BiCGStab.
   bool compressed_basis = false;
+  /// Fused GMRES (DCGS2) on a device with double precision: enqueue step
+  /// j + 1 before waiting for step j's sums, with the coefficients formed on
+  /// the device (docs/krylov.md, "Pipelined DCGS2"). Off: the host forms them
+  /// after one round trip per step. Both give the same bits.
+  bool pipeline = true;
 };
 
 /// Options from the names and numbers `tessera solve` and the Python package
@@ -98,6 +103,9 @@ struct Result {
   double true_relres = 0;  ///< ||b - A x|| / ||b|| recomputed at the end (working precision)
   bool happy_breakdown = false;  ///< GMRES: h_{j+1,j} = 0, the Krylov space is invariant
   double orthogonality_loss = 0;  ///< with Options::measure_orthogonality: max over cycles
+  /// DCGS2: steps whose candidate lost more than half its norm to the first
+  /// projection, so its norm was taken explicitly (each ends its cycle; rare)
+  int dcgs2_explicit = 0;
   TimeSplit time;
   bool converged() const { return status == Status::converged; }
 };

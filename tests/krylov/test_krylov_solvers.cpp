@@ -175,18 +175,22 @@ void fused_equals_resident_dcgs2(const std::string& id) {
       const auto res = solve_on<V>(id, a, b, o, precond);
       o.mode = Mode::fused;
       o.ortho = Ortho::cgs2;  // the fused mode's CGS2 is DCGS2
-      const auto fu = solve_on<V>(id, a, b, o, precond);
-      const std::string what = std::string(typeid(V).name()) + (precond ? " +jacobi" : "") +
-                               (fixed ? " fixed" : " to tol") + " on " + id;
-      ASSERT_EQ(fu.res.status, res.res.status) << what;
-      ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
-      ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
-      for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
-      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
-      EXPECT_EQ(fu.res.true_relres, res.res.true_relres) << what;
-      if (!fixed) {
-        EXPECT_EQ(fu.res.status, Status::converged) << what;
-        EXPECT_LE(rel_error(fu.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+      for (bool pipeline : {true, false}) {  // coefficients on the device, or one host round trip per step
+        o.pipeline = pipeline;
+        const auto fu = solve_on<V>(id, a, b, o, precond);
+        const std::string what = std::string(typeid(V).name()) + (precond ? " +jacobi" : "") +
+                                 (fixed ? " fixed" : " to tol") + (pipeline ? " pipelined" : " one round trip per step") +
+                                 " on " + id;
+        ASSERT_EQ(fu.res.status, res.res.status) << what;
+        ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
+        ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
+        for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+        EXPECT_EQ(fu.res.true_relres, res.res.true_relres) << what;
+        if (!fixed) {
+          EXPECT_EQ(fu.res.status, Status::converged) << what;
+          EXPECT_LE(rel_error(fu.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+        }
       }
     }
 }
@@ -363,6 +367,56 @@ TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
     EXPECT_LE(r.res.true_relres, 1e-13);
     EXPECT_LE(rel_error(r.x, xs), 1e-13);
   }
+}
+
+// DCGS2's explicit path (krylov_dcgs2.h): a candidate that lost more than
+// half its norm to the first projection is orthogonalised again explicitly,
+// its norm taken directly, and the cycle ends. A = I makes it certain: the
+// candidate u_1 = q_0 - q_0 (q_0^H q_0) is rounding, mostly along q_0 (the
+// dot product's error; zero when it rounds to 1, which takes the same path).
+// The path then meets the happy breakdown, as it must: a candidate the first
+// projection cannot resolve is at rounding level. Resident, fused with the
+// pipeline (the path leaves a step enqueued ahead, which is dropped) and fused
+// with one round trip per step take it at the same step, with the same bits.
+template <class V>
+void dcgs2_explicit_path(const std::string& id) {
+  const std::vector<double> d(2003, 1.0);
+  const auto a = diagonal<V>(d);
+  const auto xs = random_values<V>(d.size(), 31);
+  const auto b = multiply(a, xs);
+  Options o;
+  o.ortho = Ortho::dcgs2;
+  o.tol = single<V>() ? 1e-6 : 1e-14;
+  o.restart = 30;
+  o.max_iters = 40;
+  o.mode = Mode::resident;
+  const auto res = solve_on<V>(id, a, b, o);
+  const std::string what0 = std::string(typeid(V).name()) + " on " + id + " its " + std::to_string(res.res.iterations) +
+                            " explicit " + std::to_string(res.res.dcgs2_explicit);
+  ASSERT_EQ(res.res.dcgs2_explicit, 1) << what0;
+  EXPECT_TRUE(res.res.happy_breakdown) << what0;
+  EXPECT_EQ(res.res.status, Status::converged) << what0;
+  EXPECT_LE(rel_error(res.x, xs), single<V>() ? 1e-5 : 1e-12) << what0;
+  o.mode = Mode::fused;
+  o.ortho = Ortho::cgs2;
+  for (bool pipeline : {true, false}) {
+    o.pipeline = pipeline;
+    const auto fu = solve_on<V>(id, a, b, o);
+    const std::string what = what0 + (pipeline ? " fused, pipelined" : " fused, one round trip per step");
+    ASSERT_EQ(fu.res.dcgs2_explicit, res.res.dcgs2_explicit) << what;
+    ASSERT_EQ(fu.res.status, res.res.status) << what;
+    ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
+    ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
+    for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
+    for (std::size_t i = 0; i < d.size(); ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+  }
+}
+
+TEST_P(KrylovSolvers, Dcgs2ExplicitPathGivesTheSameBitsInEveryMode) {
+  dcgs2_explicit_path<float>(GetParam());
+  dcgs2_explicit_path<double>(GetParam());
+  dcgs2_explicit_path<std::complex<float>>(GetParam());
+  dcgs2_explicit_path<std::complex<double>>(GetParam());
 }
 
 // Run to a tiny residual, the Arnoldi vectors become nearly dependent
