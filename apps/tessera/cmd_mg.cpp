@@ -37,6 +37,7 @@ struct MgArgs {
   std::string budget = "0", transfer = "staged";
   int queues = 4, depth = 0;
   long tile = 0;
+  long host_coarse = 0;
   bool no_cycle_fusion = false, row_cache = false;
 };
 
@@ -198,6 +199,7 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
   o.post = a.post;
   o.smoother = a.smoother == "jacobi" ? mg::Smoother::jacobi : mg::Smoother::rbgs;
   o.omega = a.omega;
+  o.host_coarse_points = a.host_coarse;
   o.tol = a.tol;
   o.max_cycles = a.max_cycles;
   mg::Dims d{a.n, a.n, a.dim == 3 ? a.n : 1, a.dim};
@@ -246,6 +248,9 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--post", a->post, "Post-smoothing steps (thesis: nu)")->check(CLI::Range(0, 1000));
   cmd->add_option("--smoother", a->smoother, "jacobi or rbgs")->check(CLI::IsMember({"jacobi", "rbgs"}));
   cmd->add_option("--omega", a->omega, "Jacobi damping (0: 4/5 in 2D, 6/7 in 3D)");
+  cmd->add_option("--host-coarse", a->host_coarse,
+                  "Resident: run levels of at most this many points on the host CPU (0: none)")
+      ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--tol", a->tol, "Relative residual to stop at");
   cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
@@ -270,7 +275,7 @@ Command add_mg_command(CLI::App& app) {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
     // Options a mode does not have are refused, not silently ignored.
     const bool resident = a->mode == "resident", streaming = a->mode == "streaming";
-    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega"})
+    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega", "--host-coarse"})
       if (!resident && cmd->count(opt))
         throw UsageError(fmt::format("{} is an option of --mode resident; the {} mode runs the thesis's V(0,ν) cycle "
                                      "(--post ν) for --max-cycles cycles",

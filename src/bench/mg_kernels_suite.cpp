@@ -103,18 +103,24 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     const char* name;
     bool fused, fuse_prolongation;
     long fused_min_points;  // -1: the default
+    long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false, -1},
                           Variant{"V(1,1) fused sweeps on every level", true, false, 0},
                           Variant{"V(1,1) fused sweeps from 2^20 points", true, false, 1L << 20},
                           Variant{"V(1,1) fused sweeps on the finest level only", true, false, d.points()},
                           Variant{"V(1,1) fused sweeps + fused prolongation", true, true, -1},
-                          Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1}}) {
+                          Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
+                          Variant{"V(1,1) default, levels <= 63^3 on the host CPU", true, false, -1, 63},
+                          Variant{"V(1,1) default, levels <= 31^3 on the host CPU", true, false, -1, 31},
+                          Variant{"V(1,1) default, levels <= 15^3 on the host CPU", true, false, -1, 15},
+                          Variant{"V(1,1) default, levels <= 7^3 on the host CPU", true, false, -1, 7}}) {
     progress.step(v.name);
     Options o;
     o.fused = v.fused;
     o.fuse_prolongation = v.fuse_prolongation;
     if (v.fused_min_points >= 0) o.fused_min_points = v.fused_min_points;
+    o.host_coarse_points = v.host_side * v.host_side * v.host_side;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/registry.hpp"
 #include "mg/layout.hpp"
 
 namespace tessera::mg {
@@ -65,6 +66,17 @@ Solver<T>::Solver(std::shared_ptr<Device> device, Dims finest, Options options)
   }
   r_ = Buffer<T>(device_, finest.storage());
   dense::fill(r_, T(0));
+  if (opt_.host_coarse_points < 0) throw UsageError("multigrid: host_coarse_points must be >= 0");
+  if (opt_.host_coarse_points > 0 && device_->backend() != Backend::cpu)
+    for (std::size_t l = 1; l < levels_.size(); ++l)
+      if (levels_[l].d.points() <= opt_.host_coarse_points) {
+        Options host = opt_;
+        host.host_coarse_points = 0;
+        host_level_ = l;
+        host_ = std::make_unique<Solver>(open_device("cpu"), levels_[l].d, host);
+        staging_.resize(levels_[l].d.storage());
+        break;
+      }
 }
 
 template <class T>
@@ -138,7 +150,28 @@ void Solver<T>::coarse_solve(Level& L) {
 }
 
 template <class T>
-void Solver<T>::cycle(std::size_t l, CycleType type) {
+void Solver<T>::host_cycle(CycleType type, bool x_zero) {
+  Level& L = levels_[host_level_];
+  Level& H = host_->levels_[0];
+  L.b.copy_to_host(staging_);
+  H.b.copy_from_host(staging_);
+  if (x_zero) {
+    dense::fill(H.x, T(0));
+  } else {
+    L.x.copy_to_host(staging_);
+    H.x.copy_from_host(staging_);
+  }
+  host_->cycle(0, type);
+  H.x.copy_to_host(staging_);
+  L.x.copy_from_host(staging_);
+}
+
+template <class T>
+void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero) {
+  if (host_ && l == host_level_) {
+    host_cycle(type, x_zero);
+    return;
+  }
   Level& L = levels_[l];
   if (l + 1 == levels_.size()) {
     coarse_solve(L);
@@ -148,8 +181,8 @@ void Solver<T>::cycle(std::size_t l, CycleType type) {
   Queue& q = device_->queue();
   smooth(L, opt_.pre);
   dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b); });
-  dense::fill(C.x, T(0));
-  cycle(l + 1, type);
+  if (!host_ || l + 1 != host_level_) dense::fill(C.x, T(0));  // (the host clears its own)
+  cycle(l + 1, type, true);
   if (type == CycleType::W) cycle(l + 1, type);
   if (type == CycleType::F) cycle(l + 1, CycleType::V);
   if (opt_.post > 0) {

@@ -45,6 +45,15 @@ struct Options {
   /// prolongation kernel plus the plain sweep (0.89 + 1.39 ms), see docs/mg.md.
   bool fuse_prolongation = false;
   long max_coarsest_points = 4096;
+  /// Levels of at most this many points (below the finest) run on the host's
+  /// CPU backend (OpenMP): a cycle reaching the first of them reads its
+  /// right-hand side (and, unless it is known to be zero, its solution) back,
+  /// runs the rest of the cycle there and writes the solution back. Small
+  /// levels on a GPU are launch-bound (several µs per kernel, seven kernels
+  /// per level); `tessera bench mg-kernels` times the thresholds. 0: every
+  /// level on the device. The same bits either way (every backend computes
+  /// the CPU's bits).
+  long host_coarse_points = 0;
 };
 
 /// Why a solve stopped.
@@ -90,6 +99,8 @@ class Solver {
   int levels() const { return static_cast<int>(levels_.size()); }
   const Dims& dims(int l) const { return levels_[static_cast<std::size_t>(l)].d; }
   const Options& options() const { return opt_; }
+  /// The first level run on the host (Options::host_coarse_points), -1: none.
+  int host_level() const { return host_ ? static_cast<int>(host_level_) : -1; }
   Device& device() const { return *device_; }
 
  private:
@@ -97,7 +108,10 @@ class Solver {
     Dims d;
     Buffer<T> x, x2, b;  // x2: Jacobi ping-pong target
   };
-  void cycle(std::size_t l, CycleType type);
+  /// x_zero: the level's solution is known to be zero (just cleared)
+  void cycle(std::size_t l, CycleType type, bool x_zero = false);
+  /// The rest of the cycle from level host_level_ on host_.
+  void host_cycle(CycleType type, bool x_zero);
   /// steps sweeps; with `correction`, P * correction->x is added to x first.
   void smooth(Level& L, int steps, const Level* correction = nullptr);
   bool fused_rbgs(const Level& L) const;
@@ -109,6 +123,11 @@ class Solver {
   std::vector<Level> levels_;
   Buffer<T> r_;  // finest-level residual scratch
   dense::Reducer<T> reducer_;
+  // Options::host_coarse_points: levels from host_level_ on also exist in
+  // host_, a solver on the CPU device whose finest level is host_level_.
+  std::size_t host_level_ = 0;  // 0: none (the finest level never moves)
+  std::unique_ptr<Solver> host_;
+  std::vector<T> staging_;
 };
 
 /// The coarsening schedule the solver uses for `finest` (for checks and docs).

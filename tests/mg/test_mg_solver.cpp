@@ -263,6 +263,54 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   }
 }
 
+// Options::host_coarse_points: the coarse levels run on the host's CPU
+// backend (their right-hand side, and the solution unless it was just
+// cleared, read back; the solution written back) give the same bits as on the
+// device, for V, W (the second visit starts from the first's solution) and F
+// cycles and FMG, from the first coarse level, a middle one and only the
+// coarsest. On the CPU device the option does nothing (host_level() == -1).
+template <class T>
+void host_coarse_same_bits(const std::string& id, int dim, long n) {
+  const Dims d = cube(dim, n);
+  const auto b = test::random_vector<T>(static_cast<std::size_t>(d.points()), 41);
+  for (CycleType type : {CycleType::V, CycleType::W, CycleType::F})
+    for (bool fmg : {false, true}) {
+      auto run = [&](long host_points, std::vector<T>& x) {
+        Options o;
+        o.cycle = type;
+        o.host_coarse_points = host_points;
+        Solver<T> mg(open_device(id), d, o);
+        mg.set_rhs(b);
+        if (fmg) mg.fmg();
+        mg.cycle();
+        mg.cycle();
+        x = mg.solution();
+        return std::make_pair(mg.host_level(), mg.residual_norm());
+      };
+      std::vector<T> ref, got;
+      const auto [none, ref_norm] = run(0, ref);
+      EXPECT_EQ(none, -1);
+      const long coarse1 = cube(dim, (n - 1) / 2).points();
+      const int levels = static_cast<int>(coarsening_schedule(d, Options{}.max_coarsest_points).size());
+      for (long host_points : {coarse1, cube(dim, 3).points(), 1L}) {
+        const auto [level, norm] = run(host_points, got);
+        const std::string what = std::to_string(dim) + "D n " + std::to_string(n) + " cycle " +
+                                 std::to_string(int(type)) + (fmg ? " fmg" : "") + " host from " +
+                                 std::to_string(host_points) + " points on " + id;
+        if (id == "cpu") EXPECT_EQ(level, -1) << what;
+        else EXPECT_EQ(level, host_points == coarse1 ? 1 : host_points == 1 ? levels - 1 : levels - 2)
+            << what;
+        EXPECT_EQ(norm, ref_norm) << what;
+        for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
+      }
+    }
+}
+
+TEST_P(MgDeviceTest, HostCoarseLevelsGiveTheSameBits) {
+  host_coarse_same_bits<double>(GetParam(), 3, 31);
+  host_coarse_same_bits<float>(GetParam(), 2, 63);
+}
+
 // The 3D residual + restriction (on GPUs tiles of 32 x 8 coarse points
 // marching 16 planes, for coarse levels of 2^18 points or more) equals the
 // CPU's point kernel bitwise, on a grid that leaves a partial tile on every
