@@ -69,12 +69,6 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
   return true;
 }
 
-// The (re, im) pair q of dots2's sums (krylov_dcgs2.h's layout) as a value.
-template <class V>
-V sum_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
-  if constexpr (sparse::is_complex_v<V>) return V(p[2 * q], p[2 * q + 1]);
-  else return p[2 * q];
-}
 // The value q of packed coefficient lists (nc reals each).
 template <class V>
 V packed_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
@@ -142,7 +136,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
         if (queued == j + 1 && !last_at(j + 1, res.iterations + 1)) enqueue(j + 1);
         s.timed(&TimeSplit::ortho, [&] { s.dcgs2_sums(sums); });
       }
-      for (std::size_t i = 0; i <= j; ++i) au[i] = sum_value<V>(sums, i), bw[i] = sum_value<V>(sums, k + i);
+      pairs_to_values<V>(sums.data(), k, au.data());  // krylov_dcgs2.h's layout: a at pair i, b at k + i
+      pairs_to_values<V>(sums.data() + 2 * k, k, bw.data());
     } else {
       if (!last) apply_to_slot(j);  // w = A M u_j
       s.timed(&TimeSplit::ortho, [&] {

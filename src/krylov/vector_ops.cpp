@@ -32,15 +32,6 @@ void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
   for (int i = 0; i < k; ++i) put(c[i]);
 }
 
-// The (re, im) pairs of reduced products as values.
-template <class V>
-void to_values(const real_of<V>* p, int k, V* out) {
-  for (int i = 0; i < k; ++i) {
-    if constexpr (sparse::is_complex_v<V>) out[i] = V(p[2 * i], p[2 * i + 1]);
-    else out[i] = p[2 * i];
-  }
-}
-
 void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t count, const char* what) {
   if ((slot + count) * n > size)
     throw Error(std::string("krylov: ") + what + " reaches slot " + std::to_string(slot + count) +
@@ -84,8 +75,8 @@ void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V
                      w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(), compressed);
   });
   reduce_partials(count, nullptr);
-  if (out) to_values<V>(host_sums_.data(), k, out);
-  if (w2.handle) to_values<V>(host_sums_.data() + 2 * k, k, out2);
+  if (out) pairs_to_values<V>(host_sums_.data(), std::size_t(k), out);
+  if (w2.handle) pairs_to_values<V>(host_sums_.data() + 2 * k, std::size_t(k), out2);
 }
 
 template <Scalar V>
@@ -97,7 +88,7 @@ void DeviceVectorOps<V>::reduce_partials(int count, V* out) {
   host_sums_.resize(2 * std::size_t(count));
   device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
   next_slot_ = 0;  // the blocking read drained the queue: every slot is free
-  if (out) to_values<V>(host_sums_.data(), count, out);
+  if (out) pairs_to_values<V>(host_sums_.data(), std::size_t(count), out);
 }
 
 template <Scalar V>
@@ -362,8 +353,8 @@ void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const V
                 w2 ? reinterpret_cast<const R*>(w2->data() + w2_slot * n_) : nullptr, partials_.data());
   sums_.resize(2 * std::size_t(count));
   host::sum_chunks<R>(chunks, count, partials_.data(), sums_.data());
-  to_values<V>(sums_.data(), k, out);
-  if (w2) to_values<V>(sums_.data() + 2 * k, k, out2);
+  pairs_to_values<V>(sums_.data(), std::size_t(k), out);
+  if (w2) pairs_to_values<V>(sums_.data() + 2 * k, std::size_t(k), out2);
 }
 
 template <Scalar V>

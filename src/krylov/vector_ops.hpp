@@ -20,6 +20,16 @@ namespace tessera::krylov {
 using sparse::Scalar;
 template <class V> using real_of = sparse::real_t<V>;
 
+/// k reduced products stored as (re, im) pairs (the sums' layout; the
+/// imaginary part of a real value is unused) as values.
+template <class V>
+void pairs_to_values(const real_of<V>* p, std::size_t k, V* out) {
+  for (std::size_t i = 0; i < k; ++i) {
+    if constexpr (sparse::is_complex_v<V>) out[i] = V(p[2 * i], p[2 * i + 1]);
+    else out[i] = p[2 * i];
+  }
+}
+
 /// The second output of combine2: y[y_slot] = a*x[x_slot] + sum_{i<k} c[i]*basis[first+i]
 /// over the first output's basis (k at most the first output's count).
 template <class Vec, class V>

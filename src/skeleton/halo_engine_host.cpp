@@ -83,7 +83,7 @@ class HostEngine final : public ExchangeEngine {
 
 }  // namespace
 
-std::unique_ptr<ExchangeEngine> make_engine(const Team& team) {
+std::unique_ptr<ExchangeEngine> make_engine([[maybe_unused]] const Team& team) {  // (used with CUDA)
 #if TESSERA_HAVE_CUDA
   bool all_cuda = true;
   for (int p = 0; p < team.local_parts(); ++p) all_cuda = all_cuda && team.device(p).backend() == Backend::cuda;
