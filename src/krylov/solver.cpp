@@ -100,6 +100,7 @@ Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffe
   }
   a.device()->queue().synchronize();
   t.total = detail::seconds_since(t0);
+  if constexpr (requires { s.harvest_split(); }) s.harvest_split();
   t.other = std::max(0.0, t.total - t.spmv - t.ortho - t.precond - t.transfer);
   res.time = t;
   return res;

@@ -63,6 +63,11 @@ struct Options {
   /// Synchronise the device at phase boundaries so that TimeSplit is exact
   /// (costs a little; off: only `total` is meaningful).
   bool time_split = false;
+  /// Resident and fused modes: time each phase between two device events
+  /// instead (no synchronisation, so the run is the unperturbed one; the
+  /// events are read at the end). TimeSplit then holds device time per phase
+  /// and `other` the rest of the wall time. Wins over time_split.
+  bool time_split_events = false;
   /// Stop as stagnated when a whole GMRES restart cycle (or, for CG and
   /// BiCGStab, `stagnation_window` iterations) reduces the residual by less
   /// than this factor.

@@ -6,6 +6,8 @@
 //                  its input to the device and its output back.
 #pragma once
 #include <chrono>
+#include <memory>
+#include <vector>
 
 #include "krylov/precond.hpp"
 #include "krylov/solver.hpp"
@@ -23,8 +25,9 @@ class ResidentSpace : public DeviceVectorOps<V> {
  public:
   using Vec = Buffer<V>;
   ResidentSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options& o, TimeSplit& t)
-      : DeviceVectorOps<V>(a.device(), a.size(), max_terms), a_(a), m_(m), sync_(o.time_split),
-        fused_(o.mode == Mode::fused), t_(t) {}
+      : DeviceVectorOps<V>(a.device(), a.size(), max_terms), a_(a), m_(m),
+        sync_(o.time_split && !o.time_split_events), events_(o.time_split_events), fused_(o.mode == Mode::fused),
+        t_(t) {}
 
   /// Whether DCGS2 joins its two reductions and its two updates (one pass
   /// over the basis each; the same bits as the separate kernels).
@@ -38,13 +41,29 @@ class ResidentSpace : public DeviceVectorOps<V> {
     return j && j->block_size() == 1 ? &j->inverse() : nullptr;
   }
 
-  /// Runs f and adds its time to `slot` (synchronising first with time_split).
+  /// Runs f and adds its time to `slot`: wall time (synchronising after f
+  /// with time_split) or, with time_split_events, the device time between
+  /// events recorded before and after f, added by harvest_split().
   template <class F>
   void timed(double TimeSplit::*slot, F&& f) {
+    if (events_) {
+      Queue& q = a_.device()->queue();
+      auto e0 = q.record();
+      f();
+      marks_.push_back({slot, std::move(e0), q.record()});
+      return;
+    }
     auto t0 = Clock::now();
     f();
     if (sync_) this->finish();
     t_.*slot += seconds_since(t0);
+  }
+  /// time_split_events: waits for the device and adds every phase's device time.
+  void harvest_split() {
+    if (marks_.empty()) return;
+    this->finish();
+    for (const auto& m : marks_) t_.*m.slot += m.stop->ms_since(*m.start) * 1e-3;
+    marks_.clear();
   }
   void apply_a(const Vec& x, Vec& y) {
     timed(&TimeSplit::spmv, [&] { a_.apply(x, y); });
@@ -64,10 +83,15 @@ class ResidentSpace : public DeviceVectorOps<V> {
   void to_device(const Vec& v, Buffer<V>& out) { out.copy_from(v); }
 
  private:
+  struct Mark {
+    double TimeSplit::*slot;
+    std::unique_ptr<Event> start, stop;
+  };
   LinearOperator<V>& a_;
   LinearOperator<V>* m_;
-  bool sync_, fused_;
+  bool sync_, events_, fused_;
   TimeSplit& t_;
+  std::vector<Mark> marks_;
 };
 
 template <Scalar V>
