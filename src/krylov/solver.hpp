@@ -93,7 +93,8 @@ struct Options {
 Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
                       int max_iters, bool fixed_iterations);
 
-/// Seconds by phase (wall clock on the host; exact with Options::time_split).
+/// Seconds by phase (wall clock on the host; exact with Options::time_split;
+/// device time with Options::time_split_events).
 struct TimeSplit {
   double spmv = 0, ortho = 0, precond = 0, transfer = 0, other = 0, total = 0;
 };
