@@ -3,11 +3,8 @@
 // kernels reproduce them bitwise.
 #include <algorithm>
 #include <array>
-#include <cstdlib>
-#include <string>
 
 #include "backends/cpu/cpu_device.hpp"
-#include "core/error.hpp"
 #include "krylov/kernels/krylov_host.hpp"
 #include "krylov/kernels/krylov_kernels.hpp"
 #include "krylov/kernels/krylov_point.hpp"
@@ -165,19 +162,6 @@ TS_INSTANTIATE(double)
 }  // namespace host
 
 namespace kernels {
-
-std::size_t dots_vectors_per_group() {
-  static const std::size_t v = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTS_VECTORS");
-    if (!e) return std::size_t(1);
-    char* end = nullptr;
-    const long n = std::strtol(e, &end, 10);
-    if (end == e || *end != '\0' || n < 1 || n > 64)
-      throw UsageError(std::string("TESSERA_KRY_DOTS_VECTORS=") + e + ": expected an integer from 1 to 64");
-    return std::size_t(n);
-  }();
-  return v;
-}
 
 template <class R>
 const R* at(const void* h, std::size_t off) {

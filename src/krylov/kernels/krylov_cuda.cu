@@ -12,21 +12,16 @@ namespace {
 using namespace point;
 constexpr unsigned kBlock = 256;
 
-// One block of TS_REDUCE_THREADS per (group of vpb products, chunk c), the
-// products in turn (dots_vectors_per_group); consecutive blocks share a
-// chunk of w (c = block / groups), so its re-reads hit the caches. TWO: a
+// One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
 // second right-hand side w2 in the same pass, its partials 2 nch k reals on.
 template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
-    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, std::size_t vpb, const S* __restrict__ v,
-                std::size_t ld, const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
+    dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
+                const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
   __shared__ R s[(TWO ? 4 : 2) * TS_REDUCE_THREADS];  // re, im (, re2, im2)
-  const std::size_t groups = (k + vpb - 1) / vpb, c = blockIdx.x / groups, first = (blockIdx.x % groups) * vpb;
-  const std::size_t end = first + vpb < k ? first + vpb : k;
-  for (std::size_t kk = first; kk < end; ++kk) {
-    dots_group<R, S>(nc, n, c, kk * nch + c, 2 * nch * k, threadIdx.x, v + kk * ld, w, TWO, w2, s, partials);
-    __syncthreads();  // the next product reuses s
-  }
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  dots_group<R, S>(nc, n, c, kk * nch + c, 2 * nch * k, threadIdx.x, v + kk * ld, w, TWO, w2, s, partials);
 }
 
 // One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
@@ -133,17 +128,17 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   if (n == 0 || k == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  const std::size_t nch = chunks(n), vpb = dots_vectors_per_group();
-  const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + vpb - 1) / vpb));
+  const std::size_t nch = chunks(n);
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
   point::with_storage<R>(compressed, [&](auto s) {
     using S = decltype(s);
     if (w2)
       dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), vpb, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
           cuda::ptr<R>(partials));
     else
       dots_kernel<R, S, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), vpb, at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
   });
   cuda::check_launch("krylov dots");
 }

@@ -83,13 +83,6 @@ struct UpdateOperands {
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 
-/// The GPU dots kernels: basis vectors one work-group reduces in turn against
-/// its chunk of w (and w2), each product in the order above, so that w is read
-/// from L2 once per group of vectors rather than once per vector. The bits do
-/// not depend on it. TESSERA_KRY_DOTS_VECTORS=N (1..64) overrides it for
-/// measurements.
-std::size_t dots_vectors_per_group();
-
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
   template <class R>                                                                               \
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \

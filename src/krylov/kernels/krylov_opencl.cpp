@@ -55,15 +55,15 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
           const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
   if (n == 0 || k == 0) return;
   cl::Kernel kr = kernel<R>(dev, w2 ? "kry_dots2" : "kry_dots", compressed);
-  const std::size_t nch = chunks(n), vpb = dots_vectors_per_group();
+  const std::size_t nch = chunks(n);
   if (w2)
-    opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), cl_ulong(vpb), mem_or(v, nullptr),
-                     cl_ulong(v_off), cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), mem_or(w2, nullptr),
-                     cl_ulong(w2_off), opencl::mem(partials));
+    opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
+                     cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), mem_or(w2, nullptr), cl_ulong(w2_off),
+                     opencl::mem(partials));
   else
-    opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), cl_ulong(vpb), mem_or(v, nullptr),
-                     cl_ulong(v_off), cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * ((std::size_t(k) + vpb - 1) / vpb) * kGroup),
+    opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
+                     cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),
                                        cl::NDRange(kGroup), "krylov dots");
 }
 
