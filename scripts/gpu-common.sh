@@ -3,6 +3,13 @@
 # with the ICD loader (it is installed there but not registered), and gpu_build.
 # The device machine's copy of .git may be older than the tree it runs: put
 # TESSERA_COMMIT=<local HEAD> in the command so the build records the right commit.
+# A value that is not a hash (a placeholder) would be recorded in every
+# result: refused. Write the hash itself into the command: $(git rev-parse
+# HEAD) in it runs there, against the stale .git, and passes this check.
+if [[ -n ${TESSERA_COMMIT:-} && ! ${TESSERA_COMMIT} =~ ^[0-9a-f]{7,40}$ ]]; then
+  echo "TESSERA_COMMIT=${TESSERA_COMMIT}: expected the local HEAD's hexadecimal hash (git rev-parse --short HEAD, run here)" >&2
+  exit 2
+fi
 OUT=${OUT:-/tmp/tessera-out}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
