@@ -65,8 +65,11 @@ struct Options {
   bool time_split = false;
   /// Resident and fused modes: time each phase between two device events
   /// instead (no synchronisation, so the run is the unperturbed one; the
-  /// events are read at the end). TimeSplit then holds device time per phase
-  /// and `other` the rest of the wall time. Wins over time_split.
+  /// events are read at the end, or after every 4096 phases: one
+  /// synchronisation then). TimeSplit then holds the device timeline between
+  /// each phase's events, idle stretches inside the phase included (a
+  /// blocking read's round trip), and `other` the rest of the wall time.
+  /// Wins over time_split.
   bool time_split_events = false;
   /// Stop as stagnated when a whole GMRES restart cycle (or, for CG and
   /// BiCGStab, `stagnation_window` iterations) reduces the residual by less
@@ -109,8 +112,9 @@ struct Result {
   double true_relres = 0;  ///< ||b - A x|| / ||b|| recomputed at the end (working precision)
   bool happy_breakdown = false;  ///< GMRES: h_{j+1,j} = 0, the Krylov space is invariant
   double orthogonality_loss = 0;  ///< with Options::measure_orthogonality: max over cycles
-  /// DCGS2: steps whose candidate lost more than half its norm to the first
-  /// projection, so its norm was taken explicitly (each ends its cycle; rare)
+  /// DCGS2: steps whose candidate lost at least half its squared norm to the
+  /// first projection, so its norm was taken explicitly (each ends its cycle;
+  /// rare)
   int dcgs2_explicit = 0;
   TimeSplit time;
   bool converged() const { return status == Status::converged; }

@@ -51,6 +51,7 @@ class ResidentSpace : public DeviceVectorOps<V> {
       auto e0 = q.record();
       f();
       marks_.push_back({slot, std::move(e0), q.record()});
+      if (marks_.size() >= kMaxMarks) harvest_split();  // bounds the live events of long runs
       return;
     }
     auto t0 = Clock::now();
@@ -83,6 +84,7 @@ class ResidentSpace : public DeviceVectorOps<V> {
   void to_device(const Vec& v, Buffer<V>& out) { out.copy_from(v); }
 
  private:
+  static constexpr std::size_t kMaxMarks = 4096;
   struct Mark {
     double TimeSplit::*slot;
     std::unique_ptr<Event> start, stop;

@@ -52,7 +52,8 @@ struct Options {
   /// levels on a GPU are launch-bound (several µs per kernel, seven kernels
   /// per level); `tessera bench mg-kernels` times the thresholds. 0: every
   /// level on the device. The same bits either way (every backend computes
-  /// the CPU's bits).
+  /// the CPU's bits). FMG's first pass below that level (its coarsest solve
+  /// and the cycles it starts there) stays on the device: it runs once.
   long host_coarse_points = 0;
 };
 

@@ -369,8 +369,8 @@ TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
   }
 }
 
-// DCGS2's explicit path (krylov_dcgs2.h): a candidate that lost more than
-// half its norm to the first projection is orthogonalised again explicitly,
+// DCGS2's explicit path (krylov_dcgs2.h): a candidate that lost at least
+// half its squared norm to the first projection is orthogonalised again explicitly,
 // its norm taken directly, and the cycle ends. A = I makes it certain: the
 // candidate u_1 = q_0 - q_0 (q_0^H q_0) is rounding, mostly along q_0 (the
 // dot product's error; zero when it rounds to 1, which takes the same path).
@@ -638,8 +638,8 @@ TEST_P(KrylovSolvers, EventTimeSplitLeavesTheRunUnchanged) {
     const auto& t = ev.res.time;
     EXPECT_GT(t.spmv, 0.0) << what;
     EXPECT_GT(t.ortho, 0.0) << what;
-    EXPECT_EQ(t.transfer, 0.0) << what;
     EXPECT_LE(t.spmv + t.ortho + t.precond, t.total * (1 + 1e-6)) << what;
+    // `other` is the rest once the events are in (it fails if it were formed before them)
     EXPECT_NEAR(t.spmv + t.ortho + t.precond + t.other, t.total, 1e-9 + 1e-6 * t.total) << what;
   }
 }
