@@ -137,6 +137,9 @@ TEST(MgSolver, BadInput) {
   Options none;
   none.pre = none.post = 0;
   EXPECT_THROW(Solver<double>(cpu, cube(2, 63), none), UsageError);
+  Options host;
+  host.host_coarse_points = -1;
+  EXPECT_THROW(Solver<double>(cpu, cube(2, 63), host), UsageError);
   Solver<double> mg(cpu, cube(2, 7), Options{});
   auto b = std::vector<double>(49, 1.0);
   b[3] = std::nan("");

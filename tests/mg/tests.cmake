@@ -20,6 +20,12 @@ add_test(NAME cli.mg_streaming_row_cache COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET
 add_test(NAME cli.mg_row_cache_outside_streaming_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;thesis\;--n\;15\;--row-cache\;--device\;cpu
          -DEXPECT=2 -DMATCH=--row-cache.is.an.option.of.--mode.streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_host_coarse_outside_resident_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;thesis\;--n\;15\;--host-coarse\;27\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--host-coarse.is.an.option.of.--mode.resident -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_host_coarse_negative_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--dim\;3\;--n\;15\;--host-coarse\;-5\;--device\;cpu
+         -DEXPECT=2 -DMATCH=host-coarse -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.mg_streaming_budget_too_small_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;streaming\;--n\;63\;--budget\;100\;--device\;cpu
          -DEXPECT=2 -DMATCH=too.small.for.even.one.tile -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

@@ -32,9 +32,9 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
   ts_kry_sum_chunks_group(chunks, blockIdx.x, threadIdx.x, partials, s, out);
 }
 
-// DCGS2's coefficients of one step (krylov_dcgs2.h), one thread: the
-// reduction's sums become the update's coefficients without the host.
-// The scalars' two sums by thread 0, the list values by every thread.
+// DCGS2's coefficients of one step (krylov_dcgs2.h), one block of 128
+// threads: the reduction's sums become the update's coefficients without the
+// host. The scalars' two sums by thread 0, the list values by every thread.
 template <class R>
 __global__ void dcgs2_coef_kernel(int nc, int j, const R* __restrict__ sums, R* __restrict__ coef) {
   __shared__ double st[7];
