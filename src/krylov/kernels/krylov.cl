@@ -2,32 +2,25 @@
  * is krylov_point.h and the summation order that of krylov_cpu.cpp; this file
  * only indexes. Offsets and leading dimensions count reals. */
 #include "krylov_point.h"
-#include "krylov_dots.h" /* TS_KRY_DOTS_VECTORS from the build options */
 
-/* One work-group of TS_REDUCE_THREADS per (TS_KRY_DOTS_VECTORS basis
- * elements, chunk c), the elements' products side by side (krylov_dots.h);
- * consecutive groups share a chunk of w (c = group / groups), so its re-reads
- * hit the cache. kry_dots2: a second right-hand side w2 in the same pass, its
- * partials 2 * nch * k reals on (two kernels, so that each compiles only its
- * loads). */
+/* One work-group of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+ * groups share a chunk of w (c = group / k), so its re-reads hit the cache.
+ * kry_dots2: a second right-hand side w2 in the same pass, its partials
+ * 2 * nch * k reals on (two kernels, so that each compiles only its loads). */
 __kernel void kry_dots(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
                        __global const ts_vstore* w, ulong w_off, __global ts_real* partials) {
-  __local ts_real s[2 * TS_KRY_DOTS_VECTORS * TS_REDUCE_THREADS];
-  const ulong groups = (k + TS_KRY_DOTS_VECTORS - 1) / TS_KRY_DOTS_VECTORS, c = get_group_id(0) / groups;
-  const ulong first = (get_group_id(0) % groups) * TS_KRY_DOTS_VECTORS;
-  const int m = (int)(k - first < TS_KRY_DOTS_VECTORS ? k - first : TS_KRY_DOTS_VECTORS);
-  ts_kry_dots_group(nc, n, nch, c, first, m, 2 * nch * k, (uint)get_local_id(0), v + v_off + first * ld, ld,
-                    w + w_off, 0, (__global const ts_real*)0, s, partials);
+  __local ts_real s[2 * TS_REDUCE_THREADS];
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  ts_kry_dots_group(nc, n, c, kk * nch + c, 2 * nch * k, (uint)get_local_id(0), v + v_off + kk * ld, w + w_off, 0,
+                    (__global const ts_real*)0, s, partials);
 }
 __kernel void kry_dots2(int nc, ulong n, ulong nch, ulong k, __global const ts_vstore* v, ulong v_off, ulong ld,
                         __global const ts_vstore* w, ulong w_off, __global const ts_real* w2, ulong w2_off,
                         __global ts_real* partials) {
-  __local ts_real s[4 * TS_KRY_DOTS_VECTORS * TS_REDUCE_THREADS];
-  const ulong groups = (k + TS_KRY_DOTS_VECTORS - 1) / TS_KRY_DOTS_VECTORS, c = get_group_id(0) / groups;
-  const ulong first = (get_group_id(0) % groups) * TS_KRY_DOTS_VECTORS;
-  const int m = (int)(k - first < TS_KRY_DOTS_VECTORS ? k - first : TS_KRY_DOTS_VECTORS);
-  ts_kry_dots_group(nc, n, nch, c, first, m, 2 * nch * k, (uint)get_local_id(0), v + v_off + first * ld, ld,
-                    w + w_off, 1, w2 + w2_off, s, partials);
+  __local ts_real s[4 * TS_REDUCE_THREADS];
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  ts_kry_dots_group(nc, n, c, kk * nch + c, 2 * nch * k, (uint)get_local_id(0), v + v_off + kk * ld, w + w_off, 1,
+                    w2 + w2_off, s, partials);
 }
 
 /* y = a*x + sum_k c_k v_k, and with two = 1 y2 = a2*x2 + sum_{k < k2} c2_k v_k

@@ -3,11 +3,8 @@
 // kernels reproduce them bitwise.
 #include <algorithm>
 #include <array>
-#include <cstdlib>
-#include <string>
 
 #include "backends/cpu/cpu_device.hpp"
-#include "core/error.hpp"
 #include "krylov/kernels/krylov_host.hpp"
 #include "krylov/kernels/krylov_kernels.hpp"
 #include "krylov/kernels/krylov_point.hpp"
@@ -165,18 +162,6 @@ TS_INSTANTIATE(double)
 }  // namespace host
 
 namespace kernels {
-
-std::size_t dots_vectors_per_group() {
-  static const std::size_t g = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTS_VECTORS");
-    if (!e) return std::size_t(4);
-    const std::string v(e);
-    if (v != "1" && v != "2" && v != "4")
-      throw UsageError("TESSERA_KRY_DOTS_VECTORS=" + v + ": expected 1, 2 or 4");
-    return std::size_t(std::stoi(v));
-  }();
-  return g;
-}
 
 template <class R>
 const R* at(const void* h, std::size_t off) {

@@ -12,19 +12,16 @@ namespace {
 using namespace point;
 constexpr unsigned kBlock = 256;
 
-// One block of TS_REDUCE_THREADS per (G basis elements, chunk c), the
-// elements' products side by side (krylov_dots.h); consecutive blocks share
-// a chunk of w (c = block / groups), so its re-reads hit L2. TWO: a second
-// right-hand side w2 in the same pass, its partials 2 nch k reals on.
-template <class R, class S, int TWO, int G>
+// One block of TS_REDUCE_THREADS per (product k, chunk c); consecutive
+// blocks share a chunk of w (c = block / k), so its re-reads hit L2. TWO: a
+// second right-hand side w2 in the same pass, its partials 2 nch k reals on.
+template <class R, class S, int TWO>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const S* __restrict__ v, std::size_t ld,
                 const S* __restrict__ w, const R* __restrict__ w2, R* partials) {
-  __shared__ R s[(TWO ? 4 : 2) * G * TS_REDUCE_THREADS];  // per element: re, im (, re2, im2)
-  const std::size_t groups = (k + G - 1) / G, c = blockIdx.x / groups, first = (blockIdx.x % groups) * G;
-  const int m = static_cast<int>(k - first < G ? k - first : G);
-  dots_group<G, R, S>(nc, n, nch, c, first, m, 2 * nch * k, threadIdx.x, v + first * ld, ld, w, TWO, w2, s,
-                      partials);
+  __shared__ R s[(TWO ? 4 : 2) * TS_REDUCE_THREADS];  // re, im (, re2, im2)
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  dots_group<R, S>(nc, n, c, kk * nch + c, 2 * nch * k, threadIdx.x, v + kk * ld, w, TWO, w2, s, partials);
 }
 
 // One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
@@ -131,21 +128,17 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
   if (n == 0 || k == 0) return;
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
-  const std::size_t nch = chunks(n), g = dots_vectors_per_group();
-  const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + g - 1) / g));
-  auto launch = [&](auto storage, auto two, auto group) {
-    using S = decltype(storage);
-    dots_kernel<R, S, decltype(two)::value, decltype(group)::value><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-        nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off), cuda::ptr<R>(partials));
-  };
-  auto with_group = [&](auto storage, auto two) {
-    if (g == 1) launch(storage, two, std::integral_constant<int, 1>{});
-    else if (g == 2) launch(storage, two, std::integral_constant<int, 2>{});
-    else launch(storage, two, std::integral_constant<int, 4>{});
-  };
-  point::with_storage<R>(compressed, [&](auto storage) {
-    if (w2) with_group(storage, std::integral_constant<int, 1>{});
-    else with_group(storage, std::integral_constant<int, 0>{});
+  const std::size_t nch = chunks(n);
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
+  point::with_storage<R>(compressed, [&](auto s) {
+    using S = decltype(s);
+    if (w2)
+      dots_kernel<R, S, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
+          cuda::ptr<R>(partials));
+    else
+      dots_kernel<R, S, 0><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+          nc, n, nch, std::size_t(k), at<S>(v, v_off), ld, at<S>(w, w_off), nullptr, cuda::ptr<R>(partials));
   });
   cuda::check_launch("krylov dots");
 }

@@ -83,11 +83,6 @@ struct UpdateOperands {
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 
-/// Basis elements one GPU dots work-group reduces together against its chunk
-/// of w (and w2): krylov_dots.h. The bits do not depend on it.
-/// TESSERA_KRY_DOTS_VECTORS=G (1, 2 or 4) overrides it for measurements.
-std::size_t dots_vectors_per_group();
-
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
   template <class R>                                                                               \
   void dots(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off,        \

@@ -12,21 +12,19 @@ namespace {
 
 constexpr std::size_t kGroup = 256;
 
-// The dots work-group's shape (krylov_dots.h): its basis elements
-// (dots_vectors_per_group) and, with TESSERA_KRY_DOTS_BATCH=N (1, 2, 4, 8,
-// 16), another number of elements whose loads a work-item issues together
-// (krylov_constants.h), for measurements without a rebuild. The order of the
-// sums, and so the bits, depend on neither.
-const std::string& dots_options() {
+// TESSERA_KRY_DOTS_BATCH=N (1, 2, 4, 8, 16): another number of elements whose
+// loads a dots work-item issues together (krylov_constants.h), for
+// measurements on the OpenCL side without a rebuild; the order of the sums,
+// and so the bits, do not depend on it.
+const std::string& dots_batch_option() {
   static const std::string opt = [] {
-    std::string o = " -DTS_KRY_DOTS_VECTORS=" + std::to_string(dots_vectors_per_group());
     const char* e = std::getenv("TESSERA_KRY_DOTS_BATCH");
-    if (!e) return o;
+    if (!e) return std::string();
     const std::string v(e);
     if (v != "1" && v != "2" && v != "4" && v != "8" && v != "16")
       throw UsageError("TESSERA_KRY_DOTS_BATCH=" + v + ": expected 1, 2, 4, 8 or 16 (a divisor of " +
                        std::to_string(TS_REDUCE_PER_THREAD) + ")");
-    return o + " -DTS_KRY_DOTS_BATCH=" + v;
+    return " -DTS_KRY_DOTS_BATCH=" + v;
   }();
   return opt;
 }
@@ -40,7 +38,7 @@ cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
                                       : "-Dts_real=float -Dts_vstore=float")
                         : (compressed ? "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=float -DTS_KRY_COMPRESSED=1"
                                       : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double");
-  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt + dots_options());
+  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt + dots_batch_option());
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
@@ -57,7 +55,7 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
           const void* w, std::size_t w_off, const void* w2, std::size_t w2_off, void* partials, bool compressed) {
   if (n == 0 || k == 0) return;
   cl::Kernel kr = kernel<R>(dev, w2 ? "kry_dots2" : "kry_dots", compressed);
-  const std::size_t nch = chunks(n), g = dots_vectors_per_group();
+  const std::size_t nch = chunks(n);
   if (w2)
     opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                      cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), mem_or(w2, nullptr), cl_ulong(w2_off),
@@ -65,7 +63,7 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
   else
     opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                      cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * ((std::size_t(k) + g - 1) / g) * kGroup),
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),
                                        cl::NDRange(kGroup), "krylov dots");
 }
 

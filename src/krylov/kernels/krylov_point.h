@@ -173,27 +173,19 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
  * the imaginary parts 0. v and w are basis operands (ts_vstore), w2 a
  * working vector. Loading and adding are apart so that a GPU work-item can
  * put the loads of several elements in flight before the first sum. */
-TS_FN void ts_kry_dots_load_v(int nc, long i, TS_GLOBAL const ts_vstore* v, ts_real* vr, ts_real* vi) {
-  *vi = (ts_real)0;
-  if (nc == 1) *vr = ts_kry_vget(v, i);
-  else ts_kry_vget2(v, i, vr, vi);
-}
-TS_FN void ts_kry_dots_load_rhs(int nc, long i, TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
-                                ts_real* wr, ts_real* wi, ts_real* xr, ts_real* xi) {
-  *wi = *xi = *xr = (ts_real)0;
+TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w, int two,
+                            TS_GLOBAL const ts_real* w2, ts_real* vr, ts_real* vi, ts_real* wr, ts_real* wi,
+                            ts_real* xr, ts_real* xi) {
+  *vi = *wi = *xi = *xr = (ts_real)0;
   if (nc == 1) {
+    *vr = ts_kry_vget(v, i);
     *wr = ts_kry_vget(w, i);
     if (two) *xr = w2[i];
     return;
   }
+  ts_kry_vget2(v, i, vr, vi);
   ts_kry_vget2(w, i, wr, wi);
   if (two) ts_kry_ld2(w2, i, xr, xi);
-}
-TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w, int two,
-                            TS_GLOBAL const ts_real* w2, ts_real* vr, ts_real* vi, ts_real* wr, ts_real* wi,
-                            ts_real* xr, ts_real* xi) {
-  ts_kry_dots_load_v(nc, i, v, vr, vi);
-  ts_kry_dots_load_rhs(nc, i, w, two, w2, wr, wi, xr, xi);
 }
 /* The Hermitian products' terms of one element (the conjugate on the basis
  * element) added to the running sums (re, im) and, with two = 1, (re2, im2). */
@@ -220,6 +212,55 @@ TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBA
   ts_kry_dots_add(nc, two, vr, vi, wr, wi, xr, xi, re, im, re2, im2);
 }
 
+#if defined(TS_BARRIER)
+/* One work-group's job of the GPU dots kernels: chunk c of basis element vk
+ * against w (and w2 when two, a literal at every call, so each kernel keeps
+ * only its own loads), in portable.h's canonical order: work-item t takes
+ * elements t, t + THREADS, ... of the chunk, then the halving tree. The
+ * chunk's partial goes to partials[2 job + {0,1}], the second right-hand
+ * side's to partials[set + 2 job + {0,1}]. s: 4 * TS_REDUCE_THREADS reals
+ * of group memory (2 * THREADS without two). */
+TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned long job, unsigned long set,
+                             unsigned t, TS_GLOBAL const ts_vstore* vk, TS_GLOBAL const ts_vstore* w, int two,
+                             TS_GLOBAL const ts_real* w2, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
+  ts_real acc[4] = {0, 0, 0, 0};
+  if ((c + 1) * TS_REDUCE_CHUNK <= n) {
+    /* a whole chunk: the loads of TS_KRY_DOTS_BATCH elements go out before
+     * their sums (no bounds test between them to keep them apart) */
+    for (unsigned p0 = 0; p0 < TS_REDUCE_PER_THREAD; p0 += TS_KRY_DOTS_BATCH) {
+      ts_real vr[TS_KRY_DOTS_BATCH], vi[TS_KRY_DOTS_BATCH], wr[TS_KRY_DOTS_BATCH], wi[TS_KRY_DOTS_BATCH],
+          xr[TS_KRY_DOTS_BATCH], xi[TS_KRY_DOTS_BATCH];
+      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q)
+        ts_kry_dots_load(nc, (long)(c * TS_REDUCE_CHUNK + (unsigned long)(p0 + q) * TS_REDUCE_THREADS + t), vk, w,
+                         two, w2, &vr[q], &vi[q], &wr[q], &wi[q], &xr[q], &xi[q]);
+      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q)
+        ts_kry_dots_add(nc, two, vr[q], vi[q], wr[q], wi[q], xr[q], xi[q], &acc[0], &acc[1], &acc[2], &acc[3]);
+    }
+  } else {
+    TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+      const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
+      if (i < n) ts_kry_dots_at(nc, (long)i, vk, w, two, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
+    }
+  }
+  const int sums = two ? 4 : 2;
+  for (int q = 0; q < sums; ++q) s[q * TS_REDUCE_THREADS + t] = acc[q];
+  TS_BARRIER();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int q = 0; q < sums; ++q)
+        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+    TS_BARRIER();
+  }
+  if (t == 0) {
+    partials[2 * job] = s[0];
+    partials[2 * job + 1] = s[TS_REDUCE_THREADS];
+    if (two) {
+      partials[set + 2 * job] = s[2 * TS_REDUCE_THREADS];
+      partials[set + 2 * job + 1] = s[3 * TS_REDUCE_THREADS];
+    }
+  }
+}
+#endif
 
 #if !defined(TS_KRY_COMPRESSED) /* the rest: working vectors only */
 /* block_diag at row i: y_i = sum_c D_b(r, c) x_b(c) for the dense bs x bs

@@ -15,18 +15,12 @@ namespace tessera::krylov::point {
 #define ts_real float
 #define ts_vstore float
 #include "krylov/kernels/krylov_point.h"
-#if defined(__CUDACC__)
-#include "krylov/kernels/krylov_dots_sizes.inc"
-#endif
 #include "krylov/kernels/krylov_dcgs2.h"
 #undef ts_vstore
 #undef ts_real
 #define ts_real double
 #define ts_vstore double
 #include "krylov/kernels/krylov_point.h"
-#if defined(__CUDACC__)
-#include "krylov/kernels/krylov_dots_sizes.inc"
-#endif
 #include "krylov/kernels/krylov_dcgs2.h"
 #undef ts_vstore
 #undef ts_real
@@ -37,18 +31,12 @@ namespace compressed {
 #define ts_real float
 #define ts_vstore unsigned short
 #include "krylov/kernels/krylov_point.h"
-#if defined(__CUDACC__)
-#include "krylov/kernels/krylov_dots_sizes.inc"
-#endif
 #undef ts_vstore
 #undef ts_real
 #undef TS_KRY_HALF
 #define ts_real double
 #define ts_vstore float
 #include "krylov/kernels/krylov_point.h"
-#if defined(__CUDACC__)
-#include "krylov/kernels/krylov_dots_sizes.inc"
-#endif
 #undef ts_vstore
 #undef ts_real
 #undef TS_KRY_COMPRESSED
@@ -75,24 +63,11 @@ TS_FN void dots_at(int nc, long i, const S* v, const S* w, int two, const R* w2,
   else compressed::ts_kry_dots_at(nc, i, v, w, two, w2, re, im, re2, im2);
 }
 #if defined(__CUDACC__)
-/// krylov_dots.h's work-group for G basis elements per group (1, 2 or 4).
-template <int G, class R, class S>
-TS_FN void dots_group(int nc, unsigned long n, unsigned long nch, unsigned long c, unsigned long first, int m,
-                      unsigned long set, unsigned t, const S* v, unsigned long ld, const S* w, int two, const R* w2,
-                      R* s, R* partials) {
-  static_assert(G == 1 || G == 2 || G == 4, "krylov_dots_sizes.inc has group sizes 1, 2 and 4");
-  if constexpr (std::is_same_v<R, S>) {
-    if constexpr (G == 1) dots1::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-    if constexpr (G == 2) dots2::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-    if constexpr (G == 4) dots4::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-  } else {
-    if constexpr (G == 1)
-      compressed::dots1::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-    if constexpr (G == 2)
-      compressed::dots2::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-    if constexpr (G == 4)
-      compressed::dots4::ts_kry_dots_group(nc, n, nch, c, first, m, set, t, v, ld, w, two, w2, s, partials);
-  }
+template <class R, class S>
+TS_FN void dots_group(int nc, unsigned long n, unsigned long c, unsigned long job, unsigned long set, unsigned t,
+                      const S* vk, const S* w, int two, const R* w2, R* s, R* partials) {
+  if constexpr (std::is_same_v<R, S>) ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
+  else compressed::ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
 }
 #endif
 template <class R, class S>
