@@ -100,6 +100,9 @@ Options parse_options(std::string_view method, std::string_view ortho, std::stri
 /// device time with Options::time_split_events).
 struct TimeSplit {
   double spmv = 0, ortho = 0, precond = 0, transfer = 0, other = 0, total = 0;
+  /// Phases whose time is in the split (with time_split_events: the events
+  /// read so far); the same count with either split.
+  long phases = 0;
 };
 
 struct Result {

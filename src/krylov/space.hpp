@@ -58,12 +58,14 @@ class ResidentSpace : public DeviceVectorOps<V> {
     f();
     if (sync_) this->finish();
     t_.*slot += seconds_since(t0);
+    ++t_.phases;
   }
   /// time_split_events: waits for the device and adds every phase's device time.
   void harvest_split() {
     if (marks_.empty()) return;
     this->finish();
     for (const auto& m : marks_) t_.*m.slot += m.stop->ms_since(*m.start) * 1e-3;
+    t_.phases += static_cast<long>(marks_.size());
     marks_.clear();
   }
   void apply_a(const Vec& x, Vec& y) {
@@ -109,6 +111,7 @@ class ThesisSpace : public HostVectorOps<V> {
     auto t0 = Clock::now();
     f();
     t_.*slot += seconds_since(t0);
+    ++t_.phases;
   }
   bool fused() const { return false; }  // the host runs the separate kernels
   void apply_a(const Vec& x, Vec& y) { offload(a_, x, y, &TimeSplit::spmv); }

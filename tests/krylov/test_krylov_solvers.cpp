@@ -644,6 +644,30 @@ TEST_P(KrylovSolvers, EventTimeSplitLeavesTheRunUnchanged) {
   }
 }
 
+// A run of more phases than the event split keeps live (4096) has its events
+// read mid-run too: every phase must still count, once.
+TEST_P(KrylovSolvers, EventTimeSplitCountsEveryPhaseOfALongRun) {
+  using V = double;
+  const auto a = nonsymmetric<V>(400, 81);
+  const auto b = random_values<V>(400, 82);
+  Options o;
+  o.ortho = Ortho::cgs2;
+  o.restart = 10;
+  o.fixed_iterations = true;
+  o.max_iters = 2150;  // two phases each (application, orthogonalisation)
+  o.time_split = true;
+  const auto wall = solve_on<V>(GetParam(), a, b, o);
+  o.time_split = false;
+  o.time_split_events = true;
+  const auto ev = solve_on<V>(GetParam(), a, b, o);
+  ASSERT_GT(wall.res.time.phases, 4096 + 100) << "the run must outlast one harvest";
+  EXPECT_EQ(ev.res.time.phases, wall.res.time.phases) << GetParam();
+  ASSERT_EQ(ev.res.history.size(), wall.res.history.size());
+  for (std::size_t i = 0; i < wall.res.history.size(); ++i) ASSERT_EQ(ev.res.history[i], wall.res.history[i]);
+  EXPECT_NEAR(ev.res.time.spmv + ev.res.time.ortho + ev.res.time.precond + ev.res.time.other, ev.res.time.total,
+              1e-9 + 1e-6 * ev.res.time.total);
+}
+
 TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
   using V = double;
   auto a = diagonal<V>({1, 2, 0, 4, 5});

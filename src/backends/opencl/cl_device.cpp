@@ -126,6 +126,9 @@ std::unique_ptr<Event> ClQueue::record() {
   cl::Event e;
   cl_check(queue_.enqueueMarkerWithWaitList(nullptr, &e), "clEnqueueMarkerWithWaitList",
            "recording a timing marker on " + device_id_);
+  // submitted now, like a CUDA event: an unflushed marker would wait for the
+  // next flush, and host time spent meanwhile would land before it
+  cl_check(queue_.flush(), "clFlush", "submitting a timing marker on " + device_id_);
   return std::make_unique<ClEvent>(std::move(e));
 }
 
