@@ -108,20 +108,11 @@ __kernel void kry_tri_group(int nc, __global const int* groups, ulong groups_off
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #include "krylov_dcgs2.h"
 /* DCGS2's coefficients of step j from the sums, on the device (one
- * work-group): the scalars' two sums by work-item 0, the values by all. */
+ * work-group; ts_kry_dcgs2_group). */
 __kernel void kry_dcgs2_coef(int nc, int j, __global const ts_real* sums, ulong sums_off, __global ts_real* coef,
                              ulong coef_off) {
-  __local double shared_st[7];
-  double st[7];
-  const int t = (int)get_local_id(0);
-  if (t == 0) {
-    ts_kry_dcgs2_scalars(nc, j, sums + sums_off, st);
-    for (int q = 0; q < 7; ++q) shared_st[q] = st[q];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int q = 0; q < 7; ++q) st[q] = shared_st[q];
-  for (int q = t; q < 2 * j + 3; q += (int)get_local_size(0))
-    ts_kry_dcgs2_value(nc, j, q, sums + sums_off, st, coef + coef_off);
+  __local double st[7];
+  ts_kry_dcgs2_group(nc, j, (int)get_local_id(0), (int)get_local_size(0), sums + sums_off, st, coef + coef_off);
 }
 #endif
 #endif

@@ -34,15 +34,11 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
 
 // DCGS2's coefficients of one step (krylov_dcgs2.h), one block of 128
 // threads: the reduction's sums become the update's coefficients without the
-// host. The scalars' two sums by thread 0, the list values by every thread.
+// host (ts_kry_dcgs2_group).
 template <class R>
 __global__ void dcgs2_coef_kernel(int nc, int j, const R* __restrict__ sums, R* __restrict__ coef) {
   __shared__ double st[7];
-  if (threadIdx.x == 0) ts_kry_dcgs2_scalars(nc, j, sums, st);
-  __syncthreads();
-  double mine[7];
-  for (int t = 0; t < 7; ++t) mine[t] = st[t];
-  for (int q = threadIdx.x; q < 2 * j + 3; q += blockDim.x) ts_kry_dcgs2_value(nc, j, q, sums, mine, coef);
+  ts_kry_dcgs2_group(nc, j, int(threadIdx.x), int(blockDim.x), sums, st, coef);
 }
 
 template <class R, class S>

@@ -106,3 +106,21 @@ TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double
   for (int q = 0; q < 2 * j + 3; ++q) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
   return nc * (2 * j + 3);
 }
+
+#if defined(TS_BARRIER)
+/* One work-group's job of the GPU coefficient kernels: the scalars by
+ * work-item 0 into the group's copy st_shared (7 doubles of group memory),
+ * then every value by the work-items in turn (t of threads), each from its
+ * own private copy of the scalars. */
+TS_FN void ts_kry_dcgs2_group(int nc, int j, int t, int threads, TS_GLOBAL const ts_real* sums,
+                              TS_LOCAL double* st_shared, TS_GLOBAL ts_real* coef) {
+  double st[7];
+  if (t == 0) {
+    ts_kry_dcgs2_scalars(nc, j, sums, st);
+    for (int q = 0; q < 7; ++q) st_shared[q] = st[q];
+  }
+  TS_BARRIER();
+  for (int q = 0; q < 7; ++q) st[q] = st_shared[q];
+  for (int q = t; q < 2 * j + 3; q += threads) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
+}
+#endif
