@@ -104,12 +104,18 @@ class Buffer {
     if (size_) q.read(handle_, 0, dst.data(), bytes(), false);
   }
   /// Copies `src` into this buffer: on the device when both live on the same
-  /// device, through host memory otherwise.
+  /// device; straight between the memories when one of them is the CPU
+  /// backend's (its handle is host memory, its queue synchronous); otherwise
+  /// through a host copy.
   void copy_from(const Buffer& src) {
     check_size(src.size(), "copy_from");
     if (!size_) return;
     if (&src.device() == device_.get()) {
       device_->queue().copy(src.handle_, 0, handle_, 0, bytes());
+    } else if (device_->backend() == Backend::cpu) {
+      src.copy_to_host({static_cast<T*>(handle_), size_});
+    } else if (src.device().backend() == Backend::cpu) {
+      copy_from_host({static_cast<const T*>(src.handle_), size_});
     } else {
       copy_from_host(src.to_vector());
     }

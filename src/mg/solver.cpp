@@ -74,7 +74,6 @@ Solver<T>::Solver(std::shared_ptr<Device> device, Dims finest, Options options)
         host.host_coarse_points = 0;
         host_level_ = l;
         host_ = std::make_unique<Solver>(open_device("cpu"), levels_[l].d, host);
-        staging_.resize(levels_[l].d.storage());
         break;
       }
 }
@@ -150,26 +149,20 @@ void Solver<T>::coarse_solve(Level& L) {
 }
 
 template <class T>
-void Solver<T>::host_cycle(CycleType type, bool x_zero) {
+void Solver<T>::host_cycle(CycleType type, bool x_zero, bool b_again) {
   Level& L = levels_[host_level_];
   Level& H = host_->levels_[0];
-  L.b.copy_to_host(staging_);
-  H.b.copy_from_host(staging_);
-  if (x_zero) {
-    dense::fill(H.x, T(0));
-  } else {
-    L.x.copy_to_host(staging_);
-    H.x.copy_from_host(staging_);
-  }
+  if (!b_again) H.b.copy_from(L.b);  // (Buffer::copy_from: straight into host memory)
+  if (x_zero) dense::fill(H.x, T(0));
+  else H.x.copy_from(L.x);
   host_->cycle(0, type);
-  H.x.copy_to_host(staging_);
-  L.x.copy_from_host(staging_);
+  L.x.copy_from(H.x);
 }
 
 template <class T>
-void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero) {
+void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) {
   if (host_ && l == host_level_) {
-    host_cycle(type, x_zero);
+    host_cycle(type, x_zero, b_again);
     return;
   }
   Level& L = levels_[l];
@@ -183,8 +176,8 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero) {
   dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b); });
   if (!host_ || l + 1 != host_level_) dense::fill(C.x, T(0));  // (the host clears its own)
   cycle(l + 1, type, true);
-  if (type == CycleType::W) cycle(l + 1, type);
-  if (type == CycleType::F) cycle(l + 1, CycleType::V);
+  if (type == CycleType::W) cycle(l + 1, type, false, true);
+  if (type == CycleType::F) cycle(l + 1, CycleType::V, false, true);
   if (opt_.post > 0) {
     smooth(L, opt_.post, &C);  // the correction is added in (or before) the first sweep
   } else {

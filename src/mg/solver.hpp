@@ -109,10 +109,12 @@ class Solver {
     Dims d;
     Buffer<T> x, x2, b;  // x2: Jacobi ping-pong target
   };
-  /// x_zero: the level's solution is known to be zero (just cleared)
-  void cycle(std::size_t l, CycleType type, bool x_zero = false);
+  /// x_zero: the level's solution is known to be zero (just cleared);
+  /// b_again: its right-hand side is the one of the visit before (a W
+  /// cycle's second visit, an F cycle's V visit)
+  void cycle(std::size_t l, CycleType type, bool x_zero = false, bool b_again = false);
   /// The rest of the cycle from level host_level_ on host_.
-  void host_cycle(CycleType type, bool x_zero);
+  void host_cycle(CycleType type, bool x_zero, bool b_again);
   /// steps sweeps; with `correction`, P * correction->x is added to x first.
   void smooth(Level& L, int steps, const Level* correction = nullptr);
   bool fused_rbgs(const Level& L) const;
@@ -128,7 +130,6 @@ class Solver {
   // host_, a solver on the CPU device whose finest level is host_level_.
   std::size_t host_level_ = 0;  // 0: none (the finest level never moves)
   std::unique_ptr<Solver> host_;
-  std::vector<T> staging_;
 };
 
 /// The coarsening schedule the solver uses for `finest` (for checks and docs).
