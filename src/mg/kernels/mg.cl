@@ -89,10 +89,9 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, __global ts_real* xf,
       long nx, long ny, long nz, long sx, long sy, long csx, long csy, __global const ts_real* b, \
       __global const ts_real* xo, __global ts_real* xn, __global const ts_real* ec) {               \
     __local ts_real old[2 * TS_MG_FX * TS_MG_FY * TS_MG_FR], red[TS_MG_FX * TS_MG_FY * TS_MG_FR];   \
-    __local ts_real ring[PROLONG ? TS_MG_CRING * TS_MG_CPLANE : 1];                                 \
     ts_mg_rbgs_fused_tile(b, xo, xn, ec, PROLONG, csx, csy, nx, ny, nz, sx, sy,                     \
                           (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),             \
-                          get_group_id(1), get_group_id(2), old, red, ring);                       \
+                          get_group_id(1), get_group_id(2), old, red);                             \
   }
 TS_MG_FUSED_KERNEL(gauss_seidel_fused, 0)
 TS_MG_FUSED_KERNEL(gauss_seidel_fused_prolong, 1)

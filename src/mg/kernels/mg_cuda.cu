@@ -116,10 +116,10 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
     gauss_seidel_fused_k(Level L, long csx, long csy, const T* __restrict__ b,
                          const T* __restrict__ xo, T* __restrict__ xn, const T* __restrict__ ec) {
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
-  __shared__ T old[2 * plane], red[plane], ring[Prolong ? TS_MG_CRING * TS_MG_CPLANE : 1];
+  __shared__ T old[2 * plane], red[plane];
   tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, Prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
                                int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
-                               long(blockIdx.z), old, red, ring);
+                               long(blockIdx.z), old, red);
 }
 
 // 3D residual + restriction, one block per coarse tile (mg_tiles.h). Six

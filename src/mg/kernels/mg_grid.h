@@ -25,13 +25,6 @@
 #endif
 #define TS_MG_FR 2
 #define TS_MG_TILE_Z 64
-/* The fused prolongation's coarse planes in group memory: the coarse points
- * under a fused group's region (TS_MG_CW x TS_MG_CH) in a ring of four
- * planes */
-#define TS_MG_CW (TS_MG_FX / 2 + 2)
-#define TS_MG_CH (TS_MG_FY * TS_MG_FR / 2 + 2)
-#define TS_MG_CPLANE (TS_MG_CW * TS_MG_CH)
-#define TS_MG_CRING 4
 /* Work-group of the tiled residual + restriction (mg_tiles.h): TS_MG_RX x
  * TS_MG_RY coarse points of one (I, J) tile, marching TS_MG_RZ coarse planes */
 #define TS_MG_RX 32

@@ -92,50 +92,28 @@ TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL c
   return ts_mg_fw_finish(acc, dim == 3 ? (ts_real)0.0625 : (ts_real)0.25);
 }
 
-/* (Bi/tri)linear interpolation of the coarse correction at fine point
+/* (Bi/tri)linear interpolation of the coarse correction e at fine point
  * (i, j, k): per axis an odd fine index sits on coarse (i-1)/2 (weight 1), an
  * even one between coarse i/2-1 and i/2 (weight 1/2 each; the halo supplies
- * the zeros at -1 and nc). ts_mg_prolong_shape gives the first coarse point
- * (i0, j0, k0), how many coarse points each axis takes and the weight w;
- * ts_mg_prolong_sum adds the up to eight gathered values v[(c * 2 + b) * 2 + a]
- * (a along i, b along j, c along k) in (k, j, i) lexicographic order. Fixed
- * trip counts with predicates rather than data-dependent loop bounds, so
- * device compilers unroll to at most eight loads. */
-TS_FN void ts_mg_prolong_shape(long i, long j, long k, int three, long* i0, long* j0, long* k0, int* ni,
-                               int* nj, int* nk, ts_real* w) {
-  *i0 = (i - 1) >> 1;
-  *j0 = (j - 1) >> 1;
-  *k0 = three ? (k - 1) >> 1 : 0;
-  *ni = (i & 1) ? 1 : 2;
-  *nj = (j & 1) ? 1 : 2;
-  *nk = three ? ((k & 1) ? 1 : 2) : 1;
-  *w = ((i & 1) ? (ts_real)1 : (ts_real)0.5) * ((j & 1) ? (ts_real)1 : (ts_real)0.5) *
-       ((three && !(k & 1)) ? (ts_real)0.5 : (ts_real)1);
-}
-TS_FN ts_real ts_mg_prolong_sum(const ts_real* v, int ni, int nj, int nk, ts_real w) {
+ * the zeros at -1 and nc). csx, csy: the coarse level's pitches. */
+TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long k, long csx,
+                               long csy, int dim) {
+  const int three = dim == 3 ? 1 : 0;
+  const long i0 = (i - 1) >> 1, j0 = (j - 1) >> 1, k0 = three ? (k - 1) >> 1 : 0;
+  const int ni = (i & 1) ? 1 : 2, nj = (j & 1) ? 1 : 2, nk = three ? ((k & 1) ? 1 : 2) : 1;
+  const ts_real w = ((i & 1) ? (ts_real)1 : (ts_real)0.5) * ((j & 1) ? (ts_real)1 : (ts_real)0.5) *
+                    ((three && !(k & 1)) ? (ts_real)0.5 : (ts_real)1);
+  /* fixed trip counts with predicates rather than data-dependent loop bounds,
+   * so device compilers unroll to at most eight loads; the order of the terms
+   * is (k, j, i) lexicographic either way */
+  TS_GLOBAL const ts_real* base = e + TS_MG_IDX(i0, j0, k0, csx, csy, three);
   ts_real acc = 0;
   for (int c = 0; c < 2; ++c)
     for (int b = 0; b < 2; ++b)
       for (int a = 0; a < 2; ++a)
-        if (c < nk && b < nj && a < ni) acc = ts_mg_interp_accumulate(acc, v[(c * 2 + b) * 2 + a], w);
+        if (c < nk && b < nj && a < ni)
+          acc = ts_mg_interp_accumulate(acc, base[c * csy + b * csx + a], w);
   return acc;
-}
-/* The interpolation gathered from e in the halo layout (csx, csy: the coarse
- * level's pitches). */
-TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long k, long csx,
-                               long csy, int dim) {
-  const int three = dim == 3 ? 1 : 0;
-  long i0, j0, k0;
-  int ni, nj, nk;
-  ts_real w;
-  ts_mg_prolong_shape(i, j, k, three, &i0, &j0, &k0, &ni, &nj, &nk, &w);
-  TS_GLOBAL const ts_real* base = e + TS_MG_IDX(i0, j0, k0, csx, csy, three);
-  ts_real v[8];
-  for (int c = 0; c < 2; ++c)
-    for (int b = 0; b < 2; ++b)
-      for (int a = 0; a < 2; ++a)
-        v[(c * 2 + b) * 2 + a] = c < nk && b < nj && a < ni ? base[c * csy + b * csx + a] : (ts_real)0;
-  return ts_mg_prolong_sum(v, ni, nj, nk, w);
 }
 
 /* Thesis restriction (eq. 2.4) of src around coarse point (I, J); (dcol,

@@ -13,50 +13,14 @@
 #include "mg_point.h"
 
 
-/* The interpolated correction at fine point (i, j, k) from the group's ring
- * of coarse planes (ts_mg_coarse_plane): the terms of ts_mg_prolong_at, in
- * its order, so the same bits. (ci0, cj0): the ring's first coarse column
- * and row. */
-TS_FN ts_real ts_mg_prolong_ring(TS_LOCAL const ts_real* ring, long i, long j, long k, long ci0, long cj0) {
-  long i0, j0, k0;
-  int ni, nj, nk;
-  ts_real w;
-  ts_mg_prolong_shape(i, j, k, 1, &i0, &j0, &k0, &ni, &nj, &nk, &w);
-  const int at = (int)((j0 - cj0) * TS_MG_CW + (i0 - ci0));
-  ts_real v[8];
-  for (int c = 0; c < 2; ++c) {
-    TS_LOCAL const ts_real* p = ring + (int)((k0 + c) & (TS_MG_CRING - 1)) * TS_MG_CPLANE + at;
-    for (int b = 0; b < 2; ++b)
-      for (int a = 0; a < 2; ++a)
-        v[(c * 2 + b) * 2 + a] = c < nk && b < nj && a < ni ? p[b * TS_MG_CW + a] : (ts_real)0;
-  }
-  return ts_mg_prolong_sum(v, ni, nj, nk, w);
-}
-
-/* Coarse plane q of the correction ec into its slot of the ring (q mod
- * TS_MG_CRING), by the group's work-items lid of count: the coarse points
- * (ci0 + a, cj0 + b) under the group's region, 0 beyond the ones fine
- * interior points use ((n - 1) >> 1 per axis, the halo included; the ring's
- * fine points outside the domain are never stored). */
-TS_FN void ts_mg_coarse_plane(TS_GLOBAL const ts_real* ec, TS_LOCAL ts_real* ring, long q, long ci0, long cj0,
-                              long nx, long ny, long nz, long csx, long csy, int lid, int count) {
-  TS_LOCAL ts_real* dst = ring + (int)(q & (TS_MG_CRING - 1)) * TS_MG_CPLANE;
-  const int qin = q >= -1 && q <= ((nz - 1) >> 1);
-  for (int t = lid; t < TS_MG_CPLANE; t += count) {
-    const long ci = ci0 + t % TS_MG_CW, cj = cj0 + t / TS_MG_CW;
-    const int in = qin && ci >= -1 && ci <= ((nx - 1) >> 1) && cj >= -1 && cj <= ((ny - 1) >> 1);
-    dst[t] = in ? ec[TS_MG_IDX(ci, cj, q, csx, csy, 1)] : (ts_real)0;
-  }
-}
-
-/* x_old (plus the fused correction, from the ring) at interior point (i, j,
- * k), whose index is c; 0 outside the domain (inside: the column (i, j) is
- * interior). */
-TS_FN ts_real ts_mg_old_value(TS_GLOBAL const ts_real* xo, TS_LOCAL const ts_real* ring, int prolong, long ci0,
-                              long cj0, int inside, long i, long j, long k, long nz, long c) {
+/* x_old (plus the fused correction) at interior point (i, j, k), whose index
+ * is c; 0 outside the domain (inside: the column (i, j) is interior). */
+TS_FN ts_real ts_mg_old_value(TS_GLOBAL const ts_real* xo, TS_GLOBAL const ts_real* ec, int prolong,
+                              long csx, long csy, int inside, long i, long j, long k, long nz,
+                              long c) {
   if (!inside || k < 0 || k >= nz) return 0;
   ts_real v = xo[c];
-  if (prolong) v = v + ts_mg_prolong_ring(ring, i, j, k, ci0, cj0);
+  if (prolong) v = v + ts_mg_prolong_at(ec, i, j, k, csx, csy, 3);
   return v;
 }
 
@@ -93,23 +57,11 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
                                  TS_GLOBAL ts_real* xn, TS_GLOBAL const ts_real* ec, int prolong,
                                  long csx, long csy, long nx, long ny, long nz, long sx, long sy,
                                  int tx, int ty, long gx, long gy, long gz, TS_LOCAL ts_real* old,
-                                 TS_LOCAL ts_real* red, TS_LOCAL ts_real* ring) {
+                                 TS_LOCAL ts_real* red) {
   const int W = TS_MG_FX, H = TS_MG_FY * TS_MG_FR, plane = W * H;
   const long i = gx * (W - 4) + tx - 2;
   const long k0 = gz * TS_MG_TILE_Z, k1 = k0 + TS_MG_TILE_Z < nz ? k0 + TS_MG_TILE_Z : nz;
   const ts_real inv = ts_mg_inv_diag((ts_real)3);
-  /* prolong: the coarse points under the region, plane by plane, into the
-   * ring: planes (k0 - 3) >> 1 .. (k0 >> 1) + 1 before the march (fine planes
-   * k0 - 2 .. k0 + 1), then at step k plane ((k + 2) >> 1) + 1, for fine plane
-   * k + 3 of the next step (its slot's previous plane was last read four
-   * steps earlier) */
-  const long ci0 = (gx * (W - 4) - 3) >> 1, cj0 = (gy * (H - 4) - 3) >> 1;
-  long ring_top = (k0 >> 1) + 1;
-  if (prolong) {
-    for (long q = (k0 - 3) >> 1; q <= ring_top; ++q)
-      ts_mg_coarse_plane(ec, ring, q, ci0, cj0, nx, ny, nz, csx, csy, ty * W + tx, W * TS_MG_FY);
-    TS_BARRIER();
-  }
   /* per row: flags (bit 0 inside, 1 red_here, 2 owner, 3 parity of i + j), the
    * index c0 of (i, j, 0) (plane k adds k * sy) and the pipelined values;
    * few registers per row keep two groups per multiprocessor */
@@ -125,23 +77,19 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
     const int owner = inside && tx >= 2 && tx < W - 2 && row >= 2 && row < H - 2;
     flags[r] = inside | red_here << 1 | owner << 2 | (int)((i + j) & 1) << 3;
     c0[r] = TS_MG_IDX(i, j, 0, sx, sy, 1);
-    om1[r] = ts_mg_old_value(xo, ring, prolong, ci0, cj0, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
-    o0[r] = ts_mg_old_value(xo, ring, prolong, ci0, cj0, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
-    op1[r] = ts_mg_old_value(xo, ring, prolong, ci0, cj0, inside, i, j, k0, nz, c0[r] + k0 * sy);
+    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    o0[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
+    op1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0, nz, c0[r] + k0 * sy);
     bm1[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
     b0[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
     rm2[r] = 0;
   }
   for (long k = k0 - 1; k <= k1; ++k) {
     TS_LOCAL ts_real* o = old + (int)(k & 1) * plane;
-    if (prolong && ((k + 2) >> 1) + 1 > ring_top) {
-      ring_top = ((k + 2) >> 1) + 1;
-      ts_mg_coarse_plane(ec, ring, ring_top, ci0, cj0, nx, ny, nz, csx, csy, ty * W + tx, W * TS_MG_FY);
-    }
     TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
       const int f = flags[r];
       const long j = gy * (H - 4) + ty + r * TS_MG_FY - 2;
-      op2[r] = ts_mg_old_value(xo, ring, prolong, ci0, cj0, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
+      op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
       bp1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
       o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
     }
