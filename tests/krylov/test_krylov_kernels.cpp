@@ -7,7 +7,10 @@
 #include <cmath>
 #include <typeinfo>
 
+#include "core/dispatch.hpp"
 #include "core/kernels/portable.h"
+#include "krylov/kernels/krylov_kernels.hpp"
+#include "krylov/kernels/krylov_point.hpp"
 #include "krylov/vector_ops.hpp"
 #include "krylov_test_util.hpp"
 #include "test_support.hpp"
@@ -384,6 +387,47 @@ TEST_P(KrylovKernels, CombineMatchesReferenceAndCpu) {
   check_combine<double>(GetParam());
   check_combine<std::complex<float>>(GetParam());
   check_combine<std::complex<double>>(GetParam());
+}
+
+// DCGS2's coefficient kernel (one work-group, krylov_dcgs2.h) against the
+// host's ts_kry_dcgs2_coef, bitwise: random sums of order one, where the
+// order of the two sums shows in the bits (in GMRES the first projection's
+// coefficients are at rounding level and hide it), steps j up to 100 (four
+// per lane), both paths, written at an offset into a poisoned buffer.
+template <class R>
+void check_dcgs2_coef(const std::string& id, int nc) {
+  auto dev = open_device(id);
+  for (int j : {1, 7, 33, 100})
+    for (int expl : {0, 1}) {
+      const int k = j + 1;
+      const auto r = random_values<double>(4 * std::size_t(k), 900 + 2 * std::uint64_t(j) + std::uint64_t(expl));
+      std::vector<R> sums(r.begin(), r.end());
+      sums[0] = R(1);  // |a_0| = 1: nu = 1/2 takes the explicit path
+      sums[2 * j] = expl ? R(0.5) : R(4 * j + 10);  // nu; |a|^2 <= 2j otherwise
+      const std::size_t reals = std::size_t(nc) * (2 * std::size_t(j) + 3), off = 3;
+      Buffer<R> dsums(dev, sums.size()), coef(dev, reals + 2 * off);
+      dsums.copy_from_host(sums);
+      coef.copy_from_host(std::vector<R>(reals + 2 * off, R(std::nan(""))));
+      dispatch(*dev, [&](auto tag) {
+        kernels::dcgs2_coef<R>(tag, *dev, nc, j, dsums.handle(), 0, coef.handle(), off);
+      });
+      const auto got = coef.to_vector();
+      std::vector<R> want(reals);
+      double st[7];
+      point::ts_kry_dcgs2_coef(nc, j, sums.data(), st, want.data());
+      const std::string what = "j " + std::to_string(j) + " nc " + std::to_string(nc) + " on " + id;
+      ASSERT_EQ(st[3] != 0, expl != 0) << what;
+      for (std::size_t q = 0; q < reals; ++q) ASSERT_EQ(got[off + q], want[q]) << "value " << q << ", " << what;
+      for (std::size_t q = 0; q < off; ++q)
+        ASSERT_TRUE(std::isnan(got[q]) && std::isnan(got[off + reals + q])) << "written outside, " << what;
+    }
+}
+
+TEST_P(KrylovKernels, Dcgs2CoefficientsMatchTheHostBitwise) {
+  for (int nc : {1, 2}) {
+    check_dcgs2_coef<float>(GetParam(), nc);
+    check_dcgs2_coef<double>(GetParam(), nc);
+  }
 }
 
 TEST_P(KrylovKernels, BlockDiagonalMultiply) {

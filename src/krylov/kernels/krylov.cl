@@ -111,8 +111,9 @@ __kernel void kry_tri_group(int nc, __global const int* groups, ulong groups_off
  * work-group; ts_kry_dcgs2_group). */
 __kernel void kry_dcgs2_coef(int nc, int j, __global const ts_real* sums, ulong sums_off, __global ts_real* coef,
                              ulong coef_off) {
-  __local double st[7];
-  ts_kry_dcgs2_group(nc, j, (int)get_local_id(0), (int)get_local_size(0), sums + sums_off, st, coef + coef_off);
+  __local double part[3 * TS_KRY_DCGS2_LANES], st[7];
+  ts_kry_dcgs2_group(nc, j, (int)get_local_id(0), (int)get_local_size(0), sums + sums_off, part, st,
+                     coef + coef_off);
 }
 #endif
 #endif

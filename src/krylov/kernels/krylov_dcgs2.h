@@ -28,27 +28,38 @@ TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums
   *bi = nc == 2 ? (double)sums[2 * (k + i) + 1] : 0.0;
 }
 
-/* The step's scalars into st: alpha, z (re, im), the explicit flag, inv, g
- * (re, im). The two sums run in order, loading eight pairs at a time (one
- * GPU work-item runs this: its loads overlap, its additions stay in order). */
-TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, double* st) {
+/* The two sums of the step's scalars, |a|^2 and a^H b over i < j, each in
+ * TS_KRY_DCGS2_LANES strided partial sums (lane l: i = l, l + LANES, ...,
+ * in order) added in lane order afterwards, so that a GPU work-group can
+ * take the lanes in parallel with the bits of one work-item. */
+#ifndef TS_KRY_DCGS2_LANES
+#define TS_KRY_DCGS2_LANES 32
+#endif
+TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums, double* asq, double* hr,
+                             double* hi) {
   const int k = j + 1;
-  double asq = 0, hr = 0, hi = 0;
-  for (int i0 = 0; i0 < j; i0 += 8) {
-    double ar[8], ai[8], br[8], bi[8];
-    const int m = j - i0 < 8 ? j - i0 : 8;
-    for (int t = 0; t < m; ++t) ts_kry_dcgs2_pair(nc, k, i0 + t, sums, &ar[t], &ai[t], &br[t], &bi[t]);
-    for (int t = 0; t < m; ++t) {
-      if (nc == 2) {
-        asq = asq + (ar[t] * ar[t] + ai[t] * ai[t]);
-        hr = hr + (ar[t] * br[t] + ai[t] * bi[t]); /* conj(a) b */
-        hi = hi + (ar[t] * bi[t] - ai[t] * br[t]);
-      } else {
-        asq = asq + ar[t] * ar[t];
-        hr = hr + ar[t] * br[t];
-      }
+  double s0 = 0, s1 = 0, s2 = 0, ar, ai, br, bi;
+  for (int i = l; i < j; i += TS_KRY_DCGS2_LANES) {
+    ts_kry_dcgs2_pair(nc, k, i, sums, &ar, &ai, &br, &bi);
+    if (nc == 2) {
+      s0 = s0 + (ar * ar + ai * ai);
+      s1 = s1 + (ar * br + ai * bi); /* conj(a) b */
+      s2 = s2 + (ar * bi - ai * br);
+    } else {
+      s0 = s0 + ar * ar;
+      s1 = s1 + ar * br;
     }
   }
+  *asq = s0;
+  *hr = s1;
+  *hi = s2;
+}
+
+/* The scalars into st (alpha, z (re, im), the explicit flag, inv, g (re,
+ * im)) from the two sums. */
+TS_FN void ts_kry_dcgs2_finish(int nc, int j, TS_GLOBAL const ts_real* sums, double asq, double hr, double hi,
+                               double* st) {
+  const int k = j + 1;
   const double nu = (double)sums[2 * j];
   const int expl = !(nu - asq > 0.5 * nu);
   const double alpha = expl ? 0.0 : sqrt(nu - asq), inv = 1.0 / alpha;
@@ -62,6 +73,21 @@ TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, do
   st[5] = zr * inv;
   st[6] = zi * inv;
 }
+
+#if !defined(__OPENCL_VERSION__)
+/* The scalars by one work-item (the host). */
+TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, double* st) {
+  double asq = 0, hr = 0, hi = 0;
+  for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l) {
+    double p0, p1, p2;
+    ts_kry_dcgs2_lane(nc, j, l, sums, &p0, &p1, &p2);
+    asq = asq + p0;
+    hr = hr + p1;
+    hi = hi + p2;
+  }
+  ts_kry_dcgs2_finish(nc, j, sums, asq, hr, hi, st);
+}
+#endif
 
 /* Value q of the two lists (q < 2j + 3), from the sums and the scalars st:
  * independent of the other values (GPU work-items share them out). */
@@ -100,23 +126,41 @@ TS_FN void ts_kry_dcgs2_value(int nc, int j, int q, TS_GLOBAL const ts_real* sum
   if (nc == 2) coef[nc * q + 1] = im;
 }
 
+#if !defined(__OPENCL_VERSION__)
 /* Both, one work-item (the host). st: 7 doubles. Returns the reals written. */
 TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double* st, TS_GLOBAL ts_real* coef) {
   ts_kry_dcgs2_scalars(nc, j, sums, st);
   for (int q = 0; q < 2 * j + 3; ++q) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
   return nc * (2 * j + 3);
 }
+#endif
 
 #if defined(TS_BARRIER)
-/* One work-group's job of the GPU coefficient kernels: the scalars by
- * work-item 0 into the group's copy st_shared (7 doubles of group memory),
- * then every value by the work-items in turn (t of threads), each from its
- * own private copy of the scalars. */
+/* One work-group's job of the GPU coefficient kernels (threads >=
+ * TS_KRY_DCGS2_LANES work-items): the lanes' partial sums by the first
+ * LANES work-items into part (3 LANES doubles of group memory), added in
+ * lane order by work-item 0 into the scalars (st_shared: 7 doubles of group
+ * memory), then every value by the work-items in turn, each from its own
+ * private copy of the scalars. The bits of ts_kry_dcgs2_coef. */
 TS_FN void ts_kry_dcgs2_group(int nc, int j, int t, int threads, TS_GLOBAL const ts_real* sums,
-                              TS_LOCAL double* st_shared, TS_GLOBAL ts_real* coef) {
+                              TS_LOCAL double* part, TS_LOCAL double* st_shared, TS_GLOBAL ts_real* coef) {
   double st[7];
+  if (t < TS_KRY_DCGS2_LANES) {
+    double p0, p1, p2;
+    ts_kry_dcgs2_lane(nc, j, t, sums, &p0, &p1, &p2);
+    part[3 * t] = p0;
+    part[3 * t + 1] = p1;
+    part[3 * t + 2] = p2;
+  }
+  TS_BARRIER();
   if (t == 0) {
-    ts_kry_dcgs2_scalars(nc, j, sums, st);
+    double asq = 0, hr = 0, hi = 0;
+    for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l) {
+      asq = asq + part[3 * l];
+      hr = hr + part[3 * l + 1];
+      hi = hi + part[3 * l + 2];
+    }
+    ts_kry_dcgs2_finish(nc, j, sums, asq, hr, hi, st);
     for (int q = 0; q < 7; ++q) st_shared[q] = st[q];
   }
   TS_BARRIER();
