@@ -35,6 +35,7 @@
 #else
 #define TS_FN inline
 #define TS_GLOBAL
+#define TS_LOCAL
 #include <math.h>
 #endif
 

@@ -33,8 +33,8 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
 }
 
 // DCGS2's coefficients of one step (krylov_dcgs2.h), one block of 128
-// threads (at least TS_KRY_DCGS2_LANES): the reduction's sums become the
-// update's coefficients without the host (ts_kry_dcgs2_group).
+// threads: the reduction's sums become the update's coefficients without the
+// host (ts_kry_dcgs2_group).
 template <class R>
 __global__ void dcgs2_coef_kernel(int nc, int j, const R* __restrict__ sums, R* __restrict__ coef) {
   __shared__ double part[3 * TS_KRY_DCGS2_LANES], st[7];

@@ -32,9 +32,7 @@ TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums
  * TS_KRY_DCGS2_LANES strided partial sums (lane l: i = l, l + LANES, ...,
  * in order) added in lane order afterwards, so that a GPU work-group can
  * take the lanes in parallel with the bits of one work-item. */
-#ifndef TS_KRY_DCGS2_LANES
-#define TS_KRY_DCGS2_LANES 32
-#endif
+#define TS_KRY_DCGS2_LANES 32 /* fixed: the host and every device must agree */
 TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums, double* asq, double* hr,
                              double* hi) {
   const int k = j + 1;
@@ -74,18 +72,26 @@ TS_FN void ts_kry_dcgs2_finish(int nc, int j, TS_GLOBAL const ts_real* sums, dou
   st[6] = zi * inv;
 }
 
-#if !defined(__OPENCL_VERSION__)
-/* The scalars by one work-item (the host). */
-TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, double* st) {
+/* The lanes' partial sums part[3 l + {0, 1, 2}] added in lane order, and the
+ * scalars from them. */
+TS_FN void ts_kry_dcgs2_lanes_finish(int nc, int j, TS_GLOBAL const ts_real* sums, TS_LOCAL const double* part,
+                                     double* st) {
   double asq = 0, hr = 0, hi = 0;
   for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l) {
-    double p0, p1, p2;
-    ts_kry_dcgs2_lane(nc, j, l, sums, &p0, &p1, &p2);
-    asq = asq + p0;
-    hr = hr + p1;
-    hi = hi + p2;
+    asq = asq + part[3 * l];
+    hr = hr + part[3 * l + 1];
+    hi = hi + part[3 * l + 2];
   }
   ts_kry_dcgs2_finish(nc, j, sums, asq, hr, hi, st);
+}
+
+#if !defined(__OPENCL_VERSION__)
+/* The scalars by one work-item (the host; TS_LOCAL is empty here). */
+TS_FN void ts_kry_dcgs2_scalars(int nc, int j, TS_GLOBAL const ts_real* sums, double* st) {
+  double part[3 * TS_KRY_DCGS2_LANES];
+  for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l)
+    ts_kry_dcgs2_lane(nc, j, l, sums, &part[3 * l], &part[3 * l + 1], &part[3 * l + 2]);
+  ts_kry_dcgs2_lanes_finish(nc, j, sums, part, st);
 }
 #endif
 
@@ -136,31 +142,25 @@ TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double
 #endif
 
 #if defined(TS_BARRIER)
-/* One work-group's job of the GPU coefficient kernels (threads >=
- * TS_KRY_DCGS2_LANES work-items): the lanes' partial sums by the first
- * LANES work-items into part (3 LANES doubles of group memory), added in
- * lane order by work-item 0 into the scalars (st_shared: 7 doubles of group
- * memory), then every value by the work-items in turn, each from its own
- * private copy of the scalars. The bits of ts_kry_dcgs2_coef. */
+/* One work-group's job of the GPU coefficient kernels (any number of
+ * work-items): the lanes' partial sums by the work-items in turn into part
+ * (3 LANES doubles of group memory), added in lane order by work-item 0 into
+ * the scalars (st_shared: 7 doubles of group memory), then every value by the
+ * work-items in turn, each from its own private copy of the scalars. The
+ * bits of ts_kry_dcgs2_coef. */
 TS_FN void ts_kry_dcgs2_group(int nc, int j, int t, int threads, TS_GLOBAL const ts_real* sums,
                               TS_LOCAL double* part, TS_LOCAL double* st_shared, TS_GLOBAL ts_real* coef) {
   double st[7];
-  if (t < TS_KRY_DCGS2_LANES) {
+  for (int l = t; l < TS_KRY_DCGS2_LANES; l += threads) {
     double p0, p1, p2;
-    ts_kry_dcgs2_lane(nc, j, t, sums, &p0, &p1, &p2);
-    part[3 * t] = p0;
-    part[3 * t + 1] = p1;
-    part[3 * t + 2] = p2;
+    ts_kry_dcgs2_lane(nc, j, l, sums, &p0, &p1, &p2);
+    part[3 * l] = p0;
+    part[3 * l + 1] = p1;
+    part[3 * l + 2] = p2;
   }
   TS_BARRIER();
   if (t == 0) {
-    double asq = 0, hr = 0, hi = 0;
-    for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l) {
-      asq = asq + part[3 * l];
-      hr = hr + part[3 * l + 1];
-      hi = hi + part[3 * l + 2];
-    }
-    ts_kry_dcgs2_finish(nc, j, sums, asq, hr, hi, st);
+    ts_kry_dcgs2_lanes_finish(nc, j, sums, part, st);
     for (int q = 0; q < 7; ++q) st_shared[q] = st[q];
   }
   TS_BARRIER();
