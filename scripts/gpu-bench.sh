@@ -4,7 +4,8 @@
 #   TESSERA_COMMIT=<HEAD> TESTS='*Skeleton*:*NativeStencil*' \
 #   BENCH='skeleton --device cuda:0 --param gpus=1;lbm --device cuda:0' scripts/gpu-bench.sh
 # TESTS      gtest filter for tessera_tests ('' = none); MEMCHECK=1 also runs it
-#            under compute-sanitizer memcheck (CUDA instances only)
+#            under compute-sanitizer memcheck, RACECHECK=1 under racecheck
+#            (CUDA instances only; SAN_TESTS: another filter for both)
 # BENCH      ';'-separated `tessera bench` argument lists; run i writes
 #            $OUT/bench-i.json and bench-i.md; leading NAME=VALUE words are
 #            set in that run's environment (e.g. TESSERA_LBM_BLOCK_X=128 lbm ...)
@@ -33,8 +34,14 @@ if [[ -n ${TESTS:-} ]]; then
   grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
   if [[ ${MEMCHECK:-0} == 1 ]]; then
     timeout "${TEST_S:-300}" compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-      "$B/bin/tessera_tests" --gtest_filter="$(echo "$TESTS" | sed 's|\([^:]*\)|\1/cuda_*|g')" > "$OUT/memcheck.log" 2>&1
+      "$B/bin/tessera_tests" --gtest_filter="$(echo "${SAN_TESTS:-$TESTS}" | sed 's|\([^:]*\)|\1/cuda_*|g')" > "$OUT/memcheck.log" 2>&1
     summary+=("memcheck: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)")
+  fi
+  if [[ ${RACECHECK:-0} == 1 ]]; then
+    timeout "${TEST_S:-300}" compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
+      --print-limit 20 "$B/bin/tessera_tests" --gtest_filter="$(echo "${SAN_TESTS:-$TESTS}" | sed 's|\([^:]*\)|\1/cuda_*|g')" \
+      > "$OUT/racecheck.log" 2>&1
+    summary+=("racecheck: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/racecheck.log" | tail -1)")
   fi
 fi
 # split_env "ARGS": leading NAME=VALUE words into envs[], the rest into words[]

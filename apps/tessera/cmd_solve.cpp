@@ -41,6 +41,13 @@ struct SolveArgs {
 // --ortho defaults to mgs (the thesis's), in the fused mode to its dcgs2
 std::string ortho_of(const SolveArgs& a) { return !a.ortho.empty() ? a.ortho : a.mode == "fused" ? "dcgs2" : "mgs"; }
 
+// The --json file's time_s object: seconds by phase and the number of timed
+// phases behind them.
+nlohmann::json time_json(const krylov::TimeSplit& t) {
+  return {{"total", t.total},   {"spmv", t.spmv},         {"ortho", t.ortho},   {"precond", t.precond},
+          {"transfer", t.transfer}, {"other", t.other}, {"phases", t.phases}};
+}
+
 krylov::Options options_of(const SolveArgs& a) {
   auto o = krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
   o.compressed_basis = a.basis == "compressed";
@@ -201,9 +208,7 @@ int solve_as(const SolveArgs& args) {
                         {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
-                        {"time_s",
-                         {{"total", t.total}, {"spmv", t.spmv}, {"ortho", t.ortho}, {"precond", t.precond},
-                          {"transfer", t.transfer}, {"other", t.other}}}};
+                        {"time_s", time_json(t)}};
     write_file_atomic(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
@@ -220,8 +225,9 @@ void print_result(const krylov::Result& r, const SolveArgs& args) {
               r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "",
               r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit).c_str() : "");
   const auto& t = r.time;
-  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f\n",
-              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other);
+  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f"
+              " (%ld timed phases)\n",
+              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other, t.phases);
   (void)args;
 }
 
@@ -263,8 +269,7 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
                         {"tol", args.tol}, {"status", std::string(krylov::to_string(r.status))},
                         {"converged", r.converged()}, {"iterations", r.iterations}, {"history", r.history},
                         {"true_relres", r.true_relres},
-                        {"time_s", {{"total", r.time.total}, {"spmv", r.time.spmv}, {"ortho", r.time.ortho},
-                                    {"precond", r.time.precond}, {"transfer", r.time.transfer}, {"other", r.time.other}}}};
+                        {"time_s", time_json(r.time)}};
     write_file_atomic(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;

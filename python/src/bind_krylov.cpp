@@ -64,6 +64,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   t["precond"] = r.time.precond;
   t["transfer"] = r.time.transfer;
   t["other"] = r.time.other;
+  t["phases"] = r.time.phases;
   info["time"] = t;
   info["device"] = dev->id();
   return nb::make_tuple(to_numpy(std::move(hx)), info);

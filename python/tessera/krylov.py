@@ -23,7 +23,8 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     and in float for float64/complex128; resident and fused modes).
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres
-    (||b - A x|| / ||b|| recomputed), time (seconds by phase), device.
+    (||b - A x|| / ||b|| recomputed), time (seconds by phase, and ``phases``: how many
+    timed phases), device.
     """
     if ortho is None:
         ortho = "dcgs2" if mode == "fused" else "mgs"

@@ -31,6 +31,8 @@ def test_gmres_matches_scipy(device, rng, ortho):
     np.testing.assert_allclose(x, ref, rtol=1e-7, atol=1e-8)
     h = info["history"]
     assert h[0] == pytest.approx(1.0) and h[-1] <= 1e-10 and len(h) == info["iterations"] + 1
+    # every iteration times at least its operator application and its orthogonalisation
+    assert info["time"]["phases"] >= 2 * info["iterations"]
 
 
 def test_cg_matches_scipy_with_jacobi(device, rng):
