@@ -1,36 +1,26 @@
 // Probe: how fast can a read-only streaming kernel go against the device copy
 // on this GPU? (Sets the ceiling for the Krylov dots, which only read.)
 // Build: nvcc -O3 -arch=sm_90 -o read_ceiling read_ceiling.cu ; run: ./read_ceiling
-// Prints one line per variant: median time of 20 runs and TB/s, and the ratio
+// Prints one line per variant: median time of 30 runs and TB/s, and the ratio
 // to cudaMemcpy device-to-device (read + write bytes) measured in the same run.
 #include "probe.cuh"
 
-// canonical-order chunk: 256 threads x PER elements, thread t takes c*chunk + p*256 + t
-template <int PER, int BATCH>
-__global__ void __launch_bounds__(256) sum_f2_chunk(const float2* __restrict__ a, float* out) {
+// canonical-order chunk: 256 threads x PER elements of type V (float2: 8-byte
+// loads, float4: 16-byte), thread t takes c*chunk + p*256 + t
+__device__ void add(float2 v, float& s, float& u) { s += v.x, u += v.y; }
+__device__ void add(float4 v, float& s, float& u) { s += v.x + v.z, u += v.y + v.w; }
+template <class V, int PER, int BATCH>
+__global__ void __launch_bounds__(256) sum_chunk(const V* __restrict__ a, float* out) {
   const size_t base = (size_t)blockIdx.x * 256 * PER + threadIdx.x;
   float s = 0, u = 0;
   for (int p0 = 0; p0 < PER; p0 += BATCH) {
-    float2 v[BATCH];
+    V v[BATCH];
 #pragma unroll
     for (int q = 0; q < BATCH; ++q) v[q] = a[base + (size_t)(p0 + q) * 256];
 #pragma unroll
-    for (int q = 0; q < BATCH; ++q) { s += v[q].x; u += v[q].y; }
+    for (int q = 0; q < BATCH; ++q) add(v[q], s, u);
   }
   if (s + u == 1.2345f) out[blockIdx.x] = s;  // keep the loads
-}
-template <int PER, int BATCH>
-__global__ void __launch_bounds__(256) sum_f4_chunk(const float4* __restrict__ a, float* out) {
-  const size_t base = (size_t)blockIdx.x * 256 * PER + threadIdx.x;
-  float s = 0, u = 0;
-  for (int p0 = 0; p0 < PER; p0 += BATCH) {
-    float4 v[BATCH];
-#pragma unroll
-    for (int q = 0; q < BATCH; ++q) v[q] = a[base + (size_t)(p0 + q) * 256];
-#pragma unroll
-    for (int q = 0; q < BATCH; ++q) { s += v[q].x + v[q].z; u += v[q].y + v[q].w; }
-  }
-  if (s + u == 1.2345f) out[blockIdx.x] = s;
 }
 // 16-byte loads, then a warp shuffle back to the canonical 8-byte order:
 // lanes 0-15 load pairs of row p, lanes 16-31 pairs of row p+1
@@ -80,12 +70,12 @@ int main() {
   const size_t n4 = bytes / 16;
   report("copy kernel float4", median_ms([&] { copy_f4<<<132 * 8, 256>>>((float4*)a, (float4*)b, n4); }), 2.0 * bytes);
   const size_t n2 = bytes / 8;
-  report("read f2 chunk16 batch4", median_ms([&] { sum_f2_chunk<16, 4><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
-  report("read f2 chunk16 batch8", median_ms([&] { sum_f2_chunk<16, 8><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
-  report("read f2 chunk16 batch16", median_ms([&] { sum_f2_chunk<16, 16><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
-  report("read f4 chunk8 batch4", median_ms([&] { sum_f4_chunk<8, 4><<<n4 / 2048, 256>>>((float4*)a, out); }), bytes);
-  report("read f4 chunk8 batch8", median_ms([&] { sum_f4_chunk<8, 8><<<n4 / 2048, 256>>>((float4*)a, out); }), bytes);
-  report("read f4 chunk16 batch8", median_ms([&] { sum_f4_chunk<16, 8><<<n4 / 4096, 256>>>((float4*)a, out); }), bytes);
+  report("read f2 chunk16 batch4", median_ms([&] { sum_chunk<float2, 16, 4><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
+  report("read f2 chunk16 batch8", median_ms([&] { sum_chunk<float2, 16, 8><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
+  report("read f2 chunk16 batch16", median_ms([&] { sum_chunk<float2, 16, 16><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
+  report("read f4 chunk8 batch4", median_ms([&] { sum_chunk<float4, 8, 4><<<n4 / 2048, 256>>>((float4*)a, out); }), bytes);
+  report("read f4 chunk8 batch8", median_ms([&] { sum_chunk<float4, 8, 8><<<n4 / 2048, 256>>>((float4*)a, out); }), bytes);
+  report("read f4 chunk16 batch8", median_ms([&] { sum_chunk<float4, 16, 8><<<n4 / 4096, 256>>>((float4*)a, out); }), bytes);
   report("read f4->f2 shuffled chunk16", median_ms([&] { sum_f4_shuffled<16><<<n2 / 4096, 256>>>((float2*)a, out); }), bytes);
   return 0;
 }
