@@ -44,7 +44,7 @@ std::string ortho_of(const SolveArgs& a) { return !a.ortho.empty() ? a.ortho : a
 // The --json file's time_s object: seconds by phase and the number of timed
 // phases behind them.
 nlohmann::json time_json(const krylov::TimeSplit& t) {
-  return {{"total", t.total},   {"spmv", t.spmv},         {"ortho", t.ortho},   {"precond", t.precond},
+  return {{"total", t.total},       {"spmv", t.spmv},   {"ortho", t.ortho},  {"precond", t.precond},
           {"transfer", t.transfer}, {"other", t.other}, {"phases", t.phases}};
 }
 

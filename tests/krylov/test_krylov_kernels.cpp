@@ -176,7 +176,7 @@ void check_dots2(const std::string& id, int k) {  // slots 0..k-1, u_j = slot k-
 // sum_{i<=j} c_i v_i and slot j = a2 v_j + sum_{i<j} c2_i v_i in one pass,
 // against the two combines run one after the other (slot j+1 first, since it
 // reads the old v_j), bitwise, and against the CPU device and the host. j =
-// 21: more basis vectors than the GPU loop's unroll (16), with a remainder.
+// 21: more basis vectors than the GPU loop's unroll (4), with a remainder.
 template <class V>
 void check_combine2(const std::string& id, int j) {
   const std::size_t n = TS_REDUCE_CHUNK + 411;
