@@ -38,6 +38,7 @@ struct MgArgs {
   int queues = 4, depth = 0;
   long tile = 0;
   long host_coarse = 0;
+  std::string storage = "natural";
   bool no_cycle_fusion = false, row_cache = false;
 };
 
@@ -200,6 +201,7 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
   o.smoother = a.smoother == "jacobi" ? mg::Smoother::jacobi : mg::Smoother::rbgs;
   o.omega = a.omega;
   o.host_coarse_points = a.host_coarse;
+  o.split = a.storage == "split";
   o.tol = a.tol;
   o.max_cycles = a.max_cycles;
   mg::Dims d{a.n, a.n, a.dim == 3 ? a.n : 1, a.dim};
@@ -219,6 +221,10 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
   j["cycles"] = rep.cycles;
   j["seconds"] = rep.seconds;
   j["asymptotic_factor"] = rep.asymptotic_factor();
+  int split_levels = 0;
+  for (int l = 0; l < m.levels(); ++l) split_levels += m.dims(l).split ? 1 : 0;
+  j["storage"] = a.storage;
+  j["split_levels"] = split_levels;
   if (!exact.empty()) {
     const double err = mg::max_error(m.solution(), exact);
     std::printf("max error against the continuous solution: %.3e\n", err);
@@ -251,6 +257,10 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--host-coarse", a->host_coarse,
                   "Resident: run levels of at most this many points on the host CPU (0: none)")
       ->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--storage", a->storage,
+                  "Resident, 3D rbgs: natural, or split (red and black points stored apart on levels of 2^22 "
+                  "points or more; the same results)")
+      ->check(CLI::IsMember({"natural", "split"}));
   cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--tol", a->tol, "Relative residual to stop at");
   cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
@@ -275,7 +285,7 @@ Command add_mg_command(CLI::App& app) {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
     // Options a mode does not have are refused, not silently ignored.
     const bool resident = a->mode == "resident", streaming = a->mode == "streaming";
-    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega", "--host-coarse"})
+    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega", "--host-coarse", "--storage"})
       if (!resident && cmd->count(opt))
         throw UsageError(fmt::format("{} is an option of --mode resident; the {} mode runs the thesis's V(0,ν) cycle "
                                      "(--post ν) for --max-cycles cycles",

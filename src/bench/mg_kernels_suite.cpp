@@ -19,6 +19,10 @@ constexpr double kSweepColour = 24;  // one colour: read x, b, write x (half the
 constexpr double kRestrict = 17;     // read x, b; write the coarse b (1/8)
 constexpr double kProlong = 17;      // read the coarse e (1/8), read and write x
 constexpr double kModelE = 66;       // V(1,1) per fine point (fine level only)
+// Split levels (red and black stored apart): a colour's sweep reads its b and
+// the other colour's x and writes its x, each half the points
+constexpr double kSplitColour = 12;
+constexpr double kProlongOneColour = 9;  // read the coarse e (1/8), read and write one colour's x
 
 template <class F>
 Measurement timed(Device& dev, const std::string& name, double bytes_per_point, double points,
@@ -37,7 +41,7 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 9);
+  Progress progress("mg-kernels on " + device->id(), 18);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -71,7 +75,35 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "residual + full-weighting restriction", kRestrict, pts,
                                 opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc); }));
       r.results.push_back(timed(*device, "prolongation + correction", kProlong, pts, opt.timing,
-                                [&] { kernels::prolong_add(tag, q, d, x, c, ec); }));
+                                [&] { kernels::prolong_add(tag, q, d, x, c, ec, -1); }));
+    });
+  }
+  progress.step("split kernels");
+  {
+    Dims ds = d;
+    ds.split = true;
+    Buffer<double> b(device, ds.storage()), x(device, ds.storage()), bc(device, c.storage()),
+        ec(device, c.storage());
+    const auto interior = random_problem<double>(d, 1).b;
+    b.copy_from_host(to_halo_layout(ds, interior));
+    x.copy_from_host(to_halo_layout(ds, interior));
+    dense::fill(bc, 0.0);
+    ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
+    Queue& q = device->queue();
+    dispatch(*device, [&](auto tag) {
+      r.results.push_back(timed(*device, "split: red-black sweep (two colour kernels)", 2 * kSplitColour, pts,
+                                opt.timing, [&] {
+                                  kernels::gauss_seidel_color(tag, q, ds, 0, b, x);
+                                  kernels::gauss_seidel_color(tag, q, ds, 1, b, x);
+                                }));
+      r.results.push_back(timed(*device, "split: one colour", kSplitColour, pts, opt.timing,
+                                [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); }));
+      r.results.push_back(timed(*device, "split: residual + full-weighting restriction", kRestrict, pts,
+                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc); }));
+      r.results.push_back(timed(*device, "split: prolongation to black points", kProlongOneColour, pts,
+                                opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
+      r.results.push_back(timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
+                                [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
     });
   }
   // Per coarse level: the fused sweep against the two colour kernels (same
@@ -104,6 +136,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool fused, fuse_prolongation;
     long fused_min_points;  // -1: the default
     long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
+    long split_min_points = -2;  // -2: no split levels, -1: the default threshold
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false, -1},
                           Variant{"V(1,1) fused sweeps on every level", true, false, 0},
@@ -114,13 +147,20 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) default, levels <= 63^3 on the host CPU", true, false, -1, 63},
                           Variant{"V(1,1) default, levels <= 31^3 on the host CPU", true, false, -1, 31},
                           Variant{"V(1,1) default, levels <= 15^3 on the host CPU", true, false, -1, 15},
-                          Variant{"V(1,1) default, levels <= 7^3 on the host CPU", true, false, -1, 7}}) {
+                          Variant{"V(1,1) default, levels <= 7^3 on the host CPU", true, false, -1, 7},
+                          Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, -1},
+                          Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
+                          Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
+                          Variant{"V(1,1) split levels from 2^22 points, <= 15^3 on the host CPU", true,
+                                  false, -1, 15, -1}}) {
     progress.step(v.name);
     Options o;
     o.fused = v.fused;
     o.fuse_prolongation = v.fuse_prolongation;
     if (v.fused_min_points >= 0) o.fused_min_points = v.fused_min_points;
     o.host_coarse_points = v.host_side * v.host_side * v.host_side;
+    o.split = v.split_min_points >= -1;
+    if (v.split_min_points >= 0) o.split_min_points = v.split_min_points;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

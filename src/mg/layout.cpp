@@ -1,4 +1,5 @@
-// Host-side conversion between interior arrays and the halo layout.
+// Host-side conversion between interior arrays and the halo layout (or a
+// split level's storage by colour).
 #include <string>
 
 #include "core/error.hpp"
@@ -17,7 +18,7 @@ std::vector<T> to_halo_layout(const Dims& d, const std::vector<T>& interior) {
   std::size_t n = 0;
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < d.ny; ++j)
-      for (long i = 0; i < d.nx; ++i) s[static_cast<std::size_t>(TS_MG_IDX(i, j, k, d.sx(), d.sy(), d.kh()))] = interior[n++];
+      for (long i = 0; i < d.nx; ++i) s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))] = interior[n++];
   return s;
 }
 
@@ -28,7 +29,7 @@ std::vector<T> from_halo_layout(const Dims& d, const std::vector<T>& s) {
   std::size_t n = 0;
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < d.ny; ++j)
-      for (long i = 0; i < d.nx; ++i) out[n++] = s[static_cast<std::size_t>(TS_MG_IDX(i, j, k, d.sx(), d.sy(), d.kh()))];
+      for (long i = 0; i < d.nx; ++i) out[n++] = s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))];
   return out;
 }
 

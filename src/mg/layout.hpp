@@ -1,5 +1,6 @@
 // Host-side conversion between interior arrays (x fastest, then y, then z)
-// and the halo layout of mg/kernels/mg_grid.h.
+// and the halo layout of mg/kernels/mg_grid.h (Dims::split: the storage by
+// colour).
 #pragma once
 #include <vector>
 

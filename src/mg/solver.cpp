@@ -56,26 +56,53 @@ Solver<T>::Solver(std::shared_ptr<Device> device, Dims finest, Options options)
       reducer_(device_, finest.storage()) {
   if (opt_.pre < 0 || opt_.post < 0 || opt_.pre + opt_.post < 1)
     throw UsageError("multigrid: need at least one smoothing step (pre + post >= 1)");
-  for (const Dims& d : coarsening_schedule(finest, opt_.max_coarsest_points)) {
-    Level L{d, {}, {}, {}};
+  if (opt_.host_coarse_points < 0) throw UsageError("multigrid: host_coarse_points must be >= 0");
+  if (opt_.split_min_points < 0) throw UsageError("multigrid: split_min_points must be >= 0");
+  finest.split = false;
+  const std::vector<Dims> schedule = coarsening_schedule(finest, opt_.max_coarsest_points);
+  if (opt_.host_coarse_points > 0 && device_->backend() != Backend::cpu)
+    for (std::size_t l = 1; l < schedule.size(); ++l)
+      if (schedule[l].points() <= opt_.host_coarse_points) {
+        host_level_ = l;
+        break;
+      }
+  for (std::size_t l = 0; l < schedule.size(); ++l) {
+    Level L{schedule[l], {}, {}, {}};
+    // Split levels are the large ones, a prefix of the schedule, never the
+    // host's (it copies a level as it is) nor the coarsest (solved by
+    // colour sweeps, which would do, but it is too small to gain).
+    L.d.split = opt_.split && opt_.smoother == Smoother::rbgs && L.d.dim == 3 &&
+                L.d.points() >= opt_.split_min_points && l + 1 < schedule.size() &&
+                (host_level_ == 0 || l < host_level_);
     for (Buffer<T>* b : {&L.x, &L.x2, &L.b}) {
-      *b = Buffer<T>(device_, d.storage());
+      if (b == &L.x2 && L.d.split) continue;  // no ping-pong: a split sweep works in place
+      *b = Buffer<T>(device_, L.d.storage());
       dense::fill(*b, T(0));
     }
     levels_.push_back(std::move(L));
   }
   r_ = Buffer<T>(device_, finest.storage());
   dense::fill(r_, T(0));
-  if (opt_.host_coarse_points < 0) throw UsageError("multigrid: host_coarse_points must be >= 0");
-  if (opt_.host_coarse_points > 0 && device_->backend() != Backend::cpu)
-    for (std::size_t l = 1; l < levels_.size(); ++l)
-      if (levels_[l].d.points() <= opt_.host_coarse_points) {
-        Options host = opt_;
-        host.host_coarse_points = 0;
-        host_level_ = l;
-        host_ = std::make_unique<Solver>(open_device("cpu"), levels_[l].d, host);
-        break;
-      }
+  if (host_level_ > 0) {
+    Options host = opt_;
+    host.host_coarse_points = 0;
+    host_ = std::make_unique<Solver>(open_device("cpu"), levels_[host_level_].d, host);
+  }
+}
+
+template <class T>
+void Solver<T>::to_finest(const Buffer<T>& natural, Buffer<T>& level) {
+  const Dims& d = levels_[0].d;
+  if (!d.split) return level.copy_from(natural);
+  dispatch(*device_, [&](auto tag) { kernels::convert_split(tag, device_->queue(), d, natural, level, true); });
+}
+
+template <class T>
+void Solver<T>::from_finest(const Buffer<T>& level, Buffer<T>& natural) {
+  const Dims& d = levels_[0].d;
+  if (!d.split) return natural.copy_from(level);
+  dense::fill(natural, T(0));  // the halo (the conversion writes the interior)
+  dispatch(*device_, [&](auto tag) { kernels::convert_split(tag, device_->queue(), d, level, natural, false); });
 }
 
 template <class T>
@@ -103,7 +130,7 @@ void Solver<T>::reset() {
 
 template <class T>
 bool Solver<T>::fused_rbgs(const Level& L) const {
-  return opt_.fused && opt_.smoother == Smoother::rbgs && L.d.dim == 3 &&
+  return opt_.fused && !L.d.split && opt_.smoother == Smoother::rbgs && L.d.dim == 3 &&
          L.d.points() >= opt_.fused_min_points;
 }
 
@@ -116,7 +143,7 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
       const Dims* cd = ec ? &correction->d : nullptr;
       if (fused_rbgs(L)) {
         if (ec && !opt_.fuse_prolongation) {
-          kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec);
+          kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec, -1);
           ec = nullptr;
           cd = nullptr;
         }
@@ -124,7 +151,10 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
         std::swap(L.x, L.x2);
         continue;
       }
-      if (ec) kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec);
+      // A red-black sweep overwrites red points without reading them: the
+      // correction matters at black points only (split levels, where only
+      // they are touched; on natural ones the kernel visits every point).
+      if (ec) kernels::prolong_add(tag, q, L.d, L.x, *cd, *ec, L.d.split ? 1 : -1);
       if (opt_.smoother == Smoother::jacobi) {
         kernels::jacobi(tag, q, L.d, omega_, L.b, L.x, L.x2);
         std::swap(L.x, L.x2);
@@ -181,7 +211,7 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) 
   if (opt_.post > 0) {
     smooth(L, opt_.post, &C);  // the correction is added in (or before) the first sweep
   } else {
-    dispatch(*device_, [&](auto tag) { kernels::prolong_add(tag, q, L.d, L.x, C.d, C.x); });
+    dispatch(*device_, [&](auto tag) { kernels::prolong_add(tag, q, L.d, L.x, C.d, C.x, -1); });
   }
 }
 
@@ -206,7 +236,7 @@ void Solver<T>::fmg() {
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
     dense::fill(levels_[l].x, T(0));
     dispatch(*device_, [&](auto tag) {
-      kernels::prolong_add(tag, q, levels_[l].d, levels_[l].x, levels_[l + 1].d, levels_[l + 1].x);
+      kernels::prolong_add(tag, q, levels_[l].d, levels_[l].x, levels_[l + 1].d, levels_[l + 1].x, -1);
     });
     cycle(l, opt_.cycle);
   }
@@ -221,7 +251,9 @@ double Solver<T>::residual_norm() {
 
 template <class T>
 double Solver<T>::rhs_norm() {
-  return static_cast<double>(reducer_.nrm2(levels_[0].b));
+  if (!levels_[0].d.split) return static_cast<double>(reducer_.nrm2(levels_[0].b));
+  from_finest(levels_[0].b, r_);  // the natural order of the sum: the same bits
+  return static_cast<double>(reducer_.nrm2(r_));
 }
 
 template <class T>
@@ -267,10 +299,10 @@ SolveReport Solver<T>::solve() {
 template <class T>
 void Solver<T>::apply(const Buffer<T>& r, Buffer<T>& z) {
   Level& L = levels_[0];
-  L.b.copy_from(r);
+  to_finest(r, L.b);
   dense::fill(L.x, T(0));
   cycle();
-  z.copy_from(L.x);
+  from_finest(L.x, z);
 }
 
 template class Solver<float>;

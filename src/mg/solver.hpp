@@ -44,6 +44,16 @@ struct Options {
   /// the sweep's load path costs more (2.95 ms at 511^3 FP64) than a separate
   /// prolongation kernel plus the plain sweep (0.89 + 1.39 ms), see docs/mg.md.
   bool fuse_prolongation = false;
+  /// 3D red-black: store the red and the black points of a level apart
+  /// (Dims::split) on levels of at least `split_min_points` points. Each
+  /// colour's sweep then reads its own b and the other colour's x and writes
+  /// its own x (model E's 24 bytes per point and sweep, from two plain
+  /// streaming kernels), the post-smoothing's correction is added to black
+  /// points only (red ones are overwritten unread), and the residual +
+  /// restriction reads the split level. The same bits as the natural layout;
+  /// it takes the place of the fused sweep on those levels.
+  bool split = false;
+  long split_min_points = 1L << 22;
   long max_coarsest_points = 4096;
   /// Levels of at most this many points (below the finest) run on the host's
   /// CPU backend (OpenMP): a cycle reaching the first of them reads its
@@ -118,6 +128,10 @@ class Solver {
   /// steps sweeps; with `correction`, P * correction->x is added to x first.
   void smooth(Level& L, int steps, const Level* correction = nullptr);
   bool fused_rbgs(const Level& L) const;
+  /// A finest-level array between the natural layout (apply's r and z) and
+  /// the level's storage (a plain copy unless the level is split).
+  void to_finest(const Buffer<T>& natural, Buffer<T>& level);
+  void from_finest(const Buffer<T>& level, Buffer<T>& natural);
   void coarse_solve(Level& L);
 
   std::shared_ptr<Device> device_;

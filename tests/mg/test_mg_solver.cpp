@@ -317,25 +317,170 @@ TEST_P(MgDeviceTest, HostCoarseLevelsGiveTheSameBits) {
 // The 3D residual + restriction (on GPUs tiles of 32 x 8 coarse points
 // marching 16 planes, for coarse levels of 2^18 points or more) equals the
 // CPU's point kernel bitwise, on a grid that leaves a partial tile on every
-// axis; every coarse point is written over a poisoned buffer.
+// axis; every coarse point is written over a poisoned buffer. Also from a
+// fine level stored by colour, to a natural and to a split coarse level.
 TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
   const Dims f{195, 103, 135, 3}, c{97, 51, 67, 3};  // 331,329 coarse points
   static_assert(97L * 51 * 67 >= TS_MG_TILED_MIN_POINTS);
-  auto restrict_on = [&](const std::string& id) {
+  auto restrict_on = [&](const std::string& id, bool fine_split, bool coarse_split) {
     const auto dev = open_device(id);
-    Buffer<double> b(dev, f.storage()), x(dev, f.storage()), bc(dev, c.storage());
-    b.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 41)));
-    x.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 42)));
-    bc.copy_from_host(std::vector<double>(c.storage(), std::numeric_limits<double>::quiet_NaN()));
-    dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), f, b, x, c, bc); });
-    return from_halo_layout(c, bc.to_vector());
+    Dims fl = f, cl = c;
+    fl.split = fine_split;
+    cl.split = coarse_split;
+    Buffer<double> b(dev, fl.storage()), x(dev, fl.storage()), bc(dev, cl.storage());
+    b.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 41)));
+    x.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 42)));
+    bc.copy_from_host(std::vector<double>(cl.storage(), std::numeric_limits<double>::quiet_NaN()));
+    dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc); });
+    return from_halo_layout(cl, bc.to_vector());
   };
-  const auto ref = restrict_on("cpu"), got = restrict_on(GetParam());
-  ASSERT_EQ(got.size(), ref.size());
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
-    ASSERT_EQ(got[i], ref[i]) << "coarse point " << i;
+  const auto ref = restrict_on("cpu", false, false);
+  for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+    const auto got = restrict_on(GetParam(), fine_split, coarse_split);
+    ASSERT_EQ(got.size(), ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
+      ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
+                                << (coarse_split ? ", coarse split" : "");
+    }
   }
+}
+
+// Storage by colour (Options::split, Dims::split): every kernel that takes a
+// split level gives the bits of the natural layout, on sizes with odd and
+// even rows (the colours' slot counts differ), from random data, over
+// poisoned outputs where a kernel writes every interior point.
+template <class T>
+void split_kernels_same_bits(const std::string& id, const Dims& fd) {
+  const auto dev = open_device(id);
+  Dims fs = fd;
+  fs.split = true;
+  const std::string what = std::to_string(fd.nx) + " x " + std::to_string(fd.ny) + " x " +
+                           std::to_string(fd.nz) + " on " + id;
+  const auto xv = test::random_vector<T>(std::size_t(fd.points()), 51);
+  const auto bv = test::random_vector<T>(std::size_t(fd.points()), 52);
+  auto buffer = [&](const Dims& d, const std::vector<T>& v) {
+    Buffer<T> out(dev, d.storage());
+    out.copy_from_host(to_halo_layout(d, v));
+    return out;
+  };
+  auto expect_same = [&](const Dims& dn, const Buffer<T>& nat, const Dims& ds, const Buffer<T>& spl,
+                         const std::string& step) {
+    const auto a = from_halo_layout(dn, nat.to_vector()), b = from_halo_layout(ds, spl.to_vector());
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(b[i], a[i]) << step << ", " << what << ", point " << i;
+  };
+  Queue& q = dev->queue();
+  dispatch(*dev, [&](auto tag) {
+    // the two colour sweeps
+    Buffer<T> xn = buffer(fd, xv), bn = buffer(fd, bv), xs = buffer(fs, xv), bs = buffer(fs, bv);
+    for (int c : {0, 1}) {
+      kernels::gauss_seidel_color(tag, q, fd, c, bn, xn);
+      kernels::gauss_seidel_color(tag, q, fs, c, bs, xs);
+      expect_same(fd, xn, fs, xs, "colour " + std::to_string(c) + " sweep");
+    }
+    // the residual (written in the natural layout over NaN)
+    Buffer<T> rn(dev, fd.storage()), rs(dev, fd.storage());
+    rs.copy_from_host(std::vector<T>(fd.storage(), std::numeric_limits<T>::quiet_NaN()));
+    dense::fill(rn, T(0));
+    kernels::residual(tag, q, fd, bn, xn, rn);
+    kernels::residual(tag, q, fs, bs, xs, rs);
+    expect_same(fd, rn, fd, rs, "residual");
+    // the device conversion both ways
+    Buffer<T> to(dev, fs.storage()), back(dev, fd.storage());
+    dense::fill(to, T(0));
+    back.copy_from_host(std::vector<T>(fd.storage(), std::numeric_limits<T>::quiet_NaN()));
+    kernels::convert_split(tag, q, fs, xn, to, true);
+    expect_same(fd, xn, fs, to, "convert to split");
+    kernels::convert_split(tag, q, fs, to, back, false);
+    expect_same(fd, xn, fd, back, "convert back");
+    if (!(fd.nx & 1) || !(fd.ny & 1) || !(fd.nz & 1)) return;  // no coarser level
+    Dims cd{(fd.nx - 1) / 2, (fd.ny - 1) / 2, (fd.nz - 1) / 2, 3}, cs = cd;
+    cs.split = true;
+    // residual + restriction to a natural and to a split coarse level
+    for (const Dims& c : {cd, cs}) {
+      Buffer<T> on(dev, cd.storage()), os(dev, c.storage());
+      on.copy_from_host(std::vector<T>(cd.storage(), std::numeric_limits<T>::quiet_NaN()));
+      dense::fill(os, T(0));
+      kernels::restrict_residual(tag, q, fd, bn, xn, cd, on);
+      kernels::restrict_residual(tag, q, fs, bs, xs, c, os);
+      expect_same(cd, on, c, os, std::string("restriction to a ") + (c.split ? "split" : "natural") + " level");
+    }
+    // prolongation from a natural and a split coarse level, to every point or one colour's
+    const auto ev = test::random_vector<T>(std::size_t(cd.points()), 53);
+    for (const Dims& c : {cd, cs})
+      for (int color : {-1, 0, 1}) {
+        Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
+        kernels::prolong_add(tag, q, fd, pn, cd, en, color);
+        kernels::prolong_add(tag, q, fs, ps, c, es, color);
+        expect_same(fd, pn, fs, ps, "prolongation, colour " + std::to_string(color) + " from a " +
+                                        (c.split ? "split" : "natural") + " level");
+      }
+  });
+}
+
+TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
+  for (const Dims d : {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
+    split_kernels_same_bits<double>(GetParam(), d);
+    split_kernels_same_bits<float>(GetParam(), d);
+  }
+}
+
+// The solver with split levels (from every level above the coarsest, or the
+// finest only) gives the CPU's natural-layout bits: V, W, F cycles, FMG,
+// V(1,2) and V(2,0) (the correction without a post-sweep), its residual and
+// right-hand-side norms, and one cycle as a preconditioner.
+template <class T>
+void split_solver_same_bits(const std::string& id, const Dims& d) {
+  const auto b = test::random_vector<T>(static_cast<std::size_t>(d.points()), 61);
+  for (CycleType type : {CycleType::V, CycleType::W, CycleType::F})
+    for (bool fmg : {false, true})
+      for (auto [pre, post] : {std::pair{1, 2}, std::pair{2, 0}}) {
+        auto run = [&](const std::string& dev, bool split, long min_points, std::vector<T>& x) {
+          Options o;
+          o.cycle = type;
+          o.pre = pre;
+          o.post = post;
+          o.split = split;
+          o.split_min_points = min_points;
+          Solver<T> mg(open_device(dev), d, o);
+          mg.set_rhs(b);
+          if (fmg) mg.fmg();
+          mg.cycle();
+          mg.cycle();
+          x = mg.solution();
+          return std::make_pair(mg.residual_norm(), mg.rhs_norm());
+        };
+        std::vector<T> ref, got;
+        const auto ref_norms = run("cpu", false, 0, ref);
+        for (long min_points : {0L, d.points()}) {
+          const auto norms = run(id, true, min_points, got);
+          const std::string what = std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
+                                   std::to_string(d.nz) + " cycle " + std::to_string(int(type)) +
+                                   (fmg ? " fmg" : "") + " V(" + std::to_string(pre) + "," +
+                                   std::to_string(post) + ") split from " + std::to_string(min_points) +
+                                   " points on " + id;
+          EXPECT_EQ(norms, ref_norms) << what;
+          for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
+        }
+      }
+  // as a preconditioner: z = one cycle from zero, r and z in the natural layout
+  const auto dev = open_device(id);
+  Dims dn = d;
+  Buffer<T> r(dev, dn.storage()), z1(dev, dn.storage()), z2(dev, dn.storage());
+  r.copy_from_host(to_halo_layout(dn, b));
+  Options split;
+  split.split = true;
+  split.split_min_points = 0;
+  Solver<T>(dev, d, Options{}).apply(r, z1);
+  Solver<T>(dev, d, split).apply(r, z2);
+  const auto a = z1.to_vector(), c = z2.to_vector();
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(c[i], a[i]) << "preconditioner, element " << i << " on " << id;
+}
+
+TEST_P(MgDeviceTest, SplitStorageSolverEqualsNatural) {
+  split_solver_same_bits<double>(GetParam(), cube(3, 15));
+  split_solver_same_bits<float>(GetParam(), Dims{29, 13, 27, 3});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, MgDeviceTest, ::testing::ValuesIn(test::device_ids()),

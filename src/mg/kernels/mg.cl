@@ -30,12 +30,12 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 }
 
 /* 3D, one group per coarse tile (mg_tiles.h): the coarse level's sizes and
- * pitches, the fine level's sizes and pitches */
+ * storage pitches, the fine level's sizes and storage pitches */
 __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void restrict_residual_tile(
-    long cnx, long cny, long cnz, long csx, long csy, long fnx, long fny, long fsx, long fsy,
-    __global const ts_real* b, __global const ts_real* x, __global ts_real* bc) {
+    long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,
+    long fsy, long fh, __global const ts_real* b, __global const ts_real* x, __global ts_real* bc) {
   __local ts_real R[3 * TS_MG_RPLANE];
-  ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, cnx, cny, cnz, csx, csy,
+  ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, fh, cnx, cny, cnz, csx, csy, ch,
                                (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),
                                get_group_id(1), get_group_id(2), R);
 }
@@ -61,24 +61,58 @@ __kernel void gauss_seidel_color(TS_LEVEL, int color, __global const ts_real* b,
   x[c] = ts_mg_gauss_seidel(b[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim));
 }
 
-__kernel void residual(TS_LEVEL, __global const ts_real* b, __global const ts_real* x,
-                       __global ts_real* r) {
+/* r in the natural layout; px, py, ph: the storage pitches of b and x */
+__kernel void residual(TS_LEVEL, long px, long py, long ph, __global const ts_real* b,
+                       __global const ts_real* x, __global ts_real* r) {
   TS_POINT;
-  r[c] = ts_mg_residual_at(b, x, c, sx, sy, dim);
+  r[c] = ts_mg_residual_any(b, x, i, j, k, px, py, ph, dim);
 }
 
-/* written: the coarse level; fsx, fsy: the fine level's pitches */
-__kernel void restrict_residual(TS_LEVEL, long fsx, long fsy, __global const ts_real* b,
-                                __global const ts_real* x, __global ts_real* bc) {
+/* written: the coarse level (storage pitches cx, cy, ch); fsx, fsy, fh: the
+ * fine level's */
+__kernel void restrict_residual(TS_LEVEL, long cx, long cy, long ch, long fsx, long fsy, long fh,
+                                __global const ts_real* b, __global const ts_real* x,
+                                __global ts_real* bc) {
   TS_POINT;
-  bc[c] = ts_mg_restrict_residual_at(b, x, i, j, k, fsx, fsy, dim);
+  bc[ts_mg_index(i, j, k, cx, cy, ch, dim)] = ts_mg_restrict_residual_at(b, x, i, j, k, fsx, fsy, fh, dim);
 }
 
-/* written: the fine level; csx, csy: the coarse level's pitches */
-__kernel void prolong_add(TS_LEVEL, long csx, long csy, __global ts_real* xf,
+/* written: the fine level (natural), every point (color -1) or one
+ * colour's; csx, csy, ch: the coarse level's storage pitches */
+__kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __global ts_real* xf,
                           __global const ts_real* ec) {
   TS_POINT;
-  xf[c] = xf[c] + ts_mg_prolong_at(ec, i, j, k, csx, csy, dim);
+  if (color >= 0 && ((i + j + k) & 1) != color) return;
+  xf[c] = xf[c] + ts_mg_prolong_at(ec, i, j, k, csx, csy, ch, dim);
+}
+
+/* ---- split levels (3D, storage by colour): one work-item per slot of a
+ * row of one colour; nx, ny, nz the level's sizes, sx, sy, ph its storage
+ * pitches ---- */
+#define TS_SLOT                                                                \
+  const long m = get_global_id(0), j = get_global_id(1), k = get_global_id(2); \
+  if (j >= ny || k >= nz) return
+
+__kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int color,
+                                 __global const ts_real* b, __global ts_real* x) {
+  TS_SLOT;
+  ts_mg_gauss_seidel_split(b, x, m, j, k, color, nx, sx, sy, ph);
+}
+
+__kernel void prolong_add_split(long nx, long ny, long nz, long sx, long sy, long ph, int color,
+                                long csx, long csy, long ch, __global ts_real* xf,
+                                __global const ts_real* ec) {
+  TS_SLOT;
+  ts_mg_prolong_split(xf, ec, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
+}
+
+/* natural (pitches of TS_LEVEL) <-> split (px, py, ph) */
+__kernel void convert_split(TS_LEVEL, long px, long py, long ph, int to_split,
+                            __global const ts_real* src, __global ts_real* dst) {
+  TS_POINT;
+  const long q = ts_mg_at3(i, j, k, px, py, ph);
+  if (to_split) dst[q] = src[c];
+  else dst[c] = src[q];
 }
 
 /* Fused red-black sweep (mg_tiles.h): groups of TS_MG_FX x TS_MG_FY; with and

@@ -27,6 +27,16 @@ void for_each_point(const Dims& d, F f) {
       for (long i = 0; i < d.nx; ++i) f(i, j, k, TS_MG_IDX(i, j, k, sx, sy, kh));
 }
 
+// Calls f(m, j, k) for every slot of every row of a split level.
+template <class F>
+void for_each_slot(const Dims& d, F f) {
+  const long hx = d.hx();
+#pragma omp parallel for collapse(2) schedule(static)
+  for (long k = 0; k < d.nz; ++k)
+    for (long j = 0; j < d.ny; ++j)
+      for (long m = 0; m < hx; ++m) f(m, j, k);
+}
+
 }  // namespace
 
 template <class T>
@@ -89,6 +99,13 @@ template <class T>
 void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T>& b, Buffer<T>& x) {
   const T* bp = p(b);
   T* xp = p(x);
+  if (d.split) {
+    const long px = d.px(), py = d.py(), ph = d.ph();
+    for_each_slot(d, [&](long m, long j, long k) {
+      ts_mg_gauss_seidel_split(bp, xp, m, j, k, color, d.nx, px, py, ph);
+    });
+    return;
+  }
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long i, long j, long k, long c) {
     if (((i + j + k) & 1) == color)
@@ -101,7 +118,7 @@ template <class T>
 void gauss_seidel_fused(CpuTag tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
   q.copy(xo.handle(), 0, xn.handle(), 0, xo.bytes());
-  if (ec) prolong_add(tag, q, d, xn, *coarse, *ec);
+  if (ec) prolong_add(tag, q, d, xn, *coarse, *ec, -1);
   gauss_seidel_color(tag, q, d, 0, b, xn);
   gauss_seidel_color(tag, q, d, 1, b, xn);
 }
@@ -110,8 +127,10 @@ template <class T>
 void residual(CpuTag, Queue&, const Dims& d, const Buffer<T>& b, const Buffer<T>& x, Buffer<T>& r) {
   const T *bp = p(b), *xp = p(x);
   T* rp = p(r);
-  const long sx = d.sx(), sy = d.sy();
-  for_each_point(d, [&](long, long, long, long c) { rp[c] = ts_mg_residual_at(bp, xp, c, sx, sy, d.dim); });
+  const long px = d.px(), py = d.py(), ph = d.ph();
+  for_each_point(d, [&](long i, long j, long k, long c) {
+    rp[c] = ts_mg_residual_any(bp, xp, i, j, k, px, py, ph, d.dim);
+  });
 }
 
 template <class T>
@@ -119,20 +138,38 @@ void restrict_residual(CpuTag, Queue&, const Dims& fine, const Buffer<T>& b, con
                        const Dims& coarse, Buffer<T>& bc) {
   const T *bp = p(b), *xp = p(x);
   T* out = p(bc);
-  const long fsx = fine.sx(), fsy = fine.sy();
-  for_each_point(coarse, [&](long i, long j, long k, long c) {
-    out[c] = ts_mg_restrict_residual_at(bp, xp, i, j, k, fsx, fsy, fine.dim);
+  const long fx = fine.px(), fy = fine.py(), fh = fine.ph();
+  const long cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
+  for_each_point(coarse, [&](long i, long j, long k, long) {
+    out[ts_mg_index(i, j, k, cx, cy, ch, fine.dim)] =
+        ts_mg_restrict_residual_at(bp, xp, i, j, k, fx, fy, fh, fine.dim);
   });
 }
 
 template <class T>
 void prolong_add(CpuTag, Queue&, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
-                 const Buffer<T>& ec) {
+                 const Buffer<T>& ec, int color) {
   const T* e = p(ec);
   T* x = p(xf);
-  const long csx = coarse.sx(), csy = coarse.sy();
-  for_each_point(fine, [&](long i, long j, long k, long f) {
-    x[f] = x[f] + ts_mg_prolong_at(e, i, j, k, csx, csy, fine.dim);
+  const long fx = fine.px(), fy = fine.py(), fh = fine.ph();
+  const long cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
+  for_each_point(fine, [&](long i, long j, long k, long) {
+    if (color >= 0 && ((i + j + k) & 1) != color) return;
+    const long f = ts_mg_index(i, j, k, fx, fy, fh, fine.dim);
+    x[f] = x[f] + ts_mg_prolong_at(e, i, j, k, cx, cy, ch, fine.dim);
+  });
+}
+
+template <class T>
+void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
+                   bool to_split) {
+  const T* s = p(src);
+  T* o = p(dst);
+  const long px = d.hx(), py = d.hx() * (d.ny + 2), ph = d.half();
+  for_each_point(d.natural(), [&](long i, long j, long k, long c) {
+    const long q = ts_mg_at3(i, j, k, px, py, ph);
+    if (to_split) o[q] = s[c];
+    else o[c] = s[q];
   });
 }
 
@@ -156,7 +193,8 @@ void prolong_add(CpuTag, Queue&, const Dims& fine, Buffer<T>& xf, const Dims& co
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \
                                      const Buffer<T>&, const Dims&, Buffer<T>&);                   \
   template void prolong_add<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
-                               const Buffer<T>&);
+                               const Buffer<T>&, int);                                             \
+  template void convert_split<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -88,23 +88,74 @@ __global__ void gauss_seidel_color_k(Level L, int color, const T* __restrict__ b
   x[p.c] = ts_mg_gauss_seidel(b[p.c], ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim), ts_mg_inv_diag(T(L.dim)));
 }
 
+// The storage pitches of a level (Dims::px, py, ph; ph 0: natural layout).
+struct Pitch {
+  long x, y, h;
+};
+Pitch pitch(const Dims& d) { return {d.px(), d.py(), d.ph()}; }
+
+// r in the natural layout of L; b and x in storage s.
 template <class T>
-__global__ void residual_k(Level L, const T* __restrict__ b, const T* __restrict__ x, T* r) {
+__global__ void residual_k(Level L, Pitch s, const T* __restrict__ b, const T* __restrict__ x, T* r) {
   Point p = point_of(L);
-  if (p.inside) r[p.c] = ts_mg_residual_at(b, x, p.c, L.sx, L.sy, L.dim);
+  if (p.inside) r[p.c] = ts_mg_residual_any(b, x, p.i, p.j, p.k, s.x, s.y, s.h, L.dim);
 }
 
+// L: the coarse level (natural sizes); cs, fs: the coarse and fine storage.
 template <class T>
-__global__ void restrict_residual_k(Level L, long fsx, long fsy, const T* __restrict__ b,
+__global__ void restrict_residual_k(Level L, Pitch cs, Pitch fs, const T* __restrict__ b,
                                     const T* __restrict__ x, T* bc) {
   Point p = point_of(L);
-  if (p.inside) bc[p.c] = ts_mg_restrict_residual_at(b, x, p.i, p.j, p.k, fsx, fsy, L.dim);
+  if (p.inside)
+    bc[ts_mg_index(p.i, p.j, p.k, cs.x, cs.y, cs.h, L.dim)] =
+        ts_mg_restrict_residual_at(b, x, p.i, p.j, p.k, fs.x, fs.y, fs.h, L.dim);
+}
+
+// Natural fine level L, every point (color -1) or one colour's.
+template <class T>
+__global__ void prolong_add_k(Level L, Pitch cs, int color, T* xf, const T* __restrict__ ec) {
+  Point p = point_of(L);
+  if (!p.inside || (color >= 0 && ((p.i + p.j + p.k) & 1) != color)) return;
+  xf[p.c] = xf[p.c] + ts_mg_prolong_at(ec, p.i, p.j, p.k, cs.x, cs.y, cs.h, L.dim);
+}
+
+// natural (L) <-> split (s)
+template <class T>
+__global__ void convert_split_k(Level L, Pitch s, bool to_split, const T* __restrict__ src, T* dst) {
+  Point p = point_of(L);
+  if (!p.inside) return;
+  const long q = ts_mg_at3(p.i, p.j, p.k, s.x, s.y, s.h);
+  if (to_split) dst[q] = src[p.c];
+  else dst[p.c] = src[q];
+}
+
+// Split levels: one thread per slot of a row of one colour (mg_grid.h); the
+// level's sizes and storage pitches.
+struct Slot {
+  long m, j, k;
+  bool inside;
+};
+__device__ Slot slot_of(long ny, long nz) {
+  Slot s;
+  s.m = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  s.j = long(blockIdx.y) * blockDim.y + threadIdx.y;
+  s.k = blockIdx.z;
+  s.inside = s.j < ny && s.k < nz;
+  return s;
 }
 
 template <class T>
-__global__ void prolong_add_k(Level L, long csx, long csy, T* xf, const T* __restrict__ ec) {
-  Point p = point_of(L);
-  if (p.inside) xf[p.c] = xf[p.c] + ts_mg_prolong_at(ec, p.i, p.j, p.k, csx, csy, L.dim);
+__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int color,
+                                     const T* __restrict__ b, T* x) {
+  const Slot q = slot_of(ny, nz);
+  if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, nx, s.x, s.y, s.h);
+}
+
+template <class T>
+__global__ void prolong_add_split_k(long nx, long ny, long nz, Pitch s, int color, Pitch cs, T* x,
+                                    const T* __restrict__ ec) {
+  const Slot q = slot_of(ny, nz);
+  if (q.inside) ts_mg_prolong_split(x, ec, q.m, q.j, q.k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
 }
 
 // Prolong: the coarse-grid correction fused in (a template argument, so that
@@ -128,10 +179,11 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // 66 and three groups: 1.39 ms against 1.15 at 511^3 FP64 on an H100).
 template <class T>
 __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
-    Level C, long fnx, long fny, long fsx, long fsy, const T* __restrict__ b,
+    Level C, Pitch cs, long fnx, long fny, Pitch fs, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
-  tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, C.nx, C.ny, C.nz, C.sx, C.sy,
+  tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, fs.h, C.nx, C.ny, C.nz, cs.x,
+                                      cs.y, cs.h,
                                       int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
                                       long(blockIdx.y), long(blockIdx.z), R);
 }
@@ -155,6 +207,18 @@ void launch(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
   dim3 grid(unsigned((L.nx + block.x - 1) / block.x), unsigned((L.ny + block.y - 1) / block.y),
             unsigned(L.nz));
   kernel<<<grid, block, 0, cq.native()>>>(L, args...);
+  cuda::check_launch(name);
+}
+
+// Launches `kernel` over the slots of the rows of split level `d`.
+template <class K, class... Args>
+void launch_slots(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  const dim3 block(128, 2, 1);
+  const dim3 grid(unsigned((d.hx() + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
+                  unsigned(d.nz));
+  kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), args...);
   cuda::check_launch(name);
 }
 
@@ -189,6 +253,7 @@ void jacobi(CudaTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const
 template <class T>
 void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x) {
+  if (d.split) return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, cp(b), mp(x));
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, cp(b), mp(x));
 }
 template <class T>
@@ -209,7 +274,7 @@ void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, co
 template <class T>
 void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
               Buffer<T>& r) {
-  launch(q, d, "mg residual", residual_k<T>, cp(b), cp(x), mp(r));
+  launch(q, d.natural(), "mg residual", residual_k<T>, pitch(d), cp(b), cp(x), mp(r));
 }
 template <class T>
 void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
@@ -221,17 +286,31 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
-    restrict_residual_tile_k<T><<<grid, block, 0, cq.native()>>>(C, fine.nx, fine.ny, fine.sx(), fine.sy(),
-                                                                 cp(b), cp(x), mp(bc));
+    restrict_residual_tile_k<T><<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny,
+                                                                 pitch(fine), cp(b), cp(x), mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
-  launch(q, coarse, "mg restrict_residual", restrict_residual_k<T>, fine.sx(), fine.sy(), cp(b),
-         cp(x), mp(bc));
+  launch(q, coarse.natural(), "mg restrict_residual", restrict_residual_k<T>, pitch(coarse),
+         pitch(fine), cp(b), cp(x), mp(bc));
 }
 template <class T>
 void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
-                 const Buffer<T>& ec) {
-  launch(q, fine, "mg prolong_add", prolong_add_k<T>, coarse.sx(), coarse.sy(), mp(xf), cp(ec));
+                 const Buffer<T>& ec, int color) {
+  if (fine.split) {
+    for (int c = 0; c < 2; ++c)
+      if (color < 0 || color == c)
+        launch_slots(q, fine, "mg prolong_add_split", prolong_add_split_k<T>, c, pitch(coarse), mp(xf),
+                     cp(ec));
+    return;
+  }
+  launch(q, fine, "mg prolong_add", prolong_add_k<T>, pitch(coarse), color, mp(xf), cp(ec));
+}
+template <class T>
+void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
+                   bool to_split) {
+  Dims s = d;
+  s.split = true;
+  launch(q, d.natural(), "mg convert_split", convert_split_k<T>, pitch(s), to_split, cp(src), mp(dst));
 }
 
 #define TS_INSTANTIATE(T)                                                                          \
@@ -254,7 +333,8 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
   template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
                                      const Buffer<T>&, const Dims&, Buffer<T>&);                   \
   template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
-                               const Buffer<T>&);
+                               const Buffer<T>&, int);                                             \
+  template void convert_split<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -7,8 +7,29 @@
  * coarsening: coarse point (I, J, K) coincides with fine (2I+1, 2J+1, 2K+1). */
 #ifndef TESSERA_MG_GRID_H
 #define TESSERA_MG_GRID_H
+#include "core/kernels/portable.h"
 #define TS_MG_IDX(i, j, k, sx, sy, kh) \
   (((long)(k) + (kh)) * (long)(sy) + ((long)(j) + 1) * (long)(sx) + ((long)(i) + 1))
+
+/* Storage by colour (3D, Dims::split): the red points ((i + j + k) even) and
+ * the black ones of a level with its halo ring, each in an array of their
+ * own, black ph elements after red. Halo coordinate X = i + 1 of row
+ * (j, k) sits in slot X >> 1 of that row, rows have sx slots, planes sy: a
+ * colour's sweep reads its own b and the other colour's x and writes its
+ * own x, 24 bytes per point in FP64 (model E), where the natural layout
+ * moves every sector twice. The interior point (i, j, k) of a 3D level in
+ * either storage (ph == 0: natural, pitches sx, sy): */
+TS_FN long ts_mg_at3(long i, long j, long k, long sx, long sy, long ph) {
+  return ph ? ((i + j + k) & 1) * ph + (k + 1) * sy + (j + 1) * sx + ((i + 1) >> 1)
+              : TS_MG_IDX(i, j, k, sx, sy, 1);
+}
+/* Interior i of slot m in row (j, k) of colour c of a split level (the
+ * row's points of that colour are X = 2m + s); outside 0 .. nx-1: none. */
+TS_FN long ts_mg_split_i(long m, long j, long k, int c) { return 2 * m + ((c + j + k + 1) & 1) - 1; }
+/* A level's interior (i, j, k) in its storage: 2D natural, 3D either. */
+TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int dim) {
+  return dim == 3 ? ts_mg_at3(i, j, k, sx, sy, ph) : TS_MG_IDX(i, j, k, sx, sy, 0);
+}
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
  * work-items, each owning TS_MG_FR rows, so the region is 32 x 16 columns
  * with the default TS_MG_FY (a 28 x 12 tile plus its two-cell ring),

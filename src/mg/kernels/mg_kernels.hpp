@@ -1,7 +1,8 @@
 // The multigrid kernels, declared once per backend (CpuTag, OpenCLTag,
 // CudaTag). Definitions: mg_cpu.cpp, mg_opencl.cpp (+ mg.cl), mg_cuda.cu.
-// All arrays use the halo layout of mg_grid.h; kernels write interior points
-// only, so halos stay zero.
+// All arrays use the halo layout of mg_grid.h, a 3D level with `split` set
+// its colour-split form (red and black points stored apart, mg_point.h);
+// kernels write interior points only, so halos stay zero.
 #pragma once
 #include <cstddef>
 
@@ -15,11 +16,31 @@ namespace tessera::mg {
 struct Dims {
   long nx = 1, ny = 1, nz = 1;
   int dim = 2;
-  long sx() const { return nx + 2; }
-  long sy() const { return sx() * (ny + 2); }
+  /// 3D only: the red and the black points stored apart, each colour's
+  /// points of a row in hx() slots (mg_point.h, ts_mg_at3). A red-black sweep
+  /// then streams 24 bytes per point in FP64 (model E) from two plain kernels.
+  bool split = false;
+  long sx() const { return nx + 2; }  ///< natural layout: x pitch
+  long sy() const { return sx() * (ny + 2); }  ///< natural layout: plane pitch
   int kh() const { return dim == 3 ? 1 : 0; }
   long points() const { return nx * ny * (dim == 3 ? nz : 1); }
-  std::size_t storage() const { return static_cast<std::size_t>(sy() * (dim == 3 ? nz + 2 : 1)); }
+  /// Split layout: slots per row and colour (the halo ring included).
+  long hx() const { return (nx + 3) / 2; }
+  /// Split layout: elements per colour (black starts there).
+  long half() const { return hx() * (ny + 2) * (nz + 2); }
+  /// Pitches of the storage in use: x, plane, colour (0: natural layout).
+  long px() const { return split ? hx() : sx(); }
+  long py() const { return split ? hx() * (ny + 2) : sy(); }
+  long ph() const { return split ? half() : 0; }
+  std::size_t storage() const {
+    return static_cast<std::size_t>(split ? 2 * half() : sy() * (dim == 3 ? nz + 2 : 1));
+  }
+  /// The same level in the natural layout.
+  Dims natural() const {
+    Dims d = *this;
+    d.split = false;
+    return d;
+  }
 };
 
 namespace kernels {
@@ -32,6 +53,10 @@ struct FusedGrid {
 };
 FusedGrid fused_grid(const Dims& d);
 
+// Split levels (Dims::split): gauss_seidel_color, residual (r in the natural
+// layout), restrict_residual (the coarse level may be split only when the
+// fine one is) and prolong_add take either layout; the fused sweep and the
+// thesis kernels take the natural one only.
 #define TS_MG_DECLARE(Tag)                                                                         \
   /* thesis mode, 2D */                                                                            \
   template <class T>                                                                               \
@@ -63,9 +88,15 @@ FusedGrid fused_grid(const Dims& d);
   template <class T>                                                                               \
   void restrict_residual(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x, \
                          const Dims& coarse, Buffer<T>& bc);                                       \
+  /* color: -1 every fine point, 0 or 1 only that colour's (a split level                      \
+   * before its red-black sweep needs only black corrected: red is overwritten unread) */       \
   template <class T>                                                                               \
   void prolong_add(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,            \
-                   const Buffer<T>& ec);
+                   const Buffer<T>& ec, int color);                                                \
+  /* a split level's data between the layouts: to_split natural -> split, else back */           \
+  template <class T>                                                                               \
+  void convert_split(Tag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,          \
+                     bool to_split);
 
 TS_MG_DECLARE(CpuTag)
 TS_MG_DECLARE(OpenCLTag)

@@ -32,6 +32,20 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
                              cl::NDRange(lx, ly, 1), name);
 }
 
+// Launches `name` over the slots of the rows of split level `d`, with its
+// sizes and storage pitches first.
+template <class T, class... Extra>
+void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d,
+                  const Extra&... extra) {
+  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
+  opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
+                   cl_long(d.ph()), extra...);
+  const long lx = 128, ly = 2;
+  auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
+  opencl::queue_of(q).launch(k, cl::NDRange(up(d.hx(), lx), up(d.ny, ly), static_cast<std::size_t>(d.nz)),
+                             cl::NDRange(lx, ly, 1), name);
+}
+
 }  // namespace
 
 template <class T>
@@ -64,6 +78,8 @@ void jacobi(OpenCLTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, con
 template <class T>
 void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x) {
+  if (d.split)
+    return launch_slots(q, b, "gauss_seidel_split", d, cl_int(color), m(b.handle()), m(x.handle()));
   launch(q, b, "gauss_seidel_color", d, cl_int(color), m(b.handle()), m(x.handle()));
 }
 template <class T>
@@ -84,7 +100,8 @@ void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, 
 template <class T>
 void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,
               Buffer<T>& r) {
-  launch(q, b, "residual", d, m(b.handle()), m(x.handle()), m(r.handle()));
+  launch(q, b, "residual", d.natural(), cl_long(d.px()), cl_long(d.py()), cl_long(d.ph()),
+         m(b.handle()), m(x.handle()), m(r.handle()));
 }
 template <class T>
 void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
@@ -93,9 +110,9 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
     const char* name = "restrict_residual_tile";
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
-                     cl_long(coarse.sx()), cl_long(coarse.sy()), cl_long(fine.nx), cl_long(fine.ny),
-                     cl_long(fine.sx()), cl_long(fine.sy()), m(b.handle()), m(x.handle()),
-                     m(bc.handle()));
+                     cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
+                     cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.px()), cl_long(fine.py()),
+                     cl_long(fine.ph()), m(b.handle()), m(x.handle()), m(bc.handle()));
     const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
     return opencl::queue_of(q).launch(
         k,
@@ -103,14 +120,28 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
                     groups(coarse.nz, TS_MG_RZ)),
         cl::NDRange(TS_MG_RX, TS_MG_RY, 1), name);
   }
-  launch(q, b, "restrict_residual", coarse, cl_long(fine.sx()), cl_long(fine.sy()),
+  launch(q, b, "restrict_residual", coarse.natural(), cl_long(coarse.px()), cl_long(coarse.py()),
+         cl_long(coarse.ph()), cl_long(fine.px()), cl_long(fine.py()), cl_long(fine.ph()),
          m(b.handle()), m(x.handle()), m(bc.handle()));
 }
 template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
-                 const Buffer<T>& ec) {
-  launch(q, xf, "prolong_add", fine, cl_long(coarse.sx()), cl_long(coarse.sy()), m(xf.handle()),
-         m(ec.handle()));
+                 const Buffer<T>& ec, int color) {
+  if (fine.split) {
+    for (int c = 0; c < 2; ++c)
+      if (color < 0 || color == c)
+        launch_slots(q, xf, "prolong_add_split", fine, cl_int(c), cl_long(coarse.px()),
+                     cl_long(coarse.py()), cl_long(coarse.ph()), m(xf.handle()), m(ec.handle()));
+    return;
+  }
+  launch(q, xf, "prolong_add", fine, cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
+         cl_int(color), m(xf.handle()), m(ec.handle()));
+}
+template <class T>
+void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
+                   bool to_split) {
+  launch(q, src, "convert_split", d.natural(), cl_long(d.hx()), cl_long(d.hx() * (d.ny + 2)),
+         cl_long(d.half()), cl_int(to_split), m(src.handle()), m(dst.handle()));
 }
 
 #define TS_INSTANTIATE(T)                                                                         \
@@ -133,7 +164,8 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
   template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
                                      const Buffer<T>&, const Dims&, Buffer<T>&);                  \
   template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
-                               const Buffer<T>&);
+                               const Buffer<T>&, int);                                            \
+  template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -66,6 +66,15 @@ TS_FN ts_real ts_mg_interp_accumulate(ts_real acc, ts_real e, ts_real w) { retur
 
 /* ---- stencil gathers (arrays in the halo layout of mg_grid.h) ---- */
 
+/* The six neighbours of split point (i, j, k) at index p, summed in
+ * ts_mg_nsum3's order: all are the other colour, x-neighbours X -+ 1 in slots
+ * (X - 1) >> 1 and (X + 1) >> 1 of the same row. */
+TS_FN ts_real ts_mg_nsum_split(TS_GLOBAL const ts_real* x, long i, long j, long k, long p, long sx,
+                               long sy, long ph) {
+  const long q = p + (((i + j + k) & 1) ? -ph : ph), s = (i + 1) & 1;
+  return ts_mg_nsum3(x[q - 1 + s], x[q + s], x[q - sx], x[q + sx], x[q - sy], x[q + sy]);
+}
+
 TS_FN ts_real ts_mg_nsum_at(TS_GLOBAL const ts_real* x, long c, long sx, long sy, int dim) {
   return dim == 3 ? ts_mg_nsum3(x[c - 1], x[c + 1], x[c - sx], x[c + sx], x[c - sy], x[c + sy])
                   : ts_mg_nsum2(x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
@@ -76,18 +85,36 @@ TS_FN ts_real ts_mg_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_r
   return ts_mg_residual(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), (ts_real)(2 * dim));
 }
 
+/* The 3D residual at interior (i, j, k) in either storage (ts_mg_at3) */
+TS_FN ts_real ts_mg_residual3(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long i,
+                              long j, long k, long sx, long sy, long ph) {
+  const long p = ts_mg_at3(i, j, k, sx, sy, ph);
+  if (!ph) return ts_mg_residual_at(b, x, p, sx, sy, 3);
+  return ts_mg_residual(b[p], x[p], ts_mg_nsum_split(x, i, j, k, p, sx, sy, ph), (ts_real)6);
+}
+
+/* The residual at interior (i, j, k) in its storage: 2D natural, 3D either */
+TS_FN ts_real ts_mg_residual_any(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long i,
+                                 long j, long k, long sx, long sy, long ph, int dim) {
+  return dim == 3 ? ts_mg_residual3(b, x, i, j, k, sx, sy, ph)
+                  : ts_mg_residual_at(b, x, TS_MG_IDX(i, j, 0, sx, sy, 0), sx, sy, 2);
+}
+
 /* Full weighting of the residual around coarse point (I, J, K), computed on
- * the fly from the fine x and b (the fused residual+restriction). */
+ * the fly from the fine x and b (the fused residual+restriction); sx, sy,
+ * ph: the fine level's storage pitches (ph > 0: split, 3D). */
 TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
-                                         long I, long J, long K, long sx, long sy, int dim) {
+                                         long I, long J, long K, long sx, long sy, long ph,
+                                         int dim) {
   const int kr = dim == 3 ? 1 : 0;
   ts_real acc = 0;
   for (int dk = -kr; dk <= kr; ++dk)
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
-        const long f = TS_MG_IDX(2 * I + 1 + di, 2 * J + 1 + dj, kr ? 2 * K + 1 + dk : 0, sx, sy, kr);
+        const ts_real r =
+            ts_mg_residual_any(b, x, 2 * I + 1 + di, 2 * J + 1 + dj, 2 * K + 1 + dk, sx, sy, ph, dim);
         const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (kr ? 2 - dk * dk : 1));
-        acc = ts_mg_fw_accumulate(acc, ts_mg_residual_at(b, x, f, sx, sy, dim), w);
+        acc = ts_mg_fw_accumulate(acc, r, w);
       }
   return ts_mg_fw_finish(acc, dim == 3 ? (ts_real)0.0625 : (ts_real)0.25);
 }
@@ -95,9 +122,10 @@ TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL c
 /* (Bi/tri)linear interpolation of the coarse correction e at fine point
  * (i, j, k): per axis an odd fine index sits on coarse (i-1)/2 (weight 1), an
  * even one between coarse i/2-1 and i/2 (weight 1/2 each; the halo supplies
- * the zeros at -1 and nc). csx, csy: the coarse level's pitches. */
+ * the zeros at -1 and nc). csx, csy, chalf: the coarse level's storage
+ * pitches (chalf > 0: split, 3D). */
 TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long k, long csx,
-                               long csy, int dim) {
+                               long csy, long chalf, int dim) {
   const int three = dim == 3 ? 1 : 0;
   const long i0 = (i - 1) >> 1, j0 = (j - 1) >> 1, k0 = three ? (k - 1) >> 1 : 0;
   const int ni = (i & 1) ? 1 : 2, nj = (j & 1) ? 1 : 2, nk = three ? ((k & 1) ? 1 : 2) : 1;
@@ -112,7 +140,8 @@ TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long 
     for (int b = 0; b < 2; ++b)
       for (int a = 0; a < 2; ++a)
         if (c < nk && b < nj && a < ni)
-          acc = ts_mg_interp_accumulate(acc, base[c * csy + b * csx + a], w);
+          acc = ts_mg_interp_accumulate(
+              acc, chalf ? e[ts_mg_at3(i0 + a, j0 + b, k0 + c, csx, csy, chalf)] : base[c * csy + b * csx + a], w);
   return acc;
 }
 
@@ -137,4 +166,29 @@ TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j
   else v = ts_mg_thesis_prolong_single(TS_C(J, I));
 #undef TS_C
   return v;
+}
+
+/* ---- split levels (3D, storage by colour, mg_grid.h) ---- */
+
+/* Colour c's Gauss-Seidel update of slot m of row (j, k) of a split level
+ * (nx interior points per row; slots past the row's ends do nothing). It
+ * reads only its own b and the other colour's x. */
+TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long m,
+                                    long j, long k, int c, long nx, long sx, long sy, long ph) {
+  const long i = ts_mg_split_i(m, j, k, c);
+  if (i < 0 || i >= nx) return;
+  const long p = c * ph + (k + 1) * sy + (j + 1) * sx + m;
+  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum_split(x, i, j, k, p, sx, sy, ph),
+                            ts_mg_inv_diag((ts_real)3));
+}
+
+/* The coarse-grid correction P e added at slot m of row (j, k), colour c, of
+ * a split level; csx, csy, chalf: the coarse level's storage pitches. */
+TS_FN void ts_mg_prolong_split(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j,
+                               long k, int c, long nx, long sx, long sy, long ph, long csx,
+                               long csy, long chalf) {
+  const long i = ts_mg_split_i(m, j, k, c);
+  if (i < 0 || i >= nx) return;
+  const long p = c * ph + (k + 1) * sy + (j + 1) * sx + m;
+  x[p] = x[p] + ts_mg_prolong_at(e, i, j, k, csx, csy, chalf, 3);
 }
