@@ -30,11 +30,11 @@ void for_each_point(const Dims& d, F f) {
 // Calls f(m, j, k) for every slot of every row of a split level.
 template <class F>
 void for_each_slot(const Dims& d, F f) {
-  const long hx = d.hx();
+  const long n = slots(d);
 #pragma omp parallel for collapse(2) schedule(static)
   for (long k = 0; k < d.nz; ++k)
     for (long j = 0; j < d.ny; ++j)
-      for (long m = 0; m < hx; ++m) f(m, j, k);
+      for (long m = 0; m < n; ++m) f(m, j, k);
 }
 
 }  // namespace

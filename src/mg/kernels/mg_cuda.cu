@@ -216,7 +216,7 @@ void launch_slots(Queue& q, const Dims& d, const char* name, K kernel, Args... a
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   const dim3 block(128, 2, 1);
-  const dim3 grid(unsigned((d.hx() + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
+  const dim3 grid(unsigned((slots(d) + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
                   unsigned(d.nz));
   kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), args...);
   cuda::check_launch(name);

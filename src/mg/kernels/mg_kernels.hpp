@@ -45,6 +45,12 @@ struct Dims {
 
 namespace kernels {
 
+/// Slots per row and colour that can hold an interior point of split level
+/// `d` (X = i + 1 <= nx sits in slot X >> 1): the slot kernels' x extent. The
+/// last of the hx() slots holds only the halo (odd nx), so launching hx()
+/// would idle a third of the threads at 511 (257 slots, blocks of 128).
+inline long slots(const Dims& d) { return (d.nx >> 1) + 1; }
+
 /// Work-groups of the fused red-black sweep over `d` (mg_tiles.h): regions of
 /// TS_MG_FX x TS_MG_FY * TS_MG_FR columns overlapping by the two-cell ring,
 /// TS_MG_TILE_Z planes each.

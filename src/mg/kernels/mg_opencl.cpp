@@ -42,7 +42,7 @@ void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& 
                    cl_long(d.ph()), extra...);
   const long lx = 128, ly = 2;
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
-  opencl::queue_of(q).launch(k, cl::NDRange(up(d.hx(), lx), up(d.ny, ly), static_cast<std::size_t>(d.nz)),
+  opencl::queue_of(q).launch(k, cl::NDRange(up(slots(d), lx), up(d.ny, ly), static_cast<std::size_t>(d.nz)),
                              cl::NDRange(lx, ly, 1), name);
 }
 

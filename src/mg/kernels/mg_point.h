@@ -66,13 +66,17 @@ TS_FN ts_real ts_mg_interp_accumulate(ts_real acc, ts_real e, ts_real w) { retur
 
 /* ---- stencil gathers (arrays in the halo layout of mg_grid.h) ---- */
 
-/* The six neighbours of split point (i, j, k) at index p, summed in
- * ts_mg_nsum3's order: all are the other colour, x-neighbours X -+ 1 in slots
- * (X - 1) >> 1 and (X + 1) >> 1 of the same row. */
+/* The six neighbours of a split point, summed in ts_mg_nsum3's order: all
+ * are the other colour; q: the point's slot in the other colour's array,
+ * s = (i + 1) & 1 (X = i + 1 is 2 m + s), so the x-neighbours X -+ 1 sit in
+ * slots (X - 1) >> 1 = m - 1 + s and (X + 1) >> 1 = m + s of the same row. */
+TS_FN ts_real ts_mg_nsum_other(TS_GLOBAL const ts_real* x, long q, long s, long sx, long sy) {
+  return ts_mg_nsum3(x[q - 1 + s], x[q + s], x[q - sx], x[q + sx], x[q - sy], x[q + sy]);
+}
+/* ... of split point (i, j, k) at index p */
 TS_FN ts_real ts_mg_nsum_split(TS_GLOBAL const ts_real* x, long i, long j, long k, long p, long sx,
                                long sy, long ph) {
-  const long q = p + (((i + j + k) & 1) ? -ph : ph), s = (i + 1) & 1;
-  return ts_mg_nsum3(x[q - 1 + s], x[q + s], x[q - sx], x[q + sx], x[q - sy], x[q + sy]);
+  return ts_mg_nsum_other(x, p + (((i + j + k) & 1) ? -ph : ph), (i + 1) & 1, sx, sy);
 }
 
 TS_FN ts_real ts_mg_nsum_at(TS_GLOBAL const ts_real* x, long c, long sx, long sy, int dim) {
@@ -175,11 +179,11 @@ TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j
  * reads only its own b and the other colour's x. */
 TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long m,
                                     long j, long k, int c, long nx, long sx, long sy, long ph) {
-  const long i = ts_mg_split_i(m, j, k, c);
+  const long s = (c + j + k + 1) & 1, i = 2 * m + s - 1; /* ts_mg_split_i */
   if (i < 0 || i >= nx) return;
-  const long p = c * ph + (k + 1) * sy + (j + 1) * sx + m;
-  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum_split(x, i, j, k, p, sx, sy, ph),
-                            ts_mg_inv_diag((ts_real)3));
+  const long r = (k + 1) * sy + (j + 1) * sx + m;
+  x[c * ph + r] = ts_mg_gauss_seidel(b[c * ph + r], ts_mg_nsum_other(x, (1 - c) * ph + r, s, sx, sy),
+                                     ts_mg_inv_diag((ts_real)3));
 }
 
 /* The coarse-grid correction P e added at slot m of row (j, k), colour c, of
