@@ -38,7 +38,7 @@ struct MgArgs {
   int queues = 4, depth = 0;
   long tile = 0;
   long host_coarse = 0;
-  std::string storage = "natural";
+  std::string storage = "split";
   bool no_cycle_fusion = false, row_cache = false;
 };
 
@@ -258,8 +258,8 @@ Command add_mg_command(CLI::App& app) {
                   "Resident: run levels of at most this many points on the host CPU (0: none)")
       ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--storage", a->storage,
-                  "Resident, 3D rbgs: natural, or split (red and black points stored apart on levels of 2^22 "
-                  "points or more; the same results)")
+                  "Resident, 3D rbgs: split (default: red and black points stored apart on levels of 2^22 "
+                  "points or more) or natural; the same results")
       ->check(CLI::IsMember({"natural", "split"}));
   cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--tol", a->tol, "Relative residual to stop at");

@@ -138,20 +138,20 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
   };
-  for (const Variant v : {Variant{"V(1,1) fused sweeps (default)", true, false, -1},
+  for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps on every level", true, false, 0},
                           Variant{"V(1,1) fused sweeps from 2^20 points", true, false, 1L << 20},
                           Variant{"V(1,1) fused sweeps on the finest level only", true, false, d.points()},
                           Variant{"V(1,1) fused sweeps + fused prolongation", true, true, -1},
                           Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
-                          Variant{"V(1,1) default, levels <= 63^3 on the host CPU", true, false, -1, 63},
-                          Variant{"V(1,1) default, levels <= 31^3 on the host CPU", true, false, -1, 31},
-                          Variant{"V(1,1) default, levels <= 15^3 on the host CPU", true, false, -1, 15},
-                          Variant{"V(1,1) default, levels <= 7^3 on the host CPU", true, false, -1, 7},
-                          Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, -1},
+                          Variant{"V(1,1) fused, levels <= 63^3 on the host CPU", true, false, -1, 63},
+                          Variant{"V(1,1) fused, levels <= 31^3 on the host CPU", true, false, -1, 31},
+                          Variant{"V(1,1) fused, levels <= 15^3 on the host CPU", true, false, -1, 15},
+                          Variant{"V(1,1) fused, levels <= 7^3 on the host CPU", true, false, -1, 7},
+                          Variant{"V(1,1) split levels from 2^22 points (default)", true, false, -1, 0, -1},
                           Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
-                          Variant{"V(1,1) split levels from 2^22 points, <= 15^3 on the host CPU", true,
+                          Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
                                   false, -1, 15, -1}}) {
     progress.step(v.name);
     Options o;
