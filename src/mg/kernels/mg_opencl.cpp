@@ -108,15 +108,7 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
                        const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
   if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {  // mg_tiles.h
     const char* name = "restrict_residual_tile";
-    opencl::ClDevice& dev = opencl::device_of(b.device());
-    // The CUDA kernel is bound to six groups of 256 per SM (40 registers, no
-    // spills); NVIDIA's OpenCL compiler gets the same budget, so that both
-    // run the same occupancy (a program of its own: the option would
-    // constrain the fused sweep too).
-    std::string o = kernels::options<T>();
-    if (dev.native().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos)
-      o += " -cl-nv-maxrregcount=40";
-    cl::Kernel k = dev.kernel("mg/kernels/mg.cl", name, o);
+    cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
                      cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.px()), cl_long(fine.py()),
