@@ -82,13 +82,16 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
   {
     Dims ds = d;
     ds.split = true;
+    Dims cs = c;
+    cs.split = true;
     Buffer<double> b(device, ds.storage()), x(device, ds.storage()), bc(device, c.storage()),
-        ec(device, c.storage());
+        ec(device, c.storage()), ecs(device, cs.storage());
     const auto interior = random_problem<double>(d, 1).b;
     b.copy_from_host(to_halo_layout(ds, interior));
     x.copy_from_host(to_halo_layout(ds, interior));
     dense::fill(bc, 0.0);
     ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
+    ecs.copy_from_host(to_halo_layout(cs, random_problem<double>(c, 2).b));
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
       r.results.push_back(timed(*device, "split: red-black sweep (two colour kernels)", 2 * kSplitColour, pts,
@@ -102,6 +105,9 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc); }));
       r.results.push_back(timed(*device, "split: prolongation to black points", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
+      r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
+                                kProlongOneColour, pts, opt.timing,
+                                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
     });
