@@ -137,20 +137,15 @@ TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long 
                     ((three && !(k & 1)) ? (ts_real)0.5 : (ts_real)1);
   /* fixed trip counts with predicates rather than data-dependent loop bounds,
    * so device compilers unroll to at most eight loads; the order of the terms
-   * is (k, j, i) lexicographic either way. The index of (i0 + a, j0 + b,
-   * k0 + c) is row + c csy + b csx + xa, plus, split (ts_mg_at3), the
-   * colour's offset: hoisted so that each load costs adds only (with
-   * ts_mg_at3 per load the split prolongation was instruction-bound). */
-  const long row = chalf ? (k0 + 1) * csy + (j0 + 1) * csx : TS_MG_IDX(i0, j0, k0, csx, csy, three);
-  const long x0 = chalf ? (i0 + 1) >> 1 : 0, x1 = chalf ? (i0 + 2) >> 1 : 1;
-  const long par = (i0 + j0 + k0) & 1;
+   * is (k, j, i) lexicographic either way */
+  TS_GLOBAL const ts_real* base = e + TS_MG_IDX(i0, j0, k0, csx, csy, three);
   ts_real acc = 0;
   for (int c = 0; c < 2; ++c)
     for (int b = 0; b < 2; ++b)
       for (int a = 0; a < 2; ++a)
         if (c < nk && b < nj && a < ni)
           acc = ts_mg_interp_accumulate(
-              acc, e[row + c * csy + b * csx + (a ? x1 : x0) + (chalf ? ((par + a + b + c) & 1) * chalf : 0)], w);
+              acc, chalf ? e[ts_mg_at3(i0 + a, j0 + b, k0 + c, csx, csy, chalf)] : base[c * csy + b * csx + a], w);
   return acc;
 }
 
