@@ -30,15 +30,22 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 }
 
 /* 3D, one group per coarse tile (mg_tiles.h): the coarse level's sizes and
- * storage pitches, the fine level's sizes and storage pitches */
-__kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void restrict_residual_tile(
-    long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,
-    long fsy, long fh, __global const ts_real* b, __global const ts_real* x, __global ts_real* bc) {
-  __local ts_real R[3 * TS_MG_RPLANE];
-  ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, fh, cnx, cny, cnz, csx, csy, ch,
-                               (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),
-                               get_group_id(1), get_group_id(2), R);
-}
+ * storage pitches, the fine level's sizes and storage pitches; one kernel
+ * per storage pair (fine, coarse: n natural, s split) */
+#define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT)                                                  \
+  __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
+      long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
+      long fsy, long fh, __global const ts_real* b, __global const ts_real* x,                      \
+      __global ts_real* bc) {                                                                       \
+    __local ts_real R[3 * TS_MG_RPLANE];                                                            \
+    ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
+                                 CSPLIT, ch, (int)get_local_id(0), (int)get_local_id(1),            \
+                                 get_group_id(0), get_group_id(1), get_group_id(2), R);             \
+  }
+TS_MG_RESTRICT_TILE(restrict_residual_tile_nn, 0, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ns, 0, 1)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_sn, 1, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ss, 1, 1)
 
 /* written: the fine level; csx, csy: the coarse level's pitches */
 __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,

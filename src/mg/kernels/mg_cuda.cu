@@ -177,15 +177,16 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // groups per SM, as many as its local memory allows: 40 registers, no
 // spills (the compiler's choice, 48, gives five; a bound of one let it take
 // 66 and three groups: 1.39 ms against 1.15 at 511^3 FP64 on an H100).
-template <class T>
+// FineSplit, CoarseSplit: the levels' storage, fixed per instantiation.
+template <class T, int FineSplit, int CoarseSplit>
 __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
     Level C, Pitch cs, long fnx, long fny, Pitch fs, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
-  tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, fs.h, C.nx, C.ny, C.nz, cs.x,
-                                      cs.y, cs.h,
-                                      int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
-                                      long(blockIdx.y), long(blockIdx.z), R);
+  tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, FineSplit, fs.h, C.nx, C.ny,
+                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, int(threadIdx.x),
+                                      int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
+                                      long(blockIdx.z), R);
 }
 
 template <class T>
@@ -286,8 +287,10 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
-    restrict_residual_tile_k<T><<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny,
-                                                                 pitch(fine), cp(b), cp(x), mp(bc));
+    auto kernel = fine.split ? (coarse.split ? restrict_residual_tile_k<T, 1, 1> : restrict_residual_tile_k<T, 1, 0>)
+                             : (coarse.split ? restrict_residual_tile_k<T, 0, 1> : restrict_residual_tile_k<T, 0, 0>);
+    kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine), cp(b), cp(x),
+                                            mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
   launch(q, coarse.natural(), "mg restrict_residual", restrict_residual_k<T>, pitch(coarse),

@@ -17,11 +17,14 @@
  * (j, k) sits in slot X >> 1 of that row, rows have sx slots, planes sy: a
  * colour's sweep reads its own b and the other colour's x and writes its
  * own x, 24 bytes per point in FP64 (model E), where the natural layout
- * moves every sector twice. The interior point (i, j, k) of a 3D level in
- * either storage (ph == 0: natural, pitches sx, sy): */
+ * moves every sector twice. The interior point (i, j, k) of a split 3D
+ * level, and of a 3D level in either storage (ph == 0: natural, pitches sx,
+ * sy; kernels that know the storage at compile time call the first): */
+TS_FN long ts_mg_at3_split(long i, long j, long k, long sx, long sy, long ph) {
+  return ((i + j + k) & 1) * ph + (k + 1) * sy + (j + 1) * sx + ((i + 1) >> 1);
+}
 TS_FN long ts_mg_at3(long i, long j, long k, long sx, long sy, long ph) {
-  return ph ? ((i + j + k) & 1) * ph + (k + 1) * sy + (j + 1) * sx + ((i + 1) >> 1)
-              : TS_MG_IDX(i, j, k, sx, sy, 1);
+  return ph ? ts_mg_at3_split(i, j, k, sx, sy, ph) : TS_MG_IDX(i, j, k, sx, sy, 1);
 }
 /* Interior i of slot m in row (j, k) of colour c of a split level (the
  * row's points of that colour are X = 2m + s); outside 0 .. nx-1: none. */

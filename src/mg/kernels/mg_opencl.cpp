@@ -107,7 +107,9 @@ template <class T>
 void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
                        const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
   if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {  // mg_tiles.h
-    const char* name = "restrict_residual_tile";
+    static const char* const names[2][2] = {{"restrict_residual_tile_nn", "restrict_residual_tile_ns"},
+                                            {"restrict_residual_tile_sn", "restrict_residual_tile_ss"}};
+    const char* name = names[fine.split][coarse.split];
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),

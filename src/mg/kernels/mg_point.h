@@ -89,12 +89,17 @@ TS_FN ts_real ts_mg_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_r
   return ts_mg_residual(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), (ts_real)(2 * dim));
 }
 
-/* The 3D residual at interior (i, j, k) in either storage (ts_mg_at3) */
+/* The 3D residual at interior (i, j, k) of a split level, and in either
+ * storage (ts_mg_at3) */
+TS_FN ts_real ts_mg_residual3_split(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long i,
+                                    long j, long k, long sx, long sy, long ph) {
+  const long p = ts_mg_at3_split(i, j, k, sx, sy, ph);
+  return ts_mg_residual(b[p], x[p], ts_mg_nsum_split(x, i, j, k, p, sx, sy, ph), (ts_real)6);
+}
 TS_FN ts_real ts_mg_residual3(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long i,
                               long j, long k, long sx, long sy, long ph) {
-  const long p = ts_mg_at3(i, j, k, sx, sy, ph);
-  if (!ph) return ts_mg_residual_at(b, x, p, sx, sy, 3);
-  return ts_mg_residual(b[p], x[p], ts_mg_nsum_split(x, i, j, k, p, sx, sy, ph), (ts_real)6);
+  return ph ? ts_mg_residual3_split(b, x, i, j, k, sx, sy, ph)
+            : ts_mg_residual_at(b, x, TS_MG_IDX(i, j, k, sx, sy, 1), sx, sy, 3);
 }
 
 /* The residual at interior (i, j, k) in its storage: 2D natural, 3D either */

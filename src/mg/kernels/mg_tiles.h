@@ -128,40 +128,45 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
  * weights its 27 in the order of ts_mg_restrict_residual_at: the same bits,
  * with x and b crossing DRAM about once (model: 17 B per fine point in FP64,
  * 8% more for the tiles' shared edges). Either level may be split by colour
- * (mg_grid.h); fsx, fsy, fh and csx, csy, ch are their storage pitches. */
+ * (mg_grid.h): fsplit, csplit (constants at each call: one kernel per
+ * combination, so that each compiles only its own indexing); fsx, fsy, fh
+ * and csx, csy, ch are their storage pitches. */
 #define TS_MG_RW (2 * TS_MG_RX + 1)
 #define TS_MG_RPLANE (TS_MG_RW * (2 * TS_MG_RY + 1))
 
 /* The fine residuals of plane kf over the region from fine column (fi0, fj0):
  * work-item t of nt computes every nt-th; points past the fine level's edge
  * (partial tiles) are skipped, no coarse point reads them. fsx, fsy, fh: the
- * fine level's storage pitches (fh > 0: split by colour). */
+ * fine level's storage pitches; fsplit: split by colour (a constant at each
+ * call, so that the compiler drops the other storage's indexing). */
 TS_FN void ts_mg_residual_region(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long fnx,
-                                 long fny, long fsx, long fsy, long fh, long fi0, long fj0, long kf,
-                                 int t, int nt, TS_LOCAL ts_real* R) {
+                                 long fny, long fsx, long fsy, int fsplit, long fh, long fi0,
+                                 long fj0, long kf, int t, int nt, TS_LOCAL ts_real* R) {
   for (int q = t; q < TS_MG_RPLANE; q += nt) {
     const long fi = fi0 + q % TS_MG_RW, fj = fj0 + q / TS_MG_RW;
-    if (fi < fnx && fj < fny) R[q] = ts_mg_residual3(b, x, fi, fj, kf, fsx, fsy, fh);
+    if (fi < fnx && fj < fny)
+      R[q] = fsplit ? ts_mg_residual3_split(b, x, fi, fj, kf, fsx, fsy, fh)
+                    : ts_mg_residual_at(b, x, TS_MG_IDX(fi, fj, kf, fsx, fsy, 1), fsx, fsy, 3);
   }
 }
 
 TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
-                                        long fsy, long fh, long cnx, long cny, long cnz, long csx,
-                                        long csy, long ch, int tx, int ty, long gx, long gy,
-                                        long gz, TS_LOCAL ts_real* R) {
+                                        long fsy, int fsplit, long fh, long cnx, long cny,
+                                        long cnz, long csx, long csy, int csplit, long ch, int tx,
+                                        int ty, long gx, long gy, long gz, TS_LOCAL ts_real* R) {
   const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
   const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * TS_MG_RZ;
   const long K1 = K0 + TS_MG_RZ < cnz ? K0 + TS_MG_RZ : cnz;
   const long I = I0 + tx, J = J0 + ty;
   const int inside = I < cnx && J < cny;
   /* coarse (I, J) sits on fine (2I + 1, 2J + 1): the region starts at fine 2 I0 */
-  ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K0, t, nt,
+  ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, t, nt,
                         R + ((2 * K0) % 3) * TS_MG_RPLANE);
   for (long K = K0; K < K1; ++K) {
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K + 1, t, nt,
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, t, nt,
                           R + ((2 * K + 1) % 3) * TS_MG_RPLANE);
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K + 2, t, nt,
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, t, nt,
                           R + ((2 * K + 2) % 3) * TS_MG_RPLANE);
     TS_BARRIER();
     if (inside) {
@@ -174,7 +179,8 @@ TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL co
             acc = ts_mg_fw_accumulate(acc, P[(2 * ty + 1 + dj) * TS_MG_RW + 2 * tx + 1 + di], w);
           }
       }
-      bc[ts_mg_at3(I, J, K, csx, csy, ch)] = ts_mg_fw_finish(acc, (ts_real)0.0625);
+      bc[csplit ? ts_mg_at3_split(I, J, K, csx, csy, ch) : TS_MG_IDX(I, J, K, csx, csy, 1)] =
+          ts_mg_fw_finish(acc, (ts_real)0.0625);
     }
     TS_BARRIER();
   }
