@@ -140,6 +140,9 @@ TEST(MgSolver, BadInput) {
   Options host;
   host.host_coarse_points = -1;
   EXPECT_THROW(Solver<double>(cpu, cube(2, 63), host), UsageError);
+  Options split;
+  split.split_min_points = -1;
+  EXPECT_THROW(Solver<double>(cpu, cube(3, 15), split), UsageError);
   Solver<double> mg(cpu, cube(2, 7), Options{});
   auto b = std::vector<double>(49, 1.0);
   b[3] = std::nan("");
@@ -436,6 +439,7 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
   for (CycleType type : {CycleType::V, CycleType::W, CycleType::F})
     for (bool fmg : {false, true})
       for (auto [pre, post] : {std::pair{1, 2}, std::pair{2, 0}}) {
+        int split_levels = 0, levels = 0;
         auto run = [&](const std::string& dev, bool split, long min_points, std::vector<T>& x) {
           Options o;
           o.cycle = type;
@@ -444,6 +448,9 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
           o.split = split;
           o.split_min_points = min_points;
           Solver<T> mg(open_device(dev), d, o);
+          levels = mg.levels();
+          split_levels = 0;
+          for (int l = 0; l < mg.levels(); ++l) split_levels += mg.dims(l).split ? 1 : 0;
           mg.set_rhs(b);
           if (fmg) mg.fmg();
           mg.cycle();
@@ -453,8 +460,11 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
         };
         std::vector<T> ref, got;
         const auto ref_norms = run("cpu", false, 0, ref);
+        ASSERT_EQ(split_levels, 0);
         for (long min_points : {0L, d.points()}) {
           const auto norms = run(id, true, min_points, got);
+          // every level but the coarsest, or the finest only: the layout is in use
+          ASSERT_EQ(split_levels, min_points == 0 ? levels - 1 : 1);
           const std::string what = std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
                                    std::to_string(d.nz) + " cycle " + std::to_string(int(type)) +
                                    (fmg ? " fmg" : "") + " V(" + std::to_string(pre) + "," +
@@ -469,11 +479,17 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
   Dims dn = d;
   Buffer<T> r(dev, dn.storage()), z1(dev, dn.storage()), z2(dev, dn.storage());
   r.copy_from_host(to_halo_layout(dn, b));
-  Options split;
+  const std::vector<T> nan(dn.storage(), std::numeric_limits<T>::quiet_NaN());
+  z1.copy_from_host(nan);  // apply() writes z whole, its zero halo included
+  z2.copy_from_host(nan);
+  Options natural, split;
+  natural.split = false;
   split.split = true;
   split.split_min_points = 0;
-  Solver<T>(dev, d, Options{}).apply(r, z1);
-  Solver<T>(dev, d, split).apply(r, z2);
+  Solver<T>(dev, d, natural).apply(r, z1);
+  Solver<T> split_solver(dev, d, split);
+  ASSERT_TRUE(split_solver.dims(0).split);
+  split_solver.apply(r, z2);
   const auto a = z1.to_vector(), c = z2.to_vector();
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(c[i], a[i]) << "preconditioner, element " << i << " on " << id;
 }

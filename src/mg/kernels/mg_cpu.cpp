@@ -165,7 +165,8 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
                    bool to_split) {
   const T* s = p(src);
   T* o = p(dst);
-  const long px = d.hx(), py = d.hx() * (d.ny + 2), ph = d.half();
+  const Dims sd = d.as_split();
+  const long px = sd.px(), py = sd.py(), ph = sd.ph();
   for_each_point(d.natural(), [&](long i, long j, long k, long c) {
     const long q = ts_mg_at3(i, j, k, px, py, ph);
     if (to_split) o[q] = s[c];

@@ -311,9 +311,8 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
 template <class T>
 void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
                    bool to_split) {
-  Dims s = d;
-  s.split = true;
-  launch(q, d.natural(), "mg convert_split", convert_split_k<T>, pitch(s), to_split, cp(src), mp(dst));
+  launch(q, d.natural(), "mg convert_split", convert_split_k<T>, pitch(d.as_split()), to_split, cp(src),
+         mp(dst));
 }
 
 #define TS_INSTANTIATE(T)                                                                          \

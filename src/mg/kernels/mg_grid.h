@@ -20,8 +20,11 @@
  * moves every sector twice. The interior point (i, j, k) of a split 3D
  * level, and of a 3D level in either storage (ph == 0: natural, pitches sx,
  * sy; kernels that know the storage at compile time call the first): */
+TS_FN long ts_mg_slot(long m, long j, long k, int c, long sx, long sy, long ph) {
+  return c * ph + (k + 1) * sy + (j + 1) * sx + m; /* slot m of row (j, k), colour c */
+}
 TS_FN long ts_mg_at3_split(long i, long j, long k, long sx, long sy, long ph) {
-  return ((i + j + k) & 1) * ph + (k + 1) * sy + (j + 1) * sx + ((i + 1) >> 1);
+  return ts_mg_slot((i + 1) >> 1, j, k, (int)((i + j + k) & 1), sx, sy, ph);
 }
 TS_FN long ts_mg_at3(long i, long j, long k, long sx, long sy, long ph) {
   return ph ? ts_mg_at3_split(i, j, k, sx, sy, ph) : TS_MG_IDX(i, j, k, sx, sy, 1);

@@ -35,10 +35,12 @@ struct Dims {
   std::size_t storage() const {
     return static_cast<std::size_t>(split ? 2 * half() : sy() * (dim == 3 ? nz + 2 : 1));
   }
-  /// The same level in the natural layout.
-  Dims natural() const {
+  /// The same level in the natural / the split layout.
+  Dims natural() const { return with_split(false); }
+  Dims as_split() const { return with_split(true); }
+  Dims with_split(bool s) const {
     Dims d = *this;
-    d.split = false;
+    d.split = s;
     return d;
   }
 };

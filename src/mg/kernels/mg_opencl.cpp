@@ -142,8 +142,9 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
 template <class T>
 void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
                    bool to_split) {
-  launch(q, src, "convert_split", d.natural(), cl_long(d.hx()), cl_long(d.hx() * (d.ny + 2)),
-         cl_long(d.half()), cl_int(to_split), m(src.handle()), m(dst.handle()));
+  const Dims s = d.as_split();
+  launch(q, src, "convert_split", d.natural(), cl_long(s.px()), cl_long(s.py()), cl_long(s.ph()),
+         cl_int(to_split), m(src.handle()), m(dst.handle()));
 }
 
 #define TS_INSTANTIATE(T)                                                                         \

@@ -184,11 +184,11 @@ TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j
  * reads only its own b and the other colour's x. */
 TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long m,
                                     long j, long k, int c, long nx, long sx, long sy, long ph) {
-  const long s = (c + j + k + 1) & 1, i = 2 * m + s - 1; /* ts_mg_split_i */
+  const long i = ts_mg_split_i(m, j, k, c);
   if (i < 0 || i >= nx) return;
-  const long r = (k + 1) * sy + (j + 1) * sx + m;
-  x[c * ph + r] = ts_mg_gauss_seidel(b[c * ph + r], ts_mg_nsum_other(x, (1 - c) * ph + r, s, sx, sy),
-                                     ts_mg_inv_diag((ts_real)3));
+  const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
+  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum_other(x, ts_mg_slot(m, j, k, 1 - c, sx, sy, ph), (i + 1) & 1, sx, sy),
+                            ts_mg_inv_diag((ts_real)3));
 }
 
 /* The coarse-grid correction P e added at slot m of row (j, k), colour c, of
@@ -198,6 +198,6 @@ TS_FN void ts_mg_prolong_split(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e,
                                long csy, long chalf) {
   const long i = ts_mg_split_i(m, j, k, c);
   if (i < 0 || i >= nx) return;
-  const long p = c * ph + (k + 1) * sy + (j + 1) * sx + m;
+  const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
   x[p] = x[p] + ts_mg_prolong_at(e, i, j, k, csx, csy, chalf, 3);
 }
