@@ -189,6 +189,16 @@ TEST(MgSolver, PreconditionerIsOneCycleFromZero) {
 
 class MgDeviceTest : public ::testing::TestWithParam<std::string> {};
 
+// The comparisons below: right-hand side b, an FMG pass if asked, two cycles.
+template <class T>
+std::vector<T> two_cycles(Solver<T>& mg, const std::vector<T>& b, bool fmg) {
+  mg.set_rhs(b);
+  if (fmg) mg.fmg();
+  mg.cycle();
+  mg.cycle();
+  return mg.solution();
+}
+
 template <class T>
 void expect_same_as_cpu(const std::string& id, int dim, long n, Smoother s, bool fmg) {
   Options o;
@@ -199,11 +209,7 @@ void expect_same_as_cpu(const std::string& id, int dim, long n, Smoother s, bool
   auto b = test::random_vector<T>(static_cast<std::size_t>(d.points()), 21);
   auto run = [&](const std::string& dev) {
     Solver<T> mg(open_device(dev), d, o);
-    mg.set_rhs(b);
-    if (fmg) mg.fmg();
-    mg.cycle();
-    mg.cycle();
-    return mg.solution();
+    return two_cycles(mg, b, fmg);
   };
   auto ref = run("cpu"), got = run(id);
   for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << "element " << i;
@@ -252,10 +258,7 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
       o.pre = 1;
       o.post = 2;
       Solver<double> mg(open_device(GetParam()), d, o);
-      mg.set_rhs(b);
-      mg.cycle();
-      mg.cycle();
-      return mg.solution();
+      return two_cycles(mg, b, false);
     };
     const auto two_pass = run(false, false), fused = run(true, false), with_prolongation = run(true, true);
     // fused on the finest level only, the coarser ones two-pass (the
@@ -286,11 +289,7 @@ void host_coarse_same_bits(const std::string& id, int dim, long n) {
         o.cycle = type;
         o.host_coarse_points = host_points;
         Solver<T> mg(open_device(id), d, o);
-        mg.set_rhs(b);
-        if (fmg) mg.fmg();
-        mg.cycle();
-        mg.cycle();
-        x = mg.solution();
+        x = two_cycles(mg, b, fmg);
         return std::make_pair(mg.host_level(), mg.residual_norm());
       };
       std::vector<T> ref, got;
@@ -451,11 +450,7 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
           levels = mg.levels();
           split_levels = 0;
           for (int l = 0; l < mg.levels(); ++l) split_levels += mg.dims(l).split ? 1 : 0;
-          mg.set_rhs(b);
-          if (fmg) mg.fmg();
-          mg.cycle();
-          mg.cycle();
-          x = mg.solution();
+          x = two_cycles(mg, b, fmg);
           return std::make_pair(mg.residual_norm(), mg.rhs_norm());
         };
         std::vector<T> ref, got;
