@@ -39,6 +39,7 @@ struct MgArgs {
   long tile = 0;
   long host_coarse = 0;
   std::string storage = "split";
+  std::string restriction = "red";
   bool no_cycle_fusion = false, row_cache = false;
 };
 
@@ -202,6 +203,7 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
   o.omega = a.omega;
   o.host_coarse_points = a.host_coarse;
   o.split = a.storage == "split";
+  o.red_restriction = a.restriction == "red";
   o.tol = a.tol;
   o.max_cycles = a.max_cycles;
   mg::Dims d{a.n, a.n, a.dim == 3 ? a.n : 1, a.dim};
@@ -224,6 +226,7 @@ int run_resident(const MgArgs& a, std::shared_ptr<Device> dev, nlohmann::json& j
   int split_levels = 0;
   for (int l = 0; l < m.levels(); ++l) split_levels += m.dims(l).split ? 1 : 0;
   j["storage"] = a.storage;
+  j["restriction"] = a.restriction;
   j["split_levels"] = split_levels;
   if (!exact.empty()) {
     const double err = mg::max_error(m.solution(), exact);
@@ -261,6 +264,10 @@ Command add_mg_command(CLI::App& app) {
                   "Resident, 3D rbgs: split (default: red and black points stored apart on levels of 2^22 "
                   "points or more) or natural; the same results")
       ->check(CLI::IsMember({"natural", "split"}));
+  cmd->add_option("--restriction", a->restriction,
+                  "Resident, rbgs with pre-smoothing: red (default: only the red points' residuals are "
+                  "restricted, the black ones vanish after the sweep) or all")
+      ->check(CLI::IsMember({"red", "all"}));
   cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--tol", a->tol, "Relative residual to stop at");
   cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
@@ -285,7 +292,8 @@ Command add_mg_command(CLI::App& app) {
     if (a->rhs == "file" && a->rhs_file.empty()) throw UsageError("--rhs file needs --rhs-file PATH");
     // Options a mode does not have are refused, not silently ignored.
     const bool resident = a->mode == "resident", streaming = a->mode == "streaming";
-    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega", "--host-coarse", "--storage"})
+    for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega", "--host-coarse", "--storage",
+                            "--restriction"})
       if (!resident && cmd->count(opt))
         throw UsageError(fmt::format("{} is an option of --mode resident; the {} mode runs the thesis's V(0,ν) cycle "
                                      "(--post ν) for --max-cycles cycles",

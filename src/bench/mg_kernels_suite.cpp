@@ -17,6 +17,7 @@ namespace {
 constexpr double kSweepFused = 24;   // read x_old, b; write x_new
 constexpr double kSweepColour = 24;  // one colour: read x, b, write x (half the points, whole lines)
 constexpr double kRestrict = 17;     // read x, b; write the coarse b (1/8)
+constexpr double kRestrictRed = 13;  // the red points' residuals only: read x, red b; write 1/8
 constexpr double kProlong = 17;      // read the coarse e (1/8), read and write x
 constexpr double kModelE = 66;       // V(1,1) per fine point (fine level only)
 // Split levels (red and black stored apart): a colour's sweep reads its b and
@@ -41,7 +42,7 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 18);
+  Progress progress("mg-kernels on " + device->id(), 12);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -72,8 +73,10 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 }));
       r.results.push_back(timed(*device, "one colour (two-pass sweep)", kSweepColour, pts,
                                 opt.timing, [&] { kernels::gauss_seidel_color(tag, q, d, 0, b, x); }));
-      r.results.push_back(timed(*device, "residual + full-weighting restriction", kRestrict, pts,
-                                opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc); }));
+      r.results.push_back(timed(*device, "residual + full-weighting restriction", kRestrict, pts, opt.timing,
+                                [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, false); }));
+      r.results.push_back(timed(*device, "red residuals + full-weighting restriction", kRestrictRed, pts,
+                                opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, true); }));
       r.results.push_back(timed(*device, "prolongation + correction", kProlong, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, d, x, c, ec, -1); }));
     });
@@ -102,7 +105,12 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: one colour", kSplitColour, pts, opt.timing,
                                 [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); }));
       r.results.push_back(timed(*device, "split: residual + full-weighting restriction", kRestrict, pts,
-                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc); }));
+                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, false); }));
+      r.results.push_back(timed(*device, "split: red residuals + full-weighting restriction", kRestrictRed, pts,
+                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, true); }));
+      r.results.push_back(timed(*device, "split: red residuals + restriction to a split level", kRestrictRed,
+                                pts, opt.timing,
+                                [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
       r.results.push_back(timed(*device, "split: prolongation to black points", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
@@ -137,24 +145,24 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 }));
     });
   }
+  // The sweeps of earlier sessions' variants (fused sweeps from other
+  // thresholds, fused prolongation, host levels from 63^3 to 7^3) are in
+  // bench/results/nvidia-h200/2026-11-28-s17; these are the ones that set
+  // today's defaults.
   struct Variant {
     const char* name;
     bool fused, fuse_prolongation;
     long fused_min_points;  // -1: the default
     long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
+    bool red_restriction = true;
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
-                          Variant{"V(1,1) fused sweeps on every level", true, false, 0},
-                          Variant{"V(1,1) fused sweeps from 2^20 points", true, false, 1L << 20},
-                          Variant{"V(1,1) fused sweeps on the finest level only", true, false, d.points()},
-                          Variant{"V(1,1) fused sweeps + fused prolongation", true, true, -1},
+                          Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
+                                  false, -1, 0, -2, false},
                           Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
-                          Variant{"V(1,1) fused, levels <= 63^3 on the host CPU", true, false, -1, 63},
-                          Variant{"V(1,1) fused, levels <= 31^3 on the host CPU", true, false, -1, 31},
-                          Variant{"V(1,1) fused, levels <= 15^3 on the host CPU", true, false, -1, 15},
-                          Variant{"V(1,1) fused, levels <= 7^3 on the host CPU", true, false, -1, 7},
                           Variant{"V(1,1) split levels from 2^22 points (default)", true, false, -1, 0, -1},
+                          Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
                           Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -167,6 +175,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     o.host_coarse_points = v.host_side * v.host_side * v.host_side;
     o.split = v.split_min_points >= -1;
     if (v.split_min_points >= 0) o.split_min_points = v.split_min_points;
+    o.red_restriction = v.red_restriction;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

@@ -203,7 +203,8 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) 
   Level& C = levels_[l + 1];
   Queue& q = device_->queue();
   smooth(L, opt_.pre);
-  dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b); });
+  const bool red_only = opt_.red_restriction && opt_.smoother == Smoother::rbgs && opt_.pre > 0;
+  dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only); });
   if (!host_ || l + 1 != host_level_) dense::fill(C.x, T(0));  // (the host clears its own)
   cycle(l + 1, type, true);
   if (type == CycleType::W) cycle(l + 1, type, false, true);
@@ -228,7 +229,7 @@ void Solver<T>::fmg() {
     dense::fill(levels_[l].x, T(0));
     dispatch(*device_, [&](auto tag) {
       kernels::restrict_residual(tag, q, levels_[l].d, levels_[l].b, levels_[l].x,
-                                 levels_[l + 1].d, levels_[l + 1].b);
+                                 levels_[l + 1].d, levels_[l + 1].b, false);
     });
   }
   dense::fill(levels_.back().x, T(0));

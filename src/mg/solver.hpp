@@ -56,6 +56,13 @@ struct Options {
   /// (docs/mg.md). apply() converts r and z (two passes more per cycle).
   bool split = true;
   long split_min_points = 1L << 22;
+  /// Red-black with pre-smoothing: after the last pre-smoothing sweep (black
+  /// last) the residual vanishes at black points up to rounding, so the
+  /// residual + restriction computes and weights the red points' residuals
+  /// only (half its work; kernels::restrict_residual's red_only). Off: every
+  /// point's, the bits of earlier versions; results differ at rounding level.
+  /// Not used without pre-smoothing, nor for FMG's restriction of b.
+  bool red_restriction = true;
   long max_coarsest_points = 4096;
   /// Levels of at most this many points (below the finest) run on the host's
   /// CPU backend (OpenMP): a cycle reaching the first of them reads its

@@ -174,6 +174,100 @@ TEST(MgSolver, StagnationIsReported) {
   EXPECT_LT(rep.cycles, 200);
 }
 
+// The red points' restriction (Options::red_restriction) against an
+// independent one: the residual from the residual kernel, its black points
+// set to zero, weighted in long double by the full-weighting stencil. On
+// random data (black residuals far from zero) the two restrictions differ,
+// so the flag is honoured; after a red-black sweep (black last) they agree
+// to rounding.
+TEST(MgRedRestriction, WeightsTheRedResidualsOnly) {
+  for (int dim : {2, 3}) {
+    const Dims f = cube(dim, dim == 3 ? 15 : 31), c = cube(dim, dim == 3 ? 7 : 15);
+    const auto dev = open_device("cpu");
+    Buffer<double> b(dev, f.storage()), x(dev, f.storage()), r(dev, f.storage()), bc(dev, c.storage());
+    b.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 71)));
+    x.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 72)));
+    dense::fill(r, 0.0);
+    Queue& q = dev->queue();
+    auto restrict_with = [&](bool red_only) {
+      dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, q, f, b, x, c, bc, red_only); });
+      return from_halo_layout(c, bc.to_vector());
+    };
+    auto oracle = [&] {  // red residuals weighted in long double
+      dispatch(*dev, [&](auto tag) { kernels::residual(tag, q, f, b, x, r); });
+      const auto rv = from_halo_layout(f, r.to_vector());
+      const long kr = dim == 3 ? 1 : 0;
+      std::vector<double> out;
+      for (long K = 0; K < (dim == 3 ? c.nz : 1); ++K)
+        for (long J = 0; J < c.ny; ++J)
+          for (long I = 0; I < c.nx; ++I) {
+            long double acc = 0;
+            for (long dk = -kr; dk <= kr; ++dk)
+              for (long dj = -1; dj <= 1; ++dj)
+                for (long di = -1; di <= 1; ++di) {
+                  const long i = 2 * I + 1 + di, j = 2 * J + 1 + dj, k = kr ? 2 * K + 1 + dk : 0;
+                  if ((i + j + k) & 1) continue;  // black
+                  const long double w = (2 - di * di) * (2 - dj * dj) * (kr ? 2 - dk * dk : 1);
+                  acc += w * rv[std::size_t((k * f.ny + j) * f.nx + i)];
+                }
+            out.push_back(double(acc / (dim == 3 ? 16 : 4)));
+          }
+      return out;
+    };
+    const auto red = restrict_with(true), all = restrict_with(false), want = oracle();
+    ASSERT_EQ(red.size(), want.size());
+    double max_diff = 0, scale = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      ASSERT_NEAR(red[i], want[i], 1e-13 * (1 + std::fabs(want[i]))) << dim << "D coarse point " << i;
+      max_diff = std::max(max_diff, std::fabs(red[i] - all[i]));
+      scale = std::max(scale, std::fabs(all[i]));
+    }
+    EXPECT_GT(max_diff, 0.1 * scale) << dim << "D: on random data the black residuals matter";
+    // after a red-black sweep the black residuals are rounding: the two agree
+    dispatch(*dev, [&](auto tag) {
+      kernels::gauss_seidel_color(tag, q, f, 0, b, x);
+      kernels::gauss_seidel_color(tag, q, f, 1, b, x);
+    });
+    const auto red2 = restrict_with(true), all2 = restrict_with(false);
+    double s2 = 0;
+    for (double v : all2) s2 = std::max(s2, std::fabs(v));
+    for (std::size_t i = 0; i < all2.size(); ++i)
+      ASSERT_NEAR(red2[i], all2[i], 1e-13 * s2) << dim << "D after a sweep, coarse point " << i;
+  }
+}
+
+// In the solver: the red restriction converges as the full one (residual
+// histories equal to 1e-10 of the first: the black residuals it drops are
+// rounding of the solution's size, not of the residual's), and without pre-smoothing (V(0,2)) it
+// is not used, so the bits are the same.
+TEST(MgRedRestriction, SolverConvergesAsWithEveryResidual) {
+  for (int dim : {2, 3}) {
+    const Dims d = cube(dim, dim == 3 ? 31 : 63);
+    const auto b = test::random_vector<double>(std::size_t(d.points()), 73);
+    auto history = [&](bool red, int pre, int post) {
+      Options o;
+      o.red_restriction = red;
+      o.pre = pre;
+      o.post = post;
+      o.tol = 0;
+      o.max_cycles = 8;
+      Solver<double> mg(open_device("cpu"), d, o);
+      mg.set_rhs(b);
+      return mg.solve().residuals;
+    };
+    const auto red = history(true, 1, 1), all = history(false, 1, 1);
+    ASSERT_EQ(red.size(), all.size());
+    bool differs = false;
+    for (std::size_t i = 0; i < red.size(); ++i) {
+      EXPECT_NEAR(red[i], all[i], 1e-10 * all[0]) << dim << "D cycle " << i;
+      differs = differs || red[i] != all[i];
+    }
+    EXPECT_TRUE(differs) << dim << "D: the option changed nothing";
+    EXPECT_LT(red.back(), 1e-4 * red.front()) << dim << "D";
+    EXPECT_EQ(history(true, 0, 2), history(false, 0, 2)) << dim << "D V(0,2)";
+  }
+}
+
 TEST(MgSolver, PreconditionerIsOneCycleFromZero) {
   auto cpu = open_device("cpu");
   const Dims d = cube(2, 31);
@@ -320,11 +414,12 @@ TEST_P(MgDeviceTest, HostCoarseLevelsGiveTheSameBits) {
 // marching 16 planes, for coarse levels of 2^18 points or more) equals the
 // CPU's point kernel bitwise, on a grid that leaves a partial tile on every
 // axis; every coarse point is written over a poisoned buffer. Also from a
-// fine level stored by colour, to a natural and to a split coarse level.
+// fine level stored by colour, to a natural and to a split coarse level;
+// every residual weighted and the red points' only.
 TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
   const Dims f{195, 103, 135, 3}, c{97, 51, 67, 3};  // 331,329 coarse points
   static_assert(97L * 51 * 67 >= TS_MG_TILED_MIN_POINTS);
-  auto restrict_on = [&](const std::string& id, bool fine_split, bool coarse_split) {
+  auto restrict_on = [&](const std::string& id, bool fine_split, bool coarse_split, bool red_only) {
     const auto dev = open_device(id);
     Dims fl = f, cl = c;
     fl.split = fine_split;
@@ -333,17 +428,19 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
     b.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 41)));
     x.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 42)));
     bc.copy_from_host(std::vector<double>(cl.storage(), std::numeric_limits<double>::quiet_NaN()));
-    dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc); });
+    dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc, red_only); });
     return from_halo_layout(cl, bc.to_vector());
   };
-  const auto ref = restrict_on("cpu", false, false);
-  for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
-    const auto got = restrict_on(GetParam(), fine_split, coarse_split);
-    ASSERT_EQ(got.size(), ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-      ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
-      ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
-                                << (coarse_split ? ", coarse split" : "");
+  for (bool red_only : {false, true}) {
+    const auto ref = restrict_on("cpu", false, false, red_only);
+    for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+      const auto got = restrict_on(GetParam(), fine_split, coarse_split, red_only);
+      ASSERT_EQ(got.size(), ref.size());
+      for (std::size_t i = 0; i < ref.size(); ++i) {
+        ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
+        ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
+                                  << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "");
+      }
     }
   }
 }
@@ -399,15 +496,18 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
     if (!(fd.nx & 1) || !(fd.ny & 1) || !(fd.nz & 1)) return;  // no coarser level
     Dims cd{(fd.nx - 1) / 2, (fd.ny - 1) / 2, (fd.nz - 1) / 2, 3}, cs = cd;
     cs.split = true;
-    // residual + restriction to a natural and to a split coarse level
-    for (const Dims& c : {cd, cs}) {
-      Buffer<T> on(dev, cd.storage()), os(dev, c.storage());
-      on.copy_from_host(std::vector<T>(cd.storage(), std::numeric_limits<T>::quiet_NaN()));
-      dense::fill(os, T(0));
-      kernels::restrict_residual(tag, q, fd, bn, xn, cd, on);
-      kernels::restrict_residual(tag, q, fs, bs, xs, c, os);
-      expect_same(cd, on, c, os, std::string("restriction to a ") + (c.split ? "split" : "natural") + " level");
-    }
+    // residual + restriction to a natural and to a split coarse level, every
+    // point's residual or the red points'
+    for (const Dims& c : {cd, cs})
+      for (bool red_only : {false, true}) {
+        Buffer<T> on(dev, cd.storage()), os(dev, c.storage());
+        on.copy_from_host(std::vector<T>(cd.storage(), std::numeric_limits<T>::quiet_NaN()));
+        dense::fill(os, T(0));
+        kernels::restrict_residual(tag, q, fd, bn, xn, cd, on, red_only);
+        kernels::restrict_residual(tag, q, fs, bs, xs, c, os, red_only);
+        expect_same(cd, on, c, os,
+                    std::string(red_only ? "red " : "") + "restriction to a " + (c.split ? "split" : "natural") + " level");
+      }
     // prolongation from a natural and a split coarse level, to every point or one colour's
     const auto ev = test::random_vector<T>(std::size_t(cd.points()), 53);
     for (const Dims& c : {cd, cs})

@@ -31,21 +31,26 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 
 /* 3D, one group per coarse tile (mg_tiles.h): the coarse level's sizes and
  * storage pitches, the fine level's sizes and storage pitches; one kernel
- * per storage pair (fine, coarse: n natural, s split) */
-#define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT)                                                  \
+ * per storage pair (fine, coarse: n natural, s split) and weighting (_red:
+ * the red points' residuals only) */
+#define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT, RED)                                             \
   __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
       long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
       long fsy, long fh, __global const ts_real* b, __global const ts_real* x,                      \
       __global ts_real* bc) {                                                                       \
     __local ts_real R[3 * TS_MG_RPLANE];                                                            \
     ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
-                                 CSPLIT, ch, (int)get_local_id(0), (int)get_local_id(1),            \
+                                 CSPLIT, ch, RED, (int)get_local_id(0), (int)get_local_id(1),       \
                                  get_group_id(0), get_group_id(1), get_group_id(2), R);             \
   }
-TS_MG_RESTRICT_TILE(restrict_residual_tile_nn, 0, 0)
-TS_MG_RESTRICT_TILE(restrict_residual_tile_ns, 0, 1)
-TS_MG_RESTRICT_TILE(restrict_residual_tile_sn, 1, 0)
-TS_MG_RESTRICT_TILE(restrict_residual_tile_ss, 1, 1)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_nn, 0, 0, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ns, 0, 1, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_sn, 1, 0, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ss, 1, 1, 0)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_nn_red, 0, 0, 1)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ns_red, 0, 1, 1)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_sn_red, 1, 0, 1)
+TS_MG_RESTRICT_TILE(restrict_residual_tile_ss_red, 1, 1, 1)
 
 /* written: the fine level; csx, csy: the coarse level's pitches */
 __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
@@ -78,10 +83,11 @@ __kernel void residual(TS_LEVEL, long px, long py, long ph, __global const ts_re
 /* written: the coarse level (storage pitches cx, cy, ch); fsx, fsy, fh: the
  * fine level's */
 __kernel void restrict_residual(TS_LEVEL, long cx, long cy, long ch, long fsx, long fsy, long fh,
-                                __global const ts_real* b, __global const ts_real* x,
+                                int red_only, __global const ts_real* b, __global const ts_real* x,
                                 __global ts_real* bc) {
   TS_POINT;
-  bc[ts_mg_index(i, j, k, cx, cy, ch, dim)] = ts_mg_restrict_residual_at(b, x, i, j, k, fsx, fsy, fh, dim);
+  bc[ts_mg_index(i, j, k, cx, cy, ch, dim)] =
+      ts_mg_restrict_residual_at(b, x, i, j, k, fsx, fsy, fh, dim, red_only);
 }
 
 /* written: the fine level (natural), every point (color -1) or one
@@ -106,11 +112,17 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
   ts_mg_gauss_seidel_split(b, x, m, j, k, color, nx, sx, sy, ph);
 }
 
-__kernel void prolong_add_split(long nx, long ny, long nz, long sx, long sy, long ph, int color,
-                                long csx, long csy, long ch, __global ts_real* xf,
-                                __global const ts_real* ec) {
-  TS_SLOT;
-  ts_mg_prolong_split(xf, ec, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
+/* 3D prolongation by coarse cells (mg_point.h): one work-item per cell
+ * column (I, J), I = -1 .. cnx - 1, marching TS_MG_PZ cells; the fine
+ * level's sizes and storage pitches, the coarse level's */
+__kernel void prolong_cells(long nx, long ny, long nz, long sx, long sy, long ph, long cnx,
+                            long cny, long cnz, long csx, long csy, long ch, int colours,
+                            __global ts_real* xf, __global const ts_real* ec) {
+  const long I = (long)get_global_id(0) - 1, J = (long)get_global_id(1) - 1;
+  const long K0 = (long)get_group_id(2) * TS_MG_PZ - 1;
+  if (I >= cnx || J >= cny) return;
+  ts_mg_prolong_cells(xf, ec, I, J, K0, K0 + TS_MG_PZ < cnz ? K0 + TS_MG_PZ : cnz, colours, nx, ny,
+                      nz, sx, sy, ph, csx, csy, ch);
 }
 
 /* natural (pitches of TS_LEVEL) <-> split (px, py, ph) */

@@ -135,14 +135,14 @@ void residual(CpuTag, Queue&, const Dims& d, const Buffer<T>& b, const Buffer<T>
 
 template <class T>
 void restrict_residual(CpuTag, Queue&, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
-                       const Dims& coarse, Buffer<T>& bc) {
+                       const Dims& coarse, Buffer<T>& bc, bool red_only) {
   const T *bp = p(b), *xp = p(x);
   T* out = p(bc);
   const long fx = fine.px(), fy = fine.py(), fh = fine.ph();
   const long cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
   for_each_point(coarse, [&](long i, long j, long k, long) {
     out[ts_mg_index(i, j, k, cx, cy, ch, fine.dim)] =
-        ts_mg_restrict_residual_at(bp, xp, i, j, k, fx, fy, fh, fine.dim);
+        ts_mg_restrict_residual_at(bp, xp, i, j, k, fx, fy, fh, fine.dim, red_only);
   });
 }
 
@@ -192,7 +192,7 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
   template void residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&);                   \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                   \
   template void prolong_add<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

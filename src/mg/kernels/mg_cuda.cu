@@ -103,12 +103,12 @@ __global__ void residual_k(Level L, Pitch s, const T* __restrict__ b, const T* _
 
 // L: the coarse level (natural sizes); cs, fs: the coarse and fine storage.
 template <class T>
-__global__ void restrict_residual_k(Level L, Pitch cs, Pitch fs, const T* __restrict__ b,
+__global__ void restrict_residual_k(Level L, Pitch cs, Pitch fs, int red_only, const T* __restrict__ b,
                                     const T* __restrict__ x, T* bc) {
   Point p = point_of(L);
   if (p.inside)
     bc[ts_mg_index(p.i, p.j, p.k, cs.x, cs.y, cs.h, L.dim)] =
-        ts_mg_restrict_residual_at(b, x, p.i, p.j, p.k, fs.x, fs.y, fs.h, L.dim);
+        ts_mg_restrict_residual_at(b, x, p.i, p.j, p.k, fs.x, fs.y, fs.h, L.dim, red_only);
 }
 
 // Natural fine level L, every point (color -1) or one colour's.
@@ -151,11 +151,17 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int col
   if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, nx, s.x, s.y, s.h);
 }
 
+// 3D prolongation by coarse cells (mg_point.h): one thread per cell column
+// (I, J), I = -1 .. cnx - 1, marching TS_MG_PZ cells; f: the fine level.
 template <class T>
-__global__ void prolong_add_split_k(long nx, long ny, long nz, Pitch s, int color, Pitch cs, T* x,
-                                    const T* __restrict__ ec) {
-  const Slot q = slot_of(ny, nz);
-  if (q.inside) ts_mg_prolong_split(x, ec, q.m, q.j, q.k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
+__global__ void prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, T* x,
+                                const T* __restrict__ ec) {
+  const long I = long(blockIdx.x) * blockDim.x + threadIdx.x - 1;
+  const long J = long(blockIdx.y) * blockDim.y + threadIdx.y - 1;
+  const long K0 = long(blockIdx.z) * TS_MG_PZ - 1;
+  if (I >= c.nx || J >= c.ny) return;
+  ts_mg_prolong_cells(x, ec, I, J, K0, K0 + TS_MG_PZ < c.nz ? K0 + TS_MG_PZ : c.nz, colours, f.nx,
+                      f.ny, f.nz, fs.x, fs.y, fs.h, cs.x, cs.y, cs.h);
 }
 
 // Prolong: the coarse-grid correction fused in (a template argument, so that
@@ -177,14 +183,15 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // groups per SM, as many as its local memory allows: 40 registers, no
 // spills (the compiler's choice, 48, gives five; a bound of one let it take
 // 66 and three groups: 1.39 ms against 1.15 at 511^3 FP64 on an H100).
-// FineSplit, CoarseSplit: the levels' storage, fixed per instantiation.
-template <class T, int FineSplit, int CoarseSplit>
+// FineSplit, CoarseSplit: the levels' storage, RedOnly: the red points'
+// residuals only, fixed per instantiation.
+template <class T, int FineSplit, int CoarseSplit, int RedOnly>
 __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
     Level C, Pitch cs, long fnx, long fny, Pitch fs, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
   tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, FineSplit, fs.h, C.nx, C.ny,
-                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, int(threadIdx.x),
+                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, int(threadIdx.x),
                                       int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
                                       long(blockIdx.z), R);
 }
@@ -279,7 +286,7 @@ void residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer
 }
 template <class T>
 void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x,
-                       const Dims& coarse, Buffer<T>& bc) {
+                       const Dims& coarse, Buffer<T>& bc, bool red_only) {
   if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
@@ -287,24 +294,33 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
-    auto kernel = fine.split ? (coarse.split ? restrict_residual_tile_k<T, 1, 1> : restrict_residual_tile_k<T, 1, 0>)
-                             : (coarse.split ? restrict_residual_tile_k<T, 0, 1> : restrict_residual_tile_k<T, 0, 0>);
+    using Kernel = void (*)(Level, Pitch, long, long, Pitch, const T*, const T*, T*);
+    static const Kernel kernels[2][2][2] = {
+        {{restrict_residual_tile_k<T, 0, 0, 0>, restrict_residual_tile_k<T, 0, 0, 1>},
+         {restrict_residual_tile_k<T, 0, 1, 0>, restrict_residual_tile_k<T, 0, 1, 1>}},
+        {{restrict_residual_tile_k<T, 1, 0, 0>, restrict_residual_tile_k<T, 1, 0, 1>},
+         {restrict_residual_tile_k<T, 1, 1, 0>, restrict_residual_tile_k<T, 1, 1, 1>}}};
+    const Kernel kernel = kernels[fine.split][coarse.split][red_only];
     kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine), cp(b), cp(x),
                                             mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
   launch(q, coarse.natural(), "mg restrict_residual", restrict_residual_k<T>, pitch(coarse),
-         pitch(fine), cp(b), cp(x), mp(bc));
+         pitch(fine), int(red_only), cp(b), cp(x), mp(bc));
 }
 template <class T>
 void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split) {
-    for (int c = 0; c < 2; ++c)
-      if (color < 0 || color == c)
-        launch_slots(q, fine, "mg prolong_add_split", prolong_add_split_k<T>, c, pitch(coarse), mp(xf),
-                     cp(ec));
-    return;
+    auto& cq = cuda::queue_of(q);
+    cuda::DeviceGuard guard(cq.ordinal());
+    const Level c = level(coarse);
+    const dim3 block(TS_MG_PX, TS_MG_PY, 1);
+    const dim3 grid(unsigned((c.nx + 1 + TS_MG_PX - 1) / TS_MG_PX), unsigned((c.ny + 1 + TS_MG_PY - 1) / TS_MG_PY),
+                    unsigned((c.nz + 1 + TS_MG_PZ - 1) / TS_MG_PZ));
+    prolong_cells_k<T><<<grid, block, 0, cq.native()>>>(level(fine), pitch(fine), c, pitch(coarse),
+                                                        color < 0 ? 3 : 1 << color, mp(xf), cp(ec));
+    return cuda::check_launch("mg prolong_cells");
   }
   launch(q, fine, "mg prolong_add", prolong_add_k<T>, pitch(coarse), color, mp(xf), cp(ec));
 }
@@ -333,7 +349,7 @@ void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffe
   template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&);                   \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                   \
   template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

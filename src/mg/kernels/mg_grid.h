@@ -61,6 +61,12 @@ TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int di
  * give too few groups (each marches its planes in sequence) and take the
  * point kernel, which computes the same bits */
 #define TS_MG_TILED_MIN_POINTS (1L << 18)
+/* Work-group of the prolongation by coarse cells (mg_point.h,
+ * ts_mg_prolong_cells): TS_MG_PX x TS_MG_PY cell columns (I, J), each
+ * work-item marching TS_MG_PZ cells in K */
+#define TS_MG_PX 32
+#define TS_MG_PY 4
+#define TS_MG_PZ 8
 /* Streaming mode, the smoother with the thesis's row cache
  * (mg_stream_cache.h): work-items per group (the thesis: 128) and rows of
  * the band each group marches */

@@ -93,9 +93,11 @@ FusedGrid fused_grid(const Dims& d);
   template <class T>                                                                               \
   void residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,             \
                 Buffer<T>& r);                                                                     \
+  /* red_only: the black points' residuals taken as zero (after a red-black                     \
+   * sweep ending with black; mg_point.h, ts_mg_restrict_residual_at) */                         \
   template <class T>                                                                               \
   void restrict_residual(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x, \
-                         const Dims& coarse, Buffer<T>& bc);                                       \
+                         const Dims& coarse, Buffer<T>& bc, bool red_only);                        \
   /* color: -1 every fine point, 0 or 1 only that colour's (a split level                      \
    * before its red-black sweep needs only black corrected: red is overwritten unread) */       \
   template <class T>                                                                               \

@@ -105,11 +105,14 @@ void residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buff
 }
 template <class T>
 void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b,
-                       const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc) {
+                       const Buffer<T>& x, const Dims& coarse, Buffer<T>& bc, bool red_only) {
   if (fine.dim == 3 && coarse.nx * coarse.ny * coarse.nz >= TS_MG_TILED_MIN_POINTS) {  // mg_tiles.h
-    static const char* const names[2][2] = {{"restrict_residual_tile_nn", "restrict_residual_tile_ns"},
-                                            {"restrict_residual_tile_sn", "restrict_residual_tile_ss"}};
-    const char* name = names[fine.split][coarse.split];
+    static const char* const names[2][2][2] = {
+        {{"restrict_residual_tile_nn", "restrict_residual_tile_nn_red"},
+         {"restrict_residual_tile_ns", "restrict_residual_tile_ns_red"}},
+        {{"restrict_residual_tile_sn", "restrict_residual_tile_sn_red"},
+         {"restrict_residual_tile_ss", "restrict_residual_tile_ss_red"}}};
+    const char* name = names[fine.split][coarse.split][red_only];
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
@@ -124,17 +127,23 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
   }
   launch(q, b, "restrict_residual", coarse.natural(), cl_long(coarse.px()), cl_long(coarse.py()),
          cl_long(coarse.ph()), cl_long(fine.px()), cl_long(fine.py()), cl_long(fine.ph()),
-         m(b.handle()), m(x.handle()), m(bc.handle()));
+         cl_int(red_only), m(b.handle()), m(x.handle()), m(bc.handle()));
 }
 template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
-  if (fine.split) {
-    for (int c = 0; c < 2; ++c)
-      if (color < 0 || color == c)
-        launch_slots(q, xf, "prolong_add_split", fine, cl_int(c), cl_long(coarse.px()),
-                     cl_long(coarse.py()), cl_long(coarse.ph()), m(xf.handle()), m(ec.handle()));
-    return;
+  if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
+    cl::Kernel k = opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());
+    opencl::set_args(k, cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.nz), cl_long(fine.px()),
+                     cl_long(fine.py()), cl_long(fine.ph()), cl_long(coarse.nx), cl_long(coarse.ny),
+                     cl_long(coarse.nz), cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
+                     cl_int(color < 0 ? 3 : 1 << color), m(xf.handle()), m(ec.handle()));
+    const auto up = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g * g); };
+    return opencl::queue_of(q).launch(
+        k,
+        cl::NDRange(up(coarse.nx + 1, TS_MG_PX), up(coarse.ny + 1, TS_MG_PY),
+                    up(coarse.nz + 1, TS_MG_PZ) / TS_MG_PZ),
+        cl::NDRange(TS_MG_PX, TS_MG_PY, 1), "prolong_cells");
   }
   launch(q, xf, "prolong_add", fine, cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
          cl_int(color), m(xf.handle()), m(ec.handle()));
@@ -165,7 +174,7 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
   template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \
                             Buffer<T>&);                                                          \
   template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&);                  \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                  \
   template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
                                const Buffer<T>&, int);                                            \
   template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

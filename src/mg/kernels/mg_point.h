@@ -111,17 +111,23 @@ TS_FN ts_real ts_mg_residual_any(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
 
 /* Full weighting of the residual around coarse point (I, J, K), computed on
  * the fly from the fine x and b (the fused residual+restriction); sx, sy,
- * ph: the fine level's storage pitches (ph > 0: split, 3D). */
+ * ph: the fine level's storage pitches (ph > 0: split, 3D). red_only: the
+ * black points' residuals are taken as zero and skipped. After a red-black
+ * sweep that ends with black they are zero up to rounding (a black point
+ * was just solved for with its red neighbours fixed), so only the red
+ * points' residuals are computed: half the work. Skipping a term equals
+ * adding +0: the sum starts at +0 and never becomes -0. */
 TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                          long I, long J, long K, long sx, long sy, long ph,
-                                         int dim) {
+                                         int dim, int red_only) {
   const int kr = dim == 3 ? 1 : 0;
   ts_real acc = 0;
   for (int dk = -kr; dk <= kr; ++dk)
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
-        const ts_real r =
-            ts_mg_residual_any(b, x, 2 * I + 1 + di, 2 * J + 1 + dj, 2 * K + 1 + dk, sx, sy, ph, dim);
+        const long fi = 2 * I + 1 + di, fj = 2 * J + 1 + dj, fk = kr ? 2 * K + 1 + dk : 0;
+        if (red_only && ((fi + fj + fk) & 1)) continue;
+        const ts_real r = ts_mg_residual_any(b, x, fi, fj, fk, sx, sy, ph, dim);
         const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (kr ? 2 - dk * dk : 1));
         acc = ts_mg_fw_accumulate(acc, r, w);
       }
@@ -191,13 +197,61 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
                             ts_mg_inv_diag((ts_real)3));
 }
 
-/* The coarse-grid correction P e added at slot m of row (j, k), colour c, of
- * a split level; csx, csy, chalf: the coarse level's storage pitches. */
-TS_FN void ts_mg_prolong_split(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j,
-                               long k, int c, long nx, long sx, long sy, long ph, long csx,
-                               long csy, long chalf) {
-  const long i = ts_mg_split_i(m, j, k, c);
-  if (i < 0 || i >= nx) return;
-  const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
-  x[p] = x[p] + ts_mg_prolong_at(e, i, j, k, csx, csy, chalf, 3);
+/* ---- the prolongation by coarse cells (3D, either storage) ----
+ * Coarse cell (I, J, K), I = -1 .. cnx - 1 (likewise J, K), holds the fine
+ * points (2I + 1 + a, 2J + 1 + b, 2K + 1 + c), a, b, c in {0, 1}. Its eight
+ * corners, coarse (I + a, J + b, K + c) (the halo's zeros outside), are all
+ * their interpolation reads: ts_mg_prolong_at of such a point sums the
+ * corners a' <= a, b' <= b, c' <= c in (c', b', a') order with weight 1/2
+ * per axis where the point's offset is 1, so the sums below are its, term
+ * for term. A work-item marching K loads the four corners of one coarse
+ * plane per cell (the per-point gather loads up to eight per fine point and
+ * spent ~250 instructions on each, issue-bound at 44-55% of copy). */
+
+/* corners (., ., K + c) of cell (I, J, K) into v[4 c + 2 b + a] */
+TS_FN void ts_mg_cell_corners(TS_GLOBAL const ts_real* e, long I, long J, long K, int c, long csx,
+                              long csy, long ch, ts_real* v) {
+  TS_UNROLL for (int b = 0; b < 2; ++b)
+    TS_UNROLL for (int a = 0; a < 2; ++a)
+      v[4 * c + 2 * b + a] = e[ts_mg_at3(I + a, J + b, K + c, csx, csy, ch)];
+}
+
+/* x += P e at the cell's fine points inside the level whose colour is in
+ * `colours` (bit 0 red, bit 1 black); v: its corners; nx, ny, nz, sx, sy,
+ * ph: the fine level's sizes and storage pitches. A fine point's colour is
+ * (1 + a + b + c) & 1: the cell's origin 2I + 1 (x3) is odd. */
+TS_FN void ts_mg_prolong_cell(TS_GLOBAL ts_real* x, const ts_real* v, long I, long J, long K,
+                              int colours, long nx, long ny, long nz, long sx, long sy, long ph) {
+  TS_UNROLL for (int c = 0; c < 2; ++c)
+    TS_UNROLL for (int b = 0; b < 2; ++b)
+      TS_UNROLL for (int a = 0; a < 2; ++a) {
+        const long i = 2 * I + 1 + a, j = 2 * J + 1 + b, k = 2 * K + 1 + c;
+        if (!((colours >> ((1 + a + b + c) & 1)) & 1) || i < 0 || j < 0 || k < 0 || i >= nx ||
+            j >= ny || k >= nz)
+          continue;
+        const ts_real w = (a ? (ts_real)0.5 : (ts_real)1) * (b ? (ts_real)0.5 : (ts_real)1) *
+                          (c ? (ts_real)0.5 : (ts_real)1);
+        ts_real acc = 0;
+        TS_UNROLL for (int cc = 0; cc < 2; ++cc)
+          TS_UNROLL for (int bb = 0; bb < 2; ++bb)
+            TS_UNROLL for (int aa = 0; aa < 2; ++aa)
+              if (cc <= c && bb <= b && aa <= a)
+                acc = ts_mg_interp_accumulate(acc, v[4 * cc + 2 * bb + aa], w);
+        const long p = ts_mg_at3(i, j, k, sx, sy, ph);
+        x[p] = x[p] + acc;
+      }
+}
+
+/* The cells (I, J, K0 .. K1 - 1) of one work-item, marching K: each cell
+ * loads the corners of its upper coarse plane and hands them down. */
+TS_FN void ts_mg_prolong_cells(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long I, long J,
+                               long K0, long K1, int colours, long nx, long ny, long nz, long sx,
+                               long sy, long ph, long csx, long csy, long ch) {
+  ts_real v[8];
+  ts_mg_cell_corners(e, I, J, K0, 0, csx, csy, ch, v);
+  for (long K = K0; K < K1; ++K) {
+    ts_mg_cell_corners(e, I, J, K, 1, csx, csy, ch, v);
+    ts_mg_prolong_cell(x, v, I, J, K, colours, nx, ny, nz, sx, sy, ph);
+    TS_UNROLL for (int q = 0; q < 4; ++q) v[q] = v[q + 4];
+  }
 }

@@ -132,7 +132,9 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
  * combination, so that each compiles only its own indexing; chosen at run
  * time, NVIDIA's OpenCL build took 1.77 ms for the split case at 511^3 FP64
  * on an H200 and 1.29 for the natural one, specialised 1.28 and 1.01; CUDA
- * was unaffected); fsx, fsy, fh and csx, csy, ch are their storage pitches. */
+ * was unaffected); fsx, fsy, fh and csx, csy, ch are their storage pitches.
+ * red_only (a constant too): the red points' residuals only, as
+ * ts_mg_restrict_residual_at's red_only. */
 #define TS_MG_RW (2 * TS_MG_RX + 1)
 #define TS_MG_RPLANE (TS_MG_RW * (2 * TS_MG_RY + 1))
 
@@ -140,35 +142,47 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
  * work-item t of nt computes every nt-th; points past the fine level's edge
  * (partial tiles) are skipped, no coarse point reads them. fsx, fsy, fh: the
  * fine level's storage pitches; fsplit: split by colour (a constant at each
- * call, so that the compiler drops the other storage's indexing). */
+ * call, so that the compiler drops the other storage's indexing). red_only:
+ * the red points' residuals only (ts_mg_restrict_residual_at), every other
+ * column of a row, TS_MG_RX + 1 per row; the black slots are never read. */
 TS_FN void ts_mg_residual_region(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long fnx,
                                  long fny, long fsx, long fsy, int fsplit, long fh, long fi0,
-                                 long fj0, long kf, int t, int nt, TS_LOCAL ts_real* R) {
-  for (int q = t; q < TS_MG_RPLANE; q += nt) {
-    const long fi = fi0 + q % TS_MG_RW, fj = fj0 + q / TS_MG_RW;
-    if (fi < fnx && fj < fny)
-      R[q] = fsplit ? ts_mg_residual3_split(b, x, fi, fj, kf, fsx, fsy, fh)
-                    : ts_mg_residual_at(b, x, TS_MG_IDX(fi, fj, kf, fsx, fsy, 1), fsx, fsy, 3);
+                                 long fj0, long kf, int red_only, int t, int nt,
+                                 TS_LOCAL ts_real* R) {
+  const int per_row = red_only ? TS_MG_RX + 1 : TS_MG_RW;
+  for (int q = t; q < per_row * (2 * TS_MG_RY + 1); q += nt) {
+    const int row = q / per_row, u = q % per_row;
+    const long fj = fj0 + row;
+    /* fi0 is even: red (fi + fj + kf even) sits at odd offsets when fj + kf is odd */
+    const int col = red_only ? 2 * u + (int)((fj + kf) & 1) : u;
+    const long fi = fi0 + col;
+    if (col < TS_MG_RW && fi < fnx && fj < fny)
+      R[row * TS_MG_RW + col] =
+          fsplit ? ts_mg_residual3_split(b, x, fi, fj, kf, fsx, fsy, fh)
+                 : ts_mg_residual_at(b, x, TS_MG_IDX(fi, fj, kf, fsx, fsy, 1), fsx, fsy, 3);
   }
 }
 
 TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
                                         long fsy, int fsplit, long fh, long cnx, long cny,
-                                        long cnz, long csx, long csy, int csplit, long ch, int tx,
-                                        int ty, long gx, long gy, long gz, TS_LOCAL ts_real* R) {
+                                        long cnz, long csx, long csy, int csplit, long ch,
+                                        int red_only, int tx, int ty, long gx, long gy, long gz,
+                                        TS_LOCAL ts_real* R) {
   const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
   const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * TS_MG_RZ;
   const long K1 = K0 + TS_MG_RZ < cnz ? K0 + TS_MG_RZ : cnz;
   const long I = I0 + tx, J = J0 + ty;
   const int inside = I < cnx && J < cny;
   /* coarse (I, J) sits on fine (2I + 1, 2J + 1): the region starts at fine 2 I0 */
-  ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, t, nt,
+  ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t, nt,
                         R + ((2 * K0) % 3) * TS_MG_RPLANE);
   for (long K = K0; K < K1; ++K) {
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, t, nt,
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only, t,
+                          nt,
                           R + ((2 * K + 1) % 3) * TS_MG_RPLANE);
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, t, nt,
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only, t,
+                          nt,
                           R + ((2 * K + 2) % 3) * TS_MG_RPLANE);
     TS_BARRIER();
     if (inside) {
@@ -177,6 +191,8 @@ TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL co
         TS_LOCAL const ts_real* P = R + ((2 * K + 1 + dk) % 3) * TS_MG_RPLANE;
         for (int dj = -1; dj <= 1; ++dj)
           for (int di = -1; di <= 1; ++di) {
+            /* fine (2I + 1 + di, ...) is black where di + dj + dk is even */
+            if (red_only && !((di + dj + dk) & 1)) continue;
             const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (2 - dk * dk));
             acc = ts_mg_fw_accumulate(acc, P[(2 * ty + 1 + dj) * TS_MG_RW + 2 * tx + 1 + di], w);
           }
