@@ -118,6 +118,22 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
+      // launch shapes (kernels::Tuning: the same bits at every value)
+      const kernels::Tuning saved = kernels::tuning();
+      for (int cells : {1, 2, 4, 8, 16}) {
+        kernels::tuning().prolong_cells = cells;
+        r.results.push_back(timed(*device, fmt::format("split: prolongation to black points, {} cells per item", cells),
+                                  kProlongOneColour, pts, opt.timing,
+                                  [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+      }
+      kernels::tuning() = saved;
+      for (int planes : {4, 8, 16, 32}) {
+        kernels::tuning().restrict_planes = planes;
+        r.results.push_back(timed(*device, fmt::format("split: red residuals + restriction, {} planes per group", planes),
+                                  kRestrictRed, pts, opt.timing,
+                                  [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
+      }
+      kernels::tuning() = saved;
     });
   }
   // Per coarse level: the fused sweep against the two colour kernels (same

@@ -47,4 +47,9 @@ FusedGrid fused_grid(const Dims& d) {
   return {(d.nx + w - 1) / w, (d.ny + h - 1) / h, (d.nz + TS_MG_TILE_Z - 1) / TS_MG_TILE_Z};
 }
 
+Tuning& tuning() {
+  static Tuning t;
+  return t;
+}
+
 }  // namespace tessera::mg::kernels

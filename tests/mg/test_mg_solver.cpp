@@ -431,15 +431,20 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
     dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc, red_only); });
     return from_halo_layout(cl, bc.to_vector());
   };
+  const kernels::Tuning saved = kernels::tuning();
   for (bool red_only : {false, true}) {
     const auto ref = restrict_on("cpu", false, false, red_only);
-    for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+    for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
+    for (int planes : {saved.restrict_planes, 5}) {  // groups marching 5 planes: a partial march
+      kernels::tuning().restrict_planes = planes;
       const auto got = restrict_on(GetParam(), fine_split, coarse_split, red_only);
+      kernels::tuning() = saved;
       ASSERT_EQ(got.size(), ref.size());
       for (std::size_t i = 0; i < ref.size(); ++i) {
         ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
         ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
-                                  << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "");
+                                  << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "")
+                                  << ", " << planes << " planes per group";
       }
     }
   }
@@ -508,16 +513,22 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
         expect_same(cd, on, c, os,
                     std::string(red_only ? "red " : "") + "restriction to a " + (c.split ? "split" : "natural") + " level");
       }
-    // prolongation from a natural and a split coarse level, to every point or one colour's
+    // prolongation from a natural and a split coarse level, to every point or
+    // one colour's; work-items marching 1, 3 (partial) or the default cells
     const auto ev = test::random_vector<T>(std::size_t(cd.points()), 53);
+    const kernels::Tuning saved = kernels::tuning();
     for (const Dims& c : {cd, cs})
-      for (int color : {-1, 0, 1}) {
-        Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
-        kernels::prolong_add(tag, q, fd, pn, cd, en, color);
-        kernels::prolong_add(tag, q, fs, ps, c, es, color);
-        expect_same(fd, pn, fs, ps, "prolongation, colour " + std::to_string(color) + " from a " +
-                                        (c.split ? "split" : "natural") + " level");
-      }
+      for (int color : {-1, 0, 1})
+        for (int cells : {saved.prolong_cells, 1, 3}) {
+          Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
+          kernels::prolong_add(tag, q, fd, pn, cd, en, color);
+          kernels::tuning().prolong_cells = cells;
+          kernels::prolong_add(tag, q, fs, ps, c, es, color);
+          kernels::tuning() = saved;
+          expect_same(fd, pn, fs, ps, "prolongation, colour " + std::to_string(color) + " from a " +
+                                          (c.split ? "split" : "natural") + " level, " + std::to_string(cells) +
+                                          " cells per work-item");
+        }
   });
 }
 

@@ -36,11 +36,11 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 #define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT, RED)                                             \
   __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
       long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
-      long fsy, long fh, __global const ts_real* b, __global const ts_real* x,                      \
+      long fsy, long fh, int planes, __global const ts_real* b, __global const ts_real* x,          \
       __global ts_real* bc) {                                                                       \
     __local ts_real R[3 * TS_MG_RPLANE];                                                            \
     ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
-                                 CSPLIT, ch, RED, (int)get_local_id(0), (int)get_local_id(1),       \
+                                 CSPLIT, ch, RED, planes, (int)get_local_id(0), (int)get_local_id(1),       \
                                  get_group_id(0), get_group_id(1), get_group_id(2), R);             \
   }
 TS_MG_RESTRICT_TILE(restrict_residual_tile_nn, 0, 0, 0)
@@ -113,15 +113,15 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
 }
 
 /* 3D prolongation by coarse cells (mg_point.h): one work-item per cell
- * column (I, J), I = -1 .. cnx - 1, marching TS_MG_PZ cells; the fine
+ * column (I, J), I = -1 .. cnx - 1, marching `cells` cells; the fine
  * level's sizes and storage pitches, the coarse level's */
 __kernel void prolong_cells(long nx, long ny, long nz, long sx, long sy, long ph, long cnx,
-                            long cny, long cnz, long csx, long csy, long ch, int colours,
+                            long cny, long cnz, long csx, long csy, long ch, int colours, int cells,
                             __global ts_real* xf, __global const ts_real* ec) {
   const long I = (long)get_global_id(0) - 1, J = (long)get_global_id(1) - 1;
-  const long K0 = (long)get_group_id(2) * TS_MG_PZ - 1;
+  const long K0 = (long)get_group_id(2) * cells - 1;
   if (I >= cnx || J >= cny) return;
-  ts_mg_prolong_cells(xf, ec, I, J, K0, K0 + TS_MG_PZ < cnz ? K0 + TS_MG_PZ : cnz, colours, nx, ny,
+  ts_mg_prolong_cells(xf, ec, I, J, K0, K0 + cells < cnz ? K0 + cells : cnz, colours, nx, ny,
                       nz, sx, sy, ph, csx, csy, ch);
 }
 

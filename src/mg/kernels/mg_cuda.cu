@@ -152,15 +152,15 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int col
 }
 
 // 3D prolongation by coarse cells (mg_point.h): one thread per cell column
-// (I, J), I = -1 .. cnx - 1, marching TS_MG_PZ cells; f: the fine level.
+// (I, J), I = -1 .. cnx - 1, marching `cells` cells; f: the fine level.
 template <class T>
-__global__ void prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, T* x,
+__global__ void prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, int cells, T* x,
                                 const T* __restrict__ ec) {
   const long I = long(blockIdx.x) * blockDim.x + threadIdx.x - 1;
   const long J = long(blockIdx.y) * blockDim.y + threadIdx.y - 1;
-  const long K0 = long(blockIdx.z) * TS_MG_PZ - 1;
+  const long K0 = long(blockIdx.z) * cells - 1;
   if (I >= c.nx || J >= c.ny) return;
-  ts_mg_prolong_cells(x, ec, I, J, K0, K0 + TS_MG_PZ < c.nz ? K0 + TS_MG_PZ : c.nz, colours, f.nx,
+  ts_mg_prolong_cells(x, ec, I, J, K0, K0 + cells < c.nz ? K0 + cells : c.nz, colours, f.nx,
                       f.ny, f.nz, fs.x, fs.y, fs.h, cs.x, cs.y, cs.h);
 }
 
@@ -187,11 +187,11 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // residuals only, fixed per instantiation.
 template <class T, int FineSplit, int CoarseSplit, int RedOnly>
 __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
-    Level C, Pitch cs, long fnx, long fny, Pitch fs, const T* __restrict__ b,
+    Level C, Pitch cs, long fnx, long fny, Pitch fs, int planes, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
   tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, FineSplit, fs.h, C.nx, C.ny,
-                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, int(threadIdx.x),
+                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, planes, int(threadIdx.x),
                                       int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
                                       long(blockIdx.z), R);
 }
@@ -291,18 +291,19 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
     const Level C = level(coarse);
+    const int planes = tuning().restrict_planes;
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
-                    unsigned((C.nz + TS_MG_RZ - 1) / TS_MG_RZ));
-    using Kernel = void (*)(Level, Pitch, long, long, Pitch, const T*, const T*, T*);
+                    unsigned((C.nz + planes - 1) / planes));
+    using Kernel = void (*)(Level, Pitch, long, long, Pitch, int, const T*, const T*, T*);
     static const Kernel kernels[2][2][2] = {
         {{restrict_residual_tile_k<T, 0, 0, 0>, restrict_residual_tile_k<T, 0, 0, 1>},
          {restrict_residual_tile_k<T, 0, 1, 0>, restrict_residual_tile_k<T, 0, 1, 1>}},
         {{restrict_residual_tile_k<T, 1, 0, 0>, restrict_residual_tile_k<T, 1, 0, 1>},
          {restrict_residual_tile_k<T, 1, 1, 0>, restrict_residual_tile_k<T, 1, 1, 1>}}};
     const Kernel kernel = kernels[fine.split][coarse.split][red_only];
-    kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine), cp(b), cp(x),
-                                            mp(bc));
+    kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine), planes, cp(b),
+                                            cp(x), mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
   launch(q, coarse.natural(), "mg restrict_residual", restrict_residual_k<T>, pitch(coarse),
@@ -315,11 +316,12 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
     const Level c = level(coarse);
+    const int cells = tuning().prolong_cells;
     const dim3 block(TS_MG_PX, TS_MG_PY, 1);
     const dim3 grid(unsigned((c.nx + 1 + TS_MG_PX - 1) / TS_MG_PX), unsigned((c.ny + 1 + TS_MG_PY - 1) / TS_MG_PY),
-                    unsigned((c.nz + 1 + TS_MG_PZ - 1) / TS_MG_PZ));
+                    unsigned((c.nz + 1 + cells - 1) / cells));
     prolong_cells_k<T><<<grid, block, 0, cq.native()>>>(level(fine), pitch(fine), c, pitch(coarse),
-                                                        color < 0 ? 3 : 1 << color, mp(xf), cp(ec));
+                                                        color < 0 ? 3 : 1 << color, cells, mp(xf), cp(ec));
     return cuda::check_launch("mg prolong_cells");
   }
   launch(q, fine, "mg prolong_add", prolong_add_k<T>, pitch(coarse), color, mp(xf), cp(ec));

@@ -61,6 +61,15 @@ struct FusedGrid {
 };
 FusedGrid fused_grid(const Dims& d);
 
+/// Launch shapes of the device kernels that leave every result's bits as
+/// they are, process-wide, so that `tessera bench mg-kernels` can sweep
+/// them in one build.
+struct Tuning {
+  int prolong_cells = TS_MG_PZ;   ///< cells each work-item of the cell prolongation marches
+  int restrict_planes = TS_MG_RZ;  ///< coarse planes each group of the tiled restriction marches
+};
+Tuning& tuning();
+
 // Split levels (Dims::split): gauss_seidel_color, residual (r in the natural
 // layout), restrict_residual (the coarse level may be split only when the
 // fine one is) and prolong_add take either layout; the fused sweep and the

@@ -113,16 +113,17 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
         {{"restrict_residual_tile_sn", "restrict_residual_tile_sn_red"},
          {"restrict_residual_tile_ss", "restrict_residual_tile_ss_red"}}};
     const char* name = names[fine.split][coarse.split][red_only];
+    const int planes = tuning().restrict_planes;
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
                      cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.px()), cl_long(fine.py()),
-                     cl_long(fine.ph()), m(b.handle()), m(x.handle()), m(bc.handle()));
+                     cl_long(fine.ph()), cl_int(planes), m(b.handle()), m(x.handle()), m(bc.handle()));
     const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
     return opencl::queue_of(q).launch(
         k,
         cl::NDRange(groups(coarse.nx, TS_MG_RX) * TS_MG_RX, groups(coarse.ny, TS_MG_RY) * TS_MG_RY,
-                    groups(coarse.nz, TS_MG_RZ)),
+                    groups(coarse.nz, planes)),
         cl::NDRange(TS_MG_RX, TS_MG_RY, 1), name);
   }
   launch(q, b, "restrict_residual", coarse.natural(), cl_long(coarse.px()), cl_long(coarse.py()),
@@ -133,16 +134,17 @@ template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
+    const int cells = tuning().prolong_cells;
     cl::Kernel k = opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());
     opencl::set_args(k, cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.nz), cl_long(fine.px()),
                      cl_long(fine.py()), cl_long(fine.ph()), cl_long(coarse.nx), cl_long(coarse.ny),
                      cl_long(coarse.nz), cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
-                     cl_int(color < 0 ? 3 : 1 << color), m(xf.handle()), m(ec.handle()));
+                     cl_int(color < 0 ? 3 : 1 << color), cl_int(cells), m(xf.handle()), m(ec.handle()));
     const auto up = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g * g); };
     return opencl::queue_of(q).launch(
         k,
         cl::NDRange(up(coarse.nx + 1, TS_MG_PX), up(coarse.ny + 1, TS_MG_PY),
-                    up(coarse.nz + 1, TS_MG_PZ) / TS_MG_PZ),
+                    up(coarse.nz + 1, cells) / cells),
         cl::NDRange(TS_MG_PX, TS_MG_PY, 1), "prolong_cells");
   }
   launch(q, xf, "prolong_add", fine, cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),

@@ -119,7 +119,7 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
 
 /* Residual + full-weighting restriction in 3D, one work-group per coarse
  * (I, J) tile of TS_MG_RX x TS_MG_RY points marching coarse planes K0 ..
- * K0 + TS_MG_RZ - 1. The point kernel (ts_mg_restrict_residual_at per
+ * K0 + planes - 1 (default TS_MG_RZ). The point kernel (ts_mg_restrict_residual_at per
  * coarse point) recomputes each fine residual for up to 8 coarse points and
  * reads 27 x 7 values of x per coarse point; here the fine residuals of the
  * tile's (2 RX + 1) x (2 RY + 1) fine columns are computed once per fine
@@ -167,11 +167,11 @@ TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL co
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
                                         long fsy, int fsplit, long fh, long cnx, long cny,
                                         long cnz, long csx, long csy, int csplit, long ch,
-                                        int red_only, int tx, int ty, long gx, long gy, long gz,
-                                        TS_LOCAL ts_real* R) {
+                                        int red_only, int planes, int tx, int ty, long gx, long gy,
+                                        long gz, TS_LOCAL ts_real* R) {
   const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
-  const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * TS_MG_RZ;
-  const long K1 = K0 + TS_MG_RZ < cnz ? K0 + TS_MG_RZ : cnz;
+  const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * planes;
+  const long K1 = K0 + planes < cnz ? K0 + planes : cnz;
   const long I = I0 + tx, J = J0 + ty;
   const int inside = I < cnx && J < cny;
   /* coarse (I, J) sits on fine (2I + 1, 2J + 1): the region starts at fine 2 I0 */
