@@ -120,12 +120,16 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
       // launch shapes (kernels::Tuning: the same bits at every value)
       const kernels::Tuning saved = kernels::tuning();
-      for (int cells : {1, 2, 4, 8, 16}) {
-        kernels::tuning().prolong_cells = cells;
-        r.results.push_back(timed(*device, fmt::format("split: prolongation to black points, {} cells per item", cells),
-                                  kProlongOneColour, pts, opt.timing,
-                                  [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
-      }
+      for (int bound : {1, 12})
+        for (int cells : {1, 2, 4, 8, 16}) {
+          kernels::tuning().prolong_cells = cells;
+          kernels::tuning().prolong_min_blocks = bound;
+          r.results.push_back(timed(*device,
+                                    fmt::format("split: prolongation to black points, {} cells per item{}", cells,
+                                                bound > 1 ? ", 40 registers (CUDA)" : ""),
+                                    kProlongOneColour, pts, opt.timing,
+                                    [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+        }
       kernels::tuning() = saved;
       for (int planes : {4, 8, 16, 32}) {
         kernels::tuning().restrict_planes = planes;

@@ -523,6 +523,7 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
           Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
           kernels::prolong_add(tag, q, fd, pn, cd, en, color);
           kernels::tuning().prolong_cells = cells;
+          kernels::tuning().prolong_min_blocks = cells == 3 ? 12 : 1;  // CUDA: the register-bounded build
           kernels::prolong_add(tag, q, fs, ps, c, es, color);
           kernels::tuning() = saved;
           expect_same(fd, pn, fs, ps, "prolongation, colour " + std::to_string(color) + " from a " +

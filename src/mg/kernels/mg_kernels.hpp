@@ -67,6 +67,7 @@ FusedGrid fused_grid(const Dims& d);
 struct Tuning {
   int prolong_cells = TS_MG_PZ;   ///< cells each work-item of the cell prolongation marches
   int restrict_planes = TS_MG_RZ;  ///< coarse planes each group of the tiled restriction marches
+  int prolong_min_blocks = 1;  ///< CUDA: 12 bounds the cell prolongation's registers to 40
 };
 Tuning& tuning();
 

@@ -217,17 +217,20 @@ TS_FN void ts_mg_cell_corners(TS_GLOBAL const ts_real* e, long I, long J, long K
 }
 
 /* x += P e at the cell's fine points inside the level whose colour is in
- * `colours` (bit 0 red, bit 1 black); v: its corners; nx, ny, nz, sx, sy,
- * ph: the fine level's sizes and storage pitches. A fine point's colour is
- * (1 + a + b + c) & 1: the cell's origin 2I + 1 (x3) is odd. */
-TS_FN void ts_mg_prolong_cell(TS_GLOBAL ts_real* x, const ts_real* v, long I, long J, long K,
-                              int colours, long nx, long ny, long nz, long sx, long sy, long ph) {
+ * `colours` (bit 0 red, bit 1 black); v: its corners; f: the index of its
+ * point (0, 0, 0); inside: bit a + 2b set where (2I + 1 + a, 2J + 1 + b) is
+ * an interior column; k0 = 2K + 1 (the points k0 + c in 0 .. nz - 1 are
+ * inside); sx, sy, ph: the fine level's
+ * storage pitches. A fine point's colour is (1 + a + b + c) & 1 (the cell's
+ * origin is odd on every axis); in the split layout all eight share slot
+ * I + 1 of their rows. */
+TS_FN void ts_mg_prolong_cell(TS_GLOBAL ts_real* x, const ts_real* v, long f, int inside, long k0,
+                              long nz, int colours, long sx, long sy, long ph) {
   TS_UNROLL for (int c = 0; c < 2; ++c)
     TS_UNROLL for (int b = 0; b < 2; ++b)
       TS_UNROLL for (int a = 0; a < 2; ++a) {
-        const long i = 2 * I + 1 + a, j = 2 * J + 1 + b, k = 2 * K + 1 + c;
-        if (!((colours >> ((1 + a + b + c) & 1)) & 1) || i < 0 || j < 0 || k < 0 || i >= nx ||
-            j >= ny || k >= nz)
+        const int colour = (1 + a + b + c) & 1;
+        if (!((colours >> colour) & 1) || !((inside >> (a + 2 * b)) & 1) || k0 + c < 0 || k0 + c >= nz)
           continue;
         const ts_real w = (a ? (ts_real)0.5 : (ts_real)1) * (b ? (ts_real)0.5 : (ts_real)1) *
                           (c ? (ts_real)0.5 : (ts_real)1);
@@ -237,21 +240,31 @@ TS_FN void ts_mg_prolong_cell(TS_GLOBAL ts_real* x, const ts_real* v, long I, lo
             TS_UNROLL for (int aa = 0; aa < 2; ++aa)
               if (cc <= c && bb <= b && aa <= a)
                 acc = ts_mg_interp_accumulate(acc, v[4 * cc + 2 * bb + aa], w);
-        const long p = ts_mg_at3(i, j, k, sx, sy, ph);
+        const long p = f + c * sy + b * sx + (ph ? colour * ph : a);
         x[p] = x[p] + acc;
       }
 }
 
 /* The cells (I, J, K0 .. K1 - 1) of one work-item, marching K: each cell
- * loads the corners of its upper coarse plane and hands them down. */
+ * loads the corners of its upper coarse plane and hands them down; the
+ * cell's fine points move two planes (same colours) per cell. */
 TS_FN void ts_mg_prolong_cells(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long I, long J,
                                long K0, long K1, int colours, long nx, long ny, long nz, long sx,
                                long sy, long ph, long csx, long csy, long ch) {
+  int inside = 0;
+  TS_UNROLL for (int b = 0; b < 2; ++b)
+    TS_UNROLL for (int a = 0; a < 2; ++a) {
+      const long i = 2 * I + 1 + a, j = 2 * J + 1 + b;
+      if (i >= 0 && j >= 0 && i < nx && j < ny) inside |= 1 << (a + 2 * b);
+    }
+  /* index of fine (2I + 1, 2J + 1, 2K0 + 1) without its colour's offset: the
+   * (k + 1, j + 1) row, slot I + 1 (split) or column 2I + 2 (natural) */
+  long f = (2 * K0 + 2) * sy + (2 * J + 2) * sx + (ph ? I + 1 : 2 * I + 2);
   ts_real v[8];
   ts_mg_cell_corners(e, I, J, K0, 0, csx, csy, ch, v);
-  for (long K = K0; K < K1; ++K) {
+  for (long K = K0; K < K1; ++K, f += 2 * sy) {
     ts_mg_cell_corners(e, I, J, K, 1, csx, csy, ch, v);
-    ts_mg_prolong_cell(x, v, I, J, K, colours, nx, ny, nz, sx, sy, ph);
+    ts_mg_prolong_cell(x, v, f, inside, 2 * K + 1, nz, colours, sx, sy, ph);
     TS_UNROLL for (int q = 0; q < 4; ++q) v[q] = v[q + 4];
   }
 }
