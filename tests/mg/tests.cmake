@@ -23,6 +23,12 @@ add_test(NAME cli.mg_row_cache_outside_streaming_exit2 COMMAND ${CMAKE_COMMAND} 
 add_test(NAME cli.mg_host_coarse_outside_resident_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--mode\;thesis\;--n\;15\;--host-coarse\;27\;--device\;cpu
          -DEXPECT=2 -DMATCH=--host-coarse.is.an.option.of.--mode.resident -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_restriction_outside_resident_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--mode\;thesis\;--n\;15\;--restriction\;all\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--restriction.is.an.option.of.--mode.resident -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.mg_restriction_unknown_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg\;--dim\;3\;--n\;15\;--restriction\;black\;--device\;cpu
+         -DEXPECT=2 -DMATCH=restriction -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.mg_host_coarse_negative_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg\;--dim\;3\;--n\;15\;--host-coarse\;-5\;--device\;cpu
          -DEXPECT=2 -DMATCH=host-coarse -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

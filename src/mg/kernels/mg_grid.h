@@ -66,7 +66,7 @@ TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int di
  * work-item marching TS_MG_PZ cells in K */
 #define TS_MG_PX 32
 #define TS_MG_PY 4
-#define TS_MG_PZ 8
+#define TS_MG_PZ 16
 /* Streaming mode, the smoother with the thesis's row cache
  * (mg_stream_cache.h): work-items per group (the thesis: 128) and rows of
  * the band each group marches */

@@ -64,10 +64,16 @@ FusedGrid fused_grid(const Dims& d);
 /// Launch shapes of the device kernels that leave every result's bits as
 /// they are, process-wide, so that `tessera bench mg-kernels` can sweep
 /// them in one build.
+/// Defaults from `tessera bench mg-kernels` on an H200 at 511^3 FP64
+/// (docs/mg.md): the prolongation to black points took 0.61 / 0.57 / 0.53 ms
+/// with 1 / 8 / 16 cells per work-item and 40 registers, 0.57 ms with 16 and
+/// the compiler's 52; the restriction 0.66-0.69 ms from 4 to 32 planes.
 struct Tuning {
   int prolong_cells = TS_MG_PZ;   ///< cells each work-item of the cell prolongation marches
   int restrict_planes = TS_MG_RZ;  ///< coarse planes each group of the tiled restriction marches
-  int prolong_min_blocks = 1;  ///< CUDA: 12 bounds the cell prolongation's registers to 40
+  /// CUDA: the cell prolongation compiled for 12 groups of 128 per SM (40
+  /// registers, 28 bytes of spills in FP64); 1: the compiler's choice (52)
+  int prolong_min_blocks = 12;
 };
 Tuning& tuning();
 
