@@ -238,8 +238,8 @@ TEST(MgRedRestriction, WeightsTheRedResidualsOnly) {
 
 // In the solver: the red restriction converges as the full one (residual
 // histories equal to 1e-10 of the first: the black residuals it drops are
-// rounding of the solution's size, not of the residual's), and without pre-smoothing (V(0,2)) it
-// is not used, so the bits are the same.
+// rounding of the solution's size, not of the residual's), and without
+// pre-smoothing (V(0,2)) it is not used, so the bits are the same.
 TEST(MgRedRestriction, SolverConvergesAsWithEveryResidual) {
   for (int dim : {2, 3}) {
     const Dims d = cube(dim, dim == 3 ? 31 : 63);
