@@ -52,4 +52,15 @@ Tuning& tuning() {
   return t;
 }
 
+const Tuning& checked_tuning() {
+  const Tuning& t = tuning();
+  if (t.prolong_cells < 1) throw UsageError("mg tuning: prolong_cells must be >= 1, got " + std::to_string(t.prolong_cells));
+  if (t.restrict_planes < 1)
+    throw UsageError("mg tuning: restrict_planes must be >= 1, got " + std::to_string(t.restrict_planes));
+  if (t.prolong_min_blocks != 1 && t.prolong_min_blocks != 12)
+    throw UsageError("mg tuning: prolong_min_blocks must be 1 or 12 (the two CUDA builds), got " +
+                     std::to_string(t.prolong_min_blocks));
+  return t;
+}
+
 }  // namespace tessera::mg::kernels

@@ -150,6 +150,21 @@ TEST(MgSolver, BadInput) {
   EXPECT_THROW(mg.set_rhs(std::vector<double>(48, 1.0)), Error);
 }
 
+// Launch shapes the devices cannot run are refused before any launch.
+TEST(MgSolver, BadTuningIsAUsageError) {
+  const kernels::Tuning saved = kernels::tuning();
+  EXPECT_NO_THROW(kernels::checked_tuning());
+  kernels::tuning().prolong_cells = 0;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
+  kernels::tuning().restrict_planes = -3;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
+  kernels::tuning().prolong_min_blocks = 7;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
+}
+
 TEST(MgSolver, DivergenceIsReported) {
   Options o;
   o.smoother = Smoother::jacobi;

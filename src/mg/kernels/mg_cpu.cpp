@@ -192,7 +192,7 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
   template void residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                   \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
   template void prolong_add<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

@@ -156,8 +156,8 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int col
 // MinBlocks 12 bounds it to 40 registers (28 bytes of spills in FP64)
 // against the compiler's 52 (kernels::Tuning::prolong_min_blocks).
 template <class T, int MinBlocks>
-__global__ void __launch_bounds__(TS_MG_PX * TS_MG_PY, MinBlocks) prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, int cells, T* x,
-                                const T* __restrict__ ec) {
+__global__ void __launch_bounds__(TS_MG_PX * TS_MG_PY, MinBlocks)
+    prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, int cells, T* x, const T* __restrict__ ec) {
   const long I = long(blockIdx.x) * blockDim.x + threadIdx.x - 1;
   const long J = long(blockIdx.y) * blockDim.y + threadIdx.y - 1;
   const long K0 = long(blockIdx.z) * cells - 1;
@@ -293,7 +293,7 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
     const Level C = level(coarse);
-    const int planes = tuning().restrict_planes;
+    const int planes = checked_tuning().restrict_planes;
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + planes - 1) / planes));
@@ -318,11 +318,11 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());
     const Level c = level(coarse);
-    const int cells = tuning().prolong_cells;
+    const int cells = checked_tuning().prolong_cells;
     const dim3 block(TS_MG_PX, TS_MG_PY, 1);
     const dim3 grid(unsigned((c.nx + 1 + TS_MG_PX - 1) / TS_MG_PX), unsigned((c.ny + 1 + TS_MG_PY - 1) / TS_MG_PY),
                     unsigned((c.nz + 1 + cells - 1) / cells));
-    auto kernel = tuning().prolong_min_blocks == 12 ? prolong_cells_k<T, 12> : prolong_cells_k<T, 1>;
+    auto kernel = checked_tuning().prolong_min_blocks == 12 ? prolong_cells_k<T, 12> : prolong_cells_k<T, 1>;
     kernel<<<grid, block, 0, cq.native()>>>(level(fine), pitch(fine), c, pitch(coarse), color < 0 ? 3 : 1 << color,
                                             cells, mp(xf), cp(ec));
     return cuda::check_launch("mg prolong_cells");
@@ -354,7 +354,7 @@ void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffe
   template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                   \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
   template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

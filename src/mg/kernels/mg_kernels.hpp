@@ -63,8 +63,7 @@ FusedGrid fused_grid(const Dims& d);
 
 /// Launch shapes of the device kernels that leave every result's bits as
 /// they are, process-wide, so that `tessera bench mg-kernels` can sweep
-/// them in one build.
-/// Defaults from `tessera bench mg-kernels` on an H200 at 511^3 FP64
+/// them in one build. Defaults from `tessera bench mg-kernels` on an H200 at 511^3 FP64
 /// (docs/mg.md): the prolongation to black points took 0.61 / 0.57 / 0.53 ms
 /// with 1 / 8 / 16 cells per work-item and 40 registers, 0.57 ms with 16 and
 /// the compiler's 52; the restriction 0.66-0.69 ms from 4 to 32 planes.
@@ -76,6 +75,9 @@ struct Tuning {
   int prolong_min_blocks = 12;
 };
 Tuning& tuning();
+/// tuning(), checked by the launchers: a count below 1 or a register bound
+/// other than 1 or 12 (the two CUDA builds) is a UsageError naming the field.
+const Tuning& checked_tuning();
 
 // Split levels (Dims::split): gauss_seidel_color, residual (r in the natural
 // layout), restrict_residual (the coarse level may be split only when the

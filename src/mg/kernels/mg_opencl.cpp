@@ -113,7 +113,7 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
         {{"restrict_residual_tile_sn", "restrict_residual_tile_sn_red"},
          {"restrict_residual_tile_ss", "restrict_residual_tile_ss_red"}}};
     const char* name = names[fine.split][coarse.split][red_only];
-    const int planes = tuning().restrict_planes;
+    const int planes = checked_tuning().restrict_planes;
     cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
@@ -134,7 +134,7 @@ template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
-    const int cells = tuning().prolong_cells;
+    const int cells = checked_tuning().prolong_cells;
     cl::Kernel k = opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());
     opencl::set_args(k, cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.nz), cl_long(fine.px()),
                      cl_long(fine.py()), cl_long(fine.ph()), cl_long(coarse.nx), cl_long(coarse.ny),
@@ -176,7 +176,7 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
   template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \
                             Buffer<T>&);                                                          \
   template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);                  \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
   template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
                                const Buffer<T>&, int);                                            \
   template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
