@@ -18,7 +18,6 @@ constexpr double kSweepFused = 24;   // read x_old, b; write x_new
 constexpr double kSweepColour = 24;  // one colour: read x, b, write x (half the points, whole lines)
 constexpr double kRestrict = 17;     // read x, b; write the coarse b (1/8)
 constexpr double kRestrictRed = 13;  // the red points' residuals only: read x, red b; write 1/8
-constexpr double kBlackRestrict = 17;  // black half-sweep inside it: read red x, b; write black x, 1/8
 constexpr double kProlong = 17;      // read the coarse e (1/8), read and write x
 constexpr double kModelE = 66;       // V(1,1) per fine point (fine level only)
 // Split levels (red and black stored apart): a colour's sweep reads its b and
@@ -43,7 +42,7 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 13);
+  Progress progress("mg-kernels on " + device->id(), 12);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -112,18 +111,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: red residuals + restriction to a split level", kRestrictRed,
                                 pts, opt.timing,
                                 [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
-      {
-        const kernels::Tuning saved = kernels::tuning();
-        for (int blocks : {5, 6}) {
-          kernels::tuning().black_restrict_min_blocks = blocks;
-          r.results.push_back(timed(*device,
-                                    fmt::format("split: black half-sweep + red restriction, one pass{}",
-                                                blocks == 6 ? ", 40 registers (CUDA)" : ""),
-                                    kBlackRestrict, pts, opt.timing,
-                                    [&] { kernels::black_sweep_restrict(tag, q, ds, b, x, cs, ecs); }));
-        }
-        kernels::tuning() = saved;
-      }
       r.results.push_back(timed(*device, "split: prolongation to black points", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
@@ -189,7 +176,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
     bool red_restriction = true;
-    bool fuse_black_restriction = true;
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -197,8 +183,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
                           Variant{"V(1,1) split levels from 2^22 points (default)", true, false, -1, 0, -1},
                           Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
-                          Variant{"V(1,1) split, black sweep apart from the restriction", true, false, -1, 0, -1,
-                                  true, false},
                           Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -212,7 +196,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     o.split = v.split_min_points >= -1;
     if (v.split_min_points >= 0) o.split_min_points = v.split_min_points;
     o.red_restriction = v.red_restriction;
-    o.fuse_black_restriction = v.fuse_black_restriction;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

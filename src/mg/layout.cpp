@@ -57,9 +57,6 @@ const Tuning& checked_tuning() {
   if (t.prolong_cells < 1) throw UsageError("mg tuning: prolong_cells must be >= 1, got " + std::to_string(t.prolong_cells));
   if (t.restrict_planes < 1)
     throw UsageError("mg tuning: restrict_planes must be >= 1, got " + std::to_string(t.restrict_planes));
-  if (t.black_restrict_min_blocks != 5 && t.black_restrict_min_blocks != 6)
-    throw UsageError("mg tuning: black_restrict_min_blocks must be 5 or 6 (the two CUDA builds), got " +
-                     std::to_string(t.black_restrict_min_blocks));
   if (t.tiled_min_points < 0)
     throw UsageError("mg tuning: tiled_min_points must be >= 0, got " + std::to_string(t.tiled_min_points));
   if (t.prolong_min_blocks != 1 && t.prolong_min_blocks != 12)

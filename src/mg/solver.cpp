@@ -135,7 +135,7 @@ bool Solver<T>::fused_rbgs(const Level& L) const {
 }
 
 template <class T>
-void Solver<T>::smooth(Level& L, int steps, const Level* correction, bool skip_last_black) {
+void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
   Queue& q = device_->queue();
   dispatch(*device_, [&](auto tag) {
     for (int s = 0; s < steps; ++s) {
@@ -160,7 +160,7 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction, bool skip_l
         std::swap(L.x, L.x2);
       } else {
         kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x);
-        if (!(skip_last_black && s + 1 == steps)) kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
+        kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
       }
     }
   });
@@ -202,14 +202,9 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) 
   }
   Level& C = levels_[l + 1];
   Queue& q = device_->queue();
+  smooth(L, opt_.pre);
   const bool red_only = opt_.red_restriction && opt_.smoother == Smoother::rbgs && opt_.pre > 0;
-  // the black half-sweep inside the restriction: split levels (never fused sweeps)
-  const bool black_in_restriction = red_only && opt_.fuse_black_restriction && L.d.split;
-  smooth(L, opt_.pre, nullptr, black_in_restriction);
-  dispatch(*device_, [&](auto tag) {
-    if (black_in_restriction) kernels::black_sweep_restrict(tag, q, L.d, L.b, L.x, C.d, C.b);
-    else kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only);
-  });
+  dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only); });
   if (!host_ || l + 1 != host_level_) dense::fill(C.x, T(0));  // (the host clears its own)
   cycle(l + 1, type, true);
   if (type == CycleType::W) cycle(l + 1, type, false, true);

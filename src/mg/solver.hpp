@@ -63,11 +63,6 @@ struct Options {
   /// point's, the bits of earlier versions; results differ at rounding level.
   /// Not used without pre-smoothing, nor for FMG's restriction of b.
   bool red_restriction = true;
-  /// With red_restriction on a split level: the pre-smoothing's last black
-  /// half-sweep runs inside the residual + restriction pass
-  /// (kernels::black_sweep_restrict), whose black values never travel back
-  /// through DRAM (17 B per point instead of 12 + 13). The same bits.
-  bool fuse_black_restriction = true;
   long max_coarsest_points = 4096;
   /// Levels of at most this many points (below the finest) run on the host's
   /// CPU backend (OpenMP): a cycle reaching the first of them reads its
@@ -140,9 +135,7 @@ class Solver {
   /// The rest of the cycle from level host_level_ on host_.
   void host_cycle(CycleType type, bool x_zero, bool b_again);
   /// steps sweeps; with `correction`, P * correction->x is added to x first.
-  /// skip_last_black: leave the last step's black half-sweep to the caller
-  /// (a red-black smoother that is not fused only)
-  void smooth(Level& L, int steps, const Level* correction = nullptr, bool skip_last_black = false);
+  void smooth(Level& L, int steps, const Level* correction = nullptr);
   bool fused_rbgs(const Level& L) const;
   /// A finest-level array between the natural layout (apply's r and z) and
   /// the level's storage (a plain copy unless the level is split).

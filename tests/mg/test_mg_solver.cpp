@@ -166,9 +166,6 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning().tiled_min_points = -1;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
-  kernels::tuning().black_restrict_min_blocks = 4;
-  EXPECT_THROW(kernels::checked_tuning(), UsageError);
-  kernels::tuning() = saved;
 }
 
 TEST(MgSolver, DivergenceIsReported) {
@@ -471,54 +468,6 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
   }
 }
 
-// The black half-sweep inside the red restriction (one pass on devices for
-// a split fine level) equals the CPU's two steps: every black point of x
-// (poisoned with NaN before, so each must be written: the sweep never reads
-// black values) and every coarse point, on partial tiles, to a natural and a
-// split coarse level, groups marching the default and 5 planes.
-TEST_P(MgDeviceTest, BlackSweepInsideTheRestrictionEqualsTheCpu) {
-  const Dims f{195, 103, 135, 3}, c{97, 51, 67, 3};
-  auto x_interior = test::random_vector<double>(std::size_t(f.points()), 81);
-  for (long k = 0; k < f.nz; ++k)
-    for (long j = 0; j < f.ny; ++j)
-      for (long i = 0; i < f.nx; ++i)
-        if ((i + j + k) & 1) x_interior[std::size_t((k * f.ny + j) * f.nx + i)] = std::numeric_limits<double>::quiet_NaN();
-  const auto b_interior = test::random_vector<double>(std::size_t(f.points()), 82);
-  auto run = [&](const std::string& id, bool coarse_split, int planes) {
-    const auto dev = open_device(id);
-    Dims fl = f, cl = c;
-    fl.split = true;
-    cl.split = coarse_split;
-    Buffer<double> b(dev, fl.storage()), x(dev, fl.storage()), bc(dev, cl.storage());
-    b.copy_from_host(to_halo_layout(fl, b_interior));
-    x.copy_from_host(to_halo_layout(fl, x_interior));
-    bc.copy_from_host(std::vector<double>(cl.storage(), std::numeric_limits<double>::quiet_NaN()));
-    const kernels::Tuning saved = kernels::tuning();
-    kernels::tuning().restrict_planes = planes;
-    kernels::tuning().black_restrict_min_blocks = planes == 5 ? 6 : 5;  // CUDA: both builds
-    dispatch(*dev, [&](auto tag) { kernels::black_sweep_restrict(tag, dev->queue(), fl, b, x, cl, bc); });
-    kernels::tuning() = saved;
-    return std::make_pair(from_halo_layout(fl, x.to_vector()), from_halo_layout(cl, bc.to_vector()));
-  };
-  for (bool coarse_split : {false, true}) {
-    const auto [xr, cr] = run("cpu", coarse_split, TS_MG_RZ);
-    for (int planes : {TS_MG_RZ, 5}) {
-      const auto [xg, cg] = run(GetParam(), coarse_split, planes);
-      const std::string what = std::string(coarse_split ? "split" : "natural") + " coarse level, " +
-                               std::to_string(planes) + " planes per group";
-      ASSERT_EQ(xg.size(), xr.size());
-      for (std::size_t i = 0; i < xr.size(); ++i) {
-        ASSERT_FALSE(std::isnan(xg[i])) << "fine point " << i << " not written, " << what;
-        ASSERT_EQ(xg[i], xr[i]) << "fine point " << i << ", " << what;
-      }
-      for (std::size_t i = 0; i < cr.size(); ++i) {
-        ASSERT_FALSE(std::isnan(cg[i])) << "coarse point " << i << " not written, " << what;
-        ASSERT_EQ(cg[i], cr[i]) << "coarse point " << i << ", " << what;
-      }
-    }
-  }
-}
-
 // Storage by colour (Options::split, Dims::split): every kernel that takes a
 // split level gives the bits of the natural layout, on sizes with odd and
 // even rows (the colours' slot counts differ), from random data, over
@@ -638,8 +587,9 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
         const auto ref_norms = run("cpu", false, 0, ref);
         ASSERT_EQ(split_levels, 0);
         for (long min_points : {0L, d.points()}) {
-          // split from every level: also tiles for every restriction, so that
-          // the black sweep runs inside them (kernels::black_sweep_restrict)
+          // split from every level: also tiles for every 3D restriction
+          // (Tuning::tiled_min_points 0), so that they see split levels of
+          // every size, partial tiles included
           const kernels::Tuning saved = kernels::tuning();
           if (min_points == 0) kernels::tuning().tiled_min_points = 0;
           const auto norms = run(id, true, min_points, got);

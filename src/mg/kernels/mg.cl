@@ -52,22 +52,6 @@ TS_MG_RESTRICT_TILE(restrict_residual_tile_ns_red, 0, 1, 1)
 TS_MG_RESTRICT_TILE(restrict_residual_tile_sn_red, 1, 0, 1)
 TS_MG_RESTRICT_TILE(restrict_residual_tile_ss_red, 1, 1, 1)
 
-/* The black half-sweep fused into the red restriction (mg_tiles.h), split
- * fine level: the coarse level's sizes and storage pitches, the fine
- * level's; one kernel per coarse storage (n natural, s split) */
-#define TS_MG_BLACK_RESTRICT(NAME, CSPLIT)                                                         \
-  __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
-      long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fnz,      \
-      long fsx, long fsy, long fh, int planes, __global const ts_real* b, __global ts_real* x,      \
-      __global ts_real* bc) {                                                                       \
-    __local ts_real Bk[4 * TS_MG_BPLANE], R[3 * TS_MG_RHPLANE];                                     \
-    ts_mg_black_restrict_tile(b, x, bc, fnx, fny, fnz, fsx, fsy, fh, cnx, cny, cnz, csx, csy,       \
-                              CSPLIT, ch, planes, (int)get_local_id(0), (int)get_local_id(1),      \
-                              get_group_id(0), get_group_id(1), get_group_id(2), Bk, R);           \
-  }
-TS_MG_BLACK_RESTRICT(black_restrict_tile_n, 0)
-TS_MG_BLACK_RESTRICT(black_restrict_tile_s, 1)
-
 /* written: the fine level; csx, csy: the coarse level's pitches */
 __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
                              __global ts_real* xf, __global const ts_real* xc) {

@@ -146,14 +146,6 @@ void restrict_residual(CpuTag, Queue&, const Dims& fine, const Buffer<T>& b, con
   });
 }
 
-// The CPU reference of the fused pass is the two steps it must equal.
-template <class T>
-void black_sweep_restrict(CpuTag tag, Queue& q, const Dims& fine, const Buffer<T>& b, Buffer<T>& x,
-                          const Dims& coarse, Buffer<T>& bc) {
-  gauss_seidel_color(tag, q, fine, 1, b, x);
-  restrict_residual(tag, q, fine, b, x, coarse, bc, true);
-}
-
 template <class T>
 void prolong_add(CpuTag, Queue&, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
@@ -201,8 +193,6 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \
                                      const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
-  template void black_sweep_restrict<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, const Dims&, \
-                                        Buffer<T>&);                                              \
   template void prolong_add<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

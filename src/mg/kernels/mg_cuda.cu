@@ -198,19 +198,6 @@ __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile
                                       long(blockIdx.z), R);
 }
 
-// The black half-sweep fused into the red restriction (mg_tiles.h), split
-// fine level; CoarseSplit: the coarse level's storage. MinBlocks 5: about
-// 48 registers, 8-16 bytes of spills in FP64; 6: 40 registers, 60 bytes
-// (kernels::Tuning::black_restrict_min_blocks; local memory allows 6).
-template <class T, int CoarseSplit, int MinBlocks>
-__global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, MinBlocks) black_restrict_tile_k(
-    Level C, Pitch cs, Level F, Pitch fs, int planes, const T* __restrict__ b, T* x, T* bc) {
-  __shared__ T Bk[4 * TS_MG_BPLANE], R[3 * TS_MG_RHPLANE];
-  tiles::ts_mg_black_restrict_tile(b, x, bc, F.nx, F.ny, F.nz, fs.x, fs.y, fs.h, C.nx, C.ny, C.nz, cs.x,
-                                   cs.y, CoarseSplit, cs.h, planes, int(threadIdx.x), int(threadIdx.y),
-                                   long(blockIdx.x), long(blockIdx.y), long(blockIdx.z), Bk, R);
-}
-
 template <class T>
 const T* cp(const Buffer<T>& b) {
   return cuda::ptr<T>(b.handle());
@@ -325,26 +312,6 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
          pitch(fine), int(red_only), cp(b), cp(x), mp(bc));
 }
 template <class T>
-void black_sweep_restrict(CudaTag tag, Queue& q, const Dims& fine, const Buffer<T>& b, Buffer<T>& x,
-                          const Dims& coarse, Buffer<T>& bc) {
-  if (!fine.split || !tiled_restriction(fine, coarse)) {
-    gauss_seidel_color(tag, q, fine, 1, b, x);
-    return restrict_residual(tag, q, fine, b, x, coarse, bc, true);
-  }
-  auto& cq = cuda::queue_of(q);
-  cuda::DeviceGuard guard(cq.ordinal());
-  const Level C = level(coarse);
-  const int planes = checked_tuning().restrict_planes;
-  const dim3 block(TS_MG_RX, TS_MG_RY, 1);
-  const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
-                  unsigned((C.nz + planes - 1) / planes));
-  const bool six = checked_tuning().black_restrict_min_blocks == 6;
-  auto kernel = coarse.split ? (six ? black_restrict_tile_k<T, 1, 6> : black_restrict_tile_k<T, 1, 5>)
-                             : (six ? black_restrict_tile_k<T, 0, 6> : black_restrict_tile_k<T, 0, 5>);
-  kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), level(fine), pitch(fine), planes, cp(b), mp(x), mp(bc));
-  cuda::check_launch("mg black_restrict_tile");
-}
-template <class T>
 void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split) {
@@ -388,8 +355,6 @@ void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffe
                             Buffer<T>&);                                                           \
   template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
                                      const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
-  template void black_sweep_restrict<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, const Dims&, \
-                                        Buffer<T>&);                                              \
   template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

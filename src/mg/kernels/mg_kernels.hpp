@@ -76,9 +76,6 @@ struct Tuning {
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;
-  /// CUDA: groups per SM the fused black sweep + restriction is compiled
-  /// for, 5 or 6 (registers against spills)
-  int black_restrict_min_blocks = 5;
 };
 Tuning& tuning();
 /// tuning(), checked by the launchers: a count below 1 or a register bound
@@ -128,12 +125,6 @@ inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {
   template <class T>                                                                               \
   void restrict_residual(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x, \
                          const Dims& coarse, Buffer<T>& bc, bool red_only);                        \
-  /* a red-black step's black half-sweep on `fine`, then restrict_residual with                 \
-   * red_only: one pass (mg_tiles.h) for a split fine level and a tiled coarse                   \
-   * one, the two kernels otherwise; the same bits either way */                                 \
-  template <class T>                                                                               \
-  void black_sweep_restrict(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, Buffer<T>& x,    \
-                            const Dims& coarse, Buffer<T>& bc);                                    \
   /* color: -1 every fine point, 0 or 1 only that colour's (a split level                      \
    * before its red-black sweep needs only black corrected: red is overwritten unread) */       \
   template <class T>                                                                               \

@@ -131,27 +131,6 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
          cl_int(red_only), m(b.handle()), m(x.handle()), m(bc.handle()));
 }
 template <class T>
-void black_sweep_restrict(OpenCLTag tag, Queue& q, const Dims& fine, const Buffer<T>& b, Buffer<T>& x,
-                          const Dims& coarse, Buffer<T>& bc) {
-  if (!fine.split || !tiled_restriction(fine, coarse)) {
-    gauss_seidel_color(tag, q, fine, 1, b, x);
-    return restrict_residual(tag, q, fine, b, x, coarse, bc, true);
-  }
-  const char* name = coarse.split ? "black_restrict_tile_s" : "black_restrict_tile_n";
-  const int planes = checked_tuning().restrict_planes;
-  cl::Kernel k = opencl::device_of(b.device()).kernel("mg/kernels/mg.cl", name, options<T>());
-  opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz), cl_long(coarse.px()),
-                   cl_long(coarse.py()), cl_long(coarse.ph()), cl_long(fine.nx), cl_long(fine.ny),
-                   cl_long(fine.nz), cl_long(fine.px()), cl_long(fine.py()), cl_long(fine.ph()), cl_int(planes),
-                   m(b.handle()), m(x.handle()), m(bc.handle()));
-  const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
-  opencl::queue_of(q).launch(
-      k,
-      cl::NDRange(groups(coarse.nx, TS_MG_RX) * TS_MG_RX, groups(coarse.ny, TS_MG_RY) * TS_MG_RY,
-                  groups(coarse.nz, planes)),
-      cl::NDRange(TS_MG_RX, TS_MG_RY, 1), name);
-}
-template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
@@ -198,8 +177,6 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
                             Buffer<T>&);                                                          \
   template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
                                      const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
-  template void black_sweep_restrict<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, const Dims&, \
-                                        Buffer<T>&);                                              \
   template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
                                const Buffer<T>&, int);                                            \
   template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);

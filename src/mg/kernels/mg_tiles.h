@@ -163,28 +163,6 @@ TS_FN void ts_mg_residual_region(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
   }
 }
 
-/* Full weighting of coarse point (I0 + tx, J0 + ty, K) from the ring R of
- * three fine residual planes (fine plane kf in slot kf % 3, `plane` apart),
- * in ts_mg_restrict_residual_at's order. Region position (col, row) sits at
- * row * row_pitch + col, or + (col >> 1) when `compact` (red points only:
- * a row's red columns share a parity). */
-TS_FN ts_real ts_mg_tile_weigh(TS_LOCAL const ts_real* R, int plane, int row_pitch, int compact,
-                               long K, int tx, int ty, int red_only) {
-  ts_real acc = 0;
-  for (int dk = -1; dk <= 1; ++dk) {
-    TS_LOCAL const ts_real* P = R + ((2 * K + 1 + dk) % 3) * plane;
-    for (int dj = -1; dj <= 1; ++dj)
-      for (int di = -1; di <= 1; ++di) {
-        /* fine (2I + 1 + di, ...) is black where di + dj + dk is even */
-        if (red_only && !((di + dj + dk) & 1)) continue;
-        const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (2 - dk * dk));
-        const int col = 2 * tx + 1 + di;
-        acc = ts_mg_fw_accumulate(acc, P[(2 * ty + 1 + dj) * row_pitch + (compact ? col >> 1 : col)], w);
-      }
-  }
-  return ts_mg_fw_finish(acc, (ts_real)0.0625);
-}
-
 TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
                                         long fsy, int fsplit, long fh, long cnx, long cny,
@@ -200,127 +178,28 @@ TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL co
   ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t, nt,
                         R + ((2 * K0) % 3) * TS_MG_RPLANE);
   for (long K = K0; K < K1; ++K) {
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only,
-                          t, nt, R + ((2 * K + 1) % 3) * TS_MG_RPLANE);
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only,
-                          t, nt, R + ((2 * K + 2) % 3) * TS_MG_RPLANE);
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only, t,
+                          nt,
+                          R + ((2 * K + 1) % 3) * TS_MG_RPLANE);
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only, t,
+                          nt,
+                          R + ((2 * K + 2) % 3) * TS_MG_RPLANE);
     TS_BARRIER();
-    if (inside)
+    if (inside) {
+      ts_real acc = 0;
+      for (int dk = -1; dk <= 1; ++dk) {
+        TS_LOCAL const ts_real* P = R + ((2 * K + 1 + dk) % 3) * TS_MG_RPLANE;
+        for (int dj = -1; dj <= 1; ++dj)
+          for (int di = -1; di <= 1; ++di) {
+            /* fine (2I + 1 + di, ...) is black where di + dj + dk is even */
+            if (red_only && !((di + dj + dk) & 1)) continue;
+            const ts_real w = (ts_real)((2 - di * di) * (2 - dj * dj) * (2 - dk * dk));
+            acc = ts_mg_fw_accumulate(acc, P[(2 * ty + 1 + dj) * TS_MG_RW + 2 * tx + 1 + di], w);
+          }
+      }
       bc[csplit ? ts_mg_at3_split(I, J, K, csx, csy, ch) : TS_MG_IDX(I, J, K, csx, csy, 1)] =
-          ts_mg_tile_weigh(R, TS_MG_RPLANE, TS_MG_RW, 0, K, tx, ty, red_only);
-    TS_BARRIER();
-  }
-}
-
-/* The pre-smoothing's last black half-sweep fused into the red residual +
- * restriction (split fine level): the black values the residuals need are
- * computed into local memory from the red x and the black b, stored where
- * this group owns them, and never read back from DRAM: the pass reads red
- * x, both b and writes black x and the coarse b, 17 B per fine point in
- * FP64 against 12 + 13 for the black sweep and the restriction apart. The
- * same bits as those two: the black values come from
- * ts_mg_gauss_seidel_split's arithmetic, the residuals from
- * ts_mg_residual3_split's, with the same neighbour order.
- *
- * Region of the group: fine columns 2 I0 - 1 .. 2 I0 + 65 and rows
- * 2 J0 - 1 .. 2 J0 + 17 of black points (TS_MG_BW per row, compact: a row's
- * black columns share a parity), red residuals on columns 0 .. 64 and rows
- * 0 .. 16 of it (TS_MG_RH per row); black planes in a ring of four (plane
- * kf in slot kf & 3), residual planes in a ring of three. A black point is
- * stored by the group whose owned range [2 I0, 2 I0 + 64) x [2 J0, 2 J0 +
- * 16) x [2 K0, 2 K1) holds it, the level's last column, row or plane going
- * to the group whose region ends there. */
-#define TS_MG_BW (TS_MG_RX + 2)
-#define TS_MG_BPLANE (TS_MG_BW * (2 * TS_MG_RY + 3))
-#define TS_MG_RH (TS_MG_RX + 1)
-#define TS_MG_RHPLANE (TS_MG_RH * (2 * TS_MG_RY + 1))
-
-TS_FN void ts_mg_black_plane(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long nx, long ny,
-                             long nz, long sx, long sy, long ph, long fi0, long fj0, long kf,
-                             long own_i1, long own_j1, int own_k, int t, int nt,
-                             TS_LOCAL ts_real* B) {
-  const ts_real inv = ts_mg_inv_diag((ts_real)3);
-  for (int q = t; q < TS_MG_BPLANE; q += nt) {
-    const int row = q / TS_MG_BW - 1, u = q % TS_MG_BW;
-    const long fj = fj0 + row;
-    /* black: fi + fj + kf odd, fi0 even, so col has the parity of fj + kf + 1
-     * and sits at (row + 1) * TS_MG_BW + ((col + 1) >> 1) */
-    const int col = 2 * u - (int)((fj + kf + 1) & 1);
-    const long fi = fi0 + col;
-    if (col > 2 * TS_MG_RX + 1) continue;
-    ts_real v = 0; /* outside the level: the halo's zero */
-    if (fi >= 0 && fj >= 0 && kf >= 0 && fi < nx && fj < ny && kf < nz) {
-      const long p = ts_mg_at3_split(fi, fj, kf, sx, sy, ph);
-      v = ts_mg_gauss_seidel(b[p], ts_mg_nsum_other(x, p - ph, (fi + 1) & 1, sx, sy), inv);
-      if (own_k && fi >= fi0 && fi < own_i1 && fj >= fj0 && fj < own_j1) x[p] = v;
+          ts_mg_fw_finish(acc, (ts_real)0.0625);
     }
-    B[q] = v;
-  }
-}
-
-/* red residuals of plane kf from the black ring (compact, as above) */
-TS_FN void ts_mg_red_residual_plane(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
-                                    long nx, long ny, long sx, long sy, long ph, long fi0,
-                                    long fj0, long kf, int t, int nt, TS_LOCAL const ts_real* Bk,
-                                    TS_LOCAL ts_real* R) {
-  TS_LOCAL const ts_real* B = Bk + (kf & 3) * TS_MG_BPLANE;
-  TS_LOCAL const ts_real* Bd = Bk + ((kf - 1) & 3) * TS_MG_BPLANE;
-  TS_LOCAL const ts_real* Bu = Bk + ((kf + 1) & 3) * TS_MG_BPLANE;
-  for (int q = t; q < TS_MG_RHPLANE; q += nt) {
-    const int row = q / TS_MG_RH, u = q % TS_MG_RH;
-    const long fj = fj0 + row;
-    const int col = 2 * u + (int)((fj + kf) & 1);
-    const long fi = fi0 + col;
-    if (col > 2 * TS_MG_RX || fi >= nx || fj >= ny) continue;
-    /* black neighbour (c, r) of the region at (r + 1) * TS_MG_BW + ((c + 1) >> 1) */
-    const int m = (row + 1) * TS_MG_BW, c = col + 1;
-    const long p = ts_mg_at3_split(fi, fj, kf, sx, sy, ph);
-    R[q] = ts_mg_residual(b[p], x[p],
-                          ts_mg_nsum3(B[m + ((c - 1) >> 1)], B[m + ((c + 1) >> 1)],
-                                      B[m - TS_MG_BW + (c >> 1)], B[m + TS_MG_BW + (c >> 1)],
-                                      Bd[m + (c >> 1)], Bu[m + (c >> 1)]),
-                          (ts_real)6);
-  }
-}
-
-TS_FN void ts_mg_black_restrict_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                                     TS_GLOBAL ts_real* bc, long fnx, long fny, long fnz, long fsx,
-                                     long fsy, long fh, long cnx, long cny, long cnz, long csx,
-                                     long csy, int csplit, long ch, int planes, int tx, int ty,
-                                     long gx, long gy, long gz, TS_LOCAL ts_real* Bk,
-                                     TS_LOCAL ts_real* R) {
-  const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
-  const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * planes;
-  const long K1 = K0 + planes < cnz ? K0 + planes : cnz;
-  const long I = I0 + tx, J = J0 + ty;
-  const long fi0 = 2 * I0, fj0 = 2 * J0;
-  /* owned: [fi0, own_i1) x [fj0, own_j1) x [2 K0, own_k1) */
-  const long own_i1 = fi0 + 2 * TS_MG_RX + 1 >= fnx ? fnx : fi0 + 2 * TS_MG_RX;
-  const long own_j1 = fj0 + 2 * TS_MG_RY + 1 >= fny ? fny : fj0 + 2 * TS_MG_RY;
-  const long own_k1 = 2 * K1 + 1 >= fnz ? fnz : 2 * K1;
-#define TS_MG_BLACK(kf)                                                                          \
-  ts_mg_black_plane(b, x, fnx, fny, fnz, fsx, fsy, fh, fi0, fj0, (kf), own_i1, own_j1,           \
-                    (kf) >= 2 * K0 && (kf) < own_k1, t, nt, Bk + ((kf) & 3) * TS_MG_BPLANE)
-#define TS_MG_RED(kf)                                                                            \
-  ts_mg_red_residual_plane(b, x, fnx, fny, fsx, fsy, fh, fi0, fj0, (kf), t, nt, Bk,              \
-                           R + ((kf) % 3) * TS_MG_RHPLANE)
-  TS_MG_BLACK(2 * K0 - 1);
-  TS_MG_BLACK(2 * K0);
-  TS_MG_BLACK(2 * K0 + 1);
-  TS_BARRIER();
-  TS_MG_RED(2 * K0);
-  TS_BARRIER();
-  for (long K = K0; K < K1; ++K) {
-    TS_MG_BLACK(2 * K + 2);
-    TS_MG_BLACK(2 * K + 3);
     TS_BARRIER();
-    TS_MG_RED(2 * K + 1);
-    TS_MG_RED(2 * K + 2);
-    TS_BARRIER();
-    if (I < cnx && J < cny)
-      bc[csplit ? ts_mg_at3_split(I, J, K, csx, csy, ch) : TS_MG_IDX(I, J, K, csx, csy, 1)] =
-          ts_mg_tile_weigh(R, TS_MG_RHPLANE, TS_MG_RH, 1, K, tx, ty, 1);
   }
-#undef TS_MG_BLACK
-#undef TS_MG_RED
 }
