@@ -24,6 +24,7 @@ constexpr double kModelE = 66;       // V(1,1) per fine point (fine level only)
 // the other colour's x and writes its x, each half the points
 constexpr double kSplitColour = 12;
 constexpr double kProlongOneColour = 9;  // read the coarse e (1/8), read and write one colour's x
+constexpr double kSplitRedProlonged = 13;  // one colour's sweep (12) + the coarse e (1/8)
 
 template <class F>
 Measurement timed(Device& dev, const std::string& name, double bytes_per_point, double points,
@@ -116,6 +117,12 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
                                 kProlongOneColour, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+      r.results.push_back(timed(*device, "split: red sweep reading x + P e (in place of the prolongation)",
+                                kSplitRedProlonged, pts, opt.timing,
+                                [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
+      r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
+                                kSplitRedProlonged, pts, opt.timing,
+                                [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); }));
       r.results.push_back(timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
       // launch shapes (kernels::Tuning: the same bits at every value)
@@ -176,6 +183,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
     bool red_restriction = true;
+    bool prolong_in_red_sweep = true;
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -183,6 +191,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
                           Variant{"V(1,1) split levels from 2^22 points (default)", true, false, -1, 0, -1},
                           Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
+                          Variant{"V(1,1) split, prolongation kernel (not in the red sweep)", true, false, -1, 0,
+                                  -1, true, false},
                           Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -196,6 +206,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     o.split = v.split_min_points >= -1;
     if (v.split_min_points >= 0) o.split_min_points = v.split_min_points;
     o.red_restriction = v.red_restriction;
+    o.prolong_in_red_sweep = v.prolong_in_red_sweep;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},

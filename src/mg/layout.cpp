@@ -65,4 +65,14 @@ const Tuning& checked_tuning() {
   return t;
 }
 
+void require_split_pair(const Dims& fine, const Dims& coarse, const char* what) {
+  const bool pair = fine.dim == 3 && coarse.dim == 3 && coarse.nx == (fine.nx - 1) / 2 &&
+                    coarse.ny == (fine.ny - 1) / 2 && coarse.nz == (fine.nz - 1) / 2;
+  if (!fine.split || !pair)
+    throw Error(std::string("multigrid: ") + what + " needs a split 3D level and its coarsening, got " +
+                std::to_string(fine.nx) + "x" + std::to_string(fine.ny) + "x" + std::to_string(fine.nz) +
+                (fine.split ? " (split)" : " (natural)") + " over " + std::to_string(coarse.nx) + "x" +
+                std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz));
+}
+
 }  // namespace tessera::mg::kernels

@@ -151,6 +151,11 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
         std::swap(L.x, L.x2);
         continue;
       }
+      if (ec && L.d.split && opt_.smoother == Smoother::rbgs && opt_.prolong_in_red_sweep) {
+        kernels::gauss_seidel_red_prolonged(tag, q, L.d, L.b, L.x, *cd, *ec);
+        kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
+        continue;
+      }
       // A red-black sweep overwrites red points without reading them: the
       // correction matters at black points only (split levels, where only
       // they are touched; on natural ones the kernel visits every point).

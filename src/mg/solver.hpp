@@ -56,6 +56,13 @@ struct Options {
   /// (docs/mg.md). apply() converts r and z (two passes more per cycle).
   bool split = true;
   long split_min_points = 1L << 22;
+  /// Split levels with red-black smoothing: the post-smoothing's red
+  /// half-sweep reads x + P e at its black neighbours
+  /// (kernels::gauss_seidel_red_prolonged) instead of a prolongation kernel
+  /// storing the correction first; the black half-sweep overwrites black x
+  /// unread, so the results are the same bits. Off: the prolongation kernel
+  /// (the cell kernel, ts_mg_prolong_cells).
+  bool prolong_in_red_sweep = true;
   /// Red-black with pre-smoothing: after the last pre-smoothing sweep (black
   /// last) the residual vanishes at black points up to rounding, so the
   /// residual + restriction computes and weights the red points' residuals

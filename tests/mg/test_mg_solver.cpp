@@ -548,6 +548,44 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
                                           (c.split ? "split" : "natural") + " level, " + std::to_string(cells) +
                                           " cells per work-item");
         }
+    // the red sweep reading x + P e at its black neighbours, against the
+    // CPU's prolongation to black points followed by its red sweep in the
+    // natural layout: red points those bits, black ones untouched
+    const auto cpu = open_device("cpu");
+    std::vector<T> ref;
+    dispatch(*cpu, [&](auto cpu_tag) {
+      Buffer<T> x(cpu, fd.storage()), b(cpu, fd.storage()), e(cpu, cd.storage());
+      x.copy_from_host(to_halo_layout(fd, xv));
+      b.copy_from_host(to_halo_layout(fd, bv));
+      e.copy_from_host(to_halo_layout(cd, ev));
+      kernels::prolong_add(cpu_tag, cpu->queue(), fd, x, cd, e, 1);
+      kernels::gauss_seidel_color(cpu_tag, cpu->queue(), fd, 0, b, x);
+      ref = from_halo_layout(fd, x.to_vector());
+    });
+    for (const Dims& c : {cd, cs}) {
+      Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
+      kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
+      const auto got = from_halo_layout(fs, x.to_vector());
+      std::size_t n = 0, red = 0;
+      for (long k = 0; k < fd.nz; ++k)
+        for (long j = 0; j < fd.ny; ++j)
+          for (long i = 0; i < fd.nx; ++i, ++n) {
+            const bool is_red = ((i + j + k) & 1) == 0;
+            red += is_red ? 1 : 0;
+            ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
+                << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
+                << what << ", point (" << i << ", " << j << ", " << k << ")" << (is_red ? " red" : " black");
+          }
+      ASSERT_GT(red, 0u);
+    }
+    // a natural level is refused with a message naming the kernel
+    Buffer<T> x = buffer(fd, xv), e = buffer(cd, ev);
+    try {
+      kernels::gauss_seidel_red_prolonged(tag, q, fd, bn, x, cd, e);
+      ADD_FAILURE() << "a natural level was accepted";
+    } catch (const Error& err) {
+      EXPECT_NE(std::string(err.what()).find("gauss_seidel_red_prolonged"), std::string::npos) << err.what();
+    }
   });
 }
 
@@ -569,13 +607,15 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
     for (bool fmg : {false, true})
       for (auto [pre, post] : {std::pair{1, 2}, std::pair{2, 0}}) {
         int split_levels = 0, levels = 0;
-        auto run = [&](const std::string& dev, bool split, long min_points, std::vector<T>& x) {
+        auto run = [&](const std::string& dev, bool split, long min_points, std::vector<T>& x,
+                       bool in_sweep = true) {
           Options o;
           o.cycle = type;
           o.pre = pre;
           o.post = post;
           o.split = split;
           o.split_min_points = min_points;
+          o.prolong_in_red_sweep = in_sweep;
           Solver<T> mg(open_device(dev), d, o);
           levels = mg.levels();
           split_levels = 0;
@@ -603,6 +643,11 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
                                    " points on " + id;
           EXPECT_EQ(norms, ref_norms) << what;
           for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
+          if (min_points != 0 || post == 0) continue;
+          // the correction by a prolongation kernel instead of inside the red sweep
+          EXPECT_EQ(run(id, true, 0, got, false), ref_norms) << what << ", prolongation kernel";
+          for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(got[i], ref[i]) << what << ", prolongation kernel, element " << i;
         }
       }
   // as a preconditioner: z = one cycle from zero, r and z in the natural layout

@@ -112,6 +112,15 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
   ts_mg_gauss_seidel_split(b, x, m, j, k, color, nx, sx, sy, ph);
 }
 
+/* the red half-sweep reading x + P e at its black neighbours (mg_point.h);
+ * csx, csy, ch: the coarse level's storage pitches */
+__kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph,
+                                         long csx, long csy, long ch, __global const ts_real* b,
+                                         __global ts_real* x, __global const ts_real* e) {
+  TS_SLOT;
+  ts_mg_gauss_seidel_red_prolonged(b, x, e, m, j, k, nx, sx, sy, ph, csx, csy, ch);
+}
+
 /* 3D prolongation by coarse cells (mg_point.h): one work-item per cell
  * column (I, J), I = -1 .. cnx - 1, marching `cells` cells; the fine
  * level's sizes and storage pitches, the coarse level's */

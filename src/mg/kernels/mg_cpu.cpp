@@ -113,6 +113,18 @@ void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T
   });
 }
 
+template <class T>
+void gauss_seidel_red_prolonged(CpuTag, Queue&, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
+                                const Dims& coarse, const Buffer<T>& ec) {
+  require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
+  const T *bp = p(b), *e = p(ec);
+  T* xp = p(x);
+  const long px = d.px(), py = d.py(), ph = d.ph(), cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
+  for_each_slot(d, [&](long m, long j, long k) {
+    ts_mg_gauss_seidel_red_prolonged(bp, xp, e, m, j, k, d.nx, px, py, ph, cx, cy, ch);
+  });
+}
+
 // The CPU reference of the fused sweep is the unfused sequence it must equal.
 template <class T>
 void gauss_seidel_fused(CpuTag tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
@@ -187,6 +199,8 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CpuTag, Queue&, const Dims&, int, const Buffer<T>&,         \
                                       Buffer<T>&);                                                 \
+  template void gauss_seidel_red_prolonged<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,      \
+                                              Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,              \
                                       const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \

@@ -151,6 +151,15 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int col
   if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, nx, s.x, s.y, s.h);
 }
 
+// The red half-sweep reading x + P e at its black neighbours (mg_point.h);
+// cs: the coarse level's storage pitches.
+template <class T>
+__global__ void gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, Pitch cs,
+                                             const T* __restrict__ b, T* x, const T* __restrict__ ec) {
+  const Slot q = slot_of(ny, nz);
+  if (q.inside) ts_mg_gauss_seidel_red_prolonged(b, x, ec, q.m, q.j, q.k, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
+}
+
 // 3D prolongation by coarse cells (mg_point.h): one thread per cell column
 // (I, J), I = -1 .. cnx - 1, marching `cells` cells; f: the fine level.
 // MinBlocks 12 bounds it to 40 registers (28 bytes of spills in FP64)
@@ -267,6 +276,13 @@ void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffe
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, cp(b), mp(x));
 }
 template <class T>
+void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
+                                const Dims& coarse, const Buffer<T>& ec) {
+  require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
+  launch_slots(q, d, "mg gauss_seidel_red_prolonged", gauss_seidel_red_prolonged_k<T>, pitch(coarse), cp(b),
+               mp(x), cp(ec));
+}
+template <class T>
 void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
   auto& cq = cuda::queue_of(q);
@@ -349,6 +365,8 @@ void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffe
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,        \
                                       Buffer<T>&);                                                 \
+  template void gauss_seidel_red_prolonged<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,     \
+                                              Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,             \
                                       const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \

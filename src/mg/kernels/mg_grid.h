@@ -36,6 +36,12 @@ TS_FN long ts_mg_split_i(long m, long j, long k, int c) { return 2 * m + ((c + j
 TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int dim) {
   return dim == 3 ? ts_mg_at3(i, j, k, sx, sy, ph) : TS_MG_IDX(i, j, k, sx, sy, 0);
 }
+/* Per axis, the coarse points that interpolate fine coordinate c + d
+ * (d in -1, 0, 1; ts_mg_prolong_at) lie at lo + first .. lo + first +
+ * count - 1, lo = (c >> 1) - 1 (count 2: the point lies between two,
+ * weight 1/2 each); odd: c & 1. */
+TS_FN int ts_mg_near_first(int odd, int d) { return odd ? (d >= 0) : (d > 0); }
+TS_FN int ts_mg_near_count(int odd, int d) { return odd == (d == 0) ? 1 : 2; }
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
  * work-items, each owning TS_MG_FR rows, so the region is 32 x 16 columns
  * with the default TS_MG_FY (a 28 x 12 tile plus its two-cell ring),

@@ -82,6 +82,10 @@ Tuning& tuning();
 /// other than 1 or 12 (the two CUDA builds) is a UsageError naming the field.
 const Tuning& checked_tuning();
 
+/// Checks that `coarse` is the 3D coarsening of split level `fine` (what
+/// gauss_seidel_red_prolonged needs); an Error naming `what` otherwise.
+void require_split_pair(const Dims& fine, const Dims& coarse, const char* what);
+
 /// Devices restrict 3D levels by tiles (mg_tiles.h) from
 /// Tuning::tiled_min_points coarse points, by coarse points below.
 inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {
@@ -113,6 +117,11 @@ inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {
   template <class T>                                                                               \
   void gauss_seidel_color(Tag, Queue& q, const Dims& d, int color, const Buffer<T>& b,            \
                           Buffer<T>& x);                                                           \
+  /* split level: the red half-sweep reading x + P ec at its black neighbours                   \
+   * (mg_point.h; black x stays uncorrected: the black sweep overwrites it unread) */           \
+  template <class T>                                                                               \
+  void gauss_seidel_red_prolonged(Tag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,  \
+                                  const Dims& coarse, const Buffer<T>& ec);                        \
   /* both colours in one pass, 3D, x_old -> x_new; with ec: x_old + P ec */                       \
   template <class T>                                                                               \
   void gauss_seidel_fused(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,  \

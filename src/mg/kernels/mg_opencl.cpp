@@ -83,6 +83,13 @@ void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buf
   launch(q, b, "gauss_seidel_color", d, cl_int(color), m(b.handle()), m(x.handle()));
 }
 template <class T>
+void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
+                                const Dims& coarse, const Buffer<T>& ec) {
+  require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
+  launch_slots(q, b, "gauss_seidel_red_prolonged", d, cl_long(coarse.px()), cl_long(coarse.py()),
+               cl_long(coarse.ph()), m(b.handle()), m(x.handle()), m(ec.handle()));
+}
+template <class T>
 void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
                         Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
   const char* name = ec ? "gauss_seidel_fused_prolong" : "gauss_seidel_fused";
@@ -171,6 +178,8 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
                           Buffer<T>&);                                                            \
   template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,     \
                                       Buffer<T>&);                                                \
+  template void gauss_seidel_red_prolonged<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,   \
+                                              Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
                                       const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
   template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \

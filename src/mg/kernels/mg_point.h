@@ -197,6 +197,76 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
                             ts_mg_inv_diag((ts_real)3));
 }
 
+/* ---- the coarse-grid correction read by the red sweep (split levels) ----
+ * The post-smoothing's red-black sweep needs x + P e at black points only
+ * (red ones are overwritten unread), and only its red half-sweep reads them:
+ * the black half-sweep after it overwrites black x unread as well. So the
+ * red sweep can add P e to the six black values it reads instead of a
+ * prolongation kernel storing them (8 bytes per fine point read and written
+ * in FP64). Black x stays uncorrected in memory; the black sweep's results
+ * are the same bits as after a prolongation kernel, because each corrected
+ * value below is ts_mg_prolong_at's sum, term for term, added to x as the
+ * prolongation adds it.
+ *
+ * The coarse points per axis: ts_mg_near_first (mg_grid.h). For the fine
+ * halo (c + d = -1 or n) they are the coarse halo's zeros, so the
+ * "corrected" halo is 0 + 0 = +0, what the sweep reads without it. */
+
+/* P e at (i + di, j + dj, k + dk), (i, j, k) of parities (oi, oj, ok) and
+ * lo corner (li, lj, lk); csx, csy, ch: the coarse level's storage
+ * pitches. The terms in (k, j, i) order, as ts_mg_prolong_at sums them. */
+TS_FN ts_real ts_mg_prolong_near(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi,
+                                 int oj, int ok, int di, int dj, int dk, long csx, long csy,
+                                 long ch) {
+  const int fi = ts_mg_near_first(oi, di), fj = ts_mg_near_first(oj, dj), fk = ts_mg_near_first(ok, dk);
+  const int ni = ts_mg_near_count(oi, di), nj = ts_mg_near_count(oj, dj), nk = ts_mg_near_count(ok, dk);
+  const ts_real w = (ni == 2 ? (ts_real)0.5 : (ts_real)1) * (nj == 2 ? (ts_real)0.5 : (ts_real)1) *
+                    (nk == 2 ? (ts_real)0.5 : (ts_real)1);
+  ts_real acc = 0;
+  TS_UNROLL for (int c = 0; c < 2; ++c)
+    TS_UNROLL for (int b = 0; b < 2; ++b)
+      TS_UNROLL for (int a = 0; a < 2; ++a)
+        if (c < nk && b < nj && a < ni)
+          acc = ts_mg_interp_accumulate(acc, e[ts_mg_at3(li + fi + a, lj + fj + b, lk + fk + c, csx, csy, ch)], w);
+  return acc;
+}
+
+/* The red update at interior (i, j, k) (i + j + k even, so i & 1 is
+ * (j + k) & 1) with parities oi, oj, ok passed as constants by the caller
+ * below, so that device compilers unroll each row class to its 8 (all
+ * even) or 10 distinct coarse loads. p, q: the point's slot and that of
+ * the same place in the black array; sx, sy: the level's split pitches. */
+TS_FN void ts_mg_red_prolonged_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
+                                  TS_GLOBAL const ts_real* e, long i, long j, long k, long p,
+                                  long q, long sx, long sy, long csx, long csy, long ch, int oi,
+                                  int oj, int ok) {
+  const long s = (i + 1) & 1, li = (i >> 1) - 1, lj = (j >> 1) - 1, lk = (k >> 1) - 1;
+#define TS_NEAR(di, dj, dk) ts_mg_prolong_near(e, li, lj, lk, oi, oj, ok, di, dj, dk, csx, csy, ch)
+  const ts_real west = x[q - 1 + s] + TS_NEAR(-1, 0, 0), east = x[q + s] + TS_NEAR(1, 0, 0);
+  const ts_real south = x[q - sx] + TS_NEAR(0, -1, 0), north = x[q + sx] + TS_NEAR(0, 1, 0);
+  const ts_real down = x[q - sy] + TS_NEAR(0, 0, -1), up = x[q + sy] + TS_NEAR(0, 0, 1);
+#undef TS_NEAR
+  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum3(west, east, south, north, down, up), ts_mg_inv_diag((ts_real)3));
+}
+
+/* The red Gauss-Seidel update of slot m of row (j, k) of a split level
+ * reading x + P e at its black neighbours (e: the coarse level's solution,
+ * either storage, pitches csx, csy, ch). */
+TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
+                                            TS_GLOBAL const ts_real* e, long m, long j, long k,
+                                            long nx, long sx, long sy, long ph, long csx,
+                                            long csy, long ch) {
+  const long i = ts_mg_split_i(m, j, k, 0);
+  if (i < 0 || i >= nx) return;
+  const long p = ts_mg_slot(m, j, k, 0, sx, sy, ph), q = p + ph;
+  switch ((int)(((j & 1) << 1) | (k & 1))) {
+    case 0: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 0, 0); break;
+    case 1: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 0, 1); break;
+    case 2: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 1, 0); break;
+    default: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 1, 1); break;
+  }
+}
+
 /* ---- the prolongation by coarse cells (3D, either storage) ----
  * Coarse cell (I, J, K), I = -1 .. cnx - 1 (likewise J, K), holds the fine
  * points (2I + 1 + a, 2J + 1 + b, 2K + 1 + c), a, b, c in {0, 1}. Its eight
