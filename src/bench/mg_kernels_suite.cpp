@@ -127,6 +127,13 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
       // launch shapes (kernels::Tuning: the same bits at every value)
       const kernels::Tuning saved = kernels::tuning();
+      kernels::tuning().prolong_slots = true;
+      r.results.push_back(timed(*device, "split: prolongation to black points by slots", kProlongOneColour, pts,
+                                opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
+      r.results.push_back(timed(*device, "split: prolongation to black points by slots from a split level",
+                                kProlongOneColour, pts, opt.timing,
+                                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+      kernels::tuning() = saved;
       for (int bound : {1, 12})
         for (int cells : {1, 2, 4, 8, 16}) {
           kernels::tuning().prolong_cells = cells;
@@ -184,6 +191,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
+    bool prolong_slots = false;  // kernels::Tuning::prolong_slots
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -193,6 +201,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
                           Variant{"V(1,1) split, prolongation kernel (not in the red sweep)", true, false, -1, 0,
                                   -1, true, false},
+                          Variant{"V(1,1) split, prolongation kernel by slots", true, false, -1, 0, -1, true, false,
+                                  true},
                           Variant{"V(1,1) split levels from 2^20 points", true, false, -1, 0, 1L << 20},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -209,8 +219,11 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     o.prolong_in_red_sweep = v.prolong_in_red_sweep;
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
+    const kernels::Tuning saved = kernels::tuning();
+    kernels::tuning().prolong_slots = v.prolong_slots;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
+    kernels::tuning() = saved;
     const double floor_ms = kModelE * 8.0 / 7.0 * pts / (r.copy_gbps * 1e6);
     m.note = fmt::format("bytes = model E; floor {:.3f} ms, {:.2f}x the floor", floor_ms,
                          m.timing.median_ms / floor_ms);

@@ -532,15 +532,17 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
                     std::string(red_only ? "red " : "") + "restriction to a " + (c.split ? "split" : "natural") + " level");
       }
     // prolongation from a natural and a split coarse level, to every point or
-    // one colour's; work-items marching 1, 3 (partial) or the default cells
+    // one colour's; work-items marching 1, 3 (partial) or the default cells,
+    // or (0) one work-item per slot (Tuning::prolong_slots)
     const auto ev = test::random_vector<T>(std::size_t(cd.points()), 53);
     const kernels::Tuning saved = kernels::tuning();
     for (const Dims& c : {cd, cs})
       for (int color : {-1, 0, 1})
-        for (int cells : {saved.prolong_cells, 1, 3}) {
+        for (int cells : {saved.prolong_cells, 1, 3, 0}) {
           Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
           kernels::prolong_add(tag, q, fd, pn, cd, en, color);
-          kernels::tuning().prolong_cells = cells;
+          kernels::tuning().prolong_slots = cells == 0;
+          kernels::tuning().prolong_cells = cells == 0 ? saved.prolong_cells : cells;
           kernels::tuning().prolong_min_blocks = cells == 3 ? 12 : 1;  // CUDA: the register-bounded build
           kernels::prolong_add(tag, q, fs, ps, c, es, color);
           kernels::tuning() = saved;

@@ -121,6 +121,13 @@ __kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, lon
   ts_mg_gauss_seidel_red_prolonged(b, x, e, m, j, k, nx, sx, sy, ph, csx, csy, ch);
 }
 
+/* x += P e at one colour's points of a split level, one work-item per slot */
+__kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, long csx, long csy,
+                           long ch, int color, __global ts_real* x, __global const ts_real* e) {
+  TS_SLOT;
+  ts_mg_prolong_slot(x, e, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
+}
+
 /* 3D prolongation by coarse cells (mg_point.h): one work-item per cell
  * column (I, J), I = -1 .. cnx - 1, marching `cells` cells; the fine
  * level's sizes and storage pitches, the coarse level's */

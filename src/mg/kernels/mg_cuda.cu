@@ -160,6 +160,14 @@ __global__ void gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s,
   if (q.inside) ts_mg_gauss_seidel_red_prolonged(b, x, ec, q.m, q.j, q.k, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
 }
 
+// Split levels: x += P e at one colour's points, one thread per slot
+template <class T>
+__global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, Pitch cs, int color, T* x,
+                               const T* __restrict__ ec) {
+  const Slot q = slot_of(ny, nz);
+  if (q.inside) ts_mg_prolong_slot(x, ec, q.m, q.j, q.k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
+}
+
 // 3D prolongation by coarse cells (mg_point.h): one thread per cell column
 // (I, J), I = -1 .. cnx - 1, marching `cells` cells; f: the fine level.
 // MinBlocks 12 bounds it to 40 registers (28 bytes of spills in FP64)
@@ -330,6 +338,12 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
 template <class T>
 void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
+  if (fine.split && checked_tuning().prolong_slots) {
+    for (int c : {0, 1})
+      if (color < 0 || color == c)
+        launch_slots(q, fine, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
+    return;
+  }
   if (fine.split) {
     auto& cq = cuda::queue_of(q);
     cuda::DeviceGuard guard(cq.ordinal());

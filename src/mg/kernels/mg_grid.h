@@ -42,6 +42,20 @@ TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int di
  * weight 1/2 each); odd: c & 1. */
 TS_FN int ts_mg_near_first(int odd, int d) { return odd ? (d >= 0) : (d > 0); }
 TS_FN int ts_mg_near_count(int odd, int d) { return odd == (d == 0) ? 1 : 2; }
+/* Whether cube entry a (0..2) of an axis is read by the interpolation at
+ * offset d (-1, 0, 1) from a point of parity odd */
+TS_FN int ts_mg_near_in(int odd, int d, int a) {
+  const int f = ts_mg_near_first(odd, d);
+  return a >= f && a < f + ts_mg_near_count(odd, d);
+}
+/* ... by some neighbour's (own == 0) or by the point's own (own == 1) */
+TS_FN int ts_mg_near_needed(int oi, int oj, int ok, int own, int a, int b, int c) {
+#define TS_IN3(di, dj, dk) (ts_mg_near_in(oi, di, a) && ts_mg_near_in(oj, dj, b) && ts_mg_near_in(ok, dk, c))
+  if (own) return TS_IN3(0, 0, 0);
+  return TS_IN3(-1, 0, 0) || TS_IN3(1, 0, 0) || TS_IN3(0, -1, 0) || TS_IN3(0, 1, 0) || TS_IN3(0, 0, -1) ||
+         TS_IN3(0, 0, 1);
+#undef TS_IN3
+}
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
  * work-items, each owning TS_MG_FR rows, so the region is 32 x 16 columns
  * with the default TS_MG_FY (a 28 x 12 tile plus its two-cell ring),

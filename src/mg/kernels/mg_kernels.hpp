@@ -73,6 +73,9 @@ struct Tuning {
   /// CUDA: the cell prolongation compiled for 12 groups of 128 per SM (40
   /// registers, 28 bytes of spills in FP64); 1: the compiler's choice (52)
   int prolong_min_blocks = 12;
+  /// split levels: prolong one colour by slots (one work-item per fine
+  /// point, as the sweeps; ts_mg_prolong_slot) instead of by coarse cells
+  bool prolong_slots = false;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;

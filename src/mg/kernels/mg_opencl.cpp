@@ -140,6 +140,13 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
 template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
+  if (fine.split && checked_tuning().prolong_slots) {
+    for (int c : {0, 1})
+      if (color < 0 || color == c)
+        launch_slots(q, xf, "prolong_slot", fine, cl_long(coarse.px()), cl_long(coarse.py()),
+                     cl_long(coarse.ph()), cl_int(c), m(xf.handle()), m(ec.handle()));
+    return;
+  }
   if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
     const int cells = checked_tuning().prolong_cells;
     cl::Kernel k = opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());

@@ -212,12 +212,31 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
  * halo (c + d = -1 or n) they are the coarse halo's zeros, so the
  * "corrected" halo is 0 + 0 = +0, what the sweep reads without it. */
 
-/* P e at (i + di, j + dj, k + dk), (i, j, k) of parities (oi, oj, ok) and
- * lo corner (li, lj, lk); csx, csy, ch: the coarse level's storage
- * pitches. The terms in (k, j, i) order, as ts_mg_prolong_at sums them. */
-TS_FN ts_real ts_mg_prolong_near(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi,
-                                 int oj, int ok, int di, int dj, int dk, long csx, long csy,
-                                 long ch) {
+/* The coarse points (li + a, lj + b, lk + c), a, b, c in 0..2, that are
+ * needed (above) into v[9c + 3b + a], the rest 0, each loaded once. With the
+ * parities constant (the callers' switches), device compilers keep v in
+ * registers and load only the needed ones; the addressing takes the row
+ * (lj, lk) once and per a the two colours' slots (split: colour
+ * (I + J + K) & 1, slot (I + 1) >> 1; natural: ch == 0, slot I + 1). */
+TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi, int oj,
+                           int ok, int own, long csx, long csy, long ch, ts_real* v) {
+  const long row = (lk + 1) * csy + (lj + 1) * csx;
+  TS_UNROLL for (int a = 0; a < 3; ++a) {
+    const long I = li + a, colour = (I + lj + lk) & 1;
+    const long slot = ch ? (I + 1) >> 1 : I + 1;
+    const long same = row + colour * ch + slot, flipped = row + (1 - colour) * ch + slot;
+    TS_UNROLL for (int c = 0; c < 3; ++c)
+      TS_UNROLL for (int b = 0; b < 3; ++b)
+        v[9 * c + 3 * b + a] = ts_mg_near_needed(oi, oj, ok, own, a, b, c)
+                                   ? e[((b + c) & 1 ? flipped : same) + b * csx + c * csy]
+                                   : (ts_real)0;
+  }
+}
+
+/* P e at offset (di, dj, dk) from a point of parities (oi, oj, ok), from
+ * its cube v: the terms in (k, j, i) order with ts_mg_prolong_at's weight,
+ * so the sum is that function's, bit for bit. */
+TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int oi, int oj, int ok, int di, int dj, int dk) {
   const int fi = ts_mg_near_first(oi, di), fj = ts_mg_near_first(oj, dj), fk = ts_mg_near_first(ok, dk);
   const int ni = ts_mg_near_count(oi, di), nj = ts_mg_near_count(oj, dj), nk = ts_mg_near_count(ok, dk);
   const ts_real w = (ni == 2 ? (ts_real)0.5 : (ts_real)1) * (nj == 2 ? (ts_real)0.5 : (ts_real)1) *
@@ -226,22 +245,23 @@ TS_FN ts_real ts_mg_prolong_near(TS_GLOBAL const ts_real* e, long li, long lj, l
   TS_UNROLL for (int c = 0; c < 2; ++c)
     TS_UNROLL for (int b = 0; b < 2; ++b)
       TS_UNROLL for (int a = 0; a < 2; ++a)
-        if (c < nk && b < nj && a < ni)
-          acc = ts_mg_interp_accumulate(acc, e[ts_mg_at3(li + fi + a, lj + fj + b, lk + fk + c, csx, csy, ch)], w);
+        if (c < nk && b < nj && a < ni) acc = ts_mg_interp_accumulate(acc, v[9 * (fk + c) + 3 * (fj + b) + fi + a], w);
   return acc;
 }
 
 /* The red update at interior (i, j, k) (i + j + k even, so i & 1 is
  * (j + k) & 1) with parities oi, oj, ok passed as constants by the caller
- * below, so that device compilers unroll each row class to its 8 (all
- * even) or 10 distinct coarse loads. p, q: the point's slot and that of
- * the same place in the black array; sx, sy: the level's split pitches. */
+ * below: each row class loads its 8 (all even) or 10 coarse points. p, q:
+ * the point's slot and that of the same place in the black array; sx, sy:
+ * the level's split pitches. */
 TS_FN void ts_mg_red_prolonged_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
                                   TS_GLOBAL const ts_real* e, long i, long j, long k, long p,
                                   long q, long sx, long sy, long csx, long csy, long ch, int oi,
                                   int oj, int ok) {
-  const long s = (i + 1) & 1, li = (i >> 1) - 1, lj = (j >> 1) - 1, lk = (k >> 1) - 1;
-#define TS_NEAR(di, dj, dk) ts_mg_prolong_near(e, li, lj, lk, oi, oj, ok, di, dj, dk, csx, csy, ch)
+  const long s = (i + 1) & 1;
+  ts_real v[27];
+  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 0, csx, csy, ch, v);
+#define TS_NEAR(di, dj, dk) ts_mg_prolong_cube(v, oi, oj, ok, di, dj, dk)
   const ts_real west = x[q - 1 + s] + TS_NEAR(-1, 0, 0), east = x[q + s] + TS_NEAR(1, 0, 0);
   const ts_real south = x[q - sx] + TS_NEAR(0, -1, 0), north = x[q + sx] + TS_NEAR(0, 1, 0);
   const ts_real down = x[q - sy] + TS_NEAR(0, 0, -1), up = x[q + sy] + TS_NEAR(0, 0, 1);
@@ -264,6 +284,34 @@ TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBA
     case 1: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 0, 1); break;
     case 2: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 1, 0); break;
     default: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 1, 1); break;
+  }
+}
+
+/* ---- the prolongation by slots (split levels) ----
+ * x += P e at the colour-c point of slot m of row (j, k): one work-item per
+ * slot, as the sweeps; the points of a row share their parities, so each row
+ * class loads its 1 (all odd), 2, 4 or 8 coarse points through the cube
+ * above (the same terms as ts_mg_prolong_at). */
+TS_FN void ts_mg_prolong_slot_at(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long i, long j,
+                                 long k, long p, long csx, long csy, long ch, int oi, int oj, int ok) {
+  ts_real v[27];
+  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 1, csx, csy, ch, v);
+  x[p] = x[p] + ts_mg_prolong_cube(v, oi, oj, ok, 0, 0, 0);
+}
+TS_FN void ts_mg_prolong_slot(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j, long k,
+                              int c, long nx, long sx, long sy, long ph, long csx, long csy, long ch) {
+  const long i = ts_mg_split_i(m, j, k, c);
+  if (i < 0 || i >= nx) return;
+  const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
+  switch ((int)(((i & 1) << 2) | ((j & 1) << 1) | (k & 1))) {
+    case 0: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 0); break;
+    case 1: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 1); break;
+    case 2: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 0); break;
+    case 3: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 1); break;
+    case 4: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 0); break;
+    case 5: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 1); break;
+    case 6: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 0); break;
+    default: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 1); break;
   }
 }
 
