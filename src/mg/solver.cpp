@@ -135,7 +135,13 @@ bool Solver<T>::fused_rbgs(const Level& L) const {
 }
 
 template <class T>
-void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
+bool Solver<T>::zero_start(std::size_t l) const {
+  if (l + 1 == levels_.size()) return true;  // coarse_solve: red-black sweeps
+  return opt_.smoother == Smoother::rbgs && opt_.pre > 0 && !fused_rbgs(levels_[l]);
+}
+
+template <class T>
+void Solver<T>::smooth(Level& L, int steps, const Level* correction, bool x_zero) {
   Queue& q = device_->queue();
   dispatch(*device_, [&](auto tag) {
     for (int s = 0; s < steps; ++s) {
@@ -164,7 +170,7 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
         kernels::jacobi(tag, q, L.d, omega_, L.b, L.x, L.x2);
         std::swap(L.x, L.x2);
       } else {
-        kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x);
+        kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x, s == 0 && x_zero);
         kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
       }
     }
@@ -172,12 +178,12 @@ void Solver<T>::smooth(Level& L, int steps, const Level* correction) {
 }
 
 template <class T>
-void Solver<T>::coarse_solve(Level& L) {
+void Solver<T>::coarse_solve(Level& L, bool x_zero) {
   Queue& q = device_->queue();
   const int sweeps = L.d.points() == 1 ? 1 : opt_.coarse_sweeps;
   dispatch(*device_, [&](auto tag) {
     for (int s = 0; s < sweeps; ++s) {
-      kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x);
+      kernels::gauss_seidel_color(tag, q, L.d, 0, L.b, L.x, s == 0 && x_zero);
       kernels::gauss_seidel_color(tag, q, L.d, 1, L.b, L.x);
     }
   });
@@ -201,16 +207,21 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) 
     return;
   }
   Level& L = levels_[l];
+  // x_zero: the caller has not cleared L.x where the first sweep can start
+  // from zero without reading it (zero_start)
   if (l + 1 == levels_.size()) {
-    coarse_solve(L);
+    coarse_solve(L, x_zero);
     return;
   }
   Level& C = levels_[l + 1];
   Queue& q = device_->queue();
-  smooth(L, opt_.pre);
+  smooth(L, opt_.pre, nullptr, x_zero);
   const bool red_only = opt_.red_restriction && opt_.smoother == Smoother::rbgs && opt_.pre > 0;
   dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only); });
-  if (!host_ || l + 1 != host_level_) dense::fill(C.x, T(0));  // (the host clears its own)
+  // C.x = 0, stored only where its first sweep would read it: a red-black
+  // sweep from zero computes red from b alone, and black from the new red
+  // (the host clears its own)
+  if ((!host_ || l + 1 != host_level_) && !zero_start(l + 1)) dense::fill(C.x, T(0));
   cycle(l + 1, type, true);
   if (type == CycleType::W) cycle(l + 1, type, false, true);
   if (type == CycleType::F) cycle(l + 1, CycleType::V, false, true);

@@ -54,8 +54,10 @@ struct Options {
   /// it takes the place of the fused sweep on those levels. On an H200 the
   /// 3D 511^3 FP64 V(1,1) took 4.20 ms against the fused sweep's 5.65 ms
   /// (docs/mg.md). apply() converts r and z (two passes more per cycle).
+  /// From 2^20 points (127^3 split as well): 3.33 against 3.36 ms with 2^22
+  /// (H200, session 19).
   bool split = true;
-  long split_min_points = 1L << 22;
+  long split_min_points = 1L << 20;
   /// Split levels with red-black smoothing: the post-smoothing's red
   /// half-sweep reads x + P e at its black neighbours
   /// (kernels::gauss_seidel_red_prolonged) instead of a prolongation kernel
@@ -142,13 +144,18 @@ class Solver {
   /// The rest of the cycle from level host_level_ on host_.
   void host_cycle(CycleType type, bool x_zero, bool b_again);
   /// steps sweeps; with `correction`, P * correction->x is added to x first.
-  void smooth(Level& L, int steps, const Level* correction = nullptr);
+  /// x_zero: L.x is zero on entry and need not be: the first red sweep
+  /// then reads only b (kernels::gauss_seidel_color's zero), see cycle()
+  void smooth(Level& L, int steps, const Level* correction = nullptr, bool x_zero = false);
+  /// Whether level L's smoothing (or coarsest solve) can start from a zero x
+  /// that is not stored (x_zero above)
+  bool zero_start(std::size_t l) const;
   bool fused_rbgs(const Level& L) const;
   /// A finest-level array between the natural layout (apply's r and z) and
   /// the level's storage (a plain copy unless the level is split).
   void to_finest(const Buffer<T>& natural, Buffer<T>& level);
   void from_finest(const Buffer<T>& level, Buffer<T>& natural);
-  void coarse_solve(Level& L);
+  void coarse_solve(Level& L, bool x_zero = false);
 
   std::shared_ptr<Device> device_;
   Options opt_;

@@ -501,6 +501,31 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       kernels::gauss_seidel_color(tag, q, fs, c, bs, xs);
       expect_same(fd, xn, fs, xs, "colour " + std::to_string(c) + " sweep");
     }
+    // a red sweep from x = 0 that is not stored (zero): the red values of the
+    // CPU's sweep over stored zeros, black values left as they were (random)
+    {
+      const auto cpu = open_device("cpu");
+      std::vector<T> ref;
+      dispatch(*cpu, [&](auto cpu_tag) {
+        Buffer<T> x(cpu, fd.storage()), b(cpu, fd.storage());
+        dense::fill(x, T(0));
+        b.copy_from_host(to_halo_layout(fd, bv));
+        kernels::gauss_seidel_color(cpu_tag, cpu->queue(), fd, 0, b, x);
+        ref = from_halo_layout(fd, x.to_vector());
+      });
+      for (const Dims& l : {fd, fs}) {
+        Buffer<T> x = buffer(l, xv), b = buffer(l, bv);
+        kernels::gauss_seidel_color(tag, q, l, 0, b, x, true);
+        const auto got = from_halo_layout(l, x.to_vector());
+        std::size_t n = 0;
+        for (long k = 0; k < fd.nz; ++k)
+          for (long j = 0; j < fd.ny; ++j)
+            for (long i = 0; i < fd.nx; ++i, ++n)
+              ASSERT_EQ(got[n], ((i + j + k) & 1) == 0 ? ref[n] : xv[n])
+                  << "red sweep from zero, " << (l.split ? "split" : "natural") << ", " << what << ", point ("
+                  << i << ", " << j << ", " << k << ")";
+      }
+    }
     // the residual (written in the natural layout over NaN)
     Buffer<T> rn(dev, fd.storage()), rs(dev, fd.storage());
     rs.copy_from_host(std::vector<T>(fd.storage(), std::numeric_limits<T>::quiet_NaN()));

@@ -66,11 +66,12 @@ __kernel void jacobi(TS_LEVEL, ts_real omega, __global const ts_real* b,
   xd[c] = ts_mg_jacobi(b[c], xs[c], ts_mg_nsum_at(xs, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim), omega);
 }
 
-__kernel void gauss_seidel_color(TS_LEVEL, int color, __global const ts_real* b,
+__kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, __global const ts_real* b,
                                  __global ts_real* x) {
   TS_POINT;
   if (((i + j + k) & 1) != color) return;
-  x[c] = ts_mg_gauss_seidel(b[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim));
+  x[c] = ts_mg_gauss_seidel(b[c], zero ? (ts_real)0 : ts_mg_nsum_at(x, c, sx, sy, dim),
+                            ts_mg_inv_diag((ts_real)dim));
 }
 
 /* r in the natural layout; px, py, ph: the storage pitches of b and x */
@@ -107,9 +108,9 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __gl
   if (j >= ny || k >= nz) return
 
 __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int color,
-                                 __global const ts_real* b, __global ts_real* x) {
+                                 int zero, __global const ts_real* b, __global ts_real* x) {
   TS_SLOT;
-  ts_mg_gauss_seidel_split(b, x, m, j, k, color, nx, sx, sy, ph);
+  ts_mg_gauss_seidel_split(b, x, m, j, k, color, zero, nx, sx, sy, ph);
 }
 
 /* the red half-sweep reading x + P e at its black neighbours (mg_point.h);

@@ -96,20 +96,21 @@ void jacobi(CpuTag, Queue&, const Dims& d, T omega, const Buffer<T>& b, const Bu
 }
 
 template <class T>
-void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T>& b, Buffer<T>& x) {
+void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T>& b, Buffer<T>& x,
+                        bool zero) {
   const T* bp = p(b);
   T* xp = p(x);
   if (d.split) {
     const long px = d.px(), py = d.py(), ph = d.ph();
     for_each_slot(d, [&](long m, long j, long k) {
-      ts_mg_gauss_seidel_split(bp, xp, m, j, k, color, d.nx, px, py, ph);
+      ts_mg_gauss_seidel_split(bp, xp, m, j, k, color, zero, d.nx, px, py, ph);
     });
     return;
   }
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long i, long j, long k, long c) {
     if (((i + j + k) & 1) == color)
-      xp[c] = ts_mg_gauss_seidel(bp[c], ts_mg_nsum_at(xp, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)));
+      xp[c] = ts_mg_gauss_seidel(bp[c], zero ? T(0) : ts_mg_nsum_at(xp, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)));
   });
 }
 
@@ -198,7 +199,7 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
   template void jacobi<T>(CpuTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,     \
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CpuTag, Queue&, const Dims&, int, const Buffer<T>&,         \
-                                      Buffer<T>&);                                                 \
+                                      Buffer<T>&, bool);                                           \
   template void gauss_seidel_red_prolonged<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,      \
                                               Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,              \

@@ -82,10 +82,11 @@ __global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __r
 }
 
 template <class T>
-__global__ void gauss_seidel_color_k(Level L, int color, const T* __restrict__ b, T* x) {
+__global__ void gauss_seidel_color_k(Level L, int color, int zero, const T* __restrict__ b, T* x) {
   Point p = point_of(L);
   if (!p.inside || ((p.i + p.j + p.k) & 1) != color) return;
-  x[p.c] = ts_mg_gauss_seidel(b[p.c], ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim), ts_mg_inv_diag(T(L.dim)));
+  x[p.c] = ts_mg_gauss_seidel(b[p.c], zero ? T(0) : ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim),
+                              ts_mg_inv_diag(T(L.dim)));
 }
 
 // The storage pitches of a level (Dims::px, py, ph; ph 0: natural layout).
@@ -145,10 +146,10 @@ __device__ Slot slot_of(long ny, long nz) {
 }
 
 template <class T>
-__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int color,
+__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int color, int zero,
                                      const T* __restrict__ b, T* x) {
   const Slot q = slot_of(ny, nz);
-  if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, nx, s.x, s.y, s.h);
+  if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, zero, nx, s.x, s.y, s.h);
 }
 
 // The red half-sweep reading x + P e at its black neighbours (mg_point.h);
@@ -279,9 +280,10 @@ void jacobi(CudaTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const
 }
 template <class T>
 void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
-                        Buffer<T>& x) {
-  if (d.split) return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, cp(b), mp(x));
-  launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, cp(b), mp(x));
+                        Buffer<T>& x, bool zero) {
+  if (d.split)
+    return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
+  launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, int(zero), cp(b), mp(x));
 }
 template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
@@ -378,7 +380,7 @@ void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffe
   template void jacobi<T>(CudaTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,    \
                           Buffer<T>&);                                                             \
   template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,        \
-                                      Buffer<T>&);                                                 \
+                                      Buffer<T>&, bool);                                           \
   template void gauss_seidel_red_prolonged<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,     \
                                               Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,             \

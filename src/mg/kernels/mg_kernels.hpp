@@ -117,9 +117,11 @@ inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {
   template <class T>                                                                               \
   void jacobi(Tag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const Buffer<T>& xs,     \
               Buffer<T>& xd);                                                                      \
+  /* zero: x is zero on entry (the neighbour sums are +0 and not read; only                    \
+   * for the first colour of a sweep, whose other colour is still zero) */                       \
   template <class T>                                                                               \
   void gauss_seidel_color(Tag, Queue& q, const Dims& d, int color, const Buffer<T>& b,            \
-                          Buffer<T>& x);                                                           \
+                          Buffer<T>& x, bool zero = false);                                        \
   /* split level: the red half-sweep reading x + P ec at its black neighbours                   \
    * (mg_point.h; black x stays uncorrected: the black sweep overwrites it unread) */           \
   template <class T>                                                                               \

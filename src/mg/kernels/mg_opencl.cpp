@@ -77,10 +77,11 @@ void jacobi(OpenCLTag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, con
 }
 template <class T>
 void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
-                        Buffer<T>& x) {
+                        Buffer<T>& x, bool zero) {
   if (d.split)
-    return launch_slots(q, b, "gauss_seidel_split", d, cl_int(color), m(b.handle()), m(x.handle()));
-  launch(q, b, "gauss_seidel_color", d, cl_int(color), m(b.handle()), m(x.handle()));
+    return launch_slots(q, b, "gauss_seidel_split", d, cl_int(color), cl_int(zero), m(b.handle()),
+                        m(x.handle()));
+  launch(q, b, "gauss_seidel_color", d, cl_int(color), cl_int(zero), m(b.handle()), m(x.handle()));
 }
 template <class T>
 void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
@@ -184,7 +185,7 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
   template void jacobi<T>(OpenCLTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&, \
                           Buffer<T>&);                                                            \
   template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,     \
-                                      Buffer<T>&);                                                \
+                                      Buffer<T>&, bool);                                          \
   template void gauss_seidel_red_prolonged<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,   \
                                               Buffer<T>&, const Dims&, const Buffer<T>&);          \
   template void gauss_seidel_fused<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \

@@ -187,14 +187,16 @@ TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j
 
 /* Colour c's Gauss-Seidel update of slot m of row (j, k) of a split level
  * (nx interior points per row; slots past the row's ends do nothing). It
- * reads only its own b and the other colour's x. */
+ * reads only its own b and the other colour's x; zero: x is known to be 0
+ * (the first sweep of a coarse level's cycle), so the neighbour sum is +0,
+ * the sum of six zeros, and nothing but b is read. */
 TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long m,
-                                    long j, long k, int c, long nx, long sx, long sy, long ph) {
+                                    long j, long k, int c, int zero, long nx, long sx, long sy, long ph) {
   const long i = ts_mg_split_i(m, j, k, c);
   if (i < 0 || i >= nx) return;
   const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
-  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum_other(x, ts_mg_slot(m, j, k, 1 - c, sx, sy, ph), (i + 1) & 1, sx, sy),
-                            ts_mg_inv_diag((ts_real)3));
+  const ts_real nsum = zero ? (ts_real)0 : ts_mg_nsum_other(x, ts_mg_slot(m, j, k, 1 - c, sx, sy, ph), (i + 1) & 1, sx, sy);
+  x[p] = ts_mg_gauss_seidel(b[p], nsum, ts_mg_inv_diag((ts_real)3));
 }
 
 /* ---- the coarse-grid correction read by the red sweep (split levels) ----
@@ -221,14 +223,18 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
 TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi, int oj,
                            int ok, int own, long csx, long csy, long ch, ts_real* v) {
   const long row = (lk + 1) * csy + (lj + 1) * csx;
+  /* offsets within two rows and planes of a row: 32-bit (a pointer plus an
+   * int is one instruction on GPUs, a 64-bit add several) */
+  const int ox = (int)csx, oy = (int)csy;
   TS_UNROLL for (int a = 0; a < 3; ++a) {
     const long I = li + a, colour = (I + lj + lk) & 1;
     const long slot = ch ? (I + 1) >> 1 : I + 1;
-    const long same = row + colour * ch + slot, flipped = row + (1 - colour) * ch + slot;
+    TS_GLOBAL const ts_real* same = e + (row + colour * ch + slot);
+    TS_GLOBAL const ts_real* flipped = e + (row + (1 - colour) * ch + slot);
     TS_UNROLL for (int c = 0; c < 3; ++c)
       TS_UNROLL for (int b = 0; b < 3; ++b)
         v[9 * c + 3 * b + a] = ts_mg_near_needed(oi, oj, ok, own, a, b, c)
-                                   ? e[((b + c) & 1 ? flipped : same) + b * csx + c * csy]
+                                   ? ((b + c) & 1 ? flipped : same)[b * ox + c * oy]
                                    : (ts_real)0;
   }
 }
