@@ -112,7 +112,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: red residuals + restriction to a split level", kRestrictRed,
                                 pts, opt.timing,
                                 [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
-      r.results.push_back(timed(*device, "split: prolongation to black points", kProlongOneColour, pts,
+      r.results.push_back(timed(*device, "split: prolongation to black points (by slots)", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
                                 kProlongOneColour, pts, opt.timing,
@@ -127,19 +127,14 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
       // launch shapes (kernels::Tuning: the same bits at every value)
       const kernels::Tuning saved = kernels::tuning();
-      kernels::tuning().prolong_slots = true;
-      r.results.push_back(timed(*device, "split: prolongation to black points by slots", kProlongOneColour, pts,
-                                opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
-      r.results.push_back(timed(*device, "split: prolongation to black points by slots from a split level",
-                                kProlongOneColour, pts, opt.timing,
-                                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
-      kernels::tuning() = saved;
+      // the prolongation by coarse cells (Tuning::prolong_slots off)
+      kernels::tuning().prolong_slots = false;
       for (int bound : {1, 12})
         for (int cells : {1, 2, 4, 8, 16}) {
           kernels::tuning().prolong_cells = cells;
           kernels::tuning().prolong_min_blocks = bound;
           r.results.push_back(timed(*device,
-                                    fmt::format("split: prolongation to black points, {} cells per item{}", cells,
+                                    fmt::format("split: prolongation to black points by cells, {} per item{}", cells,
                                                 bound > 1 ? ", 40 registers (CUDA)" : ""),
                                     kProlongOneColour, pts, opt.timing,
                                     [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
@@ -191,7 +186,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     long split_min_points = -2;  // -2: no split levels, -1: the default threshold
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
-    bool prolong_slots = false;  // kernels::Tuning::prolong_slots
+    bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -201,7 +196,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
                           Variant{"V(1,1) split, prolongation kernel (not in the red sweep)", true, false, -1, 0,
                                   -1, true, false},
-                          Variant{"V(1,1) split, prolongation kernel by slots", true, false, -1, 0, -1, true, false,
+                          Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
                                   true},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
@@ -220,7 +215,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     Solver<double> s(device, d, o);
     s.set_rhs(random_problem<double>(d, 1).b);
     const kernels::Tuning saved = kernels::tuning();
-    kernels::tuning().prolong_slots = v.prolong_slots;
+    if (v.prolong_cells) kernels::tuning().prolong_slots = false;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

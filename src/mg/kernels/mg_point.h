@@ -222,15 +222,17 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
  * (I + J + K) & 1, slot (I + 1) >> 1; natural: ch == 0, slot I + 1). */
 TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi, int oj,
                            int ok, int own, long csx, long csy, long ch, ts_real* v) {
-  const long row = (lk + 1) * csy + (lj + 1) * csx;
-  /* offsets within two rows and planes of a row: 32-bit (a pointer plus an
-   * int is one instruction on GPUs, a 64-bit add several) */
-  const int ox = (int)csx, oy = (int)csy;
+  /* the cube's first row in either colour's array (natural: both the same);
+   * coordinates and offsets below are 32-bit: a pointer plus an int is one
+   * instruction on GPUs, 64-bit products and sums several */
+  TS_GLOBAL const ts_real* r0 = e + ((lk + 1) * csy + (lj + 1) * csx);
+  TS_GLOBAL const ts_real* r1 = r0 + ch;
+  const int ox = (int)csx, oy = (int)csy, parity = (int)((li + lj + lk) & 1);
   TS_UNROLL for (int a = 0; a < 3; ++a) {
-    const long I = li + a, colour = (I + lj + lk) & 1;
-    const long slot = ch ? (I + 1) >> 1 : I + 1;
-    TS_GLOBAL const ts_real* same = e + (row + colour * ch + slot);
-    TS_GLOBAL const ts_real* flipped = e + (row + (1 - colour) * ch + slot);
+    const int X = (int)li + a + 1; /* halo coordinate of coarse I = li + a */
+    const int slot = ch ? X >> 1 : X, colour = (parity + a) & 1;
+    TS_GLOBAL const ts_real* same = (colour ? r1 : r0) + slot;
+    TS_GLOBAL const ts_real* flipped = (colour ? r0 : r1) + slot;
     TS_UNROLL for (int c = 0; c < 3; ++c)
       TS_UNROLL for (int b = 0; b < 3; ++b)
         v[9 * c + 3 * b + a] = ts_mg_near_needed(oi, oj, ok, own, a, b, c)
