@@ -120,6 +120,14 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: red sweep reading x + P e (in place of the prolongation)",
                                 kSplitRedProlonged, pts, opt.timing,
                                 [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
+      {
+        const kernels::Tuning saved = kernels::tuning();
+        kernels::tuning().red_sweep_pairs = true;
+        r.results.push_back(timed(*device, "split: red sweep reading x + P e, two points per work-item",
+                                  kSplitRedProlonged, pts, opt.timing,
+                                  [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
+        kernels::tuning() = saved;
+      }
       r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
                                 kSplitRedProlonged, pts, opt.timing,
                                 [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); }));
@@ -187,6 +195,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
+    bool red_sweep_pairs = false;  // kernels::Tuning::red_sweep_pairs
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -198,6 +207,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   -1, true, false},
                           Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
                                   true},
+                          Variant{"V(1,1) split, red sweep with the correction two points per work-item", true,
+                                  false, -1, 0, -1, true, true, false, true},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -216,6 +227,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     s.set_rhs(random_problem<double>(d, 1).b);
     const kernels::Tuning saved = kernels::tuning();
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
+    if (v.red_sweep_pairs) kernels::tuning().red_sweep_pairs = true;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

@@ -589,22 +589,28 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       kernels::gauss_seidel_color(cpu_tag, cpu->queue(), fd, 0, b, x);
       ref = from_halo_layout(fd, x.to_vector());
     });
-    for (const Dims& c : {cd, cs}) {
-      Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
-      kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
-      const auto got = from_halo_layout(fs, x.to_vector());
-      std::size_t n = 0, red = 0;
-      for (long k = 0; k < fd.nz; ++k)
-        for (long j = 0; j < fd.ny; ++j)
-          for (long i = 0; i < fd.nx; ++i, ++n) {
-            const bool is_red = ((i + j + k) & 1) == 0;
-            red += is_red ? 1 : 0;
-            ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
-                << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
-                << what << ", point (" << i << ", " << j << ", " << k << ")" << (is_red ? " red" : " black");
-          }
-      ASSERT_GT(red, 0u);
-    }
+    // (devices: one red point per work-item, or two from one cube)
+    for (const Dims& c : {cd, cs})
+      for (bool pairs : {false, true}) {
+        Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
+        const kernels::Tuning saved_tuning = kernels::tuning();
+        kernels::tuning().red_sweep_pairs = pairs;
+        kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
+        kernels::tuning() = saved_tuning;
+        const auto got = from_halo_layout(fs, x.to_vector());
+        std::size_t n = 0, red = 0;
+        for (long k = 0; k < fd.nz; ++k)
+          for (long j = 0; j < fd.ny; ++j)
+            for (long i = 0; i < fd.nx; ++i, ++n) {
+              const bool is_red = ((i + j + k) & 1) == 0;
+              red += is_red ? 1 : 0;
+              ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
+                  << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
+                  << (pairs ? "two points per work-item, " : "") << what << ", point (" << i << ", " << j << ", "
+                  << k << ")" << (is_red ? " red" : " black");
+            }
+        ASSERT_GT(red, 0u);
+      }
     // a natural level is refused with a message naming the kernel
     Buffer<T> x = buffer(fd, xv), e = buffer(cd, ev);
     try {

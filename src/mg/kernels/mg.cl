@@ -116,10 +116,11 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
 /* the red half-sweep reading x + P e at its black neighbours (mg_point.h);
  * csx, csy, ch: the coarse level's storage pitches */
 __kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph,
-                                         long csx, long csy, long ch, __global const ts_real* b,
-                                         __global ts_real* x, __global const ts_real* e) {
+                                         long csx, long csy, long ch, int pair,
+                                         __global const ts_real* b, __global ts_real* x,
+                                         __global const ts_real* e) {
   TS_SLOT;
-  ts_mg_gauss_seidel_red_prolonged(b, x, e, m, j, k, nx, sx, sy, ph, csx, csy, ch);
+  ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
 }
 
 /* x += P e at one colour's points of a split level, one work-item per slot */

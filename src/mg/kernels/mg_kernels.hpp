@@ -80,6 +80,10 @@ struct Tuning {
   /// (NVIDIA OpenCL). Used where the correction is not read inside the red
   /// sweep (Options::prolong_in_red_sweep): FMG, V(nu, 0)
   bool prolong_slots = true;
+  /// split levels: the red sweep reading x + P e updates two red points of
+  /// a row per work-item from one coarse cube (4 coarse columns instead of
+  /// 2 x 3; gauss_seidel_red_prolonged). Not yet timed on a GPU
+  bool red_sweep_pairs = false;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;
