@@ -261,7 +261,7 @@ Command add_mg_command(CLI::App& app) {
                   "Resident: run levels of at most this many points on the host CPU (0: none)")
       ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--storage", a->storage,
-                  "Resident, 3D rbgs: split (default: red and black points stored apart on levels of 2^22 "
+                  "Resident, 3D rbgs: split (default: red and black points stored apart on levels of 2^20 "
                   "points or more) or natural; the same results")
       ->check(CLI::IsMember({"natural", "split"}));
   cmd->add_option("--restriction", a->restriction,
