@@ -1,5 +1,6 @@
 // Host-side conversion between interior arrays and the halo layout (or a
 // split level's storage by colour).
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"
@@ -65,6 +66,15 @@ const Tuning& checked_tuning() {
   return t;
 }
 
+void require_cube_offsets(const Dims& coarse, const char* what) {
+  const long reach = 2 * (coarse.py() + coarse.px()) + coarse.px();
+  if (reach > std::numeric_limits<int>::max())
+    throw Error(std::string("multigrid: ") + what + ": coarse level " + std::to_string(coarse.nx) + "x" +
+                std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz) +
+                " has planes too large for 32-bit offsets (" + std::to_string(reach) + " elements, at most " +
+                std::to_string(std::numeric_limits<int>::max()) + ")");
+}
+
 void require_split_pair(const Dims& fine, const Dims& coarse, const char* what) {
   const bool pair = fine.dim == 3 && coarse.dim == 3 && coarse.nx == (fine.nx - 1) / 2 &&
                     coarse.ny == (fine.ny - 1) / 2 && coarse.nz == (fine.nz - 1) / 2;
@@ -73,6 +83,7 @@ void require_split_pair(const Dims& fine, const Dims& coarse, const char* what) 
                 std::to_string(fine.nx) + "x" + std::to_string(fine.ny) + "x" + std::to_string(fine.nz) +
                 (fine.split ? " (split)" : " (natural)") + " over " + std::to_string(coarse.nx) + "x" +
                 std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz));
+  require_cube_offsets(coarse, what);
 }
 
 }  // namespace tessera::mg::kernels

@@ -168,6 +168,26 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning() = saved;
 }
 
+// The split-level kernels that read the coarse level through 32-bit offsets
+// (ts_mg_near_cube) refuse a coarse level whose planes are too large for them,
+// and a level pair that is not fine/coarse, with messages naming the kernel;
+// only the sizes are checked, nothing is allocated.
+TEST(MgSolver, SplitPairAndCubeOffsetsAreChecked) {
+  const Dims fine{255, 255, 255, 3, true}, coarse{127, 127, 127, 3, true};
+  EXPECT_NO_THROW(kernels::require_split_pair(fine, coarse, "red sweep"));
+  const Dims wide{60001, 60001, 3, 3, true};  // split plane pitch 30002 * 60003 > 2^31 / 2
+  try {
+    kernels::require_cube_offsets(wide, "prolong_slot");
+    ADD_FAILURE() << "a coarse plane of " << wide.py() << " elements was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("prolong_slot"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("32-bit"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kernels::require_split_pair(Dims{120003, 120003, 7, 3, true}, wide, "red sweep"), Error);
+  EXPECT_THROW(kernels::require_split_pair(fine, Dims{63, 63, 63, 3, true}, "red sweep"), Error);
+  EXPECT_THROW(kernels::require_split_pair(fine.natural(), coarse, "red sweep"), Error);
+}
+
 TEST(MgSolver, DivergenceIsReported) {
   Options o;
   o.smoother = Smoother::jacobi;

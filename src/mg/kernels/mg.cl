@@ -70,8 +70,7 @@ __kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, __global const t
                                  __global ts_real* x) {
   TS_POINT;
   if (((i + j + k) & 1) != color) return;
-  x[c] = ts_mg_gauss_seidel(b[c], zero ? (ts_real)0 : ts_mg_nsum_at(x, c, sx, sy, dim),
-                            ts_mg_inv_diag((ts_real)dim));
+  x[c] = ts_mg_gauss_seidel_at(b, x, c, sx, sy, dim, zero);
 }
 
 /* r in the natural layout; px, py, ph: the storage pitches of b and x */

@@ -110,7 +110,7 @@ void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long i, long j, long k, long c) {
     if (((i + j + k) & 1) == color)
-      xp[c] = ts_mg_gauss_seidel(bp[c], zero ? T(0) : ts_mg_nsum_at(xp, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)));
+      xp[c] = ts_mg_gauss_seidel_at(bp, xp, c, sx, sy, d.dim, zero);
   });
 }
 

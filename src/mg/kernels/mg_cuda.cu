@@ -85,8 +85,7 @@ template <class T>
 __global__ void gauss_seidel_color_k(Level L, int color, int zero, const T* __restrict__ b, T* x) {
   Point p = point_of(L);
   if (!p.inside || ((p.i + p.j + p.k) & 1) != color) return;
-  x[p.c] = ts_mg_gauss_seidel(b[p.c], zero ? T(0) : ts_mg_nsum_at(x, p.c, L.sx, L.sy, L.dim),
-                              ts_mg_inv_diag(T(L.dim)));
+  x[p.c] = ts_mg_gauss_seidel_at(b, x, p.c, L.sx, L.sy, L.dim, zero);
 }
 
 // The storage pitches of a level (Dims::px, py, ph; ph 0: natural layout).
@@ -348,6 +347,7 @@ template <class T>
 void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split && checked_tuning().prolong_slots) {
+    require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
         launch_slots(q, fine, 1, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));

@@ -94,8 +94,12 @@ Tuning& tuning();
 const Tuning& checked_tuning();
 
 /// Checks that `coarse` is the 3D coarsening of split level `fine` (what
-/// gauss_seidel_red_prolonged needs); an Error naming `what` otherwise.
+/// gauss_seidel_red_prolonged needs) and that the coarse offsets its point
+/// functions take in 32 bits (two planes and two rows, ts_mg_near_cube) fit;
+/// an Error naming `what` otherwise.
 void require_split_pair(const Dims& fine, const Dims& coarse, const char* what);
+/// The second check alone (the prolongation by slots)
+void require_cube_offsets(const Dims& coarse, const char* what);
 
 /// Devices restrict 3D levels by tiles (mg_tiles.h) from
 /// Tuning::tiled_min_points coarse points, by coarse points below.

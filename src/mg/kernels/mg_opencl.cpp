@@ -144,6 +144,7 @@ template <class T>
 void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
                  const Buffer<T>& ec, int color) {
   if (fine.split && checked_tuning().prolong_slots) {
+    require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
         launch_slots(q, xf, "prolong_slot", fine, 1, cl_long(coarse.px()), cl_long(coarse.py()),
