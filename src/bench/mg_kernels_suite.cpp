@@ -112,6 +112,14 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       r.results.push_back(timed(*device, "split: red residuals + restriction to a split level", kRestrictRed,
                                 pts, opt.timing,
                                 [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
+      {
+        const kernels::Tuning saved = kernels::tuning();
+        kernels::tuning().restrict_lean = true;
+        r.results.push_back(timed(*device, "split: red residuals + restriction to a split level, lean loop",
+                                  kRestrictRed, pts, opt.timing,
+                                  [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
+        kernels::tuning() = saved;
+      }
       r.results.push_back(timed(*device, "split: prolongation to black points (by slots)", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
@@ -196,6 +204,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool prolong_in_red_sweep = true;
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
     bool red_sweep_pairs = false;  // kernels::Tuning::red_sweep_pairs
+    bool restrict_lean = false;    // kernels::Tuning::restrict_lean
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -209,6 +218,10 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   true},
                           Variant{"V(1,1) split, red sweep with the correction two points per work-item", true,
                                   false, -1, 0, -1, true, true, false, true},
+                          Variant{"V(1,1) split, lean red restriction", true, false, -1, 0, -1, true, true, false,
+                                  false, true},
+                          Variant{"V(1,1) split, lean red restriction, red sweep two points per work-item", true,
+                                  false, -1, 0, -1, true, true, false, true, true},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -228,6 +241,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     const kernels::Tuning saved = kernels::tuning();
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
     if (v.red_sweep_pairs) kernels::tuning().red_sweep_pairs = true;
+    if (v.restrict_lean) kernels::tuning().restrict_lean = true;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

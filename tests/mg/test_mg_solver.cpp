@@ -473,8 +473,10 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
   for (bool red_only : {false, true}) {
     const auto ref = restrict_on("cpu", false, false, red_only);
     for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
-    for (int planes : {saved.restrict_planes, 5}) {  // groups marching 5 planes: a partial march
+    for (int planes : {saved.restrict_planes, 5})  // groups marching 5 planes: a partial march
+    for (bool lean : {false, true}) {  // Tuning::restrict_lean (split, red only: its own loop)
       kernels::tuning().restrict_planes = planes;
+      kernels::tuning().restrict_lean = lean;
       const auto got = restrict_on(GetParam(), fine_split, coarse_split, red_only);
       kernels::tuning() = saved;
       ASSERT_EQ(got.size(), ref.size());
@@ -482,7 +484,7 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
         ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
         ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
                                   << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "")
-                                  << ", " << planes << " planes per group";
+                                  << ", " << planes << " planes per group" << (lean ? ", lean" : "");
       }
     }
   }

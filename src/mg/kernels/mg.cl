@@ -36,11 +36,11 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 #define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT, RED)                                             \
   __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
       long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
-      long fsy, long fh, int planes, __global const ts_real* b, __global const ts_real* x,          \
+      long fsy, long fh, int lean, int planes, __global const ts_real* b, __global const ts_real* x,\
       __global ts_real* bc) {                                                                       \
     __local ts_real R[3 * TS_MG_RPLANE];                                                            \
     ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
-                                 CSPLIT, ch, RED, planes, (int)get_local_id(0), (int)get_local_id(1),       \
+                                 CSPLIT, ch, RED, lean, planes, (int)get_local_id(0), (int)get_local_id(1), \
                                  get_group_id(0), get_group_id(1), get_group_id(2), R);             \
   }
 TS_MG_RESTRICT_TILE(restrict_residual_tile_nn, 0, 0, 0)

@@ -209,11 +209,11 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // residuals only, fixed per instantiation.
 template <class T, int FineSplit, int CoarseSplit, int RedOnly>
 __global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
-    Level C, Pitch cs, long fnx, long fny, Pitch fs, int planes, const T* __restrict__ b,
+    Level C, Pitch cs, long fnx, long fny, Pitch fs, int lean, int planes, const T* __restrict__ b,
     const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
   tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, FineSplit, fs.h, C.nx, C.ny,
-                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, planes, int(threadIdx.x),
+                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, lean, planes, int(threadIdx.x),
                                       int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
                                       long(blockIdx.z), R);
 }
@@ -329,14 +329,15 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
     const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + planes - 1) / planes));
-    using Kernel = void (*)(Level, Pitch, long, long, Pitch, int, const T*, const T*, T*);
+    using Kernel = void (*)(Level, Pitch, long, long, Pitch, int, int, const T*, const T*, T*);
     static const Kernel kernels[2][2][2] = {
         {{restrict_residual_tile_k<T, 0, 0, 0>, restrict_residual_tile_k<T, 0, 0, 1>},
          {restrict_residual_tile_k<T, 0, 1, 0>, restrict_residual_tile_k<T, 0, 1, 1>}},
         {{restrict_residual_tile_k<T, 1, 0, 0>, restrict_residual_tile_k<T, 1, 0, 1>},
          {restrict_residual_tile_k<T, 1, 1, 0>, restrict_residual_tile_k<T, 1, 1, 1>}}};
     const Kernel kernel = kernels[fine.split][coarse.split][red_only];
-    kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine), planes, cp(b),
+    kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine),
+                                            int(checked_tuning().restrict_lean), planes, cp(b),
                                             cp(x), mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }

@@ -84,6 +84,10 @@ struct Tuning {
   /// a row per work-item from one coarse cube (4 coarse columns instead of
   /// 2 x 3; gauss_seidel_red_prolonged). Not yet timed on a GPU
   bool red_sweep_pairs = false;
+  /// the tiled restriction of a split level's red residuals: both fine
+  /// planes of a coarse plane in one loop (fewer idle work-items), each
+  /// point a 32-bit offset (ts_mg_red_residual_planes_split). Not yet timed
+  bool restrict_lean = false;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;

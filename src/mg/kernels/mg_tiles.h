@@ -163,27 +163,64 @@ TS_FN void ts_mg_residual_region(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
   }
 }
 
+/* The red residuals of a split fine level (ts_mg_residual3_split's values:
+ * the same loads, summed in the same order) for np (1 or 2) consecutive
+ * planes kf, kf + 1 of the region from fine column fi0 (even), row fj0, into
+ * R0 and R1. Both planes in one loop: 2 x 561 items take 5 rounds of 256
+ * work-items where one plane at a time takes 2 x 3. Each point is a 32-bit
+ * offset from one 64-bit index per call: the red slot of (fi0 + 2u + s, fj,
+ * k), s = (fj + k) & 1, is fi0 / 2 + u + s, and its black neighbours in the
+ * row are slots fi0 / 2 + u and + 1 of the black array (ph further on). */
+TS_FN void ts_mg_red_residual_planes_split(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long fnx,
+                                           long fny, long fsx, long fsy, long fh, long fi0, long fj0, long kf,
+                                           int np, int t, int nt, TS_LOCAL ts_real* R0, TS_LOCAL ts_real* R1) {
+  const int per_row = TS_MG_RX + 1, per_plane = per_row * (2 * TS_MG_RY + 1), sx = (int)fsx;
+  const long base = ts_mg_slot(fi0 >> 1, fj0, kf, 0, fsx, fsy, fh);
+  for (int q = t; q < np * per_plane; q += nt) {
+    const int pl = q >= per_plane, qq = q - pl * per_plane;
+    const int row = qq / per_row, u = qq % per_row;
+    const int s = (int)((fj0 + row + kf + pl) & 1);
+    const int col = 2 * u + s;
+    if (col < TS_MG_RW && fi0 + col < fnx && fj0 + row < fny) {
+      const long p = base + pl * fsy + (row * sx + u + s);
+      TS_GLOBAL const ts_real* xb = x + p + fh;
+      (pl ? R1 : R0)[row * TS_MG_RW + col] =
+          ts_mg_residual(b[p], x[p], ts_mg_nsum3(xb[-s], xb[1 - s], xb[-fsx], xb[fsx], xb[-fsy], xb[fsy]),
+                         (ts_real)6);
+    }
+  }
+}
+
 TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
                                         long fsy, int fsplit, long fh, long cnx, long cny,
                                         long cnz, long csx, long csy, int csplit, long ch,
-                                        int red_only, int planes, int tx, int ty, long gx, long gy,
-                                        long gz, TS_LOCAL ts_real* R) {
+                                        int red_only, int lean, int planes, int tx, int ty, long gx,
+                                        long gy, long gz, TS_LOCAL ts_real* R) {
   const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
   const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * planes;
   const long K1 = K0 + planes < cnz ? K0 + planes : cnz;
   const long I = I0 + tx, J = J0 + ty;
   const int inside = I < cnx && J < cny;
+  /* lean: the red residuals of a split level by ts_mg_red_residual_planes_split
+   * (fsplit and red_only are constants at each call: other kernels drop it) */
+  lean = lean && fsplit && red_only;
   /* coarse (I, J) sits on fine (2I + 1, 2J + 1): the region starts at fine 2 I0 */
-  ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t, nt,
-                        R + ((2 * K0) % 3) * TS_MG_RPLANE);
+  if (lean)
+    ts_mg_red_residual_planes_split(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K0, 1, t, nt,
+                                    R + ((2 * K0) % 3) * TS_MG_RPLANE, R);
+  else
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t, nt,
+                          R + ((2 * K0) % 3) * TS_MG_RPLANE);
   for (long K = K0; K < K1; ++K) {
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only, t,
-                          nt,
-                          R + ((2 * K + 1) % 3) * TS_MG_RPLANE);
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only, t,
-                          nt,
-                          R + ((2 * K + 2) % 3) * TS_MG_RPLANE);
+    TS_LOCAL ts_real* R1 = R + ((2 * K + 1) % 3) * TS_MG_RPLANE;
+    TS_LOCAL ts_real* R2 = R + ((2 * K + 2) % 3) * TS_MG_RPLANE;
+    if (lean) {
+      ts_mg_red_residual_planes_split(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K + 1, 2, t, nt, R1, R2);
+    } else {
+      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only, t, nt, R1);
+      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only, t, nt, R2);
+    }
     TS_BARRIER();
     if (inside) {
       ts_real acc = 0;
