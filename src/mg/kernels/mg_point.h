@@ -339,6 +339,82 @@ TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBA
 #undef TS_RED_CASES
 }
 
+/* ---- the red sweep reading x + P e, marching k (split levels) ----
+ * A work-item updates the red points (i, j, k), (i, j, k + 2), ... of one
+ * column: they share their row class (parities constant, one switch per
+ * work-item), the black point between two of them (the first's up, the
+ * next's down: the same fine point, so ts_mg_prolong_cube gives it the same
+ * bits from either cube, computed and loaded once) and all but one coarse
+ * plane of their cubes (the cube of k + 2 is that of k one coarse plane up).
+ * Each plane holds the entries that some plane of the cube needs in that
+ * (a, b) column, so a plane shifted down holds what its new place needs;
+ * planes no neighbour reads (c = 2 in even planes k) are not loaded. */
+/* Plane c of the cube from coarse (li, lj): row points at the coarse row
+ * (lj, plane) in either colour's array (natural: the same); parity: that
+ * of li + lj + the plane; into v[9c + 3b + a] */
+TS_FN void ts_mg_near_plane(TS_GLOBAL const ts_real* row, long li, int parity, int c, int oi, int oj, int ok,
+                            long csx, long ch, ts_real* v) {
+  TS_UNROLL for (int a = 0; a < 3; ++a) {
+    const int X = (int)li + a + 1, slot = ch ? X >> 1 : X;
+    TS_UNROLL for (int b = 0; b < 3; ++b) {
+      TS_GLOBAL const ts_real* r = ((parity + a + b) & 1) ? row + ch : row;
+      v[9 * c + 3 * b + a] = ts_mg_near_column_needed(oi, oj, ok, a, b) ? r[slot + b * (int)csx] : (ts_real)0;
+    }
+  }
+}
+TS_FN void ts_mg_red_march_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e,
+                              long i, long j, long k, int steps, long p, long sx, long sy, long ph, long csx,
+                              long csy, long ch, int oi, int oj, int ok) {
+  const long li = (i >> 1) - 1, lj = (j >> 1) - 1, lk = (k >> 1) - 1;
+  const int parity = (int)((li + lj + lk) & 1);
+  TS_GLOBAL const ts_real* row = e + ((lk + 1) * csy + (lj + 1) * csx);
+  ts_real v[27];
+  TS_UNROLL for (int c = 0; c < 3; ++c) {
+    if (ts_mg_near_plane_needed(oi, oj, ok, c))
+      ts_mg_near_plane(row + c * csy, li, parity + c, c, oi, oj, ok, csx, ch, v);
+    else
+      TS_UNROLL for (int n = 0; n < 9; ++n) v[9 * c + n] = 0;
+  }
+  const int last = ts_mg_near_plane_needed(oi, oj, ok, 2) ? 2 : 1; /* the highest plane read */
+  const long s = (i + 1) & 1;
+  TS_GLOBAL const ts_real* xb = x + p + ph; /* the black array at the red point's slot */
+#define TS_NEAR(di, dj, dk) ts_mg_prolong_cube(v, 3, 0, oi, oj, ok, di, dj, dk)
+  ts_real down = xb[-sy] + TS_NEAR(0, 0, -1);
+  for (int t = 0;; ++t) {
+    const ts_real west = xb[s - 1] + TS_NEAR(-1, 0, 0), east = xb[s] + TS_NEAR(1, 0, 0);
+    const ts_real south = xb[-sx] + TS_NEAR(0, -1, 0), north = xb[sx] + TS_NEAR(0, 1, 0);
+    const ts_real up = xb[sy] + TS_NEAR(0, 0, 1);
+    x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum3(west, east, south, north, down, up), ts_mg_inv_diag((ts_real)3));
+    if (t + 1 == steps) break;
+    down = up;
+    p += 2 * sy;
+    xb += 2 * sy;
+    row += csy;
+    TS_UNROLL for (int n = 0; n < 9 * last; ++n) v[n] = v[n + 9];
+    ts_mg_near_plane(row + last * csy, li, parity + 1 + t + last, last, oi, oj, ok, csx, ch, v);
+  }
+#undef TS_NEAR
+}
+/* Work-item (m, j, z) of the march: slot m of the rows (j, k), k = kz,
+ * kz + 2, ... (march points at most), kz = (z & 1) + 2 march (z >> 1) */
+TS_FN void ts_mg_gauss_seidel_red_march(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
+                                        TS_GLOBAL const ts_real* e, long m, long j, long z, int march,
+                                        long nx, long nz, long sx, long sy, long ph, long csx, long csy,
+                                        long ch) {
+  const long k = (z & 1) + 2 * (long)march * (z >> 1);
+  if (k >= nz) return;
+  const long i = ts_mg_split_i(m, j, k, 0);
+  if (i < 0 || i >= nx) return;
+  const int steps = (int)((nz - k + 1) / 2 < march ? (nz - k + 1) / 2 : march);
+  const long p = ts_mg_slot(m, j, k, 0, sx, sy, ph);
+  switch ((int)(((j & 1) << 1) | (k & 1))) {
+    case 0: ts_mg_red_march_at(b, x, e, i, j, k, steps, p, sx, sy, ph, csx, csy, ch, 0, 0, 0); break;
+    case 1: ts_mg_red_march_at(b, x, e, i, j, k, steps, p, sx, sy, ph, csx, csy, ch, 1, 0, 1); break;
+    case 2: ts_mg_red_march_at(b, x, e, i, j, k, steps, p, sx, sy, ph, csx, csy, ch, 1, 1, 0); break;
+    default: ts_mg_red_march_at(b, x, e, i, j, k, steps, p, sx, sy, ph, csx, csy, ch, 0, 1, 1); break;
+  }
+}
+
 /* ---- the prolongation by slots (split levels) ----
  * x += P e at the colour-c point of slot m of row (j, k): one work-item per
  * slot, as the sweeps; the points of a row share their parities, so each row
