@@ -136,14 +136,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
         kernels::tuning() = saved;
       }
-      for (int march : {4, 8, 16}) {
-        const kernels::Tuning saved = kernels::tuning();
-        kernels::tuning().red_sweep_march = march;
-        r.results.push_back(timed(*device, fmt::format("split: red sweep reading x + P e, marching k, {} points", march),
-                                  kSplitRedProlonged, pts, opt.timing,
-                                  [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
-        kernels::tuning() = saved;
-      }
       r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
                                 kSplitRedProlonged, pts, opt.timing,
                                 [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); }));
@@ -213,7 +205,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
     bool red_sweep_pairs = false;  // kernels::Tuning::red_sweep_pairs
     bool restrict_lean = false;    // kernels::Tuning::restrict_lean
-    int red_sweep_march = 0;       // kernels::Tuning::red_sweep_march
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -231,8 +222,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   false, true},
                           Variant{"V(1,1) split, lean red restriction, red sweep two points per work-item", true,
                                   false, -1, 0, -1, true, true, false, true, true},
-                          Variant{"V(1,1) split, lean red restriction, red sweep marching k over 8 points", true,
-                                  false, -1, 0, -1, true, true, false, false, true, 8},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -253,7 +242,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
     if (v.red_sweep_pairs) kernels::tuning().red_sweep_pairs = true;
     if (v.restrict_lean) kernels::tuning().restrict_lean = true;
-    kernels::tuning().red_sweep_march = v.red_sweep_march;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

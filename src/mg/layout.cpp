@@ -56,8 +56,6 @@ Tuning& tuning() {
 const Tuning& checked_tuning() {
   const Tuning& t = tuning();
   if (t.prolong_cells < 1) throw UsageError("mg tuning: prolong_cells must be >= 1, got " + std::to_string(t.prolong_cells));
-  if (t.red_sweep_march < 0)
-    throw UsageError("mg tuning: red_sweep_march must be >= 0, got " + std::to_string(t.red_sweep_march));
   if (t.restrict_planes < 1)
     throw UsageError("mg tuning: restrict_planes must be >= 1, got " + std::to_string(t.restrict_planes));
   if (t.tiled_min_points < 0)

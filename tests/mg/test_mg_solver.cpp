@@ -166,9 +166,6 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning().tiled_min_points = -1;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
-  kernels::tuning().red_sweep_march = -2;
-  EXPECT_THROW(kernels::checked_tuning(), UsageError);
-  kernels::tuning() = saved;
 }
 
 // The split-level kernels that read the coarse level through 32-bit offsets
@@ -614,16 +611,12 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       kernels::gauss_seidel_color(cpu_tag, cpu->queue(), fd, 0, b, x);
       ref = from_halo_layout(fd, x.to_vector());
     });
-    // (devices: one red point per work-item, two from one cube, or a
-    // work-item marching k over 2, 3 or 8 red points of a column: partial
-    // marches at the top)
+    // (devices: one red point per work-item, or two from one cube)
     for (const Dims& c : {cd, cs})
-      for (int per_item : {1, 2, -2, -3, -8}) {
-        const bool pairs = per_item == 2;
+      for (bool pairs : {false, true}) {
         Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
         const kernels::Tuning saved_tuning = kernels::tuning();
         kernels::tuning().red_sweep_pairs = pairs;
-        kernels::tuning().red_sweep_march = per_item < 0 ? -per_item : 0;
         kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
         kernels::tuning() = saved_tuning;
         const auto got = from_halo_layout(fs, x.to_vector());
@@ -635,9 +628,7 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
               red += is_red ? 1 : 0;
               ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
                   << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
-                  << (pairs ? "two points per work-item, " : "")
-                  << (per_item < 0 ? "marching " + std::to_string(-per_item) + " points, " : "") << what
-                  << ", point (" << i << ", " << j << ", "
+                  << (pairs ? "two points per work-item, " : "") << what << ", point (" << i << ", " << j << ", "
                   << k << ")" << (is_red ? " red" : " black");
             }
         ASSERT_GT(red, 0u);

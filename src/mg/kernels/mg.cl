@@ -122,15 +122,6 @@ __kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, lon
   ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
 }
 
-/* ... marching k, march red points per work-item (z: a chunk and k's parity) */
-__kernel void gauss_seidel_red_march(long nx, long ny, long nz, long sx, long sy, long ph, long csx, long csy,
-                                     long ch, int march, __global const ts_real* b, __global ts_real* x,
-                                     __global const ts_real* e) {
-  const long m = get_global_id(0), j = get_global_id(1), z = get_global_id(2);
-  if (j >= ny) return;
-  ts_mg_gauss_seidel_red_march(b, x, e, m, j, z, march, nx, nz, sx, sy, ph, csx, csy, ch);
-}
-
 /* x += P e at one colour's points of a split level, one work-item per slot */
 __kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, long csx, long csy,
                            long ch, int color, __global ts_real* x, __global const ts_real* e) {

@@ -163,16 +163,6 @@ __global__ void gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s,
                                      cs.h, Pair);
 }
 
-// ... marching k, `march` red points per thread (kernels::Tuning::red_sweep_march);
-// bounded to 64 registers (no spills; the compiler takes 72, three groups per SM)
-template <class T>
-__global__ void __launch_bounds__(256, 4) gauss_seidel_red_march_k(long nx, long ny, long nz, Pitch s, Pitch cs, int march,
-                                         const T* __restrict__ b, T* x, const T* __restrict__ ec) {
-  const Slot q = slot_of(ny, 2 * ((nz + 2L * march - 1) / (2L * march)));
-  if (q.inside)
-    ts_mg_gauss_seidel_red_march(b, x, ec, q.m, q.j, q.k, march, nx, nz, s.x, s.y, s.h, cs.x, cs.y, cs.h);
-}
-
 // Split levels: x += P e at one colour's points, one thread per slot
 template <class T>
 __global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, Pitch cs, int color, T* x,
@@ -251,15 +241,15 @@ void launch(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
 }
 
 // Launches `kernel` over the slots of the rows of split level `d`
-// (per_item slots per thread; planes: the z extent, default nz).
+// (per_item slots per thread).
 template <class K, class... Args>
-void launch_slots(Queue& q, const Dims& d, int per_item, long planes, const char* name, K kernel, Args... args) {
+void launch_slots(Queue& q, const Dims& d, int per_item, const char* name, K kernel, Args... args) {
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   const dim3 block(128, 2, 1);
   const long items = (slots(d) + per_item - 1) / per_item;
   const dim3 grid(unsigned((items + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
-                  unsigned(planes));
+                  unsigned(d.nz));
   kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), args...);
   cuda::check_launch(name);
 }
@@ -296,18 +286,15 @@ template <class T>
 void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x, bool zero) {
   if (d.split)
-    return launch_slots(q, d, 1, d.nz, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
+    return launch_slots(q, d, 1, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, int(zero), cp(b), mp(x));
 }
 template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  if (const int march = checked_tuning().red_sweep_march; march > 1)
-    return launch_slots(q, d, 1, march_planes(d, march), "mg gauss_seidel_red_march", gauss_seidel_red_march_k<T>,
-                        pitch(coarse), march, cp(b), mp(x), cp(ec));
   const bool pair = checked_tuning().red_sweep_pairs;
-  launch_slots(q, d, pair ? 2 : 1, d.nz, "mg gauss_seidel_red_prolonged",
+  launch_slots(q, d, pair ? 2 : 1, "mg gauss_seidel_red_prolonged",
                pair ? gauss_seidel_red_prolonged_k<T, 1> : gauss_seidel_red_prolonged_k<T, 0>, pitch(coarse), cp(b),
                mp(x), cp(ec));
 }
@@ -364,7 +351,7 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
-        launch_slots(q, fine, 1, fine.nz, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
+        launch_slots(q, fine, 1, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
     return;
   }
   if (fine.split) {

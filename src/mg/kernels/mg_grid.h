@@ -56,18 +56,6 @@ TS_FN int ts_mg_near_needed(int oi, int oj, int ok, int own, int a, int b, int c
          TS_IN3(0, 0, 1);
 #undef TS_IN3
 }
-/* ... by some neighbour of a red point, in some (a, b) of plane c, or in
- * some plane c at (a, b) (the marching red sweep, mg_point.h) */
-TS_FN int ts_mg_near_plane_needed(int oi, int oj, int ok, int c) {
-  int any = 0;
-  TS_UNROLL for (int b = 0; b < 3; ++b)
-    TS_UNROLL for (int a = 0; a < 3; ++a) any = any || ts_mg_near_needed(oi, oj, ok, 0, a, b, c);
-  return any;
-}
-TS_FN int ts_mg_near_column_needed(int oi, int oj, int ok, int a, int b) {
-  return ts_mg_near_needed(oi, oj, ok, 0, a, b, 0) || ts_mg_near_needed(oi, oj, ok, 0, a, b, 1) ||
-         ts_mg_near_needed(oi, oj, ok, 0, a, b, 2);
-}
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY
  * work-items, each owning TS_MG_FR rows, so the region is 32 x 16 columns
  * with the default TS_MG_FY (a 28 x 12 tile plus its two-cell ring),

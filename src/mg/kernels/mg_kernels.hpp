@@ -84,12 +84,6 @@ struct Tuning {
   /// a row per work-item from one coarse cube (4 coarse columns instead of
   /// 2 x 3; gauss_seidel_red_prolonged). Not yet timed on a GPU
   bool red_sweep_pairs = false;
-  /// split levels: the red sweep reading x + P e with each work-item
-  /// marching k over this many red points of a column (sharing the black
-  /// point between two and two of three coarse planes;
-  /// ts_mg_gauss_seidel_red_march); 0 or 1: one point per work-item (or
-  /// two, red_sweep_pairs). Not yet timed
-  int red_sweep_march = 0;
   /// the tiled restriction of a split level's red residuals: both fine
   /// planes of a coarse plane in one loop (fewer idle work-items), each
   /// point a 32-bit offset (ts_mg_red_residual_planes_split). Not yet timed
@@ -110,10 +104,6 @@ const Tuning& checked_tuning();
 void require_split_pair(const Dims& fine, const Dims& coarse, const char* what);
 /// The second check alone (the prolongation by slots)
 void require_cube_offsets(const Dims& coarse, const char* what);
-
-/// The z extent of the marching red sweep's launch: a work-item per
-/// `march` red points of a column, both parities of k
-inline long march_planes(const Dims& d, int march) { return 2 * ((d.nz + 2L * march - 1) / (2L * march)); }
 
 /// Devices restrict 3D levels by tiles (mg_tiles.h) from
 /// Tuning::tiled_min_points coarse points, by coarse points below.
