@@ -109,32 +109,41 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                 opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, false); }));
       r.results.push_back(timed(*device, "split: red residuals + full-weighting restriction", kRestrictRed, pts,
                                 opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, true); }));
-      r.results.push_back(timed(*device, "split: red residuals + restriction to a split level", kRestrictRed,
-                                pts, opt.timing,
-                                [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
-      {
+      // a kernel timed under other launch shapes (kernels::Tuning: the same bits)
+      auto tuned = [&](const std::string& name, double bytes, auto set, auto f) {
         const kernels::Tuning saved = kernels::tuning();
-        kernels::tuning().restrict_lean = true;
-        r.results.push_back(timed(*device, "split: red residuals + restriction to a split level, lean loop",
-                                  kRestrictRed, pts, opt.timing,
-                                  [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
+        set(kernels::tuning());
+        r.results.push_back(timed(*device, name, bytes, pts, opt.timing, f));
         kernels::tuning() = saved;
-      }
+      };
+      auto restrict_split = [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); };
+      auto red_prolonged = [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); };
+      tuned("split: red residuals + restriction to a split level", kRestrictRed,
+            [](kernels::Tuning& t) { t.restrict_lean = false; }, restrict_split);
+      tuned("split: red residuals + restriction to a split level, lean loop", kRestrictRed,
+            [](kernels::Tuning& t) { t.restrict_lean = true; }, restrict_split);
       r.results.push_back(timed(*device, "split: prolongation to black points (by slots)", kProlongOneColour, pts,
                                 opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
       r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
                                 kProlongOneColour, pts, opt.timing,
                                 [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
-      r.results.push_back(timed(*device, "split: red sweep reading x + P e (in place of the prolongation)",
-                                kSplitRedProlonged, pts, opt.timing,
-                                [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
-      {
-        const kernels::Tuning saved = kernels::tuning();
-        kernels::tuning().red_sweep_pairs = true;
-        r.results.push_back(timed(*device, "split: red sweep reading x + P e, two points per work-item",
-                                  kSplitRedProlonged, pts, opt.timing,
-                                  [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, cs, ecs); }));
-        kernels::tuning() = saved;
+      tuned("split: red sweep reading x + P e (in place of the prolongation)", kSplitRedProlonged,
+            [](kernels::Tuning& t) { t.red_sweep_pairs = 0; }, red_prolonged);
+      tuned("split: red sweep reading x + P e, two points per work-item", kSplitRedProlonged,
+            [](kernels::Tuning& t) { t.red_sweep_pairs = 1; }, red_prolonged);
+      for (int rows : {1, 4, 8}) {  // slot_rows (default 2: the rows above)
+        tuned(fmt::format("split: one colour, {} rows per work-group", rows), kSplitColour,
+              [rows](kernels::Tuning& t) { t.slot_rows = rows; },
+              [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
+        for (int pairs : {0, 1})
+          tuned(fmt::format("split: red sweep reading x + P e, {} per work-item, {} rows per work-group",
+                            pairs ? "two" : "one", rows),
+                kSplitRedProlonged,
+                [rows, pairs](kernels::Tuning& t) {
+                  t.slot_rows = rows;
+                  t.red_sweep_pairs = pairs;
+                },
+                red_prolonged);
       }
       r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
                                 kSplitRedProlonged, pts, opt.timing,
@@ -203,8 +212,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
-    bool red_sweep_pairs = false;  // kernels::Tuning::red_sweep_pairs
-    bool restrict_lean = false;    // kernels::Tuning::restrict_lean
+    int red_sweep_pairs = -1;      // kernels::Tuning::red_sweep_pairs
+    bool restrict_lean = true;     // kernels::Tuning::restrict_lean
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -216,12 +225,12 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   -1, true, false},
                           Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
                                   true},
+                          Variant{"V(1,1) split, red sweep with the correction one point per work-item", true,
+                                  false, -1, 0, -1, true, true, false, 0},
                           Variant{"V(1,1) split, red sweep with the correction two points per work-item", true,
-                                  false, -1, 0, -1, true, true, false, true},
-                          Variant{"V(1,1) split, lean red restriction", true, false, -1, 0, -1, true, true, false,
-                                  false, true},
-                          Variant{"V(1,1) split, lean red restriction, red sweep two points per work-item", true,
-                                  false, -1, 0, -1, true, true, false, true, true},
+                                  false, -1, 0, -1, true, true, false, 1},
+                          Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
+                                  true, false, -1, false},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -240,8 +249,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     s.set_rhs(random_problem<double>(d, 1).b);
     const kernels::Tuning saved = kernels::tuning();
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
-    if (v.red_sweep_pairs) kernels::tuning().red_sweep_pairs = true;
-    if (v.restrict_lean) kernels::tuning().restrict_lean = true;
+    kernels::tuning().red_sweep_pairs = v.red_sweep_pairs;
+    kernels::tuning().restrict_lean = v.restrict_lean;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

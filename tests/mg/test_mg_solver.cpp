@@ -166,6 +166,12 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning().tiled_min_points = -1;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
+  kernels::tuning().red_sweep_pairs = 2;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
+  kernels::tuning().slot_rows = 3;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
 }
 
 // The split-level kernels that read the coarse level through 32-bit offsets
@@ -616,7 +622,8 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       for (bool pairs : {false, true}) {
         Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
         const kernels::Tuning saved_tuning = kernels::tuning();
-        kernels::tuning().red_sweep_pairs = pairs;
+        kernels::tuning().red_sweep_pairs = pairs ? 1 : 0;
+        kernels::tuning().slot_rows = pairs ? 8 : 1;  // launch shapes: the same bits
         kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
         kernels::tuning() = saved_tuning;
         const auto got = from_halo_layout(fs, x.to_vector());

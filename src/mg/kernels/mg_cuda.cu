@@ -246,7 +246,8 @@ template <class K, class... Args>
 void launch_slots(Queue& q, const Dims& d, int per_item, const char* name, K kernel, Args... args) {
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  const dim3 block(128, 2, 1);
+  const unsigned rows = unsigned(checked_tuning().slot_rows);
+  const dim3 block(256 / rows, rows, 1);
   const long items = (slots(d) + per_item - 1) / per_item;
   const dim3 grid(unsigned((items + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
                   unsigned(d.nz));
@@ -293,7 +294,7 @@ template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs;
+  const bool pair = checked_tuning().red_sweep_pairs == 1;  // -1: one on CUDA (Tuning)
   launch_slots(q, d, pair ? 2 : 1, "mg gauss_seidel_red_prolonged",
                pair ? gauss_seidel_red_prolonged_k<T, 1> : gauss_seidel_red_prolonged_k<T, 0>, pitch(coarse), cp(b),
                mp(x), cp(ec));

@@ -82,12 +82,19 @@ struct Tuning {
   bool prolong_slots = true;
   /// split levels: the red sweep reading x + P e updates two red points of
   /// a row per work-item from one coarse cube (4 coarse columns instead of
-  /// 2 x 3; gauss_seidel_red_prolonged). Not yet timed on a GPU
-  bool red_sweep_pairs = false;
+  /// 2 x 3; gauss_seidel_red_prolonged): 1 two, 0 one, -1 the backend's
+  /// choice. H200, 511^3 FP64: NVIDIA OpenCL 0.82 ms with two against
+  /// 0.98-0.99 with one, CUDA 0.75-0.76 against 0.69-0.70 (docs/mg.md), so
+  /// -1 is two on OpenCL and one elsewhere
+  int red_sweep_pairs = -1;
   /// the tiled restriction of a split level's red residuals: both fine
   /// planes of a coarse plane in one loop (fewer idle work-items), each
-  /// point a 32-bit offset (ts_mg_red_residual_planes_split). Not yet timed
-  bool restrict_lean = false;
+  /// point a 32-bit offset (ts_mg_red_residual_planes_split). H200, 511^3
+  /// FP64: CUDA 0.61-0.62 ms against 0.68-0.69, NVIDIA OpenCL 0.67 against 0.81
+  bool restrict_lean = true;
+  /// rows (j) per work-group of the kernels over a split level's slots
+  /// (256 work-items: 256 / rows slots of each row); 1, 2, 4 or 8
+  int slot_rows = 2;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;

@@ -40,7 +40,7 @@ void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& 
   cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
                    cl_long(d.ph()), extra...);
-  const long lx = 128, ly = 2;
+  const long ly = checked_tuning().slot_rows, lx = 256 / ly;
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
   opencl::queue_of(q).launch(k, cl::NDRange(up((slots(d) + per_item - 1) / per_item, lx), up(d.ny, ly),
                                             static_cast<std::size_t>(d.nz)),
@@ -88,7 +88,7 @@ template <class T>
 void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs;
+  const bool pair = checked_tuning().red_sweep_pairs != 0;  // -1: two on OpenCL (Tuning)
   launch_slots(q, b, "gauss_seidel_red_prolonged", d, pair ? 2 : 1, cl_long(coarse.px()), cl_long(coarse.py()),
                cl_long(coarse.ph()), cl_int(pair), m(b.handle()), m(x.handle()), m(ec.handle()));
 }
