@@ -15,7 +15,9 @@
 # NCU        ';'-separated 'REGEX|bench args' pairs: Nsight Compute profiles the
 #            21st launch of the kernel whose mangled name matches REGEX in that
 #            bench run (speed of light, occupancy, warp stalls, instructions,
-#            memory) into $OUT/ncu-i.txt; its key lines are printed
+#            memory) into $OUT/ncu-i.txt; its key lines are printed.
+#            'REGEX@N|args': the (N+1)th launch instead. The bench is stopped
+#            once the launch is profiled (ncu --kill)
 # NCU_SOURCE=1 also the per-SASS-instruction executed counts and stall
 #            samples, $OUT/ncu-i-sass.csv
 set -uo pipefail
@@ -73,11 +75,13 @@ IFS=';' read -ra profs <<< "${NCU:-}"
 for pr in "${profs[@]}"; do
   i=$((i + 1))
   regex=${pr%%|*}
+  skip=20
+  if [[ $regex == *@* ]]; then skip=${regex##*@}; regex=${regex%@*}; fi
   split_env "${pr#*|}"
   src=()
   [[ ${NCU_SOURCE:-0} == 1 ]] && src=(--section SourceCounters -o "$OUT/ncu-$i" -f)
-  timeout "${BENCH_S:-400}" env "${envs[@]}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip 20 \
-    --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+  timeout "${BENCH_S:-400}" env "${envs[@]}" ncu --kernel-name-base mangled -k "regex:$regex" --launch-skip "$skip" \
+    --launch-count 1 --kill yes --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis "${src[@]}" \
     "$B/bin/tessera" bench "${words[@]}" --json "$OUT/ncu-bench-$i.json" > "$OUT/ncu-$i.txt" 2>&1
   summary+=("ncu $i ($regex): exit $?")
