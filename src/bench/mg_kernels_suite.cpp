@@ -131,6 +131,20 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
             [](kernels::Tuning& t) { t.red_sweep_pairs = 0; }, red_prolonged);
       tuned("split: red sweep reading x + P e, two points per work-item", kSplitRedProlonged,
             [](kernels::Tuning& t) { t.red_sweep_pairs = 1; }, red_prolonged);
+      // work-items marching planes (Tuning::slot_planes), groups of 2 or 8 rows
+      for (int rows : {2, 8})
+        for (int planes : {4, 8, 16, 32}) {
+          auto set = [rows, planes](kernels::Tuning& t) {
+            t.slot_rows = rows;
+            t.slot_planes = planes;
+          };
+          const std::string shape = fmt::format("{} planes per work-item, {} rows per work-group", planes, rows);
+          tuned("split: one colour, " + shape, kSplitColour, set,
+                [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
+          tuned("split: red sweep reading x + P e, " + shape, kSplitRedProlonged, set, red_prolonged);
+          tuned("split: prolongation to black points (by slots), " + shape, kProlongOneColour, set,
+                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
+        }
       for (int rows : {1, 4, 8}) {  // slot_rows (default 2: the rows above)
         tuned(fmt::format("split: one colour, {} rows per work-group", rows), kSplitColour,
               [rows](kernels::Tuning& t) { t.slot_rows = rows; },
@@ -214,6 +228,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
     int red_sweep_pairs = -1;      // kernels::Tuning::red_sweep_pairs
     bool restrict_lean = true;     // kernels::Tuning::restrict_lean
+    int slot_planes = 1, slot_rows = 2;  // kernels::Tuning::slot_planes, slot_rows
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -231,6 +246,20 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   false, -1, 0, -1, true, true, false, 1},
                           Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
                                   true, false, -1, false},
+                          Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
+                                  true, true, false, -1, true, 4, 8},
+                          Variant{"V(1,1) split, slot kernels marching 8 planes, 8 rows", true, false, -1, 0, -1,
+                                  true, true, false, -1, true, 8, 8},
+                          Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
+                                  true, true, false, -1, true, 16, 8},
+                          Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
+                                  true, true, false, -1, true, 8, 2},
+                          Variant{"V(1,1) split, slot kernels marching 16 planes, 2 rows", true, false, -1, 0, -1,
+                                  true, true, false, -1, true, 16, 2},
+                          Variant{"V(1,1) split, marching 8 planes, 8 rows, one red point per work-item", true,
+                                  false, -1, 0, -1, true, true, false, 0, true, 8, 8},
+                          Variant{"V(1,1) split, marching 8 planes, 8 rows, two red points per work-item", true,
+                                  false, -1, 0, -1, true, true, false, 1, true, 8, 8},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -251,6 +280,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
     kernels::tuning().red_sweep_pairs = v.red_sweep_pairs;
     kernels::tuning().restrict_lean = v.restrict_lean;
+    kernels::tuning().slot_planes = v.slot_planes;
+    kernels::tuning().slot_rows = v.slot_rows;
     auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

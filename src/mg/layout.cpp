@@ -60,6 +60,8 @@ const Tuning& checked_tuning() {
     throw UsageError("mg tuning: red_sweep_pairs must be -1, 0 or 1, got " + std::to_string(t.red_sweep_pairs));
   if (t.slot_rows != 1 && t.slot_rows != 2 && t.slot_rows != 4 && t.slot_rows != 8)
     throw UsageError("mg tuning: slot_rows must be 1, 2, 4 or 8, got " + std::to_string(t.slot_rows));
+  if (t.slot_planes < 1)
+    throw UsageError("mg tuning: slot_planes must be >= 1, got " + std::to_string(t.slot_planes));
   if (t.restrict_planes < 1)
     throw UsageError("mg tuning: restrict_planes must be >= 1, got " + std::to_string(t.restrict_planes));
   if (t.tiled_min_points < 0)

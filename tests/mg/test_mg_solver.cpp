@@ -172,6 +172,9 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning().slot_rows = 3;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
+  kernels::tuning().slot_planes = 0;
+  EXPECT_THROW(kernels::checked_tuning(), UsageError);
+  kernels::tuning() = saved;
 }
 
 // The split-level kernels that read the coarse level through 32-bit offsets
@@ -652,10 +655,19 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
 }
 
 TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
-  for (const Dims d : {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
-    split_kernels_same_bits<double>(GetParam(), d);
-    split_kernels_same_bits<float>(GetParam(), d);
+  const kernels::Tuning saved = kernels::tuning();
+  // work-items of the slot kernels marching one plane, or 3 or 4 (partial
+  // marches at the top; Tuning::slot_planes), in groups of 2, 4 or 8 rows
+  for (auto [planes, rows] : {std::pair{1, 2}, std::pair{3, 4}, std::pair{4, 8}}) {
+    kernels::tuning().slot_planes = planes;
+    kernels::tuning().slot_rows = rows;
+    SCOPED_TRACE(std::to_string(planes) + " planes per work-item, " + std::to_string(rows) + " rows per group");
+    for (const Dims d : {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
+      split_kernels_same_bits<double>(GetParam(), d);
+      split_kernels_same_bits<float>(GetParam(), d);
+    }
   }
+  kernels::tuning() = saved;
 }
 
 // The solver with split levels (from every level above the coarsest, or the

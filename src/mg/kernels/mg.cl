@@ -100,33 +100,32 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __gl
 }
 
 /* ---- split levels (3D, storage by colour): one work-item per slot of a
- * row of one colour; nx, ny, nz the level's sizes, sx, sy, ph its storage
- * pitches ---- */
-#define TS_SLOT                                                                \
-  const long m = get_global_id(0), j = get_global_id(1), k = get_global_id(2); \
-  if (j >= ny || k >= nz) return
+ * row of one colour, marching `planes` planes of k (kernels::Tuning::
+ * slot_planes); nx, ny, nz the level's sizes, sx, sy, ph its storage
+ * pitches. TS_SLOT opens the loop over k that each kernel's body closes ---- */
+#define TS_SLOT                                                                          \
+  const long m = get_global_id(0), j = get_global_id(1), k0 = get_global_id(2) * planes; \
+  if (j >= ny) return;                                                                   \
+  for (long k = k0; k < k0 + planes && k < nz; ++k)
 
-__kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int color,
+__kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int planes, int color,
                                  int zero, __global const ts_real* b, __global ts_real* x) {
-  TS_SLOT;
-  ts_mg_gauss_seidel_split(b, x, m, j, k, color, zero, nx, sx, sy, ph);
+  TS_SLOT ts_mg_gauss_seidel_split(b, x, m, j, k, color, zero, nx, sx, sy, ph);
 }
 
 /* the red half-sweep reading x + P e at its black neighbours (mg_point.h);
  * csx, csy, ch: the coarse level's storage pitches */
-__kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph,
+__kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph, int planes,
                                          long csx, long csy, long ch, int pair,
                                          __global const ts_real* b, __global ts_real* x,
                                          __global const ts_real* e) {
-  TS_SLOT;
-  ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
+  TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
 }
 
 /* x += P e at one colour's points of a split level, one work-item per slot */
-__kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, long csx, long csy,
+__kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy,
                            long ch, int color, __global ts_real* x, __global const ts_real* e) {
-  TS_SLOT;
-  ts_mg_prolong_slot(x, e, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
+  TS_SLOT ts_mg_prolong_slot(x, e, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
 }
 
 /* 3D prolongation by coarse cells (mg_point.h): one work-item per cell

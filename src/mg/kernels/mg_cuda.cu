@@ -129,46 +129,57 @@ __global__ void convert_split_k(Level L, Pitch s, bool to_split, const T* __rest
   else dst[p.c] = src[q];
 }
 
-// Split levels: one thread per slot of a row of one colour (mg_grid.h); the
-// level's sizes and storage pitches.
+// Split levels: one thread per slot of a row of one colour (mg_grid.h),
+// marching planes k0 .. k1 - 1 (kernels::Tuning::slot_planes); the level's
+// sizes and storage pitches.
 struct Slot {
-  long m, j, k;
+  long m, j, k0, k1;
   bool inside;
 };
-__device__ Slot slot_of(long ny, long nz) {
+__device__ Slot slot_of(long ny, long nz, int planes) {
   Slot s;
   s.m = long(blockIdx.x) * blockDim.x + threadIdx.x;
   s.j = long(blockIdx.y) * blockDim.y + threadIdx.y;
-  s.k = blockIdx.z;
-  s.inside = s.j < ny && s.k < nz;
+  s.k0 = long(blockIdx.z) * planes;
+  s.k1 = s.k0 + planes < nz ? s.k0 + planes : nz;
+  s.inside = s.j < ny;
   return s;
 }
 
 template <class T>
-__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int color, int zero,
+__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int planes, int color, int zero,
                                      const T* __restrict__ b, T* x) {
-  const Slot q = slot_of(ny, nz);
-  if (q.inside) ts_mg_gauss_seidel_split(b, x, q.m, q.j, q.k, color, zero, nx, s.x, s.y, s.h);
+  const Slot q = slot_of(ny, nz, planes);
+  if (q.inside)
+#pragma unroll 1
+    for (long k = q.k0; k < q.k1; ++k) ts_mg_gauss_seidel_split(b, x, q.m, q.j, k, color, zero, nx, s.x, s.y, s.h);
 }
 
 // The red half-sweep reading x + P e at its black neighbours (mg_point.h);
 // cs: the coarse level's storage pitches.
-// Pair: two slots per thread (kernels::Tuning::red_sweep_pairs).
+// Pair: two slots per thread (kernels::Tuning::red_sweep_pairs). Bounded to
+// six groups of 256 per SM (40 registers; pairs: three, 72, unspilled), the
+// occupancy of the one-plane kernel before the march over planes.
 template <class T, int Pair>
-__global__ void gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, Pitch cs,
+__global__ void __launch_bounds__(256, Pair ? 3 : 6) gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs,
                                              const T* __restrict__ b, T* x, const T* __restrict__ ec) {
-  const Slot q = slot_of(ny, nz);
+  const Slot q = slot_of(ny, nz, planes);
   if (q.inside)
-    ts_mg_gauss_seidel_red_prolonged(b, x, ec, Pair ? 2 * q.m : q.m, q.j, q.k, nx, s.x, s.y, s.h, cs.x, cs.y,
-                                     cs.h, Pair);
+#pragma unroll 1
+    for (long k = q.k0; k < q.k1; ++k)
+      ts_mg_gauss_seidel_red_prolonged(b, x, ec, Pair ? 2 * q.m : q.m, q.j, k, nx, s.x, s.y, s.h, cs.x, cs.y,
+                                       cs.h, Pair);
 }
 
 // Split levels: x += P e at one colour's points, one thread per slot
 template <class T>
-__global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, Pitch cs, int color, T* x,
+__global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs, int color, T* x,
                                const T* __restrict__ ec) {
-  const Slot q = slot_of(ny, nz);
-  if (q.inside) ts_mg_prolong_slot(x, ec, q.m, q.j, q.k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
+  const Slot q = slot_of(ny, nz, planes);
+  if (q.inside)
+#pragma unroll 1
+    for (long k = q.k0; k < q.k1; ++k)
+      ts_mg_prolong_slot(x, ec, q.m, q.j, k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
 }
 
 // 3D prolongation by coarse cells (mg_point.h): one thread per cell column
@@ -241,7 +252,7 @@ void launch(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
 }
 
 // Launches `kernel` over the slots of the rows of split level `d`
-// (per_item slots per thread).
+// (per_item slots per thread, each marching Tuning::slot_planes planes).
 template <class K, class... Args>
 void launch_slots(Queue& q, const Dims& d, int per_item, const char* name, K kernel, Args... args) {
   auto& cq = cuda::queue_of(q);
@@ -249,9 +260,10 @@ void launch_slots(Queue& q, const Dims& d, int per_item, const char* name, K ker
   const unsigned rows = unsigned(checked_tuning().slot_rows);
   const dim3 block(256 / rows, rows, 1);
   const long items = (slots(d) + per_item - 1) / per_item;
+  const int planes = checked_tuning().slot_planes;
   const dim3 grid(unsigned((items + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
-                  unsigned(d.nz));
-  kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), args...);
+                  unsigned((d.nz + planes - 1) / planes));
+  kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), planes, args...);
   cuda::check_launch(name);
 }
 

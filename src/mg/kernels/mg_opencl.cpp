@@ -33,17 +33,19 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
 }
 
 // Launches `name` over the slots of the rows of split level `d` (per_item
-// slots per work-item), with its sizes and storage pitches first.
+// slots per work-item, each marching Tuning::slot_planes planes), with its
+// sizes, storage pitches and planes first.
 template <class T, class... Extra>
 void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, int per_item,
                   const Extra&... extra) {
   cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
+  const int planes = checked_tuning().slot_planes;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
-                   cl_long(d.ph()), extra...);
+                   cl_long(d.ph()), cl_int(planes), extra...);
   const long ly = checked_tuning().slot_rows, lx = 256 / ly;
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
   opencl::queue_of(q).launch(k, cl::NDRange(up((slots(d) + per_item - 1) / per_item, lx), up(d.ny, ly),
-                                            static_cast<std::size_t>(d.nz)),
+                                            static_cast<std::size_t>((d.nz + planes - 1) / planes)),
                              cl::NDRange(lx, ly, 1), name);
 }
 
