@@ -131,9 +131,10 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
             [](kernels::Tuning& t) { t.red_sweep_pairs = 0; }, red_prolonged);
       tuned("split: red sweep reading x + P e, two points per work-item", kSplitRedProlonged,
             [](kernels::Tuning& t) { t.red_sweep_pairs = 1; }, red_prolonged);
-      // work-items marching planes (Tuning::slot_planes), groups of 2 or 8 rows
+      // work-items marching planes (Tuning::slot_planes), groups of 2 or 8
+      // rows (Tuning::slot_rows; the rows above: the defaults, 8 and 8)
       for (int rows : {2, 8})
-        for (int planes : {4, 8, 16, 32}) {
+        for (int planes : {1, 4, 16, 32}) {
           auto set = [rows, planes](kernels::Tuning& t) {
             t.slot_rows = rows;
             t.slot_planes = planes;
@@ -145,20 +146,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
           tuned("split: prolongation to black points (by slots), " + shape, kProlongOneColour, set,
                 [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
         }
-      for (int rows : {1, 4, 8}) {  // slot_rows (default 2: the rows above)
-        tuned(fmt::format("split: one colour, {} rows per work-group", rows), kSplitColour,
-              [rows](kernels::Tuning& t) { t.slot_rows = rows; },
-              [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
-        for (int pairs : {0, 1})
-          tuned(fmt::format("split: red sweep reading x + P e, {} per work-item, {} rows per work-group",
-                            pairs ? "two" : "one", rows),
-                kSplitRedProlonged,
-                [rows, pairs](kernels::Tuning& t) {
-                  t.slot_rows = rows;
-                  t.red_sweep_pairs = pairs;
-                },
-                red_prolonged);
-      }
       r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
                                 kSplitRedProlonged, pts, opt.timing,
                                 [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); }));
@@ -228,7 +215,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
     int red_sweep_pairs = -1;      // kernels::Tuning::red_sweep_pairs
     bool restrict_lean = true;     // kernels::Tuning::restrict_lean
-    int slot_planes = 1, slot_rows = 2;  // kernels::Tuning::slot_planes, slot_rows
+    int slot_planes = 8, slot_rows = 8;  // kernels::Tuning::slot_planes, slot_rows
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -246,20 +233,14 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   false, -1, 0, -1, true, true, false, 1},
                           Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
                                   true, false, -1, false},
+                          Variant{"V(1,1) split, slot kernels one plane per work-item, 2 rows (session 19)", true, false,
+                                  -1, 0, -1, true, true, false, -1, true, 1, 2},
                           Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
                                   true, true, false, -1, true, 4, 8},
-                          Variant{"V(1,1) split, slot kernels marching 8 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, -1, true, 8, 8},
                           Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
                                   true, true, false, -1, true, 16, 8},
                           Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
                                   true, true, false, -1, true, 8, 2},
-                          Variant{"V(1,1) split, slot kernels marching 16 planes, 2 rows", true, false, -1, 0, -1,
-                                  true, true, false, -1, true, 16, 2},
-                          Variant{"V(1,1) split, marching 8 planes, 8 rows, one red point per work-item", true,
-                                  false, -1, 0, -1, true, true, false, 0, true, 8, 8},
-                          Variant{"V(1,1) split, marching 8 planes, 8 rows, two red points per work-item", true,
-                                  false, -1, 0, -1, true, true, false, 1, true, 8, 8},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,

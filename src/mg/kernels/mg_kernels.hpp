@@ -83,9 +83,9 @@ struct Tuning {
   /// split levels: the red sweep reading x + P e updates two red points of
   /// a row per work-item from one coarse cube (4 coarse columns instead of
   /// 2 x 3; gauss_seidel_red_prolonged): 1 two, 0 one, -1 the backend's
-  /// choice. H200, 511^3 FP64: NVIDIA OpenCL 0.82 ms with two against
-  /// 0.98-0.99 with one, CUDA 0.75-0.76 against 0.69-0.70 (docs/mg.md), so
-  /// -1 is two on OpenCL and one elsewhere
+  /// choice, two on OpenCL and one elsewhere. H200, 511^3 FP64 V(1,1) with
+  /// the defaults below: NVIDIA OpenCL 3.63 ms with two against 4.10 with
+  /// one, CUDA 2.97 with one against 3.04 (docs/mg.md)
   int red_sweep_pairs = -1;
   /// the tiled restriction of a split level's red residuals: both fine
   /// planes of a coarse plane in one loop (fewer idle work-items), each
@@ -94,12 +94,16 @@ struct Tuning {
   bool restrict_lean = true;
   /// rows (j) per work-group of the kernels over a split level's slots
   /// (256 work-items: 256 / rows slots of each row); 1, 2, 4 or 8
-  int slot_rows = 2;
-  /// planes (k) each work-item of those kernels marches, so that a group
+  int slot_rows = 8;
+  /// planes (k) each work-item of those kernels marches, so that its group
   /// finds the planes k - 1 and k + 1 of its neighbours in L1 from the steps
-  /// before (one plane per item: Nsight Compute on an H200 found the colour
-  /// sweep L2-bound, 93% of L2 throughput at 63% of DRAM, L1 hit rate 32%)
-  int slot_planes = 1;
+  /// before. With one plane per work-item Nsight Compute (H200) found the
+  /// colour sweep L2-bound (93% of L2 throughput, 63% of DRAM, L1 hit rate
+  /// 32%) and the red sweep with the correction L1-bound (86%). H200, 511^3
+  /// FP64, CUDA, 8 planes and 8 rows: a colour sweep 0.41 ms (91% of copy)
+  /// against 0.50, the red sweep with the correction 0.64 against 0.71-0.78,
+  /// V(1,1) 2.97 against 3.25 ms
+  int slot_planes = 8;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;
