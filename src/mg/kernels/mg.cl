@@ -103,10 +103,15 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __gl
  * row of one colour, marching `planes` planes of k (kernels::Tuning::
  * slot_planes); nx, ny, nz the level's sizes, sx, sy, ph its storage
  * pitches. TS_SLOT opens the loop over k that each kernel's body closes ---- */
+#if TS_MG_SLOT_ROLLED /* kernels::Tuning::opencl_slot_rolled: the loop kept rolled, as in CUDA */
+#define TS_SLOT_LOOP _Pragma("unroll 1")
+#else
+#define TS_SLOT_LOOP
+#endif
 #define TS_SLOT                                                                          \
   const long m = get_global_id(0), j = get_global_id(1), k0 = get_global_id(2) * planes; \
   if (j >= ny) return;                                                                   \
-  for (long k = k0; k < k0 + planes && k < nz; ++k)
+  TS_SLOT_LOOP for (long k = k0; k < k0 + planes && k < nz; ++k)
 
 __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int planes, int color,
                                  int zero, __global const ts_real* b, __global ts_real* x) {

@@ -104,6 +104,12 @@ struct Tuning {
   /// against 0.50, the red sweep with the correction 0.64 against 0.71-0.78,
   /// V(1,1) 2.97 against 3.25 ms
   int slot_planes = 8;
+  /// OpenCL: the slot kernels' loop over planes kept rolled (#pragma unroll
+  /// 1, as the CUDA kernels are compiled). On the H200 NVIDIA's OpenCL build
+  /// gained nothing from the march in the colour sweep (0.50 ms at 8 planes,
+  /// CUDA 0.41) and lost in the red sweep at one plane (1.83 ms against 0.99
+  /// before the loop); whether its unrolling is the cause is not yet timed
+  bool opencl_slot_rolled = false;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;

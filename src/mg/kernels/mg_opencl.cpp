@@ -38,7 +38,8 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
 template <class T, class... Extra>
 void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, int per_item,
                   const Extra&... extra) {
-  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
+  const std::string rolled = checked_tuning().opencl_slot_rolled ? " -DTS_MG_SLOT_ROLLED=1" : "";
+  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>() + rolled);
   const int planes = checked_tuning().slot_planes;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
                    cl_long(d.ph()), cl_int(planes), extra...);
