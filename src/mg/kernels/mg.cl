@@ -63,7 +63,7 @@ __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
 __kernel void jacobi(TS_LEVEL, ts_real omega, __global const ts_real* b,
                      __global const ts_real* xs, __global ts_real* xd) {
   TS_POINT;
-  xd[c] = ts_mg_jacobi(b[c], xs[c], ts_mg_nsum_at(xs, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim), omega);
+  xd[c] = ts_mg_jacobi_at(b, xs, c, sx, sy, dim, omega);
 }
 
 __kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, __global const ts_real* b,

@@ -91,7 +91,7 @@ void jacobi(CpuTag, Queue&, const Dims& d, T omega, const Buffer<T>& b, const Bu
   T* y = p(xd);
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long, long, long, long c) {
-    y[c] = ts_mg_jacobi(bp[c], x[c], ts_mg_nsum_at(x, c, sx, sy, d.dim), ts_mg_inv_diag(T(d.dim)), omega);
+    y[c] = ts_mg_jacobi_at(bp, x, c, sx, sy, d.dim, omega);
   });
 }
 

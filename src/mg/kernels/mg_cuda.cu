@@ -78,7 +78,7 @@ template <class T>
 __global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __restrict__ xs, T* xd) {
   Point p = point_of(L);
   if (!p.inside) return;
-  xd[p.c] = ts_mg_jacobi(b[p.c], xs[p.c], ts_mg_nsum_at(xs, p.c, L.sx, L.sy, L.dim), ts_mg_inv_diag(T(L.dim)), omega);
+  xd[p.c] = ts_mg_jacobi_at(b, xs, p.c, L.sx, L.sy, L.dim, omega);
 }
 
 template <class T>

@@ -84,6 +84,13 @@ TS_FN ts_real ts_mg_nsum_at(TS_GLOBAL const ts_real* x, long c, long sx, long sy
                   : ts_mg_nsum2(x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
 }
 
+/* Damped-Jacobi update at natural-layout index c (2D or 3D) from x, written
+ * elsewhere by the caller */
+TS_FN ts_real ts_mg_jacobi_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c, long sx, long sy,
+                              int dim, ts_real omega) {
+  return ts_mg_jacobi(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim), omega);
+}
+
 /* Gauss-Seidel update at natural-layout index c (2D or 3D); zero: x is known
  * to be 0, so the neighbour sum is +0 (the sum of zeros) and x is not read */
 TS_FN ts_real ts_mg_gauss_seidel_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c, long sx,
