@@ -75,6 +75,33 @@ TEST_P(OpenCLProgramTest, CorruptCacheEntryIsRebuilt) {
   std::filesystem::remove_all(dir);
 }
 
+// TESSERA_CL_OPTIONS reaches every build (a failing build names it among its
+// options); TESSERA_CL_BUILD_LOG=1 prints the log of a build that succeeds.
+TEST_P(OpenCLProgramTest, DiagnosticOptionsAndBuildLogFromTheEnvironment) {
+  const std::string probe = "-DTESSERA_ENV_PROBE=" + std::to_string(::getpid());
+  ::setenv("TESSERA_CL_OPTIONS", probe.c_str(), 1);
+  ::setenv("TESSERA_CL_CACHE", "off", 1);
+  {
+    auto dev = open_device(GetParam());
+    auto& cl = opencl::device_of(*dev);
+    try {
+      cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=broken_type -DTS_PACK=4");
+      ADD_FAILURE() << "the build succeeded";
+    } catch (const BuildError& e) {
+      EXPECT_NE(std::string(e.what()).find(probe), std::string::npos) << e.what();
+    }
+    ::setenv("TESSERA_CL_BUILD_LOG", "1", 1);
+    ::testing::internal::CaptureStderr();
+    cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=float -DTS_PACK=4");
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("OpenCL build log of 'dense/kernels/dense.cl'"), std::string::npos) << err;
+    EXPECT_NE(err.find(probe), std::string::npos) << err;
+  }
+  ::unsetenv("TESSERA_CL_BUILD_LOG");
+  ::unsetenv("TESSERA_CL_CACHE");
+  ::unsetenv("TESSERA_CL_OPTIONS");
+}
+
 INSTANTIATE_TEST_SUITE_P(OpenCLDevices, OpenCLProgramTest, ::testing::ValuesIn(opencl_ids()),
                          test::id_name);
 

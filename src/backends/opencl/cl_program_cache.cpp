@@ -24,6 +24,14 @@ std::string build_log(const cl::Program& p, const cl::Device& d) {
   return log;
 }
 
+// Options appended to every build (TESSERA_CL_OPTIONS), for diagnostics such
+// as NVIDIA's -cl-nv-verbose (registers and spills in the build log) or
+// -cl-nv-maxrregcount=N; part of the cache key like any option.
+std::string extra_options() {
+  const char* e = std::getenv("TESSERA_CL_OPTIONS");
+  return e && *e ? std::string(" ") + e : std::string();
+}
+
 }  // namespace
 
 ProgramCache::ProgramCache(cl::Context ctx, cl::Device dev, std::string device_key)
@@ -40,7 +48,8 @@ std::filesystem::path ProgramCache::directory() {
   return {};
 }
 
-const cl::Program& ProgramCache::get(const std::string& name, const std::string& options) {
+const cl::Program& ProgramCache::get(const std::string& name, const std::string& given) {
+  const std::string options = given + extra_options();
   const std::string key = name + '\n' + options;
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
 
@@ -73,6 +82,11 @@ cl::Program ProgramCache::build_from_source(const std::string& name, const std::
   if (err != CL_SUCCESS)
     throw BuildError(fmt::format("OpenCL build of '{}' failed ({}) with options '{}':\n{}", name,
                                  error_name(err), options, build_log(program, device_)));
+  // TESSERA_CL_BUILD_LOG=1: every build's log on stderr (a cached program is
+  // not built: TESSERA_CL_CACHE=off builds each one)
+  if (const char* log = std::getenv("TESSERA_CL_BUILD_LOG"); log && std::strcmp(log, "1") == 0)
+    fmt::print(stderr, "OpenCL build log of '{}' with options '{}':\n{}\n", name, options,
+               build_log(program, device_));
   return program;
 }
 
