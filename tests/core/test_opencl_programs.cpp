@@ -30,18 +30,21 @@ class OpenCLProgramTest : public ::testing::TestWithParam<std::string> {
   }
 };
 
-TEST_P(OpenCLProgramTest, BuildFailureShowsCompilerLog) {
-  auto dev = open_device(GetParam());
-  auto& cl = opencl::device_of(*dev);
-  // A program whose scalar type names no type cannot compile.
+// Builds dense.cl with a scalar type that names no type, which cannot
+// compile, and expects the BuildError to contain each of `needles`.
+void expect_broken_build(opencl::ClDevice& cl, const std::vector<std::string>& needles) {
   try {
     cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=broken_type -DTS_PACK=4");
-    FAIL() << "the build succeeded";
+    ADD_FAILURE() << "the build succeeded";
   } catch (const BuildError& e) {
-    std::string msg = e.what();
-    EXPECT_NE(msg.find("dense/kernels/dense.cl"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("broken_type"), std::string::npos) << msg;
+    const std::string msg = e.what();
+    for (const auto& n : needles) EXPECT_NE(msg.find(n), std::string::npos) << n << " not in: " << msg;
   }
+}
+
+TEST_P(OpenCLProgramTest, BuildFailureShowsCompilerLog) {
+  auto dev = open_device(GetParam());
+  expect_broken_build(opencl::device_of(*dev), {"dense/kernels/dense.cl", "broken_type"});
 }
 
 TEST_P(OpenCLProgramTest, CorruptCacheEntryIsRebuilt) {
@@ -84,12 +87,7 @@ TEST_P(OpenCLProgramTest, DiagnosticOptionsAndBuildLogFromTheEnvironment) {
   {
     auto dev = open_device(GetParam());
     auto& cl = opencl::device_of(*dev);
-    try {
-      cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=broken_type -DTS_PACK=4");
-      ADD_FAILURE() << "the build succeeded";
-    } catch (const BuildError& e) {
-      EXPECT_NE(std::string(e.what()).find(probe), std::string::npos) << e.what();
-    }
+    expect_broken_build(cl, {probe});
     ::setenv("TESSERA_CL_BUILD_LOG", "1", 1);
     ::testing::internal::CaptureStderr();
     cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=float -DTS_PACK=4");

@@ -654,8 +654,14 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
   });
 }
 
-TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
+// Restores kernels::tuning() when a test leaves, a failed assertion included
+struct TuningRestored {
   const kernels::Tuning saved = kernels::tuning();
+  ~TuningRestored() { kernels::tuning() = saved; }
+};
+
+TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
+  const TuningRestored restore;
   // work-items of the slot kernels marching one plane, or 3 or 4 (partial
   // marches at the top; Tuning::slot_planes), in groups of 2, 4 or 8 rows
   // (OpenCL: the loop over planes kept rolled in the last, Tuning::opencl_slot_rolled)
@@ -669,7 +675,6 @@ TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
       split_kernels_same_bits<float>(GetParam(), d);
     }
   }
-  kernels::tuning() = saved;
 }
 
 // The solver with split levels (from every level above the coarsest, or the
