@@ -195,6 +195,9 @@ TEST(MgSolver, SplitPairAndCubeOffsetsAreChecked) {
   EXPECT_THROW(kernels::require_split_pair(Dims{120003, 120003, 7, 3, true}, wide, "red sweep"), Error);
   EXPECT_THROW(kernels::require_split_pair(fine, Dims{63, 63, 63, 3, true}, "red sweep"), Error);
   EXPECT_THROW(kernels::require_split_pair(fine.natural(), coarse, "red sweep"), Error);
+  // the restriction's lean loop offsets 17 rows in 32 bits: longer rows take the other loop
+  EXPECT_TRUE(kernels::lean_restriction(fine));
+  EXPECT_FALSE(kernels::lean_restriction(Dims{300000001, 3, 3, 3, true}));
 }
 
 TEST(MgSolver, DivergenceIsReported) {

@@ -354,7 +354,7 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
          {restrict_residual_tile_k<T, 1, 1, 0>, restrict_residual_tile_k<T, 1, 1, 1>}}};
     const Kernel kernel = kernels[fine.split][coarse.split][red_only];
     kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine),
-                                            int(checked_tuning().restrict_lean), planes, cp(b),
+                                            int(lean_restriction(fine)), planes, cp(b),
                                             cp(x), mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }

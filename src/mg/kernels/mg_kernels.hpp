@@ -127,6 +127,13 @@ void require_split_pair(const Dims& fine, const Dims& coarse, const char* what);
 /// The second check alone (the prolongation by slots)
 void require_cube_offsets(const Dims& coarse, const char* what);
 
+/// Whether the tiled restriction takes the lean loop (Tuning::restrict_lean)
+/// for a split fine level: it offsets rows of the group's region in 32 bits,
+/// so a level with rows too long for that takes the other loop (same bits).
+inline bool lean_restriction(const Dims& fine) {
+  return checked_tuning().restrict_lean && (2 * TS_MG_RY + 1) * fine.px() <= 2147483647L;
+}
+
 /// Devices restrict 3D levels by tiles (mg_tiles.h) from
 /// Tuning::tiled_min_points coarse points, by coarse points below.
 inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {

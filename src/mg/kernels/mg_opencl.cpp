@@ -131,7 +131,7 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
                      cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.px()), cl_long(fine.py()),
-                     cl_long(fine.ph()), cl_int(checked_tuning().restrict_lean), cl_int(planes), m(b.handle()),
+                     cl_long(fine.ph()), cl_int(lean_restriction(fine)), cl_int(planes), m(b.handle()),
                      m(x.handle()), m(bc.handle()));
     const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
     return opencl::queue_of(q).launch(
