@@ -18,6 +18,8 @@
 #            memory) into $OUT/ncu-i.txt; its key lines are printed.
 #            'REGEX@N|args': the (N+1)th launch instead. The bench is stopped
 #            once the launch is profiled (ncu --kill)
+# CL_PTX=1   also the OpenCL program cache's entries as $OUT/cl-ptx/*.ptx (on
+#            NVIDIA the driver's PTX of each program built in the runs above)
 # NCU_SOURCE=1 also the per-SASS-instruction executed counts and stall
 #            samples, $OUT/ncu-i-sass.csv
 set -uo pipefail
@@ -92,6 +94,13 @@ for pr in "${profs[@]}"; do
   fi
   grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Instructions  |Block Limit Reg" "$OUT/ncu-$i.txt" | head -20
 done
+if [[ ${CL_PTX:-0} == 1 ]]; then  # entry = 24-byte header + binary (cl_binary_entry.hpp)
+  mkdir -p "$OUT/cl-ptx"
+  for f in "$TESSERA_CACHE_DIR"/opencl/*.bin; do
+    [[ -e $f ]] && tail -c +25 "$f" > "$OUT/cl-ptx/$(basename "$f" .bin).ptx"
+  done
+  summary+=("cl-ptx: $(ls "$OUT/cl-ptx" | wc -l) programs")
+fi
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
 # the device tool returns only a few files: one archive holds them all
 # (tar removes exactly the files it packed; an older results.tgz and files

@@ -9,6 +9,7 @@ bench::DeviceReport run(const std::shared_ptr<Device>& dev, const BenchArgs& a) 
   bench::MgKernelsOptions o;
   if (a.size) o.n = static_cast<long>(a.size);
   o.timing = a.timing;
+  o.rows = a.param("rows");
   return bench::run_mg_kernels(dev, o);
 }
 const RegisterBenchSuite registered{

@@ -1,5 +1,7 @@
 #include "bench/mg_kernels_suite.hpp"
 
+#include <regex>
+
 #include <fmt/format.h>
 
 #include "core/buffer.hpp"
@@ -27,7 +29,7 @@ constexpr double kProlongOneColour = 9;  // read the coarse e (1/8), read and wr
 constexpr double kSplitRedProlonged = 13;  // one colour's sweep (12) + the coarse e (1/8)
 
 template <class F>
-Measurement timed(Device& dev, const std::string& name, double bytes_per_point, double points,
+Measurement timed_always(Device& dev, const std::string& name, double bytes_per_point, double points,
                   const TimingOptions& t, F f) {
   Measurement m;
   m.kernel = name;
@@ -42,6 +44,18 @@ Measurement timed(Device& dev, const std::string& name, double bytes_per_point, 
 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
   DeviceReport r;
+  std::regex rows;
+  try {
+    rows = std::regex(opt.rows);
+  } catch (const std::regex_error& e) {
+    throw UsageError(fmt::format("mg-kernels: --param rows='{}' is not a regular expression ({})", opt.rows, e.what()));
+  }
+  // Times a row (pushed onto r.results) when its name matches opt.rows.
+  auto timed = [&](Device& dev, const std::string& name, double bytes_per_point, double points,
+                   const TimingOptions& t, auto f) {
+    if (!opt.rows.empty() && !std::regex_search(name, rows)) return;
+    r.results.push_back(timed_always(dev, name, bytes_per_point, points, t, f));
+  };
   r.device = device->info();
   Progress progress("mg-kernels on " + device->id(), 12);
   progress.step("copy");
@@ -64,22 +78,20 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
-      r.results.push_back(timed(*device, "fused red-black sweep", kSweepFused, pts, opt.timing, [&] {
+      timed(*device, "fused red-black sweep", kSweepFused, pts, opt.timing, [&] {
         kernels::gauss_seidel_fused(tag, q, d, b, x, x2, static_cast<const Buffer<double>*>(nullptr),
                                     static_cast<const Dims*>(nullptr));
-      }));
-      r.results.push_back(timed(*device, "fused sweep + prolongation", kSweepFused + 1, pts,
-                                opt.timing, [&] {
-                                  kernels::gauss_seidel_fused(tag, q, d, b, x, x2, &ec, &c);
-                                }));
-      r.results.push_back(timed(*device, "one colour (two-pass sweep)", kSweepColour, pts,
-                                opt.timing, [&] { kernels::gauss_seidel_color(tag, q, d, 0, b, x); }));
-      r.results.push_back(timed(*device, "residual + full-weighting restriction", kRestrict, pts, opt.timing,
-                                [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, false); }));
-      r.results.push_back(timed(*device, "red residuals + full-weighting restriction", kRestrictRed, pts,
-                                opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, true); }));
-      r.results.push_back(timed(*device, "prolongation + correction", kProlong, pts, opt.timing,
-                                [&] { kernels::prolong_add(tag, q, d, x, c, ec, -1); }));
+      });
+      timed(*device, "fused sweep + prolongation", kSweepFused + 1, pts, opt.timing,
+            [&] { kernels::gauss_seidel_fused(tag, q, d, b, x, x2, &ec, &c); });
+      timed(*device, "one colour (two-pass sweep)", kSweepColour, pts,
+            opt.timing, [&] { kernels::gauss_seidel_color(tag, q, d, 0, b, x); });
+      timed(*device, "residual + full-weighting restriction", kRestrict, pts, opt.timing,
+            [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, false); });
+      timed(*device, "red residuals + full-weighting restriction", kRestrictRed, pts,
+            opt.timing, [&] { kernels::restrict_residual(tag, q, d, b, x, c, bc, true); });
+      timed(*device, "prolongation + correction", kProlong, pts, opt.timing,
+            [&] { kernels::prolong_add(tag, q, d, x, c, ec, -1); });
     });
   }
   progress.step("split kernels");
@@ -98,22 +110,22 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     ecs.copy_from_host(to_halo_layout(cs, random_problem<double>(c, 2).b));
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
-      r.results.push_back(timed(*device, "split: red-black sweep (two colour kernels)", 2 * kSplitColour, pts,
-                                opt.timing, [&] {
-                                  kernels::gauss_seidel_color(tag, q, ds, 0, b, x);
-                                  kernels::gauss_seidel_color(tag, q, ds, 1, b, x);
-                                }));
-      r.results.push_back(timed(*device, "split: one colour", kSplitColour, pts, opt.timing,
-                                [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); }));
-      r.results.push_back(timed(*device, "split: residual + full-weighting restriction", kRestrict, pts,
-                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, false); }));
-      r.results.push_back(timed(*device, "split: red residuals + full-weighting restriction", kRestrictRed, pts,
-                                opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, true); }));
+      timed(*device, "split: red-black sweep (two colour kernels)", 2 * kSplitColour, pts,
+            opt.timing, [&] {
+              kernels::gauss_seidel_color(tag, q, ds, 0, b, x);
+              kernels::gauss_seidel_color(tag, q, ds, 1, b, x);
+            });
+      timed(*device, "split: one colour", kSplitColour, pts, opt.timing,
+            [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
+      timed(*device, "split: residual + full-weighting restriction", kRestrict, pts,
+            opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, false); });
+      timed(*device, "split: red residuals + full-weighting restriction", kRestrictRed, pts,
+            opt.timing, [&] { kernels::restrict_residual(tag, q, ds, b, x, c, bc, true); });
       // a kernel timed under other launch shapes (kernels::Tuning: the same bits)
       auto tuned = [&](const std::string& name, double bytes, auto set, auto f) {
         const kernels::Tuning saved = kernels::tuning();
         set(kernels::tuning());
-        r.results.push_back(timed(*device, name, bytes, pts, opt.timing, f));
+        timed(*device, name, bytes, pts, opt.timing, f);
         kernels::tuning() = saved;
       };
       auto restrict_split = [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); };
@@ -122,11 +134,11 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
             [](kernels::Tuning& t) { t.restrict_lean = false; }, restrict_split);
       tuned("split: red residuals + restriction to a split level, lean loop", kRestrictRed,
             [](kernels::Tuning& t) { t.restrict_lean = true; }, restrict_split);
-      r.results.push_back(timed(*device, "split: prolongation to black points (by slots)", kProlongOneColour, pts,
-                                opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); }));
-      r.results.push_back(timed(*device, "split: prolongation to black points from a split level",
-                                kProlongOneColour, pts, opt.timing,
-                                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+      timed(*device, "split: prolongation to black points (by slots)", kProlongOneColour, pts,
+            opt.timing, [&] { kernels::prolong_add(tag, q, ds, x, c, ec, 1); });
+      timed(*device, "split: prolongation to black points from a split level",
+            kProlongOneColour, pts, opt.timing,
+            [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
       tuned("split: one colour, loop over planes kept rolled (OpenCL)", kSplitColour,
             [](kernels::Tuning& t) { t.opencl_slot_rolled = true; },
             [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
@@ -151,11 +163,11 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
           tuned("split: prolongation to black points (by slots), " + shape, kProlongOneColour, set,
                 [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
         }
-      r.results.push_back(timed(*device, "split: red sweep reading x + P e from a natural level",
-                                kSplitRedProlonged, pts, opt.timing,
-                                [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); }));
-      r.results.push_back(timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
-                                [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); }));
+      timed(*device, "split: red sweep reading x + P e from a natural level",
+            kSplitRedProlonged, pts, opt.timing,
+            [&] { kernels::gauss_seidel_red_prolonged(tag, q, ds, b, x, c, ec); });
+      timed(*device, "split: prolongation to every point", kProlong, pts, opt.timing,
+            [&] { kernels::prolong_add(tag, q, ds, x, c, ec, -1); });
       // launch shapes (kernels::Tuning: the same bits at every value)
       const kernels::Tuning saved = kernels::tuning();
       // the prolongation by coarse cells (Tuning::prolong_slots off)
@@ -164,18 +176,18 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
         for (int cells : {1, 2, 4, 8, 16}) {
           kernels::tuning().prolong_cells = cells;
           kernels::tuning().prolong_min_blocks = bound;
-          r.results.push_back(timed(*device,
-                                    fmt::format("split: prolongation to black points by cells, {} per item{}", cells,
-                                                bound > 1 ? ", 40 registers (CUDA)" : ""),
-                                    kProlongOneColour, pts, opt.timing,
-                                    [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); }));
+          timed(*device,
+                fmt::format("split: prolongation to black points by cells, {} per item{}", cells,
+                            bound > 1 ? ", 40 registers (CUDA)" : ""),
+                kProlongOneColour, pts, opt.timing,
+                [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
         }
       kernels::tuning() = saved;
       for (int planes : {4, 8, 16, 32}) {
         kernels::tuning().restrict_planes = planes;
-        r.results.push_back(timed(*device, fmt::format("split: red residuals + restriction, {} planes per group", planes),
-                                  kRestrictRed, pts, opt.timing,
-                                  [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); }));
+        timed(*device, fmt::format("split: red residuals + restriction, {} planes per group", planes),
+              kRestrictRed, pts, opt.timing,
+              [&] { kernels::restrict_residual(tag, q, ds, b, x, cs, ecs, true); });
       }
       kernels::tuning() = saved;
     });
@@ -192,17 +204,17 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     dense::fill(x2, 0.0);
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
-      r.results.push_back(timed(*device, fmt::format("fused red-black sweep, level {}^3", n), kSweepFused, pe,
-                                opt.timing, [&] {
-                                  kernels::gauss_seidel_fused(tag, q, e, b, x, x2,
-                                                              static_cast<const Buffer<double>*>(nullptr),
-                                                              static_cast<const Dims*>(nullptr));
-                                }));
-      r.results.push_back(timed(*device, fmt::format("two-pass red-black sweep, level {}^3", n),
-                                2 * kSweepColour, pe, opt.timing, [&] {
-                                  kernels::gauss_seidel_color(tag, q, e, 0, b, x);
-                                  kernels::gauss_seidel_color(tag, q, e, 1, b, x);
-                                }));
+      timed(*device, fmt::format("fused red-black sweep, level {}^3", n), kSweepFused, pe,
+            opt.timing, [&] {
+              kernels::gauss_seidel_fused(tag, q, e, b, x, x2,
+                                          static_cast<const Buffer<double>*>(nullptr),
+                                          static_cast<const Dims*>(nullptr));
+            });
+      timed(*device, fmt::format("two-pass red-black sweep, level {}^3", n),
+            2 * kSweepColour, pe, opt.timing, [&] {
+              kernels::gauss_seidel_color(tag, q, e, 0, b, x);
+              kernels::gauss_seidel_color(tag, q, e, 1, b, x);
+            });
     });
   }
   // The sweeps of earlier sessions' variants (fused sweeps from other
@@ -255,6 +267,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
                                   false, -1, 15, -1}}) {
+    if (!opt.rows.empty() && !std::regex_search(std::string(v.name), rows)) continue;
     progress.step(v.name);
     Options o;
     o.fused = v.fused;
@@ -274,7 +287,7 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     kernels::tuning().slot_planes = v.slot_planes;
     kernels::tuning().slot_rows = v.slot_rows;
     kernels::tuning().opencl_slot_rolled = v.opencl_slot_rolled;
-    auto m = timed(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
+    auto m = timed_always(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;
     const double floor_ms = kModelE * 8.0 / 7.0 * pts / (r.copy_gbps * 1e6);

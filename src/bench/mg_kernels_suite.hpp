@@ -4,6 +4,7 @@
 // gap to the model-E floor can be attributed kernel by kernel.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "bench/harness.hpp"
 
@@ -12,6 +13,9 @@ namespace tessera::bench {
 struct MgKernelsOptions {
   long n = 511;  ///< cube side (c*2^k - 1)
   TimingOptions timing{3, 20};
+  /// ECMAScript regex: only the rows whose names it finds are timed (the
+  /// copy always is); empty: every row (`--param rows=REGEX`)
+  std::string rows;
 };
 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt);

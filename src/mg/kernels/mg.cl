@@ -3,6 +3,16 @@
  * mathematics and the stencil gathers are in mg_point.h. */
 #include "mg_tiles.h"
 
+/* A kernel's read-only arrays are never the array it writes, as CUDA's
+ * const __restrict__ says: their loads may move past its stores and take
+ * the read-only path. -DTS_CL_NO_RESTRICT (TESSERA_CL_OPTIONS) builds them
+ * without, to time the difference. */
+#ifdef TS_CL_NO_RESTRICT
+#define TS_IN __global const ts_real*
+#else
+#define TS_IN __global const ts_real* restrict
+#endif
+
 /* The level written: nx, ny, nz interior points, pitches sx, sy, dimension. */
 #define TS_LEVEL long nx, long ny, long nz, long sx, long sy, int dim
 #define TS_POINT                                                         \
@@ -10,20 +20,20 @@
   if (i >= nx || j >= ny || k >= nz) return;                             \
   const long c = TS_MG_IDX(i, j, k, sx, sy, dim == 3 ? 1 : 0)
 
-__kernel void thesis_jacobi(TS_LEVEL, __global const ts_real* b, __global const ts_real* xs,
+__kernel void thesis_jacobi(TS_LEVEL, TS_IN b, TS_IN xs,
                             __global ts_real* xd) {
   TS_POINT;
   xd[c] = ts_mg_thesis_jacobi(b[c], xs[c - 1], xs[c + 1], xs[c - sx], xs[c + sx]);
 }
 
-__kernel void thesis_residual(TS_LEVEL, __global const ts_real* b, __global const ts_real* x,
+__kernel void thesis_residual(TS_LEVEL, TS_IN b, TS_IN x,
                               __global ts_real* r) {
   TS_POINT;
   r[c] = ts_mg_thesis_residual(b[c], x[c], x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
 }
 
 /* written: the coarse level; fsx, fsy: the fine level's pitches */
-__kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_real* src,
+__kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, TS_IN src,
                               __global ts_real* bc) {
   TS_POINT;
   bc[c] = ts_mg_thesis_restrict_at(src, i, j, fsx, fsy);
@@ -36,7 +46,7 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, __global const ts_re
 #define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT, RED)                                             \
   __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
       long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
-      long fsy, long fh, int lean, int planes, __global const ts_real* b, __global const ts_real* x,\
+      long fsy, long fh, int lean, int planes, TS_IN b, TS_IN x,\
       __global ts_real* bc) {                                                                       \
     __local ts_real R[3 * TS_MG_RPLANE];                                                            \
     ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
@@ -54,19 +64,19 @@ TS_MG_RESTRICT_TILE(restrict_residual_tile_ss_red, 1, 1, 1)
 
 /* written: the fine level; csx, csy: the coarse level's pitches */
 __kernel void thesis_prolong(TS_LEVEL, long csx, long csy, int accumulate,
-                             __global ts_real* xf, __global const ts_real* xc) {
+                             __global ts_real* xf, TS_IN xc) {
   TS_POINT;
   const ts_real v = ts_mg_thesis_prolong_at(xc, i, j, csx, csy);
   xf[c] = accumulate ? xf[c] + v : v;
 }
 
-__kernel void jacobi(TS_LEVEL, ts_real omega, __global const ts_real* b,
-                     __global const ts_real* xs, __global ts_real* xd) {
+__kernel void jacobi(TS_LEVEL, ts_real omega, TS_IN b,
+                     TS_IN xs, __global ts_real* xd) {
   TS_POINT;
   xd[c] = ts_mg_jacobi_at(b, xs, c, sx, sy, dim, omega);
 }
 
-__kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, __global const ts_real* b,
+__kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, TS_IN b,
                                  __global ts_real* x) {
   TS_POINT;
   if (((i + j + k) & 1) != color) return;
@@ -74,8 +84,8 @@ __kernel void gauss_seidel_color(TS_LEVEL, int color, int zero, __global const t
 }
 
 /* r in the natural layout; px, py, ph: the storage pitches of b and x */
-__kernel void residual(TS_LEVEL, long px, long py, long ph, __global const ts_real* b,
-                       __global const ts_real* x, __global ts_real* r) {
+__kernel void residual(TS_LEVEL, long px, long py, long ph, TS_IN b,
+                       TS_IN x, __global ts_real* r) {
   TS_POINT;
   r[c] = ts_mg_residual_any(b, x, i, j, k, px, py, ph, dim);
 }
@@ -83,7 +93,7 @@ __kernel void residual(TS_LEVEL, long px, long py, long ph, __global const ts_re
 /* written: the coarse level (storage pitches cx, cy, ch); fsx, fsy, fh: the
  * fine level's */
 __kernel void restrict_residual(TS_LEVEL, long cx, long cy, long ch, long fsx, long fsy, long fh,
-                                int red_only, __global const ts_real* b, __global const ts_real* x,
+                                int red_only, TS_IN b, TS_IN x,
                                 __global ts_real* bc) {
   TS_POINT;
   bc[ts_mg_index(i, j, k, cx, cy, ch, dim)] =
@@ -93,7 +103,7 @@ __kernel void restrict_residual(TS_LEVEL, long cx, long cy, long ch, long fsx, l
 /* written: the fine level (natural), every point (color -1) or one
  * colour's; csx, csy, ch: the coarse level's storage pitches */
 __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __global ts_real* xf,
-                          __global const ts_real* ec) {
+                          TS_IN ec) {
   TS_POINT;
   if (color >= 0 && ((i + j + k) & 1) != color) return;
   xf[c] = xf[c] + ts_mg_prolong_at(ec, i, j, k, csx, csy, ch, dim);
@@ -114,7 +124,7 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __gl
   TS_SLOT_LOOP for (long k = k0; k < k0 + planes && k < nz; ++k)
 
 __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int planes, int color,
-                                 int zero, __global const ts_real* b, __global ts_real* x) {
+                                 int zero, TS_IN b, __global ts_real* x) {
   TS_SLOT ts_mg_gauss_seidel_split(b, x, m, j, k, color, zero, nx, sx, sy, ph);
 }
 
@@ -122,14 +132,14 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
  * csx, csy, ch: the coarse level's storage pitches */
 __kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph, int planes,
                                          long csx, long csy, long ch, int pair,
-                                         __global const ts_real* b, __global ts_real* x,
-                                         __global const ts_real* e) {
+                                         TS_IN b, __global ts_real* x,
+                                         TS_IN e) {
   TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
 }
 
 /* x += P e at one colour's points of a split level, one work-item per slot */
 __kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy,
-                           long ch, int color, __global ts_real* x, __global const ts_real* e) {
+                           long ch, int color, __global ts_real* x, TS_IN e) {
   TS_SLOT ts_mg_prolong_slot(x, e, m, j, k, color, nx, sx, sy, ph, csx, csy, ch);
 }
 
@@ -138,7 +148,7 @@ __kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph,
  * level's sizes and storage pitches, the coarse level's */
 __kernel void prolong_cells(long nx, long ny, long nz, long sx, long sy, long ph, long cnx,
                             long cny, long cnz, long csx, long csy, long ch, int colours, int cells,
-                            __global ts_real* xf, __global const ts_real* ec) {
+                            __global ts_real* xf, TS_IN ec) {
   const long I = (long)get_global_id(0) - 1, J = (long)get_global_id(1) - 1;
   const long K0 = (long)get_group_id(2) * cells - 1;
   if (I >= cnx || J >= cny) return;
@@ -148,7 +158,7 @@ __kernel void prolong_cells(long nx, long ny, long nz, long sx, long sy, long ph
 
 /* natural (pitches of TS_LEVEL) <-> split (px, py, ph) */
 __kernel void convert_split(TS_LEVEL, long px, long py, long ph, int to_split,
-                            __global const ts_real* src, __global ts_real* dst) {
+                            TS_IN src, __global ts_real* dst) {
   TS_POINT;
   const long q = ts_mg_at3(i, j, k, px, py, ph);
   if (to_split) dst[q] = src[c];
@@ -160,8 +170,8 @@ __kernel void convert_split(TS_LEVEL, long px, long py, long ph, int to_split,
  * for its case (fewer registers without it). */
 #define TS_MG_FUSED_KERNEL(NAME, PROLONG)                                                          \
   __kernel __attribute__((reqd_work_group_size(TS_MG_FX, TS_MG_FY, 1))) void NAME(                  \
-      long nx, long ny, long nz, long sx, long sy, long csx, long csy, __global const ts_real* b, \
-      __global const ts_real* xo, __global ts_real* xn, __global const ts_real* ec) {               \
+      long nx, long ny, long nz, long sx, long sy, long csx, long csy, TS_IN b, \
+      TS_IN xo, __global ts_real* xn, TS_IN ec) {               \
     __local ts_real old[2 * TS_MG_FX * TS_MG_FY * TS_MG_FR], red[TS_MG_FX * TS_MG_FY * TS_MG_FR];   \
     ts_mg_rbgs_fused_tile(b, xo, xn, ec, PROLONG, csx, csy, nx, ny, nz, sx, sy,                     \
                           (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),             \
