@@ -12,6 +12,7 @@
 #include "core/dispatch.hpp"
 #include "mg/kernels/mg_grid.h"
 #include "mg/kernels/mg_kernels.hpp"
+#include "mg/kernels/mg_point.hpp"
 #include "mg/solver.hpp"
 #include "test_support.hpp"
 
@@ -32,6 +33,16 @@ double factor(int dim, long n, Smoother s, CycleType c = CycleType::V, int cycle
   mg.set_solution(test::random_vector<double>(static_cast<std::size_t>(cube(dim, n).points()), 3));
   auto rep = mg.solve();
   return rep.asymptotic_factor();
+}
+
+// The inverse diagonal is written as constants (mg_point.h): they must be
+// 1 / (2 dim) rounded once, as the division computes it at run time.
+TEST(MgPoint, InverseDiagonalIsTheCorrectlyRoundedQuotient) {
+  volatile int two = 2, three = 3;  // kept from constant folding
+  EXPECT_EQ(point::ts_mg_inv_diag(3.0), 1.0 / (2.0 * three));
+  EXPECT_EQ(point::ts_mg_inv_diag(2.0), 1.0 / (2.0 * two));
+  EXPECT_EQ(point::ts_mg_inv_diag(3.0f), 1.0f / (2.0f * float(three)));
+  EXPECT_EQ(point::ts_mg_inv_diag(2.0f), 1.0f / (2.0f * float(two)));
 }
 
 TEST(MgConvergence, FactorsInsideTheBandsAndIndependentOfN) {

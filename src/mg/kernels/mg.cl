@@ -120,8 +120,9 @@ __kernel void prolong_add(TS_LEVEL, long csx, long csy, long ch, int color, __gl
 #endif
 #define TS_SLOT                                                                          \
   const long m = get_global_id(0), j = get_global_id(1), k0 = get_global_id(2) * planes; \
+  const long k1 = k0 + planes < nz ? k0 + planes : nz;                                   \
   if (j >= ny) return;                                                                   \
-  TS_SLOT_LOOP for (long k = k0; k < k0 + planes && k < nz; ++k)
+  TS_SLOT_LOOP for (long k = k0; k < k1; ++k)
 
 __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, long ph, int planes, int color,
                                  int zero, TS_IN b, __global ts_real* x) {
@@ -129,13 +130,18 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
 }
 
 /* the red half-sweep reading x + P e at its black neighbours (mg_point.h);
- * csx, csy, ch: the coarse level's storage pitches */
-__kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph, int planes,
-                                         long csx, long csy, long ch, int pair,
-                                         TS_IN b, __global ts_real* x,
-                                         TS_IN e) {
-  TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, pair ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, pair);
-}
+ * csx, csy, ch: the coarse level's storage pitches. _pair: two slots per
+ * work-item (kernels::Tuning::red_sweep_pairs), a kernel of its own so that
+ * the one-slot kernel is compiled with its own registers (one kernel taking
+ * `pair` as an argument took the pair's 96 on NVIDIA, against 40) */
+#define TS_MG_RED_PROLONGED(NAME, PAIR)                                                                 \
+  __kernel void NAME(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy, \
+                     long ch, TS_IN b, __global ts_real* x, TS_IN e) {                                  \
+    TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, PAIR ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, \
+                                             PAIR);                                                      \
+  }
+TS_MG_RED_PROLONGED(gauss_seidel_red_prolonged, 0)
+TS_MG_RED_PROLONGED(gauss_seidel_red_prolonged_pair, 1)
 
 /* x += P e at one colour's points of a split level, one work-item per slot */
 __kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy,

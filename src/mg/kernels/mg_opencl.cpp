@@ -92,8 +92,9 @@ void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
   const bool pair = checked_tuning().red_sweep_pairs != 0;  // -1: two on OpenCL (Tuning)
-  launch_slots(q, b, "gauss_seidel_red_prolonged", d, pair ? 2 : 1, cl_long(coarse.px()), cl_long(coarse.py()),
-               cl_long(coarse.ph()), cl_int(pair), m(b.handle()), m(x.handle()), m(ec.handle()));
+  launch_slots(q, b, pair ? "gauss_seidel_red_prolonged_pair" : "gauss_seidel_red_prolonged", d, pair ? 2 : 1,
+               cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()), m(b.handle()), m(x.handle()),
+               m(ec.handle()));
 }
 template <class T>
 void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,

@@ -53,8 +53,14 @@ TS_FN ts_real ts_mg_jacobi(ts_real b, ts_real x, ts_real nsum, ts_real inv_diag,
 }
 /* Gauss-Seidel point update (red-black ordering is the launcher's) */
 TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real inv_diag) { return (b + nsum) * inv_diag; }
-/* 1/diag of the 2D (1/4) or 3D (1/6) operator, rounded once */
-TS_FN ts_real ts_mg_inv_diag(ts_real dim) { return (ts_real)1 / ((ts_real)2 * dim); }
+/* 1/diag of the 2D (1/4) or 3D (1/6) operator, rounded once. Written as
+ * constants (1/6 correctly rounded in each precision): NVIDIA's OpenCL
+ * compiler kept 1 / (2 * 3) as a multiplication and a correctly rounded
+ * reciprocal computed at every point of a sweep. */
+TS_FN ts_real ts_mg_inv_diag(ts_real dim) {
+  return dim == (ts_real)3 ? (sizeof(ts_real) == 8 ? (ts_real)0x1.5555555555555p-3 : (ts_real)0x1.555556p-3f)
+                  : (ts_real)0.25;
+}
 /* Full weighting of the residual, accumulated with weight w = wx*wy*wz
  * (1 or 2 per axis), then scaled: the weights sum to 4^dim, and the unscaled
  * coarse system needs a factor (2h/h)^2 = 4, so scale = 4 / 4^dim. */
