@@ -139,11 +139,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       timed(*device, "split: prolongation to black points from a split level",
             kProlongOneColour, pts, opt.timing,
             [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
-      tuned("split: one colour, loop over planes kept rolled (OpenCL)", kSplitColour,
-            [](kernels::Tuning& t) { t.opencl_slot_rolled = true; },
-            [&] { kernels::gauss_seidel_color(tag, q, ds, 0, b, x); });
-      tuned("split: red sweep reading x + P e, loop over planes kept rolled (OpenCL)", kSplitRedProlonged,
-            [](kernels::Tuning& t) { t.opencl_slot_rolled = true; }, red_prolonged);
       tuned("split: red sweep reading x + P e (in place of the prolongation)", kSplitRedProlonged,
             [](kernels::Tuning& t) { t.red_sweep_pairs = 0; }, red_prolonged);
       tuned("split: red sweep reading x + P e, two points per work-item", kSplitRedProlonged,
@@ -230,10 +225,9 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
-    int red_sweep_pairs = -1;      // kernels::Tuning::red_sweep_pairs
+    int red_sweep_pairs = 0;       // kernels::Tuning::red_sweep_pairs
     bool restrict_lean = true;     // kernels::Tuning::restrict_lean
     int slot_planes = 8, slot_rows = 8;  // kernels::Tuning::slot_planes, slot_rows
-    bool opencl_slot_rolled = false;     // kernels::Tuning::opencl_slot_rolled
   };
   for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
                           Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
@@ -250,19 +244,15 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                           Variant{"V(1,1) split, red sweep with the correction two points per work-item", true,
                                   false, -1, 0, -1, true, true, false, 1},
                           Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
-                                  true, false, -1, false},
+                                  true, false, 0, false},
                           Variant{"V(1,1) split, slot kernels one plane per work-item, 2 rows (session 19)", true, false,
-                                  -1, 0, -1, true, true, false, -1, true, 1, 2},
+                                  -1, 0, -1, true, true, false, 0, true, 1, 2},
                           Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, -1, true, 4, 8},
+                                  true, true, false, 0, true, 4, 8},
                           Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, -1, true, 16, 8},
+                                  true, true, false, 0, true, 16, 8},
                           Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
-                                  true, true, false, -1, true, 8, 2},
-                          Variant{"V(1,1) split, slot loops kept rolled (OpenCL)", true, false, -1, 0, -1, true,
-                                  true, false, -1, true, 8, 8, true},
-                          Variant{"V(1,1) split, slot loops kept rolled (OpenCL), one red point per work-item", true,
-                                  false, -1, 0, -1, true, true, false, 0, true, 8, 8, true},
+                                  true, true, false, 0, true, 8, 2},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -286,7 +276,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     kernels::tuning().restrict_lean = v.restrict_lean;
     kernels::tuning().slot_planes = v.slot_planes;
     kernels::tuning().slot_rows = v.slot_rows;
-    kernels::tuning().opencl_slot_rolled = v.opencl_slot_rolled;
     auto m = timed_always(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
                    [&] { s.cycle(); });
     kernels::tuning() = saved;

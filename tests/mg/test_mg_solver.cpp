@@ -678,11 +678,9 @@ TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
   const TuningRestored restore;
   // work-items of the slot kernels marching one plane, or 3 or 4 (partial
   // marches at the top; Tuning::slot_planes), in groups of 2, 4 or 8 rows
-  // (OpenCL: the loop over planes kept rolled in the last, Tuning::opencl_slot_rolled)
   for (auto [planes, rows] : {std::pair{1, 2}, std::pair{3, 4}, std::pair{4, 8}}) {
     kernels::tuning().slot_planes = planes;
     kernels::tuning().slot_rows = rows;
-    kernels::tuning().opencl_slot_rolled = rows == 8;
     SCOPED_TRACE(std::to_string(planes) + " planes per work-item, " + std::to_string(rows) + " rows per group");
     for (const Dims d : {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
       split_kernels_same_bits<double>(GetParam(), d);

@@ -310,7 +310,7 @@ template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs == 1;  // -1: one on CUDA (Tuning)
+  const bool pair = checked_tuning().red_sweep_pairs == 1;
   launch_slots(q, d, pair ? 2 : 1, "mg gauss_seidel_red_prolonged",
                pair ? gauss_seidel_red_prolonged_k<T, 1> : gauss_seidel_red_prolonged_k<T, 0>, pitch(coarse), cp(b),
                mp(x), cp(ec));

@@ -82,11 +82,10 @@ struct Tuning {
   bool prolong_slots = true;
   /// split levels: the red sweep reading x + P e updates two red points of
   /// a row per work-item from one coarse cube (4 coarse columns instead of
-  /// 2 x 3; gauss_seidel_red_prolonged): 1 two, 0 one, -1 the backend's
-  /// choice, two on OpenCL and one elsewhere. H200, 511^3 FP64 V(1,1) with
-  /// the defaults below: NVIDIA OpenCL 3.63 ms with two against 4.10 with
-  /// one, CUDA 2.97 with one against 3.04 (docs/mg.md)
-  int red_sweep_pairs = -1;
+  /// 2 x 3; gauss_seidel_red_prolonged): 1 two, 0 one. H200, 511^3 FP64
+  /// V(1,1) with the defaults below: CUDA 2.96 ms with one against 3.04
+  /// with two, NVIDIA OpenCL 3.14 against 3.34 (docs/mg.md)
+  int red_sweep_pairs = 0;
   /// the tiled restriction of a split level's red residuals: both fine
   /// planes of a coarse plane in one loop (fewer idle work-items), each
   /// point a 32-bit offset (ts_mg_red_residual_planes_split). H200, 511^3
@@ -104,12 +103,6 @@ struct Tuning {
   /// against 0.50, the red sweep with the correction 0.64 against 0.71-0.78,
   /// V(1,1) 2.97 against 3.25 ms
   int slot_planes = 8;
-  /// OpenCL: the slot kernels' loop over planes kept rolled (#pragma unroll
-  /// 1, as the CUDA kernels are compiled). On the H200 NVIDIA's OpenCL build
-  /// gained nothing from the march in the colour sweep (0.50 ms at 8 planes,
-  /// CUDA 0.41) and lost in the red sweep at one plane (1.83 ms against 0.99
-  /// before the loop); whether its unrolling is the cause is not yet timed
-  bool opencl_slot_rolled = false;
   /// coarse levels of at least this many points are restricted by tiles
   /// (tests set 0 to run the tiles on small grids)
   long tiled_min_points = TS_MG_TILED_MIN_POINTS;

@@ -38,8 +38,7 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
 template <class T, class... Extra>
 void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, int per_item,
                   const Extra&... extra) {
-  const std::string rolled = checked_tuning().opencl_slot_rolled ? " -DTS_MG_SLOT_ROLLED=1" : "";
-  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>() + rolled);
+  cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   const int planes = checked_tuning().slot_planes;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
                    cl_long(d.ph()), cl_int(planes), extra...);
@@ -91,7 +90,7 @@ template <class T>
 void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs != 0;  // -1: two on OpenCL (Tuning)
+  const bool pair = checked_tuning().red_sweep_pairs == 1;
   launch_slots(q, b, pair ? "gauss_seidel_red_prolonged_pair" : "gauss_seidel_red_prolonged", d, pair ? 2 : 1,
                cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()), m(b.handle()), m(x.handle()),
                m(ec.handle()));
