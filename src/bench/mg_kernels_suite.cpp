@@ -139,10 +139,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
       timed(*device, "split: prolongation to black points from a split level",
             kProlongOneColour, pts, opt.timing,
             [&] { kernels::prolong_add(tag, q, ds, x, cs, ecs, 1); });
-      tuned("split: red sweep reading x + P e (in place of the prolongation)", kSplitRedProlonged,
-            [](kernels::Tuning& t) { t.red_sweep_pairs = 0; }, red_prolonged);
-      tuned("split: red sweep reading x + P e, two points per work-item", kSplitRedProlonged,
-            [](kernels::Tuning& t) { t.red_sweep_pairs = 1; }, red_prolonged);
+      timed(*device, "split: red sweep reading x + P e (in place of the prolongation)", kSplitRedProlonged, pts,
+            opt.timing, red_prolonged);
       // work-items marching planes (Tuning::slot_planes), groups of 2 or 8
       // rows (Tuning::slot_rows; the rows above: the defaults, 8 and 8)
       for (int rows : {2, 8})
@@ -225,7 +223,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     bool red_restriction = true;
     bool prolong_in_red_sweep = true;
     bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
-    int red_sweep_pairs = 0;       // kernels::Tuning::red_sweep_pairs
     bool restrict_lean = true;     // kernels::Tuning::restrict_lean
     int slot_planes = 8, slot_rows = 8;  // kernels::Tuning::slot_planes, slot_rows
   };
@@ -239,20 +236,16 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
                                   -1, true, false},
                           Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
                                   true},
-                          Variant{"V(1,1) split, red sweep with the correction one point per work-item", true,
-                                  false, -1, 0, -1, true, true, false, 0},
-                          Variant{"V(1,1) split, red sweep with the correction two points per work-item", true,
-                                  false, -1, 0, -1, true, true, false, 1},
                           Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
-                                  true, false, 0, false},
+                                  true, false, false},
                           Variant{"V(1,1) split, slot kernels one plane per work-item, 2 rows (session 19)", true, false,
-                                  -1, 0, -1, true, true, false, 0, true, 1, 2},
+                                  -1, 0, -1, true, true, false, true, 1, 2},
                           Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, 0, true, 4, 8},
+                                  true, true, false, true, 4, 8},
                           Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, 0, true, 16, 8},
+                                  true, true, false, true, 16, 8},
                           Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
-                                  true, true, false, 0, true, 8, 2},
+                                  true, true, false, true, 8, 2},
                           Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
                           Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
                           Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
@@ -272,7 +265,6 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     s.set_rhs(random_problem<double>(d, 1).b);
     const kernels::Tuning saved = kernels::tuning();
     if (v.prolong_cells) kernels::tuning().prolong_slots = false;
-    kernels::tuning().red_sweep_pairs = v.red_sweep_pairs;
     kernels::tuning().restrict_lean = v.restrict_lean;
     kernels::tuning().slot_planes = v.slot_planes;
     kernels::tuning().slot_rows = v.slot_rows;

@@ -56,8 +56,6 @@ Tuning& tuning() {
 const Tuning& checked_tuning() {
   const Tuning& t = tuning();
   if (t.prolong_cells < 1) throw UsageError("mg tuning: prolong_cells must be >= 1, got " + std::to_string(t.prolong_cells));
-  if (t.red_sweep_pairs < 0 || t.red_sweep_pairs > 1)
-    throw UsageError("mg tuning: red_sweep_pairs must be 0 or 1, got " + std::to_string(t.red_sweep_pairs));
   if (t.slot_rows != 1 && t.slot_rows != 2 && t.slot_rows != 4 && t.slot_rows != 8)
     throw UsageError("mg tuning: slot_rows must be 1, 2, 4 or 8, got " + std::to_string(t.slot_rows));
   if (t.slot_planes < 1)

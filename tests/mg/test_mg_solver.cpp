@@ -177,9 +177,6 @@ TEST(MgSolver, BadTuningIsAUsageError) {
   kernels::tuning().tiled_min_points = -1;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
-  kernels::tuning().red_sweep_pairs = 2;
-  EXPECT_THROW(kernels::checked_tuning(), UsageError);
-  kernels::tuning() = saved;
   kernels::tuning().slot_rows = 3;
   EXPECT_THROW(kernels::checked_tuning(), UsageError);
   kernels::tuning() = saved;
@@ -634,13 +631,12 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       kernels::gauss_seidel_color(cpu_tag, cpu->queue(), fd, 0, b, x);
       ref = from_halo_layout(fd, x.to_vector());
     });
-    // (devices: one red point per work-item, or two from one cube)
+    // (devices: groups of one row or of eight)
     for (const Dims& c : {cd, cs})
-      for (bool pairs : {false, true}) {
+      for (int rows : {1, 8}) {
         Buffer<T> x = buffer(fs, xv), e = buffer(c, ev);
         const kernels::Tuning saved_tuning = kernels::tuning();
-        kernels::tuning().red_sweep_pairs = pairs ? 1 : 0;
-        kernels::tuning().slot_rows = pairs ? 8 : 1;  // launch shapes: the same bits
+        kernels::tuning().slot_rows = rows;  // launch shapes: the same bits
         kernels::gauss_seidel_red_prolonged(tag, q, fs, bs, x, c, e);
         kernels::tuning() = saved_tuning;
         const auto got = from_halo_layout(fs, x.to_vector());
@@ -652,7 +648,7 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
               red += is_red ? 1 : 0;
               ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
                   << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
-                  << (pairs ? "two points per work-item, " : "") << what << ", point (" << i << ", " << j << ", "
+                  << rows << " rows per group, " << what << ", point (" << i << ", " << j << ", "
                   << k << ")" << (is_red ? " red" : " black");
             }
         ASSERT_GT(red, 0u);

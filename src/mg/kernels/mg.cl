@@ -127,18 +127,11 @@ __kernel void gauss_seidel_split(long nx, long ny, long nz, long sx, long sy, lo
 }
 
 /* the red half-sweep reading x + P e at its black neighbours (mg_point.h);
- * csx, csy, ch: the coarse level's storage pitches. _pair: two slots per
- * work-item (kernels::Tuning::red_sweep_pairs), a kernel of its own so that
- * the one-slot kernel is compiled with its own registers (one kernel taking
- * `pair` as an argument took the pair's 94 registers on NVIDIA) */
-#define TS_MG_RED_PROLONGED(NAME, PAIR)                                                                 \
-  __kernel void NAME(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy, \
-                     long ch, TS_IN b, __global ts_real* x, TS_IN e) {                                  \
-    TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, PAIR ? 2 * m : m, j, k, nx, sx, sy, ph, csx, csy, ch, \
-                                             PAIR);                                                      \
-  }
-TS_MG_RED_PROLONGED(gauss_seidel_red_prolonged, 0)
-TS_MG_RED_PROLONGED(gauss_seidel_red_prolonged_pair, 1)
+ * csx, csy, ch: the coarse level's storage pitches */
+__kernel void gauss_seidel_red_prolonged(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx,
+                                         long csy, long ch, TS_IN b, __global ts_real* x, TS_IN e) {
+  TS_SLOT ts_mg_gauss_seidel_red_prolonged(b, x, e, m, j, k, nx, sx, sy, ph, csx, csy, ch);
+}
 
 /* x += P e at one colour's points of a split level, one work-item per slot */
 __kernel void prolong_slot(long nx, long ny, long nz, long sx, long sy, long ph, int planes, long csx, long csy,

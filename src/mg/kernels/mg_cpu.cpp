@@ -122,7 +122,7 @@ void gauss_seidel_red_prolonged(CpuTag, Queue&, const Dims& d, const Buffer<T>& 
   T* xp = p(x);
   const long px = d.px(), py = d.py(), ph = d.ph(), cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
   for_each_slot(d, [&](long m, long j, long k) {
-    ts_mg_gauss_seidel_red_prolonged(bp, xp, e, m, j, k, d.nx, px, py, ph, cx, cy, ch, 0);
+    ts_mg_gauss_seidel_red_prolonged(bp, xp, e, m, j, k, d.nx, px, py, ph, cx, cy, ch);
   });
 }
 

@@ -164,17 +164,15 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int pla
 
 // The red half-sweep reading x + P e at its black neighbours (mg_point.h);
 // cs: the coarse level's storage pitches.
-// Pair: two slots per thread (kernels::Tuning::red_sweep_pairs). Bounded to
-// six groups of 256 per SM (40 registers; pairs: three, 72, unspilled), the
+// Bounded to six groups of 256 per SM (40 registers, unspilled), the
 // occupancy of the one-plane kernel before the march over planes.
-template <class T, int Pair>
-__global__ void __launch_bounds__(256, Pair ? 3 : 6)
+template <class T>
+__global__ void __launch_bounds__(256, 6)
     gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs, const T* __restrict__ b,
                                  T* x, const T* __restrict__ ec) {
   const Slot q = slot_of(ny, nz, planes);
   for_each_plane(q, [&](long k) {
-    ts_mg_gauss_seidel_red_prolonged(b, x, ec, Pair ? 2 * q.m : q.m, q.j, k, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h,
-                                     Pair);
+    ts_mg_gauss_seidel_red_prolonged(b, x, ec, q.m, q.j, k, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
   });
 }
 
@@ -255,17 +253,16 @@ void launch(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
   cuda::check_launch(name);
 }
 
-// Launches `kernel` over the slots of the rows of split level `d`
-// (per_item slots per thread, each marching Tuning::slot_planes planes).
+// Launches `kernel` over the slots of the rows of split level `d` (one
+// slot per thread, each marching Tuning::slot_planes planes).
 template <class K, class... Args>
-void launch_slots(Queue& q, const Dims& d, int per_item, const char* name, K kernel, Args... args) {
+void launch_slots(Queue& q, const Dims& d, const char* name, K kernel, Args... args) {
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   const unsigned rows = unsigned(checked_tuning().slot_rows);
   const dim3 block(256 / rows, rows, 1);
-  const long items = (slots(d) + per_item - 1) / per_item;
   const int planes = checked_tuning().slot_planes;
-  const dim3 grid(unsigned((items + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
+  const dim3 grid(unsigned((slots(d) + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
                   unsigned((d.nz + planes - 1) / planes));
   kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), planes, args...);
   cuda::check_launch(name);
@@ -303,17 +300,15 @@ template <class T>
 void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x, bool zero) {
   if (d.split)
-    return launch_slots(q, d, 1, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
+    return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, int(zero), cp(b), mp(x));
 }
 template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs == 1;
-  launch_slots(q, d, pair ? 2 : 1, "mg gauss_seidel_red_prolonged",
-               pair ? gauss_seidel_red_prolonged_k<T, 1> : gauss_seidel_red_prolonged_k<T, 0>, pitch(coarse), cp(b),
-               mp(x), cp(ec));
+  launch_slots(q, d, "mg gauss_seidel_red_prolonged", gauss_seidel_red_prolonged_k<T>, pitch(coarse), cp(b), mp(x),
+               cp(ec));
 }
 template <class T>
 void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
@@ -368,7 +363,7 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
-        launch_slots(q, fine, 1, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
+        launch_slots(q, fine, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
     return;
   }
   if (fine.split) {

@@ -80,12 +80,6 @@ struct Tuning {
   /// (NVIDIA OpenCL). Used where the correction is not read inside the red
   /// sweep (Options::prolong_in_red_sweep): FMG, V(nu, 0)
   bool prolong_slots = true;
-  /// split levels: the red sweep reading x + P e updates two red points of
-  /// a row per work-item from one coarse cube (4 coarse columns instead of
-  /// 2 x 3; gauss_seidel_red_prolonged): 1 two, 0 one. H200, 511^3 FP64
-  /// V(1,1) with the defaults below: CUDA 2.96 ms with one against 3.04
-  /// with two, NVIDIA OpenCL 3.14 against 3.34 (docs/mg.md)
-  int red_sweep_pairs = 0;
   /// the tiled restriction of a split level's red residuals: both fine
   /// planes of a coarse plane in one loop (fewer idle work-items), each
   /// point a 32-bit offset (ts_mg_red_residual_planes_split). H200, 511^3

@@ -32,19 +32,18 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
                              cl::NDRange(lx, ly, 1), name);
 }
 
-// Launches `name` over the slots of the rows of split level `d` (per_item
-// slots per work-item, each marching Tuning::slot_planes planes), with its
-// sizes, storage pitches and planes first.
+// Launches `name` over the slots of the rows of split level `d` (one slot
+// per work-item, each marching Tuning::slot_planes planes), with its sizes,
+// storage pitches and planes first.
 template <class T, class... Extra>
-void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, int per_item,
-                  const Extra&... extra) {
+void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, const Extra&... extra) {
   cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   const int planes = checked_tuning().slot_planes;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
                    cl_long(d.ph()), cl_int(planes), extra...);
   const long ly = checked_tuning().slot_rows, lx = 256 / ly;
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
-  opencl::queue_of(q).launch(k, cl::NDRange(up((slots(d) + per_item - 1) / per_item, lx), up(d.ny, ly),
+  opencl::queue_of(q).launch(k, cl::NDRange(up(slots(d), lx), up(d.ny, ly),
                                             static_cast<std::size_t>((d.nz + planes - 1) / planes)),
                              cl::NDRange(lx, ly, 1), name);
 }
@@ -82,7 +81,7 @@ template <class T>
 void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x, bool zero) {
   if (d.split)
-    return launch_slots(q, b, "gauss_seidel_split", d, 1, cl_int(color), cl_int(zero), m(b.handle()),
+    return launch_slots(q, b, "gauss_seidel_split", d, cl_int(color), cl_int(zero), m(b.handle()),
                         m(x.handle()));
   launch(q, b, "gauss_seidel_color", d, cl_int(color), cl_int(zero), m(b.handle()), m(x.handle()));
 }
@@ -90,10 +89,8 @@ template <class T>
 void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  const bool pair = checked_tuning().red_sweep_pairs == 1;
-  launch_slots(q, b, pair ? "gauss_seidel_red_prolonged_pair" : "gauss_seidel_red_prolonged", d, pair ? 2 : 1,
-               cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()), m(b.handle()), m(x.handle()),
-               m(ec.handle()));
+  launch_slots(q, b, "gauss_seidel_red_prolonged", d, cl_long(coarse.px()), cl_long(coarse.py()),
+               cl_long(coarse.ph()), m(b.handle()), m(x.handle()), m(ec.handle()));
 }
 template <class T>
 void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
@@ -151,7 +148,7 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
     require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
-        launch_slots(q, xf, "prolong_slot", fine, 1, cl_long(coarse.px()), cl_long(coarse.py()),
+        launch_slots(q, xf, "prolong_slot", fine, cl_long(coarse.px()), cl_long(coarse.py()),
                      cl_long(coarse.ph()), cl_int(c), m(xf.handle()), m(ec.handle()));
     return;
   }

@@ -234,42 +234,39 @@ TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_rea
  * halo (c + d = -1 or n) they are the coarse halo's zeros, so the
  * "corrected" halo is 0 + 0 = +0, what the sweep reads without it. */
 
-/* The coarse points (li + a, lj + b, lk + c), a in 0..w-1, b, c in 0..2,
- * that are needed (above) by one point (points 1, w 3) or by two points
- * two fine columns apart (points 2, w 4: the second's cube starts one coarse
- * column later) into v[3w c + w b + a], the rest 0, each loaded once. With
+/* The coarse points (li + a, lj + b, lk + c), a, b, c in 0..2, that are
+ * needed (above) by one point into v[9 c + 3 b + a], the rest 0, each
+ * loaded once. (Two points two fine columns apart from one cube of width 4
+ * were slower on both backends, H200 session 21, and were removed.) With
  * the parities constant (the callers' switches), device compilers keep v in
  * registers and load only the needed ones; the addressing takes the row
  * (lj, lk) once and per a the two colours' slots (split: colour
  * (I + J + K) & 1, slot (I + 1) >> 1; natural: ch == 0, slot I + 1). */
 TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk, int oi, int oj,
-                           int ok, int own, int points, long csx, long csy, long ch, ts_real* v) {
+                           int ok, int own, long csx, long csy, long ch, ts_real* v) {
   /* the cube's first row in either colour's array (natural: both the same);
    * coordinates and offsets below are 32-bit: a pointer plus an int is one
    * instruction on GPUs, 64-bit products and sums several */
   TS_GLOBAL const ts_real* r0 = e + ((lk + 1) * csy + (lj + 1) * csx);
   TS_GLOBAL const ts_real* r1 = r0 + ch;
-  const int ox = (int)csx, oy = (int)csy, parity = (int)((li + lj + lk) & 1), w = points + 2;
-  TS_UNROLL for (int a = 0; a < w; ++a) {
+  const int ox = (int)csx, oy = (int)csy, parity = (int)((li + lj + lk) & 1);
+  TS_UNROLL for (int a = 0; a < 3; ++a) {
     const int X = (int)li + a + 1; /* halo coordinate of coarse I = li + a */
     const int slot = ch ? X >> 1 : X, colour = (parity + a) & 1;
     TS_GLOBAL const ts_real* same = (colour ? r1 : r0) + slot;
     TS_GLOBAL const ts_real* flipped = (colour ? r0 : r1) + slot;
     TS_UNROLL for (int c = 0; c < 3; ++c)
       TS_UNROLL for (int b = 0; b < 3; ++b) {
-        const int needed = (a < 3 && ts_mg_near_needed(oi, oj, ok, own, a, b, c)) ||
-                           (points == 2 && a >= 1 && ts_mg_near_needed(oi, oj, ok, own, a - 1, b, c));
-        v[3 * w * c + w * b + a] = needed ? ((b + c) & 1 ? flipped : same)[b * ox + c * oy] : (ts_real)0;
+        v[9 * c + 3 * b + a] =
+            ts_mg_near_needed(oi, oj, ok, own, a, b, c) ? ((b + c) & 1 ? flipped : same)[b * ox + c * oy] : (ts_real)0;
       }
   }
 }
 
 /* P e at offset (di, dj, dk) from a point of parities (oi, oj, ok), from
- * the cube v of width w, the point's columns starting at ax: the terms in
- * (k, j, i) order with ts_mg_prolong_at's weight, so the sum is that
- * function's, bit for bit. */
-TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int w, int ax, int oi, int oj, int ok, int di, int dj,
-                                 int dk) {
+ * its cube v: the terms in (k, j, i) order with ts_mg_prolong_at's weight,
+ * so the sum is that function's, bit for bit. */
+TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int oi, int oj, int ok, int di, int dj, int dk) {
   const int fi = ts_mg_near_first(oi, di), fj = ts_mg_near_first(oj, dj), fk = ts_mg_near_first(ok, dk);
   const int ni = ts_mg_near_count(oi, di), nj = ts_mg_near_count(oj, dj), nk = ts_mg_near_count(ok, dk);
   const ts_real wt = (ni == 2 ? (ts_real)0.5 : (ts_real)1) * (nj == 2 ? (ts_real)0.5 : (ts_real)1) *
@@ -279,18 +276,18 @@ TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int w, int ax, int oi, int oj
     TS_UNROLL for (int b = 0; b < 2; ++b)
       TS_UNROLL for (int a = 0; a < 2; ++a)
         if (c < nk && b < nj && a < ni)
-          acc = ts_mg_interp_accumulate(acc, v[3 * w * (fk + c) + w * (fj + b) + ax + fi + a], wt);
+          acc = ts_mg_interp_accumulate(acc, v[9 * (fk + c) + 3 * (fj + b) + fi + a], wt);
   return acc;
 }
 
 /* The red update at interior (i, j, k) (i + j + k even, so i & 1 is
- * (j + k) & 1) from its cube (v, w, ax as above), parities oi, oj, ok. p,
- * q: the point's slot and that of the same place in the black array; sx,
- * sy: the level's split pitches. */
-TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, const ts_real* v, int w,
-                               int ax, long i, long p, long q, long sx, long sy, int oi, int oj, int ok) {
+ * (j + k) & 1) from its cube v, parities oi, oj, ok. p, q: the point's slot
+ * and that of the same place in the black array; sx, sy: the level's split
+ * pitches. */
+TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, const ts_real* v, long i,
+                               long p, long q, long sx, long sy, int oi, int oj, int ok) {
   const long s = (i + 1) & 1;
-#define TS_NEAR(di, dj, dk) ts_mg_prolong_cube(v, w, ax, oi, oj, ok, di, dj, dk)
+#define TS_NEAR(di, dj, dk) ts_mg_prolong_cube(v, oi, oj, ok, di, dj, dk)
   const ts_real west = x[q - 1 + s] + TS_NEAR(-1, 0, 0), east = x[q + s] + TS_NEAR(1, 0, 0);
   const ts_real south = x[q - sx] + TS_NEAR(0, -1, 0), north = x[q + sx] + TS_NEAR(0, 1, 0);
   const ts_real down = x[q - sy] + TS_NEAR(0, 0, -1), up = x[q + sy] + TS_NEAR(0, 0, 1);
@@ -298,58 +295,35 @@ TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
   x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum3(west, east, south, north, down, up), ts_mg_inv_diag((ts_real)3));
 }
 
-/* One red point (points 1) or two, i and i + 2 in slots p, p + 1 (points
- * 2), with parities oi, oj, ok passed as constants by the callers below:
- * each row class loads its 8 (all even) or 10 coarse points for one point,
- * 12 or 15-16 for two. */
+/* The red point i in slot p, with parities oi, oj, ok passed as constants
+ * by the caller below: each row class loads its 8 (all even) or 10 coarse
+ * points. */
 TS_FN void ts_mg_red_prolonged_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
                                   TS_GLOBAL const ts_real* e, long i, long j, long k, long p,
-                                  long q, long sx, long sy, long csx, long csy, long ch, int points,
-                                  int oi, int oj, int ok) {
-  ts_real v[36];
-  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 0, points, csx, csy, ch, v);
-  TS_UNROLL for (int n = 0; n < points; ++n)
-    ts_mg_red_from_cube(b, x, v, points + 2, n, i + 2 * n, p + n, q + n, sx, sy, oi, oj, ok);
+                                  long q, long sx, long sy, long csx, long csy, long ch, int oi, int oj,
+                                  int ok) {
+  ts_real v[27];
+  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 0, csx, csy, ch, v);
+  ts_mg_red_from_cube(b, x, v, i, p, q, sx, sy, oi, oj, ok);
 }
 
 /* The red Gauss-Seidel update of slot m of row (j, k) of a split level
  * reading x + P e at its black neighbours (e: the coarse level's solution,
- * either storage, pitches csx, csy, ch); pair: also slot m + 1, both from
- * one cube (the launcher gives a work-item every other slot). A slot
- * without a point (past a row's ends) does nothing; its partner, if it has
- * one, is updated alone. */
+ * either storage, pitches csx, csy, ch). A slot without a point (past a
+ * row's ends) does nothing. */
 TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
                                             TS_GLOBAL const ts_real* e, long m, long j, long k,
                                             long nx, long sx, long sy, long ph, long csx,
-                                            long csy, long ch, int pair) {
-  long i = ts_mg_split_i(m, j, k, 0);
-  int points = 1;
-  if (pair) {
-    const int first = i >= 0 && i < nx, second = i + 2 >= 0 && i + 2 < nx;
-    if (!first && !second) return;
-    if (!first) {
-      ++m;
-      i += 2;
-    } else if (second) {
-      points = 2;
-    }
-  } else if (i < 0 || i >= nx) {
-    return;
-  }
+                                            long csy, long ch) {
+  const long i = ts_mg_split_i(m, j, k, 0);
+  if (i < 0 || i >= nx) return;
   const long p = ts_mg_slot(m, j, k, 0, sx, sy, ph), q = p + ph;
-#define TS_RED_CASES(PTS)                                                                                 \
-  switch ((int)(((j & 1) << 1) | (k & 1))) {                                                              \
-    case 0: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, PTS, 0, 0, 0); break;   \
-    case 1: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, PTS, 1, 0, 1); break;   \
-    case 2: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, PTS, 1, 1, 0); break;   \
-    default: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, PTS, 0, 1, 1); break;  \
+  switch ((int)(((j & 1) << 1) | (k & 1))) {
+    case 0: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 0, 0); break;
+    case 1: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 0, 1); break;
+    case 2: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 1, 0); break;
+    default: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 1, 1); break;
   }
-  if (points == 2) {
-    TS_RED_CASES(2)
-  } else {
-    TS_RED_CASES(1)
-  }
-#undef TS_RED_CASES
 }
 
 /* ---- the prolongation by slots (split levels) ----
@@ -360,8 +334,8 @@ TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBA
 TS_FN void ts_mg_prolong_slot_at(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long i, long j,
                                  long k, long p, long csx, long csy, long ch, int oi, int oj, int ok) {
   ts_real v[27];
-  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 1, 1, csx, csy, ch, v);
-  x[p] = x[p] + ts_mg_prolong_cube(v, 3, 0, oi, oj, ok, 0, 0, 0);
+  ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 1, csx, csy, ch, v);
+  x[p] = x[p] + ts_mg_prolong_cube(v, oi, oj, ok, 0, 0, 0);
 }
 TS_FN void ts_mg_prolong_slot(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j, long k,
                               int c, long nx, long sx, long sy, long ph, long csx, long csy, long ch) {
