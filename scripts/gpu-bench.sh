@@ -19,7 +19,8 @@
 #            'REGEX@N|args': the (N+1)th launch instead. The bench is stopped
 #            once the launch is profiled (ncu --kill)
 # CL_PTX=1   also the OpenCL program cache's entries as $OUT/cl-ptx/*.ptx (on
-#            NVIDIA the driver's PTX of each program built in the runs above)
+#            NVIDIA the driver's PTX of each program the tests and runs above
+#            built; the cache is emptied first, so no earlier call's entries)
 # NCU_SOURCE=1 also the per-SASS-instruction executed counts and stall
 #            samples, $OUT/ncu-i-sass.csv
 set -uo pipefail
@@ -28,6 +29,7 @@ source scripts/gpu-common.sh
 # files of this call only: $OUT has been seen holding an earlier run's files
 started=$(mktemp)
 export TESSERA_CACHE_DIR=/tmp/tessera-cache
+[[ ${CL_PTX:-0} == 1 ]] && rm -rf "$TESSERA_CACHE_DIR/opencl"
 B=${BUILD_DIR:-build/gpu}
 gpu_build "$B" tessera_cli tessera_tests
 echo "commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"

@@ -1,6 +1,8 @@
 #include "bench/mg_kernels_suite.hpp"
 
+#include <algorithm>
 #include <regex>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -30,7 +32,7 @@ constexpr double kSplitRedProlonged = 13;  // one colour's sweep (12) + the coar
 
 template <class F>
 Measurement timed_always(Device& dev, const std::string& name, double bytes_per_point, double points,
-                  const TimingOptions& t, F f) {
+                         const TimingOptions& t, F f) {
   Measurement m;
   m.kernel = name;
   m.precision = "double";
@@ -38,6 +40,51 @@ Measurement timed_always(Device& dev, const std::string& name, double bytes_per_
   m.bytes = bytes_per_point * points;
   m.timing = time_runs(dev.queue(), [&](int) { f(); }, t);
   return m;
+}
+
+// The whole cycles timed, with the options and launch shapes each sets.
+// The sweeps of earlier sessions' variants (fused sweeps from other
+// thresholds, fused prolongation, host levels from 63^3 to 7^3) are in
+// bench/results/nvidia-h200/2026-11-28-s17; these are the ones that set
+// today's defaults.
+struct Variant {
+  const char* name;
+  bool fused, fuse_prolongation;
+  long fused_min_points;  // -1: the default
+  long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
+  long split_min_points = -2;  // -2: no split levels, -1: the default threshold
+  bool red_restriction = true;
+  bool prolong_in_red_sweep = true;
+  bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
+  bool restrict_lean = true;     // kernels::Tuning::restrict_lean
+  int slot_planes = 8, slot_rows = 8;  // kernels::Tuning::slot_planes, slot_rows
+};
+
+std::vector<Variant> cycle_variants(long fine_points) {
+  return {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
+          Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
+                  false, -1, 0, -2, false},
+          Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
+          Variant{"V(1,1) split levels from 2^20 points (default)", true, false, -1, 0, -1},
+          Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
+          Variant{"V(1,1) split, prolongation kernel (not in the red sweep)", true, false, -1, 0,
+                  -1, true, false},
+          Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
+                  true},
+          Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
+                  true, false, false},
+          Variant{"V(1,1) split, slot kernels one plane per work-item, 2 rows (session 19)", true, false,
+                  -1, 0, -1, true, true, false, true, 1, 2},
+          Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
+                  true, true, false, true, 4, 8},
+          Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
+                  true, true, false, true, 16, 8},
+          Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
+                  true, true, false, true, 8, 2},
+          Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
+          Variant{"V(1,1) split finest level only", true, false, -1, 0, fine_points},
+          Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
+                  false, -1, 15, -1}};
 }
 
 }  // namespace
@@ -50,14 +97,16 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
   } catch (const std::regex_error& e) {
     throw UsageError(fmt::format("mg-kernels: --param rows='{}' is not a regular expression ({})", opt.rows, e.what()));
   }
+  auto wanted = [&](const std::string& name) { return opt.rows.empty() || std::regex_search(name, rows); };
   // Times a row (pushed onto r.results) when its name matches opt.rows.
   auto timed = [&](Device& dev, const std::string& name, double bytes_per_point, double points,
                    const TimingOptions& t, auto f) {
-    if (!opt.rows.empty() && !std::regex_search(name, rows)) return;
-    r.results.push_back(timed_always(dev, name, bytes_per_point, points, t, f));
+    if (wanted(name)) r.results.push_back(timed_always(dev, name, bytes_per_point, points, t, f));
   };
+  const auto variants = cycle_variants(opt.n * opt.n * opt.n);
+  const int cycles = int(std::count_if(variants.begin(), variants.end(), [&](const Variant& v) { return wanted(v.name); }));
   r.device = device->info();
-  Progress progress("mg-kernels on " + device->id(), 12);
+  Progress progress("mg-kernels on " + device->id(), 4 + cycles);
   progress.step("copy");
   auto copy = measure_native_copy(*device, std::size_t(1) << 30, opt.timing);
   r.copy_gbps = copy.gbps();
@@ -210,47 +259,8 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
             });
     });
   }
-  // The sweeps of earlier sessions' variants (fused sweeps from other
-  // thresholds, fused prolongation, host levels from 63^3 to 7^3) are in
-  // bench/results/nvidia-h200/2026-11-28-s17; these are the ones that set
-  // today's defaults.
-  struct Variant {
-    const char* name;
-    bool fused, fuse_prolongation;
-    long fused_min_points;  // -1: the default
-    long host_side = 0;     // levels of at most host_side^3 points on the host CPU (0: none)
-    long split_min_points = -2;  // -2: no split levels, -1: the default threshold
-    bool red_restriction = true;
-    bool prolong_in_red_sweep = true;
-    bool prolong_cells = false;  // kernels::Tuning::prolong_slots off
-    bool restrict_lean = true;     // kernels::Tuning::restrict_lean
-    int slot_planes = 8, slot_rows = 8;  // kernels::Tuning::slot_planes, slot_rows
-  };
-  for (const Variant v : {Variant{"V(1,1) fused sweeps, natural storage", true, false, -1},
-                          Variant{"V(1,1) fused sweeps, natural storage, every residual restricted", true,
-                                  false, -1, 0, -2, false},
-                          Variant{"V(1,1) two-pass sweeps (model A)", false, false, -1},
-                          Variant{"V(1,1) split levels from 2^20 points (default)", true, false, -1, 0, -1},
-                          Variant{"V(1,1) split, every residual restricted", true, false, -1, 0, -1, false},
-                          Variant{"V(1,1) split, prolongation kernel (not in the red sweep)", true, false, -1, 0,
-                                  -1, true, false},
-                          Variant{"V(1,1) split, prolongation kernel by cells", true, false, -1, 0, -1, true, false,
-                                  true},
-                          Variant{"V(1,1) split, restriction without the lean loop", true, false, -1, 0, -1, true,
-                                  true, false, false},
-                          Variant{"V(1,1) split, slot kernels one plane per work-item, 2 rows (session 19)", true, false,
-                                  -1, 0, -1, true, true, false, true, 1, 2},
-                          Variant{"V(1,1) split, slot kernels marching 4 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, true, 4, 8},
-                          Variant{"V(1,1) split, slot kernels marching 16 planes, 8 rows", true, false, -1, 0, -1,
-                                  true, true, false, true, 16, 8},
-                          Variant{"V(1,1) split, slot kernels marching 8 planes, 2 rows", true, false, -1, 0, -1,
-                                  true, true, false, true, 8, 2},
-                          Variant{"V(1,1) split levels from 2^22 points", true, false, -1, 0, 1L << 22},
-                          Variant{"V(1,1) split finest level only", true, false, -1, 0, d.points()},
-                          Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true,
-                                  false, -1, 15, -1}}) {
-    if (!opt.rows.empty() && !std::regex_search(std::string(v.name), rows)) continue;
+  for (const Variant& v : variants) {
+    if (!wanted(v.name)) continue;
     progress.step(v.name);
     Options o;
     o.fused = v.fused;
@@ -269,13 +279,17 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     kernels::tuning().slot_planes = v.slot_planes;
     kernels::tuning().slot_rows = v.slot_rows;
     auto m = timed_always(*device, v.name, kModelE * 8.0 / 7.0, pts, TimingOptions{opt.timing.warmup, 10},
-                   [&] { s.cycle(); });
+                          [&] { s.cycle(); });
     kernels::tuning() = saved;
     const double floor_ms = kModelE * 8.0 / 7.0 * pts / (r.copy_gbps * 1e6);
     m.note = fmt::format("bytes = model E; floor {:.3f} ms, {:.2f}x the floor", floor_ms,
                          m.timing.median_ms / floor_ms);
     r.results.push_back(m);
   }
+  if (r.results.size() == 1)  // the copy alone
+    throw UsageError(fmt::format("mg-kernels: --param rows='{}' matched no row (an ECMAScript regex searched in "
+                                 "each row's name: escape + ( ) ^ as \\+ \\( \\) \\^)",
+                                 opt.rows));
   return r;
 }
 

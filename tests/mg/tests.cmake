@@ -66,3 +66,12 @@ add_test(NAME cli.mg_rhs_nan_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:
 add_test(NAME cli.bench_mg_small_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=bench\;mg\;--device\;cpu\;--size\;63\;--reps\;1\;--warmup\;0
          -DEXPECT=0 -DMATCH=streaming.10.x.V.0,16..staged -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# bench mg-kernels --param rows=REGEX: only the matching rows (and the copy)
+# are timed; a filter matching no row is a usage error
+add_test(NAME cli.bench_mg_kernels_rows_filter COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg-kernels\;--device\;cpu\;--size\;15\;--reps\;1\;--warmup\;0\;--param\;rows=^split:.one.colour$
+         -DEXPECT=0 "-DMATCH=native_copy.*split: one colour [|]" "-DNOMATCH=V[(]1,1[)]|fused|restriction"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.bench_mg_kernels_rows_no_match_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg-kernels\;--device\;cpu\;--size\;15\;--reps\;1\;--warmup\;0\;--param\;rows=no.such.row
+         -DEXPECT=2 -DMATCH=matched.no.row -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
