@@ -37,12 +37,12 @@ struct Options {
   /// two-pass sweep (the same bits). A fused work-group marches up to 64
   /// planes in sequence, so a level with fewer groups than the GPU has
   /// multiprocessors waits on that march: at 127^3 (110 groups) it took
-  /// longer than two colour kernels (docs/mg.md). 0: every level.
+  /// longer than two colour kernels (docs/mg-history.md). 0: every level.
   long fused_min_points = 1L << 22;
   /// With `fused`: also add the coarse-grid correction inside the first
   /// post-smoothing sweep. Off by default: on an H200 the interpolation in
   /// the sweep's load path costs more (2.95 ms at 511^3 FP64) than a separate
-  /// prolongation kernel plus the plain sweep (0.89 + 1.39 ms), see docs/mg.md.
+  /// prolongation kernel plus the plain sweep (0.89 + 1.39 ms), see docs/mg-history.md.
   bool fuse_prolongation = false;
   /// 3D red-black: store the red and the black points of a level apart
   /// (Dims::split) on levels of at least `split_min_points` points. Each
@@ -53,7 +53,7 @@ struct Options {
   /// restriction reads the split level. The same bits as the natural layout;
   /// it takes the place of the fused sweep on those levels. On an H200 the
   /// 3D 511^3 FP64 V(1,1) took 4.20 ms against the fused sweep's 5.65 ms
-  /// (docs/mg.md). apply() converts r and z (two passes more per cycle).
+  /// (docs/mg-history.md). apply() converts r and z (two passes more per cycle).
   /// From 2^20 points (127^3 split as well): 3.33 against 3.36 ms with 2^22
   /// (H200, session 19).
   bool split = true;

@@ -397,7 +397,7 @@ TEST_P(MgDeviceTest, ResidualNormsAgree) {
 // tile, and 3 x 3 x 2 tiles with remainders.
 // The march's step counts (planes + 2) are 17, 15 (13 planes) and 66, 65
 // (127): every remainder modulo 4 that an odd-sized level can give (a
-// march unrolled by four was tried; see docs/mg.md).
+// march unrolled by four was tried; see docs/mg-history.md).
 TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
   for (const Dims d : {cube(3, 15), Dims{29, 13, 13, 3}, Dims{63, 31, 127, 3}}) {
     const long n = d.nx;

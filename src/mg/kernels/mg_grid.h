@@ -66,7 +66,7 @@ TS_FN int ts_mg_near_needed(int oi, int oj, int ok, int own, int a, int b, int c
  * launcher passes it on to its programs; scripts/gpu-mg-sweep.sh measures
  * such variants). 8: groups of 256 work-items (a 28 x 12 tile), four per
  * multiprocessor; on an H100 the 3D V(1,1) took 7.10 / 7.01 ms (CUDA /
- * NVIDIA OpenCL) against 7.35 / 7.23 with 16 (docs/mg.md). */
+ * NVIDIA OpenCL) against 7.35 / 7.23 with 16 (docs/mg-history.md). */
 #ifndef TS_MG_FY
 #define TS_MG_FY 8
 #endif

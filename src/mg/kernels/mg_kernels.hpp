@@ -64,7 +64,7 @@ FusedGrid fused_grid(const Dims& d);
 /// Launch shapes of the device kernels that leave every result's bits as
 /// they are, process-wide, so that `tessera bench mg-kernels` can sweep
 /// them in one build. Defaults from `tessera bench mg-kernels` on an H200 at 511^3 FP64
-/// (docs/mg.md): the prolongation to black points took 0.61 / 0.57 / 0.53 ms
+/// (docs/mg-history.md): the prolongation to black points took 0.61 / 0.57 / 0.53 ms
 /// with 1 / 8 / 16 cells per work-item and 40 registers, 0.57 ms with 16 and
 /// the compiler's 52; the restriction 0.66-0.69 ms from 4 to 32 planes.
 struct Tuning {
