@@ -58,8 +58,8 @@ TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real inv_diag) { re
  * compiler kept 1 / (2 * 3) as a multiplication and a correctly rounded
  * reciprocal computed at every point of a sweep. */
 TS_FN ts_real ts_mg_inv_diag(ts_real dim) {
-  return dim == (ts_real)3 ? (sizeof(ts_real) == 8 ? (ts_real)0x1.5555555555555p-3 : (ts_real)0x1.555556p-3f)
-                  : (ts_real)0.25;
+  const ts_real sixth = sizeof(ts_real) == 8 ? (ts_real)0x1.5555555555555p-3 : (ts_real)0x1.555556p-3f;
+  return dim == (ts_real)3 ? sixth : (ts_real)0.25;
 }
 /* Full weighting of the residual, accumulated with weight w = wx*wy*wz
  * (1 or 2 per axis), then scaled: the weights sum to 4^dim, and the unscaled
