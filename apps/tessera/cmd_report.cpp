@@ -19,7 +19,6 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
-#include "bench/mg_suite.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -107,20 +106,6 @@ BenchArgs suite_args(const std::string& suite, const ReportArgs& r, bool gpu) {
     }
   }
   return a;
-}
-
-/// The mg suite through its library entry point, so that the report can size
-/// the 2D and 3D parts separately and leave out the streaming rows (whose
-/// minimal tile does not fit the budget of small grids): --param mg.n3d=N,
-/// mg.streaming=0|1; --size sets the 2D side (and the 3D side unless n3d).
-bench::DeviceReport run_mg(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
-  bench::MgBenchOptions mo;
-  if (a.size) mo.n2d = mo.n3d = static_cast<long>(a.size);
-  if (const std::string n3d = a.param("n3d"); !n3d.empty()) mo.n3d = std::stol(n3d);
-  mo.streaming = a.param("streaming", "1") == "1";
-  mo.quick = a.quick;
-  mo.timing = {a.timing.warmup, std::min(a.timing.reps, 10)};
-  return bench::run_mg(dev, mo);
 }
 
 /// --keep for a suite run again: the rows of the earlier file (same device)
@@ -237,7 +222,7 @@ int run_report(const ReportArgs& r) {
         const BenchArgs a = suite_args(name, r, gpu);
         entry["params"] = a.params;
         entry["size"] = a.size;
-        bench::SuiteReport rep{name, {name == "mg" ? run_mg(device, a) : suite->run(device, a)}};
+        bench::SuiteReport rep{name, {suite->run(device, a)}};
         const fs::path file = results / (name + ".json");
         nlohmann::json j = rep.to_json();
         if (auto it = kept.find(name); it != kept.end() && it->second.value("status", "") == "ok") {

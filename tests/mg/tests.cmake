@@ -75,3 +75,7 @@ add_test(NAME cli.bench_mg_kernels_rows_filter COMMAND ${CMAKE_COMMAND} -DCMD=$<
 add_test(NAME cli.bench_mg_kernels_rows_no_match_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=bench\;mg-kernels\;--device\;cpu\;--size\;15\;--reps\;1\;--warmup\;0\;--param\;rows=no.such.row
          -DEXPECT=2 -DMATCH=matched.no.row -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# bench mg --param streaming=0 --param n3d=N: no streaming rows, the 3D rows at N
+add_test(NAME cli.bench_mg_no_streaming_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg\;--device\;cpu\;--size\;63\;--param\;n3d=15\;--param\;streaming=0\;--reps\;1\;--warmup\;0
+         -DEXPECT=0 "-DMATCH=3D V[(]1,1[)] rbgs [|] double [|] 15 [|]" -DNOMATCH=streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
