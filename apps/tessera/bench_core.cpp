@@ -32,8 +32,8 @@ bench::DeviceReport run_dense(const std::shared_ptr<Device>& dev, const BenchArg
 bench::DeviceReport run_mg(const std::shared_ptr<Device>& dev, const BenchArgs& a) {
   bench::MgBenchOptions mo;
   if (a.size) mo.n2d = mo.n3d = static_cast<long>(a.size);
-  if (const std::string n3d = a.param("n3d"); !n3d.empty()) mo.n3d = std::stol(n3d);
-  mo.streaming = a.param("streaming", "1") == "1";
+  mo.n3d = a.param_int("n3d", std::to_string(mo.n3d), 1);
+  mo.streaming = a.param_flag("streaming", true);
   mo.quick = a.quick;
   mo.timing = {a.timing.warmup, std::min(a.timing.reps, 10)};
   return bench::run_mg(dev, mo);

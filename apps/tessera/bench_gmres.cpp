@@ -67,15 +67,6 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-int positive(const std::string& key, const std::string& v) {
-  try {
-    std::size_t used = 0;
-    const int n = std::stoi(v, &used);
-    if (used == v.size() && n >= 0) return n;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(fmt::format("--param {}={}: expected a non-negative integer", key, v));
-}
 
 // Vector bytes of one Arnoldi step j (0-based) as implemented: MGS 5 vector
 // passes per projection, CGS 2(j+1)+3, CGS2 twice that; plus the norm (2),
@@ -272,7 +263,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   bench::DeviceReport report;
   report.device = device->info();
   const auto names = split_list(args.param("cases", args.quick ? "1" : "1,2,3,4,5,6"));
-  const int iters = positive("iters", args.param("iters", "100"));
+  const int iters = int(args.param_int("iters", "100"));
   const auto modes = split_list(args.param("modes", "resident,thesis,fused"));
   const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
   const auto ghosts = split_list(args.param("ghosts", "keep"));
@@ -285,13 +276,13 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     throw UsageError("--param modes=...fused needs cgs2 or dcgs2 in --param ortho= (the fused mode runs DCGS2)");
   for (const auto& g : ghosts)
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
-  const bool tosolve = positive("tosolve", args.param("tosolve", "1")) != 0;
+  const bool tosolve = args.param_int("tosolve", "1") != 0;
   std::vector<bool> pipelines;
   for (const auto& p : split_list(args.param("pipeline", "1")))
     if (p == "0" || p == "1") pipelines.push_back(p == "1");
     else throw UsageError(fmt::format("--param pipeline={}: expected 1, 0 or 1,0", p));
-  const int poisson = positive("poisson", args.param("poisson", args.quick ? "63" : "255"));
-  const int shortn = positive("short", args.param("short", args.quick ? "32" : "256"));
+  const int poisson = int(args.param_int("poisson", args.quick ? "63" : "255"));
+  const int shortn = int(args.param_int("short", args.quick ? "32" : "256"));
   const auto precs = split_list(args.param("precond", "none"));
   for (const auto& p : precs)
     if (p != "none" && p != "jacobi" && p != "block-jacobi" && p != "ilu0")
@@ -327,8 +318,8 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const Measurement copy = bench::measure_native_copy(*device, std::size_t(1) << (args.quick ? 26 : 29), args.timing);
   report.copy_gbps = copy.gbps();
   report.results.push_back(copy);
-  const int kernel_k = positive("kernels", args.param("kernels", "0"));
-  const int kernel_n = positive("kn", args.param("kn", "1280000"));
+  const int kernel_k = int(args.param_int("kernels", "0"));
+  const int kernel_n = int(args.param_int("kn", "1280000"));
   if (kernel_k == 1) throw UsageError("--param kernels: at least 2 basis vectors (0 skips the rows)");
   if (kernel_k > 0 && kernel_n == 0) throw UsageError("--param kn: at least one value");
   if (kernel_k > 0 && args.run_float())
@@ -336,7 +327,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
       report.results.push_back(std::move(m));
   const auto cases = thesis_cases();
   for (const auto& name : names) {
-    const int i = positive("cases", name);
+    const int i = int(parse_int_param("cases", name));
     if (i < 1 || i > static_cast<int>(cases.size())) throw UsageError(fmt::format("--param cases: no case {}", name));
     const TraceCase& tc = cases[static_cast<std::size_t>(i - 1)];
     progress.step(tc.name());
@@ -403,7 +394,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     };
     short_rows(generate_matrix<double>(fmt::format("laplace7:{}", shortn)), krylov::Method::cg);
     for (const auto& name : names)
-      short_rows(generate_matrix<std::complex<double>>(cases[static_cast<std::size_t>(positive("cases", name) - 1)].name()),
+      short_rows(generate_matrix<std::complex<double>>(cases[static_cast<std::size_t>(parse_int_param("cases", name) - 1)].name()),
                  krylov::Method::bicgstab);
   }
   if (poisson > 0 && args.run_double())

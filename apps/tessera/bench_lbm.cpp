@@ -82,8 +82,8 @@ void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, lon
 void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
   std::vector<long> sides;
   for (const auto& s : split(a.param("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800")))
-    sides.push_back(std::stol(s));
-  const int iterations = std::stoi(a.param("thesis_iterations", "200"));
+    sides.push_back(parse_int_param("thesis_sides", s, 1));
+  const int iterations = int(a.param_int("thesis_iterations", "200", 1));
   for (long side : sides) {
     const lbm::Grid g{side, side, side};
     if (dev->info().global_mem_bytes && 2ull * std::uint64_t(g.cells()) * 76 > dev->info().global_mem_bytes) {
@@ -114,11 +114,11 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
     // the thesis's Muesli program: its user function through mapStencil (the
     // step synchronizes, so the queue's events time the whole call)
     const std::uint64_t ghosted = 2ull * std::uint64_t((side + 2) * (side + 2) * (side + 2)) * 76;
-    if (a.param("thesis_muesli", "1") == "1" && dev->info().global_mem_bytes &&
+    if (a.param_flag("thesis_muesli", true) && dev->info().global_mem_bytes &&
         ghosted > dev->info().global_mem_bytes) {
       r.results.push_back({fmt::format("thesis-gas mapStencil {}^3", side), "FP32", std::size_t(g.cells()), {}, 0, 0,
                            "does not fit (2 x 76 B per cell with a ghost layer)"});
-    } else if (a.param("thesis_muesli", "1") == "1") {
+    } else if (a.param_flag("thesis_muesli", true)) {
       lbm::ThesisGasParts sim(skeleton::Team({dev}), g, lbm::ThesisGasImpl::map_stencil);
       sim.generate();
       bench::Measurement m;
@@ -136,7 +136,7 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
 }
 
 void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
-  const long n = std::stol(a.param("cavity_n", "129"));
+  const long n = a.param_int("cavity_n", "129", 3);
   for (int re : {100, 1000}) {
     progress.step(fmt::format("cavity Re {} {}^2", re, n));
     lbm::Case c = lbm::cavity(lbm::Lattice::d2q9, n, re, 0.1);
@@ -144,8 +144,8 @@ void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
     c.config.precision = lbm::Precision::fp64;
     lbm::Solver s(dev, c.config);
     c.apply(s);
-    const long steps = std::stol(a.param(re == 100 ? "cavity_steps_100" : "cavity_steps_1000",
-                                         re == 100 ? "60000" : "250000"));
+    const long steps = a.param_int(re == 100 ? "cavity_steps_100" : "cavity_steps_1000",
+                                   re == 100 ? "60000" : "250000", 1);
     bench::Measurement m;
     m.kernel = fmt::format("cavity D2Q9 TRT Re={} x{} steps", re, steps);
     m.precision = "FP64";
@@ -166,7 +166,7 @@ void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long s
   for (const auto& prec : split(a.param("scaling_precisions", "fp32,fp16s"))) {
     double base_weak = 0, base_strong = 0;
     for (const auto& gs : split(a.param("gpus", "1"))) {
-      const int g = std::stoi(gs);
+      const int g = int(parse_int_param("gpus", gs, 1));
       for (const bool weak : {true, false}) {
         lbm::Config c;
         c.precision = lbm::parse_precision(prec);
@@ -200,10 +200,10 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
   const long side = a.size ? long(a.size) : (a.quick ? 64 : 256);
   const std::size_t copy_bytes = std::size_t(side) * side * side * 19 * 4;
   r.copy_gbps = bench::measure_native_copy(*dev, std::max<std::size_t>(copy_bytes, 1 << 26), a.timing).gbps();
-  const bool validate = a.param("validate", "0") == "1";
+  const bool validate = a.param_flag("validate", false);
   Progress progress("bench lbm", 3 + 8 + (validate ? 2 : 0));
   production_rows(dev, a, side, r, progress);
-  if (a.param("largest", "0") == "1") {
+  if (a.param_flag("largest", false)) {
     // the largest cube of FP32 D3Q19 state within 90% of the device memory (FP16S and FP64 scale it)
     for (const auto& prec : split(a.param("precisions", "fp32,fp16s,fp64"))) {
       lbm::Config c;
@@ -215,7 +215,7 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
       production_rows(dev, one, big, r, progress);
     }
   }
-  if (a.param("thesis", "1") == "1") thesis_rows(dev, a, r, progress);
+  if (a.param_flag("thesis", true)) thesis_rows(dev, a, r, progress);
   if (validate) cavity_rows(dev, a, r, progress);
   if (a.param("gpus", "") != "") scaling_rows(dev, a, side, r, progress);
   return r;

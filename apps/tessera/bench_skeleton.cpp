@@ -34,7 +34,7 @@ std::vector<int> parse_list(const std::string& s) {
   std::stringstream in(s);
   std::string item;
   while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(std::stoi(item));
+    if (!item.empty()) out.push_back(int(parse_int_param("gpus", item, 1)));
   if (out.empty()) throw UsageError("--param gpus=: expected a list such as 1,2,4");
   return out;
 }
@@ -186,7 +186,7 @@ StepTiming time_steps(const sk::Team& team, long nx, long ny, long nz, int steps
 void scaling_rows(const std::shared_ptr<Device>& dev, long n, const BenchArgs& a, bench::DeviceReport& r) {
   const auto gpus = parse_list(a.param("gpus", "1"));
   const std::string scaling = a.param("scaling", "both");
-  const int steps = std::stoi(a.param("steps", a.quick ? "4" : "20"));
+  const int steps = int(a.param_int("steps", a.quick ? "4" : "20", 1));
   for (const std::string kind : {"weak", "strong"}) {
     if (scaling != "both" && scaling != kind) continue;
     double t1 = 0;

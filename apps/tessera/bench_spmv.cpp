@@ -46,15 +46,6 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-int to_int(const std::string& key, const std::string& v) {
-  try {
-    std::size_t used = 0;
-    const int n = std::stoi(v, &used);
-    if (used == v.size() && n > 0) return n;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(fmt::format("--param {}={}: expected a positive integer", key, v));
-}
 
 const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b, Kernel::bcsr_v2b,
                                          Kernel::bcsr_v3,  Kernel::ell,      Kernel::ell_v2,   Kernel::bell,
@@ -169,12 +160,12 @@ double bcsr_model_bytes(const Bcsr<V>& b) {
 void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   using V = std::complex<float>;
   const std::vector<std::string> names = split(c.args.param("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6"));
-  const int spmvs = to_int("spmvs", c.args.param("spmvs", "100"));
+  const int spmvs = int(c.args.param_int("spmvs", "100", 1));
   DeviceOptions dopt;
-  dopt.ell_subsection = to_int("ell_l", c.args.param("ell_l", "20"));
-  dopt.bell_group_rows = to_int("group_rows", c.args.param("group_rows", "160"));
+  dopt.ell_subsection = int(c.args.param_int("ell_l", "20", 1));
+  dopt.bell_group_rows = int(c.args.param_int("group_rows", "160", 1));
   if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) {
-    dopt.csr_chains = to_int("csr_chains", ch);
+    dopt.csr_chains = int(parse_int_param("csr_chains", ch, 1));
     if ((dopt.csr_chains & (dopt.csr_chains - 1)) != 0)  // refused up front, not as a "not run" row per case
       throw UsageError(fmt::format("--param csr_chains={}: expected a power of two", ch));
   }
@@ -185,7 +176,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   const auto cases = thesis_cases();
   bool first = true;
   for (const std::string& n : names) {
-    const int i = to_int("cases", n);
+    const int i = int(parse_int_param("cases", n, 1));
     if (i > static_cast<int>(cases.size())) throw UsageError(fmt::format("--param cases: no case {}", i));
     const TraceCase& tc = cases[static_cast<std::size_t>(i - 1)];
     progress.step(fmt::format("TRACE case {} ({})", i, tc.name()));
@@ -208,7 +199,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
       if (first)
         for (const std::string& l : split(c.args.param("ell_sweep", ""))) {
           DeviceOptions o = dopt;
-          o.ell_subsection = to_int("ell_sweep", l);
+          o.ell_subsection = int(parse_int_param("ell_sweep", l, 1));
           kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs, o, minimal, "BCSR",
                      nullptr, ref);
         }
@@ -255,7 +246,7 @@ void stencil_matrix(Context& c, const HostMatrix<V>& m) {
 }
 
 void stencil_section(Context& c, Progress& progress) {
-  const int n = to_int("laplace", c.args.param("laplace", c.args.quick ? "100" : "200"));
+  const int n = int(c.args.param_int("laplace", c.args.quick ? "100" : "200", 1));
   progress.step(fmt::format("7-point Laplacian {}^3", n));
   stencil_matrix(c, generate_matrix<double>(fmt::format("laplace7:{}", n)));
   for (const std::string& f : split(c.args.param("matrices", ""))) {

@@ -140,10 +140,10 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   bench::DeviceReport r;
   r.device = dev->info();
   const bool cpu = dev->backend() == Backend::cpu;
-  const long thesis_n = std::stol(a.param("thesis-n", cpu ? "200" : "1000"));
+  const long thesis_n = a.param_int("thesis-n", cpu ? "200" : "1000", 1);
   const long phys_n = a.size ? static_cast<long>(a.size) : (cpu ? 512 : 16384);
   const std::string wg = a.param("wg", "8x32");
-  const int steps = std::stoi(a.param("steps", "20"));
+  const int steps = int(a.param_int("steps", "20", 1));
   const TimingOptions t{std::max(1, a.timing.warmup), std::max(1, std::min(a.timing.reps, 10))};
   const bool fp64 = dev->info().fp64 && a.run_double();
   // the roofline denominator: a copy as large as one physical field
@@ -154,7 +154,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
     std::vector<int> parts;
     for (std::size_t p = 0; p < ps.size();) {
       const std::size_t e = std::min(ps.find(',', p), ps.size());
-      parts.push_back(std::stoi(ps.substr(p, e - p)));
+      parts.push_back(int(parse_int_param("parts", ps.substr(p, e - p), 1)));
       if (parts.back() < 1) throw UsageError("--param parts=: expected a list such as 1,2,4");
       p = e + 1;
     }
@@ -164,7 +164,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   }
   const auto& variants = swe::thesis_variants();
   Progress p("bench swe", int(variants.size()) * 2 + 4);
-  if (a.param("thesis", "1") == "1")
+  if (a.param_flag("thesis", true))
     for (const auto& v : variants) {
       if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;
       if (a.quick && v.name != "v5-pingpong" && v.name != "strip-walls") continue;
@@ -174,7 +174,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);
     }
-  if (a.param("sweep", "0") == "1")  // Tables 5.10/5.26: work-group shapes of the best variant
+  if (a.param_flag("sweep", false))  // Tables 5.10/5.26: work-group shapes of the best variant
     for (const char* shape : {"256x1", "1x256", "128x2", "2x128", "64x4", "4x64", "32x8", "8x32", "16x16",
                               "8x8", "64x1", "1x64", "1x512", "2x512", "1x1024", "32x32"}) {
       p.step(std::string("sweep ") + shape);
@@ -189,7 +189,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
         r.results.push_back(m);
       }
     }
-  if (a.param("scaling", "0") == "1")
+  if (a.param_flag("scaling", false))
     for (long n : {100L, 500L, 1000L, 2000L, 2500L, 4000L, 5000L, 16384L}) {
       p.step(fmt::format("scaling {}", n));
       if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);

@@ -51,4 +51,24 @@ std::string BenchArgs::param(const std::string& key, const std::string& fallback
   return fallback;
 }
 
+long parse_int_param(const std::string& key, const std::string& text, long min) {
+  try {
+    std::size_t used = 0;
+    const long n = std::stol(text, &used);
+    if (used == text.size() && n >= min) return n;
+  } catch (const std::exception&) {  // not a number, or out of range: the message below
+  }
+  throw UsageError("--param " + key + "=" + text + ": expected an integer >= " + std::to_string(min));
+}
+
+long BenchArgs::param_int(const std::string& key, const std::string& fallback, long min) const {
+  return parse_int_param(key, param(key, fallback), min);
+}
+
+bool BenchArgs::param_flag(const std::string& key, bool fallback) const {
+  const std::string v = param(key, fallback ? "1" : "0");
+  if (v != "0" && v != "1") throw UsageError("--param " + key + "=" + v + ": expected 0 or 1");
+  return v == "1";
+}
+
 }  // namespace tessera::app

@@ -44,7 +44,15 @@ struct BenchArgs {
   bool run_double() const { return precision != "float"; }
   /// The value of --param key=value, or `fallback` when not given.
   std::string param(const std::string& key, const std::string& fallback = "") const;
+  /// param() as an integer of at least `min` (parse_int_param).
+  long param_int(const std::string& key, const std::string& fallback, long min = 0) const;
+  /// param() as 0 or 1; anything else is a UsageError naming the key.
+  bool param_flag(const std::string& key, bool fallback) const;
 };
+
+/// `text`, the value of --param `key` (or one item of its list), as an
+/// integer of at least `min`; a UsageError naming both otherwise.
+long parse_int_param(const std::string& key, const std::string& text, long min = 0);
 
 /// A suite: runs on one device and returns its report.
 using BenchSuite =

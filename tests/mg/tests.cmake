@@ -79,3 +79,10 @@ add_test(NAME cli.bench_mg_kernels_rows_no_match_exit2 COMMAND ${CMAKE_COMMAND} 
 add_test(NAME cli.bench_mg_no_streaming_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=bench\;mg\;--device\;cpu\;--size\;63\;--param\;n3d=15\;--param\;streaming=0\;--reps\;1\;--warmup\;0
          -DEXPECT=0 "-DMATCH=3D V[(]1,1[)] rbgs [|] double [|] 15 [|]" -DNOMATCH=streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# bench parameters are checked: a number that is not one, a flag that is not 0 or 1
+add_test(NAME cli.bench_mg_bad_n3d_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg\;--device\;cpu\;--size\;15\;--param\;n3d=abc
+         -DEXPECT=2 -DMATCH=--param.n3d=abc:.expected.an.integer -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.bench_mg_bad_flag_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=bench\;mg\;--device\;cpu\;--size\;15\;--param\;streaming=yes
+         -DEXPECT=2 -DMATCH=--param.streaming=yes:.expected.0.or.1 -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

@@ -46,8 +46,7 @@ __kernel void thesis_restrict(TS_LEVEL, long fsx, long fsy, TS_IN src,
 #define TS_MG_RESTRICT_TILE(NAME, FSPLIT, CSPLIT, RED)                                             \
   __kernel __attribute__((reqd_work_group_size(TS_MG_RX, TS_MG_RY, 1))) void NAME(                 \
       long cnx, long cny, long cnz, long csx, long csy, long ch, long fnx, long fny, long fsx,      \
-      long fsy, long fh, int lean, int planes, TS_IN b, TS_IN x,\
-      __global ts_real* bc) {                                                                       \
+      long fsy, long fh, int lean, int planes, TS_IN b, TS_IN x, __global ts_real* bc) {          \
     __local ts_real R[3 * TS_MG_RPLANE];                                                            \
     ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fsx, fsy, FSPLIT, fh, cnx, cny, cnz, csx, csy, \
                                  CSPLIT, ch, RED, lean, planes, (int)get_local_id(0), (int)get_local_id(1), \
@@ -166,8 +165,8 @@ __kernel void convert_split(TS_LEVEL, long px, long py, long ph, int to_split,
  * for its case (fewer registers without it). */
 #define TS_MG_FUSED_KERNEL(NAME, PROLONG)                                                          \
   __kernel __attribute__((reqd_work_group_size(TS_MG_FX, TS_MG_FY, 1))) void NAME(                  \
-      long nx, long ny, long nz, long sx, long sy, long csx, long csy, TS_IN b, \
-      TS_IN xo, __global ts_real* xn, TS_IN ec) {               \
+      long nx, long ny, long nz, long sx, long sy, long csx, long csy, TS_IN b, TS_IN xo,           \
+      __global ts_real* xn, TS_IN ec) {                                                             \
     __local ts_real old[2 * TS_MG_FX * TS_MG_FY * TS_MG_FR], red[TS_MG_FX * TS_MG_FY * TS_MG_FR];   \
     ts_mg_rbgs_fused_tile(b, xo, xn, ec, PROLONG, csx, csy, nx, ny, nz, sx, sy,                     \
                           (int)get_local_id(0), (int)get_local_id(1), get_group_id(0),             \
