@@ -10,71 +10,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "krylov/gmres_common.hpp"
 #include "krylov/kernels/krylov_point.hpp"
-#include "krylov/space.hpp"
+#include "krylov/sstep.hpp"
 
 namespace tessera::krylov::detail {
-
-template <class V> struct wide { using type = double; };
-template <class R> struct wide<std::complex<R>> { using type = std::complex<double>; };
-template <class V> using wide_t = typename wide<V>::type;
-
-template <class V, class W>
-V narrow(W w) {
-  if constexpr (sparse::is_complex_v<V>) return V(static_cast<typename V::value_type>(std::real(w)),
-                                                 static_cast<typename V::value_type>(std::imag(w)));
-  else return static_cast<V>(w);
-}
-template <class W> W conj_of(W w) {
-  if constexpr (sparse::is_complex_v<W>) return std::conj(w);
-  else return w;
-}
-
-template <class Space, class V, class Vec>
-double norm(Space& s, const Vec& v, std::size_t slot = 0) {
-  V d{};
-  s.dots(v, slot, 1, v, slot, &d);
-  return std::sqrt(static_cast<double>(std::real(d)));
-}
-
-/// r = b - A x (w: scratch), returns ||r||.
-template <class Space, class V>
-double residual(Space& s, const typename Space::Vec& b, const typename Space::Vec& x,
-                typename Space::Vec& w, typename Space::Vec& r) {
-  s.apply_a(x, w);
-  const V minus_one(-1);
-  s.combine(r, 0, V(1), &b, 0, &w, 0, 1, &minus_one);
-  return norm<Space, V>(s, r);
-}
-
-// The start every method shares: ||b|| (NaN/Inf in b is an Error); a zero
-// b is solved by x = 0 (written back, `res` converged: returns false); else
-// r = b - A x0 (w: scratch; a non-finite residual is an Error) and the first
-// history entry. bnorm and rn receive ||b|| and ||r||.
-template <class Space, class V>
-bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffer<V>& x_dev,
-           typename Space::Vec& w, typename Space::Vec& r, Result& res, double& bnorm, double& rn) {
-  bnorm = norm<Space, V>(s, b);
-  if (!std::isfinite(bnorm)) throw Error("krylov: the right-hand side b contains NaN or infinite values");
-  if (bnorm == 0) {
-    s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-    s.to_device(x, x_dev);
-    res.status = Status::converged;
-    res.history = {0.0};
-    return false;
-  }
-  rn = residual<Space, V>(s, b, x, w, r);
-  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
-  res.history.push_back(rn / bnorm);
-  return true;
-}
-
-// The value q of packed coefficient lists (nc reals each).
-template <class V>
-V packed_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
-  if constexpr (sparse::is_complex_v<V>) return V(p[2 * q], p[2 * q + 1]);
-  else return p[q];
-}
 
 // One restart cycle of Arnoldi with DCGS2 (docs/krylov.md, "DCGS2"): A is
 // applied to the once-projected candidate u_j in basis slot j, and the
@@ -251,11 +191,15 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
   if (o.ortho == Ortho::dcgs2 && flexible)
     throw UsageError("krylov: dcgs2 applies the preconditioner to unnormalised candidates: only with a fixed "
                      "preconditioner (gmres), not fgmres");
-  std::vector<W> Hraw(o.ortho == Ortho::dcgs2 ? (M + 1) * M : 0);  // DCGS2: H before the rotations
+  if (o.ortho == Ortho::bcgs2 && flexible)
+    throw UsageError("krylov: s-step GMRES (bcgs2) builds its block from one fixed operator A M: gmres, not fgmres");
+  // DCGS2 and s-step: H before the rotations
+  std::vector<W> Hraw(o.ortho == Ortho::dcgs2 || o.ortho == Ortho::bcgs2 ? (M + 1) * M : 0);
+  NewtonShifts<W> shifts;  // s-step: found in the first block, kept across restarts
   std::size_t k = 0;
   // Column j of H is complete (h[0..j], h_{j+1,j} = hn): rotate it, update
   // the residual estimate. Returns 1 when not finite, 2 on a happy breakdown.
-  auto column = [&](std::size_t j, const V* hc, double hn) -> int {
+  auto column = [&](std::size_t j, const auto* hc, double hn) -> int {
     double colsq = hn * hn;
     for (std::size_t i = 0; i <= j; ++i) {
       Hij(i, j) = W(hc[i]);
@@ -345,6 +289,15 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       const int st = dcgs2_cycle<Space, V, Basis>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
       finite = st != 1;
       happy = st == 2;
+    } else if (o.ortho == Ortho::bcgs2) {
+      if constexpr (std::is_same_v<Basis, Vec> && requires { s.dots_block(basis, 0, 1, 0, 1, nullptr); }) {
+        const int st = sstep_cycle<Space, V>(s, basis, w, M, o, res, apply_to_slot, column, Hraw, shifts);
+        finite = st != 1;
+        happy = st == 2;
+      } else {
+        throw UsageError("krylov: s-step GMRES (bcgs2) runs in the resident and fused modes with a full-precision "
+                         "basis");
+      }
     } else {
       for (std::size_t j = 0; j < M && res.iterations < o.max_iters; ++j) {
         apply_to_slot(j);

@@ -16,7 +16,7 @@ std::string_view to_string(Method m) {
   return "bicgstab";
 }
 std::string_view to_string(Ortho o) {
-  return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : o == Ortho::cgs2 ? "cgs2" : "dcgs2";
+  return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : o == Ortho::cgs2 ? "cgs2" : o == Ortho::dcgs2 ? "dcgs2" : "bcgs2";
 }
 std::string_view to_string(Mode m) {
   return m == Mode::resident ? "resident" : m == Mode::thesis ? "thesis" : "fused";
@@ -38,9 +38,9 @@ Method parse_method(std::string_view s) {
   throw UsageError("unknown method '" + std::string(s) + "' (expected gmres, fgmres, cg or bicgstab)");
 }
 Ortho parse_ortho(std::string_view s) {
-  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2})
+  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2, Ortho::bcgs2})
     if (s == to_string(o)) return o;
-  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs, cgs2 or dcgs2)");
+  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs, cgs2, dcgs2 or bcgs2)");
 }
 Mode parse_mode(std::string_view s) {
   for (Mode m : {Mode::resident, Mode::thesis, Mode::fused})
@@ -123,6 +123,14 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
   if (o.compressed_basis && o.method != Method::gmres && o.method != Method::fgmres)
     throw UsageError("krylov: a compressed basis is GMRES's (its Krylov basis); " +
                      std::string(to_string(o.method)) + " keeps no basis");
+  if (o.ortho == Ortho::bcgs2 && (o.method == Method::gmres || o.method == Method::fgmres)) {
+    if (o.block_size < 1 || o.block_size > TS_KRY_BLOCK_MAX)
+      throw UsageError("krylov: the s-step block size must be 1 to " + std::to_string(TS_KRY_BLOCK_MAX) + " (got " +
+                       std::to_string(o.block_size) + ")");
+    if (o.mode == Mode::thesis)
+      throw UsageError("krylov: s-step GMRES (bcgs2) needs the basis on the device: resident or fused mode");
+    if (o.compressed_basis) throw UsageError("krylov: s-step GMRES (bcgs2) keeps a full-precision basis");
+  }
   if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
   if (o.mode == Mode::fused) {
     if (o.method == Method::cg || o.method == Method::bicgstab)  // no basis: the ortho option is GMRES's
@@ -130,11 +138,11 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
     if (o.method != Method::gmres)
       throw UsageError("krylov: the fused mode's GMRES orthogonalises with DCGS2, which needs a fixed "
                        "preconditioner; fgmres runs in resident or thesis mode");
-    if (o.ortho != Ortho::cgs2 && o.ortho != Ortho::dcgs2)
-      throw UsageError("krylov: the fused mode orthogonalises with CGS2 (in its delayed form, dcgs2), not " +
-                       std::string(to_string(o.ortho)));
+    if (o.ortho != Ortho::cgs2 && o.ortho != Ortho::dcgs2 && o.ortho != Ortho::bcgs2)
+      throw UsageError("krylov: the fused mode orthogonalises with CGS2, in its delayed form (dcgs2) or as s-step "
+                       "block CGS2 (bcgs2), not " + std::string(to_string(o.ortho)));
     Options f = o;
-    f.ortho = Ortho::dcgs2;
+    if (f.ortho == Ortho::cgs2) f.ortho = Ortho::dcgs2;
     return run<detail::ResidentSpace<V>, V>(a, m, b, x, f);
   }
   return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);

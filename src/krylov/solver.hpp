@@ -39,7 +39,10 @@ enum class Method { gmres, fgmres, cg, bicgstab };
 /// dcgs2: CGS2 with delayed reorthogonalisation (docs/krylov.md, "DCGS2"):
 /// A is applied to the once-orthogonalised candidate and the second projection
 /// joins the next iteration's reduction; not with FGMRES.
-enum class Ortho { mgs, cgs, cgs2, dcgs2 };
+/// bcgs2: s-step GMRES, blocks of Options::block_size Krylov vectors (a
+/// Newton basis) orthogonalised by block CGS2 with Cholesky QR
+/// (docs/krylov.md, "s-step GMRES"); resident and fused modes, not FGMRES.
+enum class Ortho { mgs, cgs, cgs2, dcgs2, bcgs2 };
 enum class Mode { resident, thesis, fused };
 enum class Status { converged, max_iters, breakdown, stagnated, not_finite };
 
@@ -88,6 +91,8 @@ struct Options {
   /// the device (docs/krylov.md, "Pipelined DCGS2"). Off: the host forms them
   /// after one round trip per step. Both give the same bits.
   bool pipeline = true;
+  /// s-step GMRES (Ortho::bcgs2): Krylov vectors per block, 1 to 8.
+  int block_size = 4;
 };
 
 /// Options from the names and numbers `tessera solve` and the Python package

@@ -25,7 +25,7 @@ class ResidentSpace : public DeviceVectorOps<V> {
  public:
   using Vec = Buffer<V>;
   ResidentSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options& o, TimeSplit& t)
-      : DeviceVectorOps<V>(a.device(), a.size(), max_terms), a_(a), m_(m),
+      : DeviceVectorOps<V>(a.device(), a.size(), max_terms, o.ortho == Ortho::bcgs2 ? o.block_size : 1), a_(a), m_(m),
         sync_(o.time_split && !o.time_split_events), events_(o.time_split_events), fused_(o.mode == Mode::fused),
         t_(t) {}
 

@@ -50,15 +50,20 @@ void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B
 }  // namespace
 
 template <Scalar V>
-DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms)
+DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms, int block)
     : device_(std::move(device)),
       n_(n),
       max_terms_(std::max(max_terms, 1)),
-      // two complex coefficient lists, and at least update's two lists of 3
-      slot_reals_(std::max<std::size_t>(4 * std::size_t(max_terms_ + 1), 12)),
+      block_(std::clamp(block, 1, TS_KRY_BLOCK_MAX)),
+      // two complex coefficient lists, at least update's two lists of 3, and
+      // combine_block's block_ lists of block_ + max_terms_ complex values
+      slot_reals_(std::max<std::size_t>({4 * std::size_t(max_terms_ + 1), 12,
+                                         2 * std::size_t(block_) * std::size_t(block_ + max_terms_)})),
       slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
-      partials_(device_, 4 * std::max<std::size_t>(kernels::chunks(n), 1) * std::size_t(max_terms_)),
-      sums_(device_, 4 * std::size_t(max_terms_)),
+      // the products of max_terms_ basis vectors against two right-hand sides, or a block's
+      partials_(device_, 2 * std::size_t(std::max(2, block_)) * std::max<std::size_t>(kernels::chunks(n), 1) *
+                             std::size_t(max_terms_)),
+      sums_(device_, 2 * std::size_t(std::max(2, block_)) * std::size_t(max_terms_)),
       coef_(device_, slot_reals_ * slots_),
       coef_host_(device_, slot_reals_ * slots_) {}
 
@@ -287,6 +292,48 @@ void DeviceVectorOps<V>::block_diag(int bs, const Buffer<V>& d, const Vec& x, Ve
   constexpr int nc = components<V>();
   dispatch(*device_, [&](auto tag) {
     kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(), y.handle());
+  });
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::dots_block(const Vec& basis, std::size_t first, int k, std::size_t y_first, int t, V* out) {
+  if (k <= 0 || t <= 0) return;
+  if (k > max_terms_ || t > block_)
+    throw Error("krylov: block products of " + std::to_string(k) + " x " + std::to_string(t) + " vectors; capacity " +
+                std::to_string(max_terms_) + " x " + std::to_string(block_));
+  check_slot(basis.size(), n_, first, std::size_t(k), "dots_block (basis)");
+  check_slot(basis.size(), n_, y_first, std::size_t(t), "dots_block (block)");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  dispatch(*device_, [&](auto tag) {
+    kernels::dots_block<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, t, basis.handle(),
+                           y_first * n_ * nc, n_ * nc, partials_.handle());
+  });
+  reduce_partials(k * t, out);
+}
+
+template <Scalar V>
+void DeviceVectorOps<V>::combine_block(Vec& basis, std::size_t y_first, int t, const V* a, std::size_t first, int k,
+                                       const V* c) {
+  if (t <= 0) return;
+  if (k < 0 || k > max_terms_ || t > block_)
+    throw Error("krylov: a block combination of " + std::to_string(t) + " outputs over " + std::to_string(k) +
+                " vectors; capacity " + std::to_string(block_) + " over " + std::to_string(max_terms_));
+  check_slot(basis.size(), n_, y_first, std::size_t(t), "combine_block (block)");
+  if (k > 0) check_slot(basis.size(), n_, first, std::size_t(k), "combine_block (basis)");
+  if (k > 0 && first < y_first + std::size_t(t) && y_first < first + std::size_t(k))
+    throw Error("krylov: combine_block's block and basis overlap");
+  constexpr int nc = components<V>();
+  using R = real_of<V>;
+  packed_.clear();
+  for (int r = 0; r < t; ++r) {
+    pack_coef(a[std::size_t(r) * t], a + std::size_t(r) * t + 1, t - 1, packed_);
+    for (int i = 0; i < k; ++i) pack_coef<V>(c[std::size_t(r) * k + i], nullptr, 0, packed_);
+  }
+  const std::size_t off = upload_coefficients();
+  dispatch(*device_, [&](auto tag) {
+    kernels::combine_block<R>(tag, *device_, nc, n_, t, coef_.handle(), off, k, k > 0 ? basis.handle() : nullptr,
+                              first * n_ * nc, basis.handle(), y_first * n_ * nc, n_ * nc);
   });
 }
 

@@ -69,8 +69,9 @@ class DeviceVectorOps {
  public:
   using Vec = Buffer<V>;
   using Basis = CompressedBlock<V>;
-  /// Vectors of n values; combinations of up to max_terms basis vectors.
-  DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms);
+  /// Vectors of n values; combinations of up to max_terms basis vectors;
+  /// block operations (s-step GMRES) on blocks of up to `block` vectors.
+  DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms, int block = 1);
   Vec make(std::size_t slots = 1) const { return Vec(device_, n_ * slots); }
   std::size_t n() const { return n_; }
 
@@ -95,6 +96,16 @@ class DeviceVectorOps {
                 std::size_t first, int k, const V* c, const Second& second);
   /// y = blockdiag(d) x (blocks bs x bs, row-major; d on the device).
   void block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y);
+
+  // s-step GMRES's block operations on a block Y of t basis vectors
+  // (slots y_first .. y_first + t - 1, t at most the constructor's `block`)
+  // and k basis vectors Q (slots first .. first + k - 1), one pass over Q.
+  /// out[r k + i] = <Q_i, Y_r> (conjugate on Q_i); each product has the bits
+  /// dots gives it alone.
+  void dots_block(const Vec& basis, std::size_t first, int k, std::size_t y_first, int t, V* out);
+  /// In place: Y_r = sum_{l < t} a[r t + l] Y_l + sum_{i < k} c[r k + i] Q_i for r < t
+  /// (terms in that order; Y and Q must not overlap).
+  void combine_block(Vec& basis, std::size_t y_first, int t, const V* a, std::size_t first, int k, const V* c);
 
   /// a x + b u + c w; a null vector drops its term.
   struct Lin {
@@ -179,7 +190,7 @@ class DeviceVectorOps {
  private:
   std::shared_ptr<Device> device_;
   std::size_t n_;
-  int max_terms_;
+  int max_terms_, block_;
   // Coefficients travel through a ring of slots (pinned host memory ->
   // device) with asynchronous writes, so a combination does not stall the
   // queue. A slot is reused only after the queue was synchronised: when the

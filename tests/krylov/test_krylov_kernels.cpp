@@ -433,6 +433,111 @@ TEST_P(KrylovKernels, Dcgs2CoefficientsMatchTheHostBitwise) {
   }
 }
 
+// s-step GMRES's block products: every product of a block of t vectors
+// against k basis vectors has the bits of dots against that vector alone
+// (one pass for the block, the same canonical order per product); the
+// block's own Gram matrix likewise.
+template <class V>
+void check_dots_block(const std::string& id, int k, int t) {
+  const std::size_t n = 2 * TS_REDUCE_CHUNK + 777;
+  auto dev = open_device(id);
+  DeviceVectorOps<V> ops(dev, n, k + t, t);
+  const auto hb = random_values<V>(n * std::size_t(k + t + 1), 40 + std::uint64_t(k) + 3 * std::uint64_t(t));
+  auto basis = ops.make(std::size_t(k + t + 1));
+  ops.set(basis, hb);
+  // Q = slots 1..k, the block = slots k+1..k+t (offsets on both sides)
+  std::vector<V> block(std::size_t(k) * std::size_t(t)), gram(std::size_t(t) * std::size_t(t));
+  std::vector<V> one(static_cast<std::size_t>(k + t));
+  ops.dots_block(basis, 1, k, std::size_t(k) + 1, t, block.data());
+  ops.dots_block(basis, std::size_t(k) + 1, t, std::size_t(k) + 1, t, gram.data());
+  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " + std::to_string(t) + " on " + id;
+  for (int r = 0; r < t; ++r) {
+    ops.dots(basis, 1, k, basis, std::size_t(k + 1 + r), one.data());
+    for (int i = 0; i < k; ++i) ASSERT_EQ(block[std::size_t(r) * k + i], one[std::size_t(i)]) << what << " product " << i << ", " << r;
+    ops.dots(basis, std::size_t(k) + 1, t, basis, std::size_t(k + 1 + r), one.data());
+    for (int l = 0; l < t; ++l) ASSERT_EQ(gram[std::size_t(r) * t + l], one[std::size_t(l)]) << what << " Gram " << l << ", " << r;
+  }
+  // and one product against a host reference in double (the conjugate on Q)
+  std::complex<double> ref = 0, scale = 0;
+  for (std::size_t e = 0; e < n; ++e) {
+    const std::complex<double> q(hb[n + e]), y(hb[(std::size_t(k) + std::size_t(t)) * n + e]);
+    ref += std::conj(q) * y;
+    scale += std::abs(q) * std::abs(y);
+  }
+  EXPECT_LE(std::abs(std::complex<double>(block[std::size_t(t - 1) * k]) - ref), tol<V>() * std::abs(scale)) << what;
+}
+
+TEST_P(KrylovKernels, BlockDotsGiveTheBitsOfDots) {
+  for (auto [k, t] : {std::pair{3, 1}, {19, 3}, {5, 4}, {7, 8}}) {
+    check_dots_block<float>(GetParam(), k, t);
+    check_dots_block<double>(GetParam(), k, t);
+    check_dots_block<std::complex<float>>(GetParam(), k, t);
+    check_dots_block<std::complex<double>>(GetParam(), k, t);
+  }
+}
+
+// The block combination in place, Y <- Y A + Q C: against a host reference
+// in double and bitwise against the CPU device; the slot after the block
+// (poisoned) and the basis stay untouched.
+template <class V>
+void check_combine_block(const std::string& id, int k, int t) {
+  const std::size_t n = TS_REDUCE_CHUNK + 301;
+  const std::size_t slots = std::size_t(k + t + 1);
+  auto hb = random_values<V>(n * slots, 60 + std::uint64_t(k) + 5 * std::uint64_t(t));
+  for (std::size_t e = 0; e < n; ++e) hb[(slots - 1) * n + e] = val<V>(std::nan(""), std::nan(""));
+  const auto a = random_values<V>(std::size_t(t) * t, 61), c = random_values<V>(std::size_t(t) * std::size_t(std::max(k, 1)), 62);
+  auto run = [&](const std::string& on) {
+    DeviceVectorOps<V> ops(open_device(on), n, std::max(k, 1), t);
+    auto basis = ops.make(slots);
+    ops.set(basis, hb);
+    ops.combine_block(basis, std::size_t(k), t, a.data(), 0, k, c.data());
+    return ops.get(basis);
+  };
+  const auto got = run(id), cpu = run("cpu");
+  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " + std::to_string(t) + " on " + id;
+  for (std::size_t e = 0; e < n; ++e) {
+    for (int r = 0; r < t; ++r) {
+      std::complex<double> ref = 0;
+      double scale = 0;
+      for (int l = 0; l < t; ++l) {
+        ref += std::complex<double>(a[std::size_t(r) * t + l]) * std::complex<double>(hb[std::size_t(k + l) * n + e]);
+        scale += std::abs(std::complex<double>(hb[std::size_t(k + l) * n + e]));
+      }
+      for (int i = 0; i < k; ++i) {
+        ref += std::complex<double>(c[std::size_t(r) * k + i]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+        scale += std::abs(std::complex<double>(hb[std::size_t(i) * n + e]));
+      }
+      const std::size_t at = std::size_t(k + r) * n + e;
+      ASSERT_LE(std::abs(std::complex<double>(got[at]) - ref), tol<V>() * 4 * scale) << what << " output " << r << " element " << e;
+      ASSERT_EQ(got[at], cpu[at]) << what << " not bitwise the CPU's, output " << r << " element " << e;
+    }
+    for (int i = 0; i < k; ++i) ASSERT_EQ(got[std::size_t(i) * n + e], hb[std::size_t(i) * n + e]) << what << " basis changed";
+    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[(slots - 1) * n + e])))) << what << " wrote past the block";
+  }
+}
+
+TEST_P(KrylovKernels, BlockCombineMatchesReferenceAndCpu) {
+  for (auto [k, t] : {std::pair{0, 3}, {5, 1}, {21, 3}, {6, 4}, {9, 8}}) {
+    check_combine_block<float>(GetParam(), k, t);
+    check_combine_block<double>(GetParam(), k, t);
+    check_combine_block<std::complex<float>>(GetParam(), k, t);
+    check_combine_block<std::complex<double>>(GetParam(), k, t);
+  }
+}
+
+TEST_P(KrylovKernels, BlockOperationsRejectOverlapsAndOversizedBlocks) {
+  using V = std::complex<float>;
+  const std::size_t n = 1000;
+  DeviceVectorOps<V> ops(open_device(GetParam()), n, 8, 4);
+  auto basis = ops.make(10);
+  ops.set(basis, random_values<V>(10 * n, 70));
+  std::vector<V> a(64, V(1)), c(64, V(1)), out(64);
+  EXPECT_THROW(ops.combine_block(basis, 3, 4, a.data(), 0, 4, c.data()), Error);   // block 3..6 overlaps basis 0..3
+  EXPECT_THROW(ops.combine_block(basis, 4, 5, a.data(), 0, 4, c.data()), Error);   // 5 > the block capacity 4
+  EXPECT_THROW(ops.dots_block(basis, 0, 4, 8, 3, out.data()), Error);               // slots 8..10 of 10
+  EXPECT_THROW(ops.dots_block(basis, 0, 9, 9, 1, out.data()), Error);               // 9 basis vectors, capacity 8
+}
+
 TEST_P(KrylovKernels, BlockDiagonalMultiply) {
   check_block_diag<float>(GetParam());
   check_block_diag<std::complex<double>>(GetParam());

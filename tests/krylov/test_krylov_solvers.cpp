@@ -355,7 +355,7 @@ TEST_P(KrylovSolvers, HappyBreakdownOnAnExhaustedKrylovSpace) {
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = 1.0 + double(i % 3);
   const auto a = diagonal<V>(d);
   const auto xs = random_values<V>(d.size(), 3);
-  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2}) {
+  for (Ortho ort : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2, Ortho::bcgs2}) {
     Options o;
     o.ortho = ort;
     o.tol = 1e-14;
@@ -469,6 +469,82 @@ TEST_P(KrylovSolvers, OrthogonalisationsAgreeOnWellConditionedProblems) {
   for (std::size_t m = 1; m < h.size(); ++m) {
     ASSERT_EQ(h[0].size(), h[m].size()) << m;
     for (std::size_t i = 0; i < h[0].size(); ++i) EXPECT_NEAR(h[m][i], h[0][i], 1e-12) << m << " it " << i;
+  }
+}
+
+// s-step GMRES (bcgs2) on every device and type: blocks of 1, 3, 4 and 8
+// (restart 20: a last block shorter than the rest), with and without Jacobi,
+// reach the tolerance with a true residual and solution to match; the
+// residual history is the CPU device's to round-off.
+template <class V>
+void sstep_converges(const std::string& id) {
+  const std::size_t n = 301;
+  const auto a = nonsymmetric<V>(n, 5);
+  const auto xs = random_values<V>(n, 6);
+  const auto b = multiply(a, xs);
+  for (int bs : {1, 3, 4, 8})
+    for (int precond : {0, 1}) {
+      Options o;
+      o.ortho = Ortho::bcgs2;
+      o.block_size = bs;
+      o.mode = bs == 4 ? Mode::fused : Mode::resident;
+      o.restart = 20;
+      o.tol = solve_tol<V>();
+      o.max_iters = 2000;
+      const auto r = solve_on<V>(id, a, b, o, precond);
+      const auto cpu = solve_on<V>("cpu", a, b, o, precond);
+      const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs) + (precond ? " jacobi" : "") +
+                               " on " + id + " its " + std::to_string(r.res.iterations) + " relres " +
+                               std::to_string(r.res.history.back());
+      ASSERT_EQ(r.res.status, Status::converged) << what;
+      EXPECT_LE(r.res.history.back(), o.tol) << what;
+      EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
+      EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+      ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
+      for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
+        EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
+    }
+}
+
+TEST_P(KrylovSolvers, SstepGmresConvergesWithEveryBlockSize) {
+  sstep_converges<float>(GetParam());
+  sstep_converges<double>(GetParam());
+  sstep_converges<std::complex<float>>(GetParam());
+  sstep_converges<std::complex<double>>(GetParam());
+}
+
+// s-step GMRES builds the same Krylov spaces from another basis, so its
+// iterates are GMRES's: on a well-conditioned problem its residual history
+// is DCGS2's to round-off, for every block size (the Hessenberg matrix
+// recovered from the change of basis must be right for that), and the
+// basis stays orthonormal to round-off (block CGS2 + Cholesky QR twice).
+TEST_P(KrylovSolvers, SstepGmresGivesGmresIteratesAndAnOrthonormalBasis) {
+  for (bool cplx : {false, true}) {
+    auto run_all = [&](auto tag) {
+      using V = decltype(tag);
+      const std::size_t n = 301;
+      const auto a = nonsymmetric<V>(n, 12);
+      const auto b = multiply(a, random_values<V>(n, 13));
+      Options o;
+      o.ortho = Ortho::dcgs2;
+      o.restart = 22;  // a last block shorter than the rest for every block size
+      o.tol = 1e-12;
+      const auto ref = solve_on<V>(GetParam(), a, b, o).res;
+      for (int bs : {3, 4, 8}) {
+        o.ortho = Ortho::bcgs2;
+        o.block_size = bs;
+        o.measure_orthogonality = true;
+        const auto r = solve_on<V>(GetParam(), a, b, o).res;
+        const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs);
+        ASSERT_EQ(r.history.size(), ref.history.size()) << what;
+        for (std::size_t i = 0; i < ref.history.size(); ++i)
+          EXPECT_NEAR(r.history[i], ref.history[i], 1e-9 * ref.history[i] + 1e-14) << what << " it " << i;
+        EXPECT_LT(r.orthogonality_loss, 1e-12) << what;
+        EXPECT_LE(r.true_relres, 1e-11) << what;
+      }
+    };
+    if (cplx) run_all(std::complex<double>{});
+    else run_all(double{});
   }
 }
 
@@ -684,6 +760,30 @@ TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("block row 0"), std::string::npos) << e.what();
   }
+}
+
+TEST(KrylovBadInput, SstepGmresNeedsTheDeviceBasisAndAFixedOperator) {
+  using V = double;
+  const std::size_t n = 50;
+  const auto a = nonsymmetric<V>(n, 3);
+  const auto b = random_values<V>(n, 4);
+  Options o;
+  o.ortho = Ortho::bcgs2;
+  o.mode = Mode::thesis;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
+  o.mode = Mode::resident;
+  o.method = Method::fgmres;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o, 1), UsageError);
+  o.method = Method::gmres;
+  o.compressed_basis = true;
+  EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError);
+  o.compressed_basis = false;
+  for (int bad : {0, 9}) {
+    o.block_size = bad;
+    EXPECT_THROW(solve_on<V>("cpu", a, b, o), UsageError) << bad;
+  }
+  o.block_size = 8;
+  EXPECT_EQ(solve_on<V>("cpu", a, b, o).res.status, Status::converged);
 }
 
 TEST(KrylovBadInput, FusedGmresNeedsCgs2AndAFixedPreconditioner) {

@@ -39,6 +39,23 @@ __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_b
 }
 
 #if !defined(TS_KRY_COMPRESSED) /* the other kernels work on working vectors only */
+#if defined(TS_KRY_T) /* s-step GMRES's block kernels, built once per block width TS_KRY_T */
+/* One work-group of TS_REDUCE_THREADS per (basis vector kk, chunk c), as kry_dots. */
+__kernel void kry_dots_block(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off,
+                             __global const ts_real* y, ulong y_off, ulong ld, __global ts_real* partials) {
+  __local ts_real s[2 * TS_KRY_T * TS_REDUCE_THREADS];
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  ts_kry_dotsb_group(nc, TS_KRY_T, n, nch, k, kk, c, (uint)get_local_id(0), v + v_off + kk * ld, y + y_off,
+                     (long)ld, s, partials);
+}
+/* The block combination in place (ts_kry_combb_at), one work-item per element. */
+__kernel void kry_combine_block(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off,
+                                __global const ts_real* v, ulong v_off, __global ts_real* y, ulong y_off, ulong ld) {
+  const ulong i = get_global_id(0);
+  if (i < n) ts_kry_combb_at(nc, TS_KRY_T, (long)i, k, coef_base + coef_off, v + v_off, y + y_off, (long)ld);
+}
+#endif
+
 /* One work-group of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group). */
 __kernel void kry_sum_chunks(ulong chunks, __global const ts_real* partials, __global ts_real* out) {
   __local ts_real s[2 * TS_REDUCE_THREADS];

@@ -49,6 +49,41 @@ void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, 
 }
 
 template <class R>
+void dots_block(int nc, std::size_t n, int k, const R* v, int t, const R* y, std::size_t ld, R* partials) {
+  const std::size_t nch = kernels::chunks(n);
+  const auto jobs = static_cast<std::ptrdiff_t>(nch * static_cast<std::size_t>(k));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t job = 0; job < jobs; ++job) {
+    const std::size_t kk = static_cast<std::size_t>(job) / nch, c = static_cast<std::size_t>(job) % nch;
+    std::array<std::array<R, TS_REDUCE_THREADS>, 2 * TS_KRY_BLOCK_MAX> s;
+    for (std::size_t th = 0; th < TS_REDUCE_THREADS; ++th) {
+      R acc[2 * TS_KRY_BLOCK_MAX] = {};
+      for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+        const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + th;
+        if (i >= n) break;
+        ts_kry_dotsb_add(nc, t, long(i), v + kk * ld, y, long(ld), acc);
+      }
+      for (int q = 0; q < 2 * t; ++q) s[q][th] = acc[q];
+    }
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t th = 0; th < h; ++th)
+        for (int q = 0; q < 2 * t; ++q) s[q][th] = s[q][th] + s[q][th + h];
+    for (int r = 0; r < t; ++r) {
+      const std::size_t at = 2 * ((std::size_t(r) * std::size_t(k) + kk) * nch + c);
+      partials[at] = s[2 * r][0];
+      partials[at + 1] = s[2 * r + 1][0];
+    }
+  }
+}
+
+template <class R>
+void combine_block(int nc, std::size_t n, int t, const R* coef, int k, const R* v, R* y, std::size_t ld) {
+  const auto nn = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < nn; ++i) ts_kry_combb_at(nc, t, long(i), k, coef, v, y, long(ld));
+}
+
+template <class R>
 void sum_chunks(std::size_t chunks, int count, const R* partials, R* out) {
 #pragma omp parallel for schedule(static) if (count > 8)
   for (int q = 0; q < count; ++q) {
@@ -147,6 +182,8 @@ void tri_group(int nc, std::size_t count, const int* groups, int group, std::siz
   template void dots<R, point::compressed_t<R>>(int, std::size_t, int, const point::compressed_t<R>*,  \
                                                 std::size_t, const point::compressed_t<R>*, const R*, R*); \
   template void sum_chunks<R>(std::size_t, int, const R*, R*);                                    \
+  template void dots_block<R>(int, std::size_t, int, const R*, int, const R*, std::size_t, R*);   \
+  template void combine_block<R>(int, std::size_t, int, const R*, int, const R*, R*, std::size_t); \
   template void combine<R, R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*, int, int, \
                               const R*, const R*, R*);                                          \
   template void combine<R, point::compressed_t<R>>(int, std::size_t, int, const R*, const R*,     \
@@ -176,6 +213,20 @@ void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::siz
     using S = decltype(s);
     host::dots<R, S>(nc, n, k, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off), cpu::ptr<R>(partials));
   });
+}
+
+template <class R>
+void dots_block(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off, int t, const void* y,
+                std::size_t y_off, std::size_t ld, void* partials) {
+  if (n == 0 || k == 0 || t == 0) return;
+  host::dots_block<R>(nc, n, k, at<R>(v, v_off), t, at<R>(y, y_off), ld, cpu::ptr<R>(partials));
+}
+
+template <class R>
+void combine_block(CpuTag, Device&, int nc, std::size_t n, int t, const void* coef, std::size_t coef_off, int k,
+                   const void* v, std::size_t v_off, void* y, std::size_t y_off, std::size_t ld) {
+  if (n == 0 || t == 0) return;
+  host::combine_block<R>(nc, n, t, at<R>(coef, coef_off), k, at<R>(v, v_off), cpu::ptr<R>(y) + y_off, ld);
 }
 
 template <class R>
@@ -235,6 +286,10 @@ void tri_group(CpuTag, Device&, int nc, std::size_t count, const void* groups, s
   template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \
+  template void dots_block<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, int, const void*, \
+                              std::size_t, std::size_t, void*);                                    \
+  template void combine_block<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, int, \
+                                 const void*, std::size_t, void*, std::size_t, std::size_t);         \
   template void dcgs2_coef<R>(CpuTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,       \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \

@@ -1,6 +1,9 @@
 // CUDA launchers of the Krylov kernels. The mathematics is krylov_point.h and
 // the summation order that of krylov_cpu.cpp; here only indexing.
+#include <string>
 #include <type_traits>
+
+#include "core/error.hpp"
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
@@ -32,6 +35,44 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS, (kDotsMinBlocks<R, S>))
   const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
   dots_group<R, S>(nc, n, c, kk * nch + c, 2 * nch * k, threadIdx.x, v + kk * ld, w, TWO, w2, s, partials);
 }
+
+// s-step GMRES's block products: one block of TS_REDUCE_THREADS per (basis
+// vector kk, chunk c), as dots; T (the block's vectors) a constant, so the
+// sums stay in registers.
+template <class R, int T>
+__global__ void __launch_bounds__(TS_REDUCE_THREADS)
+    dots_block_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const R* __restrict__ v,
+                      const R* __restrict__ y, std::size_t ld, R* partials) {
+  __shared__ R s[2 * T * TS_REDUCE_THREADS];
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  ts_kry_dotsb_group(nc, T, n, nch, k, kk, c, threadIdx.x, v + kk * ld, y, long(ld), s, partials);
+}
+
+// The block combination in place, one thread per element (ts_kry_combb_at).
+template <class R, int T>
+__global__ void combine_block_kernel(int nc, std::size_t n, int k, const R* __restrict__ coef, const R* v, R* y,
+                                     std::size_t ld) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) ts_kry_combb_at(nc, T, long(i), k, coef, v, y, long(ld));
+}
+
+// Calls f(std::integral_constant<int, t>) for 1 <= t <= TS_KRY_BLOCK_MAX.
+template <class F>
+void with_width(int t, F&& f) {
+  switch (t) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 5: f(std::integral_constant<int, 5>{}); break;
+    case 6: f(std::integral_constant<int, 6>{}); break;
+    case 7: f(std::integral_constant<int, 7>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: throw Error("krylov: a block of " + std::to_string(t) + " vectors (1 to " +
+                         std::to_string(TS_KRY_BLOCK_MAX) + ")");
+  }
+}
+static_assert(TS_KRY_BLOCK_MAX == 8, "with_width lists the widths");
 
 // One block of TS_REDUCE_THREADS per product q (ts_kry_sum_chunks_group).
 template <class R>
@@ -149,6 +190,34 @@ void dots(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std
 }
 
 template <class R>
+void dots_block(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, int t,
+                const void* y, std::size_t y_off, std::size_t ld, void* partials) {
+  if (n == 0 || k == 0 || t == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  const std::size_t nch = chunks(n);
+  with_width(t, [&](auto width) {
+    dots_block_kernel<R, decltype(width)::value>
+        <<<static_cast<unsigned>(nch * std::size_t(k)), TS_REDUCE_THREADS, 0, cq.native()>>>(
+            nc, n, nch, std::size_t(k), at<R>(v, v_off), at<R>(y, y_off), ld, cuda::ptr<R>(partials));
+  });
+  cuda::check_launch("krylov dots_block");
+}
+
+template <class R>
+void combine_block(CudaTag, Device& dev, int nc, std::size_t n, int t, const void* coef, std::size_t coef_off, int k,
+                   const void* v, std::size_t v_off, void* y, std::size_t y_off, std::size_t ld) {
+  if (n == 0 || t == 0) return;
+  auto& cq = cuda::queue_of(dev.queue());
+  cuda::DeviceGuard guard(cq.ordinal());
+  with_width(t, [&](auto width) {
+    combine_block_kernel<R, decltype(width)::value><<<blocks_for(n), kBlock, 0, cq.native()>>>(
+        nc, n, k, at<R>(coef, coef_off), at<R>(v, v_off), cuda::ptr<R>(y) + y_off, ld);
+  });
+  cuda::check_launch("krylov combine_block");
+}
+
+template <class R>
 void sum_chunks(CudaTag, Device& dev, std::size_t chunks, int count, const void* partials, void* out) {
   if (count <= 0) return;
   auto& cq = cuda::queue_of(dev.queue());
@@ -230,6 +299,10 @@ void tri_group(CudaTag, Device& dev, int nc, std::size_t count, const void* grou
   template void dots<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(CudaTag, Device&, std::size_t, int, const void*, void*);             \
+  template void dots_block<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, int, const void*, \
+                              std::size_t, std::size_t, void*);                                    \
+  template void combine_block<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, int, \
+                                 const void*, std::size_t, void*, std::size_t, std::size_t);         \
   template void dcgs2_coef<R>(CudaTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(CudaTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \

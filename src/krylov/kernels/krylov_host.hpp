@@ -16,6 +16,11 @@ template <class R, class S = R>
 void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, const R* w2, R* partials);
 template <class R>
 void sum_chunks(std::size_t chunks, int count, const R* partials, R* out);
+/// s-step GMRES's block operations (krylov_kernels.hpp's dots_block and combine_block)
+template <class R>
+void dots_block(int nc, std::size_t n, int k, const R* v, int t, const R* y, std::size_t ld, R* partials);
+template <class R>
+void combine_block(int nc, std::size_t n, int t, const R* coef, int k, const R* v, R* y, std::size_t ld);
 template <class R, class S = R>
 void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v, std::size_t ld, S* y, int y_real = 0,
              int k2 = 0, const R* coef2 = nullptr, const S* x2 = nullptr, S* y2 = nullptr);

@@ -110,6 +110,17 @@ inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS
   template <class R>                                                                               \
   void update(Tag, Device& dev, int nc, std::size_t n, const void* coef, std::size_t coef_off,       \
               const UpdateOperands& op, void* partials);                                           \
+  /* s-step GMRES's block products: the chunk partials of <v_i, y_r> for i < k, r < t */          \
+  /* (t <= TS_KRY_BLOCK_MAX; v_i at v_off + i ld, y_r at y_off + r ld), product r k + i in dots' */ \
+  /* layout; each has the bits of dots against y_r alone. */                                       \
+  template <class R>                                                                               \
+  void dots_block(Tag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, \
+                  int t, const void* y, std::size_t y_off, std::size_t ld, void* partials);         \
+  /* The block combination in place (ts_kry_combb_at): y_r = sum_l a_{r,l} y_l + sum_i c_{r,i} */ \
+  /* v_i for r < t, output r's list [a_{r,0..t-1}, c_{r,0..k-1}] at coef + coef_off + r (t + k) nc. */ \
+  template <class R>                                                                               \
+  void combine_block(Tag, Device& dev, int nc, std::size_t n, int t, const void* coef, std::size_t coef_off, \
+                     int k, const void* v, std::size_t v_off, void* y, std::size_t y_off, std::size_t ld); \
   /* y = blockdiag(D) x, blocks bs x bs row-major (nc reals per entry), n a multiple of bs. */     \
   template <class R>                                                                               \
   void block_diag(Tag, Device& dev, int nc, std::size_t n, int bs, const void* d, const void* x,     \

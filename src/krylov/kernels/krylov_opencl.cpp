@@ -41,6 +41,19 @@ cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
   return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt + dots_batch_option());
 }
 
+// s-step GMRES's block kernels: one program per block width t (its arrays
+// in registers; NVIDIA's compiler gives argument-selected paths one register
+// allocation, docs/backends.md).
+template <class R>
+cl::Kernel block_kernel(Device& dev, const char* name, int t) {
+  if (t < 1 || t > TS_KRY_BLOCK_MAX)
+    throw Error("krylov: a block of " + std::to_string(t) + " vectors (1 to " + std::to_string(TS_KRY_BLOCK_MAX) + ")");
+  const char* opt = std::is_same_v<R, float> ? "-Dts_real=float -Dts_vstore=float"
+                                             : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double";
+  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name,
+                                       std::string(opt) + " -DTS_KRY_T=" + std::to_string(t) + dots_batch_option());
+}
+
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
 // A kernel argument must be a valid cl_mem even where the kernel ignores it.
@@ -65,6 +78,29 @@ void dots(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, s
                      cl_ulong(ld), mem_or(w, nullptr), cl_ulong(w_off), opencl::mem(partials));
   opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup),
                                        cl::NDRange(kGroup), "krylov dots");
+}
+
+template <class R>
+void dots_block(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void* v, std::size_t v_off, int t,
+                const void* y, std::size_t y_off, std::size_t ld, void* partials) {
+  if (n == 0 || k == 0 || t == 0) return;
+  cl::Kernel kr = block_kernel<R>(dev, "kry_dots_block", t);
+  const std::size_t nch = chunks(n);
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
+                   mem_or(y, nullptr), cl_ulong(y_off), cl_ulong(ld), opencl::mem(partials));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup), cl::NDRange(kGroup),
+                                       "krylov dots_block");
+}
+
+template <class R>
+void combine_block(OpenCLTag, Device& dev, int nc, std::size_t n, int t, const void* coef, std::size_t coef_off, int k,
+                   const void* v, std::size_t v_off, void* y, std::size_t y_off, std::size_t ld) {
+  if (n == 0 || t == 0) return;
+  cl::Kernel kr = block_kernel<R>(dev, "kry_combine_block", t);
+  opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_int(k), mem_or(coef, nullptr), cl_ulong(coef_off), mem_or(v, y),
+                   cl_ulong(v_off), opencl::mem(y), cl_ulong(y_off), cl_ulong(ld));
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(round_up(n, kGroup)), cl::NDRange(kGroup),
+                                       "krylov combine_block");
 }
 
 template <class R>
@@ -148,6 +184,10 @@ void tri_group(OpenCLTag, Device& dev, int nc, std::size_t count, const void* gr
   template void dots<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t,        \
                         std::size_t, const void*, std::size_t, const void*, std::size_t, void*, bool); \
   template void sum_chunks<R>(OpenCLTag, Device&, std::size_t, int, const void*, void*);             \
+  template void dots_block<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, int, \
+                              const void*, std::size_t, std::size_t, void*);                       \
+  template void combine_block<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, int, \
+                                 const void*, std::size_t, void*, std::size_t, std::size_t);         \
   template void dcgs2_coef<R>(OpenCLTag, Device&, int, int, const void*, std::size_t, void*, std::size_t); \
   template void combine<R>(OpenCLTag, Device&, int, std::size_t, int, const void*, std::size_t, const void*,     \
                            std::size_t, const void*, std::size_t, std::size_t, void*, std::size_t, \

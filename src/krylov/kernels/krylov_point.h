@@ -263,6 +263,82 @@ TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned 
 #endif
 
 #if !defined(TS_KRY_COMPRESSED) /* the rest: working vectors only */
+/* s-step GMRES's block operations: a block of t <= TS_KRY_BLOCK_MAX vectors
+ * y_0 .. y_{t-1} (ld apart) against k basis vectors v_0 .. v_{k-1} (ld
+ * apart), each basis element read once for the whole block. GPU kernels pass
+ * t as a compile-time constant, so the arrays below live in registers.
+ *
+ * dots_block's terms of element i: acc[2r + {0,1}] += <v, y_r> (conjugate on
+ * v) for r < t, each product's terms exactly as dots forms them, so every
+ * product has the bits of dots against y_r alone. */
+TS_FN void ts_kry_dotsb_add(int nc, int t, long i, TS_GLOBAL const ts_real* vk, TS_GLOBAL const ts_real* y, long ld,
+                            ts_real* acc) {
+  if (nc == 1) {
+    const ts_real v = vk[i];
+    TS_UNROLL for (int r = 0; r < t; ++r) acc[2 * r] = acc[2 * r] + ts_kry_rdot(v, y[(long)r * ld + i]);
+    return;
+  }
+  ts_real vr, vi;
+  ts_kry_ld2(vk, i, &vr, &vi);
+  TS_UNROLL for (int r = 0; r < t; ++r) {
+    ts_real wr, wi;
+    ts_kry_ld2(y + (long)r * ld, i, &wr, &wi);
+    acc[2 * r] = acc[2 * r] + ts_kry_hdot_re(vr, vi, wr, wi);
+    acc[2 * r + 1] = acc[2 * r + 1] + ts_kry_hdot_im(vr, vi, wr, wi);
+  }
+}
+
+/* combine_block at element i, in place:
+ *   y_r = sum_{l < t} a_{r,l} y_l + sum_{kk < k} c_{r,kk} v_kk     (r < t)
+ * with output r's coefficients at coef + r (t + k) nc: [a_{r,0..t-1},
+ * c_{r,0..k-1}], terms added in that order from 0. Every y_l,i is read
+ * before any y_r,i is written. */
+TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* v,
+                           TS_GLOBAL ts_real* y, long ld) {
+  ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX], ar[TS_KRY_BLOCK_MAX], ai[TS_KRY_BLOCK_MAX];
+  const long cs = (long)(t + k) * nc; /* reals of one output's list */
+  TS_UNROLL for (int l = 0; l < t; ++l) {
+    if (nc == 1) {
+      yr[l] = y[(long)l * ld + i];
+      yi[l] = 0;
+    } else {
+      ts_kry_ld2(y + (long)l * ld, i, &yr[l], &yi[l]);
+    }
+  }
+  TS_UNROLL for (int r = 0; r < t; ++r) {
+    ar[r] = 0;
+    ai[r] = 0;
+    TS_UNROLL for (int l = 0; l < t; ++l) {
+      TS_GLOBAL const ts_real* c = coef + r * cs + l * nc;
+      if (nc == 1) {
+        ar[r] = ar[r] + ts_kry_rmul(c[0], yr[l]);
+      } else {
+        ar[r] = ar[r] + ts_kry_mul_re(c[0], c[1], yr[l], yi[l]);
+        ai[r] = ai[r] + ts_kry_mul_im(c[0], c[1], yr[l], yi[l]);
+      }
+    }
+  }
+  TS_KRY_UNROLL4
+  for (int kk = 0; kk < k; ++kk) {
+    ts_real vr, vi = 0;
+    if (nc == 1) vr = v[(long)kk * ld + i];
+    else ts_kry_ld2(v + (long)kk * ld, i, &vr, &vi);
+    TS_UNROLL for (int r = 0; r < t; ++r) {
+      TS_GLOBAL const ts_real* c = coef + r * cs + (t + kk) * nc;
+      if (nc == 1) {
+        ar[r] = ar[r] + ts_kry_rmul(c[0], vr);
+      } else {
+        ar[r] = ar[r] + ts_kry_mul_re(c[0], c[1], vr, vi);
+        ai[r] = ai[r] + ts_kry_mul_im(c[0], c[1], vr, vi);
+      }
+    }
+  }
+  TS_UNROLL for (int r = 0; r < t; ++r) {
+    if (nc == 1) y[(long)r * ld + i] = ar[r];
+    else ts_kry_st2(y + (long)r * ld, i, ar[r], ai[r]);
+  }
+}
+
 /* block_diag at row i: y_i = sum_c D_b(r, c) x_b(c) for the dense bs x bs
  * block b = i / bs (row-major blocks, nc as above), columns in order. */
 TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real* d,
@@ -552,6 +628,40 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
   if (t == 0) {
     out[2 * q] = s[0];
     out[2 * q + 1] = s[TS_REDUCE_THREADS];
+  }
+}
+
+/* One work-group's job of the GPU dots_block kernels: chunk c of basis
+ * vector vk (the kk-th of k) against the block's t vectors, in dots' order
+ * (work-item t takes elements t, t + THREADS, ..., then the halving tree).
+ * Product r's chunk partial goes to partials[2 ((r k + kk) nch + c) + {0,1}].
+ * s: 2 t TS_REDUCE_THREADS reals of group memory. */
+TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch, unsigned long k, unsigned long kk,
+                              unsigned long c, unsigned t, TS_GLOBAL const ts_real* vk, TS_GLOBAL const ts_real* y,
+                              long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
+  ts_real acc[2 * TS_KRY_BLOCK_MAX];
+  TS_UNROLL for (int q = 0; q < 2 * nt; ++q) acc[q] = 0;
+  if ((c + 1) * TS_REDUCE_CHUNK <= n) {
+    TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p)
+      ts_kry_dotsb_add(nc, nt, (long)(c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t), vk, y, ld, acc);
+  } else {
+    for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+      const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
+      if (i < n) ts_kry_dotsb_add(nc, nt, (long)i, vk, y, ld, acc);
+    }
+  }
+  TS_UNROLL for (int q = 0; q < 2 * nt; ++q) s[q * TS_REDUCE_THREADS + t] = acc[q];
+  TS_BARRIER();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      TS_UNROLL for (int q = 0; q < 2 * nt; ++q)
+        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+    }
+    TS_BARRIER();
+  }
+  if (t < (unsigned)(2 * nt)) { /* work-item q writes sum q (product q / 2, its re or im) */
+    const unsigned long r = t / 2;
+    partials[2 * ((r * k + kk) * nch + c) + t % 2] = s[t * TS_REDUCE_THREADS];
   }
 }
 #endif
