@@ -10,7 +10,9 @@
 //   iters=100       iterations of the fixed-iteration experiment
 //   modes=resident,thesis,fused   (fused: GMRES with DCGS2 on fused kernels,
 //                   one row where the ortho list has cgs2 or dcgs2)
-//   ortho=mgs,cgs2  orthogonalisations (mgs, cgs, cgs2, dcgs2)
+//   ortho=mgs,cgs2  orthogonalisations (mgs, cgs, cgs2, dcgs2, bcgs2: s-step
+//                   GMRES, its own row in the resident and fused modes)
+//   sstep=4         bcgs2's block sizes (a list: one row each)
 //   ghosts=keep     keep,drop: also solve the system without the ghost cells'
 //                   empty rows (sparse::drop_empty_block_rows: same solution,
 //                   38% shorter vectors on case 4)
@@ -79,8 +81,18 @@ std::vector<std::string> split_list(const std::string& s) {
 // scales the basis vectors' passes: fused 2pc + 3 + 3c (the two written
 // basis vectors and the v_j copy's read are basis vectors too); otherwise the
 // p-proportional terms (MGS: each projection reads q_i twice, w three times).
-double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1) {
+// s-step GMRES (bcgs2, blocks of s in a cycle of m): a block of t vectors
+// starting at step k costs 3t for the Newton recurrence, two projections
+// of 2(k+1) + 6t each (the block products read the k+1 basis vectors and
+// the block, the update reads both and writes the block, the Gram matrix
+// reads the block, the normalisation reads and writes it) and the copies of
+// v_j (2t): 4(k+1) + 17t, shared out over its t steps.
+double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1, int s = 1, int m = 1) {
   const double p = j + 1;
+  if (o == krylov::Ortho::bcgs2) {
+    const int k = j / s * s, t = std::min(s, m - k);
+    return (4.0 * (k + 1) + 17.0 * t) / t;
+  }
   if (mode == krylov::Mode::fused) return 2 * p * c + 3 + 3 * c;
   if (o == krylov::Ortho::dcgs2) return 4 * p * c + 5 + 2;
   const double proj = o == krylov::Ortho::mgs ? p * (2 * c + 3) : o == krylov::Ortho::cgs ? 2 * p * c + 3
@@ -151,8 +163,13 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   const int m_len = o.fixed_iterations ? o.max_iters : o.restart;
   const double c = o.compressed_basis ? 0.5 : 1.0;
   const bool gmres = o.method == krylov::Method::gmres || o.method == krylov::Method::fgmres;
-  for (int it = 0; it < r.iterations; ++it)
-    bytes += (gmres ? ortho_vectors(o.mode, o.ortho, it % std::max(1, m_len), c) : short_vectors(o.method, o.mode)) * vb;
+  double one_projection = 0;  // anchors-sparse.md §5 note 5's count for one projection per step (the fused DCGS2's)
+  for (int it = 0; it < r.iterations; ++it) {
+    const int j = it % std::max(1, m_len);
+    bytes += (gmres ? ortho_vectors(o.mode, o.ortho, j, c, o.block_size, std::max(1, m_len))
+                    : short_vectors(o.method, o.mode)) * vb;
+    one_projection += ortho_vectors(krylov::Mode::fused, krylov::Ortho::dcgs2, j) * vb;
+  }
   // BiCGStab applies A twice per iteration
   const int spmvs = o.method == krylov::Method::bicgstab ? 2 * r.iterations + 1 : r.iterations + r.restarts + 1;
   // a half basis (single values) runs on A / sigma: w is scaled in place after each application
@@ -164,10 +181,14 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   const auto& t = r.time;
   m.note = fmt::format(
       "{} it ({}), relres {:.2e}; split ms: spmv {:.3f} ortho {:.3f} precond {:.3f} transfer {:.3f} other {:.3f}; "
-      "model {:.0f} B/it ortho vs {:.0f} B SpMV{}",
+      "model {:.0f} B/it ortho vs {:.0f} B SpMV{}{}",
       r.iterations, krylov::to_string(r.status), r.true_relres, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond,
       1e3 * t.transfer, 1e3 * t.other, r.iterations ? (bytes - spmvs * dm->model_bytes(dm->kernel())) / r.iterations : 0.0,
-      dm->model_bytes(dm->kernel()), event_split);
+      dm->model_bytes(dm->kernel()), event_split,
+      o.ortho == krylov::Ortho::bcgs2 && gmres
+          ? fmt::format("; s {}; one-projection model {:.0f} B/it ortho", o.block_size,
+                        r.iterations ? one_projection / r.iterations : 0.0)
+          : std::string());
   return m;
 }
 
@@ -270,10 +291,17 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   const auto bases = split_list(args.param("basis", "full"));
   for (const auto& b : bases)
     if (b != "full" && b != "compressed") throw UsageError(fmt::format("--param basis={}: expected full or compressed", b));
-  const auto cgs2_like = [](const std::string& o) { return o == "cgs2" || o == "dcgs2"; };
+  const auto cgs2_like = [](const std::string& o) { return o == "cgs2" || o == "dcgs2" || o == "bcgs2"; };
   if (std::find(modes.begin(), modes.end(), "fused") != modes.end() &&
       std::none_of(orthos.begin(), orthos.end(), cgs2_like))
-    throw UsageError("--param modes=...fused needs cgs2 or dcgs2 in --param ortho= (the fused mode runs DCGS2)");
+    throw UsageError("--param modes=...fused needs cgs2, dcgs2 or bcgs2 in --param ortho= (the fused mode runs DCGS2 "
+                     "or s-step block CGS2)");
+  std::vector<int> ssteps;
+  for (const auto& v : split_list(args.param("sstep", "4"))) {
+    const int sv = int(parse_int_param("sstep", v));
+    if (sv < 1 || sv > TS_KRY_BLOCK_MAX) throw UsageError(fmt::format("--param sstep={}: expected 1 to {}", v, TS_KRY_BLOCK_MAX));
+    ssteps.push_back(sv);
+  }
   for (const auto& g : ghosts)
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = args.param_int("tosolve", "1") != 0;
@@ -349,6 +377,18 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
           krylov::Options o;
           o.mode = krylov::parse_mode(mode);
           o.ortho = krylov::parse_ortho(ortho);
+          if (o.ortho == krylov::Ortho::bcgs2) {  // s-step: device basis, full precision; a row per block size
+            if (o.mode == krylov::Mode::thesis || basis == "compressed") continue;
+            o.fixed_iterations = true;
+            o.max_iters = iters;
+            for (const int sv : ssteps) {
+              o.block_size = sv;
+              report.results.push_back(run_case(device, hm, o, args,
+                                                fmt::format("gmres {} it {} bcgs2 s={} {}{}", iters, mode, sv,
+                                                            tc.name(), drop ? " ghosts dropped" : "")));
+            }
+            continue;
+          }
           // the fused mode is CGS2 in its delayed form: one row, under the ortho list's first cgs2/dcgs2
           if (o.mode == krylov::Mode::fused) {
             const bool cgs2_like = o.ortho == krylov::Ortho::cgs2 || o.ortho == krylov::Ortho::dcgs2;

@@ -33,7 +33,7 @@ using namespace tessera::sparse;
 struct SolveArgs {
   std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
   std::string mode = "resident", precision = "double", device = "best", out, json, basis = "full";
-  int restart = 30, max_iters = 1000, block = 5;
+  int restart = 30, max_iters = 1000, block = 5, sstep = 4;
   double tol = 1e-8;
   bool fixed = false, real = false, drop_ghosts = false;
 };
@@ -51,6 +51,7 @@ nlohmann::json time_json(const krylov::TimeSplit& t) {
 krylov::Options options_of(const SolveArgs& a) {
   auto o = krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
   o.compressed_basis = a.basis == "compressed";
+  o.block_size = a.sstep;
   return o;
 }
 
@@ -173,8 +174,10 @@ int solve_as(const SolveArgs& args) {
 
   std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(), (long long)csr.rows,
               (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
+  const std::string ortho_name =
+      std::string(krylov::to_string(o.ortho)) + (o.ortho == krylov::Ortho::bcgs2 ? fmt::format(" (s = {})", o.block_size) : "");
   std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n", args.method.c_str(), args.restart,
-              std::string(krylov::to_string(o.ortho)).c_str(), args.precond.c_str(), args.mode.c_str(),
+              ortho_name.c_str(), args.precond.c_str(), args.mode.c_str(),
               args.basis.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
   if (const auto* ilu = dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
     std::printf("ilu0     %zu levels per application (forward and backward)\n", ilu->levels());
@@ -193,6 +196,7 @@ int solve_as(const SolveArgs& args) {
                         {"method", args.method},
                         {"restart", args.restart},
                         {"ortho", krylov::to_string(o.ortho)},
+                        {"sstep", o.ortho == krylov::Ortho::bcgs2 ? o.block_size : 0},
                         {"precond", args.precond},
                         {"mode", args.mode},
                         {"basis", args.basis},
@@ -314,8 +318,11 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
-  cmd->add_option("--ortho", a->ortho, "mgs (default), cgs, cgs2 or dcgs2 (delayed CGS2, not with fgmres; the fused mode's default)")
-      ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2"}));
+  cmd->add_option("--ortho", a->ortho,
+                  "mgs (default), cgs, cgs2, dcgs2 (delayed CGS2, not with fgmres; the fused mode's default) or bcgs2 "
+                  "(s-step GMRES: blocks of --sstep Krylov vectors, block CGS2; resident and fused modes, not fgmres)")
+      ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2", "bcgs2"}));
+  cmd->add_option("--sstep", a->sstep, "Krylov vectors per block of s-step GMRES (--ortho bcgs2)")->check(CLI::Range(1, 8));
   cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
   cmd->add_option("--block", a->block, "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")->check(CLI::Range(1, 64));

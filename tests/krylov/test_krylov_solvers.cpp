@@ -15,6 +15,8 @@
 #include "krylov/solver.hpp"
 #include "krylov/vector_ops.hpp"
 #include "krylov_test_util.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
 #include "test_support.hpp"
 
@@ -546,6 +548,31 @@ TEST_P(KrylovSolvers, SstepGmresGivesGmresIteratesAndAnOrthonormalBasis) {
     if (cplx) run_all(std::complex<double>{});
     else run_all(double{});
   }
+}
+
+// The thesis's experiment in small (fixed iterations, no restart, complex
+// single, a TRACE system): s-step GMRES ends at DCGS2's true residual. Its
+// first s steps are plain Arnoldi; a monomial first block (an earlier
+// version) left 40 times DCGS2's residual at s = 8, because the block
+// relation A Y = Y B is only as exact as the block is well conditioned.
+TEST_P(KrylovSolvers, SstepGmresReachesDcgs2sResidualInSinglePrecision) {
+  using V = std::complex<float>;
+  const auto hm = sparse::generate_matrix<V>("trace:2x8x16");
+  const auto a = sparse::to_csr(sparse::drop_empty_block_rows(hm.block).a);
+  const auto b = multiply(a, std::vector<V>(a.rows, V(1)));
+  Options o;
+  o.fixed_iterations = true;
+  o.max_iters = 60;
+  o.mode = Mode::fused;
+  o.ortho = Ortho::dcgs2;
+  const double ref = solve_on<V>(GetParam(), a, b, o).res.true_relres;
+  o.ortho = Ortho::bcgs2;
+  for (int bs : {4, 8}) {
+    o.block_size = bs;
+    const double got = solve_on<V>(GetParam(), a, b, o).res.true_relres;
+    EXPECT_LE(got, 2 * ref) << "s " << bs << ": " << got << " against DCGS2's " << ref;
+  }
+  EXPECT_LE(ref, 1e-6);
 }
 
 // Complex GMRES needs the conjugate in every inner product. A real-looking
