@@ -31,8 +31,10 @@
 //                   single vectors of kn values (1280000: case 4 without its
 //                   ghost rows), K basis vectors: dots, dots with two
 //                   right-hand sides, combine and DCGS2's two-output
-//                   combine, each with its host round trip, bytes counted
-//                   once per vector (the solver's split in kernel form)
+//                   combine, and for each sstep t s-step GMRES's block
+//                   products and block update, each with its host round
+//                   trip, bytes counted once per vector (the solver's split
+//                   in kernel form)
 //   short=256       CG + point Jacobi on laplace7:N (double) and BiCGStab +
 //                   point Jacobi on each TRACE case (complex double), 100
 //                   iterations, resident and fused, bytes per iteration by
@@ -235,12 +237,13 @@ Measurement poisson_cg_mg(const std::shared_ptr<Device>& dev, long n, krylov::Mo
 // pass over every vector it touches. Coefficients of modulus < 1/2 keep the
 // in-place updates bounded over the repetitions.
 std::vector<Measurement> ortho_kernel_rows(const std::shared_ptr<Device>& dev, int k, std::size_t n,
-                                           const BenchArgs& args) {
+                                           const BenchArgs& args, const std::vector<int>& ssteps) {
   using V = std::complex<float>;
-  krylov::DeviceVectorOps<V> ops(dev, n, k + 1);
-  auto basis = ops.make(static_cast<std::size_t>(k) + 1);
+  const int tmax = *std::max_element(ssteps.begin(), ssteps.end());
+  krylov::DeviceVectorOps<V> ops(dev, n, k + tmax + 1, tmax);
+  auto basis = ops.make(static_cast<std::size_t>(k + tmax) + 1);
   auto w = ops.make(), w2 = ops.make(), y = ops.make();
-  std::vector<V> host(n * (static_cast<std::size_t>(k) + 1));
+  std::vector<V> host(n * (static_cast<std::size_t>(k + tmax) + 1));
   std::uint64_t state = 0x9e3779b97f4a7c15ull;
   auto next = [&] {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -277,6 +280,19 @@ std::vector<Measurement> ortho_kernel_rows(const std::shared_ptr<Device>& dev, i
                  {&basis, static_cast<std::size_t>(kk) - 1, V(0.5f), &basis, static_cast<std::size_t>(kk) - 1, kk - 1,
                   c2.data()});
   });
+  // s-step GMRES's block kernels: the block in slots k..k+t-1 against the k
+  // basis vectors before it (a = I / 2 and small c keep the block bounded)
+  for (const int t : ssteps) {
+    std::vector<V> prod(std::size_t(k + t) * std::size_t(t)), a(std::size_t(t) * std::size_t(t), V(0)),
+        cb(std::size_t(k) * std::size_t(t), V(0.25f / float(k), 0.125f / float(k)));
+    for (int r = 0; r < t; ++r) a[std::size_t(r) * std::size_t(t) + std::size_t(r)] = V(0.5f);
+    row(fmt::format("dots_block t={}", t), kk + t, [&] {
+      ops.dots_block(basis, 0, kk, static_cast<std::size_t>(kk), t, prod.data());
+    });
+    row(fmt::format("combine_block t={}", t), kk + 2 * t, [&] {
+      ops.combine_block(basis, static_cast<std::size_t>(kk), t, a.data(), 0, kk, cb.data());
+    });
+  }
   return rows;
 }
 
@@ -351,7 +367,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
   if (kernel_k == 1) throw UsageError("--param kernels: at least 2 basis vectors (0 skips the rows)");
   if (kernel_k > 0 && kernel_n == 0) throw UsageError("--param kn: at least one value");
   if (kernel_k > 0 && args.run_float())
-    for (auto& m : ortho_kernel_rows(device, kernel_k, static_cast<std::size_t>(kernel_n), args))
+    for (auto& m : ortho_kernel_rows(device, kernel_k, static_cast<std::size_t>(kernel_n), args, ssteps))
       report.results.push_back(std::move(m));
   const auto cases = thesis_cases();
   for (const auto& name : names) {

@@ -209,6 +209,7 @@ int solve_as(const SolveArgs& args) {
                         {"restarts", r.restarts},
                         {"happy_breakdown", r.happy_breakdown},
                         {"dcgs2_explicit", r.dcgs2_explicit},
+                        {"sstep_short_blocks", r.sstep_short_blocks},
                         {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
@@ -227,7 +228,10 @@ void print_result(const krylov::Result& r, const SolveArgs& args) {
     if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
   std::printf("status   %s after %d iterations (%d restarts)%s%s\n", std::string(krylov::to_string(r.status)).c_str(),
               r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "",
-              r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit).c_str() : "");
+              (r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit)
+               : r.sstep_short_blocks > 0 ? fmt::format(", {} s-step block(s) cut short", r.sstep_short_blocks)
+                                          : std::string())
+                  .c_str());
   const auto& t = r.time;
   std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f"
               " (%ld timed phases)\n",

@@ -124,6 +124,9 @@ struct Result {
   /// first projection, so its norm was taken explicitly (each ends its cycle;
   /// rare)
   int dcgs2_explicit = 0;
+  /// s-step GMRES: blocks cut short where a Cholesky pivot of the block's
+  /// Gram matrix was within its rounding (nearly dependent Krylov vectors)
+  int sstep_short_blocks = 0;
   TimeSplit time;
   bool converged() const { return status == Status::converged; }
 };

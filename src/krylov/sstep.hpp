@@ -73,46 +73,46 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
                   &c);
       });
     }
-    // 2. Block CGS2 against Q = slots 0..k, Cholesky QR after each projection:
-    //    Y = Q C + Q_new R with C = C1 + C2 R1 and R = R2 R1.
+    // 2. Block CGS2 against Q = slots 0..k, each projection one pass for the
+    //    products and one for the update, with Cholesky QR inside the block
+    //    (BCGS-PIP2): the pass over [Q, Y] against Y gives C_p = Q^H Y and
+    //    Y^H Y at once, the projected block's Gram matrix is then
+    //    Y^H Y - C_p^H C_p (Pythagoras, Q orthonormal), and one update forms
+    //    (Y - Q C_p) R_p^{-1}. Y = Q C + Q_new R with C = C1 + C2 R1, R = R2 R1.
     const std::size_t kq = k + 1, y0 = k + 1;
     std::vector<W> Cm(kq * std::size_t(t), W(0)), Rm, Rpass;
     std::vector<V> prod, coef, a;
     bool zero_block = false;
     for (int pass = 0; pass < 2 && !zero_block; ++pass) {
-      std::vector<W> Cp(kq * std::size_t(t));
+      const std::size_t kt = kq + std::size_t(t);
+      std::vector<W> Cp(kq * std::size_t(t)), g(std::size_t(t) * t);
       int p = t;
-      double g00 = 0;
       s.timed(&TimeSplit::ortho, [&] {
-        prod.resize(kq * std::size_t(t));
-        s.dots_block(basis, 0, static_cast<int>(kq), y0, t, prod.data());  // prod[r kq + i] = <q_i, y_r>
-        coef.resize(kq * std::size_t(t));
-        for (std::size_t q = 0; q < prod.size(); ++q) {
-          Cp[q] = W(prod[q]);
-          coef[q] = -prod[q];
-        }
-        a.assign(std::size_t(t) * t, V(0));
-        for (int r = 0; r < t; ++r) a[std::size_t(r) * t + r] = V(1);
-        s.combine_block(basis, y0, t, a.data(), 0, static_cast<int>(kq), coef.data());  // Y -= Q Q^H Y
-        prod.resize(std::size_t(t) * t);
-        s.dots_block(basis, y0, t, y0, t, prod.data());  // the Gram matrix, G[l + r t] = <y_l, y_r>
-        std::vector<W> g(prod.begin(), prod.end());
-        g00 = std::real(g[0]);
-        p = cholesky_upper(g, t, pivot_tol, Rpass);
+        prod.resize(kt * std::size_t(t));
+        s.dots_block(basis, 0, static_cast<int>(kt), y0, t, prod.data());  // prod[r kt + i] = <slot_i, y_r>
       });
-      if (p == 0) {  // y_0 vanished (or is not finite): no new direction
-        if (!std::isfinite(g00)) return 1;
+      for (int r = 0; r < t; ++r)
+        for (std::size_t i = 0; i < kq; ++i) Cp[i + std::size_t(r) * kq] = W(prod[std::size_t(r) * kt + i]);
+      for (int r = 0; r < t; ++r)
+        for (int l = 0; l < t; ++l) {
+          W acc = W(prod[std::size_t(r) * kt + kq + std::size_t(l)]);
+          for (std::size_t i = 0; i < kq; ++i) acc -= conj_of(Cp[i + std::size_t(l) * kq]) * Cp[i + std::size_t(r) * kq];
+          g[std::size_t(l) + std::size_t(r) * t] = acc;
+        }
+      p = cholesky_upper(g, t, pivot_tol, Rpass);
+      if (p == 0) {  // y_0 has no part outside span(Q) (or is not finite): no new direction
+        if (!std::isfinite(std::real(g[0]))) return 1;
         zero_block = true;
       }
       const int tp = std::max(p, 1);
-      // C += Cp R_prev (R_prev: the earlier passes' R; identity on the first)
+      // C += Cp R_prev (R_prev: the earlier pass's R; identity on the first)
       for (int c = 0; c < tp; ++c)
         for (std::size_t i = 0; i < kq; ++i) {
           W acc = 0;
           if (pass == 0) {
-            acc = Cp[std::size_t(c) * kq + i];
+            acc = Cp[i + std::size_t(c) * kq];
           } else {
-            for (int l = 0; l <= c; ++l) acc += Cp[std::size_t(l) * kq + i] * Rm[std::size_t(l) + std::size_t(c) * t];
+            for (int l = 0; l <= c; ++l) acc += Cp[i + std::size_t(l) * kq] * Rm[std::size_t(l) + std::size_t(c) * t];
           }
           Cm[i + std::size_t(c) * kq] += acc;
         }
@@ -128,28 +128,33 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
           }
         Rm.swap(prodR);
       }
-      if (zero_block) {
-        t = 1;
-        break;
-      }
-      if (p < t) {  // the block ends before column p (its vectors are kept in slots, unused)
-        std::vector<W> r2(std::size_t(p) * p);
-        for (int c = 0; c < p; ++c)
-          for (int r = 0; r < p; ++r) r2[std::size_t(r) + std::size_t(c) * p] = Rm[std::size_t(r) + std::size_t(c) * t];
-        Rm.swap(r2);
-        std::vector<W> rp2(std::size_t(p) * p);
-        for (int c = 0; c < p; ++c)
-          for (int r = 0; r < p; ++r) rp2[std::size_t(r) + std::size_t(c) * p] = Rpass[std::size_t(r) + std::size_t(c) * t];
-        Rpass.swap(rp2);
+      if (zero_block) break;
+      if (p < t) {  // the block ends before column p (the vectors after it stay in their slots, unused)
+        ++res.sstep_short_blocks;
+        auto leading = [&](std::vector<W>& m) {
+          std::vector<W> out(std::size_t(p) * p);
+          for (int c = 0; c < p; ++c)
+            for (int r = 0; r < p; ++r) out[std::size_t(r) + std::size_t(c) * p] = m[std::size_t(r) + std::size_t(c) * t];
+          m.swap(out);
+        };
+        leading(Rm);
+        leading(Rpass);
         Cm.resize(kq * std::size_t(p));
         t = p;
       }
-      // Y <- Y Rpass^{-1}: y_r = sum_l (Rpass^{-1})_{l r} y_l
+      // Y <- (Y - Q Cp) Rp^{-1}: y_r = sum_l (Rp^{-1})_{l r} y_l - sum_i (Cp Rp^{-1})_{i r} q_i
       const std::vector<W> inv = upper_inverse(Rpass, t);
       a.assign(std::size_t(t) * t, V(0));
-      for (int r = 0; r < t; ++r)
+      coef.assign(kq * std::size_t(t), V(0));
+      for (int r = 0; r < t; ++r) {
         for (int l = 0; l <= r; ++l) a[std::size_t(r) * t + l] = narrow<V>(inv[std::size_t(l) + std::size_t(r) * t]);
-      s.timed(&TimeSplit::ortho, [&] { s.combine_block(basis, y0, t, a.data(), 0, 0, nullptr); });
+        for (std::size_t i = 0; i < kq; ++i) {
+          W acc = 0;
+          for (int l = 0; l <= r; ++l) acc += Cp[i + std::size_t(l) * kq] * inv[std::size_t(l) + std::size_t(r) * t];
+          coef[std::size_t(r) * kq + i] = narrow<V>(-acc);
+        }
+      }
+      s.timed(&TimeSplit::ortho, [&] { s.combine_block(basis, y0, t, a.data(), 0, static_cast<int>(kq), coef.data()); });
     }
     if (zero_block) {
       Rm.assign(1, W(0));

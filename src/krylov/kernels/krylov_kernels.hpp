@@ -19,10 +19,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
 
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "core/kernels/portable.h"
 #include "krylov/kernels/krylov_constants.h"
 
@@ -82,6 +85,21 @@ struct UpdateOperands {
 };
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
+
+/// Basis vectors per work-group of the GPU dots_block kernels:
+/// TS_KRY_DOTSB_GROUP, or 1 with TESSERA_KRY_DOTSB_GROUP=1 (the block then
+/// re-read from the cache once per basis vector; for measurements, the same bits).
+inline int dots_block_group() {
+  static const int g = [] {
+    const char* e = std::getenv("TESSERA_KRY_DOTSB_GROUP");
+    if (!e) return TS_KRY_DOTSB_GROUP;
+    const std::string v(e);
+    if (v != "1" && v != std::to_string(TS_KRY_DOTSB_GROUP))
+      throw UsageError("TESSERA_KRY_DOTSB_GROUP=" + v + ": expected 1 or " + std::to_string(TS_KRY_DOTSB_GROUP));
+    return TS_KRY_DOTSB_GROUP == 1 || v == "1" ? 1 : TS_KRY_DOTSB_GROUP;
+  }();
+  return g;
+}
 
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
   template <class R>                                                                               \

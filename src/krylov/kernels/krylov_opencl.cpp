@@ -51,7 +51,8 @@ cl::Kernel block_kernel(Device& dev, const char* name, int t) {
   const char* opt = std::is_same_v<R, float> ? "-Dts_real=float -Dts_vstore=float"
                                              : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double";
   return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name,
-                                       std::string(opt) + " -DTS_KRY_T=" + std::to_string(t) + dots_batch_option());
+                                       std::string(opt) + " -DTS_KRY_T=" + std::to_string(t) +
+                                           " -DTS_KRY_G=" + std::to_string(dots_block_group()) + dots_batch_option());
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
@@ -85,10 +86,11 @@ void dots_block(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void
                 const void* y, std::size_t y_off, std::size_t ld, void* partials) {
   if (n == 0 || k == 0 || t == 0) return;
   cl::Kernel kr = block_kernel<R>(dev, "kry_dots_block", t);
-  const std::size_t nch = chunks(n);
+  const std::size_t nch = chunks(n), groups = (std::size_t(k) + std::size_t(dots_block_group()) - 1) /
+                                              std::size_t(dots_block_group());
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                    mem_or(y, nullptr), cl_ulong(y_off), cl_ulong(ld), opencl::mem(partials));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup), cl::NDRange(kGroup),
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * groups * kGroup), cl::NDRange(kGroup),
                                        "krylov dots_block");
 }
 
