@@ -11,6 +11,12 @@ function(krylov_cli name expect match)
 endfunction()
 krylov_cli(solve_laplace_cg 0 "converged.after.*[1-9][0-9]*.timed.phases"
            solve --generate laplace7:9 --method cg --precond jacobi --tol 1e-8 --device cpu)
+# s-step GMRES on a TRACE system, and where it cannot run
+krylov_cli(solve_trace_gmres_sstep 0 "bcgs2.\\(s.=.4\\).*converged.after"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --ortho bcgs2 --sstep 4 --mode fused --restart 18
+           --tol 1e-9 --device cpu)
+krylov_cli(solve_sstep_thesis_mode_exit2 2 "s-step.GMRES.*resident.or.fused"
+           solve --generate trace:3x5x4,blocks=2 --method gmres --ortho bcgs2 --mode thesis --device cpu)
 krylov_cli(solve_trace_gmres_cgs2 0 "converged.after"
            solve --generate trace:3x5x4,blocks=2 --method gmres --ortho cgs2 --restart 20 --precision single
            --tol 1e-5 --device cpu)
@@ -72,7 +78,15 @@ add_test(NAME cli.bench_gmres_kernels COMMAND tessera_cli bench gmres --device c
          --param kernels=3 --param kn=5000 --param cases=1 --param iters=1 --param modes=resident --param ortho=cgs2
          --param tosolve=0 --param poisson=0 --param short=0)
 set_tests_properties(cli.bench_gmres_kernels PROPERTIES PASS_REGULAR_EXPRESSION
-                     "ortho.kernel.dots.k=3[^\n]*5000[^\n]*\n[^\n]*ortho.kernel.dots2.k=3[^\n]*\n[^\n]*ortho.kernel.combine.k=3[^\n]*\n[^\n]*ortho.kernel.combine2.k=3")
+                     "ortho.kernel.dots.k=3[^\n]*5000[^\n]*\n[^\n]*ortho.kernel.dots2.k=3[^\n]*\n[^\n]*ortho.kernel.combine.k=3[^\n]*\n[^\n]*ortho.kernel.combine2.k=3[^\n]*\n[^\n]*ortho.kernel.dots_block.t=4.k=3[^\n]*\n[^\n]*ortho.kernel.combine_block.t=4.k=3")
+# s-step GMRES rows: one per block size, the one-projection model in the note
+add_test(NAME cli.bench_gmres_sstep COMMAND tessera_cli bench gmres --device cpu --quick --reps 1 --warmup 0
+         --param cases=1 --param iters=12 --param modes=fused --param ortho=bcgs2 --param sstep=3,8
+         --param tosolve=0 --param poisson=0 --param short=0)
+set_tests_properties(cli.bench_gmres_sstep PROPERTIES PASS_REGULAR_EXPRESSION
+                     "gmres.12.it.fused.bcgs2.s=3[^\n]*12.it[^\n]*s.3;.one-projection.model[^\n]*\n[^\n]*gmres.12.it.fused.bcgs2.s=8")
+krylov_cli(bench_gmres_bad_sstep_exit2 2 "sstep=9:.expected.1.to.8"
+           bench gmres --device cpu --quick --param sstep=9)
 krylov_cli(bench_gmres_kernels_one_vector_exit2 2 "kernels:.at.least.2"
            bench gmres --device cpu --quick --param kernels=1)
 # the dots' load batch (TESSERA_KRY_DOTS_BATCH, an OpenCL build option): other
@@ -89,4 +103,17 @@ if(TESSERA_HAVE_OPENCL)
              bench gmres --device opencl:0:0 --quick --param kernels=2 --param kn=100 --param cases=1 --param iters=1
              --param modes=resident --param tosolve=0 --param poisson=0 --param short=0)
   set_tests_properties(cli.krylov_bench_gmres_bad_dots_batch_exit2 PROPERTIES ENVIRONMENT TESSERA_KRY_DOTS_BATCH=3)
+  # s-step GMRES's block products with 2 and 4 basis vectors per work-group
+  # (TESSERA_KRY_DOTSB_GROUP, an OpenCL build option): each product keeps the
+  # bits of dots; another value is a usage error
+  foreach(group 2 4)
+    add_test(NAME krylov.dots_block_group${group}_bitwise COMMAND tessera_tests
+             --gtest_filter=Devices/KrylovKernels.BlockDots*/opencl_0_0)
+    set_tests_properties(krylov.dots_block_group${group}_bitwise PROPERTIES ENVIRONMENT TESSERA_KRY_DOTSB_GROUP=${group}
+                         PASS_REGULAR_EXPRESSION "PASSED.*1 test" FAIL_REGULAR_EXPRESSION "FAILED")
+  endforeach()
+  krylov_cli(bench_gmres_bad_dots_block_group_exit2 2 "TESSERA_KRY_DOTSB_GROUP=3:.expected.1,.2.or.4"
+             bench gmres --device opencl:0:0 --quick --param kernels=2 --param kn=100 --param cases= --param iters=1
+             --param modes=resident --param tosolve=0 --param poisson=0 --param short=0)
+  set_tests_properties(cli.krylov_bench_gmres_bad_dots_block_group_exit2 PROPERTIES ENVIRONMENT TESSERA_KRY_DOTSB_GROUP=3)
 endif()

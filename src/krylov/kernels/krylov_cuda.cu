@@ -1,6 +1,5 @@
 // CUDA launchers of the Krylov kernels. The mathematics is krylov_point.h and
 // the summation order that of krylov_cpu.cpp; here only indexing.
-#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -201,12 +200,13 @@ void dots_block(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* 
   const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + std::size_t(g) - 1) / std::size_t(g)));
   with_width(t, [&](auto width) {
     constexpr int T = decltype(width)::value;
-    if (g == 1)
-      dots_block_kernel<R, T, 1><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+    auto launch = [&](auto group) {
+      dots_block_kernel<R, T, decltype(group)::value><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
           nc, n, nch, std::size_t(k), at<R>(v, v_off), at<R>(y, y_off), ld, cuda::ptr<R>(partials));
-    else
-      dots_block_kernel<R, T, TS_KRY_DOTSB_GROUP><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), at<R>(v, v_off), at<R>(y, y_off), ld, cuda::ptr<R>(partials));
+    };
+    if (g == 1) launch(std::integral_constant<int, 1>{});
+    else if (g == 2) launch(std::integral_constant<int, 2>{});
+    else launch(std::integral_constant<int, 4>{});
   });
   cuda::check_launch("krylov dots_block");
 }

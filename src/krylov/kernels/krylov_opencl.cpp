@@ -52,7 +52,7 @@ cl::Kernel block_kernel(Device& dev, const char* name, int t) {
                                              : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double";
   return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name,
                                        std::string(opt) + " -DTS_KRY_T=" + std::to_string(t) +
-                                           " -DTS_KRY_G=" + std::to_string(dots_block_group()) + dots_batch_option());
+                                           " -DTS_KRY_G=" + std::to_string(dots_block_group()));
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }

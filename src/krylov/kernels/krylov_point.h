@@ -672,7 +672,7 @@ TS_FN void ts_kry_dotsb_element(int nc, int nt, int ng, int ngmax, long i, TS_GL
 TS_FN void ts_kry_dotsb_group(int nc, int nt, int ngmax, unsigned long n, unsigned long nch, unsigned long k,
                               unsigned long kk0, unsigned long c, unsigned t, TS_GLOBAL const ts_real* v,
                               TS_GLOBAL const ts_real* y, long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
-  ts_real acc[TS_KRY_DOTSB_GROUP * 2 * TS_KRY_BLOCK_MAX];
+  ts_real acc[TS_KRY_DOTSB_GROUP_MAX * 2 * TS_KRY_BLOCK_MAX];
   const int ng = kk0 + (unsigned long)ngmax <= k ? ngmax : (int)(k - kk0);
   TS_UNROLL for (int q = 0; q < ngmax * 2 * TS_KRY_BLOCK_MAX; ++q) acc[q] = 0;
   if ((c + 1) * TS_REDUCE_CHUNK <= n) {
