@@ -58,6 +58,21 @@ double solve_tol() {
 
 class KrylovSolvers : public ::testing::TestWithParam<std::string> {};
 
+// A run to the tolerance: converged with a matching true residual and x close
+// to x*, and the CPU's iterates to round-off (a residual landing on the
+// tolerance may cost one iteration more or less on another backend).
+template <class V>
+void expect_converged_like_cpu(const Run<V>& r, const Run<V>& cpu, const Options& o, const std::vector<V>& xs,
+                               const std::string& what) {
+  ASSERT_EQ(r.res.status, Status::converged) << what;
+  EXPECT_LE(r.res.history.back(), o.tol) << what;
+  EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
+  EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
+  ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
+  for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
+    EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
+}
+
 // Every method x mode x value type reaches the tolerance; the recomputed true
 // residual agrees; x is close to x*; the iterates agree with the CPU's.
 template <class V>
@@ -91,15 +106,7 @@ void converge_all(const std::string& id) {
                                (c.precond ? "+jacobi" : "") + " " + std::string(to_string(mode)) + " on " + id +
                                " " + typeid(V).name() + " its " + std::to_string(r.res.iterations) + " relres " +
                                std::to_string(r.res.history.back());
-      ASSERT_EQ(r.res.status, Status::converged) << what;
-      EXPECT_LE(r.res.history.back(), o.tol) << what;
-      EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
-      EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
-      // Same iterates as the CPU to round-off (a residual landing on the
-      // tolerance may cost one iteration more or less on another backend).
-      ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
-      for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
-        EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
+      expect_converged_like_cpu(r, cpu, o, xs, what);
     }
   }
 }
@@ -498,13 +505,7 @@ void sstep_converges(const std::string& id) {
       const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs) + (precond ? " jacobi" : "") +
                                " on " + id + " its " + std::to_string(r.res.iterations) + " relres " +
                                std::to_string(r.res.history.back());
-      ASSERT_EQ(r.res.status, Status::converged) << what;
-      EXPECT_LE(r.res.history.back(), o.tol) << what;
-      EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
-      EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
-      ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
-      for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
-        EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
+      expect_converged_like_cpu(r, cpu, o, xs, what);
     }
 }
 

@@ -288,6 +288,19 @@ TS_FN void ts_kry_dotsb_add(int nc, int t, long i, TS_GLOBAL const ts_real* vk, 
   }
 }
 
+/* Element i of the block's t vectors (ld apart): (yr[l], yi[l]), yi 0 for
+ * real vectors. */
+TS_FN void ts_kry_block_load(int nc, int t, long i, TS_GLOBAL const ts_real* y, long ld, ts_real* yr, ts_real* yi) {
+  TS_UNROLL for (int l = 0; l < t; ++l) {
+    if (nc == 1) {
+      yr[l] = y[(long)l * ld + i];
+      yi[l] = 0;
+    } else {
+      ts_kry_ld2(y + (long)l * ld, i, &yr[l], &yi[l]);
+    }
+  }
+}
+
 /* combine_block at element i, in place:
  *   y_r = sum_{l < t} a_{r,l} y_l + sum_{kk < k} c_{r,kk} v_kk     (r < t)
  * with output r's coefficients at coef + r (t + k) nc: [a_{r,0..t-1},
@@ -297,14 +310,7 @@ TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real
                            TS_GLOBAL ts_real* y, long ld) {
   ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX], ar[TS_KRY_BLOCK_MAX], ai[TS_KRY_BLOCK_MAX];
   const long cs = (long)(t + k) * nc; /* reals of one output's list */
-  TS_UNROLL for (int l = 0; l < t; ++l) {
-    if (nc == 1) {
-      yr[l] = y[(long)l * ld + i];
-      yi[l] = 0;
-    } else {
-      ts_kry_ld2(y + (long)l * ld, i, &yr[l], &yi[l]);
-    }
-  }
+  ts_kry_block_load(nc, t, i, y, ld, yr, yi);
   TS_UNROLL for (int r = 0; r < t; ++r) {
     ar[r] = 0;
     ai[r] = 0;
@@ -644,14 +650,7 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
 TS_FN void ts_kry_dotsb_element(int nc, int nt, int ng, int ngmax, long i, TS_GLOBAL const ts_real* v, long ld,
                                 TS_GLOBAL const ts_real* y, ts_real* acc) {
   ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX];
-  TS_UNROLL for (int r = 0; r < nt; ++r) {
-    if (nc == 1) {
-      yr[r] = y[(long)r * ld + i];
-      yi[r] = 0;
-    } else {
-      ts_kry_ld2(y + (long)r * ld, i, &yr[r], &yi[r]);
-    }
-  }
+  ts_kry_block_load(nc, nt, i, y, ld, yr, yi);
   TS_UNROLL for (int g = 0; g < ngmax; ++g) {
     if (g < ng) {
       ts_real* ag = acc + g * 2 * TS_KRY_BLOCK_MAX;
