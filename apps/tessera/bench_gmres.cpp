@@ -84,16 +84,18 @@ std::vector<std::string> split_list(const std::string& s) {
 // basis vectors and the v_j copy's read are basis vectors too); otherwise the
 // p-proportional terms (MGS: each projection reads q_i twice, w three times).
 // s-step GMRES (bcgs2, blocks of s in a cycle of m): a block of t vectors
-// starting at step k costs 3t for the Newton recurrence, two projections
-// of 2(k+1) + 6t each (the block products read the k+1 basis vectors and
-// the block, the update reads both and writes the block, the Gram matrix
-// reads the block, the normalisation reads and writes it) and the copies of
-// v_j (2t): 4(k+1) + 17t, shared out over its t steps.
-double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1, int s = 1, int m = 1) {
+// starting at step k costs 3t for the Newton recurrence, two projections of
+// 2(k+1) + 3t each (the block products read the k+1 basis vectors and the
+// block once, the update reads both and writes the block) and the copies of
+// v_j (2t): 4(k+1) + 11t, shared out over its t steps. The first s steps of
+// a solve (first_cycle) are blocks of one.
+double ortho_vectors(krylov::Mode mode, krylov::Ortho o, int j, double c = 1, int s = 1, int m = 1,
+                     bool first_cycle = false) {
   const double p = j + 1;
   if (o == krylov::Ortho::bcgs2) {
-    const int k = j / s * s, t = std::min(s, m - k);
-    return (4.0 * (k + 1) + 17.0 * t) / t;
+    if (first_cycle && j < s) return 4.0 * (j + 1) + 11.0;
+    const int k0 = first_cycle ? s : 0, k = k0 + (j - k0) / s * s, t = std::min(s, m - k);
+    return (4.0 * (k + 1) + 11.0 * t) / t;
   }
   if (mode == krylov::Mode::fused) return 2 * p * c + 3 + 3 * c;
   if (o == krylov::Ortho::dcgs2) return 4 * p * c + 5 + 2;
@@ -168,7 +170,7 @@ Measurement run_case(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm
   double one_projection = 0;  // anchors-sparse.md §5 note 5's count for one projection per step (the fused DCGS2's)
   for (int it = 0; it < r.iterations; ++it) {
     const int j = it % std::max(1, m_len);
-    bytes += (gmres ? ortho_vectors(o.mode, o.ortho, j, c, o.block_size, std::max(1, m_len))
+    bytes += (gmres ? ortho_vectors(o.mode, o.ortho, j, c, o.block_size, std::max(1, m_len), it < m_len)
                     : short_vectors(o.method, o.mode)) * vb;
     one_projection += ortho_vectors(krylov::Mode::fused, krylov::Ortho::dcgs2, j) * vb;
   }

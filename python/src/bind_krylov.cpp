@@ -18,6 +18,7 @@ struct SolveArgs {
   double tol;
   bool fixed;
   std::string basis;
+  int sstep;
 };
 
 template <class V>
@@ -36,6 +37,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   if (s.basis != "full" && s.basis != "compressed")
     throw UsageError("solve: basis must be 'full' or 'compressed', got '" + s.basis + "'");
   o.compressed_basis = s.basis == "compressed";
+  o.block_size = s.sstep;
   krylov::Result r;
   {
     nb::gil_scoped_release release;
@@ -76,8 +78,8 @@ void bind_krylov(nb::module_& m) {
         [](nb::handle dev, AnyArray indptr, AnyArray indices, AnyArray data, std::pair<long, long> shape,
            AnyArray b, std::optional<AnyArray> x0, std::string method, int restart, std::string ortho,
            double tol, int max_iters, std::string precond, int block, std::string mode, std::string kernel,
-           bool fixed, std::string basis) {
-          const SolveArgs s{method, ortho, precond, mode, kernel, restart, max_iters, block, tol, fixed, basis};
+           bool fixed, std::string basis, int sstep) {
+          const SolveArgs s{method, ortho, precond, mode, kernel, restart, max_iters, block, tol, fixed, basis, sstep};
           auto d = device_from(dev);
           return dispatch_value(data, "solve", [&]<class V>() {
             auto a = csr_from_arrays<V>(indptr, indices, data, shape);
@@ -87,7 +89,7 @@ void bind_krylov(nb::module_& m) {
         nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("shape"),
         nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"), nb::arg("ortho"),
         nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"), nb::arg("mode"),
-        nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"));
+        nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"), nb::arg("sstep"));
 }
 
 }  // namespace tessera::py

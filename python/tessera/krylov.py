@@ -8,13 +8,16 @@ __all__ = ["solve"]
 
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
-          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full"):
+          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full",
+          sstep=4):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
     (float32/float64/complex64/complex128) is the working precision and ``b``
     is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
-    mgs, cgs, cgs2, dcgs2 (default: mgs; in the fused mode dcgs2).
+    mgs, cgs, cgs2, dcgs2 (default: mgs; in the fused mode dcgs2), or bcgs2:
+    s-step GMRES, blocks of ``sstep`` (1 to 8) Krylov vectors orthogonalised
+    by block CGS2 (resident and fused modes, gmres only).
     ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x ``block``
     diagonal blocks; ilu0: rows per group of its level schedule). ``mode``: resident (everything on the device), fused
     (resident; GMRES with DCGS2, CG and BiCGStab on fused kernels) or thesis (vectors on the
@@ -33,4 +36,5 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     if x0 is not None:
         x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
     return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
-                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis))
+                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis),
+                       int(sstep))

@@ -18,6 +18,9 @@
 //             (one reduction with two right-hand sides, one update with two
 //             outputs) instead of four times. The iterates are those of
 //             resident mode with --ortho dcgs2, bit for bit. GMRES/FGMRES only.
+//             With Ortho::bcgs2 (resident or fused) GMRES runs as s-step
+//             GMRES instead: blocks of block_size Krylov vectors, block CGS2,
+//             the basis read four times per block (sstep.hpp).
 //
 // Stopping: relative residual ||r||/||b|| <= tol, where ||r|| is the
 // recurrence's (GMRES: the Givens estimate of the preconditioned system's

@@ -106,6 +106,21 @@ def test_fused_mode_equals_resident_dcgs2(rng):
         tessera.solve(A, b, "gmres", "cpu", mode="fused", ortho="mgs")
 
 
+def test_sstep_gmres_gives_gmres_iterates(rng):
+    """s-step GMRES (bcgs2) builds the same Krylov spaces: DCGS2's residual history to round-off, any block size."""
+    A = _convection_diffusion(20)
+    b = rng.standard_normal(A.shape[0])
+    _, ref = tessera.solve(A, b, "gmres", "cpu", restart=22, tol=1e-10, mode="fused")
+    for s in (3, 8):
+        x, info = tessera.solve(A, b, "gmres", "cpu", restart=22, tol=1e-10, mode="fused", ortho="bcgs2", sstep=s)
+        assert info["converged"] and info["true_relres"] <= 1e-9
+        np.testing.assert_allclose(info["history"], ref["history"], rtol=1e-8, atol=1e-15)
+    with pytest.raises(ValueError, match="1 to 8"):
+        tessera.solve(A, b, "gmres", "cpu", ortho="bcgs2", sstep=9)
+    with pytest.raises(ValueError, match="resident or fused"):
+        tessera.solve(A, b, "gmres", "cpu", ortho="bcgs2", mode="thesis")
+
+
 def test_compressed_basis_double_reaches_the_tolerance(rng):
     """A float basis for a double solve: still 1e-10, a few more iterations at most; a bad name is refused."""
     A = _convection_diffusion(16)
