@@ -210,6 +210,7 @@ int solve_as(const SolveArgs& args) {
                         {"happy_breakdown", r.happy_breakdown},
                         {"dcgs2_explicit", r.dcgs2_explicit},
                         {"sstep_short_blocks", r.sstep_short_blocks},
+                        {"sstep_reprojected", r.sstep_reprojected},
                         {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
@@ -229,8 +230,10 @@ void print_result(const krylov::Result& r, const SolveArgs& args) {
   std::printf("status   %s after %d iterations (%d restarts)%s%s\n", std::string(krylov::to_string(r.status)).c_str(),
               r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "",
               (r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit)
-               : r.sstep_short_blocks > 0 ? fmt::format(", {} s-step block(s) cut short", r.sstep_short_blocks)
-                                          : std::string())
+               : r.sstep_short_blocks + r.sstep_reprojected > 0
+                   ? fmt::format(", s-step blocks: {} cut short, {} projected three times", r.sstep_short_blocks,
+                                 r.sstep_reprojected)
+                   : std::string())
                   .c_str());
   const auto& t = r.time;
   std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f"

@@ -17,20 +17,19 @@ template <class W> W conj_w(W w) {
 /// Upper Cholesky factor R (G = R^H R) of the t x t Hermitian G (column-major),
 /// into r (t x t, zero below the diagonal). Returns the number of pivots that
 /// succeeded: pivot p fails when its remainder d_p = G_pp - sum_{l<p} |R_lp|^2
-/// is not finite or not above rel_tol * G_pp (for p = 0: not above 0), which
-/// is where a Gram matrix's rounding (about eps G_pp per entry) swamps the
-/// column's own part. Columns 0..p-1 of r are then the factor of G's leading
-/// p x p part; the rest is zero.
+/// is not finite or not above rel_tol * ref[p], ref[p] the square norm whose
+/// rounding G carries (for a Gram matrix formed from sums of about ref[p],
+/// about eps ref[p] per entry). Columns 0..p-1 of r are then the factor of
+/// G's leading p x p part; the rest is zero.
 template <class W>
-int cholesky_upper(const std::vector<W>& g, int t, double rel_tol, std::vector<W>& r) {
+int cholesky_upper(const std::vector<W>& g, int t, double rel_tol, std::vector<W>& r, const std::vector<double>& ref) {
   r.assign(std::size_t(t) * t, W(0));
   auto G = [&](int i, int j) { return g[std::size_t(i) + std::size_t(j) * t]; };
   auto Rr = [&](int i, int j) -> W& { return r[std::size_t(i) + std::size_t(j) * t]; };
   for (int p = 0; p < t; ++p) {
     double d = std::real(G(p, p));
     for (int l = 0; l < p; ++l) d -= std::norm(Rr(l, p));
-    const double gpp = std::real(G(p, p));
-    if (!std::isfinite(d) || !(d > (p == 0 ? 0.0 : rel_tol * gpp))) {
+    if (!std::isfinite(d) || !(d > 0) || !(d > rel_tol * ref[std::size_t(p)])) {
       for (int c = p; c < t; ++c)
         for (int l = 0; l < t; ++l) Rr(l, c) = W(0);
       return p;

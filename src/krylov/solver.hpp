@@ -130,6 +130,10 @@ struct Result {
   /// s-step GMRES: blocks cut short where a Cholesky pivot of the block's
   /// Gram matrix was within its rounding (nearly dependent Krylov vectors)
   int sstep_short_blocks = 0;
+  /// s-step GMRES: blocks whose first projection's Pythagorean Gram matrix
+  /// could not be trusted (cancellation), so that they were projected a
+  /// third time (the first only subtracted Q Q^H Y)
+  int sstep_reprojected = 0;
   TimeSplit time;
   bool converged() const { return status == Status::converged; }
 };

@@ -40,8 +40,9 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
   using W = wide_t<V>;
   using R = sparse::real_t<V>;
   const double eps = std::numeric_limits<R>::epsilon();
-  // a pivot whose remainder is within the Gram matrix's rounding (about
-  // log2(n) eps of the column's square norm, the chunked sums) ends the block there
+  // a pivot whose remainder is within the rounding of the Gram matrix
+  // (sums of the block's raw square norms: about log2(n) eps of them, the
+  // chunked sums) cannot be trusted
   const double pivot_tol = 64 * eps;
   auto hraw = [&](std::size_t r, std::size_t c) { return Hraw[r + c * (M + 1)]; };
   std::size_t k = 0;  // q_0 .. q_k are in slots 0..k; columns 0..k-1 of H are final
@@ -80,45 +81,58 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
     //    Y^H Y - C_p^H C_p (Pythagoras, Q orthonormal), and one update forms
     //    (Y - Q C_p) R_p^{-1}. Y = Q C + Q_new R with C = C1 + C2 R1, R = R2 R1.
     const std::size_t kq = k + 1, y0 = k + 1;
-    std::vector<W> Cm(kq * std::size_t(t), W(0)), Rm, Rpass;
+    auto identity = [](int n) {
+      std::vector<W> m(std::size_t(n) * n, W(0));
+      for (int i = 0; i < n; ++i) m[std::size_t(i) * (n + 1)] = W(1);
+      return m;
+    };
+    std::vector<W> Cm(kq * std::size_t(t), W(0)), Rm = identity(t), Rpass;
     std::vector<V> prod, coef, a;
     bool zero_block = false;
-    for (int pass = 0; pass < 2 && !zero_block; ++pass) {
+    int passes = 2;
+    for (int pass = 0; pass < passes && !zero_block; ++pass) {
       const std::size_t kt = kq + std::size_t(t);
       std::vector<W> Cp(kq * std::size_t(t)), g(std::size_t(t) * t);
-      int p = t;
+      std::vector<double> raw(static_cast<std::size_t>(t));
       s.timed(&TimeSplit::ortho, [&] {
         prod.resize(kt * std::size_t(t));
         s.dots_block(basis, 0, static_cast<int>(kt), y0, t, prod.data());  // prod[r kt + i] = <slot_i, y_r>
       });
-      for (int r = 0; r < t; ++r)
+      for (const V& v : prod) {
+        const std::complex<double> z{W(v)};
+        if (!std::isfinite(z.real()) || !std::isfinite(z.imag())) return 1;
+      }
+      for (int r = 0; r < t; ++r) {
         for (std::size_t i = 0; i < kq; ++i) Cp[i + std::size_t(r) * kq] = W(prod[std::size_t(r) * kt + i]);
+        raw[std::size_t(r)] = std::real(W(prod[std::size_t(r) * kt + kq + std::size_t(r)]));
+      }
       for (int r = 0; r < t; ++r)
         for (int l = 0; l < t; ++l) {
           W acc = W(prod[std::size_t(r) * kt + kq + std::size_t(l)]);
           for (std::size_t i = 0; i < kq; ++i) acc -= conj_of(Cp[i + std::size_t(l) * kq]) * Cp[i + std::size_t(r) * kq];
           g[std::size_t(l) + std::size_t(r) * t] = acc;
         }
-      p = cholesky_upper(g, t, pivot_tol, Rpass);
-      if (p == 0) {  // y_0 has no part outside span(Q) (or is not finite): no new direction
-        if (!std::isfinite(std::real(g[0]))) return 1;
-        zero_block = true;
+      int p = cholesky_upper(g, t, pivot_tol, Rpass, raw);
+      if (pass == 0 && p < t) {
+        // Pythagoras lost a column's part outside span(Q) in cancellation,
+        // or the block is nearly dependent: this pass only projects
+        // (Y -= Q C1, nothing normalised) and two more passes decide on the
+        // projected block, whose Gram matrix is well determined
+        Rpass = identity(t);
+        p = t;
+        passes = 3;
+        ++res.sstep_reprojected;
       }
+      if (p == 0) zero_block = true;  // y_0 has nothing outside span(Q): no new direction
       const int tp = std::max(p, 1);
-      // C += Cp R_prev (R_prev: the earlier pass's R; identity on the first)
+      // C += Cp Rm and Rm <- Rpass Rm (Rm: the earlier passes' R, identity at first)
       for (int c = 0; c < tp; ++c)
         for (std::size_t i = 0; i < kq; ++i) {
           W acc = 0;
-          if (pass == 0) {
-            acc = Cp[i + std::size_t(c) * kq];
-          } else {
-            for (int l = 0; l <= c; ++l) acc += Cp[i + std::size_t(l) * kq] * Rm[std::size_t(l) + std::size_t(c) * t];
-          }
+          for (int l = 0; l <= c; ++l) acc += Cp[i + std::size_t(l) * kq] * Rm[std::size_t(l) + std::size_t(c) * t];
           Cm[i + std::size_t(c) * kq] += acc;
         }
-      if (pass == 0) {
-        Rm = Rpass;
-      } else {  // R = R2 R1
+      {
         std::vector<W> prodR(std::size_t(t) * t, W(0));
         for (int c = 0; c < tp; ++c)
           for (int r = 0; r <= c; ++r) {
@@ -142,7 +156,7 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
         Cm.resize(kq * std::size_t(p));
         t = p;
       }
-      // Y <- (Y - Q Cp) Rp^{-1}: y_r = sum_l (Rp^{-1})_{l r} y_l - sum_i (Cp Rp^{-1})_{i r} q_i
+      // Y <- (Y - Q Cp) Rpass^{-1}: y_r = sum_l (Rpass^{-1})_{l r} y_l - sum_i (Cp Rpass^{-1})_{i r} q_i
       const std::vector<W> inv = upper_inverse(Rpass, t);
       a.assign(std::size_t(t) * t, V(0));
       coef.assign(kq * std::size_t(t), V(0));

@@ -482,7 +482,7 @@ TEST_P(KrylovSolvers, OrthogonalisationsAgreeOnWellConditionedProblems) {
 }
 
 // s-step GMRES (bcgs2) on every device and type: blocks of 1, 3, 4 and 8
-// (restart 20: a last block shorter than the rest), with and without Jacobi,
+// (restart 20: a last block shorter than the rest for 3 and 8), with and without Jacobi,
 // reach the tolerance with a true residual and solution to match; the
 // residual history is the CPU device's to round-off.
 template <class V>
@@ -548,6 +548,33 @@ TEST_P(KrylovSolvers, SstepGmresGivesGmresIteratesAndAnOrthonormalBasis) {
     };
     if (cplx) run_all(std::complex<double>{});
     else run_all(double{});
+  }
+}
+
+// A Krylov space of dimension 6 (six distinct eigenvalues) run out inside a
+// block: after the first 4 steps (blocks of one) the block from q_4 has one
+// new direction, so its second vector is dependent and the block is cut
+// short; the next block has none, and the happy breakdown ends the solve at
+// step 6 with the exact solution. Blocks of 2 meet it at a block boundary.
+TEST_P(KrylovSolvers, SstepGmresCutsBlocksShortWhereTheKrylovSpaceEnds) {
+  using V = std::complex<double>;
+  std::vector<double> d(300);
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = 1.0 + 0.5 * double(i % 6);
+  const auto a = diagonal<V>(d);
+  const auto xs = random_values<V>(d.size(), 8);
+  for (int bs : {2, 4}) {
+    Options o;
+    o.ortho = Ortho::bcgs2;
+    o.block_size = bs;
+    o.tol = 1e-14;
+    o.restart = 30;
+    const auto r = solve_on<V>(GetParam(), a, multiply(a, xs), o).res;
+    const std::string what = "s " + std::to_string(bs) + " on " + GetParam();
+    EXPECT_TRUE(r.happy_breakdown) << what;
+    EXPECT_EQ(r.iterations, 6) << what;
+    EXPECT_EQ(r.status, Status::converged) << what;
+    EXPECT_LE(r.true_relres, 1e-13) << what;
+    if (bs == 4) EXPECT_GE(r.sstep_short_blocks, 1) << what;
   }
 }
 

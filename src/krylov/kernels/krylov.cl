@@ -40,8 +40,7 @@ __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_b
 
 #if !defined(TS_KRY_COMPRESSED) /* the other kernels work on working vectors only */
 #if defined(TS_KRY_T) /* s-step GMRES's block kernels, built once per block width TS_KRY_T (and TS_KRY_G) */
-/* One work-group of TS_REDUCE_THREADS per (basis vector kk, chunk c), as kry_dots. */
-/* One work-group of TS_REDUCE_THREADS per (TS_KRY_G basis vectors, chunk c). */
+/* One work-group of TS_REDUCE_THREADS per (TS_KRY_G basis vectors, chunk c), as kry_dots for TS_KRY_G = 1. */
 __kernel void kry_dots_block(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off,
                              __global const ts_real* y, ulong y_off, ulong ld, __global ts_real* partials) {
   __local ts_real s[2 * TS_KRY_T * TS_REDUCE_THREADS];
