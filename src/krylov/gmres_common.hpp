@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "krylov/small_dense.hpp"
 #include "krylov/space.hpp"
 
 namespace tessera::krylov::detail {
@@ -19,10 +20,6 @@ V narrow(W w) {
   if constexpr (sparse::is_complex_v<V>) return V(static_cast<typename V::value_type>(std::real(w)),
                                                  static_cast<typename V::value_type>(std::imag(w)));
   else return static_cast<V>(w);
-}
-template <class W> W conj_of(W w) {
-  if constexpr (sparse::is_complex_v<W>) return std::conj(w);
-  else return w;
 }
 
 template <class Space, class V, class Vec>

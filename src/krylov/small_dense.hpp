@@ -5,11 +5,13 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace tessera::krylov::detail {
 
-template <class W> W conj_w(W w) {
+/// conj(w) for complex w, w itself for real w.
+template <class W> W conj_of(W w) {
   if constexpr (std::is_floating_point_v<W>) return w;
   else return std::conj(w);
 }
@@ -38,7 +40,7 @@ int cholesky_upper(const std::vector<W>& g, int t, double rel_tol, std::vector<W
     Rr(p, p) = W(rpp);
     for (int c = p + 1; c < t; ++c) {  // R_pc = (G_pc - sum_l conj(R_lp) R_lc) / R_pp
       W acc = G(p, c);
-      for (int l = 0; l < p; ++l) acc -= conj_w(Rr(l, p)) * Rr(l, c);
+      for (int l = 0; l < p; ++l) acc -= conj_of(Rr(l, p)) * Rr(l, c);
       Rr(p, c) = acc / rpp;
     }
   }

@@ -266,27 +266,7 @@ TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned 
 /* s-step GMRES's block operations: a block of t <= TS_KRY_BLOCK_MAX vectors
  * y_0 .. y_{t-1} (ld apart) against k basis vectors v_0 .. v_{k-1} (ld
  * apart), each basis element read once for the whole block. GPU kernels pass
- * t as a compile-time constant, so the arrays below live in registers.
- *
- * dots_block's terms of element i: acc[2r + {0,1}] += <v, y_r> (conjugate on
- * v) for r < t, each product's terms exactly as dots forms them, so every
- * product has the bits of dots against y_r alone. */
-TS_FN void ts_kry_dotsb_add(int nc, int t, long i, TS_GLOBAL const ts_real* vk, TS_GLOBAL const ts_real* y, long ld,
-                            ts_real* acc) {
-  if (nc == 1) {
-    const ts_real v = vk[i];
-    TS_UNROLL for (int r = 0; r < t; ++r) acc[2 * r] = acc[2 * r] + ts_kry_rdot(v, y[(long)r * ld + i]);
-    return;
-  }
-  ts_real vr, vi;
-  ts_kry_ld2(vk, i, &vr, &vi);
-  TS_UNROLL for (int r = 0; r < t; ++r) {
-    ts_real wr, wi;
-    ts_kry_ld2(y + (long)r * ld, i, &wr, &wi);
-    acc[2 * r] = acc[2 * r] + ts_kry_hdot_re(vr, vi, wr, wi);
-    acc[2 * r + 1] = acc[2 * r + 1] + ts_kry_hdot_im(vr, vi, wr, wi);
-  }
-}
+ * t as a compile-time constant, so the arrays below live in registers. */
 
 /* Element i of the block's t vectors (ld apart): (yr[l], yi[l]), yi 0 for
  * real vectors. */
@@ -297,6 +277,33 @@ TS_FN void ts_kry_block_load(int nc, int t, long i, TS_GLOBAL const ts_real* y, 
       yi[l] = 0;
     } else {
       ts_kry_ld2(y + (long)l * ld, i, &yr[l], &yi[l]);
+    }
+  }
+}
+
+/* dots_block's terms of element i for the ng <= ngmax basis vectors at v
+ * (ld apart; ngmax a constant): acc[g 2 TS_KRY_BLOCK_MAX + 2r + {0,1}] +=
+ * <v_g, y_r> (conjugate on v_g) for r < nt, each product's terms exactly as
+ * dots forms them, so every product has the bits of dots against y_r alone.
+ * The block's element is loaded once for all ng basis vectors. */
+TS_FN void ts_kry_dotsb_element(int nc, int nt, int ng, int ngmax, long i, TS_GLOBAL const ts_real* v, long ld,
+                                TS_GLOBAL const ts_real* y, ts_real* acc) {
+  ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX];
+  ts_kry_block_load(nc, nt, i, y, ld, yr, yi);
+  TS_UNROLL for (int g = 0; g < ngmax; ++g) {
+    if (g < ng) {
+      ts_real* ag = acc + g * 2 * TS_KRY_BLOCK_MAX;
+      if (nc == 1) {
+        const ts_real vr = v[(long)g * ld + i];
+        TS_UNROLL for (int r = 0; r < nt; ++r) ag[2 * r] = ag[2 * r] + ts_kry_rdot(vr, yr[r]);
+      } else {
+        ts_real vr, vi;
+        ts_kry_ld2(v + (long)g * ld, i, &vr, &vi);
+        TS_UNROLL for (int r = 0; r < nt; ++r) {
+          ag[2 * r] = ag[2 * r] + ts_kry_hdot_re(vr, vi, yr[r], yi[r]);
+          ag[2 * r + 1] = ag[2 * r + 1] + ts_kry_hdot_im(vr, vi, yr[r], yi[r]);
+        }
+      }
     }
   }
 }
@@ -647,27 +654,6 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
  * three operands per basis element). Product (r, kk)'s chunk partial goes
  * to partials[2 ((r k + kk) nch + c) + {0,1}]. s: 2 nt TS_REDUCE_THREADS
  * reals of group memory; ngmax a compile-time constant. */
-TS_FN void ts_kry_dotsb_element(int nc, int nt, int ng, int ngmax, long i, TS_GLOBAL const ts_real* v, long ld,
-                                TS_GLOBAL const ts_real* y, ts_real* acc) {
-  ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX];
-  ts_kry_block_load(nc, nt, i, y, ld, yr, yi);
-  TS_UNROLL for (int g = 0; g < ngmax; ++g) {
-    if (g < ng) {
-      ts_real* ag = acc + g * 2 * TS_KRY_BLOCK_MAX;
-      if (nc == 1) {
-        const ts_real vr = v[(long)g * ld + i];
-        TS_UNROLL for (int r = 0; r < nt; ++r) ag[2 * r] = ag[2 * r] + ts_kry_rdot(vr, yr[r]);
-      } else {
-        ts_real vr, vi;
-        ts_kry_ld2(v + (long)g * ld, i, &vr, &vi);
-        TS_UNROLL for (int r = 0; r < nt; ++r) {
-          ag[2 * r] = ag[2 * r] + ts_kry_hdot_re(vr, vi, yr[r], yi[r]);
-          ag[2 * r + 1] = ag[2 * r + 1] + ts_kry_hdot_im(vr, vi, yr[r], yi[r]);
-        }
-      }
-    }
-  }
-}
 TS_FN void ts_kry_dotsb_group(int nc, int nt, int ngmax, unsigned long n, unsigned long nch, unsigned long k,
                               unsigned long kk0, unsigned long c, unsigned t, TS_GLOBAL const ts_real* v,
                               TS_GLOBAL const ts_real* y, long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
