@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "bench/harness.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "lbm/cases.hpp"
@@ -125,8 +127,10 @@ void print_summary(const lbm::RunSummary& r, const nlohmann::json& j, const char
     if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
 }
 
-// A checkpoint continues only the lattice the run asks for (another one is a
-// usage error, exit 2, as in every module: the file is fine, the options differ).
+// A checkpoint continues only the run it was written by: the lattice and
+// every constant of the case (another one is a usage error, exit 2, as in
+// every module: the file is fine, the options differ), so that options given
+// with --restart are used or refused, never silently ignored.
 void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& want) {
   if (r.grid.nx != want.grid.nx || r.grid.ny != want.grid.ny || r.grid.nz != want.grid.nz ||
       r.lattice != want.lattice || r.precision != want.precision)
@@ -134,6 +138,26 @@ void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& wa
                             a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
                             lbm::to_string(r.precision), want.grid.nx, want.grid.ny, want.grid.nz,
                             lbm::to_string(want.lattice), lbm::to_string(want.precision)));
+  std::vector<std::string> differ;
+  auto cmp = [&](const char* what, const std::string& file, const std::string& run) {
+    if (file != run) differ.push_back(fmt::format("{} {} in the checkpoint, {} in the run", what, file, run));
+  };
+  auto vec = [](const std::array<double, 3>& v) { return fmt::format("({:.17g}, {:.17g}, {:.17g})", v[0], v[1], v[2]); };
+  cmp("collision", lbm::to_string(r.collision), lbm::to_string(want.collision));
+  cmp("tau (from --re or --tau)", fmt::format("{:.17g}", r.tau), fmt::format("{:.17g}", want.tau));
+  if (r.collision == lbm::Collision::trt)
+    cmp("TRT magic parameter", fmt::format("{:.17g}", r.trt_magic), fmt::format("{:.17g}", want.trt_magic));
+  cmp("body force", vec(r.force), vec(want.force));
+  cmp("wall velocity (--u)", vec(r.u_wall), vec(want.u_wall));
+  cmp("inlet velocity (--u)", vec(r.u_in), vec(want.u_in));
+  cmp("outlet density", fmt::format("{:.17g}", r.rho_out), fmt::format("{:.17g}", want.rho_out));
+  if (!differ.empty()) {
+    std::string list;
+    for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
+    throw UsageError(fmt::format("{}: the checkpoint was written by another run: {} (restart with the options of the "
+                                 "run that wrote it)",
+                                 a.restart, list));
+  }
 }
 
 int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
@@ -157,6 +181,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
               c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
               lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
               cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
+  std::fflush(stdout);  // the run has started: say so now, also into a file
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*s, c, run_options(a, bar), j);
   print_summary(r, j, "device time");
@@ -191,6 +216,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
               c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
               lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny,
               cfg.grid.nz);
+  std::fflush(stdout);
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*d, c, run_options(a, bar), j);
   print_summary(r, j, "wall clock");
@@ -274,11 +300,13 @@ Command add_lbm_command(CLI::App& app) {
       ->check(CLI::IsMember({"thesis-gas", "cavity", "poiseuille", "tgv", "cylinder", "sphere"}));
   cmd->add_option("--size,-d", a->size, "Cells: X [Y [Z]] (thesis-gas: -d x y z)")->expected(1, 3)
       ->check(CLI::Range(1L, 1L << 20));
-  cmd->add_option("--steps,-n", a->steps, "Time steps (thesis-gas: iterations, default 1)")->check(CLI::Range(0L, 1L << 40));
-  cmd->add_option("--re", a->re, "Reynolds number (cavity, cylinder, sphere)");
-  cmd->add_option("--tau", a->tau, "Relaxation time (poiseuille, tgv); must exceed 0.5");
+  cmd->add_option("--steps,-n", a->steps,
+                  "The step the run ends at (default 1000; with --restart the run continues to it; thesis-gas: "
+                  "iterations, default 1)")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--re", a->re, "Reynolds number (cavity, cylinder, sphere)")->check(positive());
+  cmd->add_option("--tau", a->tau, "Relaxation time (poiseuille, tgv); must exceed 0.5")->check(interval(0.5, 1e308, true, false));
   cmd->add_option("--u", a->u, "Characteristic speed in lattice units (lid, inlet, centre line, vortex)");
-  cmd->add_option("--diameter", a->diameter, "Obstacle diameter in cells (cylinder, sphere)");
+  cmd->add_option("--diameter", a->diameter, "Obstacle diameter in cells (cylinder, sphere)")->check(positive());
   cmd->add_option("--lattice", a->lattice, "D2Q9, D3Q19 (default) or D3Q27");
   cmd->add_option("--collision", a->collision, "bgk or trt");
   cmd->add_option("--precision", a->precision, "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
@@ -290,7 +318,7 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
   cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--png", a->png, "PNG slice quantity: speed, density, ux, uy, uz ('' for none)");
-  cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)");
+  cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)")->check(CLI::Range(0L, 1L << 20));
   cmd->add_option("--checkpoint", a->checkpoint, "Write a checkpoint here at every output and at the end");
   cmd->add_option("--restart", a->restart, "Continue from this checkpoint");
   cmd->add_option("--import,-i", a->import_frame, "thesis-gas: start from this raw frame");
@@ -306,6 +334,8 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a] {
     const bool thesis = a->case_name == "thesis-gas";
+    if (!a->png.empty()) lbm::parse_slice_quantity(a->png);  // before anything runs or is written
+    if (!thesis) install_interrupt_handlers();  // before the run's first line (tests wait for it)
     if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)
       throw UsageError("thesis-gas is D3Q19 only");
     if (thesis && a->streaming == "esoteric") throw UsageError("thesis-gas streams with two lattices (--streaming ab)");

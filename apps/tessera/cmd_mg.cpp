@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "bench/harness.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -256,7 +257,7 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--pre", a->pre, "Pre-smoothing steps")->check(CLI::Range(0, 1000));
   cmd->add_option("--post", a->post, "Post-smoothing steps (thesis: nu)")->check(CLI::Range(0, 1000));
   cmd->add_option("--smoother", a->smoother, "jacobi or rbgs")->check(CLI::IsMember({"jacobi", "rbgs"}));
-  cmd->add_option("--omega", a->omega, "Jacobi damping (0: 4/5 in 2D, 6/7 in 3D)");
+  cmd->add_option("--omega", a->omega, "Jacobi damping, 0 < omega < 2 (default: 4/5 in 2D, 6/7 in 3D)")->check(interval(0, 2, true, true));
   cmd->add_option("--host-coarse", a->host_coarse,
                   "Resident: run levels of at most this many points on the host CPU (0: none)")
       ->check(CLI::Range(0L, 1L << 40));
@@ -269,7 +270,7 @@ Command add_mg_command(CLI::App& app) {
                   "restricted, the black ones vanish after the sweep) or all")
       ->check(CLI::IsMember({"red", "all"}));
   cmd->add_option("--precision", a->precision, "float or double")->check(CLI::IsMember({"float", "double"}));
-  cmd->add_option("--tol", a->tol, "Relative residual to stop at");
+  cmd->add_option("--tol", a->tol, "Relative residual to stop at (0: run --max-cycles cycles)")->check(non_negative());
   cmd->add_option("--max-cycles", a->max_cycles, "Maximum cycles (thesis: cycles run)")->check(CLI::Range(1, 100000));
   cmd->add_option("--rhs", a->rhs, "random, manufactured or file")->check(CLI::IsMember({"random", "manufactured", "file"}));
   cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (with --rhs file)");

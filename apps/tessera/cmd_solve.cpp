@@ -11,6 +11,7 @@
 #include <random>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -333,7 +334,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
   cmd->add_option("--block", a->block, "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")->check(CLI::Range(1, 64));
-  cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(non_negative());
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
   cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
   cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2, CG and BiCGStab on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "swe/case_file.hpp"
@@ -51,20 +52,20 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--config", a->config, "TOML case file (keys = these options without dashes)");
   cmd->add_option("--model", r.model, "thesis or physical")->check(CLI::IsMember({"thesis", "physical"}));
   cmd->add_option("--case", r.case_name, "thesis-dam, stoker, ritter, thacker, lake-at-rest, radial-dam");
-  cmd->add_option("--nx", r.nx, "Cells along x (0: the case's default)")->check(CLI::Range(0L, 1L << 20));
-  cmd->add_option("--ny", r.ny, "Cells along y (0: as nx or the case's default)")->check(CLI::Range(0L, 1L << 20));
-  cmd->add_option("--t-end", r.t_end, "Simulated time [s] (default: the case's)");
-  cmd->add_option("--cfl", r.cfl, "CFL number of the physical model (0 < cfl <= 1, default 0.45)");
-  cmd->add_option("--dt", r.dt, "Fixed time step [s] (thesis: overrides the thesis rule)");
+  cmd->add_option("--nx", r.nx, "Cells along x (default: the case's)")->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--ny", r.ny, "Cells along y (default: as nx or the case's)")->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--t-end", r.t_end, "Simulated time [s] (default: the case's)")->check(positive());
+  cmd->add_option("--cfl", r.cfl, "CFL number of the physical model (0 < cfl <= 1, default 0.45)")->check(positive());
+  cmd->add_option("--dt", r.dt, "Fixed time step [s] (thesis: overrides the thesis rule)")->check(positive());
   cmd->add_option("--order", r.order, "Physical model: 1 (first order) or 2 (MUSCL + RK2)")->check(CLI::IsMember({1, 2}));
   cmd->add_option("--columns", r.columns, "GPU first-order update kernel: 3 one column per work-item with faces shared (default), 1 one column with every face")
       ->check(CLI::IsMember({1, 3}));
   cmd->add_option("--precision", r.precision, "float or double")->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--variant", r.variant, "Thesis variant (v0-naive ... v5-pingpong, pingpong-global)");
   cmd->add_option("--work-group", r.work_group, "Thesis work-group: default, max, quarter or AxB");
-  cmd->add_option("--h-left", r.h_left, "Thesis dam break: depth before the dam [m]");
-  cmd->add_option("--h-right", r.h_right, "Thesis dam break: depth after the dam [m]");
-  cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)");
+  cmd->add_option("--h-left", r.h_left, "Thesis dam break: depth before the dam [m]")->check(non_negative());
+  cmd->add_option("--h-right", r.h_right, "Thesis dam break: depth after the dam [m]")->check(non_negative());
+  cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)")->check(non_negative());
   cmd->add_option("--bathymetry", r.bathymetry, "Bed elevation from an ESRI ASCII grid (.asc)");
   cmd->add_option("--level-file", r.level_file, "Initial water surface elevation from an .asc grid");
   cmd->add_option("--level", r.level, "Initial water surface elevation [m] (with --bathymetry)");
@@ -80,7 +81,7 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--out", r.out, "Output directory (files, summary.json)");
   cmd->add_option("--format", a->format, "Comma-separated: vtk (thesis legacy), vti, netcdf, png");
   cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));
-  cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]");
+  cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]")->check(positive());
   cmd->add_option("--png-field", r.png_field, "depth or eta")->check(CLI::IsMember({"depth", "eta"}));
   cmd->add_flag("--mass", r.mass, "Thesis model: print the mass every step");
   cmd->add_option("--checkpoint", r.checkpoint, "Write a checkpoint here at the end (and with --checkpoint-every, and when interrupted)");

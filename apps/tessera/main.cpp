@@ -11,6 +11,7 @@
 
 #include "apps/tessera/commands.hpp"
 #include "apps/tessera/host_memory.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "core/error.hpp"
 #include "tessera/config.hpp"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
                                         TESSERA_GIT_COMMIT + ")");
   app.require_subcommand(1);
   const std::vector<tessera::app::Command> commands = tessera::app::make_commands(app);
+  tessera::app::require_finite_everywhere(app);
 
   try {
     app.parse(argc, argv);
@@ -36,7 +38,10 @@ int main(int argc, char** argv) {
   }
   try {
     for (const auto& c : commands)
-      if (c.app->parsed()) return c.action();
+      if (c.app->parsed()) {
+        tessera::app::probe_output_paths(*c.app);
+        return c.action();
+      }
     return 2;
   } catch (const tessera::Error& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());

@@ -1,6 +1,8 @@
 #include "lbm/driver.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <csignal>
 
@@ -79,17 +81,96 @@ double timed(DistributedSolver& s, F&& steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Pieces of steps between two looks at the interrupt flag. The queue holds at
+// most two pieces (the one running and the next), and a piece is sized from
+// the measured step time to take about kPieceSeconds, so a signal is honoured
+// within about a second of device time on any backend: OpenCL and CUDA
+// enqueue asynchronously, and without the bound a whole chunk was queued
+// before the first look.
+class Pieces {
+ public:
+  static constexpr long kMaxSteps = 64;
+  static constexpr double kPieceSeconds = 0.25;
+  long next(long left) const { return std::min(left, size_); }
+  /// Before the first piece of a chunk (the queue is empty).
+  void start() {
+    primed_ = false;
+    t_ = std::chrono::steady_clock::now();
+  }
+  /// After enqueuing `steps` steps: waits for the previous piece and sizes the next.
+  void enqueued(Solver& s, long steps) {
+    auto e = s.device().queue().record();
+    if (!primed_) {  // the chunk's first piece runs alone: its time sizes the next
+      e->wait();
+      resize(steps);
+      primed_ = true;
+      return;
+    }
+    if (last_) {  // the queue was busy since the last wait: this is the last piece's time
+      last_->wait();
+      resize(last_steps_);
+    } else {
+      t_ = std::chrono::steady_clock::now();
+    }
+    last_ = std::move(e);
+    last_steps_ = steps;
+  }
+  void enqueued(DistributedSolver& s, long steps) {
+    s.synchronize();  // its parts meet at every exchange anyway
+    resize(steps);
+  }
+  void drain() {
+    if (last_) last_->wait();
+    last_.reset();
+  }
+
+ private:
+  void resize(long steps) {
+    const auto now = std::chrono::steady_clock::now();
+    const double per_step = std::chrono::duration<double>(now - t_).count() / double(std::max(1L, steps));
+    size_ = std::clamp(long(kPieceSeconds / std::max(per_step, 1e-9)), 1L, kMaxSteps);
+    t_ = now;
+  }
+  long size_ = 1;  // the run's first piece is one step
+  bool primed_ = false;
+  long last_steps_ = 0;
+  std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
+  std::unique_ptr<Event> last_;
+};
+
+// The .pvd entries an uninterrupted run had written before `time`: the
+// scheduled outputs (multiples of --every) whose files a restarted run finds
+// in --out, so its .pvd lists the whole run as the straight run's does.
+std::vector<std::pair<double, std::string>> earlier_outputs(const Case& c, const RunOptions& o, long time) {
+  std::vector<std::pair<double, std::string>> pvd;
+  if (o.out.empty() || o.every <= 0) return pvd;
+  for (long t = o.every; t <= time; t += o.every) {
+    const std::string name = fmt::format("{}_{:08d}.vti", c.name, t);
+    if (std::filesystem::exists(o.out / name)) pvd.emplace_back(double(t), name);
+  }
+  return pvd;
+}
+
 // One run loop for both solvers: chunks, NaN checks, outputs, checkpoints,
-// clean interruption.
+// clean interruption. The run ends at step o.steps; a restarted run continues
+// the same schedule (outputs at multiples of --every and at the end), so it
+// writes what the straight run would have written from there on.
 template <class S>
 RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& report) {
   RunSummary r;
   r.mass_start = s.mass();
-  const long chunk = o.every > 0 ? o.every : std::min<long>(o.steps, 1000);
-  std::vector<std::pair<double, std::string>> pvd;
+  const long start = s.time();
+  if (o.steps < start)
+    throw UsageError(fmt::format("--steps {} is the step the run ends at, but the checkpoint is already at step {}: "
+                                 "give --steps above {}",
+                                 o.steps, start, start));
+  if (o.slice_z >= s.grid().nz)
+    throw UsageError(fmt::format("--slice-z {} is outside the lattice's 0..{}", o.slice_z, s.grid().nz - 1));
+  if (!o.png.empty()) parse_slice_quantity(o.png);  // refused before anything is written
+  std::vector<std::pair<double, std::string>> pvd = earlier_outputs(c, o, start);
   if (!o.out.empty()) std::filesystem::create_directories(o.out);
   const long z_slice = o.slice_z >= 0 ? o.slice_z : s.grid().nz / 2;
-  long done = 0, checked = s.time();
+  long checked = start;
   Fields f;
   auto outputs = [&](const Fields& fields) {
     if (!o.out.empty()) {
@@ -103,25 +184,33 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
     }
     if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, s);
   };
-  // SIGINT/SIGTERM: the first one stops the run at the next step boundary with
-  // a checkpoint and the outputs (core/interrupt.hpp); steps are enqueued in
-  // pieces so that a signal waits for at most kPoll steps more.
+  // The end of the chunk that contains step t: the next multiple of --every
+  // (outputs), else of 1000 steps (NaN checks), and at most the run's end.
+  const long check = o.every > 0 ? o.every : std::max(1L, std::min<long>(o.steps - start, 1000));
+  auto chunk_end = [&](long t) { return std::min(o.steps, (t / check + 1) * check); };
+  // SIGINT/SIGTERM: the first one stops the run at the next piece boundary
+  // with a checkpoint (core/interrupt.hpp); no output is written there, since
+  // the straight run has none at that step.
   install_interrupt_handlers();
-  constexpr long kPoll = 64;
-  while (done < o.steps) {
-    long n = std::min(chunk, o.steps - done);
+  Pieces pieces;
+  while (s.time() < o.steps) {
+    const long from = s.time();
+    long n = chunk_end(from) - from;
     const double sec = timed(s, [&] {
+      pieces.start();
       for (long k = 0; k < n;) {
-        const long m = std::min(kPoll, n - k);
+        const long m = pieces.next(n - k);
         s.step(m);
         k += m;
+        pieces.enqueued(s, m);
         fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
         if (interrupted() && k < n) n = k;
       }
+      pieces.drain();
     });
     r.seconds += sec;
-    done += n;
-    if (o.progress) o.progress(done, o.steps, sec > 0 ? double(s.grid().cells()) * n / sec * 1e-6 : 0.0);
+    if (o.progress)
+      o.progress(s.time() - start, o.steps - start, sec > 0 ? double(s.grid().cells()) * double(n) / sec * 1e-6 : 0.0);
     {  // NaN check after every chunk; outputs every `every` steps and at the end
       f = s.fields();
       const long bad = first_non_finite(f, s.flags());
@@ -130,27 +219,30 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
         throw Error(fmt::format("the simulation diverged: a non-finite density or velocity appeared between step {} "
                                 "and step {} at cell ({}, {}, {}) (checked every {} steps; the outputs of step {} are "
                                 "the last good ones). Lower the velocity, raise tau or refine the grid.",
-                                checked, s.time(), bad % g.nx, (bad / g.nx) % g.ny, bad / (g.nx * g.ny), chunk,
+                                checked, s.time(), bad % g.nx, (bad / g.nx) % g.ny, bad / (g.nx * g.ny), check,
                                 checked));
       }
       checked = s.time();
-      if (const int sig = interrupted(); sig && done < o.steps) {  // (a finished run just finishes)
-        outputs(f);
+      const bool scheduled = s.time() == o.steps || (o.every > 0 && s.time() % o.every == 0);
+      if (const int sig = interrupted(); sig && s.time() < o.steps) {  // (a finished run just finishes)
+        if (scheduled) outputs(f);
         std::filesystem::path ckpt = o.checkpoint;
         if (ckpt.empty()) {
           ckpt = (o.out.empty() ? std::filesystem::path(".") : o.out) / fmt::format("{}_{:08d}.ckpt", c.name, s.time());
           write_checkpoint(ckpt, s);
+        } else if (!scheduled) {
+          write_checkpoint(ckpt, s);
         }
-        throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {}){}",
-                                           signal_name(sig),
-                                           s.time(), ckpt.string(), ckpt.string(),
+        throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with the same "
+                                           "options and --restart {}){}",
+                                           signal_name(sig), s.time(), ckpt.string(), ckpt.string(),
                                            o.out.empty() ? "" : ", outputs in " + o.out.string()));
       }
-      if (o.every > 0 || done == o.steps) outputs(f);
+      if (scheduled && (o.every > 0 || s.time() == o.steps)) outputs(f);
     }
   }
-  r.steps = done;
-  r.mlups = r.seconds > 0 ? double(s.grid().cells()) * double(done) / r.seconds * 1e-6 : 0.0;
+  r.steps = s.time() - start;
+  r.mlups = r.seconds > 0 ? double(s.grid().cells()) * double(r.steps) / r.seconds * 1e-6 : 0.0;
   r.mass_end = s.mass();
   if (f.rho.empty()) f = s.fields();
   case_figures(c, s, f, report);

@@ -246,7 +246,7 @@ Health DistributedPhysSolver<T>::health() const {
 template <class T>
 Health DistributedPhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
   set_target(T(t));
-  return detail::advance_loop(T(t), opt_.check_every, [&] { step(); }, [&] { return health(); }, on_check);
+  return detail::advance_loop(T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); }, on_check);
 }
 
 template <class T>

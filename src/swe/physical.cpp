@@ -172,7 +172,7 @@ Health PhysSolver<T>::advance_to(double t, const std::function<void(const Health
   scalars_.copy_to_host(s);
   s[slot::target] = T(t);
   scalars_.copy_from_host(s);
-  return detail::advance_loop(T(t), opt_.check_every, [&] { step(); }, [&] { return health(); }, on_check);
+  return detail::advance_loop(T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); }, on_check);
 }
 
 template <class T>

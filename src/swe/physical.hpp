@@ -43,7 +43,8 @@ struct PhysOptions {
   double cfl = 0.45;
   double fixed_dt = 0;   ///< > 0: fixed time step
   double h_dry = -1;     ///< < 0: 1e-6 m (float) or 1e-12 m (double)
-  long check_every = 16; ///< steps between host reads of the device flags
+  long check_every = 16; ///< at most this many steps between host reads of the device flags
+  long align_every = 0;  ///< > 0: a read also falls on every multiple of this many steps (--every outputs)
   int columns = 3;       ///< GPU first-order update kernel: 3 one column per work-item, faces
                          ///< shared in local memory (fastest); 1 one column, every face per
                          ///< item (same values either way)

@@ -137,10 +137,11 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   po.cfl = o.cfl;
   po.fixed_dt = o.dt;
   po.columns = o.columns;
-  if (o.every > 0) po.check_every = o.every;
+  po.align_every = o.every;
   const nlohmann::ordered_json config = physical_config<T>(o, c);
   // the run ends when the time reaches t_end as the device stores it
   const double t_stop = double(T(c.t_end));
+  detail::check_run_length(c.t_end, o.dt, o.every, o.every_time, std::numeric_limits<T>::epsilon());
   SweCheckpoint restart;
   if (!o.restart.empty()) {
     restart = detail::read_restart(o);
@@ -199,7 +200,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   auto on_check = [&](const Health& now) {
     progress_to(bar, shown, now.time / c.t_end, now.time, c.t_end,
                 std::chrono::duration<double>(Clock::now() - t0).count());
-    if (o.every > 0 && !now.bad) out.write(snapshot(now));
+    // --every: the multiples of the step count, and the run's last check
+    if (o.every > 0 && !now.bad && (now.steps % o.every == 0 || !(now.time < advance_end))) out.write(snapshot(now));
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
     if (!now.bad && now.time < advance_end) pause_point(now, target_k);  // the advance goes on after this check
   };

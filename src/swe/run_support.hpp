@@ -3,6 +3,8 @@
 // checkpoints a run writes (at the end, every N steps, when interrupted).
 #pragma once
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <csignal>
 #include <filesystem>
 #include <memory>
@@ -112,6 +114,35 @@ inline Interrupted interruption(int sig, long step, double t, const std::string&
                                       "t = {:.6g} s{}",
                                       signal_name(sig), step, checkpoint, checkpoint, t,
                                       out.count() ? ", last output: " + out.last() : ""));
+}
+
+/// The longest run tessera starts: step counts, and times as multiples of a
+/// step, stay exact in a double (2^53) and far inside a long.
+inline constexpr long kMaxSteps = 1L << 53;
+
+/// Refuses, before anything runs, a run that cannot end in a representable
+/// number of steps or outputs (UsageError naming the options and the limit):
+/// `dt` a fixed step (0: adaptive, unknown ahead), `clock_epsilon` the relative
+/// precision of the clock the solver keeps (a step below t_end * epsilon would
+/// not advance it near the end).
+inline void check_run_length(double t_end, double dt, long every, double every_time, double clock_epsilon) {
+  if (dt > 0) {
+    const double steps = std::ceil(t_end / dt);
+    if (!(steps <= double(kMaxSteps)))
+      throw UsageError(fmt::format("--t-end {} with --dt {} needs {:.3g} steps, more than the {} (2^53) a run can "
+                                   "count: raise --dt or lower --t-end",
+                                   t_end, dt, steps, kMaxSteps));
+    if (dt <= t_end * clock_epsilon)
+      throw UsageError(fmt::format("--dt {} is below the resolution of the solver's clock at --t-end {} ({:.3g} in "
+                                   "this precision): the time would stop advancing; raise --dt or use --precision double",
+                                   dt, t_end, t_end * clock_epsilon));
+    if (every > 0 && steps / double(every) > double(std::numeric_limits<int>::max()))
+      throw UsageError(fmt::format("--every {} over {:.3g} steps would write more than {} outputs: raise --every",
+                                   every, steps, std::numeric_limits<int>::max()));
+  }
+  if (every_time > 0 && t_end / every_time > double(std::numeric_limits<int>::max()))
+    throw UsageError(fmt::format("--every-time {} up to --t-end {} would write more than {} outputs: raise --every-time",
+                                 every_time, t_end, std::numeric_limits<int>::max()));
 }
 
 inline void progress_to(Progress& p, int& shown, double fraction, double t, double t_end, double wall) {

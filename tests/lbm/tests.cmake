@@ -13,7 +13,7 @@ file(MAKE_DIRECTORY ${LBM_CLI_DIR})
 add_test(NAME cli.lbm_cavity_outputs COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 300 --every 150
          --device cpu --out ${LBM_CLI_DIR}/cavity --json ${LBM_CLI_DIR}/cavity.json --checkpoint ${LBM_CLI_DIR}/cavity.ckpt)
 set_tests_properties(cli.lbm_cavity_outputs PROPERTIES FIXTURES_SETUP lbm_cli)
-add_test(NAME cli.lbm_restart COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 10 --device cpu
+add_test(NAME cli.lbm_restart COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 24 --steps 310 --device cpu
          --restart ${LBM_CLI_DIR}/cavity.ckpt)
 add_test(NAME cli.lbm_restart_mismatch_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;cavity\;--lattice\;D2Q9\;--size\;30\;--steps\;1\;--device\;cpu\;--restart\;${LBM_CLI_DIR}/cavity.ckpt
@@ -83,18 +83,18 @@ add_test(NAME cli.lbm_parts_restart_full COMMAND tessera_cli ${LBM_PARTS_ARGS} -
 string(REPLACE ";" "|" lbm_parts_common "${LBM_PARTS_ARGS}")
 add_test(NAME cli.lbm_parts_restart_interrupt COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=${lbm_parts_common}|--gpus|2|--steps|192|--out|${LBM_PARTS_DIR}/part|--checkpoint|${LBM_PARTS_DIR}/c.ckpt
-         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.64:.checkpoint.*c.ckpt -DEXISTS=${LBM_PARTS_DIR}/c.ckpt
+         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.1:.checkpoint.*c.ckpt -DEXISTS=${LBM_PARTS_DIR}/c.ckpt
          -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
 set_tests_properties(cli.lbm_parts_restart_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=sigint_at_step:1"
                      FIXTURES_SETUP lbm_parts_int)
 set_tests_properties(cli.lbm_parts_restart_full cli.lbm_parts_restart_interrupt PROPERTIES
                      FIXTURES_REQUIRED lbm_parts_clean)
-add_test(NAME cli.lbm_parts_restart_continue COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 3 --steps 128
+add_test(NAME cli.lbm_parts_restart_continue COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 3 --steps 192
          --out ${LBM_PARTS_DIR}/part --restart ${LBM_PARTS_DIR}/c.ckpt)
 set_tests_properties(cli.lbm_parts_restart_continue PROPERTIES FIXTURES_REQUIRED lbm_parts_int)
 set_tests_properties(cli.lbm_parts_restart_continue cli.lbm_parts_restart_full PROPERTIES FIXTURES_SETUP lbm_parts_done)
 add_test(NAME cli.lbm_parts_restart_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_PARTS_DIR}/full
-         -DB=${LBM_PARTS_DIR}/part "-DGLOB=*.vti|*.png" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+         -DB=${LBM_PARTS_DIR}/part "-DGLOB=*.vti|*.png|*.pvd" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
 set_tests_properties(cli.lbm_parts_restart_identical PROPERTIES FIXTURES_REQUIRED lbm_parts_done)
 add_test(NAME cli.lbm_parts_restart_2d_ckpt_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=${lbm_parts_common}|--gpus|2|--steps|1|--restart|${LBM_CLI_DIR}/cavity.ckpt
@@ -102,14 +102,14 @@ add_test(NAME cli.lbm_parts_restart_2d_ckpt_exit2 COMMAND ${CMAKE_COMMAND} -DCMD
 set_tests_properties(cli.lbm_parts_restart_2d_ckpt_exit2 PROPERTIES FIXTURES_REQUIRED lbm_cli)
 add_test(NAME cli.lbm_one_device_to_parts_interrupt COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=${lbm_parts_common}|--steps|192|--out|${LBM_PARTS_DIR}/one|--checkpoint|${LBM_PARTS_DIR}/one.ckpt
-         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.64:.checkpoint.*one.ckpt
+         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT.after.step.1:.checkpoint.*one.ckpt
          -DEXISTS=${LBM_PARTS_DIR}/one.ckpt -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
 set_tests_properties(cli.lbm_one_device_to_parts_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=sigint_at_step:1"
                      FIXTURES_REQUIRED lbm_parts_clean FIXTURES_SETUP lbm_one_int)
-add_test(NAME cli.lbm_one_device_to_parts_continue COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 2 --steps 128
+add_test(NAME cli.lbm_one_device_to_parts_continue COMMAND tessera_cli ${LBM_PARTS_ARGS} --gpus 2 --steps 192
          --out ${LBM_PARTS_DIR}/one --restart ${LBM_PARTS_DIR}/one.ckpt)
 set_tests_properties(cli.lbm_one_device_to_parts_continue PROPERTIES FIXTURES_REQUIRED lbm_one_int
                      FIXTURES_SETUP lbm_one_done)
 add_test(NAME cli.lbm_one_device_to_parts_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_PARTS_DIR}/full
-         -DB=${LBM_PARTS_DIR}/one "-DGLOB=*.vti|*.png" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+         -DB=${LBM_PARTS_DIR}/one "-DGLOB=*.vti|*.png|*.pvd" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
 set_tests_properties(cli.lbm_one_device_to_parts_identical PROPERTIES FIXTURES_REQUIRED "lbm_one_done;lbm_parts_done")

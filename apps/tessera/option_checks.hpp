@@ -1,0 +1,41 @@
+// Checks for numeric options, shared by every sub-command. CLI11's own
+// Range/PositiveNumber compare with < and >, which NaN passes; these refuse
+// NaN and ±inf first, so a value the user gave is used or refused (exit 2,
+// naming the option, the value and the allowed range), never read as "not
+// given" by a sentinel test further down.
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace tessera::app {
+
+/// A finite number (no NaN, no ±inf). main() adds it to every FLOAT option of
+/// every command (require_finite_everywhere), so a command need not.
+CLI::Validator finite_number();
+
+/// lo < x < hi, lo <= x < hi, ... : `open_lo`/`open_hi` exclude the ends.
+/// The message names the interval in mathematical notation.
+CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi);
+inline CLI::Validator positive() { return interval(0, 1e308, true, false); }  ///< 0 < x (finite)
+inline CLI::Validator non_negative() { return interval(0, 1e308, false, false); }  ///< 0 <= x (finite)
+
+/// Adds finite_number() to every FLOAT option of `app` and its sub-commands
+/// (also to values a case file hands over through run_callback()).
+void require_finite_everywhere(CLI::App& app);
+
+}  // namespace tessera::app
+
+namespace tessera::app {
+
+/// Before a command computes or writes anything: every output path it was
+/// given (--out, --json FILE, --checkpoint, --export, a positional `out`) must
+/// lie in a folder that exists or can be made under a writable directory; an
+/// Error (exit 1, as for any unwritable path) names the option and the path
+/// otherwise. Probed by
+/// creating and removing a file in the nearest existing folder: nothing is
+/// left behind, and a read-only or full filesystem is caught as well as a
+/// path under a regular file.
+void probe_output_paths(CLI::App& command);
+
+}  // namespace tessera::app
