@@ -58,7 +58,7 @@ TEST(SweIo, LegacyVtkHasTheThesisLayoutAndReadsBack) {
   std::getline(in, line);
   EXPECT_EQ(line, "# vtk DataFile Version 1.0");
   std::getline(in, line);
-  EXPECT_EQ(line, "Shallow water surface at time 30");
+  EXPECT_EQ(line, "Shallow water surface at step 30, t = 12.75 s");  // the step and the time, each named
   std::getline(in, line);
   EXPECT_EQ(line, "ASCII");
   std::getline(in, line);
