@@ -4,10 +4,11 @@
 #   UNCHANGED   a file that must hold the same bytes afterwards (; list)
 #   VALID_NPY/EXISTS  files that must exist afterwards (; list)
 #   NO_TMP_IN   a folder that must hold no write_file_atomic temporaries afterwards
-# ARGS, UNCHANGED and EXISTS separate their items with '|' (a ';' would be
+#   ABSENT      files that must not exist afterwards (; list), e.g. a .partial
+# ARGS, UNCHANGED, EXISTS and ABSENT separate their items with '|' (a ';' would be
 # split by CMake functions before reaching this script).
 # The environment (TESSERA_FAULT=...) comes from the test's ENVIRONMENT property.
-foreach(v ARGS UNCHANGED EXISTS)
+foreach(v ARGS UNCHANGED EXISTS ABSENT)
   string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 set(before "")
@@ -39,6 +40,11 @@ endforeach()
 foreach(f IN LISTS EXISTS)
   if(NOT EXISTS ${f})
     message(FATAL_ERROR "${f} was not written")
+  endif()
+endforeach()
+foreach(f IN LISTS ABSENT)
+  if(EXISTS ${f})
+    message(FATAL_ERROR "${f} exists: a failed write must not leave it")
   endif()
 endforeach()
 if(DEFINED NO_TMP_IN)
