@@ -26,9 +26,10 @@ namespace tessera::swe {
 
 // Every library call's status is checked. A failure (a full disk shows up
 // as "NetCDF: HDF error", often only when nc_close flushes HDF5's cache)
-// abandons the file: the handle is aborted, so that HDF5 holds nothing open
-// that its exit-time clean-up could touch, the temporary is removed, and an
-// Error names the file. Nothing is left under either name.
+// abandons the file: the handle is aborted (also after a failed nc_close,
+// which leaves it open), the temporary is removed, and an Error names the
+// file. Nothing is left under either name; HDF5's exit-time clean-up, which
+// crashed on a file whose close failed, is off (no_hdf5_exit_cleanup).
 struct NetcdfWriter::Impl {
   std::string path, tmp;
   int id = -1, t_dim = 0, var_t = 0, var_h = 0, var_u = 0, var_v = 0, var_eta = 0, var_z = 0,
@@ -59,9 +60,9 @@ struct NetcdfWriter::Impl {
     errno = ENOSPC;
     return NC_EHDFERR;
   }
-  /// Gives the file up: aborts the handle (its buffers are dropped, and
-  /// HDF5 keeps no file open to flush again at exit) and removes the
-  /// temporary. Never throws; used on every failure and by the destructor.
+  /// Gives the file up: aborts the handle (its buffers are dropped) and
+  /// removes the temporary. Never throws; used on every failure and by the
+  /// destructor.
   void abandon() noexcept {
     if (id >= 0) nc_abort(id);  // after a failed nc_close the handle is still open
     id = -1;
