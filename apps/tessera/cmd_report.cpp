@@ -1,6 +1,7 @@
 // `tessera report`: runs the benchmark suites in this process on one device,
 // each isolated (a suite that throws is recorded as failed with its message and
-// the others still run), writes OUT/results/<suite>.json and
+// the others still run; results that cannot be written end the run with exit 1,
+// naming the file), writes OUT/results/<suite>.json and
 // OUT/results/index.json, then runs the Python report writer
 // (python/tessera_report/report.py) which writes OUT/report.md and the plots.
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -218,27 +220,33 @@ int run_report(const ReportArgs& r) {
       entry["error"] = "suite '" + name + "' is not in this build (module excluded or its backend missing)";
     } else {
       std::fprintf(stderr, "tessera report: %s on %s\n", name.c_str(), device->id().c_str());
+      const fs::path file = results / (name + ".json");
+      std::optional<nlohmann::json> j;
       try {
         const BenchArgs a = suite_args(name, r, gpu);
         entry["params"] = a.params;
         entry["size"] = a.size;
         bench::SuiteReport rep{name, {suite->run(device, a)}};
-        const fs::path file = results / (name + ".json");
-        nlohmann::json j = rep.to_json();
+        j = rep.to_json();
         if (auto it = kept.find(name); it != kept.end() && it->second.value("status", "") == "ok") {
-          keep_unmeasured_rows(file, j);  // e.g. spmv measured in two runs, cases 1-3 and 4-6
+          keep_unmeasured_rows(file, *j);  // e.g. spmv measured in two runs, cases 1-3 and 4-6
           entry["earlier_runs"] = it->second.value("earlier_runs", nlohmann::json::array());
           entry["earlier_runs"].push_back({{"params", it->second.value("params", nlohmann::json::array())},
                                            {"size", it->second.value("size", 0)}});
         }
-        write_file_atomic(file.string(), j.dump(2) + "\n");
-        entry["status"] = "ok";
-        entry["file"] = "results/" + name + ".json";
-      } catch (const std::exception& e) {  // reported, and the next suite runs
+      } catch (const std::exception& e) {  // a suite that fails is reported, and the next suite runs
         ++failed;
         entry["status"] = "failed";
         entry["error"] = e.what();
         std::fprintf(stderr, "tessera report: suite %s failed: %s\n", name.c_str(), e.what());
+      }
+      // Outside the try: results that cannot be written (a full disk, an
+      // unwritable folder) end the run (exit 1, the file named), instead of
+      // passing for a failed suite while every later suite fails the same way.
+      if (j) {
+        write_file_atomic(file.string(), j->dump(2) + "\n");
+        entry["status"] = "ok";
+        entry["file"] = "results/" + name + ".json";
       }
     }
     entry["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -254,11 +262,15 @@ int run_report(const ReportArgs& r) {
   }
   if (!r.suites_only) {  // convergence histories for the plots (MG cycles, GMRES iterations)
     std::fprintf(stderr, "tessera report: convergence histories on %s\n", device->id().c_str());
+    std::optional<nlohmann::json> histories;
     try {
-      write_file_atomic((results / "histories.json").string(), report_histories(device, r.quick).dump(1) + "\n");
-      index.erase("histories_error");  // an earlier run's failure (--keep) is over
+      histories = report_histories(device, r.quick);
     } catch (const std::exception& e) {
       index["histories_error"] = e.what();
+    }
+    if (histories) {  // a write failure ends the run, as for the suites' results
+      write_file_atomic((results / "histories.json").string(), histories->dump(1) + "\n");
+      index.erase("histories_error");  // an earlier run's failure (--keep) is over
     }
   }
   write_file_atomic((results / "index.json").string(), index.dump(2) + "\n");

@@ -25,14 +25,18 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
   std::random_device rd;
   auto tmp = path;
   tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
-  // fault::inject: test-only failures (TESSERA_FAULT=write_open|write|write_rename).
+  // fault::inject: test-only failures (TESSERA_FAULT=write_open|write|write_rename|write_<kind>).
   int fd = fault::inject(fault::Point::write_open) ? (errno = EACCES, -1)
                                                    : ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, "open", errno);
+  // write_<kind> (write_png, write_json, ...): the disk fills up when half of
+  // this file's bytes are written.
+  const fault::Point kind = fault::write_point_for(path.filename().c_str());
+  const std::size_t room = kind != fault::Point::count_ && fault::inject(kind) ? data.size() / 2 : data.size();
   std::size_t done = 0;
   while (done < data.size()) {
-    ssize_t w = fault::inject(fault::Point::write) ? (errno = ENOSPC, -1)
-                                                   : ::write(fd, data.data() + done, data.size() - done);
+    ssize_t w = fault::inject(fault::Point::write) || done >= room ? (errno = ENOSPC, -1)
+                                                                   : ::write(fd, data.data() + done, room - done);
     if (w < 0) {
       if (errno == EINTR) continue;
       int err = errno;

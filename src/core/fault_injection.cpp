@@ -12,8 +12,12 @@ namespace tessera::fault {
 namespace {
 
 constexpr int kPoints = static_cast<int>(Point::count_);
-constexpr const char* kNames[kPoints] = {"device_alloc", "host_alloc",   "opencl_build",   "cuda_launch",    "write",
-                                         "write_open",   "write_rename", "sigint_at_step", "sigterm_at_step"};
+constexpr const char* kNames[] = {"device_alloc", "host_alloc",   "opencl_build",   "cuda_launch",    "write",
+                                         "write_open",   "write_rename", "sigint_at_step", "sigterm_at_step",
+                                         "write_vtk",    "write_vti",    "write_pvd",      "write_png",
+                                         "write_npy",    "write_mtx",    "write_json",     "write_ckpt",
+                                         "write_netcdf"};
+static_assert(sizeof kNames / sizeof kNames[0] == kPoints, "one name per fault::Point");
 
 struct Plan {
   long fail_at[kPoints] = {};  // 0: not armed
@@ -63,6 +67,22 @@ bool inject(Point p) {
 }
 
 bool armed(Point p) { return plan().fail_at[static_cast<int>(p)] != 0; }
+
+Point write_point_for(const char* filename) {
+  const std::string_view f(filename);
+  struct Kind {
+    std::string_view suffix;
+    Point point;
+  };
+  static constexpr Kind kinds[] = {{".vtk", Point::write_vtk},   {".vti", Point::write_vti},
+                                   {".pvd", Point::write_pvd},   {".png", Point::write_png},
+                                   {".npy", Point::write_npy},   {".mtx", Point::write_mtx},
+                                   {".mtx.gz", Point::write_mtx}, {".json", Point::write_json},
+                                   {".ckpt", Point::write_ckpt}};
+  for (const Kind& k : kinds)
+    if (f.size() >= k.suffix.size() && f.substr(f.size() - k.suffix.size()) == k.suffix) return k.point;
+  return Point::count_;
+}
 
 const char* name(Point p) { return kNames[static_cast<int>(p)]; }
 

@@ -12,6 +12,15 @@
 //   write          write_file_atomic's write step fails with ENOSPC
 //   write_open     write_file_atomic cannot create its temporary file (EACCES)
 //   write_rename   write_file_atomic's rename fails (EACCES)
+//   write_vtk, write_vti, write_pvd, write_png, write_npy, write_mtx,
+//   write_json, write_ckpt
+//                  write_file_atomic's write step fails with ENOSPC for the
+//                  N-th file of that kind (named *.vtk, *.vti, ..., *.mtx or
+//                  *.mtx.gz, *.json, *.ckpt), counted per kind: one writer
+//                  fails whatever the others wrote before it
+//   write_netcdf   the N-th library call of the NetCDF writer that writes or
+//                  closes (coordinates, each record variable, max depth,
+//                  nc_close) reports "NetCDF: HDF error" (as on a full disk)
 //   sigint_at_step / sigterm_at_step   the time-stepping drivers raise SIGINT /
 //                  SIGTERM at their N-th step boundary (deterministic interruption)
 // A failure is produced by the code path a real one takes, so what is tested is
@@ -30,6 +39,15 @@ enum class Point {
   write_rename,
   sigint_at_step,
   sigterm_at_step,
+  write_vtk,
+  write_vti,
+  write_pvd,
+  write_png,
+  write_npy,
+  write_mtx,
+  write_json,
+  write_ckpt,
+  write_netcdf,
   count_
 };
 
@@ -39,6 +57,10 @@ bool inject(Point p);
 
 /// Whether TESSERA_FAULT names `p` at all (e.g. to bypass a cache).
 bool armed(Point p);
+
+/// The per-kind write point for a file named `filename` (write_vtk for
+/// "a/b.vtk", write_mtx for "m.mtx.gz", ...), or Point::count_ for none.
+Point write_point_for(const char* filename);
 
 /// The name used in TESSERA_FAULT, for messages.
 const char* name(Point p);

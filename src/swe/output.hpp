@@ -36,8 +36,10 @@ void write_png(const std::string& path, const Snapshot& s, const std::string& fi
 
 /// CF-1.8 NetCDF time series: dims (t, y, x); h, u, v, eta with units; z;
 /// max depth and time of max (over the written instants) added at close.
-/// Written under a temporary name and renamed by close(); a run that stops
-/// early leaves no file under the final name.
+/// Written under PATH.partial and renamed by close(). A failed write or
+/// close (a full disk) throws Error naming PATH and removes the .partial; a
+/// writer destroyed unclosed (a run that stops early) removes it too, so
+/// neither name holds an incomplete series (an earlier PATH stays intact).
 class NetcdfWriter {
  public:
   static bool available();  ///< built with libnetcdf

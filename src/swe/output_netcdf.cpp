@@ -1,5 +1,6 @@
 // CF NetCDF time series (netcdf-c); without libnetcdf, available() is false
 // and constructing a writer throws.
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,19 +12,24 @@
 #include "swe/output.hpp"
 
 #if TESSERA_SWE_HAVE_NETCDF
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <netcdf.h>
+#include <unistd.h>
+
+#include "core/fault_injection.hpp"
 #endif
 
 namespace tessera::swe {
 
 #if TESSERA_SWE_HAVE_NETCDF
 
-namespace {
-void nc(int status, const std::string& path, const char* what) {
-  if (status != NC_NOERR) throw Error(fmt::format("{}: NetCDF {}: {}", path, what, nc_strerror(status)));
-}
-}  // namespace
-
+// Every library call's status is checked. A failure (a full disk shows up
+// as "NetCDF: HDF error", often only when nc_close flushes HDF5's cache)
+// abandons the file: the handle is aborted (also after a failed nc_close,
+// which leaves it open), the temporary is removed, and an Error names the
+// file. Nothing is left under either name; HDF5's exit-time clean-up, which
+// crashed on a file whose close failed, is off (no_hdf5_exit_cleanup).
 struct NetcdfWriter::Impl {
   std::string path, tmp;
   int id = -1, t_dim = 0, var_t = 0, var_h = 0, var_u = 0, var_v = 0, var_eta = 0, var_z = 0,
@@ -31,26 +37,60 @@ struct NetcdfWriter::Impl {
   std::size_t records = 0;
   long nx = 0, ny = 0;
   std::vector<double> hmax, tmax;
+  bool done = false;  // closed, or abandoned after a failure
+
+  /// Throws Error naming the file when `status` is a failure, after
+  /// abandoning the file.
+  void check(int status, const char* what) {
+    const int err = errno;  // HDF5 reports "HDF error"; the system's reason is in errno
+    if (status == NC_NOERR) {
+      errno = 0;  // so that the next failure's errno is its own
+      return;
+    }
+    abandon();
+    const bool disk = status == NC_EHDFERR && (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO ||
+                                               err == EROFS);
+    throw Error(fmt::format("cannot write '{}' (NetCDF {}): {}{}", path, what, nc_strerror(status),
+                            disk ? fmt::format(" ({})", std::strerror(err)) : std::string()));
+  }
+  /// The status of a call that writes data (or closes the file); the
+  /// test-only point write_netcdf turns the N-th into a full disk's error.
+  static int written(int status) {
+    if (status != NC_NOERR || !fault::inject(fault::Point::write_netcdf)) return status;
+    errno = ENOSPC;
+    return NC_EHDFERR;
+  }
+  /// Gives the file up: aborts the handle (its buffers are dropped) and
+  /// removes the temporary. Never throws; used on every failure and by the
+  /// destructor.
+  void abandon() noexcept {
+    if (id >= 0) nc_abort(id);  // after a failed nc_close the handle is still open
+    id = -1;
+    done = true;
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+  }
 
   void define(const Snapshot& s) {
     nx = s.nx;
     ny = s.ny;
-    nc(nc_create(tmp.c_str(), NC_CLOBBER | NC_NETCDF4, &id), path, "create");
+    errno = 0;
+    check(nc_create(tmp.c_str(), NC_CLOBBER | NC_NETCDF4, &id), "create");
     int y_dim, x_dim;
-    nc(nc_def_dim(id, "t", NC_UNLIMITED, &t_dim), path, "dim t");
-    nc(nc_def_dim(id, "y", static_cast<std::size_t>(ny), &y_dim), path, "dim y");
-    nc(nc_def_dim(id, "x", static_cast<std::size_t>(nx), &x_dim), path, "dim x");
+    check(nc_def_dim(id, "t", NC_UNLIMITED, &t_dim), "dim t");
+    check(nc_def_dim(id, "y", static_cast<std::size_t>(ny), &y_dim), "dim y");
+    check(nc_def_dim(id, "x", static_cast<std::size_t>(nx), &x_dim), "dim x");
     auto var = [&](const char* name, int nd, const int* dims, const char* units, const char* long_name,
                    const char* standard_name) {
       int v;
-      nc(nc_def_var(id, name, NC_DOUBLE, nd, dims, &v), path, name);
-      nc(nc_put_att_text(id, v, "units", std::strlen(units), units), path, "units");
-      nc(nc_put_att_text(id, v, "long_name", std::strlen(long_name), long_name), path, "long_name");
+      check(nc_def_var(id, name, NC_DOUBLE, nd, dims, &v), name);
+      check(nc_put_att_text(id, v, "units", std::strlen(units), units), "units");
+      check(nc_put_att_text(id, v, "long_name", std::strlen(long_name), long_name), "long_name");
       if (standard_name)
-        nc(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name), path, "standard_name");
+        check(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name), "standard_name");
       if (nd >= 2) {
         const double fill = std::numeric_limits<double>::quiet_NaN();
-        nc(nc_def_var_fill(id, v, 0, &fill), path, "_FillValue");
+        check(nc_def_var_fill(id, v, 0, &fill), "_FillValue");
       }
       return v;
     };
@@ -66,17 +106,17 @@ struct NetcdfWriter::Impl {
     var_hmax = var("hmax", 2, yx, "m", "maximum water depth over the written times", nullptr);
     var_tmax = var("time_of_hmax", 2, yx, "s", "time of the maximum water depth", nullptr);
     const char* conv = "CF-1.8";
-    nc(nc_put_att_text(id, NC_GLOBAL, "Conventions", std::strlen(conv), conv), path, "Conventions");
+    check(nc_put_att_text(id, NC_GLOBAL, "Conventions", std::strlen(conv), conv), "Conventions");
     const char* src = "tessera swe";
-    nc(nc_put_att_text(id, NC_GLOBAL, "source", std::strlen(src), src), path, "source");
-    nc(nc_enddef(id), path, "enddef");
+    check(nc_put_att_text(id, NC_GLOBAL, "source", std::strlen(src), src), "source");
+    check(nc_enddef(id), "enddef");
     std::vector<double> xs(static_cast<std::size_t>(nx)), ys(static_cast<std::size_t>(ny)), z(static_cast<std::size_t>(nx * ny), 0.0);
     for (long i = 0; i < nx; ++i) xs[i] = s.x0 + (double(i) + 0.5) * s.dx;
     for (long j = 0; j < ny; ++j) ys[j] = s.y0 + (double(j) + 0.5) * s.dy;
-    nc(nc_put_var_double(id, var_x, xs.data()), path, "write x");
-    nc(nc_put_var_double(id, var_y, ys.data()), path, "write y");
+    check(written(nc_put_var_double(id, var_x, xs.data())), "write x");
+    check(written(nc_put_var_double(id, var_y, ys.data())), "write y");
     if (!s.z.empty()) z = yx_order(s.z);
-    nc(nc_put_var_double(id, var_z, z.data()), path, "write z");
+    check(written(nc_put_var_double(id, var_z, z.data())), "write z");
     hmax.assign(z.size(), -1.0);
     tmax.assign(z.size(), 0.0);
   }
@@ -91,21 +131,45 @@ struct NetcdfWriter::Impl {
 
 bool NetcdfWriter::available() { return true; }
 
+namespace {
+// HDF5 (1.10 at least) keeps a file whose close failed (a full disk) in its
+// table of open files with the file's structures already freed, and its
+// exit-time clean-up (H5_term_library, an atexit handler) then closes it
+// again and dies with SIGSEGV, after tessera has reported the failure. The
+// library's own switch for that clean-up, H5dont_atexit(), takes effect
+// before HDF5 starts, i.e. before the first nc_create; the process frees
+// everything at exit anyway. libhdf5 is loaded with libnetcdf, so the
+// symbol is looked up there (tessera does not link HDF5 itself).
+void no_hdf5_exit_cleanup() {
+  static const bool done = [] {
+    using Fn = int (*)();
+    if (auto* f = reinterpret_cast<Fn>(::dlsym(RTLD_DEFAULT, "H5dont_atexit"))) f();
+    return true;
+  }();
+  (void)done;
+}
+}  // namespace
+
 NetcdfWriter::NetcdfWriter(std::string path) : impl_(std::make_unique<Impl>()) {
+  no_hdf5_exit_cleanup();
   impl_->path = std::move(path);
   impl_->tmp = impl_->path + ".partial";
 }
 
+// Not closed (an interrupted run, or an exception elsewhere): the series is
+// incomplete and is dropped, under both names.
 NetcdfWriter::~NetcdfWriter() {
-  if (impl_ && impl_->id >= 0) {  // not closed: an interrupted run leaves only the .partial file
-    nc_close(impl_->id);
-  }
+  if (impl_ && !impl_->done) impl_->abandon();
 }
 
 void NetcdfWriter::append(const Snapshot& s) {
   Impl& m = *impl_;
+  if (m.done) throw Error(fmt::format("cannot write '{}': the NetCDF file is closed or was abandoned", m.path));
   if (m.id < 0) m.define(s);
-  if (s.nx != m.nx || s.ny != m.ny) throw Error(m.path + ": snapshot size changed");
+  if (s.nx != m.nx || s.ny != m.ny) {
+    m.abandon();
+    throw Error(m.path + ": snapshot size changed");
+  }
   const std::size_t n = static_cast<std::size_t>(s.nx * s.ny);
   std::vector<double> u(n), v(n), eta(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -113,13 +177,14 @@ void NetcdfWriter::append(const Snapshot& s) {
     v[k] = s.v(k);
     eta[k] = s.eta(k);
   }
+  errno = 0;
   const std::size_t start[3] = {m.records, 0, 0}, count[3] = {1, static_cast<std::size_t>(s.ny), static_cast<std::size_t>(s.nx)};
-  nc(nc_put_var1_double(m.id, m.var_t, start, &s.time), m.path, "write t");
+  m.check(m.written(nc_put_var1_double(m.id, m.var_t, start, &s.time)), "write t");
   const auto h = m.yx_order(s.h);
-  nc(nc_put_vara_double(m.id, m.var_h, start, count, h.data()), m.path, "write h");
-  nc(nc_put_vara_double(m.id, m.var_u, start, count, m.yx_order(u).data()), m.path, "write u");
-  nc(nc_put_vara_double(m.id, m.var_v, start, count, m.yx_order(v).data()), m.path, "write v");
-  nc(nc_put_vara_double(m.id, m.var_eta, start, count, m.yx_order(eta).data()), m.path, "write eta");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_h, start, count, h.data())), "write h");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_u, start, count, m.yx_order(u).data())), "write u");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_v, start, count, m.yx_order(v).data())), "write v");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_eta, start, count, m.yx_order(eta).data())), "write eta");
   for (std::size_t k = 0; k < n; ++k)
     if (h[k] > m.hmax[k]) {
       m.hmax[k] = h[k];
@@ -130,14 +195,36 @@ void NetcdfWriter::append(const Snapshot& s) {
 
 void NetcdfWriter::close() {
   Impl& m = *impl_;
-  if (m.id < 0) return;
-  nc(nc_put_var_double(m.id, m.var_hmax, m.hmax.data()), m.path, "write hmax");
-  nc(nc_put_var_double(m.id, m.var_tmax, m.tmax.data()), m.path, "write time_of_hmax");
-  nc(nc_close(m.id), m.path, "close");
-  m.id = -1;
-  std::error_code ec;
-  std::filesystem::rename(m.tmp, m.path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot rename from {}: {}", m.path, m.tmp, ec.message()));
+  if (m.done || m.id < 0) return;
+  errno = 0;
+  m.check(m.written(nc_put_var_double(m.id, m.var_hmax, m.hmax.data())), "write hmax");
+  m.check(m.written(nc_put_var_double(m.id, m.var_tmax, m.tmax.data())), "write time_of_hmax");
+  // A full disk is often seen only here, when HDF5 flushes its caches. The
+  // handle stays open after a failed nc_close, and is aborted by check().
+  const int closed = nc_close(m.id);
+  if (closed == NC_NOERR) m.id = -1;
+  m.check(m.written(closed), "close");
+  // Durable before it gets the final name (as write_file_atomic does).
+  auto fail = [&m](const char* step, int err) {
+    m.abandon();
+    throw Error(fmt::format("cannot write '{}' ({}): {}", m.path, step, std::strerror(err)));
+  };
+  if (const int fd = ::open(m.tmp.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
+    fail("open for fsync", errno);
+  } else if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    fail("fsync", err);
+  } else {
+    ::close(fd);
+  }
+  if (::rename(m.tmp.c_str(), m.path.c_str()) != 0) fail("rename", errno);
+  m.done = true;
+  const auto dir = std::filesystem::path(m.path).parent_path();
+  if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
 }
 
 #else

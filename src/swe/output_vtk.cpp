@@ -17,10 +17,12 @@ void write_vtk_legacy(const std::string& path, const Snapshot& s) {
       fmt::format_to(std::back_inserter(b), "{}{:.16f}", k ? " " : "", o + double(k) * d);
     b.push_back('\n');
   };
+  // The title names what each number is: the step count and the simulated
+  // time in seconds (the thesis's "at time 237" was the step number).
   fmt::format_to(std::back_inserter(b),
-                 "# vtk DataFile Version 1.0\nShallow water surface at time {}\nASCII\n"
+                 "# vtk DataFile Version 1.0\nShallow water surface at step {}, t = {} s\nASCII\n"
                  "DATASET RECTILINEAR_GRID\nDIMENSIONS {} {} 1\n",
-                 s.step, s.nx + 1, s.ny + 1);
+                 s.step, s.time, s.nx + 1, s.ny + 1);
   coords("X", s.nx, s.dx, s.x0);
   coords("Y", s.ny, s.dy, s.y0);
   fmt::format_to(std::back_inserter(b), "Z_COORDINATES 1 float\n{:.16f}\nCELL_DATA {}\n"

@@ -3,9 +3,9 @@
 #   MATCH       regular expression the output must match
 #   UNCHANGED   a file that must hold the same bytes afterwards (; list)
 #   VALID_NPY/EXISTS  files that must exist afterwards (; list)
-#   NOT_EXISTS  files that must not exist afterwards (| list)
 #   NO_TMP_IN   a folder that must hold no write_file_atomic temporaries afterwards
-# ARGS, UNCHANGED and EXISTS separate their items with '|' (a ';' would be
+#   NOT_EXISTS  files that must not exist afterwards (| list), e.g. a .partial
+# ARGS, UNCHANGED, EXISTS and NOT_EXISTS separate their items with '|' (a ';' would be
 # split by CMake functions before reaching this script).
 # The environment (TESSERA_FAULT=...) comes from the test's ENVIRONMENT property.
 foreach(v ARGS UNCHANGED EXISTS NOT_EXISTS)
@@ -44,7 +44,7 @@ foreach(f IN LISTS EXISTS)
 endforeach()
 foreach(f IN LISTS NOT_EXISTS)
   if(EXISTS ${f})
-    message(FATAL_ERROR "${f} exists: it must not have been written")
+    message(FATAL_ERROR "${f} exists: a failed write must not leave it")
   endif()
 endforeach()
 if(DEFINED NO_TMP_IN)

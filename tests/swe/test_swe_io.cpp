@@ -58,7 +58,7 @@ TEST(SweIo, LegacyVtkHasTheThesisLayoutAndReadsBack) {
   std::getline(in, line);
   EXPECT_EQ(line, "# vtk DataFile Version 1.0");
   std::getline(in, line);
-  EXPECT_EQ(line, "Shallow water surface at time 30");
+  EXPECT_EQ(line, "Shallow water surface at step 30, t = 12.75 s");  // the step and the time, each named
   std::getline(in, line);
   EXPECT_EQ(line, "ASCII");
   std::getline(in, line);
@@ -177,6 +177,44 @@ TEST(SweIo, NetcdfIsCfAndReadsBack) {
   nc_get_var_double(id, vm, tm.data());
   EXPECT_EQ(tm[0], 20.0);  // cell (0,0) peaked in the second record
   nc_close(id);
+}
+
+// A writer that is never closed (an interrupted run, an exception elsewhere)
+// leaves nothing: no .partial, and an earlier complete file keeps its bytes.
+TEST(SweIo, NetcdfWriterNotClosedLeavesNoPartialAndKeepsTheEarlierFile) {
+  const auto path = scratch("unclosed.nc");
+  const Snapshot s = random_snapshot(4, 3);
+  {
+    NetcdfWriter w(path.string());
+    w.append(s);
+    w.close();
+  }
+  const auto size = fs::file_size(path);
+  {
+    NetcdfWriter w(path.string());
+    w.append(s);
+    EXPECT_TRUE(fs::exists(path.string() + ".partial"));
+  }
+  EXPECT_FALSE(fs::exists(path.string() + ".partial"));
+  EXPECT_EQ(fs::file_size(path), size);
+}
+
+// A file that cannot be created: an Error naming it, nothing left, and the
+// writer refuses further records instead of starting a new file.
+TEST(SweIo, NetcdfWriterThatCannotCreateNamesTheFile) {
+  const auto blocker = scratch("regular_file");
+  std::ofstream(blocker) << "not a folder\n";
+  const std::string path = (blocker / "a.nc").string();
+  NetcdfWriter w(path);
+  try {
+    w.append(random_snapshot(4, 3));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write '" + path + "'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(w.append(random_snapshot(4, 3)), Error);
+  EXPECT_NO_THROW(w.close());
+  EXPECT_FALSE(fs::exists(path + ".partial"));
 }
 #endif
 
