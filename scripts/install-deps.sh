@@ -4,7 +4,7 @@
 # (or in /usr/local/cuda/bin).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config git
-          libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
+          libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev libbz2-dev
           ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
           libopenmpi-dev openmpi-bin libnetcdf-dev libpng-dev
           chromium doxygen clang libclang-rt-14-dev)

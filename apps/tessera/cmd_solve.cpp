@@ -21,8 +21,10 @@
 #include "mg/layout.hpp"
 #include "krylov/solver.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/host_memory.hpp"
 #include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
+#include "sparse/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace tessera::app {
@@ -88,6 +90,13 @@ std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char*
     }
     return v;
   }
+  // The size first: a vector file declaring another length is refused before
+  // a dense vector of its declared length is allocated.
+  const MmHeader h = read_matrix_market_header(spec);
+  if (h.rows != 1 && h.cols != 1)
+    throw Error(fmt::format("{}: holds a {} x {} matrix, not a vector", spec, h.rows, h.cols));
+  if (const size64 len = h.cols == 1 ? h.rows : h.cols; len != static_cast<size64>(n))
+    throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, len, n));
   v = read_matrix_market_vector<V>(spec);
   if (v.size() != n)
     throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, v.size(), n));
@@ -292,6 +301,15 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
 
 int run_solve(const SolveArgs& args) {
   if (args.matrix.empty() == args.generate.empty()) throw UsageError("solve: give exactly one of --matrix and --generate");
+  if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
+    try {
+      output_compression(args.out);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("--out {}", e.what()));
+    }
+  }
   for (int dim : {2, 3}) {
     const std::string prefix = fmt::format("poisson{}d:", dim);
     if (args.generate.rfind(prefix, 0) == 0) {
@@ -307,8 +325,25 @@ int run_solve(const SolveArgs& args) {
     }
   }
   if (args.precond == "mg") throw UsageError("--precond mg needs --generate poisson2d:N or poisson3d:N");
-  const bool complex = args.matrix.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.matrix);
   const bool single = args.precision == "single";
+  bool complex = spec_is_complex(args.generate) && !args.real;
+  if (!args.matrix.empty()) {
+    const MmHeader h = read_matrix_market_header(args.matrix);
+    complex = h.field == MmField::complex;
+    // Refused before anything is sized by the declared rows: the CSR's row
+    // pointers and the host's vectors (b, x0, x, the solution in the whole
+    // numbering, the double-precision residual check).
+    const std::size_t value = (complex ? 2 : 1) * (single ? 4 : 8);
+    const auto rows = static_cast<std::uint64_t>(h.rows);
+    require_host_memory(csr_build_bytes(h.rows, h.entries * (h.symmetry == MmSymmetry::general ? 1 : 2), value) +
+                            rows * (4 * value + (complex ? 16 : 8)),
+                        fmt::format("solving the declared {} x {} system ({} entries in the file): CSR row "
+                                    "pointers and vectors sized by the rows",
+                                    h.rows, h.cols, h.entries),
+                        args.matrix,
+                        "check the size line of the file (row pointers and vectors follow the declared size, not "
+                        "the entries), or run on a machine with more memory");
+  }
   if (complex) return single ? solve_as<std::complex<float>>(args) : solve_as<std::complex<double>>(args);
   return single ? solve_as<float>(args) : solve_as<double>(args);
 }

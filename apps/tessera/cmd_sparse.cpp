@@ -12,8 +12,10 @@
 #include "apps/tessera/commands.hpp"
 #include "core/error.hpp"
 #include "sparse/analysis.hpp"
+#include "sparse/host_memory.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/device_run.hpp"
+#include "sparse/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/storage.hpp"
 #include "sparse/trace_generator.hpp"
@@ -106,11 +108,21 @@ nlohmann::json storage_table(const Csr<T>& a, std::pair<int, int> bs, const Bloc
   return rows;
 }
 
+/// Whether the declared size dwarfs the entries: the row pointers, diagonal
+/// marks and per-format arrays would follow rows and columns, not the file.
+bool size_dwarfs_entries(size64 rows, size64 cols, size64 entries) {
+  return rows + cols > 8 * entries + (size64{1} << 22);
+}
+
 template <Scalar T>
 int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
-  const Csr<T> a = to_csr(coo);
-  const RowStats rs = row_stats(a);
-  const auto bs = block_size(args.block, a.rows, a.cols);
+  // A matrix whose declared size dwarfs its entries (2^31 x 2^31 with one
+  // entry) is described from its entries alone: time and memory follow the
+  // entries; the formats with row pointers or padding are not built.
+  const bool from_entries = size_dwarfs_entries(coo.rows, coo.cols, coo.nnz());
+  const Csr<T> a = from_entries ? Csr<T>{} : to_csr(coo);
+  const RowStats rs = from_entries ? row_stats(coo) : row_stats(a);
+  const auto bs = from_entries ? std::pair{0, 0} : block_size(args.block, a.rows, a.cols);
   nlohmann::json j;
   j["file"] = args.file;
   j["banner"] = fmt::format("{} {} {} {}", to_string(h.object), to_string(h.format), to_string(h.field),
@@ -135,7 +147,28 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
   const bool single = args.precision == "single";
   j["value_type"] = fmt::format("{}{}", is_complex_v<T> ? "complex " : "", single ? "float" : "double");
   using Single = std::conditional_t<is_complex_v<T>, std::complex<float>, float>;
-  j["storage"] = single ? storage_table(cast_values<Single>(a), bs, b) : storage_table(a, bs, b);
+  if (from_entries) {
+    const std::string why = fmt::format(
+        "the declared {} x {} size dwarfs the {} entries: row pointers alone would take {}; described from the "
+        "entries",
+        rs.rows, rs.cols, rs.entries, format_bytes(static_cast<std::uint64_t>(rs.rows + 1) * sizeof(index_t)));
+    nlohmann::json rows = nlohmann::json::array();
+    const Storage s = storage(sorted_unique(coo));
+    const size64 value_size = static_cast<size64>(single ? sizeof(Single) : sizeof(T));
+    rows.push_back({{"format", "COO"},
+                    {"value_bytes", s.slots * value_size},
+                    {"index_bytes", s.index_bytes},
+                    {"total_bytes", s.slots * value_size + s.index_bytes},
+                    {"slots", s.slots},
+                    {"zero_slots", s.zero_slots},
+                    {"slots_per_nonzero", s.slots_per_nonzero()}});
+    for (const char* f : {"CSR", "DIA", "ELL", "SELL", "HYB", "block formats"})
+      rows.push_back({{"format", f}, {"skipped", why}});
+    j["storage"] = rows;
+    j["described_from_entries"] = true;
+  } else {
+    j["storage"] = single ? storage_table(cast_values<Single>(a), bs, b) : storage_table(a, bs, b);
+  }
   if (args.json) {
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
@@ -175,14 +208,43 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
   return 0;
 }
 
+/// An output name whose compression suffix is not supported is a bad option
+/// (exit 2), refused before the input is read or anything is written.
+void check_output_name(const std::string& out) {
+  try {
+    output_compression(out);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int convert(const SparseArgs& args) {
+  check_output_name(args.out);
   MmMatrix m = read_matrix_market_any(args.file);
   MmWriteOptions w;
   w.symmetry = *parse_mm_symmetry(args.symmetry);
   w.format = *parse_mm_format(args.format);
   w.field = args.field.empty() ? m.header.field : *parse_mm_field(args.field);
   w.comments = m.header.comments;
-  std::visit([&](const auto& coo) { write_matrix_market(args.out, coo, w); }, m.coo);
+  std::visit(
+      [&](const auto& coo) {
+        // Refused before anything follows the declared size: the CSR the
+        // writer sums duplicates in and, for an array file, its text (at least
+        // two bytes per listed entry, the zeros included).
+        using T = typename std::decay_t<decltype(coo)>::value_type;
+        std::uint64_t bytes = csr_build_bytes(coo.rows, coo.nnz(), sizeof(T));
+        if (w.format == MmFormat::array)
+          bytes += 2 * static_cast<std::uint64_t>(coo.rows) * static_cast<std::uint64_t>(coo.cols);
+        require_host_memory(bytes,
+                            fmt::format("converting the declared {} x {} matrix ({} entries{})", coo.rows, coo.cols,
+                                        coo.nnz(), w.format == MmFormat::array ? ", every position written" : ""),
+                            args.file,
+                            "check the size line of the file, or convert on a machine with more memory");
+        write_matrix_market(args.out, coo, w);
+      },
+      m.coo);
   std::printf("wrote %s (matrix %s %s %s)\n", args.out.c_str(), args.format.c_str(),
               std::string(to_string(*w.field)).c_str(), args.symmetry.c_str());
   return 0;
@@ -229,6 +291,7 @@ int generate_as(const SparseArgs& args, const TraceCase& c) {
 }
 
 int generate(const SparseArgs& args) {
+  check_output_name(args.out);
   const TraceCase c = parse_trace_case(args.spec);
   const bool single = args.precision == "single";
   if (args.real) return single ? generate_as<float>(args, c) : generate_as<double>(args, c);

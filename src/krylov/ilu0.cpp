@@ -97,10 +97,14 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
       where[std::size_t(col[p])] = long(p);
       if (std::size_t(col[p]) == i) diag[i] = long(p);
     }
+    // The hints name what works on the same matrix: Jacobi divides by the
+    // same missing or zero a_ii, so it is suggested only where a_ii != 0.
     if (diag[i] < 0)
       throw Error(fmt::format("krylov: ILU(0): row {} has no diagonal entry (the pattern must hold every a_ii of a "
-                              "row with entries); use --precond jacobi/block-jacobi or reorder the matrix",
+                              "row with entries; Jacobi needs it too); use --precond none with --method gmres or "
+                              "bicgstab, or reorder the matrix (permute rows) so that every a_ii is non-zero",
                               i));
+    const double original_pivot = std::abs(lu[std::size_t(diag[i])]);
     for (std::size_t p = p0; p < std::size_t(diag[i]); ++p) {
       const auto k = std::size_t(col[p]);
       if (diag[k] < 0) {  // row k has no entries (its unknown is zero)
@@ -114,9 +118,16 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
     }
     const double piv = std::abs(lu[std::size_t(diag[i])]);
     if (!(piv > 1e-14 * scale[i]) || !std::isfinite(piv))
-      throw Error(fmt::format("krylov: ILU(0): zero pivot in row {} (|u_ii| = {:.3g} after elimination, the row's "
-                              "largest entry {:.3g}); use --precond jacobi/block-jacobi or reorder the matrix",
-                              i, piv, scale[i]));
+      throw Error(fmt::format(
+          "krylov: ILU(0): zero pivot in row {} (|u_ii| = {:.3g} after elimination, the row's largest entry {:.3g}); "
+          "{}",
+          i, piv, scale[i],
+          original_pivot > 1e-14 * scale[i]
+              ? fmt::format("a_ii = {:.3g} itself is not zero: use --precond jacobi (or block-jacobi), --precond none "
+                            "with --method gmres or bicgstab, or reorder the matrix",
+                            original_pivot)
+              : "a_ii itself is zero, so Jacobi fails too: use --precond none with --method gmres or bicgstab, or "
+                "reorder the matrix (permute rows) so that every a_ii is non-zero"));
     for (std::size_t p = p0; p < p1; ++p) where[std::size_t(col[p])] = -1;
   }
   Ilu0Factors<V> f;

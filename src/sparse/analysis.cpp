@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <vector>
 
 #include "sparse/convert.hpp"
 #include "sparse/storage.hpp"
@@ -36,6 +38,66 @@ RowStats row_stats(const Csr<T>& a) {
 }
 
 template <Scalar T>
+Coo<T> sorted_unique(const Coo<T>& a) {
+  std::vector<std::size_t> order(a.val.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return a.row[x] != a.row[y] ? a.row[x] < a.row[y] : a.col[x] < a.col[y];
+  });
+  Coo<T> out;
+  out.rows = a.rows;
+  out.cols = a.cols;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t e = order[k];
+    if (k > 0 && a.row[e] == out.row.back() && a.col[e] == out.col.back()) {
+      out.val.back() += a.val[e];
+      continue;
+    }
+    out.row.push_back(a.row[e]);
+    out.col.push_back(a.col[e]);
+    out.val.push_back(a.val[e]);
+  }
+  return out;
+}
+
+template <Scalar T>
+RowStats row_stats(const Coo<T>& coo) {
+  const Coo<T> a = sorted_unique(coo);
+  RowStats s;
+  s.rows = a.rows;
+  s.cols = a.cols;
+  s.entries = a.nnz();
+  s.explicit_zeros = std::count(a.val.begin(), a.val.end(), T(0));
+  size64 nonempty = 0, min_nonempty = 0;
+  double sum = 0, sum2 = 0;
+  std::vector<size64> offsets(a.val.size());
+  for (size64 k = 0; k < a.nnz();) {
+    size64 e = k;
+    while (e < a.nnz() && a.row[e] == a.row[k]) ++e;
+    const size64 n = e - k;
+    min_nonempty = nonempty == 0 ? n : std::min(min_nonempty, n);
+    ++nonempty;
+    s.max_length = std::max(s.max_length, n);
+    sum += static_cast<double>(n);
+    sum2 += static_cast<double>(n) * static_cast<double>(n);
+    k = e;
+  }
+  for (size64 k = 0; k < a.nnz(); ++k) {
+    offsets[k] = static_cast<size64>(a.col[k]) - a.row[k];
+    s.bandwidth = std::max<size64>(s.bandwidth, std::abs(offsets[k]));
+  }
+  std::sort(offsets.begin(), offsets.end());
+  s.diagonals = std::unique(offsets.begin(), offsets.end()) - offsets.begin();
+  s.empty_rows = a.rows - nonempty;
+  s.min_length = s.empty_rows > 0 ? 0 : min_nonempty;
+  if (a.rows > 0) {
+    s.mean_length = sum / static_cast<double>(a.rows);
+    s.stddev_length = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
+  }
+  return s;
+}
+
+template <Scalar T>
 BlockStats block_stats(const Csr<T>& a, int r, int c) {
   const Bcsr<T> b = to_bcsr(a, {r, c});
   BlockStats s;
@@ -65,6 +127,8 @@ BlockStats block_stats(const Csr<T>& a, int r, int c) {
 
 #define TESSERA_INSTANTIATE(T)                     \
   template RowStats row_stats(const Csr<T>&);      \
+  template RowStats row_stats(const Coo<T>&);      \
+  template Coo<T> sorted_unique(const Coo<T>&);    \
   template BlockStats block_stats(const Csr<T>&, int, int);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

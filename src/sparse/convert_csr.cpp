@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "sparse/convert_detail.hpp"
+#include "sparse/host_memory.hpp"
 
 namespace tessera::sparse {
 
@@ -16,6 +17,11 @@ Csr<T> to_csr(const Coo<T>& a) {
   const size64 n = to_index(a.nnz(), "COO entries");
   if (a.row.size() != a.val.size() || a.col.size() != a.val.size())
     throw Error("COO arrays row/col/val differ in length");
+  // The row pointers follow the declared rows, not the entries: a header that
+  // declares 2^31 rows for one entry must not start a 32 GiB conversion.
+  require_host_memory(csr_build_bytes(a.rows, n, sizeof(T)),
+                      fmt::format("row pointers and temporaries of a {}-row CSR matrix ({} entries)", a.rows, n),
+                      "COO to CSR", "the row count, not the entries, sets this size");
   // Counting sort by row; stable, so duplicates keep their COO order.
   std::vector<index_t> start(static_cast<std::size_t>(a.rows) + 1, 0);
   for (size64 k = 0; k < n; ++k) {

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/host_memory.hpp"
 #include "sparse/laplacian.hpp"
 #include "sparse/matrix_market.hpp"
 
@@ -65,8 +66,19 @@ HostMatrix<T> read_matrix(const std::string& path) {
         using F = typename std::decay_t<decltype(coo)>::value_type;
         if constexpr (is_complex_v<F> && !is_complex_v<T>)
           throw UsageError(fmt::format("{} holds complex values: run it with complex values", path));
-        else
+        else {
+          // Checked before anything follows the declared size: the CSR row
+          // pointers (and temporaries), x and y and the host reference's y.
+          const std::uint64_t v = sizeof(T) * (2 * static_cast<std::uint64_t>(coo.rows) + coo.cols);
+          require_host_memory(csr_build_bytes(coo.rows, coo.nnz(), sizeof(F)) + v,
+                              fmt::format("the declared {} x {} matrix ({} entries): CSR row pointers and dense "
+                                          "vectors sized by the rows and columns",
+                                          coo.rows, coo.cols, coo.nnz()),
+                              path,
+                              "check the size line of the file (row pointers and vectors follow the declared size, "
+                              "not the entries), or run on a machine with more memory");
           m.csr = cast_values<T>(to_csr(coo));
+        }
       },
       f.coo);
   return m;

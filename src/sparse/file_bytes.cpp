@@ -1,8 +1,13 @@
 #include "sparse/file_bytes.hpp"
 
 #include <zlib.h>
+#if defined(TESSERA_HAVE_BZIP2)
+#include <bzlib.h>
+#endif
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -64,14 +69,171 @@ std::string gunzip(const std::filesystem::path& path, const std::string& in) {
   return out;
 }
 
+bool starts_with(const std::string& data, std::string_view magic) {
+  return data.size() >= magic.size() && std::string_view(data).substr(0, magic.size()) == magic;
+}
+
+bool is_bzip2(const std::string& data) {
+  return starts_with(data, "BZh") && data.size() >= 4 && data[3] >= '1' && data[3] <= '9';
+}
+
+[[noreturn]] void unsupported(const std::filesystem::path& path, std::string_view kind, std::string_view note = {}) {
+  throw Error(fmt::format("{}: {} files are not supported{} (use .gz or uncompressed)", path.string(), kind, note));
+}
+
+#if defined(TESSERA_HAVE_BZIP2)
+/// Decompresses bzip2 streams (concatenated streams included, as bzip2(1) writes
+/// for parallel compressors).
+std::string bunzip2(const std::filesystem::path& path, const std::string& in) {
+  std::string out;
+  std::size_t pos = 0;
+  char buf[1 << 16];
+  while (pos < in.size()) {
+    bz_stream bz{};
+    if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK) throw Error("libbz2: BZ2_bzDecompressInit failed");
+    int rc = BZ_OK;
+    std::size_t left = in.size() - pos;
+    bz.next_in = const_cast<char*>(in.data() + pos);
+    bz.avail_in = 0;
+    for (;;) {
+      if (bz.avail_in == 0 && left > 0) {
+        bz.avail_in = static_cast<unsigned>(std::min<std::size_t>(left, 1u << 30));
+        left -= bz.avail_in;
+      }
+      bz.next_out = buf;
+      bz.avail_out = sizeof buf;
+      rc = BZ2_bzDecompress(&bz);
+      out.append(buf, sizeof buf - bz.avail_out);
+      if (rc != BZ_OK) break;
+      if (bz.avail_in == 0 && left == 0 && bz.avail_out != 0) break;  // input ended mid-stream
+    }
+    const std::size_t consumed = in.size() - pos - left - bz.avail_in;
+    BZ2_bzDecompressEnd(&bz);
+    if (rc != BZ_STREAM_END)
+      throw Error(fmt::format("cannot decompress '{}': {}", path.string(),
+                              rc == BZ_OK ? "the bzip2 stream is truncated (unexpected end of file)"
+                              : rc == BZ_DATA_ERROR_MAGIC ? "not a bzip2 stream"
+                              : rc == BZ_MEM_ERROR ? "out of memory"
+                                                   : "the bzip2 data is corrupt"));
+    pos += consumed;
+    if (pos < in.size() && !is_bzip2(in.substr(pos, 4)))
+      throw Error(fmt::format("cannot decompress '{}': {} bytes of trailing garbage after the bzip2 stream",
+                              path.string(), in.size() - pos));
+  }
+  return out;
+}
+#endif
+
+using namespace std::string_view_literals;
+
+/// Magic bytes of compressed or binary formats that are not read (bzip2 is
+/// handled apart).
+struct Magic {
+  std::string_view bytes, kind;
+};
+constexpr std::array<Magic, 10> kForeign{{
+    {"\xFD" "7zXZ\x00"sv, "xz-compressed"},
+    {"\x28\xB5\x2F\xFD"sv, "zstd-compressed"},
+    {"PK\x03\x04"sv, "zip archive"},
+    {"PK\x05\x06"sv, "zip archive"},
+    {"7z\xBC\xAF\x27\x1C"sv, "7z archive"},
+    {"\x04\x22\x4D\x18"sv, "lz4-compressed"},
+    {"\x1F\x9D"sv, "compress(1)-compressed"},
+    {"\x89HDF\r\n\x1A\n"sv, "HDF5 (binary)"},
+    {"\x89PNG\r\n\x1A\n"sv, "PNG image (binary)"},
+    {"]\x00\x00"sv, "lzma-compressed"},
+}};
+
+/// Compression suffixes and what they are (for output names).
+struct Suffix {
+  std::string_view ext, kind;
+};
+constexpr std::array<Suffix, 9> kSuffixes{{
+    {".xz", "xz-compressed"},
+    {".zst", "zstd-compressed"},
+    {".zstd", "zstd-compressed"},
+    {".zip", "zip archive"},
+    {".7z", "7z archive"},
+    {".lz4", "lz4-compressed"},
+    {".lzma", "lzma-compressed"},
+    {".Z", "compress(1)-compressed"},
+    {".bz2", "bzip2-compressed"},
+}};
+
 }  // namespace
+
+bool bzip2_supported() {
+#if defined(TESSERA_HAVE_BZIP2)
+  return true;
+#else
+  return false;
+#endif
+}
 
 std::string read_file_bytes(const std::filesystem::path& path) {
   std::string data = read_plain(path);
   if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
       static_cast<unsigned char>(data[1]) == 0x8b)
     return gunzip(path, data);
+  if (is_bzip2(data)) {
+#if defined(TESSERA_HAVE_BZIP2)
+    return bunzip2(path, data);
+#else
+    unsupported(path, "bzip2-compressed", " by this build (no libbz2)");
+#endif
+  }
+  for (const Magic& m : kForeign) {
+    if (!starts_with(data, m.bytes)) continue;
+    if (m.kind.ends_with("compressed")) unsupported(path, m.kind);
+    throw Error(fmt::format("{}: {} data, not a text file (use a Matrix Market text file, .gz or "
+                            "uncompressed)",
+                            path.string(), m.kind));
+  }
   return data;
+}
+
+std::string output_compression(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  if (name.size() > 3 && name.ends_with(".gz")) return "gzip";
+  for (const Suffix& s : kSuffixes) {
+    if (name.size() <= s.ext.size() || !name.ends_with(s.ext)) continue;
+    if (s.ext == ".bz2" && bzip2_supported()) return "bzip2";
+    unsupported(path, s.kind, s.ext == ".bz2" ? " by this build (no libbz2)" : "");
+  }
+  return "";
+}
+
+std::string bzip2_compress(std::string_view data) {
+#if defined(TESSERA_HAVE_BZIP2)
+  bz_stream bz{};
+  if (BZ2_bzCompressInit(&bz, 9, 0, 0) != BZ_OK) throw Error("libbz2: BZ2_bzCompressInit failed");
+  std::string out;
+  char buf[1 << 16];
+  std::size_t pos = 0;
+  int rc;
+  do {
+    const std::size_t chunk = std::min<std::size_t>(data.size() - pos, 1u << 30);
+    bz.next_in = const_cast<char*>(data.data() + pos);
+    bz.avail_in = static_cast<unsigned>(chunk);
+    pos += chunk;
+    const int action = pos == data.size() ? BZ_FINISH : BZ_RUN;
+    do {
+      bz.next_out = buf;
+      bz.avail_out = sizeof buf;
+      rc = BZ2_bzCompress(&bz, action);
+      if (rc < 0) {
+        BZ2_bzCompressEnd(&bz);
+        throw Error(fmt::format("libbz2: compression failed (code {})", rc));
+      }
+      out.append(buf, sizeof buf - bz.avail_out);
+    } while (action == BZ_FINISH ? rc != BZ_STREAM_END : bz.avail_in > 0);
+  } while (pos < data.size());
+  BZ2_bzCompressEnd(&bz);
+  return out;
+#else
+  (void)data;
+  throw Error("bzip2-compressed files are not supported by this build (no libbz2; use .gz or uncompressed)");
+#endif
 }
 
 std::string gzip_compress(std::string_view data) {
@@ -100,9 +262,11 @@ std::string gzip_compress(std::string_view data) {
 }
 
 void write_file_maybe_gz(const std::filesystem::path& path, std::string_view data) {
-  const std::string name = path.filename().string();
-  if (name.size() > 3 && name.ends_with(".gz"))
+  const std::string how = output_compression(path);
+  if (how == "gzip")
     write_file_atomic(path, gzip_compress(data));
+  else if (how == "bzip2")
+    write_file_atomic(path, bzip2_compress(data));
   else
     write_file_atomic(path, data);
 }

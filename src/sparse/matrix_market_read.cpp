@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "sparse/file_bytes.hpp"
+#include "sparse/host_memory.hpp"
 #include "sparse/matrix_market_detail.hpp"
 
 namespace tessera::sparse {
@@ -329,6 +330,10 @@ std::vector<T> read_matrix_market_vector(const std::filesystem::path& path, MmHe
   Coo<T> a = read_matrix_market<T>(path, &h, opt);
   if (a.rows != 1 && a.cols != 1)
     throw Error(fmt::format("{}: holds a {} x {} matrix, not a vector", path.string(), a.rows, a.cols));
+  const size64 n = a.cols == 1 ? a.rows : a.cols;
+  require_host_memory(static_cast<std::uint64_t>(n) * sizeof(T),
+                      fmt::format("the declared {}-entry dense vector ({} entries in the file)", n, a.nnz()),
+                      path.string(), "check the size line of the file");
   std::vector<T> v(static_cast<std::size_t>(a.cols == 1 ? a.rows : a.cols), T(0));
   for (size64 k = 0; k < a.nnz(); ++k) v[a.cols == 1 ? a.row[k] : a.col[k]] += a.val[k];
   if (header) *header = h;

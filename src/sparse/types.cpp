@@ -1,5 +1,15 @@
 #include "sparse/types.hpp"
 
+#include "sparse/host_memory.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -19,6 +29,55 @@ size64 checked_mul(size64 a, size64 b, std::string_view what) {
   if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
     throw Error(fmt::format("{} ({} x {}) overflows 64-bit sizes", what, a, b));
   return r;
+}
+
+std::uint64_t host_memory_limit() {
+  if (const char* env = std::getenv("TESSERA_HOST_MEMORY"); env && *env) {
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    std::uint64_t scale = 1;
+    if (end && *end) {
+      switch (std::toupper(static_cast<unsigned char>(*end))) {
+        case 'K': scale = 1ull << 10; break;
+        case 'M': scale = 1ull << 20; break;
+        case 'G': scale = 1ull << 30; break;
+        case 'T': scale = 1ull << 40; break;
+        default: scale = 0;
+      }
+      if (scale && end[1] && !(std::toupper(static_cast<unsigned char>(end[1])) == 'B' && !end[2])) scale = 0;
+    }
+    if (!(v >= 0) || scale == 0 || v * static_cast<double>(scale) > 1.8e19)
+      throw UsageError(fmt::format("TESSERA_HOST_MEMORY={}: expected a number of bytes with an optional suffix "
+                                   "K, M, G or T", env));
+    return static_cast<std::uint64_t>(v * static_cast<double>(scale));
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib << 10;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                               : std::numeric_limits<std::uint64_t>::max();
+}
+
+void require_host_memory(std::uint64_t bytes, std::string_view what, std::string_view source,
+                         std::string_view advice) {
+  const std::uint64_t limit = host_memory_limit();
+  if (bytes <= limit) return;
+  throw Error(fmt::format("{}: {} need {} ({} bytes), but only {} of host memory is available{}; {}", source, what,
+                          format_bytes(bytes), bytes, format_bytes(limit),
+                          std::getenv("TESSERA_HOST_MEMORY") ? " (TESSERA_HOST_MEMORY)" : "", advice));
+}
+
+std::uint64_t csr_build_bytes(size64 rows, size64 nnz, std::size_t value_bytes) {
+  const auto r = static_cast<std::uint64_t>(std::max<size64>(rows, 0)) + 1;
+  const auto n = static_cast<std::uint64_t>(std::max<size64>(nnz, 0));
+  // row starts, distinct counts, the next-slot copy and the result's row
+  // pointers (rows + 1 each); order, columns and values (nnz each)
+  return 4 * r * sizeof(index_t) + n * (2 * sizeof(index_t) + value_bytes);
 }
 
 }  // namespace tessera::sparse

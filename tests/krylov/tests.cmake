@@ -117,3 +117,28 @@ if(TESSERA_HAVE_OPENCL)
              --param modes=resident --param tosolve=0 --param poisson=0 --param short=0)
   set_tests_properties(cli.krylov_bench_gmres_bad_dots_block_group_exit2 PROPERTIES ENVIRONMENT TESSERA_KRY_DOTSB_GROUP=3)
 endif()
+# ILU(0)'s hints name what works on the same matrix (issue 40, item 11): a
+# missing or zero a_ii defeats Jacobi too, so they point at --precond none
+# (and reordering), and that remedy is run; a zero pivot produced by the
+# elimination, with a_ii != 0, still points at Jacobi, which is run too.
+krylov_cli(solve_ilu0_missing_diagonal_exit1 1 "row.0.has.no.diagonal.entry.*use.--precond.none.with.--method.gmres"
+           solve --matrix ${KRYLOV_DATA}/missing_diag3.mtx --precond ilu0 --device cpu)
+krylov_cli(solve_missing_diagonal_jacobi_fails_exit1 1 "Jacobi:.zero.diagonal.entry.in.row.0"
+           solve --matrix ${KRYLOV_DATA}/missing_diag3.mtx --precond jacobi --device cpu)
+krylov_cli(solve_missing_diagonal_precond_none 0 "converged.after"
+           solve --matrix ${KRYLOV_DATA}/missing_diag3.mtx --method gmres --precond none --tol 1e-10 --device cpu)
+krylov_cli(solve_ilu0_zero_diagonal_hint_exit1 1 "zero.pivot.in.row.0.*Jacobi.fails.too:.use.--precond.none"
+           solve --matrix ${KRYLOV_DATA}/zero_pivot3.mtx --precond ilu0 --device cpu)
+krylov_cli(solve_zero_diagonal_precond_none 0 "converged.after"
+           solve --matrix ${KRYLOV_DATA}/zero_pivot3.mtx --method gmres --precond none --tol 1e-10 --device cpu)
+krylov_cli(solve_ilu0_elimination_pivot_exit1 1 "zero.pivot.in.row.1.*itself.is.not.zero:.use.--precond.jacobi"
+           solve --matrix ${KRYLOV_DATA}/elim_pivot3.mtx --precond ilu0 --device cpu)
+krylov_cli(solve_elimination_pivot_jacobi 0 "converged.after"
+           solve --matrix ${KRYLOV_DATA}/elim_pivot3.mtx --method gmres --precond jacobi --tol 1e-10 --device cpu)
+# A right-hand side whose header declares 2^31-1 entries is refused by its
+# size line before a dense vector of that length is allocated (item 8).
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/krylov_huge_rhs.mtx
+     "%%MatrixMarket matrix coordinate real general\n2147483647 1 1\n1 1 1.0\n")
+krylov_cli(solve_rhs_declared_huge_exit1 1 "2147483647.entries,.but.the.matrix.has.4.rows"
+           solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${CMAKE_CURRENT_BINARY_DIR}/krylov_huge_rhs.mtx --device cpu)
+set_tests_properties(cli.krylov_solve_rhs_declared_huge_exit1 PROPERTIES TIMEOUT 20)

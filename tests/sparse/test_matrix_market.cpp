@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "sparse/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/analysis.hpp"
 #include "sparse/validate.hpp"
 #include "tests/sparse/sparse_test_util.hpp"
 
@@ -375,6 +376,138 @@ TEST_F(MatrixMarket, MalformedFilesNameTheLineAndTheReason) {
       EXPECT_NE(what.find(m.reason), std::string::npos) << what;
     }
   }
+}
+
+// bzip2: written by the name, read by the magic bytes, truncated streams named
+// (where this build has libbz2); refused by name otherwise.
+TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
+  const Csr<double> a = to_csr(test::random_coo<double>(40, 30, 0.1, 6, 0, false));
+  const fs::path bz = dir_ / "a.mtx.bz2";
+  if (!bzip2_supported()) {
+    try {
+      write_matrix_market(bz, a);
+      FAIL() << ".bz2 was written without libbz2";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bzip2-compressed files are not supported"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(bz));
+    return;
+  }
+  write_matrix_market(bz, a);
+  const std::string raw = [&] {
+    std::ifstream in(bz, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  ASSERT_GE(raw.size(), 4u);
+  EXPECT_EQ(raw.substr(0, 3), "BZh");  // bzip2 magic, not plain text
+  EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(bz)), a));
+  // by content, whatever the name; two concatenated streams are one file
+  const std::string text = format_matrix_market(a);
+  const auto two = file("two_streams.mtx", bzip2_compress(text.substr(0, 70)) + bzip2_compress(text.substr(70)));
+  EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(two)), a));
+  const auto cut = file("cut.mtx.bz2", raw.substr(0, raw.size() / 2));
+  try {
+    read_matrix_market<double>(cut);
+    FAIL() << "a truncated bzip2 stream was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.mtx.bz2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("decompress"), std::string::npos) << e.what();
+  }
+}
+
+// Compressed or binary data recognised by its magic bytes is named, never
+// quoted as raw bytes; unsupported compression suffixes are refused on output
+// before anything is written.
+TEST_F(MatrixMarket, ForeignCompressionIsNamedNotDumped) {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("\xFD" "7zXZ\x00\x00\x04\xE6\xD6\xB4\x46", 12), "xz-compressed files are not supported"},
+      {std::string("\x28\xB5\x2F\xFD\x24\x00\x01\x00", 8), "zstd-compressed files are not supported"},
+      {std::string("PK\x03\x04\x14\x00\x00\x00", 8), "zip archive"},
+      {std::string("\x89PNG\r\n\x1A\n\x00\x00", 10), "PNG image"},
+  };
+  int k = 0;
+  for (const auto& [bytes, want] : cases) {
+    const auto f = file(fmt::format("m{}.mtx", k++), bytes + std::string(100, '\x01'));
+    try {
+      read_matrix_market<double>(f);
+      FAIL() << want << ": accepted";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(f.string()), std::string::npos) << msg;
+      EXPECT_NE(msg.find(want), std::string::npos) << msg;
+      for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "raw byte in: " << msg;
+    }
+  }
+  const Csr<double> a = to_csr(test::random_coo<double>(5, 5, 0.5, 7, 0, false));
+  for (const char* name : {"a.mtx.xz", "a.mtx.zst", "a.mtx.zip", "a.mtx.7z", "a.mtx.lz4"}) {
+    try {
+      write_matrix_market(dir_ / name, a);
+      FAIL() << name << " was written";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("files are not supported"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir_ / name)) << name;
+  }
+  EXPECT_EQ(output_compression(dir_ / "a.mtx"), "");
+  EXPECT_EQ(output_compression(dir_ / "a.mtx.gz"), "gzip");
+}
+
+// The statistics from entries alone agree with those from CSR.
+TEST_F(MatrixMarket, RowStatsFromEntriesMatchCsr) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    Coo<double> coo = test::random_coo<double>(60 + seed, 45, 0.05, seed, seed % 2 ? 3 : 0, false);
+    ASSERT_GT(coo.nnz(), 0);
+    coo.row.push_back(coo.row[0]);  // a duplicate cancelling the first entry: an explicit zero
+    coo.col.push_back(coo.col[0]);
+    coo.val.push_back(-coo.val[0]);
+    const RowStats e = row_stats(coo), c = row_stats(to_csr(coo));
+    EXPECT_EQ(e.entries, c.entries);
+    EXPECT_EQ(e.explicit_zeros, c.explicit_zeros);
+    EXPECT_EQ(e.empty_rows, c.empty_rows);
+    EXPECT_EQ(e.min_length, c.min_length);
+    EXPECT_EQ(e.max_length, c.max_length);
+    EXPECT_DOUBLE_EQ(e.mean_length, c.mean_length);
+    EXPECT_NEAR(e.stddev_length, c.stddev_length, 1e-12);
+    EXPECT_EQ(e.bandwidth, c.bandwidth);
+    EXPECT_EQ(e.diagonals, c.diagonals);
+  }
+}
+
+// A header declaring 2^31-1 rows and columns with one entry: reading, the
+// statistics and the duplicate summing follow the entries, not the declared
+// size (row_stats(Coo) allocates nothing per row), and a CSR, whose row
+// pointers do follow the rows, is refused before it is allocated when the
+// memory is not there.
+TEST_F(MatrixMarket, DeclaredSizeDoesNotSizeTheWork) {
+  const auto f = file("huge.mtx",
+                      "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 3\n"
+                      "1 1 1.5\n2147483647 5 2\n1 1 -1.5\n");
+  const Coo<double> coo = read_matrix_market<double>(f);
+  EXPECT_EQ(coo.rows, 2147483647);
+  const RowStats s = row_stats(coo);
+  EXPECT_EQ(s.entries, 2);  // (1,1) twice, summed
+  EXPECT_EQ(s.explicit_zeros, 1);
+  EXPECT_EQ(s.empty_rows, 2147483647 - 2);
+  EXPECT_EQ(s.min_length, 0);
+  EXPECT_EQ(s.max_length, 1);
+  EXPECT_EQ(s.bandwidth, 2147483646 - 4);
+  EXPECT_EQ(s.diagonals, 2);
+  EXPECT_NEAR(s.mean_length, 2.0 / 2147483647.0, 1e-18);
+  ::setenv("TESSERA_HOST_MEMORY", "64M", 1);
+  try {
+    (void)to_csr(coo);
+    ::unsetenv("TESSERA_HOST_MEMORY");
+    FAIL() << "a 2^31-row CSR was built under a 64 MiB limit";
+  } catch (const Error& e) {
+    ::unsetenv("TESSERA_HOST_MEMORY");
+    EXPECT_NE(std::string(e.what()).find("2147483647-row"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
+  }
+  // a dense vector sized by its header
+  const auto v = file("huge_vec.mtx", "%%MatrixMarket matrix coordinate real general\n2147483647 1 1\n3 1 1\n");
+  ::setenv("TESSERA_HOST_MEMORY", "64M", 1);
+  EXPECT_THROW(read_matrix_market_vector<double>(v), Error);
+  ::unsetenv("TESSERA_HOST_MEMORY");
 }
 
 }  // namespace

@@ -24,3 +24,60 @@ set_tests_properties(cli.bench_spmv_cpu PROPERTIES PASS_REGULAR_EXPRESSION "10x4
 add_test(NAME cli.bench_spmv_bad_chains_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=bench\;spmv\;--device\;cpu\;--quick\;--param\;csr_chains=3\;--param\;parts=modern\;--param\;cases=1\;--param\;kernels=csr-vector
          -DEXPECT=2 -DMATCH=power.of.two -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+
+# Work sized by the entries, not the declared size (issue 40, item 8): a
+# 3-line file declaring 2^31-1 x 2^31-1 with one entry. `sparse info` describes
+# it from its entries (it took 29 s and 8.6 GB before failing); spmv, solve and
+# convert, whose row pointers and vectors do follow the declared size, refuse
+# it up front with the bytes they would need (TESSERA_HOST_MEMORY makes the
+# limit the same on every machine; without it MemAvailable is the limit).
+set(SPARSE_HUGE ${CMAKE_CURRENT_BINARY_DIR}/sparse_declared_huge.mtx)
+file(WRITE ${SPARSE_HUGE} "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1.0\n")
+add_test(NAME cli.sparse_info_declared_huge COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;info\;${SPARSE_HUGE}
+         -DEXPECT=0 "-DMATCH=2147483647 x 2147483647, 1 stored entries.*length min 0, mean 0.00, max 1.*2147483646 empty.*bandwidth 0, 1 diagonals.*COO"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_spmv_declared_huge_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;spmv\;--matrix\;${SPARSE_HUGE}\;--device\;cpu
+         -DEXPECT=1 "-DMATCH=sparse_declared_huge.mtx: the declared 2147483647 x 2147483647 matrix .1 entries.* need [0-9.]+ GiB .[0-9]+ bytes., but only 1.00 GiB"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_convert_declared_huge_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;convert\;${SPARSE_HUGE}\;${CMAKE_CURRENT_BINARY_DIR}/sparse_declared_huge_out.mtx
+         -DEXPECT=1 "-DMATCH=sparse_declared_huge.mtx: converting the declared 2147483647 x 2147483647 matrix.* need [0-9.]+ GiB"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.solve_declared_huge_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=solve\;--matrix\;${SPARSE_HUGE}\;--device\;cpu
+         -DEXPECT=1 "-DMATCH=sparse_declared_huge.mtx: solving the declared 2147483647 x 2147483647 system.* need [0-9.]+ GiB"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.sparse_info_declared_huge cli.sparse_spmv_declared_huge_exit1
+                     cli.sparse_convert_declared_huge_exit1 cli.solve_declared_huge_exit1 PROPERTIES TIMEOUT 20)
+set_tests_properties(cli.sparse_spmv_declared_huge_exit1 cli.sparse_convert_declared_huge_exit1
+                     cli.solve_declared_huge_exit1 PROPERTIES ENVIRONMENT TESSERA_HOST_MEMORY=1G)
+
+# Compression (issue 40, item 11): .bz2 is written and read where libbz2 was
+# found, refused by name otherwise; other compressed or binary data is named,
+# not dumped; an unsupported compression suffix on output is a usage error
+# before anything is read or written.
+set(SPARSE_BZ2 ${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_trace.mtx.bz2)
+if(TESSERA_HAVE_BZIP2)
+  add_test(NAME cli.sparse_generate_bz2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+           -DARGS=sparse\;generate\;trace:3x5x4,blocks=2\;${SPARSE_BZ2} -DEXPECT=0 -DMATCH=wrote
+           -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+  set_tests_properties(cli.sparse_generate_bz2 PROPERTIES FIXTURES_SETUP sparse_bz2)
+  add_test(NAME cli.sparse_info_bz2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+           -DARGS=sparse\;info\;${SPARSE_BZ2} -DEXPECT=0 -DMATCH=BELL -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+  set_tests_properties(cli.sparse_info_bz2 PROPERTIES FIXTURES_REQUIRED sparse_bz2)
+else()
+  add_test(NAME cli.sparse_generate_bz2_refused_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+           -DARGS=sparse\;generate\;trace:3x5x4,blocks=2\;${SPARSE_BZ2} -DEXPECT=2
+           "-DMATCH=bzip2-compressed files are not supported" -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+endif()
+set(SPARSE_ZIP ${CMAKE_CURRENT_BINARY_DIR}/sparse_zip.mtx)
+string(ASCII 3 4 20 ZIP_MAGIC_TAIL)
+file(WRITE ${SPARSE_ZIP} "PK${ZIP_MAGIC_TAIL} rest of a zip archive")
+add_test(NAME cli.sparse_info_zip_named_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;info\;${SPARSE_ZIP} -DEXPECT=1
+         "-DMATCH=sparse_zip.mtx: zip archive data, not a text file" -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_convert_xz_out_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;convert\;${CMAKE_CURRENT_BINARY_DIR}/no_such_input.mtx\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx.xz
+         -DEXPECT=2 "-DMATCH=never.mtx.xz: xz-compressed files are not supported" -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
