@@ -5,7 +5,7 @@
 // 1) naming the file, the field and the offending value or cell.
 //
 // CheckpointMeaningCli.Forge is a helper of the CLI tests in
-// tests/reliability/tests.cmake (restart.*_forged_*): with TESSERA_FORGE_IN/
+// tests/reliability/tests.cmake (restart.forged_*): with TESSERA_FORGE_IN/
 // OUT/FIELD/VALUE set it rewrites one header field of a real checkpoint and
 // re-seals it; without them it is skipped.
 #include <gtest/gtest.h>
@@ -195,7 +195,8 @@ TEST(CheckpointMeaning, LbmNonFinitePopulationsAreRefusedWithCellAndDirection) {
   }
 }
 
-// A header that parses but describes no run LBM can make.
+// A header that parses but describes no run LBM can make (checked before
+// this issue too, by Config::validate: kept as coverage of the header path).
 TEST(CheckpointMeaning, LbmImpossibleHeaderValuesAreRefused) {
   const LbmState s = lbm_state(lbm::Precision::fp32);
   const std::string good = lbm::format_checkpoint(s.config, 3, s.flags, s.pops);
@@ -276,7 +277,7 @@ TEST(CheckpointMeaningCli, Forge) {
   const char* out = std::getenv("TESSERA_FORGE_OUT");
   const char* field = std::getenv("TESSERA_FORGE_FIELD");
   const char* value = std::getenv("TESSERA_FORGE_VALUE");
-  if (!in || !out || !field || !value) GTEST_SKIP() << "a helper of the restart.*_forged_* CLI tests";
+  if (!in || !out || !field || !value) GTEST_SKIP() << "a helper of the restart.forged_* CLI tests";
   std::ifstream f(in, std::ios::binary);
   ASSERT_TRUE(f) << in;
   const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
