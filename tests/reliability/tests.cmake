@@ -2,7 +2,6 @@
 # the sanitizers, fault injection (TESSERA_FAULT) and clean interruption
 # (SIGINT/SIGTERM) through the command line, and the `parity` label.
 target_sources(tessera_tests PRIVATE reliability/test_reader_regressions.cpp)
-target_sources(tessera_tests PRIVATE reliability/test_checkpoint_meaning.cpp)
 
 set(REL_DIR ${CMAKE_CURRENT_BINARY_DIR}/reliability_cli)
 file(MAKE_DIRECTORY ${REL_DIR})
@@ -125,8 +124,9 @@ endif()
 #     with one header field rewritten and the checksum re-sealed
 #     (CheckpointMeaningCli.Forge in test_checkpoint_meaning.cpp) is refused on
 #     restart with exit 1 naming the file and the field, and nothing is
-#     written to --out. rel_forged(name source-fixture source-file field value
-#     match restart-args...)
+#     written to --out. rel_forged(name source field value match
+#     restart-args...); the unit tests are CheckpointMeaning.*.
+target_sources(tessera_tests PRIVATE reliability/test_checkpoint_meaning.cpp)
 add_test(NAME restart.forged_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${REL_DIR}/forge_src_lbm.ckpt
          ${REL_DIR}/forge_src_swe.ckpt ${REL_DIR}/forge_src_swe_out ${REL_DIR}/forged_lbm_time.ckpt
          ${REL_DIR}/forged_lbm_time_out ${REL_DIR}/forged_swe_outputs.ckpt ${REL_DIR}/forged_swe_outputs_out)
