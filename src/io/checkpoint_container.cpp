@@ -1,5 +1,6 @@
 #include "io/checkpoint_container.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -72,6 +73,20 @@ std::array<long, 3> header_integers3(const nlohmann::json& j, const char* name) 
 double header_real(const nlohmann::json& j, const char* name) {
   if (!j.is_number()) throw Error(fmt::format("'{}' is not a number", name));
   return j.get<double>();
+}
+
+double header_finite(const nlohmann::json& j, const char* name) {
+  const double v = header_real(j, name);
+  if (!std::isfinite(v)) throw Error(fmt::format("'{}' = {} is not finite", name, v));
+  return v;
+}
+
+long header_count(const nlohmann::json& j, const char* name, long max) {
+  if (!j.is_number_integer()) throw Error(fmt::format("'{}' is not an integer", name));
+  const std::string upper = max == kMaxCount ? std::string("2^53") : std::to_string(max);
+  if (j.is_number_unsigned() ? j.get<std::uint64_t>() > std::uint64_t(max) : (j.get<long>() < 0 || j.get<long>() > max))
+    throw Error(fmt::format("'{}' = {} is outside 0..{}", name, j.dump(), upper));
+  return j.get<long>();
 }
 
 std::string header_string(const nlohmann::json& j, const char* name) {

@@ -45,6 +45,19 @@ Error container_error(const std::string& source, const std::string& what, const 
 long header_integer(const nlohmann::json& j, const char* name);
 double header_real(const nlohmann::json& j, const char* name);
 std::string header_string(const nlohmann::json& j, const char* name);
+/// A finite number (JSON cannot spell NaN or infinity, but a header is checked
+/// as if it could): "'name' = inf is not finite".
+double header_finite(const nlohmann::json& j, const char* name);
+
+/// The largest step count, time step or output counter a checkpoint may hold:
+/// 2^53, so that a count converts to a double exactly and later arithmetic on
+/// it (count + steps, file names, count * interval) cannot overflow 64 bits.
+inline constexpr long kMaxCount = 1L << 53;
+
+/// An integer in 0..max: "'name' = 4611686018427388004 is outside 0..2^53"
+/// (the upper end written as 2^53 when it is kMaxCount).
+long header_count(const nlohmann::json& j, const char* name, long max = kMaxCount);
+
 /// An array of exactly 3 integers (extents, grids): "'name' is not an array of 3 integers".
 std::array<long, 3> header_integers3(const nlohmann::json& j, const char* name);
 

@@ -8,6 +8,8 @@
 
 #include "core/error.hpp"
 #include "io/checkpoint_container.hpp"
+#include "lbm/kernels/lbm_flags.h"
+#include "lbm/kernels/lbm_point.hpp"
 
 namespace tessera::lbm {
 
@@ -18,7 +20,60 @@ const std::string kWhat = "lbm checkpoint";
 
 std::array<double, 3> vec3(const nlohmann::json& j, const char* what) {
   if (!j.is_array() || j.size() != 3) throw Error(fmt::format("'{}' is not an array of 3 numbers", what));
-  return {io::header_real(j[0], what), io::header_real(j[1], what), io::header_real(j[2], what)};
+  return {io::header_finite(j[0], what), io::header_finite(j[1], what), io::header_finite(j[2], what)};
+}
+
+// Why a flag byte is outside the set lbm_flags.h defines (empty when it is
+// inside): a type 0..4 in bits 0-2, bits 3-5 clear; bit 6 (body) and bit 7
+// (near a wall, recomputed on restore) may be set.
+std::string flag_problem(std::uint8_t f) {
+  constexpr unsigned kDefined = TS_LBM_TYPE_MASK | TS_LBM_BODY | TS_LBM_NEAR_WALL;
+  if (f & ~kDefined & 0xffu) return fmt::format("has the undefined bits 0x{:02x} set", f & ~kDefined & 0xffu);
+  if ((f & TS_LBM_TYPE_MASK) > TS_LBM_OUTLET)
+    return fmt::format("has the cell type {} (fluid 0, wall 1, moving wall 2, inlet 3, outlet 4)",
+                       f & TS_LBM_TYPE_MASK);
+  return {};
+}
+
+// The first non-finite storage value (IEEE binary16, 32 or 64 by its
+// exponent bits), or -1.
+long first_non_finite(std::string_view raw, int store_bits) {
+  const char* p = raw.data();
+  const std::size_t n = raw.size() / std::size_t(store_bits / 8);
+  auto scan = [&](auto word, auto exponent) -> long {
+    using W = decltype(word);
+    for (std::size_t k = 0; k < n; ++k) {
+      W w;
+      std::memcpy(&w, p + k * sizeof(W), sizeof(W));
+      if ((w & exponent) == exponent) return long(k);
+    }
+    return -1;
+  };
+  if (store_bits == 16) return scan(std::uint16_t{}, std::uint16_t{0x7c00});
+  if (store_bits == 32) return scan(std::uint32_t{}, std::uint32_t{0x7f800000u});
+  return scan(std::uint64_t{}, std::uint64_t{0x7ff0000000000000ull});
+}
+
+// Cell n and direction i of storage slot k of the populations of time t in
+// `layout` (the esoteric layout permutes the slots with the parity of t).
+std::pair<long, int> cell_of_slot(const Config& c, long t, PopulationLayout layout, long k) {
+  const Grid& g = c.grid;
+  const long cells = g.cells();
+  if (layout == PopulationLayout::pull) return {k % cells, int(k / cells)};
+  const int odd = static_cast<int>((t - 1) & 1);  // as convert_layout
+  return point::with_variant(q_of(c.lattice), 32, [&](auto variant) -> std::pair<long, int> {
+    using V = decltype(variant);
+    typename V::idx slot[27];
+    long n = 0;
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x, ++n) {
+          V::out_slots(x, y, z, g.nx, g.ny, g.nz, odd, slot);
+          for (int i = 0; i < V::q; ++i)
+            if (long(slot[i]) == k) return {n, i};
+        }
+    return {-1, -1};
+  });
 }
 
 }  // namespace
@@ -48,14 +103,14 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     c.precision = parse_precision(io::header_string(h.at("precision"), "precision"));
     const auto g = io::header_integers3(h.at("grid"), "grid");
     c.grid = {g[0], g[1], g[2]};
-    c.tau = io::header_real(h.at("tau"), "tau");
-    c.trt_magic = io::header_real(h.at("trt_magic"), "trt_magic");
+    c.tau = io::header_finite(h.at("tau"), "tau");
+    c.trt_magic = io::header_finite(h.at("trt_magic"), "trt_magic");
     c.force = vec3(h.at("force"), "force");
     c.u_wall = vec3(h.at("u_wall"), "u_wall");
     c.u_in = vec3(h.at("u_in"), "u_in");
-    c.rho_out = io::header_real(h.at("rho_out"), "rho_out");
-    out.time = io::header_integer(h.at("time"), "time");
-    if (out.time < 0) throw Error("'time' is negative");
+    c.rho_out = io::header_finite(h.at("rho_out"), "rho_out");
+    // file names, time + steps and the parity of the layout follow from it
+    out.time = io::header_count(h.at("time"), "time");
     if (h.contains("layout")) {
       const std::string l = io::header_string(h.at("layout"), "layout");
       if (l == "pull") out.layout = PopulationLayout::pull;
@@ -78,6 +133,22 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     throw bad(fmt::format("grid {}x{}x{} is too large", c.grid.nx, c.grid.ny, c.grid.nz));
   if (data.size() != total)
     throw bad(fmt::format("{} bytes, the header's lattice needs {}", data.size(), total));
+  // The meaning of the state, before anything is copied: every flag in the
+  // defined set, every population finite.
+  auto cell_text = [&](long n) {
+    return fmt::format("({}, {}, {})", n % c.grid.nx, (n / c.grid.nx) % c.grid.ny, n / (c.grid.nx * c.grid.ny));
+  };
+  const std::string_view flags = box.payload.substr(0, cells), pops = box.payload.substr(cells, pop_bytes);
+  for (std::size_t n = 0; n < flags.size(); ++n) {
+    const auto f = std::uint8_t(flags[n]);
+    if ((f & 0x38) == 0 && (f & TS_LBM_TYPE_MASK) <= TS_LBM_OUTLET) continue;  // the common case, fast
+    throw bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)), flag_problem(f), f));
+  }
+  if (const long k = first_non_finite(pops, v.store_bits); k >= 0) {
+    const auto [n, i] = cell_of_slot(c, out.time, out.layout, k);
+    throw bad(fmt::format("populations: non-finite value at cell {}, direction {} ({} layout, storage slot {})",
+                          cell_text(n), i, to_string(out.layout), k));
+  }
   const char* p = box.payload.data();
   out.flags.assign(p, p + cells);
   out.populations.assign(p + cells, p + cells + pop_bytes);

@@ -29,7 +29,10 @@ struct CheckpointContents {
 
 /// Validates and splits checkpoint bytes. Throws Error naming `source` and what
 /// is wrong (signature, checksum, header field, sizes) before allocating
-/// anything the file cannot back.
+/// anything the file cannot back, and what is impossible in a well-formed
+/// file: a time outside 0..2^53, header reals that are not finite or not a
+/// valid configuration, a flag byte outside lbm_flags.h's set (cell named),
+/// a non-finite population (cell and direction named, either layout).
 CheckpointContents parse_checkpoint(std::string_view data, const std::string& source);
 
 /// The checkpoint bytes of a configuration at time `time`.

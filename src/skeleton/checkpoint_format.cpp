@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <limits>
+#include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,16 +22,38 @@ const std::string kWhat = "skeleton checkpoint";
 constexpr const char* kEndian = std::endian::native == std::endian::little ? "little" : "big";
 constexpr long kMaxComponents = 4096, kMaxElementBytes = 1 << 20;
 
+constexpr const char* kOrder = "component-major, x fastest";
+
 std::string extents_text(const Extents& e) { return fmt::format("{}x{}x{}", e.n[0], e.n[1], e.n[2]); }
+
+// The size an element name (element_name<T>: float32, float64, int<bits>,
+// uint<bits>, bytes<N>) implies, or 0 for a name of none of these forms.
+std::uint64_t element_name_bytes(const std::string& e) {
+  if (e == "float32") return 4;
+  if (e == "float64") return 8;
+  auto number = [&](std::size_t from) -> std::uint64_t {  // 1..9 digits, no leading zero
+    if (e.size() <= from || e.size() > from + 9 || e[from] == '0' ||
+        e.find_first_not_of("0123456789", from) != std::string::npos)
+      return 0;
+    return std::stoull(e.substr(from));
+  };
+  for (const char* prefix : {"int", "uint"})
+    if (e.rfind(prefix, 0) == 0) {
+      const std::uint64_t bits = number(std::char_traits<char>::length(prefix));
+      return bits % 8 == 0 ? bits / 8 : 0;
+    }
+  if (e.rfind("bytes", 0) == 0) return number(5);
+  return 0;
+}
 
 }  // namespace
 
 std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_view values) {
   // what parse_field_checkpoint accepts, so that no file is written that cannot be read
   if (h.components < 1 || h.components > kMaxComponents || h.element_bytes < 1 ||
-      h.element_bytes > std::uint64_t(kMaxElementBytes) || h.step > std::uint64_t(std::numeric_limits<long>::max()))
+      h.element_bytes > std::uint64_t(kMaxElementBytes) || h.step > std::uint64_t(io::kMaxCount))
     throw Error(fmt::format("skeleton checkpoint: {} components of {} bytes at step {} cannot be saved (at most {} "
-                            "components of at most {} bytes, steps below 2^63)",
+                            "components of at most {} bytes, steps up to 2^53)",
                             h.components, h.element_bytes, h.step, kMaxComponents, kMaxElementBytes));
   const nlohmann::json j = {{"extents", {h.extents.n[0], h.extents.n[1], h.extents.n[2]}},
                             {"dims", h.extents.dims},
@@ -38,7 +61,7 @@ std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_
                             {"element", h.element},
                             {"element_bytes", h.element_bytes},
                             {"endian", kEndian},
-                            {"order", "component-major, x fastest"},
+                            {"order", kOrder},
                             {"step", h.step}};
   return io::format_container(kMagic, j, {values});
 }
@@ -68,11 +91,16 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
     const long eb = io::header_integer(j.at("element_bytes"), "element_bytes");
     if (eb < 1 || eb > kMaxElementBytes) throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
     h.element_bytes = static_cast<std::uint64_t>(eb);
+    if (element_name_bytes(h.element) != h.element_bytes)
+      throw Error(fmt::format("'element' is '{}' with 'element_bytes' {} (float32 4, float64 8, int<bits>, "
+                              "uint<bits> or bytes<N> of that size)",
+                              h.element, h.element_bytes));
     const std::string endian = io::header_string(j.at("endian"), "endian");
     if (endian != kEndian) throw Error(fmt::format("'endian' is '{}', this machine is {}-endian", endian, kEndian));
-    const long step = io::header_integer(j.at("step"), "step");
-    if (step < 0) throw Error("'step' is negative");
-    h.step = static_cast<std::uint64_t>(step);
+    const std::string order = io::header_string(j.at("order"), "order");
+    if (order != kOrder) throw Error(fmt::format("'order' is '{}' (only '{}' is written)", order, kOrder));
+    // the caller goes on counting from it (step + steps, file names)
+    h.step = static_cast<std::uint64_t>(io::header_count(j.at("step"), "step"));
   } catch (const std::exception& e) {
     throw bad(std::string("header: ") + e.what());
   }

@@ -19,7 +19,7 @@ struct FieldCheckpointHeader {
   int components = 1;
   std::string element;           ///< "float32", "float64", "int32", ... or "bytes<N>" (element_name<T>)
   std::uint64_t element_bytes = 0;
-  std::uint64_t step = 0;        ///< the caller's step count, restored with the values
+  std::uint64_t step = 0;        ///< the caller's step count, restored with the values (at most 2^53)
   bool operator==(const FieldCheckpointHeader&) const = default;
 };
 
@@ -33,7 +33,9 @@ struct FieldCheckpointContents {
 
 /// Validates signature, checksum, header fields and the payload size (before
 /// anything is allocated); errors read "<source>: not a valid skeleton
-/// checkpoint: <why>".
+/// checkpoint: <why>". Meaning: the step lies in 0..2^53, the element name
+/// agrees with element_bytes, the order is the one written. The values are
+/// the caller's and are not judged.
 FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std::string& source);
 
 /// Why a checkpoint cannot restore a field of this shape and element (empty

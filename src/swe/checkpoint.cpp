@@ -13,7 +13,9 @@ void write_swe_checkpoint(const std::filesystem::path& path, const SweCheckpoint
 }
 
 SweCheckpoint read_swe_checkpoint(const std::filesystem::path& path) {
-  return parse_swe_checkpoint(read_file(path, "checkpoint"), path.string());
+  SweCheckpoint c = parse_swe_checkpoint(read_file(path, "checkpoint"), path.string());
+  validate_swe_state(c, path.string());  // before any solver or device buffer exists
+  return c;
 }
 
 void check_restart_config(const SweCheckpoint& c, const std::string& model, const std::string& precision, long nx,

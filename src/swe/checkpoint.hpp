@@ -14,7 +14,8 @@ namespace tessera::swe {
 
 void write_swe_checkpoint(const std::filesystem::path& path, const SweCheckpoint& c, double thesis_dt = 0);
 
-/// Reads and validates a checkpoint; Error naming the file and what is wrong.
+/// Reads and validates a checkpoint, the meaning of its state included
+/// (validate_swe_state); Error naming the file and what is wrong.
 SweCheckpoint read_swe_checkpoint(const std::filesystem::path& path);
 
 /// What a run is, for comparison with a checkpoint: model, precision, grid

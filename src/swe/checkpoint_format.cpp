@@ -1,5 +1,7 @@
 #include "swe/checkpoint_format.hpp"
 
+#include <cctype>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -57,23 +59,89 @@ nlohmann::json run_json(const RunProgress& r) {
           {"next_target", r.next_target}, {"mass_start", r.mass_start}};
 }
 
+// The numbered outputs are counted in an int by the run (swe_NNNNNN files).
+constexpr long kMaxOutputs = 2147483646;
+
+// A .pvd entry's file: a plain name in the output folder (the .pvd is XML and
+// lies next to it), as the run writes them ("swe_000012.vti").
+bool plain_file_name(const std::string& f) {
+  if (f.empty() || f.size() > 255 || f[0] == '.') return false;
+  for (const char ch : f)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '+')) return false;
+  return true;
+}
+
 RunProgress parse_run(const nlohmann::json& r) {
   if (!r.is_object()) throw Error("'run' is not an object");
   RunProgress p;
-  p.outputs = io::header_integer(r.at("outputs"), "outputs");
-  if (p.outputs < 0) throw Error("'outputs' is negative");
+  p.outputs = io::header_count(r.at("outputs"), "outputs", kMaxOutputs);
   const auto& s = r.at("series");
   if (!s.is_array()) throw Error("'series' is not an array");
   for (const auto& e : s) {
     if (!e.is_array() || e.size() != 2) throw Error("a 'series' entry is not [time, file]");
-    p.series.emplace_back(io::header_real(e[0], "series time"), io::header_string(e[1], "series file"));
+    p.series.emplace_back(io::header_finite(e[0], "series time"), io::header_string(e[1], "series file"));
   }
   p.last_output = io::header_string(r.at("last_output"), "last_output");
-  p.next_target = io::header_integer(r.at("next_target"), "next_target");
+  p.next_target = io::header_count(r.at("next_target"), "next_target");
   if (p.next_target < 1) throw Error("'next_target' is below 1");
-  p.mass_start = io::header_real(r.at("mass_start"), "mass_start");
+  p.mass_start = io::header_finite(r.at("mass_start"), "mass_start");
   return p;
 }
+
+// The progress against the step count, the time and the schedule the config
+// records: what the runs that wrote it (the first and its restarts; physical:
+// run.cpp, thesis: run_thesis.cpp) can have done by step `steps` at time
+// `time`. Every run segment takes a step at least, so there are at most
+// steps + 1 of them. Outputs: the initial one (twice at most: a thesis
+// checkpoint of step 0 restarts with it); with --every N one per health
+// check (a check follows N counted steps, or ends an advance; thesis: at
+// multiples of N); physical with --every-time T one at the end of each
+// advance (advance k ends at k * T, or early at a segment's --t-end: at most
+// time / T + 1 + segments of them); else one at the end of each segment.
+// `next_target` is the number of --every-time advances done plus one.
+void check_progress(const RunProgress& p, const nlohmann::json& config, bool physical, long steps, double time) {
+  auto number = [&](const char* key, double& v) {
+    if (!config.contains(key) || !config[key].is_number()) return false;
+    v = config[key].get<double>();
+    return true;
+  };
+  double every = 1, every_time = 1;
+  // a file without them (written by a test) is held to the loosest schedule
+  const bool has_every = number("every", every), has_schedule = number("every-time", every_time);
+  const double segments = double(steps) + 1;
+  const bool scheduled = physical && every_time > 0;
+  const double advances = !physical        ? 0
+                          : !has_schedule ? double(steps) + 2 * segments
+                          : scheduled      ? std::floor(time / every_time * (1 + 1e-6)) + 1 + segments
+                                           : segments;  // one advance to --t-end per segment
+  const double checks = !(every > 0) ? 0
+                        : physical   ? std::floor(double(steps) / (has_every ? every : 1)) + advances
+                                     : std::floor(double(steps) / every);
+  const double ends = scheduled ? advances : 0;
+  const double finals = (!has_every || !(every > 0)) && !scheduled ? segments : 0;
+  const double max_outputs = 2 + checks + ends + finals;
+  if (double(p.outputs) > max_outputs)
+    throw Error(fmt::format("'outputs' = {} is more than runs write by step {} at t = {} (at most {:.0f})",
+                            p.outputs, steps, time, max_outputs));
+  if (long(p.series.size()) > p.outputs)
+    throw Error(fmt::format("'series' lists {} files, 'outputs' counts {}", p.series.size(), p.outputs));
+  double last = 0;
+  for (std::size_t k = 0; k < p.series.size(); ++k) {
+    const auto& [t, file] = p.series[k];
+    if (!(t >= last) || !(t <= time))
+      throw Error(fmt::format("'series' entry {} is at t = {}, outside {}..{} (the previous entry .. the "
+                              "checkpoint's time)",
+                              k, t, last, time));
+    if (!plain_file_name(file))
+      throw Error(fmt::format("'series' entry {} names '{}', not a file name in the output folder", k, file));
+    last = t;
+  }
+  const double scheduled_advances = scheduled ? advances : 0;
+  if (double(p.next_target - 1) > scheduled_advances)
+    throw Error(fmt::format("'next_target' = {} is more --every-time advances than runs do by t = {}{}",
+                            p.next_target, time, scheduled ? "" : " without an --every-time schedule"));
+}
+
 
 }  // namespace
 
@@ -138,6 +206,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   SweCheckpoint out;
   std::string model, precision;
   long nx = 0, ny = 0, steps = 0;
+  double header_time = 0;
   try {
     model = io::header_string(h.at("model"), "model");
     if (model != "physical" && model != "thesis") throw Error("'model' is neither physical nor thesis");
@@ -149,12 +218,18 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
     ny = io::header_integer(g[1], "grid");
     const long min_side = model == "physical" ? 2 : 1;
     if (nx < min_side || ny < min_side) throw Error(fmt::format("'grid' sides must be at least {}", min_side));
-    steps = io::header_integer(h.at("steps"), "steps");
-    if (steps < 0) throw Error("'steps' is negative");
-    io::header_real(h.at("time"), "time");  // for humans; the state carries the exact time
+    steps = io::header_count(h.at("steps"), "steps");
+    header_time = io::header_finite(h.at("time"), "time");  // for humans; the state carries the exact time
+    if (header_time < 0) throw Error(fmt::format("'time' = {} is negative", header_time));
     out.config = h.at("config");
     if (!out.config.is_object()) throw Error("'config' is not an object");
     out.run = parse_run(h.at("run"));
+    check_progress(out.run, out.config, model == "physical", steps, header_time);
+    if (model == "thesis" && out.config.contains("dt") && out.config["dt"].is_number()) {
+      const double dt = out.config["dt"].get<double>();  // the thesis run records its time as steps * dt
+      if (!(dt > 0) || header_time != double(steps) * dt)
+        throw Error(fmt::format("'time' = {} is not 'steps' * dt = {} * {}", header_time, steps, dt));
+    }
   } catch (const std::exception& e) {
     throw bad(std::string("header: ") + e.what());
   }
@@ -196,6 +271,8 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
         throw bad(fmt::format("the header says step {}, the state step {}", steps, s.steps));
       if (s.bad_cell != slot::none && std::uint64_t(s.bad_cell) >= cells)
         throw bad(fmt::format("the bad cell {} lies outside the {}x{} grid", s.bad_cell, nx, ny));
+      if (double(s.time) != header_time)
+        throw bad(fmt::format("the header says t = {}, the state t = {}", header_time, double(s.time)));
       out.state = std::move(s);
     } else {
       ThesisSolverState<T> s;
@@ -213,6 +290,71 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   else
     fill(double{});
   return out;
+}
+
+void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
+  auto bad = [&](const std::string& why) { return io::container_error(source, kWhat, why); };
+  auto physical = [&](const auto& s) {
+    using T = std::decay_t<decltype(s.dt)>;
+    // run.cpp takes no checkpoint of a bad state
+    if (s.bad_cell != slot::none || s.bad_step != slot::none)
+      throw bad(fmt::format("state: marked bad (cell {}, step {}): no checkpoint is taken of a bad state", s.bad_cell,
+                            s.bad_step));
+    // the kernels' health check: finite values, depths >= 0 (dry cells hold 0)
+    const struct {
+      const char* name;
+      const std::vector<T>& v;
+      bool depth;
+    } fields[] = {{"h", s.h, true}, {"hu", s.hu, false}, {"hv", s.hv, false}, {"bed z", s.z, false}};
+    for (const auto& f : fields)
+      for (std::size_t m = 0; m < f.v.size(); ++m) {
+        const char* what = !std::isfinite(f.v[m]) ? "non-finite" : f.depth && f.v[m] < T(0) ? "negative" : nullptr;
+        if (what)
+          throw bad(fmt::format("state: {} value {} of '{}' in cell (i={}, j={})", what, double(f.v[m]), f.name,
+                                long(m) / s.ny, long(m) % s.ny));
+      }
+    const struct {
+      const char* name;
+      T v;
+    } scalars[] = {{"dt", s.dt}, {"time", s.time}, {"target", s.target}};
+    for (const auto& sc : scalars)
+      if (!std::isfinite(sc.v) || sc.v < T(0))
+        throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name, double(sc.v)));
+    for (int r = 0; r < 2; ++r)  // the float bits of a wave rate >= 0 (0x7f800000: infinity)
+      if (s.rate[r] >= 0x7f800000u)
+        throw bad(fmt::format("state: wave rate slot {} holds 0x{:08x}, not the bits of a finite rate >= 0", r,
+                              s.rate[r]));
+  };
+  auto thesis = [&](const auto& s) {
+    using T = std::decay_t<decltype(s.k)>;
+    // run_thesis.cpp checks the interior for Z > 0 and finite discharges
+    // before every checkpoint (the frame is refilled by every step before it
+    // is read, and its corners are never written: NaN there is legitimate)
+    const ThesisGrid& g = s.fields.grid;
+    const struct {
+      const char* name;
+      const std::vector<T>& v;
+      bool depth;
+    } fields[] = {{"Z", s.fields.z, true}, {"Qx", s.fields.qx, false}, {"Qy", s.fields.qy, false}};
+    for (const auto& f : fields)
+      for (long i = 1; i <= g.nx; ++i)
+        for (long j = 1; j <= g.ny; ++j) {
+          const T v = f.v[std::size_t(g.at(i, j))];
+          const char* what = !std::isfinite(v) ? "non-finite" : f.depth && !(v > T(0)) ? "non-positive" : nullptr;
+          if (what)
+            throw bad(fmt::format("state: {} value {} of '{}' in cell ({}, {}) (the frame's indices: interior "
+                                  "1..{} x 1..{})",
+                                  what, double(v), f.name, i, j, g.nx, g.ny));
+        }
+    if (!std::isfinite(s.k) || !(s.k > T(0)))
+      throw bad(fmt::format("state: k = dt/(2 dx) = {} is not a finite value > 0", double(s.k)));
+  };
+  std::visit(
+      [&](const auto& s) {
+        if constexpr (is_physical<std::decay_t<decltype(s)>>) physical(s);
+        else thesis(s);
+      },
+      c.state);
 }
 
 }  // namespace tessera::swe

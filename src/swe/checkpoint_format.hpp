@@ -54,7 +54,20 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt = 0);
 
 /// Validates and splits checkpoint bytes. Throws Error naming `source` and
 /// what is wrong (signature, checksum, header field, sizes) before
-/// allocating anything the file cannot back.
+/// allocating anything the file cannot back. The header's meaning is checked
+/// too: step counts in 0..2^53, the output counter in 0..2^31-2 and no more
+/// than the recorded schedule (config "every", "every-time") writes by that
+/// step and time, .pvd entries (at most one per output, times ordered within
+/// 0..the checkpoint's time, plain file names), next_target within the
+/// advances done, the header's time equal to the state's (physical) or to
+/// steps * config "dt" (thesis).
 SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& source);
+
+/// The meaning of the state a restart continues from (read_swe_checkpoint
+/// calls it; the format itself also carries bad states, for tests): not
+/// marked bad, finite fields and scalars, depths h >= 0 (physical) or Z > 0
+/// and finite discharges inside the frame (thesis; the frame is not judged), dt/time/target >= 0, wave rates the bits of
+/// finite floats >= 0, k > 0. Error naming `source`, the field and the cell.
+void validate_swe_state(const SweCheckpoint& c, const std::string& source);
 
 }  // namespace tessera::swe

@@ -298,3 +298,44 @@ exit $fail
 add_test(NAME fault.disk_tmpfs COMMAND sh ${DISK}/full_disk_tmpfs.sh $<TARGET_FILE:tessera_cli> ${DISK}/tmpfs)
 file(MAKE_DIRECTORY ${DISK}/tmpfs)
 set_tests_properties(fault.disk_tmpfs PROPERTIES LABELS reliability SKIP_RETURN_CODE 77 TIMEOUT 300)
+# --- forged but well-formed checkpoints (issue 40, item 5): a real checkpoint
+#     with one header field rewritten and the checksum re-sealed
+#     (CheckpointMeaningCli.Forge in test_checkpoint_meaning.cpp) is refused on
+#     restart with exit 1 naming the file and the field, and nothing is
+#     written to --out. rel_forged(name source field value match
+#     restart-args...); the unit tests are CheckpointMeaning.*.
+target_sources(tessera_tests PRIVATE reliability/test_checkpoint_meaning.cpp)
+add_test(NAME restart.forged_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${REL_DIR}/forge_src_lbm.ckpt
+         ${REL_DIR}/forge_src_swe.ckpt ${REL_DIR}/forge_src_swe_out ${REL_DIR}/forged_lbm_time.ckpt
+         ${REL_DIR}/forged_lbm_time_out ${REL_DIR}/forged_swe_outputs.ckpt ${REL_DIR}/forged_swe_outputs_out)
+set_tests_properties(restart.forged_clean PROPERTIES FIXTURES_SETUP rel_forged_clean)
+add_test(NAME restart.forged_source_lbm COMMAND tessera_cli lbm --case cavity --lattice D2Q9 --size 16 --steps 10
+         --device cpu --checkpoint ${REL_DIR}/forge_src_lbm.ckpt)
+add_test(NAME restart.forged_source_swe COMMAND tessera_cli swe --case ritter --nx 32 --t-end 0.1 --device cpu
+         --format vti --out ${REL_DIR}/forge_src_swe_out --checkpoint ${REL_DIR}/forge_src_swe.ckpt)
+foreach(k lbm swe)
+  set_tests_properties(restart.forged_source_${k} PROPERTIES FIXTURES_SETUP rel_forged_src_${k}
+                       FIXTURES_REQUIRED rel_forged_clean)
+endforeach()
+function(rel_forged name source field value match)
+  string(REPLACE ";" "|" args "${ARGN}")
+  set(forged ${REL_DIR}/forged_${name}.ckpt)
+  set(out ${REL_DIR}/forged_${name}_out)
+  add_test(NAME restart.forged_${name}_make COMMAND tessera_tests --gtest_filter=CheckpointMeaningCli.Forge)
+  set_tests_properties(restart.forged_${name}_make PROPERTIES
+    ENVIRONMENT "TESSERA_FORGE_IN=${REL_DIR}/forge_src_${source}.ckpt;TESSERA_FORGE_OUT=${forged};TESSERA_FORGE_FIELD=${field};TESSERA_FORGE_VALUE=${value}"
+    FIXTURES_REQUIRED rel_forged_src_${source} FIXTURES_SETUP rel_forged_${name})
+  add_test(NAME restart.forged_${name}_exit1 COMMAND ${REL_RUN} -DARGS=${args}|--restart|${forged}|--out|${out}
+           -DEXPECT=1 -DMATCH=forged_${name}.ckpt:.not.a.valid.*${match} ${REL_SCRIPT})
+  set_tests_properties(restart.forged_${name}_exit1 PROPERTIES LABELS reliability FIXTURES_REQUIRED rel_forged_${name}
+                       FIXTURES_SETUP rel_forged_${name}_ran)
+  # nothing in --out (the folder itself may have been created)
+  add_test(NAME restart.forged_${name}_no_output COMMAND sh -c "test -z \"$(ls -A \"$0\" 2>/dev/null)\" || { ls -l \"$0\"; exit 1; }" ${out})
+  set_tests_properties(restart.forged_${name}_no_output PROPERTIES LABELS reliability FIXTURES_REQUIRED rel_forged_${name}_ran)
+endfunction()
+# a time of 2^62: today's reader ran on and named its files cavity_4611686018427388004.vti
+rel_forged(lbm_time lbm /time 4611686018427387904 header:.'time'.=.4611686018427387904.is.outside.0..2.53
+  lbm --case cavity --lattice D2Q9 --size 16 --steps 100 --device cpu)
+# an output counter of 2^62: the restarted run skipped its final output and exited 0
+rel_forged(swe_outputs swe /run/outputs 4611686018427387904 'outputs'.=.4611686018427387904.is.outside
+  swe --case ritter --nx 32 --t-end 0.2 --device cpu --format vti)

@@ -6,12 +6,15 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "io/checkpoint_container.hpp"
 #include "swe/checkpoint.hpp"
 #include "swe/checkpoint_format.hpp"
 #include "test_support.hpp"
@@ -172,7 +175,7 @@ TEST(SweCheckpointFormat, ForgedHeadersAreRejectedBeforeAllocating) {
   expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "1e300"), 0), "c.ckpt"); },
                "'steps' is not an integer");
   expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "-1"), 0), "c.ckpt"); },
-               "'steps' is negative");
+               "'steps' = -1 is outside 0..2^53");
   expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "2,2", "4294967296"), 0), "c.ckpt"); },
                "32-bit step counter");
   expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2.5,2", "0"), 0), "c.ckpt"); },
@@ -256,12 +259,150 @@ TEST(SweCheckpointFormat, RestartWithOtherOptionsNamesTheOption) {
 TEST(SweCheckpointFormat, FilesAreReadAndWrittenWhole) {
   const auto dir = std::filesystem::temp_directory_path() / ("tessera_swe_ckpt_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  write_swe_checkpoint(dir / "c.ckpt", sample());
+  SweCheckpoint c = sample();
+  std::get<PhysSolverState<float>>(c.state).hu[1] = 0.5f;  // a restart refuses the sample's NaN (validate_swe_state)
+  write_swe_checkpoint(dir / "c.ckpt", c);
   const SweCheckpoint back = read_swe_checkpoint(dir / "c.ckpt");
   EXPECT_EQ(back.steps(), 15);
   expect_error([&] { read_swe_checkpoint(dir / "missing" / "c.ckpt"); }, "cannot open");
   std::ofstream(dir / "c.ckpt", std::ios::binary) << "TSSWECK1 but nothing else";
   expect_error([&] { read_swe_checkpoint(dir / "c.ckpt"); }, "checksum mismatch");
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 40, item 5: checkpoints whose checksum is valid but whose header no
+// run can have written. Each was accepted; an output counter of 2^62 made the
+// restarted run skip its final output and exit 0.
+
+/// `good` with header fields (JSON pointer -> JSON text) replaced, re-sealed.
+std::string forged(const std::string& good, std::initializer_list<std::pair<const char*, const char*>> fields) {
+  const auto box = io::parse_container(good, "TSSWECK1", "swe checkpoint", "forge");
+  nlohmann::json h = box.header;
+  for (const auto& [key, value] : fields) h[nlohmann::json::json_pointer(key)] = nlohmann::json::parse(value);
+  return io::format_container("TSSWECK1", h, {box.payload});
+}
+
+TEST(SweCheckpointFormat, ImpossibleProgressIsRefused) {
+  const std::string good = format_swe_checkpoint(sample());  // physical, step 15 at t = 3.75
+  auto refused = [&](std::initializer_list<std::pair<const char*, const char*>> f, const std::string& part) {
+    expect_error([&] { parse_swe_checkpoint(forged(good, f), "c.ckpt"); }, part);
+  };
+  auto accepted = [&](std::initializer_list<std::pair<const char*, const char*>> f) {
+    EXPECT_NO_THROW(parse_swe_checkpoint(forged(good, f), "c.ckpt"));
+  };
+  // the counter itself: the run numbers its outputs in an int
+  refused({{"/run/outputs", "4611686018427387904"}},
+          "header: 'outputs' = 4611686018427387904 is outside 0..2147483646");
+  refused({{"/run/outputs", "2147483647"}}, "'outputs' = 2147483647 is outside 0..2147483646");
+  // --every 5, no --every-time, by step 15: the initial output (twice at
+  // most), one per check: a check follows 5 counted steps (3) or ends one of
+  // the at most 16 run segments (each takes a step): 21; no advance
+  accepted({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "21"}, {"/run/next_target", "1"}});
+  refused({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "22"}},
+          "'outputs' = 22 is more than runs write by step 15 at t = 3.75 (at most 21)");
+  refused({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "2"}, {"/run/next_target", "2"}},
+          "'next_target' = 2 is more --every-time advances than runs do by t = 3.75 without an --every-time");
+  // --every-time 1 by t = 3.75: advances ending at 1, 2, 3, one more, and one
+  // ended early at --t-end per segment (16): 20; an output after each
+  accepted({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "22"}, {"/run/next_target", "21"}});
+  refused({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "7"}, {"/run/next_target", "22"}},
+          "'next_target' = 22 is more --every-time advances");
+  refused({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "23"}}, "'outputs' = 23 is more");
+  // the .pvd series: one entry per output at most, ordered times within
+  // 0..the checkpoint's, plain file names (the .pvd is written next to them)
+  refused({{"/run/outputs", "1"}}, "'series' lists 2 files, 'outputs' counts 1");
+  refused({{"/run/series", R"([[0, "swe_000000.vti"], [3.76, "swe_000001.vti"]])"}},
+          "'series' entry 1 is at t = 3.76, outside 0..3.75");
+  refused({{"/run/series", R"([[0.5, "swe_000000.vti"], [0.25, "swe_000001.vti"]])"}},
+          "'series' entry 1 is at t = 0.25, outside 0.5..3.75");
+  refused({{"/run/series", R"([[-1, "swe_000000.vti"]])"}}, "'series' entry 0 is at t = -1");
+  for (const char* name : {R"("../../x.vti")", R"("/tmp/x.vti")", R"("")", R"("a\"b.vti")", R"("..")"}) {
+    const std::string series = std::string("[[0, ") + name + "]]";
+    expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/series", series.c_str()}}), "c.ckpt"); },
+                 "not a file name in the output folder");
+  }
+  // the time: the state's (physical), not negative
+  refused({{"/time", "3.5"}}, "the header says t = 3.5, the state t = 3.75");
+  refused({{"/time", "-1"}}, "'time' = -1 is negative");
+  refused({{"/run/mass_start", "\"x\""}}, "'mass_start' is not a number");
+}
+
+TEST(SweCheckpointFormat, ThesisStepsAndTimeMustMakeSense) {
+  ThesisSolverState<double> t;
+  t.fields = ThesisState<double>(ThesisGrid{4, 3, 5});
+  t.fields.z = test::random_vector<double>(t.fields.grid.size(), 5, 0.5, 2);
+  t.steps = 9;
+  t.k = 0.125;
+  SweCheckpoint c;
+  c.state = t;
+  c.config = {{"dt", 0.5}, {"every", 4}};
+  const std::string good = format_swe_checkpoint(c, 0.5);  // t = 4.5
+  EXPECT_NO_THROW(parse_swe_checkpoint(good, "c.ckpt"));
+  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/steps", "4611686018427387904"}}), "c.ckpt"); },
+               "header: 'steps' = 4611686018427387904 is outside 0..2^53");
+  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/time", "4"}}), "c.ckpt"); },
+               "'time' = 4 is not 'steps' * dt = 9 * 0.5");
+  // --every 4 by step 9: the first (twice at most), steps 4 and 8; no
+  // advances (next_target stays 1)
+  EXPECT_NO_THROW(parse_swe_checkpoint(forged(good, {{"/run/outputs", "4"}}), "c.ckpt"));
+  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/outputs", "5"}}), "c.ckpt"); },
+               "'outputs' = 5 is more than runs write by step 9 at t = 4.5 (at most 4)");
+  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/next_target", "2"}}), "c.ckpt"); },
+               "'next_target' = 2 is more --every-time advances");
+}
+
+// The state a restart continues from (read_swe_checkpoint): NaN depths,
+// negative depths, infinite discharges and bad marks were restored and ran.
+TEST(SweCheckpointFormat, ImpossibleStatesAreRefusedOnRead) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tessera_swe_meaning_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto read_back = [&](const SweCheckpoint& c) {
+    write_swe_checkpoint(dir / "c.ckpt", c, 0.5);
+    return read_swe_checkpoint(dir / "c.ckpt");
+  };
+  SweCheckpoint c = sample();
+  auto& s = std::get<PhysSolverState<float>>(c.state);
+  s.hu[1] = 0.5f;  // the sample's NaN, for the format's bit-for-bit test
+  EXPECT_NO_THROW(read_back(c));  // -0 depth, a denormal rate: fine
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  auto refused = [&](auto change, const std::string& part) {
+    SweCheckpoint f = c;
+    change(std::get<PhysSolverState<float>>(f.state));
+    expect_error([&] { read_back(f); }, part);
+    expect_error([&] { validate_swe_state(f, "c.ckpt"); }, part);
+  };
+  // 5 x 3 cells, index i * 3 + j
+  refused([&](auto& x) { x.h[7] = nan; }, "state: non-finite value nan of 'h' in cell (i=2, j=1)");
+  refused([&](auto& x) { x.h[4] = -0.5f; }, "state: negative value -0.5 of 'h' in cell (i=1, j=1)");
+  refused([&](auto& x) { x.hu[14] = -inf; }, "non-finite value -inf of 'hu' in cell (i=4, j=2)");
+  refused([&](auto& x) { x.hv[0] = inf; }, "non-finite value inf of 'hv' in cell (i=0, j=0)");
+  refused([&](auto& x) { x.z[5] = nan; }, "non-finite value nan of 'bed z' in cell (i=1, j=2)");
+  refused([&](auto& x) { x.dt = nan; }, "the scalar 'dt' = nan");
+  refused([&](auto& x) { x.dt = -0.25f; }, "the scalar 'dt' = -0.25");
+  refused([&](auto& x) { x.target = inf; }, "the scalar 'target' = inf");
+  refused([&](auto& x) { x.rate[0] = 0x7f800000u; }, "wave rate slot 0 holds 0x7f800000");
+  refused([&](auto& x) { x.rate[1] = 0xbf800000u; }, "wave rate slot 1 holds 0xbf800000");  // -1.0f
+  refused([&](auto& x) { x.bad_cell = 3, x.bad_step = 12; }, "marked bad (cell 3, step 12)");
+
+  ThesisSolverState<double> t;
+  t.fields = ThesisState<double>(ThesisGrid{4, 3, 5});  // frame included: 6 x 5
+  t.fields.z = test::random_vector<double>(t.fields.grid.size(), 5, 0.5, 2);
+  t.fields.z[0] = 0;  // frame cells: refilled by every step, corners never written
+  t.fields.qx[5 * 5 + 4] = std::nan("");
+  t.steps = 9;
+  t.k = 0.125;
+  SweCheckpoint ct;
+  ct.state = t;
+  EXPECT_NO_THROW(read_back(ct));
+  auto thesis_refused = [&](auto change, const std::string& part) {
+    SweCheckpoint f = ct;
+    change(std::get<ThesisSolverState<double>>(f.state));
+    expect_error([&] { read_back(f); }, part);
+  };
+  thesis_refused([](auto& x) { x.fields.z[2 * 5 + 3] = 0; }, "non-positive value 0 of 'Z' in cell (2, 3)");
+  thesis_refused([](auto& x) { x.fields.qx[4 * 5 + 1] = std::nan(""); }, "non-finite value nan of 'Qx' in cell (4, 1)");
+  thesis_refused([](auto& x) { x.fields.qy[1 * 5 + 3] = -HUGE_VAL; }, "non-finite value -inf of 'Qy' in cell (1, 3)");
+  thesis_refused([](auto& x) { x.k = 0; }, "k = dt/(2 dx) = 0 is not a finite value > 0");
   std::filesystem::remove_all(dir);
 }
 
