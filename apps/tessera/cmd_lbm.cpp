@@ -49,9 +49,21 @@ lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid fallback) {
 }
 
 void check_mach(double u, const char* what) {
+  if (u == 0)
+    throw UsageError(fmt::format("--u 0: the {} must be non-zero (it sets tau through --re, or drives the flow)", what));
   if (lbm::mach(std::fabs(u)) > lbm::kMaxMach)
-    throw UsageError(fmt::format("{} {} is Mach {:.3f} > {}: too fast for the lattice Boltzmann model", what, u,
-                                 lbm::mach(std::fabs(u)), lbm::kMaxMach));
+    throw UsageError(fmt::format("--u {}: the {} is Mach {:.3g} > {}: too fast for the lattice Boltzmann model", u,
+                                 what, lbm::mach(std::fabs(u)), lbm::kMaxMach));
+}
+
+// tau = 1/2 + 3 u L / Re: a Reynolds number so high (or a speed so low) that
+// tau rounds to 1/2 leaves no viscosity; say which options did it.
+void check_tau_from_re(const LbmArgs& a, const lbm::Case& c) {
+  const bool from_re = a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere";
+  if (from_re && !(c.config.tau > 0.5))
+    throw UsageError(fmt::format("--re {} with --u {} gives tau = {:.17g}: no viscosity left (tau must exceed 0.5); "
+                                 "lower --re, raise --u or use more cells",
+                                 a.re, a.u, c.config.tau));
 }
 
 lbm::Case make_case(const LbmArgs& a) {
@@ -167,6 +179,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   c.config.precision = lbm::parse_precision(a.precision);
   if (a.tau > 0 && (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
     throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
+  check_tau_from_re(a, c);
   c.config.validate();
   std::unique_ptr<lbm::Solver> s;
   if (!a.restart.empty()) {
@@ -201,6 +214,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
   lbm::Case c = make_case(a);
   c.config.collision = lbm::parse_collision(a.collision);
   c.config.precision = lbm::parse_precision(a.precision);
+  check_tau_from_re(a, c);
   c.config.validate();
   auto team = skeleton::Team::open(device_id, a.gpus);
   std::unique_ptr<lbm::DistributedSolver> d;

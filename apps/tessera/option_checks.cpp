@@ -30,6 +30,7 @@ bool to_double(const std::string& s, double& v) {
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
+        if (s.empty()) return "expected a number, got an empty value";
         double v = 0;
         if (to_double(s, v) && !std::isfinite(v)) return "expected a finite number, got " + s;
         return {};
@@ -53,9 +54,18 @@ CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi) {
       "NUMBER " + text, "interval");
 }
 
+CLI::Validator non_empty_number() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string { return s.empty() ? "expected a number, got an empty value" : ""; }, "",
+      "non-empty");
+}
+
 void require_finite_everywhere(CLI::App& app) {
-  for (CLI::Option* o : app.get_options())
-    if (o->get_type_name() == "FLOAT" || o->get_type_name().rfind("FLOAT", 0) == 0) o->check(finite_number());
+  for (CLI::Option* o : app.get_options()) {
+    const std::string t = o->get_type_name();
+    if (t.rfind("FLOAT", 0) == 0) o->check(finite_number());
+    if (t.rfind("INT", 0) == 0 || t.rfind("UINT", 0) == 0) o->check(non_empty_number());
+  }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) require_finite_everywhere(*sub);
 }
 
@@ -63,25 +73,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The options whose value is a path the command writes.
-bool is_output_option(const CLI::Option& o) {
-  if (o.get_items_expected_max() == 0) return false;  // a flag (sparse's --json)
+enum class Output { none, file, folder };
+
+// The options whose value is a path the command writes: a file (written
+// into an existing folder) or, for the commands whose --out is a folder of
+// outputs, a folder (made with its parents by the run).
+Output output_kind(const CLI::App& command, const CLI::Option& o) {
+  if (o.get_items_expected_max() == 0) return Output::none;  // a flag (sparse's --json)
+  const std::string& c = command.get_name();
+  if (o.check_name("--out") && (c == "lbm" || c == "swe" || c == "report" || c == "demo")) return Output::folder;
   for (const char* n : {"--out", "--json", "--checkpoint", "--export", "out"})
-    if (o.check_name(n)) return true;
-  return false;
+    if (o.check_name(n)) return Output::file;
+  return Output::none;
 }
 
-void probe(const std::string& option, const std::string& value) {
+void probe(const std::string& option, const std::string& value, Output kind) {
   if (value.empty()) return;
   const fs::path target = fs::absolute(fs::path(value));
   fs::path dir = target.parent_path();
   std::error_code ec;
-  // An existing target that is a folder is probed inside (--out DIR); the
-  // nearest existing ancestor otherwise (the rest is created by the run).
-  if (fs::is_directory(target, ec)) dir = target;
-  while (!dir.empty() && !fs::exists(dir, ec)) {
-    if (dir == dir.parent_path()) break;
-    dir = dir.parent_path();
+  if (kind == Output::file && fs::is_directory(target, ec))
+    throw Error(fmt::format("{} {}: cannot be written: it is a folder, a file name is expected", option, value));
+  if (kind == Output::folder) {
+    // an existing folder is probed inside; else its nearest existing ancestor
+    if (fs::is_directory(target, ec)) dir = target;
+    while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path()) dir = dir.parent_path();
+  } else if (!fs::exists(dir, ec)) {
+    throw Error(fmt::format("{} {}: cannot be written: the folder {} does not exist", option, value, dir.string()));
   }
   if (!fs::is_directory(dir, ec))
     throw Error(fmt::format("{} {}: cannot be written: {} is not a folder", option, value, dir.string()));
@@ -98,8 +116,9 @@ void probe(const std::string& option, const std::string& value) {
 
 void probe_output_paths(CLI::App& command) {
   for (const CLI::Option* o : command.get_options())
-    if (o->count() > 0 && is_output_option(*o))
-      for (const std::string& v : o->results()) probe(o->get_name(), v);
+    if (o->count() > 0)
+      if (const Output kind = output_kind(command, *o); kind != Output::none)
+        for (const std::string& v : o->results()) probe(o->get_name(), v, kind);
   for (CLI::App* sub : command.get_subcommands([](CLI::App*) { return true; }))
     if (sub->parsed()) probe_output_paths(*sub);
 }

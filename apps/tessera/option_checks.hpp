@@ -28,9 +28,10 @@ void require_finite_everywhere(CLI::App& app);
 
 namespace tessera::app {
 
-/// Before a command computes or writes anything: every output path it was
-/// given (--out, --json FILE, --checkpoint, --export, a positional `out`) must
-/// lie in a folder that exists or can be made under a writable directory; an
+/// Before a command computes or writes anything: every output file it was
+/// given (--json FILE, --checkpoint, --export, --out FILE, a positional `out`)
+/// must go into an existing writable folder, and an output folder (--out of
+/// lbm, swe, report, demo) must exist or be creatable under one; an
 /// Error (exit 1, as for any unwritable path) names the option and the path
 /// otherwise. Probed by
 /// creating and removing a file in the nearest existing folder: nothing is

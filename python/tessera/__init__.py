@@ -8,7 +8,16 @@ in as NumPy arrays (float32/float64, complex for sparse), matrices as anything
 ``RuntimeError``) or :class:`UsageError` (also a ``ValueError``) with
 tessera's message.
 """
-from . import _tessera as _ext
+import os as _os
+
+# OpenMP threads spin while they wait by default, which collapses the CPU
+# backend when other processes share the cores; libgomp reads the policy when
+# it is loaded, i.e. by the import below (docs/backends.md). A value the user
+# set is kept.
+if "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from . import _tessera as _ext  # noqa: E402
 from ._tessera import (BackendError, BuildError, Device, Error, OutOfMemory, UsageError, __version__,
                        backends, best_device_id, device, devices, git_commit)
 

@@ -54,20 +54,20 @@ Lattice parse_lattice(const std::string& s) {
   if (l == "d2q9") return Lattice::d2q9;
   if (l == "d3q19") return Lattice::d3q19;
   if (l == "d3q27") return Lattice::d3q27;
-  throw UsageError("unknown lattice '" + s + "' (expected D2Q9, D3Q19 or D3Q27)");
+  throw UsageError("--lattice '" + s + "': unknown lattice (expected D2Q9, D3Q19 or D3Q27)");
 }
 Collision parse_collision(const std::string& s) {
   const std::string l = lower(s);
   if (l == "bgk" || l == "srt") return Collision::bgk;
   if (l == "trt") return Collision::trt;
-  throw UsageError("unknown collision '" + s + "' (expected bgk or trt)");
+  throw UsageError("--collision '" + s + "': unknown collision model (expected bgk or trt)");
 }
 Precision parse_precision(const std::string& s) {
   const std::string l = lower(s);
   if (l == "fp32" || l == "float") return Precision::fp32;
   if (l == "fp16s" || l == "fp16") return Precision::fp16s;
   if (l == "fp64" || l == "double") return Precision::fp64;
-  throw UsageError("unknown precision '" + s + "' (expected fp32, fp16s or fp64)");
+  throw UsageError("--precision '" + s + "': unknown storage precision (expected fp32, fp16s or fp64)");
 }
 
 double mach(double speed) { return speed * std::sqrt(3.0); }

@@ -34,7 +34,7 @@ void validate(const PhysCase& c, const PhysOptions& o) {
     if ((c.bc[a] == Bc::periodic) != (c.bc[a + 1] == Bc::periodic))
       throw UsageError("periodic boundaries must be set on both opposite sides");
   if (!(o.cfl > 0) || o.cfl > 1.0)
-    throw UsageError(fmt::format("CFL number {} would be unstable: the time step uses the "
+    throw UsageError(fmt::format("--cfl {}: this CFL number would be unstable: the time step uses the "
                                  "2D rate (|u|+c)/dx + (|v|+c)/dy and needs 0 < cfl <= 1 "
                                  "(0.45 recommended, <= 0.5 keeps depths positive)",
                                  o.cfl));

@@ -46,7 +46,7 @@ NOT_A_NUMBER = {"nan", "NaN", "inf", "-inf", "abc", "1.5x", "", "3.5", "1e300"}
 BASE = {
     ("lbm",): "lbm --case cavity --lattice D2Q9 --size 12 --steps 20 --device {dev} --out {tmp}/out --json {tmp}/s.json",
     ("swe",): "swe --case stoker --nx 16 --t-end 0.2 --device {dev} --out {tmp}/out --json {tmp}/s.json",
-    ("mg",): "mg --dim 2 --n 15 --max-cycles 3 --device {dev} --json {tmp}/s.json",
+    ("mg",): "mg --dim 2 --n 15 --max-cycles 30 --tol 1e-6 --device {dev} --json {tmp}/s.json",
     ("solve",): "solve --generate trace:3x5x4 --max-iters 30 --device {dev} --json {tmp}/s.json",
     ("sparse", "info"): "sparse info {mtx}",
     ("sparse", "convert"): "sparse convert {mtx} {tmp}/out.mtx",
@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--only")
     a = ap.parse_args()
+    a.tessera = os.path.abspath(a.tessera)
     devices = a.device or ["cpu"]
     commands = json.loads(subprocess.run([a.tessera, "options"], check=True, capture_output=True, text=True).stdout)
     missing = [c["command"] for c in commands if tuple(c["command"]) not in BASE and not c["has_subcommands"]

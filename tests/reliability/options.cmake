@@ -54,11 +54,10 @@ opt_case(options.lbm_png_bogus_nothing_written 2 "foo"
 opt_case(options.lbm_json_under_a_file_exit1 1 "--json.*a_file.*not.a.folder"
   "${OPT_LBM}|--out|${OPT_DIR}/json_under_file|--json|${OPT_DIR}/a_file/s.json"
   -DNOT_EXISTS=${OPT_DIR}/json_under_file)
-opt_case(options.swe_out_under_a_file_exit1 1 "--out.*a_file.*not.a.folder" "${OPT_SWE}|--out|${OPT_DIR}/a_file/out")
-opt_case(options.mg_out_under_a_file_exit1 1 "--out.*a_file" "${OPT_MG}|--out|${OPT_DIR}/a_file/x.npy")
-opt_case(options.solve_json_under_a_file_exit1 1 "--json.*a_file" "${OPT_SOLVE}|--json|${OPT_DIR}/a_file/s.json")
-opt_case(options.sparse_generate_under_a_file_exit1 1 "out.*a_file"
-  "sparse|generate|trace:3x5x4|${OPT_DIR}/a_file/x.mtx")
+opt_case(options.mg_out_missing_folder_exit1 1 "--out.*the.folder.*does.not.exist"
+  "${OPT_MG}|--out|${OPT_DIR}/no_such_folder/x.npy" -DNOT_EXISTS=${OPT_DIR}/no_such_folder)
+opt_case(options.lbm_checkpoint_is_a_folder_exit1 1 "--checkpoint.*it.is.a.folder" "${OPT_LBM}|--checkpoint|${OPT_DIR}")
+# (an output path under a regular file, for every writer: fault.unwritable_*)
 
 # --- LBM restart: options that differ from the checkpoint's run are refused,
 #     naming what differs; the restarted run continues the straight run's
