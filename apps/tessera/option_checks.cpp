@@ -1,11 +1,13 @@
 #include "apps/tessera/option_checks.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -87,13 +89,31 @@ Output output_kind(const CLI::App& command, const CLI::Option& o) {
   return Output::none;
 }
 
-void probe(const std::string& option, const std::string& value, Output kind) {
+// True when `p` is `folder` or lies inside it (both absolute and normal).
+bool inside(const fs::path& p, const fs::path& folder) {
+  auto f = folder.begin();
+  for (auto q = p.begin(); f != folder.end(); ++q, ++f)
+    if (q == p.end() || *q != *f) return false;
+  return true;
+}
+
+// `folders`: the output folders the command makes with their parents; a file
+// may go into one of them or one of those parents (lbm --out run/out
+// --checkpoint run/c.ckpt).
+void probe(const std::string& option, const std::string& value, Output kind, const std::vector<fs::path>& folders) {
   if (value.empty()) return;
-  const fs::path target = fs::absolute(fs::path(value));
+  const fs::path target = fs::absolute(fs::path(value)).lexically_normal();
   fs::path dir = target.parent_path();
   std::error_code ec;
   if (kind == Output::file && fs::is_directory(target, ec))
     throw Error(fmt::format("{} {}: cannot be written: it is a folder, a file name is expected", option, value));
+  // (a ".." in the name is resolved by the system through folders that may
+  // not exist yet: no exception then)
+  const fs::path given(value);
+  const bool dots = std::any_of(given.begin(), given.end(), [](const fs::path& c) { return c == ".."; });
+  if (kind == Output::file && !fs::exists(dir, ec) && !dots)
+    for (const fs::path& f : folders)
+      if (inside(dir, f) || inside(f, dir)) kind = Output::folder;  // made with (or in) --out
   if (kind == Output::folder) {
     // an existing folder is probed inside; else its nearest existing ancestor
     if (fs::is_directory(target, ec)) dir = target;
@@ -115,10 +135,15 @@ void probe(const std::string& option, const std::string& value, Output kind) {
 }  // namespace
 
 void probe_output_paths(CLI::App& command) {
+  std::vector<fs::path> folders;
+  for (const CLI::Option* o : command.get_options())
+    if (o->count() > 0 && output_kind(command, *o) == Output::folder)
+      for (const std::string& v : o->results())
+        if (!v.empty()) folders.push_back(fs::absolute(fs::path(v)).lexically_normal());
   for (const CLI::Option* o : command.get_options())
     if (o->count() > 0)
       if (const Output kind = output_kind(command, *o); kind != Output::none)
-        for (const std::string& v : o->results()) probe(o->get_name(), v, kind);
+        for (const std::string& v : o->results()) probe(o->get_name(), v, kind, folders);
   for (CLI::App* sub : command.get_subcommands([](CLI::App*) { return true; }))
     if (sub->parsed()) probe_output_paths(*sub);
 }

@@ -30,8 +30,9 @@ namespace tessera::app {
 
 /// Before a command computes or writes anything: every output file it was
 /// given (--json FILE, --checkpoint, --export, --out FILE, a positional `out`)
-/// must go into an existing writable folder, and an output folder (--out of
-/// lbm, swe, report, demo) must exist or be creatable under one; an
+/// must go into an existing writable folder (or into the command's output
+/// folder), and an output folder (--out of lbm, swe, report, demo) must exist
+/// or be creatable under one; an
 /// Error (exit 1, as for any unwritable path) names the option and the path
 /// otherwise. Probed by
 /// creating and removing a file in the nearest existing folder: nothing is

@@ -110,7 +110,7 @@ class Checkpoints {
 
 // What a run stopped by a signal says (main() prints it, exit 128 + signal).
 inline Interrupted interruption(int sig, long step, double t, const std::string& checkpoint, const Outputs& out) {
-  return Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with --restart {}); "
+  return Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with the same options and --restart {}); "
                                       "t = {:.6g} s{}",
                                       signal_name(sig), step, checkpoint, checkpoint, t,
                                       out.count() ? ", last output: " + out.last() : ""));

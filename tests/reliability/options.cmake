@@ -56,6 +56,15 @@ opt_case(options.lbm_json_under_a_file_exit1 1 "--json.*a_file.*not.a.folder"
   -DNOT_EXISTS=${OPT_DIR}/json_under_file)
 opt_case(options.mg_out_missing_folder_exit1 1 "--out.*the.folder.*does.not.exist"
   "${OPT_MG}|--out|${OPT_DIR}/no_such_folder/x.npy" -DNOT_EXISTS=${OPT_DIR}/no_such_folder)
+opt_case(options.lbm_checkpoint_missing_folder_exit1 1 "--checkpoint.*the.folder.*does.not.exist"
+  "${OPT_LBM}|--out|${OPT_DIR}/ckpt_out|--checkpoint|${OPT_DIR}/no_such_folder/c.ckpt"
+  -DNOT_EXISTS=${OPT_DIR}/ckpt_out)
+opt_case(options.lbm_checkpoint_into_out 0 "10.steps"
+  "${OPT_LBM}|--out|${OPT_DIR}/ckpt_into_out/run|--checkpoint|${OPT_DIR}/ckpt_into_out/run/c.ckpt"
+  -DEXISTS=${OPT_DIR}/ckpt_into_out/run/c.ckpt)
+opt_case(options.lbm_checkpoint_dots_exit1 1 "--checkpoint.*the.folder.*does.not.exist"
+  "${OPT_LBM}|--out|${OPT_DIR}/ckpt_dots/run|--checkpoint|${OPT_DIR}/ckpt_dots/run/sub/../c.ckpt"
+  -DNOT_EXISTS=${OPT_DIR}/ckpt_dots)
 opt_case(options.lbm_checkpoint_is_a_folder_exit1 1 "--checkpoint.*it.is.a.folder" "${OPT_LBM}|--checkpoint|${OPT_DIR}")
 # (an output path under a regular file, for every writer: fault.unwritable_*)
 
@@ -94,18 +103,29 @@ add_test(NAME options.lbm_restart_identical COMMAND ${CMAKE_COMMAND} -DA=${OPT_D
          "-DGLOB=*.vti|*.png|*.pvd" -P ${CMAKE_CURRENT_LIST_DIR}/../swe/compare_outputs.cmake)
 set_tests_properties(options.lbm_restart_identical PROPERTIES FIXTURES_REQUIRED opt_lbm_done LABELS reliability)
 
-# --- signals while the device works: a real SIGINT during a 60000-step chunk
-#     is seen within a piece (the old loop queued the whole chunk on OpenCL and
-#     finished it first) ---
-add_test(NAME options.lbm_sigint_mid_chunk_cpu COMMAND ${CMAKE_CURRENT_LIST_DIR}/sigint_mid_chunk.sh
-         $<TARGET_FILE:tessera_cli> ${OPT_DIR}/sig_cpu cpu)
-set_tests_properties(options.lbm_sigint_mid_chunk_cpu PROPERTIES LABELS reliability TIMEOUT 300)
+# --- signals while the device works: a real SIGINT during a long stretch
+#     between outputs (LBM: a 60000-step chunk, which the old loop queued
+#     whole on OpenCL and finished first; SWE physical: --every 100000, which
+#     spaced its flag reads as far) is seen within a piece or 16 steps ---
+# --- and an interrupted, restarted run writes the straight run's outputs
+#     (LBM and SWE, restart_identical.sh) on every device of the build ---
+set(OPT_DEVICES cpu)
 if(TESSERA_HAVE_OPENCL)
-  add_test(NAME options.lbm_sigint_mid_chunk_opencl COMMAND ${CMAKE_CURRENT_LIST_DIR}/sigint_mid_chunk.sh
-           $<TARGET_FILE:tessera_cli> ${OPT_DIR}/sig_ocl opencl:0:0)
-  set_tests_properties(options.lbm_sigint_mid_chunk_opencl PROPERTIES LABELS reliability TIMEOUT 300
-                       ENVIRONMENT "TESSERA_CACHE_DIR=${OPT_DIR}/cache")
+  list(APPEND OPT_DEVICES opencl:0:0)
 endif()
+foreach(dev IN LISTS OPT_DEVICES)
+  string(REGEX REPLACE "[^a-z0-9]" "_" d "${dev}")
+  foreach(model lbm swe)
+    add_test(NAME options.${model}_sigint_mid_stretch_${d} COMMAND ${CMAKE_CURRENT_LIST_DIR}/sigint_mid_chunk.sh
+             $<TARGET_FILE:tessera_cli> ${OPT_DIR}/sig_${model}_${d} ${dev} ${model})
+    set_tests_properties(options.${model}_sigint_mid_stretch_${d} PROPERTIES LABELS reliability TIMEOUT 600
+                         ENVIRONMENT "TESSERA_CACHE_DIR=${OPT_DIR}/cache")
+  endforeach()
+  add_test(NAME options.restart_identical_${d} COMMAND ${CMAKE_CURRENT_LIST_DIR}/restart_identical.sh
+           $<TARGET_FILE:tessera_cli> ${OPT_DIR}/restart_${d} ${dev})
+  set_tests_properties(options.restart_identical_${d} PROPERTIES LABELS reliability TIMEOUT 600
+                       ENVIRONMENT "TESSERA_CACHE_DIR=${OPT_DIR}/cache")
+endforeach()
 
 # --- the option fuzzer: a random sample of (option, value) pairs of every
 #     command on the CPU (and PoCL); the full sweep is scripts/option-fuzz.sh ---

@@ -93,7 +93,7 @@ function(swe_restart name fault exit_code interrupt_args restart_args)
            swe ${ARGN} --out ${d}_full)
   add_test(NAME swe.restart_${name}_interrupt COMMAND ${SWE_EXPECT}
            -DARGS=swe|${common}${interrupt_args}|--out|${d}_part|--checkpoint|${d}.ckpt -DEXPECT=${exit_code}
-           -DMATCH=interrupted.by.SIG[A-Z]+.after.step.[0-9]+:.checkpoint.*${name}.ckpt.*continue.with.--restart
+           -DMATCH=interrupted.by.SIG[A-Z]+.after.step.[0-9]+:.checkpoint.*${name}.ckpt.*continue.with.the.same.options.and.--restart
            -DEXISTS=${d}.ckpt ${SWE_RUN_CHECK})
   set_tests_properties(swe.restart_${name}_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=${fault}"
                        FIXTURES_SETUP swe_restart_${name}_int)
