@@ -4,6 +4,7 @@
 # under libgomp's default spinning wait (GOMP_SPINCOUNT=300000, what an unset
 # OMP_WAIT_POLICY gives), the passive wait tessera now uses by default, and
 # one thread. Median of REPS runs of the command's own device time.
+# HOGS busy loops (default 1) make the load; OUT_JSON names the result file.
 #   scripts/omp-busy-bench.sh [BUILD_DIR] [REPS]  -> bench/results/cpu/omp-busy-<date>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,8 @@ build=${1:-build} reps=${2:-5}
 tessera=$build/bin/tessera
 out=bench/results/cpu
 mkdir -p "$out"
-json="$out/omp-busy-$(date -u +%Y-%m-%d).json"
+json=${OUT_JSON:-$out/omp-busy-$(date -u +%Y-%m-%d).json}
+hogs=${HOGS:-1}
 mg_ms() { "$tessera" mg --n 255 --device cpu | sed -n 's/.* \([0-9.]*\) ms device time.*/\1/p'; }
 lbm_ms() { "$tessera" lbm --device cpu --steps 50 | sed -n 's/.* in \([0-9.]*\) s of device time.*/\1/p' | awk '{print $1*1000}'; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -25,17 +27,18 @@ run() {  # run NAME ENV... : median ms of mg and lbm
 rows=()
 for load in idle busy; do
   hog=""
-  if [ $load = busy ]; then (while :; do :; done) & hog=$!; fi
+  if [ $load = busy ]; then for _ in $(seq "$hogs"); do (while :; do :; done) & hog="$hog $!"; done; fi
   rows+=("$(run "$load, spinning wait (GOMP_SPINCOUNT=300000)" GOMP_SPINCOUNT=300000)")
   rows+=("$(run "$load, passive wait (the default now)")")
+  rows+=("$(run "$load, short spin (GOMP_SPINCOUNT=1000)" GOMP_SPINCOUNT=1000)")
   rows+=("$(run "$load, one thread" OMP_NUM_THREADS=1)")
-  [ -n "$hog" ] && kill "$hog"
+  [ -n "$hog" ] && kill $hog
 done
 {
   echo "{"
   echo "  \"machine\": \"$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\","
   echo "  \"commit\": \"$(git rev-parse --short HEAD)\", \"reps\": $reps, \"statistic\": \"median of the command's device time\","
-  echo "  \"busy\": \"one shell busy loop on another process for the whole measurement\","
+  echo "  \"busy\": \"$hogs shell busy loops in other processes for the whole measurement\","
   echo "  \"rows\": ["
   (IFS=$'\n'; echo "${rows[*]}" | sed '$!s/$/,/')
   echo "  ]"
