@@ -53,7 +53,7 @@ row "memcheck lbm piece loop" "cuda:0" "exit $rc; $(echo "$cs" | grep -m1 'ERROR
 fi
 if [ "$part" != tests ]; then
 # The option fuzzer on CUDA (a sample: each run compiles nothing, but there are many).
-timeout -k 5 240 python3 tests/reliability/option_fuzz.py "$T" --device cuda:0 --sample 150 --seed 47 --timeout 60 \
+timeout -k 5 180 python3 tests/reliability/option_fuzz.py "$T" --device cuda:0 --sample 100 --seed 47 --timeout 60 \
   --json "$OUT/fuzz-cuda.json" > "$OUT/fuzz-cuda.log" 2>&1
 row "option fuzzer sample" "cuda:0" "$(tail -1 "$OUT/fuzz-cuda.log")"
 # The CPU backend on busy cores: all 16 cores loaded, as under a parallel build.

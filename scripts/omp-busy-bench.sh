@@ -15,14 +15,14 @@ mkdir -p "$out"
 json=${OUT_JSON:-$out/omp-busy-$(date -u +%Y-%m-%d).json}
 hogs=${HOGS:-1}
 mg_ms() { "$tessera" mg --n 255 --device cpu | sed -n 's/.* \([0-9.]*\) ms device time.*/\1/p'; }
-lbm_ms() { "$tessera" lbm --device cpu --steps 50 | sed -n 's/.* in \([0-9.]*\) s of device time.*/\1/p' | awk '{print $1*1000}'; }
+lbm_ms() { "$tessera" lbm --device cpu --steps 20 | sed -n 's/.* in \([0-9.]*\) s of device time.*/\1/p' | awk '{print $1*1000}'; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 run() {  # run NAME ENV... : median ms of mg and lbm
   local name=$1; shift
   local m l
   m=$(for _ in $(seq "$reps"); do env "$@" bash -c "$(declare -f mg_ms); tessera=$tessera mg_ms"; done | median)
   l=$(for _ in $(seq "$reps"); do env "$@" bash -c "$(declare -f lbm_ms); tessera=$tessera lbm_ms"; done | median)
-  echo "    {\"case\": \"$name\", \"mg_n255_ms\": $m, \"lbm_default_50_steps_ms\": $l}"
+  echo "    {\"case\": \"$name\", \"mg_n255_ms\": $m, \"lbm_default_20_steps_ms\": $l}"
 }
 rows=()
 for load in idle busy; do

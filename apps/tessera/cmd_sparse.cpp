@@ -42,10 +42,12 @@ std::pair<int, int> block_size(const std::string& s, size64 rows, size64 cols) {
   if (s == "auto") return rows % 5 == 0 && cols % 5 == 0 && rows > 0 ? std::pair{5, 5} : std::pair{0, 0};
   int r = 0, c = 0;
   char x = 0;
-  const int n = std::sscanf(s.c_str(), "%d%c%d", &r, &x, &c);
-  if (n == 1) c = r;
-  else if (n != 3 || x != 'x') throw UsageError(fmt::format("bad block size '{}' (expected R, RxC or auto)", s));
-  if (r < 1 || c < 1 || r > 64 || c > 64) throw UsageError(fmt::format("block size '{}' out of range 1..64", s));
+  int used1 = 0, used3 = 0;
+  const int n = std::sscanf(s.c_str(), "%d%n%c%d%n", &r, &used1, &x, &c, &used3);
+  if (n == 1 && std::size_t(used1) == s.size()) c = r;
+  else if (n != 3 || x != 'x' || std::size_t(used3) != s.size())
+    throw UsageError(fmt::format("--block '{}': expected R, RxC or auto", s));
+  if (r < 1 || c < 1 || r > 64 || c > 64) throw UsageError(fmt::format("--block '{}': out of range 1..64", s));
   return {r, c};
 }
 
@@ -381,10 +383,10 @@ Command add_sparse_command(CLI::App& app) {
       ->check(precisions);
   spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");
   spmv_cmd->add_option("--device", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
-  spmv_cmd->add_option("--reps", args->run.timing.reps, "Timed runs")->check(CLI::PositiveNumber);
-  spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")->check(CLI::NonNegativeNumber);
+  spmv_cmd->add_option("--reps", args->run.timing.reps, "Timed runs")->check(CLI::Range(1, 100000));
+  spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")->check(CLI::Range(0, 1000));
   spmv_cmd->add_option("--spmvs", args->run.spmvs_per_run, "SpMVs per timed run (the thesis timed 100)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
   spmv_cmd->add_option("--ell-subsection", args->run.device.ell_subsection, "ELL subsection length L (thesis: 20)")
       ->check(CLI::PositiveNumber);
   spmv_cmd->add_option("--sell-slice", args->run.device.sell_slice, "SELL slice height C")->check(CLI::PositiveNumber);

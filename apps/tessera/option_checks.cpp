@@ -123,6 +123,16 @@ void probe(const std::string& option, const std::string& value, Output kind, con
   }
   if (!fs::is_directory(dir, ec))
     throw Error(fmt::format("{} {}: cannot be written: {} is not a folder", option, value, dir.string()));
+  // every name still to be made, the file's included, must fit the folder's limit
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const fs::path to_make = target.lexically_relative(dir);
+  if (name_max > 0)
+    for (const fs::path& c : to_make)
+      if (long(c.string().size()) > name_max)
+        throw Error(fmt::format("{} {}: cannot be written: the name '{}' is longer than the {} characters {} allows",
+                                option, value.size() > 80 ? value.substr(0, 80) + "..." : value,
+                                c.string().size() > 40 ? c.string().substr(0, 40) + "..." : c.string(), name_max,
+                                dir.string()));
   const std::string tmpl = (dir / ".tessera-probe-XXXXXX").string();
   std::string name = tmpl;
   const int fd = ::mkstemp(name.data());

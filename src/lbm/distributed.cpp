@@ -197,7 +197,7 @@ struct TypedImpl final : DistributedSolver::Impl {
 
 DistributedSolver::DistributedSolver(skeleton::Team team, Config config) {
   config.validate();
-  if (config.lattice == Lattice::d2q9) throw UsageError("the distributed solver splits z: use a 3D lattice");
+  if (config.lattice == Lattice::d2q9) throw UsageError("--streaming ab / --gpus N: the distributed solver splits z: use a 3D lattice (--lattice D3Q19 or D3Q27)");
   if (config.grid.nz < team.total_parts())
     throw UsageError(fmt::format("{} z-layers cannot be split over {} parts", config.grid.nz, team.total_parts()));
   for (int p = 0; p < team.local_parts(); ++p) {

@@ -141,7 +141,12 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   const nlohmann::ordered_json config = physical_config<T>(o, c);
   // the run ends when the time reaches t_end as the device stores it
   const double t_stop = double(T(c.t_end));
-  detail::check_run_length(c.t_end, o.dt, o.every, o.every_time, std::numeric_limits<T>::epsilon());
+  // adaptive steps: the first one, from the initial state, bounds them all
+  // from above (waves only speed up what is already moving); a run that needs
+  // more steps than representable even at that rate cannot end
+  const double first_dt = o.dt > 0 ? o.dt : detail::first_adaptive_dt(c, o.cfl);
+  detail::check_run_length(c.t_end, first_dt, o.every, o.every_time, std::numeric_limits<T>::epsilon(),
+                           o.dt > 0 ? "--dt" : "the first CFL step");
   SweCheckpoint restart;
   if (!o.restart.empty()) {
     restart = detail::read_restart(o);

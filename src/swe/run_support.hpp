@@ -20,6 +20,7 @@
 #include "core/progress.hpp"
 #include "swe/checkpoint.hpp"
 #include "swe/output.hpp"
+#include "swe/physical.hpp"
 #include "swe/run.hpp"
 
 namespace tessera::swe::detail {
@@ -34,7 +35,7 @@ class Outputs {
     std::filesystem::create_directories(o.out);
     for (const auto& f : o.formats) {
       if (f != "vtk" && f != "vti" && f != "netcdf" && f != "png")
-        throw UsageError(fmt::format("unknown output format '{}' (vtk, vti, netcdf, png)", f));
+        throw UsageError(fmt::format("--format: unknown output format '{}' (expected a comma-separated list of vtk, vti, netcdf, png)", f));
       if (f == "netcdf") nc_ = std::make_unique<NetcdfWriter>(path("swe.nc"));
     }
   }
@@ -122,20 +123,24 @@ inline constexpr long kMaxSteps = 1L << 53;
 
 /// Refuses, before anything runs, a run that cannot end in a representable
 /// number of steps or outputs (UsageError naming the options and the limit):
-/// `dt` a fixed step (0: adaptive, unknown ahead), `clock_epsilon` the relative
-/// precision of the clock the solver keeps (a step below t_end * epsilon would
-/// not advance it near the end).
-inline void check_run_length(double t_end, double dt, long every, double every_time, double clock_epsilon) {
+/// `dt` the step (fixed, or an upper bound of the adaptive ones; 0: unknown),
+/// `what` where it comes from, `clock_epsilon` the relative precision of the
+/// clock the solver keeps (a step below t_end * epsilon would not advance it
+/// near the end).
+inline void check_run_length(double t_end, double dt, long every, double every_time, double clock_epsilon,
+                             const char* what) {
   if (dt > 0) {
     const double steps = std::ceil(t_end / dt);
     if (!(steps <= double(kMaxSteps)))
-      throw UsageError(fmt::format("--t-end {} with --dt {} needs {:.3g} steps, more than the {} (2^53) a run can "
-                                   "count: raise --dt or lower --t-end",
-                                   t_end, dt, steps, kMaxSteps));
+      throw UsageError(fmt::format("--t-end {} with a step of {} ({}) needs {:.3g} steps, more than the {} (2^53) a "
+                                   "run can count: {}",
+                                   t_end, dt, what, steps, kMaxSteps,
+                                   std::string(what) == "--dt" ? "raise --dt or lower --t-end"
+                                                               : "raise --cfl or lower --t-end"));
     if (dt <= t_end * clock_epsilon)
-      throw UsageError(fmt::format("--dt {} is below the resolution of the solver's clock at --t-end {} ({:.3g} in "
-                                   "this precision): the time would stop advancing; raise --dt or use --precision double",
-                                   dt, t_end, t_end * clock_epsilon));
+      throw UsageError(fmt::format("a step of {} ({}) is below the resolution of the solver's clock at --t-end {} "
+                                   "({:.3g} in this precision): the time would stop advancing; use --precision double",
+                                   dt, what, t_end, t_end * clock_epsilon));
     if (every > 0 && steps / double(every) > double(std::numeric_limits<int>::max()))
       throw UsageError(fmt::format("--every {} over {:.3g} steps would write more than {} outputs: raise --every",
                                    every, steps, std::numeric_limits<int>::max()));
@@ -143,6 +148,20 @@ inline void check_run_length(double t_end, double dt, long every, double every_t
   if (every_time > 0 && t_end / every_time > double(std::numeric_limits<int>::max()))
     throw UsageError(fmt::format("--every-time {} up to --t-end {} would write more than {} outputs: raise --every-time",
                                  every_time, t_end, std::numeric_limits<int>::max()));
+}
+
+/// The physical model's first adaptive step from the case's initial state
+/// (its rate (|u|+c)/dx + (|v|+c)/dy, c = sqrt(g h), over the wet cells), or 0
+/// for a still, dry or flat state whose first step the boundaries decide.
+inline double first_adaptive_dt(const PhysCase& c, double cfl) {
+  double rate = 0;
+  for (std::size_t k = 0; k < c.h.size(); ++k) {
+    const double h = c.h[k];
+    if (!(h > 0)) continue;
+    const double wave = std::sqrt(c.g * h);
+    rate = std::max(rate, (std::fabs(c.hu[k] / h) + wave) / c.dx + (std::fabs(c.hv[k] / h) + wave) / c.dy);
+  }
+  return rate > 0 ? cfl / rate : 0.0;
 }
 
 inline void progress_to(Progress& p, int& shown, double fraction, double t, double t_end, double wall) {

@@ -70,7 +70,7 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   const double nu = dt / dx * std::sqrt(4.9);
   if (nu > 0.5)
     throw UsageError(fmt::format("dt = {} is unstable for the thesis scheme: Courant number {:.3f} > 0.5", dt, nu));
-  check_run_length(t_end, dt, o.every, o.every_time, 0.0);  // the thesis clock is k * dt: exact
+  check_run_length(t_end, dt, o.every, o.every_time, 0.0, "--dt");  // the thesis clock is k * dt: exact
   const long steps = thesis_steps(t_end, dt);
   const nlohmann::ordered_json config = thesis_config(o, dt);
   SweCheckpoint restart;

@@ -38,10 +38,11 @@ endforeach()
 
 # --- runs that cannot end in a representable number of steps or outputs:
 #     refused before they start (exit 2, saying why and the limit) ---
-opt_case(options.swe_thesis_dt_1e-300_exit2 2 "2e.301 steps.*2.53"
+opt_case(options.swe_thesis_dt_1e-300_exit2 2 "--dt.*2e.301 steps.*2.53"
   "swe|--model|thesis|--nx|16|--dt|1e-300|--device|cpu|--out|${OPT_DIR}/dt_thesis" -DNOT_EXISTS=${OPT_DIR}/dt_thesis)
 opt_case(options.swe_thesis_dt_1e-20_exit2 2 "steps.*2.53" "swe|--model|thesis|--nx|16|--dt|1e-20|--device|cpu")
 opt_case(options.swe_physical_dt_1e-300_exit2 2 "steps.*2.53" "${OPT_SWE}|--dt|1e-300")
+opt_case(options.swe_physical_cfl_4.9e-324_exit2 2 "first.CFL.step.*2.53.*raise.--cfl" "${OPT_SWE}|--cfl|4.9e-324")
 opt_case(options.swe_float_clock_exit2 2 "resolution.of.the.solver's.clock"
   "${OPT_SWE}|--precision|float|--dt|1e-7|--t-end|100")
 opt_case(options.swe_every_time_outputs_exit2 2 "--every-time.*outputs" "${OPT_SWE}|--every-time|1e-300")
@@ -65,6 +66,9 @@ opt_case(options.lbm_checkpoint_into_out 0 "10.steps"
 opt_case(options.lbm_checkpoint_dots_exit1 1 "--checkpoint.*the.folder.*does.not.exist"
   "${OPT_LBM}|--out|${OPT_DIR}/ckpt_dots/run|--checkpoint|${OPT_DIR}/ckpt_dots/run/sub/../c.ckpt"
   -DNOT_EXISTS=${OPT_DIR}/ckpt_dots)
+string(REPEAT "x" 300 OPT_LONG)
+opt_case(options.lbm_checkpoint_name_too_long_exit1 1 "--checkpoint.*longer.than"
+  "${OPT_LBM}|--out|${OPT_DIR}/long_name|--checkpoint|${OPT_DIR}/${OPT_LONG}" -DNOT_EXISTS=${OPT_DIR}/long_name)
 opt_case(options.lbm_checkpoint_is_a_folder_exit1 1 "--checkpoint.*it.is.a.folder" "${OPT_LBM}|--checkpoint|${OPT_DIR}")
 # (an output path under a regular file, for every writer: fault.unwritable_*)
 
