@@ -2,8 +2,8 @@
 # The CPU backend on shared cores (issue 40, item 10): `tessera mg --n 255`
 # and a default LBM run, idle and with one core kept busy by another process,
 # under libgomp's default spinning wait (GOMP_SPINCOUNT=300000, what an unset
-# OMP_WAIT_POLICY gives), the passive wait tessera now uses by default, and
-# one thread. Median of REPS runs of the command's own device time.
+# OMP_WAIT_POLICY gives), passive waiting, the short spin tessera now uses by
+# default, and one thread. Median of REPS runs of the command's own device time.
 # HOGS busy loops (default 1) make the load; OUT_JSON names the result file.
 #   scripts/omp-busy-bench.sh [BUILD_DIR] [REPS]  -> bench/results/cpu/omp-busy-<date>.json
 set -euo pipefail
@@ -29,8 +29,8 @@ for load in idle busy; do
   hog=""
   if [ $load = busy ]; then for _ in $(seq "$hogs"); do (while :; do :; done) & hog="$hog $!"; done; fi
   rows+=("$(run "$load, spinning wait (GOMP_SPINCOUNT=300000)" GOMP_SPINCOUNT=300000)")
-  rows+=("$(run "$load, passive wait (the default now)")")
-  rows+=("$(run "$load, short spin (GOMP_SPINCOUNT=1000)" GOMP_SPINCOUNT=1000)")
+  rows+=("$(run "$load, passive wait (OMP_WAIT_POLICY=passive)" OMP_WAIT_POLICY=passive)")
+  rows+=("$(run "$load, short spin (GOMP_SPINCOUNT=1000, the default now)")")
   rows+=("$(run "$load, one thread" OMP_NUM_THREADS=1)")
   [ -n "$hog" ] && kill $hog
 done

@@ -21,25 +21,26 @@
 namespace {
 
 // OpenMP threads that wait for work spin by default (libgomp: 300 000 spins
-// before sleeping). When another process shares the cores, a spinning thread
+// before sleeping). When other processes share the cores, a spinning thread
 // takes the time slice of the one that holds the work, and every parallel
-// region waits for it: under load `mg --n 255` took 748 ms instead of 18 ms,
-// an LBM run 160x longer than one thread. Passive waiting costs a few
-// microseconds per region on an idle machine (docs/backends.md). libgomp reads
-// the policy once, when it is loaded, before main(): so it is set here and
-// the program started again, once. An explicit OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT is the user's and is kept.
-void wait_passively_by_default(char** argv) {
+// region waits for it: on an H100 host with its 16 cores busy, `mg --n 255`
+// took 3020 ms. A short spin (1000, libgomp's own count when it knows the
+// threads outnumber the cores) took 123 ms there and is as fast as the long
+// one on an idle machine (2.5 ms); passive waiting took 100 ms busy but 12 ms
+// idle (docs/backends.md, scripts/omp-busy-bench.sh). libgomp reads the count
+// once, when it is loaded, before main(): so it is set here and the program
+// started again, once. An OMP_WAIT_POLICY or GOMP_SPINCOUNT of the user's is kept.
+void short_spin_by_default(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
-  if (::setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
-  ::execv("/proc/self/exe", argv);  // returns only if it failed: go on with the default policy
-  ::unsetenv("OMP_WAIT_POLICY");
+  if (::setenv("GOMP_SPINCOUNT", "1000", 1) != 0) return;
+  ::execv("/proc/self/exe", argv);  // returns only if it failed: go on with libgomp's default
+  ::unsetenv("GOMP_SPINCOUNT");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  wait_passively_by_default(argv);
+  short_spin_by_default(argv);
   CLI::App app{"tessera — GPU numerical simulation: multigrid, shallow water, sparse/Krylov, "
                "skeletons, lattice Boltzmann on CPU, OpenCL and CUDA"};
   app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION + " (" +

@@ -10,12 +10,12 @@ tessera's message.
 """
 import os as _os
 
-# OpenMP threads spin while they wait by default, which collapses the CPU
-# backend when other processes share the cores; libgomp reads the policy when
-# it is loaded, i.e. by the import below (docs/backends.md). A value the user
-# set is kept.
-if "GOMP_SPINCOUNT" not in _os.environ:
-    _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+# OpenMP threads spin long while they wait by default, which collapses the CPU
+# backend when other processes share the cores; a short spin does not, and
+# costs nothing on an idle machine (docs/backends.md). libgomp reads it when it
+# is loaded, i.e. by the import below. A value the user set is kept.
+if "OMP_WAIT_POLICY" not in _os.environ:
+    _os.environ.setdefault("GOMP_SPINCOUNT", "1000")
 
 from . import _tessera as _ext  # noqa: E402
 from ._tessera import (BackendError, BuildError, Device, Error, OutOfMemory, UsageError, __version__,
