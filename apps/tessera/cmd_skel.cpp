@@ -103,7 +103,11 @@ std::vector<T> iterate(Container& c, const Fn& f, const sk::Stencil& st, int ste
     if (!p.interruptible) continue;
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
     if ((s + 1) % kPoll != 0 || s + 1 == steps) continue;  // (a finished run just finishes)
-    if (const int sig = agreed_signal(c.field().team())) {
+    // the devices finish these steps before the next are queued: a signal
+    // waits for at most kPoll steps, not for all the host has queued ahead
+    const sk::Team& team = c.field().team();
+    for (int d = 0; d < team.local_parts(); ++d) team.device(d).synchronize();
+    if (const int sig = agreed_signal(team)) {
       const std::uint64_t step = p.step0 + static_cast<std::uint64_t>(s + 1);
       const std::string file = !p.checkpoint.empty() ? p.checkpoint : fmt::format("skel_{:08d}.ckpt", step);
       sk::save_checkpoint(c, file, step);

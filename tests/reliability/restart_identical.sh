@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # An interrupted and restarted run writes the straight run's outputs, byte for
-# byte, .pvd included, for LBM and SWE on one device (issue 40, item 7). The
+# byte, .pvd included, for LBM and SWE on one device, and the same results in
+# summary.json (all but its wall times, run and device; issue 40, item 7). The
 # interruption (TESSERA_FAULT=sigint_at_step) falls wherever the run's pieces
 # put it; the script says whether that was an output step.
 #   restart_identical.sh TESSERA DIR DEVICE
@@ -30,6 +31,17 @@ check() {  # check NAME FAULT ARGS...: straight run, interrupted run, continuati
     { cat "$dir/$name-cont.log"; fail "$name: the continuation failed"; }
   echo "$name on $device: interrupted after step $step, continued"
   same "$dir/$name-full" "$dir/$name-part"
+  if [ -e "$dir/$name-full/summary.json" ]; then  # the same results; what differs is this process's own
+    python3 - "$dir/$name-full/summary.json" "$dir/$name-part/summary.json" <<'PY' || fail "$name: summary.json differs"
+import json, sys
+own = {"run", "wall_s", "mcells_per_s", "restarted_from", "device"}
+a, b = ({k: v for k, v in json.load(open(f)).items() if k not in own} for f in sys.argv[1:])
+if a != b:
+    print({k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)})
+    sys.exit(1)
+print("  summary.json: the same", len(a), "results")
+PY
+  fi
 }
 check lbm sigint_at_step:2 lbm --case cavity --lattice D2Q9 --size 48 --steps 300 --every 100
 check swe sigint_at_step:3 swe --case ritter --nx 64 --every 8 --format vti,png
