@@ -115,6 +115,7 @@ void preflight(const LbmArgs& a, const Device& dev) {
 lbm::RunOptions run_options(const LbmArgs& a, Progress& bar) {
   lbm::RunOptions o;
   o.steps = a.steps >= 0 ? a.steps : 1000;
+  o.steps_given = a.steps >= 0;
   o.every = a.every;
   o.out = a.out;
   o.png = a.png;

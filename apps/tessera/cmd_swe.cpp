@@ -90,7 +90,10 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--restart", r.restart, "Continue the run a checkpoint holds (same model, precision, grid, case and scheme options)");
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a, cmd] {
-    if (!a->config.empty()) apply_case_file(*cmd, a->config);
+    if (!a->config.empty()) {
+      apply_case_file(*cmd, a->config);
+      probe_output_paths(*cmd);  // the case file may name outputs too
+    }
     swe::RunOptions& o = a->run;
     o.formats.clear();
     std::string f = a->format;

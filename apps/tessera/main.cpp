@@ -2,11 +2,14 @@
 // 2 usage error (bad options, unknown device, backend not built in).
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
 #include <vector>
 
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -30,8 +33,23 @@ namespace {
 // idle (docs/backends.md, scripts/omp-busy-bench.sh). libgomp reads the count
 // once, when it is loaded, before main(): so it is set here and the program
 // started again, once. An OMP_WAIT_POLICY or GOMP_SPINCOUNT of the user's is kept.
+bool same_file(const char* a, const char* b) {
+  struct stat x {}, y {};
+  return ::stat(a, &x) == 0 && ::stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 void short_spin_by_default(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT") || std::getenv("TESSERA_NO_REEXEC")) return;
+  // Only the program itself is started again: under valgrind, or a loader
+  // started by hand (ld.so tessera ...), /proc/self/exe is another program.
+  const auto* execfn = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
+  if (!execfn || !same_file("/proc/self/exe", execfn)) return;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return;
+  self[n] = '\0';
+  const char* base = std::strrchr(self, '/');
+  if (std::strncmp(base ? base + 1 : self, "ld-", 3) == 0) return;
   if (::setenv("GOMP_SPINCOUNT", "1000", 1) != 0) return;
   ::execv("/proc/self/exe", argv);  // returns only if it failed: go on with libgomp's default
   ::unsetenv("GOMP_SPINCOUNT");

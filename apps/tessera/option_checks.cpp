@@ -99,21 +99,25 @@ bool inside(const fs::path& p, const fs::path& folder) {
 
 // `folders`: the output folders the command makes with their parents; a file
 // may go into one of them or one of those parents (lbm --out run/out
-// --checkpoint run/c.ckpt).
+// --checkpoint run/c.ckpt), not into a subfolder the run does not make.
 void probe(const std::string& option, const std::string& value, Output kind, const std::vector<fs::path>& folders) {
   if (value.empty()) return;
-  const fs::path target = fs::absolute(fs::path(value)).lexically_normal();
+  // (normalised for comparing with --out; a trailing separator names the same path)
+  fs::path target = fs::absolute(fs::path(value)).lexically_normal();
+  if (!target.has_filename() && target.has_parent_path()) target = target.parent_path();
   fs::path dir = target.parent_path();
   std::error_code ec;
   if (kind == Output::file && fs::is_directory(target, ec))
     throw Error(fmt::format("{} {}: cannot be written: it is a folder, a file name is expected", option, value));
+  if (kind == Output::folder && fs::exists(target, ec) && !fs::is_directory(target, ec))
+    throw Error(fmt::format("{} {}: cannot be written: it is a file, a folder is expected", option, value));
   // (a ".." in the name is resolved by the system through folders that may
   // not exist yet: no exception then)
   const fs::path given(value);
   const bool dots = std::any_of(given.begin(), given.end(), [](const fs::path& c) { return c == ".."; });
   if (kind == Output::file && !fs::exists(dir, ec) && !dots)
     for (const fs::path& f : folders)
-      if (inside(dir, f) || inside(f, dir)) kind = Output::folder;  // made with (or in) --out
+      if (inside(f, dir)) kind = Output::folder;  // --out itself or one of the parents it is made with
   if (kind == Output::folder) {
     // an existing folder is probed inside; else its nearest existing ancestor
     if (fs::is_directory(target, ec)) dir = target;
@@ -149,7 +153,11 @@ void probe_output_paths(CLI::App& command) {
   for (const CLI::Option* o : command.get_options())
     if (o->count() > 0 && output_kind(command, *o) == Output::folder)
       for (const std::string& v : o->results())
-        if (!v.empty()) folders.push_back(fs::absolute(fs::path(v)).lexically_normal());
+        if (!v.empty()) {
+          fs::path f = fs::absolute(fs::path(v)).lexically_normal();
+          if (!f.has_filename() && f.has_parent_path()) f = f.parent_path();
+          folders.push_back(f);
+        }
   for (const CLI::Option* o : command.get_options())
     if (o->count() > 0)
       if (const Output kind = output_kind(command, *o); kind != Output::none)

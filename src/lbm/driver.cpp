@@ -1,6 +1,7 @@
 #include "lbm/driver.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <memory>
 #include <cmath>
@@ -143,11 +144,21 @@ class Pieces {
 // in --out, so its .pvd lists the whole run as the straight run's does.
 std::vector<std::pair<double, std::string>> earlier_outputs(const Case& c, const RunOptions& o, long time) {
   std::vector<std::pair<double, std::string>> pvd;
-  if (o.out.empty() || o.every <= 0) return pvd;
-  for (long t = o.every; t <= time; t += o.every) {
-    const std::string name = fmt::format("{}_{:08d}.vti", c.name, t);
-    if (std::filesystem::exists(o.out / name)) pvd.emplace_back(double(t), name);
+  std::error_code ec;
+  if (o.out.empty() || o.every <= 0 || !std::filesystem::is_directory(o.out, ec)) return pvd;
+  std::vector<long> times;  // the folder is listed once (the schedule may hold 2^40 steps)
+  const std::string prefix = c.name + "_";
+  for (const auto& e : std::filesystem::directory_iterator(o.out, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.size() != prefix.size() + 12 || n.compare(0, prefix.size(), prefix) != 0 || n.substr(n.size() - 4) != ".vti")
+      continue;
+    const std::string digits = n.substr(prefix.size(), 8);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long t = std::stol(digits);
+    if (t > 0 && t <= time && t % o.every == 0) times.push_back(t);
   }
+  std::sort(times.begin(), times.end());
+  for (long t : times) pvd.emplace_back(double(t), fmt::format("{}_{:08d}.vti", c.name, t));
   return pvd;
 }
 
@@ -161,9 +172,10 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   r.mass_start = s.mass();
   const long start = s.time();
   if (o.steps < start)
-    throw UsageError(fmt::format("--steps {} is the step the run ends at, but the checkpoint is already at step {}: "
-                                 "give --steps above {}",
-                                 o.steps, start, start));
+    throw UsageError(fmt::format("--steps {}{} is the step the run ends at, but the checkpoint is already at step {}: "
+                                 "give --steps of at least {}",
+                                 o.steps, o.steps_given ? "" : " (the default)", start, start));
+  if (start > 0) std::printf("continuing from step %ld to step %ld (--steps is the step the run ends at)\n", start, o.steps);
   if (o.slice_z >= s.grid().nz)
     throw UsageError(fmt::format("--slice-z {} is outside the lattice's 0..{}", o.slice_z, s.grid().nz - 1));
   if (!o.png.empty()) parse_slice_quantity(o.png);  // refused before anything is written
@@ -186,7 +198,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   };
   // The end of the chunk that contains step t: the next multiple of --every
   // (outputs), else of 1000 steps (NaN checks), and at most the run's end.
-  const long check = o.every > 0 ? o.every : std::max(1L, std::min<long>(o.steps - start, 1000));
+  const long check = o.every > 0 ? o.every : 1000;
   auto chunk_end = [&](long t) { return std::min(o.steps, (t / check + 1) * check); };
   // SIGINT/SIGTERM: the first one stops the run at the next piece boundary
   // with a checkpoint (core/interrupt.hpp); no output is written there, since

@@ -16,7 +16,7 @@
 namespace tessera::swe {
 
 void validate(const PhysCase& c, const PhysOptions& o) {
-  if (c.nx < 2 || c.ny < 2) throw UsageError(fmt::format("grid {}x{}: need at least 2x2 cells", c.nx, c.ny));
+  if (c.nx < 2 || c.ny < 2) throw UsageError(fmt::format("--nx {} --ny {}: the grid needs at least 2x2 cells", c.nx, c.ny));
   if (static_cast<double>(c.nx) * static_cast<double>(c.ny) >= 4294967295.0)
     throw UsageError("grid too large: cells are numbered in 32 bits");
   if (!(c.dx > 0) || !(c.dy > 0)) throw UsageError("cell sizes must be positive");

@@ -15,8 +15,12 @@ extremes, 1e300, malformed text -- and assert:
     run that started and did not converge, or whose solution went bad, keeps
     its summary and last good outputs, which record that).
 
-The base cases are small runs of each command; the option under test is
-appended last, so it overrides the base value (CLI11 keeps the last one).
+The base cases are small runs of each command; the option under test
+replaces the base case's own value of it (all its names and values), or is
+appended. A run still going after the timeout is sent SIGINT: a long but
+valid run (lbm --steps 2^31) must then end within 10 s (exit 130, or death
+by the signal for commands without a handler); only one that does not is a
+hang.
 
   option_fuzz.py TESSERA [--device cpu] [--device opencl:0:0] [--sample N --seed S]
                  [--timeout S] [--json FILE] [--only CMD]
@@ -31,6 +35,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -107,27 +112,56 @@ def files_in(d):
     return found
 
 
-def run_case(tessera, dev, mtx, case, timeout):
+def with_option(base, names, name, value):
+    """`base` with its own value(s) of the option (any of `names`) replaced by `value`."""
+    out, k, done = [], 0, False
+    while k < len(base):
+        if base[k] in names:
+            k += 1
+            while k < len(base) and not base[k].startswith("-"):
+                k += 1  # its values (lbm --size X Y Z)
+            if not done:
+                out += [name, value]
+                done = True
+            continue
+        out.append(base[k])
+        k += 1
+    return out if done else out + [name, value]
+
+
+def run_case(tessera, dev, mtx, case, timeout, names):
     path, name, value, verdict = case
     tmp = tempfile.mkdtemp(prefix="tsfuzz-")
     try:
         base = BASE[path].format(dev=dev, tmp=tmp, mtx=mtx).split()
-        args = [tessera] + base + [name, value]
+        args = [tessera] + with_option(base, names[(path, name)], name, value)
         env = dict(os.environ, OMP_NUM_THREADS="1")
+        p = subprocess.Popen(args, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             errors="replace", env=env, stdin=subprocess.DEVNULL)
         try:
-            p = subprocess.run(args, cwd=tmp, capture_output=True, text=True, errors="replace", timeout=timeout,
-                               env=env, stdin=subprocess.DEVNULL)
+            out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            return "hang: no exit within {} s".format(timeout), None
-        msg = (p.stdout + p.stderr)[-2000:]
+            p.send_signal(signal.SIGINT)  # a long valid run must stop on a signal
+            try:
+                out, err = p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+                return "hang: no exit within {} s, nor 10 s after SIGINT".format(timeout), None
+            if p.returncode in (130, -signal.SIGINT):
+                return None, "long"
+            return "exit {} after SIGINT (expected 130)\n{}".format(p.returncode, (out + err)[-2000:]), p.returncode
+        msg = (out + err)[-2000:]
         rc = p.returncode
         if rc < 0:
             return "crash: killed by signal {}\n{}".format(-rc, msg), rc
+        if "At Most 1 required" in msg:
+            return "the option was given twice: the case tests nothing\n{}".format(msg), rc
         if rc not in (0, 1, 2):
             return "exit {} (expected 0, 1 or 2)\n{}".format(rc, msg), rc
         if verdict == "refuse" and rc != 2:
             return "exit {} for an invalid value (expected 2)\n{}".format(rc, msg), rc
-        if rc == 2 and name not in msg and not (value and value in msg):
+        if rc == 2 and name not in msg and not (value and re.search(r"(?<![\w.+-])" + re.escape(value) + r"(?![\w.])", msg)):
             return "usage error that names neither the option nor the value\n{}".format(msg), rc
         if rc != 0:
             left = files_in(tmp)
@@ -150,7 +184,7 @@ def main():
     ap.add_argument("--device", action="append", default=[])
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--json")
     ap.add_argument("--only")
     a = ap.parse_args()
@@ -163,6 +197,8 @@ def main():
         print("commands without a base case (add them to BASE): {}".format(missing))
         return 1
     all_cases = cases(commands)
+    names = {(tuple(c["command"]), o["name"]): set("--" + n if len(n) > 1 else "-" + n for n in o["names"])
+             for c in commands for o in c["options"]}
     if a.only:
         all_cases = [c for c in all_cases if " ".join(c[0]) == a.only]
     work = [(d, c) for d in devices for c in all_cases]
@@ -174,7 +210,7 @@ def main():
     subprocess.run([a.tessera, "sparse", "generate", "trace:3x5x4", mtx], check=True, capture_output=True)
     failures, codes = [], {}
     for i, (dev, c) in enumerate(work):
-        err, rc = run_case(a.tessera, dev, mtx, c, a.timeout)
+        err, rc = run_case(a.tessera, dev, mtx, c, a.timeout, names)
         codes[str(rc)] = codes.get(str(rc), 0) + 1
         if err:
             line = "{} [{}] {} {!r}: {}".format(" ".join(c[0]), dev, c[1], c[2], err)

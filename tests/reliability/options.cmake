@@ -108,9 +108,10 @@ add_test(NAME options.lbm_restart_identical COMMAND ${CMAKE_COMMAND} -DA=${OPT_D
 set_tests_properties(options.lbm_restart_identical PROPERTIES FIXTURES_REQUIRED opt_lbm_done LABELS reliability)
 
 # --- signals while the device works: a real SIGINT during a long stretch
-#     between outputs (LBM: a 60000-step chunk, which the old loop queued
-#     whole on OpenCL and finished first; SWE physical: --every 100000, which
-#     spaced its flag reads as far) is seen within a piece or 16 steps ---
+#     between outputs (LBM: a 6-million-step chunk, whose steps the old loop
+#     queued far ahead of an OpenCL device and then waited for; SWE physical:
+#     --every 100000, which spaced its flag reads as far) is seen within a
+#     piece or 16 steps (sigint_mid_chunk.sh) ---
 # --- and an interrupted, restarted run writes the straight run's outputs
 #     (LBM and SWE, restart_identical.sh) on every device of the build ---
 set(OPT_DEVICES cpu)
