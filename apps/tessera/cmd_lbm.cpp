@@ -98,7 +98,7 @@ lbm::Case make_case(const LbmArgs& a) {
     check_mach(a.u, "inlet speed");
     return lbm::sphere(g, a.diameter > 0 ? a.diameter : double(g.ny) / 4.0, a.re, a.u);
   }
-  throw UsageError("unknown case '" + a.case_name + "'");
+  throw UsageError("--case '" + a.case_name + "': unknown case");
 }
 
 // The case's lattice must fit before its flags and fields are built on the host.

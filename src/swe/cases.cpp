@@ -95,7 +95,7 @@ PhysCase make_case(const std::string& name, long nx, long ny) {
   }
   std::string names;
   for (const auto& n : case_names()) names += (names.empty() ? "" : ", ") + n;
-  throw UsageError(fmt::format("unknown case '{}' (built in: {})", name, names));
+  throw UsageError(fmt::format("--case '{}': unknown case (built in: {})", name, names));
 }
 
 void DamBreak1D::at(double x, double t, double& h, double& u) const {

@@ -197,7 +197,7 @@ def main():
         print("commands without a base case (add them to BASE): {}".format(missing))
         return 1
     all_cases = cases(commands)
-    names = {(tuple(c["command"]), o["name"]): set("--" + n if len(n) > 1 else "-" + n for n in o["names"])
+    names = {(tuple(c["command"]), o["name"]): {"--" + n for n in o["names"]} | {o["name"]}
              for c in commands for o in c["options"]}
     if a.only:
         all_cases = [c for c in all_cases if " ".join(c[0]) == a.only]
