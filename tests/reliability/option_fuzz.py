@@ -44,7 +44,7 @@ FLOAT_VALUES = ["nan", "NaN", "inf", "-inf", "0", "-0", "-1", "1e300", "-1e300",
                 "4.9e-324", "1e-300", "abc", "1.5x", ""]
 INT_VALUES = ["0", "-1", "1", "2147483647", "2147483648", "9223372036854775807", "-9223372036854775808",
               "9223372036854775808", "1e300", "nan", "inf", "abc", "3.5", ""]
-TEXT_VALUES = ["nan", "inf", "-1", "0", "1e300", "", "abc", "x" * 300, "/nonexistent-dir/sub/file", "%s%n%x",
+TEXT_VALUES = ["nan", "inf", "-1", "0", "1e300", "", "abc", "x" * 300, "/proc/tessera-fuzz/sub/file", "%s%n%x",
                "a,b,,c", "1:2:3:4"]
 OUTCOME = re.compile(r"not converged|did not reach|stagnated|diverged|breakdown|became invalid")
 NOT_A_NUMBER = {"nan", "NaN", "inf", "-inf", "abc", "1.5x", "", "3.5", "1e300"}
