@@ -26,26 +26,14 @@ std::vector<std::uint8_t> convert_layout(const std::vector<std::uint8_t>& raw, c
   if (raw.size() != want)
     throw Error("lbm: populations of " + std::to_string(raw.size()) + " bytes, the lattice holds " +
                 std::to_string(want));
-  // the slots of time t were written by step t - 1 (the initial state counts
-  // as step -1, odd), with its parity
-  const int odd = static_cast<int>((t - 1) & 1);
   std::vector<std::uint8_t> out(raw.size());
-  point::with_variant(v.q, v.store_bits, [&](auto variant) {
-    using V = decltype(variant);
-    typename V::idx slot[27];
-    long n = 0;
-    for (long z = 0; z < g.nz; ++z)
-      for (long y = 0; y < g.ny; ++y)
-        for (long x = 0; x < g.nx; ++x, ++n) {
-          V::out_slots(x, y, z, g.nx, g.ny, g.nz, odd, slot);
-          for (int i = 0; i < V::q; ++i) {
-            const std::size_t pull = (static_cast<std::size_t>(i) * static_cast<std::size_t>(g.cells()) +
-                                      static_cast<std::size_t>(n)) * elem;
-            const std::size_t eso = static_cast<std::size_t>(slot[i]) * elem;
-            if (from == PopulationLayout::esoteric) std::memcpy(&out[pull], &raw[eso], elem);
-            else std::memcpy(&out[eso], &raw[pull], elem);
-          }
-        }
+  for_each_esoteric_slot(c, t, [&](long n, int i, long slot) {
+    const std::size_t pull =
+        (static_cast<std::size_t>(i) * static_cast<std::size_t>(g.cells()) + static_cast<std::size_t>(n)) * elem;
+    const std::size_t eso = static_cast<std::size_t>(slot) * elem;
+    if (from == PopulationLayout::esoteric) std::memcpy(&out[pull], &raw[eso], elem);
+    else std::memcpy(&out[eso], &raw[pull], elem);
+    return false;
   });
   return out;
 }

@@ -60,20 +60,12 @@ std::pair<long, int> cell_of_slot(const Config& c, long t, PopulationLayout layo
   const Grid& g = c.grid;
   const long cells = g.cells();
   if (layout == PopulationLayout::pull) return {k % cells, int(k / cells)};
-  const int odd = static_cast<int>((t - 1) & 1);  // as convert_layout
-  return point::with_variant(q_of(c.lattice), 32, [&](auto variant) -> std::pair<long, int> {
-    using V = decltype(variant);
-    typename V::idx slot[27];
-    long n = 0;
-    for (long z = 0; z < g.nz; ++z)
-      for (long y = 0; y < g.ny; ++y)
-        for (long x = 0; x < g.nx; ++x, ++n) {
-          V::out_slots(x, y, z, g.nx, g.ny, g.nz, odd, slot);
-          for (int i = 0; i < V::q; ++i)
-            if (long(slot[i]) == k) return {n, i};
-        }
-    return {-1, -1};
+  std::pair<long, int> found{-1, -1};
+  for_each_esoteric_slot(c, t, [&](long n, int i, long slot) {
+    if (slot == k) found = {n, i};
+    return slot == k;
   });
+  return found;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lbm/config.hpp"
+#include "lbm/kernels/lbm_point.hpp"
 
 namespace tessera::lbm {
 
@@ -38,5 +39,29 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
 /// The checkpoint bytes of a configuration at time `time`.
 std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations,
                               PopulationLayout layout = PopulationLayout::esoteric);
+
+/// Calls fn(n, i, slot) for cell n and direction i of the esoteric-pull
+/// lattice of time t with the storage slot that holds that population, in
+/// cell order, until fn returns true. The slots of time t were written by
+/// step t - 1 (the initial state counts as step -1, odd), with its parity.
+/// One walk for the layout conversion and for naming a forged file's cell.
+template <class Fn>
+void for_each_esoteric_slot(const Config& c, long t, Fn&& fn) {
+  const auto v = c.variant();
+  const Grid& g = c.grid;
+  const int odd = static_cast<int>((t - 1) & 1);
+  point::with_variant(v.q, v.store_bits, [&](auto variant) {
+    using V = decltype(variant);
+    typename V::idx slot[27];
+    long n = 0;
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x, ++n) {
+          V::out_slots(x, y, z, g.nx, g.ny, g.nz, odd, slot);
+          for (int i = 0; i < V::q; ++i)
+            if (fn(n, i, static_cast<long>(slot[i]))) return;
+        }
+  });
+}
 
 }  // namespace tessera::lbm
