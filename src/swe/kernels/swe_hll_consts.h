@@ -26,7 +26,7 @@
  * time than 128 on both GPU backends, and FP64 2% more. */
 #define TS_SWE_SHARED_BLOCK_F 256
 #define TS_SWE_SHARED_BLOCK_D 128
-#define TS_SWE_PREFETCH_ROWS 5 /* phys_prefetch_rows (swe_kernels.hpp); H100: docs/swe.md */
+#define TS_SWE_PREFETCH_ROWS 5 /* phys_prefetch_rows (swe_kernels.hpp); H100: docs/swe-history.md */
 #define TS_SWE_STRIP_LONG 128
 #define TS_SWE_STRIP_SHORT 16
 #define TS_SWE_STRIP_LONG_CELLS (1L << 24)

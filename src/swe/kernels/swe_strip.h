@@ -81,7 +81,7 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  * Every item of the group runs the same rows (no early exit: barriers).
  *
  * Instruction diet (Nsight Compute, H100: issue-bound in FP32 until the cuts
- * below, then latency-bound like FP64; docs/swe.md has the steps):
+ * below, then latency-bound like FP64; docs/swe-history.md has the steps):
  *  - rows live in a ring of four register sets R[k] = (h, hu, hv, z), and the
  *    row loop is unrolled by four, so the ring rotates by renaming instead of
  *    register moves (a move right after the loads it copies stalled every
