@@ -163,7 +163,7 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
                                    TS_SPMV_WARP, m.lanes));
     if (opt.csr_chains < 0 || (opt.csr_chains & (opt.csr_chains - 1)) != 0)
       throw UsageError(fmt::format("csr-vector chains per work-item must be a power of two, not {}", opt.csr_chains));
-    // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse.md)
+    // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse-history.md)
     m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, m.lanes);
     m.row_ptr = upload(device_, a.row_ptr);
     m.col = upload(device_, a.col);
