@@ -27,11 +27,14 @@ void same_device_and_size(const char* op, const Buffer<T>& a, const Buffer<T>& b
                 " vs " + std::to_string(b.size()) + ")");
 }
 
+// x and z are null where op ignores them; y stands in (never loaded).
 template <class T>
 void run(Elementwise op, T s, const Buffer<T>* x, const Buffer<T>* z, Buffer<T>& y) {
   if (y.empty()) return;
+  const ts_size n = y.size(), pack = launch::pack_width<T>(y.device());
   dispatch(y.device(), [&](auto tag) {
-    kernels::elementwise(tag, y.device().queue(), op, s, x, z, y);
+    kernels::ew<T>(tag, y.device().queue(), n / pack + n % pack, n, s, int(op), x ? *x : y,
+                   z ? *z : y, y);
   });
 }
 
@@ -95,17 +98,24 @@ T Reducer<T>::reduce(int term, int combine, const Buffer<T>& x, const Buffer<T>*
   Queue& q = device_->queue();
   std::size_t n = 0;
   Buffer<T>* result = &a_;
+  const ts_size size = x.size();
+  const Buffer<T>& yy = y ? *y : x;
   dispatch(*device_, [&](auto tag) {
     if (o == ReduceOrder::canonical) {
-      kernels::reduce_chunks(tag, q, t, c, x.size(), x, y, a_);
-      n = chunks(x.size());
+      n = chunks(size);
+      kernels::reduce_chunks<T>(tag, q, n, size, int(t), int(c), x, yy, a_);
     } else {
-      n = kernels::reduce_device_order(tag, q, t, c, x.size(), x, y, a_);
+      const ts_size packs = size / launch::pack_width<T>(*device_);
+      n = std::min<std::size_t>(
+          launch::grid_stride_groups(*device_, (packs + TS_REDUCE_THREADS - 1) / TS_REDUCE_THREADS),
+          kernels::kMaxDeviceOrderPartials);
+      kernels::reduce_device<T>(tag, q, n, size, int(t), int(c), x, yy, a_);
     }
     Buffer<T>*in = &a_, *out = &b_;
     while (n > 1) {
-      kernels::combine_chunks(tag, q, c, n, *in, *out);
-      n = chunks(n);
+      const ts_size m = n;
+      n = chunks(m);
+      kernels::reduce_chunks<T>(tag, q, n, m, int(TS_TERM_VALUE), int(c), *in, *in, *out);
       std::swap(in, out);
     }
     result = in;

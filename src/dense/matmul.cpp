@@ -6,7 +6,7 @@
 
 #include "dense/dense.hpp"
 #include "dense/kernels/matmul_kernels.hpp"
-#include "dense/kernels/vecadd_kernels.hpp"
+#include "dense/kernels/dense_kernels.hpp"
 #include "tessera/config.hpp"
 
 namespace tessera::dense {
@@ -69,7 +69,17 @@ void vector_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c, VecAddVari
     throw Error(fmt::format("dense::vector_add: size mismatch (a {}, b {}, c {} elements)",
                             a.size(), b.size(), c.size()));
   if (c.empty()) return;
-  dispatch(c.device(), [&](auto tag) { kernels::vector_add(tag, c.device().queue(), v, a, b, c); });
+  const ts_size n = c.size(), groups = (n + TS_VA_GROUP - 1) / TS_VA_GROUP;
+  dispatch(c.device(), [&](auto tag) {
+    Queue& q = c.device().queue();
+    switch (v) {
+      case VecAddVariant::global: return kernels::vecadd_global<T>(tag, q, groups, n, a, b, c);
+      case VecAddVariant::local_static:
+        return kernels::vecadd_local_static<T>(tag, q, groups, n, a, b, c);
+      case VecAddVariant::local_dynamic:
+        return kernels::vecadd_local_dynamic<T>(tag, q, groups, 2 * TS_VA_GROUP, n, a, b, c);
+    }
+  });
 }
 
 template <class T>
@@ -103,7 +113,27 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
 #endif
     return;
   }
-  dispatch(C.device(), [&](auto tag) { kernels::matmul(tag, q, v, A, B, C, s); });
+  // A work-group per tile of C, numbered along its rows (matmul_point.h).
+  auto tiles = [&](std::size_t rows, std::size_t cols) {
+    return ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
+  };
+  const ts_size edge = kernels::kMatmulTile;
+  dispatch(C.device(), [&](auto tag) {
+    switch (v) {
+      case MatmulVariant::naive:
+        return kernels::matmul_naive<T>(tag, q, tiles(edge, edge), s.m, s.k, s.n, A, B, C);
+      case MatmulVariant::tiled:
+        return kernels::matmul_tiled<T>(tag, q, tiles(edge, edge), s.m, s.k, s.n, A, B, C);
+      default: {
+        // 16-byte accesses need every row of A, B and C to start on a pack.
+        const ts_size pack = launch::pack_width<T>(C.device());
+        const bool vec = k % pack == 0 && n % pack == 0;
+        const ts_size groups = tiles(TS_MM_BM, TS_MM_BN);
+        if (vec) return kernels::matmul_rb_vec<T>(tag, q, groups, s.m, s.k, s.n, A, B, C);
+        return kernels::matmul_rb_any<T>(tag, q, groups, s.m, s.k, s.n, A, B, C);
+      }
+    }
+  });
 }
 
 #define TS_INSTANTIATE(T)                                                                     \

@@ -150,7 +150,10 @@ ClDevice::ClDevice(DeviceInfo info, cl::Platform platform, cl::Device device)
       context_(make_context(device_, id())),
       queue_(std::make_unique<ClQueue>(context_, device_, id())),
       programs_(context_, device_,
-                this->info().platform + '|' + this->info().name + '|' + this->info().driver_version) {}
+                this->info().platform + '|' + this->info().name + '|' + this->info().driver_version) {
+  nv_compiler_options_ =
+      device_.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos;
+}
 
 ClDevice::~ClDevice() {
   if (queue_) queue_->native().finish();

@@ -55,6 +55,8 @@ class ClDevice final : public Device {
   /// and on disk).
   cl::Kernel kernel(const std::string& program, const std::string& kernel_name,
                     const std::string& options);
+  /// Whether the compiler takes NVIDIA's options (-cl-nv-maxrregcount).
+  bool has_nv_compiler_options() const noexcept { return nv_compiler_options_; }
 
  private:
   cl::Platform platform_;
@@ -65,10 +67,17 @@ class ClDevice final : public Device {
   std::map<std::string, cl::Kernel> kernels_;
   std::mutex pinned_mutex_;
   std::unordered_map<void*, cl::Buffer> pinned_;
+  bool nv_compiler_options_ = false;
 };
 
 /// The cl_mem behind a buffer handle.
 inline cl_mem mem(void* handle) noexcept { return static_cast<cl_mem>(handle); }
+
+/// Sets argument `index` of `k` (value: null for a __local size), checked.
+inline void set_arg(const cl::Kernel& k, cl_uint index, std::size_t bytes, const void* value) {
+  cl_check(clSetKernelArg(k(), index, bytes, value), "clSetKernelArg",
+           "setting argument " + std::to_string(index) + " of a kernel");
+}
 
 /// Sets every argument of `k` in order, checking each. (The C++ bindings'
 /// setArg would take a cl_mem, a pointer type, for an SVM pointer.)

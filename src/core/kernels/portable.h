@@ -36,6 +36,9 @@
 #define TS_FN inline
 #define TS_GLOBAL
 #define TS_LOCAL
+/* Group functions (TS_GROUP) compile in C++ translation units too, but only
+ * GPU launchers call them: the CPU runs its own loop for such kernels. */
+#define TS_BARRIER() ((void)0)
 #include <math.h>
 #endif
 
@@ -76,5 +79,27 @@
 #define TS_REDUCE_THREADS 256
 #define TS_REDUCE_PER_THREAD 16
 #define TS_REDUCE_CHUNK (TS_REDUCE_THREADS * TS_REDUCE_PER_THREAD)
+
+/* Zero of a scalar or vector type (a pack below). */
+#if defined(__OPENCL_VERSION__)
+#define TS_ZERO(type) ((type)(0))
+#else
+#define TS_ZERO(type) (type{})
+#endif
+
+/* 16-byte packs: ts_pack holds TS_PACK values of ts_real and is loaded and
+ * stored in one access (OpenCL and CUDA: float4 / double2). The CPU builds
+ * with TS_PACK 1 (ts_pack is ts_real): its compilers vectorise the plain loop.
+ * TS_PACK_EACH(M) expands M(c, k) once per component: c its selector (.x .y
+ * .z .w, or nothing for TS_PACK 1), k its index, e.g.
+ *   #define LANE(c, k) r c = a c + b c;   or   #define UNPACK(c, k) d[k] = v c; */
+#define TS_PACK_EACH(M) TS_PACK_EACH_I(TS_PACK)(M)
+#define TS_PACK_EACH_I(P) TS_PACK_EACH_II(P)
+#define TS_PACK_EACH_II(P) TS_PACK_EACH_##P
+#define TS_PACK_EACH_1(M) M(, 0)
+#define TS_PACK_EACH_2(M) M(.x, 0) M(.y, 1)
+#define TS_PACK_EACH_4(M) M(.x, 0) M(.y, 1) M(.z, 2) M(.w, 3)
+
+#include "core/kernels/kernel_args.h"
 
 #endif /* TESSERA_PORTABLE_H */

@@ -1,43 +1,28 @@
-// The dense kernels, declared once for every backend (CpuTag, OpenCLTag,
-// CudaTag). Definitions: dense_cpu.cpp, dense_opencl.cpp (+ dense.cl),
-// dense_cuda.cu. The mathematics of each is in dense_point.h.
+// The dense kernels, declared once for every backend from their argument
+// lists in dense_point.h (core/launch/launch.hpp). Backends: dense_cpu.cpp,
+// dense_opencl.cpp (+ dense.cl), dense_cuda.cu.
 #pragma once
 #include <cstddef>
 
-#include "core/buffer.hpp"
-#include "core/kernels/portable.h"
-#include "core/dispatch.hpp"
+#include "core/launch/launch.hpp"
+#include "dense/kernels/dense_point.hpp"
 
 namespace tessera::dense::kernels {
 
-enum class Elementwise { fill, copy, scale, axpy, add, triad };
-enum class Term { dot, sumsq, value };
-enum class Combine { sum, min, max };
+enum class Elementwise { fill = TS_EW_FILL, copy = TS_EW_COPY, scale = TS_EW_SCALE,
+                         axpy = TS_EW_AXPY, add = TS_EW_ADD, triad = TS_EW_TRIAD };
+enum class Term { dot = TS_TERM_DOT, sumsq = TS_TERM_SUMSQ, value = TS_TERM_VALUE };
+enum class Combine { sum = TS_COMBINE_SUM, min = TS_COMBINE_MIN, max = TS_COMBINE_MAX };
 
-/// y = f(s, x, z) for every element (x and z may be null where f ignores them).
-#define TS_DENSE_DECLARE(Tag)                                                                   \
-  template <class T>                                                                            \
-  void elementwise(Tag, Queue& q, Elementwise op, T s, const Buffer<T>* x, const Buffer<T>* z, \
-                   Buffer<T>& y);                                                               \
-  /* Canonical order, level 0: partials[c] = fold of term over chunk c of x (and y). */         \
-  template <class T>                                                                            \
-  void reduce_chunks(Tag, Queue& q, Term t, Combine c, std::size_t n, const Buffer<T>& x,      \
-                     const Buffer<T>* y, Buffer<T>& partials);                                  \
-  /* Canonical order, higher levels: out[c] = fold of in[chunk c], in[0..n). */                 \
-  template <class T>                                                                            \
-  void combine_chunks(Tag, Queue& q, Combine c, std::size_t n, const Buffer<T>& in,            \
-                      Buffer<T>& out);                                                          \
-  /* Device-tuned order: returns how many partials it wrote (combined canonically after). */   \
-  template <class T>                                                                            \
-  std::size_t reduce_device_order(Tag, Queue& q, Term t, Combine c, std::size_t n,             \
-                                  const Buffer<T>& x, const Buffer<T>* y, Buffer<T>& partials);
-
-TS_DENSE_DECLARE(CpuTag)
-TS_DENSE_DECLARE(OpenCLTag)
-TS_DENSE_DECLARE(CudaTag)
-#undef TS_DENSE_DECLARE
+TS_DENSE_KERNELS(TS_DECLARE_KERNEL)
 
 /// Partials the device-order reduction may write (sizes the scratch buffer).
 constexpr std::size_t kMaxDeviceOrderPartials = 4096;
+
+/// Whether `op` reads x / z (the byte models count only what is read).
+constexpr bool reads_x(Elementwise op) { return op != Elementwise::fill; }
+constexpr bool reads_z(Elementwise op) {
+  return op == Elementwise::axpy || op == Elementwise::add || op == Elementwise::triad;
+}
 
 }  // namespace tessera::dense::kernels

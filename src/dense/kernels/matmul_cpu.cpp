@@ -5,7 +5,7 @@
 // (one accumulator per C_ij, p ascending), so they agree bitwise with the GPUs.
 #include <algorithm>
 
-#include "backends/cpu/cpu_device.hpp"
+#include "core/launch/launch_cpu.hpp"
 #include "dense/kernels/matmul_kernels.hpp"
 
 // ts_mm_mac is a fused multiply-add. Compiled for a baseline x86-64 that is a
@@ -118,29 +118,38 @@ TS_CPU_ISA_PAIR(block)
 
 }  // namespace
 
+// The CPU launchers of the four GPU kernels: naive is the textbook loop;
+// tiled and register_blocked are the GPUs' ways of staging operands, which on
+// a CPU its caches do; both run the one blocked loop nest.
 template <class T>
-void matmul(CpuTag, Queue&, MatmulVariant v, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C,
-            MatmulShape s) {
-  const Operands<T> g{
-      cpu::ptr<T>(A.handle()), cpu::ptr<T>(B.handle()), cpu::ptr<T>(C.handle()), s.m, s.k, s.n};
+void naive_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
+  const Operands<T> g{launch::cpu_arg(A), launch::cpu_arg(B), launch::cpu_arg(C), m, k, n};
   static const bool fma = TS_CPU_HAS_FMA();
-  if (v == MatmulVariant::naive) {
-    auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
+  auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < g.m; ++i) rows(g, i, i + 1);
-    return;
-  }
+  for (std::ptrdiff_t i = 0; i < g.m; ++i) rows(g, i, i + 1);
+}
+
+template <class T>
+void blocked_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
+  const Operands<T> g{launch::cpu_arg(A), launch::cpu_arg(B), launch::cpu_arg(C), m, k, n};
+  static const bool fma = TS_CPU_HAS_FMA();
   auto blk = fma ? block_fma<T> : block_base<T>;
   const std::ptrdiff_t bm = (g.m + MB - 1) / MB, bn = (g.n + NB - 1) / NB;
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t t = 0; t < bm * bn; ++t) blk(g, (t / bn) * MB, (t % bn) * NB);
 }
 
-#define TS_INSTANTIATE(T)                                                                    \
-  template void matmul<T>(CpuTag, Queue&, MatmulVariant, const Buffer<T>&, const Buffer<T>&, \
-                          Buffer<T>&, MatmulShape);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-#undef TS_INSTANTIATE
+#define TS_MATMUL_CPU(K, PRODUCT)                                                   \
+  template <class ts_real>                                                          \
+  TS_LAUNCHER_SIGNATURE(CpuTag, group, K) {                                         \
+    PRODUCT<ts_real>(m, k, n, A, B, C);                                             \
+  }                                                                                 \
+  TS_INSTANTIATE_LAUNCHER(CpuTag, group, K)
+TS_MATMUL_CPU(matmul_naive, naive_product)
+TS_MATMUL_CPU(matmul_tiled, blocked_product)
+TS_MATMUL_CPU(matmul_rb_vec, blocked_product)
+TS_MATMUL_CPU(matmul_rb_any, blocked_product)
+#undef TS_MATMUL_CPU
 
 }  // namespace tessera::dense::kernels

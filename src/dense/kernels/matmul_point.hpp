@@ -1,13 +1,8 @@
-// matmul_point.h for C++ and CUDA: included once per precision, giving float
-// and double overloads of ts_mm_mac (and the blocking constants, once).
+// matmul_point.h for C++ and CUDA, once per precision (core/kernels/each_precision.h).
 #pragma once
-#include <math.h>
+#include "core/kernels/portable.h"
 
 namespace tessera::dense::point {
-#define ts_real float
-#include "dense/kernels/matmul_point.h"
-#undef ts_real
-#define ts_real double
-#include "dense/kernels/matmul_point.h"
-#undef ts_real
+#define TS_POINT_HEADER "dense/kernels/matmul_point.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::dense::point

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# On the GPU machine (through the device tool): issue 41's check of one
+# module moved onto the one launcher. Builds the tree and a baseline (the
+# source of an earlier commit, extracted here into build-baseline/src by
+# `scripts/gpu-plumbing.sh --prepare REV` and carried to the machine), runs
+# the moved module's tests on CUDA and NVIDIA OpenCL (and compute-sanitizer
+# memcheck/racecheck on its CUDA instances), then the benchmark suites of
+# both builds, interleaved (baseline, new, baseline, new) on each device, and
+# prints the per-row ratio new/baseline of the medians.
+#   scripts/gpu-plumbing.sh --prepare ac2f681        # here, before the call
+#   TESSERA_COMMIT=<HEAD> TESTS='*Dense*:*Matmul*' SUITES='stream dense' \
+#     DEVICES='cuda:0 opencl:1:0' scripts/gpu-plumbing.sh   # there
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [[ ${1:-} == --prepare ]]; then
+  rev=${2:?usage: scripts/gpu-plumbing.sh --prepare REV}
+  rm -rf build-baseline && mkdir -p build-baseline/src
+  git archive "$rev" | tar -x -C build-baseline/src && echo "$rev" > build-baseline/src/BASELINE_REV
+  echo "build-baseline/src: $rev ($(du -sh build-baseline/src | cut -f1)); carry build-baseline"
+  exit 0
+fi
+source scripts/gpu-common.sh
+export TESSERA_CACHE_DIR=/tmp/tessera-cache
+[[ -f build-baseline/src/BASELINE_REV ]] || { echo "no build-baseline/src: run --prepare REV here and carry it"; exit 2; }
+base_rev=$(cat build-baseline/src/BASELINE_REV)
+gpu_build build/gpu tessera_cli tessera_tests
+cp "$OUT/build.log" "$OUT/build-new.log"
+(cd build-baseline/src && TESSERA_COMMIT=$base_rev gpu_build build/gpu tessera_cli)
+cp "$OUT/build.log" "$OUT/build-baseline.log"
+echo "new ${TESSERA_COMMIT:-?}, baseline $base_rev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
+summary=()
+if [[ -n ${TESTS:-} ]]; then
+  timeout 600 build/gpu/bin/tessera_tests --gtest_filter="$TESTS" > "$OUT/tests.log" 2>&1
+  summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
+  grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
+  cuda_filter=$(echo "$TESTS" | sed 's|\([^:]*\)|\1/cuda_*|g')
+  for tool in memcheck racecheck; do
+    timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
+      build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
+    summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
+  done
+fi
+for suite in ${SUITES:-stream}; do
+  for dev in ${DEVICES:-cuda:0}; do
+    tag=${suite}-${dev//:/_}
+    for round in 1 2; do
+      for which in baseline new; do
+        bin=build/gpu/bin/tessera
+        [[ $which == baseline ]] && bin=build-baseline/src/build/gpu/bin/tessera
+        timeout 900 $bin bench $suite --device $dev ${BENCH_ARGS:-} --json "$OUT/$tag-$which-$round.json" \
+          > "$OUT/$tag-$which-$round.md" 2>&1 || summary+=("bench $tag $which $round: exit $?")
+      done
+    done
+  done
+done
+python3 - "$OUT" <<'PY'
+import json, sys, glob, os, statistics
+out = sys.argv[1]
+rows = {}
+for f in sorted(glob.glob(f"{out}/*-*-[12].json")):
+    base = os.path.basename(f)[:-5]
+    tag, which, rnd = base.rsplit("-", 2)
+    d = json.load(open(f))
+    for dev in d.get("devices", []):
+        for r in dev.get("results", dev.get("rows", [])):
+            key = (tag, r.get("kernel"), r.get("precision"), str(r.get("size")))
+            ms = r.get("median_ms")
+            if ms: rows.setdefault(key, {}).setdefault(which, []).append(ms)
+worst = {}
+print(f"{'suite-device':28} {'kernel':34} {'prec':6} {'size':>10} {'base ms':>10} {'new ms':>10} {'new/base':>9}")
+for key, v in sorted(rows.items()):
+    if "baseline" not in v or "new" not in v: continue
+    b, n = min(v["baseline"]), min(v["new"])
+    ratio = n / b
+    worst[key[0]] = max(worst.get(key[0], 0), ratio)
+    print(f"{key[0]:28} {str(key[1])[:34]:34} {str(key[2]):6} {key[3]:>10} {b:10.4f} {n:10.4f} {ratio:9.3f}")
+json.dump({" | ".join(k): v for k, v in rows.items()}, open(f"{out}/comparison.json", "w"), indent=1)
+for t, w in worst.items(): print(f"worst new/baseline in {t}: {w:.3f}")
+PY
+printf '%s\n' "${summary[@]}"

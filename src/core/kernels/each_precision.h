@@ -1,0 +1,57 @@
+/* The one precision idiom of C++ and CUDA: a per-point header is included
+ * once per precision, giving float and double overloads of every function.
+ *
+ *   namespace tessera::dense::point {
+ *   #define TS_POINT_HEADER "dense/kernels/dense_point.h"
+ *   #include "core/kernels/each_precision.h"
+ *   }
+ *
+ * OpenCL builds a program once per precision instead, with the options of
+ * core/launch/launch_opencl.hpp (-Dts_real=float -Dts_pack=float4 -DTS_PACK=4
+ * or the double equivalents). CUDA translation units see 16-byte packs, C++
+ * ones TS_PACK 1; the two sets live in different inline namespaces so that a
+ * function of the same name and arguments never means two bodies. */
+#ifndef TESSERA_PORTABLE_H
+#error "include core/kernels/portable.h at file scope before core/kernels/each_precision.h"
+#endif
+#ifndef TS_POINT_HEADER
+#error "define TS_POINT_HEADER before including core/kernels/each_precision.h"
+#endif
+
+#if defined(__CUDACC__)
+inline namespace packs16 {
+#define ts_real float
+#define ts_pack float4
+#define TS_PACK 4
+#include TS_POINT_HEADER
+#undef ts_real
+#undef ts_pack
+#undef TS_PACK
+#define ts_real double
+#define ts_pack double2
+#define TS_PACK 2
+#include TS_POINT_HEADER
+#undef ts_real
+#undef ts_pack
+#undef TS_PACK
+}  // namespace packs16
+#else
+inline namespace packs1 {
+#define ts_real float
+#define ts_pack float
+#define TS_PACK 1
+#include TS_POINT_HEADER
+#undef ts_real
+#undef ts_pack
+#undef TS_PACK
+#define ts_real double
+#define ts_pack double
+#define TS_PACK 1
+#include TS_POINT_HEADER
+#undef ts_real
+#undef ts_pack
+#undef TS_PACK
+}  // namespace packs1
+#endif
+
+#undef TS_POINT_HEADER

@@ -1,0 +1,53 @@
+// CPU generator of the one launcher: a module's _cpu.cpp expands its kernel
+// list with TS_CPU_KERNEL. A kernel of kind each runs its item function in an
+// OpenMP loop over [0, n) (static schedule, so the work split is the same on
+// every run); group kernels are GPU tilings, so the module writes their CPU
+// launcher itself as the plain loop it stands for (the oracle).
+#pragma once
+#include <cstddef>
+
+#include "backends/cpu/cpu_device.hpp"
+#include "core/launch/launch.hpp"
+
+namespace tessera::launch {
+
+// What a kernel argument becomes on the CPU: a buffer its host pointer, a
+// value itself.
+template <class T>
+T* cpu_arg(Buffer<T>& b) {
+  return cpu::ptr<T>(b.handle());
+}
+template <class T>
+const T* cpu_arg(const Buffer<T>& b) {
+  return cpu::ptr<T>(b.handle());
+}
+template <class V>
+const V& cpu_arg(const V& v) {
+  return v;
+}
+
+// The arguments arrive converted, as by-value parameters, so that the loop
+// sees local pointers it can keep in registers and vectorise over.
+template <class Item, class... A>
+void cpu_for_each(ts_size n, Item item, A... args) {
+  const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for simd schedule(static)
+  for (std::ptrdiff_t i = 0; i < count; ++i) item(static_cast<ts_size>(i), args...);
+}
+
+}  // namespace tessera::launch
+
+#define TS_CPU_ARG(type, name) , ::tessera::launch::cpu_arg(name)
+#define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_ARG, TS_CPU_ARG)
+
+#define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CPU_##kind(K)
+#define TS_CPU_each(K)                                                                  \
+  template <class ts_real>                                                              \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, each, K) {                                   \
+    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                  \
+    ::tessera::launch::cpu_for_each(                                                    \
+        ts_count, [](ts_size ts_i, const auto&... ts_a) { K##_item(ts_i, ts_a...); } TS_CPU_ARGS(K)); \
+  }                                                                                     \
+  TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, each, K)
+#define TS_CPU_group(K)
+#define TS_CPU_group_dynamic(K)
