@@ -27,6 +27,7 @@ gpu_build build/gpu tessera_cli tessera_tests
 cp "$OUT/build.log" "$OUT/build-new.log"
 (cd build-baseline/src && TESSERA_COMMIT=$base_rev gpu_build build/gpu tessera_cli)
 cp "$OUT/build.log" "$OUT/build-baseline.log"
+build/gpu/bin/tessera devices | tee "$OUT/devices.txt" | head -5
 echo "new ${TESSERA_COMMIT:-?}, baseline $base_rev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
 summary=()
 if [[ -n ${TESTS:-} ]]; then
