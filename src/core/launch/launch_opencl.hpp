@@ -60,9 +60,9 @@ void cl_for_each(Queue& q, const char* program, const char* kernel, ts_size n, c
 }
 
 /// Kinds group and group_dynamic: n groups of `threads` work-items, with
-/// `scratch` elements of __local memory set at launch (0: a static array).
+/// `scratch` elements of `__local` memory set at launch (0: a static array).
 /// `occupancy` > 0: built for that many groups per compute unit (NVIDIA:
-/// a register cap, as CUDA's __launch_bounds__ gives the same kernel).
+/// a register cap, as `__launch_bounds__` gives CUDA the same kernel).
 template <class T, class... A>
 void cl_groups(Queue& q, const char* program, const char* kernel, ts_size n, std::size_t threads,
                std::size_t scratch, int occupancy, const A&... args) {
