@@ -8,4 +8,5 @@ cd build
 ctest --output-on-failure -j"$(nproc)" "$@"
 (cd .. && scripts/test-examples.sh build)   # examples/ against the installed package
 (cd .. && scripts/test-python.sh)   # the Python package: pip install . and pytest
+(cd .. && scripts/test-exclude-modules.sh)   # -DTESSERA_EXCLUDE_MODULES builds without demo, lbm, swe
 (cd .. && scripts/fuzz-smoke.sh)   # a few seconds of every file-reader fuzz harness (skipped without clang's fuzzer runtime)

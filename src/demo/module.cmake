@@ -1,5 +1,7 @@
 # demo: `tessera demo`, one checked case per module and a self-contained HTML
 # page (included from src/CMakeLists.txt; paths relative to src/).
+tessera_module_requires(demo krylov sparse lbm swe skeleton)
+tessera_module_apps(cmd_demo.cpp)
 target_sources(tessera PRIVATE
   demo/demo.cpp
   demo/html.cpp

@@ -1,6 +1,8 @@
 # krylov: GMRES(m)/FGMRES, CG, BiCGStab over any LinearOperator, resident,
 # thesis and fused modes, Jacobi/block-Jacobi preconditioners (included from
 # src/CMakeLists.txt; paths relative to src/).
+tessera_module_requires(krylov sparse)
+tessera_module_apps(cmd_solve.cpp bench_gmres.cpp cmd_report.cpp cmd_report_histories.cpp)
 target_sources(tessera PRIVATE
   krylov/solver.cpp
   krylov/vector_ops.cpp

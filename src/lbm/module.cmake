@@ -1,4 +1,6 @@
 # lbm: lattice Boltzmann (production solver and the thesis-exact gas simulation)
+tessera_module_requires(lbm skeleton)
+tessera_module_apps(cmd_lbm.cpp bench_lbm.cpp)
 target_sources(tessera PRIVATE
   lbm/config.cpp
   lbm/solver.cpp
@@ -16,7 +18,7 @@ if(TESSERA_HAVE_CUDA)
   target_sources(tessera_cuda_kernels PRIVATE lbm/kernels/lbm_cuda.cu lbm/kernels/thesis_gas_cuda.cu
                  lbm/kernels/thesis_gas_stencil_cuda.cu)
 endif()
-target_sources(tessera PRIVATE lbm/output.cpp lbm/checkpoint.cpp lbm/checkpoint_format.cpp io/checkpoint_container.cpp lbm/driver.cpp lbm/distributed.cpp lbm/thesis_gas_parts.cpp)
+target_sources(tessera PRIVATE lbm/output.cpp lbm/checkpoint.cpp lbm/checkpoint_format.cpp lbm/driver.cpp lbm/distributed.cpp lbm/thesis_gas_parts.cpp)
 find_package(PNG QUIET)
 if(PNG_FOUND)
   target_link_libraries(tessera PRIVATE PNG::PNG)

@@ -1,4 +1,5 @@
 # --- skeleton: distributed fields, halo exchange, map/zip/fold/mapStencil (issue 8) ---
+tessera_module_apps(cmd_skel.cpp bench_skeleton.cpp)
 target_sources(tessera PRIVATE
   skeleton/decomposition.cpp
   skeleton/layout.cpp

@@ -1,5 +1,7 @@
 # swe: shallow-water solvers (thesis-exact Lax-Friedrichs and a physical
 # HLL/hydrostatic-reconstruction model), CPU/OpenCL/CUDA. Paths relative to src/.
+tessera_module_requires(swe skeleton)
+tessera_module_apps(cmd_swe.cpp bench_swe.cpp)
 target_sources(tessera PRIVATE
   swe/thesis.cpp
   swe/physical.cpp

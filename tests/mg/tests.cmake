@@ -1,6 +1,6 @@
-# mg, streaming (out-of-core) thesis mode (included from tests/CMakeLists.txt;
-# paths relative to tests/). The other mg tests are listed there.
-target_sources(tessera_tests PRIVATE mg/test_mg_streaming.cpp)
+# mg: thesis-exact, device-resident and streaming (out-of-core) solvers
+# (included from tests/CMakeLists.txt; paths relative to tests/).
+target_sources(tessera_tests PRIVATE mg/test_mg_thesis.cpp mg/test_mg_solver.cpp mg/test_mg_streaming.cpp)
 # The CLI: a streamed solve under a budget a quarter of the problem, and a
 # budget too small for one tile (usage error, exit 2, says so).
 add_test(NAME cli.mg_streaming_cpu COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>

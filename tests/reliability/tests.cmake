@@ -1,6 +1,11 @@
 # Reliability (docs/reliability.md): reader regressions found by fuzzing and
 # the sanitizers, fault injection (TESSERA_FAULT) and clean interruption
 # (SIGINT/SIGTERM) through the command line, and the `parity` label.
+# Cross-cutting: these tests drive every module, so a build that leaves
+# modules out (-DTESSERA_EXCLUDE_MODULES) has none of them.
+if(TESSERA_EXCLUDE_MODULES)
+  return()
+endif()
 target_sources(tessera_tests PRIVATE reliability/test_reader_regressions.cpp)
 # Options, restarts and signals (issue 40): reliability/options.cmake.
 include(${CMAKE_CURRENT_LIST_DIR}/options.cmake)

@@ -1,6 +1,11 @@
 # `tessera report` (included from tests/CMakeLists.txt; paths relative to tests/).
 # Tiny sizes: every suite, the histories and report.py (plots only when
 # matplotlib is there) in well under a minute on the CPU.
+# Cross-cutting: these tests drive every module, so a build that leaves
+# modules out (-DTESSERA_EXCLUDE_MODULES) has none of them.
+if(TESSERA_EXCLUDE_MODULES)
+  return()
+endif()
 set(TESSERA_REPORT_TINY
     --size stream=65536 --size dense=48 --size mg=63 --param mg.n3d=15 --param mg.streaming=0 --size mg-kernels=15 --size swe=48 --param swe.thesis-n=40
     --param swe.steps=2 --param spmv.parts=stencil --param spmv.laplace=12 --param gmres.cases=

@@ -1,6 +1,8 @@
-# sparse, device side: SpMV kernels on every device, the spmv CLI (paths
-# relative to tests/).
-target_sources(tessera_tests PRIVATE sparse/test_spmv_device.cpp)
+# sparse: formats, converters, Matrix Market, the TRACE generator, SpMV
+# kernels on every device, the sparse CLI (paths relative to tests/).
+target_sources(tessera_tests PRIVATE sparse/test_sparse_convert.cpp sparse/test_sparse_thesis_examples.cpp
+               sparse/test_sparse_limits.cpp sparse/test_matrix_market.cpp sparse/test_trace_generator.cpp
+               sparse/test_spmv_device.cpp)
 add_test(NAME cli.sparse_spmv_trace COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;spmv\;--generate\;trace:3x5x4,blocks=2\;--kernel\;bcsr-warp\;--device\;cpu\;--reps\;2
          -DEXPECT=0 -DMATCH=checked.against.the.host.reference -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
@@ -81,3 +83,18 @@ add_test(NAME cli.sparse_info_zip_named_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<T
 add_test(NAME cli.sparse_convert_xz_out_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;convert\;${CMAKE_CURRENT_BINARY_DIR}/no_such_input.mtx\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx.xz
          -DEXPECT=2 "-DMATCH=never.mtx.xz: xz-compressed files are not supported" -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+
+# tessera sparse: generate a small TRACE-like system, inspect it, convert it; bad input exits 1 or 2.
+set(SPARSE_CLI_FILE ${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_trace.mtx.gz)
+add_test(NAME cli.sparse_generate COMMAND tessera_cli sparse generate trace:3x5x4,blocks=2 ${SPARSE_CLI_FILE})
+set_tests_properties(cli.sparse_generate PROPERTIES FIXTURES_SETUP sparse_cli)
+add_test(NAME cli.sparse_info COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;info\;${SPARSE_CLI_FILE} -DEXPECT=0 -DMATCH=BELL
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_convert COMMAND tessera_cli sparse convert ${SPARSE_CLI_FILE} ${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_trace.mtx --symmetry general)
+add_test(NAME cli.sparse_convert_not_symmetric_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;convert\;${SPARSE_CLI_FILE}\;${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_sym.mtx\;--symmetry\;symmetric -DEXPECT=1 -DMATCH=cannot.write.as.symmetric
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.sparse_info cli.sparse_convert cli.sparse_convert_not_symmetric_exit1 PROPERTIES FIXTURES_REQUIRED sparse_cli)
+add_test(NAME cli.sparse_bad_case_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;generate\;bogus:1x2x3\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx -DEXPECT=2 -DMATCH=unknown.kind
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_missing_file_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;info\;${CMAKE_CURRENT_BINARY_DIR}/no_such.mtx -DEXPECT=1 -DMATCH=cannot.open
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

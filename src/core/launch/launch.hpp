@@ -85,6 +85,21 @@ void same_device(Device*& d, const char* kernel, const A& a, const Rest&... rest
   same_device(d, kernel, rest...);
 }
 
+/// What a kernel argument becomes on the CPU and CUDA, where a buffer's
+/// handle is its address: a buffer its element pointer, a value itself.
+template <class T>
+T* device_arg(Buffer<T>& b) {
+  return static_cast<T*>(b.handle());
+}
+template <class T>
+const T* device_arg(const Buffer<T>& b) {
+  return static_cast<const T*>(b.handle());
+}
+template <class V>
+const V& device_arg(const V& v) {
+  return v;
+}
+
 template <class... A>
 Device& device_of(const char* kernel, const A&... args) {
   Device* d = nullptr;

@@ -6,25 +6,9 @@
 #pragma once
 #include <cstddef>
 
-#include "backends/cpu/cpu_device.hpp"
 #include "core/launch/launch.hpp"
 
 namespace tessera::launch {
-
-// What a kernel argument becomes on the CPU: a buffer its host pointer, a
-// value itself.
-template <class T>
-T* cpu_arg(Buffer<T>& b) {
-  return cpu::ptr<T>(b.handle());
-}
-template <class T>
-const T* cpu_arg(const Buffer<T>& b) {
-  return cpu::ptr<T>(b.handle());
-}
-template <class V>
-const V& cpu_arg(const V& v) {
-  return v;
-}
 
 // The arguments arrive converted, as by-value parameters, so that the loop
 // sees local pointers it can keep in registers and vectorise over.
@@ -37,7 +21,7 @@ void cpu_for_each(ts_size n, Item item, A... args) {
 
 }  // namespace tessera::launch
 
-#define TS_CPU_ARG(type, name) , ::tessera::launch::cpu_arg(name)
+#define TS_CPU_ARG(type, name) , ::tessera::launch::device_arg(name)
 #define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_ARG, TS_CPU_ARG)
 
 #define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CPU_##kind(K)

@@ -15,19 +15,6 @@ namespace tessera::launch {
 
 constexpr unsigned kCudaItemBlock = 256;
 
-template <class T>
-T* cuda_arg(Buffer<T>& b) {
-  return cuda::ptr<T>(b.handle());
-}
-template <class T>
-const T* cuda_arg(const Buffer<T>& b) {
-  return cuda::ptr<T>(b.handle());
-}
-template <class V>
-const V& cuda_arg(const V& v) {
-  return v;
-}
-
 inline unsigned cuda_item_blocks(const Device& d, ts_size n) {
   return static_cast<unsigned>(grid_stride_groups(d, (n + kCudaItemBlock - 1) / kCudaItemBlock));
 }
@@ -44,7 +31,7 @@ void cuda_launch(Queue& q, const char* kernel, unsigned blocks, unsigned threads
                  std::size_t shared_bytes, void (*k)(P...), A&&... args) {
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  k<<<blocks, threads, shared_bytes, cq.native()>>>(cuda_arg(args)...);
+  k<<<blocks, threads, shared_bytes, cq.native()>>>(device_arg(args)...);
   cuda::check_launch(kernel);
 }
 
@@ -74,43 +61,36 @@ void cuda_launch(Queue& q, const char* kernel, unsigned blocks, unsigned threads
   }                                                                                        \
   TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, each, K)
 
-#define TS_CUDA_GROUP_BODY(K)                                          \
-  ts_group ts_g;                                                       \
-  ts_g.id = blockIdx.x;                                                \
-  ts_g.count = ts_n;                                                   \
-  ts_g.lid = threadIdx.x;                                              \
-  K##_group(ts_g, ts_scratch TS_NAMES(K));
-
-#define TS_CUDA_group(K, THREADS, SCRATCH, OCC)                                                  \
+// A group kernel: SCRATCH_DECL declares ts_scratch, SHARED_BYTES is the
+// dynamic shared memory of a launch.
+#define TS_CUDA_GROUP_KERNEL(kind, K, THREADS, OCC, SCRATCH_DECL, SHARED_BYTES)                \
   template <class ts_real>                                                                  \
-  __global__ void __launch_bounds__(THREADS, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
-    __shared__ __align__(16) ts_real ts_scratch[SCRATCH];                                                 \
-    TS_CUDA_GROUP_BODY(K)                                                                   \
+  __global__ void __launch_bounds__(THREADS, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {   \
+    SCRATCH_DECL                                                                            \
+    ts_group ts_g;                                                                          \
+    ts_g.id = blockIdx.x;                                                                   \
+    ts_g.count = ts_n;                                                                      \
+    ts_g.lid = threadIdx.x;                                                                 \
+    K##_group(ts_g, ts_scratch TS_NAMES(K));                                                \
   }                                                                                         \
   template <class ts_real>                                                                  \
-  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, group, K) {                                     \
+  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K) {                                      \
     ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                      \
-    if (ts_count == 0) return;                                                                     \
-    ::tessera::launch::cuda_launch(q, #K, ::tessera::launch::cuda_groups(#K, ts_count), THREADS, 0, \
-                                   K##_kernel<ts_real>, ts_count TS_HOST_NAMES(K));                \
+    if (ts_count == 0) return;                                                              \
+    ::tessera::launch::cuda_launch(q, #K, ::tessera::launch::cuda_groups(#K, ts_count),     \
+                                   THREADS, SHARED_BYTES, K##_kernel<ts_real>,              \
+                                   ts_count TS_HOST_NAMES(K));                              \
   }                                                                                         \
-  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, group, K)
+  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, kind, K)
+
+#define TS_CUDA_group(K, THREADS, SCRATCH, OCC)                                               \
+  TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC,                                                \
+                       __shared__ __align__(16) ts_real ts_scratch[SCRATCH];, 0)
 
 // Dynamic shared memory is declared as bytes: the float and double
 // instantiations share the extern symbol.
-#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC)                                          \
-  template <class ts_real>                                                                  \
-  __global__ void __launch_bounds__(THREADS, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
-    extern __shared__ __align__(16) unsigned char ts_dynamic_shared[];                      \
-    ts_real* ts_scratch = reinterpret_cast<ts_real*>(ts_dynamic_shared);                    \
-    TS_CUDA_GROUP_BODY(K)                                                                   \
-  }                                                                                         \
-  template <class ts_real>                                                                  \
-  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, group_dynamic, K) {                             \
-    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                      \
-    if (ts_count == 0) return;                                                                     \
-    ::tessera::launch::cuda_launch(q, #K, ::tessera::launch::cuda_groups(#K, ts_count), THREADS,   \
-                                   ts_scratch_elems * sizeof(ts_real), K##_kernel<ts_real>,          \
-                                   ts_count TS_HOST_NAMES(K));                                     \
-  }                                                                                         \
-  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, group_dynamic, K)
+#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC)                                       \
+  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC,                                        \
+                       extern __shared__ __align__(16) unsigned char ts_dynamic_shared[];     \
+                       ts_real* ts_scratch = reinterpret_cast<ts_real*>(ts_dynamic_shared);,  \
+                       ts_scratch_elems * sizeof(ts_real))

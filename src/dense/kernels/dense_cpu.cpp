@@ -54,9 +54,9 @@ T fold_chunk(std::size_t begin, std::size_t n, const T* x, const T* y) {
 
 template <class ts_real>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_chunks) {
-  const ts_real* xp = launch::cpu_arg(x);
-  const ts_real* yp = launch::cpu_arg(y);
-  ts_real* o = launch::cpu_arg(out);
+  const ts_real* xp = launch::device_arg(x);
+  const ts_real* yp = launch::device_arg(y);
+  ts_real* o = launch::device_arg(out);
   const auto groups = static_cast<std::ptrdiff_t>(ts_count);
   with_constants(term, combine, [&](auto t, auto c) {
 #pragma omp parallel for schedule(static)
@@ -68,9 +68,9 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_chunks)
 
 template <class ts_real>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_device) {
-  const ts_real* xp = launch::cpu_arg(x);
-  const ts_real* yp = launch::cpu_arg(y);
-  ts_real* o = launch::cpu_arg(out);
+  const ts_real* xp = launch::device_arg(x);
+  const ts_real* yp = launch::device_arg(y);
+  ts_real* o = launch::device_arg(out);
   const auto groups = static_cast<std::ptrdiff_t>(ts_count);
   const std::size_t per = (n + ts_count - 1) / ts_count;
   with_constants(term, combine, [&](auto t, auto c) {
@@ -94,7 +94,7 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_device)
         n, [](ts_size i, const ts_real* ap, const ts_real* bp, ts_real* cp) {               \
           cp[i] = ts_ew_add(ts_real(0), ap[i], bp[i]);                                      \
         },                                                                                  \
-        launch::cpu_arg(a), launch::cpu_arg(b), launch::cpu_arg(c));                        \
+        launch::device_arg(a), launch::device_arg(b), launch::device_arg(c));                        \
   }                                                                                         \
   TS_INSTANTIATE_LAUNCHER(CpuTag, kind, K)
 TS_VECADD_CPU(group, vecadd_global)

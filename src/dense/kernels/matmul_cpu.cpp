@@ -123,7 +123,7 @@ TS_CPU_ISA_PAIR(block)
 // a CPU its caches do; both run the one blocked loop nest.
 template <class T>
 void naive_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
-  const Operands<T> g{launch::cpu_arg(A), launch::cpu_arg(B), launch::cpu_arg(C), m, k, n};
+  const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
   static const bool fma = TS_CPU_HAS_FMA();
   auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
 #pragma omp parallel for schedule(static)
@@ -132,7 +132,7 @@ void naive_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, 
 
 template <class T>
 void blocked_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
-  const Operands<T> g{launch::cpu_arg(A), launch::cpu_arg(B), launch::cpu_arg(C), m, k, n};
+  const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
   static const bool fma = TS_CPU_HAS_FMA();
   auto blk = fma ? block_fma<T> : block_base<T>;
   const std::ptrdiff_t bm = (g.m + MB - 1) / MB, bn = (g.n + NB - 1) / NB;
