@@ -42,7 +42,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "apps/tessera/commands.hpp"
 #include "core/error.hpp"
@@ -62,14 +61,6 @@ namespace {
 
 using namespace tessera::sparse;
 using bench::Measurement;
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 
 // Vector bytes of one Arnoldi step j (0-based) as implemented: MGS 5 vector
@@ -301,12 +292,12 @@ std::vector<Measurement> ortho_kernel_rows(const std::shared_ptr<Device>& dev, i
 bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
   bench::DeviceReport report;
   report.device = device->info();
-  const auto names = split_list(args.param("cases", args.quick ? "1" : "1,2,3,4,5,6"));
+  const auto names = args.param_list("cases", args.quick ? "1" : "1,2,3,4,5,6");
   const int iters = int(args.param_int("iters", "100"));
-  const auto modes = split_list(args.param("modes", "resident,thesis,fused"));
-  const auto orthos = split_list(args.param("ortho", "mgs,cgs2"));
-  const auto ghosts = split_list(args.param("ghosts", "keep"));
-  const auto bases = split_list(args.param("basis", "full"));
+  const auto modes = args.param_list("modes", "resident,thesis,fused");
+  const auto orthos = args.param_list("ortho", "mgs,cgs2");
+  const auto ghosts = args.param_list("ghosts", "keep");
+  const auto bases = args.param_list("basis", "full");
   for (const auto& b : bases)
     if (b != "full" && b != "compressed") throw UsageError(fmt::format("--param basis={}: expected full or compressed", b));
   const auto cgs2_like = [](const std::string& o) { return o == "cgs2" || o == "dcgs2" || o == "bcgs2"; };
@@ -315,7 +306,7 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     throw UsageError("--param modes=...fused needs cgs2, dcgs2 or bcgs2 in --param ortho= (the fused mode runs DCGS2 "
                      "or s-step block CGS2)");
   std::vector<int> ssteps;
-  for (const auto& v : split_list(args.param("sstep", "4"))) {
+  for (const auto& v : args.param_list("sstep", "4")) {
     const int sv = int(parse_int_param("sstep", v));
     if (sv < 1 || sv > TS_KRY_BLOCK_MAX) throw UsageError(fmt::format("--param sstep={}: expected 1 to {}", v, TS_KRY_BLOCK_MAX));
     ssteps.push_back(sv);
@@ -324,17 +315,17 @@ bench::DeviceReport run_gmres_suite(const std::shared_ptr<Device>& device, const
     if (g != "keep" && g != "drop") throw UsageError(fmt::format("--param ghosts={}: expected keep or drop", g));
   const bool tosolve = args.param_int("tosolve", "1") != 0;
   std::vector<bool> pipelines;
-  for (const auto& p : split_list(args.param("pipeline", "1")))
+  for (const auto& p : args.param_list("pipeline", "1"))
     if (p == "0" || p == "1") pipelines.push_back(p == "1");
     else throw UsageError(fmt::format("--param pipeline={}: expected 1, 0 or 1,0", p));
   const int poisson = int(args.param_int("poisson", args.quick ? "63" : "255"));
   const int shortn = int(args.param_int("short", args.quick ? "32" : "256"));
-  const auto precs = split_list(args.param("precond", "none"));
+  const auto precs = args.param_list("precond", "none");
   for (const auto& p : precs)
     if (p != "none" && p != "jacobi" && p != "block-jacobi" && p != "ilu0")
       throw UsageError(fmt::format("--param precond={}: expected none, jacobi, block-jacobi or ilu0", p));
   std::vector<std::string> mtx;
-  for (const auto& f : split_list(args.param("mtx", "")))
+  for (const auto& f : args.param_list("mtx", ""))
     if (!f.empty() && args.run_double()) mtx.push_back(f);
   // time to 1e-8 (complex double for TRACE, the file's field for Matrix
   // Market): GMRES(30)/(100) with CGS2, resident and fused, each basis

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -41,19 +40,11 @@ constexpr ThesisRow kThesisA100[] = {{80, 0.0529}, {160, 0.3798}, {240, 1.2888},
 // per-side Muesli totals vary, §5.8)
 constexpr double kThesisMuesliA100 = 1963;
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
                      Progress& progress) {
   const int steps = a.quick ? 2 : 10;
-  for (const auto& coll : split(a.param("collision", "bgk")))
-    for (const auto& prec : split(a.param("precisions", "fp32,fp16s,fp64"))) {
+  for (const auto& coll : a.param_list("collision", "bgk"))
+    for (const auto& prec : a.param_list("precisions", "fp32,fp16s,fp64")) {
       lbm::Config c;
       c.lattice = lbm::parse_lattice(a.param("lattice", "D3Q19"));
       c.collision = lbm::parse_collision(coll);
@@ -81,7 +72,7 @@ void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, lon
 
 void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
   std::vector<long> sides;
-  for (const auto& s : split(a.param("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800")))
+  for (const auto& s : a.param_list("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800"))
     sides.push_back(parse_int_param("thesis_sides", s, 1));
   const int iterations = int(a.param_int("thesis_iterations", "200", 1));
   for (long side : sides) {
@@ -163,9 +154,9 @@ void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
 void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
                   Progress& progress) {
   const int steps = a.quick ? 2 : 10;
-  for (const auto& prec : split(a.param("scaling_precisions", "fp32,fp16s"))) {
+  for (const auto& prec : a.param_list("scaling_precisions", "fp32,fp16s")) {
     double base_weak = 0, base_strong = 0;
-    for (const auto& gs : split(a.param("gpus", "1"))) {
+    for (const auto& gs : a.param_list("gpus", "1")) {
       const int g = int(parse_int_param("gpus", gs, 1));
       for (const bool weak : {true, false}) {
         lbm::Config c;
@@ -205,7 +196,7 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
   production_rows(dev, a, side, r, progress);
   if (a.param_flag("largest", false)) {
     // the largest cube of FP32 D3Q19 state within 90% of the device memory (FP16S and FP64 scale it)
-    for (const auto& prec : split(a.param("precisions", "fp32,fp16s,fp64"))) {
+    for (const auto& prec : a.param_list("precisions", "fp32,fp16s,fp64")) {
       lbm::Config c;
       c.precision = lbm::parse_precision(prec);
       const double per_cell = 19.0 * double(c.variant().store_bytes()) + 1.0;

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -29,12 +28,9 @@ namespace sk = tessera::skeleton;
 namespace ex = tessera::skeleton::examples;
 using bench::Measurement;
 
-std::vector<int> parse_list(const std::string& s) {
+std::vector<int> parse_gpus(const BenchArgs& a) {
   std::vector<int> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(int(parse_int_param("gpus", item, 1)));
+  for (const std::string& item : a.param_list("gpus", "1")) out.push_back(int(parse_int_param("gpus", item, 1)));
   if (out.empty()) throw UsageError("--param gpus=: expected a list such as 1,2,4");
   return out;
 }
@@ -184,7 +180,7 @@ StepTiming time_steps(const sk::Team& team, long nx, long ny, long nz, int steps
 }
 
 void scaling_rows(const std::shared_ptr<Device>& dev, long n, const BenchArgs& a, bench::DeviceReport& r) {
-  const auto gpus = parse_list(a.param("gpus", "1"));
+  const auto gpus = parse_gpus(a);
   const std::string scaling = a.param("scaling", "both");
   const int steps = int(a.param_int("steps", a.quick ? "4" : "20", 1));
   for (const std::string kind : {"weak", "strong"}) {

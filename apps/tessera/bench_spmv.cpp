@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "apps/tessera/commands.hpp"
 #include "core/error.hpp"
@@ -37,14 +36,6 @@ namespace {
 
 using namespace tessera::sparse;
 using bench::Measurement;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 
 const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b, Kernel::bcsr_v2b,
@@ -159,7 +150,7 @@ double bcsr_model_bytes(const Bcsr<V>& b) {
 
 void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   using V = std::complex<float>;
-  const std::vector<std::string> names = split(c.args.param("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6"));
+  const std::vector<std::string> names = c.args.param_list("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6");
   const int spmvs = int(c.args.param_int("spmvs", "100", 1));
   DeviceOptions dopt;
   dopt.ell_subsection = int(c.args.param_int("ell_l", "20", 1));
@@ -170,7 +161,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
       throw UsageError(fmt::format("--param csr_chains={}: expected a power of two", ch));
   }
   std::vector<Kernel> modern_kernels;
-  for (const std::string& k : split(c.args.param("kernels", "")))
+  for (const std::string& k : c.args.param_list("kernels", ""))
     modern_kernels.push_back(sparse::parse_kernel(k));
   if (modern_kernels.empty()) modern_kernels = kModernBlockKernels;
   const auto cases = thesis_cases();
@@ -197,7 +188,7 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
         kernel_row(c, m, k, fmt::format("thesis {} {} +x/y transfers x{}", tag, to_string(k), spmvs), spmvs, dopt,
                    minimal, "BCSR", nullptr, ref, true);
       if (first)
-        for (const std::string& l : split(c.args.param("ell_sweep", ""))) {
+        for (const std::string& l : c.args.param_list("ell_sweep", "")) {
           DeviceOptions o = dopt;
           o.ell_subsection = int(parse_int_param("ell_sweep", l, 1));
           kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs, o, minimal, "BCSR",
@@ -249,7 +240,7 @@ void stencil_section(Context& c, Progress& progress) {
   const int n = int(c.args.param_int("laplace", c.args.quick ? "100" : "200", 1));
   progress.step(fmt::format("7-point Laplacian {}^3", n));
   stencil_matrix(c, generate_matrix<double>(fmt::format("laplace7:{}", n)));
-  for (const std::string& f : split(c.args.param("matrices", ""))) {
+  for (const std::string& f : c.args.param_list("matrices", "")) {
     progress.step(f);
     if (file_is_complex(f)) stencil_matrix(c, read_matrix<std::complex<double>>(f));
     else stencil_matrix(c, read_matrix<double>(f));
@@ -259,9 +250,9 @@ void stencil_section(Context& c, Progress& progress) {
 bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
   bench::DeviceReport report;
   report.device = device->info();
-  const std::vector<std::string> parts = split(args.param("parts", "thesis,modern,stencil"));
+  const std::vector<std::string> parts = args.param_list("parts", "thesis,modern,stencil");
   auto has = [&](const char* p) { return std::find(parts.begin(), parts.end(), p) != parts.end(); };
-  Progress progress("spmv on " + device->id(), 2 + 6 + static_cast<int>(split(args.param("matrices", "")).size()));
+  Progress progress("spmv on " + device->id(), 2 + 6 + static_cast<int>(args.param_list("matrices", "").size()));
   progress.step("copy");
   const std::size_t copy_bytes = std::size_t(1) << (args.quick ? 28 : 30);
   const Measurement copy = bench::measure_native_copy(*device, copy_bytes, args.timing);

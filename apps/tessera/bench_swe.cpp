@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "skeleton/team.hpp"
@@ -152,24 +153,20 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   r.results.push_back(copy);
   if (const std::string ps = a.param("parts", a.param("gpus", "")); !ps.empty()) {  // scaling rows only
     std::vector<int> parts;
-    for (std::size_t p = 0; p < ps.size();) {
-      const std::size_t e = std::min(ps.find(',', p), ps.size());
-      parts.push_back(int(parse_int_param("parts", ps.substr(p, e - p), 1)));
-      if (parts.back() < 1) throw UsageError("--param parts=: expected a list such as 1,2,4");
-      p = e + 1;
-    }
+    for (const std::string& item : split_list("--param parts", ps))
+      parts.push_back(int(parse_int_param("parts", item, 1)));
     if (a.run_float()) scaling_rows<float>(dev, phys_n, parts, steps, t, r);
     if (fp64) scaling_rows<double>(dev, phys_n, parts, steps, t, r);
     return r;
   }
   const auto& variants = swe::thesis_variants();
   Progress p("bench swe", int(variants.size()) * 2 + 4);
+  const std::vector<std::string> only = a.param_list("variants", "");
   if (a.param_flag("thesis", true))
     for (const auto& v : variants) {
       if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;
       if (a.quick && v.name != "v5-pingpong" && v.name != "strip-walls") continue;
-      if (const std::string only = a.param("variants", ""); !only.empty() && ("," + only + ",").find("," + v.name + ",") == std::string::npos)
-        continue;
+      if (!only.empty() && std::find(only.begin(), only.end(), v.name) == only.end()) continue;
       p.step("thesis " + v.name);
       if (a.run_float()) thesis_row<float>(dev, v, thesis_n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "apps/tessera/option_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -60,19 +61,6 @@ std::map<std::string, Profile> cpu_quick_profile() {
           {"gmres", {0, {"cases=1", "iters=10", "tosolve=0", "poisson=31"}}},
           {"skeleton", {32, {"steps=2"}}},
           {"lbm", {32, {"thesis_sides=32", "thesis_iterations=10", "precisions=fp32"}}}};
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const auto comma = s.find(',', start);
-    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 BenchArgs suite_args(const std::string& suite, const ReportArgs& r, bool gpu) {
@@ -175,7 +163,7 @@ int run_report(const ReportArgs& r) {
   const bool gpu = device->info().is_gpu;
   // "none": no suite runs (with --keep, the histories of an existing report are recomputed)
   std::vector<std::string> suites = r.suites.empty() ? kSuites : r.suites == "none" ? std::vector<std::string>{}
-                                                                                     : split_list(r.suites);
+                                                                                     : split_list("--suites", r.suites);
   for (const auto& s : suites)
     if (std::find(kSuites.begin(), kSuites.end(), s) == kSuites.end())
       throw UsageError("--suites: unknown suite '" + s + "' (known: stream, dense, mg, mg-kernels, swe, spmv, "

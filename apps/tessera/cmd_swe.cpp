@@ -95,13 +95,7 @@ Command add_swe_command(CLI::App& app) {
       probe_output_paths(*cmd);  // the case file may name outputs too
     }
     swe::RunOptions& o = a->run;
-    o.formats.clear();
-    std::string f = a->format;
-    for (std::size_t p = 0; !f.empty();) {
-      p = f.find(',');
-      o.formats.push_back(f.substr(0, p));
-      f = p == std::string::npos ? "" : f.substr(p + 1);
-    }
+    o.formats = split_list("--format", a->format);
     if (o.formats.empty() && !o.out.empty()) o.formats = {o.model == "thesis" ? "vtk" : "vti"};
     if (o.every > 0 && o.every_time > 0) throw UsageError("give --every or --every-time, not both");
     nlohmann::json j;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "apps/tessera/option_checks.hpp"
 #include "core/error.hpp"
 
 namespace tessera::app {
@@ -63,6 +64,10 @@ long parse_int_param(const std::string& key, const std::string& text, long min) 
 
 long BenchArgs::param_int(const std::string& key, const std::string& fallback, long min) const {
   return parse_int_param(key, param(key, fallback), min);
+}
+
+std::vector<std::string> BenchArgs::param_list(const std::string& key, const std::string& fallback) const {
+  return split_list("--param " + key, param(key, fallback));
 }
 
 bool BenchArgs::param_flag(const std::string& key, bool fallback) const {

@@ -46,6 +46,9 @@ struct BenchArgs {
   std::string param(const std::string& key, const std::string& fallback = "") const;
   /// param() as an integer of at least `min` (parse_int_param).
   long param_int(const std::string& key, const std::string& fallback, long min = 0) const;
+  /// param() as a comma-separated list (split_list, option_checks.hpp): ""
+  /// gives none, an empty item is a UsageError naming the key and the value.
+  std::vector<std::string> param_list(const std::string& key, const std::string& fallback) const;
   /// param() as 0 or 1; anything else is a UsageError naming the key.
   bool param_flag(const std::string& key, bool fallback) const;
 };

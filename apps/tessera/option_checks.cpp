@@ -29,6 +29,20 @@ bool to_double(const std::string& s, double& v) {
 }
 }  // namespace
 
+std::vector<std::string> split_list(const std::string& option, const std::string& value) {
+  std::vector<std::string> items;
+  if (value.empty()) return items;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = value.find(',', start);
+    items.push_back(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (items.back().empty())
+      throw UsageError(fmt::format("{} '{}': an empty item in the comma-separated list (give items such as a,b)",
+                                   option, value));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](std::string& s) -> std::string {

@@ -5,6 +5,7 @@
 // given" by a sentinel test further down.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +20,12 @@ CLI::Validator finite_number();
 CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi);
 inline CLI::Validator positive() { return interval(0, 1e308, true, false); }  ///< 0 < x (finite)
 inline CLI::Validator non_negative() { return interval(0, 1e308, false, false); }  ///< 0 <= x (finite)
+
+/// The items of the comma-separated value `value` of option `option`
+/// ("vti,png": {"vti", "png"}; "": none), as given (no trimming). An empty
+/// item ("a,,b", ",a", "a,") is a UsageError (exit 2) naming the option and
+/// the value. Every list-valued option and --param of the CLI splits here.
+std::vector<std::string> split_list(const std::string& option, const std::string& value);
 
 /// Adds finite_number() to every FLOAT option of `app` and its sub-commands
 /// (also to values a case file hands over through run_callback()).

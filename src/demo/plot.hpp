@@ -4,9 +4,12 @@
 #include <filesystem>
 #include <vector>
 
-#include "demo/image.hpp"
+#include "io/raster.hpp"
 
 namespace tessera::demo {
+
+using io::Image;  // the plots are drawn on io's raster
+using io::Rgb;
 
 struct Series {
   std::vector<double> y;  ///< y[i] at x = i; non-positive or non-finite values are skipped

@@ -20,12 +20,12 @@ if(TESSERA_HAVE_CUDA)
   target_sources(tessera_cuda_kernels PRIVATE swe/kernels/swe_cuda.cu)
 endif()
 
-# Output: legacy VTK / .vti / .pvd (no dependency), PNG (libpng), NetCDF
+# Output: legacy VTK / .vti / .pvd (no dependency), PNG (io/png.cpp: libpng,
+# required here, linked in src/CMakeLists.txt), NetCDF
 # (optional: TESSERA_SWE_HAVE_NETCDF), case files
 # (a flat TOML subset parsed in case_file.cpp; no dependency).
 target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/case_file.cpp swe/run.cpp)
 find_package(PNG REQUIRED)
-target_link_libraries(tessera PRIVATE PNG::PNG)
 find_package(netCDF CONFIG QUIET)
 if(TARGET netCDF::netcdf)
   target_link_libraries(tessera PRIVATE netCDF::netcdf)

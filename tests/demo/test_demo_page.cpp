@@ -13,8 +13,8 @@
 
 #include "core/error.hpp"
 #include "demo/html.hpp"
-#include "demo/image.hpp"
 #include "demo/plot.hpp"
+#include "io/raster.hpp"
 
 namespace tessera::demo {
 namespace {

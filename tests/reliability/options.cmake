@@ -47,6 +47,16 @@ opt_case(options.swe_float_clock_exit2 2 "resolution.of.the.solver's.clock"
   "${OPT_SWE}|--precision|float|--dt|1e-7|--t-end|100")
 opt_case(options.swe_every_time_outputs_exit2 2 "--every-time.*outputs" "${OPT_SWE}|--every-time|1e-300")
 
+# --- comma-separated lists (option_checks.hpp: split_list): an empty item is
+#     refused (exit 2) naming the option and the value, nothing written ---
+opt_case(options.swe_format_empty_item_exit2 2 "--format 'vti,,png': an empty item"
+  "${OPT_SWE}|--format|vti,,png|--out|${OPT_DIR}/format_empty" -DNOT_EXISTS=${OPT_DIR}/format_empty)
+opt_case(options.report_suites_empty_item_exit2 2 "--suites 'stream,': an empty item"
+  "report|--quick|--device|cpu|--no-python|--suites|stream,|--out|${OPT_DIR}/suites_empty"
+  -DNOT_EXISTS=${OPT_DIR}/suites_empty)
+opt_case(options.bench_param_empty_item_exit2 2 "--param variants ',v5-pingpong': an empty item"
+  "bench|swe|--device|cpu|--size|48|--quick|--reps|1|--warmup|1|--param|variants=,v5-pingpong")
+
 # --- options checked and output paths probed before anything is computed or
 #     written (a bad option: exit 2; an output path that cannot be written:
 #     exit 1, naming the option and the path; nothing left behind) ---

@@ -1,18 +1,19 @@
-#include "demo/image.hpp"
-
-#include <png.h>
+#include "io/raster.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "io/png.hpp"
 
-namespace tessera::demo {
+namespace tessera::io {
+
+static_assert(sizeof(Rgb) == 3, "Image rows are handed to the PNG encoder as packed RGB bytes");
 
 namespace {
 
-// 3x5 glyphs, one 3-bit mask per row (bit 2 = left column).
+// 3x5 glyphs, one 3-bit mask per row, top row first (bit 2 = left column).
 const unsigned char* glyph(char c) {
   static const unsigned char digits[10][5] = {{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7},
                                               {5, 5, 7, 1, 1}, {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1},
@@ -32,15 +33,21 @@ const unsigned char* glyph(char c) {
   }
 }
 
-void append(png_structp p, png_bytep data, png_size_t n) {
-  static_cast<std::string*>(png_get_io_ptr(p))->append(reinterpret_cast<const char*>(data), n);
-}
-
 }  // namespace
 
+Rgb viridis(double t) {
+  static const double p[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  t = std::clamp(std::isnan(t) ? 0.0 : t, 0.0, 1.0) * 4;
+  const int k = std::min(3, int(t));
+  const double f = t - k;
+  auto mix = [&](int c) { return static_cast<std::uint8_t>(p[k][c] + f * (p[k + 1][c] - p[k][c]) + 0.5); };
+  return {mix(0), mix(1), mix(2)};
+}
+
 Image::Image(int width, int height, Rgb background)
-    : w_(width), h_(height), px_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), background) {
-  if (width <= 0 || height <= 0) throw Error("demo image: width and height must be positive");
+    : w_(width), h_(height) {
+  if (width <= 0 || height <= 0) throw Error("image: width and height must be positive");
+  px_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), background);
 }
 
 void Image::set(int x, int y, Rgb c) {
@@ -70,34 +77,18 @@ void Image::text(int x, int y, const std::string& s, int scale, Rgb c) {
     const unsigned char* g = glyph(ch);
     for (int r = 0; r < 5; ++r)
       for (int col = 0; col < 3; ++col)
-        if (g[r] & (4 >> col)) fill_rect(x + col * scale, y + r * scale, x + col * scale + scale - 1, y + r * scale + scale - 1, c);
+        if (g[r] & (4 >> col))
+          fill_rect(x + col * scale, y + r * scale, x + col * scale + scale - 1, y + r * scale + scale - 1, c);
     x += 4 * scale;
   }
 }
 
 std::string Image::encode_png() const {
-  std::string out;
-  png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = p ? png_create_info_struct(p) : nullptr;
-  if (!p || !info) {
-    png_destroy_write_struct(&p, info ? &info : nullptr);
-    throw Error("libpng: cannot create a PNG writer");
-  }
-  if (setjmp(png_jmpbuf(p))) {
-    png_destroy_write_struct(&p, &info);
-    throw Error("libpng: encoding a demo plot failed");
-  }
-  png_set_write_fn(p, &out, append, nullptr);
-  png_set_IHDR(p, info, static_cast<png_uint_32>(w_), static_cast<png_uint_32>(h_), 8, PNG_COLOR_TYPE_RGB,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(p, info);
-  for (int y = 0; y < h_; ++y)
-    png_write_row(p, reinterpret_cast<png_const_bytep>(&px_[static_cast<std::size_t>(y) * w_]));
-  png_write_end(p, nullptr);
-  png_destroy_write_struct(&p, &info);
-  return out;
+  return io::encode_png(w_, h_, 3, reinterpret_cast<const std::uint8_t*>(px_.data()));
 }
 
-void Image::write_png(const std::filesystem::path& path) const { write_file_atomic(path, encode_png()); }
+void Image::write_png(const std::filesystem::path& path) const {
+  io::write_png(path, w_, h_, 3, reinterpret_cast<const std::uint8_t*>(px_.data()));
+}
 
-}  // namespace tessera::demo
+}  // namespace tessera::io
