@@ -8,7 +8,7 @@
 #            (CUDA instances only; SAN_TESTS: another filter for both)
 # BENCH      ';'-separated `tessera bench` argument lists; run i writes
 #            $OUT/bench-i.json and bench-i.md; leading NAME=VALUE words are
-#            set in that run's environment (e.g. TESSERA_LBM_BLOCK_X=128 lbm ...)
+#            set in that run's environment (e.g. TESSERA_SWE_PREFETCH=6 swe ...)
 # NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
 # PACK=0     leave the files in $OUT (default: one $OUT/results.tgz, since
 #            the device tool returns only a few files)

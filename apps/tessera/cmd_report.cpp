@@ -23,6 +23,7 @@
 #include "apps/tessera/commands.hpp"
 #include "apps/tessera/option_checks.hpp"
 #include "core/atomic_file.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 
@@ -125,7 +126,7 @@ void keep_unmeasured_rows(const fs::path& file, nlohmann::json& now) {
 /// (<prefix>/share/tessera/report/report.py), the build tree's source
 /// (<build>/bin/../../python), or this file's source tree.
 fs::path find_report_script() {
-  if (const char* env = std::getenv("TESSERA_REPORT_SCRIPT")) return env;
+  if (const auto env = env_string("TESSERA_REPORT_SCRIPT")) return *env;
   std::vector<fs::path> candidates;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -271,7 +272,7 @@ int run_report(const ReportArgs& r) {
       throw Error("report: python/tessera_report/report.py not found (set TESSERA_REPORT_SCRIPT); the "
                   "results are in " + results.string());
     std::string python = r.python;
-    if (python.empty()) python = std::getenv("TESSERA_PYTHON") ? std::getenv("TESSERA_PYTHON") : "python3";
+    if (python.empty()) python = env_string("TESSERA_PYTHON").value_or("python3");
     const int rc = run_program({python, script.string(), "--out", out.string()});
     if (rc != 0)
       throw Error(fmt::format("report: '{} {}' exited with {}; the results are in {}", python, script.string(), rc,

@@ -18,6 +18,7 @@
 #include "apps/tessera/commands.hpp"
 #include "apps/tessera/host_memory.hpp"
 #include "apps/tessera/option_checks.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "tessera/config.hpp"
 
@@ -32,14 +33,17 @@ namespace {
 // one on an idle machine (2.5 ms); passive waiting took 100 ms busy but 12 ms
 // idle (docs/backends.md, scripts/omp-busy-bench.sh). libgomp reads the count
 // once, when it is loaded, before main(): so it is set here and the program
-// started again, once. An OMP_WAIT_POLICY or GOMP_SPINCOUNT of the user's is kept.
+// started again, once. An OMP_WAIT_POLICY or GOMP_SPINCOUNT of the user's is
+// kept; TESSERA_NO_REEXEC=1 keeps libgomp's default without one.
 bool same_file(const char* a, const char* b) {
   struct stat x {}, y {};
   return ::stat(a, &x) == 0 && ::stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 void short_spin_by_default(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT") || std::getenv("TESSERA_NO_REEXEC")) return;
+  if (tessera::env_flag("TESSERA_NO_REEXEC", false) || tessera::env_string("OMP_WAIT_POLICY") ||
+      tessera::env_string("GOMP_SPINCOUNT"))
+    return;
   // Only the program itself is started again: under valgrind, or a loader
   // started by hand (ld.so tessera ...), /proc/self/exe is another program.
   const auto* execfn = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
@@ -58,7 +62,12 @@ void short_spin_by_default(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  short_spin_by_default(argv);
+  try {
+    short_spin_by_default(argv);
+  } catch (const tessera::Error& e) {  // a malformed TESSERA_NO_REEXEC
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return e.exit_code();
+  }
   CLI::App app{"tessera — GPU numerical simulation: multigrid, shallow water, sparse/Krylov, "
                "skeletons, lattice Boltzmann on CPU, OpenCL and CUDA"};
   app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION + " (" +

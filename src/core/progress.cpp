@@ -3,27 +3,25 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+
+#include "core/env.hpp"
 
 namespace tessera {
 
 namespace {
 
-bool env_is(const char* value) {
-  const char* v = std::getenv("TESSERA_PROGRESS");
-  return v && std::strcmp(v, value) == 0;
+// TESSERA_PROGRESS: auto (the default: a bar on terminals, else nothing), log or off
+Progress::Mode mode_from_env() {
+  const std::string m = env_choice("TESSERA_PROGRESS", "auto", {"auto", "log", "off"});
+  if (m == "log") return Progress::Mode::log;
+  if (m == "off") return Progress::Mode::off;
+  return ::isatty(STDERR_FILENO) == 1 ? Progress::Mode::bar : Progress::Mode::off;
 }
 
 }  // namespace
 
 Progress::Progress(std::string label, int total)
-    : label_(std::move(label)),
-      total_(total),
-      mode_(env_is("log")   ? Mode::log
-            : env_is("off") ? Mode::off
-            : ::isatty(STDERR_FILENO) == 1 ? Mode::bar
-                                            : Mode::off) {}
+    : label_(std::move(label)), total_(total), mode_(mode_from_env()) {}
 
 Progress::~Progress() {
   if (mode_ == Mode::bar && done_ > 0) std::fprintf(stderr, "\r\033[K");

@@ -2,7 +2,8 @@
 // a file, so logs and --json output stay clean. TESSERA_PROGRESS=log prints
 // one line per step with the seconds since the indicator was made instead (for
 // batch runs whose log should say where the time went); TESSERA_PROGRESS=off
-// silences it on terminals too.
+// silences it on terminals too; TESSERA_PROGRESS=auto (the default) is the
+// bar on terminals only. Any other value is a usage error (core/env.hpp).
 #pragma once
 #include <chrono>
 #include <string>
@@ -17,8 +18,10 @@ class Progress {
   /// A line in log mode only (a finished sub-step), without advancing the count.
   void note(const std::string& what);
 
- private:
   enum class Mode { off, bar, log };
+  Mode mode() const { return mode_; }
+
+ private:
   std::string label_;
   int total_, done_ = 0;
   Mode mode_;

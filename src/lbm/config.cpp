@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -21,27 +20,12 @@ double norm(const std::array<double, 3>& v) { return std::sqrt(v[0] * v[0] + v[1
 }  // namespace
 
 unsigned KernelVariant::group_x() const {
-  static const long env = [] {
-    const char* e = std::getenv("TESSERA_LBM_BLOCK_X");
-    if (!e) return 0L;
-    const long v = std::strtol(e, nullptr, 10);
-    if (v < 32 || v > 512 || v % 32) throw UsageError("TESSERA_LBM_BLOCK_X must be a multiple of 32 in 32..512");
-    return v;
-  }();
-  return unsigned(env ? env : store_bits == 16 ? 128 : store_bits == 32 ? 512 : 256);
+  return store_bits == 16 ? kGroupFp16s : store_bits == 32 ? kGroupFp32 : kGroupFp64;
 }
 
 unsigned KernelVariant::max_registers(double peak_gbps) const {
-  static const long env = [] {
-    const char* e = std::getenv("TESSERA_LBM_MAXREG");
-    if (!e) return -1L;
-    const long v = std::strtol(e, nullptr, 10);
-    if (v != 0 && v != 32 && v != 40 && v != 48) throw UsageError("TESSERA_LBM_MAXREG must be 0, 32, 40 or 48");
-    return v;
-  }();
-  if (env >= 0) return unsigned(env);
   if (store_bits != 16) return 0;
-  return peak_gbps >= 4000 ? 40 : 48;
+  return peak_gbps >= kWideMemoryGbps ? kCapFp16sWideMemory : kCapFp16s;
 }
 
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }

@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 namespace tessera::sparse {
@@ -32,25 +31,7 @@ size64 checked_mul(size64 a, size64 b, std::string_view what) {
 }
 
 std::uint64_t host_memory_limit() {
-  if (const char* env = std::getenv("TESSERA_HOST_MEMORY"); env && *env) {
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    std::uint64_t scale = 1;
-    if (end && *end) {
-      switch (std::toupper(static_cast<unsigned char>(*end))) {
-        case 'K': scale = 1ull << 10; break;
-        case 'M': scale = 1ull << 20; break;
-        case 'G': scale = 1ull << 30; break;
-        case 'T': scale = 1ull << 40; break;
-        default: scale = 0;
-      }
-      if (scale && end[1] && !(std::toupper(static_cast<unsigned char>(end[1])) == 'B' && !end[2])) scale = 0;
-    }
-    if (!(v >= 0) || scale == 0 || v * static_cast<double>(scale) > 1.8e19)
-      throw UsageError(fmt::format("TESSERA_HOST_MEMORY={}: expected a number of bytes with an optional suffix "
-                                   "K, M, G or T", env));
-    return static_cast<std::uint64_t>(v * static_cast<double>(scale));
-  }
+  if (const auto limit = env_bytes("TESSERA_HOST_MEMORY")) return *limit;
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   std::uint64_t kib = 0;
@@ -69,7 +50,7 @@ void require_host_memory(std::uint64_t bytes, std::string_view what, std::string
   if (bytes <= limit) return;
   throw Error(fmt::format("{}: {} need {} ({} bytes), but only {} of host memory is available{}; {}", source, what,
                           format_bytes(bytes), bytes, format_bytes(limit),
-                          std::getenv("TESSERA_HOST_MEMORY") ? " (TESSERA_HOST_MEMORY)" : "", advice));
+                          env_string("TESSERA_HOST_MEMORY") ? " (TESSERA_HOST_MEMORY)" : "", advice));
 }
 
 std::uint64_t csr_build_bytes(size64 rows, size64 nnz, std::size_t value_bytes) {

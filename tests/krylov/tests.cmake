@@ -89,34 +89,6 @@ krylov_cli(bench_gmres_bad_sstep_exit2 2 "sstep=9:.expected.1.to.8"
            bench gmres --device cpu --quick --param sstep=9)
 krylov_cli(bench_gmres_kernels_one_vector_exit2 2 "kernels:.at.least.2"
            bench gmres --device cpu --quick --param kernels=1)
-# the dots' load batch (TESSERA_KRY_DOTS_BATCH, an OpenCL build option): other
-# batches must keep the bits of the CPU reference (the bitwise dots tests on
-# PoCL), and a batch that does not divide the 16 elements is a usage error
-if(TESSERA_HAVE_OPENCL)
-  foreach(batch 1 16)
-    add_test(NAME krylov.dots_batch${batch}_bitwise COMMAND tessera_tests
-             --gtest_filter=Devices/KrylovKernels.*Dots*/opencl_0_0)
-    set_tests_properties(krylov.dots_batch${batch}_bitwise PROPERTIES ENVIRONMENT TESSERA_KRY_DOTS_BATCH=${batch}
-                         PASS_REGULAR_EXPRESSION "PASSED.*[1-9][0-9]* tests?" FAIL_REGULAR_EXPRESSION "FAILED")
-  endforeach()
-  krylov_cli(bench_gmres_bad_dots_batch_exit2 2 "TESSERA_KRY_DOTS_BATCH=3:.expected.1,.2,.4,.8.or.16"
-             bench gmres --device opencl:0:0 --quick --param kernels=2 --param kn=100 --param cases=1 --param iters=1
-             --param modes=resident --param tosolve=0 --param poisson=0 --param short=0)
-  set_tests_properties(cli.krylov_bench_gmres_bad_dots_batch_exit2 PROPERTIES ENVIRONMENT TESSERA_KRY_DOTS_BATCH=3)
-  # s-step GMRES's block products with 2 and 4 basis vectors per work-group
-  # (TESSERA_KRY_DOTSB_GROUP, an OpenCL build option): each product keeps the
-  # bits of dots; another value is a usage error
-  foreach(group 2 4)
-    add_test(NAME krylov.dots_block_group${group}_bitwise COMMAND tessera_tests
-             --gtest_filter=Devices/KrylovKernels.BlockDots*/opencl_0_0)
-    set_tests_properties(krylov.dots_block_group${group}_bitwise PROPERTIES ENVIRONMENT TESSERA_KRY_DOTSB_GROUP=${group}
-                         PASS_REGULAR_EXPRESSION "PASSED.*1 test" FAIL_REGULAR_EXPRESSION "FAILED")
-  endforeach()
-  krylov_cli(bench_gmres_bad_dots_block_group_exit2 2 "TESSERA_KRY_DOTSB_GROUP=3:.expected.1,.2.or.4"
-             bench gmres --device opencl:0:0 --quick --param kernels=2 --param kn=100 --param cases= --param iters=1
-             --param modes=resident --param tosolve=0 --param poisson=0 --param short=0)
-  set_tests_properties(cli.krylov_bench_gmres_bad_dots_block_group_exit2 PROPERTIES ENVIRONMENT TESSERA_KRY_DOTSB_GROUP=3)
-endif()
 # ILU(0)'s hints name what works on the same matrix (issue 40, item 11): a
 # missing or zero a_ii defeats Jacobi too, so they point at --precond none
 # (and reordering), and that remedy is run; a zero pivot produced by the

@@ -104,15 +104,21 @@ TEST(LbmCavity, DISABLED_Re100And1000At129AgreeWithGhiaWithin2Percent) {
 }
 
 // The CUDA register cap: FP16S 48 below 4 TB/s of peak bandwidth (H100), 40
-// from there up (H200); none for FP32/FP64 (TESSERA_LBM_MAXREG unset in CI).
+// from there up (H200); none for FP32/FP64.
 TEST(LbmConfig, RegisterCapFollowsThePeakBandwidth) {
-  if (std::getenv("TESSERA_LBM_MAXREG")) GTEST_SKIP() << "TESSERA_LBM_MAXREG overrides the choice";
   const KernelVariant half{19, 16}, single{19, 32}, dbl{19, 64};
   EXPECT_EQ(half.max_registers(3352), 48u);
   EXPECT_EQ(half.max_registers(4800), 40u);
   EXPECT_EQ(half.max_registers(0), 48u);
   EXPECT_EQ(single.max_registers(4800), 0u);
   EXPECT_EQ(dbl.max_registers(3352), 0u);
+}
+
+// The GPU group sizes along x, by storage (docs/lbm-history.md).
+TEST(LbmConfig, GroupSizeFollowsTheStorage) {
+  EXPECT_EQ((KernelVariant{19, 16}.group_x()), 128u);
+  EXPECT_EQ((KernelVariant{19, 32}.group_x()), 512u);
+  EXPECT_EQ((KernelVariant{19, 64}.group_x()), 256u);
 }
 
 TEST(LbmConfig, BadInputIsRejected) {

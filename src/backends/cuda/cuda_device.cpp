@@ -1,11 +1,9 @@
 #include "backends/cuda/cuda_device.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/fault_injection.hpp"
 
@@ -20,10 +18,7 @@ void check_launch(const char* kernel_name) {
   const cudaError_t launched = cudaGetLastError();
   cuda_check(fault::inject(fault::Point::cuda_launch) ? cudaErrorLaunchFailure : launched, "kernel launch",
              std::string("launching ") + kernel_name);
-  static const bool sync = [] {
-    const char* s = std::getenv("TESSERA_CUDA_SYNC");
-    return s && std::strcmp(s, "1") == 0;
-  }();
+  static const bool sync = env_flag("TESSERA_CUDA_SYNC", false);
   if (sync)
     cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize",
                std::string("running ") + kernel_name);

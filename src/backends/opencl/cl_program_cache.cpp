@@ -1,7 +1,5 @@
 #include "backends/opencl/cl_program_cache.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -10,6 +8,7 @@
 #include "backends/opencl/cl_binary_entry.hpp"
 #include "core/atomic_file.hpp"
 #include "core/embedded_sources.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/fault_injection.hpp"
 #include "core/hash.hpp"
@@ -28,8 +27,8 @@ std::string build_log(const cl::Program& p, const cl::Device& d) {
 // as NVIDIA's -cl-nv-verbose (registers and spills in the build log) or
 // -cl-nv-maxrregcount=N; part of the cache key like any option.
 std::string extra_options() {
-  const char* e = std::getenv("TESSERA_CL_OPTIONS");
-  return e && *e ? std::string(" ") + e : std::string();
+  const auto e = env_string("TESSERA_CL_OPTIONS");
+  return e ? " " + *e : std::string();
 }
 
 }  // namespace
@@ -38,13 +37,10 @@ ProgramCache::ProgramCache(cl::Context ctx, cl::Device dev, std::string device_k
     : context_(std::move(ctx)), device_(std::move(dev)), device_key_(std::move(device_key)) {}
 
 std::filesystem::path ProgramCache::directory() {
-  if (const char* off = std::getenv("TESSERA_CL_CACHE"); off && std::strcmp(off, "off") == 0)
-    return {};
-  if (const char* d = std::getenv("TESSERA_CACHE_DIR"); d && *d) return std::filesystem::path(d) / "opencl";
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    return std::filesystem::path(x) / "tessera" / "opencl";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return std::filesystem::path(h) / ".cache" / "tessera" / "opencl";
+  if (env_choice("TESSERA_CL_CACHE", "on", {"on", "off"}) == "off") return {};
+  if (const auto d = env_string("TESSERA_CACHE_DIR")) return std::filesystem::path(*d) / "opencl";
+  if (const auto x = env_string("XDG_CACHE_HOME")) return std::filesystem::path(*x) / "tessera" / "opencl";
+  if (const auto h = env_string("HOME")) return std::filesystem::path(*h) / ".cache" / "tessera" / "opencl";
   return {};
 }
 
@@ -84,7 +80,7 @@ cl::Program ProgramCache::build_from_source(const std::string& name, const std::
                                  error_name(err), options, build_log(program, device_)));
   // TESSERA_CL_BUILD_LOG=1: every build's log on stderr (a cached program is
   // not built: TESSERA_CL_CACHE=off builds each one)
-  if (const char* log = std::getenv("TESSERA_CL_BUILD_LOG"); log && std::strcmp(log, "1") == 0)
+  if (env_flag("TESSERA_CL_BUILD_LOG", false))
     fmt::print(stderr, "OpenCL build log of '{}' with options '{}':\n{}\n", name, options,
                build_log(program, device_));
   return program;

@@ -39,15 +39,14 @@ __kernel void kry_combine(int nc, ulong n, int k, __global const ts_real* coef_b
 }
 
 #if !defined(TS_KRY_COMPRESSED) /* the other kernels work on working vectors only */
-#if defined(TS_KRY_T) /* s-step GMRES's block kernels, built once per block width TS_KRY_T (and TS_KRY_G) */
-/* One work-group of TS_REDUCE_THREADS per (TS_KRY_G basis vectors, chunk c), as kry_dots for TS_KRY_G = 1. */
+#if defined(TS_KRY_T) /* s-step GMRES's block kernels, built once per block width TS_KRY_T */
+/* One work-group of TS_REDUCE_THREADS per (basis vector kk, chunk c), as kry_dots. */
 __kernel void kry_dots_block(int nc, ulong n, ulong nch, ulong k, __global const ts_real* v, ulong v_off,
                              __global const ts_real* y, ulong y_off, ulong ld, __global ts_real* partials) {
   __local ts_real s[2 * TS_KRY_T * TS_REDUCE_THREADS];
-  const ulong groups = (k + TS_KRY_G - 1) / TS_KRY_G, kk0 = get_group_id(0) % groups * TS_KRY_G,
-              c = get_group_id(0) / groups;
-  ts_kry_dotsb_group(nc, TS_KRY_T, TS_KRY_G, n, nch, k, kk0, c, (uint)get_local_id(0), v + v_off + kk0 * ld,
-                     y + y_off, (long)ld, s, partials);
+  const ulong kk = get_group_id(0) % k, c = get_group_id(0) / k;
+  ts_kry_dotsb_group(nc, TS_KRY_T, n, nch, k, kk, c, (uint)get_local_id(0), v + v_off + kk * ld, y + y_off, (long)ld,
+                     s, partials);
 }
 /* The block combination in place (ts_kry_combb_at), one work-item per element. */
 __kernel void kry_combine_block(int nc, ulong n, int k, __global const ts_real* coef_base, ulong coef_off,

@@ -17,14 +17,12 @@
 #define TS_KRY_UP_E 256u
 #define TS_KRY_UP_NORM 512u
 #define TS_KRY_UP_DOT 1024u /* the second product: <y, z> with Z, else <e, y> */
-#ifndef TS_KRY_DOTS_BATCH
-#define TS_KRY_DOTS_BATCH 4 /* elements whose loads a dots work-item issues together */
-#endif
+/* elements whose loads a dots work-item issues together: 4 is settled (1, 8, 16 slower, docs/krylov-history.md) */
+#define TS_KRY_DOTS_BATCH 4
 #if TS_REDUCE_PER_THREAD % TS_KRY_DOTS_BATCH != 0
 #error "TS_KRY_DOTS_BATCH must divide TS_REDUCE_PER_THREAD"
 #endif
 #define TS_KRY_BLOCK_MAX 8 /* s-step GMRES: vectors of a block (right-hand sides of dots_block, outputs of combine_block) */
-#define TS_KRY_DOTSB_GROUP_MAX 4 /* basis vectors per work-group of the GPU dots_block kernels, at most */
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
 #define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #define TS_KRY_TRI_ROWS 64    /* rows of a group kept in group memory */

@@ -57,11 +57,11 @@ void dots_block(int nc, std::size_t n, int k, const R* v, int t, const R* y, std
     const std::size_t kk = static_cast<std::size_t>(job) / nch, c = static_cast<std::size_t>(job) % nch;
     std::array<std::array<R, TS_REDUCE_THREADS>, 2 * TS_KRY_BLOCK_MAX> s;
     for (std::size_t th = 0; th < TS_REDUCE_THREADS; ++th) {
-      R acc[2 * TS_KRY_BLOCK_MAX] = {};  // one basis vector: the first 2 TS_KRY_BLOCK_MAX sums
+      R acc[2 * TS_KRY_BLOCK_MAX] = {};
       for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
         const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + th;
         if (i >= n) break;
-        ts_kry_dotsb_element(nc, t, 1, 1, long(i), v + kk * ld, long(ld), y, acc);
+        ts_kry_dotsb_element(nc, t, long(i), v + kk * ld, long(ld), y, acc);
       }
       for (int q = 0; q < 2 * t; ++q) s[q][th] = acc[q];
     }

@@ -39,13 +39,13 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS, (kDotsMinBlocks<R, S>))
 // s-step GMRES's block products: one block of TS_REDUCE_THREADS per (basis
 // vector kk, chunk c), as dots; T (the block's vectors) a constant, so the
 // sums stay in registers.
-template <class R, int T, int G>
+template <class R, int T>
 __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     dots_block_kernel(int nc, std::size_t n, std::size_t nch, std::size_t k, const R* __restrict__ v,
                       const R* __restrict__ y, std::size_t ld, R* partials) {
   __shared__ R s[2 * T * TS_REDUCE_THREADS];
-  const std::size_t groups = (k + G - 1) / G, kk0 = blockIdx.x % groups * G, c = blockIdx.x / groups;
-  ts_kry_dotsb_group(nc, T, G, n, nch, k, kk0, c, threadIdx.x, v + kk0 * ld, y, long(ld), s, partials);
+  const std::size_t kk = blockIdx.x % k, c = blockIdx.x / k;
+  ts_kry_dotsb_group(nc, T, n, nch, k, kk, c, threadIdx.x, v + kk * ld, y, long(ld), s, partials);
 }
 
 // The block combination in place, one thread per element (ts_kry_combb_at).
@@ -196,17 +196,10 @@ void dots_block(CudaTag, Device& dev, int nc, std::size_t n, int k, const void* 
   auto& cq = cuda::queue_of(dev.queue());
   cuda::DeviceGuard guard(cq.ordinal());
   const std::size_t nch = chunks(n);
-  const int g = dots_block_group();
-  const unsigned blocks = static_cast<unsigned>(nch * ((std::size_t(k) + std::size_t(g) - 1) / std::size_t(g)));
+  const unsigned blocks = static_cast<unsigned>(nch * std::size_t(k));
   with_width(t, [&](auto width) {
-    constexpr int T = decltype(width)::value;
-    auto launch = [&](auto group) {
-      dots_block_kernel<R, T, decltype(group)::value><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
-          nc, n, nch, std::size_t(k), at<R>(v, v_off), at<R>(y, y_off), ld, cuda::ptr<R>(partials));
-    };
-    if (g == 1) launch(std::integral_constant<int, 1>{});
-    else if (g == 2) launch(std::integral_constant<int, 2>{});
-    else launch(std::integral_constant<int, 4>{});
+    dots_block_kernel<R, decltype(width)::value><<<blocks, TS_REDUCE_THREADS, 0, cq.native()>>>(
+        nc, n, nch, std::size_t(k), at<R>(v, v_off), at<R>(y, y_off), ld, cuda::ptr<R>(partials));
   });
   cuda::check_launch("krylov dots_block");
 }

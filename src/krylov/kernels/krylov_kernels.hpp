@@ -19,7 +19,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -85,23 +84,6 @@ struct UpdateOperands {
 };
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
-
-/// Basis vectors per work-group of the GPU dots_block kernels: 1, or 2 or 4
-/// with TESSERA_KRY_DOTSB_GROUP (the block's elements then loaded once for
-/// that many basis vectors; the same bits). Measured on an H200 (complex
-/// single, t = 4, 52 basis vectors): 4 per group took 0.42 ms against one's
-/// 0.23 ms (73 registers, 37.5% occupancy), so one is the default.
-inline int dots_block_group() {
-  static const int g = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTSB_GROUP");
-    if (!e) return 1;
-    const std::string v(e);
-    if (v != "1" && v != "2" && v != "4")
-      throw UsageError("TESSERA_KRY_DOTSB_GROUP=" + v + ": expected 1, 2 or 4");
-    return std::stoi(v);
-  }();
-  return g;
-}
 
 #define TS_KRYLOV_DECLARE(Tag)                                                                     \
   template <class R>                                                                               \

@@ -1,5 +1,4 @@
 // OpenCL launchers of the Krylov kernels (device code: krylov.cl).
-#include <cstdlib>
 #include <string>
 
 #include "backends/opencl/cl_device.hpp"
@@ -12,23 +11,6 @@ namespace {
 
 constexpr std::size_t kGroup = 256;
 
-// TESSERA_KRY_DOTS_BATCH=N (1, 2, 4, 8, 16): another number of elements whose
-// loads a dots work-item issues together (krylov_constants.h), for
-// measurements on the OpenCL side without a rebuild; the order of the sums,
-// and so the bits, do not depend on it.
-const std::string& dots_batch_option() {
-  static const std::string opt = [] {
-    const char* e = std::getenv("TESSERA_KRY_DOTS_BATCH");
-    if (!e) return std::string();
-    const std::string v(e);
-    if (v != "1" && v != "2" && v != "4" && v != "8" && v != "16")
-      throw UsageError("TESSERA_KRY_DOTS_BATCH=" + v + ": expected 1, 2, 4, 8 or 16 (a divisor of " +
-                       std::to_string(TS_REDUCE_PER_THREAD) + ")");
-    return " -DTS_KRY_DOTS_BATCH=" + v;
-  }();
-  return opt;
-}
-
 // compressed: the program whose basis operands are half (float arithmetic)
 // or float (double arithmetic); krylov_kernels.hpp
 template <class R>
@@ -38,7 +20,7 @@ cl::Kernel kernel(Device& dev, const char* name, bool compressed = false) {
                                       : "-Dts_real=float -Dts_vstore=float")
                         : (compressed ? "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=float -DTS_KRY_COMPRESSED=1"
                                       : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double");
-  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt + dots_batch_option());
+  return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name, opt);
 }
 
 // s-step GMRES's block kernels: one program per block width t (its arrays
@@ -51,8 +33,7 @@ cl::Kernel block_kernel(Device& dev, const char* name, int t) {
   const char* opt = std::is_same_v<R, float> ? "-Dts_real=float -Dts_vstore=float"
                                              : "-Dts_real=double -DTS_DOUBLE=1 -Dts_vstore=double";
   return opencl::device_of(dev).kernel("krylov/kernels/krylov.cl", name,
-                                       std::string(opt) + " -DTS_KRY_T=" + std::to_string(t) +
-                                           " -DTS_KRY_G=" + std::to_string(dots_block_group()));
+                                       std::string(opt) + " -DTS_KRY_T=" + std::to_string(t));
 }
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
@@ -86,11 +67,10 @@ void dots_block(OpenCLTag, Device& dev, int nc, std::size_t n, int k, const void
                 const void* y, std::size_t y_off, std::size_t ld, void* partials) {
   if (n == 0 || k == 0 || t == 0) return;
   cl::Kernel kr = block_kernel<R>(dev, "kry_dots_block", t);
-  const std::size_t nch = chunks(n), groups = (std::size_t(k) + std::size_t(dots_block_group()) - 1) /
-                                              std::size_t(dots_block_group());
+  const std::size_t nch = chunks(n);
   opencl::set_args(kr, cl_int(nc), cl_ulong(n), cl_ulong(nch), cl_ulong(k), mem_or(v, nullptr), cl_ulong(v_off),
                    mem_or(y, nullptr), cl_ulong(y_off), cl_ulong(ld), opencl::mem(partials));
-  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * groups * kGroup), cl::NDRange(kGroup),
+  opencl::queue_of(dev.queue()).launch(kr, cl::NDRange(nch * std::size_t(k) * kGroup), cl::NDRange(kGroup),
                                        "krylov dots_block");
 }
 

@@ -281,29 +281,23 @@ TS_FN void ts_kry_block_load(int nc, int t, long i, TS_GLOBAL const ts_real* y, 
   }
 }
 
-/* dots_block's terms of element i for the ng <= ngmax basis vectors at v
- * (ld apart; ngmax a constant): acc[g 2 TS_KRY_BLOCK_MAX + 2r + {0,1}] +=
- * <v_g, y_r> (conjugate on v_g) for r < nt, each product's terms exactly as
- * dots forms them, so every product has the bits of dots against y_r alone.
- * The block's element is loaded once for all ng basis vectors. */
-TS_FN void ts_kry_dotsb_element(int nc, int nt, int ng, int ngmax, long i, TS_GLOBAL const ts_real* v, long ld,
+/* dots_block's terms of element i for the basis vector v against the
+ * block's nt vectors y (ld apart): acc[2r + {0,1}] += <v, y_r> (conjugate on
+ * v) for r < nt, each product's terms exactly as dots forms them, so every
+ * product has the bits of dots against y_r alone. */
+TS_FN void ts_kry_dotsb_element(int nc, int nt, long i, TS_GLOBAL const ts_real* v, long ld,
                                 TS_GLOBAL const ts_real* y, ts_real* acc) {
   ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX];
   ts_kry_block_load(nc, nt, i, y, ld, yr, yi);
-  TS_UNROLL for (int g = 0; g < ngmax; ++g) {
-    if (g < ng) {
-      ts_real* ag = acc + g * 2 * TS_KRY_BLOCK_MAX;
-      if (nc == 1) {
-        const ts_real vr = v[(long)g * ld + i];
-        TS_UNROLL for (int r = 0; r < nt; ++r) ag[2 * r] = ag[2 * r] + ts_kry_rdot(vr, yr[r]);
-      } else {
-        ts_real vr, vi;
-        ts_kry_ld2(v + (long)g * ld, i, &vr, &vi);
-        TS_UNROLL for (int r = 0; r < nt; ++r) {
-          ag[2 * r] = ag[2 * r] + ts_kry_hdot_re(vr, vi, yr[r], yi[r]);
-          ag[2 * r + 1] = ag[2 * r + 1] + ts_kry_hdot_im(vr, vi, yr[r], yi[r]);
-        }
-      }
+  if (nc == 1) {
+    const ts_real vr = v[i];
+    TS_UNROLL for (int r = 0; r < nt; ++r) acc[2 * r] = acc[2 * r] + ts_kry_rdot(vr, yr[r]);
+  } else {
+    ts_real vr, vi;
+    ts_kry_ld2(v, i, &vr, &vi);
+    TS_UNROLL for (int r = 0; r < nt; ++r) {
+      acc[2 * r] = acc[2 * r] + ts_kry_hdot_re(vr, vi, yr[r], yi[r]);
+      acc[2 * r + 1] = acc[2 * r + 1] + ts_kry_hdot_im(vr, vi, yr[r], yi[r]);
     }
   }
 }
@@ -644,49 +638,40 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
   }
 }
 
-/* One work-group's job of the GPU dots_block kernels: chunk c of the ng <=
- * ngmax basis vectors kk0 .. kk0 + ng - 1 (v: basis vector kk0; ld apart)
- * against the block's nt vectors y, each product in dots' order (work-item
- * t takes elements t, t + THREADS, ..., then the halving tree, one basis
- * vector after the other through the same group memory). A block element
- * is loaded once for all ng basis vectors: the block's re-reads from the
- * cache fall from nt to nt / ng per basis element (dots2 already reads
- * three operands per basis element). Product (r, kk)'s chunk partial goes
- * to partials[2 ((r k + kk) nch + c) + {0,1}]. s: 2 nt TS_REDUCE_THREADS
- * reals of group memory; ngmax a compile-time constant. */
-TS_FN void ts_kry_dotsb_group(int nc, int nt, int ngmax, unsigned long n, unsigned long nch, unsigned long k,
-                              unsigned long kk0, unsigned long c, unsigned t, TS_GLOBAL const ts_real* v,
-                              TS_GLOBAL const ts_real* y, long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
-  ts_real acc[TS_KRY_DOTSB_GROUP_MAX * 2 * TS_KRY_BLOCK_MAX];
-  const int ng = kk0 + (unsigned long)ngmax <= k ? ngmax : (int)(k - kk0);
-  TS_UNROLL for (int q = 0; q < ngmax * 2 * TS_KRY_BLOCK_MAX; ++q) acc[q] = 0;
+/* One work-group's job of the GPU dots_block kernels: chunk c of basis
+ * vector kk (at v) against the block's nt vectors y (ld apart), each product
+ * in dots' order (work-item t takes elements t, t + THREADS, ..., then the
+ * halving tree). Product (r, kk)'s chunk partial goes to partials[2 ((r k +
+ * kk) nch + c) + {0,1}]. s: 2 nt TS_REDUCE_THREADS reals of group memory.
+ * One basis vector per group: several per group, the block loaded once for
+ * them, were slower (docs/krylov-history.md). */
+TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch, unsigned long k, unsigned long kk,
+                              unsigned long c, unsigned t, TS_GLOBAL const ts_real* v, TS_GLOBAL const ts_real* y,
+                              long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
+  ts_real acc[2 * TS_KRY_BLOCK_MAX];
+  TS_UNROLL for (int q = 0; q < 2 * TS_KRY_BLOCK_MAX; ++q) acc[q] = 0;
   if ((c + 1) * TS_REDUCE_CHUNK <= n) {
     TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p)
-      ts_kry_dotsb_element(nc, nt, ng, ngmax, (long)(c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t), v,
-                           ld, y, acc);
+      ts_kry_dotsb_element(nc, nt, (long)(c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t), v, ld, y,
+                           acc);
   } else {
     for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
       const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
-      if (i < n) ts_kry_dotsb_element(nc, nt, ng, ngmax, (long)i, v, ld, y, acc);
+      if (i < n) ts_kry_dotsb_element(nc, nt, (long)i, v, ld, y, acc);
     }
   }
-  TS_UNROLL for (int g = 0; g < ngmax; ++g) {
-    if (g < ng) {
-      TS_UNROLL for (int q = 0; q < 2 * nt; ++q) s[q * TS_REDUCE_THREADS + t] = acc[g * 2 * TS_KRY_BLOCK_MAX + q];
-      TS_BARRIER();
-      for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-        if (t < h) {
-          TS_UNROLL for (int q = 0; q < 2 * nt; ++q)
-            s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
-        }
-        TS_BARRIER();
-      }
-      if (t < (unsigned)(2 * nt)) { /* work-item q writes sum q (product q / 2, its re or im) */
-        const unsigned long r = t / 2;
-        partials[2 * ((r * k + kk0 + (unsigned long)g) * nch + c) + t % 2] = s[t * TS_REDUCE_THREADS];
-      }
-      TS_BARRIER(); /* group memory is free again */
+  TS_UNROLL for (int q = 0; q < 2 * nt; ++q) s[q * TS_REDUCE_THREADS + t] = acc[q];
+  TS_BARRIER();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      TS_UNROLL for (int q = 0; q < 2 * nt; ++q)
+        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
     }
+    TS_BARRIER();
+  }
+  if (t < (unsigned)(2 * nt)) { /* work-item q writes sum q (product q / 2, its re or im) */
+    const unsigned long r = t / 2;
+    partials[2 * ((r * k + kk) * nch + c) + t % 2] = s[t * TS_REDUCE_THREADS];
   }
 }
 #endif

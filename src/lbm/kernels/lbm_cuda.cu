@@ -29,16 +29,17 @@ __global__ void stream_collide_k(long nx, long ny, long nz, int odd, typename V:
   stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
 }
 // The same with at most R registers per thread (KernelVariant::max_registers:
-// more resident warps against a few spilled values)
+// more resident warps against a few spilled values): D3Q19 FP16S only
 template <class V, int R>
 __global__ void __maxnreg__(R) stream_collide_capped_k(long nx, long ny, long nz, int odd,
                                                        typename V::store* __restrict__ f,
                                                        const unsigned char* __restrict__ flags, typename V::params p) {
   stream_collide_body<V>(nx, ny, nz, odd, f, flags, p);
 }
-// Register caps compiled for the D3Q19 FP32 and FP16S kernels (the others run uncapped).
+// The caps KernelVariant::max_registers picks are compiled for the D3Q19
+// FP16S kernel only; every other kernel runs uncapped (docs/lbm-history.md).
 template <class V>
-constexpr bool has_capped = V::q == 19 && V::store_bits != 64;
+constexpr bool has_capped = V::q == 19 && V::store_bits == 16;
 template <class V>
 __global__ void initialize_k(long nx, long ny, long nz, typename V::store* f,
                                                         const unsigned char* flags, const typename V::real* fields,
@@ -84,8 +85,7 @@ struct Launch {
 // Peak DRAM bandwidth of a device in GB/s (double data rate x bus width),
 // which picks the FP16S register cap (KernelVariant::max_registers). Queried
 // once per device: the clock attribute costs the driver about as long as a
-// 256^3 step takes (every CUDA step asking for it made the runs host-bound,
-// 24,994 -> 15,160 MLUPS in FP32 on an H200).
+// 256^3 step takes (docs/lbm-history.md).
 double peak_gbps(int ordinal) {
   static std::mutex m;
   static std::map<int, double> known;
@@ -119,7 +119,7 @@ void stream_collide(CudaTag, Queue& q, const KernelVariant& v, const Grid& g, By
     const auto pp = to_point_params<V>(sp);
     const int odd = int(t & 1);
     if constexpr (has_capped<V>) {
-      if (cap == 32) return stream_collide_capped_k<V, 32><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
+      static_assert(KernelVariant::kCapFp16sWideMemory == 40 && KernelVariant::kCapFp16s == 48, "compiled caps");
       if (cap == 40) return stream_collide_capped_k<V, 40><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
       if (cap == 48) return stream_collide_capped_k<V, 48><<<l.grid, l.block, 0, l.stream>>>(g.nx, g.ny, g.nz, odd, fp, flp, pp);
     }

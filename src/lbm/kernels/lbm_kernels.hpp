@@ -27,22 +27,17 @@ struct KernelVariant {
   /// Whether every population offset of a grid fits 32 bits (Q * cells < 2^31):
   /// the GPU launchers then use 32-bit offsets (fewer registers, same values).
   bool fits_idx32(const Grid& g) const { return long(q) * g.cells() < (1L << 31); }
-  /// Threads (work-items) per GPU group along x, for CUDA and OpenCL:
-  /// TESSERA_LBM_BLOCK_X (32..512, a multiple of 32) when set; else 128 for
-  /// FP16S, 512 for FP32 and 256 for FP64 storage (D3Q19 256^3: the group
-  /// sweeps of bench/results/nvidia-h200/lbm-tuning-2026-11-26 and
-  /// bench/results/nvidia-h100/2026-11-26-s5).
+  /// Threads (work-items) per GPU group along x, for CUDA and OpenCL, by storage.
   unsigned group_x() const;
-  /// Register cap per thread of the CUDA stream-collide kernel (D3Q19 FP32 and
-  /// FP16S; the capped instances are compiled in): TESSERA_LBM_MAXREG (0 = the
-  /// compiler's choice, 32, 40 or 48) when set; else 0 for FP32/FP64 and, for
-  /// FP16S (two parity branches, 64 registers uncapped, 50% occupancy), a cap
-  /// chosen by the device's peak memory bandwidth `peak_gbps` (GB/s): 48 below
-  /// 4000 (H100, 3.35 TB/s: 4% faster than uncapped, while 40 spills and is 3%
-  /// slower), 40 from 4000 up (H200, 4.8 TB/s: 40,362 against 39,855 MLUPS
-  /// with 48). With more bytes per second per SM to cover, more warps in
-  /// flight pay for the spills (bench/results/nvidia-h200/2026-11-27-s11).
+  // the fastest of the D3Q19 256^3 group sweeps, H100 and H200 (docs/lbm-history.md)
+  static constexpr unsigned kGroupFp16s = 128, kGroupFp32 = 512, kGroupFp64 = 256;
+  /// Register cap per thread of the CUDA stream-collide kernel (0: the
+  /// compiler's choice): a cap only for D3Q19 FP16S (64 registers uncapped),
+  /// the lower one on devices of more peak memory bandwidth `peak_gbps` (GB/s).
   unsigned max_registers(double peak_gbps) const;
+  // FP16S caps below / from 4 TB/s: the fastest on an H100 / an H200 (docs/lbm-history.md)
+  static constexpr unsigned kCapFp16s = 48, kCapFp16sWideMemory = 40;
+  static constexpr double kWideMemoryGbps = 4000;
 };
 
 /// Per-run constants of the step (converted to the arithmetic type).

@@ -274,8 +274,11 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T
 template <class T>
 constexpr int shared_block = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
 
-template <class T, int MinBlocks>
-__global__ void __launch_bounds__(shared_block<T>, MinBlocks)
+// Blocks per SM of the shared-face update's bound: every other measured slower (docs/swe-history.md)
+constexpr int kSharedMinBlocks = 4;
+
+template <class T>
+__global__ void __launch_bounds__(shared_block<T>, kSharedMinBlocks)
     phys_update_shared_k(Phys<T> a, const T* Z, const T* H, const T* HU, const T* HV, T* Hd, T* HUd,
                          T* HVd, const T* sc, unsigned* fl, long strip, int pf) {
   constexpr int nt = shared_block<T>;
@@ -287,33 +290,6 @@ __global__ void __launch_bounds__(shared_block<T>, MinBlocks)
   tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
                              a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, pf, xch, &rmax, &bad);
   block_fold<nt>(rmax, bad, true, fl);
-}
-
-// Blocks per SM for the shared-face update: FP32 4 of 256 threads (64
-// registers; NVIDIA's OpenCL compiler picks 63 for the same code), FP64 4 of
-// 128 (128 registers). The kernel is latency-bound once its instructions are
-// cut: on an H100 at 16384^2, FP32 went from 74% of copy with 640 threads per
-// SM to 81% with 1024, FP64 from 70% with 384 to 75% with 512.
-// TESSERA_SWE_MIN_BLOCKS=N picks another compiled bound (FP32 1/2/3/4, FP64
-// 1/2/3/4; 1: the compiler's choice) to measure the trade between occupancy
-// and spills.
-template <class T>
-int shared_min_blocks() {
-  static const int n = [] {
-    const char* e = std::getenv("TESSERA_SWE_MIN_BLOCKS");
-    return e ? std::atoi(e) : 0;
-  }();
-  return n >= 1 && n <= 3 ? n : 4;
-}
-
-template <class T>
-auto shared_kernel() {
-  switch (shared_min_blocks<T>()) {
-    case 1: return phys_update_shared_k<T, 1>;
-    case 2: return phys_update_shared_k<T, 2>;
-    case 3: return phys_update_shared_k<T, 3>;
-    default: return phys_update_shared_k<T, 4>;
-  }
 }
 
 template <class T>
@@ -468,7 +444,7 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   const long strip = phys_strip_rows(g);
   if (prm.columns == 3 && ts_swe_shared_fits(g.nx, g.w)) {
     const dim3 grid(blocks(g.ny, shared_block<T> - 2), blocks(g.nx, strip));
-    shared_kernel<T>()<<<grid, shared_block<T>, 0, stream(q)>>>(
+    phys_update_shared_k<T><<<grid, shared_block<T>, 0, stream(q)>>>(
         a, p(zb), p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
         p(flags), strip, phys_prefetch_rows());
     return cuda::check_launch("swe phys_update_shared");

@@ -22,11 +22,11 @@
  * fewer atomics), short ones on small grids (enough work-groups) */
 #define TS_SWE_BLOCK 128
 /* the shared-face update's work-group: 256 items in single precision, 128 in
- * double. On an H100 at 16384^2 (same warps per SM) 256 took FP32 0.8% less
- * time than 128 on both GPU backends, and FP64 2% more. */
+ * double (measured, docs/swe-history.md) */
 #define TS_SWE_SHARED_BLOCK_F 256
 #define TS_SWE_SHARED_BLOCK_D 128
 #define TS_SWE_PREFETCH_ROWS 5 /* phys_prefetch_rows (swe_kernels.hpp); H100: docs/swe-history.md */
+/* rows per strip (phys_strip_rows): settled, no length measured faster (docs/swe-history.md) */
 #define TS_SWE_STRIP_LONG 128
 #define TS_SWE_STRIP_SHORT 16
 #define TS_SWE_STRIP_LONG_CELLS (1L << 24)

@@ -44,13 +44,13 @@ namespace tessera::swe::kernels {
 
 /* Rows per work-item of the GPU first-order updates: long strips on large
  * grids (fewer re-read rows at strip edges, fewer atomics), short ones on
- * small grids (enough work-groups). TESSERA_SWE_STRIP=N (a multiple of 4)
- * overrides it, to measure the trade. */
+ * small grids (enough work-groups); settled, docs/swe-history.md. */
 long phys_strip_rows(const PhysGrid& g);
 
 /* How many rows ahead of its current row a work-item of the shared-face
  * update asks the next rows into the cache (0: none; loads are issued four
- * rows ahead anyway). TESSERA_SWE_PREFETCH=N (0 to 64) overrides it. */
+ * rows ahead anyway): TS_SWE_PREFETCH_ROWS, or TESSERA_SWE_PREFETCH=N (0 to
+ * 64; still open on the H200, docs/swe-history.md). */
 int phys_prefetch_rows();
 
 TS_SWE_DECLARE(CpuTag)
