@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "backends/opencl/cl_device.hpp"
+#include "core/launch/launch_opencl.hpp"
 #include "core/buffer.hpp"
 #include "core/error.hpp"
 #include "dense/dense.hpp"
@@ -34,7 +35,7 @@ class OpenCLProgramTest : public ::testing::TestWithParam<std::string> {
 // compile, and expects the BuildError to contain each of `needles`.
 void expect_broken_build(opencl::ClDevice& cl, const std::vector<std::string>& needles) {
   try {
-    cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=broken_type -DTS_PACK=4");
+    cl.kernel("dense/kernels/dense.cl", "ew", "-Dts_real=broken_type -Dts_pack=float4 -DTS_PACK=4");
     ADD_FAILURE() << "the build succeeded";
   } catch (const BuildError& e) {
     const std::string msg = e.what();
@@ -90,7 +91,7 @@ TEST_P(OpenCLProgramTest, DiagnosticOptionsAndBuildLogFromTheEnvironment) {
     expect_broken_build(cl, {probe});
     ::setenv("TESSERA_CL_BUILD_LOG", "1", 1);
     ::testing::internal::CaptureStderr();
-    cl.kernel("dense/kernels/dense.cl", "ew_copy", "-Dts_real=float -DTS_PACK=4");
+    cl.kernel("dense/kernels/dense.cl", "ew", launch::precision_options<float>());
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("OpenCL build log of 'dense/kernels/dense.cl'"), std::string::npos) << err;
     EXPECT_NE(err.find(probe), std::string::npos) << err;
