@@ -6,6 +6,9 @@
  *   #include "core/kernels/each_precision.h"
  *   }
  *
+ * TS_POINT_HEADER2 and TS_POINT_HEADER3, where defined, follow it in each
+ * precision (headers that build on the first one's functions).
+ *
  * OpenCL builds a program once per precision instead, with the options of
  * core/launch/launch_opencl.hpp (-Dts_real=float -Dts_pack=float4 -DTS_PACK=4
  * or the double equivalents). CUDA translation units see 16-byte packs, C++
@@ -24,6 +27,12 @@ inline namespace packs16 {
 #define ts_pack float4
 #define TS_PACK 4
 #include TS_POINT_HEADER
+#ifdef TS_POINT_HEADER2
+#include TS_POINT_HEADER2
+#endif
+#ifdef TS_POINT_HEADER3
+#include TS_POINT_HEADER3
+#endif
 #undef ts_real
 #undef ts_pack
 #undef TS_PACK
@@ -31,6 +40,12 @@ inline namespace packs16 {
 #define ts_pack double2
 #define TS_PACK 2
 #include TS_POINT_HEADER
+#ifdef TS_POINT_HEADER2
+#include TS_POINT_HEADER2
+#endif
+#ifdef TS_POINT_HEADER3
+#include TS_POINT_HEADER3
+#endif
 #undef ts_real
 #undef ts_pack
 #undef TS_PACK
@@ -41,6 +56,12 @@ inline namespace packs1 {
 #define ts_pack float
 #define TS_PACK 1
 #include TS_POINT_HEADER
+#ifdef TS_POINT_HEADER2
+#include TS_POINT_HEADER2
+#endif
+#ifdef TS_POINT_HEADER3
+#include TS_POINT_HEADER3
+#endif
 #undef ts_real
 #undef ts_pack
 #undef TS_PACK
@@ -48,6 +69,12 @@ inline namespace packs1 {
 #define ts_pack double
 #define TS_PACK 1
 #include TS_POINT_HEADER
+#ifdef TS_POINT_HEADER2
+#include TS_POINT_HEADER2
+#endif
+#ifdef TS_POINT_HEADER3
+#include TS_POINT_HEADER3
+#endif
 #undef ts_real
 #undef ts_pack
 #undef TS_PACK
@@ -55,3 +82,5 @@ inline namespace packs1 {
 #endif
 
 #undef TS_POINT_HEADER
+#undef TS_POINT_HEADER2
+#undef TS_POINT_HEADER3

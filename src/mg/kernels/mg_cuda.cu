@@ -6,13 +6,11 @@
 #include "mg/kernels/mg_kernels.hpp"
 #include "mg/kernels/mg_point.hpp"
 
+#include "core/kernels/portable.h"  // at file scope: before each_precision.h
+
 namespace tessera::mg::tiles {
-#define ts_real float
-#include "mg/kernels/mg_tiles.h"
-#undef ts_real
-#define ts_real double
-#include "mg/kernels/mg_tiles.h"
-#undef ts_real
+#define TS_POINT_HEADER "mg/kernels/mg_tiles.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::mg::tiles
 
 namespace tessera::mg::kernels {

@@ -9,13 +9,11 @@
 #include "mg/kernels/mg_stream_kernels.hpp"
 #include "mg/kernels/mg_stream_point.hpp"
 
+#include "core/kernels/portable.h"  // at file scope: before each_precision.h
+
 namespace tessera::mg::stream::tiles {
-#define ts_real float
-#include "mg/kernels/mg_stream_cache.h"
-#undef ts_real
-#define ts_real double
-#include "mg/kernels/mg_stream_cache.h"
-#undef ts_real
+#define TS_POINT_HEADER "mg/kernels/mg_stream_cache.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::mg::stream::tiles
 
 namespace tessera::mg::stream::kernels {

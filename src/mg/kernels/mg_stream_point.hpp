@@ -4,11 +4,9 @@
 
 #include "mg/kernels/mg_grid.h"
 
+#include "core/kernels/portable.h"  // at file scope: before each_precision.h
+
 namespace tessera::mg::stream::point {
-#define ts_real float
-#include "mg/kernels/mg_stream_point.h"
-#undef ts_real
-#define ts_real double
-#include "mg/kernels/mg_stream_point.h"
-#undef ts_real
+#define TS_POINT_HEADER "mg/kernels/mg_stream_point.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::mg::stream::point

@@ -16,17 +16,13 @@
 #include "swe/kernels/swe_point.hpp"
 #include "swe/thesis.hpp"
 
+#include "core/kernels/portable.h"  // at file scope: before each_precision.h
+
 namespace tessera::swe::tiles {
-#define ts_real float
-#include "swe/kernels/swe_tiles.h"
-#include "swe/kernels/swe_strip.h"
-#include "swe/kernels/swe_thesis_strip.h"
-#undef ts_real
-#define ts_real double
-#include "swe/kernels/swe_tiles.h"
-#include "swe/kernels/swe_strip.h"
-#include "swe/kernels/swe_thesis_strip.h"
-#undef ts_real
+#define TS_POINT_HEADER "swe/kernels/swe_tiles.h"
+#define TS_POINT_HEADER2 "swe/kernels/swe_strip.h"
+#define TS_POINT_HEADER3 "swe/kernels/swe_thesis_strip.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::swe::tiles
 
 namespace tessera::swe::kernels {

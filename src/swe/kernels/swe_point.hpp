@@ -5,13 +5,10 @@
 #include "core/kernels/ieee_fast.h"  // before the namespaces: shared, guarded
 #include "swe/kernels/swe_hll_consts.h"
 
+#include "core/kernels/portable.h"  // at file scope: before each_precision.h
+
 namespace tessera::swe::point {
-#define ts_real float
-#include "swe/kernels/swe_point.h"
-#include "swe/kernels/swe_hll_point.h"
-#undef ts_real
-#define ts_real double
-#include "swe/kernels/swe_point.h"
-#include "swe/kernels/swe_hll_point.h"
-#undef ts_real
+#define TS_POINT_HEADER "swe/kernels/swe_point.h"
+#define TS_POINT_HEADER2 "swe/kernels/swe_hll_point.h"
+#include "core/kernels/each_precision.h"
 }  // namespace tessera::swe::point
