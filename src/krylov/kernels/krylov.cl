@@ -71,35 +71,9 @@ __kernel void kry_update(int nc, ulong n, ulong nch, uint f, int products, __glo
                          __global const ts_real* u2, __global const ts_real* w2, __global ts_real* y2,
                          __global const ts_real* d, __global ts_real* z, __global const ts_real* e,
                          __global ts_real* partials) {
-  __local ts_real s[3][TS_REDUCE_THREADS]; /* <y,y>, then the second product (re, im) */
-  const ulong c = get_group_id(0);
-  const uint t = (uint)get_local_id(0);
-  ts_real dot[3] = {0, 0, 0};
-#pragma unroll
-  for (uint p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-    const ulong i = c * TS_REDUCE_CHUNK + (ulong)p * TS_REDUCE_THREADS + t;
-    if (i < n) ts_kry_update_at(nc, (long)i, f, coef_base + coef_off, x, u, w, y, x2, u2, w2, y2, d, z, e, dot);
-  }
-  if (products == 0) return;
-  for (int q = 0; q < 3; ++q) s[q][t] = dot[q];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int q = 0; q < 3; ++q) s[q][t] = s[q][t] + s[q][t + h];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (t == 0) {
-    ulong q = 0;
-    if (f & TS_KRY_UP_NORM) {
-      partials[2 * c] = s[0][0];
-      partials[2 * c + 1] = 0;
-      ++q;
-    }
-    if (f & TS_KRY_UP_DOT) {
-      partials[2 * (q * nch + c)] = s[1][0];
-      partials[2 * (q * nch + c) + 1] = s[2][0];
-    }
-  }
+  __local ts_real s[3 * TS_REDUCE_THREADS];
+  ts_kry_update_group(get_group_id(0), (uint)get_local_id(0), nc, n, nch, f, products,
+                      coef_base + coef_off, x, u, w, y, x2, u2, w2, y2, d, z, e, s, partials);
 }
 
 /* y = blockdiag(D) x, one work-item per row. */

@@ -108,35 +108,9 @@ __global__ void __launch_bounds__(TS_REDUCE_THREADS)
     update_kernel(int nc, std::size_t n, std::size_t nch, unsigned f, int products, const R* __restrict__ coef,
                   const R* x, const R* u, const R* w, R* y, const R* x2, const R* u2, const R* w2, R* y2,
                   const R* __restrict__ d, R* z, const R* e, R* partials) {
-  __shared__ R s[3][TS_REDUCE_THREADS];  // <y,y>, then the second product (re, im)
-  const std::size_t c = blockIdx.x;
-  const unsigned t = threadIdx.x;
-  R dot[3] = {0, 0, 0};
-#pragma unroll
-  for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-    const std::size_t i = c * TS_REDUCE_CHUNK + std::size_t(p) * TS_REDUCE_THREADS + t;
-    if (i < n) ts_kry_update_at(nc, long(i), f, coef, x, u, w, y, x2, u2, w2, y2, d, z, e, dot);
-  }
-  if (products == 0) return;
-  for (int q = 0; q < 3; ++q) s[q][t] = dot[q];
-  __syncthreads();
-  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int q = 0; q < 3; ++q) s[q][t] = s[q][t] + s[q][t + h];
-    __syncthreads();
-  }
-  if (t == 0) {
-    std::size_t q = 0;
-    if (f & TS_KRY_UP_NORM) {
-      partials[2 * c] = s[0][0];
-      partials[2 * c + 1] = 0;
-      ++q;
-    }
-    if (f & TS_KRY_UP_DOT) {
-      partials[2 * (q * nch + c)] = s[1][0];
-      partials[2 * (q * nch + c) + 1] = s[2][0];
-    }
-  }
+  __shared__ R s[3 * TS_REDUCE_THREADS];
+  ts_kry_update_group(blockIdx.x, threadIdx.x, nc, n, nch, f, products, coef, x, u, w, y, x2, u2, w2,
+                      y2, d, z, e, s, partials);
 }
 
 template <class R>

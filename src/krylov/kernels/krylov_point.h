@@ -610,6 +610,48 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
   }
 }
 
+/* One work-group's job of the GPU update kernels (ts_kry_update_at over
+ * chunk c, work-item t of TS_REDUCE_THREADS, elements in the dots' order so
+ * that its products have their bits), then its products' canonical tree in
+ * s (3 * TS_REDUCE_THREADS: <y,y>, then the second product's re and im) and
+ * chunk c's partials. products == 0 is the same for the whole group. */
+TS_FN void ts_kry_update_group(unsigned long c, unsigned t, int nc, unsigned long n, unsigned long nch,
+                               unsigned f, int products, TS_GLOBAL const ts_real* coef,
+                               TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* u,
+                               TS_GLOBAL const ts_real* w, TS_GLOBAL ts_real* y,
+                               TS_GLOBAL const ts_real* x2, TS_GLOBAL const ts_real* u2,
+                               TS_GLOBAL const ts_real* w2, TS_GLOBAL ts_real* y2,
+                               TS_GLOBAL const ts_real* d, TS_GLOBAL ts_real* z,
+                               TS_GLOBAL const ts_real* e, TS_LOCAL ts_real* s,
+                               TS_GLOBAL ts_real* partials) {
+  ts_real dot[3] = {0, 0, 0};
+  TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
+    const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
+    if (i < n) ts_kry_update_at(nc, (long)i, f, coef, x, u, w, y, x2, u2, w2, y2, d, z, e, dot);
+  }
+  if (products == 0) return;
+  for (int q = 0; q < 3; ++q) s[q * TS_REDUCE_THREADS + t] = dot[q];
+  TS_BARRIER();
+  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int q = 0; q < 3; ++q)
+        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+    TS_BARRIER();
+  }
+  if (t == 0) {
+    unsigned long q = 0;
+    if (f & TS_KRY_UP_NORM) {
+      partials[2 * c] = s[0];
+      partials[2 * c + 1] = 0;
+      ++q;
+    }
+    if (f & TS_KRY_UP_DOT) {
+      partials[2 * (q * nch + c)] = s[TS_REDUCE_THREADS];
+      partials[2 * (q * nch + c) + 1] = s[2 * TS_REDUCE_THREADS];
+    }
+  }
+}
+
 /* The chunk partials of product q (dots' layout: partials[2 (q chunks + c) +
  * {0,1}]) summed by a group of TS_REDUCE_THREADS work-items t in the canonical
  * order: t takes chunks t, t + THREADS, ... in sequence, then the halving tree
