@@ -14,15 +14,6 @@ namespace {
 
 using namespace point;
 
-template <class V>
-const kernel_value_t<V>* in(const Buffer<V>& b) {
-  return values<V>(static_cast<const void*>(b.handle()));
-}
-template <class V>
-kernel_value_t<V>* out(Buffer<V>& b) {
-  return values<V>(b.handle());
-}
-const index_t* idx(const Buffer<index_t>& b) { return static_cast<const index_t*>(b.handle()); }
 
 long row_of(const index_t* map, bool mapped, long i) { return mapped ? map[i] : i; }
 

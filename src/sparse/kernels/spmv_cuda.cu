@@ -17,15 +17,6 @@ namespace {
 
 using namespace point;
 
-template <class V>
-const kernel_value_t<V>* in(const Buffer<V>& b) {
-  return values<V>(static_cast<const void*>(b.handle()));
-}
-template <class V>
-kernel_value_t<V>* out(const Buffer<V>& b) {
-  return values<V>(b.handle());
-}
-const int* idx(const Buffer<index_t>& b) { return static_cast<const int*>(b.handle()); }
 
 __device__ long row_of(const int* map, int mapped, long i) { return mapped ? long(map[i]) : i; }
 __device__ long global_id() { return long(blockIdx.x) * blockDim.x + threadIdx.x; }

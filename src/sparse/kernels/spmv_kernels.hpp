@@ -9,8 +9,21 @@
 #include "core/dispatch.hpp"
 #include "sparse/device_formats.hpp"
 #include "sparse/device_matrix.hpp"
+#include "sparse/kernels/spmv_point.hpp"
 
 namespace tessera::sparse::kernels {
+
+// The arrays behind buffers as the CPU and CUDA kernels take them (a buffer's
+// handle is its address there).
+template <class V>
+const point::kernel_value_t<V>* in(const Buffer<V>& b) {
+  return point::values<V>(static_cast<const void*>(b.handle()));
+}
+template <class V>
+point::kernel_value_t<V>* out(const Buffer<V>& b) {
+  return point::values<V>(b.handle());
+}
+inline const index_t* idx(const Buffer<index_t>& b) { return static_cast<const index_t*>(b.handle()); }
 
 #define TS_SPMV_DECLARE(Tag)                                                                           \
   template <class V>                                                                                   \
