@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   // entry (0,0) by hand: sum_k a[k] b[k n]
   double ref = 0;
   for (std::size_t k = 0; k < n; ++k) ref += double(a[k]) * double(b[k * n]);
-  std::printf("dense on %s: C[0][0] = %g (expected %g), naive == tiled: %s\n", device->id().c_str(), double(c1[0]), ref,
-              c1 == c2 ? "yes" : "no");
+  std::printf("dense on %s: C[0][0] = %g (expected %g), naive == tiled: %s\n", device->id().c_str(),
+              double(c1[0]), ref, c1 == c2 ? "yes" : "no");
   return c1 == c2 && double(c1[0]) == ref ? 0 : 1;
 }

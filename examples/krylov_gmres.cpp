@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   using V = std::complex<double>;
   auto device = open_device(argc > 1 ? argv[1] : "cpu");
   const auto hm = sparse::generate_matrix<V>("trace:4x8x4,blocks=2");
-  auto A = std::make_shared<sparse::DeviceMatrix<V>>(device, hm.block, sparse::default_kernel(sparse::Format::bcsr));
+  auto A = std::make_shared<sparse::DeviceMatrix<V>>(device, hm.block,
+                                                     sparse::default_kernel(sparse::Format::bcsr));
   krylov::MatrixOperator<V> op(A);
   const auto n = static_cast<std::size_t>(A->rows());
   // b = 1 in the rows that exist, 0 in the ghost cells' empty rows (a
@@ -36,7 +37,8 @@ int main(int argc, char** argv) {
   o.ortho = krylov::Ortho::cgs2;
   o.tol = 1e-10;
   const krylov::Result r = krylov::solve<V>(op, nullptr, b, x, o);
-  std::printf("krylov on %s: %s after %d iterations, true relative residual %.2e\n", device->id().c_str(),
-              std::string(krylov::to_string(r.status)).c_str(), r.iterations, r.true_relres);
+  std::printf("krylov on %s: %s after %d iterations, true relative residual %.2e\n",
+              device->id().c_str(), std::string(krylov::to_string(r.status)).c_str(), r.iterations,
+              r.true_relres);
   return r.converged() && r.true_relres < 1e-9 ? 0 : 1;
 }

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   c.apply(s);
   s.step(8000);
   const double dev = lbm::ghia_deviation(c, s.fields(), 100);
-  std::printf("lbm on %s: %ld steps, largest deviation from Ghia et al. %.4f of the lid speed\n", device->id().c_str(),
-              s.time(), dev);
+  std::printf("lbm on %s: %ld steps, largest deviation from Ghia et al. %.4f of the lid speed\n",
+              device->id().c_str(), s.time(), dev);
   return dev < 0.04 ? 0 : 1;
 }

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   mg::Solver<double> solver(device, d, o);
   solver.set_rhs(mg::random_problem<double>(d, 1).b);
   const mg::SolveReport r = solver.solve();
-  std::printf("mg on %s: %s after %d cycles, relative residual %.2e, factor %.3f\n", device->id().c_str(),
-              mg::to_string(r.status).c_str(), r.cycles, r.relative_residual(), r.asymptotic_factor());
+  std::printf("mg on %s: %s after %d cycles, relative residual %.2e, factor %.3f\n",
+              device->id().c_str(), mg::to_string(r.status).c_str(), r.cycles,
+              r.relative_residual(), r.asymptotic_factor());
   return r.status == mg::Status::converged ? 0 : 1;
 }

@@ -30,11 +30,12 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < n; ++i) {
     V ref = 0;
     for (auto p = csr.row_ptr[i]; p < csr.row_ptr[i + 1]; ++p)
-      ref += csr.val[static_cast<std::size_t>(p)] * hx[static_cast<std::size_t>(csr.col[static_cast<std::size_t>(p)])];
+      ref += csr.val[static_cast<std::size_t>(p)] *
+             hx[static_cast<std::size_t>(csr.col[static_cast<std::size_t>(p)])];
     err = std::max(err, std::abs(hy[i] - ref));
     norm = std::max(norm, std::abs(ref));
   }
-  std::printf("sparse on %s: %zu rows, %lld nonzeros, max |y - y_host| / max |y| = %.1e\n", device->id().c_str(), n,
-              static_cast<long long>(A.nonzeros()), err / norm);
+  std::printf("sparse on %s: %zu rows, %lld nonzeros, max |y - y_host| / max |y| = %.1e\n",
+              device->id().c_str(), n, static_cast<long long>(A.nonzeros()), err / norm);
   return err <= 1e-12 * norm ? 0 : 1;
 }

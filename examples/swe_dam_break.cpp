@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   const double m0 = s.mass();
   const swe::Health h = s.advance_to(5.0);
   const double drift = (s.mass() - m0) / m0;
-  std::printf("swe on %s: t = %.2f s after %ld steps, relative mass drift %.1e%s\n", device->id().c_str(), h.time,
-              h.steps, drift, h.bad ? " (solution went bad)" : "");
+  std::printf("swe on %s: t = %.2f s after %ld steps, relative mass drift %.1e%s\n",
+              device->id().c_str(), h.time, h.steps, drift, h.bad ? " (solution went bad)" : "");
   return !h.bad && std::fabs(drift) < 1e-12 ? 0 : 1;
 }

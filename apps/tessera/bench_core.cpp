@@ -41,12 +41,13 @@ bench::DeviceReport run_mg(const std::shared_ptr<Device>& dev, const BenchArgs& 
 
 const RegisterBenchSuite stream{"stream", "copy/scale/add/triad/dot at the bandwidth limit",
                                 run_stream};
-const RegisterBenchSuite dense{"dense", "vector add and matrix multiply (naive/tiled/blocked/vendor)",
-                               run_dense};
-const RegisterBenchSuite mg{"mg",
-                            "multigrid: thesis tables, resident V-cycles and FMG, streaming; --param n3d=N, "
-                            "streaming=0",
-                            run_mg};
+const RegisterBenchSuite dense{
+    "dense", "vector add and matrix multiply (naive/tiled/blocked/vendor)", run_dense};
+const RegisterBenchSuite mg{
+    "mg",
+    "multigrid: thesis tables, resident V-cycles and FMG, streaming; --param n3d=N, "
+    "streaming=0",
+    run_mg};
 }  // namespace
 
 }  // namespace tessera::app

@@ -33,15 +33,15 @@ struct ThesisRow {
   long side;
   double native_s;  // thesis Table B.4, A100, native total, 200 iterations
 };
-constexpr ThesisRow kThesisA100[] = {{80, 0.0529}, {160, 0.3798}, {240, 1.2888}, {320, 3.0736}, {400, 6.0364},
-                                     {480, 10.4911}, {640, 24.9157}, {800, 49.1322}};
+constexpr ThesisRow kThesisA100[] = {{80, 0.0529},  {160, 0.3798},  {240, 1.2888},  {320, 3.0736},
+                                     {400, 6.0364}, {480, 10.4911}, {640, 24.9157}, {800, 49.1322}};
 
 // the thesis's best single-A100 figure of its Muesli program (issue 9; the
 // per-side Muesli totals vary, §5.8)
 constexpr double kThesisMuesliA100 = 1963;
 
-void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
-                     Progress& progress) {
+void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side,
+                     bench::DeviceReport& r, Progress& progress) {
   const int steps = a.quick ? 2 : 10;
   for (const auto& coll : a.param_list("collision", "bgk"))
     for (const auto& prec : a.param_list("precisions", "fp32,fp16s,fp64")) {
@@ -51,34 +51,43 @@ void production_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, lon
       c.precision = lbm::parse_precision(prec);
       c.grid = {side, side, c.lattice == lbm::Lattice::d2q9 ? 1 : side};
       c.tau = 0.6;
-      progress.step(fmt::format("{} {} {} {}^3", lbm::to_string(c.lattice), lbm::to_string(c.collision),
-                                lbm::to_string(c.precision), side));
+      progress.step(fmt::format("{} {} {} {}^3", lbm::to_string(c.lattice),
+                                lbm::to_string(c.collision), lbm::to_string(c.precision), side));
       lbm::Solver s(dev, c);
       s.initialize(1.0, {0.05, 0.0, 0.0});  // FluidX3D's benchmark: a periodic box of fluid
       bench::Measurement m;
-      m.kernel = fmt::format("{} {} esoteric-pull x{} steps", lbm::to_string(c.lattice), lbm::to_string(c.collision),
-                             steps);
+      m.kernel = fmt::format("{} {} esoteric-pull x{} steps", lbm::to_string(c.lattice),
+                             lbm::to_string(c.collision), steps);
       m.precision = lbm::to_string(c.precision);
       m.size = static_cast<std::size_t>(c.grid.cells());
       const double per_cell = 2.0 * double(c.state_bytes()) / double(c.grid.cells()) - 1.0;
       m.bytes = per_cell * double(c.grid.cells()) * steps;
       m.flops = 0;
-      m.timing = bench::time_runs(dev->queue(), [&](int) { s.step(steps); }, a.timing);
+      m.timing = bench::time_runs(
+          dev->queue(), [&](int) { s.step(steps); }, a.timing);
       const double mlups = double(c.grid.cells()) * steps / (m.timing.median_ms * 1e-3) * 1e-6;
       m.note = fmt::format("{:.0f} MLUPS (median), {:.0f} B/cell/step", mlups, per_cell);
       r.results.push_back(m);
     }
 }
 
-void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
+void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r,
+                 Progress& progress) {
   std::vector<long> sides;
-  for (const auto& s : a.param_list("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800"))
+  for (const auto& s :
+       a.param_list("thesis_sides", a.quick ? "80,160" : "80,160,240,320,400,480,640,800"))
     sides.push_back(parse_int_param("thesis_sides", s, 1));
   const int iterations = int(a.param_int("thesis_iterations", "200", 1));
   for (long side : sides) {
     const lbm::Grid g{side, side, side};
-    if (dev->info().global_mem_bytes && 2ull * std::uint64_t(g.cells()) * 76 > dev->info().global_mem_bytes) {
-      r.results.push_back({fmt::format("thesis-gas {}^3", side), "FP32", std::size_t(g.cells()), {}, 0, 0,
+    if (dev->info().global_mem_bytes &&
+        2ull * std::uint64_t(g.cells()) * 76 > dev->info().global_mem_bytes) {
+      r.results.push_back({fmt::format("thesis-gas {}^3", side),
+                           "FP32",
+                           std::size_t(g.cells()),
+                           {},
+                           0,
+                           0,
                            "does not fit (2 x 76 B per cell)"});
       continue;
     }
@@ -87,12 +96,14 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
       lbm::ThesisGas sim(dev, g, layout);
       sim.generate();
       bench::Measurement m;
-      m.kernel = fmt::format("thesis-gas native{} x{} iterations",
-                             layout == lbm::ThesisLayout::aos ? "" : " (SoA, same bits)", iterations);
+      m.kernel =
+          fmt::format("thesis-gas native{} x{} iterations",
+                      layout == lbm::ThesisLayout::aos ? "" : " (SoA, same bits)", iterations);
       m.precision = "FP32";
       m.size = static_cast<std::size_t>(side);
       m.bytes = 152.0 * double(g.cells()) * iterations;
-      m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
+      m.timing =
+          bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
       const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
       m.note = fmt::format("{:.0f} MLUPS", mlups);
       for (const auto& t : kThesisA100)
@@ -107,26 +118,34 @@ void thesis_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
     const std::uint64_t ghosted = 2ull * std::uint64_t((side + 2) * (side + 2) * (side + 2)) * 76;
     if (a.param_flag("thesis_muesli", true) && dev->info().global_mem_bytes &&
         ghosted > dev->info().global_mem_bytes) {
-      r.results.push_back({fmt::format("thesis-gas mapStencil {}^3", side), "FP32", std::size_t(g.cells()), {}, 0, 0,
+      r.results.push_back({fmt::format("thesis-gas mapStencil {}^3", side),
+                           "FP32",
+                           std::size_t(g.cells()),
+                           {},
+                           0,
+                           0,
                            "does not fit (2 x 76 B per cell with a ghost layer)"});
     } else if (a.param_flag("thesis_muesli", true)) {
       lbm::ThesisGasParts sim(skeleton::Team({dev}), g, lbm::ThesisGasImpl::map_stencil);
       sim.generate();
       bench::Measurement m;
-      m.kernel = fmt::format("thesis-gas mapStencil (Muesli program, same bits) x{} iterations", iterations);
+      m.kernel = fmt::format("thesis-gas mapStencil (Muesli program, same bits) x{} iterations",
+                             iterations);
       m.precision = "FP32";
       m.size = static_cast<std::size_t>(side);
       m.bytes = 152.0 * double(g.cells()) * iterations;
-      m.timing = bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
+      m.timing =
+          bench::time_runs(dev->queue(), [&](int) { sim.step(iterations); }, {1, a.quick ? 1 : 3});
       const double mlups = double(g.cells()) * iterations / (m.timing.median_ms * 1e-3) * 1e-6;
-      m.note = fmt::format("{:.0f} MLUPS; thesis A100 Muesli best {:.0f} MLUPS ({:.1f}x)", mlups, kThesisMuesliA100,
-                           mlups / kThesisMuesliA100);
+      m.note = fmt::format("{:.0f} MLUPS; thesis A100 Muesli best {:.0f} MLUPS ({:.1f}x)", mlups,
+                           kThesisMuesliA100, mlups / kThesisMuesliA100);
       r.results.push_back(m);
     }
   }
 }
 
-void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r, Progress& progress) {
+void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::DeviceReport& r,
+                 Progress& progress) {
   const long n = a.param_int("cavity_n", "129", 3);
   for (int re : {100, 1000}) {
     progress.step(fmt::format("cavity Re {} {}^2", re, n));
@@ -144,15 +163,16 @@ void cavity_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, bench::
     m.bytes = (2.0 * 9 * 8 + 1) * double(c.config.grid.cells()) * double(steps);
     m.timing = bench::time_runs(dev->queue(), [&](int) { s.step(steps); }, {0, 1});
     const double dev_ghia = lbm::ghia_deviation(c, s.fields(), re);
-    m.note = fmt::format("Ghia max deviation {:.4f} of U (target 0.02): {}", dev_ghia, dev_ghia <= 0.02 ? "PASS" : "FAIL");
+    m.note = fmt::format("Ghia max deviation {:.4f} of U (target 0.02): {}", dev_ghia,
+                         dev_ghia <= 0.02 ? "PASS" : "FAIL");
     r.results.push_back(m);
   }
 }
 
 // Weak (side^2 x side*g) and strong (side^3) scaling over g devices from this
 // one on (cuda:0 -> cuda:0..g-1), distributed solver, D3Q19 BGK; wall clock.
-void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side, bench::DeviceReport& r,
-                  Progress& progress) {
+void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long side,
+                  bench::DeviceReport& r, Progress& progress) {
   const int steps = a.quick ? 2 : 10;
   for (const auto& prec : a.param_list("scaling_precisions", "fp32,fp16s")) {
     double base_weak = 0, base_strong = 0;
@@ -171,13 +191,15 @@ void scaling_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long s
                                weak ? "weak" : "strong", g, steps);
         m.precision = lbm::to_string(c.precision);
         m.size = static_cast<std::size_t>(c.grid.cells());
-        m.bytes = (2.0 * 19 * double(c.variant().store_bytes()) + 1) * double(c.grid.cells()) * steps;
+        m.bytes =
+            (2.0 * 19 * double(c.variant().store_bytes()) + 1) * double(c.grid.cells()) * steps;
         m.timing = bench::time_wall([&] { d.synchronize(); }, [&] { d.step(steps); }, a.timing);
         const double mlups = double(c.grid.cells()) * steps / (m.timing.median_ms * 1e-3) * 1e-6;
         double& base = weak ? base_weak : base_strong;
         if (g == 1) base = mlups;
         m.note = fmt::format("{:.0f} MLUPS total, {:.0f} per device{}", mlups, mlups / g,
-                             base > 0 ? fmt::format(", efficiency {:.1f}% of {} x 1 device", 100.0 * mlups / (g * base), g)
+                             base > 0 ? fmt::format(", efficiency {:.1f}% of {} x 1 device",
+                                                    100.0 * mlups / (g * base), g)
                                       : std::string());
         r.results.push_back(m);
       }
@@ -190,7 +212,8 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
   r.device = dev->info();
   const long side = a.size ? long(a.size) : (a.quick ? 64 : 256);
   const std::size_t copy_bytes = std::size_t(side) * side * side * 19 * 4;
-  r.copy_gbps = bench::measure_native_copy(*dev, std::max<std::size_t>(copy_bytes, 1 << 26), a.timing).gbps();
+  r.copy_gbps =
+      bench::measure_native_copy(*dev, std::max<std::size_t>(copy_bytes, 1 << 26), a.timing).gbps();
   const bool validate = a.param_flag("validate", false);
   Progress progress("bench lbm", 3 + 8 + (validate ? 2 : 0));
   production_rows(dev, a, side, r, progress);
@@ -200,7 +223,8 @@ bench::DeviceReport run_lbm(const std::shared_ptr<Device>& dev, const BenchArgs&
       lbm::Config c;
       c.precision = lbm::parse_precision(prec);
       const double per_cell = 19.0 * double(c.variant().store_bytes()) + 1.0;
-      const long big = long(std::cbrt(0.9 * double(dev->info().global_mem_bytes) / per_cell)) / 16 * 16;
+      const long big =
+          long(std::cbrt(0.9 * double(dev->info().global_mem_bytes) / per_cell)) / 16 * 16;
       BenchArgs one = a;
       one.params.insert(one.params.begin(), "precisions=" + prec);
       production_rows(dev, one, big, r, progress);

@@ -13,8 +13,10 @@ bench::DeviceReport run(const std::shared_ptr<Device>& dev, const BenchArgs& a) 
   return bench::run_mg_kernels(dev, o);
 }
 const RegisterBenchSuite registered{
-    "mg-kernels", "multigrid: each kernel of a 3D FP64 V(1,1) against its byte model; --param rows=REGEX times only the "
-    "rows whose names it finds", run};
+    "mg-kernels",
+    "multigrid: each kernel of a 3D FP64 V(1,1) against its byte model; --param rows=REGEX times only the "
+    "rows whose names it finds",
+    run};
 }  // namespace
 
 }  // namespace tessera::app

@@ -37,19 +37,20 @@ namespace {
 using namespace tessera::sparse;
 using bench::Measurement;
 
-
-const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b, Kernel::bcsr_v2b,
-                                         Kernel::bcsr_v3,  Kernel::ell,      Kernel::ell_v2,   Kernel::bell,
-                                         Kernel::bell_v2,  Kernel::bell_v3,  Kernel::bell_v4};
-const std::vector<Kernel> kModernBlockKernels{Kernel::bcsr_warp, Kernel::bell,       Kernel::bell_bi,
-                                              Kernel::bell_sub,  Kernel::sell,       Kernel::csr_vector};
-const std::vector<Kernel> kStencilKernels{Kernel::csr_scalar, Kernel::csr_vector, Kernel::ell_v2, Kernel::sell};
+const std::vector<Kernel> kThesisKernels{Kernel::bcsr_v1a, Kernel::bcsr_v2a, Kernel::bcsr_v1b,
+                                         Kernel::bcsr_v2b, Kernel::bcsr_v3,  Kernel::ell,
+                                         Kernel::ell_v2,   Kernel::bell,     Kernel::bell_v2,
+                                         Kernel::bell_v3,  Kernel::bell_v4};
+const std::vector<Kernel> kModernBlockKernels{Kernel::bcsr_warp, Kernel::bell, Kernel::bell_bi,
+                                              Kernel::bell_sub,  Kernel::sell, Kernel::csr_vector};
+const std::vector<Kernel> kStencilKernels{Kernel::csr_scalar, Kernel::csr_vector, Kernel::ell_v2,
+                                          Kernel::sell};
 
 struct Context {
   std::shared_ptr<Device> device;
   const BenchArgs& args;
   bench::DeviceReport& report;
-  double working_set = 0;  ///< bytes: 4x the last-level cache, so no run measures L2
+  double working_set = 0;        ///< bytes: 4x the last-level cache, so no run measures L2
   Progress* progress = nullptr;  ///< a line per row with TESSERA_PROGRESS=log
 };
 
@@ -58,8 +59,8 @@ struct Context {
 template <Scalar V>
 void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string& label, int spmvs,
                 const DeviceOptions& dopt, double minimal_bytes, const std::string& model,
-                std::vector<std::pair<std::string, double>>* best, const SpmvReference<V>& reference,
-                bool transfers = false) {
+                std::vector<std::pair<std::string, double>>* best,
+                const SpmvReference<V>& reference, bool transfers = false) {
   if (!available(k, c.device->backend())) return;
   SpmvRunOptions o;
   o.kernel = std::string(to_string(k));
@@ -81,9 +82,10 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
     r.bytes = res.model_bytes * spmvs;
     r.flops = flop * static_cast<double>(res.stored) * spmvs;
     const double t = res.ms_per_spmv() * 1e-3;
-    r.note = fmt::format("{:.2f} GFLOP/s on nonzeros; {:.1f}% of copy under the {} model; {} matrix cop{}",
-                         res.gflops_true(is_complex_v<V>), 100.0 * minimal_bytes / t * 1e-9 / c.report.copy_gbps,
-                         model, res.copies, res.copies == 1 ? "y" : "ies");
+    r.note = fmt::format(
+        "{:.2f} GFLOP/s on nonzeros; {:.1f}% of copy under the {} model; {} matrix cop{}",
+        res.gflops_true(is_complex_v<V>), 100.0 * minimal_bytes / t * 1e-9 / c.report.copy_gbps,
+        model, res.copies, res.copies == 1 ? "y" : "ies");
     if (transfers) r.note += "; x uploaded and y downloaded on every SpMV (not in the byte model)";
     if (best) best->emplace_back(label, res.ms_per_spmv());
   } catch (const Error& e) {
@@ -97,8 +99,9 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
 /// A cuSPARSE baseline row, timed like the tessera kernels (matrix copies
 /// cycled through so that L2 holds none of them).
 template <Scalar V, class Make>
-void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols, double stored, double minimal_bytes,
-                  Make make, std::vector<std::pair<std::string, double>>* best) {
+void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols, double stored,
+                  double minimal_bytes, Make make,
+                  std::vector<std::pair<std::string, double>>* best) {
   Measurement r;
   r.kernel = label;
   r.precision = is_complex_v<V> ? "complex" : (sizeof(V) == 4 ? "float" : "double");
@@ -107,18 +110,21 @@ void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols
     std::vector<std::unique_ptr<vendor::CusparseSpmv<V>>> copies;
     copies.push_back(make());
     const double mbytes = copies.front()->matrix_bytes();
-    while (copies.size() < std::min<std::size_t>(64, static_cast<std::size_t>(std::ceil(c.working_set / mbytes))))
+    while (copies.size() <
+           std::min<std::size_t>(64, static_cast<std::size_t>(std::ceil(c.working_set / mbytes))))
       copies.push_back(make());
-    Buffer<V> x(c.device, static_cast<std::size_t>(cols)), y(c.device, static_cast<std::size_t>(rows));
+    Buffer<V> x(c.device, static_cast<std::size_t>(cols)),
+        y(c.device, static_cast<std::size_t>(rows));
     x.copy_from_host(std::vector<V>(x.size(), V(1)));
     std::size_t next = 0;
-    r.timing = bench::time_runs(c.device->queue(), [&](int) { copies[next++ % copies.size()]->run(x, y); },
-                                c.args.timing);
+    r.timing = bench::time_runs(
+        c.device->queue(), [&](int) { copies[next++ % copies.size()]->run(x, y); }, c.args.timing);
     r.bytes = mbytes + static_cast<double>(sizeof(V)) * static_cast<double>(rows + cols);
     r.flops = (is_complex_v<V> ? 8.0 : 2.0) * stored;
-    r.note = fmt::format("{:.1f}% of copy under the BCSR model; {} matrix copies",
-                         100.0 * minimal_bytes / (r.timing.median_ms * 1e-3) * 1e-9 / c.report.copy_gbps,
-                         copies.size());
+    r.note =
+        fmt::format("{:.1f}% of copy under the BCSR model; {} matrix copies",
+                    100.0 * minimal_bytes / (r.timing.median_ms * 1e-3) * 1e-9 / c.report.copy_gbps,
+                    copies.size());
     if (best) best->emplace_back(label, r.timing.median_ms);
   } catch (const Error& e) {
     r.note = fmt::format("not run: {}", e.what());
@@ -129,35 +135,42 @@ void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols
 #endif
 
 /// The fastest tessera row against the fastest cuSPARSE one, for the record.
-void summary_row(Context& c, const std::string& what, const std::vector<std::pair<std::string, double>>& ours,
+void summary_row(Context& c, const std::string& what,
+                 const std::vector<std::pair<std::string, double>>& ours,
                  const std::vector<std::pair<std::string, double>>& vendor) {
   if (ours.empty()) return;
-  const auto b = *std::min_element(ours.begin(), ours.end(), [](auto& a, auto& z) { return a.second < z.second; });
+  const auto b = *std::min_element(ours.begin(), ours.end(),
+                                   [](auto& a, auto& z) { return a.second < z.second; });
   Measurement r;
   r.kernel = "best: " + what;
   r.note = fmt::format("fastest tessera kernel {} at {:.4f} ms per SpMV", b.first, b.second);
   if (!vendor.empty()) {
-    const auto v = *std::min_element(vendor.begin(), vendor.end(), [](auto& a, auto& z) { return a.second < z.second; });
-    r.note += fmt::format("; fastest cuSPARSE {} at {:.4f} ms: tessera {:.2f}x", v.first, v.second, v.second / b.second);
+    const auto v = *std::min_element(vendor.begin(), vendor.end(),
+                                     [](auto& a, auto& z) { return a.second < z.second; });
+    r.note += fmt::format("; fastest cuSPARSE {} at {:.4f} ms: tessera {:.2f}x", v.first, v.second,
+                          v.second / b.second);
   }
   c.report.results.push_back(r);
 }
 
 template <Scalar V>
 double bcsr_model_bytes(const Bcsr<V>& b) {
-  return static_cast<double>(sparse::storage(b).total_bytes()) + static_cast<double>(sizeof(V) * (b.rows + b.cols));
+  return static_cast<double>(sparse::storage(b).total_bytes()) +
+         static_cast<double>(sizeof(V) * (b.rows + b.cols));
 }
 
 void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   using V = std::complex<float>;
-  const std::vector<std::string> names = c.args.param_list("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6");
+  const std::vector<std::string> names =
+      c.args.param_list("cases", c.args.quick ? "1,4" : "1,2,3,4,5,6");
   const int spmvs = int(c.args.param_int("spmvs", "100", 1));
   DeviceOptions dopt;
   dopt.ell_subsection = int(c.args.param_int("ell_l", "20", 1));
   dopt.bell_group_rows = int(c.args.param_int("group_rows", "160", 1));
   if (const std::string ch = c.args.param("csr_chains", ""); !ch.empty()) {
     dopt.csr_chains = int(parse_int_param("csr_chains", ch, 1));
-    if ((dopt.csr_chains & (dopt.csr_chains - 1)) != 0)  // refused up front, not as a "not run" row per case
+    if ((dopt.csr_chains & (dopt.csr_chains - 1)) !=
+        0)  // refused up front, not as a "not run" row per case
       throw UsageError(fmt::format("--param csr_chains={}: expected a power of two", ch));
   }
   std::vector<Kernel> modern_kernels;
@@ -168,7 +181,8 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
   bool first = true;
   for (const std::string& n : names) {
     const int i = int(parse_int_param("cases", n, 1));
-    if (i > static_cast<int>(cases.size())) throw UsageError(fmt::format("--param cases: no case {}", i));
+    if (i > static_cast<int>(cases.size()))
+      throw UsageError(fmt::format("--param cases: no case {}", i));
     const TraceCase& tc = cases[static_cast<std::size_t>(i - 1)];
     progress.step(fmt::format("TRACE case {} ({})", i, tc.name()));
     HostMatrix<V> m;
@@ -176,39 +190,44 @@ void trace_sections(Context& c, Progress& progress, bool thesis, bool modern) {
     m.block = trace_bcsr<V>(tc);
     m.is_block = true;
     const SpmvReference<V> ref = spmv_reference(m);  // once per matrix, not per kernel
-    progress.note(fmt::format("case {} generated and multiplied on the host: {} block rows", i, m.block.rows));
+    progress.note(fmt::format("case {} generated and multiplied on the host: {} block rows", i,
+                              m.block.rows));
     const double minimal = bcsr_model_bytes(m.block);
     const std::string tag = fmt::format("{}x{}x{}", tc.nx, tc.ntheta, tc.nr);
     if (thesis) {
       for (Kernel k : kThesisKernels)
-        kernel_row(c, m, k, fmt::format("thesis {} {} x{}", tag, to_string(k), spmvs), spmvs, dopt, minimal, "BCSR",
-                   nullptr, ref);
+        kernel_row(c, m, k, fmt::format("thesis {} {} x{}", tag, to_string(k), spmvs), spmvs, dopt,
+                   minimal, "BCSR", nullptr, ref);
       // the thesis's path: the vectors cross the bus on every SpMV
       for (Kernel k : {Kernel::bcsr_v1a, Kernel::bell, Kernel::bell_v4})
-        kernel_row(c, m, k, fmt::format("thesis {} {} +x/y transfers x{}", tag, to_string(k), spmvs), spmvs, dopt,
-                   minimal, "BCSR", nullptr, ref, true);
+        kernel_row(c, m, k,
+                   fmt::format("thesis {} {} +x/y transfers x{}", tag, to_string(k), spmvs), spmvs,
+                   dopt, minimal, "BCSR", nullptr, ref, true);
       if (first)
         for (const std::string& l : c.args.param_list("ell_sweep", "")) {
           DeviceOptions o = dopt;
           o.ell_subsection = int(parse_int_param("ell_sweep", l, 1));
-          kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs, o, minimal, "BCSR",
-                     nullptr, ref);
+          kernel_row(c, m, Kernel::ell, fmt::format("thesis {} ell L={} x{}", tag, l, spmvs), spmvs,
+                     o, minimal, "BCSR", nullptr, ref);
         }
     }
     if (modern) {
       std::vector<std::pair<std::string, double>> ours, vendor;
       for (Kernel k : modern_kernels)
-        kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR", &ours, ref);
+        kernel_row(c, m, k, fmt::format("{} {}", tag, to_string(k)), 1, dopt, minimal, "BCSR",
+                   &ours, ref);
 #if defined(TESSERA_HAVE_CUSPARSE)
       if (c.device->backend() == Backend::cuda) {
         const double stored = static_cast<double>(m.block.val.size());
-        cusparse_row<V>(c, tag + " cusparse-bsrmv", m.block.rows, m.block.cols, stored, minimal,
-                        [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.block); }, &vendor);
+        cusparse_row<V>(
+            c, tag + " cusparse-bsrmv", m.block.rows, m.block.cols, stored, minimal,
+            [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.block); }, &vendor);
         const Csr<V> csr = to_csr(m.block, Zeros::drop);
         for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2})
-          cusparse_row<V>(c, fmt::format("{} {}", tag, vendor::to_string(k)), csr.rows, csr.cols,
-                          static_cast<double>(csr.nnz()), minimal,
-                          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, csr, k); }, &vendor);
+          cusparse_row<V>(
+              c, fmt::format("{} {}", tag, vendor::to_string(k)), csr.rows, csr.cols,
+              static_cast<double>(csr.nnz()), minimal,
+              [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, csr, k); }, &vendor);
       }
 #endif
       summary_row(c, tag, ours, vendor);
@@ -224,14 +243,16 @@ void stencil_matrix(Context& c, const HostMatrix<V>& m) {
                          static_cast<double>(sizeof(V) * (m.csr.rows + m.csr.cols));
   const SpmvReference<V> ref = spmv_reference(m);
   for (Kernel k : kStencilKernels)
-    kernel_row(c, m, k, fmt::format("{} {}", m.name, to_string(k)), 1, DeviceOptions{}, minimal, "CSR",
-               &ours, ref);
+    kernel_row(c, m, k, fmt::format("{} {}", m.name, to_string(k)), 1, DeviceOptions{}, minimal,
+               "CSR", &ours, ref);
 #if defined(TESSERA_HAVE_CUSPARSE)
   if (c.device->backend() == Backend::cuda)
-    for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2, vendor::CusparseKernel::sell})
-      cusparse_row<V>(c, fmt::format("{} {}", m.name, vendor::to_string(k)), m.csr.rows, m.csr.cols,
-                      static_cast<double>(m.csr.nnz()), minimal,
-                      [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.csr, k); }, &vendor);
+    for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2,
+                   vendor::CusparseKernel::sell})
+      cusparse_row<V>(
+          c, fmt::format("{} {}", m.name, vendor::to_string(k)), m.csr.rows, m.csr.cols,
+          static_cast<double>(m.csr.nnz()), minimal,
+          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, m.csr, k); }, &vendor);
 #endif
   summary_row(c, m.name, ours, vendor);
 }
@@ -242,8 +263,10 @@ void stencil_section(Context& c, Progress& progress) {
   stencil_matrix(c, generate_matrix<double>(fmt::format("laplace7:{}", n)));
   for (const std::string& f : c.args.param_list("matrices", "")) {
     progress.step(f);
-    if (file_is_complex(f)) stencil_matrix(c, read_matrix<std::complex<double>>(f));
-    else stencil_matrix(c, read_matrix<double>(f));
+    if (file_is_complex(f))
+      stencil_matrix(c, read_matrix<std::complex<double>>(f));
+    else
+      stencil_matrix(c, read_matrix<double>(f));
   }
 }
 
@@ -252,13 +275,15 @@ bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const 
   report.device = device->info();
   const std::vector<std::string> parts = args.param_list("parts", "thesis,modern,stencil");
   auto has = [&](const char* p) { return std::find(parts.begin(), parts.end(), p) != parts.end(); };
-  Progress progress("spmv on " + device->id(), 2 + 6 + static_cast<int>(args.param_list("matrices", "").size()));
+  Progress progress("spmv on " + device->id(),
+                    2 + 6 + static_cast<int>(args.param_list("matrices", "").size()));
   progress.step("copy");
   const std::size_t copy_bytes = std::size_t(1) << (args.quick ? 28 : 30);
   const Measurement copy = bench::measure_native_copy(*device, copy_bytes, args.timing);
   report.copy_gbps = copy.gbps();
   report.results.push_back(copy);
-  const double cache = device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
+  const double cache =
+      device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
   Context c{device, args, report, 4 * cache, &progress};
   if (has("thesis") || has("modern")) trace_sections(c, progress, has("thesis"), has("modern"));
   if (has("stencil")) stencil_section(c, progress);
@@ -266,7 +291,8 @@ bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const 
 }
 
 const RegisterBenchSuite registered{
-    "spmv", "SpMV: thesis kernels x TRACE cases, modern kernels vs cuSPARSE, FP64 stencil CSR/ELL/SELL",
+    "spmv",
+    "SpMV: thesis kernels x TRACE cases, modern kernels vs cuSPARSE, FP64 stencil CSR/ELL/SELL",
     run_spmv_suite};
 
 }  // namespace

@@ -45,25 +45,33 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
   swe::DamBreak c;
   c.nx = c.ny = n;
   const double dx = c.dx(), dt = swe::thesis_dt(dx, c.deep, c.shallow);
-  swe::ThesisSolver<T> s(dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
-                         v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows ||
-                                 v.kernel == swe::ThesisKernel::walls || v.kernel == swe::ThesisKernel::strip
-                             ? swe::WorkGroup{}
-                             : swe::parse_work_group(wg, *dev));
+  swe::ThesisSolver<T> s(
+      dev, swe::thesis_dam_break<T>(c), swe::thesis_coefficient<T>(dt, dx), v,
+      v.kernel == swe::ThesisKernel::global || v.kernel == swe::ThesisKernel::rows ||
+              v.kernel == swe::ThesisKernel::walls || v.kernel == swe::ThesisKernel::strip
+          ? swe::WorkGroup{}
+          : swe::parse_work_group(wg, *dev));
   Measurement m;
   m.precision = std::is_same_v<T, float> ? "float" : "double";
   m.size = static_cast<std::size_t>(n);
   const swe::WorkGroup w = s.work_group();
-  m.kernel = fmt::format("thesis {} {} ({} steps)", v.name, w.is_default() ? std::string("default") : fmt::format("{}x{}", w.l0, w.l1), steps);
+  m.kernel = fmt::format("thesis {} {} ({} steps)", v.name,
+                         w.is_default() ? std::string("default") : fmt::format("{}x{}", w.l0, w.l1),
+                         steps);
   m.bytes = thesis_values(v) * sizeof(T) * double(n) * double(n) * steps;
-  m.timing = bench::time_runs(dev->queue(), [&](int) { s.run(steps); }, t);
+  m.timing = bench::time_runs(
+      dev->queue(), [&](int) { s.run(steps); }, t);
   const double ms_step = m.timing.median_ms / steps;
   const double full = ms_step * 1e-3 * double(swe::thesis_steps(20.0, dt));
   const double best = std::is_same_v<T, float> ? kThesisBestSp : kThesisBestDp;
-  m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s; 20 s run {:.3f} s = {:.0f}x the thesis's best {} s",
-                       ms_step, double(n) * double(n) / ms_step * 1e-3, full, best / full, best);
-  if (n != 1000) m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s", ms_step, double(n) * double(n) / ms_step * 1e-3);
-  if (!v.device_ghosts) m.note += "; plus 6 fields over the host link per step (not in the byte model)";
+  m.note = fmt::format(
+      "{:.4f} ms/step, {:.0f} Mcell/s; 20 s run {:.3f} s = {:.0f}x the thesis's best {} s", ms_step,
+      double(n) * double(n) / ms_step * 1e-3, full, best / full, best);
+  if (n != 1000)
+    m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s", ms_step,
+                         double(n) * double(n) / ms_step * 1e-3);
+  if (!v.device_ghosts)
+    m.note += "; plus 6 fields over the host link per step (not in the byte model)";
   r.results.push_back(m);
 }
 
@@ -72,7 +80,8 @@ void thesis_row(const std::shared_ptr<Device>& dev, const swe::ThesisVariant& v,
 template <class T>
 void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector<int>& columns,
                    bool second, int steps, const TimingOptions& t, bench::DeviceReport& r) {
-  swe::PhysCase c = swe::make_case("thesis-dam", n, n);  // wet everywhere, bathymetry read every step
+  swe::PhysCase c =
+      swe::make_case("thesis-dam", n, n);  // wet everywhere, bathymetry read every step
   std::vector<double> a(static_cast<std::size_t>(c.nx)), b(static_cast<std::size_t>(c.ny));
   for (long i = 0; i < c.nx; ++i) a[i] = 0.5 * std::sin(0.01 * double(i));
   for (long j = 0; j < c.ny; ++j) b[j] = std::cos(0.013 * double(j));
@@ -89,12 +98,14 @@ void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector
     m.precision = std::is_same_v<T, float> ? "float" : "double";
     m.size = static_cast<std::size_t>(n);
     const double values = order == swe::Order::first ? 7.0 : 17.0;
-    m.kernel = order == swe::Order::first
-                   ? fmt::format("physical first order, {}, dt fused ({} steps)",
-                                 cols == 3 ? "faces shared" : fmt::format("{} col/item", cols), steps)
-                   : fmt::format("physical second order RK2 ({} steps)", steps);
+    m.kernel =
+        order == swe::Order::first
+            ? fmt::format("physical first order, {}, dt fused ({} steps)",
+                          cols == 3 ? "faces shared" : fmt::format("{} col/item", cols), steps)
+            : fmt::format("physical second order RK2 ({} steps)", steps);
     m.bytes = values * sizeof(T) * double(n) * double(n) * steps;
-    m.timing = bench::time_runs(dev->queue(), [&](int) { s.run_steps(steps); }, t);
+    m.timing = bench::time_runs(
+        dev->queue(), [&](int) { s.run_steps(steps); }, t);
     const double ms_step = m.timing.median_ms / steps;
     m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s, model {:.0f} B/cell/step", ms_step,
                          double(n) * double(n) / ms_step * 1e-3, values * sizeof(T));
@@ -108,30 +119,37 @@ void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector
 // logical devices); weak scaling (n x n per part) and strong scaling (n x n in
 // all), wall clock per step including the halo exchange and the dt all-reduce.
 template <class T>
-void scaling_rows(const std::shared_ptr<Device>& dev, long n, const std::vector<int>& parts, int steps,
-                  const TimingOptions& t, bench::DeviceReport& r) {
+void scaling_rows(const std::shared_ptr<Device>& dev, long n, const std::vector<int>& parts,
+                  int steps, const TimingOptions& t, bench::DeviceReport& r) {
   for (const bool weak : {true, false}) {
     double base = 0;
     for (int g : parts) {
       const long nx = weak ? n * g : n;
       swe::PhysCase c = swe::make_case("thesis-dam", nx, n);  // wet everywhere
       for (long i = 0; i < c.nx; ++i)
-        for (long j = 0; j < c.ny; ++j) c.z[i * c.ny + j] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
-      swe::DistributedPhysSolver<T> d(g == 1 ? skeleton::Team({dev}) : skeleton::Team::open(dev->id(), g), c, swe::PhysOptions{});
+        for (long j = 0; j < c.ny; ++j)
+          c.z[i * c.ny + j] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
+      swe::DistributedPhysSolver<T> d(
+          g == 1 ? skeleton::Team({dev}) : skeleton::Team::open(dev->id(), g), c,
+          swe::PhysOptions{});
       c = swe::PhysCase{};
       d.set_scheme(swe::Order::first, swe::PhysOptions{}.columns);
       Measurement m;
       m.precision = std::is_same_v<T, float> ? "float" : "double";
       m.size = static_cast<std::size_t>(nx);
-      m.kernel = fmt::format("physical first order {} scaling, {} part(s), {}x{} cells ({} steps)", weak ? "weak" : "strong", g, nx, n, steps);
-      m.bytes = 7.0 * sizeof(T) * double(nx) * double(n) * steps / g;  // per device, as the copy it is compared with
+      m.kernel = fmt::format("physical first order {} scaling, {} part(s), {}x{} cells ({} steps)",
+                             weak ? "weak" : "strong", g, nx, n, steps);
+      m.bytes = 7.0 * sizeof(T) * double(nx) * double(n) * steps /
+                g;  // per device, as the copy it is compared with
       m.timing = bench::time_wall([&] { d.synchronize(); }, [&] { d.run_steps(steps); }, t);
-      const double ms_step = m.timing.median_ms / steps, mcells = double(nx) * double(n) / ms_step * 1e-3;
+      const double ms_step = m.timing.median_ms / steps,
+                   mcells = double(nx) * double(n) / ms_step * 1e-3;
       if (g == parts.front()) base = mcells / g;
-      m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s total, {:.0f} per part, parallel efficiency {:.1f}% of "
-                           "{} x the {}-part rate{}",
-                           ms_step, mcells, mcells / g, 100.0 * mcells / (g * base), g, parts.front(),
-                           d.health().bad ? " (solution went bad: timing invalid)" : "");
+      m.note = fmt::format(
+          "{:.4f} ms/step, {:.0f} Mcell/s total, {:.0f} per part, parallel efficiency {:.1f}% of "
+          "{} x the {}-part rate{}",
+          ms_step, mcells, mcells / g, 100.0 * mcells / (g * base), g, parts.front(),
+          d.health().bad ? " (solution went bad: timing invalid)" : "");
       r.results.push_back(m);
     }
   }
@@ -148,10 +166,12 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   const TimingOptions t{std::max(1, a.timing.warmup), std::max(1, std::min(a.timing.reps, 10))};
   const bool fp64 = dev->info().fp64 && a.run_double();
   // the roofline denominator: a copy as large as one physical field
-  const Measurement copy = bench::measure_native_copy(*dev, static_cast<std::size_t>(phys_n) * phys_n * 4, t);
+  const Measurement copy =
+      bench::measure_native_copy(*dev, static_cast<std::size_t>(phys_n) * phys_n * 4, t);
   r.copy_gbps = copy.gbps();
   r.results.push_back(copy);
-  if (const std::string ps = a.param("parts", a.param("gpus", "")); !ps.empty()) {  // scaling rows only
+  if (const std::string ps = a.param("parts", a.param("gpus", ""));
+      !ps.empty()) {  // scaling rows only
     std::vector<int> parts;
     for (const std::string& item : split_list("--param parts", ps))
       parts.push_back(int(parse_int_param("parts", item, 1)));
@@ -172,12 +192,15 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
       if (fp64) thesis_row<double>(dev, v, thesis_n, wg, steps, t, r);
     }
   if (a.param_flag("sweep", false))  // Tables 5.10/5.26: work-group shapes of the best variant
-    for (const char* shape : {"256x1", "1x256", "128x2", "2x128", "64x4", "4x64", "32x8", "8x32", "16x16",
-                              "8x8", "64x1", "1x64", "1x512", "2x512", "1x1024", "32x32"}) {
+    for (const char* shape :
+         {"256x1", "1x256", "128x2", "2x128", "64x4", "4x64", "32x8", "8x32", "16x16", "8x8",
+          "64x1", "1x64", "1x512", "2x512", "1x1024", "32x32"}) {
       p.step(std::string("sweep ") + shape);
       try {  // shapes the device refuses are "n.d." rows, as in the thesis's tables
-        if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
-        if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
+        if (a.run_float())
+          thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
+        if (fp64)
+          thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), thesis_n, shape, steps, t, r);
       } catch (const Error& e) {  // refused shape or launch resources
         Measurement m;
         m.kernel = std::string("thesis v5-pingpong ") + shape;
@@ -189,7 +212,8 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   if (a.param_flag("scaling", false))
     for (long n : {100L, 500L, 1000L, 2000L, 2500L, 4000L, 5000L, 16384L}) {
       p.step(fmt::format("scaling {}", n));
-      if (a.run_float()) thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
+      if (a.run_float())
+        thesis_row<float>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
       if (fp64) thesis_row<double>(dev, swe::thesis_variant("v5-pingpong"), n, wg, steps, t, r);
     }
   // first-order GPU updates (--param columns=3,1): 3 one column per work-item with faces
@@ -206,8 +230,9 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
 }
 
 const RegisterBenchSuite swe_suite{
-    "swe", "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy; "
-           "parts=1,2,4: weak/strong scaling over devices",
+    "swe",
+    "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy; "
+    "parts=1,2,4: weak/strong scaling over devices",
     run_swe_suite};
 
 }  // namespace

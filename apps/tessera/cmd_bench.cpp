@@ -30,9 +30,10 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--warmup", args->timing.warmup, "Untimed warm-up runs")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--row-seconds", args->timing.budget_s,
-                  "Stop a row's repetitions once its runs took this long (at least 1 warm-up and 3 timed runs; "
-                  "default 0: every repetition)")
+  cmd->add_option(
+         "--row-seconds", args->timing.budget_s,
+         "Stop a row's repetitions once its runs took this long (at least 1 warm-up and 3 timed runs; "
+         "default 0: every repetition)")
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--json", args->json, "Write results as JSON to this file");
   cmd->add_flag("--quick", args->quick, "Fewer configurations");
@@ -44,7 +45,8 @@ Command add_bench_command(CLI::App& app) {
               if (s.name == args->suite) suite = &s;
             if (!suite) throw UsageError("unknown benchmark suite '" + args->suite + "'");
             bench::SuiteReport report{args->suite, {}};
-            for (const auto& id : args->devices) report.devices.push_back(suite->run(open_device(id), *args));
+            for (const auto& id : args->devices)
+              report.devices.push_back(suite->run(open_device(id), *args));
             std::printf("%s", report.to_markdown().c_str());
             if (!args->json.empty()) bench::write_json(report, args->json);
             return 0;

@@ -10,7 +10,8 @@ namespace tessera::app {
 
 Command add_demo_command(CLI::App& app) {
   auto a = std::make_shared<demo::DemoOptions>();
-  auto* cmd = app.add_subcommand("demo", "Show every module working: one checked case each, pictures, DIR/index.html");
+  auto* cmd = app.add_subcommand(
+      "demo", "Show every module working: one checked case each, pictures, DIR/index.html");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_flag("--quick", a->quick, "Small sizes (a CPU finishes in about two minutes)");
   cmd->add_option("--out", a->out, "Folder for the pictures and index.html")->required();

@@ -32,12 +32,14 @@ namespace tessera::app {
 namespace {
 
 struct LbmArgs {
-  std::string case_name = "cavity", lattice, collision = "bgk", precision = "fp32", streaming = "auto";
+  std::string case_name = "cavity", lattice, collision = "bgk", precision = "fp32",
+              streaming = "auto";
   std::vector<long> size;
   long steps = -1, every = 0, slice_z = -1;
   double re = 100, tau = 0, u = 0.1, diameter = 0;
   int gpus = 1;
-  std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame, export_frame;
+  std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame,
+              export_frame;
   std::string thesis_layout = "aos";
   std::string thesis_impl = "native";
 };
@@ -50,20 +52,24 @@ lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid fallback) {
 
 void check_mach(double u, const char* what) {
   if (u == 0)
-    throw UsageError(fmt::format("--u 0: the {} must be non-zero (it sets tau through --re, or drives the flow)", what));
+    throw UsageError(fmt::format(
+        "--u 0: the {} must be non-zero (it sets tau through --re, or drives the flow)", what));
   if (lbm::mach(std::fabs(u)) > lbm::kMaxMach)
-    throw UsageError(fmt::format("--u {}: the {} is Mach {:.3g} > {}: too fast for the lattice Boltzmann model", u,
-                                 what, lbm::mach(std::fabs(u)), lbm::kMaxMach));
+    throw UsageError(
+        fmt::format("--u {}: the {} is Mach {:.3g} > {}: too fast for the lattice Boltzmann model",
+                    u, what, lbm::mach(std::fabs(u)), lbm::kMaxMach));
 }
 
 // tau = 1/2 + 3 u L / Re: a Reynolds number so high (or a speed so low) that
 // tau rounds to 1/2 leaves no viscosity; say which options did it.
 void check_tau_from_re(const LbmArgs& a, const lbm::Case& c) {
-  const bool from_re = a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere";
+  const bool from_re =
+      a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere";
   if (from_re && !(c.config.tau > 0.5))
-    throw UsageError(fmt::format("--re {} with --u {} gives tau = {:.17g}: no viscosity left (tau must exceed 0.5); "
-                                 "lower --re, raise --u or use more cells",
-                                 a.re, a.u, c.config.tau));
+    throw UsageError(fmt::format(
+        "--re {} with --u {} gives tau = {:.17g}: no viscosity left (tau must exceed 0.5); "
+        "lower --re, raise --u or use more cells",
+        a.re, a.u, c.config.tau));
 }
 
 lbm::Case make_case(const LbmArgs& a) {
@@ -134,9 +140,11 @@ long chunks_of(const LbmArgs& a) {
 }
 
 void print_summary(const lbm::RunSummary& r, const nlohmann::json& j, const char* clock) {
-  std::printf("%ld steps in %.3f s of %s: %.1f MLUPS; mass change %.3e (relative)\n", r.steps, r.seconds, clock,
-              r.mlups, r.mass_start ? (r.mass_end - r.mass_start) / r.mass_start : 0.0);
-  for (const char* key : {"ghia_max_deviation", "poiseuille_l2_error", "drag_coefficient", "reynolds"})
+  std::printf("%ld steps in %.3f s of %s: %.1f MLUPS; mass change %.3e (relative)\n", r.steps,
+              r.seconds, clock, r.mlups,
+              r.mass_start ? (r.mass_end - r.mass_start) / r.mass_start : 0.0);
+  for (const char* key :
+       {"ghia_max_deviation", "poiseuille_l2_error", "drag_coefficient", "reynolds"})
     if (j.contains(key)) std::printf("%s: %.6g\n", key, j[key].get<double>());
 }
 
@@ -147,19 +155,24 @@ void print_summary(const lbm::RunSummary& r, const nlohmann::json& j, const char
 void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& want) {
   if (r.grid.nx != want.grid.nx || r.grid.ny != want.grid.ny || r.grid.nz != want.grid.nz ||
       r.lattice != want.lattice || r.precision != want.precision)
-    throw UsageError(fmt::format("{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
-                            a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
-                            lbm::to_string(r.precision), want.grid.nx, want.grid.ny, want.grid.nz,
-                            lbm::to_string(want.lattice), lbm::to_string(want.precision)));
+    throw UsageError(fmt::format(
+        "{}: the checkpoint holds a {}x{}x{} {} {} lattice, the run asks for {}x{}x{} {} {}",
+        a.restart, r.grid.nx, r.grid.ny, r.grid.nz, lbm::to_string(r.lattice),
+        lbm::to_string(r.precision), want.grid.nx, want.grid.ny, want.grid.nz,
+        lbm::to_string(want.lattice), lbm::to_string(want.precision)));
   std::vector<std::string> differ;
   auto cmp = [&](const char* what, const std::string& file, const std::string& run) {
-    if (file != run) differ.push_back(fmt::format("{} {} in the checkpoint, {} in the run", what, file, run));
+    if (file != run)
+      differ.push_back(fmt::format("{} {} in the checkpoint, {} in the run", what, file, run));
   };
-  auto vec = [](const std::array<double, 3>& v) { return fmt::format("({:.17g}, {:.17g}, {:.17g})", v[0], v[1], v[2]); };
+  auto vec = [](const std::array<double, 3>& v) {
+    return fmt::format("({:.17g}, {:.17g}, {:.17g})", v[0], v[1], v[2]);
+  };
   cmp("collision", lbm::to_string(r.collision), lbm::to_string(want.collision));
   cmp("tau (from --re or --tau)", fmt::format("{:.17g}", r.tau), fmt::format("{:.17g}", want.tau));
   if (r.collision == lbm::Collision::trt)
-    cmp("TRT magic parameter", fmt::format("{:.17g}", r.trt_magic), fmt::format("{:.17g}", want.trt_magic));
+    cmp("TRT magic parameter", fmt::format("{:.17g}", r.trt_magic),
+        fmt::format("{:.17g}", want.trt_magic));
   cmp("body force", vec(r.force), vec(want.force));
   cmp("wall velocity (--u)", vec(r.u_wall), vec(want.u_wall));
   cmp("inlet velocity (--u)", vec(r.u_in), vec(want.u_in));
@@ -167,9 +180,10 @@ void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& wa
   if (!differ.empty()) {
     std::string list;
     for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
-    throw UsageError(fmt::format("{}: the checkpoint was written by another run: {} (restart with the options of the "
-                                 "run that wrote it)",
-                                 a.restart, list));
+    throw UsageError(fmt::format(
+        "{}: the checkpoint was written by another run: {} (restart with the options of the "
+        "run that wrote it)",
+        a.restart, list));
   }
 }
 
@@ -178,7 +192,8 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   lbm::Case c = make_case(a);
   c.config.collision = lbm::parse_collision(a.collision);
   c.config.precision = lbm::parse_precision(a.precision);
-  if (a.tau > 0 && (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
+  if (a.tau > 0 &&
+      (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
     throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
   check_tau_from_re(a, c);
   c.config.validate();
@@ -191,18 +206,23 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
     c.apply(*s);
   }
   const auto& cfg = s->config();
-  std::printf("lbm %s: %s %s %s, %ldx%ldx%ld cells, tau %.5g (nu %.5g), %ld B/cell/step streamed, on %s\n",
-              c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
-              lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
-              cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
+  std::printf(
+      "lbm %s: %s %s %s, %ldx%ldx%ld cells, tau %.5g (nu %.5g), %ld B/cell/step streamed, on %s\n",
+      c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
+      lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
+      cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1),
+      dev->id().c_str());
   std::fflush(stdout);  // the run has started: say so now, also into a file
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*s, c, run_options(a, bar), j);
   print_summary(r, j, "device time");
   j["case"] = c.name;
-  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)}, {"collision", lbm::to_string(cfg.collision)},
-                 {"precision", lbm::to_string(cfg.precision)}, {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
-                 {"tau", cfg.tau}, {"streaming", "esoteric-pull"}};
+  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)},
+                 {"collision", lbm::to_string(cfg.collision)},
+                 {"precision", lbm::to_string(cfg.precision)},
+                 {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
+                 {"tau", cfg.tau},
+                 {"streaming", "esoteric-pull"}};
   j["summary"] = r.to_json();
   return 0;
 }
@@ -227,21 +247,26 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
     c.apply(*d);
   }
   const auto& cfg = d->config();
-  std::printf("lbm %s on %d x %s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations only\n",
-              c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
-              lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny,
-              cfg.grid.nz);
+  std::printf(
+      "lbm %s on %d x %s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations only\n",
+      c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
+      lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx,
+      cfg.grid.ny, cfg.grid.nz);
   std::fflush(stdout);
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*d, c, run_options(a, bar), j);
   print_summary(r, j, "wall clock");
   const auto& x = d->last_exchange();
-  std::printf("halo per step: %zu B between devices, %zu B via MPI\n", x.peer_bytes + x.local_bytes, x.mpi_bytes);
+  std::printf("halo per step: %zu B between devices, %zu B via MPI\n", x.peer_bytes + x.local_bytes,
+              x.mpi_bytes);
   j["case"] = c.name;
   j["parts"] = a.gpus;
-  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)}, {"collision", lbm::to_string(cfg.collision)},
-                 {"precision", lbm::to_string(cfg.precision)}, {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
-                 {"tau", cfg.tau}, {"streaming", "ab-pull"}};
+  j["config"] = {{"lattice", lbm::to_string(cfg.lattice)},
+                 {"collision", lbm::to_string(cfg.collision)},
+                 {"precision", lbm::to_string(cfg.precision)},
+                 {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
+                 {"tau", cfg.tau},
+                 {"streaming", "ab-pull"}};
   j["summary"] = r.to_json();
   j["summary"]["halo_bytes_per_step"] = x.peer_bytes + x.local_bytes + x.mpi_bytes;
   return 0;
@@ -262,13 +287,15 @@ int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::j
     auto t1 = dev->queue().record();
     dev->synchronize();
     ms.push_back(t1->ms_since(*t0));
-    if (a.json.empty()) std::printf("%g / %g\n", ms.back() * 1e-3, ms.back() * 1e-3);  // total / kernel (1 GPU: no halo)
+    if (a.json.empty())
+      std::printf("%g / %g\n", ms.back() * 1e-3,
+                  ms.back() * 1e-3);  // total / kernel (1 GPU: no halo)
   }
   double total = 0;
   for (double m : ms) total += m;
   const double mlups = total > 0 ? double(g.cells()) * double(steps) / (total * 1e-3) * 1e-6 : 0.0;
-  std::printf("thesis-gas %ldx%ldx%ld, %ld iterations on %s: %.4f s, %.1f MLUPS (A-B, %s)\n", g.nx, g.ny, g.nz,
-              steps, dev->id().c_str(), total * 1e-3, mlups,
+  std::printf("thesis-gas %ldx%ldx%ld, %ld iterations on %s: %.4f s, %.1f MLUPS (A-B, %s)\n", g.nx,
+              g.ny, g.nz, steps, dev->id().c_str(), total * 1e-3, mlups,
               sim.layout() == lbm::ThesisLayout::aos ? "76 B AoS cells" : "structure of arrays");
   if (!a.export_frame.empty()) sim.export_frame(a.export_frame);
   j["case"] = "thesis-gas";
@@ -282,7 +309,8 @@ int run_thesis(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::j
 // per-iteration "total / w/o sync".
 int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
   const lbm::Grid g = grid_of(a.size, {100, 100, 100});
-  lbm::ThesisGasParts sim(skeleton::Team::open(device_id, a.gpus), g, lbm::parse_thesis_impl(a.thesis_impl));
+  lbm::ThesisGasParts sim(skeleton::Team::open(device_id, a.gpus), g,
+                          lbm::parse_thesis_impl(a.thesis_impl));
   if (a.import_frame.empty())
     sim.generate();
   else
@@ -291,18 +319,24 @@ int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::j
   for (long i = 0; i < steps; ++i) {
     const double t0 = sim.total_seconds(), k0 = sim.kernel_seconds();
     sim.step();
-    if (a.json.empty()) std::printf("%g / %g\n", sim.total_seconds() - t0, sim.kernel_seconds() - k0);
+    if (a.json.empty())
+      std::printf("%g / %g\n", sim.total_seconds() - t0, sim.kernel_seconds() - k0);
   }
-  const double mlups = sim.total_seconds() > 0 ? double(g.cells()) * double(steps) / sim.total_seconds() * 1e-6 : 0.0;
-  std::printf("thesis-gas %ldx%ldx%ld on %d x %s (%s), %ld iterations: total %.4f s, w/o sync %.4f s, %.1f MLUPS\n",
-              g.nx, g.ny, g.nz, a.gpus, device_id.c_str(), lbm::to_string(sim.impl()), steps, sim.total_seconds(),
-              sim.kernel_seconds(), mlups);
+  const double mlups = sim.total_seconds() > 0
+                           ? double(g.cells()) * double(steps) / sim.total_seconds() * 1e-6
+                           : 0.0;
+  std::printf(
+      "thesis-gas %ldx%ldx%ld on %d x %s (%s), %ld iterations: total %.4f s, w/o sync %.4f s, %.1f MLUPS\n",
+      g.nx, g.ny, g.nz, a.gpus, device_id.c_str(), lbm::to_string(sim.impl()), steps,
+      sim.total_seconds(), sim.kernel_seconds(), mlups);
   if (!a.export_frame.empty()) sim.export_frame(a.export_frame);
   j["case"] = "thesis-gas";
   j["implementation"] = lbm::to_string(sim.impl());
   j["grid"] = {g.nx, g.ny, g.nz};
-  j["summary"] = {{"steps", steps}, {"total_seconds", sim.total_seconds()},
-                  {"kernel_seconds", sim.kernel_seconds()}, {"mlups", mlups}};
+  j["summary"] = {{"steps", steps},
+                  {"total_seconds", sim.total_seconds()},
+                  {"kernel_seconds", sim.kernel_seconds()},
+                  {"mlups", mlups}};
   return 0;
 }
 
@@ -310,72 +344,98 @@ int run_thesis_parts(const LbmArgs& a, const std::string& device_id, nlohmann::j
 
 Command add_lbm_command(CLI::App& app) {
   auto a = std::make_shared<LbmArgs>();
-  auto* cmd = app.add_subcommand("lbm", "Lattice Boltzmann flows (D2Q9/D3Q19/D3Q27) and the thesis's gas simulation");
+  auto* cmd = app.add_subcommand(
+      "lbm", "Lattice Boltzmann flows (D2Q9/D3Q19/D3Q27) and the thesis's gas simulation");
   cmd->add_option("--case", a->case_name, "thesis-gas, cavity, poiseuille, tgv, cylinder or sphere")
       ->check(CLI::IsMember({"thesis-gas", "cavity", "poiseuille", "tgv", "cylinder", "sphere"}));
-  cmd->add_option("--size,-d", a->size, "Cells: X [Y [Z]] (thesis-gas: -d x y z)")->expected(1, 3)
+  cmd->add_option("--size,-d", a->size, "Cells: X [Y [Z]] (thesis-gas: -d x y z)")
+      ->expected(1, 3)
       ->check(CLI::Range(1L, 1L << 20));
-  cmd->add_option("--steps,-n", a->steps,
-                  "The step the run ends at (default 1000; with --restart the run continues to it; thesis-gas: "
-                  "iterations, default 1)")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option(
+         "--steps,-n", a->steps,
+         "The step the run ends at (default 1000; with --restart the run continues to it; thesis-gas: "
+         "iterations, default 1)")
+      ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--re", a->re, "Reynolds number (cavity, cylinder, sphere)")->check(positive());
-  cmd->add_option("--tau", a->tau, "Relaxation time (poiseuille, tgv); must exceed 0.5")->check(interval(0.5, 1e308, true, false));
-  cmd->add_option("--u", a->u, "Characteristic speed in lattice units (lid, inlet, centre line, vortex)");
-  cmd->add_option("--diameter", a->diameter, "Obstacle diameter in cells (cylinder, sphere)")->check(positive());
+  cmd->add_option("--tau", a->tau, "Relaxation time (poiseuille, tgv); must exceed 0.5")
+      ->check(interval(0.5, 1e308, true, false));
+  cmd->add_option("--u", a->u,
+                  "Characteristic speed in lattice units (lid, inlet, centre line, vortex)");
+  cmd->add_option("--diameter", a->diameter, "Obstacle diameter in cells (cylinder, sphere)")
+      ->check(positive());
   cmd->add_option("--lattice", a->lattice, "D2Q9, D3Q19 (default) or D3Q27");
   cmd->add_option("--collision", a->collision, "bgk or trt");
-  cmd->add_option("--precision", a->precision, "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
-  cmd->add_option("--streaming", a->streaming,
-                  "auto, esoteric (in place, one copy; one device) or ab (two lattices, pull; any number of devices)")
+  cmd->add_option("--precision", a->precision,
+                  "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
+  cmd->add_option(
+         "--streaming", a->streaming,
+         "auto, esoteric (in place, one copy; one device) or ab (two lattices, pull; any number of devices)")
       ->check(CLI::IsMember({"auto", "esoteric", "ab"}));
-  cmd->add_option("--gpus,-g", a->gpus, "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")->check(CLI::Range(1, 64));
+  cmd->add_option(
+         "--gpus,-g", a->gpus,
+         "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--device", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
-  cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")->check(CLI::Range(0L, 1L << 40));
+  cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")
+      ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--png", a->png, "PNG slice quantity: speed, density, ux, uy, uz ('' for none)");
-  cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)")->check(CLI::Range(0L, 1L << 20));
-  cmd->add_option("--checkpoint", a->checkpoint, "Write a checkpoint here at every output and at the end");
+  cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)")
+      ->check(CLI::Range(0L, 1L << 20));
+  cmd->add_option("--checkpoint", a->checkpoint,
+                  "Write a checkpoint here at every output and at the end");
   cmd->add_option("--restart", a->restart, "Continue from this checkpoint");
   cmd->add_option("--import,-i", a->import_frame, "thesis-gas: start from this raw frame");
   cmd->add_option("--export,-e", a->export_frame, "thesis-gas: write the final raw frame here");
-  cmd->add_option("--thesis-layout", a->thesis_layout,
-                  "thesis-gas on one device: aos (the thesis's 76-byte cells) or soa (the same values and bits as "
-                  "structure of arrays; frames stay AoS)")
+  cmd->add_option(
+         "--thesis-layout", a->thesis_layout,
+         "thesis-gas on one device: aos (the thesis's 76-byte cells) or soa (the same values and bits as "
+         "structure of arrays; frames stay AoS)")
       ->check(CLI::IsMember({"aos", "soa"}));
-  cmd->add_option("--thesis-impl", a->thesis_impl,
-                  "thesis-gas: native (the thesis's native kernel) or mapstencil (its Muesli program: the user "
-                  "function through the skeleton's mapStencil); the same bits")
+  cmd->add_option(
+         "--thesis-impl", a->thesis_impl,
+         "thesis-gas: native (the thesis's native kernel) or mapstencil (its Muesli program: the user "
+         "function through the skeleton's mapStencil); the same bits")
       ->check(CLI::IsMember({"native", "mapstencil"}));
   cmd->add_option("--json", a->json, "Write the summary as JSON");
-  return {cmd, [a] {
-    const bool thesis = a->case_name == "thesis-gas";
-    if (!a->png.empty()) lbm::parse_slice_quantity(a->png);  // before anything runs or is written
-    if (!thesis) install_interrupt_handlers();  // before the run's first line (tests wait for it)
-    if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)
-      throw UsageError("thesis-gas is D3Q19 only");
-    if (thesis && a->streaming == "esoteric") throw UsageError("thesis-gas streams with two lattices (--streaming ab)");
-    if (a->thesis_layout != "aos" && (!thesis || a->gpus > 1))
-      throw UsageError("--thesis-layout soa is for the thesis-gas case on one device (its z-slabs keep the thesis's "
-                       "76-byte cells)");
-    const bool muesli = a->thesis_impl == "mapstencil";
-    if (muesli && !thesis) throw UsageError("--thesis-impl is for the thesis-gas case");
-    if (muesli && a->thesis_layout != "aos")
-      throw UsageError("--thesis-impl mapstencil keeps the thesis's 76-byte cells (--thesis-layout aos)");
-    if (a->gpus > 1 && a->streaming == "esoteric")
-      throw UsageError("--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
-    if (a->gpus > 1 || muesli || (!thesis && a->streaming == "ab")) {
-      const std::string id = a->device == "best" ? best_device_id() : a->device;
-      nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
-      const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);
-      if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
-      return rc;
-    }
-    auto dev = open_device(a->device);
-    nlohmann::json j = {{"command", "lbm"}, {"device", bench::to_json(dev->info())}, {"run", bench::run_metadata()}};
-    const int rc = thesis ? run_thesis(*a, dev, j) : run_production(*a, dev, j);
-    if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
-    return rc;
-  }};
+  return {
+      cmd, [a] {
+        const bool thesis = a->case_name == "thesis-gas";
+        if (!a->png.empty())
+          lbm::parse_slice_quantity(a->png);  // before anything runs or is written
+        if (!thesis)
+          install_interrupt_handlers();  // before the run's first line (tests wait for it)
+        if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)
+          throw UsageError("thesis-gas is D3Q19 only");
+        if (thesis && a->streaming == "esoteric")
+          throw UsageError("thesis-gas streams with two lattices (--streaming ab)");
+        if (a->thesis_layout != "aos" && (!thesis || a->gpus > 1))
+          throw UsageError(
+              "--thesis-layout soa is for the thesis-gas case on one device (its z-slabs keep the thesis's "
+              "76-byte cells)");
+        const bool muesli = a->thesis_impl == "mapstencil";
+        if (muesli && !thesis) throw UsageError("--thesis-impl is for the thesis-gas case");
+        if (muesli && a->thesis_layout != "aos")
+          throw UsageError(
+              "--thesis-impl mapstencil keeps the thesis's 76-byte cells (--thesis-layout aos)");
+        if (a->gpus > 1 && a->streaming == "esoteric")
+          throw UsageError(
+              "--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
+        if (a->gpus > 1 || muesli || (!thesis && a->streaming == "ab")) {
+          const std::string id = a->device == "best" ? best_device_id() : a->device;
+          nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
+          const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);
+          if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+          return rc;
+        }
+        auto dev = open_device(a->device);
+        nlohmann::json j = {{"command", "lbm"},
+                            {"device", bench::to_json(dev->info())},
+                            {"run", bench::run_metadata()}};
+        const int rc = thesis ? run_thesis(*a, dev, j) : run_production(*a, dev, j);
+        if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+        return rc;
+      }};
 }
 
 namespace {

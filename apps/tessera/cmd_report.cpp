@@ -29,19 +29,20 @@
 
 namespace tessera::app {
 
-nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick);  // cmd_report_histories.cpp
+nlohmann::json report_histories(const std::shared_ptr<Device>& dev,
+                                bool quick);  // cmd_report_histories.cpp
 
 namespace {
 namespace fs = std::filesystem;
 
 // The suites of the original studies, in report order.
-const std::vector<std::string> kSuites = {"stream", "dense", "mg", "mg-kernels", "swe",
+const std::vector<std::string> kSuites = {"stream", "dense", "mg",       "mg-kernels", "swe",
                                           "spmv",   "gmres", "skeleton", "lbm"};
 
 struct ReportArgs {
   std::string device = "best", out, python, suites;
   bool quick = false, strict = false, no_python = false, suites_only = false, keep = false;
-  double row_budget_s = 5;  ///< full mode's TimingOptions::budget_s
+  double row_budget_s = 5;          ///< full mode's TimingOptions::budget_s
   std::vector<std::string> params;  // suite.key=value
   std::vector<std::string> sizes;   // suite=N
 };
@@ -69,7 +70,8 @@ BenchArgs suite_args(const std::string& suite, const ReportArgs& r, bool gpu) {
   a.suite = suite;
   a.devices = {r.device};
   a.quick = r.quick;
-  a.timing = r.quick ? bench::TimingOptions{1, gpu ? 5 : 3} : bench::TimingOptions{3, 20, r.row_budget_s};
+  a.timing =
+      r.quick ? bench::TimingOptions{1, gpu ? 5 : 3} : bench::TimingOptions{3, 20, r.row_budget_s};
   // user parameters first: BenchArgs::param takes the first match
   for (const auto& p : r.params) {
     const auto dot = p.find('.');
@@ -111,7 +113,8 @@ void keep_unmeasured_rows(const fs::path& file, nlohmann::json& now) {
     std::set<std::string> measured;
     for (const auto& r : dev["results"]) measured.insert(r.value("kernel", ""));
     for (const auto& od : old["devices"]) {
-      if (od.value("/device/name"_json_pointer, std::string()) != dev.value("/device/name"_json_pointer, std::string()))
+      if (od.value("/device/name"_json_pointer, std::string()) !=
+          dev.value("/device/name"_json_pointer, std::string()))
         continue;
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& r : od["results"])
@@ -163,11 +166,13 @@ int run_report(const ReportArgs& r) {
   const auto device = open_device(r.device);
   const bool gpu = device->info().is_gpu;
   // "none": no suite runs (with --keep, the histories of an existing report are recomputed)
-  std::vector<std::string> suites = r.suites.empty() ? kSuites : r.suites == "none" ? std::vector<std::string>{}
-                                                                                     : split_list("--suites", r.suites);
+  std::vector<std::string> suites = r.suites.empty()     ? kSuites
+                                    : r.suites == "none" ? std::vector<std::string>{}
+                                                         : split_list("--suites", r.suites);
   for (const auto& s : suites)
     if (std::find(kSuites.begin(), kSuites.end(), s) == kSuites.end())
-      throw UsageError("--suites: unknown suite '" + s + "' (known: stream, dense, mg, mg-kernels, swe, spmv, "
+      throw UsageError("--suites: unknown suite '" + s +
+                       "' (known: stream, dense, mg, mg-kernels, swe, spmv, "
                        "gmres, skeleton, lbm)");
   const fs::path out = r.out, results = out / "results";
   fs::create_directories(results);
@@ -184,12 +189,16 @@ int run_report(const ReportArgs& r) {
     std::ifstream in(results / "index.json");
     const auto old = nlohmann::json::parse(in, nullptr, false);
     if (old.is_discarded() || !old.contains("suites"))
-      throw Error((results / "index.json").string() + ": not a report index (remove it or drop --keep)");
-    const std::string old_dev = old.value("/device/name"_json_pointer, std::string()), dev = device->info().name;
+      throw Error((results / "index.json").string() +
+                  ": not a report index (remove it or drop --keep)");
+    const std::string old_dev = old.value("/device/name"_json_pointer, std::string()),
+                      dev = device->info().name;
     if (old_dev != dev || old.value("quick", false) != r.quick)
-      throw UsageError(fmt::format("--keep: {} holds a {} report of '{}', this run is a {} report of '{}' (use "
-                                   "another --out)", out.string(), old.value("quick", false) ? "quick" : "full",
-                                   old_dev, r.quick ? "quick" : "full", dev));
+      throw UsageError(
+          fmt::format("--keep: {} holds a {} report of '{}', this run is a {} report of '{}' (use "
+                      "another --out)",
+                      out.string(), old.value("quick", false) ? "quick" : "full", old_dev,
+                      r.quick ? "quick" : "full", dev));
     for (const auto& e : old["suites"]) kept[e.value("suite", "")] = e;
     if (old.contains("histories_error")) index["histories_error"] = old["histories_error"];
   }
@@ -206,7 +215,8 @@ int run_report(const ReportArgs& r) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!suite) {
       entry["status"] = "not built";
-      entry["error"] = "suite '" + name + "' is not in this build (module excluded or its backend missing)";
+      entry["error"] =
+          "suite '" + name + "' is not in this build (module excluded or its backend missing)";
     } else {
       std::fprintf(stderr, "tessera report: %s on %s\n", name.c_str(), device->id().c_str());
       const fs::path file = results / (name + ".json");
@@ -220,10 +230,12 @@ int run_report(const ReportArgs& r) {
         if (auto it = kept.find(name); it != kept.end() && it->second.value("status", "") == "ok") {
           keep_unmeasured_rows(file, *j);  // e.g. spmv measured in two runs, cases 1-3 and 4-6
           entry["earlier_runs"] = it->second.value("earlier_runs", nlohmann::json::array());
-          entry["earlier_runs"].push_back({{"params", it->second.value("params", nlohmann::json::array())},
-                                           {"size", it->second.value("size", 0)}});
+          entry["earlier_runs"].push_back(
+              {{"params", it->second.value("params", nlohmann::json::array())},
+               {"size", it->second.value("size", 0)}});
         }
-      } catch (const std::exception& e) {  // a suite that fails is reported, and the next suite runs
+      } catch (
+          const std::exception& e) {  // a suite that fails is reported, and the next suite runs
         ++failed;
         entry["status"] = "failed";
         entry["error"] = e.what();
@@ -269,14 +281,16 @@ int run_report(const ReportArgs& r) {
   } else {
     const fs::path script = find_report_script();
     if (script.empty())
-      throw Error("report: python/tessera_report/report.py not found (set TESSERA_REPORT_SCRIPT); the "
-                  "results are in " + results.string());
+      throw Error(
+          "report: python/tessera_report/report.py not found (set TESSERA_REPORT_SCRIPT); the "
+          "results are in " +
+          results.string());
     std::string python = r.python;
     if (python.empty()) python = env_string("TESSERA_PYTHON").value_or("python3");
     const int rc = run_program({python, script.string(), "--out", out.string()});
     if (rc != 0)
-      throw Error(fmt::format("report: '{} {}' exited with {}; the results are in {}", python, script.string(), rc,
-                              results.string()));
+      throw Error(fmt::format("report: '{} {}' exited with {}; the results are in {}", python,
+                              script.string(), rc, results.string()));
     std::printf("report: %s\n", (out / "report.md").string().c_str());
   }
   if (failed) std::fprintf(stderr, "tessera report: %d suite(s) failed (see the report)\n", failed);
@@ -291,21 +305,27 @@ Command add_report_command(CLI::App& app) {
       "machine's measurements, roofline fractions, vendor-library comparisons and plots");
   cmd->add_option("--device,-d", r->device, "Device id: best, cpu, opencl:P:D, cuda:N");
   cmd->add_option("--out,-o", r->out, "Output folder (results/ and report.md)")->required();
-  cmd->add_flag("--quick", r->quick, "Fewer configurations (< 5 min on a GPU; small sizes on a CPU)");
-  cmd->add_option("--suites", r->suites, "Comma-separated subset (default: all; none: only the histories)");
-  cmd->add_option("--param", r->params, "suite.key=value passed to a suite (repeatable), e.g. lbm.gpus=1,2");
+  cmd->add_flag("--quick", r->quick,
+                "Fewer configurations (< 5 min on a GPU; small sizes on a CPU)");
+  cmd->add_option("--suites", r->suites,
+                  "Comma-separated subset (default: all; none: only the histories)");
+  cmd->add_option("--param", r->params,
+                  "suite.key=value passed to a suite (repeatable), e.g. lbm.gpus=1,2");
   cmd->add_option("--size", r->sizes, "suite=N: a suite's --size (repeatable)");
-  cmd->add_option("--python", r->python, "Python interpreter for the report writer (default $TESSERA_PYTHON or python3)");
+  cmd->add_option("--python", r->python,
+                  "Python interpreter for the report writer (default $TESSERA_PYTHON or python3)");
   cmd->add_flag("--no-python", r->no_python, "Only run the suites and write results/");
   cmd->add_flag("--no-histories", r->suites_only, "Skip the convergence histories (MG, GMRES)");
   cmd->add_flag("--strict", r->strict, "Exit 1 when a suite failed");
-  cmd->add_option("--row-seconds", r->row_budget_s,
-                  "Full mode: a row stops repeating once its runs took this long (at least 1 warm-up and 3 timed "
-                  "runs; 0: always 3 + 20)")
+  cmd->add_option(
+         "--row-seconds", r->row_budget_s,
+         "Full mode: a row stops repeating once its runs took this long (at least 1 warm-up and 3 timed "
+         "runs; 0: always 3 + 20)")
       ->check(CLI::Range(0.0, 3600.0));
-  cmd->add_flag("--keep", r->keep,
-                "Keep the results already in OUT of the suites not run now (same device and mode): build a "
-                "report in parts, or re-run one suite");
+  cmd->add_flag(
+      "--keep", r->keep,
+      "Keep the results already in OUT of the suites not run now (same device and mode): build a "
+      "report in parts, or re-run one suite");
   return {cmd, [r] { return run_report(*r); }};
 }
 

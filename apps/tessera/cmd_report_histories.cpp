@@ -44,7 +44,8 @@ nlohmann::json mg_history(const std::shared_ptr<Device>& dev, int dim, long n, m
   std::vector<double> rel;
   for (double v : r.residuals) rel.push_back(r.rhs_norm > 0 ? v / r.rhs_norm : v);
   const char* cyc = cycle == mg::CycleType::V ? "V" : cycle == mg::CycleType::W ? "W" : "F";
-  return {{"label", fmt::format("{}D {}^{} {}(1,1) {}", dim, n, dim, cyc, s == mg::Smoother::rbgs ? "rbgs" : "jacobi")},
+  return {{"label", fmt::format("{}D {}^{} {}(1,1) {}", dim, n, dim, cyc,
+                                s == mg::Smoother::rbgs ? "rbgs" : "jacobi")},
           {"dim", dim},
           {"n", n},
           {"status", mg::to_string(r.status)},
@@ -55,8 +56,8 @@ nlohmann::json mg_history(const std::shared_ptr<Device>& dev, int dim, long n, m
 
 template <class V>
 nlohmann::json krylov_history(const std::shared_ptr<Device>& dev, const std::string& label,
-                              std::shared_ptr<sparse::DeviceMatrix<V>> a, krylov::LinearOperator<V>* m,
-                              const krylov::Options& o) {
+                              std::shared_ptr<sparse::DeviceMatrix<V>> a,
+                              krylov::LinearOperator<V>* m, const krylov::Options& o) {
   krylov::MatrixOperator<V> op(a);
   const auto n = static_cast<std::size_t>(a->rows());
   // b = A x* for a random x*: a consistent system. TRACE's ghost rows are
@@ -84,7 +85,8 @@ nlohmann::json krylov_history(const std::shared_ptr<Device>& dev, const std::str
 /// its own try block so one failure leaves the others.
 nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick) {
   const bool gpu = dev->info().is_gpu;
-  nlohmann::json out = {{"mg", nlohmann::json::array()}, {"krylov", nlohmann::json::array()},
+  nlohmann::json out = {{"mg", nlohmann::json::array()},
+                        {"krylov", nlohmann::json::array()},
                         {"errors", nlohmann::json::array()}};
   auto attempt = [&](const char* group, const std::string& what, auto&& f) {
     try {
@@ -98,7 +100,8 @@ nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick) 
     attempt("mg", "mg 2D", [&] { return mg_history(dev, 2, n2, s, mg::CycleType::V); });
     attempt("mg", "mg 3D", [&] { return mg_history(dev, 3, n3, s, mg::CycleType::V); });
   }
-  attempt("mg", "mg 3D W", [&] { return mg_history(dev, 3, n3, mg::Smoother::rbgs, mg::CycleType::W); });
+  attempt("mg", "mg 3D W",
+          [&] { return mg_history(dev, 3, n3, mg::Smoother::rbgs, mg::CycleType::W); });
 
   // The thesis's GMRES experiment: a fixed number of iterations, no restart
   // (complex, TRACE-like matrix, block-Jacobi on the 5 x 5 blocks).
@@ -108,14 +111,17 @@ nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick) 
   for (auto ortho : {krylov::Ortho::mgs, krylov::Ortho::cgs2})
     attempt("krylov", "gmres " + trace, [&] {
       const auto hm = sparse::generate_matrix<C>(trace);
-      auto a = std::make_shared<sparse::DeviceMatrix<C>>(dev, hm.block, sparse::block_solver_kernel());
+      auto a =
+          std::make_shared<sparse::DeviceMatrix<C>>(dev, hm.block, sparse::block_solver_kernel());
       krylov::BlockJacobi<C> m(dev, sparse::to_csr(hm.block), 5);
       krylov::Options o;
       o.ortho = ortho;
       o.fixed_iterations = true;
       o.max_iters = iters;
-      return krylov_history<C>(dev, fmt::format("GMRES {} it {} block-Jacobi, {}", iters, krylov::to_string(ortho),
-                                                trace), a, &m, o);
+      return krylov_history<C>(
+          dev,
+          fmt::format("GMRES {} it {} block-Jacobi, {}", iters, krylov::to_string(ortho), trace), a,
+          &m, o);
     });
   const long lap = gpu ? 64 : 16;
   for (auto method : {krylov::Method::cg, krylov::Method::gmres, krylov::Method::bicgstab})
@@ -126,7 +132,8 @@ nlohmann::json report_histories(const std::shared_ptr<Device>& dev, bool quick) 
       o.method = method;
       o.tol = 1e-8;
       o.max_iters = 2000;
-      return krylov_history<double>(dev, fmt::format("{} laplace7:{}", krylov::to_string(method), lap), a, nullptr, o);
+      return krylov_history<double>(
+          dev, fmt::format("{} laplace7:{}", krylov::to_string(method), lap), a, nullptr, o);
     });
   return out;
 }

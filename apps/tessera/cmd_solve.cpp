@@ -42,7 +42,9 @@ struct SolveArgs {
 };
 
 // --ortho defaults to mgs (the thesis's), in the fused mode to its dcgs2
-std::string ortho_of(const SolveArgs& a) { return !a.ortho.empty() ? a.ortho : a.mode == "fused" ? "dcgs2" : "mgs"; }
+std::string ortho_of(const SolveArgs& a) {
+  return !a.ortho.empty() ? a.ortho : a.mode == "fused" ? "dcgs2" : "mgs";
+}
 
 // The --json file's time_s object: seconds by phase and the number of timed
 // phases behind them.
@@ -52,7 +54,8 @@ nlohmann::json time_json(const krylov::TimeSplit& t) {
 }
 
 krylov::Options options_of(const SolveArgs& a) {
-  auto o = krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
+  auto o =
+      krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
   o.compressed_basis = a.basis == "compressed";
   o.block_size = a.sstep;
   return o;
@@ -60,23 +63,30 @@ krylov::Options options_of(const SolveArgs& a) {
 
 template <Scalar V>
 std::string value_type_name() {
-  if constexpr (std::is_same_v<V, float>) return "float";
-  else if constexpr (std::is_same_v<V, double>) return "double";
-  else if constexpr (std::is_same_v<V, std::complex<float>>) return "complex<float>";
-  else return "complex<double>";
+  if constexpr (std::is_same_v<V, float>)
+    return "float";
+  else if constexpr (std::is_same_v<V, double>)
+    return "double";
+  else if constexpr (std::is_same_v<V, std::complex<float>>)
+    return "complex<float>";
+  else
+    return "complex<double>";
 }
 
 template <Scalar V>
 V from_real(double re, double im = 0) {
-  if constexpr (is_complex_v<V>) return V(static_cast<real_t<V>>(re), static_cast<real_t<V>>(im));
-  else return static_cast<V>(re);
+  if constexpr (is_complex_v<V>)
+    return V(static_cast<real_t<V>>(re), static_cast<real_t<V>>(im));
+  else
+    return static_cast<V>(re);
 }
 
 // ones / random / a Matrix Market vector; generated right-hand sides are zero
 // in rows without entries (TRACE's ghost cells) so that the system stays
 // consistent.
 template <Scalar V>
-std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char* what, bool zero_default) {
+std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char* what,
+                           bool zero_default) {
   const auto n = static_cast<std::size_t>(a.rows);
   if (spec.empty() && zero_default) return std::vector<V>(n, V(0));
   std::vector<V> v(n, V(0));
@@ -99,7 +109,8 @@ std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char*
     throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, len, n));
   v = read_matrix_market_vector<V>(spec);
   if (v.size() != n)
-    throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, v.size(), n));
+    throw Error(
+        fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec, v.size(), n));
   return v;
 }
 
@@ -110,7 +121,8 @@ double relres_double(const Csr<V>& a, const std::vector<V>& b, const std::vector
   std::vector<W> y(b.size(), W(0));
   for (std::size_t i = 0; i < y.size(); ++i)
     for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
-      y[i] += W(a.val[static_cast<std::size_t>(p)]) * W(x[static_cast<std::size_t>(a.col[static_cast<std::size_t>(p)])]);
+      y[i] += W(a.val[static_cast<std::size_t>(p)]) *
+              W(x[static_cast<std::size_t>(a.col[static_cast<std::size_t>(p)])]);
   double num = 0, den = 0;
   for (std::size_t i = 0; i < b.size(); ++i) {
     num += std::norm(W(b[i]) - y[i]);
@@ -123,12 +135,15 @@ void print_result(const krylov::Result& r, const SolveArgs& args);
 
 template <Scalar V>
 int solve_as(const SolveArgs& args) {
-  const HostMatrix<V> hm = args.matrix.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.matrix);
+  const HostMatrix<V> hm =
+      args.matrix.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.matrix);
   const Csr<V> csr = hm.is_block ? to_csr(hm.block) : hm.csr;
   if (csr.rows != csr.cols)
-    throw Error(fmt::format("{}: the matrix is {} x {}; tessera solve needs a square matrix", hm.name, csr.rows, csr.cols));
+    throw Error(fmt::format("{}: the matrix is {} x {}; tessera solve needs a square matrix",
+                            hm.name, csr.rows, csr.cols));
   if (args.precond == "mg")
-    throw UsageError("--precond mg: only with --generate poisson2d:N / poisson3d:N (mg's own Poisson problem)");
+    throw UsageError(
+        "--precond mg: only with --generate poisson2d:N / poisson3d:N (mg's own Poisson problem)");
   const auto hb = make_vector<V>(args.rhs, csr, "--rhs", false);
   const auto hx0 = make_vector<V>(args.x0, csr, "--x0", true);
 
@@ -138,9 +153,11 @@ int solve_as(const SolveArgs& args) {
   std::vector<std::size_t> rows;  // the kept scalar rows
   RestrictedSystem<V> red;
   if (args.drop_ghosts) {
-    if (!hm.is_block) throw UsageError("--drop-ghosts: needs a block matrix (--generate trace:...)");
+    if (!hm.is_block)
+      throw UsageError("--drop-ghosts: needs a block matrix (--generate trace:...)");
     red = drop_empty_block_rows(hm.block);
-    if (red.kept.empty()) throw Error(fmt::format("--drop-ghosts: {} has no block row with entries", hm.name));
+    if (red.kept.empty())
+      throw Error(fmt::format("--drop-ghosts: {} has no block row with entries", hm.name));
     const auto bs = static_cast<std::size_t>(hm.block.block.r);
     for (const auto br : red.kept)
       for (std::size_t i = 0; i < bs; ++i) rows.push_back(static_cast<std::size_t>(br) * bs + i);
@@ -148,8 +165,10 @@ int solve_as(const SolveArgs& args) {
     for (const auto i : rows) kept[i] = 1;
     for (std::size_t i = 0; i < hb.size(); ++i)
       if (!kept[i] && hb[i] != V(0))
-        throw Error(fmt::format("--drop-ghosts: the right-hand side is {} in row {}, which has no entries: the "
-                                "system is inconsistent there", std::abs(hb[i]), i));
+        throw Error(fmt::format(
+            "--drop-ghosts: the right-hand side is {} in row {}, which has no entries: the "
+            "system is inconsistent there",
+            std::abs(hb[i]), i));
   }
   auto restrict_to_rows = [&](const std::vector<V>& v) {
     if (!args.drop_ghosts) return v;
@@ -161,9 +180,10 @@ int solve_as(const SolveArgs& args) {
   const Csr<V>& a_csr = args.drop_ghosts ? sys_csr : csr;
 
   const auto dev = open_device(args.device);
-  auto dm = !hm.is_block          ? std::make_shared<DeviceMatrix<V>>(dev, csr)
-            : args.drop_ghosts    ? std::make_shared<DeviceMatrix<V>>(dev, red.a, block_solver_kernel())
-                                  : std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel());
+  auto dm = !hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, csr)
+            : args.drop_ghosts
+                ? std::make_shared<DeviceMatrix<V>>(dev, red.a, block_solver_kernel())
+                : std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel());
   krylov::MatrixOperator<V> op(dm);
   const auto m = krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
 
@@ -182,17 +202,22 @@ int solve_as(const SolveArgs& args) {
   }
   const double relres_d = relres_double(csr, hb, hx);
 
-  std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(), (long long)csr.rows,
-              (long long)csr.cols, (long long)csr.val.size(), value_type_name<V>().c_str(), dev->id().c_str());
+  std::printf("system   %s: %lld x %lld, %lld nonzeros, %s on %s\n", hm.name.c_str(),
+              (long long)csr.rows, (long long)csr.cols, (long long)csr.val.size(),
+              value_type_name<V>().c_str(), dev->id().c_str());
   const std::string ortho_name =
-      std::string(krylov::to_string(o.ortho)) + (o.ortho == krylov::Ortho::bcgs2 ? fmt::format(" (s = {})", o.block_size) : "");
-  std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n", args.method.c_str(), args.restart,
-              ortho_name.c_str(), args.precond.c_str(), args.mode.c_str(),
-              args.basis.c_str(), args.tol, args.fixed ? ", fixed iterations" : "");
-  if (const auto* ilu = dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
+      std::string(krylov::to_string(o.ortho)) +
+      (o.ortho == krylov::Ortho::bcgs2 ? fmt::format(" (s = {})", o.block_size) : "");
+  std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n",
+              args.method.c_str(), args.restart, ortho_name.c_str(), args.precond.c_str(),
+              args.mode.c_str(), args.basis.c_str(), args.tol,
+              args.fixed ? ", fixed iterations" : "");
+  if (const auto* ilu =
+          dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
     std::printf("ilu0     %zu levels per application (forward and backward)\n", ilu->levels());
   print_result(r, args);
-  std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n", r.true_relres, relres_d);
+  std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n",
+              r.true_relres, relres_d);
   const auto& t = r.time;
 
   if (!args.out.empty()) write_matrix_market_vector<V>(args.out, std::span<const V>(hx));
@@ -228,8 +253,10 @@ int solve_as(const SolveArgs& args) {
     write_file_atomic(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
-  std::fprintf(stderr, "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
-               std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
+  std::fprintf(
+      stderr,
+      "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
+      std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
   return 1;
 }
 
@@ -237,18 +264,22 @@ void print_result(const krylov::Result& r, const SolveArgs& args) {
   const std::size_t hs = r.history.size(), step = std::max<std::size_t>(1, hs / 40);
   for (std::size_t i = 0; i < hs; ++i)
     if (i % step == 0 || i + 1 == hs) std::printf("  it %5zu  relres %.6e\n", i, r.history[i]);
-  std::printf("status   %s after %d iterations (%d restarts)%s%s\n", std::string(krylov::to_string(r.status)).c_str(),
-              r.iterations, r.restarts, r.happy_breakdown ? ", happy breakdown" : "",
-              (r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit)
-               : r.sstep_short_blocks + r.sstep_reprojected > 0
-                   ? fmt::format(", s-step blocks: {} cut short, {} projected three times", r.sstep_short_blocks,
-                                 r.sstep_reprojected)
-                   : std::string())
-                  .c_str());
+  std::printf(
+      "status   %s after %d iterations (%d restarts)%s%s\n",
+      std::string(krylov::to_string(r.status)).c_str(), r.iterations, r.restarts,
+      r.happy_breakdown ? ", happy breakdown" : "",
+      (r.dcgs2_explicit > 0 ? fmt::format(", {} DCGS2 norm(s) taken explicitly", r.dcgs2_explicit)
+       : r.sstep_short_blocks + r.sstep_reprojected > 0
+           ? fmt::format(", s-step blocks: {} cut short, {} projected three times",
+                         r.sstep_short_blocks, r.sstep_reprojected)
+           : std::string())
+          .c_str());
   const auto& t = r.time;
-  std::printf("time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f"
-              " (%ld timed phases)\n",
-              1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other, t.phases);
+  std::printf(
+      "time     %.3f ms: spmv %.3f, orthogonalisation %.3f, preconditioner %.3f, transfers %.3f, other %.3f"
+      " (%ld timed phases)\n",
+      1e3 * t.total, 1e3 * t.spmv, 1e3 * t.ortho, 1e3 * t.precond, 1e3 * t.transfer, 1e3 * t.other,
+      t.phases);
   (void)args;
 }
 
@@ -260,10 +291,13 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
   const auto dev = open_device(args.device);
   krylov::PoissonOperator<T> op(dev, d);
   std::unique_ptr<krylov::LinearOperator<T>> m;
-  if (args.precond == "mg") m = std::make_unique<krylov::MultigridPreconditioner<T>>(dev, d);
+  if (args.precond == "mg")
+    m = std::make_unique<krylov::MultigridPreconditioner<T>>(dev, d);
   else if (args.precond != "none")
-    throw UsageError(fmt::format("--generate poisson{}d: --precond none or mg (got {})", dim, args.precond));
-  if (!args.out.empty() || !args.x0.empty()) throw UsageError("--generate poisson: --out and --x0 are not supported");
+    throw UsageError(
+        fmt::format("--generate poisson{}d: --precond none or mg (got {})", dim, args.precond));
+  if (!args.out.empty() || !args.x0.empty())
+    throw UsageError("--generate poisson: --out and --x0 are not supported");
   std::vector<T> interior(static_cast<std::size_t>(d.points()), T(1));
   if (args.rhs == "random") {
     std::mt19937_64 rng(42);
@@ -279,28 +313,38 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
   const krylov::Result r = krylov::solve<T>(op, m.get(), b, x, o);
   std::printf("system   poisson%dd:%ld (%ld unknowns, matrix free), %s on %s\n", dim, n, d.points(),
               sizeof(T) == 4 ? "float" : "double", dev->id().c_str());
-  std::printf("method   %s, precond %s, %s mode, tol %.3g\n", args.method.c_str(), args.precond.c_str(),
-              args.mode.c_str(), args.tol);
+  std::printf("method   %s, precond %s, %s mode, tol %.3g\n", args.method.c_str(),
+              args.precond.c_str(), args.mode.c_str(), args.tol);
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision)\n", r.true_relres);
   if (!args.json.empty()) {
-    nlohmann::json j = {{"command", "solve"}, {"matrix", fmt::format("poisson{}d:{}", dim, n)},
-                        {"rows", d.points()}, {"device", bench::to_json(dev->info())},
-                        {"method", args.method}, {"precond", args.precond}, {"mode", args.mode},
-                        {"tol", args.tol}, {"status", std::string(krylov::to_string(r.status))},
-                        {"converged", r.converged()}, {"iterations", r.iterations}, {"history", r.history},
+    nlohmann::json j = {{"command", "solve"},
+                        {"matrix", fmt::format("poisson{}d:{}", dim, n)},
+                        {"rows", d.points()},
+                        {"device", bench::to_json(dev->info())},
+                        {"method", args.method},
+                        {"precond", args.precond},
+                        {"mode", args.mode},
+                        {"tol", args.tol},
+                        {"status", std::string(krylov::to_string(r.status))},
+                        {"converged", r.converged()},
+                        {"iterations", r.iterations},
+                        {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"time_s", time_json(r.time)}};
     write_file_atomic(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
-  std::fprintf(stderr, "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
-               std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
+  std::fprintf(
+      stderr,
+      "tessera solve: not converged (%s): relative residual %.3e > tol %.3g after %d iterations\n",
+      std::string(krylov::to_string(r.status)).c_str(), r.true_relres, args.tol, r.iterations);
   return 1;
 }
 
 int run_solve(const SolveArgs& args) {
-  if (args.matrix.empty() == args.generate.empty()) throw UsageError("solve: give exactly one of --matrix and --generate");
+  if (args.matrix.empty() == args.generate.empty())
+    throw UsageError("solve: give exactly one of --matrix and --generate");
   if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
     try {
       output_compression(args.out);
@@ -320,11 +364,15 @@ int run_solve(const SolveArgs& args) {
         if (used != args.generate.size() - prefix.size()) n = 0;
       } catch (const std::exception&) {
       }
-      if (n < 1) throw UsageError(fmt::format("--generate {}: expected {}N with N >= 1", args.generate, prefix));
-      return args.precision == "single" ? solve_poisson<float>(args, dim, n) : solve_poisson<double>(args, dim, n);
+      if (n < 1)
+        throw UsageError(
+            fmt::format("--generate {}: expected {}N with N >= 1", args.generate, prefix));
+      return args.precision == "single" ? solve_poisson<float>(args, dim, n)
+                                        : solve_poisson<double>(args, dim, n);
     }
   }
-  if (args.precond == "mg") throw UsageError("--precond mg needs --generate poisson2d:N or poisson3d:N");
+  if (args.precond == "mg")
+    throw UsageError("--precond mg needs --generate poisson2d:N or poisson3d:N");
   const bool single = args.precision == "single";
   bool complex = spec_is_complex(args.generate) && !args.real;
   if (!args.matrix.empty()) {
@@ -335,16 +383,18 @@ int run_solve(const SolveArgs& args) {
     // numbering, the double-precision residual check).
     const std::size_t value = (complex ? 2 : 1) * (single ? 4 : 8);
     const auto rows = static_cast<std::uint64_t>(h.rows);
-    require_host_memory(csr_build_bytes(h.rows, h.entries * (h.symmetry == MmSymmetry::general ? 1 : 2), value) +
-                            rows * (4 * value + (complex ? 16 : 8)),
-                        fmt::format("solving the declared {} x {} system ({} entries in the file): CSR row "
-                                    "pointers and vectors sized by the rows",
-                                    h.rows, h.cols, h.entries),
-                        args.matrix,
-                        "check the size line of the file (row pointers and vectors follow the declared size, not "
-                        "the entries), or run on a machine with more memory");
+    require_host_memory(
+        csr_build_bytes(h.rows, h.entries * (h.symmetry == MmSymmetry::general ? 1 : 2), value) +
+            rows * (4 * value + (complex ? 16 : 8)),
+        fmt::format("solving the declared {} x {} system ({} entries in the file): CSR row "
+                    "pointers and vectors sized by the rows",
+                    h.rows, h.cols, h.entries),
+        args.matrix,
+        "check the size line of the file (row pointers and vectors follow the declared size, not "
+        "the entries), or run on a machine with more memory");
   }
-  if (complex) return single ? solve_as<std::complex<float>>(args) : solve_as<std::complex<double>>(args);
+  if (complex)
+    return single ? solve_as<std::complex<float>>(args) : solve_as<std::complex<double>>(args);
   return single ? solve_as<float>(args) : solve_as<double>(args);
 }
 
@@ -352,36 +402,53 @@ int run_solve(const SolveArgs& args) {
 
 Command add_solve_command(CLI::App& app) {
   auto a = std::make_shared<SolveArgs>();
-  auto* cmd = app.add_subcommand("solve", "Solve A x = b with GMRES(m), FGMRES, CG or BiCGStab on a device");
+  auto* cmd = app.add_subcommand("solve",
+                                 "Solve A x = b with GMRES(m), FGMRES, CG or BiCGStab on a device");
   cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz)");
-  cmd->add_option("--generate", a->generate,
-                  "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, or poisson3d:N / poisson2d:N (matrix free, mg's halo layout)");
-  cmd->add_option("--rhs", a->rhs, "ones, random or a Matrix Market vector file (zero in empty rows)");
+  cmd->add_option(
+      "--generate", a->generate,
+      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, or poisson3d:N / poisson2d:N (matrix free, mg's halo layout)");
+  cmd->add_option("--rhs", a->rhs,
+                  "ones, random or a Matrix Market vector file (zero in empty rows)");
   cmd->add_option("--x0", a->x0, "Initial guess: zero (default), ones, random or a vector file");
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));
   cmd->add_option("--restart", a->restart, "GMRES restart length m")->check(CLI::Range(1, 100000));
-  cmd->add_option("--ortho", a->ortho,
-                  "mgs (default), cgs, cgs2, dcgs2 (delayed CGS2, not with fgmres; the fused mode's default) or bcgs2 "
-                  "(s-step GMRES: blocks of --sstep Krylov vectors, block CGS2; resident and fused modes, not fgmres)")
+  cmd->add_option(
+         "--ortho", a->ortho,
+         "mgs (default), cgs, cgs2, dcgs2 (delayed CGS2, not with fgmres; the fused mode's default) or bcgs2 "
+         "(s-step GMRES: blocks of --sstep Krylov vectors, block CGS2; resident and fused modes, not fgmres)")
       ->check(CLI::IsMember({"mgs", "cgs", "cgs2", "dcgs2", "bcgs2"}));
-  cmd->add_option("--sstep", a->sstep, "Krylov vectors per block of s-step GMRES (--ortho bcgs2)")->check(CLI::Range(1, 8));
-  cmd->add_option("--precond", a->precond, "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
+  cmd->add_option("--sstep", a->sstep, "Krylov vectors per block of s-step GMRES (--ortho bcgs2)")
+      ->check(CLI::Range(1, 8));
+  cmd->add_option(
+         "--precond", a->precond,
+         "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
-  cmd->add_option("--block", a->block, "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")->check(CLI::Range(1, 64));
-  cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")->check(non_negative());
-  cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")->check(CLI::Range(0, 100000000));
-  cmd->add_flag("--fixed", a->fixed, "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
-  cmd->add_option("--mode", a->mode, "resident, thesis or fused (GMRES with DCGS2, CG and BiCGStab on fused kernels)")->check(CLI::IsMember({"resident", "thesis", "fused"}));
-  cmd->add_option("--basis", a->basis,
-                  "full (default) or compressed: GMRES keeps its Krylov basis in half (single) or float (double) "
-                  "precision, arithmetic in the working precision (resident and fused modes)")
+  cmd->add_option("--block", a->block,
+                  "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")
+      ->check(non_negative());
+  cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")
+      ->check(CLI::Range(0, 100000000));
+  cmd->add_flag("--fixed", a->fixed,
+                "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
+  cmd->add_option("--mode", a->mode,
+                  "resident, thesis or fused (GMRES with DCGS2, CG and BiCGStab on fused kernels)")
+      ->check(CLI::IsMember({"resident", "thesis", "fused"}));
+  cmd->add_option(
+         "--basis", a->basis,
+         "full (default) or compressed: GMRES keeps its Krylov basis in half (single) or float (double) "
+         "precision, arithmetic in the working precision (resident and fused modes)")
       ->check(CLI::IsMember({"full", "compressed"}));
-  cmd->add_option("--precision", a->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--precision", a->precision, "single or double")
+      ->check(CLI::IsMember({"single", "double"}));
   cmd->add_flag("--real", a->real, "Real values for a generated TRACE case");
-  cmd->add_flag("--drop-ghosts", a->drop_ghosts,
-                "Solve only the block rows that exist (TRACE's ghost cells have none: 38% shorter vectors on "
-                "trace:10x40x80); x keeps x0 there, the residual is the whole system's");
+  cmd->add_flag(
+      "--drop-ghosts", a->drop_ghosts,
+      "Solve only the block rows that exist (TRACE's ghost cells have none: 38% shorter vectors on "
+      "trace:10x40x80); x keeps x0 there, the residual is the whole system's");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out", a->out, "Write the solution as a Matrix Market vector");
   cmd->add_option("--json", a->json, "Write the residual history, status and time split as JSON");

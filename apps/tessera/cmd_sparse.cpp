@@ -28,7 +28,8 @@ namespace {
 using namespace tessera::sparse;
 
 struct SparseArgs {
-  std::string file, out, block = "auto", precision = "single", symmetry = "general", field, format = "coordinate";
+  std::string file, out, block = "auto", precision = "single", symmetry = "general", field,
+                         format = "coordinate";
   std::string spec;
   bool json = false, real = false;
   int grid_block = -1;
@@ -39,15 +40,18 @@ struct SparseArgs {
 
 /// "RxC" or "N" (square) block size; "auto": 5x5 when it divides the matrix, else none.
 std::pair<int, int> block_size(const std::string& s, size64 rows, size64 cols) {
-  if (s == "auto") return rows % 5 == 0 && cols % 5 == 0 && rows > 0 ? std::pair{5, 5} : std::pair{0, 0};
+  if (s == "auto")
+    return rows % 5 == 0 && cols % 5 == 0 && rows > 0 ? std::pair{5, 5} : std::pair{0, 0};
   int r = 0, c = 0;
   char x = 0;
   int used1 = 0, used3 = 0;
   const int n = std::sscanf(s.c_str(), "%d%n%c%d%n", &r, &used1, &x, &c, &used3);
-  if (n == 1 && std::size_t(used1) == s.size()) c = r;
+  if (n == 1 && std::size_t(used1) == s.size())
+    c = r;
   else if (n != 3 || x != 'x' || std::size_t(used3) != s.size())
     throw UsageError(fmt::format("--block '{}': expected R, RxC or auto", s));
-  if (r < 1 || c < 1 || r > 64 || c > 64) throw UsageError(fmt::format("--block '{}': out of range 1..64", s));
+  if (r < 1 || c < 1 || r > 64 || c > 64)
+    throw UsageError(fmt::format("--block '{}': out of range 1..64", s));
   return {r, c};
 }
 
@@ -79,17 +83,20 @@ nlohmann::json storage_table(const Csr<T>& a, std::pair<int, int> bs, const Bloc
     rows.push_back(j);
   };
   size64 longest = 0;
-  for (size64 i = 0; i < a.rows; ++i) longest = std::max<size64>(longest, a.row_ptr[i + 1] - a.row_ptr[i]);
+  for (size64 i = 0; i < a.rows; ++i)
+    longest = std::max<size64>(longest, a.row_ptr[i + 1] - a.row_ptr[i]);
   add("COO", a.nnz(), [&] { return to_coo(a); });
   add("CSR", a.nnz(), [&] { return a; });
   add("DIA", a.rows * count_diagonals(a), [&] { return to_dia(a); });
   add("ELL", a.rows * longest, [&] { return to_ell(a); });
-  add("ELL L=20, TRACE: no zeros, no empty rows", a.rows * (longest + 19),
-      [&] { return to_ell(drop_zeros(a), {20, false, true}); });
+  add("ELL L=20, TRACE: no zeros, no empty rows", a.rows * (longest + 19), [&] {
+    return to_ell(drop_zeros(a), {20, false, true});
+  });
   size64 sell = 0;  // SELL-32-1's slots; sorting (sigma a multiple of 32) never needs more
   for (size64 s = 0; s < a.rows; s += 32) {
     size64 w = 0;
-    for (size64 i = s; i < std::min(a.rows, s + 32); ++i) w = std::max<size64>(w, a.row_ptr[i + 1] - a.row_ptr[i]);
+    for (size64 i = s; i < std::min(a.rows, s + 32); ++i)
+      w = std::max<size64>(w, a.row_ptr[i + 1] - a.row_ptr[i]);
     sell += 32 * w;
   }
   add("SELL-32-1", sell, [&] { return to_sell(a, {32, 1}); });
@@ -100,12 +107,15 @@ nlohmann::json storage_table(const Csr<T>& a, std::pair<int, int> bs, const Bloc
     const size64 bcsr = blocks.slots;
     const size64 bell = (blocks.block_rows - blocks.empty_block_rows) * blocks.max_per_row * r * c;
     add(fmt::format("BCSR {}x{}", r, c), bcsr, [&] { return to_bcsr(a, {r, c}); });
-    add(fmt::format("BCSR {}x{} compressed rows", r, c), bcsr,
-        [&] { return to_bcsr(a, {r, c, BlockLayout::row_major, true}); });
-    add(fmt::format("gapped BCSR {}x{} (TRACE)", r, c), bcsr,
-        [&] { return to_gapped(to_bcsr(a, {r, c, BlockLayout::row_major, true})); });
-    add(fmt::format("BELL {}x{}, non-empty rows", r, c), bell,
-        [&] { return to_bell(to_bcsr(a, {r, c, BlockLayout::row_major, true})); });
+    add(fmt::format("BCSR {}x{} compressed rows", r, c), bcsr, [&] {
+      return to_bcsr(a, {r, c, BlockLayout::row_major, true});
+    });
+    add(fmt::format("gapped BCSR {}x{} (TRACE)", r, c), bcsr, [&] {
+      return to_gapped(to_bcsr(a, {r, c, BlockLayout::row_major, true}));
+    });
+    add(fmt::format("BELL {}x{}, non-empty rows", r, c), bell, [&] {
+      return to_bell(to_bcsr(a, {r, c, BlockLayout::row_major, true}));
+    });
   }
   return rows;
 }
@@ -127,33 +137,43 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
   const auto bs = from_entries ? std::pair{0, 0} : block_size(args.block, a.rows, a.cols);
   nlohmann::json j;
   j["file"] = args.file;
-  j["banner"] = fmt::format("{} {} {} {}", to_string(h.object), to_string(h.format), to_string(h.field),
-                            to_string(h.symmetry));
+  j["banner"] = fmt::format("{} {} {} {}", to_string(h.object), to_string(h.format),
+                            to_string(h.field), to_string(h.symmetry));
   j["rows"] = rs.rows;
   j["cols"] = rs.cols;
   j["file_entries"] = h.entries;
   j["nnz"] = rs.entries;
   j["explicit_zeros"] = rs.explicit_zeros;
-  j["row_length"] = {{"min", rs.min_length}, {"mean", rs.mean_length}, {"max", rs.max_length},
-                     {"stddev", rs.stddev_length}, {"empty_rows", rs.empty_rows}};
+  j["row_length"] = {{"min", rs.min_length},
+                     {"mean", rs.mean_length},
+                     {"max", rs.max_length},
+                     {"stddev", rs.stddev_length},
+                     {"empty_rows", rs.empty_rows}};
   j["bandwidth"] = rs.bandwidth;
   j["diagonals"] = rs.diagonals;
   BlockStats b;
   if (bs.first > 0) {
     b = block_stats(a, bs.first, bs.second);
-    j["blocks"] = {{"size", fmt::format("{}x{}", b.r, b.c)}, {"blocks", b.blocks},
-                   {"block_rows", b.block_rows}, {"empty_block_rows", b.empty_block_rows},
-                   {"per_block_row", {{"min", b.min_per_row}, {"mean", b.mean_per_row}, {"max", b.max_per_row}}},
-                   {"zero_fraction", b.slots > 0 ? static_cast<double>(b.zero_slots) / static_cast<double>(b.slots) : 0.0}};
+    j["blocks"] = {
+        {"size", fmt::format("{}x{}", b.r, b.c)},
+        {"blocks", b.blocks},
+        {"block_rows", b.block_rows},
+        {"empty_block_rows", b.empty_block_rows},
+        {"per_block_row",
+         {{"min", b.min_per_row}, {"mean", b.mean_per_row}, {"max", b.max_per_row}}},
+        {"zero_fraction",
+         b.slots > 0 ? static_cast<double>(b.zero_slots) / static_cast<double>(b.slots) : 0.0}};
   }
   const bool single = args.precision == "single";
-  j["value_type"] = fmt::format("{}{}", is_complex_v<T> ? "complex " : "", single ? "float" : "double");
+  j["value_type"] =
+      fmt::format("{}{}", is_complex_v<T> ? "complex " : "", single ? "float" : "double");
   using Single = std::conditional_t<is_complex_v<T>, std::complex<float>, float>;
   if (from_entries) {
     const std::string why = fmt::format(
         "the declared {} x {} size dwarfs the {} entries: row pointers alone would take {}; described from the "
         "entries",
-        rs.rows, rs.cols, rs.entries, format_bytes(static_cast<std::uint64_t>(rs.rows + 1) * sizeof(index_t)));
+        rs.rows, rs.cols, rs.entries,
+        format_bytes(static_cast<std::uint64_t>(rs.rows + 1) * sizeof(index_t)));
     nlohmann::json rows = nlohmann::json::array();
     const Storage s = storage(sorted_unique(coo));
     const size64 value_size = static_cast<size64>(single ? sizeof(Single) : sizeof(T));
@@ -176,24 +196,30 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
     return 0;
   }
   std::printf("file         %s (%s)\n", args.file.c_str(), j["banner"].get<std::string>().c_str());
-  std::printf("size         %lld x %lld, %lld stored entries (%lld explicit zeros; the file lists %lld)\n",
-              (long long)rs.rows, (long long)rs.cols, (long long)rs.entries, (long long)rs.explicit_zeros,
-              (long long)h.entries);
+  std::printf(
+      "size         %lld x %lld, %lld stored entries (%lld explicit zeros; the file lists %lld)\n",
+      (long long)rs.rows, (long long)rs.cols, (long long)rs.entries, (long long)rs.explicit_zeros,
+      (long long)h.entries);
   std::printf("rows         length min %lld, mean %.2f, max %lld, stddev %.2f; %lld empty\n",
               (long long)rs.min_length, rs.mean_length, (long long)rs.max_length, rs.stddev_length,
               (long long)rs.empty_rows);
-  std::printf("shape        bandwidth %lld, %lld diagonals\n", (long long)rs.bandwidth, (long long)rs.diagonals);
+  std::printf("shape        bandwidth %lld, %lld diagonals\n", (long long)rs.bandwidth,
+              (long long)rs.diagonals);
   if (j.contains("blocks")) {
     const auto& b = j["blocks"];
-    std::printf("blocks %-5s %lld blocks in %lld block rows (%lld empty); per non-empty block row min %lld, "
-                "mean %.2f, max %lld; %.1f%% zeros inside blocks\n",
-                b["size"].get<std::string>().c_str(), (long long)b["blocks"].get<size64>(),
-                (long long)b["block_rows"].get<size64>(), (long long)b["empty_block_rows"].get<size64>(),
-                (long long)b["per_block_row"]["min"].get<size64>(), b["per_block_row"]["mean"].get<double>(),
-                (long long)b["per_block_row"]["max"].get<size64>(), 100 * b["zero_fraction"].get<double>());
+    std::printf(
+        "blocks %-5s %lld blocks in %lld block rows (%lld empty); per non-empty block row min %lld, "
+        "mean %.2f, max %lld; %.1f%% zeros inside blocks\n",
+        b["size"].get<std::string>().c_str(), (long long)b["blocks"].get<size64>(),
+        (long long)b["block_rows"].get<size64>(), (long long)b["empty_block_rows"].get<size64>(),
+        (long long)b["per_block_row"]["min"].get<size64>(),
+        b["per_block_row"]["mean"].get<double>(),
+        (long long)b["per_block_row"]["max"].get<size64>(), 100 * b["zero_fraction"].get<double>());
   }
-  std::printf("\nstorage with %s values and 32-bit indices:\n", j["value_type"].get<std::string>().c_str());
-  std::printf("  %-42s %12s %12s %12s %10s %8s\n", "format", "values", "indices", "total", "slots/nz", "zeros");
+  std::printf("\nstorage with %s values and 32-bit indices:\n",
+              j["value_type"].get<std::string>().c_str());
+  std::printf("  %-42s %12s %12s %12s %10s %8s\n", "format", "values", "indices", "total",
+              "slots/nz", "zeros");
   for (const auto& s : j["storage"]) {
     if (s.contains("skipped")) {
       std::printf("  %-42s (not built: %s)\n", s["format"].get<std::string>().c_str(),
@@ -204,7 +230,8 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
     std::printf("  %-42s %12s %12s %12s %10.3f %7.1f%%\n", s["format"].get<std::string>().c_str(),
                 format_bytes(s["value_bytes"].get<std::uint64_t>()).c_str(),
                 format_bytes(s["index_bytes"].get<std::uint64_t>()).c_str(),
-                format_bytes(s["total_bytes"].get<std::uint64_t>()).c_str(), s["slots_per_nonzero"].get<double>(),
+                format_bytes(s["total_bytes"].get<std::uint64_t>()).c_str(),
+                s["slots_per_nonzero"].get<double>(),
                 slots > 0 ? 100.0 * static_cast<double>(zeros) / static_cast<double>(slots) : 0.0);
   }
   return 0;
@@ -239,11 +266,11 @@ int convert(const SparseArgs& args) {
         std::uint64_t bytes = csr_build_bytes(coo.rows, coo.nnz(), sizeof(T));
         if (w.format == MmFormat::array)
           bytes += 2 * static_cast<std::uint64_t>(coo.rows) * static_cast<std::uint64_t>(coo.cols);
-        require_host_memory(bytes,
-                            fmt::format("converting the declared {} x {} matrix ({} entries{})", coo.rows, coo.cols,
-                                        coo.nnz(), w.format == MmFormat::array ? ", every position written" : ""),
-                            args.file,
-                            "check the size line of the file, or convert on a machine with more memory");
+        require_host_memory(
+            bytes,
+            fmt::format("converting the declared {} x {} matrix ({} entries{})", coo.rows, coo.cols,
+                        coo.nnz(), w.format == MmFormat::array ? ", every position written" : ""),
+            args.file, "check the size line of the file, or convert on a machine with more memory");
         write_matrix_market(args.out, coo, w);
       },
       m.coo);
@@ -257,8 +284,8 @@ int generate_as(const SparseArgs& args, const TraceCase& c) {
   std::vector<GappedBcsr<T>> blocks;
   if (args.grid_block >= 0) {
     if (args.grid_block >= c.grid_blocks)
-      throw UsageError(fmt::format("--grid-block {} out of range: the case has {} grid blocks", args.grid_block,
-                                   c.grid_blocks));
+      throw UsageError(fmt::format("--grid-block {} out of range: the case has {} grid blocks",
+                                   args.grid_block, c.grid_blocks));
     blocks.push_back(generate_trace_block<T>(c, args.grid_block));
   } else {
     blocks = generate_trace<T>(c);
@@ -266,14 +293,17 @@ int generate_as(const SparseArgs& args, const TraceCase& c) {
   const TraceSizes s = trace_sizes(c);
   MmWriteOptions w;
   w.comments = {
-      fmt::format(" tessera TRACE-like test matrix {} ({} stencil, {} grid block(s) written{})", c.name(),
-                  to_string(c.stencil), blocks.size(),
-                  args.grid_block >= 0 ? fmt::format(": number {}", args.grid_block) : std::string()),
-      fmt::format(" grid block: {}x{}x{} interior cells (x, theta, r), ghost layers {} wide; {} cell slots with "
-                  "ghosts, numbered theta fastest, then x, then r",
-                  c.nx, c.ntheta, c.nr, c.ghost, s.slots_per_block),
-      fmt::format(" {0}x{0} blocks; ghost cells have empty rows; grid blocks are uncoupled (block diagonal)",
-                  c.vars)};
+      fmt::format(
+          " tessera TRACE-like test matrix {} ({} stencil, {} grid block(s) written{})", c.name(),
+          to_string(c.stencil), blocks.size(),
+          args.grid_block >= 0 ? fmt::format(": number {}", args.grid_block) : std::string()),
+      fmt::format(
+          " grid block: {}x{}x{} interior cells (x, theta, r), ghost layers {} wide; {} cell slots with "
+          "ghosts, numbered theta fastest, then x, then r",
+          c.nx, c.ntheta, c.nr, c.ghost, s.slots_per_block),
+      fmt::format(
+          " {0}x{0} blocks; ghost cells have empty rows; grid blocks are uncoupled (block diagonal)",
+          c.vars)};
   const Csr<T> a = block_diagonal(blocks);
   write_matrix_market(args.out, a, w);
   Storage st;
@@ -284,11 +314,12 @@ int generate_as(const SparseArgs& args, const TraceCase& c) {
     st.value_bytes += x.value_bytes;
     st.index_bytes += x.index_bytes;
   }
-  std::printf("wrote %s: %s, %lld x %lld, %lld blocks of %dx%d (%.1f%% zeros inside blocks), "
-              "%s in gapped BCSR\n",
-              args.out.c_str(), c.name().c_str(), (long long)a.rows, (long long)a.cols,
-              (long long)(st.slots / (c.vars * c.vars)), c.vars, c.vars, 100 * st.zero_fraction(),
-              format_bytes(static_cast<std::uint64_t>(st.total_bytes())).c_str());
+  std::printf(
+      "wrote %s: %s, %lld x %lld, %lld blocks of %dx%d (%.1f%% zeros inside blocks), "
+      "%s in gapped BCSR\n",
+      args.out.c_str(), c.name().c_str(), (long long)a.rows, (long long)a.cols,
+      (long long)(st.slots / (c.vars * c.vars)), c.vars, c.vars, 100 * st.zero_fraction(),
+      format_bytes(static_cast<std::uint64_t>(st.total_bytes())).c_str());
   return 0;
 }
 
@@ -297,15 +328,18 @@ int generate(const SparseArgs& args) {
   const TraceCase c = parse_trace_case(args.spec);
   const bool single = args.precision == "single";
   if (args.real) return single ? generate_as<float>(args, c) : generate_as<double>(args, c);
-  return single ? generate_as<std::complex<float>>(args, c) : generate_as<std::complex<double>>(args, c);
+  return single ? generate_as<std::complex<float>>(args, c)
+                : generate_as<std::complex<double>>(args, c);
 }
 
 template <Scalar V>
 int spmv_as(const SparseArgs& args) {
-  const HostMatrix<V> m = args.file.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.file);
+  const HostMatrix<V> m =
+      args.file.empty() ? generate_matrix<V>(args.generate) : read_matrix<V>(args.file);
   const auto device = open_device(args.device);
   SpmvRunOptions run = args.run;
-  const double cache = device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
+  const double cache =
+      device->info().cache_bytes > 0 ? static_cast<double>(device->info().cache_bytes) : 64e6;
   run.working_set_bytes = 4 * cache;  // figures of memory, not of L2
   const SpmvRunResult r = run_spmv<V>(device, m, run);
   const bool complex = is_complex_v<V>;
@@ -313,26 +347,33 @@ int spmv_as(const SparseArgs& args) {
     std::printf("%s\n", to_json(r, complex).dump(2).c_str());
     return 0;
   }
-  std::printf("matrix   %s: %lld x %lld, %lld stored entries, %lld nonzeros, %s values\n", r.matrix.c_str(),
-              (long long)r.rows, (long long)r.cols, (long long)r.stored, (long long)r.nonzeros, r.value_type.c_str());
+  std::printf("matrix   %s: %lld x %lld, %lld stored entries, %lld nonzeros, %s values\n",
+              r.matrix.c_str(), (long long)r.rows, (long long)r.cols, (long long)r.stored,
+              (long long)r.nonzeros, r.value_type.c_str());
   std::printf("kernel   %s on %s, checked against the host reference (error %.3g of the bound)\n",
               r.kernel.c_str(), r.device.c_str(), r.max_error);
-  std::printf("time     %.4f ms per SpMV%s (median of %zu runs of %d; min %.4f ms; %d matrix cop%s against L2)\n",
-              r.ms_per_spmv(), r.transfers ? " with x/y transfers" : "", r.timing.ms.size(), r.spmvs_per_run,
-              r.timing.min_ms / r.spmvs_per_run, r.copies, r.copies == 1 ? "y" : "ies");
-  std::printf("rate     %.2f GFLOP/s on stored entries, %.2f on nonzeros; %.1f GB/s under the byte model "
-              "(%s per SpMV)\n",
-              r.gflops_stored(complex), r.gflops_true(complex), r.gbps(),
-              format_bytes(static_cast<std::uint64_t>(r.model_bytes)).c_str());
+  std::printf(
+      "time     %.4f ms per SpMV%s (median of %zu runs of %d; min %.4f ms; %d matrix cop%s against L2)\n",
+      r.ms_per_spmv(), r.transfers ? " with x/y transfers" : "", r.timing.ms.size(),
+      r.spmvs_per_run, r.timing.min_ms / r.spmvs_per_run, r.copies, r.copies == 1 ? "y" : "ies");
+  std::printf(
+      "rate     %.2f GFLOP/s on stored entries, %.2f on nonzeros; %.1f GB/s under the byte model "
+      "(%s per SpMV)\n",
+      r.gflops_stored(complex), r.gflops_true(complex), r.gbps(),
+      format_bytes(static_cast<std::uint64_t>(r.model_bytes)).c_str());
   return 0;
 }
 
 int spmv_command(const SparseArgs& args) {
-  if (args.file.empty() == args.generate.empty()) throw UsageError("sparse spmv: give exactly one of --matrix and --generate");
-  const bool complex = args.file.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.file);
-  if (args.real && !args.file.empty() && complex) throw UsageError("--real: the file holds complex values");
+  if (args.file.empty() == args.generate.empty())
+    throw UsageError("sparse spmv: give exactly one of --matrix and --generate");
+  const bool complex =
+      args.file.empty() ? spec_is_complex(args.generate) && !args.real : file_is_complex(args.file);
+  if (args.real && !args.file.empty() && complex)
+    throw UsageError("--real: the file holds complex values");
   const bool single = args.precision == "single";
-  if (complex) return single ? spmv_as<std::complex<float>>(args) : spmv_as<std::complex<double>>(args);
+  if (complex)
+    return single ? spmv_as<std::complex<float>>(args) : spmv_as<std::complex<double>>(args);
   return single ? spmv_as<float>(args) : spmv_as<double>(args);
 }
 
@@ -340,30 +381,39 @@ int spmv_command(const SparseArgs& args) {
 
 Command add_sparse_command(CLI::App& app) {
   auto args = std::make_shared<SparseArgs>();
-  auto* cmd = app.add_subcommand("sparse", "Sparse matrices: inspect, convert, generate TRACE-like systems");
+  auto* cmd = app.add_subcommand("sparse",
+                                 "Sparse matrices: inspect, convert, generate TRACE-like systems");
   cmd->require_subcommand(1);
   const auto symmetries = CLI::IsMember({"general", "symmetric", "skew-symmetric", "hermitian"});
   const auto precisions = CLI::IsMember({"single", "double"});
 
-  auto* info_cmd = cmd->add_subcommand("info", "Size, row statistics, block structure and storage per format");
+  auto* info_cmd =
+      cmd->add_subcommand("info", "Size, row statistics, block structure and storage per format");
   info_cmd->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required();
-  info_cmd->add_option("--block", args->block, "Block size RxC for the block formats (auto: 5x5 if it divides)");
-  info_cmd->add_option("--precision", args->precision, "Value precision for the storage table")->check(precisions);
+  info_cmd->add_option("--block", args->block,
+                       "Block size RxC for the block formats (auto: 5x5 if it divides)");
+  info_cmd->add_option("--precision", args->precision, "Value precision for the storage table")
+      ->check(precisions);
   info_cmd->add_flag("--json", args->json, "Machine-readable output");
 
-  auto* convert_cmd = cmd->add_subcommand("convert", "Rewrite a Matrix Market file (.gz by the output's name)");
+  auto* convert_cmd =
+      cmd->add_subcommand("convert", "Rewrite a Matrix Market file (.gz by the output's name)");
   convert_cmd->add_option("in", args->file, "Input file")->required();
   convert_cmd->add_option("out", args->out, "Output file")->required();
-  convert_cmd->add_option("--symmetry", args->symmetry, "Symmetry to write (checked)")->check(symmetries);
+  convert_cmd->add_option("--symmetry", args->symmetry, "Symmetry to write (checked)")
+      ->check(symmetries);
   convert_cmd->add_option("--field", args->field, "Field to write (default: the input's)")
       ->check(CLI::IsMember({"real", "double", "integer", "complex", "pattern"}));
   convert_cmd->add_option("--format", args->format, "coordinate or array")
       ->check(CLI::IsMember({"coordinate", "array"}));
 
-  auto* gen_cmd = cmd->add_subcommand("generate", "Write a TRACE-like test system as Matrix Market");
-  gen_cmd->add_option("case", args->spec,
-                      "KIND:NXxNTHETAxNR[,blocks=N,seed=S,ghost=G,dominance=D,periodic], KIND trace|euler3d|ns3d|"
-                      "euler2d|ns2d, or trace:1..trace:6 (the thesis's cases)")
+  auto* gen_cmd =
+      cmd->add_subcommand("generate", "Write a TRACE-like test system as Matrix Market");
+  gen_cmd
+      ->add_option(
+          "case", args->spec,
+          "KIND:NXxNTHETAxNR[,blocks=N,seed=S,ghost=G,dominance=D,periodic], KIND trace|euler3d|ns3d|"
+          "euler2d|ns2d, or trace:1..trace:6 (the thesis's cases)")
       ->required();
   gen_cmd->add_option("out", args->out, "Output file (.mtx or .mtx.gz)")->required();
   gen_cmd->add_option("--precision", args->precision, "Value precision")->check(precisions);
@@ -371,32 +421,49 @@ Command add_sparse_command(CLI::App& app) {
   gen_cmd->add_option("--grid-block", args->grid_block, "Write only this grid block (0-based)")
       ->check(CLI::NonNegativeNumber);
 
-  auto* spmv_cmd = cmd->add_subcommand("spmv", "Run one SpMV kernel on a device, checked and timed");
+  auto* spmv_cmd =
+      cmd->add_subcommand("spmv", "Run one SpMV kernel on a device, checked and timed");
   spmv_cmd->add_option("--matrix", args->file, "Matrix Market file (.mtx or .mtx.gz)");
-  spmv_cmd->add_option("--generate", args->generate,
-                       "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]) or laplace7:N|NXxNYxNZ");
-  spmv_cmd->add_option("--format", args->run.format, "csr, ell, sell, bcsr, bell (default: the kernel's)");
-  spmv_cmd->add_option("--kernel", args->run.kernel,
-                       "csr-scalar csr-vector ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a bcsr-v2b bcsr-v3 bcsr-warp bell "
-                       "bell-v2 bell-v3 bell-v4 bell-sub bell-bi (default: the format's)");
-  spmv_cmd->add_option("--precision", args->precision, "Value precision (complex for complex files and TRACE)")
+  spmv_cmd->add_option(
+      "--generate", args->generate,
+      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]) or laplace7:N|NXxNYxNZ");
+  spmv_cmd->add_option("--format", args->run.format,
+                       "csr, ell, sell, bcsr, bell (default: the kernel's)");
+  spmv_cmd->add_option(
+      "--kernel", args->run.kernel,
+      "csr-scalar csr-vector ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a bcsr-v2b bcsr-v3 bcsr-warp bell "
+      "bell-v2 bell-v3 bell-v4 bell-sub bell-bi (default: the format's)");
+  spmv_cmd
+      ->add_option("--precision", args->precision,
+                   "Value precision (complex for complex files and TRACE)")
       ->check(precisions);
   spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");
   spmv_cmd->add_option("--device", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   spmv_cmd->add_option("--reps", args->run.timing.reps, "Timed runs")->check(CLI::Range(1, 100000));
-  spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")->check(CLI::Range(0, 1000));
-  spmv_cmd->add_option("--spmvs", args->run.spmvs_per_run, "SpMVs per timed run (the thesis timed 100)")
+  spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")
+      ->check(CLI::Range(0, 1000));
+  spmv_cmd
+      ->add_option("--spmvs", args->run.spmvs_per_run, "SpMVs per timed run (the thesis timed 100)")
       ->check(CLI::Range(1, 100000));
-  spmv_cmd->add_option("--ell-subsection", args->run.device.ell_subsection, "ELL subsection length L (thesis: 20)")
+  spmv_cmd
+      ->add_option("--ell-subsection", args->run.device.ell_subsection,
+                   "ELL subsection length L (thesis: 20)")
       ->check(CLI::PositiveNumber);
-  spmv_cmd->add_option("--sell-slice", args->run.device.sell_slice, "SELL slice height C")->check(CLI::PositiveNumber);
-  spmv_cmd->add_option("--sell-sort", args->run.device.sell_sort, "SELL sorting window sigma")->check(CLI::PositiveNumber);
-  spmv_cmd->add_option("--lanes", args->run.device.csr_lanes, "csr-vector lanes per row (0: by row length)");
-  spmv_cmd->add_option("--chains", args->run.device.csr_chains,
-                       "csr-vector: lane chains per work-item, a power of two (0: 4; the same sums)");
-  spmv_cmd->add_option("--group-rows", args->run.device.bell_group_rows, "BELL V3 rows per work-group");
-  spmv_cmd->add_option("--block-rows", args->run.device.block_r, "Block rows for block formats built from CSR");
-  spmv_cmd->add_option("--block-cols", args->run.device.block_c, "Block columns for block formats built from CSR");
+  spmv_cmd->add_option("--sell-slice", args->run.device.sell_slice, "SELL slice height C")
+      ->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--sell-sort", args->run.device.sell_sort, "SELL sorting window sigma")
+      ->check(CLI::PositiveNumber);
+  spmv_cmd->add_option("--lanes", args->run.device.csr_lanes,
+                       "csr-vector lanes per row (0: by row length)");
+  spmv_cmd->add_option(
+      "--chains", args->run.device.csr_chains,
+      "csr-vector: lane chains per work-item, a power of two (0: 4; the same sums)");
+  spmv_cmd->add_option("--group-rows", args->run.device.bell_group_rows,
+                       "BELL V3 rows per work-group");
+  spmv_cmd->add_option("--block-rows", args->run.device.block_r,
+                       "Block rows for block formats built from CSR");
+  spmv_cmd->add_option("--block-cols", args->run.device.block_c,
+                       "Block columns for block formats built from CSR");
   spmv_cmd->add_flag("--transfers", args->run.transfer_vectors,
                      "Upload x and download y on every SpMV (the thesis's per-call transfers)");
   spmv_cmd->add_flag("--json", args->json, "Machine-readable output");

@@ -26,12 +26,14 @@ struct SweArgs {
 // Keys of the case file become options that the command line did not give.
 void apply_case_file(CLI::App& cmd, const std::string& path) {
   for (const auto& e : swe::read_case_file(path)) {
-    if (e.key == "config") throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
+    if (e.key == "config")
+      throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
     CLI::Option* opt = nullptr;
     try {
       opt = cmd.get_option("--" + e.key);
     } catch (const CLI::OptionNotFound&) {
-      throw UsageError(fmt::format("{}:{}: unknown key '{}' (keys are the options of tessera swe)", path, e.line, e.key));
+      throw UsageError(fmt::format("{}:{}: unknown key '{}' (keys are the options of tessera swe)",
+                                   path, e.line, e.key));
     }
     if (opt->count() > 0) continue;  // the command line wins
     try {
@@ -48,26 +50,43 @@ void apply_case_file(CLI::App& cmd, const std::string& path) {
 Command add_swe_command(CLI::App& app) {
   auto a = std::make_shared<SweArgs>();
   swe::RunOptions& r = a->run;
-  auto* cmd = app.add_subcommand("swe", "Shallow-water solver: thesis Lax-Friedrichs or physical HLL model");
+  auto* cmd = app.add_subcommand(
+      "swe", "Shallow-water solver: thesis Lax-Friedrichs or physical HLL model");
   cmd->add_option("--config", a->config, "TOML case file (keys = these options without dashes)");
-  cmd->add_option("--model", r.model, "thesis or physical")->check(CLI::IsMember({"thesis", "physical"}));
-  cmd->add_option("--case", r.case_name, "thesis-dam, stoker, ritter, thacker, lake-at-rest, radial-dam");
-  cmd->add_option("--nx", r.nx, "Cells along x (default: the case's)")->check(CLI::Range(1L, 1L << 20));
-  cmd->add_option("--ny", r.ny, "Cells along y (default: as nx or the case's)")->check(CLI::Range(1L, 1L << 20));
-  cmd->add_option("--t-end", r.t_end, "Simulated time [s] (default: the case's)")->check(positive());
-  cmd->add_option("--cfl", r.cfl, "CFL number of the physical model (0 < cfl <= 1, default 0.45)")->check(positive());
-  cmd->add_option("--dt", r.dt, "Fixed time step [s] (thesis: overrides the thesis rule)")->check(positive());
-  cmd->add_option("--order", r.order, "Physical model: 1 (first order) or 2 (MUSCL + RK2)")->check(CLI::IsMember({1, 2}));
-  cmd->add_option("--columns", r.columns, "GPU first-order update kernel: 3 one column per work-item with faces shared (default), 1 one column with every face")
+  cmd->add_option("--model", r.model, "thesis or physical")
+      ->check(CLI::IsMember({"thesis", "physical"}));
+  cmd->add_option("--case", r.case_name,
+                  "thesis-dam, stoker, ritter, thacker, lake-at-rest, radial-dam");
+  cmd->add_option("--nx", r.nx, "Cells along x (default: the case's)")
+      ->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--ny", r.ny, "Cells along y (default: as nx or the case's)")
+      ->check(CLI::Range(1L, 1L << 20));
+  cmd->add_option("--t-end", r.t_end, "Simulated time [s] (default: the case's)")
+      ->check(positive());
+  cmd->add_option("--cfl", r.cfl, "CFL number of the physical model (0 < cfl <= 1, default 0.45)")
+      ->check(positive());
+  cmd->add_option("--dt", r.dt, "Fixed time step [s] (thesis: overrides the thesis rule)")
+      ->check(positive());
+  cmd->add_option("--order", r.order, "Physical model: 1 (first order) or 2 (MUSCL + RK2)")
+      ->check(CLI::IsMember({1, 2}));
+  cmd->add_option(
+         "--columns", r.columns,
+         "GPU first-order update kernel: 3 one column per work-item with faces shared (default), 1 one column with every face")
       ->check(CLI::IsMember({1, 3}));
-  cmd->add_option("--precision", r.precision, "float or double")->check(CLI::IsMember({"float", "double"}));
-  cmd->add_option("--variant", r.variant, "Thesis variant (v0-naive ... v5-pingpong, pingpong-global)");
+  cmd->add_option("--precision", r.precision, "float or double")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd->add_option("--variant", r.variant,
+                  "Thesis variant (v0-naive ... v5-pingpong, pingpong-global)");
   cmd->add_option("--work-group", r.work_group, "Thesis work-group: default, max, quarter or AxB");
-  cmd->add_option("--h-left", r.h_left, "Thesis dam break: depth before the dam [m]")->check(non_negative());
-  cmd->add_option("--h-right", r.h_right, "Thesis dam break: depth after the dam [m]")->check(non_negative());
-  cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)")->check(non_negative());
+  cmd->add_option("--h-left", r.h_left, "Thesis dam break: depth before the dam [m]")
+      ->check(non_negative());
+  cmd->add_option("--h-right", r.h_right, "Thesis dam break: depth after the dam [m]")
+      ->check(non_negative());
+  cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)")
+      ->check(non_negative());
   cmd->add_option("--bathymetry", r.bathymetry, "Bed elevation from an ESRI ASCII grid (.asc)");
-  cmd->add_option("--level-file", r.level_file, "Initial water surface elevation from an .asc grid");
+  cmd->add_option("--level-file", r.level_file,
+                  "Initial water surface elevation from an .asc grid");
   cmd->add_option("--level", r.level, "Initial water surface elevation [m] (with --bathymetry)");
   cmd->add_option("--nodata", r.nodata, "NODATA bathymetry cells: wall (high ground) or error")
       ->check(CLI::IsMember({"wall", "error"}));
@@ -75,34 +94,48 @@ Command add_swe_command(CLI::App& app) {
   for (int s = 0; s < 4; ++s)
     cmd->add_option(sides[s], r.bc[s], "wall, transmissive, periodic, level:ETA or discharge:Q");
   cmd->add_option("--device,-d", r.device, "Device id");
-  cmd->add_option("--gpus,-g", r.gpus, "Physical model: N > 1 splits x over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
+  cmd->add_option(
+         "--gpus,-g", r.gpus,
+         "Physical model: N > 1 splits x over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
       ->check(CLI::Range(1, 64));
-  cmd->add_flag("--mpi", r.mpi, "Physical model: also split over the MPI ranks this was started on (mpirun; --gpus devices per rank)");
+  cmd->add_flag(
+      "--mpi", r.mpi,
+      "Physical model: also split over the MPI ranks this was started on (mpirun; --gpus devices per rank)");
   cmd->add_option("--out", r.out, "Output directory (files, summary.json)");
   cmd->add_option("--format", a->format, "Comma-separated: vtk (thesis legacy), vti, netcdf, png");
   cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));
-  cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]")->check(positive());
-  cmd->add_option("--png-field", r.png_field, "depth or eta")->check(CLI::IsMember({"depth", "eta"}));
+  cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]")
+      ->check(positive());
+  cmd->add_option("--png-field", r.png_field, "depth or eta")
+      ->check(CLI::IsMember({"depth", "eta"}));
   cmd->add_flag("--mass", r.mass, "Thesis model: print the mass every step");
-  cmd->add_option("--checkpoint", r.checkpoint, "Write a checkpoint here at the end (and with --checkpoint-every, and when interrupted)");
-  cmd->add_option("--checkpoint-every", r.checkpoint_every, "Also every N steps (physical model: at the first health check after each multiple)")
+  cmd->add_option(
+      "--checkpoint", r.checkpoint,
+      "Write a checkpoint here at the end (and with --checkpoint-every, and when interrupted)");
+  cmd->add_option(
+         "--checkpoint-every", r.checkpoint_every,
+         "Also every N steps (physical model: at the first health check after each multiple)")
       ->check(CLI::Range(0L, 1L << 40));
-  cmd->add_option("--restart", r.restart, "Continue the run a checkpoint holds (same model, precision, grid, case and scheme options)");
+  cmd->add_option(
+      "--restart", r.restart,
+      "Continue the run a checkpoint holds (same model, precision, grid, case and scheme options)");
   cmd->add_option("--json", a->json, "Write the summary as JSON");
   return {cmd, [a, cmd] {
-    if (!a->config.empty()) {
-      apply_case_file(*cmd, a->config);
-      probe_output_paths(*cmd);  // the case file may name outputs too
-    }
-    swe::RunOptions& o = a->run;
-    o.formats = split_list("--format", a->format);
-    if (o.formats.empty() && !o.out.empty()) o.formats = {o.model == "thesis" ? "vtk" : "vti"};
-    if (o.every > 0 && o.every_time > 0) throw UsageError("give --every or --every-time, not both");
-    nlohmann::json j;
-    const int rc = swe::run_swe(o, j);
-    if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
-    return rc;
-  }};
+            if (!a->config.empty()) {
+              apply_case_file(*cmd, a->config);
+              probe_output_paths(*cmd);  // the case file may name outputs too
+            }
+            swe::RunOptions& o = a->run;
+            o.formats = split_list("--format", a->format);
+            if (o.formats.empty() && !o.out.empty())
+              o.formats = {o.model == "thesis" ? "vtk" : "vti"};
+            if (o.every > 0 && o.every_time > 0)
+              throw UsageError("give --every or --every-time, not both");
+            nlohmann::json j;
+            const int rc = swe::run_swe(o, j);
+            if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+            return rc;
+          }};
 }
 
 namespace {

@@ -45,8 +45,7 @@ const std::vector<BenchSuiteEntry>& bench_suites() { return suite_table(); }
 std::string BenchArgs::param(const std::string& key, const std::string& fallback) const {
   for (const auto& p : params) {
     const auto eq = p.find('=');
-    if (eq == std::string::npos)
-      throw UsageError("--param '" + p + "': expected key=value");
+    if (eq == std::string::npos) throw UsageError("--param '" + p + "': expected key=value");
     if (p.compare(0, eq, key) == 0 && eq == key.size()) return p.substr(eq + 1);
   }
   return fallback;
@@ -59,14 +58,16 @@ long parse_int_param(const std::string& key, const std::string& text, long min) 
     if (used == text.size() && n >= min) return n;
   } catch (const std::exception&) {  // not a number, or out of range: the message below
   }
-  throw UsageError("--param " + key + "=" + text + ": expected an integer >= " + std::to_string(min));
+  throw UsageError("--param " + key + "=" + text +
+                   ": expected an integer >= " + std::to_string(min));
 }
 
 long BenchArgs::param_int(const std::string& key, const std::string& fallback, long min) const {
   return parse_int_param(key, param(key, fallback), min);
 }
 
-std::vector<std::string> BenchArgs::param_list(const std::string& key, const std::string& fallback) const {
+std::vector<std::string> BenchArgs::param_list(const std::string& key,
+                                               const std::string& fallback) const {
   return split_list("--param " + key, param(key, fallback));
 }
 

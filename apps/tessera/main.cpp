@@ -36,7 +36,8 @@ namespace {
 // started again, once. An OMP_WAIT_POLICY or GOMP_SPINCOUNT of the user's is
 // kept; TESSERA_NO_REEXEC=1 keeps libgomp's default without one.
 bool same_file(const char* a, const char* b) {
-  struct stat x {}, y {};
+  struct stat x {
+  }, y{};
   return ::stat(a, &x) == 0 && ::stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
@@ -68,10 +69,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return e.exit_code();
   }
-  CLI::App app{"tessera — GPU numerical simulation: multigrid, shallow water, sparse/Krylov, "
-               "skeletons, lattice Boltzmann on CPU, OpenCL and CUDA"};
-  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION + " (" +
-                                        TESSERA_GIT_COMMIT + ")");
+  CLI::App app{
+      "tessera — GPU numerical simulation: multigrid, shallow water, sparse/Krylov, "
+      "skeletons, lattice Boltzmann on CPU, OpenCL and CUDA"};
+  app.set_version_flag("--version",
+                       std::string("tessera ") + TESSERA_VERSION + " (" + TESSERA_GIT_COMMIT + ")");
   app.require_subcommand(1);
   const std::vector<tessera::app::Command> commands = tessera::app::make_commands(app);
   tessera::app::require_finite_everywhere(app);
@@ -100,12 +102,14 @@ int main(int argc, char** argv) {
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     const double need = double(tessera::app::failed_host_allocation());
-    const std::string size = need > 0 ? fmt::format("an allocation of {:.0f} bytes ({:.3g} GiB)", need, need / (1ull << 30))
+    const std::string size = need > 0 ? fmt::format("an allocation of {:.0f} bytes ({:.3g} GiB)",
+                                                    need, need / (1ull << 30))
                                       : std::string("a host allocation (size unknown)");
-    std::fprintf(stderr,
-                 "tessera: error: out of host memory: %s failed; reduce the problem size or run on a machine with "
-                 "more memory\n",
-                 size.c_str());
+    std::fprintf(
+        stderr,
+        "tessera: error: out of host memory: %s failed; reduce the problem size or run on a machine with "
+        "more memory\n",
+        size.c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());

@@ -34,10 +34,12 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   if (value.empty()) return items;
   for (std::size_t start = 0;;) {
     const std::size_t comma = value.find(',', start);
-    items.push_back(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    items.push_back(
+        value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (items.back().empty())
-      throw UsageError(fmt::format("{} '{}': an empty item in the comma-separated list (give items such as a,b)",
-                                   option, value));
+      throw UsageError(
+          fmt::format("{} '{}': an empty item in the comma-separated list (give items such as a,b)",
+                      option, value));
     if (comma == std::string::npos) return items;
     start = comma + 1;
   }
@@ -63,7 +65,8 @@ CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi) {
       [=](std::string& s) -> std::string {
         double v = 0;
         if (!to_double(s, v)) return {};  // not a number: CLI11's conversion says so
-        const bool ok = std::isfinite(v) && (open_lo ? v > lo : v >= lo) && (no_hi || (open_hi ? v < hi : v <= hi));
+        const bool ok = std::isfinite(v) && (open_lo ? v > lo : v >= lo) &&
+                        (no_hi || (open_hi ? v < hi : v <= hi));
         if (!ok) return "expected a finite number " + text + ", got " + s;
         return {};
       },
@@ -72,8 +75,10 @@ CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi) {
 
 CLI::Validator non_empty_number() {
   return CLI::Validator(
-      [](std::string& s) -> std::string { return s.empty() ? "expected a number, got an empty value" : ""; }, "",
-      "non-empty");
+      [](std::string& s) -> std::string {
+        return s.empty() ? "expected a number, got an empty value" : "";
+      },
+      "", "non-empty");
 }
 
 void require_finite_everywhere(CLI::App& app) {
@@ -82,7 +87,8 @@ void require_finite_everywhere(CLI::App& app) {
     if (t.rfind("FLOAT", 0) == 0) o->check(finite_number());
     if (t.rfind("INT", 0) == 0 || t.rfind("UINT", 0) == 0) o->check(non_empty_number());
   }
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) require_finite_everywhere(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    require_finite_everywhere(*sub);
 }
 
 namespace {
@@ -97,7 +103,8 @@ enum class Output { none, file, folder };
 Output output_kind(const CLI::App& command, const CLI::Option& o) {
   if (o.get_items_expected_max() == 0) return Output::none;  // a flag (sparse's --json)
   const std::string& c = command.get_name();
-  if (o.check_name("--out") && (c == "lbm" || c == "swe" || c == "report" || c == "demo")) return Output::folder;
+  if (o.check_name("--out") && (c == "lbm" || c == "swe" || c == "report" || c == "demo"))
+    return Output::folder;
   for (const char* n : {"--out", "--json", "--checkpoint", "--export", "out"})
     if (o.check_name(n)) return Output::file;
   return Output::none;
@@ -114,7 +121,8 @@ bool inside(const fs::path& p, const fs::path& folder) {
 // `folders`: the output folders the command makes with their parents; a file
 // may go into one of them or one of those parents (lbm --out run/out
 // --checkpoint run/c.ckpt), not into a subfolder the run does not make.
-void probe(const std::string& option, const std::string& value, Output kind, const std::vector<fs::path>& folders) {
+void probe(const std::string& option, const std::string& value, Output kind,
+           const std::vector<fs::path>& folders) {
   if (value.empty()) return;
   // (normalised for comparing with --out; a trailing separator names the same path)
   fs::path target = fs::absolute(fs::path(value)).lexically_normal();
@@ -122,40 +130,49 @@ void probe(const std::string& option, const std::string& value, Output kind, con
   fs::path dir = target.parent_path();
   std::error_code ec;
   if (kind == Output::file && fs::is_directory(target, ec))
-    throw Error(fmt::format("{} {}: cannot be written: it is a folder, a file name is expected", option, value));
+    throw Error(fmt::format("{} {}: cannot be written: it is a folder, a file name is expected",
+                            option, value));
   if (kind == Output::folder && fs::exists(target, ec) && !fs::is_directory(target, ec))
-    throw Error(fmt::format("{} {}: cannot be written: it is a file, a folder is expected", option, value));
+    throw Error(
+        fmt::format("{} {}: cannot be written: it is a file, a folder is expected", option, value));
   // (a ".." in the name is resolved by the system through folders that may
   // not exist yet: no exception then)
   const fs::path given(value);
-  const bool dots = std::any_of(given.begin(), given.end(), [](const fs::path& c) { return c == ".."; });
+  const bool dots =
+      std::any_of(given.begin(), given.end(), [](const fs::path& c) { return c == ".."; });
   if (kind == Output::file && !fs::exists(dir, ec) && !dots)
     for (const fs::path& f : folders)
-      if (inside(f, dir)) kind = Output::folder;  // --out itself or one of the parents it is made with
+      if (inside(f, dir))
+        kind = Output::folder;  // --out itself or one of the parents it is made with
   if (kind == Output::folder) {
     // an existing folder is probed inside; else its nearest existing ancestor
     if (fs::is_directory(target, ec)) dir = target;
-    while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path()) dir = dir.parent_path();
+    while (!dir.empty() && !fs::exists(dir, ec) && dir != dir.parent_path())
+      dir = dir.parent_path();
   } else if (!fs::exists(dir, ec)) {
-    throw Error(fmt::format("{} {}: cannot be written: the folder {} does not exist", option, value, dir.string()));
+    throw Error(fmt::format("{} {}: cannot be written: the folder {} does not exist", option, value,
+                            dir.string()));
   }
   if (!fs::is_directory(dir, ec))
-    throw Error(fmt::format("{} {}: cannot be written: {} is not a folder", option, value, dir.string()));
+    throw Error(
+        fmt::format("{} {}: cannot be written: {} is not a folder", option, value, dir.string()));
   // every name still to be made, the file's included, must fit the folder's limit
   const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
   const fs::path to_make = target.lexically_relative(dir);
   if (name_max > 0)
     for (const fs::path& c : to_make)
       if (long(c.string().size()) > name_max)
-        throw Error(fmt::format("{} {}: cannot be written: the name '{}' is longer than the {} characters {} allows",
-                                option, value.size() > 80 ? value.substr(0, 80) + "..." : value,
-                                c.string().size() > 40 ? c.string().substr(0, 40) + "..." : c.string(), name_max,
-                                dir.string()));
+        throw Error(fmt::format(
+            "{} {}: cannot be written: the name '{}' is longer than the {} characters {} allows",
+            option, value.size() > 80 ? value.substr(0, 80) + "..." : value,
+            c.string().size() > 40 ? c.string().substr(0, 40) + "..." : c.string(), name_max,
+            dir.string()));
   const std::string tmpl = (dir / ".tessera-probe-XXXXXX").string();
   std::string name = tmpl;
   const int fd = ::mkstemp(name.data());
   if (fd < 0)
-    throw Error(fmt::format("{} {}: cannot be written: {}: {}", option, value, dir.string(), std::strerror(errno)));
+    throw Error(fmt::format("{} {}: cannot be written: {}: {}", option, value, dir.string(),
+                            std::strerror(errno)));
   ::close(fd);
   ::unlink(name.c_str());
 }

@@ -19,7 +19,9 @@ CLI::Validator finite_number();
 /// The message names the interval in mathematical notation.
 CLI::Validator interval(double lo, double hi, bool open_lo, bool open_hi);
 inline CLI::Validator positive() { return interval(0, 1e308, true, false); }  ///< 0 < x (finite)
-inline CLI::Validator non_negative() { return interval(0, 1e308, false, false); }  ///< 0 <= x (finite)
+inline CLI::Validator non_negative() {
+  return interval(0, 1e308, false, false);
+}  ///< 0 <= x (finite)
 
 /// The items of the comma-separated value `value` of option `option`
 /// ("vti,png": {"vti", "png"}; "": none), as given (no trimming). An empty

@@ -10,8 +10,9 @@ constexpr int KMAX = 128;
 // SMEM: coefficients staged in shared memory; E elements per thread (block
 // tile E * blockDim); U: unroll of the basis loop
 template <int SMEM, int E, int U, int REV = 0>
-__global__ void combine(size_t n, int k, const float* __restrict__ coef, const float* __restrict__ coef2,
-                        const float2* w, float2* v, size_t ld, float2* y) {
+__global__ void combine(size_t n, int k, const float* __restrict__ coef,
+                        const float* __restrict__ coef2, const float2* w, float2* v, size_t ld,
+                        float2* y) {
   __shared__ float2 sc[KMAX + 1], sc2[KMAX + 1];
   if (SMEM) {
     for (int q = threadIdx.x; q <= k; q += blockDim.x) {
@@ -67,8 +68,9 @@ __global__ void combine(size_t n, int k, const float* __restrict__ coef, const f
 }
 
 // tessera's dots pattern: block (vector kk = b % k, 4096-element chunk c = b / k)
-__global__ void __launch_bounds__(256) dots(size_t n, size_t k, const float2* __restrict__ v, size_t ld,
-                                            const float2* __restrict__ w, float* partials) {
+__global__ void __launch_bounds__(256)
+    dots(size_t n, size_t k, const float2* __restrict__ v, size_t ld, const float2* __restrict__ w,
+         float* partials) {
   __shared__ float s[2 * 256];
   const size_t kk = blockIdx.x % k, c = blockIdx.x / k;
   const unsigned t = threadIdx.x;
@@ -109,7 +111,8 @@ int main() {
   CK(cudaMalloc(&flush, size_t(256) << 20));
   CK(cudaMalloc(&coef, 2 * (KMAX + 1) * sizeof(float)));
   CK(cudaMalloc(&coef2, 2 * (KMAX + 1) * sizeof(float)));
-  CK(cudaMemset(v, 0, kmax * ld * sizeof(float2)));  // zeros stay zeros: no overflow over repetitions
+  CK(cudaMemset(v, 0,
+                kmax * ld * sizeof(float2)));  // zeros stay zeros: no overflow over repetitions
   CK(cudaMemset(w, 0, ld * sizeof(float2)));
   CK(cudaMemset(coef, 0x3c, 2 * (KMAX + 1) * sizeof(float)));
   CK(cudaMemset(coef2, 0x3c, 2 * (KMAX + 1) * sizeof(float)));
@@ -117,13 +120,15 @@ int main() {
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, n %zu\n", prop.name, n);
   const size_t half = kmax * ld / 2;
-  const double copy_ms = median_ms([&] { CK(cudaMemcpyAsync(v + half, v, half * 8, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms =
+      median_ms([&] { CK(cudaMemcpyAsync(v + half, v, half * 8, cudaMemcpyDeviceToDevice)); });
   const double copy_tbs = 2.0 * half * 8 / copy_ms / 1e9;
   std::printf("copy %.2f TB/s\n", copy_tbs);
   std::printf("%-36s %5s %9s %7s %7s\n", "variant", "k", "us", "TB/s", "x copy");
   const double flush_ms = median_ms([&] { CK(cudaMemsetAsync(flush, 0, size_t(256) << 20)); });
   for (int k : {21, 51, 100}) {
-    const double bytes = double(k + 1 + 2) * n * 8;  // k basis vectors + w read, y and v_{k-1} written
+    const double bytes =
+        double(k + 1 + 2) * n * 8;  // k basis vectors + w read, y and v_{k-1} written
     auto run = [&](const char* name, auto kern, int block, int e) {
       const size_t tile = size_t(block) * e;
       const double ms = median_ms([&] {
@@ -131,7 +136,8 @@ int main() {
         kern<<<unsigned((n + tile - 1) / tile), block>>>(n, k, coef, coef2, w, v, ld, y);
       });
       const double kms = ms - flush_ms;
-      std::printf("%-36s %5d %9.1f %7.2f %7.3f\n", name, k, kms * 1e3, bytes / kms / 1e9, bytes / kms / 1e9 / copy_tbs);
+      std::printf("%-36s %5d %9.1f %7.2f %7.3f\n", name, k, kms * 1e3, bytes / kms / 1e9,
+                  bytes / kms / 1e9 / copy_tbs);
     };
     run("global coef, E1, U4 (tessera)", combine<0, 1, 4>, 256, 1);
     run("smem coef, E1, U4", combine<1, 1, 4>, 256, 1);

@@ -11,8 +11,8 @@ constexpr int T = 256, PER = 16, CH = T * PER, B = 4;
 // ORDER 0: kk = b % k (chunk-major, as tessera), 1: kk = b / nch (vector-major)
 template <int W, int TAIL, int ORDER, int MINB>
 __global__ void __launch_bounds__(T, MINB)
-    dots(size_t n, size_t nch, size_t k, const float2* __restrict__ v, size_t ld, const float2* __restrict__ w,
-         const float2* __restrict__ w2, float* partials) {
+    dots(size_t n, size_t nch, size_t k, const float2* __restrict__ v, size_t ld,
+         const float2* __restrict__ w, const float2* __restrict__ w2, float* partials) {
   __shared__ float s[4 * T];
   const size_t kk = ORDER == 0 ? blockIdx.x % k : blockIdx.x / nch;
   const size_t c = ORDER == 0 ? blockIdx.x / k : blockIdx.x % nch;
@@ -26,7 +26,10 @@ __global__ void __launch_bounds__(T, MINB)
     for (int q = 0; q < B; ++q) {
       const size_t i = c * CH + size_t(p0 + q) * T + t;
       vv[q] = vk[i];
-      if (W) { ww[q] = w[i]; xx[q] = w2[i]; }
+      if (W) {
+        ww[q] = w[i];
+        xx[q] = w2[i];
+      }
     }
 #pragma unroll
     for (int q = 0; q < B; ++q) {
@@ -36,7 +39,8 @@ __global__ void __launch_bounds__(T, MINB)
         a2 += vv[q].x * xx[q].x + vv[q].y * xx[q].y;
         a3 += vv[q].x * xx[q].y - vv[q].y * xx[q].x;
       } else {
-        a0 += vv[q].x; a1 += vv[q].y;
+        a0 += vv[q].x;
+        a1 += vv[q].y;
       }
     }
   }
@@ -45,7 +49,10 @@ __global__ void __launch_bounds__(T, MINB)
     if (a0 + a1 + a2 + a3 == 1.2345f) partials[job] = a0;
     return;
   }
-  s[t] = a0; s[T + t] = a1; s[2 * T + t] = a2; s[3 * T + t] = a3;
+  s[t] = a0;
+  s[T + t] = a1;
+  s[2 * T + t] = a2;
+  s[3 * T + t] = a3;
   __syncthreads();
   for (unsigned h = T / 2; h >= (TAIL == 2 ? 32u : 1u); h >>= 1) {
     if (t < h)
@@ -57,7 +64,8 @@ __global__ void __launch_bounds__(T, MINB)
     for (int q = 0; q < 4; ++q) r[q] = s[q * T + t];
     for (unsigned h = 16; h > 0; h >>= 1)
       for (int q = 0; q < 4; ++q) r[q] += __shfl_down_sync(~0u, r[q], h);
-    if (t == 0) for (int q = 0; q < 4; ++q) s[q * T] = r[q];
+    if (t == 0)
+      for (int q = 0; q < 4; ++q) s[q * T] = r[q];
   }
   if (t == 0) {
     partials[2 * job] = s[0];
@@ -84,7 +92,8 @@ int main() {
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, n %zu, chunks %zu\n", prop.name, n, nch);
   const size_t half = kmax * ld / 2;  // elements: copy one half of v onto the other
-  const double copy_ms = median_ms([&] { CK(cudaMemcpyAsync(v + half, v, half * 8, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms =
+      median_ms([&] { CK(cudaMemcpyAsync(v + half, v, half * 8, cudaMemcpyDeviceToDevice)); });
   const double copy_tbs = 2.0 * half * 8 / copy_ms / 1e9;
   std::printf("copy %.2f TB/s\n", copy_tbs);
   std::printf("%-40s %5s %9s %7s %7s\n", "variant", "k", "us", "TB/s", "x copy");
@@ -93,12 +102,14 @@ int main() {
     auto run = [&](const char* name, auto kern) {
       // clear L2 of w, w2 between runs? no: tessera's w is fresh from the operator
       const double ms = median_ms([&] {
-        CK(cudaMemsetAsync(flush, 0, size_t(256) << 20));  // evict L2 (not timed separately; subtract below)
+        CK(cudaMemsetAsync(flush, 0,
+                           size_t(256) << 20));  // evict L2 (not timed separately; subtract below)
         kern<<<unsigned(nch * k), T>>>(n, nch, k, v, ld, w, w2, partials);
       });
       const double flush_ms = median_ms([&] { CK(cudaMemsetAsync(flush, 0, size_t(256) << 20)); });
       const double kms = ms - flush_ms;
-      std::printf("%-40s %5zu %9.1f %7.2f %7.3f\n", name, k, kms * 1e3, bytes / kms / 1e9, bytes / kms / 1e9 / copy_tbs);
+      std::printf("%-40s %5zu %9.1f %7.2f %7.3f\n", name, k, kms * 1e3, bytes / kms / 1e9,
+                  bytes / kms / 1e9 / copy_tbs);
     };
     run("v only, no tail", dots<0, 0, 0, 1>);
     run("v+w+w2, no tail", dots<2, 0, 0, 1>);

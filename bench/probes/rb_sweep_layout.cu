@@ -14,13 +14,16 @@ constexpr int N = 512;  // points per axis, boundary included
 constexpr int H = N / 2;
 
 // natural layout: thread per point of colour c in row (j, k) (compact index m)
-__global__ void __launch_bounds__(256) sweep_natural(int c, double* __restrict__ x, const double* __restrict__ b) {
+__global__ void __launch_bounds__(256)
+    sweep_natural(int c, double* __restrict__ x, const double* __restrict__ b) {
   const int m = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
   if (j == 0 || j == N - 1 || k == 0 || k == N - 1) return;
   const int i = 2 * m + ((c + j + k) & 1);
   if (i == 0 || i >= N - 1) return;
   const size_t p = (size_t(k) * N + j) * N + i;
-  x[p] = (b[p] + x[p - 1] + x[p + 1] + x[p - N] + x[p + N] + x[p - size_t(N) * N] + x[p + size_t(N) * N]) / 6.0;
+  x[p] = (b[p] + x[p - 1] + x[p + 1] + x[p - N] + x[p + N] + x[p - size_t(N) * N] +
+          x[p + size_t(N) * N]) /
+         6.0;
 }
 
 // split layout: xc, bc the points of colour c, xo the other colour's x; row
@@ -28,15 +31,17 @@ __global__ void __launch_bounds__(256) sweep_natural(int c, double* __restrict__
 // i = 2m + s, s = (c + j + k) & 1; its x-neighbours i-1, i+1 are the other
 // colour's points m - 1 + s and m + s of the same row, its y and z neighbours
 // the other colour's point m of rows j +- 1 and planes k +- 1.
-__global__ void __launch_bounds__(256) sweep_split(int c, double* __restrict__ xc, const double* __restrict__ bc,
-                                                   const double* __restrict__ xo) {
+__global__ void __launch_bounds__(256)
+    sweep_split(int c, double* __restrict__ xc, const double* __restrict__ bc,
+                const double* __restrict__ xo) {
   const int m = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
   if (j == 0 || j == N - 1 || k == 0 || k == N - 1 || m >= H) return;
   const int s = (c + j + k) & 1, i = 2 * m + s;
   if (i == 0 || i >= N - 1) return;
   const size_t row = (size_t(k) * N + j) * H, p = row + m;
-  xc[p] = (bc[p] + xo[row + m - 1 + s] + xo[row + m + s] + xo[p - H] + xo[p + H] + xo[p - size_t(N) * H] +
-           xo[p + size_t(N) * H]) / 6.0;
+  xc[p] = (bc[p] + xo[row + m - 1 + s] + xo[row + m + s] + xo[p - H] + xo[p + H] +
+           xo[p - size_t(N) * H] + xo[p + size_t(N) * H]) /
+          6.0;
 }
 
 int main() {
@@ -56,13 +61,15 @@ int main() {
   }
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
-  const double copy_ms = median_ms([&] { CK(cudaMemcpyAsync(b, x, pts * 8, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms =
+      median_ms([&] { CK(cudaMemcpyAsync(b, x, pts * 8, cudaMemcpyDeviceToDevice)); });
   const double copy_tbs = 2.0 * pts * 8 / copy_ms / 1e9;
   std::printf("%s, %d^3 FP64, copy %.2f TB/s\n", prop.name, N, copy_tbs);
   const double inner = double(N - 2) * (N - 2) * (N - 2);
   auto report = [&](const char* name, double ms, double bpt) {
     const double tbs = inner * bpt / ms / 1e9;
-    std::printf("%-44s %8.3f ms  %5.1f B/pt  %6.2f TB/s  %5.1f%% of copy\n", name, ms, bpt, tbs, 100 * tbs / copy_tbs);
+    std::printf("%-44s %8.3f ms  %5.1f B/pt  %6.2f TB/s  %5.1f%% of copy\n", name, ms, bpt, tbs,
+                100 * tbs / copy_tbs);
   };
   for (int block : {128, 256}) {
     const dim3 g((H + block - 1) / block, N, N);

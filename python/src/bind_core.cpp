@@ -68,7 +68,7 @@ std::string dtype_name(const AnyArray& a) {
                      : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt)    ? "uint"
                      : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Complex) ? "complex"
                      : d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bool)    ? "bool"
-                                                                                        : "dtype";
+                                                                                       : "dtype";
   return std::string(code) + std::to_string(d.bits);
 }
 
@@ -81,10 +81,12 @@ void bind_core(nb::module_& m) {
   // tessera.UsageError is also a ValueError. Translators are tried newest
   // first, so the most specific ones are registered last.
   static nb::exception<Error> error(m, "Error", PyExc_RuntimeError);
-  static nb::exception<UsageError> usage(m, "UsageError", nb::make_tuple(error, nb::handle(PyExc_ValueError)));
+  static nb::exception<UsageError> usage(m, "UsageError",
+                                         nb::make_tuple(error, nb::handle(PyExc_ValueError)));
   static nb::exception<BackendError> backend(m, "BackendError", error);
   static nb::exception<BuildError> build(m, "BuildError", error);
-  static nb::exception<OutOfMemory> oom(m, "OutOfMemory", nb::make_tuple(error, nb::handle(PyExc_MemoryError)));
+  static nb::exception<OutOfMemory> oom(m, "OutOfMemory",
+                                        nb::make_tuple(error, nb::handle(PyExc_MemoryError)));
 
   m.attr("__version__") = TESSERA_VERSION;
   m.attr("git_commit") = TESSERA_GIT_COMMIT;
@@ -100,34 +102,44 @@ void bind_core(nb::module_& m) {
       .def_prop_ro("name", [](const Device& d) { return d.info().name; })
       .def_prop_ro("info", [](const Device& d) { return info_dict(d.info()); })
       .def("synchronize", &Device::synchronize)
-      .def("__repr__", [](const Device& d) { return "<tessera.Device " + d.id() + ": " + d.info().name + ">"; });
+      .def("__repr__", [](const Device& d) {
+        return "<tessera.Device " + d.id() + ": " + d.info().name + ">";
+      });
 
-  m.def("devices", [] {
-    nb::list l;
-    for (const auto& d : list_devices()) l.append(info_dict(d));
-    return l;
-  }, "Every device of every backend built in, as dicts (id, backend, name, memory...).");
-  m.def("device", [](const std::string& id) { return device_by_id(id); }, nb::arg("id") = "best",
-        "Opens a device by id: 'cpu', 'opencl:P:D', 'cuda:N' or 'best' (kept open).");
+  m.def(
+      "devices",
+      [] {
+        nb::list l;
+        for (const auto& d : list_devices()) l.append(info_dict(d));
+        return l;
+      },
+      "Every device of every backend built in, as dicts (id, backend, name, memory...).");
+  m.def(
+      "device", [](const std::string& id) { return device_by_id(id); }, nb::arg("id") = "best",
+      "Opens a device by id: 'cpu', 'opencl:P:D', 'cuda:N' or 'best' (kept open).");
   m.def("best_device_id", &best_device_id);
 
-  m.def("_stream", [](nb::handle dev, std::size_t size, const std::string& precision, int warmup, int reps) {
-    if (precision != "float" && precision != "double" && precision != "both")
-      throw UsageError("stream: precision must be float, double or both (got '" + precision + "')");
-    auto d = device_from(dev);
-    bench::StreamOptions o;
-    o.size = size;
-    o.run_float = precision != "double";
-    o.run_double = precision != "float";
-    o.timing = {warmup, reps};
-    bench::SuiteReport r{"stream", {}};
-    {
-      nb::gil_scoped_release release;
-      r.devices.push_back(bench::run_stream(d, o));
-    }
-    return json_to_python(r.to_json().dump());
-  }, nb::arg("device").none() = nb::none(), nb::arg("size") = 0, nb::arg("precision") = "both",
-     nb::arg("warmup") = 3, nb::arg("reps") = 20);
+  m.def(
+      "_stream",
+      [](nb::handle dev, std::size_t size, const std::string& precision, int warmup, int reps) {
+        if (precision != "float" && precision != "double" && precision != "both")
+          throw UsageError("stream: precision must be float, double or both (got '" + precision +
+                           "')");
+        auto d = device_from(dev);
+        bench::StreamOptions o;
+        o.size = size;
+        o.run_float = precision != "double";
+        o.run_double = precision != "float";
+        o.timing = {warmup, reps};
+        bench::SuiteReport r{"stream", {}};
+        {
+          nb::gil_scoped_release release;
+          r.devices.push_back(bench::run_stream(d, o));
+        }
+        return json_to_python(r.to_json().dump());
+      },
+      nb::arg("device").none() = nb::none(), nb::arg("size") = 0, nb::arg("precision") = "both",
+      nb::arg("warmup") = 3, nb::arg("reps") = 20);
 }
 
 }  // namespace tessera::py

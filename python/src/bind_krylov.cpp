@@ -24,16 +24,20 @@ struct SolveArgs {
 template <class V>
 nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, const AnyArray& b,
                 const AnyArray* x0, const SolveArgs& s) {
-  if (a.rows != a.cols) throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
+  if (a.rows != a.cols)
+    throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " +
+                     std::to_string(a.cols));
   auto hb = to_vector<V>(b, "solve: b (the dtype of A)");
   if (hb.size() != static_cast<std::size_t>(a.rows))
-    throw UsageError("solve: b has " + std::to_string(hb.size()) + " entries, A " + std::to_string(a.rows) + " rows");
+    throw UsageError("solve: b has " + std::to_string(hb.size()) + " entries, A " +
+                     std::to_string(a.rows) + " rows");
   std::vector<V> hx(hb.size(), V(0));
   if (x0) {
     hx = to_vector<V>(*x0, "solve: x0 (the dtype of A)");
     if (hx.size() != hb.size()) throw UsageError("solve: x0 must have the length of b");
   }
-  krylov::Options o = krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
+  krylov::Options o =
+      krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
   if (s.basis != "full" && s.basis != "compressed")
     throw UsageError("solve: basis must be 'full' or 'compressed', got '" + s.basis + "'");
   o.compressed_basis = s.basis == "compressed";
@@ -74,22 +78,25 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
 }  // namespace
 
 void bind_krylov(nb::module_& m) {
-  m.def("_solve",
-        [](nb::handle dev, AnyArray indptr, AnyArray indices, AnyArray data, std::pair<long, long> shape,
-           AnyArray b, std::optional<AnyArray> x0, std::string method, int restart, std::string ortho,
-           double tol, int max_iters, std::string precond, int block, std::string mode, std::string kernel,
-           bool fixed, std::string basis, int sstep) {
-          const SolveArgs s{method, ortho, precond, mode, kernel, restart, max_iters, block, tol, fixed, basis, sstep};
-          auto d = device_from(dev);
-          return dispatch_value(data, "solve", [&]<class V>() {
-            auto a = csr_from_arrays<V>(indptr, indices, data, shape);
-            return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s);
-          });
-        },
-        nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("shape"),
-        nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"), nb::arg("ortho"),
-        nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"), nb::arg("mode"),
-        nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"), nb::arg("sstep"));
+  m.def(
+      "_solve",
+      [](nb::handle dev, AnyArray indptr, AnyArray indices, AnyArray data,
+         std::pair<long, long> shape, AnyArray b, std::optional<AnyArray> x0, std::string method,
+         int restart, std::string ortho, double tol, int max_iters, std::string precond, int block,
+         std::string mode, std::string kernel, bool fixed, std::string basis, int sstep) {
+        const SolveArgs s{method,    ortho, precond, mode,  kernel, restart,
+                          max_iters, block, tol,     fixed, basis,  sstep};
+        auto d = device_from(dev);
+        return dispatch_value(data, "solve", [&]<class V>() {
+          auto a = csr_from_arrays<V>(indptr, indices, data, shape);
+          return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s);
+        });
+      },
+      nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"),
+      nb::arg("shape"), nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"),
+      nb::arg("ortho"), nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"),
+      nb::arg("mode"), nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"),
+      nb::arg("sstep"));
 }
 
 }  // namespace tessera::py

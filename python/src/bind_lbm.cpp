@@ -26,7 +26,8 @@ lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid def) {
 lbm::Case make_case(const LbmArgs& a) {
   const lbm::Lattice l = lbm::parse_lattice(a.lattice);
   const bool two_d = l == lbm::Lattice::d2q9;
-  if (a.u <= 0 || a.u > 0.3) throw UsageError("lbm.run: u must be in (0, 0.3] (lattice units, low Mach)");
+  if (a.u <= 0 || a.u > 0.3)
+    throw UsageError("lbm.run: u must be in (0, 0.3] (lattice units, low Mach)");
   if (a.name == "cavity") {
     const long n = a.size.empty() ? 65 : a.size[0], nz = a.size.size() > 2 ? a.size[2] : 1;
     return lbm::cavity(l, n, a.re, a.u, nz);
@@ -43,54 +44,59 @@ lbm::Case make_case(const LbmArgs& a) {
     const lbm::Grid g = grid_of(a.size, {400, 100, two_d ? 1 : 4});
     return lbm::cylinder(l, g, a.diameter > 0 ? a.diameter : double(g.ny) / 5.0, a.re, a.u);
   }
-  throw UsageError("lbm.run: case must be cavity, poiseuille, tgv or cylinder (got '" + a.name + "')");
+  throw UsageError("lbm.run: case must be cavity, poiseuille, tgv or cylinder (got '" + a.name +
+                   "')");
 }
 }  // namespace
 
 void bind_lbm(nb::module_& m) {
-  m.def("_run",
-        [](nb::handle dev, std::string name, std::vector<long> size, std::string lattice, std::string collision,
-           std::string precision, double re, double u, double tau, double diameter, long steps) {
-          const LbmArgs a{name, lattice, collision, precision, size, re, u, tau, diameter, steps};
-          if (steps < 0) throw UsageError("lbm.run: steps must be >= 0");
-          lbm::Case c = make_case(a);
-          c.config.collision = lbm::parse_collision(collision);
-          c.config.precision = lbm::parse_precision(precision);
-          c.config.validate();
-          auto d = device_from(dev);
-          nlohmann::json report;
-          lbm::RunSummary r;
-          lbm::Fields f;
-          {
-            nb::gil_scoped_release release;
-            lbm::Solver s(d, c.config);
-            c.apply(s);
-            lbm::RunOptions o;
-            o.steps = steps;
-            o.png = "";
-            r = lbm::run(s, c, o, report);
-            f = s.fields();
-          }
-          const std::vector<std::size_t> shape{static_cast<std::size_t>(f.grid.nz), static_cast<std::size_t>(f.grid.ny),
-                                               static_cast<std::size_t>(f.grid.nx)};
-          nb::dict fields;
-          fields["rho"] = to_numpy(std::move(f.rho), shape);
-          fields["ux"] = to_numpy(std::move(f.ux), shape);
-          fields["uy"] = to_numpy(std::move(f.uy), shape);
-          fields["uz"] = to_numpy(std::move(f.uz), shape);
-          nb::object summary = json_to_python(report.dump());
-          nb::dict s = nb::isinstance<nb::dict>(summary) ? nb::cast<nb::dict>(summary) : nb::dict();
-          s["steps"] = r.steps;
-          s["seconds"] = r.seconds;
-          s["mlups"] = r.mlups;
-          s["mass_start"] = r.mass_start;
-          s["mass_end"] = r.mass_end;
-          s["tau"] = c.config.tau;
-          s["device"] = d->id();
-          return nb::make_tuple(fields, s);
-        },
-        nb::arg("device").none(), nb::arg("case"), nb::arg("size"), nb::arg("lattice"), nb::arg("collision"),
-        nb::arg("precision"), nb::arg("re"), nb::arg("u"), nb::arg("tau"), nb::arg("diameter"), nb::arg("steps"));
+  m.def(
+      "_run",
+      [](nb::handle dev, std::string name, std::vector<long> size, std::string lattice,
+         std::string collision, std::string precision, double re, double u, double tau,
+         double diameter, long steps) {
+        const LbmArgs a{name, lattice, collision, precision, size, re, u, tau, diameter, steps};
+        if (steps < 0) throw UsageError("lbm.run: steps must be >= 0");
+        lbm::Case c = make_case(a);
+        c.config.collision = lbm::parse_collision(collision);
+        c.config.precision = lbm::parse_precision(precision);
+        c.config.validate();
+        auto d = device_from(dev);
+        nlohmann::json report;
+        lbm::RunSummary r;
+        lbm::Fields f;
+        {
+          nb::gil_scoped_release release;
+          lbm::Solver s(d, c.config);
+          c.apply(s);
+          lbm::RunOptions o;
+          o.steps = steps;
+          o.png = "";
+          r = lbm::run(s, c, o, report);
+          f = s.fields();
+        }
+        const std::vector<std::size_t> shape{static_cast<std::size_t>(f.grid.nz),
+                                             static_cast<std::size_t>(f.grid.ny),
+                                             static_cast<std::size_t>(f.grid.nx)};
+        nb::dict fields;
+        fields["rho"] = to_numpy(std::move(f.rho), shape);
+        fields["ux"] = to_numpy(std::move(f.ux), shape);
+        fields["uy"] = to_numpy(std::move(f.uy), shape);
+        fields["uz"] = to_numpy(std::move(f.uz), shape);
+        nb::object summary = json_to_python(report.dump());
+        nb::dict s = nb::isinstance<nb::dict>(summary) ? nb::cast<nb::dict>(summary) : nb::dict();
+        s["steps"] = r.steps;
+        s["seconds"] = r.seconds;
+        s["mlups"] = r.mlups;
+        s["mass_start"] = r.mass_start;
+        s["mass_end"] = r.mass_end;
+        s["tau"] = c.config.tau;
+        s["device"] = d->id();
+        return nb::make_tuple(fields, s);
+      },
+      nb::arg("device").none(), nb::arg("case"), nb::arg("size"), nb::arg("lattice"),
+      nb::arg("collision"), nb::arg("precision"), nb::arg("re"), nb::arg("u"), nb::arg("tau"),
+      nb::arg("diameter"), nb::arg("steps"));
 }
 
 }  // namespace tessera::py

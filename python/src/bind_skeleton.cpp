@@ -31,11 +31,13 @@ struct UserFunction {
 UserFunction user_function(nb::handle fn) {
   if (nb::isinstance<nb::str>(fn)) return {nb::cast<std::string>(fn), std::nullopt};
   if (nb::hasattr(fn, "source") && nb::hasattr(fn, "name")) {
-    sk::ClFunction f{nb::cast<std::string>(fn.attr("source")), nb::cast<std::string>(fn.attr("name")),
-                     nb::hasattr(fn, "origin") ? nb::cast<std::string>(fn.attr("origin")) : "user function"};
+    sk::ClFunction f{
+        nb::cast<std::string>(fn.attr("source")), nb::cast<std::string>(fn.attr("name")),
+        nb::hasattr(fn, "origin") ? nb::cast<std::string>(fn.attr("origin")) : "user function"};
     return {"", f};
   }
-  throw UsageError("skeleton: the function must be a built-in name or tessera.skeleton.Source(source, name)");
+  throw UsageError(
+      "skeleton: the function must be a built-in name or tessera.skeleton.Source(source, name)");
 }
 
 template <class T>
@@ -48,7 +50,8 @@ struct HostField {
 template <class T>
 HostField<T> host_field(const AnyArray& a, const char* what) {
   if (a.ndim() < 1 || a.ndim() > 3)
-    throw UsageError(std::string(what) + ": arrays of 1 to 3 dimensions (got " + std::to_string(a.ndim()) + ")");
+    throw UsageError(std::string(what) + ": arrays of 1 to 3 dimensions (got " +
+                     std::to_string(a.ndim()) + ")");
   HostField<T> h;
   for (std::size_t i = 0; i < a.ndim(); ++i) h.shape.push_back(a.shape(i));
   const std::size_t d = a.ndim();
@@ -76,7 +79,9 @@ auto with_map_fn(const UserFunction& u, G&& g) {
     cl.source += "\nTS_FN ts_real ts_py_increment(ts_real v) { return v + (ts_real)1; }\n";
     return g(sk::portable(ex::Increment{}, cl));
   }
-  throw UsageError("skeleton.map: built-ins are 'affine' (2.5 v - 1) and 'increment' (v + 1); got '" + u.builtin + "'");
+  throw UsageError(
+      "skeleton.map: built-ins are 'affine' (2.5 v - 1) and 'increment' (v + 1); got '" +
+      u.builtin + "'");
 }
 template <class G>
 auto with_zip_fn(const UserFunction& u, G&& g) {
@@ -84,16 +89,19 @@ auto with_zip_fn(const UserFunction& u, G&& g) {
   if (u.builtin == "axpy") return g(sk::portable(ex::Axpy{}, ex::cl_point("ts_skel_axpy")));
   if (u.builtin == "add") return g(sk::portable(ex::Add{}, ex::cl_point("ts_skel_add")));
   if (u.builtin == "max") return g(sk::portable(ex::Max{}, ex::cl_point("ts_skel_max")));
-  throw UsageError("skeleton.zip/fold: built-ins are 'add', 'max' and (zip only) 'axpy' (0.5 a + b); got '" +
-                   u.builtin + "'");
+  throw UsageError(
+      "skeleton.zip/fold: built-ins are 'add', 'max' and (zip only) 'axpy' (0.5 a + b); got '" +
+      u.builtin + "'");
 }
 template <class G>
 auto with_stencil_fn(const UserFunction& u, G&& g) {
   if (u.source) return g(*u.source);
-  if (u.builtin == "jacobi5") return g(sk::portable(ex::Jacobi5{}, ex::cl_stencil("ts_skel_jacobi5")));
+  if (u.builtin == "jacobi5")
+    return g(sk::portable(ex::Jacobi5{}, ex::cl_stencil("ts_skel_jacobi5")));
   if (u.builtin == "heat7") return g(sk::portable(ex::Heat7{}, ex::cl_stencil("ts_skel_heat7")));
   if (u.builtin == "blur27") return g(sk::portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")));
-  throw UsageError("skeleton.map_stencil: built-ins are 'jacobi5', 'heat7' and 'blur27'; got '" + u.builtin + "'");
+  throw UsageError("skeleton.map_stencil: built-ins are 'jacobi5', 'heat7' and 'blur27'; got '" +
+                   u.builtin + "'");
 }
 
 sk::BoundaryMode parse_boundary(const std::string& s) {
@@ -101,7 +109,9 @@ sk::BoundaryMode parse_boundary(const std::string& s) {
   if (s == "periodic") return sk::BoundaryMode::periodic;
   if (s == "clamp") return sk::BoundaryMode::clamp;
   if (s == "mirror") return sk::BoundaryMode::mirror;
-  throw UsageError("skeleton.map_stencil: boundary must be neutral, periodic, clamp or mirror (got '" + s + "')");
+  throw UsageError(
+      "skeleton.map_stencil: boundary must be neutral, periodic, clamp or mirror (got '" + s +
+      "')");
 }
 
 template <class T>
@@ -122,7 +132,8 @@ nb::object map(const std::shared_ptr<Device>& dev, const AnyArray& a, const User
 }
 
 template <class T>
-nb::object zip(const std::shared_ptr<Device>& dev, const AnyArray& a, const AnyArray& b, const UserFunction& u) {
+nb::object zip(const std::shared_ptr<Device>& dev, const AnyArray& a, const AnyArray& b,
+               const UserFunction& u) {
   auto ha = host_field<T>(a, "skeleton.zip: a");
   auto hb = host_field<T>(b, "skeleton.zip: b (the dtype of a)");
   if (ha.shape != hb.shape) throw UsageError("skeleton.zip: a and b must have the same shape");
@@ -154,7 +165,8 @@ nb::object map_stencil(const std::shared_ptr<Device>& dev, const AnyArray& a, co
                        std::vector<long> radius, const std::string& boundary, double neutral) {
   auto h = host_field<T>(a, "skeleton.map_stencil");
   sk::Stencil st;
-  if (radius.size() != 3) throw UsageError("skeleton.map_stencil: radius has three entries (x, y, z)");
+  if (radius.size() != 3)
+    throw UsageError("skeleton.map_stencil: radius has three entries (x, y, z)");
   for (int i = 0; i < 3; ++i) {
     if (radius[i] < 0) throw UsageError("skeleton.map_stencil: negative radius");
     st.radius[i] = radius[i];
@@ -198,8 +210,8 @@ void bind_skeleton(nb::module_& m) {
     const auto u = user_function(fn);
     return by_dtype(a, "skeleton.fold", [&]<class T>() { return fold<T>(d, a, u); });
   });
-  m.def("_map_stencil", [](nb::handle dev, AnyArray a, nb::handle fn, std::vector<long> radius, std::string boundary,
-                           double neutral) {
+  m.def("_map_stencil", [](nb::handle dev, AnyArray a, nb::handle fn, std::vector<long> radius,
+                           std::string boundary, double neutral) {
     auto d = device_from(dev);
     const auto u = user_function(fn);
     return by_dtype(a, "skeleton.map_stencil",

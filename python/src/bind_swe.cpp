@@ -25,7 +25,8 @@ swe::Bc parse_bc(const std::string& s, double& value) {
     value = std::stod(s.substr(10));
     return swe::Bc::discharge;
   }
-  throw UsageError("swe: boundary '" + s + "': expected wall, transmissive, periodic, level:V or discharge:Q");
+  throw UsageError("swe: boundary '" + s +
+                   "': expected wall, transmissive, periodic, level:V or discharge:Q");
 }
 
 std::vector<double> field(const nb::dict& d, const char* key, long nx, long ny, bool required) {
@@ -35,8 +36,8 @@ std::vector<double> field(const nb::dict& d, const char* key, long nx, long ny, 
   }
   auto a = nb::cast<AnyArray>(d[key]);
   if (a.ndim() != 2 || static_cast<long>(a.shape(0)) != nx || static_cast<long>(a.shape(1)) != ny)
-    throw UsageError(std::string("swe.run: '") + key + "' must have the shape (nx, ny) = (" + std::to_string(nx) +
-                     ", " + std::to_string(ny) + ")");
+    throw UsageError(std::string("swe.run: '") + key + "' must have the shape (nx, ny) = (" +
+                     std::to_string(nx) + ", " + std::to_string(ny) + ")");
   return to_vector<double>(a, (std::string("swe.run: ") + key).c_str());
 }
 
@@ -65,7 +66,8 @@ swe::PhysCase case_from_dict(const nb::dict& d) {
 }
 
 template <class T>
-nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const swe::PhysOptions& o, double t_end) {
+nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const swe::PhysOptions& o,
+              double t_end) {
   swe::HostFields f;
   swe::Health health;
   double mass0 = 0, mass1 = 0;
@@ -77,7 +79,8 @@ nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const 
     mass1 = s.mass();
     f = s.state();
   }
-  const std::vector<std::size_t> shape{static_cast<std::size_t>(f.nx), static_cast<std::size_t>(f.ny)};
+  const std::vector<std::size_t> shape{static_cast<std::size_t>(f.nx),
+                                       static_cast<std::size_t>(f.ny)};
   nb::dict fields;
   fields["h"] = to_numpy(std::move(f.h), shape);
   fields["hu"] = to_numpy(std::move(f.hu), shape);
@@ -105,30 +108,40 @@ nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const 
 }  // namespace
 
 void bind_swe(nb::module_& m) {
-  m.def("cases", [] { return swe::case_names(); }, "Names of the built-in cases.");
-  m.def("_run",
-        [](nb::handle dev, nb::object case_, long nx, long ny, double t_end, std::string order, double cfl,
-           double manning, std::string precision, long check_every) {
-          swe::PhysCase c;
-          if (nb::isinstance<nb::str>(case_)) c = swe::make_case(nb::cast<std::string>(case_), nx, ny);
-          else if (nb::isinstance<nb::dict>(case_)) c = case_from_dict(nb::cast<nb::dict>(case_));
-          else throw UsageError("swe.run: case must be a built-in name or a dict of arrays");
-          if (manning >= 0) c.manning = manning;
-          if (t_end >= 0) c.t_end = t_end;
-          swe::PhysOptions o;
-          if (order == "first") o.order = swe::Order::first;
-          else if (order == "second") o.order = swe::Order::second;
-          else throw UsageError("swe.run: order must be 'first' or 'second' (got '" + order + "')");
-          o.cfl = cfl;
-          o.check_every = check_every;
-          swe::validate(c, o);
-          auto d = device_from(dev);
-          if (precision == "double") return run<double>(d, c, o, c.t_end);
-          if (precision == "float") return run<float>(d, c, o, c.t_end);
-          throw UsageError("swe.run: precision must be 'float' or 'double' (got '" + precision + "')");
-        },
-        nb::arg("device").none(), nb::arg("case"), nb::arg("nx"), nb::arg("ny"), nb::arg("t_end"), nb::arg("order"),
-        nb::arg("cfl"), nb::arg("manning"), nb::arg("precision"), nb::arg("check_every"));
+  m.def(
+      "cases", [] { return swe::case_names(); }, "Names of the built-in cases.");
+  m.def(
+      "_run",
+      [](nb::handle dev, nb::object case_, long nx, long ny, double t_end, std::string order,
+         double cfl, double manning, std::string precision, long check_every) {
+        swe::PhysCase c;
+        if (nb::isinstance<nb::str>(case_))
+          c = swe::make_case(nb::cast<std::string>(case_), nx, ny);
+        else if (nb::isinstance<nb::dict>(case_))
+          c = case_from_dict(nb::cast<nb::dict>(case_));
+        else
+          throw UsageError("swe.run: case must be a built-in name or a dict of arrays");
+        if (manning >= 0) c.manning = manning;
+        if (t_end >= 0) c.t_end = t_end;
+        swe::PhysOptions o;
+        if (order == "first")
+          o.order = swe::Order::first;
+        else if (order == "second")
+          o.order = swe::Order::second;
+        else
+          throw UsageError("swe.run: order must be 'first' or 'second' (got '" + order + "')");
+        o.cfl = cfl;
+        o.check_every = check_every;
+        swe::validate(c, o);
+        auto d = device_from(dev);
+        if (precision == "double") return run<double>(d, c, o, c.t_end);
+        if (precision == "float") return run<float>(d, c, o, c.t_end);
+        throw UsageError("swe.run: precision must be 'float' or 'double' (got '" + precision +
+                         "')");
+      },
+      nb::arg("device").none(), nb::arg("case"), nb::arg("nx"), nb::arg("ny"), nb::arg("t_end"),
+      nb::arg("order"), nb::arg("cfl"), nb::arg("manning"), nb::arg("precision"),
+      nb::arg("check_every"));
 }
 
 }  // namespace tessera::py

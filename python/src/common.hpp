@@ -29,12 +29,18 @@ std::shared_ptr<Device> device_by_id(const std::string& id);
 
 template <class T>
 const char* np_name() {
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  else if constexpr (std::is_same_v<T, double>) return "float64";
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
-  else if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
-  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else return "other";
+  if constexpr (std::is_same_v<T, float>)
+    return "float32";
+  else if constexpr (std::is_same_v<T, double>)
+    return "float64";
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return "complex64";
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return "complex128";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else
+    return "other";
 }
 
 template <class T>
@@ -48,7 +54,8 @@ std::string dtype_name(const AnyArray& a);
 template <class T>
 std::vector<T> to_vector(const AnyArray& a, const char* what) {
   if (!is_dtype<T>(a))
-    throw UsageError(std::string(what) + ": expected an array of " + np_name<T>() + ", got " + dtype_name(a));
+    throw UsageError(std::string(what) + ": expected an array of " + np_name<T>() + ", got " +
+                     dtype_name(a));
   std::vector<T> v(a.size());
   if (!v.empty()) std::memcpy(v.data(), a.data(), v.size() * sizeof(T));
   return v;

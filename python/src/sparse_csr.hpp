@@ -11,8 +11,8 @@ namespace tessera::py {
 /// Copies the three CSR arrays (int32 indices, V values) into a Csr<V> and
 /// validates it (sorted, unique, in range): Error naming what is wrong.
 template <class V>
-sparse::Csr<V> csr_from_arrays(const AnyArray& indptr, const AnyArray& indices, const AnyArray& data,
-                               std::pair<long, long> shape) {
+sparse::Csr<V> csr_from_arrays(const AnyArray& indptr, const AnyArray& indices,
+                               const AnyArray& data, std::pair<long, long> shape) {
   if (shape.first < 0 || shape.second < 0) throw UsageError("sparse: negative matrix shape");
   sparse::Csr<V> a;
   a.rows = shape.first;
@@ -34,7 +34,8 @@ auto dispatch_value(const AnyArray& data, const char* what, F&& f) {
   if (is_dtype<double>(data)) return f.template operator()<double>();
   if (is_dtype<std::complex<float>>(data)) return f.template operator()<std::complex<float>>();
   if (is_dtype<std::complex<double>>(data)) return f.template operator()<std::complex<double>>();
-  throw UsageError(std::string(what) + ": values must be float32, float64, complex64 or complex128, got " +
+  throw UsageError(std::string(what) +
+                   ": values must be float32, float64, complex64 or complex128, got " +
                    dtype_name(data));
 }
 

@@ -25,10 +25,10 @@ bool parse_int(std::string_view s, int& out) {
 }
 
 [[noreturn]] void bad_id(std::string_view id) {
-  throw UsageError(fmt::format(
-      "unknown device id '{}': expected 'best', 'cpu', 'opencl:P:D' or 'cuda:N' "
-      "(`tessera devices` lists them)",
-      id));
+  throw UsageError(
+      fmt::format("unknown device id '{}': expected 'best', 'cpu', 'opencl:P:D' or 'cuda:N' "
+                  "(`tessera devices` lists them)",
+                  id));
 }
 
 [[noreturn, maybe_unused]] void not_built(std::string_view backend) {

@@ -73,10 +73,12 @@ struct Recorder {
 
 const char* vecadd_note(VecAddVariant v) {
   switch (v) {
-    case VecAddVariant::global: return "c = a + b, one element per work-item, global memory";
+    case VecAddVariant::global:
+      return "c = a + b, one element per work-item, global memory";
     case VecAddVariant::local_static:
       return "staged through __local/__shared__ arrays of static size";
-    case VecAddVariant::local_dynamic: break;
+    case VecAddVariant::local_dynamic:
+      break;
   }
   return "staged through __local/__shared__ memory sized at launch";
 }

@@ -28,7 +28,8 @@ Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOpti
   const auto start = std::chrono::steady_clock::now();
   auto over_budget = [&] {
     return opt.budget_s > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > opt.budget_s;
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+               opt.budget_s;
   };
   int min_timed = 3;
   int i = 0;
@@ -53,7 +54,8 @@ Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOpti
   return t;
 }
 
-Timing time_wall(const std::function<void()>& sync, const std::function<void()>& run, const TimingOptions& opt) {
+Timing time_wall(const std::function<void()>& sync, const std::function<void()>& run,
+                 const TimingOptions& opt) {
   for (int w = 0; w < opt.warmup; ++w) run();
   Timing t;
   for (int r = 0; r < opt.reps; ++r) {
@@ -61,7 +63,8 @@ Timing time_wall(const std::function<void()>& sync, const std::function<void()>&
     const auto t0 = std::chrono::steady_clock::now();
     run();
     sync();
-    t.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    t.ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   summarize(t);
   return t;
@@ -86,7 +89,8 @@ Measurement measure_native_copy(Device& device, std::size_t bytes, const TimingO
   m.note = "backend memcpy (device to device)";
   try {
     q.copy(b, 0, a, 0, bytes);  // defined contents; first touch
-    m.timing = time_runs(q, [&](int) { q.copy(a, 0, b, 0, bytes); }, opt);
+    m.timing = time_runs(
+        q, [&](int) { q.copy(a, 0, b, 0, bytes); }, opt);
   } catch (...) {
     device.deallocate(a);
     device.deallocate(b);
@@ -124,7 +128,8 @@ nlohmann::json run_metadata() {
 }
 
 nlohmann::json SuiteReport::to_json() const {
-  nlohmann::json j = {{"suite", suite}, {"run", run_metadata()}, {"devices", nlohmann::json::array()}};
+  nlohmann::json j = {
+      {"suite", suite}, {"run", run_metadata()}, {"devices", nlohmann::json::array()}};
   for (const auto& d : devices) {
     nlohmann::json dj = {{"device", bench::to_json(d.device)},
                          {"copy_gbps", d.copy_gbps},
@@ -150,15 +155,17 @@ nlohmann::json SuiteReport::to_json() const {
 std::string SuiteReport::to_markdown() const {
   std::string out;
   for (const auto& d : devices) {
-    out += fmt::format("\n### {} — {} ({}, {})\n\ncopy bandwidth measured in this run: {:.1f} GB/s\n\n",
-                       suite, d.device.id, d.device.name, d.device.driver_version, d.copy_gbps);
-    out += "| kernel | precision | size | median ms | min ms | GB/s | GFLOP/s | % of copy | note |\n";
+    out += fmt::format(
+        "\n### {} — {} ({}, {})\n\ncopy bandwidth measured in this run: {:.1f} GB/s\n\n", suite,
+        d.device.id, d.device.name, d.device.driver_version, d.copy_gbps);
+    out +=
+        "| kernel | precision | size | median ms | min ms | GB/s | GFLOP/s | % of copy | note |\n";
     out += "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
     for (const auto& m : d.results)
-      out += fmt::format("| {} | {} | {} | {:.4f} | {:.4f} | {:.1f} | {:.1f} | {:.1f} | {} |\n",
-                         m.kernel, m.precision, m.size, m.timing.median_ms, m.timing.min_ms,
-                         m.gbps(), m.gflops(), d.copy_gbps > 0 ? 100.0 * m.gbps() / d.copy_gbps : 0.0,
-                         m.note);
+      out +=
+          fmt::format("| {} | {} | {} | {:.4f} | {:.4f} | {:.1f} | {:.1f} | {:.1f} | {} |\n",
+                      m.kernel, m.precision, m.size, m.timing.median_ms, m.timing.min_ms, m.gbps(),
+                      m.gflops(), d.copy_gbps > 0 ? 100.0 * m.gbps() / d.copy_gbps : 0.0, m.note);
   }
   return out;
 }

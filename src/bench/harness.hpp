@@ -39,7 +39,8 @@ Timing time_runs(Queue& q, const std::function<void(int)>& run, const TimingOpti
 /// The same for work spread over several devices (no one queue to bracket):
 /// each timed run is host wall-clock time between `sync()` before it and
 /// `sync()` after it (opt.warmup untimed runs first; opt.budget_s ignored).
-Timing time_wall(const std::function<void()>& sync, const std::function<void()>& run, const TimingOptions& opt);
+Timing time_wall(const std::function<void()>& sync, const std::function<void()>& run,
+                 const TimingOptions& opt);
 
 struct Measurement {
   std::string kernel;

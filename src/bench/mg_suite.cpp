@@ -47,15 +47,20 @@ void thesis_rows(Device& dev, const std::shared_ptr<Device>& devp, const MgBench
     c.bytes = 10 * thesis_bytes_per_point(nu) * 4.0 / 3.0 * pts;
     for (const auto& f : kThesisMgFigures)
       if (f.nu == nu) c.note = fmt::format("thesis: CPU {} s, HD 6870 {} s", f.cpu_s, f.gpu_s);
-    c.timing = time_runs(dev.queue(), [&](int) { for (int k = 0; k < 10; ++k) t.cycle(); },
-                         TimingOptions{1, opt.timing.reps});
+    c.timing = time_runs(
+        dev.queue(),
+        [&](int) {
+          for (int k = 0; k < 10; ++k) t.cycle();
+        },
+        TimingOptions{1, opt.timing.reps});
     r.results.push_back(c);
     Measurement s;
     s.kernel = fmt::format("thesis smoother x{}", nu);
     s.precision = "float";
     s.size = static_cast<std::size_t>(n);
     s.bytes = 12.0 * nu * pts;
-    s.timing = time_runs(dev.queue(), [&](int) { t.smooth(nu); }, opt.timing);
+    s.timing = time_runs(
+        dev.queue(), [&](int) { t.smooth(nu); }, opt.timing);
     r.results.push_back(s);
   }
 }
@@ -75,7 +80,8 @@ void modern_rows(Device& dev, const std::shared_ptr<Device>& devp, int dim, long
     v.precision = "double";
     v.size = static_cast<std::size_t>(n);
     v.bytes = kModelA * coarse_factor(dim) * pts;
-    v.timing = time_runs(dev.queue(), [&](int) { s.cycle(); }, opt.timing);
+    v.timing = time_runs(
+        dev.queue(), [&](int) { s.cycle(); }, opt.timing);
     v.note = "model A (one kernel per colour, prolongation separate)";
     r.results.push_back(v);
   }
@@ -91,13 +97,20 @@ void modern_rows(Device& dev, const std::shared_ptr<Device>& devp, int dim, long
     v.precision = "double";
     v.size = static_cast<std::size_t>(n);
     const bool fused = sm == mg::Smoother::rbgs && dim == 3;
-    v.bytes = (fused ? kModelE : sm == mg::Smoother::rbgs ? kModelA : kModelC) * coarse_factor(dim) * pts;
+    v.bytes = (fused                      ? kModelE
+               : sm == mg::Smoother::rbgs ? kModelA
+                                          : kModelC) *
+              coarse_factor(dim) * pts;
     v.flops = 0;
-    v.timing = time_runs(dev.queue(), [&](int) { s.cycle(); }, opt.timing);
+    v.timing = time_runs(
+        dev.queue(), [&](int) { s.cycle(); }, opt.timing);
     const double floor_ms = kModelE * coarse_factor(dim) * pts / (r.copy_gbps * 1e6);
-    v.note = fmt::format("model {}; {:.3g} DOF/s; model-E floor {:.3f} ms = {:.2f}x",
-                         fused ? "E" : sm == mg::Smoother::rbgs ? "A" : "C",
-                         pts / (v.timing.median_ms * 1e-3), floor_ms, v.timing.median_ms / floor_ms);
+    v.note =
+        fmt::format("model {}; {:.3g} DOF/s; model-E floor {:.3f} ms = {:.2f}x",
+                    fused                      ? "E"
+                    : sm == mg::Smoother::rbgs ? "A"
+                                               : "C",
+                    pts / (v.timing.median_ms * 1e-3), floor_ms, v.timing.median_ms / floor_ms);
     r.results.push_back(v);
     // convergence factor of this configuration, for the record
     // FP64 round-off floors the relative residual near 1e-9 at 8191^2
@@ -113,13 +126,19 @@ void modern_rows(Device& dev, const std::shared_ptr<Device>& devp, int dim, long
     fm.size = static_cast<std::size_t>(n);
     mg::SolveReport rep;
     // each run starts from zero (a device fill, inside the timed region)
-    fm.timing = time_runs(dev.queue(), [&](int) { f.reset(); rep = f.solve(); }, TimingOptions{0, 3});
-    fm.note = fmt::format("{} cycles, {}, factor {:.3f}, {:.3g} DOF/s", rep.cycles, mg::to_string(rep.status),
-                          rep.asymptotic_factor(), pts / (fm.timing.median_ms * 1e-3));
+    fm.timing = time_runs(
+        dev.queue(),
+        [&](int) {
+          f.reset();
+          rep = f.solve();
+        },
+        TimingOptions{0, 3});
+    fm.note = fmt::format("{} cycles, {}, factor {:.3f}, {:.3g} DOF/s", rep.cycles,
+                          mg::to_string(rep.status), rep.asymptotic_factor(),
+                          pts / (fm.timing.median_ms * 1e-3));
     r.results.push_back(fm);
   }
 }
-
 
 // Wall-clock timing: the streaming mode synchronises its Q queues on the host
 // and finishes with host copies (staged path), so device events of one queue
@@ -130,7 +149,8 @@ Timing wall_runs(const std::function<void()>& run, int warmup, int reps) {
   for (int i = 0; i < reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     run();
-    t.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    t.ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   auto v = t.ms;
   std::sort(v.begin(), v.end());
@@ -157,11 +177,14 @@ void streaming_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
     mg::stream::TransferPath path;
     bool fuse;  // cross-cycle fusion
   };
-  for (Run run : {Run{2, mg::stream::TransferPath::staged, true}, Run{16, mg::stream::TransferPath::staged, true},
-                  Run{2, mg::stream::TransferPath::staged, false}, Run{2, mg::stream::TransferPath::pinned, true}}) {
+  for (Run run : {Run{2, mg::stream::TransferPath::staged, true},
+                  Run{16, mg::stream::TransferPath::staged, true},
+                  Run{2, mg::stream::TransferPath::staged, false},
+                  Run{2, mg::stream::TransferPath::pinned, true}}) {
     progress.step(fmt::format("streaming nu={} {}", run.nu, to_string(run.path)));
     mg::StreamingOptions o;
-    o.budget_bytes = static_cast<std::size_t>(double(thesis_problem_bytes(n)) * opt.budget_fraction);
+    o.budget_bytes =
+        static_cast<std::size_t>(double(thesis_problem_bytes(n)) * opt.budget_fraction);
     o.queues = 4;
     o.transfer = run.path;
     o.fuse_cycles = run.fuse;
@@ -181,23 +204,29 @@ void streaming_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
     auto mp = make();
     auto& m = *mp;
     m.set_rhs(mg::random_problem<float>(m.dims(0), 1).b);
-    const std::string setup =
-        fmt::format("budget {:.4g} MiB = {:.2f} of the problem ({:.4g} MiB), Q=4, tiles {}^2, depth {}, cycles {}",
-                    double(m.device_bytes()) / (1 << 20), double(m.device_bytes()) / double(m.problem_bytes()),
-                    double(m.problem_bytes()) / (1 << 20), m.tile_w(), m.depth(),
-                    m.fuses_cycles() ? "fused" : "not fused");
+    const std::string setup = fmt::format(
+        "budget {:.4g} MiB = {:.2f} of the problem ({:.4g} MiB), Q=4, tiles {}^2, depth {}, cycles {}",
+        double(m.device_bytes()) / (1 << 20), double(m.device_bytes()) / double(m.problem_bytes()),
+        double(m.problem_bytes()) / (1 << 20), m.tile_w(), m.depth(),
+        m.fuses_cycles() ? "fused" : "not fused");
     Measurement c;
-    c.kernel = fmt::format("streaming 10 x V(0,{}) {}{}", run.nu, to_string(run.path), run.fuse ? "" : " unfused");
+    c.kernel = fmt::format("streaming 10 x V(0,{}) {}{}", run.nu, to_string(run.path),
+                           run.fuse ? "" : " unfused");
     c.precision = "float";
     c.size = static_cast<std::size_t>(n);
     double before = m.transfers().up_bytes + m.transfers().down_bytes;
     m.cycle();  // warm-up (and the transfer volume of one cycle)
     const double per_cycle = m.transfers().up_bytes + m.transfers().down_bytes - before;
     c.bytes = 10 * per_cycle;
-    c.timing = wall_runs([&] { for (int k = 0; k < 10; ++k) m.cycle(); }, 0, reps);
+    c.timing = wall_runs(
+        [&] {
+          for (int k = 0; k < 10; ++k) m.cycle();
+        },
+        0, reps);
     c.note = setup + "; bytes = host<->device transfers";
     for (const auto& f : kThesisMgFigures)
-      if (f.nu == run.nu) c.note += fmt::format("; thesis: CPU {} s, HD 6870 {} s", f.cpu_s, f.gpu_s);
+      if (f.nu == run.nu)
+        c.note += fmt::format("; thesis: CPU {} s, HD 6870 {} s", f.cpu_s, f.gpu_s);
     r.results.push_back(c);
     if (run.path != mg::stream::TransferPath::staged || !run.fuse) continue;
     Measurement s;
@@ -238,7 +267,8 @@ void row_cache_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
   b.copy_from_host(v);
   xs.copy_from_host(v);
   xd.copy_from_host(v);
-  const mg::stream::TileArray tb{b.handle(), 0, p, 0, 0}, tx{xs.handle(), 0, p, 0, 0}, ty{xd.handle(), 0, p, 0, 0};
+  const mg::stream::TileArray tb{b.handle(), 0, p, 0, 0}, tx{xs.handle(), 0, p, 0, 0},
+      ty{xd.handle(), 0, p, 0, 0};
   const mg::stream::Region reg{0, w, 0, w};
   for (const bool cache : {false, true}) {
     Measurement m;
@@ -246,13 +276,19 @@ void row_cache_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
     m.precision = "float";
     m.size = static_cast<std::size_t>(w);
     m.bytes = 12.0 * double(w) * double(w);
-    m.timing = time_runs(devp->queue(), [&](int) {
-      dispatch(*devp, [&](auto tag) {
-        if (cache) mg::stream::kernels::jacobi_cache<float>(tag, *devp, devp->queue(), reg, tb, tx, ty);
-        else mg::stream::kernels::jacobi<float>(tag, *devp, devp->queue(), reg, tb, tx, ty);
-      });
-    }, opt.timing);
-    m.note = fmt::format("{}^2 slice on the device; thesis (HD 6870, 2048^2): {} ms", w, cache ? "0.78" : "1.15");
+    m.timing = time_runs(
+        devp->queue(),
+        [&](int) {
+          dispatch(*devp, [&](auto tag) {
+            if (cache)
+              mg::stream::kernels::jacobi_cache<float>(tag, *devp, devp->queue(), reg, tb, tx, ty);
+            else
+              mg::stream::kernels::jacobi<float>(tag, *devp, devp->queue(), reg, tb, tx, ty);
+          });
+        },
+        opt.timing);
+    m.note = fmt::format("{}^2 slice on the device; thesis (HD 6870, 2048^2): {} ms", w,
+                         cache ? "0.78" : "1.15");
     r.results.push_back(m);
   }
 }
@@ -262,9 +298,11 @@ void row_cache_rows(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
 void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& opt, DeviceReport& r,
                     Progress& progress) {
   using mg::stream::TransferPath;
-  const std::size_t pitch = 8193, rows = 4096, tw = 2048, th = 1024;  // 8 MiB tiles, 128 MiB per direction
+  const std::size_t pitch = 8193, rows = 4096, tw = 2048,
+                    th = 1024;  // 8 MiB tiles, 128 MiB per direction
   const int reps = std::max(1, std::min(3, opt.timing.reps));
-  for (auto path : {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged}) {
+  for (auto path :
+       {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged}) {
     progress.step(fmt::format("transfers {}", to_string(path)));
     mg::stream::HostArray<float> host(devp, pitch * rows, path == TransferPath::pinned);
     std::fill(host.data(), host.data() + host.size(), 1.0f);
@@ -273,7 +311,8 @@ void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
     const std::size_t w = contiguous ? pitch : tw, h = contiguous ? tw * th / pitch : th;
     std::vector<mg::stream::Rect> rects;
     for (std::size_t j = 0; j + h <= rows; j += h)
-      for (std::size_t i = 0; i + w <= pitch; i += w) rects.push_back({j * pitch + i, pitch, 0, w, w, h});
+      for (std::size_t i = 0; i + w <= pitch; i += w)
+        rects.push_back({j * pitch + i, pitch, 0, w, w, h});
     for (int Q = 1; Q <= 4; ++Q) {
       mg::stream::Streamer<float> st(devp, Q, w * h, path);
       const double bytes = double(rects.size() * w * h * sizeof(float));
@@ -282,7 +321,10 @@ void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
         if (to_string(path) == f.path) fig = &f;
       for (int dir = 0; dir < 3; ++dir) {
         Measurement m;
-        m.kernel = fmt::format("transfer {} Q={} {}", to_string(path), Q, dir == 0 ? "write" : dir == 1 ? "read" : "write+read");
+        m.kernel = fmt::format("transfer {} Q={} {}", to_string(path), Q,
+                               dir == 0   ? "write"
+                               : dir == 1 ? "read"
+                                          : "write+read");
         m.precision = "float";
         m.size = rects.size() * w * h;
         m.bytes = dir == 2 ? 2 * bytes : bytes;
@@ -291,7 +333,8 @@ void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
               for (std::size_t t = 0; t < rects.size(); ++t) {
                 auto& s = st.next();
                 if (dir != 1) st.upload(s, host.data(), rects[t], 0);
-                if (dir != 0) st.download(s, 1, rects[(t + rects.size() / 2) % rects.size()], host.data());
+                if (dir != 0)
+                  st.download(s, 1, rects[(t + rects.size() / 2) % rects.size()], host.data());
               }
               st.drain();
             },
@@ -299,7 +342,9 @@ void transfer_table(const std::shared_ptr<Device>& devp, const MgBenchOptions& o
         m.note = fmt::format("{} tiles of {} x {} floats", rects.size(), w, h);
         if (fig && Q == 4)
           m.note += fmt::format("; thesis (HD 6870, PCIe 2.0, 4 queues): {} GB/s",
-                                dir == 0 ? fig->write : dir == 1 ? fig->read : fig->both);
+                                dir == 0   ? fig->write
+                                : dir == 1 ? fig->read
+                                           : fig->both);
         r.results.push_back(m);
       }
     }

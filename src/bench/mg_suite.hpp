@@ -14,11 +14,11 @@
 namespace tessera::bench {
 
 struct MgBenchOptions {
-  long n2d = 8191;  ///< thesis and modern 2D side
-  long n3d = 511;   ///< modern 3D side (c*2^k-1: 511 = 2^9-1 stands in for 512)
+  long n2d = 8191;     ///< thesis and modern 2D side
+  long n3d = 511;      ///< modern 3D side (c*2^k-1: 511 = 2^9-1 stands in for 512)
   bool quick = false;  ///< nu in {2,16} only
   TimingOptions timing{1, 5};
-  bool streaming = true;       ///< the streaming rows and the transfer table
+  bool streaming = true;          ///< the streaming rows and the transfer table
   double budget_fraction = 0.25;  ///< streaming device budget / problem bytes
 };
 
@@ -36,7 +36,9 @@ struct ThesisTransferFigure {
   const char* path;
   double write, read, both;
 };
-constexpr ThesisTransferFigure kThesisTransferFigures[] = {
-    {"rect", 0.93, 2.17, 1.43}, {"pinned", 5.91, 6.1, 6.0}, {"contiguous", 3.16, 4.09, 3.82}, {"staged", 3.96, 4.13, 3.97}};
+constexpr ThesisTransferFigure kThesisTransferFigures[] = {{"rect", 0.93, 2.17, 1.43},
+                                                           {"pinned", 5.91, 6.1, 6.0},
+                                                           {"contiguous", 3.16, 4.09, 3.82},
+                                                           {"staged", 3.96, 4.13, 3.97}};
 
 }  // namespace tessera::bench

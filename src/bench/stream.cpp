@@ -61,7 +61,8 @@ void run_precision(Device& dev, const std::shared_ptr<Device>& devp, const Strea
   add("copy", 2 * b, 0, "c = a", [&](int) { dense::copy(a, c); });
   add("scale", 2 * b, double(n), "b = s*c", [&](int) { dense::stream_scale(s, c, bb); });
   add("add", 3 * b, double(n), "c = a + b", [&](int) { dense::stream_add(a, bb, c); });
-  add("triad", 3 * b, 2.0 * double(n), "a = b + s*c", [&](int) { dense::stream_triad(s, bb, c, a); });
+  add("triad", 3 * b, 2.0 * double(n), "a = b + s*c",
+      [&](int) { dense::stream_triad(s, bb, c, a); });
   dense::Reducer<T> red(devp, n);
   add("dot_canonical", 2 * b, 2.0 * double(n), "canonical order",
       [&](int) { (void)red.dot(a, bb, dense::ReduceOrder::canonical); });
@@ -77,7 +78,8 @@ DeviceReport run_stream(const std::shared_ptr<Device>& device, const StreamOptio
   int steps = 7 * (int(opt.run_float) + int(opt.run_double && device->info().fp64));
   Progress progress("stream on " + device->id(), steps);
   if (opt.run_float) run_precision<float>(*device, device, opt, r, progress);
-  if (opt.run_double && device->info().fp64) run_precision<double>(*device, device, opt, r, progress);
+  if (opt.run_double && device->info().fp64)
+    run_precision<double>(*device, device, opt, r, progress);
   return r;
 }
 

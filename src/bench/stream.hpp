@@ -9,7 +9,7 @@
 namespace tessera::bench {
 
 struct StreamOptions {
-  std::size_t size = 0;        ///< elements per array; 0 picks a size >> cache
+  std::size_t size = 0;  ///< elements per array; 0 picks a size >> cache
   bool run_float = true;
   bool run_double = true;
   TimingOptions timing;

@@ -26,17 +26,20 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view data)
   auto tmp = path;
   tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
   // fault::inject: test-only failures (TESSERA_FAULT=write_open|write|write_rename|write_<kind>).
-  int fd = fault::inject(fault::Point::write_open) ? (errno = EACCES, -1)
-                                                   : ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = fault::inject(fault::Point::write_open)
+               ? (errno = EACCES, -1)
+               : ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, "open", errno);
   // write_<kind> (write_png, write_json, ...): the disk fills up when half of
   // this file's bytes are written.
   const fault::Point kind = fault::write_point_for(path.filename().c_str());
-  const std::size_t room = kind != fault::Point::count_ && fault::inject(kind) ? data.size() / 2 : data.size();
+  const std::size_t room =
+      kind != fault::Point::count_ && fault::inject(kind) ? data.size() / 2 : data.size();
   std::size_t done = 0;
   while (done < data.size()) {
-    ssize_t w = fault::inject(fault::Point::write) || done >= room ? (errno = ENOSPC, -1)
-                                                                   : ::write(fd, data.data() + done, room - done);
+    ssize_t w = fault::inject(fault::Point::write) || done >= room
+                    ? (errno = ENOSPC, -1)
+                    : ::write(fd, data.data() + done, room - done);
     if (w < 0) {
       if (errno == EINTR) continue;
       int err = errno;
@@ -78,7 +81,8 @@ std::string read_file(const std::filesystem::path& path, std::string_view what) 
   std::string data(static_cast<std::size_t>(size), '\0');
   in.seekg(0);
   if (!in.read(data.data(), size))
-    throw Error(head + "read the " + std::string(what) + fmt::format(" ({} of {} bytes read)", in.gcount(), size));
+    throw Error(head + "read the " + std::string(what) +
+                fmt::format(" ({} of {} bytes read)", in.gcount(), size));
   return data;
 }
 

@@ -21,7 +21,8 @@ class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   PinnedBuffer(std::shared_ptr<Device> device, std::size_t n)
-      : device_(std::move(device)), size_(n),
+      : device_(std::move(device)),
+        size_(n),
         data_(n ? static_cast<T*>(device_->allocate_pinned(n * sizeof(T))) : nullptr) {}
   PinnedBuffer(PinnedBuffer&& o) noexcept { swap(o); }
   PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
@@ -59,7 +60,8 @@ class Buffer {
   using value_type = T;
   Buffer() = default;
   Buffer(std::shared_ptr<Device> device, std::size_t n)
-      : device_(std::move(device)), size_(n),
+      : device_(std::move(device)),
+        size_(n),
         handle_(n ? device_->allocate(n * sizeof(T)) : nullptr) {}
   Buffer(Buffer&& o) noexcept { swap(o); }
   Buffer& operator=(Buffer&& o) noexcept {

@@ -6,9 +6,12 @@ namespace tessera {
 
 std::string_view to_string(Backend b) noexcept {
   switch (b) {
-    case Backend::cpu: return "cpu";
-    case Backend::opencl: return "opencl";
-    case Backend::cuda: return "cuda";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::opencl:
+      return "opencl";
+    case Backend::cuda:
+      return "cuda";
   }
   return "unknown";
 }

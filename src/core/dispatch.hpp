@@ -18,14 +18,18 @@ struct CudaTag {};
 template <class F>
 decltype(auto) dispatch(const Device& device, F&& f) {
   switch (device.backend()) {
-    case Backend::cpu: return f(CpuTag{});
+    case Backend::cpu:
+      return f(CpuTag{});
 #if TESSERA_HAVE_OPENCL
-    case Backend::opencl: return f(OpenCLTag{});
+    case Backend::opencl:
+      return f(OpenCLTag{});
 #endif
 #if TESSERA_HAVE_CUDA
-    case Backend::cuda: return f(CudaTag{});
+    case Backend::cuda:
+      return f(CudaTag{});
 #endif
-    default: break;
+    default:
+      break;
   }
   throw UsageError("backend " + std::string(to_string(device.backend())) + " is not built in");
 }

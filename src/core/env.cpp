@@ -44,7 +44,8 @@ bool env_flag(const char* name, bool def) {
   refuse(name, *v, "0 or 1");
 }
 
-std::string env_choice(const char* name, std::string_view def, std::initializer_list<std::string_view> accepted) {
+std::string env_choice(const char* name, std::string_view def,
+                       std::initializer_list<std::string_view> accepted) {
   const auto v = env_string(name);
   if (!v) return std::string(def);
   std::string list;
@@ -73,19 +74,30 @@ std::optional<std::uint64_t> env_bytes(const char* name) {
   std::uint64_t scale = 1;
   if (i < s.size()) {
     switch (std::toupper(static_cast<unsigned char>(s[i]))) {
-      case 'K': scale = 1ull << 10; break;
-      case 'M': scale = 1ull << 20; break;
-      case 'G': scale = 1ull << 30; break;
-      case 'T': scale = 1ull << 40; break;
-      default: scale = 0;
+      case 'K':
+        scale = 1ull << 10;
+        break;
+      case 'M':
+        scale = 1ull << 20;
+        break;
+      case 'G':
+        scale = 1ull << 30;
+        break;
+      case 'T':
+        scale = 1ull << 40;
+        break;
+      default:
+        scale = 0;
     }
     ++i;
     if (scale && i < s.size() && std::toupper(static_cast<unsigned char>(s[i])) == 'B') ++i;
   }
-  const double bytes = digits ? std::strtod(s.substr(0, number_end).c_str(), nullptr) * double(scale) : -1;
+  const double bytes =
+      digits ? std::strtod(s.substr(0, number_end).c_str(), nullptr) * double(scale) : -1;
   // 2^64 is exactly representable; every double below it converts
   if (digits == 0 || scale == 0 || i != s.size() || !(bytes < 18446744073709551616.0))
-    refuse(name, s, "a number of bytes with an optional suffix K, M, G or T (powers of 1024), below 2^64");
+    refuse(name, s,
+           "a number of bytes with an optional suffix K, M, G or T (powers of 1024), below 2^64");
   return static_cast<std::uint64_t>(bytes);
 }
 

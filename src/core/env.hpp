@@ -25,7 +25,8 @@ long env_int(const char* name, long def, long min, long max);
 bool env_flag(const char* name, bool def);
 
 /// One of `accepted` (exact, case-sensitive), or `def` when unset.
-std::string env_choice(const char* name, std::string_view def, std::initializer_list<std::string_view> accepted);
+std::string env_choice(const char* name, std::string_view def,
+                       std::initializer_list<std::string_view> accepted);
 
 /// A number of bytes, optionally fractional, with an optional suffix K, M, G
 /// or T (powers of 1024, either case, optionally followed by B), below 2^64;

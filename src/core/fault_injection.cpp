@@ -12,11 +12,11 @@ namespace tessera::fault {
 namespace {
 
 constexpr int kPoints = static_cast<int>(Point::count_);
-constexpr const char* kNames[] = {"device_alloc", "host_alloc",   "opencl_build",   "cuda_launch",    "write",
-                                         "write_open",   "write_rename", "sigint_at_step", "sigterm_at_step",
-                                         "write_vtk",    "write_vti",    "write_pvd",      "write_png",
-                                         "write_npy",    "write_mtx",    "write_json",     "write_ckpt",
-                                         "write_netcdf"};
+constexpr const char* kNames[] = {
+    "device_alloc", "host_alloc",   "opencl_build",   "cuda_launch",     "write",
+    "write_open",   "write_rename", "sigint_at_step", "sigterm_at_step", "write_vtk",
+    "write_vti",    "write_pvd",    "write_png",      "write_npy",       "write_mtx",
+    "write_json",   "write_ckpt",   "write_netcdf"};
 static_assert(sizeof kNames / sizeof kNames[0] == kPoints, "one name per fault::Point");
 
 struct Plan {
@@ -40,12 +40,15 @@ Plan& plan() {
       const auto colon = item.find(':');
       const std::string_view point = item.substr(0, colon);
       long n = 1;
-      if (colon != std::string_view::npos) n = std::atol(std::string(item.substr(colon + 1)).c_str());
+      if (colon != std::string_view::npos)
+        n = std::atol(std::string(item.substr(colon + 1)).c_str());
       int k = 0;
       while (k < kPoints && point != kNames[k]) ++k;
       if (k == kPoints || n < 1) {
-        std::fprintf(stderr, "tessera: error: TESSERA_FAULT item '%.*s' is not point[:N] with a known point\n",
-                     static_cast<int>(item.size()), item.data());
+        std::fprintf(
+            stderr,
+            "tessera: error: TESSERA_FAULT item '%.*s' is not point[:N] with a known point\n",
+            static_cast<int>(item.size()), item.data());
         std::exit(2);
       }
       out->fail_at[k] = n;
@@ -74,13 +77,13 @@ Point write_point_for(const char* filename) {
     std::string_view suffix;
     Point point;
   };
-  static constexpr Kind kinds[] = {{".vtk", Point::write_vtk},   {".vti", Point::write_vti},
-                                   {".pvd", Point::write_pvd},   {".png", Point::write_png},
-                                   {".npy", Point::write_npy},   {".mtx", Point::write_mtx},
-                                   {".mtx.gz", Point::write_mtx}, {".json", Point::write_json},
-                                   {".ckpt", Point::write_ckpt}};
+  static constexpr Kind kinds[] = {
+      {".vtk", Point::write_vtk},    {".vti", Point::write_vti},   {".pvd", Point::write_pvd},
+      {".png", Point::write_png},    {".npy", Point::write_npy},   {".mtx", Point::write_mtx},
+      {".mtx.gz", Point::write_mtx}, {".json", Point::write_json}, {".ckpt", Point::write_ckpt}};
   for (const Kind& k : kinds)
-    if (f.size() >= k.suffix.size() && f.substr(f.size() - k.suffix.size()) == k.suffix) return k.point;
+    if (f.size() >= k.suffix.size() && f.substr(f.size() - k.suffix.size()) == k.suffix)
+      return k.point;
   return Point::count_;
 }
 

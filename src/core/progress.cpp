@@ -31,8 +31,10 @@ void Progress::step(const std::string& what) {
   ++done_;
   if (mode_ == Mode::off) return;
   if (mode_ == Mode::log) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    std::fprintf(stderr, "%s [%d/%d] %s (at %.1f s)\n", label_.c_str(), done_, total_, what.c_str(), s);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "%s [%d/%d] %s (at %.1f s)\n", label_.c_str(), done_, total_, what.c_str(),
+                 s);
   } else {
     std::fprintf(stderr, "\r\033[K%s [%d/%d] %s", label_.c_str(), done_, total_, what.c_str());
   }

@@ -52,12 +52,14 @@ int run_demo(const DemoOptions& opt) {
   c.out = opt.out;
   const DeviceInfo& info = c.device->info();
   c.scale = opt.quick ? Scale::quick : info.is_gpu ? Scale::full : Scale::medium;
-  std::printf("tessera demo %s (%s) on %s: %s [%s, %s], %s sizes\n", TESSERA_VERSION, TESSERA_GIT_COMMIT, info.id.c_str(),
-              info.name.c_str(), info.platform.c_str(), info.driver_version.c_str(), to_string(c.scale).c_str());
+  std::printf("tessera demo %s (%s) on %s: %s [%s, %s], %s sizes\n", TESSERA_VERSION,
+              TESSERA_GIT_COMMIT, info.id.c_str(), info.name.c_str(), info.platform.c_str(),
+              info.driver_version.c_str(), to_string(c.scale).c_str());
   // The roofline denominator: the backend's device-to-device copy, once.
   const std::size_t copy_bytes = info.is_gpu ? (std::size_t(1) << 30) : (std::size_t(64) << 20);
   c.copy_gbps = bench::measure_native_copy(*c.device, copy_bytes, {2, 5}).gbps();
-  std::printf("copy bandwidth %.1f GB/s (device-to-device copy of %zu MiB)\n\n", c.copy_gbps, copy_bytes >> 20);
+  std::printf("copy bandwidth %.1f GB/s (device-to-device copy of %zu MiB)\n\n", c.copy_gbps,
+              copy_bytes >> 20);
   std::fflush(stdout);
 
   const SectionEntry entries[] = {
@@ -86,33 +88,42 @@ int run_demo(const DemoOptions& opt) {
     }
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     wrong += !r.correct;
-    std::printf("      %s\n      check: %s\n      %s (%.1f s)\n\n", r.summary.c_str(), r.check.c_str(),
-                r.correct ? "correct" : "WRONG", sec);
+    std::printf("      %s\n      check: %s\n      %s (%.1f s)\n\n", r.summary.c_str(),
+                r.check.c_str(), r.correct ? "correct" : "WRONG", sec);
     std::fflush(stdout);
     results.push_back(std::move(r));
   }
 
   const auto meta = bench::run_metadata();
   PageInfo page;
-  page.scale_note = c.scale == Scale::quick    ? "quick run (small sizes): timings are not comparable with the studies"
-                    : c.scale == Scale::medium ? "CPU run (reduced sizes): timings are not comparable with the studies"
-                                               : "";
-  page.device_line = fmt::format("{} ({}, {}, driver {})", info.id, info.name, info.platform, info.driver_version);
-  page.facts = {{"tessera", fmt::format("{} (commit {}, {} build)", TESSERA_VERSION, TESSERA_GIT_COMMIT, TESSERA_BUILD_TYPE)},
-                {"date", meta.value("date", "")},
-                {"host", meta.value("host", "")},
-                {"backends built", fmt::format("cpu{}{}{}", TESSERA_HAVE_OPENCL ? ", opencl" : "",
-                                               TESSERA_HAVE_CUDA ? ", cuda" : "", TESSERA_HAVE_MPI ? ", mpi" : "")},
-                {"compiler", fmt::format("{}", __VERSION__)},
-                {"device memory", fmt::format("{:.1f} GiB, {} compute units", double(info.global_mem_bytes) / (1u << 30),
-                                              info.compute_units)},
-                {"copy bandwidth", fmt::format("{:.1f} GB/s (the roofline denominator)", c.copy_gbps)},
-                {"command", fmt::format("tessera demo --device {}{} --out {}", opt.device, opt.quick ? " --quick" : "",
-                                        opt.out.string())}};
+  page.scale_note = c.scale == Scale::quick
+                        ? "quick run (small sizes): timings are not comparable with the studies"
+                    : c.scale == Scale::medium
+                        ? "CPU run (reduced sizes): timings are not comparable with the studies"
+                        : "";
+  page.device_line =
+      fmt::format("{} ({}, {}, driver {})", info.id, info.name, info.platform, info.driver_version);
+  page.facts = {
+      {"tessera", fmt::format("{} (commit {}, {} build)", TESSERA_VERSION, TESSERA_GIT_COMMIT,
+                              TESSERA_BUILD_TYPE)},
+      {"date", meta.value("date", "")},
+      {"host", meta.value("host", "")},
+      {"backends built",
+       fmt::format("cpu{}{}{}", TESSERA_HAVE_OPENCL ? ", opencl" : "",
+                   TESSERA_HAVE_CUDA ? ", cuda" : "", TESSERA_HAVE_MPI ? ", mpi" : "")},
+      {"compiler", fmt::format("{}", __VERSION__)},
+      {"device memory",
+       fmt::format("{:.1f} GiB, {} compute units", double(info.global_mem_bytes) / (1u << 30),
+                   info.compute_units)},
+      {"copy bandwidth", fmt::format("{:.1f} GB/s (the roofline denominator)", c.copy_gbps)},
+      {"command", fmt::format("tessera demo --device {}{} --out {}", opt.device,
+                              opt.quick ? " --quick" : "", opt.out.string())}};
   const auto page_path = opt.out / "index.html";
   write_file_atomic(page_path, render_page(page, results, opt.out));
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%zu sections, %d wrong, %.0f s; page: %s\n", results.size(), wrong, total, page_path.string().c_str());
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%zu sections, %d wrong, %.0f s; page: %s\n", results.size(), wrong, total,
+              page_path.string().c_str());
   return wrong ? 1 : 0;
 }
 

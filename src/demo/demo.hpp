@@ -9,7 +9,8 @@ namespace tessera::demo {
 
 struct DemoOptions {
   std::string device = "best";
-  bool quick = false;  ///< small sizes: two CPU cores in about two minutes (else: the studies' sizes on a GPU, medium ones on a CPU)
+  bool quick =
+      false;  ///< small sizes: two CPU cores in about two minutes (else: the studies' sizes on a GPU, medium ones on a CPU)
   std::filesystem::path out = "out/demo";
 };
 

@@ -12,8 +12,9 @@ namespace tessera::demo {
 
 /// What the page says about the run as a whole.
 struct PageInfo {
-  std::string device_line;                                  ///< id, name, backend, driver
-  std::vector<std::pair<std::string, std::string>> facts;   ///< (label, value): versions, commit, date, copy bandwidth
+  std::string device_line;  ///< id, name, backend, driver
+  std::vector<std::pair<std::string, std::string>>
+      facts;               ///< (label, value): versions, commit, date, copy bandwidth
   std::string scale_note;  ///< "" for the studies' sizes
 };
 

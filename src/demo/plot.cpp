@@ -10,7 +10,8 @@
 
 namespace tessera::demo {
 
-void plot_log_history(const std::filesystem::path& path, const std::vector<Series>& series, double target) {
+void plot_log_history(const std::filesystem::path& path, const std::vector<Series>& series,
+                      double target) {
   double lo = INFINITY, hi = -INFINITY;
   std::size_t n = 0;
   for (const auto& s : series) {
@@ -18,14 +19,18 @@ void plot_log_history(const std::filesystem::path& path, const std::vector<Serie
     for (double v : s.y)
       if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   }
-  if (!(lo <= hi)) throw Error(fmt::format("{}: nothing to plot (no positive finite value)", path.string()));
+  if (!(lo <= hi))
+    throw Error(fmt::format("{}: nothing to plot (no positive finite value)", path.string()));
   if (target > 0) lo = std::min(lo, target), hi = std::max(hi, target);
-  const int d0 = int(std::floor(std::log10(lo))), d1 = std::max(d0 + 1, int(std::ceil(std::log10(hi))));
+  const int d0 = int(std::floor(std::log10(lo))),
+            d1 = std::max(d0 + 1, int(std::ceil(std::log10(hi))));
   const int W = 640, H = 360, left = 64, right = 16, top = 12, bottom = 36;
   const int pw = W - left - right, ph = H - top - bottom;
   const double xmax = double(std::max<std::size_t>(n, 2) - 1);
   auto px = [&](double x) { return left + int(std::lround(x / xmax * pw)); };
-  auto py = [&](double y) { return top + int(std::lround((double(d1) - std::log10(y)) / double(d1 - d0) * ph)); };
+  auto py = [&](double y) {
+    return top + int(std::lround((double(d1) - std::log10(y)) / double(d1 - d0) * ph));
+  };
   Image im(W, H);
   const Rgb grid{225, 225, 225}, axis{0, 0, 0};
   // decades: grid lines and labels (thinned to at most ~10 labels)
@@ -40,7 +45,8 @@ void plot_log_history(const std::filesystem::path& path, const std::vector<Serie
   }
   // x ticks at a 1-2-5 step giving at most ~8 ticks
   double step = 1;
-  for (double m : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0})
+  for (double m :
+       {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0})
     if (xmax / m <= 8) {
       step = m;
       break;
@@ -54,7 +60,8 @@ void plot_log_history(const std::filesystem::path& path, const std::vector<Serie
   im.line(left, top, left, top + ph, axis);
   im.line(left, top + ph, left + pw, top + ph, axis);
   if (target > 0)
-    for (int x = left; x < left + pw; x += 12) im.line(x, py(target), std::min(x + 6, left + pw), py(target), {214, 39, 40});
+    for (int x = left; x < left + pw; x += 12)
+      im.line(x, py(target), std::min(x + 6, left + pw), py(target), {214, 39, 40});
   for (const auto& s : series) {
     int lx = -1, ly = -1;
     for (std::size_t i = 0; i < s.y.size(); ++i) {

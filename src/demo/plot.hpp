@@ -19,6 +19,7 @@ struct Series {
 /// Draws the series on log-y axes (one decade per grid line, a dashed
 /// horizontal line at `target` when > 0) and writes the PNG. Throws Error
 /// when no series has a positive finite value.
-void plot_log_history(const std::filesystem::path& path, const std::vector<Series>& series, double target = 0);
+void plot_log_history(const std::filesystem::path& path, const std::vector<Series>& series,
+                      double target = 0);
 
 }  // namespace tessera::demo

@@ -31,7 +31,7 @@ struct Context {
 };
 
 struct Figure {
-  std::string file;     ///< PNG file name inside Context::out
+  std::string file;  ///< PNG file name inside Context::out
   std::string caption;
 };
 
@@ -43,7 +43,7 @@ struct Table {
 };
 
 struct SectionResult {
-  std::string id;       ///< mg, swe, dense, krylov, lbm
+  std::string id;  ///< mg, swe, dense, krylov, lbm
   std::string title;
   std::string summary;  ///< the one-line result
   std::string check;    ///< what was checked, with the measured value and the tolerance

@@ -24,12 +24,12 @@ namespace tessera::demo {
 namespace {
 
 constexpr double kU = 0.1;
-constexpr double kMassTol = 0.01;            // open inlet/outlet: mass settles within 1% of the start
+constexpr double kMassTol = 0.01;  // open inlet/outlet: mass settles within 1% of the start
 // The free-stream drag of a sphere (Schiller-Naumann, Re < 800); the box's
 // walls (blockage d/H = 1/4) raise it, a wrong flow misses this band.
 double schiller_naumann(double re) { return 24 / re * (1 + 0.15 * std::pow(re, 0.687)); }
 constexpr double kCdLow = 0.8, kCdHigh = 2.5;  // times schiller_naumann(Re)
-constexpr double kThesisMlups = 1936;        // thesis-gas on an A100 (80^3, docs/lbm.md)
+constexpr double kThesisMlups = 1936;          // thesis-gas on an A100 (80^3, docs/lbm.md)
 constexpr long kCompareSteps = 100;
 
 // Parts of the skeleton run: logical devices on the CPU and OpenCL, real GPUs
@@ -48,7 +48,8 @@ SectionResult run_lbm(const Context& c) {
   r.id = "lbm";
   r.title = "Skeleton + lattice Boltzmann (flow past a sphere)";
   // quick: a coarse sphere (6 cells) at Re 40 keeps tau = 0.545 stable
-  const lbm::Grid g = c.pick(lbm::Grid{80, 24, 24}, lbm::Grid{96, 32, 32}, lbm::Grid{320, 128, 128});
+  const lbm::Grid g =
+      c.pick(lbm::Grid{80, 24, 24}, lbm::Grid{96, 32, 32}, lbm::Grid{320, 128, 128});
   const double d = double(g.ny) / 4, re = c.pick(40.0, 100.0, 100.0);
   const long steps = c.pick(800L, 1500L, 4000L), chunk = c.pick(200L, 500L, 500L);
   lbm::Case cs = lbm::sphere(g, d, re, kU);
@@ -64,16 +65,20 @@ SectionResult run_lbm(const Context& c) {
     lbm::RunOptions o;
     o.steps = steps;
     o.every = chunk;
-    o.progress = [&](long done, long total, double mlups) { bar.step(fmt::format("step {}/{} {:.0f} MLUPS", done, total, mlups)); };
+    o.progress = [&](long done, long total, double mlups) {
+      bar.step(fmt::format("step {}/{} {:.0f} MLUPS", done, total, mlups));
+    };
     sum = lbm::run(s, cs, o, report);
     f = s.fields();
     flags = s.flags();
     lbm::write_png_slice(c.out / "lbm_speed.png", f, flags, g.nz / 2, lbm::SliceQuantity::speed);
   }
-  r.figures.push_back({"lbm_speed.png",
-                       fmt::format("Velocity magnitude (lattice units, inlet {:g}) in the middle z-plane after {} steps: "
-                                   "{}x{}x{} cells, sphere of diameter {:g} cells at x = nx/4, Re = {:g}; walls grey.",
-                                   kU, steps, g.nx, g.ny, g.nz, d, re)});
+  r.figures.push_back(
+      {"lbm_speed.png",
+       fmt::format(
+           "Velocity magnitude (lattice units, inlet {:g}) in the middle z-plane after {} steps: "
+           "{}x{}x{} cells, sphere of diameter {:g} cells at x = nx/4, Re = {:g}; walls grey.",
+           kU, steps, g.nx, g.ny, g.nz, d, re)});
   const double cd = report.value("drag_coefficient", NAN);
   const double mass = (sum.mass_end - sum.mass_start) / sum.mass_start;
   // wake: the centre-line speed one diameter behind the sphere against the inlet
@@ -101,23 +106,33 @@ SectionResult run_lbm(const Context& c) {
   }
 
   const double cd_sn = schiller_naumann(re);
-  r.correct = std::fabs(mass) <= kMassTol && cd >= kCdLow * cd_sn && cd <= kCdHigh * cd_sn && wake < 0.5 && max_diff == 0;
-  const double bytes = double(cs.config.state_bytes()) * 2 - double(g.cells());  // populations read+written, flags read
-  r.summary = fmt::format("{}x{}x{} cells, {} steps: {:.0f} MLUPS ({}); drag coefficient {:.3f} at Re {:g}", g.nx, g.ny,
-                          g.nz, sum.steps, sum.mlups, roofline(c, bytes * double(sum.steps), sum.seconds), cd, re);
-  r.check = fmt::format("every density and velocity finite; mass change {:.2e} (open inlet/outlet: must be <= {:g}); drag "
-                        "coefficient {:.3f} in [{:.2f}, {:.2f}] ({:g} to {:g} times Schiller-Naumann's free-stream {:.2f} at Re "
-                        "{:g}: the box's blockage d/H = 1/4 raises it); centre-line speed one diameter behind the sphere {:.2f} of the inlet (wake: "
-                        "must be < 0.5); skeleton run on {} part(s) equals the one-device run after {} steps (max "
-                        "difference {:g}, must be 0)",
-                        mass, kMassTol, cd, kCdLow * cd_sn, kCdHigh * cd_sn, kCdLow, kCdHigh, cd_sn, re, wake, parts, kCompareSteps, max_diff);
-  Table t{"Today against the skeleton thesis (gas simulation, A100)", {"run", "cells", "MLUPS", "roofline", "original study"}, {}};
+  r.correct = std::fabs(mass) <= kMassTol && cd >= kCdLow * cd_sn && cd <= kCdHigh * cd_sn &&
+              wake < 0.5 && max_diff == 0;
+  const double bytes = double(cs.config.state_bytes()) * 2 -
+                       double(g.cells());  // populations read+written, flags read
+  r.summary = fmt::format(
+      "{}x{}x{} cells, {} steps: {:.0f} MLUPS ({}); drag coefficient {:.3f} at Re {:g}", g.nx, g.ny,
+      g.nz, sum.steps, sum.mlups, roofline(c, bytes * double(sum.steps), sum.seconds), cd, re);
+  r.check = fmt::format(
+      "every density and velocity finite; mass change {:.2e} (open inlet/outlet: must be <= {:g}); drag "
+      "coefficient {:.3f} in [{:.2f}, {:.2f}] ({:g} to {:g} times Schiller-Naumann's free-stream {:.2f} at Re "
+      "{:g}: the box's blockage d/H = 1/4 raises it); centre-line speed one diameter behind the sphere {:.2f} of the inlet (wake: "
+      "must be < 0.5); skeleton run on {} part(s) equals the one-device run after {} steps (max "
+      "difference {:g}, must be 0)",
+      mass, kMassTol, cd, kCdLow * cd_sn, kCdHigh * cd_sn, kCdLow, kCdHigh, cd_sn, re, wake, parts,
+      kCompareSteps, max_diff);
+  Table t{"Today against the skeleton thesis (gas simulation, A100)",
+          {"run", "cells", "MLUPS", "roofline", "original study"},
+          {}};
   t.rows.push_back({"production solver, D3Q19 BGK FP32", fmt::format("{}x{}x{}", g.nx, g.ny, g.nz),
-                    fmt::format("{:.0f}", sum.mlups), roofline(c, bytes * double(sum.steps), sum.seconds),
-                    fmt::format("{:.0f} MLUPS (thesis-gas 80^3 on an A100); {:.1f}x here", kThesisMlups, sum.mlups / kThesisMlups)});
+                    fmt::format("{:.0f}", sum.mlups),
+                    roofline(c, bytes * double(sum.steps), sum.seconds),
+                    fmt::format("{:.0f} MLUPS (thesis-gas 80^3 on an A100); {:.1f}x here",
+                                kThesisMlups, sum.mlups / kThesisMlups)});
   r.tables.push_back(t);
-  r.commands = {fmt::format("tessera lbm --case sphere --size {} {} {} --re {:g} --steps {} --out run --png speed --device {}",
-                            g.nx, g.ny, g.nz, re, steps, c.device->id())};
+  r.commands = {fmt::format(
+      "tessera lbm --case sphere --size {} {} {} --re {:g} --steps {} --out run --png speed --device {}",
+      g.nx, g.ny, g.nz, re, steps, c.device->id())};
   return r;
 }
 

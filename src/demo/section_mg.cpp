@@ -19,7 +19,8 @@ namespace {
 
 // ||b - A x|| / ||b|| on the host in double for the unscaled 5-point
 // operator with a zero boundary: independent of the device's reductions.
-double host_relative_residual(const mg::Dims& d, const std::vector<double>& b, const std::vector<double>& x) {
+double host_relative_residual(const mg::Dims& d, const std::vector<double>& b,
+                              const std::vector<double>& x) {
   const long nx = d.nx, ny = d.ny;
   double rr = 0, bb = 0;
 #pragma omp parallel for reduction(+ : rr, bb)
@@ -27,7 +28,8 @@ double host_relative_residual(const mg::Dims& d, const std::vector<double>& b, c
     for (long i = 0; i < nx; ++i) {
       const auto k = static_cast<std::size_t>(j * nx + i);
       const double w = i > 0 ? x[k - 1] : 0, e = i + 1 < nx ? x[k + 1] : 0;
-      const double s = j > 0 ? x[k - static_cast<std::size_t>(nx)] : 0, n = j + 1 < ny ? x[k + static_cast<std::size_t>(nx)] : 0;
+      const double s = j > 0 ? x[k - static_cast<std::size_t>(nx)] : 0,
+                   n = j + 1 < ny ? x[k + static_cast<std::size_t>(nx)] : 0;
       const double r = b[k] - (4 * x[k] - w - e - s - n);
       rr += r * r;
       bb += b[k] * b[k];
@@ -82,33 +84,45 @@ SectionResult run_mg(const Context& c) {
 
   std::vector<double> hist;
   for (double v : rep.residuals) hist.push_back(v / rep.rhs_norm);
-  plot_log_history(c.out / "mg_residuals.png", {{hist, {31, 119, 180}}, {thesis_hist, {255, 127, 14}}}, kTol);
-  r.figures.push_back({"mg_residuals.png",
-                       fmt::format("Relative residual per cycle, {}x{} grid: blue the resident solver (FP64 V(1,1), "
-                                   "red-black Gauss-Seidel), orange the thesis's cycle (FP32 V(0,2), undamped Jacobi), "
-                                   "which stagnates; dashed: the tolerance {:g}.", n, n, kTol)});
+  plot_log_history(c.out / "mg_residuals.png",
+                   {{hist, {31, 119, 180}}, {thesis_hist, {255, 127, 14}}}, kTol);
+  r.figures.push_back(
+      {"mg_residuals.png",
+       fmt::format(
+           "Relative residual per cycle, {}x{} grid: blue the resident solver (FP64 V(1,1), "
+           "red-black Gauss-Seidel), orange the thesis's cycle (FP32 V(0,2), undamped Jacobi), "
+           "which stagnates; dashed: the tolerance {:g}.",
+           n, n, kTol)});
 
   r.correct = rep.status == mg::Status::converged && host_relres <= kTol * 1.01;
-  r.summary = fmt::format("{}x{} unknowns solved to {:.2e} in {} V(1,1) cycles, {} of device time ({:.3g} unknowns/s)", n,
-                          n, rep.relative_residual(), rep.cycles, duration(rep.seconds),
-                          rep.seconds > 0 ? double(d.points()) / rep.seconds : 0.0);
-  r.check = fmt::format("the solver reports '{}'; ||b - Ax||/||b|| recomputed on the host in double = {:.3e} "
-                        "(must be <= {:g} x 1.01)", mg::to_string(rep.status), host_relres, kTol);
+  r.summary = fmt::format(
+      "{}x{} unknowns solved to {:.2e} in {} V(1,1) cycles, {} of device time ({:.3g} unknowns/s)",
+      n, n, rep.relative_residual(), rep.cycles, duration(rep.seconds),
+      rep.seconds > 0 ? double(d.points()) / rep.seconds : 0.0);
+  r.check = fmt::format(
+      "the solver reports '{}'; ||b - Ax||/||b|| recomputed on the host in double = {:.3e} "
+      "(must be <= {:g} x 1.01)",
+      mg::to_string(rep.status), host_relres, kTol);
   const double pts = double(d.points());
   Table t{"Today against the thesis (Realisierung eines Mehrgitterverfahrens in OpenCL)",
           {"run", "grid", "time", "roofline", "original study"},
           {}};
-  t.rows.push_back({fmt::format("resident solver to {:g} ({} cycles)", kTol, rep.cycles), fmt::format("{}^2", n),
-                    duration(rep.seconds), roofline(c, kResidentBytes * pts * rep.cycles, rep.seconds),
+  t.rows.push_back({fmt::format("resident solver to {:g} ({} cycles)", kTol, rep.cycles),
+                    fmt::format("{}^2", n), duration(rep.seconds),
+                    roofline(c, kResidentBytes * pts * rep.cycles, rep.seconds),
                     "the thesis's solver does not converge (it stagnates)"});
-  t.rows.push_back({"thesis cycle, 10 x V(0,2), float", fmt::format("{}^2", n), duration(thesis_s),
-                    roofline(c, 10 * kThesisBytes * pts, thesis_s),
-                    fmt::format("{} at 8191^2 (Radeon HD 6870); {:.3g}x faster here{}", duration(kThesisSeconds),
-                                thesis_s > 0 ? kThesisSeconds / thesis_s : 0.0, n == 8191 ? "" : " (smaller grid)")});
+  t.rows.push_back(
+      {"thesis cycle, 10 x V(0,2), float", fmt::format("{}^2", n), duration(thesis_s),
+       roofline(c, 10 * kThesisBytes * pts, thesis_s),
+       fmt::format("{} at 8191^2 (Radeon HD 6870); {:.3g}x faster here{}", duration(kThesisSeconds),
+                   thesis_s > 0 ? kThesisSeconds / thesis_s : 0.0,
+                   n == 8191 ? "" : " (smaller grid)")});
   r.tables.push_back(t);
-  r.commands = {fmt::format("tessera mg --dim 2 --n {} --tol {:g} --device {}", n, kTol, c.device->id()),
-                fmt::format("tessera mg --mode thesis --n {} --post 2 --max-cycles 10 --precision float --device {}", n,
-                            c.device->id())};
+  r.commands = {
+      fmt::format("tessera mg --dim 2 --n {} --tol {:g} --device {}", n, kTol, c.device->id()),
+      fmt::format(
+          "tessera mg --mode thesis --n {} --post 2 --max-cycles 10 --precision float --device {}",
+          n, c.device->id())};
   return r;
 }
 

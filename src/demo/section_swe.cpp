@@ -26,9 +26,12 @@ using Clock = std::chrono::steady_clock;
 // closed walls, FP64: the update conserves mass to rounding, which accumulates
 // with the steps: a few ulps (1e-15 relative) per step
 constexpr double kMassTolPerStep = 1e-15;
-constexpr double kStokerTol = 0.03;    // relative L1 depth error of the first-order scheme at t = 5 s (1.0% on 200 cells)
-constexpr double kThesisBest = 7.655;  // s, 20 s simulated on 1000^2 in single precision (the thesis's best run)
-constexpr double kPhysBytesPerCell = 56;  // FP64 first order: h, hu, hv read and written, z read (docs/swe.md)
+constexpr double kStokerTol =
+    0.03;  // relative L1 depth error of the first-order scheme at t = 5 s (1.0% on 200 cells)
+constexpr double kThesisBest =
+    7.655;  // s, 20 s simulated on 1000^2 in single precision (the thesis's best run)
+constexpr double kPhysBytesPerCell =
+    56;  // FP64 first order: h, hu, hv read and written, z read (docs/swe.md)
 
 // Relative L1 error of the depth along the middle row against Stoker's solution.
 double stoker_error(const swe::PhysCase& pc, const swe::HostFields& f, double t) {
@@ -70,11 +73,15 @@ SectionResult run_swe(const Context& c) {
     }
     const swe::HostFields f = s.state();
     if (t == 5) stoker = stoker_error(pc, f, t);
-    const swe::Snapshot snap{pc.nx, pc.ny, pc.dx, pc.dy, pc.x0, pc.y0, t, h.steps, f.h, f.hu, f.hv, pc.z};
+    const swe::Snapshot snap{pc.nx, pc.ny,   pc.dx, pc.dy, pc.x0, pc.y0,
+                             t,     h.steps, f.h,   f.hu,  f.hv,  pc.z};
     const std::string file = fmt::format("swe_t{:02d}.png", int(t));
     swe::write_png((c.out / file).string(), snap, "depth");
-    r.figures.push_back({file, fmt::format("Water depth at t = {:g} s ({}x{} cells, 500 m x 500 m, dam at x = 100 m; "
-                                           "x to the right, colour bar in metres)", t, n, n)});
+    r.figures.push_back(
+        {file,
+         fmt::format("Water depth at t = {:g} s ({}x{} cells, 500 m x 500 m, dam at x = 100 m; "
+                     "x to the right, colour bar in metres)",
+                     t, n, n)});
   }
   const double m1 = s.mass(), drift = (m1 - m0) / m0;
   const double mass_tol = kMassTolPerStep * double(std::max<long>(h.steps, 1));
@@ -87,34 +94,46 @@ SectionResult run_swe(const Context& c) {
   const double dt = swe::thesis_dt(db.dx(), 20, 10);
   const long steps = swe::thesis_steps(20, dt);
   swe::ThesisSolver<float> ts(c.device, init, swe::thesis_coefficient<float>(dt, db.dx()),
-                              swe::thesis_variant("fused-walls"), swe::parse_work_group("default", *c.device));
+                              swe::thesis_variant("fused-walls"),
+                              swe::parse_work_group("default", *c.device));
   c.device->synchronize();
   const auto t0 = Clock::now();
   ts.run(steps);
   c.device->synchronize();
   const double thesis_wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double thesis_drift = swe::thesis_mass(ts.state(), db.dx()) / swe::thesis_mass(init, db.dx()) - 1;
+  const double thesis_drift =
+      swe::thesis_mass(ts.state(), db.dx()) / swe::thesis_mass(init, db.dx()) - 1;
 
   const double cells = double(n) * double(n);
-  r.correct = !h.bad && std::fabs(drift) <= mass_tol && stoker >= 0 && stoker <= kStokerTol && std::isfinite(thesis_drift);
-  r.summary = fmt::format("{}x{} cells, 20 s simulated in {} steps, {} wall time ({:.3g} Mcell/s), mass drift {:.1e}", n,
-                          n, h.steps, duration(wall), wall > 0 ? cells * double(h.steps) / wall * 1e-6 : 0.0, drift);
-  r.check = fmt::format("{}relative mass drift {:.2e} (closed walls: must be <= 1e-15 per step = {:.1e}); relative L1 depth error against "
-                        "Stoker's analytic dam break at t = 5 s (before the wave reaches a wall) {:.4f} (must be <= {:g})",
-                        h.bad ? "the solution became invalid; " : "", drift, mass_tol, stoker, kStokerTol);
-  Table t{"Today against the thesis (Stramare, PoliMi 2012)", {"run", "grid", "time", "roofline", "original study"}, {}};
+  r.correct = !h.bad && std::fabs(drift) <= mass_tol && stoker >= 0 && stoker <= kStokerTol &&
+              std::isfinite(thesis_drift);
+  r.summary = fmt::format(
+      "{}x{} cells, 20 s simulated in {} steps, {} wall time ({:.3g} Mcell/s), mass drift {:.1e}",
+      n, n, h.steps, duration(wall), wall > 0 ? cells * double(h.steps) / wall * 1e-6 : 0.0, drift);
+  r.check = fmt::format(
+      "{}relative mass drift {:.2e} (closed walls: must be <= 1e-15 per step = {:.1e}); relative L1 depth error against "
+      "Stoker's analytic dam break at t = 5 s (before the wave reaches a wall) {:.4f} (must be <= {:g})",
+      h.bad ? "the solution became invalid; " : "", drift, mass_tol, stoker, kStokerTol);
+  Table t{"Today against the thesis (Stramare, PoliMi 2012)",
+          {"run", "grid", "time", "roofline", "original study"},
+          {}};
   t.rows.push_back({"physical model (HLL, FP64), 20 s", fmt::format("{}^2", n), duration(wall),
                     roofline(c, kPhysBytesPerCell * cells * double(h.steps), wall),
                     "the thesis has no physical model (linearised pressure, no dry cells)"});
-  t.rows.push_back({fmt::format("thesis Lax-Friedrichs (fused-walls, float), 20 s, {} steps", steps),
-                    fmt::format("{}^2", tn), duration(thesis_wall), "-",
-                    fmt::format("{} at 1000^2 (best run); {:.3g}x faster here{}", duration(kThesisBest),
-                                thesis_wall > 0 ? kThesisBest / thesis_wall : 0.0, tn == 1000 ? "" : " (smaller grid)")});
+  t.rows.push_back(
+      {fmt::format("thesis Lax-Friedrichs (fused-walls, float), 20 s, {} steps", steps),
+       fmt::format("{}^2", tn), duration(thesis_wall), "-",
+       fmt::format("{} at 1000^2 (best run); {:.3g}x faster here{}", duration(kThesisBest),
+                   thesis_wall > 0 ? kThesisBest / thesis_wall : 0.0,
+                   tn == 1000 ? "" : " (smaller grid)")});
   r.tables.push_back(t);
-  r.commands = {fmt::format("tessera swe --case thesis-dam --nx {} --out run --format png --every-time 5 --device {}", n,
-                            c.device->id()),
-                fmt::format("tessera swe --model thesis --nx {} --precision float --variant fused-walls --device {}", tn,
-                            c.device->id())};
+  r.commands = {
+      fmt::format(
+          "tessera swe --case thesis-dam --nx {} --out run --format png --every-time 5 --device {}",
+          n, c.device->id()),
+      fmt::format(
+          "tessera swe --model thesis --nx {} --precision float --variant fused-walls --device {}",
+          tn, c.device->id())};
   return r;
 }
 

@@ -42,32 +42,43 @@ std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE
 
 }  // namespace
 
-template <class T> void fill(Buffer<T>& y, T value) { run<T>(Elementwise::fill, value, nullptr, nullptr, y); }
+template <class T>
+void fill(Buffer<T>& y, T value) {
+  run<T>(Elementwise::fill, value, nullptr, nullptr, y);
+}
 
-template <class T> void copy(const Buffer<T>& x, Buffer<T>& y) {
+template <class T>
+void copy(const Buffer<T>& x, Buffer<T>& y) {
   same_device_and_size("copy", x, y);
   run<T>(Elementwise::copy, T(0), &x, nullptr, y);
 }
 
-template <class T> void scale(T a, Buffer<T>& y) { run<T>(Elementwise::scale, a, &y, nullptr, y); }
+template <class T>
+void scale(T a, Buffer<T>& y) {
+  run<T>(Elementwise::scale, a, &y, nullptr, y);
+}
 
-template <class T> void axpy(T a, const Buffer<T>& x, Buffer<T>& y) {
+template <class T>
+void axpy(T a, const Buffer<T>& x, Buffer<T>& y) {
   same_device_and_size("axpy", x, y);
   run<T>(Elementwise::axpy, a, &x, &y, y);
 }
 
-template <class T> void stream_scale(T s, const Buffer<T>& c, Buffer<T>& b) {
+template <class T>
+void stream_scale(T s, const Buffer<T>& c, Buffer<T>& b) {
   same_device_and_size("stream_scale", c, b);
   run<T>(Elementwise::scale, s, &c, nullptr, b);
 }
 
-template <class T> void stream_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c) {
+template <class T>
+void stream_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c) {
   same_device_and_size("stream_add", a, c);
   same_device_and_size("stream_add", b, c);
   run<T>(Elementwise::add, T(0), &a, &b, c);
 }
 
-template <class T> void stream_triad(T s, const Buffer<T>& b, const Buffer<T>& c, Buffer<T>& a) {
+template <class T>
+void stream_triad(T s, const Buffer<T>& b, const Buffer<T>& c, Buffer<T>& a) {
   same_device_and_size("stream_triad", b, a);
   same_device_and_size("stream_triad", c, a);
   run<T>(Elementwise::triad, s, &b, &c, a);
@@ -77,7 +88,8 @@ template <class T>
 Reducer<T>::Reducer(std::shared_ptr<Device> device, std::size_t capacity)
     : device_(std::move(device)),
       capacity_(capacity),
-      a_(device_, std::max<std::size_t>({chunks(capacity), kernels::kMaxDeviceOrderPartials, std::size_t(1)})),
+      a_(device_, std::max<std::size_t>(
+                      {chunks(capacity), kernels::kMaxDeviceOrderPartials, std::size_t(1)})),
       b_(device_, std::max<std::size_t>(chunks(a_.size()), 1)) {}
 
 template <class T>
@@ -125,52 +137,62 @@ T Reducer<T>::reduce(int term, int combine, const Buffer<T>& x, const Buffer<T>*
   return value;
 }
 
-template <class T> T Reducer<T>::dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o) {
+template <class T>
+T Reducer<T>::dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o) {
   return reduce(int(Term::dot), int(Combine::sum), x, &y, o);
 }
 // sqrt on the host: correctly rounded everywhere (OpenCL's device sqrt need not be).
-template <class T> T Reducer<T>::nrm2(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T Reducer<T>::nrm2(const Buffer<T>& x, ReduceOrder o) {
   return std::sqrt(reduce(int(Term::sumsq), int(Combine::sum), x, nullptr, o));
 }
-template <class T> T Reducer<T>::sum(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T Reducer<T>::sum(const Buffer<T>& x, ReduceOrder o) {
   return reduce(int(Term::value), int(Combine::sum), x, nullptr, o);
 }
-template <class T> T Reducer<T>::min(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T Reducer<T>::min(const Buffer<T>& x, ReduceOrder o) {
   return reduce(int(Term::value), int(Combine::min), x, nullptr, o);
 }
-template <class T> T Reducer<T>::max(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T Reducer<T>::max(const Buffer<T>& x, ReduceOrder o) {
   return reduce(int(Term::value), int(Combine::max), x, nullptr, o);
 }
 
-template <class T> T dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o) {
+template <class T>
+T dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o) {
   return Reducer<T>(x.device_ptr(), x.size()).dot(x, y, o);
 }
-template <class T> T nrm2(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T nrm2(const Buffer<T>& x, ReduceOrder o) {
   return Reducer<T>(x.device_ptr(), x.size()).nrm2(x, o);
 }
-template <class T> T sum(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T sum(const Buffer<T>& x, ReduceOrder o) {
   return Reducer<T>(x.device_ptr(), x.size()).sum(x, o);
 }
-template <class T> T min(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T min(const Buffer<T>& x, ReduceOrder o) {
   return Reducer<T>(x.device_ptr(), x.size()).min(x, o);
 }
-template <class T> T max(const Buffer<T>& x, ReduceOrder o) {
+template <class T>
+T max(const Buffer<T>& x, ReduceOrder o) {
   return Reducer<T>(x.device_ptr(), x.size()).max(x, o);
 }
 
-#define TS_INSTANTIATE(T)                                                            \
-  template void fill<T>(Buffer<T>&, T);                                              \
-  template void copy<T>(const Buffer<T>&, Buffer<T>&);                               \
-  template void scale<T>(T, Buffer<T>&);                                             \
-  template void axpy<T>(T, const Buffer<T>&, Buffer<T>&);                            \
-  template void stream_scale<T>(T, const Buffer<T>&, Buffer<T>&);                    \
-  template void stream_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&);       \
-  template void stream_triad<T>(T, const Buffer<T>&, const Buffer<T>&, Buffer<T>&);  \
-  template T dot<T>(const Buffer<T>&, const Buffer<T>&, ReduceOrder);                \
-  template T nrm2<T>(const Buffer<T>&, ReduceOrder);                                 \
-  template T sum<T>(const Buffer<T>&, ReduceOrder);                                  \
-  template T min<T>(const Buffer<T>&, ReduceOrder);                                  \
-  template T max<T>(const Buffer<T>&, ReduceOrder);                                  \
+#define TS_INSTANTIATE(T)                                                           \
+  template void fill<T>(Buffer<T>&, T);                                             \
+  template void copy<T>(const Buffer<T>&, Buffer<T>&);                              \
+  template void scale<T>(T, Buffer<T>&);                                            \
+  template void axpy<T>(T, const Buffer<T>&, Buffer<T>&);                           \
+  template void stream_scale<T>(T, const Buffer<T>&, Buffer<T>&);                   \
+  template void stream_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&);      \
+  template void stream_triad<T>(T, const Buffer<T>&, const Buffer<T>&, Buffer<T>&); \
+  template T dot<T>(const Buffer<T>&, const Buffer<T>&, ReduceOrder);               \
+  template T nrm2<T>(const Buffer<T>&, ReduceOrder);                                \
+  template T sum<T>(const Buffer<T>&, ReduceOrder);                                 \
+  template T min<T>(const Buffer<T>&, ReduceOrder);                                 \
+  template T max<T>(const Buffer<T>&, ReduceOrder);                                 \
   template class Reducer<T>;
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

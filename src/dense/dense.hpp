@@ -15,23 +15,35 @@ namespace tessera::dense {
 ///             repeatable on one device, but differs between backends.
 enum class ReduceOrder { canonical, device };
 
-template <class T> void fill(Buffer<T>& y, T value);
-template <class T> void copy(const Buffer<T>& x, Buffer<T>& y);           ///< y = x
-template <class T> void scale(T a, Buffer<T>& y);                         ///< y = a*y
-template <class T> void axpy(T a, const Buffer<T>& x, Buffer<T>& y);      ///< y = a*x + y
+template <class T>
+void fill(Buffer<T>& y, T value);
+template <class T>
+void copy(const Buffer<T>& x, Buffer<T>& y);  ///< y = x
+template <class T>
+void scale(T a, Buffer<T>& y);  ///< y = a*y
+template <class T>
+void axpy(T a, const Buffer<T>& x, Buffer<T>& y);  ///< y = a*x + y
 
 /// STREAM kernels (McCalpin's names and operand roles).
-template <class T> void stream_scale(T s, const Buffer<T>& c, Buffer<T>& b);  ///< b = s*c
-template <class T> void stream_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c);  ///< c = a+b
-template <class T> void stream_triad(T s, const Buffer<T>& b, const Buffer<T>& c, Buffer<T>& a);  ///< a = b + s*c
+template <class T>
+void stream_scale(T s, const Buffer<T>& c, Buffer<T>& b);  ///< b = s*c
+template <class T>
+void stream_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c);  ///< c = a+b
+template <class T>
+void stream_triad(T s, const Buffer<T>& b, const Buffer<T>& c, Buffer<T>& a);  ///< a = b + s*c
 
 /// Reductions. Scratch memory for partial results is allocated per call; code
 /// that reduces in a loop keeps a Reducer instead.
-template <class T> T dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o = ReduceOrder::canonical);
-template <class T> T nrm2(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);
-template <class T> T sum(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);
-template <class T> T min(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);  ///< +inf if empty
-template <class T> T max(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);  ///< -inf if empty
+template <class T>
+T dot(const Buffer<T>& x, const Buffer<T>& y, ReduceOrder o = ReduceOrder::canonical);
+template <class T>
+T nrm2(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);
+template <class T>
+T sum(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);
+template <class T>
+T min(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);  ///< +inf if empty
+template <class T>
+T max(const Buffer<T>& x, ReduceOrder o = ReduceOrder::canonical);  ///< -inf if empty
 
 /// Reductions of vectors of up to `capacity` elements with scratch kept on the device.
 template <class T>

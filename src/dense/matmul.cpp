@@ -13,19 +13,26 @@ namespace tessera::dense {
 
 std::string_view to_string(VecAddVariant v) noexcept {
   switch (v) {
-    case VecAddVariant::global: return "global";
-    case VecAddVariant::local_static: return "local_static";
-    case VecAddVariant::local_dynamic: break;
+    case VecAddVariant::global:
+      return "global";
+    case VecAddVariant::local_static:
+      return "local_static";
+    case VecAddVariant::local_dynamic:
+      break;
   }
   return "local_dynamic";
 }
 
 std::string_view to_string(MatmulVariant v) noexcept {
   switch (v) {
-    case MatmulVariant::naive: return "naive";
-    case MatmulVariant::tiled: return "tiled";
-    case MatmulVariant::register_blocked: return "register_blocked";
-    case MatmulVariant::vendor: break;
+    case MatmulVariant::naive:
+      return "naive";
+    case MatmulVariant::tiled:
+      return "tiled";
+    case MatmulVariant::register_blocked:
+      return "register_blocked";
+    case MatmulVariant::vendor:
+      break;
   }
   return "vendor";
 }
@@ -73,7 +80,8 @@ void vector_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c, VecAddVari
   dispatch(c.device(), [&](auto tag) {
     Queue& q = c.device().queue();
     switch (v) {
-      case VecAddVariant::global: return kernels::vecadd_global<T>(tag, q, groups, n, a, b, c);
+      case VecAddVariant::global:
+        return kernels::vecadd_global<T>(tag, q, groups, n, a, b, c);
       case VecAddVariant::local_static:
         return kernels::vecadd_local_static<T>(tag, q, groups, n, a, b, c);
       case VecAddVariant::local_dynamic:

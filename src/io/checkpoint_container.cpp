@@ -12,7 +12,9 @@ namespace tessera::io {
 
 namespace {
 
-void put_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put_u64(std::string& out, std::uint64_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 
 }  // namespace
 
@@ -36,8 +38,8 @@ Error container_error(const std::string& source, const std::string& what, const 
   return Error(source + ": not a valid " + what + ": " + why);
 }
 
-ContainerContents parse_container(std::string_view data, std::string_view magic, const std::string& what,
-                                  const std::string& source) {
+ContainerContents parse_container(std::string_view data, std::string_view magic,
+                                  const std::string& what, const std::string& source) {
   auto bad = [&](const std::string& why) { return container_error(source, what, why); };
   if (data.size() < 24 || data.substr(0, magic.size()) != magic)
     throw bad(fmt::format("no {} signature at the start", magic));
@@ -60,13 +62,15 @@ ContainerContents parse_container(std::string_view data, std::string_view magic,
 
 long header_integer(const nlohmann::json& j, const char* name) {
   if (!j.is_number_integer()) throw Error(fmt::format("'{}' is not an integer", name));
-  if (j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<long>::max()))
+  if (j.is_number_unsigned() &&
+      j.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<long>::max()))
     throw Error(fmt::format("'{}' is out of range", name));
   return j.get<long>();
 }
 
 std::array<long, 3> header_integers3(const nlohmann::json& j, const char* name) {
-  if (!j.is_array() || j.size() != 3) throw Error(fmt::format("'{}' is not an array of 3 integers", name));
+  if (!j.is_array() || j.size() != 3)
+    throw Error(fmt::format("'{}' is not an array of 3 integers", name));
   return {header_integer(j[0], name), header_integer(j[1], name), header_integer(j[2], name)};
 }
 
@@ -84,7 +88,8 @@ double header_finite(const nlohmann::json& j, const char* name) {
 long header_count(const nlohmann::json& j, const char* name, long max) {
   if (!j.is_number_integer()) throw Error(fmt::format("'{}' is not an integer", name));
   const std::string upper = max == kMaxCount ? std::string("2^53") : std::to_string(max);
-  if (j.is_number_unsigned() ? j.get<std::uint64_t>() > std::uint64_t(max) : (j.get<long>() < 0 || j.get<long>() > max))
+  if (j.is_number_unsigned() ? j.get<std::uint64_t>() > std::uint64_t(max)
+                             : (j.get<long>() < 0 || j.get<long>() > max))
     throw Error(fmt::format("'{}' = {} is outside 0..{}", name, j.dump(), upper));
   return j.get<long>();
 }

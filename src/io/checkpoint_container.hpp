@@ -33,8 +33,8 @@ struct ContainerContents {
 /// Validates the container. Errors read "<source>: not a valid <what>: <why>"
 /// (container_error); JSON syntax errors and a non-object header are reported
 /// as "header: ...".
-ContainerContents parse_container(std::string_view data, std::string_view magic, const std::string& what,
-                                  const std::string& source);
+ContainerContents parse_container(std::string_view data, std::string_view magic,
+                                  const std::string& what, const std::string& source);
 
 /// The Error every checkpoint reader throws for a bad file.
 Error container_error(const std::string& source, const std::string& what, const std::string& why);

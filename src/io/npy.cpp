@@ -22,7 +22,8 @@ namespace {
 // tests/fuzz/fuzz_npy.cpp).
 std::string header_value(const std::string& header, const std::string& key) {
   const std::string quoted = "'" + key + "'";
-  for (std::size_t at = header.find(quoted); at != std::string::npos; at = header.find(quoted, at + 1)) {
+  for (std::size_t at = header.find(quoted); at != std::string::npos;
+       at = header.find(quoted, at + 1)) {
     std::size_t p = at + quoted.size();
     auto skip_space = [&] {
       while (p < header.size() && std::isspace(static_cast<unsigned char>(header[p]))) ++p;
@@ -50,7 +51,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open '" + path.string() + "': " + std::strerror(errno));
   char magic[8] = {};
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) bad(path, "missing \\x93NUMPY magic");
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    bad(path, "missing \\x93NUMPY magic");
   const int major = static_cast<unsigned char>(magic[6]);
   std::uint32_t hlen = 0;
   if (major == 1) {
@@ -70,7 +72,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
   NpyArray a;
   a.dtype = header_value(header, "descr");
   if (a.dtype != "'<f4'" && a.dtype != "'<f8'")
-    bad(path, "dtype " + (a.dtype.empty() ? std::string("missing") : a.dtype) + " (supported: '<f4', '<f8')");
+    bad(path, "dtype " + (a.dtype.empty() ? std::string("missing") : a.dtype) +
+                  " (supported: '<f4', '<f8')");
   a.dtype = a.dtype.substr(1, 3);
   if (header_value(header, "fortran_order") != "False") bad(path, "Fortran order is not supported");
   std::string shape = header_value(header, "shape");
@@ -85,7 +88,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
     } catch (const std::exception&) {
       bad(path, "shape entry '" + tok + "'");
     }
-    if (v < 0 || (v > 0 && count > (std::int64_t(1) << 40) / v)) bad(path, "shape too large or negative");
+    if (v < 0 || (v > 0 && count > (std::int64_t(1) << 40) / v))
+      bad(path, "shape too large or negative");
     a.shape.push_back(v);
     count *= v;
   }
@@ -120,8 +124,10 @@ void write_npy(const std::filesystem::path& path, const std::vector<std::int64_t
                const std::vector<T>& data) {
   std::string dims;
   for (auto s : shape) dims += std::to_string(s) + ", ";
-  if (shape.size() > 1) dims.erase(dims.size() - 2);
-  else if (shape.size() == 1) dims.pop_back();
+  if (shape.size() > 1)
+    dims.erase(dims.size() - 2);
+  else if (shape.size() == 1)
+    dims.pop_back();
   std::string header = std::string("{'descr': '") + (sizeof(T) == 4 ? "<f4" : "<f8") +
                        "', 'fortran_order': False, 'shape': (" + dims + "), }";
   const std::size_t total = 10 + header.size() + 1;

@@ -11,7 +11,8 @@ namespace tessera::io {
 
 namespace {
 
-constexpr const char* kNotBuiltIn = "PNG output is not built in (libpng was not found at configure time)";
+constexpr const char* kNotBuiltIn =
+    "PNG output is not built in (libpng was not found at configure time)";
 
 #if TESSERA_HAVE_PNG
 void append(png_structp p, png_bytep data, png_size_t n) {
@@ -54,7 +55,8 @@ std::string encode_png(int width, int height, int channels, const std::uint8_t* 
 #endif
 }
 
-void write_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* pixels) {
+void write_png(const std::filesystem::path& path, int width, int height, int channels,
+               const std::uint8_t* pixels) {
   if (!png_available()) throw UsageError(path.string() + ": " + kNotBuiltIn);
   write_file_atomic(path, encode_png(width, height, channels, pixels));
 }

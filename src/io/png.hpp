@@ -19,6 +19,7 @@ std::string encode_png(int width, int height, int channels, const std::uint8_t* 
 
 /// encode_png() written atomically to `path`; a failure leaves any previous
 /// file intact and throws Error naming the path.
-void write_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* pixels);
+void write_png(const std::filesystem::path& path, int width, int height, int channels,
+               const std::uint8_t* pixels);
 
 }  // namespace tessera::io

@@ -15,37 +15,47 @@ namespace {
 
 // 3x5 glyphs, one 3-bit mask per row, top row first (bit 2 = left column).
 const unsigned char* glyph(char c) {
-  static const unsigned char digits[10][5] = {{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7},
-                                              {5, 5, 7, 1, 1}, {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1},
-                                              {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
-  static const unsigned char dot[5] = {0, 0, 0, 0, 2}, minus[5] = {0, 0, 7, 0, 0}, e[5] = {7, 4, 7, 4, 7},
-                             plus[5] = {0, 2, 7, 2, 0}, x[5] = {0, 5, 2, 5, 0}, pct[5] = {5, 1, 2, 4, 5},
+  static const unsigned char digits[10][5] = {
+      {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
+      {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
+  static const unsigned char dot[5] = {0, 0, 0, 0, 2}, minus[5] = {0, 0, 7, 0, 0},
+                             e[5] = {7, 4, 7, 4, 7}, plus[5] = {0, 2, 7, 2, 0},
+                             x[5] = {0, 5, 2, 5, 0}, pct[5] = {5, 1, 2, 4, 5},
                              blank[5] = {0, 0, 0, 0, 0};
   if (c >= '0' && c <= '9') return digits[c - '0'];
   switch (c) {
-    case '.': return dot;
-    case '-': return minus;
-    case 'e': return e;
-    case '+': return plus;
-    case 'x': return x;
-    case '%': return pct;
-    default: return blank;
+    case '.':
+      return dot;
+    case '-':
+      return minus;
+    case 'e':
+      return e;
+    case '+':
+      return plus;
+    case 'x':
+      return x;
+    case '%':
+      return pct;
+    default:
+      return blank;
   }
 }
 
 }  // namespace
 
 Rgb viridis(double t) {
-  static const double p[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  static const double p[5][3] = {
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
   t = std::clamp(std::isnan(t) ? 0.0 : t, 0.0, 1.0) * 4;
   const int k = std::min(3, int(t));
   const double f = t - k;
-  auto mix = [&](int c) { return static_cast<std::uint8_t>(p[k][c] + f * (p[k + 1][c] - p[k][c]) + 0.5); };
+  auto mix = [&](int c) {
+    return static_cast<std::uint8_t>(p[k][c] + f * (p[k + 1][c] - p[k][c]) + 0.5);
+  };
   return {mix(0), mix(1), mix(2)};
 }
 
-Image::Image(int width, int height, Rgb background)
-    : w_(width), h_(height) {
+Image::Image(int width, int height, Rgb background) : w_(width), h_(height) {
   if (width <= 0 || height <= 0) throw Error("image: width and height must be positive");
   px_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), background);
 }
@@ -60,7 +70,8 @@ void Image::fill_rect(int x0, int y0, int x1, int y1, Rgb c) {
 }
 
 void Image::line(int x0, int y0, int x1, int y1, Rgb c, int thickness) {
-  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0), sx = x0 < x1 ? 1 : -1,
+            sy = y0 < y1 ? 1 : -1;
   const int lo = -(thickness - 1) / 2, hi = thickness / 2;
   int err = dx + dy;
   for (;;) {
@@ -78,7 +89,8 @@ void Image::text(int x, int y, const std::string& s, int scale, Rgb c) {
     for (int r = 0; r < 5; ++r)
       for (int col = 0; col < 3; ++col)
         if (g[r] & (4 >> col))
-          fill_rect(x + col * scale, y + r * scale, x + col * scale + scale - 1, y + r * scale + scale - 1, c);
+          fill_rect(x + col * scale, y + r * scale, x + col * scale + scale - 1,
+                    y + r * scale + scale - 1, c);
     x += 4 * scale;
   }
 }

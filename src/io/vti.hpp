@@ -36,6 +36,7 @@ struct VtiImage {
 void write_vti(const std::filesystem::path& path, const VtiImage& image);
 
 /// A .pvd collection: (time, file name relative to the .pvd) entries.
-void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries);
+void write_pvd(const std::filesystem::path& path,
+               const std::vector<std::pair<double, std::string>>& entries);
 
 }  // namespace tessera::io

@@ -17,7 +17,8 @@ struct Recurrence {
   double best = 0;  // the best residual so far and its iteration: stagnation
   int best_at = 0;
 
-  Recurrence(const Options& opt, Result& r, double bn, double rn0) : o(opt), res(r), bnorm(bn), best(rn0) {
+  Recurrence(const Options& opt, Result& r, double bn, double rn0)
+      : o(opt), res(r), bnorm(bn), best(rn0) {
     res.status = Status::max_iters;
   }
   /// At the loop's top: converged, or out of iterations (status max_iters).

@@ -27,7 +27,7 @@ Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
   Vec r = s.make(), q = s.make(), p = s.make();
   const Buffer<V>* d = s.point_diagonal();
   const bool general = s.preconditioned() && !d;  // applied as an operator between the passes
-  std::optional<Vec> zbuf;  // without a preconditioner z is r
+  std::optional<Vec> zbuf;                        // without a preconditioner z is r
   if (s.preconditioned()) zbuf.emplace(s.make());
   Vec& zr = zbuf ? *zbuf : r;
   const V one(1);
@@ -78,7 +78,8 @@ Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
 // 19 against 32; point Jacobi adds a read and a write to the first and third
 // (p^ = D p, s^ = D s) instead of two separate passes of three.
 template <class Space, class V>
-Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
+Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o,
+                      TimeSplit&) {
   using Vec = typename Space::Vec;
   using Lin = typename Space::Lin;
   Result res;
@@ -108,7 +109,8 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     if (rec.breaks_down(rho_new)) break;
     const V beta = (rho_new / rho) * (alpha / omega);
     // p = beta p - beta omega v + r (p^ = D p with point Jacobi)
-    timed_update(p, Lin{&p, beta, &v, -beta * omega, &r, one}, nullptr, {}, d ? &php : nullptr, {}, nullptr);
+    timed_update(p, Lin{&p, beta, &v, -beta * omega, &r, one}, nullptr, {}, d ? &php : nullptr, {},
+                 nullptr);
     if (general) s.precond(p, php);
     s.apply_a(php, v);
     V rv{};
@@ -116,7 +118,8 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
     if (rec.breaks_down(rv)) break;
     alpha = rho_new / rv;
     V ss{};
-    timed_update(sv, Lin{&r, one, &v, -alpha}, nullptr, {}, d ? &shs : nullptr, {true, false, nullptr}, &ss);
+    timed_update(sv, Lin{&r, one, &v, -alpha}, nullptr, {}, d ? &shs : nullptr,
+                 {true, false, nullptr}, &ss);
     ++res.iterations;
     const double sn = std::sqrt(static_cast<double>(std::real(ss)));
     if (!o.fixed_iterations && sn <= o.tol * bnorm) {

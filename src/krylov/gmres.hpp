@@ -37,7 +37,8 @@ namespace tessera::krylov::detail {
 // step j + 1 only wrote slots j + 1 and j + 2, the scratch w and vj.
 template <class Space, class V, class Basis, class Apply, class Column>
 int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, const Options& o,
-                Result& res, Apply&& apply_to_slot, Column&& column, const std::vector<wide_t<V>>& Hraw) {
+                Result& res, Apply&& apply_to_slot, Column&& column,
+                const std::vector<wide_t<V>>& Hraw) {
   using W = wide_t<V>;
   using R = sparse::real_t<V>;
   constexpr int nc = sparse::is_complex_v<V> ? 2 : 1;
@@ -76,7 +77,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
         if (queued == j + 1 && !last_at(j + 1, res.iterations + 1)) enqueue(j + 1);
         s.timed(&TimeSplit::ortho, [&] { s.dcgs2_sums(sums); });
       }
-      pairs_to_values<V>(sums.data(), k, au.data());  // krylov_dcgs2.h's layout: a at pair i, b at k + i
+      pairs_to_values<V>(sums.data(), k,
+                         au.data());  // krylov_dcgs2.h's layout: a at pair i, b at k + i
       pairs_to_values<V>(sums.data() + 2 * k, k, bw.data());
     } else {
       if (!last) apply_to_slot(j);  // w = A M u_j
@@ -85,9 +87,11 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
         if (!last && s.fused()) {  // one pass over slots 0..j
           s.dots2(basis, 0, kj, basis, j, &w, 0, au.data(), bw.data());
         } else {
-          s.dots(basis, 0, kj, basis, j, au.data());          // a = Q^H u_j, nu = u_j^H u_j
-          if (!last) s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
-          else std::fill(bw.begin(), bw.end(), V(0));         // (no next candidate)
+          s.dots(basis, 0, kj, basis, j, au.data());  // a = Q^H u_j, nu = u_j^H u_j
+          if (!last)
+            s.dots(basis, 0, kj, w, 0, bw.data());  // b = Q^H w, c = u_j^H w
+          else
+            std::fill(bw.begin(), bw.end(), V(0));  // (no next candidate)
         }
       });
       for (std::size_t i = 0; i <= j; ++i) {
@@ -99,8 +103,10 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
       }
     }
     // pipelined: the device formed the lists; the host needs only the scalars
-    if (piped) point::ts_kry_dcgs2_scalars(nc, static_cast<int>(j), sums.data(), st);
-    else point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
+    if (piped)
+      point::ts_kry_dcgs2_scalars(nc, static_cast<int>(j), sums.data(), st);
+    else
+      point::ts_kry_dcgs2_coef(nc, static_cast<int>(j), sums.data(), st, packed.data());
     explicit_norm = st[3] != 0;
     res.dcgs2_explicit += explicit_norm;
     alpha = st[0];
@@ -115,7 +121,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
     }
     for (std::size_t i = 0; i < j; ++i) hv[i] = narrow<V>(hprev[i] + W(au[i]));
     const int stc = column(j - 1, hv.data(), alpha);
-    const bool stop = stc != 0 || last || explicit_norm || (!o.fixed_iterations && res.history.back() <= o.tol);
+    const bool stop =
+        stc != 0 || last || explicit_norm || (!o.fixed_iterations && res.history.back() <= o.tol);
     const W inv = W(1.0 / alpha);
     // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] as values
     auto list = [&](std::vector<V>& c, std::size_t first, std::size_t count) {
@@ -125,7 +132,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
     if (stop) {  // q_j for the orthogonality measurement (and a full basis); no next candidate
       if (stc == 0) {
         if (explicit_norm) {
-          s.timed(&TimeSplit::ortho, [&] { s.combine(basis, j, narrow<V>(inv), &basis, j, nullptr, 0, 0, nullptr); });
+          s.timed(&TimeSplit::ortho,
+                  [&] { s.combine(basis, j, narrow<V>(inv), &basis, j, nullptr, 0, 0, nullptr); });
         } else if (!piped) {  // pipelined: step j's second output is this q_j
           const V a2 = list(coef2, k + 1, j);
           s.timed(&TimeSplit::ortho, [&] {
@@ -142,8 +150,10 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
     // g = z_j / alpha, and A q_j's coefficients h = (z - H_j a) / alpha (H_j:
     // columns 0..j-1, unrotated).
     W zj;
-    if constexpr (sparse::is_complex_v<V>) zj = W(st[1], st[2]);
-    else zj = st[1];
+    if constexpr (sparse::is_complex_v<V>)
+      zj = W(st[1], st[2]);
+    else
+      zj = st[1];
     for (std::size_t r = 0; r <= j; ++r) {
       W ha = 0;
       for (std::size_t i = (r == 0 ? 0 : r - 1); i < j; ++i) ha += hraw(r, i) * W(au[i]);
@@ -155,7 +165,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
       // u_{j+1} (reads the old u_j), then q_j = (u_j - Q a) / alpha
       const int kj = static_cast<int>(j);
       if (s.fused()) {  // one pass over slots 0..j
-        s.combine2(basis, j + 1, a1, &w, 0, &basis, 0, kj + 1, coef.data(), {&basis, j, a2, &basis, j, kj, coef2.data()});
+        s.combine2(basis, j + 1, a1, &w, 0, &basis, 0, kj + 1, coef.data(),
+                   {&basis, j, a2, &basis, j, kj, coef2.data()});
       } else {
         s.combine(basis, j + 1, a1, &w, 0, &basis, 0, kj + 1, coef.data());
         s.combine(basis, j, a2, &basis, j, &basis, 0, kj, coef2.data());
@@ -167,8 +178,8 @@ int dcgs2_cycle(Space& s, Basis& basis, typename Space::Vec& w, std::size_t M, c
 // GMRES with the basis `basis` (m + 1 slots): the space's vectors or a
 // compressed block (CompressedBlock: the same calls, other overloads).
 template <class Space, class V, class Basis>
-Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o,
-                bool has_m, bool flexible) {
+Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>& x_dev,
+                const Options& o, bool has_m, bool flexible) {
   using Vec = typename Space::Vec;
   using W = wide_t<V>;
   using R = sparse::real_t<V>;
@@ -189,10 +200,12 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
   const double happy_factor = std::max(16.0, std::sqrt(static_cast<double>(s.n())));
   const V one(1);
   if (o.ortho == Ortho::dcgs2 && flexible)
-    throw UsageError("krylov: dcgs2 applies the preconditioner to unnormalised candidates: only with a fixed "
-                     "preconditioner (gmres), not fgmres");
+    throw UsageError(
+        "krylov: dcgs2 applies the preconditioner to unnormalised candidates: only with a fixed "
+        "preconditioner (gmres), not fgmres");
   if (o.ortho == Ortho::bcgs2 && flexible)
-    throw UsageError("krylov: s-step GMRES (bcgs2) builds its block from one fixed operator A M: gmres, not fgmres");
+    throw UsageError(
+        "krylov: s-step GMRES (bcgs2) builds its block from one fixed operator A M: gmres, not fgmres");
   // DCGS2 and s-step: H before the rotations
   std::vector<W> Hraw(o.ortho == Ortho::dcgs2 || o.ortho == Ortho::bcgs2 ? (M + 1) * M : 0);
   NewtonShifts<W> shifts;  // s-step: found in the first block, kept across restarts
@@ -277,7 +290,8 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       break;
     }
     if (res.iterations >= o.max_iters) {
-      res.status = o.fixed_iterations && beta <= o.tol * bnorm ? Status::converged : Status::max_iters;
+      res.status =
+          o.fixed_iterations && beta <= o.tol * bnorm ? Status::converged : Status::max_iters;
       break;
     }
     s.combine(basis, 0, narrow<V>(1.0 / beta), &r, 0, nullptr, 0, 0, nullptr);
@@ -286,17 +300,21 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
     k = 0;
     bool happy = false, finite = true;
     if (o.ortho == Ortho::dcgs2) {
-      const int st = dcgs2_cycle<Space, V, Basis>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
+      const int st =
+          dcgs2_cycle<Space, V, Basis>(s, basis, w, M, o, res, apply_to_slot, column, Hraw);
       finite = st != 1;
       happy = st == 2;
     } else if (o.ortho == Ortho::bcgs2) {
-      if constexpr (std::is_same_v<Basis, Vec> && requires { s.dots_block(basis, 0, 1, 0, 1, nullptr); }) {
-        const int st = sstep_cycle<Space, V>(s, basis, w, M, o, res, apply_to_slot, column, Hraw, shifts);
+      if constexpr (std::is_same_v<Basis, Vec> &&
+                    requires { s.dots_block(basis, 0, 1, 0, 1, nullptr); }) {
+        const int st =
+            sstep_cycle<Space, V>(s, basis, w, M, o, res, apply_to_slot, column, Hraw, shifts);
         finite = st != 1;
         happy = st == 2;
       } else {
-        throw UsageError("krylov: s-step GMRES (bcgs2) runs in the resident and fused modes with a full-precision "
-                         "basis");
+        throw UsageError(
+            "krylov: s-step GMRES (bcgs2) runs in the resident and fused modes with a full-precision "
+            "basis");
       }
     } else {
       for (std::size_t j = 0; j < M && res.iterations < o.max_iters; ++j) {
@@ -341,8 +359,8 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       for (std::size_t i = 0; i < kb; ++i) {
         s.dots(basis, 0, static_cast<int>(kb), basis, i, row.data());
         for (std::size_t l = 0; l < kb; ++l)
-          res.orthogonality_loss = std::max(res.orthogonality_loss,
-                                            std::abs(static_cast<double>(l == i) - wide_t<V>(row[l])));
+          res.orthogonality_loss = std::max(
+              res.orthogonality_loss, std::abs(static_cast<double>(l == i) - wide_t<V>(row[l])));
       }
     }
     // y = R^{-1} g by back substitution (a zero pivot: A z = 0, singular A).
@@ -383,14 +401,16 @@ template <class Space, class V>
 Result gmres(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, bool has_m,
              bool flexible, TimeSplit&) {
   const int m = o.fixed_iterations ? o.max_iters : o.restart;
-  if (m < 1) throw UsageError("krylov: GMRES restart length must be >= 1 (got " + std::to_string(m) + ")");
+  if (m < 1)
+    throw UsageError("krylov: GMRES restart length must be >= 1 (got " + std::to_string(m) + ")");
   if (o.compressed_basis) {
     if constexpr (requires { s.make_basis(std::size_t(1)); }) {
       auto basis = s.make_basis(std::size_t(m) + 1);
       return gmres_on<Space, V>(s, basis, m, b_dev, x_dev, o, has_m, flexible);
     } else {
-      throw UsageError("krylov: a compressed basis needs the resident or fused mode (the thesis mode keeps the "
-                       "basis on the host)");
+      throw UsageError(
+          "krylov: a compressed basis needs the resident or fused mode (the thesis mode keeps the "
+          "basis on the host)");
     }
   }
   auto basis = s.make(std::size_t(m) + 1);

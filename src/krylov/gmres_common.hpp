@@ -11,15 +11,24 @@
 
 namespace tessera::krylov::detail {
 
-template <class V> struct wide { using type = double; };
-template <class R> struct wide<std::complex<R>> { using type = std::complex<double>; };
-template <class V> using wide_t = typename wide<V>::type;
+template <class V>
+struct wide {
+  using type = double;
+};
+template <class R>
+struct wide<std::complex<R>> {
+  using type = std::complex<double>;
+};
+template <class V>
+using wide_t = typename wide<V>::type;
 
 template <class V, class W>
 V narrow(W w) {
-  if constexpr (sparse::is_complex_v<V>) return V(static_cast<typename V::value_type>(std::real(w)),
-                                                 static_cast<typename V::value_type>(std::imag(w)));
-  else return static_cast<V>(w);
+  if constexpr (sparse::is_complex_v<V>)
+    return V(static_cast<typename V::value_type>(std::real(w)),
+             static_cast<typename V::value_type>(std::imag(w)));
+  else
+    return static_cast<V>(w);
 }
 
 template <class Space, class V, class Vec>
@@ -47,7 +56,8 @@ template <class Space, class V>
 bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffer<V>& x_dev,
            typename Space::Vec& w, typename Space::Vec& r, Result& res, double& bnorm, double& rn) {
   bnorm = norm<Space, V>(s, b);
-  if (!std::isfinite(bnorm)) throw Error("krylov: the right-hand side b contains NaN or infinite values");
+  if (!std::isfinite(bnorm))
+    throw Error("krylov: the right-hand side b contains NaN or infinite values");
   if (bnorm == 0) {
     s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
     s.to_device(x, x_dev);
@@ -56,7 +66,8 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
     return false;
   }
   rn = residual<Space, V>(s, b, x, w, r);
-  if (!std::isfinite(rn)) throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
+  if (!std::isfinite(rn))
+    throw Error("krylov: the initial residual b - A x0 is not finite (NaN or Inf in A or x0)");
   res.history.push_back(rn / bnorm);
   return true;
 }
@@ -64,8 +75,10 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
 // The value q of packed coefficient lists (nc reals each).
 template <class V>
 V packed_value(const std::vector<sparse::real_t<V>>& p, std::size_t q) {
-  if constexpr (sparse::is_complex_v<V>) return V(p[2 * q], p[2 * q + 1]);
-  else return p[q];
+  if constexpr (sparse::is_complex_v<V>)
+    return V(p[2 * q], p[2 * q + 1]);
+  else
+    return p[q];
 }
 
 }  // namespace tessera::krylov::detail

@@ -51,7 +51,8 @@ void schedule(const sparse::Csr<V>& part, bool forward, int group, std::vector<i
   for (std::size_t l = 1; l < levels.size(); ++l) levels[l] += levels[l - 1];
   groups.assign(ng, 0);
   std::vector<index_t> next(levels.begin(), levels.end() - 1);
-  for (std::size_t g = 0; g < ng; ++g) groups[std::size_t(next[std::size_t(level[g])]++)] = index_t(g);
+  for (std::size_t g = 0; g < ng; ++g)
+    groups[std::size_t(next[std::size_t(level[g])]++)] = index_t(g);
 }
 
 }  // namespace
@@ -59,7 +60,8 @@ void schedule(const sparse::Csr<V>& part, bool forward, int group, std::vector<i
 template <Scalar V>
 Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
   using W = detail::wide_t<V>;
-  if (group < 1) throw UsageError(fmt::format("krylov: ILU(0): rows per group must be >= 1 (got {})", group));
+  if (group < 1)
+    throw UsageError(fmt::format("krylov: ILU(0): rows per group must be >= 1 (got {})", group));
   if (a.rows != a.cols)
     throw Error(fmt::format("krylov: ILU(0) needs a square matrix (got {} x {})", a.rows, a.cols));
   const auto n = static_cast<std::size_t>(a.rows);
@@ -72,11 +74,14 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
   std::vector<std::pair<index_t, W>> row;
   for (std::size_t i = 0; i < n; ++i) {
     row.clear();
-    for (auto p = std::size_t(a.row_ptr[i]); p < std::size_t(a.row_ptr[i + 1]); ++p) row.emplace_back(a.col[p], W(a.val[p]));
-    std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto p = std::size_t(a.row_ptr[i]); p < std::size_t(a.row_ptr[i + 1]); ++p)
+      row.emplace_back(a.col[p], W(a.val[p]));
+    std::sort(row.begin(), row.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
     for (const auto& [c, v] : row)
       if (!std::isfinite(std::abs(v)))
-        throw Error(fmt::format("krylov: ILU(0): the matrix holds a non-finite value in row {} (column {})", i, c));
+        throw Error(fmt::format(
+            "krylov: ILU(0): the matrix holds a non-finite value in row {} (column {})", i, c));
     for (std::size_t k = 0; k < row.size(); ++k) {
       if (k > 0 && row[k].first == row[k - 1].first) {
         lu.back() += row[k].second;
@@ -86,7 +91,8 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
       }
     }
     ptr[i + 1] = index_t(col.size());
-    for (auto p = std::size_t(ptr[i]); p < col.size(); ++p) scale[i] = std::max(scale[i], double(std::abs(lu[p])));
+    for (auto p = std::size_t(ptr[i]); p < col.size(); ++p)
+      scale[i] = std::max(scale[i], double(std::abs(lu[p])));
   }
   // IKJ elimination restricted to the pattern (Saad, Iterative Methods, alg. 10.4).
   std::vector<long> diag(n, -1), where(n, -1);
@@ -100,10 +106,11 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
     // The hints name what works on the same matrix: Jacobi divides by the
     // same missing or zero a_ii, so it is suggested only where a_ii != 0.
     if (diag[i] < 0)
-      throw Error(fmt::format("krylov: ILU(0): row {} has no diagonal entry (the pattern must hold every a_ii of a "
-                              "row with entries; Jacobi needs it too); use --precond none with --method gmres or "
-                              "bicgstab, or reorder the matrix (permute rows) so that every a_ii is non-zero",
-                              i));
+      throw Error(fmt::format(
+          "krylov: ILU(0): row {} has no diagonal entry (the pattern must hold every a_ii of a "
+          "row with entries; Jacobi needs it too); use --precond none with --method gmres or "
+          "bicgstab, or reorder the matrix (permute rows) so that every a_ii is non-zero",
+          i));
     const double original_pivot = std::abs(lu[std::size_t(diag[i])]);
     for (std::size_t p = p0; p < std::size_t(diag[i]); ++p) {
       const auto k = std::size_t(col[p]);
@@ -123,9 +130,10 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
           "{}",
           i, piv, scale[i],
           original_pivot > 1e-14 * scale[i]
-              ? fmt::format("a_ii = {:.3g} itself is not zero: use --precond jacobi (or block-jacobi), --precond none "
-                            "with --method gmres or bicgstab, or reorder the matrix",
-                            original_pivot)
+              ? fmt::format(
+                    "a_ii = {:.3g} itself is not zero: use --precond jacobi (or block-jacobi), --precond none "
+                    "with --method gmres or bicgstab, or reorder the matrix",
+                    original_pivot)
               : "a_ii itself is zero, so Jacobi fails too: use --precond none with --method gmres or bicgstab, or "
                 "reorder the matrix (permute rows) so that every a_ii is non-zero"));
     for (std::size_t p = p0; p < p1; ++p) where[std::size_t(col[p])] = -1;
@@ -150,9 +158,10 @@ Ilu0Factors<V> ilu0_factor(const sparse::Csr<V>& a, int group) {
     if (diag[i] >= 0) {
       f.inv_diag[i] = detail::narrow<V>(W(1) / lu[std::size_t(diag[i])]);
       if (!std::isfinite(std::abs(W(f.inv_diag[i]))))
-        throw Error(fmt::format("krylov: ILU(0): 1/u_ii of row {} ({:.3g}) overflows the working precision; use "
-                                "--precision double or another preconditioner",
-                                i, std::abs(W(1) / lu[std::size_t(diag[i])])));
+        throw Error(fmt::format(
+            "krylov: ILU(0): 1/u_ii of row {} ({:.3g}) overflows the working precision; use "
+            "--precision double or another preconditioner",
+            i, std::abs(W(1) / lu[std::size_t(diag[i])])));
     }
   }
   f.group = group;
@@ -165,7 +174,8 @@ template <Scalar V>
 std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r) {
   using R = sparse::real_t<V>;
   constexpr int nc = components<V>();
-  if (r.size() != f.n) throw Error(fmt::format("krylov: ILU(0) of size {} applied to a vector of {}", f.n, r.size()));
+  if (r.size() != f.n)
+    throw Error(fmt::format("krylov: ILU(0) of size {} applied to a vector of {}", f.n, r.size()));
   std::vector<V> y(f.n), z(f.n);
   auto reals = [](const std::vector<V>& v) { return reinterpret_cast<const R*>(v.data()); };
   // forward, then backward: one group (and in it one row) at a time
@@ -173,19 +183,21 @@ std::vector<V> ilu0_solve_host(const Ilu0Factors<V>& f, const std::vector<V>& r)
   const std::size_t ng = (f.n + std::size_t(group) - 1) / std::size_t(group);
   for (std::size_t k = 0; k < ng; ++k) {
     const int g = int(k);
-    host::tri_group<R>(nc, 1, &g, group, f.n, false, f.lower.row_ptr.data(), f.lower.col.data(), reals(f.lower.val),
-                       nullptr, reals(r), reinterpret_cast<R*>(y.data()));
+    host::tri_group<R>(nc, 1, &g, group, f.n, false, f.lower.row_ptr.data(), f.lower.col.data(),
+                       reals(f.lower.val), nullptr, reals(r), reinterpret_cast<R*>(y.data()));
   }
   for (std::size_t k = ng; k-- > 0;) {
     const int g = int(k);
-    host::tri_group<R>(nc, 1, &g, group, f.n, true, f.upper.row_ptr.data(), f.upper.col.data(), reals(f.upper.val),
-                       reals(f.inv_diag), reals(y), reinterpret_cast<R*>(z.data()));
+    host::tri_group<R>(nc, 1, &g, group, f.n, true, f.upper.row_ptr.data(), f.upper.col.data(),
+                       reals(f.upper.val), reals(f.inv_diag), reals(y),
+                       reinterpret_cast<R*>(z.data()));
   }
   return z;
 }
 
 template <Scalar V>
-typename Ilu0<V>::Triangle Ilu0<V>::upload(const sparse::Csr<V>& part, const std::vector<index_t>& groups) {
+typename Ilu0<V>::Triangle Ilu0<V>::upload(const sparse::Csr<V>& part,
+                                           const std::vector<index_t>& groups) {
   // at least one element each: a kernel argument must be a valid buffer
   auto put = [&](auto& buf, const auto& host) {
     using T = typename std::decay_t<decltype(host)>::value_type;
@@ -215,28 +227,30 @@ Ilu0<V>::Ilu0(std::shared_ptr<Device> device, const sparse::Csr<V>& a, int group
 }
 
 template <Scalar V>
-void Ilu0<V>::solve(const Triangle& t, const std::vector<index_t>& levels, bool backward, const Buffer<V>* inv_diag,
-                    const Buffer<V>& b, Buffer<V>& x) {
+void Ilu0<V>::solve(const Triangle& t, const std::vector<index_t>& levels, bool backward,
+                    const Buffer<V>* inv_diag, const Buffer<V>& b, Buffer<V>& x) {
   using R = sparse::real_t<V>;
   constexpr int nc = components<V>();
   dispatch(*device_, [&](auto tag) {
     for (std::size_t l = 0; l + 1 < levels.size(); ++l)
-      kernels::tri_group<R>(tag, *device_, nc, std::size_t(levels[l + 1] - levels[l]), t.groups.handle(),
-                            std::size_t(levels[l]), f_.group, n_, backward, t.ptr.handle(), t.col.handle(),
-                            t.val.handle(), inv_diag ? inv_diag->handle() : nullptr, b.handle(), x.handle());
+      kernels::tri_group<R>(tag, *device_, nc, std::size_t(levels[l + 1] - levels[l]),
+                            t.groups.handle(), std::size_t(levels[l]), f_.group, n_, backward,
+                            t.ptr.handle(), t.col.handle(), t.val.handle(),
+                            inv_diag ? inv_diag->handle() : nullptr, b.handle(), x.handle());
   });
 }
 
 template <Scalar V>
 void Ilu0<V>::apply(const Buffer<V>& x, Buffer<V>& y) {
   if (x.size() < n_ || y.size() < n_)
-    throw Error(fmt::format("krylov: ILU(0) of size {} applied to vectors of {} and {}", n_, x.size(), y.size()));
-  solve(lower_, lower_levels_, false, nullptr, x, tmp_);  // L t = x (unit diagonal)
+    throw Error(fmt::format("krylov: ILU(0) of size {} applied to vectors of {} and {}", n_,
+                            x.size(), y.size()));
+  solve(lower_, lower_levels_, false, nullptr, x, tmp_);    // L t = x (unit diagonal)
   solve(upper_, upper_levels_, true, &inv_diag_, tmp_, y);  // U y = t
 }
 
-#define TS_INSTANTIATE(V)                                                                 \
-  template Ilu0Factors<V> ilu0_factor<V>(const sparse::Csr<V>&, int);                     \
+#define TS_INSTANTIATE(V)                                                                   \
+  template Ilu0Factors<V> ilu0_factor<V>(const sparse::Csr<V>&, int);                       \
   template std::vector<V> ilu0_solve_host<V>(const Ilu0Factors<V>&, const std::vector<V>&); \
   template class Ilu0<V>;
 TS_INSTANTIATE(float)

@@ -27,8 +27,9 @@ namespace tessera::krylov {
 template <Scalar V>
 struct Ilu0Factors {
   std::size_t n = 0;
-  sparse::Csr<V> lower;  ///< strictly lower part: L's multipliers (L has a unit diagonal); columns ascending
-  sparse::Csr<V> upper;  ///< strictly upper part of U; columns ascending
+  sparse::Csr<V>
+      lower;  ///< strictly lower part: L's multipliers (L has a unit diagonal); columns ascending
+  sparse::Csr<V> upper;     ///< strictly upper part of U; columns ascending
   std::vector<V> inv_diag;  ///< 1 / u_ii; 0 for rows without any entry (TRACE's ghost cells)
   /// Rows per group of the level schedules: group g holds the rows from
   /// g*group up to (not including) min(n, (g+1)*group), solved one after
@@ -74,8 +75,8 @@ class Ilu0 final : public LinearOperator<V> {
     Buffer<V> val;
   };
   Triangle upload(const sparse::Csr<V>& part, const std::vector<sparse::index_t>& groups);
-  void solve(const Triangle& t, const std::vector<sparse::index_t>& levels, bool backward, const Buffer<V>* inv_diag,
-             const Buffer<V>& b, Buffer<V>& x);
+  void solve(const Triangle& t, const std::vector<sparse::index_t>& levels, bool backward,
+             const Buffer<V>* inv_diag, const Buffer<V>& b, Buffer<V>& x);
 
   std::shared_ptr<Device> device_;
   std::size_t n_;

@@ -16,10 +16,12 @@ PoissonOperator<T>::PoissonOperator(std::shared_ptr<Device> device, const mg::Di
 template <class T>
 void PoissonOperator<T>::apply(const Buffer<T>& x, Buffer<T>& y) {
   if (x.size() != d_.storage() || y.size() != d_.storage())
-    throw Error("krylov: Poisson operator on " + std::to_string(d_.storage()) + " halo-layout entries, got x " +
-                std::to_string(x.size()) + ", y " + std::to_string(y.size()));
+    throw Error("krylov: Poisson operator on " + std::to_string(d_.storage()) +
+                " halo-layout entries, got x " + std::to_string(x.size()) + ", y " +
+                std::to_string(y.size()));
   dense::fill(y, T(0));  // the halo, which the residual kernel leaves alone
-  dispatch(*device_, [&](auto tag) { mg::kernels::residual(tag, device_->queue(), d_, zero_, x, y); });
+  dispatch(*device_,
+           [&](auto tag) { mg::kernels::residual(tag, device_->queue(), d_, zero_, x, y); });
   dense::scale(T(-1), y);
 }
 

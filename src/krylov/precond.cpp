@@ -12,12 +12,15 @@ template <Scalar V>
 std::vector<V> invert_diagonal_blocks(const sparse::Csr<V>& a, int bs) {
   using W = detail::wide_t<V>;
   if (bs < 1) throw UsageError("krylov: block size must be >= 1 (got " + std::to_string(bs) + ")");
-  if (a.rows != a.cols) throw Error("krylov: Jacobi needs a square matrix (got " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ")");
+  if (a.rows != a.cols)
+    throw Error("krylov: Jacobi needs a square matrix (got " + std::to_string(a.rows) + " x " +
+                std::to_string(a.cols) + ")");
   const auto b = static_cast<std::size_t>(bs);
   const auto n = static_cast<std::size_t>(a.rows);
   if (n % b)
-    throw Error("krylov: block Jacobi with " + std::to_string(bs) + "x" + std::to_string(bs) + " blocks needs rows divisible by " +
-                std::to_string(bs) + " (the matrix has " + std::to_string(n) + ")");
+    throw Error("krylov: block Jacobi with " + std::to_string(bs) + "x" + std::to_string(bs) +
+                " blocks needs rows divisible by " + std::to_string(bs) + " (the matrix has " +
+                std::to_string(n) + ")");
   std::vector<V> out(n * b);
   std::vector<W> blk(b * b), inv(b * b);
   for (std::size_t br = 0; br < n / b; ++br) {
@@ -25,7 +28,8 @@ std::vector<V> invert_diagonal_blocks(const sparse::Csr<V>& a, int bs) {
     double scale = 0;
     for (std::size_t r = 0; r < b; ++r) {
       const std::size_t row = br * b + r;
-      for (auto p = static_cast<std::size_t>(a.row_ptr[row]); p < static_cast<std::size_t>(a.row_ptr[row + 1]); ++p) {
+      for (auto p = static_cast<std::size_t>(a.row_ptr[row]);
+           p < static_cast<std::size_t>(a.row_ptr[row + 1]); ++p) {
         const auto c = static_cast<std::size_t>(a.col[p]);
         if (c >= br * b && c < br * b + b) {
           blk[r * b + (c - br * b)] = W(a.val[p]);
@@ -47,11 +51,13 @@ std::vector<V> invert_diagonal_blocks(const sparse::Csr<V>& a, int bs) {
       for (std::size_t r = c + 1; r < b; ++r)
         if (std::abs(blk[r * b + c]) > std::abs(blk[piv * b + c])) piv = r;
       if (!(std::abs(blk[piv * b + c]) > 1e-14 * scale))
-        throw Error("krylov: " + std::string(bs == 1 ? "Jacobi: zero diagonal entry in row " + std::to_string(br)
-                                                     : "block Jacobi: the " + std::to_string(bs) + "x" + std::to_string(bs) +
-                                                           " diagonal block of block row " + std::to_string(br) +
-                                                           " (rows " + std::to_string(br * b) + ".." + std::to_string(br * b + b - 1) +
-                                                           ") is singular"));
+        throw Error("krylov: " +
+                    std::string(bs == 1
+                                    ? "Jacobi: zero diagonal entry in row " + std::to_string(br)
+                                    : "block Jacobi: the " + std::to_string(bs) + "x" +
+                                          std::to_string(bs) + " diagonal block of block row " +
+                                          std::to_string(br) + " (rows " + std::to_string(br * b) +
+                                          ".." + std::to_string(br * b + b - 1) + ") is singular"));
       if (piv != c)
         for (std::size_t k = 0; k < b; ++k) {
           std::swap(blk[piv * b + k], blk[c * b + k]);
@@ -89,19 +95,21 @@ BlockJacobi<V>::BlockJacobi(std::shared_ptr<Device> device, const sparse::Csr<V>
 }
 
 template <Scalar V>
-std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name, std::shared_ptr<Device> device,
-                                                      const sparse::Csr<V>& a, int block) {
+std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name,
+                                                       std::shared_ptr<Device> device,
+                                                       const sparse::Csr<V>& a, int block) {
   if (name == "none") return nullptr;
   if (name == "jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, 1);
   if (name == "block-jacobi") return std::make_unique<BlockJacobi<V>>(std::move(device), a, block);
-  if (name == "ilu0") return std::make_unique<Ilu0<V>>(std::move(device), a, block);  // block: rows per group
+  if (name == "ilu0")
+    return std::make_unique<Ilu0<V>>(std::move(device), a, block);  // block: rows per group
   throw UsageError("unknown preconditioner '" + name + "' (none, jacobi, block-jacobi or ilu0)");
 }
 
-#define TS_INSTANTIATE(V)                                                             \
-  template std::unique_ptr<LinearOperator<V>> make_preconditioner<V>(const std::string&, std::shared_ptr<Device>, \
-                                                                    const sparse::Csr<V>&, int);     \
-  template std::vector<V> invert_diagonal_blocks<V>(const sparse::Csr<V>&, int);     \
+#define TS_INSTANTIATE(V)                                                        \
+  template std::unique_ptr<LinearOperator<V>> make_preconditioner<V>(            \
+      const std::string&, std::shared_ptr<Device>, const sparse::Csr<V>&, int);  \
+  template std::vector<V> invert_diagonal_blocks<V>(const sparse::Csr<V>&, int); \
   template class BlockJacobi<V>;
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

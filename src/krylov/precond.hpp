@@ -45,8 +45,9 @@ class BlockJacobi final : public LinearOperator<V> {
 /// anything else is a UsageError listing these (`tessera solve` and the
 /// Python package both build theirs here).
 template <Scalar V>
-std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name, std::shared_ptr<Device> device,
-                                                      const sparse::Csr<V>& a, int block);
+std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name,
+                                                       std::shared_ptr<Device> device,
+                                                       const sparse::Csr<V>& a, int block);
 
 /// The inverse blocks (bs*bs per block row) of a's block diagonal; exposed for
 /// tests and the thesis-mode reference.

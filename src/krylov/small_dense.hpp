@@ -11,9 +11,12 @@
 namespace tessera::krylov::detail {
 
 /// conj(w) for complex w, w itself for real w.
-template <class W> W conj_of(W w) {
-  if constexpr (std::is_floating_point_v<W>) return w;
-  else return std::conj(w);
+template <class W>
+W conj_of(W w) {
+  if constexpr (std::is_floating_point_v<W>)
+    return w;
+  else
+    return std::conj(w);
 }
 
 /// Upper Cholesky factor R (G = R^H R) of the t x t Hermitian G (column-major),
@@ -24,7 +27,8 @@ template <class W> W conj_of(W w) {
 /// about eps ref[p] per entry). Columns 0..p-1 of r are then the factor of
 /// G's leading p x p part; the rest is zero.
 template <class W>
-int cholesky_upper(const std::vector<W>& g, int t, double rel_tol, std::vector<W>& r, const std::vector<double>& ref) {
+int cholesky_upper(const std::vector<W>& g, int t, double rel_tol, std::vector<W>& r,
+                   const std::vector<double>& ref) {
   r.assign(std::size_t(t) * t, W(0));
   auto G = [&](int i, int j) { return g[std::size_t(i) + std::size_t(j) * t]; };
   auto Rr = [&](int i, int j) -> W& { return r[std::size_t(i) + std::size_t(j) * t]; };
@@ -69,7 +73,8 @@ std::vector<W> upper_inverse(const std::vector<W>& r, int t) {
 /// iterations, deflation at negligible subdiagonals). Meant for the few
 /// Ritz values of s-step GMRES's Newton basis (n <= a block): no balancing,
 /// and a block that does not converge in 60 n iterations gives its diagonal.
-inline std::vector<std::complex<double>> hessenberg_eigenvalues(std::vector<std::complex<double>> a, int n) {
+inline std::vector<std::complex<double>> hessenberg_eigenvalues(std::vector<std::complex<double>> a,
+                                                                int n) {
   using C = std::complex<double>;
   auto A = [&](int i, int j) -> C& { return a[std::size_t(i) + std::size_t(j) * n]; };
   std::vector<C> ev;
@@ -77,7 +82,9 @@ inline std::vector<std::complex<double>> hessenberg_eigenvalues(std::vector<std:
   const double eps = std::numeric_limits<double>::epsilon();
   while (hi >= 0) {
     int lo = hi;
-    while (lo > 0 && std::abs(A(lo, lo - 1)) > eps * (std::abs(A(lo, lo)) + std::abs(A(lo - 1, lo - 1)))) --lo;
+    while (lo > 0 &&
+           std::abs(A(lo, lo - 1)) > eps * (std::abs(A(lo, lo)) + std::abs(A(lo - 1, lo - 1))))
+      --lo;
     if (lo == hi) {
       ev.push_back(A(hi, hi));
       --hi;
@@ -111,7 +118,8 @@ inline std::vector<std::complex<double>> hessenberg_eigenvalues(std::vector<std:
       }
       cs[std::size_t(i - lo)] = c;
       sn[std::size_t(i - lo)] = s;
-      for (int j = i; j <= hi; ++j) {  // [row i; row i+1] <- [[c, s], [-conj(s), c]] [row i; row i+1]
+      for (int j = i; j <= hi;
+           ++j) {  // [row i; row i+1] <- [[c, s], [-conj(s), c]] [row i; row i+1]
         const C u = A(i, j), v = A(i + 1, j);
         A(i, j) = c * u + s * v;
         A(i + 1, j) = -std::conj(s) * u + c * v;
@@ -144,7 +152,8 @@ inline std::vector<std::complex<double>> leja_order(std::vector<std::complex<dou
       if (out.empty()) {
         score = std::abs(z[i]);
       } else {
-        for (const auto& o : out) score += std::log(std::abs(z[i] - o));  // -inf for a repeated point
+        for (const auto& o : out)
+          score += std::log(std::abs(z[i] - o));  // -inf for a repeated point
       }
       if (score > best_score) {
         best_score = score;

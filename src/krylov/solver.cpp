@@ -8,26 +8,39 @@ namespace tessera::krylov {
 
 std::string_view to_string(Method m) {
   switch (m) {
-    case Method::gmres: return "gmres";
-    case Method::fgmres: return "fgmres";
-    case Method::cg: return "cg";
-    case Method::bicgstab: break;
+    case Method::gmres:
+      return "gmres";
+    case Method::fgmres:
+      return "fgmres";
+    case Method::cg:
+      return "cg";
+    case Method::bicgstab:
+      break;
   }
   return "bicgstab";
 }
 std::string_view to_string(Ortho o) {
-  return o == Ortho::mgs ? "mgs" : o == Ortho::cgs ? "cgs" : o == Ortho::cgs2 ? "cgs2" : o == Ortho::dcgs2 ? "dcgs2" : "bcgs2";
+  return o == Ortho::mgs     ? "mgs"
+         : o == Ortho::cgs   ? "cgs"
+         : o == Ortho::cgs2  ? "cgs2"
+         : o == Ortho::dcgs2 ? "dcgs2"
+                             : "bcgs2";
 }
 std::string_view to_string(Mode m) {
   return m == Mode::resident ? "resident" : m == Mode::thesis ? "thesis" : "fused";
 }
 std::string_view to_string(Status s) {
   switch (s) {
-    case Status::converged: return "converged";
-    case Status::max_iters: return "max-iters";
-    case Status::breakdown: return "breakdown";
-    case Status::stagnated: return "stagnated";
-    case Status::not_finite: break;
+    case Status::converged:
+      return "converged";
+    case Status::max_iters:
+      return "max-iters";
+    case Status::breakdown:
+      return "breakdown";
+    case Status::stagnated:
+      return "stagnated";
+    case Status::not_finite:
+      break;
   }
   return "not-finite";
 }
@@ -35,12 +48,14 @@ std::string_view to_string(Status s) {
 Method parse_method(std::string_view s) {
   for (Method m : {Method::gmres, Method::fgmres, Method::cg, Method::bicgstab})
     if (s == to_string(m)) return m;
-  throw UsageError("unknown method '" + std::string(s) + "' (expected gmres, fgmres, cg or bicgstab)");
+  throw UsageError("unknown method '" + std::string(s) +
+                   "' (expected gmres, fgmres, cg or bicgstab)");
 }
 Ortho parse_ortho(std::string_view s) {
   for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2, Ortho::bcgs2})
     if (s == to_string(o)) return o;
-  throw UsageError("unknown orthogonalisation '" + std::string(s) + "' (expected mgs, cgs, cgs2, dcgs2 or bcgs2)");
+  throw UsageError("unknown orthogonalisation '" + std::string(s) +
+                   "' (expected mgs, cgs, cgs2, dcgs2 or bcgs2)");
 }
 Mode parse_mode(std::string_view s) {
   for (Mode m : {Mode::resident, Mode::thesis, Mode::fused})
@@ -48,10 +63,12 @@ Mode parse_mode(std::string_view s) {
   throw UsageError("unknown mode '" + std::string(s) + "' (expected resident, thesis or fused)");
 }
 
-Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
-                      int max_iters, bool fixed_iterations) {
-  if (restart < 1) throw UsageError("krylov: restart must be >= 1 (got " + std::to_string(restart) + ")");
-  if (max_iters < 0) throw UsageError("krylov: max_iters must be >= 0 (got " + std::to_string(max_iters) + ")");
+Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode,
+                      int restart, double tol, int max_iters, bool fixed_iterations) {
+  if (restart < 1)
+    throw UsageError("krylov: restart must be >= 1 (got " + std::to_string(restart) + ")");
+  if (max_iters < 0)
+    throw UsageError("krylov: max_iters must be >= 0 (got " + std::to_string(max_iters) + ")");
   Options o;
   o.method = parse_method(method);
   o.ortho = parse_ortho(ortho);
@@ -69,18 +86,24 @@ Options parse_options(std::string_view method, std::string_view ortho, std::stri
 namespace {
 
 template <class Space, Scalar V>
-Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x, const Options& o) {
+Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x,
+           const Options& o) {
   TimeSplit t;
   const auto t0 = detail::Clock::now();
   // GMRES combines up to m + 1 basis vectors; CG and BiCGStab at most 3
   // (a fixed run of 100000 iterations must not size a basis-long coefficient ring)
   const bool krylov_basis = o.method == Method::gmres || o.method == Method::fgmres;
-  const int terms = krylov_basis ? std::max(o.fixed_iterations ? o.max_iters : o.restart, 1) + 1 : 3;
+  const int terms =
+      krylov_basis ? std::max(o.fixed_iterations ? o.max_iters : o.restart, 1) + 1 : 3;
   Space s(a, m, terms, o, t);
   Result res;
   switch (o.method) {
-    case Method::gmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, false, t); break;
-    case Method::fgmres: res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, m != nullptr, t); break;
+    case Method::gmres:
+      res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, false, t);
+      break;
+    case Method::fgmres:
+      res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, m != nullptr, t);
+      break;
     case Method::cg:
       if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
         if (o.mode == Mode::fused) {
@@ -109,14 +132,17 @@ Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffe
 }  // namespace
 
 template <Scalar V>
-Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x, const Options& o) {
+Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x,
+             const Options& o) {
   const std::size_t n = a.size();
   if (b.size() != n || x.size() != n)
-    throw Error("krylov: size mismatch: the operator is " + std::to_string(n) + " x " + std::to_string(n) +
-                ", b has " + std::to_string(b.size()) + " entries, x has " + std::to_string(x.size()));
+    throw Error("krylov: size mismatch: the operator is " + std::to_string(n) + " x " +
+                std::to_string(n) + ", b has " + std::to_string(b.size()) + " entries, x has " +
+                std::to_string(x.size()));
   if (m && m->size() != n)
     throw Error("krylov: the preconditioner is " + std::to_string(m->size()) + " x " +
-                std::to_string(m->size()) + ", the operator " + std::to_string(n) + " x " + std::to_string(n));
+                std::to_string(m->size()) + ", the operator " + std::to_string(n) + " x " +
+                std::to_string(n));
   if (&b.device() != a.device().get() || &x.device() != a.device().get())
     throw Error("krylov: b and x must live on the operator's device (" + a.device()->id() + ")");
   if (o.max_iters < 0) throw UsageError("krylov: max_iters must be >= 0");
@@ -125,22 +151,29 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
                      std::string(to_string(o.method)) + " keeps no basis");
   if (o.ortho == Ortho::bcgs2 && (o.method == Method::gmres || o.method == Method::fgmres)) {
     if (o.block_size < 1 || o.block_size > TS_KRY_BLOCK_MAX)
-      throw UsageError("krylov: the s-step block size must be 1 to " + std::to_string(TS_KRY_BLOCK_MAX) + " (got " +
-                       std::to_string(o.block_size) + ")");
+      throw UsageError("krylov: the s-step block size must be 1 to " +
+                       std::to_string(TS_KRY_BLOCK_MAX) + " (got " + std::to_string(o.block_size) +
+                       ")");
     if (o.mode == Mode::thesis)
-      throw UsageError("krylov: s-step GMRES (bcgs2) needs the basis on the device: resident or fused mode");
-    if (o.compressed_basis) throw UsageError("krylov: s-step GMRES (bcgs2) keeps a full-precision basis");
+      throw UsageError(
+          "krylov: s-step GMRES (bcgs2) needs the basis on the device: resident or fused mode");
+    if (o.compressed_basis)
+      throw UsageError("krylov: s-step GMRES (bcgs2) keeps a full-precision basis");
   }
   if (o.mode == Mode::thesis) return run<detail::ThesisSpace<V>, V>(a, m, b, x, o);
   if (o.mode == Mode::fused) {
-    if (o.method == Method::cg || o.method == Method::bicgstab)  // no basis: the ortho option is GMRES's
+    if (o.method == Method::cg ||
+        o.method == Method::bicgstab)  // no basis: the ortho option is GMRES's
       return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);
     if (o.method != Method::gmres)
-      throw UsageError("krylov: the fused mode's GMRES orthogonalises with DCGS2, which needs a fixed "
-                       "preconditioner; fgmres runs in resident or thesis mode");
+      throw UsageError(
+          "krylov: the fused mode's GMRES orthogonalises with DCGS2, which needs a fixed "
+          "preconditioner; fgmres runs in resident or thesis mode");
     if (o.ortho != Ortho::cgs2 && o.ortho != Ortho::dcgs2 && o.ortho != Ortho::bcgs2)
-      throw UsageError("krylov: the fused mode orthogonalises with CGS2, in its delayed form (dcgs2) or as s-step "
-                       "block CGS2 (bcgs2), not " + std::string(to_string(o.ortho)));
+      throw UsageError(
+          "krylov: the fused mode orthogonalises with CGS2, in its delayed form (dcgs2) or as s-step "
+          "block CGS2 (bcgs2), not " +
+          std::string(to_string(o.ortho)));
     Options f = o;
     if (f.ortho == Ortho::cgs2) f.ortho = Ortho::dcgs2;
     return run<detail::ResidentSpace<V>, V>(a, m, b, x, f);
@@ -148,11 +181,17 @@ Result solve(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buf
   return run<detail::ResidentSpace<V>, V>(a, m, b, x, o);
 }
 
-template Result solve<float>(LinearOperator<float>&, LinearOperator<float>*, const Buffer<float>&, Buffer<float>&, const Options&);
-template Result solve<double>(LinearOperator<double>&, LinearOperator<double>*, const Buffer<double>&, Buffer<double>&, const Options&);
-template Result solve<std::complex<float>>(LinearOperator<std::complex<float>>&, LinearOperator<std::complex<float>>*,
-                                           const Buffer<std::complex<float>>&, Buffer<std::complex<float>>&, const Options&);
-template Result solve<std::complex<double>>(LinearOperator<std::complex<double>>&, LinearOperator<std::complex<double>>*,
-                                            const Buffer<std::complex<double>>&, Buffer<std::complex<double>>&, const Options&);
+template Result solve<float>(LinearOperator<float>&, LinearOperator<float>*, const Buffer<float>&,
+                             Buffer<float>&, const Options&);
+template Result solve<double>(LinearOperator<double>&, LinearOperator<double>*,
+                              const Buffer<double>&, Buffer<double>&, const Options&);
+template Result solve<std::complex<float>>(LinearOperator<std::complex<float>>&,
+                                           LinearOperator<std::complex<float>>*,
+                                           const Buffer<std::complex<float>>&,
+                                           Buffer<std::complex<float>>&, const Options&);
+template Result solve<std::complex<double>>(LinearOperator<std::complex<double>>&,
+                                            LinearOperator<std::complex<double>>*,
+                                            const Buffer<std::complex<double>>&,
+                                            Buffer<std::complex<double>>&, const Options&);
 
 }  // namespace tessera::krylov

@@ -101,8 +101,8 @@ struct Options {
 /// Options from the names and numbers `tessera solve` and the Python package
 /// take (UsageError naming a bad value: an unknown name, restart < 1,
 /// max_iters < 0), with the exact time split both report.
-Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode, int restart, double tol,
-                      int max_iters, bool fixed_iterations);
+Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode,
+                      int restart, double tol, int max_iters, bool fixed_iterations);
 
 /// Seconds by phase (wall clock on the host; exact with Options::time_split;
 /// device time with Options::time_split_events).
@@ -120,8 +120,8 @@ struct Result {
   /// Relative residual before the first iteration, then after each one
   /// (the method's own estimate; GMRES: the Givens residual).
   std::vector<double> history;
-  double true_relres = 0;  ///< ||b - A x|| / ||b|| recomputed at the end (working precision)
-  bool happy_breakdown = false;  ///< GMRES: h_{j+1,j} = 0, the Krylov space is invariant
+  double true_relres = 0;         ///< ||b - A x|| / ||b|| recomputed at the end (working precision)
+  bool happy_breakdown = false;   ///< GMRES: h_{j+1,j} = 0, the Krylov space is invariant
   double orthogonality_loss = 0;  ///< with Options::measure_orthogonality: max over cycles
   /// DCGS2: steps whose candidate lost at least half its squared norm to the
   /// first projection, so its norm was taken explicitly (each ends its cycle;

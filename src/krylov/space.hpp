@@ -24,9 +24,15 @@ template <Scalar V>
 class ResidentSpace : public DeviceVectorOps<V> {
  public:
   using Vec = Buffer<V>;
-  ResidentSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options& o, TimeSplit& t)
-      : DeviceVectorOps<V>(a.device(), a.size(), max_terms, o.ortho == Ortho::bcgs2 ? o.block_size : 1), a_(a), m_(m),
-        sync_(o.time_split && !o.time_split_events), events_(o.time_split_events), fused_(o.mode == Mode::fused),
+  ResidentSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options& o,
+                TimeSplit& t)
+      : DeviceVectorOps<V>(a.device(), a.size(), max_terms,
+                           o.ortho == Ortho::bcgs2 ? o.block_size : 1),
+        a_(a),
+        m_(m),
+        sync_(o.time_split && !o.time_split_events),
+        events_(o.time_split_events),
+        fused_(o.mode == Mode::fused),
         t_(t) {}
 
   /// Whether DCGS2 joins its two reductions and its two updates (one pass
@@ -74,8 +80,10 @@ class ResidentSpace : public DeviceVectorOps<V> {
   /// z = M r, or z = r without a preconditioner.
   void precond(const Vec& r, Vec& z) {
     timed(&TimeSplit::precond, [&] {
-      if (m_) m_->apply(r, z);
-      else this->combine(z, 0, V(1), &r, 0, nullptr, 0, 0, nullptr);
+      if (m_)
+        m_->apply(r, z);
+      else
+        this->combine(z, 0, V(1), &r, 0, nullptr, 0, 0, nullptr);
     });
   }
   Vec from_device(const Buffer<V>& b) {
@@ -102,9 +110,14 @@ template <Scalar V>
 class ThesisSpace : public HostVectorOps<V> {
  public:
   using Vec = std::vector<V>;
-  ThesisSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options&, TimeSplit& t)
-      : HostVectorOps<V>(a.size(), max_terms), a_(a), m_(m), t_(t),
-        in_(a.device(), a.size()), out_(a.device(), a.size()) {}
+  ThesisSpace(LinearOperator<V>& a, LinearOperator<V>* m, int max_terms, const Options&,
+              TimeSplit& t)
+      : HostVectorOps<V>(a.size(), max_terms),
+        a_(a),
+        m_(m),
+        t_(t),
+        in_(a.device(), a.size()),
+        out_(a.device(), a.size()) {}
 
   template <class F>
   void timed(double TimeSplit::*slot, F&& f) {
@@ -116,8 +129,10 @@ class ThesisSpace : public HostVectorOps<V> {
   bool fused() const { return false; }  // the host runs the separate kernels
   void apply_a(const Vec& x, Vec& y) { offload(a_, x, y, &TimeSplit::spmv); }
   void precond(const Vec& r, Vec& z) {
-    if (m_) offload(*m_, r, z, &TimeSplit::precond);
-    else timed(&TimeSplit::precond, [&] { z = r; });
+    if (m_)
+      offload(*m_, r, z, &TimeSplit::precond);
+    else
+      timed(&TimeSplit::precond, [&] { z = r; });
   }
   Vec from_device(const Buffer<V>& b) {
     Vec v;

@@ -34,9 +34,9 @@ inline double power_of_two_near(double x) { return std::exp2(std::round(std::log
 /// column of H (unrotated, also recorded in Hraw), returning 0, 1 (not
 /// finite) or 2 (happy breakdown). Returns the last column's code.
 template <class Space, class V, class Apply, class Column>
-int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, std::size_t M, const Options& o,
-                Result& res, Apply&& apply_to_slot, Column&& column, const std::vector<wide_t<V>>& Hraw,
-                NewtonShifts<wide_t<V>>& shifts) {
+int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, std::size_t M,
+                const Options& o, Result& res, Apply&& apply_to_slot, Column&& column,
+                const std::vector<wide_t<V>>& Hraw, NewtonShifts<wide_t<V>>& shifts) {
   using W = wide_t<V>;
   using R = sparse::real_t<V>;
   const double eps = std::numeric_limits<R>::epsilon();
@@ -47,8 +47,8 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
   auto hraw = [&](std::size_t r, std::size_t c) { return Hraw[r + c * (M + 1)]; };
   std::size_t k = 0;  // q_0 .. q_k are in slots 0..k; columns 0..k-1 of H are final
   while (k < M && res.iterations < o.max_iters) {
-    int t = static_cast<int>(std::min<std::size_t>({std::size_t(o.block_size), M - k,
-                                                    std::size_t(o.max_iters - res.iterations)}));
+    int t = static_cast<int>(std::min<std::size_t>(
+        {std::size_t(o.block_size), M - k, std::size_t(o.max_iters - res.iterations)}));
     // Until the shifts are known (the first s steps of a solve) blocks of
     // one vector: plain Arnoldi with CGS2. A monomial block there, where the
     // residual is largest, costs the final residual a factor of 5 (s = 4)
@@ -65,13 +65,14 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
         if (!std::isfinite(an)) return 1;
         shifts.sigma = an > 0 ? power_of_two_near(an) : 1.0;
       }
-      if (!shifts.theta.empty()) theta[std::size_t(i - 1)] = shifts.theta[std::size_t(i - 1) % shifts.theta.size()];
+      if (!shifts.theta.empty())
+        theta[std::size_t(i - 1)] = shifts.theta[std::size_t(i - 1) % shifts.theta.size()];
       // the coefficient rounded to V is the shift the basis really has
       const V c = narrow<V>(-theta[std::size_t(i - 1)] / shifts.sigma);
       theta[std::size_t(i - 1)] = -W(c) * shifts.sigma;
       s.timed(&TimeSplit::ortho, [&] {
-        s.combine(basis, k + std::size_t(i), narrow<V>(1.0 / shifts.sigma), &w, 0, &basis, k + std::size_t(i) - 1, 1,
-                  &c);
+        s.combine(basis, k + std::size_t(i), narrow<V>(1.0 / shifts.sigma), &w, 0, &basis,
+                  k + std::size_t(i) - 1, 1, &c);
       });
     }
     // 2. Block CGS2 against Q = slots 0..k, each projection one pass for the
@@ -96,20 +97,23 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       std::vector<double> raw(static_cast<std::size_t>(t));
       s.timed(&TimeSplit::ortho, [&] {
         prod.resize(kt * std::size_t(t));
-        s.dots_block(basis, 0, static_cast<int>(kt), y0, t, prod.data());  // prod[r kt + i] = <slot_i, y_r>
+        s.dots_block(basis, 0, static_cast<int>(kt), y0, t,
+                     prod.data());  // prod[r kt + i] = <slot_i, y_r>
       });
       for (const V& v : prod) {
         const std::complex<double> z{W(v)};
         if (!std::isfinite(z.real()) || !std::isfinite(z.imag())) return 1;
       }
       for (int r = 0; r < t; ++r) {
-        for (std::size_t i = 0; i < kq; ++i) Cp[i + std::size_t(r) * kq] = W(prod[std::size_t(r) * kt + i]);
+        for (std::size_t i = 0; i < kq; ++i)
+          Cp[i + std::size_t(r) * kq] = W(prod[std::size_t(r) * kt + i]);
         raw[std::size_t(r)] = std::real(W(prod[std::size_t(r) * kt + kq + std::size_t(r)]));
       }
       for (int r = 0; r < t; ++r)
         for (int l = 0; l < t; ++l) {
           W acc = W(prod[std::size_t(r) * kt + kq + std::size_t(l)]);
-          for (std::size_t i = 0; i < kq; ++i) acc -= conj_of(Cp[i + std::size_t(l) * kq]) * Cp[i + std::size_t(r) * kq];
+          for (std::size_t i = 0; i < kq; ++i)
+            acc -= conj_of(Cp[i + std::size_t(l) * kq]) * Cp[i + std::size_t(r) * kq];
           g[std::size_t(l) + std::size_t(r) * t] = acc;
         }
       int p = cholesky_upper(g, t, pivot_tol, Rpass, raw);
@@ -129,7 +133,8 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       for (int c = 0; c < tp; ++c)
         for (std::size_t i = 0; i < kq; ++i) {
           W acc = 0;
-          for (int l = 0; l <= c; ++l) acc += Cp[i + std::size_t(l) * kq] * Rm[std::size_t(l) + std::size_t(c) * t];
+          for (int l = 0; l <= c; ++l)
+            acc += Cp[i + std::size_t(l) * kq] * Rm[std::size_t(l) + std::size_t(c) * t];
           Cm[i + std::size_t(c) * kq] += acc;
         }
       {
@@ -137,18 +142,22 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
         for (int c = 0; c < tp; ++c)
           for (int r = 0; r <= c; ++r) {
             W acc = 0;
-            for (int l = r; l <= c; ++l) acc += Rpass[std::size_t(r) + std::size_t(l) * t] * Rm[std::size_t(l) + std::size_t(c) * t];
+            for (int l = r; l <= c; ++l)
+              acc += Rpass[std::size_t(r) + std::size_t(l) * t] *
+                     Rm[std::size_t(l) + std::size_t(c) * t];
             prodR[std::size_t(r) + std::size_t(c) * t] = acc;
           }
         Rm.swap(prodR);
       }
       if (zero_block) break;
-      if (p < t) {  // the block ends before column p (the vectors after it stay in their slots, unused)
+      if (p <
+          t) {  // the block ends before column p (the vectors after it stay in their slots, unused)
         ++res.sstep_short_blocks;
         auto leading = [&](std::vector<W>& m) {
           std::vector<W> out(std::size_t(p) * p);
           for (int c = 0; c < p; ++c)
-            for (int r = 0; r < p; ++r) out[std::size_t(r) + std::size_t(c) * p] = m[std::size_t(r) + std::size_t(c) * t];
+            for (int r = 0; r < p; ++r)
+              out[std::size_t(r) + std::size_t(c) * p] = m[std::size_t(r) + std::size_t(c) * t];
           m.swap(out);
         };
         leading(Rm);
@@ -161,14 +170,18 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       a.assign(std::size_t(t) * t, V(0));
       coef.assign(kq * std::size_t(t), V(0));
       for (int r = 0; r < t; ++r) {
-        for (int l = 0; l <= r; ++l) a[std::size_t(r) * t + l] = narrow<V>(inv[std::size_t(l) + std::size_t(r) * t]);
+        for (int l = 0; l <= r; ++l)
+          a[std::size_t(r) * t + l] = narrow<V>(inv[std::size_t(l) + std::size_t(r) * t]);
         for (std::size_t i = 0; i < kq; ++i) {
           W acc = 0;
-          for (int l = 0; l <= r; ++l) acc += Cp[i + std::size_t(l) * kq] * inv[std::size_t(l) + std::size_t(r) * t];
+          for (int l = 0; l <= r; ++l)
+            acc += Cp[i + std::size_t(l) * kq] * inv[std::size_t(l) + std::size_t(r) * t];
           coef[std::size_t(r) * kq + i] = narrow<V>(-acc);
         }
       }
-      s.timed(&TimeSplit::ortho, [&] { s.combine_block(basis, y0, t, a.data(), 0, static_cast<int>(kq), coef.data()); });
+      s.timed(&TimeSplit::ortho, [&] {
+        s.combine_block(basis, y0, t, a.data(), 0, static_cast<int>(kq), coef.data());
+      });
     }
     if (zero_block) {
       Rm.assign(1, W(0));
@@ -205,9 +218,11 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
     }
     for (int c = 0; c < t; ++c) {
       const std::size_t j = k + std::size_t(c);
-      const int st = column(j, Hn.data() + std::size_t(c) * rows, std::abs(Hn[j + 1 + std::size_t(c) * rows]));
+      const int st =
+          column(j, Hn.data() + std::size_t(c) * rows, std::abs(Hn[j + 1 + std::size_t(c) * rows]));
       if (st != 0) return st;
-      if (res.iterations >= o.max_iters || (!o.fixed_iterations && res.history.back() <= o.tol)) return 0;
+      if (res.iterations >= o.max_iters || (!o.fixed_iterations && res.history.back() <= o.tol))
+        return 0;
     }
     // The Newton shifts: the Ritz values of H's leading s x s part, once the
     // first s steps have run, Leja-ordered.
@@ -215,7 +230,9 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       const int kk = int(k) + t;
       std::vector<std::complex<double>> h(std::size_t(kk) * kk);
       for (int c = 0; c < kk; ++c)
-        for (int r = 0; r < kk; ++r) h[std::size_t(r) + std::size_t(c) * kk] = r <= c + 1 ? std::complex<double>(hraw(r, c)) : 0.0;
+        for (int r = 0; r < kk; ++r)
+          h[std::size_t(r) + std::size_t(c) * kk] =
+              r <= c + 1 ? std::complex<double>(hraw(r, c)) : 0.0;
       std::vector<std::complex<double>> ritz = hessenberg_eigenvalues(h, kk);
       if constexpr (!sparse::is_complex_v<V>)
         for (auto& z : ritz) z = std::real(z);
@@ -224,8 +241,10 @@ int sstep_cycle(Space& s, typename Space::Vec& basis, typename Space::Vec& w, st
       for (const auto& z : ritz) radius = std::max(radius, std::abs(z - ritz[0]));
       for (const auto& z : ritz) {
         if (!std::isfinite(std::abs(z))) return 1;
-        if constexpr (sparse::is_complex_v<V>) shifts.theta.push_back(W(z));
-        else shifts.theta.push_back(std::real(z));
+        if constexpr (sparse::is_complex_v<V>)
+          shifts.theta.push_back(W(z));
+        else
+          shifts.theta.push_back(std::real(z));
       }
       // scale by the Ritz values' spread (a power of two; else ||A M q_0||'s)
       if (radius > 0) shifts.sigma = power_of_two_near(radius / 2);

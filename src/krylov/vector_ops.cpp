@@ -32,7 +32,8 @@ void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
   for (int i = 0; i < k; ++i) put(c[i]);
 }
 
-void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t count, const char* what) {
+void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t count,
+                const char* what) {
   if ((slot + count) * n > size)
     throw Error(std::string("krylov: ") + what + " reaches slot " + std::to_string(slot + count) +
                 " of a block of " + std::to_string(n ? size / n : 0) + " vectors");
@@ -40,8 +41,8 @@ void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t c
 
 // The slots a dots call reads exist (any block type with size() in values).
 template <class B, class W2>
-void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
-                const W2* w2, std::size_t w2_slot) {
+void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B& w,
+                std::size_t w_slot, const W2* w2, std::size_t w2_slot) {
   check_slot(basis.size(), n, first, std::size_t(k), "dots (basis)");
   check_slot(w.size(), n, w_slot, 1, "dots (w)");
   if (w2) check_slot(w2->size(), n, w2_slot, 1, "dots (w2)");
@@ -50,34 +51,42 @@ void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B
 }  // namespace
 
 template <Scalar V>
-DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms, int block)
+DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms,
+                                    int block)
     : device_(std::move(device)),
       n_(n),
       max_terms_(std::max(max_terms, 1)),
       block_(std::clamp(block, 1, TS_KRY_BLOCK_MAX)),
       // two complex coefficient lists, at least update's two lists of 3, and
       // combine_block's block_ lists of block_ + max_terms_ complex values
-      slot_reals_(std::max<std::size_t>({4 * std::size_t(max_terms_ + 1), 12,
-                                         2 * std::size_t(block_) * std::size_t(block_ + max_terms_)})),
+      slot_reals_(
+          std::max<std::size_t>({4 * std::size_t(max_terms_ + 1), 12,
+                                 2 * std::size_t(block_) * std::size_t(block_ + max_terms_)})),
       slots_(std::max<std::size_t>(8, 2 * std::size_t(max_terms_) + 8)),
       // the products of max_terms_ basis vectors against two right-hand sides, or a block's
-      partials_(device_, 2 * std::size_t(std::max(2, block_)) * std::max<std::size_t>(kernels::chunks(n), 1) *
+      partials_(device_, 2 * std::size_t(std::max(2, block_)) *
+                             std::max<std::size_t>(kernels::chunks(n), 1) *
                              std::size_t(max_terms_)),
       sums_(device_, 2 * std::size_t(std::max(2, block_)) * std::size_t(max_terms_)),
       coef_(device_, slot_reals_ * slots_),
       coef_host_(device_, slot_reals_ * slots_) {}
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V* out, V* out2, bool compressed) {
+void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V* out, V* out2,
+                                  bool compressed) {
   if (k <= 0) return;
-  if (k > max_terms_) throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " + std::to_string(max_terms_));
+  if (k > max_terms_)
+    throw Error("krylov: " + std::to_string(k) + " dot products at once; capacity " +
+                std::to_string(max_terms_));
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  const int count = w2.handle ? 2 * k : k;  // the second right-hand side's products follow the first's
+  const int count =
+      w2.handle ? 2 * k : k;  // the second right-hand side's products follow the first's
   // the chunk partials are reduced on the device too: only 2 * count reals cross
   dispatch(*device_, [&](auto tag) {
-    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle, basis.slot * n_ * nc, n_ * nc, w.handle,
-                     w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(), compressed);
+    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle, basis.slot * n_ * nc, n_ * nc,
+                     w.handle, w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(),
+                     compressed);
   });
   reduce_partials(count, nullptr);
   if (out) pairs_to_values<V>(host_sums_.data(), std::size_t(k), out);
@@ -88,7 +97,8 @@ template <Scalar V>
 void DeviceVectorOps<V>::reduce_partials(int count, V* out) {
   using R = real_of<V>;
   dispatch(*device_, [&](auto tag) {
-    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), count, partials_.handle(), sums_.handle());
+    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), count, partials_.handle(),
+                           sums_.handle());
   });
   host_sums_.resize(2 * std::size_t(count));
   device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
@@ -111,7 +121,8 @@ std::size_t DeviceVectorOps<V>::upload_coefficients() {
   if (packed_.size() > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
   const std::size_t off = claim_coefficient_slot();
   std::copy(packed_.begin(), packed_.end(), coef_host_.data() + off);
-  device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off, packed_.size() * sizeof(R), false);
+  device_->queue().write(coef_.handle(), off * sizeof(R), coef_host_.data() + off,
+                         packed_.size() * sizeof(R), false);
   return off;
 }
 
@@ -122,27 +133,34 @@ void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   constexpr int nc = components<V>();
   constexpr bool compressed = std::is_same_v<B, Basis>;
   const int k = static_cast<int>(j) + 1;
-  if (pending_.size() >= 2) throw Error("krylov: a third DCGS2 step enqueued before the first one's sums were taken");
-  if (k > max_terms_) throw Error("krylov: DCGS2 step " + std::to_string(j) + "; capacity " + std::to_string(max_terms_));
-  if (!device_coefficients()) throw Error("krylov: DCGS2's device coefficients need double precision on " + device_->id());
+  if (pending_.size() >= 2)
+    throw Error("krylov: a third DCGS2 step enqueued before the first one's sums were taken");
+  if (k > max_terms_)
+    throw Error("krylov: DCGS2 step " + std::to_string(j) + "; capacity " +
+                std::to_string(max_terms_));
+  if (!device_coefficients())
+    throw Error("krylov: DCGS2's device coefficients need double precision on " + device_->id());
   check_slot(basis.size(), n_, 0, j + 2, "DCGS2 step (basis)");
   check_slot(w.size(), n_, 0, 1, "DCGS2 step (w)");
   // the lists [inv, c_0..c_j] and [inv, c2_0..c2_{j-1}] (krylov_dcgs2.h), checked before anything is enqueued
-  if (std::size_t(nc) * (2 * j + 3) > slot_reals_) throw Error("krylov: coefficient list longer than a ring slot");
+  if (std::size_t(nc) * (2 * j + 3) > slot_reals_)
+    throw Error("krylov: coefficient list longer than a ring slot");
   const std::size_t reals = 4 * std::size_t(max_terms_);
   if (!steps_)
-    steps_.reset(new StepSums{{Buffer<R>(device_, reals), Buffer<R>(device_, reals)}, PinnedBuffer<R>(device_, 2 * reals)});
+    steps_.reset(new StepSums{{Buffer<R>(device_, reals), Buffer<R>(device_, reals)},
+                              PinnedBuffer<R>(device_, 2 * reals)});
   const int slot = next_step_slot_;
   next_step_slot_ ^= 1;
   const std::size_t ld = n_ * nc;
   dispatch(*device_, [&](auto tag) {
-    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), 0, ld, basis.handle(), j * ld, w.handle(), 0,
-                     partials_.handle(), compressed);
+    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), 0, ld, basis.handle(), j * ld,
+                     w.handle(), 0, partials_.handle(), compressed);
     kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), 2 * k, partials_.handle(),
                            steps_->device[slot].handle());
   });
   Queue& q = device_->queue();
-  q.read(steps_->device[slot].handle(), 0, steps_->host.data() + slot * reals, 4 * std::size_t(k) * sizeof(R), false);
+  q.read(steps_->device[slot].handle(), 0, steps_->host.data() + slot * reals,
+         4 * std::size_t(k) * sizeof(R), false);
   pending_.push_back({slot, k, q.record()});
   const std::size_t off = claim_coefficient_slot();
   kernels::SecondOutput s2;
@@ -153,10 +171,10 @@ void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   s2.x = basis.handle();
   s2.x_off = j * ld;
   dispatch(*device_, [&](auto tag) {
-    kernels::dcgs2_coef<R>(tag, *device_, nc, static_cast<int>(j), steps_->device[slot].handle(), 0, coef_.handle(),
-                           off);
-    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, w.handle(), 0, basis.handle(), 0, ld,
-                        basis.handle(), (j + 1) * ld, s2, compressed, false);
+    kernels::dcgs2_coef<R>(tag, *device_, nc, static_cast<int>(j), steps_->device[slot].handle(), 0,
+                           coef_.handle(), off);
+    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, w.handle(), 0,
+                        basis.handle(), 0, ld, basis.handle(), (j + 1) * ld, s2, compressed, false);
   });
 }
 
@@ -172,39 +190,46 @@ void DeviceVectorOps<V>::dcgs2_sums(std::vector<real_of<V>>& sums) {
 
 template <Scalar V>
 template <class B>
-void DeviceVectorOps<V>::dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
-                                       const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+void DeviceVectorOps<V>::dots2_checked(const B& basis, std::size_t first, int k, const B& w,
+                                       std::size_t w_slot, const Vec* w2, std::size_t w2_slot,
+                                       V* out, V* out2) {
   if (k <= 0) return;
   check_dots(n_, basis, first, k, w, w_slot, w2, w2_slot);
-  dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot}, out, out2,
-           std::is_same_v<B, Basis>);
+  dots_raw({basis.handle(), first}, k, {w.handle(), w_slot}, {w2 ? w2->handle() : nullptr, w2_slot},
+           out, out2, std::is_same_v<B, Basis>);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
-                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+void DeviceVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w,
+                               std::size_t w_slot, const Vec* w2, std::size_t w2_slot, V* out,
+                               V* out2) {
   dots2_checked(basis, first, k, w, w_slot, w2, w2_slot, out, out2);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot,
-                               const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+void DeviceVectorOps<V>::dots2(const Basis& basis, std::size_t first, int k, const Basis& w,
+                               std::size_t w_slot, const Vec* w2, std::size_t w2_slot, V* out,
+                               V* out2) {
   dots2_checked(basis, first, k, w, w_slot, w2, w2_slot, out, out2);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots(const Basis& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
-                              V* out) {
+void DeviceVectorOps<V>::dots(const Basis& basis, std::size_t first, int k, const Vec& w,
+                              std::size_t w_slot, V* out) {
   if (k <= 0) return;
   check_slot(basis.size(), n_, first, std::size_t(k), "dots (basis)");
   check_slot(w.size(), n_, w_slot, 1, "dots (w)");
-  dots_raw({basis.handle(), first}, k, {basis.handle(), first}, {w.handle(), w_slot}, nullptr, out, true);
+  dots_raw({basis.handle(), first}, k, {basis.handle(), first}, {w.handle(), w_slot}, nullptr, out,
+           true);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k,
-                                     const V* c, const RawSecond& second, bool compressed) {
-  if (k > max_terms_) throw Error("krylov: a combination of " + std::to_string(k) + " vectors; capacity " + std::to_string(max_terms_));
+void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x,
+                                     Operand basis, int k, const V* c, const RawSecond& second,
+                                     bool compressed) {
+  if (k > max_terms_)
+    throw Error("krylov: a combination of " + std::to_string(k) + " vectors; capacity " +
+                std::to_string(max_terms_));
   if (second.y && (second.k < 0 || second.k > k))
     throw Error("krylov: combine's second output takes at most the first's vectors");
   constexpr int nc = components<V>();
@@ -225,15 +250,16 @@ void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V
   }
   dispatch(*device_, [&](auto tag) {
     kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x.handle, x.slot * n_ * nc,
-                        k > 0 ? basis.handle : nullptr, basis.slot * n_ * nc, n_ * nc, y, y_slot * n_ * nc, s2,
-                        compressed, y_real);
+                        k > 0 ? basis.handle : nullptr, basis.slot * n_ * nc, n_ * nc, y,
+                        y_slot * n_ * nc, s2, compressed, y_real);
   });
 }
 
 template <Scalar V>
 template <class Y, class B, class Sec>
-void DeviceVectorOps<V>::combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                          const B* basis, std::size_t first, int k, const V* c, const Sec& second) {
+void DeviceVectorOps<V>::combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x,
+                                          std::size_t x_slot, const B* basis, std::size_t first,
+                                          int k, const V* c, const Sec& second) {
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
@@ -241,8 +267,9 @@ void DeviceVectorOps<V>::combine2_checked(Y& y, std::size_t y_slot, V a, const V
   if (second.y) {
     check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
     if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
-    s2 = {second.y->handle(), second.y_slot, second.a, {second.x ? second.x->handle() : nullptr, second.x_slot},
-          second.k, second.c};
+    s2 = {second.y->handle(), second.y_slot,
+          second.a,           {second.x ? second.x->handle() : nullptr, second.x_slot},
+          second.k,           second.c};
   }
   constexpr bool compressed = std::is_same_v<B, Basis>;
   // a working-precision y over a compressed basis: the basis widened
@@ -253,20 +280,22 @@ void DeviceVectorOps<V>::combine2_checked(Y& y, std::size_t y_slot, V a, const V
 
 template <Scalar V>
 void DeviceVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                  const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+                                  const Vec* basis, std::size_t first, int k, const V* c,
+                                  const Second& second) {
   combine2_checked(y, y_slot, a, x, x_slot, basis, first, k, c, second);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                  const Basis* basis, std::size_t first, int k, const V* c,
-                                  const BasisSecond& second) {
+void DeviceVectorOps<V>::combine2(Basis& y, std::size_t y_slot, V a, const Vec* x,
+                                  std::size_t x_slot, const Basis* basis, std::size_t first, int k,
+                                  const V* c, const BasisSecond& second) {
   combine2_checked(y, y_slot, a, x, x_slot, basis, first, k, c, second);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot,
-                                         const Basis* basis, std::size_t first, int k, const V* c) {
+void DeviceVectorOps<V>::combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x,
+                                         std::size_t x_slot, const Basis* basis, std::size_t first,
+                                         int k, const V* c) {
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
@@ -274,8 +303,8 @@ void DeviceVectorOps<V>::combine_basis_x(Basis& y, std::size_t y_slot, V a, cons
   // (zero coefficients) goes to y's scratch slot
   zeros_.assign(std::size_t(k), V(0));
   const RawSecond s2{y.handle(), y_slot, a, {x ? x->handle() : nullptr, x_slot}, k, c};
-  combine_raw(y.handle(), y.scratch_slot(), false, V(0), {}, {basis ? basis->handle() : nullptr, first}, k,
-              zeros_.data(), s2, true);
+  combine_raw(y.handle(), y.scratch_slot(), false, V(0), {},
+              {basis ? basis->handle() : nullptr, first}, k, zeros_.data(), s2, true);
 }
 
 template <Scalar V>
@@ -286,39 +315,44 @@ void DeviceVectorOps<V>::widen(Vec& y, std::size_t y_slot, V a, const Vec* x, st
 
 template <Scalar V>
 void DeviceVectorOps<V>::block_diag(int bs, const Buffer<V>& d, const Vec& x, Vec& y) {
-  if (bs <= 0 || x.size() % std::size_t(bs) || d.size() != x.size() * std::size_t(bs) || y.size() != x.size())
+  if (bs <= 0 || x.size() % std::size_t(bs) || d.size() != x.size() * std::size_t(bs) ||
+      y.size() != x.size())
     throw Error("krylov: block_diag sizes do not fit (n " + std::to_string(x.size()) + ", block " +
                 std::to_string(bs) + ", diagonal " + std::to_string(d.size()) + ")");
   constexpr int nc = components<V>();
   dispatch(*device_, [&](auto tag) {
-    kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(), y.handle());
+    kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(),
+                                    y.handle());
   });
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::dots_block(const Vec& basis, std::size_t first, int k, std::size_t y_first, int t, V* out) {
+void DeviceVectorOps<V>::dots_block(const Vec& basis, std::size_t first, int k, std::size_t y_first,
+                                    int t, V* out) {
   if (k <= 0 || t <= 0) return;
   if (k > max_terms_ || t > block_)
-    throw Error("krylov: block products of " + std::to_string(k) + " x " + std::to_string(t) + " vectors; capacity " +
-                std::to_string(max_terms_) + " x " + std::to_string(block_));
+    throw Error("krylov: block products of " + std::to_string(k) + " x " + std::to_string(t) +
+                " vectors; capacity " + std::to_string(max_terms_) + " x " +
+                std::to_string(block_));
   check_slot(basis.size(), n_, first, std::size_t(k), "dots_block (basis)");
   check_slot(basis.size(), n_, y_first, std::size_t(t), "dots_block (block)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
   dispatch(*device_, [&](auto tag) {
-    kernels::dots_block<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, t, basis.handle(),
-                           y_first * n_ * nc, n_ * nc, partials_.handle());
+    kernels::dots_block<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, t,
+                           basis.handle(), y_first * n_ * nc, n_ * nc, partials_.handle());
   });
   reduce_partials(k * t, out);
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::combine_block(Vec& basis, std::size_t y_first, int t, const V* a, std::size_t first, int k,
-                                       const V* c) {
+void DeviceVectorOps<V>::combine_block(Vec& basis, std::size_t y_first, int t, const V* a,
+                                       std::size_t first, int k, const V* c) {
   if (t <= 0) return;
   if (k < 0 || k > max_terms_ || t > block_)
-    throw Error("krylov: a block combination of " + std::to_string(t) + " outputs over " + std::to_string(k) +
-                " vectors; capacity " + std::to_string(block_) + " over " + std::to_string(max_terms_));
+    throw Error("krylov: a block combination of " + std::to_string(t) + " outputs over " +
+                std::to_string(k) + " vectors; capacity " + std::to_string(block_) + " over " +
+                std::to_string(max_terms_));
   check_slot(basis.size(), n_, y_first, std::size_t(t), "combine_block (block)");
   if (k > 0) check_slot(basis.size(), n_, first, std::size_t(k), "combine_block (basis)");
   if (k > 0 && first < y_first + std::size_t(t) && y_first < first + std::size_t(k))
@@ -332,22 +366,29 @@ void DeviceVectorOps<V>::combine_block(Vec& basis, std::size_t y_first, int t, c
   }
   const std::size_t off = upload_coefficients();
   dispatch(*device_, [&](auto tag) {
-    kernels::combine_block<R>(tag, *device_, nc, n_, t, coef_.handle(), off, k, k > 0 ? basis.handle() : nullptr,
-                              first * n_ * nc, basis.handle(), y_first * n_ * nc, n_ * nc);
+    kernels::combine_block<R>(tag, *device_, nc, n_, t, coef_.handle(), off, k,
+                              k > 0 ? basis.handle() : nullptr, first * n_ * nc, basis.handle(),
+                              y_first * n_ * nc, n_ * nc);
   });
 }
 
 template <Scalar V>
-void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, const Buffer<V>* d, Vec* z,
-                                const Products& want, V* out) {
+void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2,
+                                const Buffer<V>* d, Vec* z, const Products& want, V* out) {
   const Vec* e = want.e;
   auto fits = [&](const Buffer<V>* v, const char* what) {
     if (v && v->size() != n_)
       throw Error(std::string("krylov: update's ") + what + " has " + std::to_string(v->size()) +
                   " values, the vectors " + std::to_string(n_));
   };
-  for (auto [v, what] : {std::pair{(const Buffer<V>*)&y, "y"}, {lin.x, "x"}, {lin.u, "u"}, {lin.w, "w"},
-                         {(const Buffer<V>*)y2, "y2"}, {d, "diagonal"}, {(const Buffer<V>*)z, "z"}, {e, "e"}})
+  for (auto [v, what] : {std::pair{(const Buffer<V>*)&y, "y"},
+                         {lin.x, "x"},
+                         {lin.u, "u"},
+                         {lin.w, "w"},
+                         {(const Buffer<V>*)y2, "y2"},
+                         {d, "diagonal"},
+                         {(const Buffer<V>*)z, "z"},
+                         {e, "e"}})
     fits(v, what);
   if (y2) {
     fits(lin2.x, "x2");
@@ -370,8 +411,10 @@ void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2
   kernels::UpdateOperands op;
   op.x = h(lin.x), op.u = h(lin.u), op.w = h(lin.w), op.y = y.handle();
   if (y2) op.x2 = h(lin2.x), op.u2 = h(lin2.u), op.w2 = h(lin2.w), op.y2 = y2->handle();
-  if (z) op.d = d->handle(), op.z = z->handle();
-  else op.e = h(e);
+  if (z)
+    op.d = d->handle(), op.z = z->handle();
+  else
+    op.e = h(e);
   op.norm = want.norm;
   op.dot = want.yz || e;
   dispatch(*device_, [&](auto tag) {
@@ -386,8 +429,9 @@ HostVectorOps<V>::HostVectorOps(std::size_t n, int max_terms) : n_(n) {
 }
 
 template <Scalar V>
-void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
-                             const Vec* w2, std::size_t w2_slot, V* out, V* out2) {
+void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const Vec& w,
+                             std::size_t w_slot, const Vec* w2, std::size_t w2_slot, V* out,
+                             V* out2) {
   if (k <= 0) return;
   check_dots(n_, basis, first, k, w, w_slot, w2, w2_slot);
   constexpr int nc = components<V>();
@@ -397,7 +441,8 @@ void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const V
   partials_.resize(w2 ? 2 * set : set);
   host::dots<R>(nc, n_, k, reinterpret_cast<const R*>(basis.data() + first * n_), n_ * nc,
                 reinterpret_cast<const R*>(w.data() + w_slot * n_),
-                w2 ? reinterpret_cast<const R*>(w2->data() + w2_slot * n_) : nullptr, partials_.data());
+                w2 ? reinterpret_cast<const R*>(w2->data() + w2_slot * n_) : nullptr,
+                partials_.data());
   sums_.resize(2 * std::size_t(count));
   host::sum_chunks<R>(chunks, count, partials_.data(), sums_.data());
   pairs_to_values<V>(sums_.data(), std::size_t(k), out);
@@ -406,14 +451,16 @@ void HostVectorOps<V>::dots2(const Vec& basis, std::size_t first, int k, const V
 
 template <Scalar V>
 void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
-                                const Vec* basis, std::size_t first, int k, const V* c, const Second& second) {
+                                const Vec* basis, std::size_t first, int k, const V* c,
+                                const Second& second) {
   check_slot(y.size(), n_, y_slot, 1, "combine (y)");
   if (x) check_slot(x->size(), n_, x_slot, 1, "combine (x)");
   if (k > 0) check_slot(basis->size(), n_, first, std::size_t(k), "combine (basis)");
   if (second.y) {
     check_slot(second.y->size(), n_, second.y_slot, 1, "combine (second y)");
     if (second.x) check_slot(second.x->size(), n_, second.x_slot, 1, "combine (second x)");
-    if (second.k < 0 || second.k > k) throw Error("krylov: combine's second output takes at most the first's vectors");
+    if (second.k < 0 || second.k > k)
+      throw Error("krylov: combine's second output takes at most the first's vectors");
   }
   constexpr int nc = components<V>();
   using R = real_of<V>;
@@ -421,11 +468,14 @@ void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, s
   pack_coef(a, c, k, coef_);
   const std::size_t off2 = coef_.size();
   if (second.y) pack_coef(second.a, second.c, second.k, coef_);
-  auto ptr = [&](const Vec* v, std::size_t slot) { return v ? reinterpret_cast<const R*>(v->data() + slot * n_) : nullptr; };
-  host::combine<R>(nc, n_, k, coef_.data(), ptr(x, x_slot), k > 0 ? ptr(basis, first) : nullptr, n_ * nc,
-                   reinterpret_cast<R*>(y.data() + y_slot * n_), 0, second.k, coef_.data() + off2,
-                   ptr(second.x, second.x_slot),
-                   second.y ? reinterpret_cast<R*>(second.y->data() + second.y_slot * n_) : nullptr);
+  auto ptr = [&](const Vec* v, std::size_t slot) {
+    return v ? reinterpret_cast<const R*>(v->data() + slot * n_) : nullptr;
+  };
+  host::combine<R>(
+      nc, n_, k, coef_.data(), ptr(x, x_slot), k > 0 ? ptr(basis, first) : nullptr, n_ * nc,
+      reinterpret_cast<R*>(y.data() + y_slot * n_), 0, second.k, coef_.data() + off2,
+      ptr(second.x, second.x_slot),
+      second.y ? reinterpret_cast<R*>(second.y->data() + second.y_slot * n_) : nullptr);
 }
 
 template class DeviceVectorOps<float>;

@@ -18,15 +18,18 @@
 namespace tessera::krylov {
 
 using sparse::Scalar;
-template <class V> using real_of = sparse::real_t<V>;
+template <class V>
+using real_of = sparse::real_t<V>;
 
 /// k reduced products stored as (re, im) pairs (the sums' layout; the
 /// imaginary part of a real value is unused) as values.
 template <class V>
 void pairs_to_values(const real_of<V>* p, std::size_t k, V* out) {
   for (std::size_t i = 0; i < k; ++i) {
-    if constexpr (sparse::is_complex_v<V>) out[i] = V(p[2 * i], p[2 * i + 1]);
-    else out[i] = p[2 * i];
+    if constexpr (sparse::is_complex_v<V>)
+      out[i] = V(p[2 * i], p[2 * i + 1]);
+    else
+      out[i] = p[2 * i];
   }
 }
 
@@ -82,8 +85,8 @@ class DeviceVectorOps {
   /// dots with a second right-hand side in the same pass over the basis:
   /// out2[i] = <basis[first+i], w2[w2_slot]> (w2 null: none). Each result
   /// has the bits dots gives it alone.
-  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, const Vec* w2,
-             std::size_t w2_slot, V* out, V* out2);
+  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+             const Vec* w2, std::size_t w2_slot, V* out, V* out2);
   /// y[y_slot] = a*x[x_slot] + sum_i c[i]*basis[first+i]; x may be null, may be y.
   void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
                std::size_t first, int k, const V* c) {
@@ -105,7 +108,8 @@ class DeviceVectorOps {
   void dots_block(const Vec& basis, std::size_t first, int k, std::size_t y_first, int t, V* out);
   /// In place: Y_r = sum_{l < t} a[r t + l] Y_l + sum_{i < k} c[r k + i] Q_i for r < t
   /// (terms in that order; Y and Q must not overlap).
-  void combine_block(Vec& basis, std::size_t y_first, int t, const V* a, std::size_t first, int k, const V* c);
+  void combine_block(Vec& basis, std::size_t y_first, int t, const V* a, std::size_t first, int k,
+                     const V* c);
 
   /// a x + b u + c w; a null vector drops its term.
   struct Lin {
@@ -130,33 +134,35 @@ class DeviceVectorOps {
   /// (`want`) in out, in that order. Every value has the bits of combine,
   /// block_diag and dots run one after another. Outputs may be inputs of
   /// their own combination.
-  void update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, const Buffer<V>* d, Vec* z, const Products& want,
-              V* out);
+  void update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, const Buffer<V>* d, Vec* z,
+              const Products& want, V* out);
 
   // The same operations on a compressed basis (basis-typed operands Basis,
   // working vectors Vec; the values are computed in V from the stored ones).
   Basis make_basis(std::size_t slots) const { return Basis(device_, n_, slots); }
-  void dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot, const Vec* w2,
-             std::size_t w2_slot, V* out, V* out2);
-  void dots(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot, V* out) {
+  void dots2(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot,
+             const Vec* w2, std::size_t w2_slot, V* out, V* out2);
+  void dots(const Basis& basis, std::size_t first, int k, const Basis& w, std::size_t w_slot,
+            V* out) {
     dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
   }
   /// <basis[first+i], w> for a working vector w (the kernels' working
   /// right-hand side is the second: the first reads basis[first] again)
   void dots(const Basis& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out);
   using BasisSecond = CombineSecond<Basis, V>;
-  void combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
-                std::size_t first, int k, const V* c, const BasisSecond& second);
-  void combine(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
-               std::size_t first, int k, const V* c) {
+  void combine2(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                const Basis* basis, std::size_t first, int k, const V* c,
+                const BasisSecond& second);
+  void combine(Basis& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+               const Basis* basis, std::size_t first, int k, const V* c) {
     combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
   }
   /// y = a*x + sum c_i basis[first+i] with x a basis vector (formed as the
   /// kernels' second output; the first goes to the hidden scratch slot)
   /// (templates, so that a null x or basis picks the overloads above)
   template <std::same_as<Basis> X>
-  void combine(Basis& y, std::size_t y_slot, V a, const X* x, std::size_t x_slot, const Basis* basis,
-               std::size_t first, int k, const V* c) {
+  void combine(Basis& y, std::size_t y_slot, V a, const X* x, std::size_t x_slot,
+               const Basis* basis, std::size_t first, int k, const V* c) {
     combine_basis_x(y, y_slot, a, x, x_slot, basis, first, k, c);
   }
   /// A working vector from basis vectors: y = a*x + sum c_i basis[first+i].
@@ -236,20 +242,20 @@ class DeviceVectorOps {
     int k = 0;
     const V* c = nullptr;
   };
-  void combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k, const V* c,
-                   const RawSecond& second, bool compressed);
+  void combine_raw(void* y, std::size_t y_slot, bool y_real, V a, Operand x, Operand basis, int k,
+                   const V* c, const RawSecond& second, bool compressed);
   /// copies packed_ into a free slot of the coefficient ring; its offset (reals)
   std::size_t upload_coefficients();
   /// the `count` reduced products (2 reals each) of the chunk partials, to out
   void reduce_partials(int count, V* out);
   template <class B>
-  void dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot, const Vec* w2,
-                     std::size_t w2_slot, V* out, V* out2);
+  void dots2_checked(const B& basis, std::size_t first, int k, const B& w, std::size_t w_slot,
+                     const Vec* w2, std::size_t w2_slot, V* out, V* out2);
   template <class Y, class B, class Sec>
-  void combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const B* basis,
-                        std::size_t first, int k, const V* c, const Sec& second);
-  void combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot, const Basis* basis,
-                       std::size_t first, int k, const V* c);
+  void combine2_checked(Y& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot,
+                        const B* basis, std::size_t first, int k, const V* c, const Sec& second);
+  void combine_basis_x(Basis& y, std::size_t y_slot, V a, const Basis* x, std::size_t x_slot,
+                       const Basis* basis, std::size_t first, int k, const V* c);
   void widen(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Basis* basis,
              std::size_t first, int k, const V* c);
 };
@@ -265,8 +271,8 @@ class HostVectorOps {
   void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
     dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
   }
-  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, const Vec* w2,
-             std::size_t w2_slot, V* out, V* out2);
+  void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
+             const Vec* w2, std::size_t w2_slot, V* out, V* out2);
   void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
                std::size_t first, int k, const V* c) {
     combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});

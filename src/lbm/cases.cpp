@@ -56,8 +56,10 @@ Case cavity(Lattice l, long n, double re, double u_lid, long nz) {
   for (long z = 0; z < depth; ++z)
     for (long y = 0; y < n + 2; ++y)
       for (long x = 0; x < n + 2; ++x) {
-        if (y == n + 1) at(c, x, y, z) = TS_LBM_MOVING;
-        else if (x == 0 || y == 0 || x == n + 1) at(c, x, y, z) = TS_LBM_WALL;
+        if (y == n + 1)
+          at(c, x, y, z) = TS_LBM_MOVING;
+        else if (x == 0 || y == 0 || x == n + 1)
+          at(c, x, y, z) = TS_LBM_WALL;
       }
   c.config.u_wall = {u_lid, 0, 0};
   c.config.tau = tau_for(re, u_lid, double(n));
@@ -93,7 +95,8 @@ Case taylor_green(Lattice l, long n, double tau, double u0, long nz) {
   c.uniform = false;
   const Grid g = c.config.grid;
   const std::size_t N = static_cast<std::size_t>(g.cells());
-  c.initial = Fields{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N, 0.0)};
+  c.initial = Fields{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N),
+                     std::vector<double>(N, 0.0)};
   const double k = 2 * kPi / double(n);
   for (long z = 0; z < g.nz; ++z)
     for (long y = 0; y < n; ++y)
@@ -114,7 +117,8 @@ Case cylinder(Lattice l, Grid g, double d, double re, double u_in) {
   if (l == Lattice::d2q9) g.nz = 1;
   check_side(g.nx, 8, "channel length");
   check_side(g.ny, 8, "channel height");
-  if (!(d >= 2 && d < double(g.ny) - 4)) throw UsageError(fmt::format("cylinder diameter {} does not fit height {}", d, g.ny));
+  if (!(d >= 2 && d < double(g.ny) - 4))
+    throw UsageError(fmt::format("cylinder diameter {} does not fit height {}", d, g.ny));
   Case c = make("cylinder", l, g);
   const double cx = double(g.nx) / 4.0, cy = double(g.ny) / 2.0 - 0.5, r = d / 2.0;
   for (long z = 0; z < g.nz; ++z)
@@ -122,10 +126,14 @@ Case cylinder(Lattice l, Grid g, double d, double re, double u_in) {
       for (long x = 0; x < g.nx; ++x) {
         auto& f = at(c, x, y, z);
         const double dx = double(x) - cx, dy = double(y) - cy;
-        if (y == 0 || y == g.ny - 1) f = TS_LBM_WALL;
-        else if (x == 0) f = TS_LBM_INLET;
-        else if (x == g.nx - 1) f = TS_LBM_OUTLET;
-        else if (dx * dx + dy * dy <= r * r) f = TS_LBM_WALL | TS_LBM_BODY;
+        if (y == 0 || y == g.ny - 1)
+          f = TS_LBM_WALL;
+        else if (x == 0)
+          f = TS_LBM_INLET;
+        else if (x == g.nx - 1)
+          f = TS_LBM_OUTLET;
+        else if (dx * dx + dy * dy <= r * r)
+          f = TS_LBM_WALL | TS_LBM_BODY;
       }
   c.config.u_in = {u_in, 0, 0};
   c.config.tau = tau_for(re, u_in, d);
@@ -142,16 +150,21 @@ Case sphere(Grid g, double d, double re, double u_in) {
   if (!(d >= 2 && d < double(std::min(g.ny, g.nz)) - 4))
     throw UsageError(fmt::format("sphere diameter {} does not fit the box", d));
   Case c = make("sphere", Lattice::d3q19, g);
-  const double cx = double(g.nx) / 4.0, cy = double(g.ny) / 2.0 - 0.5, cz = double(g.nz) / 2.0 - 0.5, r = d / 2.0;
+  const double cx = double(g.nx) / 4.0, cy = double(g.ny) / 2.0 - 0.5,
+               cz = double(g.nz) / 2.0 - 0.5, r = d / 2.0;
   for (long z = 0; z < g.nz; ++z)
     for (long y = 0; y < g.ny; ++y)
       for (long x = 0; x < g.nx; ++x) {
         auto& f = at(c, x, y, z);
         const double dx = double(x) - cx, dy = double(y) - cy, dz = double(z) - cz;
-        if (x == 0) f = TS_LBM_INLET;
-        else if (x == g.nx - 1) f = TS_LBM_OUTLET;
-        else if (y == 0 || y == g.ny - 1 || z == 0 || z == g.nz - 1) f = TS_LBM_INLET;  // free-stream faces
-        else if (dx * dx + dy * dy + dz * dz <= r * r) f = TS_LBM_WALL | TS_LBM_BODY;
+        if (x == 0)
+          f = TS_LBM_INLET;
+        else if (x == g.nx - 1)
+          f = TS_LBM_OUTLET;
+        else if (y == 0 || y == g.ny - 1 || z == 0 || z == g.nz - 1)
+          f = TS_LBM_INLET;  // free-stream faces
+        else if (dx * dx + dy * dy + dz * dz <= r * r)
+          f = TS_LBM_WALL | TS_LBM_BODY;
       }
   c.config.u_in = {u_in, 0, 0};
   c.config.tau = tau_for(re, u_in, d);
@@ -190,8 +203,10 @@ double ghia_deviation(const Case& c, const Fields& f, int re) {
   for (std::size_t p = 0; p < kGhiaY.size(); ++p) {
     const double yc = kGhiaY[p] * double(n) + 0.5;  // in cell coordinates: fluid row j sits at j
     double u;
-    if (yc <= 1.0) u = (yc - 0.5) / 0.5 * u_at(1);                                  // between wall (0) and row 1
-    else if (yc >= double(n)) u = u_at(n) + (yc - double(n)) / 0.5 * (1.0 - u_at(n));  // row n and the lid (1)
+    if (yc <= 1.0)
+      u = (yc - 0.5) / 0.5 * u_at(1);  // between wall (0) and row 1
+    else if (yc >= double(n))
+      u = u_at(n) + (yc - double(n)) / 0.5 * (1.0 - u_at(n));  // row n and the lid (1)
     else {
       const long j = long(std::floor(yc));
       const double t = yc - double(j);

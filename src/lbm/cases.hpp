@@ -16,10 +16,10 @@ struct Case {
   std::string name;
   Config config;
   std::vector<std::uint8_t> flags;
-  bool uniform = true;             ///< initial state: equilibrium at (1, u0) ...
+  bool uniform = true;  ///< initial state: equilibrium at (1, u0) ...
   std::array<double, 3> u0{0, 0, 0};
-  Fields initial;                  ///< ... or these fields
-  double length = 1, speed = 1;    ///< reference length (cells) and speed, for Re and drag
+  Fields initial;                ///< ... or these fields
+  double length = 1, speed = 1;  ///< reference length (cells) and speed, for Re and drag
   /// Sets the flags and the initial state of a solver built from `config`.
   void apply(Solver& s) const;
   void apply(DistributedSolver& s) const;

@@ -24,15 +24,17 @@ void write_checkpoint(const std::filesystem::path& path, DistributedSolver& s);
 CheckpointContents read_checkpoint_file(const std::filesystem::path& path);
 
 /// A solver on `device` holding the checkpoint's state (either layout).
-std::unique_ptr<Solver> read_checkpoint(const std::filesystem::path& path, std::shared_ptr<Device> device);
+std::unique_ptr<Solver> read_checkpoint(const std::filesystem::path& path,
+                                        std::shared_ptr<Device> device);
 
 /// A solver over `team` holding the checkpoint's state (either layout, any
 /// part count; a 3D lattice, as the distributed solver needs).
-DistributedSolver read_distributed_checkpoint(const std::filesystem::path& path, skeleton::Team team);
+DistributedSolver read_distributed_checkpoint(const std::filesystem::path& path,
+                                              skeleton::Team team);
 
 /// The raw populations of time t of one layout in the other's: a permutation
 /// (every slot moves once), so converting back gives the same bytes.
-std::vector<std::uint8_t> convert_layout(const std::vector<std::uint8_t>& raw, const Config& c, long t,
-                                         PopulationLayout from);
+std::vector<std::uint8_t> convert_layout(const std::vector<std::uint8_t>& raw, const Config& c,
+                                         long t, PopulationLayout from);
 
 }  // namespace tessera::lbm

@@ -19,8 +19,10 @@ constexpr std::string_view kMagic{"TSLBMCK1", 8};
 const std::string kWhat = "lbm checkpoint";
 
 std::array<double, 3> vec3(const nlohmann::json& j, const char* what) {
-  if (!j.is_array() || j.size() != 3) throw Error(fmt::format("'{}' is not an array of 3 numbers", what));
-  return {io::header_finite(j[0], what), io::header_finite(j[1], what), io::header_finite(j[2], what)};
+  if (!j.is_array() || j.size() != 3)
+    throw Error(fmt::format("'{}' is not an array of 3 numbers", what));
+  return {io::header_finite(j[0], what), io::header_finite(j[1], what),
+          io::header_finite(j[2], what)};
 }
 
 // Why a flag byte is outside the set lbm_flags.h defines (empty when it is
@@ -28,7 +30,8 @@ std::array<double, 3> vec3(const nlohmann::json& j, const char* what) {
 // (near a wall, recomputed on restore) may be set.
 std::string flag_problem(std::uint8_t f) {
   constexpr unsigned kDefined = TS_LBM_TYPE_MASK | TS_LBM_BODY | TS_LBM_NEAR_WALL;
-  if (f & ~kDefined & 0xffu) return fmt::format("has the undefined bits 0x{:02x} set", f & ~kDefined & 0xffu);
+  if (f & ~kDefined & 0xffu)
+    return fmt::format("has the undefined bits 0x{:02x} set", f & ~kDefined & 0xffu);
   if ((f & TS_LBM_TYPE_MASK) > TS_LBM_OUTLET)
     return fmt::format("has the cell type {} (fluid 0, wall 1, moving wall 2, inlet 3, outlet 4)",
                        f & TS_LBM_TYPE_MASK);
@@ -70,14 +73,23 @@ std::pair<long, int> cell_of_slot(const Config& c, long t, PopulationLayout layo
 
 }  // namespace
 
-std::string to_string(PopulationLayout l) { return l == PopulationLayout::pull ? "pull" : "esoteric"; }
+std::string to_string(PopulationLayout l) {
+  return l == PopulationLayout::pull ? "pull" : "esoteric";
+}
 
-std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations,
-                              PopulationLayout layout) {
-  nlohmann::json h = {{"lattice", to_string(c.lattice)}, {"collision", to_string(c.collision)},
-                            {"precision", to_string(c.precision)}, {"grid", {c.grid.nx, c.grid.ny, c.grid.nz}},
-                            {"tau", c.tau}, {"trt_magic", c.trt_magic}, {"force", c.force},
-                            {"u_wall", c.u_wall}, {"u_in", c.u_in}, {"rho_out", c.rho_out}, {"time", time}};
+std::string format_checkpoint(const Config& c, long time, std::string_view flags,
+                              std::string_view populations, PopulationLayout layout) {
+  nlohmann::json h = {{"lattice", to_string(c.lattice)},
+                      {"collision", to_string(c.collision)},
+                      {"precision", to_string(c.precision)},
+                      {"grid", {c.grid.nx, c.grid.ny, c.grid.nz}},
+                      {"tau", c.tau},
+                      {"trt_magic", c.trt_magic},
+                      {"force", c.force},
+                      {"u_wall", c.u_wall},
+                      {"u_in", c.u_in},
+                      {"rho_out", c.rho_out},
+                      {"time", time}};
   // single-device files keep the layout they always had (no field)
   if (layout != PopulationLayout::esoteric) h["layout"] = to_string(layout);
   return io::format_container(kMagic, h, {flags, populations});
@@ -105,8 +117,10 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     out.time = io::header_count(h.at("time"), "time");
     if (h.contains("layout")) {
       const std::string l = io::header_string(h.at("layout"), "layout");
-      if (l == "pull") out.layout = PopulationLayout::pull;
-      else if (l != "esoteric") throw Error("'layout' is '" + l + "' (esoteric or pull)");
+      if (l == "pull")
+        out.layout = PopulationLayout::pull;
+      else if (l != "esoteric")
+        throw Error("'layout' is '" + l + "' (esoteric or pull)");
     }
     c.validate();  // also rejects grids with a side < 1
   } catch (const std::exception& e) {
@@ -116,30 +130,37 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
   // anything is allocated.
   std::uint64_t cells = 0, pop_bytes = 0, needed = 0, total = 0;
   const auto v = c.variant();
-  const std::uint64_t framing = data.size() - box.payload.size();  // magic, lengths, header, checksum
+  const std::uint64_t framing =
+      data.size() - box.payload.size();  // magic, lengths, header, checksum
   if (!io::checked_size(std::uint64_t(c.grid.nx), std::uint64_t(c.grid.ny), 0, cells) ||
       !io::checked_size(cells, std::uint64_t(c.grid.nz), 0, cells) ||
       cells > std::uint64_t(std::numeric_limits<long>::max()) ||
       !io::checked_size(cells, std::uint64_t(v.q) * std::uint64_t(v.store_bytes()), 0, pop_bytes) ||
-      !io::checked_size(1, cells, pop_bytes, needed) || !io::checked_size(1, needed, framing, total))
+      !io::checked_size(1, cells, pop_bytes, needed) ||
+      !io::checked_size(1, needed, framing, total))
     throw bad(fmt::format("grid {}x{}x{} is too large", c.grid.nx, c.grid.ny, c.grid.nz));
   if (data.size() != total)
     throw bad(fmt::format("{} bytes, the header's lattice needs {}", data.size(), total));
   // The meaning of the state, before anything is copied: every flag in the
   // defined set, every population finite.
   auto cell_text = [&](long n) {
-    return fmt::format("({}, {}, {})", n % c.grid.nx, (n / c.grid.nx) % c.grid.ny, n / (c.grid.nx * c.grid.ny));
+    return fmt::format("({}, {}, {})", n % c.grid.nx, (n / c.grid.nx) % c.grid.ny,
+                       n / (c.grid.nx * c.grid.ny));
   };
-  const std::string_view flags = box.payload.substr(0, cells), pops = box.payload.substr(cells, pop_bytes);
+  const std::string_view flags = box.payload.substr(0, cells),
+                         pops = box.payload.substr(cells, pop_bytes);
   for (std::size_t n = 0; n < flags.size(); ++n) {
     const auto f = std::uint8_t(flags[n]);
-    if ((f & 0x38) == 0 && (f & TS_LBM_TYPE_MASK) <= TS_LBM_OUTLET) continue;  // the common case, fast
-    throw bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)), flag_problem(f), f));
+    if ((f & 0x38) == 0 && (f & TS_LBM_TYPE_MASK) <= TS_LBM_OUTLET)
+      continue;  // the common case, fast
+    throw bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)),
+                          flag_problem(f), f));
   }
   if (const long k = first_non_finite(pops, v.store_bits); k >= 0) {
     const auto [n, i] = cell_of_slot(c, out.time, out.layout, k);
-    throw bad(fmt::format("populations: non-finite value at cell {}, direction {} ({} layout, storage slot {})",
-                          cell_text(n), i, to_string(out.layout), k));
+    throw bad(fmt::format(
+        "populations: non-finite value at cell {}, direction {} ({} layout, storage slot {})",
+        cell_text(n), i, to_string(out.layout), k));
   }
   const char* p = box.payload.data();
   out.flags.assign(p, p + cells);

@@ -37,7 +37,8 @@ struct CheckpointContents {
 CheckpointContents parse_checkpoint(std::string_view data, const std::string& source);
 
 /// The checkpoint bytes of a configuration at time `time`.
-std::string format_checkpoint(const Config& c, long time, std::string_view flags, std::string_view populations,
+std::string format_checkpoint(const Config& c, long time, std::string_view flags,
+                              std::string_view populations,
                               PopulationLayout layout = PopulationLayout::esoteric);
 
 /// Calls fn(n, i, slot) for cell n and direction i of the esoteric-pull

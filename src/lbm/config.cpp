@@ -13,10 +13,13 @@ namespace tessera::lbm {
 
 namespace {
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return s;
 }
-double norm(const std::array<double, 3>& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+double norm(const std::array<double, 3>& v) {
+  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
 }  // namespace
 
 unsigned KernelVariant::group_x() const {
@@ -29,9 +32,13 @@ unsigned KernelVariant::max_registers(double peak_gbps) const {
 }
 
 int q_of(Lattice l) { return l == Lattice::d2q9 ? 9 : l == Lattice::d3q19 ? 19 : 27; }
-std::string to_string(Lattice l) { return l == Lattice::d2q9 ? "D2Q9" : l == Lattice::d3q19 ? "D3Q19" : "D3Q27"; }
+std::string to_string(Lattice l) {
+  return l == Lattice::d2q9 ? "D2Q9" : l == Lattice::d3q19 ? "D3Q19" : "D3Q27";
+}
 std::string to_string(Collision c) { return c == Collision::bgk ? "BGK" : "TRT"; }
-std::string to_string(Precision p) { return p == Precision::fp32 ? "FP32" : p == Precision::fp16s ? "FP16S" : "FP64"; }
+std::string to_string(Precision p) {
+  return p == Precision::fp32 ? "FP32" : p == Precision::fp16s ? "FP16S" : "FP64";
+}
 
 Lattice parse_lattice(const std::string& s) {
   const std::string l = lower(s);
@@ -51,13 +58,16 @@ Precision parse_precision(const std::string& s) {
   if (l == "fp32" || l == "float") return Precision::fp32;
   if (l == "fp16s" || l == "fp16") return Precision::fp16s;
   if (l == "fp64" || l == "double") return Precision::fp64;
-  throw UsageError("--precision '" + s + "': unknown storage precision (expected fp32, fp16s or fp64)");
+  throw UsageError("--precision '" + s +
+                   "': unknown storage precision (expected fp32, fp16s or fp64)");
 }
 
 double mach(double speed) { return speed * std::sqrt(3.0); }
 
 KernelVariant Config::variant() const {
-  return {q_of(lattice), precision == Precision::fp16s ? 16 : precision == Precision::fp32 ? 32 : 64};
+  return {q_of(lattice), precision == Precision::fp16s  ? 16
+                         : precision == Precision::fp32 ? 32
+                                                        : 64};
 }
 
 StepParams Config::step_params() const {
@@ -82,17 +92,21 @@ std::uint64_t Config::state_bytes() const {
 
 void Config::validate() const {
   if (grid.nx < 1 || grid.ny < 1 || grid.nz < 1)
-    throw UsageError(fmt::format("grid {}x{}x{}: every side must be at least 1", grid.nx, grid.ny, grid.nz));
+    throw UsageError(
+        fmt::format("grid {}x{}x{}: every side must be at least 1", grid.nx, grid.ny, grid.nz));
   if (lattice == Lattice::d2q9 && grid.nz != 1)
     throw UsageError(fmt::format("D2Q9 needs nz = 1 (got {})", grid.nz));
   if (!(tau > 0.5))
-    throw UsageError(fmt::format("tau = {} is unstable: BGK/TRT need tau > 0.5 (viscosity (tau-1/2)/3 > 0)", tau));
-  if (collision == Collision::trt && !(trt_magic > 0)) throw UsageError("TRT magic parameter must be > 0");
+    throw UsageError(fmt::format(
+        "tau = {} is unstable: BGK/TRT need tau > 0.5 (viscosity (tau-1/2)/3 > 0)", tau));
+  if (collision == Collision::trt && !(trt_magic > 0))
+    throw UsageError("TRT magic parameter must be > 0");
   for (auto [name, v] : {std::pair{"wall", u_wall}, std::pair{"inlet", u_in}}) {
     if (mach(norm(v)) > kMaxMach)
-      throw UsageError(fmt::format("{} velocity |u| = {:.4g} is Mach {:.3f} > {}: the lattice Boltzmann model is "
-                                   "only valid at low Mach numbers (lower the velocity, refine the grid)",
-                                   name, norm(v), mach(norm(v)), kMaxMach));
+      throw UsageError(fmt::format(
+          "{} velocity |u| = {:.4g} is Mach {:.3f} > {}: the lattice Boltzmann model is "
+          "only valid at low Mach numbers (lower the velocity, refine the grid)",
+          name, norm(v), mach(norm(v)), kMaxMach));
   }
   if (!(rho_out > 0)) throw UsageError("outlet density must be > 0");
 }

@@ -32,8 +32,8 @@ struct Config {
   Collision collision = Collision::bgk;
   Precision precision = Precision::fp32;
   Grid grid{64, 64, 64};
-  double tau = 0.6;                ///< BGK relaxation time (TRT: of the even moments)
-  double trt_magic = 3.0 / 16.0;   ///< TRT Lambda = (tau+ - 1/2)(tau- - 1/2)
+  double tau = 0.6;                       ///< BGK relaxation time (TRT: of the even moments)
+  double trt_magic = 3.0 / 16.0;          ///< TRT Lambda = (tau+ - 1/2)(tau- - 1/2)
   std::array<double, 3> force{0, 0, 0};   ///< body force density (Guo)
   std::array<double, 3> u_wall{0, 0, 0};  ///< moving-wall velocity
   std::array<double, 3> u_in{0, 0, 0};    ///< inlet velocity

@@ -23,8 +23,8 @@ bool is_wall(std::uint8_t f) {
 }
 
 PartGeometry geometry(const skeleton::PartLayout& L) {
-  return {long(L.extent(0)), long(L.extent(1)), long(L.extent(2)), long(L.sy), long(L.sz),
-          long(L.component_stride), long(L.origin())};
+  return {long(L.extent(0)), long(L.extent(1)),        long(L.extent(2)), long(L.sy),
+          long(L.sz),        long(L.component_stride), long(L.origin())};
 }
 
 }  // namespace
@@ -58,8 +58,10 @@ struct TypedImpl final : DistributedSolver::Impl {
   skeleton::ExchangeRequest crossing;
 
   TypedImpl(const skeleton::Team& team, const Config& c)
-      : a(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice), options(team)),
-        b(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice), options(team)),
+      : a(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice),
+          options(team)),
+        b(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), q_of(c.lattice),
+          options(team)),
         fl(team, skeleton::extents_3d(c.grid.nx, c.grid.ny, c.grid.nz), 1, options(team)) {
     config = c;
     params = c.step_params();
@@ -101,15 +103,16 @@ struct TypedImpl final : DistributedSolver::Impl {
       if constexpr (!std::is_same_v<typename V::store, S>) {
         throw Error("internal: lbm storage type mismatch");
       } else {
-      std::vector<S> global(std::size_t(V::q) * N);
-      for (std::size_t n = 0; n < N; ++n) {
-        if (f)
-          V::init_pull(global.data(), long(n), long(N), R(f->rho[n]), R(f->ux[n]), R(f->uy[n]), R(f->uz[n]));
-        else
-          V::init_pull(global.data(), long(n), long(N), R(rho0), R(u0[0]), R(u0[1]), R(u0[2]));
-      }
-      a.scatter(global);
-      b.scatter(global);
+        std::vector<S> global(std::size_t(V::q) * N);
+        for (std::size_t n = 0; n < N; ++n) {
+          if (f)
+            V::init_pull(global.data(), long(n), long(N), R(f->rho[n]), R(f->ux[n]), R(f->uy[n]),
+                         R(f->uz[n]));
+          else
+            V::init_pull(global.data(), long(n), long(N), R(rho0), R(u0[0]), R(u0[1]), R(u0[2]));
+        }
+        a.scatter(global);
+        b.scatter(global);
       }
       return 0;
     });
@@ -120,8 +123,8 @@ struct TypedImpl final : DistributedSolver::Impl {
     const skeleton::PartLayout& L = a.layout(p);
     Device& d = a.device(p);
     dispatch(d, [&](auto tag) {
-      kernels::stream_collide_pull(tag, d, q, variant, geometry(L), z0, z1, a.buffer(p).handle(), b.buffer(p).handle(),
-                                   fl.buffer(p).handle(), params);
+      kernels::stream_collide_pull(tag, d, q, variant, geometry(L), z0, z1, a.buffer(p).handle(),
+                                   b.buffer(p).handle(), fl.buffer(p).handle(), params);
     });
   }
 
@@ -149,7 +152,8 @@ struct TypedImpl final : DistributedSolver::Impl {
 
   std::vector<double> incoming() override {
     synchronize();
-    const std::vector<S> post = a.gather();  // outgoing populations of the last step, at their cells
+    const std::vector<S> post =
+        a.gather();  // outgoing populations of the last step, at their cells
     const Grid g = config.grid;
     const std::size_t N = static_cast<std::size_t>(g.cells());
     return point::with_variant(variant.q, variant.store_bits, [&](auto var) {
@@ -158,19 +162,21 @@ struct TypedImpl final : DistributedSolver::Impl {
       if constexpr (!std::is_same_v<typename V::store, S>) {
         throw Error("internal: lbm storage type mismatch");
       } else {
-      const auto prm = to_point_params<V>(params);
-      typename V::real fin[V::q];
-      // the pull of the kernel on the gathered (periodic, unpadded) lattice
-      for (long z = 0; z < g.nz; ++z)
-        for (long y = 0; y < g.ny; ++y)
-          for (long x = 0; x < g.nx; ++x) {
-            const long n = x + g.nx * (y + g.ny * z);
-            if (is_wall(flags[std::size_t(n)])) continue;
-            // a periodic z neighbourhood: the gathered lattice has no halo, so
-            // give the padded neighbourhood the wrapped offsets
-            V::load_in_pull_global(post.data(), flags.data(), x, y, z, g.nx, g.ny, g.nz, &prm, fin);
-            for (int i = 0; i < V::q; ++i) in[std::size_t(i) * N + std::size_t(n)] = double(fin[i]);
-          }
+        const auto prm = to_point_params<V>(params);
+        typename V::real fin[V::q];
+        // the pull of the kernel on the gathered (periodic, unpadded) lattice
+        for (long z = 0; z < g.nz; ++z)
+          for (long y = 0; y < g.ny; ++y)
+            for (long x = 0; x < g.nx; ++x) {
+              const long n = x + g.nx * (y + g.ny * z);
+              if (is_wall(flags[std::size_t(n)])) continue;
+              // a periodic z neighbourhood: the gathered lattice has no halo, so
+              // give the padded neighbourhood the wrapped offsets
+              V::load_in_pull_global(post.data(), flags.data(), x, y, z, g.nx, g.ny, g.nz, &prm,
+                                     fin);
+              for (int i = 0; i < V::q; ++i)
+                in[std::size_t(i) * N + std::size_t(n)] = double(fin[i]);
+            }
       }
       return in;
     });
@@ -197,18 +203,27 @@ struct TypedImpl final : DistributedSolver::Impl {
 
 DistributedSolver::DistributedSolver(skeleton::Team team, Config config) {
   config.validate();
-  if (config.lattice == Lattice::d2q9) throw UsageError("--streaming ab / --gpus N: the distributed solver splits z: use a 3D lattice (--lattice D3Q19 or D3Q27)");
+  if (config.lattice == Lattice::d2q9)
+    throw UsageError(
+        "--streaming ab / --gpus N: the distributed solver splits z: use a 3D lattice (--lattice D3Q19 or D3Q27)");
   if (config.grid.nz < team.total_parts())
-    throw UsageError(fmt::format("{} z-layers cannot be split over {} parts", config.grid.nz, team.total_parts()));
+    throw UsageError(fmt::format("{} z-layers cannot be split over {} parts", config.grid.nz,
+                                 team.total_parts()));
   for (int p = 0; p < team.local_parts(); ++p) {
     Config share = config;
     share.grid.nz = (config.grid.nz + team.total_parts() - 1) / team.total_parts() + 2;
     check_fits(share, team.device(p));
   }
   switch (config.variant().store_bits) {
-    case 16: impl_ = std::make_unique<TypedImpl<std::uint16_t>>(team, config); break;
-    case 32: impl_ = std::make_unique<TypedImpl<float>>(team, config); break;
-    default: impl_ = std::make_unique<TypedImpl<double>>(team, config); break;
+    case 16:
+      impl_ = std::make_unique<TypedImpl<std::uint16_t>>(team, config);
+      break;
+    case 32:
+      impl_ = std::make_unique<TypedImpl<float>>(team, config);
+      break;
+    default:
+      impl_ = std::make_unique<TypedImpl<double>>(team, config);
+      break;
   }
   set_flags(std::vector<std::uint8_t>(static_cast<std::size_t>(config.grid.cells()), TS_LBM_FLUID));
 }
@@ -223,13 +238,16 @@ int DistributedSolver::parts() const noexcept { return impl_->parts(); }
 
 void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
   if (flags.size() != static_cast<std::size_t>(impl_->config.grid.cells()))
-    throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), impl_->config.grid.cells()));
+    throw Error(
+        fmt::format("lbm: {} flags given for {} cells", flags.size(), impl_->config.grid.cells()));
   mark_near_wall(impl_->config.grid, impl_->config.lattice, flags);
   impl_->flags = std::move(flags);
   impl_->set_flags();
 }
 
-void DistributedSolver::initialize(double rho0, const std::array<double, 3>& u0) { impl_->initialize(nullptr, rho0, u0); }
+void DistributedSolver::initialize(double rho0, const std::array<double, 3>& u0) {
+  impl_->initialize(nullptr, rho0, u0);
+}
 void DistributedSolver::initialize(const Fields& f) {
   const std::size_t N = static_cast<std::size_t>(impl_->config.grid.cells());
   if (f.rho.size() != N || f.ux.size() != N || f.uy.size() != N || f.uz.size() != N)
@@ -247,7 +265,8 @@ Fields DistributedSolver::fields() {
   const auto in = incoming();
   const Grid g = impl_->config.grid;
   const std::size_t N = static_cast<std::size_t>(g.cells());
-  Fields r{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N)};
+  Fields r{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N),
+           std::vector<double>(N)};
   point::with_variant(impl_->variant.q, impl_->variant.store_bits, [&](auto var) {
     using V = decltype(var);
     const auto prm = to_point_params<V>(impl_->params);
@@ -275,15 +294,19 @@ std::array<double, 3> DistributedSolver::body_force() {
 
 std::vector<std::uint8_t> DistributedSolver::raw_populations() { return impl_->raw(); }
 
-void DistributedSolver::restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags,
-                                long t) {
+void DistributedSolver::restore(const std::vector<std::uint8_t>& populations,
+                                const std::vector<std::uint8_t>& flags, long t) {
   const auto N = static_cast<std::size_t>(impl_->config.grid.cells());
-  const std::size_t want = N * std::size_t(impl_->variant.q) * std::size_t(impl_->variant.store_bytes());
+  const std::size_t want =
+      N * std::size_t(impl_->variant.q) * std::size_t(impl_->variant.store_bytes());
   if (populations.size() != want)
-    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}", populations.size(), want));
-  if (flags.size() != N) throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), N));
+    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}",
+                            populations.size(), want));
+  if (flags.size() != N)
+    throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), N));
   impl_->flags = flags;
-  mark_near_wall(impl_->config.grid, impl_->config.lattice, impl_->flags);  // recomputed: a file's marks are not trusted
+  mark_near_wall(impl_->config.grid, impl_->config.lattice,
+                 impl_->flags);  // recomputed: a file's marks are not trusted
   impl_->set_flags();
   impl_->restore(populations);
   impl_->t = t;

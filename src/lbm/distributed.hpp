@@ -52,7 +52,8 @@ class DistributedSolver {
   /// checkpoint layout "pull"), and its restore into any part count, which
   /// continues bitwise.
   std::vector<std::uint8_t> raw_populations();
-  void restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags, long t);
+  void restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags,
+               long t);
   /// The halo traffic of the last step.
   const skeleton::ExchangeStats& last_exchange() const;
 

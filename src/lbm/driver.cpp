@@ -19,15 +19,20 @@
 namespace tessera::lbm {
 
 nlohmann::json RunSummary::to_json() const {
-  return {{"steps", steps}, {"seconds", seconds}, {"mlups", mlups}, {"mass_start", mass_start},
-          {"mass_end", mass_end}, {"mass_relative_change", mass_start ? (mass_end - mass_start) / mass_start : 0.0}};
+  return {{"steps", steps},
+          {"seconds", seconds},
+          {"mlups", mlups},
+          {"mass_start", mass_start},
+          {"mass_end", mass_end},
+          {"mass_relative_change", mass_start ? (mass_end - mass_start) / mass_start : 0.0}};
 }
 
 long first_non_finite(const Fields& f, const std::vector<std::uint8_t>& flags) {
   for (std::size_t n = 0; n < f.rho.size(); ++n) {
     const int t = flags[n] & TS_LBM_TYPE_MASK;
     if (t == TS_LBM_WALL || t == TS_LBM_MOVING) continue;
-    if (!std::isfinite(f.rho[n]) || !std::isfinite(f.ux[n]) || !std::isfinite(f.uy[n]) || !std::isfinite(f.uz[n]))
+    if (!std::isfinite(f.rho[n]) || !std::isfinite(f.ux[n]) || !std::isfinite(f.uy[n]) ||
+        !std::isfinite(f.uz[n]))
       return long(n);
   }
   return -1;
@@ -128,7 +133,8 @@ class Pieces {
  private:
   void resize(long steps) {
     const auto now = std::chrono::steady_clock::now();
-    const double per_step = std::chrono::duration<double>(now - t_).count() / double(std::max(1L, steps));
+    const double per_step =
+        std::chrono::duration<double>(now - t_).count() / double(std::max(1L, steps));
     size_ = std::clamp(long(kPieceSeconds / std::max(per_step, 1e-9)), 1L, kMaxSteps);
     t_ = now;
   }
@@ -142,7 +148,8 @@ class Pieces {
 // The .pvd entries an uninterrupted run had written before `time`: the
 // scheduled outputs (multiples of --every) whose files a restarted run finds
 // in --out, so its .pvd lists the whole run as the straight run's does.
-std::vector<std::pair<double, std::string>> earlier_outputs(const Case& c, const RunOptions& o, long time) {
+std::vector<std::pair<double, std::string>> earlier_outputs(const Case& c, const RunOptions& o,
+                                                            long time) {
   std::vector<std::pair<double, std::string>> pvd;
   std::error_code ec;
   if (o.out.empty() || o.every <= 0 || !std::filesystem::is_directory(o.out, ec)) return pvd;
@@ -150,7 +157,8 @@ std::vector<std::pair<double, std::string>> earlier_outputs(const Case& c, const
   const std::string prefix = c.name + "_";
   for (const auto& e : std::filesystem::directory_iterator(o.out, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.size() != prefix.size() + 12 || n.compare(0, prefix.size(), prefix) != 0 || n.substr(n.size() - 4) != ".vti")
+    if (n.size() != prefix.size() + 12 || n.compare(0, prefix.size(), prefix) != 0 ||
+        n.substr(n.size() - 4) != ".vti")
       continue;
     const std::string digits = n.substr(prefix.size(), 8);
     if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -172,12 +180,16 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   r.mass_start = s.mass();
   const long start = s.time();
   if (o.steps < start)
-    throw UsageError(fmt::format("--steps {}{} is the step the run ends at, but the checkpoint is already at step {}: "
-                                 "give --steps of at least {}",
-                                 o.steps, o.steps_given ? "" : " (the default)", start, start));
-  if (start > 0) std::printf("continuing from step %ld to step %ld (--steps is the step the run ends at)\n", start, o.steps);
+    throw UsageError(fmt::format(
+        "--steps {}{} is the step the run ends at, but the checkpoint is already at step {}: "
+        "give --steps of at least {}",
+        o.steps, o.steps_given ? "" : " (the default)", start, start));
+  if (start > 0)
+    std::printf("continuing from step %ld to step %ld (--steps is the step the run ends at)\n",
+                start, o.steps);
   if (o.slice_z >= s.grid().nz)
-    throw UsageError(fmt::format("--slice-z {} is outside the lattice's 0..{}", o.slice_z, s.grid().nz - 1));
+    throw UsageError(
+        fmt::format("--slice-z {} is outside the lattice's 0..{}", o.slice_z, s.grid().nz - 1));
   if (!o.png.empty()) parse_slice_quantity(o.png);  // refused before anything is written
   std::vector<std::pair<double, std::string>> pvd = earlier_outputs(c, o, start);
   if (!o.out.empty()) std::filesystem::create_directories(o.out);
@@ -191,8 +203,8 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
       pvd.emplace_back(double(s.time()), name);
       write_pvd(o.out / (c.name + ".pvd"), pvd);
       if (!o.png.empty() && png_available())
-        write_png_slice(o.out / fmt::format("{}_{:08d}.png", c.name, s.time()), fields, s.flags(), z_slice,
-                        parse_slice_quantity(o.png));
+        write_png_slice(o.out / fmt::format("{}_{:08d}.png", c.name, s.time()), fields, s.flags(),
+                        z_slice, parse_slice_quantity(o.png));
     }
     if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, s);
   };
@@ -222,33 +234,39 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
     });
     r.seconds += sec;
     if (o.progress)
-      o.progress(s.time() - start, o.steps - start, sec > 0 ? double(s.grid().cells()) * double(n) / sec * 1e-6 : 0.0);
+      o.progress(s.time() - start, o.steps - start,
+                 sec > 0 ? double(s.grid().cells()) * double(n) / sec * 1e-6 : 0.0);
     {  // NaN check after every chunk; outputs every `every` steps and at the end
       f = s.fields();
       const long bad = first_non_finite(f, s.flags());
       if (bad >= 0) {
         const Grid g = s.grid();
-        throw Error(fmt::format("the simulation diverged: a non-finite density or velocity appeared between step {} "
-                                "and step {} at cell ({}, {}, {}) (checked every {} steps; the outputs of step {} are "
-                                "the last good ones). Lower the velocity, raise tau or refine the grid.",
-                                checked, s.time(), bad % g.nx, (bad / g.nx) % g.ny, bad / (g.nx * g.ny), check,
-                                checked));
+        throw Error(fmt::format(
+            "the simulation diverged: a non-finite density or velocity appeared between step {} "
+            "and step {} at cell ({}, {}, {}) (checked every {} steps; the outputs of step {} are "
+            "the last good ones). Lower the velocity, raise tau or refine the grid.",
+            checked, s.time(), bad % g.nx, (bad / g.nx) % g.ny, bad / (g.nx * g.ny), check,
+            checked));
       }
       checked = s.time();
       const bool scheduled = s.time() == o.steps || (o.every > 0 && s.time() % o.every == 0);
-      if (const int sig = interrupted(); sig && s.time() < o.steps) {  // (a finished run just finishes)
+      if (const int sig = interrupted();
+          sig && s.time() < o.steps) {  // (a finished run just finishes)
         if (scheduled) outputs(f);
         std::filesystem::path ckpt = o.checkpoint;
         if (ckpt.empty()) {
-          ckpt = (o.out.empty() ? std::filesystem::path(".") : o.out) / fmt::format("{}_{:08d}.ckpt", c.name, s.time());
+          ckpt = (o.out.empty() ? std::filesystem::path(".") : o.out) /
+                 fmt::format("{}_{:08d}.ckpt", c.name, s.time());
           write_checkpoint(ckpt, s);
         } else if (!scheduled) {
           write_checkpoint(ckpt, s);
         }
-        throw Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with the same "
-                                           "options and --restart {}){}",
-                                           signal_name(sig), s.time(), ckpt.string(), ckpt.string(),
-                                           o.out.empty() ? "" : ", outputs in " + o.out.string()));
+        throw Interrupted(
+            sig,
+            fmt::format("interrupted by {} after step {}: checkpoint {} (continue with the same "
+                        "options and --restart {}){}",
+                        signal_name(sig), s.time(), ckpt.string(), ckpt.string(),
+                        o.out.empty() ? "" : ", outputs in " + o.out.string()));
       }
       if (scheduled && (o.every > 0 || s.time() == o.steps)) outputs(f);
     }

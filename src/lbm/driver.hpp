@@ -16,9 +16,9 @@
 namespace tessera::lbm {
 
 struct RunOptions {
-  long steps = 1000;                 ///< the step the run ends at (a restarted run continues to it)
-  bool steps_given = true;           ///< false: `steps` is the default (the messages say so)
-  long every = 0;                    ///< outputs (and NaN checks) every this many steps; 0: at the end only
+  long steps = 1000;        ///< the step the run ends at (a restarted run continues to it)
+  bool steps_given = true;  ///< false: `steps` is the default (the messages say so)
+  long every = 0;           ///< outputs (and NaN checks) every this many steps; 0: at the end only
   std::filesystem::path out;         ///< output folder (empty: no field output)
   std::string png = "speed";         ///< quantity of the PNG slices ("" for none)
   long slice_z = -1;                 ///< z of the PNG slice (-1: the middle)

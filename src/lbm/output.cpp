@@ -17,7 +17,8 @@ namespace tessera::lbm {
 void write_vti(const std::filesystem::path& path, const Fields& f) {
   const Grid& g = f.grid;
   const std::size_t N = f.rho.size();
-  io::VtiArray rho{"density", 1, {}, std::vector<float>(N)}, u{"velocity", 3, {}, std::vector<float>(3 * N)};
+  io::VtiArray rho{"density", 1, {}, std::vector<float>(N)},
+      u{"velocity", 3, {}, std::vector<float>(3 * N)};
   for (std::size_t n = 0; n < N; ++n) {
     rho.f32[n] = float(f.rho[n]);
     u.f32[3 * n] = float(f.ux[n]);
@@ -33,7 +34,8 @@ void write_vti(const std::filesystem::path& path, const Fields& f) {
   io::write_vti(path, im);
 }
 
-void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries) {
+void write_pvd(const std::filesystem::path& path,
+               const std::vector<std::pair<double, std::string>>& entries) {
   io::write_pvd(path, entries);
 }
 
@@ -49,16 +51,22 @@ SliceQuantity parse_slice_quantity(const std::string& s) {
 bool png_available() { return io::png_available(); }
 
 std::pair<double, double> write_png_slice(const std::filesystem::path& path, const Fields& f,
-                                          const std::vector<std::uint8_t>& flags, long z, SliceQuantity q) {
+                                          const std::vector<std::uint8_t>& flags, long z,
+                                          SliceQuantity q) {
   const Grid& g = f.grid;
   z = std::clamp(z, 0L, g.nz - 1);
   auto value = [&](std::size_t n) {
     switch (q) {
-      case SliceQuantity::density: return f.rho[n];
-      case SliceQuantity::ux: return f.ux[n];
-      case SliceQuantity::uy: return f.uy[n];
-      case SliceQuantity::uz: return f.uz[n];
-      default: return std::sqrt(f.ux[n] * f.ux[n] + f.uy[n] * f.uy[n] + f.uz[n] * f.uz[n]);
+      case SliceQuantity::density:
+        return f.rho[n];
+      case SliceQuantity::ux:
+        return f.ux[n];
+      case SliceQuantity::uy:
+        return f.uy[n];
+      case SliceQuantity::uz:
+        return f.uz[n];
+      default:
+        return std::sqrt(f.ux[n] * f.ux[n] + f.uy[n] * f.uy[n] + f.uz[n] * f.uz[n]);
     }
   };
   auto wall = [&](std::size_t n) {
@@ -89,7 +97,8 @@ std::pair<double, double> write_png_slice(const std::filesystem::path& path, con
     }
   const int bx = int(g.nx) * scale + pad, bh = int(g.ny) * scale;
   for (int r = 0; r < bh; ++r)
-    for (int c = 0; c < bar; ++c) img.set(bx + c, label_h + r, io::viridis(1.0 - double(r) / std::max(1, bh - 1)));
+    for (int c = 0; c < bar; ++c)
+      img.set(bx + c, label_h + r, io::viridis(1.0 - double(r) / std::max(1, bh - 1)));
   const io::Rgb white{255, 255, 255};
   img.text(bx - 40, 2, fmt::format("{:.3e}", hi), 2, white);
   img.text(bx - 40, label_h + bh + 4, fmt::format("{:.3e}", lo), 2, white);

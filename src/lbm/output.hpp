@@ -15,7 +15,8 @@ namespace tessera::lbm {
 void write_vti(const std::filesystem::path& path, const Fields& f);
 
 /// A .pvd collection: (time, file name relative to the .pvd) entries.
-void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries);
+void write_pvd(const std::filesystem::path& path,
+               const std::vector<std::pair<double, std::string>>& entries);
 
 /// Which quantity a PNG slice shows.
 enum class SliceQuantity { speed, density, ux, uy, uz };
@@ -24,7 +25,8 @@ SliceQuantity parse_slice_quantity(const std::string& s);
 /// The z = `z` plane (clamped) as an RGB image with a colour bar and the
 /// range printed on it; walls are grey. Returns the (min, max) of the colour scale.
 std::pair<double, double> write_png_slice(const std::filesystem::path& path, const Fields& f,
-                                          const std::vector<std::uint8_t>& flags, long z, SliceQuantity q);
+                                          const std::vector<std::uint8_t>& flags, long z,
+                                          SliceQuantity q);
 
 /// Whether PNG output is built in (libpng found at configure time).
 bool png_available();

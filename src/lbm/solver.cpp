@@ -43,10 +43,11 @@ void check_fits(const Config& c, const Device& dev) {
   const std::uint64_t need = c.state_bytes();
   const std::uint64_t have = dev.info().global_mem_bytes;
   if (have && need > have)
-    throw OutOfMemory(fmt::format("{} for a {}x{}x{} {} {} lattice ({} B per cell)", dev.id(), c.grid.nx, c.grid.ny,
-                                  c.grid.nz, to_string(c.lattice), to_string(c.precision),
-                                  c.variant().q * c.variant().store_bytes() + 1),
-                      need, have);
+    throw OutOfMemory(
+        fmt::format("{} for a {}x{}x{} {} {} lattice ({} B per cell)", dev.id(), c.grid.nx,
+                    c.grid.ny, c.grid.nz, to_string(c.lattice), to_string(c.precision),
+                    c.variant().q * c.variant().store_bytes() + 1),
+        need, have);
 }
 
 Solver::Solver(std::shared_ptr<Device> device, Config config)
@@ -73,7 +74,8 @@ void Solver::initialize(double rho0, const std::array<double, 3>& u0) {
   if (mach(std::sqrt(u0[0] * u0[0] + u0[1] * u0[1] + u0[2] * u0[2])) > kMaxMach)
     throw UsageError("initial velocity exceeds Mach " + std::to_string(kMaxMach));
   dispatch(*device_, [&](auto tag) {
-    kernels::initialize(tag, device_->queue(), variant_, grid(), f_, flags_dev_, nullptr, rho0, u0.data());
+    kernels::initialize(tag, device_->queue(), variant_, grid(), f_, flags_dev_, nullptr, rho0,
+                        u0.data());
   });
   t_ = 0;
 }
@@ -119,7 +121,8 @@ Fields Solver::fields() {
     kernels::moments(tag, device_->queue(), variant_, grid(), f_, flags_dev_, t_, params_, out);
   });
   const auto host = out.to_vector();
-  Fields r{grid(), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N)};
+  Fields r{grid(), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N),
+           std::vector<double>(N)};
   auto take = [&](const auto* v) {
     for (std::size_t n = 0; n < N; ++n) {
       r.rho[n] = v[n];
@@ -137,9 +140,11 @@ Fields Solver::fields() {
 
 std::vector<std::uint8_t> Solver::raw_populations() const { return f_.to_vector(); }
 
-void Solver::restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags, long t) {
+void Solver::restore(const std::vector<std::uint8_t>& populations,
+                     const std::vector<std::uint8_t>& flags, long t) {
   if (populations.size() != f_.size())
-    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}", populations.size(), f_.size()));
+    throw Error(fmt::format("lbm: state of {} bytes given, the lattice holds {}",
+                            populations.size(), f_.size()));
   if (flags.size() != flags_.size())
     throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), flags_.size()));
   flags_ = flags;
@@ -174,7 +179,9 @@ std::vector<double> Solver::incoming() { return incoming_of(raw_populations()); 
 
 double Solver::mass() { return mass_of(incoming(), flags_, variant_.q); }
 
-std::array<double, 3> Solver::body_force() { return body_force_of(incoming(), flags_, grid(), config_.lattice); }
+std::array<double, 3> Solver::body_force() {
+  return body_force_of(incoming(), flags_, grid(), config_.lattice);
+}
 
 double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& flags, int q) {
   const std::size_t N = flags.size();
@@ -188,8 +195,9 @@ double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& f
   return m;
 }
 
-std::array<double, 3> body_force_of(const std::vector<double>& in, const std::vector<std::uint8_t>& flags,
-                                    const Grid& g, Lattice l) {
+std::array<double, 3> body_force_of(const std::vector<double>& in,
+                                    const std::vector<std::uint8_t>& flags, const Grid& g,
+                                    Lattice l) {
   const std::size_t N = flags.size();
   std::array<double, 3> F{0, 0, 0};
   point::with_variant(q_of(l), 64, [&](auto var) {

@@ -51,7 +51,8 @@ class Solver {
 
   /// The whole state as raw bytes (populations then flags), and its restore.
   std::vector<std::uint8_t> raw_populations() const;
-  void restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags, long t);
+  void restore(const std::vector<std::uint8_t>& populations, const std::vector<std::uint8_t>& flags,
+               long t);
 
  private:
   std::vector<double> incoming_of(const std::vector<std::uint8_t>& raw) const;
@@ -70,8 +71,9 @@ class Solver {
 double mass_of(const std::vector<double>& incoming, const std::vector<std::uint8_t>& flags, int q);
 /// Momentum-exchange force on the cells flagged TS_LBM_BODY (lattice units)
 /// from the incoming populations.
-std::array<double, 3> body_force_of(const std::vector<double>& incoming, const std::vector<std::uint8_t>& flags,
-                                    const Grid& g, Lattice l);
+std::array<double, 3> body_force_of(const std::vector<double>& incoming,
+                                    const std::vector<std::uint8_t>& flags, const Grid& g,
+                                    Lattice l);
 
 /// Throws OutOfMemory (with the bytes needed) when `c`'s state cannot fit `dev`.
 void check_fits(const Config& c, const Device& dev);

@@ -19,7 +19,9 @@ std::vector<T> to_halo_layout(const Dims& d, const std::vector<T>& interior) {
   std::size_t n = 0;
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < d.ny; ++j)
-      for (long i = 0; i < d.nx; ++i) s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))] = interior[n++];
+      for (long i = 0; i < d.nx; ++i)
+        s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))] =
+            interior[n++];
   return s;
 }
 
@@ -30,7 +32,8 @@ std::vector<T> from_halo_layout(const Dims& d, const std::vector<T>& s) {
   std::size_t n = 0;
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < d.ny; ++j)
-      for (long i = 0; i < d.nx; ++i) out[n++] = s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))];
+      for (long i = 0; i < d.nx; ++i)
+        out[n++] = s[static_cast<std::size_t>(ts_mg_index(i, j, k, d.px(), d.py(), d.ph(), d.dim))];
   return out;
 }
 
@@ -55,15 +58,20 @@ Tuning& tuning() {
 
 const Tuning& checked_tuning() {
   const Tuning& t = tuning();
-  if (t.prolong_cells < 1) throw UsageError("mg tuning: prolong_cells must be >= 1, got " + std::to_string(t.prolong_cells));
+  if (t.prolong_cells < 1)
+    throw UsageError("mg tuning: prolong_cells must be >= 1, got " +
+                     std::to_string(t.prolong_cells));
   if (t.slot_rows != 1 && t.slot_rows != 2 && t.slot_rows != 4 && t.slot_rows != 8)
-    throw UsageError("mg tuning: slot_rows must be 1, 2, 4 or 8, got " + std::to_string(t.slot_rows));
+    throw UsageError("mg tuning: slot_rows must be 1, 2, 4 or 8, got " +
+                     std::to_string(t.slot_rows));
   if (t.slot_planes < 1)
     throw UsageError("mg tuning: slot_planes must be >= 1, got " + std::to_string(t.slot_planes));
   if (t.restrict_planes < 1)
-    throw UsageError("mg tuning: restrict_planes must be >= 1, got " + std::to_string(t.restrict_planes));
+    throw UsageError("mg tuning: restrict_planes must be >= 1, got " +
+                     std::to_string(t.restrict_planes));
   if (t.tiled_min_points < 0)
-    throw UsageError("mg tuning: tiled_min_points must be >= 0, got " + std::to_string(t.tiled_min_points));
+    throw UsageError("mg tuning: tiled_min_points must be >= 0, got " +
+                     std::to_string(t.tiled_min_points));
   if (t.prolong_min_blocks != 1 && t.prolong_min_blocks != 12)
     throw UsageError("mg tuning: prolong_min_blocks must be 1 or 12 (the two CUDA builds), got " +
                      std::to_string(t.prolong_min_blocks));
@@ -73,20 +81,21 @@ const Tuning& checked_tuning() {
 void require_cube_offsets(const Dims& coarse, const char* what) {
   const long reach = 2 * (coarse.py() + coarse.px()) + coarse.px();
   if (reach > std::numeric_limits<int>::max())
-    throw Error(std::string("multigrid: ") + what + ": coarse level " + std::to_string(coarse.nx) + "x" +
-                std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz) +
-                " has planes too large for 32-bit offsets (" + std::to_string(reach) + " elements, at most " +
-                std::to_string(std::numeric_limits<int>::max()) + ")");
+    throw Error(std::string("multigrid: ") + what + ": coarse level " + std::to_string(coarse.nx) +
+                "x" + std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz) +
+                " has planes too large for 32-bit offsets (" + std::to_string(reach) +
+                " elements, at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
 }
 
 void require_split_pair(const Dims& fine, const Dims& coarse, const char* what) {
   const bool pair = fine.dim == 3 && coarse.dim == 3 && coarse.nx == (fine.nx - 1) / 2 &&
                     coarse.ny == (fine.ny - 1) / 2 && coarse.nz == (fine.nz - 1) / 2;
   if (!fine.split || !pair)
-    throw Error(std::string("multigrid: ") + what + " needs a split 3D level and its coarsening, got " +
-                std::to_string(fine.nx) + "x" + std::to_string(fine.ny) + "x" + std::to_string(fine.nz) +
-                (fine.split ? " (split)" : " (natural)") + " over " + std::to_string(coarse.nx) + "x" +
-                std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz));
+    throw Error(std::string("multigrid: ") + what +
+                " needs a split 3D level and its coarsening, got " + std::to_string(fine.nx) + "x" +
+                std::to_string(fine.ny) + "x" + std::to_string(fine.nz) +
+                (fine.split ? " (split)" : " (natural)") + " over " + std::to_string(coarse.nx) +
+                "x" + std::to_string(coarse.ny) + "x" + std::to_string(coarse.nz));
   require_cube_offsets(coarse, what);
 }
 

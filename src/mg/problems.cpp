@@ -19,7 +19,8 @@ template <class T>
 Problem<T> manufactured_problem(const Dims& d) {
   Problem<T> p;
   const double pi = std::acos(-1.0);
-  const double hx = 1.0 / double(d.nx + 1), hy = 1.0 / double(d.ny + 1), hz = 1.0 / double(d.nz + 1);
+  const double hx = 1.0 / double(d.nx + 1), hy = 1.0 / double(d.ny + 1),
+               hz = 1.0 / double(d.nz + 1);
   // The unscaled system assumes one h for all axes: use hx (cubic grids).
   const long nz = d.dim == 3 ? d.nz : 1;
   p.b.reserve(static_cast<std::size_t>(d.points()));

@@ -11,10 +11,14 @@ namespace tessera::mg {
 
 std::string to_string(Status s) {
   switch (s) {
-    case Status::converged: return "converged";
-    case Status::max_cycles: return "max-cycles";
-    case Status::diverged: return "diverged";
-    case Status::stagnated: return "stagnated";
+    case Status::converged:
+      return "converged";
+    case Status::max_cycles:
+      return "max-cycles";
+    case Status::diverged:
+      return "diverged";
+    case Status::stagnated:
+      return "stagnated";
   }
   return "unknown";
 }
@@ -39,12 +43,11 @@ std::vector<Dims> coarsening_schedule(const Dims& finest, long max_coarsest_poin
     s.push_back(Dims{(d.nx - 1) / 2, (d.ny - 1) / 2, d.dim == 3 ? (d.nz - 1) / 2 : 1, d.dim});
   }
   if (s.back().points() > max_coarsest_points)
-    throw UsageError("multigrid: a grid of " + std::to_string(finest.nx) + " x " +
-                     std::to_string(finest.ny) +
-                     (finest.dim == 3 ? " x " + std::to_string(finest.nz) : std::string()) +
-                     " only coarsens to " + std::to_string(s.back().points()) +
-                     " points (limit " + std::to_string(max_coarsest_points) +
-                     "); choose sides of the form c*2^k - 1 with small c");
+    throw UsageError(
+        "multigrid: a grid of " + std::to_string(finest.nx) + " x " + std::to_string(finest.ny) +
+        (finest.dim == 3 ? " x " + std::to_string(finest.nz) : std::string()) +
+        " only coarsens to " + std::to_string(s.back().points()) + " points (limit " +
+        std::to_string(max_coarsest_points) + "); choose sides of the form c*2^k - 1 with small c");
   return s;
 }
 
@@ -52,7 +55,8 @@ template <class T>
 Solver<T>::Solver(std::shared_ptr<Device> device, Dims finest, Options options)
     : device_(std::move(device)),
       opt_(options),
-      omega_(static_cast<T>(options.omega > 0 ? options.omega : (finest.dim == 3 ? 6.0 / 7.0 : 0.8))),
+      omega_(
+          static_cast<T>(options.omega > 0 ? options.omega : (finest.dim == 3 ? 6.0 / 7.0 : 0.8))),
       reducer_(device_, finest.storage()) {
   if (opt_.pre < 0 || opt_.post < 0 || opt_.pre + opt_.post < 1)
     throw UsageError("multigrid: need at least one smoothing step (pre + post >= 1)");
@@ -94,7 +98,9 @@ template <class T>
 void Solver<T>::to_finest(const Buffer<T>& natural, Buffer<T>& level) {
   const Dims& d = levels_[0].d;
   if (!d.split) return level.copy_from(natural);
-  dispatch(*device_, [&](auto tag) { kernels::convert_split(tag, device_->queue(), d, natural, level, true); });
+  dispatch(*device_, [&](auto tag) {
+    kernels::convert_split(tag, device_->queue(), d, natural, level, true);
+  });
 }
 
 template <class T>
@@ -102,7 +108,9 @@ void Solver<T>::from_finest(const Buffer<T>& level, Buffer<T>& natural) {
   const Dims& d = levels_[0].d;
   if (!d.split) return natural.copy_from(level);
   dense::fill(natural, T(0));  // the halo (the conversion writes the interior)
-  dispatch(*device_, [&](auto tag) { kernels::convert_split(tag, device_->queue(), d, level, natural, false); });
+  dispatch(*device_, [&](auto tag) {
+    kernels::convert_split(tag, device_->queue(), d, level, natural, false);
+  });
 }
 
 template <class T>
@@ -194,8 +202,10 @@ void Solver<T>::host_cycle(CycleType type, bool x_zero, bool b_again) {
   Level& L = levels_[host_level_];
   Level& H = host_->levels_[0];
   if (!b_again) H.b.copy_from(L.b);  // (Buffer::copy_from: straight into host memory)
-  if (x_zero) dense::fill(H.x, T(0));
-  else H.x.copy_from(L.x);
+  if (x_zero)
+    dense::fill(H.x, T(0));
+  else
+    H.x.copy_from(L.x);
   host_->cycle(0, type);
   L.x.copy_from(H.x);
 }
@@ -217,7 +227,9 @@ void Solver<T>::cycle(std::size_t l, CycleType type, bool x_zero, bool b_again) 
   Queue& q = device_->queue();
   smooth(L, opt_.pre, nullptr, x_zero);
   const bool red_only = opt_.red_restriction && opt_.smoother == Smoother::rbgs && opt_.pre > 0;
-  dispatch(*device_, [&](auto tag) { kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only); });
+  dispatch(*device_, [&](auto tag) {
+    kernels::restrict_residual(tag, q, L.d, L.b, L.x, C.d, C.b, red_only);
+  });
   // C.x = 0, stored only where its first sweep would read it: a red-black
   // sweep from zero computes red from b alone, and black from the new red
   // (the host clears its own)
@@ -244,8 +256,8 @@ void Solver<T>::fmg() {
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     dense::fill(levels_[l].x, T(0));
     dispatch(*device_, [&](auto tag) {
-      kernels::restrict_residual(tag, q, levels_[l].d, levels_[l].b, levels_[l].x,
-                                 levels_[l + 1].d, levels_[l + 1].b, false);
+      kernels::restrict_residual(tag, q, levels_[l].d, levels_[l].b, levels_[l].x, levels_[l + 1].d,
+                                 levels_[l + 1].b, false);
     });
   }
   dense::fill(levels_.back().x, T(0));
@@ -253,7 +265,8 @@ void Solver<T>::fmg() {
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
     dense::fill(levels_[l].x, T(0));
     dispatch(*device_, [&](auto tag) {
-      kernels::prolong_add(tag, q, levels_[l].d, levels_[l].x, levels_[l + 1].d, levels_[l + 1].x, -1);
+      kernels::prolong_add(tag, q, levels_[l].d, levels_[l].x, levels_[l + 1].d, levels_[l + 1].x,
+                           -1);
     });
     cycle(l, opt_.cycle);
   }
@@ -262,7 +275,8 @@ void Solver<T>::fmg() {
 template <class T>
 double Solver<T>::residual_norm() {
   Level& L = levels_[0];
-  dispatch(*device_, [&](auto tag) { kernels::residual(tag, device_->queue(), L.d, L.b, L.x, r_); });
+  dispatch(*device_,
+           [&](auto tag) { kernels::residual(tag, device_->queue(), L.d, L.b, L.x, r_); });
   return static_cast<double>(reducer_.nrm2(r_));
 }
 
@@ -283,8 +297,10 @@ SolveReport Solver<T>::solve() {
   int rising = 0, slow = 0;
   while (rep.cycles < opt_.max_cycles && rep.residuals.back() > target) {
     auto start = q.record();
-    if (rep.cycles == 0 && opt_.fmg) fmg();
-    else cycle();
+    if (rep.cycles == 0 && opt_.fmg)
+      fmg();
+    else
+      cycle();
     auto stop = q.record();
     rep.seconds += stop->ms_since(*start) * 1e-3;
     ++rep.cycles;

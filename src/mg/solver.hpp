@@ -26,7 +26,7 @@ struct Options {
   bool fmg = false;  ///< start with a full-multigrid pass
   int pre = 1, post = 1;
   Smoother smoother = Smoother::rbgs;
-  double omega = 0;  ///< damped-Jacobi weight; 0 picks 4/5 (2D) or 6/7 (3D)
+  double omega = 0;   ///< damped-Jacobi weight; 0 picks 4/5 (2D) or 6/7 (3D)
   double tol = 1e-8;  ///< relative residual ||r||/||b||
   int max_cycles = 50;
   int coarse_sweeps = 64;
@@ -95,7 +95,9 @@ struct SolveReport {
   double rhs_norm = 0;
   int cycles = 0;
   double seconds = 0;  ///< device time of the cycles (events)
-  double relative_residual() const { return residuals.empty() || rhs_norm == 0 ? 0 : residuals.back() / rhs_norm; }
+  double relative_residual() const {
+    return residuals.empty() || rhs_norm == 0 ? 0 : residuals.back() / rhs_norm;
+  }
   /// Geometric mean of the last (up to) five per-cycle reduction factors.
   double asymptotic_factor() const;
 };

@@ -77,7 +77,9 @@ std::pair<long, long> fused_extent(long m, long mc, long md, int depth, long c, 
 }
 
 // Length of what a restriction tile of c coarsest points computes s levels finer.
-long restriction_len(long c, long m_coarsest, int s) { return ((std::min(c, m_coarsest) + 1) << s) - 1; }
+long restriction_len(long c, long m_coarsest, int s) {
+  return ((std::min(c, m_coarsest) + 1) << s) - 1;
+}
 
 }  // namespace
 
@@ -86,8 +88,8 @@ StreamingMultigrid<T>::StreamingMultigrid(std::shared_ptr<Device> device, long w
                                           StreamingOptions opt)
     : device_(std::move(device)), nu_(nu), row_cache_(opt.row_cache) {
   if (!is_pow2_minus_1(w) || !is_pow2_minus_1(h))
-    throw UsageError("streaming mode needs grid sides of the form 2^k - 1 (got " + std::to_string(w) +
-                     " x " + std::to_string(h) + ")");
+    throw UsageError("streaming mode needs grid sides of the form 2^k - 1 (got " +
+                     std::to_string(w) + " x " + std::to_string(h) + ")");
   if (nu < 1) throw UsageError("streaming mode needs nu >= 1 post-smoothing steps");
   if (opt.queues < 1 || opt.queues > 64) throw UsageError("--queues must be 1..64");
   if (opt.tile_w < 0 || opt.tile_h < 0) throw UsageError("--tile must be positive");
@@ -119,7 +121,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
   std::size_t budget = opt.budget_bytes;
   if (budget == 0) {
     budget = problem_bytes();
-    if (device_->info().global_mem_bytes) budget = std::min<std::size_t>(budget, device_->info().global_mem_bytes / 2);
+    if (device_->info().global_mem_bytes)
+      budget = std::min<std::size_t>(budget, device_->info().global_mem_bytes / 2);
   }
   const std::size_t Q = static_cast<std::size_t>(opt.queues);
   const long E = static_cast<long>(budget / (3 * Q * sizeof(T)));
@@ -132,7 +135,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
     if (t < 1)
       throw UsageError(fmt::format(
           "{} is too small for even one tile: nu = {} needs blocks of at least {} bytes",
-          budget_words, nu_, std::size_t(stream::array_elems(2 * nu_ - 1, 2 * nu_ - 1)) * sizeof(T)));
+          budget_words, nu_,
+          std::size_t(stream::array_elems(2 * nu_ - 1, 2 * nu_ - 1)) * sizeof(T)));
     tile_w_ = std::min(t, d0.nx);
     tile_h_ = std::min(t, d0.ny);
   } else {
@@ -146,7 +150,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
     const int steps = coarse ? nu_ : 1;  // the coarsest level: one step from x = 0
     auto [aw, cw] = smoothing_extent(d.nx, tile_w_, steps, coarse ? levels_[n + 1].d.nx : 0);
     auto [ah, ch] = smoothing_extent(d.ny, tile_h_, steps, coarse ? levels_[n + 1].d.ny : 0);
-    const long need = std::max(stream::array_elems(aw, ah), coarse ? stream::array_elems(cw, ch) : 0);
+    const long need =
+        std::max(stream::array_elems(aw, ah), coarse ? stream::array_elems(cw, ch) : 0);
     if (need > E)
       throw UsageError(fmt::format(
           "{} is too small for one {} x {} smoothing tile with nu = {} on level {} ({} x {}): a block "
@@ -156,7 +161,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
   // restriction passes: `depth` levels per device visit, tiles on the coarsest
   auto restriction_need = [&](int k, int dep, long cw, long ch) {
     const Dims& dc = levels_[std::size_t(k + dep)].d;
-    long need = stream::array_elems(restriction_len(cw, dc.nx, dep), restriction_len(ch, dc.ny, dep));
+    long need =
+        stream::array_elems(restriction_len(cw, dc.nx, dep), restriction_len(ch, dc.ny, dep));
     long pyramid = 0;
     for (int s = 0; s < dep; ++s)
       pyramid += stream::array_elems(restriction_len(cw, dc.nx, s), restriction_len(ch, dc.ny, s));
@@ -185,7 +191,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
     for (long min_c : {32L, 8L, 1L})
       for (int dep = hi; dep >= lo && !placed; --dep) {
         long cw = 0, ch = 0;
-        if ((opt.depth || min_c == 1 || wide(dep, std::max(1L, tile_w_ >> dep), std::max(1L, tile_h_ >> dep), min_c)) &&
+        if ((opt.depth || min_c == 1 ||
+             wide(dep, std::max(1L, tile_w_ >> dep), std::max(1L, tile_h_ >> dep), min_c)) &&
             fitted(dep, cw, ch) && (opt.depth || wide(dep, cw, ch, min_c))) {
           passes_.push_back({k, dep, cw, ch});
           k += dep;
@@ -207,7 +214,8 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
       auto [ah, kh] = fused_extent(f.ny, c1.ny, dc.ny, dep, ch, nu_);
       long pyramid = 0;
       for (int s = 0; s < dep; ++s)
-        pyramid += stream::array_elems(restriction_len(cw, dc.nx, s), restriction_len(ch, dc.ny, s));
+        pyramid +=
+            stream::array_elems(restriction_len(cw, dc.nx, s), restriction_len(ch, dc.ny, s));
       return std::max({stream::array_elems(aw, ah), stream::array_elems(kw, kh), pyramid});
     };
     long cw = passes_.front().cw, ch = passes_.front().ch;
@@ -217,16 +225,19 @@ void StreamingMultigrid<T>::plan(const StreamingOptions& opt) {
       fused_ch_ = ch;
     }
   }
-  streamer_ = std::make_unique<stream::Streamer<T>>(device_, opt.queues, std::size_t(E), opt.transfer);
+  streamer_ =
+      std::make_unique<stream::Streamer<T>>(device_, opt.queues, std::size_t(E), opt.transfer);
 }
 
 template <class T>
 void StreamingMultigrid<T>::set_rhs(const std::vector<T>& b) {
   Level& L = levels_[0];
   if (static_cast<long>(b.size()) != L.d.points())
-    throw Error(fmt::format("streaming set_rhs: {} values for a {} x {} grid", b.size(), L.d.nx, L.d.ny));
+    throw Error(
+        fmt::format("streaming set_rhs: {} values for a {} x {} grid", b.size(), L.d.nx, L.d.ny));
   for (long j = 0; j < L.d.ny; ++j)
-    std::memcpy(L.b.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), b.data() + j * L.d.nx, L.d.nx * sizeof(T));
+    std::memcpy(L.b.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), b.data() + j * L.d.nx,
+                L.d.nx * sizeof(T));
   restricted_ = false;
 }
 
@@ -234,9 +245,11 @@ template <class T>
 void StreamingMultigrid<T>::set_solution(const std::vector<T>& x) {
   Level& L = levels_[0];
   if (static_cast<long>(x.size()) != L.d.points())
-    throw Error(fmt::format("streaming set_solution: {} values for a {} x {} grid", x.size(), L.d.nx, L.d.ny));
+    throw Error(fmt::format("streaming set_solution: {} values for a {} x {} grid", x.size(),
+                            L.d.nx, L.d.ny));
   for (long j = 0; j < L.d.ny; ++j)
-    std::memcpy(L.xs.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), x.data() + j * L.d.nx, L.d.nx * sizeof(T));
+    std::memcpy(L.xs.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), x.data() + j * L.d.nx,
+                L.d.nx * sizeof(T));
   restricted_ = false;
 }
 
@@ -245,7 +258,8 @@ std::vector<T> StreamingMultigrid<T>::solution() const {
   const Level& L = levels_[0];
   std::vector<T> x(static_cast<std::size_t>(L.d.points()));
   for (long j = 0; j < L.d.ny; ++j)
-    std::memcpy(x.data() + j * L.d.nx, L.xs.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0), L.d.nx * sizeof(T));
+    std::memcpy(x.data() + j * L.d.nx, L.xs.data() + TS_MG_IDX(0, j, 0, L.d.sx(), 0, 0),
+                L.d.nx * sizeof(T));
   return x;
 }
 
@@ -258,7 +272,8 @@ double StreamingMultigrid<T>::residual_norm() const {
   for (long j = 0; j < L.d.ny; ++j)
     for (long i = 0; i < L.d.nx; ++i) {
       const long c = TS_MG_IDX(i, j, 0, sx, 0, 0);
-      const double r = point::ts_mg_thesis_residual(b[c], x[c], x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
+      const double r =
+          point::ts_mg_thesis_residual(b[c], x[c], x[c - 1], x[c + 1], x[c - sx], x[c + sx]);
       s += r * r;
     }
   return std::sqrt(s);
@@ -272,15 +287,19 @@ typename StreamingMultigrid<T>::SmoothTile StreamingMultigrid<T>::enqueue_smooth
   const bool accumulate = n == 0;  // only the finest level keeps its x (+=)
   auto& st = *streamer_;
   Queue& q = *s.queue;
-  const Span ai = stream::smoothing_region(mw, ti, nu, 1), aj = stream::smoothing_region(mh, tj, nu, 1);
+  const Span ai = stream::smoothing_region(mw, ti, nu, 1),
+             aj = stream::smoothing_region(mh, tj, nu, 1);
   SmoothTile t{{array(s.block[0].handle(), 0, ai, aj), array(s.block[1].handle(), 0, ai, aj)},
-               array(s.block[2].handle(), 0, ai, aj), nu % 2};
-  if (!from_coarse || accumulate) st.upload(s, L.xs.data(), rect(t.a[0], ring(ai), ring(aj), sx), 0);
+               array(s.block[2].handle(), 0, ai, aj),
+               nu % 2};
+  if (!from_coarse || accumulate)
+    st.upload(s, L.xs.data(), rect(t.a[0], ring(ai), ring(aj), sx), 0);
   st.upload(s, L.b.data(), rect(t.b, ai, aj, sx), 2);
   dispatch(*device_, [&](auto tag) {
     if (from_coarse) {  // the prolongation, recomputed over everything step 1 reads
       const Level& C = levels_[n + 1];
-      const Span pi = stream::prolonged_region(mw, ti, nu), pj = stream::prolonged_region(mh, tj, nu);
+      const Span pi = stream::prolonged_region(mw, ti, nu),
+                 pj = stream::prolonged_region(mh, tj, nu);
       const Span ci = stream::coarse_span(C.d.nx, pi), cj = stream::coarse_span(C.d.ny, pj);
       const TileArray xc = array(s.block[1].handle(), 0, ci, cj);
       st.upload(s, C.xs.data(), rect(xc, ring(ci), ring(cj), C.d.sx()), 1);
@@ -292,25 +311,28 @@ typename StreamingMultigrid<T>::SmoothTile StreamingMultigrid<T>::enqueue_smooth
     stream::kernels::zero_ring<T>(tag, *device_, q, t.a[1], ai.n(), aj.n());
     for (int step = 1; step <= nu; ++step) {
       const int from = (step - 1) % 2;
-      const stream::Region r =
-          region(stream::smoothing_region(mw, ti, nu, step), stream::smoothing_region(mh, tj, nu, step));
-      if (row_cache_) stream::kernels::jacobi_cache<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
-      else stream::kernels::jacobi<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
+      const stream::Region r = region(stream::smoothing_region(mw, ti, nu, step),
+                                      stream::smoothing_region(mh, tj, nu, step));
+      if (row_cache_)
+        stream::kernels::jacobi_cache<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
+      else
+        stream::kernels::jacobi<T>(tag, *device_, q, r, t.b, t.a[from], t.a[1 - from]);
     }
   });
   return t;
 }
 
 template <class T>
-void StreamingMultigrid<T>::enqueue_pyramid(stream::Slot<T>& s, int from, int depth, Span ti, Span tj,
-                                            const TileArray& src0, int block) {
+void StreamingMultigrid<T>::enqueue_pyramid(stream::Slot<T>& s, int from, int depth, Span ti,
+                                            Span tj, const TileArray& src0, int block) {
   const Dims& dc = levels_[std::size_t(from + depth)].d;
   std::size_t off = 0;
   TileArray src = src0;
   for (int e = 1; e <= depth; ++e) {
     Level& C = levels_[std::size_t(from + e)];
     const int sdown = depth - e;
-    const Span ci = stream::restriction_computed(ti, sdown), cj = stream::restriction_computed(tj, sdown);
+    const Span ci = stream::restriction_computed(ti, sdown),
+               cj = stream::restriction_computed(tj, sdown);
     const TileArray c = array(s.block[block].handle(), off, ci, cj);
     off += std::size_t(stream::array_elems(ci.n(), cj.n()));
     dispatch(*device_, [&](auto tag) {
@@ -351,7 +373,8 @@ void StreamingMultigrid<T>::fused_finest_pass() {
   for (Span tj : tiles(dc.ny, fused_ch_))
     for (Span ti : tiles(dc.nx, fused_cw_)) {
       auto& s = st.next();
-      const Span fi = stream::restriction_computed(ti, p.depth), fj = stream::restriction_computed(tj, p.depth);
+      const Span fi = stream::restriction_computed(ti, p.depth),
+                 fj = stream::restriction_computed(tj, p.depth);
       const Span gi{std::max(0L, fi.b - 1), std::min(L.d.nx, fi.e + 1)},
           gj{std::max(0L, fj.b - 1), std::min(L.d.ny, fj.e + 1)};
       const SmoothTile t = enqueue_smoothing(s, 0, nu_, true, gi, gj);
@@ -359,7 +382,8 @@ void StreamingMultigrid<T>::fused_finest_pass() {
                  oj = stream::restriction_owned(tj, p.depth, L.d.ny, tj.e == dc.ny);
       st.download(s, t.result, rect(t.a[t.result], oi, oj, L.d.sx()), L.xd.data());
       dispatch(*device_, [&](auto tag) {  // residual of the new x, in place over b
-        stream::kernels::residual<T>(tag, *device_, *s.queue, region(fi, fj), t.b, t.a[t.result], t.b);
+        stream::kernels::residual<T>(tag, *device_, *s.queue, region(fi, fj), t.b, t.a[t.result],
+                                     t.b);
       });
       enqueue_pyramid(s, 0, p.depth, ti, tj, t.b, 1 - t.result);  // the other x block is free now
     }
@@ -375,8 +399,10 @@ void StreamingMultigrid<T>::restriction_pass(const Pass& p) {
   for (Span tj : tiles(dc.ny, p.ch))
     for (Span ti : tiles(dc.nx, p.cw)) {
       auto& s = st.next();
-      const Span fi = stream::restriction_computed(ti, p.depth), fj = stream::restriction_computed(tj, p.depth);
-      const TileArray x = array(s.block[0].handle(), 0, fi, fj), b = array(s.block[1].handle(), 0, fi, fj);
+      const Span fi = stream::restriction_computed(ti, p.depth),
+                 fj = stream::restriction_computed(tj, p.depth);
+      const TileArray x = array(s.block[0].handle(), 0, fi, fj),
+                      b = array(s.block[1].handle(), 0, fi, fj);
       st.upload(s, F.b.data(), rect(b, fi, fj, F.d.sx()), 1);
       if (p.from == 0) {  // residual d = b - A x in place over b (kernel_calculate_error)
         st.upload(s, F.xs.data(), rect(x, ring(fi), ring(fj), F.d.sx()), 0);
@@ -413,8 +439,9 @@ void StreamingMultigrid<T>::smooth(int steps) {
   auto [aw, cw] = smoothing_extent(levels_[0].d.nx, tile_w_, steps, 0);
   auto [ah, ch] = smoothing_extent(levels_[0].d.ny, tile_h_, steps, 0);
   if (stream::array_elems(aw, ah) > long(streamer_->block_elems()))
-    throw UsageError(fmt::format("the device budget is too small for {} smoothing steps on {} x {} tiles",
-                                 steps, tile_w_, tile_h_));
+    throw UsageError(
+        fmt::format("the device budget is too small for {} smoothing steps on {} x {} tiles", steps,
+                    tile_w_, tile_h_));
   smooth_pass(0, steps, false);
   restricted_ = false;
 }

@@ -46,7 +46,8 @@ class StreamingMultigrid {
  public:
   /// w × h interior unknowns, sides 2^k - 1 (as ThesisMultigrid). Throws
   /// UsageError when the budget cannot hold even one tile of some operation.
-  StreamingMultigrid(std::shared_ptr<Device> device, long w, long h, int nu, StreamingOptions opt = {});
+  StreamingMultigrid(std::shared_ptr<Device> device, long w, long h, int nu,
+                     StreamingOptions opt = {});
 
   void set_rhs(const std::vector<T>& b);  ///< w*h values, row-major
   void set_solution(const std::vector<T>& x);

@@ -10,18 +10,24 @@ namespace tessera::mg::stream {
 
 std::string to_string(TransferPath p) {
   switch (p) {
-    case TransferPath::rect: return "rect";
-    case TransferPath::contiguous: return "contiguous";
-    case TransferPath::pinned: return "pinned";
-    case TransferPath::staged: return "staged";
+    case TransferPath::rect:
+      return "rect";
+    case TransferPath::contiguous:
+      return "contiguous";
+    case TransferPath::pinned:
+      return "pinned";
+    case TransferPath::staged:
+      return "staged";
   }
   return "?";
 }
 
 TransferPath parse_transfer_path(const std::string& s) {
-  for (auto p : {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged})
+  for (auto p :
+       {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged})
     if (s == to_string(p)) return p;
-  throw UsageError("unknown transfer path '" + s + "' (expected rect, contiguous, pinned or staged)");
+  throw UsageError("unknown transfer path '" + s +
+                   "' (expected rect, contiguous, pinned or staged)");
 }
 
 template <class T>
@@ -35,7 +41,8 @@ HostArray<T>::HostArray(const std::shared_ptr<Device>& dev, std::size_t n, bool 
 }
 
 template <class T>
-Streamer<T>::Streamer(std::shared_ptr<Device> dev, int queues, std::size_t block_elems, TransferPath path)
+Streamer<T>::Streamer(std::shared_ptr<Device> dev, int queues, std::size_t block_elems,
+                      TransferPath path)
     : dev_(std::move(dev)), path_(path), block_elems_(block_elems) {
   if (queues < 1) throw UsageError("the streaming mode needs at least one queue");
   const std::vector<T> nan(block_elems, std::numeric_limits<T>::quiet_NaN());
@@ -103,7 +110,8 @@ void copy_rows(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std
   const long n = static_cast<long>(rows);
 #pragma omp parallel for schedule(static) if (rows * width >= (std::size_t(1) << 16))
   for (long row = 0; row < n; ++row)
-    std::memcpy(dst + std::size_t(row) * dpitch, src + std::size_t(row) * spitch, width * sizeof(T));
+    std::memcpy(dst + std::size_t(row) * dpitch, src + std::size_t(row) * spitch,
+                width * sizeof(T));
 }
 
 // Elements from the first to the last element of a device rectangle.
@@ -124,8 +132,8 @@ void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
     case TransferPath::rect:
     case TransferPath::pinned:
       dispatch(*dev_, [&](auto tag) {
-        kernels::write_rect(tag, *dev_, q, dst, r.dev_off * E, r.dev_pitch * E, src, r.host_pitch * E,
-                            r.width * E, r.rows);
+        kernels::write_rect(tag, *dev_, q, dst, r.dev_off * E, r.dev_pitch * E, src,
+                            r.host_pitch * E, r.width * E, r.rows);
       });
       break;
     case TransferPath::contiguous:
@@ -133,7 +141,8 @@ void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
         q.write(dst, r.dev_off * E, src, r.elems() * E, false);
       } else {
         for (std::size_t row = 0; row < r.rows; ++row)
-          q.write(dst, (r.dev_off + row * r.dev_pitch) * E, src + row * r.host_pitch, r.width * E, false);
+          q.write(dst, (r.dev_off + row * r.dev_pitch) * E, src + row * r.host_pitch, r.width * E,
+                  false);
       }
       break;
     case TransferPath::staged: {
@@ -141,7 +150,8 @@ void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
       // between rows carry staging contents into columns the kernels never
       // read (the ring of b arrays)
       const std::size_t n = span_elems(r);
-      if (s.staged_up + n > s.staging.size()) throw Error("streaming staging buffer overflow (internal)");
+      if (s.staged_up + n > s.staging.size())
+        throw Error("streaming staging buffer overflow (internal)");
       T* stage = s.staging.data() + s.staged_up;
       copy_rows(stage, r.dev_pitch, src, r.host_pitch, r.width, r.rows);
       q.write(dst, r.dev_off * E, stage, n * E, false);
@@ -165,8 +175,8 @@ void Streamer<T>::download(Slot<T>& s, int block, const Rect& r, T* host) {
     case TransferPath::rect:
     case TransferPath::pinned:
       dispatch(*dev_, [&](auto tag) {
-        kernels::read_rect(tag, *dev_, q, src, r.dev_off * E, r.dev_pitch * E, dst, r.host_pitch * E,
-                           r.width * E, r.rows);
+        kernels::read_rect(tag, *dev_, q, src, r.dev_off * E, r.dev_pitch * E, dst,
+                           r.host_pitch * E, r.width * E, r.rows);
       });
       break;
     case TransferPath::contiguous:
@@ -174,18 +184,21 @@ void Streamer<T>::download(Slot<T>& s, int block, const Rect& r, T* host) {
         q.read(src, r.dev_off * E, dst, r.elems() * E, false);
       } else {
         for (std::size_t row = 0; row < r.rows; ++row)
-          q.read(src, (r.dev_off + row * r.dev_pitch) * E, dst + row * r.host_pitch, r.width * E, false);
+          q.read(src, (r.dev_off + row * r.dev_pitch) * E, dst + row * r.host_pitch, r.width * E,
+                 false);
       }
       break;
     case TransferPath::staged: {
       // the tile's uploads precede this read on the in-order queue, so the
       // staging area is reused from its start
       const std::size_t n = span_elems(r);
-      if (s.staged_down + n > s.staging.size()) throw Error("streaming staging buffer overflow (internal)");
+      if (s.staged_down + n > s.staging.size())
+        throw Error("streaming staging buffer overflow (internal)");
       T* stage = s.staging.data() + s.staged_down;
       q.read(src, r.dev_off * E, stage, n * E, false);
       s.staged_down += n;
-      s.after.push_back([stage, dst, r] { copy_rows(dst, r.host_pitch, stage, r.dev_pitch, r.width, r.rows); });
+      s.after.push_back(
+          [stage, dst, r] { copy_rows(dst, r.host_pitch, stage, r.dev_pitch, r.width, r.rows); });
       break;
     }
   }

@@ -96,9 +96,8 @@ double ThesisMultigrid<T>::residual_norm() {
   Level& L = levels_[0];
   Buffer<T> r(device_, L.d.storage());
   dense::fill(r, T(0));
-  dispatch(*device_, [&](auto tag) {
-    kernels::thesis_residual(tag, device_->queue(), L.d, L.b, L.xs, r);
-  });
+  dispatch(*device_,
+           [&](auto tag) { kernels::thesis_residual(tag, device_->queue(), L.d, L.b, L.xs, r); });
   return static_cast<double>(dense::nrm2(r));
 }
 

@@ -25,11 +25,14 @@ namespace tessera::skeleton {
 template <class T>
 std::string element_name() {
   static_assert(std::is_trivially_copyable_v<T>, "checkpoints store trivially copyable elements");
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  else if constexpr (std::is_same_v<T, double>) return "float64";
+  if constexpr (std::is_same_v<T, float>)
+    return "float32";
+  else if constexpr (std::is_same_v<T, double>)
+    return "float64";
   else if constexpr (std::is_integral_v<T>)
     return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(8 * sizeof(T));
-  else return "bytes" + std::to_string(sizeof(T));
+  else
+    return "bytes" + std::to_string(sizeof(T));
 }
 
 template <class T>
@@ -61,7 +64,8 @@ void save_checkpoint(Field<T>& f, const std::filesystem::path& path, std::uint64
   std::string error;
   if (f.team().rank() == 0) {
     try {
-      const std::string_view bytes(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(T));
+      const std::string_view bytes(reinterpret_cast<const char*>(all.data()),
+                                   all.size() * sizeof(T));
       write_file_atomic(path, format_field_checkpoint(checkpoint_header(f, step), bytes));
     } catch (const std::exception& e) {
       error = e.what();
@@ -93,7 +97,8 @@ std::uint64_t load_checkpoint(Field<T>& f, const std::filesystem::path& path) {
   }
   // the same bytes everywhere: every rank parses and checks alike, and throws alike
   const FieldCheckpointContents c = parse_field_checkpoint(data, path.string());
-  if (const std::string why = field_checkpoint_mismatch(c.header, checkpoint_header(f)); !why.empty())
+  if (const std::string why = field_checkpoint_mismatch(c.header, checkpoint_header(f));
+      !why.empty())
     throw UsageError(path.string() + ": the checkpoint does not fit this field: " + why);
   std::vector<T> values(c.values.size() / sizeof(T));
   std::memcpy(values.data(), c.values.data(), c.values.size());
@@ -102,7 +107,8 @@ std::uint64_t load_checkpoint(Field<T>& f, const std::filesystem::path& path) {
 }
 
 template <class T, int D>
-void save_checkpoint(Distributed<T, D>& c, const std::filesystem::path& path, std::uint64_t step = 0) {
+void save_checkpoint(Distributed<T, D>& c, const std::filesystem::path& path,
+                     std::uint64_t step = 0) {
   save_checkpoint(c.field(), path, step);
 }
 template <class T, int D>

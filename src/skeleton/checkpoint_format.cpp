@@ -24,7 +24,9 @@ constexpr long kMaxComponents = 4096, kMaxElementBytes = 1 << 20;
 
 constexpr const char* kOrder = "component-major, x fastest";
 
-std::string extents_text(const Extents& e) { return fmt::format("{}x{}x{}", e.n[0], e.n[1], e.n[2]); }
+std::string extents_text(const Extents& e) {
+  return fmt::format("{}x{}x{}", e.n[0], e.n[1], e.n[2]);
+}
 
 // The size an element name (element_name<T>: float32, float64, int<bits>,
 // uint<bits>, bytes<N>) implies, or 0 for a name of none of these forms.
@@ -52,9 +54,10 @@ std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_
   // what parse_field_checkpoint accepts, so that no file is written that cannot be read
   if (h.components < 1 || h.components > kMaxComponents || h.element_bytes < 1 ||
       h.element_bytes > std::uint64_t(kMaxElementBytes) || h.step > std::uint64_t(io::kMaxCount))
-    throw Error(fmt::format("skeleton checkpoint: {} components of {} bytes at step {} cannot be saved (at most {} "
-                            "components of at most {} bytes, steps up to 2^53)",
-                            h.components, h.element_bytes, h.step, kMaxComponents, kMaxElementBytes));
+    throw Error(fmt::format(
+        "skeleton checkpoint: {} components of {} bytes at step {} cannot be saved (at most {} "
+        "components of at most {} bytes, steps up to 2^53)",
+        h.components, h.element_bytes, h.step, kMaxComponents, kMaxElementBytes));
   const nlohmann::json j = {{"extents", {h.extents.n[0], h.extents.n[1], h.extents.n[2]}},
                             {"dims", h.extents.dims},
                             {"components", h.components},
@@ -76,29 +79,36 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
     const auto e = io::header_integers3(j.at("extents"), "extents");
     for (int a = 0; a < 3; ++a) {
       h.extents.n[a] = e[static_cast<std::size_t>(a)];
-      if (h.extents.n[a] < 1) throw Error(fmt::format("'extents' has a side of {}", h.extents.n[a]));
+      if (h.extents.n[a] < 1)
+        throw Error(fmt::format("'extents' has a side of {}", h.extents.n[a]));
     }
     const long dims = io::header_integer(j.at("dims"), "dims");
     if (dims < 1 || dims > 3) throw Error(fmt::format("'dims' is {} (1, 2 or 3)", dims));
     h.extents.dims = static_cast<int>(dims);
     for (int a = h.extents.dims; a < 3; ++a)
-      if (h.extents.n[a] != 1) throw Error(fmt::format("a {}-D field with {} cells along axis {}", dims, h.extents.n[a], a));
+      if (h.extents.n[a] != 1)
+        throw Error(
+            fmt::format("a {}-D field with {} cells along axis {}", dims, h.extents.n[a], a));
     const long comps = io::header_integer(j.at("components"), "components");
     if (comps < 1 || comps > kMaxComponents)
       throw Error(fmt::format("'components' is {} (1..{})", comps, kMaxComponents));
     h.components = static_cast<int>(comps);
     h.element = io::header_string(j.at("element"), "element");
     const long eb = io::header_integer(j.at("element_bytes"), "element_bytes");
-    if (eb < 1 || eb > kMaxElementBytes) throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
+    if (eb < 1 || eb > kMaxElementBytes)
+      throw Error(fmt::format("'element_bytes' is {} (1..2^20)", eb));
     h.element_bytes = static_cast<std::uint64_t>(eb);
     if (element_name_bytes(h.element) != h.element_bytes)
-      throw Error(fmt::format("'element' is '{}' with 'element_bytes' {} (float32 4, float64 8, int<bits>, "
-                              "uint<bits> or bytes<N> of that size)",
-                              h.element, h.element_bytes));
+      throw Error(
+          fmt::format("'element' is '{}' with 'element_bytes' {} (float32 4, float64 8, int<bits>, "
+                      "uint<bits> or bytes<N> of that size)",
+                      h.element, h.element_bytes));
     const std::string endian = io::header_string(j.at("endian"), "endian");
-    if (endian != kEndian) throw Error(fmt::format("'endian' is '{}', this machine is {}-endian", endian, kEndian));
+    if (endian != kEndian)
+      throw Error(fmt::format("'endian' is '{}', this machine is {}-endian", endian, kEndian));
     const std::string order = io::header_string(j.at("order"), "order");
-    if (order != kOrder) throw Error(fmt::format("'order' is '{}' (only '{}' is written)", order, kOrder));
+    if (order != kOrder)
+      throw Error(fmt::format("'order' is '{}' (only '{}' is written)", order, kOrder));
     // the caller goes on counting from it (step + steps, file names)
     h.step = static_cast<std::uint64_t>(io::header_count(j.at("step"), "step"));
   } catch (const std::exception& e) {
@@ -111,25 +121,30 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
       cells > std::uint64_t(std::numeric_limits<index_t>::max()) ||
       !io::checked_size(cells, std::uint64_t(h.components), 0, values) ||
       !io::checked_size(values, h.element_bytes, 0, bytes))
-    throw bad(fmt::format("extents {} x {} components are too large", extents_text(h.extents), h.components));
+    throw bad(fmt::format("extents {} x {} components are too large", extents_text(h.extents),
+                          h.components));
   if (box.payload.size() != bytes)
-    throw bad(fmt::format("{} bytes of values, the header's field needs {}", box.payload.size(), bytes));
+    throw bad(
+        fmt::format("{} bytes of values, the header's field needs {}", box.payload.size(), bytes));
   out.values = box.payload;
   return out;
 }
 
-std::string field_checkpoint_mismatch(const FieldCheckpointHeader& file, const FieldCheckpointHeader& field) {
+std::string field_checkpoint_mismatch(const FieldCheckpointHeader& file,
+                                      const FieldCheckpointHeader& field) {
   std::string why;
   auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
   if (file.extents.dims != field.extents.dims)
     add(fmt::format("{}-D in the file, {}-D in the field", file.extents.dims, field.extents.dims));
   if (file.extents.n != field.extents.n)
-    add(fmt::format("extents {} in the file, {} in the field", extents_text(file.extents), extents_text(field.extents)));
+    add(fmt::format("extents {} in the file, {} in the field", extents_text(file.extents),
+                    extents_text(field.extents)));
   if (file.components != field.components)
-    add(fmt::format("{} components in the file, {} in the field", file.components, field.components));
+    add(fmt::format("{} components in the file, {} in the field", file.components,
+                    field.components));
   if (file.element != field.element || file.element_bytes != field.element_bytes)
-    add(fmt::format("elements '{}' ({} bytes) in the file, '{}' ({} bytes) in the field", file.element,
-                    file.element_bytes, field.element, field.element_bytes));
+    add(fmt::format("elements '{}' ({} bytes) in the file, '{}' ({} bytes) in the field",
+                    file.element, file.element_bytes, field.element, field.element_bytes));
   return why;
 }
 

@@ -17,9 +17,9 @@ namespace tessera::skeleton {
 struct FieldCheckpointHeader {
   Extents extents;
   int components = 1;
-  std::string element;           ///< "float32", "float64", "int32", ... or "bytes<N>" (element_name<T>)
+  std::string element;  ///< "float32", "float64", "int32", ... or "bytes<N>" (element_name<T>)
   std::uint64_t element_bytes = 0;
-  std::uint64_t step = 0;        ///< the caller's step count, restored with the values (at most 2^53)
+  std::uint64_t step = 0;  ///< the caller's step count, restored with the values (at most 2^53)
   bool operator==(const FieldCheckpointHeader&) const = default;
 };
 
@@ -40,6 +40,7 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
 
 /// Why a checkpoint cannot restore a field of this shape and element (empty
 /// when it can): "extents 9x8x8 in the file, 8x8x8 in the field; ...".
-std::string field_checkpoint_mismatch(const FieldCheckpointHeader& file, const FieldCheckpointHeader& field);
+std::string field_checkpoint_mismatch(const FieldCheckpointHeader& file,
+                                      const FieldCheckpointHeader& field);
 
 }  // namespace tessera::skeleton

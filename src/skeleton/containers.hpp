@@ -24,19 +24,23 @@ class Distributed {
   // ---- map ----
   template <class Fn, class R>
   void map(const Fn& f, Distributed<R, D>& out) {
-    apply_map<kernels::MapKind::map, 0>(f, field_, static_cast<Field<T>*>(nullptr), out.field(), "map");
+    apply_map<kernels::MapKind::map, 0>(f, field_, static_cast<Field<T>*>(nullptr), out.field(),
+                                        "map");
   }
   template <class Fn>
   void mapInPlace(const Fn& f) {
-    apply_map<kernels::MapKind::map, 0>(f, field_, static_cast<Field<T>*>(nullptr), field_, "mapInPlace");
+    apply_map<kernels::MapKind::map, 0>(f, field_, static_cast<Field<T>*>(nullptr), field_,
+                                        "mapInPlace");
   }
   template <class Fn, class R>
   void mapIndex(const Fn& f, Distributed<R, D>& out) {
-    apply_map<kernels::MapKind::map_index, D>(f, field_, static_cast<Field<T>*>(nullptr), out.field(), "mapIndex");
+    apply_map<kernels::MapKind::map_index, D>(f, field_, static_cast<Field<T>*>(nullptr),
+                                              out.field(), "mapIndex");
   }
   template <class Fn>
   void mapIndexInPlace(const Fn& f) {
-    apply_map<kernels::MapKind::map_index, D>(f, field_, static_cast<Field<T>*>(nullptr), field_, "mapIndexInPlace");
+    apply_map<kernels::MapKind::map_index, D>(f, field_, static_cast<Field<T>*>(nullptr), field_,
+                                              "mapIndexInPlace");
   }
   // ---- zip (b must have the same extents and decomposition) ----
   template <class U, class Fn, class R>
@@ -62,12 +66,14 @@ class Distributed {
   }
   // ---- mapStencil ----
   template <class Fn, class B = NoBoundaryFunction>
-  void mapStencil(const Fn& f, Distributed& out, const Stencil& s, const T& neutral = T{}, const B& user = {}) {
+  void mapStencil(const Fn& f, Distributed& out, const Stencil& s, const T& neutral = T{},
+                  const B& user = {}) {
     map_stencil(f, field_, out.field_, s, neutral, user);
   }
   /// In place through a library-owned second buffer (swapped after the call).
   template <class Fn, class B = NoBoundaryFunction>
-  void mapStencilInPlace(const Fn& f, const Stencil& s, const T& neutral = T{}, const B& user = {}) {
+  void mapStencilInPlace(const Fn& f, const Stencil& s, const T& neutral = T{},
+                         const B& user = {}) {
     if (!scratch_ || !(scratch_->extents() == extents()))
       scratch_ = std::make_unique<Field<T>>(field_.team(), extents(), 1, options_);
     // Both buffers get the stencil's halo now, so that swapping them never
@@ -86,7 +92,8 @@ class Distributed {
   void fill(const T& v) { field_.fill(v); }
 
  protected:
-  Distributed(Team team, const Extents& e, const FieldOptions& o) : options_(o), field_(std::move(team), e, 1, o) {}
+  Distributed(Team team, const Extents& e, const FieldOptions& o)
+      : options_(o), field_(std::move(team), e, 1, o) {}
 
  private:
   FieldOptions options_;
@@ -97,8 +104,11 @@ class Distributed {
 template <class T>
 class DA : public Distributed<T, 1> {
  public:
-  DA(Team team, index_t n, const FieldOptions& o = {}) : Distributed<T, 1>(std::move(team), extents_1d(n), o) {}
-  DA(Team team, index_t n, const T& fill, const FieldOptions& o = {}) : DA(std::move(team), n, o) { this->fill(fill); }
+  DA(Team team, index_t n, const FieldOptions& o = {})
+      : Distributed<T, 1>(std::move(team), extents_1d(n), o) {}
+  DA(Team team, index_t n, const T& fill, const FieldOptions& o = {}) : DA(std::move(team), n, o) {
+    this->fill(fill);
+  }
 };
 
 template <class T>
@@ -106,7 +116,8 @@ class DM : public Distributed<T, 2> {
  public:
   DM(Team team, index_t nx, index_t ny, const FieldOptions& o = {})
       : Distributed<T, 2>(std::move(team), extents_2d(nx, ny), o) {}
-  DM(Team team, index_t nx, index_t ny, const T& fill, const FieldOptions& o = {}) : DM(std::move(team), nx, ny, o) {
+  DM(Team team, index_t nx, index_t ny, const T& fill, const FieldOptions& o = {})
+      : DM(std::move(team), nx, ny, o) {
     this->fill(fill);
   }
 };

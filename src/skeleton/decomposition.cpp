@@ -17,7 +17,8 @@ Decomposition::Decomposition(const Extents& global, int total_parts, std::array<
   if (total_parts < 1) throw UsageError("a decomposition needs at least one part");
   for (int a = 0; a < 3; ++a)
     if (global.n[a] < 1)
-      throw UsageError(fmt::format("extents {}: every extent must be at least 1", global.to_string()));
+      throw UsageError(
+          fmt::format("extents {}: every extent must be at least 1", global.to_string()));
   const int slowest = global.dims - 1;
   if (grid == std::array<int, 3>{0, 0, 0}) {
     grid = {1, 1, 1};
@@ -25,18 +26,21 @@ Decomposition::Decomposition(const Extents& global, int total_parts, std::array<
   }
   for (int a = 0; a < 3; ++a) {
     if (grid[a] < 1 || (a >= global.dims && grid[a] != 1))
-      throw UsageError(fmt::format("decomposition {}x{}x{} of a {}-D container: every axis needs at "
-                                   "least one block and only its {} axes may be cut",
-                                   grid[0], grid[1], grid[2], global.dims, global.dims));
+      throw UsageError(
+          fmt::format("decomposition {}x{}x{} of a {}-D container: every axis needs at "
+                      "least one block and only its {} axes may be cut",
+                      grid[0], grid[1], grid[2], global.dims, global.dims));
   }
   if (grid[0] * grid[1] * grid[2] != total_parts)
-    throw UsageError(fmt::format("decomposition {}x{}x{} has {} blocks, the team has {} parts", grid[0],
-                                 grid[1], grid[2], grid[0] * grid[1] * grid[2], total_parts));
+    throw UsageError(fmt::format("decomposition {}x{}x{} has {} blocks, the team has {} parts",
+                                 grid[0], grid[1], grid[2], grid[0] * grid[1] * grid[2],
+                                 total_parts));
   for (int a = 0; a < 3; ++a) {
     if (grid[a] > global.n[a])
-      throw UsageError(fmt::format("cannot cut {} cells along axis {} into {} blocks (a block would "
-                                   "be empty)",
-                                   global.n[a], "xyz"[a], grid[a]));
+      throw UsageError(
+          fmt::format("cannot cut {} cells along axis {} into {} blocks (a block would "
+                      "be empty)",
+                      global.n[a], "xyz"[a], grid[a]));
     grid_[a] = grid[a];
     decomposed_[a] = grid[a] > 1;
   }
@@ -47,7 +51,9 @@ std::array<int, 3> Decomposition::coords(int part) const {
   return {part % grid_[0], (part / grid_[0]) % grid_[1], part / (grid_[0] * grid_[1])};
 }
 
-int Decomposition::part_at(std::array<int, 3> c) const { return (c[2] * grid_[1] + c[1]) * grid_[0] + c[0]; }
+int Decomposition::part_at(std::array<int, 3> c) const {
+  return (c[2] * grid_[1] + c[1]) * grid_[0] + c[0];
+}
 
 Box Decomposition::owned(int part) const {
   const auto c = coords(part);

@@ -18,7 +18,8 @@ class Decomposition {
   /// The decomposed axes (those with more than one block, plus the slowest
   /// meaningful axis by default) carry halos even when cut into one block, so
   /// that a periodic exchange can wrap a part onto itself.
-  Decomposition(const Extents& global, int total_parts, std::array<int, 3> parts_per_axis = {0, 0, 0});
+  Decomposition(const Extents& global, int total_parts,
+                std::array<int, 3> parts_per_axis = {0, 0, 0});
 
   const Extents& global() const noexcept { return global_; }
   int parts() const noexcept { return parts_; }

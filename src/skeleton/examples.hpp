@@ -33,35 +33,53 @@ namespace stencil {
 // ---- C++ functors (TS_FN: host and device) ----
 struct Affine {
   template <class T>
-  TS_FN T operator()(T v) const { return point::ts_skel_affine(v); }
+  TS_FN T operator()(T v) const {
+    return point::ts_skel_affine(v);
+  }
 };
 struct Wave {
   template <class T>
-  TS_FN T operator()(index_t x, T v) const { return point::ts_skel_wave1(x, v); }
+  TS_FN T operator()(index_t x, T v) const {
+    return point::ts_skel_wave1(x, v);
+  }
   template <class T>
-  TS_FN T operator()(index_t x, index_t y, T v) const { return point::ts_skel_wave2(x, y, v); }
+  TS_FN T operator()(index_t x, index_t y, T v) const {
+    return point::ts_skel_wave2(x, y, v);
+  }
   template <class T>
-  TS_FN T operator()(index_t x, index_t y, index_t z, T v) const { return point::ts_skel_wave3(x, y, z, v); }
+  TS_FN T operator()(index_t x, index_t y, index_t z, T v) const {
+    return point::ts_skel_wave3(x, y, z, v);
+  }
 };
 struct Axpy {
   template <class T>
-  TS_FN T operator()(T a, T b) const { return point::ts_skel_axpy(a, b); }
+  TS_FN T operator()(T a, T b) const {
+    return point::ts_skel_axpy(a, b);
+  }
 };
 struct AxpyAt {
   template <class T>
-  TS_FN T operator()(index_t x, index_t y, index_t z, T a, T b) const { return point::ts_skel_axpy_at(x, y, z, a, b); }
+  TS_FN T operator()(index_t x, index_t y, index_t z, T a, T b) const {
+    return point::ts_skel_axpy_at(x, y, z, a, b);
+  }
 };
 struct Add {
   template <class T>
-  TS_FN T operator()(T a, T b) const { return point::ts_skel_add(a, b); }
+  TS_FN T operator()(T a, T b) const {
+    return point::ts_skel_add(a, b);
+  }
 };
 struct Max {
   template <class T>
-  TS_FN T operator()(T a, T b) const { return point::ts_skel_max(a, b); }
+  TS_FN T operator()(T a, T b) const {
+    return point::ts_skel_max(a, b);
+  }
 };
 struct Ramp {
   template <class T>
-  TS_FN T operator()(index_t x, index_t y, index_t z, T neutral) const { return point::ts_skel_ramp(x, y, z, neutral); }
+  TS_FN T operator()(index_t x, index_t y, index_t z, T neutral) const {
+    return point::ts_skel_ramp(x, y, z, neutral);
+  }
 };
 /// Muesli listing 2.2: Sum (mapIndex) and Product (zipInPlace) on int.
 struct DaSum {
@@ -73,12 +91,16 @@ struct DaProduct {
 /// Integer sum for exact folds.
 struct IntAdd {
   template <class T>
-  TS_FN T operator()(T a, T b) const { return T(a + b); }
+  TS_FN T operator()(T a, T b) const {
+    return T(a + b);
+  }
 };
 /// v + 1 for any arithmetic type (element types of different sizes).
 struct Increment {
   template <class T>
-  TS_FN T operator()(T v) const { return T(v + T(1)); }
+  TS_FN T operator()(T v) const {
+    return T(v + T(1));
+  }
 };
 /// A 12-byte element type (structure) and a map on it (C++ backends only).
 struct Vec3 {
@@ -88,10 +110,12 @@ struct Vec3Rotate {
   TS_FN Vec3 operator()(Vec3 v) const { return Vec3{v.y, v.z, v.x * 2.0f}; }
 };
 
-#define TS_SKEL_STENCIL_FUNCTOR(Name, fn)                           \
-  struct Name {                                                     \
-    template <class S>                                              \
-    TS_FN typename S::value_type operator()(const S& s) const { return stencil::fn(s); } \
+#define TS_SKEL_STENCIL_FUNCTOR(Name, fn)                       \
+  struct Name {                                                 \
+    template <class S>                                          \
+    TS_FN typename S::value_type operator()(const S& s) const { \
+      return stencil::fn(s);                                    \
+    }                                                           \
   };
 TS_SKEL_STENCIL_FUNCTOR(Jacobi5, ts_skel_jacobi5)
 TS_SKEL_STENCIL_FUNCTOR(Heat7, ts_skel_heat7)

@@ -75,7 +75,8 @@ void copy_owned(Device& device, void* handle, const PartLayout& L, std::size_t e
 
 template <class T>
 class Field {
-  static_assert(std::is_trivially_copyable_v<T>, "distributed containers hold trivially copyable T");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "distributed containers hold trivially copyable T");
 
  public:
   using value_type = T;
@@ -153,13 +154,19 @@ class Field {
     ghosts_.clear();
   }
   /// The skeletons call this after writing owned cells only.
-  void mark_owned_written() noexcept { host_valid_ = false; device_valid_ = true; }
+  void mark_owned_written() noexcept {
+    host_valid_ = false;
+    device_valid_ = true;
+  }
   /// What the ghost layers hold, as map_stencil describes it (empty: unknown).
   /// Cleared by a reallocation, a periodic exchange and mark_device_written.
   const std::string& ghosts() const noexcept { return ghosts_; }
   void set_ghosts(std::string what) { ghosts_ = std::move(what); }
   /// Marks the mirror as the newer copy (uploaded by the next skeleton).
-  void mark_host_written() noexcept { device_valid_ = false; host_valid_ = true; }
+  void mark_host_written() noexcept {
+    device_valid_ = false;
+    host_valid_ = true;
+  }
   void require_device() {
     if (!device_valid_) to_device();
   }
@@ -195,7 +202,8 @@ class Field {
       for (int p = r * per_rank; p < (r + 1) * per_rank; ++p)
         n += layouts[static_cast<std::size_t>(p)].owned.volume() * components();
       from[static_cast<std::size_t>(r)].resize(static_cast<std::size_t>(n));
-      comm->irecv(from[static_cast<std::size_t>(r)].data(), static_cast<std::size_t>(n) * sizeof(T), r, kTag);
+      comm->irecv(from[static_cast<std::size_t>(r)].data(), static_cast<std::size_t>(n) * sizeof(T),
+                  r, kTag);
     }
     comm->wait_all();
     const index_t total = extents().volume();
@@ -204,7 +212,9 @@ class Field {
       const T* src = from[static_cast<std::size_t>(r)].data();
       for (int p = r * per_rank; p < (r + 1) * per_rank; ++p) {
         const PartLayout& L = layouts[static_cast<std::size_t>(p)];
-        for_owned(L, [&](index_t local, index_t gi, int c) { out[static_cast<std::size_t>(c * total + gi)] = src[local]; });
+        for_owned(L, [&](index_t local, index_t gi, int c) {
+          out[static_cast<std::size_t>(c * total + gi)] = src[local];
+        });
         src += L.owned.volume() * L.components;
       }
     }
@@ -214,9 +224,9 @@ class Field {
   void scatter(std::span<const T> global) {
     const index_t n = extents().volume();
     if (static_cast<index_t>(global.size()) != n * components())
-      throw Error("Field::scatter: " + std::to_string(global.size()) + " values given, the field has " +
-                  std::to_string(n * components()) + " (" + extents().to_string() + " x " +
-                  std::to_string(components()) + " components)");
+      throw Error("Field::scatter: " + std::to_string(global.size()) +
+                  " values given, the field has " + std::to_string(n * components()) + " (" +
+                  extents().to_string() + " x " + std::to_string(components()) + " components)");
     for (int p = 0; p < parts(); ++p) {
       const PartLayout& L = layout(p);
       auto& m = mirror_[p];
@@ -274,7 +284,8 @@ class Field {
       for (index_t z = 0; z < L.owned.extent(2); ++z)
         for (index_t y = 0; y < L.owned.extent(1); ++y)
           for (index_t x = 0; x < L.owned.extent(0); ++x) {
-            const index_t gi = ((L.owned.lo[2] + z) * g.n[1] + L.owned.lo[1] + y) * g.n[0] + L.owned.lo[0] + x;
+            const index_t gi =
+                ((L.owned.lo[2] + z) * g.n[1] + L.owned.lo[1] + y) * g.n[0] + L.owned.lo[0] + x;
             f(c * vol + (z * L.owned.extent(1) + y) * L.owned.extent(0) + x, gi, c);
           }
   }
@@ -305,7 +316,8 @@ class Field {
   }
   void exchange_impl(const ExchangeRequest& r, const PartHook* inner, const PartHook* outer) {
     require_device();
-    if (r.periodic[0] || r.periodic[1] || r.periodic[2]) ghosts_.clear();  // wraps land in global-edge halos
+    if (r.periodic[0] || r.periodic[1] || r.periodic[2])
+      ghosts_.clear();  // wraps land in global-edge halos
     std::vector<detail::PartStorage> s;
     for (int p = 0; p < parts(); ++p) s.push_back({&device(p), buffer(p).handle(), layout(p)});
     shape_->exchange(s, sizeof(T), r, inner, outer);

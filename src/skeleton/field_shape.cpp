@@ -10,9 +10,12 @@
 namespace tessera::skeleton::detail {
 
 FieldShape::FieldShape(Team team, const Extents& global, int components, const FieldOptions& o)
-    : team_(std::move(team)), decomposition_(global, team_.total_parts(), o.parts),
-      components_(components), halo_(o.halo) {
-  if (components < 1) throw UsageError(fmt::format("a field needs at least one component, not {}", components));
+    : team_(std::move(team)),
+      decomposition_(global, team_.total_parts(), o.parts),
+      components_(components),
+      halo_(o.halo) {
+  if (components < 1)
+    throw UsageError(fmt::format("a field needs at least one component, not {}", components));
   for (int a = 0; a < 3; ++a)
     if (halo_[a] < 0) throw UsageError("halo widths must not be negative");
   layouts_ = make_layouts(decomposition_, team_, components_, halo_);
@@ -30,8 +33,8 @@ void FieldShape::set_halo(const Index3& halo) {
   layouts_ = make_layouts(decomposition_, team_, components_, halo_);
 }
 
-void FieldShape::exchange(std::vector<PartStorage>& parts, std::size_t elem_bytes, const ExchangeRequest& r,
-                          const PartHook* inner, const PartHook* outer) {
+void FieldShape::exchange(std::vector<PartStorage>& parts, std::size_t elem_bytes,
+                          const ExchangeRequest& r, const PartHook* inner, const PartHook* outer) {
   const auto rounds = plan_exchange(decomposition_, layouts_, r);
   stats_ = {};
   const auto t0 = std::chrono::steady_clock::now();
@@ -42,10 +45,11 @@ void FieldShape::exchange(std::vector<PartStorage>& parts, std::size_t elem_byte
 void FieldShape::check_same_shape(const FieldShape& o, const char* what) const {
   if (!(extents() == o.extents()) || decomposition_.grid() != o.decomposition_.grid() ||
       team_.total_parts() != o.team_.total_parts())
-    throw Error(fmt::format("{}: containers differ in shape ({} in {}x{}x{} blocks vs {} in {}x{}x{} blocks)",
-                            what, extents().to_string(), decomposition_.grid()[0], decomposition_.grid()[1],
-                            decomposition_.grid()[2], o.extents().to_string(), o.decomposition_.grid()[0],
-                            o.decomposition_.grid()[1], o.decomposition_.grid()[2]));
+    throw Error(fmt::format(
+        "{}: containers differ in shape ({} in {}x{}x{} blocks vs {} in {}x{}x{} blocks)", what,
+        extents().to_string(), decomposition_.grid()[0], decomposition_.grid()[1],
+        decomposition_.grid()[2], o.extents().to_string(), o.decomposition_.grid()[0],
+        o.decomposition_.grid()[1], o.decomposition_.grid()[2]));
 }
 
 kernels::Rect rect_of(const PartLayout& L, const Box& b, int c, std::size_t eb) {
@@ -59,7 +63,8 @@ kernels::Rect rect_of(const PartLayout& L, const Box& b, int c, std::size_t eb) 
   return r;
 }
 
-void copy_owned(Device& device, void* handle, const PartLayout& L, std::size_t eb, void* host, bool to_device) {
+void copy_owned(Device& device, void* handle, const PartLayout& L, std::size_t eb, void* host,
+                bool to_device) {
   Box local;
   for (int a = 0; a < 3; ++a) local.hi[a] = L.owned.extent(a);
   const std::size_t plane = static_cast<std::size_t>(L.owned.volume()) * eb;

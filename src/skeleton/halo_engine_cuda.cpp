@@ -59,11 +59,13 @@ class CudaEngine final : public ExchangeEngine {
       g.ordinal = cuda::device_of(team.device(p)).ordinal();
       cuda::DeviceGuard guard(g.ordinal);
       int lo = 0, hi = 0;
-      cuda_check(cudaDeviceGetStreamPriorityRange(&lo, &hi), "cudaDeviceGetStreamPriorityRange", "halo stream");
-      cuda_check(cudaStreamCreateWithPriority(&g.comm, cudaStreamNonBlocking, hi), "cudaStreamCreateWithPriority",
-                 "creating the halo stream");
+      cuda_check(cudaDeviceGetStreamPriorityRange(&lo, &hi), "cudaDeviceGetStreamPriorityRange",
+                 "halo stream");
+      cuda_check(cudaStreamCreateWithPriority(&g.comm, cudaStreamNonBlocking, hi),
+                 "cudaStreamCreateWithPriority", "creating the halo stream");
       for (cudaEvent_t* e : {&g.ready, &g.sent, &g.arrived})
-        cuda_check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreateWithFlags", "halo events");
+        cuda_check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreateWithFlags",
+                   "halo events");
       gpus_.push_back(g);
     }
     for (auto& a : gpus_)
@@ -83,8 +85,8 @@ class CudaEngine final : public ExchangeEngine {
   }
 
   void run(const Team& team, std::vector<PartStorage>& parts, std::size_t eb,
-           const std::array<std::vector<Transfer>, 3>& rounds, const PartHook* inner, const PartHook* outer,
-           ExchangeStats& stats) override {
+           const std::array<std::vector<Transfer>, 3>& rounds, const PartHook* inner,
+           const PartHook* outer, ExchangeStats& stats) override {
     int last = -1;
     for (int a = 0; a < 3; ++a)
       if (!rounds[a].empty()) last = a;
@@ -103,13 +105,15 @@ class CudaEngine final : public ExchangeEngine {
         PartStorage* s = local_storage(team, parts, t.src_part);
         PartStorage* d = local_storage(team, parts, t.dst_part);
         if (!s || !d) continue;
-        const auto a = static_cast<std::size_t>(s->layout.local_part), b = static_cast<std::size_t>(d->layout.local_part);
+        const auto a = static_cast<std::size_t>(s->layout.local_part),
+                   b = static_cast<std::size_t>(d->layout.local_part);
         for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}})
           if (std::find(deps[x].begin(), deps[x].end(), y) == deps[x].end()) deps[x].push_back(y);
       }
     for (std::size_t p = 0; p < parts.size(); ++p) {
       cuda::DeviceGuard guard(gpus_[p].ordinal);
-      cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord", "halo: data ready");
+      cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord",
+                 "halo: data ready");
     }
     for (int a = 0; a < 3; ++a) {
       if (rounds[a].empty()) continue;
@@ -118,7 +122,8 @@ class CudaEngine final : public ExchangeEngine {
       for (std::size_t p = 0; p < parts.size(); ++p) {
         cuda::DeviceGuard guard(gpus_[p].ordinal);
         for (std::size_t o : deps[p])
-          cuda_check(cudaStreamWaitEvent(gpus_[p].comm, gpus_[o].ready, 0), "cudaStreamWaitEvent", "halo");
+          cuda_check(cudaStreamWaitEvent(gpus_[p].comm, gpus_[o].ready, 0), "cudaStreamWaitEvent",
+                     "halo");
       }
       RemoteRound remote;
       for (const Transfer& t : rounds[a]) {
@@ -127,28 +132,31 @@ class CudaEngine final : public ExchangeEngine {
         if (s && d) peer_copy(parts, *s, *d, t, eb, stats);
       }
       // Faces for other ranks: device -> pinned host on the source's halo stream.
-      remote.post(team, parts, rounds[a], eb,
-                  [&](const Transfer& t, std::byte* out) {
-                    PartStorage& s = *local_storage(team, parts, t.src_part);
-                    const std::size_t face = static_cast<std::size_t>(t.src_box.volume()) * eb;
-                    std::byte* h = pinned(transfer_bytes(t, eb));
-                    PerGpu& g = gpus_[static_cast<std::size_t>(s.layout.local_part)];
-                    cuda::DeviceGuard guard(g.ordinal);
-                    for (std::size_t i = 0; i < t.components.size(); ++i) {
-                      const kernels::Rect r = rect_of(s.layout, t.src_box, t.components[i], eb);
-                      kernels::cuda_rect_copy(g.comm, s.handle, r, h + i * face, kernels::compact_rect(r),
-                                              "halo face to the host");
-                    }
-                    sync(g);
-                    std::memcpy(out, h, transfer_bytes(t, eb));
-                  },
-                  stats);
+      remote.post(
+          team, parts, rounds[a], eb,
+          [&](const Transfer& t, std::byte* out) {
+            PartStorage& s = *local_storage(team, parts, t.src_part);
+            const std::size_t face = static_cast<std::size_t>(t.src_box.volume()) * eb;
+            std::byte* h = pinned(transfer_bytes(t, eb));
+            PerGpu& g = gpus_[static_cast<std::size_t>(s.layout.local_part)];
+            cuda::DeviceGuard guard(g.ordinal);
+            for (std::size_t i = 0; i < t.components.size(); ++i) {
+              const kernels::Rect r = rect_of(s.layout, t.src_box, t.components[i], eb);
+              kernels::cuda_rect_copy(g.comm, s.handle, r, h + i * face, kernels::compact_rect(r),
+                                      "halo face to the host");
+            }
+            sync(g);
+            std::memcpy(out, h, transfer_bytes(t, eb));
+          },
+          stats);
       for (std::size_t p = 0; p < parts.size(); ++p) {
         cuda::DeviceGuard guard(gpus_[p].ordinal);
-        cuda_check(cudaEventRecord(gpus_[p].sent, gpus_[p].comm), "cudaEventRecord", "halo: faces sent");
+        cuda_check(cudaEventRecord(gpus_[p].sent, gpus_[p].comm), "cudaEventRecord",
+                   "halo: faces sent");
       }
       if (a == last && inner)
-        for (std::size_t p = 0; p < parts.size(); ++p) (*inner)(static_cast<int>(p), parts[p].device->queue());
+        for (std::size_t p = 0; p < parts.size(); ++p)
+          (*inner)(static_cast<int>(p), parts[p].device->queue());
       remote.finish(team, [&](const Transfer& t, std::byte* in) {
         PartStorage& d = *local_storage(team, parts, t.dst_part);
         const std::size_t face = static_cast<std::size_t>(t.dst_box.volume()) * eb;
@@ -165,33 +173,40 @@ class CudaEngine final : public ExchangeEngine {
       });
       for (std::size_t p = 0; p < parts.size(); ++p) {
         cuda::DeviceGuard guard(gpus_[p].ordinal);
-        cuda_check(cudaEventRecord(gpus_[p].arrived, gpus_[p].comm), "cudaEventRecord", "halo: faces arrived");
+        cuda_check(cudaEventRecord(gpus_[p].arrived, gpus_[p].comm), "cudaEventRecord",
+                   "halo: faces arrived");
       }
       // A later round reads what this one wrote: its streams wait for all.
       if (a != last)
         for (std::size_t p = 0; p < parts.size(); ++p) {
           cuda::DeviceGuard guard(gpus_[p].ordinal);
           for (std::size_t o : deps[p]) {
-            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0), "cudaStreamWaitEvent", "halo round");
-            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].arrived, 0), "cudaStreamWaitEvent", "halo round");
+            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0),
+                       "cudaStreamWaitEvent", "halo round");
+            cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].arrived, 0),
+                       "cudaStreamWaitEvent", "halo round");
           }
-          cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord", "halo round");
+          cuda_check(cudaEventRecord(gpus_[p].ready, stream(parts[p])), "cudaEventRecord",
+                     "halo round");
         }
     }
     if (last < 0 && inner)
-      for (std::size_t p = 0; p < parts.size(); ++p) (*inner)(static_cast<int>(p), parts[p].device->queue());
+      for (std::size_t p = 0; p < parts.size(); ++p)
+        (*inner)(static_cast<int>(p), parts[p].device->queue());
     // Each compute stream waits for every face that wrote its halo or read its
     // owned cells (peer copies run on the source's stream), then the outer hook.
     if (last >= 0)
       for (std::size_t p = 0; p < parts.size(); ++p) {
         cuda::DeviceGuard guard(gpus_[p].ordinal);
         for (std::size_t o : deps[p])
-          cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0), "cudaStreamWaitEvent", "halo: wait faces");
-        cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[p].arrived, 0), "cudaStreamWaitEvent",
-                   "halo: wait remote faces");
+          cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[o].sent, 0), "cudaStreamWaitEvent",
+                     "halo: wait faces");
+        cuda_check(cudaStreamWaitEvent(stream(parts[p]), gpus_[p].arrived, 0),
+                   "cudaStreamWaitEvent", "halo: wait remote faces");
       }
     if (outer)
-      for (std::size_t p = 0; p < parts.size(); ++p) (*outer)(static_cast<int>(p), parts[p].device->queue());
+      for (std::size_t p = 0; p < parts.size(); ++p)
+        (*outer)(static_cast<int>(p), parts[p].device->queue());
   }
 
  private:
@@ -205,7 +220,8 @@ class CudaEngine final : public ExchangeEngine {
     std::size_t& used = pinned_used_[bytes];
     if (used == pool.size()) {
       void* p = nullptr;
-      cuda_check(cudaMallocHost(&p, bytes), "cudaMallocHost", fmt::format("{} bytes of halo staging", bytes));
+      cuda_check(cudaMallocHost(&p, bytes), "cudaMallocHost",
+                 fmt::format("{} bytes of halo staging", bytes));
       pool.push_back(p);
     }
     return static_cast<std::byte*>(pool[used++]);
@@ -217,22 +233,29 @@ class CudaEngine final : public ExchangeEngine {
     PerGpu& gd = gpus_[static_cast<std::size_t>(d.layout.local_part)];
     cuda::DeviceGuard guard(gs.ordinal);
     for (int c : t.components) {
-      const kernels::Rect rs = rect_of(s.layout, t.src_box, c, eb), rd = rect_of(d.layout, t.dst_box, c, eb);
+      const kernels::Rect rs = rect_of(s.layout, t.src_box, c, eb),
+                          rd = rect_of(d.layout, t.dst_box, c, eb);
       const char* src = static_cast<const char*>(s.handle);
       char* dst = static_cast<char*>(d.handle);
       if (rs.contiguous() && rd.contiguous()) {
-        cuda_check(cudaMemcpyPeerAsync(dst + rd.offset, gd.ordinal, src + rs.offset, gs.ordinal, rs.bytes(), gs.comm),
-                   "cudaMemcpyPeerAsync", fmt::format("halo face cuda:{} -> cuda:{}", gs.ordinal, gd.ordinal));
+        cuda_check(cudaMemcpyPeerAsync(dst + rd.offset, gd.ordinal, src + rs.offset, gs.ordinal,
+                                       rs.bytes(), gs.comm),
+                   "cudaMemcpyPeerAsync",
+                   fmt::format("halo face cuda:{} -> cuda:{}", gs.ordinal, gd.ordinal));
       } else {
         cudaMemcpy3DPeerParms p{};
         p.srcDevice = gs.ordinal;
         p.dstDevice = gd.ordinal;
-        p.srcPtr = make_cudaPitchedPtr(const_cast<char*>(src), rs.row_pitch, rs.row_pitch, rs.slice_pitch / rs.row_pitch);
-        p.dstPtr = make_cudaPitchedPtr(dst, rd.row_pitch, rd.row_pitch, rd.slice_pitch / rd.row_pitch);
-        p.srcPos = make_cudaPos(rs.offset % rs.slice_pitch % rs.row_pitch, rs.offset % rs.slice_pitch / rs.row_pitch,
-                                rs.offset / rs.slice_pitch);
-        p.dstPos = make_cudaPos(rd.offset % rd.slice_pitch % rd.row_pitch, rd.offset % rd.slice_pitch / rd.row_pitch,
-                                rd.offset / rd.slice_pitch);
+        p.srcPtr = make_cudaPitchedPtr(const_cast<char*>(src), rs.row_pitch, rs.row_pitch,
+                                       rs.slice_pitch / rs.row_pitch);
+        p.dstPtr =
+            make_cudaPitchedPtr(dst, rd.row_pitch, rd.row_pitch, rd.slice_pitch / rd.row_pitch);
+        p.srcPos =
+            make_cudaPos(rs.offset % rs.slice_pitch % rs.row_pitch,
+                         rs.offset % rs.slice_pitch / rs.row_pitch, rs.offset / rs.slice_pitch);
+        p.dstPos =
+            make_cudaPos(rd.offset % rd.slice_pitch % rd.row_pitch,
+                         rd.offset % rd.slice_pitch / rd.row_pitch, rd.offset / rd.slice_pitch);
         p.extent = make_cudaExtent(rs.width, rs.rows, rs.slices);
         cuda_check(cudaMemcpy3DPeerAsync(&p, gs.comm), "cudaMemcpy3DPeerAsync",
                    fmt::format("strided halo face cuda:{} -> cuda:{}", gs.ordinal, gd.ordinal));
@@ -249,6 +272,8 @@ class CudaEngine final : public ExchangeEngine {
 
 }  // namespace
 
-std::unique_ptr<ExchangeEngine> make_cuda_engine(const Team& team) { return std::make_unique<CudaEngine>(team); }
+std::unique_ptr<ExchangeEngine> make_cuda_engine(const Team& team) {
+  return std::make_unique<CudaEngine>(team);
+}
 
 }  // namespace tessera::skeleton::detail

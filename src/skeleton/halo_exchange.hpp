@@ -27,7 +27,7 @@ struct ExchangeRequest {
   std::vector<int> components;  ///< every face, when per_face is false; empty = all
   bool per_face = false;
   std::array<std::vector<int>, 3> to_lower{}, to_upper{};  ///< used when per_face
-  std::array<bool, 3> periodic{false, false, false};        ///< wrap at the domain ends
+  std::array<bool, 3> periodic{false, false, false};       ///< wrap at the domain ends
   Index3 width{-1, -1, -1};  ///< layers per axis; -1 = the field's whole halo width, 0 = none
 
   static ExchangeRequest all() { return {}; }
@@ -45,7 +45,7 @@ using PartHook = std::function<void(int local, Queue& queue)>;
 /// What the last exchange cost (host wall clock; device copies are
 /// asynchronous on CUDA, so `seconds` covers posting and waiting).
 struct ExchangeStats {
-  double seconds = 0;         ///< from start to halos available (host view)
+  double seconds = 0;           ///< from start to halos available (host view)
   std::size_t peer_bytes = 0;   ///< between devices of this process
   std::size_t local_bytes = 0;  ///< within one device (periodic self-wrap)
   std::size_t mpi_bytes = 0;    ///< sent to other ranks

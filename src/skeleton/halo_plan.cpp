@@ -35,8 +35,8 @@ std::array<std::vector<Transfer>, 3> plan_exchange(const Decomposition& d,
   auto check_components = [&](const std::vector<int>& cs) {
     for (int c : cs)
       if (c < 0 || c >= ncomp)
-        throw UsageError(fmt::format("exchange: component {} requested, the field has {} (0 .. {})", c,
-                                     ncomp, ncomp - 1));
+        throw UsageError(fmt::format("exchange: component {} requested, the field has {} (0 .. {})",
+                                     c, ncomp, ncomp - 1));
   };
   std::vector<int> all(static_cast<std::size_t>(ncomp));
   for (int c = 0; c < ncomp; ++c) all[static_cast<std::size_t>(c)] = c;
@@ -45,15 +45,16 @@ std::array<std::vector<Transfer>, 3> plan_exchange(const Decomposition& d,
     if (!d.decomposed(a) || layouts.empty()) continue;
     const index_t h = layouts[0].halo[a];
     if (r.width[a] < -1 || r.width[a] > h)
-      throw UsageError(fmt::format("exchange: width {} along {} exceeds the field's halo of {}", r.width[a],
-                                   "xyz"[a], h));
+      throw UsageError(fmt::format("exchange: width {} along {} exceeds the field's halo of {}",
+                                   r.width[a], "xyz"[a], h));
     const index_t w = r.width[a] < 0 ? h : r.width[a];
     if (w == 0) continue;
     for (const PartLayout& P : layouts) {
       if (P.owned.extent(a) < w)
-        throw Error(fmt::format("halo width {} along {} is larger than part {}'s subdomain ({} cells of "
-                                "{}): use fewer parts or a smaller radius",
-                                w, "xyz"[a], P.global_part, P.owned.extent(a), d.global().to_string()));
+        throw Error(
+            fmt::format("halo width {} along {} is larger than part {}'s subdomain ({} cells of "
+                        "{}): use fewer parts or a smaller radius",
+                        w, "xyz"[a], P.global_part, P.owned.extent(a), d.global().to_string()));
       for (int dir : {-1, +1}) {
         const int q = d.neighbour(P.global_part, a, dir, r.periodic[a]);
         if (q < 0) continue;

@@ -20,7 +20,8 @@ void check(int code, const char* call) {
   char msg[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(code, msg, &len);
-  throw BackendError("MPI", call, code, std::string(msg, static_cast<std::size_t>(len)), "skeleton communication");
+  throw BackendError("MPI", call, code, std::string(msg, static_cast<std::size_t>(len)),
+                     "skeleton communication");
 }
 
 // MPI counts are ints: byte messages travel in pieces of at most `max_`
@@ -39,37 +40,42 @@ class MpiComm final : public Comm {
   void isend(const void* data, std::size_t bytes, int dest, int tag) override {
     pieces(bytes, [&](std::size_t off, int n) {
       requests_.emplace_back();
-      check(MPI_Isend(static_cast<const std::byte*>(data) + off, n, MPI_BYTE, dest, tag, comm_, &requests_.back()),
+      check(MPI_Isend(static_cast<const std::byte*>(data) + off, n, MPI_BYTE, dest, tag, comm_,
+                      &requests_.back()),
             "MPI_Isend");
     });
   }
   void irecv(void* data, std::size_t bytes, int source, int tag) override {
     pieces(bytes, [&](std::size_t off, int n) {
       requests_.emplace_back();
-      check(MPI_Irecv(static_cast<std::byte*>(data) + off, n, MPI_BYTE, source, tag, comm_, &requests_.back()),
+      check(MPI_Irecv(static_cast<std::byte*>(data) + off, n, MPI_BYTE, source, tag, comm_,
+                      &requests_.back()),
             "MPI_Irecv");
     });
   }
   void wait_all() override {
     if (requests_.empty()) return;
-    check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
     requests_.clear();
   }
   std::vector<std::byte> allgather(const void* mine, std::size_t bytes) override {
     const long long n = static_cast<long long>(bytes);
     std::vector<long long> sizes(static_cast<std::size_t>(size_));
-    check(MPI_Allgather(&n, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_), "MPI_Allgather");
+    check(MPI_Allgather(&n, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_),
+          "MPI_Allgather");
     std::vector<int> counts(sizes.size()), displs(sizes.size());
     std::size_t total = 0;
     for (long long s : sizes) total += static_cast<std::size_t>(s);
     std::vector<std::byte> out(total);
     if (total <= max_) {
-      for (std::size_t r = 0, at = 0; r < sizes.size(); at += static_cast<std::size_t>(sizes[r]), ++r) {
+      for (std::size_t r = 0, at = 0; r < sizes.size();
+           at += static_cast<std::size_t>(sizes[r]), ++r) {
         counts[r] = static_cast<int>(sizes[r]);
         displs[r] = static_cast<int>(at);
       }
-      check(MPI_Allgatherv(mine, static_cast<int>(bytes), MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE,
-                           comm_),
+      check(MPI_Allgatherv(mine, static_cast<int>(bytes), MPI_BYTE, out.data(), counts.data(),
+                           displs.data(), MPI_BYTE, comm_),
             "MPI_Allgatherv");
       return out;
     }
@@ -125,7 +131,8 @@ std::shared_ptr<Comm> MpiSession::world(std::size_t max_message) const {
 
 int MpiSession::local_rank() const {
   MPI_Comm local;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local),
+        "MPI_Comm_split_type");
   int r = 0;
   MPI_Comm_rank(local, &r);
   MPI_Comm_free(&local);

@@ -32,7 +32,7 @@ kernels::cl::ClView cl_view(Field<T>& f, int p) {
   static_assert(ClType<T>::name != nullptr || sizeof(T) == 0,
                 "this element type has no OpenCL C name: specialise skeleton::ClType<T>");
   const PartLayout& L = f.layout(p);
-  return {f.buffer(p).handle(), L.origin(), L.sy, L.sz, L.component_stride, ClType<T>::name,
+  return {f.buffer(p).handle(),   L.origin(), L.sy, L.sz, L.component_stride, ClType<T>::name,
           ClType<T>::declaration, sizeof(T)};
 }
 
@@ -71,8 +71,9 @@ void apply_map(const Fn& fn, Field<T>& a, Field<U>* b, Field<R>& out, const char
     if (dev.backend() == Backend::opencl) {
       if constexpr (UF::has_cl) {
         kernels::cl::ClView vb = b ? detail::cl_view(*b, p) : detail::cl_view(a, p);
-        kernels::cl::map(dev, dev.queue(), UF::cl(fn), K, D, detail::cl_view(a, p), b ? &vb : nullptr,
-                         detail::cl_view(out, p), detail::owned_local(L), L.owned.lo, L.components);
+        kernels::cl::map(dev, dev.queue(), UF::cl(fn), K, D, detail::cl_view(a, p),
+                         b ? &vb : nullptr, detail::cl_view(out, p), detail::owned_local(L),
+                         L.owned.lo, L.components);
       } else {
         kernels::no_cxx_on_opencl(what);
       }
@@ -81,8 +82,9 @@ void apply_map(const Fn& fn, Field<T>& a, Field<U>* b, Field<R>& out, const char
         using F = std::decay_t<decltype(UF::cxx(fn))>;
         kernels::View<const U> vb{};
         if (b) vb = detail::view<const U>(*b, p);
-        const kernels::MapOp<F, T, U, R, K, D> op{UF::cxx(fn), detail::view<const T>(a, p), vb,
-                                                  detail::view<R>(out, p), L.owned.lo, L.components};
+        const kernels::MapOp<F, T, U, R, K, D> op{UF::cxx(fn), detail::view<const T>(a, p),
+                                                  vb,          detail::view<R>(out, p),
+                                                  L.owned.lo,  L.components};
         kernels::run_boxes(dev, dev.queue(), detail::one_box(detail::owned_local(L)), op, what);
       } else {
         detail::throw_no_cxx(what, dev);
@@ -101,12 +103,14 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
   using UF = detail::UserFn<Fn>;
   using UB = detail::UserFn<B>;
   const char* what = "mapStencil";
-  if (&in == &out) throw UsageError("mapStencil: input and output must differ (use mapStencilInPlace)");
+  if (&in == &out)
+    throw UsageError("mapStencil: input and output must differ (use mapStencilInPlace)");
   detail::check_same(in.shape(), out.shape(), what);
   if (in.components() != 1)
-    throw UsageError(fmt::format("mapStencil: a {}-component field; the skeleton reads one component (use "
-                                 "Field::exchange with a native kernel for several)",
-                                 in.components()));
+    throw UsageError(
+        fmt::format("mapStencil: a {}-component field; the skeleton reads one component (use "
+                    "Field::exchange with a native kernel for several)",
+                    in.components()));
   const bool has_user = !std::is_same_v<B, NoBoundaryFunction>;
   // Every axis gets a layer of `radius` cells around the owned box: a halo
   // (from the neighbours, by the exchange) along decomposed axes, a ghost
@@ -145,8 +149,8 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
         cb.neutral.resize(sizeof(T));
         std::memcpy(cb.neutral.data(), &neutral, sizeof(T));
         if constexpr (UB::has_cl) cb.user = &UB::cl(user);
-        kernels::cl::stencil(dev, q, UF::cl(fn), cb, fill, detail::cl_view(in, p), detail::cl_view(out, p), boxes,
-                             lo);
+        kernels::cl::stencil(dev, q, UF::cl(fn), cb, fill, detail::cl_view(in, p),
+                             detail::cl_view(out, p), boxes, lo);
       } else {
         kernels::no_cxx_on_opencl(what);
       }
@@ -164,7 +168,8 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     } else {
       if constexpr (UF::has_cxx) {
         using F = std::decay_t<decltype(UF::cxx(fn))>;
-        const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), detail::view<const T>(in, p), detail::view<T>(out, p), lo};
+        const kernels::StencilInnerOp<F, T> op{UF::cxx(fn), detail::view<const T>(in, p),
+                                               detail::view<T>(out, p), lo};
         kernels::run_boxes(dev, q, boxes, op, what);
       } else {
         detail::throw_no_cxx(what, dev);
@@ -206,7 +211,10 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
       for (int a = 0; a < 3; ++a)
         if (!in.decomposition().decomposed(a)) shrink[a] = 0;
     in.exchange(
-        req, [&](int p, Queue& q) { launch(p, q, false, detail::one_box(in.layout(p).split(shrink).inner)); },
+        req,
+        [&](int p, Queue& q) {
+          launch(p, q, false, detail::one_box(in.layout(p).split(shrink).inner));
+        },
         [&](int p, Queue& q) {
           if (fill) launch(p, q, true, shell(p));
           const InnerOuter io = in.layout(p).split(shrink);
@@ -226,27 +234,31 @@ namespace detail {
 /// per row in `out` (rows values); intermediate chunk levels as needed.
 /// `chunks_only`: stop after the first level (rows x ceil(len / chunk) values).
 template <class Fn, class T>
-void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, index_t len, index_t rows_y,
-                 index_t sy, index_t sz, index_t rows, Buffer<T>& out, bool chunks_only = false) {
+void reduce_rows(const Fn& fn, Device& dev, const void* handle, index_t origin, index_t len,
+                 index_t rows_y, index_t sy, index_t sz, index_t rows, Buffer<T>& out,
+                 bool chunks_only = false) {
   using UF = UserFn<Fn>;
   Buffer<T> level;
   const void* src = handle;
   for (;;) {
     const index_t chunks = (len + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK;
-    Buffer<T> next(dev.shared_from_this(), static_cast<std::size_t>(std::max<index_t>(rows * chunks, 1)));
+    Buffer<T> next(dev.shared_from_this(),
+                   static_cast<std::size_t>(std::max<index_t>(rows * chunks, 1)));
     if (dev.backend() == Backend::opencl) {
       if constexpr (UF::has_cl) {
-        const kernels::cl::ClView v{const_cast<void*>(src), origin, sy, sz, 0, ClType<T>::name,
+        const kernels::cl::ClView v{const_cast<void*>(src), origin,   sy, sz, 0, ClType<T>::name,
                                     ClType<T>::declaration, sizeof(T)};
-        kernels::cl::reduce_rows(dev, dev.queue(), UF::cl(fn), v, len, rows_y, rows, next.handle(), chunks);
+        kernels::cl::reduce_rows(dev, dev.queue(), UF::cl(fn), v, len, rows_y, rows, next.handle(),
+                                 chunks);
       } else {
         kernels::no_cxx_on_opencl("fold");
       }
     } else {
       if constexpr (UF::has_cxx) {
         using F = std::decay_t<decltype(UF::cxx(fn))>;
-        const kernels::RowsReduce<F, T> op{UF::cxx(fn), static_cast<const T*>(src) + origin, len, rows_y, sy, sz,
-                                           static_cast<T*>(next.handle()), chunks};
+        const kernels::RowsReduce<F, T> op{
+            UF::cxx(fn), static_cast<const T*>(src) + origin, len,   rows_y, sy,
+            sz,          static_cast<T*>(next.handle()),      chunks};
         kernels::run_reduce_rows(dev, dev.queue(), op, rows);
       } else {
         throw_no_cxx("fold", dev);
@@ -280,9 +292,9 @@ T fold(const Fn& fn, Field<T>& f) {
   f.require_device();
   constexpr index_t K = TS_REDUCE_CHUNK;
   const index_t nx = f.extents().n[0], ny = f.extents().n[1];
-  const index_t C = (nx + K - 1) / K;  // chunks per row
+  const index_t C = (nx + K - 1) / K;       // chunks per row
   const index_t R = ny * f.extents().n[2];  // rows
-  struct Whole {  // the fold of a chunk a part holds whole
+  struct Whole {                            // the fold of a chunk a part holds whole
     index_t row, chunk;
     T value;
   };
@@ -294,7 +306,8 @@ T fold(const Fn& fn, Field<T>& f) {
   std::vector<T> values;  // the strips' elements, strip after strip
   for (int p = 0; p < f.parts(); ++p) {
     const PartLayout& L = f.layout(p);
-    const index_t xlo = L.owned.lo[0], xhi = L.owned.hi[0], ey = L.owned.extent(1), rows = ey * L.owned.extent(2);
+    const index_t xlo = L.owned.lo[0], xhi = L.owned.hi[0], ey = L.owned.extent(1),
+                  rows = ey * L.owned.extent(2);
     auto row_id = [&](index_t r) { return (L.owned.lo[2] + r / ey) * ny + L.owned.lo[1] + r % ey; };
     auto row_at = [&](index_t r) { return L.origin() + (r / ey) * L.sz + (r % ey) * L.sy; };
     // whole chunks: [a, b) on the chunk grid (the row's last chunk may be short)
@@ -302,8 +315,8 @@ T fold(const Fn& fn, Field<T>& f) {
     if (a >= b) a = b = xhi;
     if (a < b) {
       Buffer<T> partial;
-      detail::reduce_rows(fn, f.device(p), f.buffer(p).handle(), L.origin() + (a - xlo), b - a, ey, L.sy, L.sz, rows,
-                          partial, true);
+      detail::reduce_rows(fn, f.device(p), f.buffer(p).handle(), L.origin() + (a - xlo), b - a, ey,
+                          L.sy, L.sz, rows, partial, true);
       const std::vector<T> h = partial.to_vector();
       const index_t cc = (b - a + K - 1) / K;
       for (index_t r = 0; r < rows; ++r)
@@ -331,10 +344,11 @@ T fold(const Fn& fn, Field<T>& f) {
         const std::size_t n = std::size_t(hi - lo), off = values.size();
         values.resize(off + n);
         if (pieces > 64)
-          std::copy_n(whole_part.begin() + std::ptrdiff_t(at), n, values.begin() + std::ptrdiff_t(off));
+          std::copy_n(whole_part.begin() + std::ptrdiff_t(at), n,
+                      values.begin() + std::ptrdiff_t(off));
         else
-          f.device(p).queue().read(f.buffer(p).handle(), std::size_t(at) * sizeof(T), values.data() + off,
-                                   n * sizeof(T), true);
+          f.device(p).queue().read(f.buffer(p).handle(), std::size_t(at) * sizeof(T),
+                                   values.data() + off, n * sizeof(T), true);
       }
   }
   if (Comm* comm = f.team().comm()) {

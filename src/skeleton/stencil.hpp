@@ -20,7 +20,8 @@ using kernels::NoBoundaryFunction;
 ///              (outside) global coordinates.
 struct Stencil {
   Index3 radius{1, 1, 1};
-  std::array<BoundaryMode, 3> mode{BoundaryMode::neutral, BoundaryMode::neutral, BoundaryMode::neutral};
+  std::array<BoundaryMode, 3> mode{BoundaryMode::neutral, BoundaryMode::neutral,
+                                   BoundaryMode::neutral};
 
   static Stencil uniform(index_t r, BoundaryMode m, int dims = 3) {
     Stencil s;

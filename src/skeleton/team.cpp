@@ -23,9 +23,10 @@ Team::Team(std::vector<std::shared_ptr<Device>> devices, std::shared_ptr<Comm> c
       int n = 0;
       std::memcpy(&n, all.data() + r * sizeof(int), sizeof n);
       if (n != mine)
-        throw UsageError(fmt::format("every rank must hold the same number of devices: rank {} has "
-                                     "{}, rank {} has {}",
-                                     rank_, mine, r, n));
+        throw UsageError(
+            fmt::format("every rank must hold the same number of devices: rank {} has "
+                        "{}, rank {} has {}",
+                        rank_, mine, r, n));
     }
   }
 }
@@ -40,9 +41,10 @@ Team Team::open(std::string_view id, int count, std::shared_ptr<Comm> comm) {
     for (const auto& d : list_devices())
       if (d.backend == Backend::cuda) ++present;
     if (first + count > present)
-      throw UsageError(fmt::format("{} GPUs requested from {} on, but this machine has {} CUDA "
-                                   "device(s) (cuda:0 .. cuda:{})",
-                                   count, sid, present, present - 1));
+      throw UsageError(
+          fmt::format("{} GPUs requested from {} on, but this machine has {} CUDA "
+                      "device(s) (cuda:0 .. cuda:{})",
+                      count, sid, present, present - 1));
     for (int i = 0; i < count; ++i) devs.push_back(open_device(fmt::format("cuda:{}", first + i)));
   } else {
     for (int i = 0; i < count; ++i) devs.push_back(open_device(sid));

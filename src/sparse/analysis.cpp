@@ -31,7 +31,8 @@ RowStats row_stats(const Csr<T>& a) {
   }
   if (a.rows > 0) {
     s.mean_length = sum / static_cast<double>(a.rows);
-    s.stddev_length = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
+    s.stddev_length = std::sqrt(
+        std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
   }
   s.diagonals = count_diagonals(a);
   return s;
@@ -92,7 +93,8 @@ RowStats row_stats(const Coo<T>& coo) {
   s.min_length = s.empty_rows > 0 ? 0 : min_nonempty;
   if (a.rows > 0) {
     s.mean_length = sum / static_cast<double>(a.rows);
-    s.stddev_length = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
+    s.stddev_length = std::sqrt(
+        std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean_length * s.mean_length));
   }
   return s;
 }
@@ -118,17 +120,18 @@ BlockStats block_stats(const Csr<T>& a, int r, int c) {
     s.max_per_row = std::max(s.max_per_row, n);
   }
   if (nonempty == 0) s.min_per_row = 0;
-  s.mean_per_row = nonempty > 0 ? static_cast<double>(b.nblocks()) / static_cast<double>(nonempty) : 0.0;
+  s.mean_per_row =
+      nonempty > 0 ? static_cast<double>(b.nblocks()) / static_cast<double>(nonempty) : 0.0;
   const Storage st = storage(b);
   s.slots = st.slots;
   s.zero_slots = st.zero_slots;
   return s;
 }
 
-#define TESSERA_INSTANTIATE(T)                     \
-  template RowStats row_stats(const Csr<T>&);      \
-  template RowStats row_stats(const Coo<T>&);      \
-  template Coo<T> sorted_unique(const Coo<T>&);    \
+#define TESSERA_INSTANTIATE(T)                  \
+  template RowStats row_stats(const Csr<T>&);   \
+  template RowStats row_stats(const Coo<T>&);   \
+  template Coo<T> sorted_unique(const Coo<T>&); \
   template BlockStats block_stats(const Csr<T>&, int, int);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

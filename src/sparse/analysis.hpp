@@ -15,14 +15,17 @@ struct RowStats {
   size64 bandwidth = 0;  ///< max |i - j| over the entries
   size64 diagonals = 0;  ///< distinct j - i (DIA's diagonal count)
 };
-template <Scalar T> RowStats row_stats(const Csr<T>& a);
+template <Scalar T>
+RowStats row_stats(const Csr<T>& a);
 /// The same statistics from entries alone (duplicates summed, as to_csr
 /// does): time O(nnz log nnz) and memory O(nnz), whatever rows and cols are,
 /// for matrices whose declared size dwarfs their entries (a CSR's row pointers
 /// would follow the rows).
-template <Scalar T> RowStats row_stats(const Coo<T>& a);
+template <Scalar T>
+RowStats row_stats(const Coo<T>& a);
 /// The entries sorted by (row, column) with duplicates summed.
-template <Scalar T> Coo<T> sorted_unique(const Coo<T>& a);
+template <Scalar T>
+Coo<T> sorted_unique(const Coo<T>& a);
 
 struct BlockStats {
   int r = 1, c = 1;
@@ -34,6 +37,7 @@ struct BlockStats {
   size64 slots = 0;                         ///< blocks * r * c
   size64 zero_slots = 0;                    ///< zeros inside stored blocks
 };
-template <Scalar T> BlockStats block_stats(const Csr<T>& a, int r, int c);
+template <Scalar T>
+BlockStats block_stats(const Csr<T>& a, int r, int c);
 
 }  // namespace tessera::sparse

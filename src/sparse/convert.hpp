@@ -23,11 +23,14 @@ enum class Zeros { keep, drop };
 // ---- COO / CSR ---------------------------------------------------------------
 /// Sorts by (row, column) and sums duplicate entries (the sum is formed in the
 /// order the duplicates appear in the COO arrays).
-template <Scalar T> Csr<T> to_csr(const Coo<T>& a);
+template <Scalar T>
+Csr<T> to_csr(const Coo<T>& a);
 /// Row-major COO of a CSR matrix.
-template <Scalar T> Coo<T> to_coo(const Csr<T>& a);
+template <Scalar T>
+Coo<T> to_coo(const Csr<T>& a);
 /// CSR with all exact zeros removed.
-template <Scalar T> Csr<T> drop_zeros(const Csr<T>& a);
+template <Scalar T>
+Csr<T> drop_zeros(const Csr<T>& a);
 
 /// The same matrix with values converted to another type (a complex source
 /// needs a complex target).
@@ -55,10 +58,13 @@ struct DiaOptions {
   /// 32-bit limit. DIA of an unstructured matrix can be enormous.
   size64 max_slots = 0;
 };
-template <Scalar T> Dia<T> to_dia(const Csr<T>& a, DiaOptions opt = {});
-template <Scalar T> Csr<T> to_csr(const Dia<T>& a);
+template <Scalar T>
+Dia<T> to_dia(const Csr<T>& a, DiaOptions opt = {});
+template <Scalar T>
+Csr<T> to_csr(const Dia<T>& a);
 /// Number of distinct diagonals of `a` (what DIA would store), without building it.
-template <Scalar T> size64 count_diagonals(const Csr<T>& a);
+template <Scalar T>
+size64 count_diagonals(const Csr<T>& a);
 
 // ---- BCSR and TRACE's gapped BCSR -----------------------------------------------
 struct BcsrOptions {
@@ -68,12 +74,16 @@ struct BcsrOptions {
   /// (TRACE's compressed GPU form).
   bool compress_rows = false;
 };
-template <Scalar T> Bcsr<T> to_bcsr(const Csr<T>& a, BcsrOptions opt = {});
-template <Scalar T> Csr<T> to_csr(const Bcsr<T>& a, Zeros zeros = Zeros::keep);
+template <Scalar T>
+Bcsr<T> to_bcsr(const Csr<T>& a, BcsrOptions opt = {});
+template <Scalar T>
+Csr<T> to_csr(const Bcsr<T>& a, Zeros zeros = Zeros::keep);
 /// Same blocks, in-block order changed (row-major <-> the thesis's "permuted").
-template <Scalar T> Bcsr<T> with_layout(const Bcsr<T>& a, BlockLayout layout);
+template <Scalar T>
+Bcsr<T> with_layout(const Bcsr<T>& a, BlockLayout layout);
 /// Drops empty stored block rows, recording the rest in block_row_map.
-template <Scalar T> Bcsr<T> compress_rows(const Bcsr<T>& a);
+template <Scalar T>
+Bcsr<T> compress_rows(const Bcsr<T>& a);
 
 /// A square block system restricted to the block rows that hold blocks, with
 /// the same block columns dropped: `kept[i]` is the original block row of
@@ -88,14 +98,18 @@ struct RestrictedSystem {
   Bcsr<T> a;
   std::vector<size64> kept;
 };
-template <Scalar T> RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a);
+template <Scalar T>
+RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a);
 
 /// Placeholders removed: compressed row pointer + block row index.
-template <Scalar T> Bcsr<T> to_bcsr(const GappedBcsr<T>& a);
+template <Scalar T>
+Bcsr<T> to_bcsr(const GappedBcsr<T>& a);
 /// Block rows that no stored block row maps to become placeholders (with an
 /// identity map, i.e. an uncompressed BCSR, none do: compress it first).
-template <Scalar T> GappedBcsr<T> to_gapped(const Bcsr<T>& a);
-template <Scalar T> Csr<T> to_csr(const GappedBcsr<T>& a, Zeros zeros = Zeros::keep);
+template <Scalar T>
+GappedBcsr<T> to_gapped(const Bcsr<T>& a);
+template <Scalar T>
+Csr<T> to_csr(const GappedBcsr<T>& a, Zeros zeros = Zeros::keep);
 
 // ---- ELL ------------------------------------------------------------------------
 struct EllOptions {
@@ -103,8 +117,10 @@ struct EllOptions {
   bool sort_rows = false;        ///< stable sort by increasing length (Saad's example)
   bool drop_empty_rows = false;  ///< do not store rows without entries (ghost rows)
 };
-template <Scalar T> Ell<T> to_ell(const Csr<T>& a, EllOptions opt = {});
-template <Scalar T> Csr<T> to_csr(const Ell<T>& a);
+template <Scalar T>
+Ell<T> to_ell(const Csr<T>& a, EllOptions opt = {});
+template <Scalar T>
+Csr<T> to_csr(const Ell<T>& a);
 
 // ---- BELL -----------------------------------------------------------------------
 struct BellOptions {
@@ -112,18 +128,23 @@ struct BellOptions {
   size64 subsection = 1;  ///< width (in blocks) rounded up to a multiple of this
 };
 /// Keeps a's blocks (explicit zeros included) and its block row map.
-template <Scalar T> Bell<T> to_bell(const Bcsr<T>& a, BellOptions opt = {});
+template <Scalar T>
+Bell<T> to_bell(const Bcsr<T>& a, BellOptions opt = {});
 /// Trailing all-zero blocks of each block row (the padding) are dropped.
-template <Scalar T> Bcsr<T> to_bcsr(const Bell<T>& a, BlockLayout layout = BlockLayout::row_major);
-template <Scalar T> Csr<T> to_csr(const Bell<T>& a, Zeros zeros = Zeros::keep);
+template <Scalar T>
+Bcsr<T> to_bcsr(const Bell<T>& a, BlockLayout layout = BlockLayout::row_major);
+template <Scalar T>
+Csr<T> to_csr(const Bell<T>& a, Zeros zeros = Zeros::keep);
 
 // ---- SELL-C-sigma -----------------------------------------------------------------
 struct SellOptions {
   int slice_height = 32;  ///< C
   int sort_window = 1;    ///< sigma; 1 = no sorting
 };
-template <Scalar T> Sell<T> to_sell(const Csr<T>& a, SellOptions opt = {});
-template <Scalar T> Csr<T> to_csr(const Sell<T>& a);
+template <Scalar T>
+Sell<T> to_sell(const Csr<T>& a, SellOptions opt = {});
+template <Scalar T>
+Csr<T> to_csr(const Sell<T>& a);
 
 // ---- HYB ------------------------------------------------------------------------
 struct HybOptions {
@@ -131,7 +152,9 @@ struct HybOptions {
   /// per ELL slot against value + 2 indices per COO entry).
   size64 ell_width = -1;
 };
-template <Scalar T> Hyb<T> to_hyb(const Csr<T>& a, HybOptions opt = {});
-template <Scalar T> Csr<T> to_csr(const Hyb<T>& a);
+template <Scalar T>
+Hyb<T> to_hyb(const Csr<T>& a, HybOptions opt = {});
+template <Scalar T>
+Csr<T> to_csr(const Hyb<T>& a);
 
 }  // namespace tessera::sparse

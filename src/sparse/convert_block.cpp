@@ -21,9 +21,9 @@ void check_block_shape(const BlockShape& b) {
 template <Scalar T>
 void allocate_blocks(Bcsr<T>& out, size64 nblocks) {
   out.col.resize(detail::checked_length(nblocks, "BCSR blocks"));
-  out.val.assign(detail::checked_length(checked_mul(nblocks, out.block.size(), "BCSR values"),
-                                        "BCSR values"),
-                 T(0));
+  out.val.assign(
+      detail::checked_length(checked_mul(nblocks, out.block.size(), "BCSR values"), "BCSR values"),
+      T(0));
 }
 
 }  // namespace
@@ -97,7 +97,9 @@ template <Scalar T>
 Csr<T> to_csr(const Bcsr<T>& a, Zeros zeros) {
   const int r = a.block.r, c = a.block.c;
   const size64 bs = a.block.size();
-  auto keep = [&](size64 j, const T& v) { return j < a.cols && (zeros == Zeros::keep || v != T(0)); };
+  auto keep = [&](size64 j, const T& v) {
+    return j < a.cols && (zeros == Zeros::keep || v != T(0));
+  };
   // Visits the entries of stored block row sb that fall in in-block row i, in
   // ascending column order (blocks are sorted by block column).
   auto for_row = [&](size64 sb, int i, auto&& f) {
@@ -170,12 +172,15 @@ template <Scalar T>
 RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a) {
   const int bs = a.block.r;
   if (a.rows != a.cols || a.block.c != bs || a.rows % static_cast<size64>(bs) != 0)
-    throw Error(fmt::format("dropping empty block rows needs a square matrix of square blocks dividing it "
-                            "({}x{}, blocks {}x{})", a.rows, a.cols, a.block.r, a.block.c));
+    throw Error(
+        fmt::format("dropping empty block rows needs a square matrix of square blocks dividing it "
+                    "({}x{}, blocks {}x{})",
+                    a.rows, a.cols, a.block.r, a.block.c));
   const size64 nb = a.block_rows();
   std::vector<index_t> row_of(static_cast<std::size_t>(nb), -1);  // stored row of each block row
   for (size64 sb = 0; sb < a.stored_block_rows(); ++sb)
-    if (a.row_ptr[sb + 1] > a.row_ptr[sb]) row_of[mapped_row(a.block_row_map, sb)] = static_cast<index_t>(sb);
+    if (a.row_ptr[sb + 1] > a.row_ptr[sb])
+      row_of[mapped_row(a.block_row_map, sb)] = static_cast<index_t>(sb);
   RestrictedSystem<T> out;
   std::vector<index_t> new_index(static_cast<std::size_t>(nb), -1);
   for (size64 br = 0; br < nb; ++br)
@@ -195,8 +200,10 @@ RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a) {
     for (index_t b = a.row_ptr[sb]; b < a.row_ptr[sb + 1]; ++b) {
       const index_t j = new_index[static_cast<std::size_t>(a.col[b])];
       if (j < 0)
-        throw Error(fmt::format("block row {} refers to block column {}, whose row is empty: dropping it would "
-                                "lose that coupling", br, a.col[b]));
+        throw Error(fmt::format(
+            "block row {} refers to block column {}, whose row is empty: dropping it would "
+            "lose that coupling",
+            br, a.col[b]));
       c.col.push_back(j);
       c.val.insert(c.val.end(), a.val.begin() + static_cast<std::ptrdiff_t>(b * bsz),
                    a.val.begin() + static_cast<std::ptrdiff_t>((b + 1) * bsz));
@@ -268,8 +275,8 @@ Bell<T> to_bell(const Bcsr<T>& a, BellOptions opt) {
                      "BELL values"),
                  T(0));
   const size64 per_slot = opt.index == BellIndex::scalar_row ? srows : out.stored_block_rows;
-  out.col.resize(detail::checked_length(checked_mul(per_slot, out.width, "BELL indices"),
-                                        "BELL indices"));
+  out.col.resize(
+      detail::checked_length(checked_mul(per_slot, out.width, "BELL indices"), "BELL indices"));
   const size64 max_bcol = std::max<size64>(a.block_cols() - 1, 0);
 #pragma omp parallel for schedule(static)
   for (size64 sb = 0; sb < out.stored_block_rows; ++sb) {
@@ -326,17 +333,17 @@ Csr<T> to_csr(const Bell<T>& a, Zeros zeros) {
   return to_csr(to_bcsr(a), zeros);
 }
 
-#define TESSERA_INSTANTIATE(T)                                       \
-  template Bcsr<T> to_bcsr(const Csr<T>&, BcsrOptions);              \
-  template Csr<T> to_csr(const Bcsr<T>&, Zeros);                     \
-  template Bcsr<T> with_layout(const Bcsr<T>&, BlockLayout);         \
-  template Bcsr<T> compress_rows(const Bcsr<T>&);                    \
+#define TESSERA_INSTANTIATE(T)                                        \
+  template Bcsr<T> to_bcsr(const Csr<T>&, BcsrOptions);               \
+  template Csr<T> to_csr(const Bcsr<T>&, Zeros);                      \
+  template Bcsr<T> with_layout(const Bcsr<T>&, BlockLayout);          \
+  template Bcsr<T> compress_rows(const Bcsr<T>&);                     \
   template RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>&); \
-  template Bcsr<T> to_bcsr(const GappedBcsr<T>&);                    \
-  template GappedBcsr<T> to_gapped(const Bcsr<T>&);                  \
-  template Csr<T> to_csr(const GappedBcsr<T>&, Zeros);               \
-  template Bell<T> to_bell(const Bcsr<T>&, BellOptions);             \
-  template Bcsr<T> to_bcsr(const Bell<T>&, BlockLayout);             \
+  template Bcsr<T> to_bcsr(const GappedBcsr<T>&);                     \
+  template GappedBcsr<T> to_gapped(const Bcsr<T>&);                   \
+  template Csr<T> to_csr(const GappedBcsr<T>&, Zeros);                \
+  template Bell<T> to_bell(const Bcsr<T>&, BellOptions);              \
+  template Bcsr<T> to_bcsr(const Bell<T>&, BlockLayout);              \
   template Csr<T> to_csr(const Bell<T>&, Zeros);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

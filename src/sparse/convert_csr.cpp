@@ -19,15 +19,16 @@ Csr<T> to_csr(const Coo<T>& a) {
     throw Error("COO arrays row/col/val differ in length");
   // The row pointers follow the declared rows, not the entries: a header that
   // declares 2^31 rows for one entry must not start a 32 GiB conversion.
-  require_host_memory(csr_build_bytes(a.rows, n, sizeof(T)),
-                      fmt::format("row pointers and temporaries of a {}-row CSR matrix ({} entries)", a.rows, n),
-                      "COO to CSR", "the row count, not the entries, sets this size");
+  require_host_memory(
+      csr_build_bytes(a.rows, n, sizeof(T)),
+      fmt::format("row pointers and temporaries of a {}-row CSR matrix ({} entries)", a.rows, n),
+      "COO to CSR", "the row count, not the entries, sets this size");
   // Counting sort by row; stable, so duplicates keep their COO order.
   std::vector<index_t> start(static_cast<std::size_t>(a.rows) + 1, 0);
   for (size64 k = 0; k < n; ++k) {
     if (a.row[k] < 0 || a.row[k] >= a.rows || a.col[k] < 0 || a.col[k] >= a.cols)
-      throw Error(fmt::format("COO entry {} at ({}, {}) is outside the {} x {} matrix", k,
-                              a.row[k], a.col[k], a.rows, a.cols));
+      throw Error(fmt::format("COO entry {} at ({}, {}) is outside the {} x {} matrix", k, a.row[k],
+                              a.col[k], a.rows, a.cols));
     ++start[a.row[k] + 1];
   }
   std::partial_sum(start.begin(), start.end(), start.begin());
@@ -130,13 +131,15 @@ Dia<T> to_dia(const Csr<T>& a, DiaOptions opt) {
     if (used[k]) out.offsets.push_back(static_cast<index_t>(k - (a.rows - 1)));
   const size64 slots = checked_mul(a.rows, out.diagonals(), "DIA slots");
   if (opt.max_slots > 0 && slots > opt.max_slots)
-    throw Error(fmt::format("DIA would store {} slots ({} diagonals x {} rows) for {} entries, "
-                            "more than the limit of {}",
-                            slots, out.diagonals(), a.rows, a.nnz(), opt.max_slots));
+    throw Error(
+        fmt::format("DIA would store {} slots ({} diagonals x {} rows) for {} entries, "
+                    "more than the limit of {}",
+                    slots, out.diagonals(), a.rows, a.nnz(), opt.max_slots));
   out.data.assign(detail::checked_length(slots, "DIA slots"), T(0));
   // Slot of diagonal k: its rank among the used diagonals.
   std::vector<index_t> rank(used.size(), 0);
-  for (size64 d = 0; d < out.diagonals(); ++d) rank[out.offsets[d] + a.rows - 1] = static_cast<index_t>(d);
+  for (size64 d = 0; d < out.diagonals(); ++d)
+    rank[out.offsets[d] + a.rows - 1] = static_cast<index_t>(d);
   for (size64 i = 0; i < a.rows; ++i)
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
       out.data[rank[a.col[p] - i + a.rows - 1] * a.rows + i] = a.val[p];
@@ -155,12 +158,12 @@ Csr<T> to_csr(const Dia<T>& a) {
   });
 }
 
-#define TESSERA_INSTANTIATE(T)                                  \
-  template Csr<T> to_csr(const Coo<T>&);                        \
-  template Coo<T> to_coo(const Csr<T>&);                        \
-  template Csr<T> drop_zeros(const Csr<T>&);                    \
-  template size64 count_diagonals(const Csr<T>&);               \
-  template Dia<T> to_dia(const Csr<T>&, DiaOptions);            \
+#define TESSERA_INSTANTIATE(T)                       \
+  template Csr<T> to_csr(const Coo<T>&);             \
+  template Coo<T> to_coo(const Csr<T>&);             \
+  template Csr<T> drop_zeros(const Csr<T>&);         \
+  template size64 count_diagonals(const Csr<T>&);    \
+  template Dia<T> to_dia(const Csr<T>&, DiaOptions); \
   template Csr<T> to_csr(const Dia<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -48,6 +48,7 @@ inline size64 row_length(const Csr<T>& a, size64 i) {
 /// (stored row -> matrix row; std::nullopt = all rows in order). Used by
 /// to_ell and by HYB's ELL part.
 template <Scalar T>
-Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width, size64 subsection);
+Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width,
+                 size64 subsection);
 
 }  // namespace tessera::sparse::detail

@@ -12,7 +12,8 @@ namespace tessera::sparse {
 namespace detail {
 
 template <Scalar T>
-Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width, size64 subsection) {
+Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width,
+                 size64 subsection) {
   Ell<T> out;
   out.rows = a.rows;
   out.cols = a.cols;
@@ -46,7 +47,8 @@ Ell<T> to_ell(const Csr<T>& a, EllOptions opt) {
   if (opt.sort_rows || opt.drop_empty_rows) {
     order.emplace();
     for (size64 i = 0; i < a.rows; ++i)
-      if (!opt.drop_empty_rows || detail::row_length(a, i) > 0) order->push_back(static_cast<index_t>(i));
+      if (!opt.drop_empty_rows || detail::row_length(a, i) > 0)
+        order->push_back(static_cast<index_t>(i));
     if (opt.sort_rows)
       std::stable_sort(order->begin(), order->end(), [&](index_t x, index_t y) {
         return detail::row_length(a, x) < detail::row_length(a, y);
@@ -64,13 +66,15 @@ template <Scalar T, class Emit>
 void emit_nonzero_slots(const Ell<T>& a, Emit&& emit) {
   for (size64 s = 0; s < a.stored_rows; ++s)
     for (size64 k = 0; k < a.width; ++k)
-      if (a.val[a.at(s, k)] != T(0)) emit(mapped_row(a.row_map, s), a.col[a.at(s, k)], a.val[a.at(s, k)]);
+      if (a.val[a.at(s, k)] != T(0))
+        emit(mapped_row(a.row_map, s), a.col[a.at(s, k)], a.val[a.at(s, k)]);
 }
 }  // namespace
 
 template <Scalar T>
 Csr<T> to_csr(const Ell<T>& a) {
-  return detail::csr_from_entries<T>(a.rows, a.cols, [&](auto emit) { emit_nonzero_slots(a, emit); });
+  return detail::csr_from_entries<T>(a.rows, a.cols,
+                                     [&](auto emit) { emit_nonzero_slots(a, emit); });
 }
 
 template <Scalar T>
@@ -150,7 +154,8 @@ Hyb<T> to_hyb(const Csr<T>& a, HybOptions opt) {
     // larger K (ELL is the faster part on a GPU).
     size64 longest = 0;
     for (size64 i = 0; i < a.rows; ++i) longest = std::max(longest, detail::row_length(a, i));
-    std::vector<size64> rows_longer(static_cast<std::size_t>(longest) + 1, 0);  // rows with length > K
+    std::vector<size64> rows_longer(static_cast<std::size_t>(longest) + 1,
+                                    0);  // rows with length > K
     for (size64 i = 0; i < a.rows; ++i)
       for (size64 k = 0; k < detail::row_length(a, i); ++k) ++rows_longer[k];
     const double slot = sizeof(T) + sizeof(index_t), entry = sizeof(T) + 2.0 * sizeof(index_t);
@@ -187,13 +192,14 @@ Csr<T> to_csr(const Hyb<T>& a) {
   });
 }
 
-#define TESSERA_INSTANTIATE(T)                                                         \
-  template Ell<T> detail::build_ell(const Csr<T>&, std::optional<std::vector<index_t>>, size64, size64); \
-  template Ell<T> to_ell(const Csr<T>&, EllOptions);                                   \
-  template Csr<T> to_csr(const Ell<T>&);                                               \
-  template Sell<T> to_sell(const Csr<T>&, SellOptions);                                \
-  template Csr<T> to_csr(const Sell<T>&);                                              \
-  template Hyb<T> to_hyb(const Csr<T>&, HybOptions);                                   \
+#define TESSERA_INSTANTIATE(T)                                                                  \
+  template Ell<T> detail::build_ell(const Csr<T>&, std::optional<std::vector<index_t>>, size64, \
+                                    size64);                                                    \
+  template Ell<T> to_ell(const Csr<T>&, EllOptions);                                            \
+  template Csr<T> to_csr(const Ell<T>&);                                                        \
+  template Sell<T> to_sell(const Csr<T>&, SellOptions);                                         \
+  template Csr<T> to_csr(const Sell<T>&);                                                       \
+  template Hyb<T> to_hyb(const Csr<T>&, HybOptions);                                            \
   template Csr<T> to_csr(const Hyb<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

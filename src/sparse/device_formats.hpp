@@ -15,7 +15,7 @@ namespace tessera::sparse {
 template <Scalar V>
 struct DeviceCsr {
   size64 rows = 0, cols = 0, nnz = 0;
-  int lanes = 1;  ///< csr-vector: threads per row (1, 2, 4, ..., 32)
+  int lanes = 1;   ///< csr-vector: threads per row (1, 2, 4, ..., 32)
   int chains = 1;  ///< csr-vector: lane chains per work-item (lanes / chains work-items per row)
   Buffer<index_t> row_ptr, col;
   Buffer<V> val;
@@ -27,7 +27,8 @@ struct DeviceEll {
   bool mapped = false;
   Buffer<index_t> row_map, col;
   Buffer<V> val;
-  mutable Buffer<V> partial;  ///< thesis ELL: stored_rows x (width / subsection), allocated on first use
+  mutable Buffer<V>
+      partial;  ///< thesis ELL: stored_rows x (width / subsection), allocated on first use
   size64 subsections() const { return subsection > 0 ? ceil_div(width, subsection) : 0; }
 };
 
@@ -59,12 +60,13 @@ struct DeviceBell {
   bool mapped = false;
   Buffer<index_t> block_row_map, col;
   Buffer<V> val;
-  Buffer<index_t> lengths;   ///< bell-bi: real blocks per stored block row (the padding slots are skipped)
-  size64 real_blocks = 0;    ///< bell-bi: the sum of `lengths`
-  int group_rows = 0;        ///< BELL V3: rows per work-group (0: no windows)
-  size64 max_window = 0;     ///< BELL V3: largest window, in values (local memory per group)
-  Buffer<index_t> windows;   ///< BELL V3: (first x index, window size) per group
-  int sub_slots = 4;         ///< bell-sub: block slots per thread
+  Buffer<index_t>
+      lengths;  ///< bell-bi: real blocks per stored block row (the padding slots are skipped)
+  size64 real_blocks = 0;   ///< bell-bi: the sum of `lengths`
+  int group_rows = 0;       ///< BELL V3: rows per work-group (0: no windows)
+  size64 max_window = 0;    ///< BELL V3: largest window, in values (local memory per group)
+  Buffer<index_t> windows;  ///< BELL V3: (first x index, window size) per group
+  int sub_slots = 4;        ///< bell-sub: block slots per thread
   size64 stored_rows() const { return stored_block_rows * block.r; }
   /// ts_spmv_bell_row_ix's ir and iscale for this matrix's index: (1, 1) per
   /// scalar row (BELL, V3, V4), (r, c) per block row (bell-bi).

@@ -21,10 +21,12 @@ Bcsr<T> trace_bcsr(const TraceCase& c) {
     const Bcsr<T> b = to_bcsr(generate_trace_block<T>(c, g));
     const size64 base = out.nblocks();
     to_index(base + b.nblocks(), "TRACE case blocks");
-    to_index(checked_mul(base + b.nblocks(), out.block.size(), "TRACE case values"), "TRACE case values");
+    to_index(checked_mul(base + b.nblocks(), out.block.size(), "TRACE case values"),
+             "TRACE case values");
     for (size64 sb = 0; sb < b.stored_block_rows(); ++sb) {
       out.row_ptr.push_back(static_cast<index_t>(base + b.row_ptr[sb + 1]));
-      out.block_row_map.push_back(to_index(block_row_base + mapped_row(b.block_row_map, sb), "TRACE block rows"));
+      out.block_row_map.push_back(
+          to_index(block_row_base + mapped_row(b.block_row_map, sb), "TRACE block rows"));
     }
     for (index_t j : b.col) out.col.push_back(to_index(block_col_base + j, "TRACE block columns"));
     out.val.insert(out.val.end(), b.val.begin(), b.val.end());
@@ -65,18 +67,20 @@ HostMatrix<T> read_matrix(const std::string& path) {
       [&](const auto& coo) {
         using F = typename std::decay_t<decltype(coo)>::value_type;
         if constexpr (is_complex_v<F> && !is_complex_v<T>)
-          throw UsageError(fmt::format("{} holds complex values: run it with complex values", path));
+          throw UsageError(
+              fmt::format("{} holds complex values: run it with complex values", path));
         else {
           // Checked before anything follows the declared size: the CSR row
           // pointers (and temporaries), x and y and the host reference's y.
           const std::uint64_t v = sizeof(T) * (2 * static_cast<std::uint64_t>(coo.rows) + coo.cols);
-          require_host_memory(csr_build_bytes(coo.rows, coo.nnz(), sizeof(F)) + v,
-                              fmt::format("the declared {} x {} matrix ({} entries): CSR row pointers and dense "
-                                          "vectors sized by the rows and columns",
-                                          coo.rows, coo.cols, coo.nnz()),
-                              path,
-                              "check the size line of the file (row pointers and vectors follow the declared size, "
-                              "not the entries), or run on a machine with more memory");
+          require_host_memory(
+              csr_build_bytes(coo.rows, coo.nnz(), sizeof(F)) + v,
+              fmt::format("the declared {} x {} matrix ({} entries): CSR row pointers and dense "
+                          "vectors sized by the rows and columns",
+                          coo.rows, coo.cols, coo.nnz()),
+              path,
+              "check the size line of the file (row pointers and vectors follow the declared size, "
+              "not the entries), or run on a machine with more memory");
           m.csr = cast_values<T>(to_csr(coo));
         }
       },
@@ -84,9 +88,9 @@ HostMatrix<T> read_matrix(const std::string& path) {
   return m;
 }
 
-#define TS_INSTANTIATE(T)                                                \
-  template Bcsr<T> trace_bcsr<T>(const TraceCase&);                      \
-  template HostMatrix<T> generate_matrix<T>(std::string_view);           \
+#define TS_INSTANTIATE(T)                                      \
+  template Bcsr<T> trace_bcsr<T>(const TraceCase&);            \
+  template HostMatrix<T> generate_matrix<T>(std::string_view); \
   template HostMatrix<T> read_matrix<T>(const std::string&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE

@@ -23,14 +23,22 @@ struct KernelName {
   Format format;
 };
 constexpr std::array<KernelName, 17> kKernels{{
-    {Kernel::csr_scalar, "csr-scalar", Format::csr},   {Kernel::csr_vector, "csr-vector", Format::csr},
-    {Kernel::ell, "ell", Format::ell},                  {Kernel::ell_v2, "ell-v2", Format::ell},
-    {Kernel::sell, "sell", Format::sell},               {Kernel::bcsr_v1a, "bcsr-v1a", Format::bcsr},
-    {Kernel::bcsr_v1b, "bcsr-v1b", Format::bcsr},       {Kernel::bcsr_v2a, "bcsr-v2a", Format::bcsr},
-    {Kernel::bcsr_v2b, "bcsr-v2b", Format::bcsr},       {Kernel::bcsr_v3, "bcsr-v3", Format::bcsr},
-    {Kernel::bcsr_warp, "bcsr-warp", Format::bcsr},     {Kernel::bell, "bell", Format::bell},
-    {Kernel::bell_v2, "bell-v2", Format::bell},         {Kernel::bell_v3, "bell-v3", Format::bell},
-    {Kernel::bell_v4, "bell-v4", Format::bell},         {Kernel::bell_sub, "bell-sub", Format::bell},
+    {Kernel::csr_scalar, "csr-scalar", Format::csr},
+    {Kernel::csr_vector, "csr-vector", Format::csr},
+    {Kernel::ell, "ell", Format::ell},
+    {Kernel::ell_v2, "ell-v2", Format::ell},
+    {Kernel::sell, "sell", Format::sell},
+    {Kernel::bcsr_v1a, "bcsr-v1a", Format::bcsr},
+    {Kernel::bcsr_v1b, "bcsr-v1b", Format::bcsr},
+    {Kernel::bcsr_v2a, "bcsr-v2a", Format::bcsr},
+    {Kernel::bcsr_v2b, "bcsr-v2b", Format::bcsr},
+    {Kernel::bcsr_v3, "bcsr-v3", Format::bcsr},
+    {Kernel::bcsr_warp, "bcsr-warp", Format::bcsr},
+    {Kernel::bell, "bell", Format::bell},
+    {Kernel::bell_v2, "bell-v2", Format::bell},
+    {Kernel::bell_v3, "bell-v3", Format::bell},
+    {Kernel::bell_v4, "bell-v4", Format::bell},
+    {Kernel::bell_sub, "bell-sub", Format::bell},
     {Kernel::bell_bi, "bell-bi", Format::bell},
 }};
 
@@ -43,7 +51,8 @@ const KernelName& entry(Kernel k) {
 /// The in-block order a BCSR kernel reads: the thesis's V1/V2 row-major
 /// blocks, V3 and the warp kernel column-major ("permuted") ones.
 BlockLayout layout_for(Kernel k) {
-  return k == Kernel::bcsr_v3 || k == Kernel::bcsr_warp ? BlockLayout::col_major : BlockLayout::row_major;
+  return k == Kernel::bcsr_v3 || k == Kernel::bcsr_warp ? BlockLayout::col_major
+                                                        : BlockLayout::row_major;
 }
 
 template <class T>
@@ -81,11 +90,16 @@ std::vector<index_t> bell_windows(const Bell<V>& b, int group, size64& max_windo
 
 std::string_view to_string(Format f) {
   switch (f) {
-    case Format::csr: return "CSR";
-    case Format::ell: return "ELL";
-    case Format::sell: return "SELL";
-    case Format::bcsr: return "BCSR";
-    case Format::bell: return "BELL";
+    case Format::csr:
+      return "CSR";
+    case Format::ell:
+      return "ELL";
+    case Format::sell:
+      return "SELL";
+    case Format::bcsr:
+      return "BCSR";
+    case Format::bell:
+      return "BELL";
   }
   return "?";
 }
@@ -109,11 +123,16 @@ std::vector<Kernel> all_kernels() {
 
 Kernel default_kernel(Format f) {
   switch (f) {
-    case Format::csr: return Kernel::csr_vector;
-    case Format::ell: return Kernel::ell_v2;
-    case Format::sell: return Kernel::sell;
-    case Format::bcsr: return Kernel::bcsr_warp;
-    case Format::bell: return Kernel::bell;
+    case Format::csr:
+      return Kernel::csr_vector;
+    case Format::ell:
+      return Kernel::ell_v2;
+    case Format::sell:
+      return Kernel::sell;
+    case Format::bcsr:
+      return Kernel::bcsr_warp;
+    case Format::bell:
+      return Kernel::bell;
   }
   return Kernel::csr_vector;
 }
@@ -121,10 +140,13 @@ Kernel default_kernel(Format f) {
 Kernel block_solver_kernel() { return Kernel::bell_bi; }
 
 BellIndex bell_index_for(Kernel k) {
-  return k == Kernel::bell_v2 || k == Kernel::bell_bi ? BellIndex::block_row : BellIndex::scalar_row;
+  return k == Kernel::bell_v2 || k == Kernel::bell_bi ? BellIndex::block_row
+                                                      : BellIndex::scalar_row;
 }
 
-bool available(Kernel k, Backend b) { return k != Kernel::bell_v4 || b == Backend::cuda || b == Backend::cpu; }
+bool available(Kernel k, Backend b) {
+  return k != Kernel::bell_v4 || b == Backend::cuda || b == Backend::cpu;
+}
 
 template <Scalar V>
 DeviceMatrix<V>::DeviceMatrix(std::shared_ptr<Device> device, const Csr<V>& a, Kernel kernel,
@@ -159,10 +181,12 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     m.nnz = a.nnz();
     m.lanes = opt.csr_lanes > 0 ? opt.csr_lanes : kernels::csr_vector_lanes(a.rows, a.nnz());
     if (m.lanes > TS_SPMV_WARP || (m.lanes & (m.lanes - 1)) != 0)
-      throw UsageError(fmt::format("csr-vector lanes per row must be a power of two up to {}, not {}",
-                                   TS_SPMV_WARP, m.lanes));
+      throw UsageError(
+          fmt::format("csr-vector lanes per row must be a power of two up to {}, not {}",
+                      TS_SPMV_WARP, m.lanes));
     if (opt.csr_chains < 0 || (opt.csr_chains & (opt.csr_chains - 1)) != 0)
-      throw UsageError(fmt::format("csr-vector chains per work-item must be a power of two, not {}", opt.csr_chains));
+      throw UsageError(fmt::format("csr-vector chains per work-item must be a power of two, not {}",
+                                   opt.csr_chains));
     // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse-history.md)
     m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, m.lanes);
     m.row_ptr = upload(device_, a.row_ptr);
@@ -187,7 +211,8 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     account(sparse::storage(e));
     data_ = std::move(m);
   } else {
-    if (opt.sell_slice < 1 || opt.sell_slice > 1024) throw UsageError("SELL slice height must be 1..1024");
+    if (opt.sell_slice < 1 || opt.sell_slice > 1024)
+      throw UsageError("SELL slice height must be 1..1024");
     const Sell<V> s = to_sell(a, {opt.sell_slice, std::max(1, opt.sell_sort)});
     DeviceSell<V> m;
     m.rows = s.rows;
@@ -208,13 +233,16 @@ template <Scalar V>
 void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions& opt) {
   format_ = format_of(kernel);
   kernel_ = kernel;
-  if (format_ != Format::bcsr && format_ != Format::bell) return init(to_csr(a, Zeros::drop), kernel, opt);
+  if (format_ != Format::bcsr && format_ != Format::bell)
+    return init(to_csr(a, Zeros::drop), kernel, opt);
   const int r = a.block.r;
   if (kernel == Kernel::bell_v2 && r > TS_SPMV_MAX_BLOCK)
-    throw UsageError(fmt::format("bell-v2 keeps one accumulator per block row: blocks up to {} rows, not {}",
-                                 TS_SPMV_MAX_BLOCK, r));
+    throw UsageError(
+        fmt::format("bell-v2 keeps one accumulator per block row: blocks up to {} rows, not {}",
+                    TS_SPMV_MAX_BLOCK, r));
   if (kernel == Kernel::bcsr_warp && a.block.size() > TS_SPMV_WARP)
-    throw UsageError(fmt::format("bcsr-warp: blocks of up to {} entries, not {}x{}", TS_SPMV_WARP, r, a.block.c));
+    throw UsageError(fmt::format("bcsr-warp: blocks of up to {} entries, not {}x{}", TS_SPMV_WARP,
+                                 r, a.block.c));
   sparse::Storage s;
   if (format_ == Format::bcsr) {
     DeviceBcsr<V> m;
@@ -247,12 +275,14 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
     m.val = upload(device_, b.val);
     if (kernel == Kernel::bell_bi) {  // the slots past a block row's length are zero padding
       std::vector<index_t> len(static_cast<std::size_t>(b.stored_block_rows));
-      for (size64 sb = 0; sb < b.stored_block_rows; ++sb) len[sb] = a.row_ptr[sb + 1] - a.row_ptr[sb];
+      for (size64 sb = 0; sb < b.stored_block_rows; ++sb)
+        len[sb] = a.row_ptr[sb + 1] - a.row_ptr[sb];
       m.lengths = upload(device_, len);
       m.real_blocks = a.nblocks();
     }
     // at most TS_SPMV_WARP subsections: a work-group is 32 rows x subsections
-    m.sub_slots = static_cast<int>(std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
+    m.sub_slots = static_cast<int>(
+        std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
     if (b.index == BellIndex::scalar_row) {
       if (opt.bell_group_rows < 1 || opt.bell_group_rows > 1024)
         throw UsageError("BELL V3 work-group rows must be 1..1024");
@@ -277,13 +307,19 @@ double DeviceMatrix<V>::model_bytes(Kernel k) const {
   } else if (const auto* b = std::get_if<DeviceBcsr<V>>(&data_)) {
     if (k != Kernel::bcsr_warp) bytes += 2 * v * static_cast<double>(b->nblocks * b->block.r);
     if (k == Kernel::bcsr_v1a || k == Kernel::bcsr_v2a) bytes += static_cast<double>(matrix_bytes_);
-    if (b->stored_block_rows < ceil_div(b->rows, b->block.r)) bytes += v * static_cast<double>(rows_);
+    if (b->stored_block_rows < ceil_div(b->rows, b->block.r))
+      bytes += v * static_cast<double>(rows_);
   } else if (const auto* l = std::get_if<DeviceBell<V>>(&data_)) {
-    if (k == Kernel::bell_bi)  // what it reads: the real blocks with one index each, and a length per block row
-      bytes = static_cast<double>(l->real_blocks) * (v * l->block.r * l->block.c + sizeof(index_t)) +
-              static_cast<double>(l->stored_block_rows + (l->mapped ? l->stored_block_rows : 0)) * sizeof(index_t) +
-              v * static_cast<double>(rows_ + cols_);
-    if (l->stored_block_rows < ceil_div(l->rows, l->block.r)) bytes += v * static_cast<double>(rows_);
+    if (k ==
+        Kernel::
+            bell_bi)  // what it reads: the real blocks with one index each, and a length per block row
+      bytes =
+          static_cast<double>(l->real_blocks) * (v * l->block.r * l->block.c + sizeof(index_t)) +
+          static_cast<double>(l->stored_block_rows + (l->mapped ? l->stored_block_rows : 0)) *
+              sizeof(index_t) +
+          v * static_cast<double>(rows_ + cols_);
+    if (l->stored_block_rows < ceil_div(l->rows, l->block.r))
+      bytes += v * static_cast<double>(rows_);
   }
   return bytes;
 }

@@ -43,16 +43,16 @@ enum class Kernel {
   sell,        ///< SELL-C-sigma: one thread per row of a slice
   bcsr_v1a,    ///< thesis: one thread per block, matrix uploaded on every call, + reduction
   bcsr_v1b,    ///< the same with the matrix resident
-  bcsr_v2a,    ///< thesis: one thread per (block, in-block row), uploaded on every call, + reduction
-  bcsr_v2b,    ///< the same with the matrix resident
-  bcsr_v3,     ///< thesis V3: V2b on column-major ("permuted") blocks
-  bcsr_warp,   ///< one warp per block row, column-major blocks, coalesced
-  bell,        ///< thesis BELL: one thread per scalar row, one index load per block
-  bell_v2,     ///< thesis BELL V2: one thread per block row (block-row index)
-  bell_v3,     ///< thesis BELL V3: BELL with the work-group's x window in local memory
-  bell_v4,     ///< thesis CUDA BELL V4: the BELL kernel launched through CUDA (CUDA only)
-  bell_sub,    ///< BELL with subsections: several threads per row, reduced in local memory
-  bell_bi,     ///< BELL's one thread per scalar row with the block-row index (one 4-byte index per block)
+  bcsr_v2a,   ///< thesis: one thread per (block, in-block row), uploaded on every call, + reduction
+  bcsr_v2b,   ///< the same with the matrix resident
+  bcsr_v3,    ///< thesis V3: V2b on column-major ("permuted") blocks
+  bcsr_warp,  ///< one warp per block row, column-major blocks, coalesced
+  bell,       ///< thesis BELL: one thread per scalar row, one index load per block
+  bell_v2,    ///< thesis BELL V2: one thread per block row (block-row index)
+  bell_v3,    ///< thesis BELL V3: BELL with the work-group's x window in local memory
+  bell_v4,    ///< thesis CUDA BELL V4: the BELL kernel launched through CUDA (CUDA only)
+  bell_sub,   ///< BELL with subsections: several threads per row, reduced in local memory
+  bell_bi,  ///< BELL's one thread per scalar row with the block-row index (one 4-byte index per block)
 };
 std::string_view to_string(Kernel k);
 /// "csr-vector", "bcsr-v3", ... (to_string's names); UsageError otherwise.
@@ -78,9 +78,10 @@ struct DeviceOptions {
   int sell_slice = 32;           ///< C
   int sell_sort = 1;             ///< sigma
   int csr_lanes = 0;             ///< csr-vector lanes per row; 0: from the mean row length
-  int csr_chains = 0;            ///< csr-vector: lane chains per work-item (a power of two; 0 = 4, capped at lanes; same sums)
-  int bell_group_rows = 160;     ///< BELL V3 work-group (thesis: multiple of 5 and 32)
-  int bell_sub_slots = 4;        ///< bell-sub: block slots per thread
+  int csr_chains =
+      0;  ///< csr-vector: lane chains per work-item (a power of two; 0 = 4, capped at lanes; same sums)
+  int bell_group_rows = 160;  ///< BELL V3 work-group (thesis: multiple of 5 and 32)
+  int bell_sub_slots = 4;     ///< bell-sub: block slots per thread
 };
 
 template <Scalar V>
@@ -92,7 +93,8 @@ class DeviceMatrix {
   /// Uploads a BCSR matrix (e.g. TRACE's compressed BCSR) for a block kernel,
   /// without going through CSR; scalar kernels convert it to CSR first,
   /// dropping the zeros inside blocks (as the thesis's BCSR -> ELL did).
-  DeviceMatrix(std::shared_ptr<Device> device, const Bcsr<V>& a, Kernel kernel, const DeviceOptions& opt = {});
+  DeviceMatrix(std::shared_ptr<Device> device, const Bcsr<V>& a, Kernel kernel,
+               const DeviceOptions& opt = {});
 
   size64 rows() const { return rows_; }
   size64 cols() const { return cols_; }
@@ -113,7 +115,8 @@ class DeviceMatrix {
   double model_bytes(Kernel k) const;
 
   /// The device arrays (for the launchers in kernels/).
-  using Arrays = std::variant<DeviceCsr<V>, DeviceEll<V>, DeviceSell<V>, DeviceBcsr<V>, DeviceBell<V>>;
+  using Arrays =
+      std::variant<DeviceCsr<V>, DeviceEll<V>, DeviceSell<V>, DeviceBcsr<V>, DeviceBell<V>>;
   const Arrays& arrays() const { return data_; }
 
  private:

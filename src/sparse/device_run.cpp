@@ -22,8 +22,10 @@ std::vector<V> random_x(size64 n) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<V> x(static_cast<std::size_t>(n));
   for (auto& v : x) {
-    if constexpr (is_complex_v<V>) v = V(static_cast<real_t<V>>(u(rng)), static_cast<real_t<V>>(u(rng)));
-    else v = static_cast<V>(u(rng));
+    if constexpr (is_complex_v<V>)
+      v = V(static_cast<real_t<V>>(u(rng)), static_cast<real_t<V>>(u(rng)));
+    else
+      v = static_cast<V>(u(rng));
   }
   return x;
 }
@@ -61,10 +63,14 @@ SpmvReference<V> spmv_reference(const HostMatrix<V>& m) {
 }
 
 double SpmvRunResult::gflops_stored(bool complex) const {
-  return ms_per_spmv() > 0 ? (complex ? 8.0 : 2.0) * static_cast<double>(stored) / ms_per_spmv() * 1e-6 : 0;
+  return ms_per_spmv() > 0
+             ? (complex ? 8.0 : 2.0) * static_cast<double>(stored) / ms_per_spmv() * 1e-6
+             : 0;
 }
 double SpmvRunResult::gflops_true(bool complex) const {
-  return ms_per_spmv() > 0 ? (complex ? 8.0 : 2.0) * static_cast<double>(nonzeros) / ms_per_spmv() * 1e-6 : 0;
+  return ms_per_spmv() > 0
+             ? (complex ? 8.0 : 2.0) * static_cast<double>(nonzeros) / ms_per_spmv() * 1e-6
+             : 0;
 }
 
 Kernel resolve_kernel(const SpmvRunOptions& opt) {
@@ -75,7 +81,8 @@ Kernel resolve_kernel(const SpmvRunOptions& opt) {
       for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       if (name == opt.format) format = f;
     }
-    if (!format) throw UsageError(fmt::format("unknown format '{}' (csr, ell, sell, bcsr, bell)", opt.format));
+    if (!format)
+      throw UsageError(fmt::format("unknown format '{}' (csr, ell, sell, bcsr, bell)", opt.format));
   }
   if (opt.kernel.empty()) return default_kernel(format.value_or(Format::csr));
   const Kernel k = parse_kernel(opt.kernel);
@@ -86,13 +93,14 @@ Kernel resolve_kernel(const SpmvRunOptions& opt) {
 }
 
 template <Scalar V>
-SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt,
-                       const SpmvReference<V>* reference) {
+SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m,
+                       const SpmvRunOptions& opt, const SpmvReference<V>* reference) {
   const Kernel k = resolve_kernel(opt);
   if (!available(k, device->backend()))
     throw UsageError(fmt::format("kernel {} does not exist on {}", to_string(k), device->id()));
   auto upload = [&] {
-    return m.is_block ? DeviceMatrix<V>(device, m.block, k, opt.device) : DeviceMatrix<V>(device, m.csr, k, opt.device);
+    return m.is_block ? DeviceMatrix<V>(device, m.block, k, opt.device)
+                      : DeviceMatrix<V>(device, m.csr, k, opt.device);
   };
   std::vector<DeviceMatrix<V>> copies;
   copies.reserve(64);  // `a` below stays valid
@@ -121,13 +129,14 @@ SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V
     std::optional<SpmvReference<V>> own;
     if (!reference) reference = &own.emplace(spmv_reference(m));
     if (reference->y.size() != y.size())
-      throw Error(fmt::format("SpMV check of {}: the reference has {} rows, the device matrix {}", m.name,
-                              reference->y.size(), y.size()));
+      throw Error(fmt::format("SpMV check of {}: the reference has {} rows, the device matrix {}",
+                              m.name, reference->y.size(), y.size()));
     r.max_error = worst_error(*reference, y);
     r.verified = r.max_error <= 1.0;
     if (!r.verified)
-      throw Error(fmt::format("SpMV {} on {} of {}: result differs from the host reference ({}x the bound)",
-                              r.kernel, r.device, r.matrix, r.max_error));
+      throw Error(
+          fmt::format("SpMV {} on {} of {}: result differs from the host reference ({}x the bound)",
+                      r.kernel, r.device, r.matrix, r.max_error));
   }
   const double bytes = std::max(1.0, static_cast<double>(a.matrix_bytes()));
   const int wanted = static_cast<int>(std::min(64.0, std::ceil(opt.working_set_bytes / bytes)));
@@ -178,10 +187,10 @@ nlohmann::json to_json(const SpmvRunResult& r, bool complex) {
           {"max_error_over_bound", r.max_error}};
 }
 
-#define TS_INSTANTIATE(V)                                                                                 \
-  template SpmvReference<V> spmv_reference<V>(const HostMatrix<V>&);                                     \
-  template SpmvRunResult run_spmv<V>(const std::shared_ptr<Device>&, const HostMatrix<V>&, const SpmvRunOptions&, \
-                                     const SpmvReference<V>*);
+#define TS_INSTANTIATE(V)                                                                  \
+  template SpmvReference<V> spmv_reference<V>(const HostMatrix<V>&);                       \
+  template SpmvRunResult run_spmv<V>(const std::shared_ptr<Device>&, const HostMatrix<V>&, \
+                                     const SpmvRunOptions&, const SpmvReference<V>*);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 

@@ -39,7 +39,7 @@ struct SpmvRunResult {
   int copies = 1;          ///< matrix copies cycled through (see working_set_bytes)
   bool transfers = false;  ///< x and y crossed the bus on every SpMV
   bool verified = false;
-  double max_error = 0;    ///< largest |y - ref| / allowed bound (<= 1 passes)
+  double max_error = 0;  ///< largest |y - ref| / allowed bound (<= 1 passes)
   double ms_per_spmv() const { return timing.median_ms / spmvs_per_run; }
   /// GFLOP/s counted on stored slots (in-block zeros, padding) and on true
   /// nonzeros: 2 flops per real multiply-add, 8 per complex one.
@@ -66,8 +66,8 @@ SpmvReference<V> spmv_reference(const HostMatrix<V>& m);
 /// `reference`: from spmv_reference(m), or null to compute it here when
 /// opt.verify is set.
 template <Scalar V>
-SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m, const SpmvRunOptions& opt,
-                       const SpmvReference<V>* reference = nullptr);
+SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m,
+                       const SpmvRunOptions& opt, const SpmvReference<V>* reference = nullptr);
 
 nlohmann::json to_json(const SpmvRunResult& r, bool complex);
 

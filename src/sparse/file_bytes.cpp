@@ -77,8 +77,10 @@ bool is_bzip2(const std::string& data) {
   return starts_with(data, "BZh") && data.size() >= 4 && data[3] >= '1' && data[3] <= '9';
 }
 
-[[noreturn]] void unsupported(const std::filesystem::path& path, std::string_view kind, std::string_view note = {}) {
-  throw Error(fmt::format("{}: {} files are not supported{} (use .gz or uncompressed)", path.string(), kind, note));
+[[noreturn]] void unsupported(const std::filesystem::path& path, std::string_view kind,
+                              std::string_view note = {}) {
+  throw Error(fmt::format("{}: {} files are not supported{} (use .gz or uncompressed)",
+                          path.string(), kind, note));
 }
 
 #if defined(TESSERA_HAVE_BZIP2)
@@ -90,7 +92,8 @@ std::string bunzip2(const std::filesystem::path& path, const std::string& in) {
   char buf[1 << 16];
   while (pos < in.size()) {
     bz_stream bz{};
-    if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK) throw Error("libbz2: BZ2_bzDecompressInit failed");
+    if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK)
+      throw Error("libbz2: BZ2_bzDecompressInit failed");
     int rc = BZ_OK;
     std::size_t left = in.size() - pos;
     bz.next_in = const_cast<char*>(in.data() + pos);
@@ -113,12 +116,13 @@ std::string bunzip2(const std::filesystem::path& path, const std::string& in) {
       throw Error(fmt::format("cannot decompress '{}': {}", path.string(),
                               rc == BZ_OK ? "the bzip2 stream is truncated (unexpected end of file)"
                               : rc == BZ_DATA_ERROR_MAGIC ? "not a bzip2 stream"
-                              : rc == BZ_MEM_ERROR ? "out of memory"
-                                                   : "the bzip2 data is corrupt"));
+                              : rc == BZ_MEM_ERROR        ? "out of memory"
+                                                          : "the bzip2 data is corrupt"));
     pos += consumed;
     if (pos < in.size() && !is_bzip2(in.substr(pos, 4)))
-      throw Error(fmt::format("cannot decompress '{}': {} bytes of trailing garbage after the bzip2 stream",
-                              path.string(), in.size() - pos));
+      throw Error(
+          fmt::format("cannot decompress '{}': {} bytes of trailing garbage after the bzip2 stream",
+                      path.string(), in.size() - pos));
   }
   return out;
 }
@@ -132,7 +136,9 @@ struct Magic {
   std::string_view bytes, kind;
 };
 constexpr std::array<Magic, 10> kForeign{{
-    {"\xFD" "7zXZ\x00"sv, "xz-compressed"},
+    {"\xFD"
+     "7zXZ\x00"sv,
+     "xz-compressed"},
     {"\x28\xB5\x2F\xFD"sv, "zstd-compressed"},
     {"PK\x03\x04"sv, "zip archive"},
     {"PK\x05\x06"sv, "zip archive"},
@@ -185,9 +191,10 @@ std::string read_file_bytes(const std::filesystem::path& path) {
   for (const Magic& m : kForeign) {
     if (!starts_with(data, m.bytes)) continue;
     if (m.kind.ends_with("compressed")) unsupported(path, m.kind);
-    throw Error(fmt::format("{}: {} data, not a text file (use a Matrix Market text file, .gz or "
-                            "uncompressed)",
-                            path.string(), m.kind));
+    throw Error(
+        fmt::format("{}: {} data, not a text file (use a Matrix Market text file, .gz or "
+                    "uncompressed)",
+                    path.string(), m.kind));
   }
   return data;
 }
@@ -232,7 +239,8 @@ std::string bzip2_compress(std::string_view data) {
   return out;
 #else
   (void)data;
-  throw Error("bzip2-compressed files are not supported by this build (no libbz2; use .gz or uncompressed)");
+  throw Error(
+      "bzip2-compressed files are not supported by this build (no libbz2; use .gz or uncompressed)");
 #endif
 }
 

@@ -11,7 +11,8 @@ namespace tessera::sparse {
 
 template <Scalar T>
 Csr<T> laplacian_7pt(size64 nx, size64 ny, size64 nz) {
-  if (nx < 1 || ny < 1 || nz < 1) throw UsageError(fmt::format("7-point Laplacian: bad grid {}x{}x{}", nx, ny, nz));
+  if (nx < 1 || ny < 1 || nz < 1)
+    throw UsageError(fmt::format("7-point Laplacian: bad grid {}x{}x{}", nx, ny, nz));
   Csr<T> a;
   a.rows = a.cols = checked_mul(checked_mul(nx, ny, "grid points"), nz, "grid points");
   to_index(checked_mul(a.rows, 7, "Laplacian entries"), "Laplacian entries");
@@ -43,10 +44,15 @@ GridSize parse_laplacian(std::string_view spec) {
   long long x = 0, y = 0, z = 0;
   char tail = 0;
   GridSize g;
-  if (std::sscanf(s.c_str(), "laplace7:%lldx%lldx%lld%c", &x, &y, &z, &tail) == 3) g = {x, y, z};
-  else if (std::sscanf(s.c_str(), "laplace7:%lld%c", &x, &tail) == 1) g = {x, x, x};
-  else throw UsageError(fmt::format("bad Laplacian spec '{}' (expected laplace7:N or laplace7:NXxNYxNZ)", s));
-  if (g.nx < 1 || g.ny < 1 || g.nz < 1) throw UsageError(fmt::format("bad Laplacian grid in '{}'", s));
+  if (std::sscanf(s.c_str(), "laplace7:%lldx%lldx%lld%c", &x, &y, &z, &tail) == 3)
+    g = {x, y, z};
+  else if (std::sscanf(s.c_str(), "laplace7:%lld%c", &x, &tail) == 1)
+    g = {x, x, x};
+  else
+    throw UsageError(
+        fmt::format("bad Laplacian spec '{}' (expected laplace7:N or laplace7:NXxNYxNZ)", s));
+  if (g.nx < 1 || g.ny < 1 || g.nz < 1)
+    throw UsageError(fmt::format("bad Laplacian grid in '{}'", s));
   return g;
 }
 

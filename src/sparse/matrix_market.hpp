@@ -82,8 +82,8 @@ struct MmReadOptions {
 
 /// Parses Matrix Market text; `source` names it in error messages.
 template <Scalar T>
-Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHeader* header = nullptr,
-                           MmReadOptions opt = {});
+Coo<T> parse_matrix_market(std::string_view text, std::string_view source,
+                           MmHeader* header = nullptr, MmReadOptions opt = {});
 /// Reads a .mtx or .mtx.gz file.
 template <Scalar T>
 Coo<T> read_matrix_market(const std::filesystem::path& path, MmHeader* header = nullptr,
@@ -91,8 +91,8 @@ Coo<T> read_matrix_market(const std::filesystem::path& path, MmHeader* header = 
 /// Reads a dense vector: any file holding a rows x 1 or 1 x cols matrix or a
 /// vector object (missing coordinate entries are 0, duplicates summed).
 template <Scalar T>
-std::vector<T> read_matrix_market_vector(const std::filesystem::path& path, MmHeader* header = nullptr,
-                                         MmReadOptions opt = {});
+std::vector<T> read_matrix_market_vector(const std::filesystem::path& path,
+                                         MmHeader* header = nullptr, MmReadOptions opt = {});
 /// A file read in the widest type its field needs: double for real, integer
 /// and pattern data, std::complex<double> for complex data.
 struct MmMatrix {
@@ -117,10 +117,12 @@ struct MmWriteOptions {
 template <Scalar T>
 std::string format_matrix_market(const Csr<T>& a, const MmWriteOptions& opt = {});
 template <Scalar T>
-void write_matrix_market(const std::filesystem::path& path, const Csr<T>& a, const MmWriteOptions& opt = {});
+void write_matrix_market(const std::filesystem::path& path, const Csr<T>& a,
+                         const MmWriteOptions& opt = {});
 /// Duplicates are summed first.
 template <Scalar T>
-void write_matrix_market(const std::filesystem::path& path, const Coo<T>& a, const MmWriteOptions& opt = {});
+void write_matrix_market(const std::filesystem::path& path, const Coo<T>& a,
+                         const MmWriteOptions& opt = {});
 /// A dense vector as an n x 1 `matrix array` file.
 template <Scalar T>
 void write_matrix_market_vector(const std::filesystem::path& path, std::span<const T> v,

@@ -18,14 +18,17 @@ struct Line {
 
 /// The line starting at p; p moves to the start of the next line.
 inline Line next_line(const char*& p, const char* end) {
-  const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  const char* nl =
+      static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
   Line l{p, nl ? nl : end};
   p = nl ? nl + 1 : end;
   if (l.e > l.b && l.e[-1] == '\r') --l.e;
   return l;
 }
 
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /// Next whitespace-separated token of [p, e); empty view at the end.
 inline std::string_view next_token(const char*& p, const char* e) {

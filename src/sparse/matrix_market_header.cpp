@@ -17,12 +17,15 @@ namespace tessera::sparse {
 namespace {
 constexpr std::array<std::string_view, 2> kObjects{"matrix", "vector"};
 constexpr std::array<std::string_view, 2> kFormats{"coordinate", "array"};
-constexpr std::array<std::string_view, 5> kFields{"real", "double", "integer", "complex", "pattern"};
-constexpr std::array<std::string_view, 4> kSymmetries{"general", "symmetric", "skew-symmetric", "hermitian"};
+constexpr std::array<std::string_view, 5> kFields{"real", "double", "integer", "complex",
+                                                  "pattern"};
+constexpr std::array<std::string_view, 4> kSymmetries{"general", "symmetric", "skew-symmetric",
+                                                      "hermitian"};
 
 bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -43,9 +46,13 @@ std::string_view to_string(MmObject v) { return kObjects[static_cast<int>(v)]; }
 std::string_view to_string(MmFormat v) { return kFormats[static_cast<int>(v)]; }
 std::string_view to_string(MmField v) { return kFields[static_cast<int>(v)]; }
 std::string_view to_string(MmSymmetry v) { return kSymmetries[static_cast<int>(v)]; }
-std::optional<MmFormat> parse_mm_format(std::string_view s) { return lookup<MmFormat>(kFormats, s); }
+std::optional<MmFormat> parse_mm_format(std::string_view s) {
+  return lookup<MmFormat>(kFormats, s);
+}
 std::optional<MmField> parse_mm_field(std::string_view s) { return lookup<MmField>(kFields, s); }
-std::optional<MmSymmetry> parse_mm_symmetry(std::string_view s) { return lookup<MmSymmetry>(kSymmetries, s); }
+std::optional<MmSymmetry> parse_mm_symmetry(std::string_view s) {
+  return lookup<MmSymmetry>(kSymmetries, s);
+}
 
 namespace mm {
 
@@ -69,7 +76,8 @@ size64 array_entries(MmSymmetry s, size64 rows, size64 cols, std::string_view so
     overflow = __builtin_mul_overflow(rows, rows + 1, &n), n /= 2;
   if (overflow || n > kMaxIndex)
     fail(source, line,
-         fmt::format("a {} x {} array has too many entries (at most {} are supported)", rows, cols, kMaxIndex));
+         fmt::format("a {} x {} array has too many entries (at most {} are supported)", rows, cols,
+                     kMaxIndex));
   return n;
 }
 
@@ -85,26 +93,37 @@ Preamble parse_preamble(std::string_view text, std::string_view source) {
     std::string_view t = next_token(q, banner.e);
     if (t != "%%MatrixMarket")
       fail(source, 1,
-           fmt::format("bad banner {}: a Matrix Market file starts with '%%MatrixMarket object format "
-                       "field symmetry'",
-                       quote(banner.view())));
+           fmt::format(
+               "bad banner {}: a Matrix Market file starts with '%%MatrixMarket object format "
+               "field symmetry'",
+               quote(banner.view())));
     std::array<std::string_view, 4> words{};
     for (auto& w : words) {
       w = next_token(q, banner.e);
       if (w.empty())
-        fail(source, 1, "incomplete banner: expected '%%MatrixMarket object format field symmetry'");
+        fail(source, 1,
+             "incomplete banner: expected '%%MatrixMarket object format field symmetry'");
     }
     if (auto extra = next_token(q, banner.e); !extra.empty())
-      fail(source, 1, fmt::format("unexpected text {} after the banner's four words", quote(extra)));
+      fail(source, 1,
+           fmt::format("unexpected text {} after the banner's four words", quote(extra)));
     auto object = lookup<MmObject>(kObjects, words[0]);
     auto format = parse_mm_format(words[1]);
     auto field = parse_mm_field(words[2]);
     auto symmetry = parse_mm_symmetry(words[3]);
-    if (!object) fail(source, 1, fmt::format("unknown object {} (expected {})", quote(words[0]), alternatives(kObjects)));
-    if (!format) fail(source, 1, fmt::format("unknown format {} (expected {})", quote(words[1]), alternatives(kFormats)));
-    if (!field) fail(source, 1, fmt::format("unknown field {} (expected {})", quote(words[2]), alternatives(kFields)));
+    if (!object)
+      fail(source, 1,
+           fmt::format("unknown object {} (expected {})", quote(words[0]), alternatives(kObjects)));
+    if (!format)
+      fail(source, 1,
+           fmt::format("unknown format {} (expected {})", quote(words[1]), alternatives(kFormats)));
+    if (!field)
+      fail(source, 1,
+           fmt::format("unknown field {} (expected {})", quote(words[2]), alternatives(kFields)));
     if (!symmetry)
-      fail(source, 1, fmt::format("unknown symmetry {} (expected {})", quote(words[3]), alternatives(kSymmetries)));
+      fail(source, 1,
+           fmt::format("unknown symmetry {} (expected {})", quote(words[3]),
+                       alternatives(kSymmetries)));
     h.object = *object;
     h.format = *format;
     h.field = *field;
@@ -147,17 +166,20 @@ Preamble parse_preamble(std::string_view text, std::string_view source) {
   for (int k = 0; k < want; ++k) {
     std::string_view t = next_token(q, size_line.e);
     if (t.empty())
-      fail(source, line, fmt::format("truncated size line: {} numbers, expected {} ({})", k, want,
-                                     fmt::join(std::span(names, static_cast<std::size_t>(want)), " ")));
+      fail(source, line,
+           fmt::format("truncated size line: {} numbers, expected {} ({})", k, want,
+                       fmt::join(std::span(names, static_cast<std::size_t>(want)), " ")));
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v[k]);
     if (ec == std::errc::result_out_of_range)
       fail(source, line, fmt::format("{} {} is too large", names[k], quote(t)));
     if (ec != std::errc() || ptr != t.data() + t.size())
-      fail(source, line, fmt::format("invalid {} {} (expected a non-negative integer)", names[k], quote(t)));
+      fail(source, line,
+           fmt::format("invalid {} {} (expected a non-negative integer)", names[k], quote(t)));
     if (v[k] < 0) fail(source, line, fmt::format("negative {} {}", names[k], quote(t)));
   }
   if (auto extra = next_token(q, size_line.e); !extra.empty())
-    fail(source, line, fmt::format("unexpected text {} after the size line's {} numbers", quote(extra), want));
+    fail(source, line,
+         fmt::format("unexpected text {} after the size line's {} numbers", quote(extra), want));
   if (h.object == MmObject::matrix) {
     h.rows = v[0];
     h.cols = v[1];
@@ -169,11 +191,16 @@ Preamble parse_preamble(std::string_view text, std::string_view source) {
   }
   for (auto [n, what] : {std::pair{h.rows, "rows"}, std::pair{h.cols, "columns"}})
     if (n > kMaxIndex)
-      fail(source, line, fmt::format("{} {} exceed the 32-bit index range (at most {})", n, what, kMaxIndex));
+      fail(source, line,
+           fmt::format("{} {} exceed the 32-bit index range (at most {})", n, what, kMaxIndex));
   if (h.symmetry != MmSymmetry::general && h.rows != h.cols)
-    fail(source, line, fmt::format("a {} matrix must be square, this one is {} x {}", to_string(h.symmetry), h.rows, h.cols));
+    fail(source, line,
+         fmt::format("a {} matrix must be square, this one is {} x {}", to_string(h.symmetry),
+                     h.rows, h.cols));
   if (coord && h.entries > kMaxIndex)
-    fail(source, line, fmt::format("{} entries exceed the 32-bit index range (at most {})", h.entries, kMaxIndex));
+    fail(
+        source, line,
+        fmt::format("{} entries exceed the 32-bit index range (at most {})", h.entries, kMaxIndex));
   if (!coord) h.entries = array_entries(h.symmetry, h.rows, h.cols, source, line);
   out.data = p;
   out.data_line = line + 1;

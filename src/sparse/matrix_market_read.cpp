@@ -130,7 +130,8 @@ class EntryParser {
       }
     }
     if (auto extra = next_token(p, l.e); !extra.empty()) {
-      err = fmt::format("unexpected text {} after the {} fields ({})", quote(extra), want, fields());
+      err =
+          fmt::format("unexpected text {} after the {} fields ({})", quote(extra), want, fields());
       return false;
     }
     if (indices_ > 0) {
@@ -145,18 +146,20 @@ class EntryParser {
       re = static_cast<real_t<T>>(n);
     } else if (values_ >= 1) {
       if (!parse_real(tok[indices_], re, opt_.allow_non_finite, err)) return false;
-      if (values_ == 2 && !parse_real(tok[indices_ + 1], im, opt_.allow_non_finite, err)) return false;
+      if (values_ == 2 && !parse_real(tok[indices_ + 1], im, opt_.allow_non_finite, err))
+        return false;
     }
-    if constexpr (is_complex_v<T>) v = T(re, im);
-    else v = re;
+    if constexpr (is_complex_v<T>)
+      v = T(re, im);
+    else
+      v = re;
     return check_triangle(i, j, re, im, err);
   }
 
  private:
   const char* fields() const {
-    static const char* names[3][3] = {{"value", "re im", "?"},
-                                      {"i value", "i re im", "i"},
-                                      {"i j value", "i j re im", "i j"}};
+    static const char* names[3][3] = {
+        {"value", "re im", "?"}, {"i value", "i re im", "i"}, {"i j value", "i j re im", "i j"}};
     return names[indices_][values_ == 0 ? 2 : values_ - 1];
   }
   bool index(std::string_view t, size64 n, const char* what, size64& out, std::string& err) const {
@@ -171,8 +174,9 @@ class EntryParser {
   bool check_triangle(size64 i, size64 j, real_t<T> re, real_t<T> im, std::string& err) const {
     if (h_.symmetry == MmSymmetry::general) return true;
     if (i < j) {
-      err = fmt::format("entry ({}, {}) lies above the diagonal; a {} file lists only the lower triangle",
-                        i + 1, j + 1, to_string(h_.symmetry));
+      err = fmt::format(
+          "entry ({}, {}) lies above the diagonal; a {} file lists only the lower triangle", i + 1,
+          j + 1, to_string(h_.symmetry));
       return false;
     }
     if (i == j && h_.symmetry == MmSymmetry::skew_symmetric && (re != 0 || im != 0)) {
@@ -210,7 +214,8 @@ std::vector<Chunk> split(const char* b, const char* e, int n) {
 }  // namespace mm
 
 template <Scalar T>
-Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHeader* header, MmReadOptions opt) {
+Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHeader* header,
+                           MmReadOptions opt) {
   using namespace mm;
   Preamble pre = parse_preamble(text, source);
   const MmHeader& h = pre.header;
@@ -269,15 +274,16 @@ Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHea
   // would; nothing is allocated for the entries in either case.
   if (entry != h.entries) {
     size64 stop = line;  // one past the last line
-    std::string reason = fmt::format("file ends after {} of the {} entries declared on line {}", entry, h.entries,
-                                     pre.size_line);
+    std::string reason = fmt::format("file ends after {} of the {} entries declared on line {}",
+                                     entry, h.entries, pre.size_line);
     for (const Chunk& c : chunks) {
       if (entry < h.entries || c.first_entry + c.entries <= h.entries) continue;
       size64 ln = c.first_line, e = c.first_entry;
       for (const char* p = c.b;; ++ln)
         if (is_data(next_line(p, c.e)) && e++ == h.entries) break;
       stop = ln;
-      reason = fmt::format("more entries than the {} declared on line {}", h.entries, pre.size_line);
+      reason =
+          fmt::format("more entries than the {} declared on line {}", h.entries, pre.size_line);
       break;
     }
     for (Chunk& c : chunks) {
@@ -285,7 +291,8 @@ Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHea
       parse_chunk(c, false, stop);
       if (c.error_line >= 0) fail(source, c.error_line, c.error);
     }
-    fail(source, entry < h.entries ? line - 1 : stop, reason);  // line - 1: the size line if nothing follows
+    fail(source, entry < h.entries ? line - 1 : stop,
+         reason);  // line - 1: the size line if nothing follows
   }
   // Pass 2: parse into place.
   out.row.resize(static_cast<std::size_t>(h.entries));
@@ -325,15 +332,18 @@ Coo<T> read_matrix_market(const std::filesystem::path& path, MmHeader* header, M
 }
 
 template <Scalar T>
-std::vector<T> read_matrix_market_vector(const std::filesystem::path& path, MmHeader* header, MmReadOptions opt) {
+std::vector<T> read_matrix_market_vector(const std::filesystem::path& path, MmHeader* header,
+                                         MmReadOptions opt) {
   MmHeader h;
   Coo<T> a = read_matrix_market<T>(path, &h, opt);
   if (a.rows != 1 && a.cols != 1)
-    throw Error(fmt::format("{}: holds a {} x {} matrix, not a vector", path.string(), a.rows, a.cols));
+    throw Error(
+        fmt::format("{}: holds a {} x {} matrix, not a vector", path.string(), a.rows, a.cols));
   const size64 n = a.cols == 1 ? a.rows : a.cols;
-  require_host_memory(static_cast<std::uint64_t>(n) * sizeof(T),
-                      fmt::format("the declared {}-entry dense vector ({} entries in the file)", n, a.nnz()),
-                      path.string(), "check the size line of the file");
+  require_host_memory(
+      static_cast<std::uint64_t>(n) * sizeof(T),
+      fmt::format("the declared {}-entry dense vector ({} entries in the file)", n, a.nnz()),
+      path.string(), "check the size line of the file");
   std::vector<T> v(static_cast<std::size_t>(a.cols == 1 ? a.rows : a.cols), T(0));
   for (size64 k = 0; k < a.nnz(); ++k) v[a.cols == 1 ? a.row[k] : a.col[k]] += a.val[k];
   if (header) *header = h;
@@ -350,10 +360,12 @@ MmMatrix read_matrix_market_any(const std::filesystem::path& path, MmReadOptions
   return m;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                           \
-  template Coo<T> parse_matrix_market(std::string_view, std::string_view, MmHeader*, MmReadOptions);    \
-  template Coo<T> read_matrix_market(const std::filesystem::path&, MmHeader*, MmReadOptions);           \
-  template std::vector<T> read_matrix_market_vector(const std::filesystem::path&, MmHeader*, MmReadOptions);
+#define TESSERA_INSTANTIATE(T)                                                                \
+  template Coo<T> parse_matrix_market(std::string_view, std::string_view, MmHeader*,          \
+                                      MmReadOptions);                                         \
+  template Coo<T> read_matrix_market(const std::filesystem::path&, MmHeader*, MmReadOptions); \
+  template std::vector<T> read_matrix_market_vector(const std::filesystem::path&, MmHeader*,  \
+                                                    MmReadOptions);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -27,8 +27,10 @@ void append_number(std::string& s, N v) {
 
 template <Scalar T>
 std::string show(T v) {
-  if constexpr (is_complex_v<T>) return fmt::format("({}, {})", v.real(), v.imag());
-  else return fmt::format("{}", v);
+  if constexpr (is_complex_v<T>)
+    return fmt::format("({}, {})", v.real(), v.imag());
+  else
+    return fmt::format("{}", v);
 }
 
 /// Position of A(i, j) in a.col/a.val, -1 if not stored.
@@ -49,10 +51,12 @@ void check_field(const Csr<T>& a, MmField field) {
       if (!std::isfinite(std::real(v)) || !std::isfinite(std::imag(v)))
         throw Error(fmt::format("cannot write {}: Matrix Market has no NaN/Inf", where()));
       if (field != MmField::complex && std::imag(v) != 0)
-        throw Error(fmt::format("cannot write field '{}': {} is complex", to_string(field), where()));
+        throw Error(
+            fmt::format("cannot write field '{}': {} is complex", to_string(field), where()));
       const double re = static_cast<double>(std::real(v));
       if (field == MmField::integer && (std::trunc(re) != re || std::abs(re) >= 9.2e18))
-        throw Error(fmt::format("cannot write field 'integer': {} is not a 64-bit integer", where()));
+        throw Error(
+            fmt::format("cannot write field 'integer': {} is not a 64-bit integer", where()));
     }
 }
 
@@ -70,7 +74,8 @@ void check_symmetry(const Csr<T>& a, MmSymmetry s, MmField field) {
   if (s == MmSymmetry::general) return;
   const auto name = to_string(s);
   if (a.rows != a.cols)
-    throw Error(fmt::format("cannot write a {} x {} matrix as {}: it is not square", a.rows, a.cols, name));
+    throw Error(
+        fmt::format("cannot write a {} x {} matrix as {}: it is not square", a.rows, a.cols, name));
   if (s == MmSymmetry::hermitian && !is_complex_v<T>)
     throw Error("cannot write a real matrix as hermitian (use symmetric)");
   for (size64 i = 0; i < a.rows; ++i)
@@ -80,12 +85,16 @@ void check_symmetry(const Csr<T>& a, MmSymmetry s, MmField field) {
       const size64 at = i == j ? p : find(a, j, i);
       const T w = at >= 0 ? a.val[at] : T(0);
       bool ok;
-      if (field == MmField::pattern) ok = at >= 0;
-      else if (i != j) ok = w == mirrored(v, s);
-      else ok = s == MmSymmetry::skew_symmetric ? v == T(0) : s != MmSymmetry::hermitian || std::imag(v) == 0;
+      if (field == MmField::pattern)
+        ok = at >= 0;
+      else if (i != j)
+        ok = w == mirrored(v, s);
+      else
+        ok = s == MmSymmetry::skew_symmetric ? v == T(0)
+                                             : s != MmSymmetry::hermitian || std::imag(v) == 0;
       if (!ok)
-        throw Error(fmt::format("cannot write as {}: A({}, {}) = {} but A({}, {}) = {}", name, i + 1, j + 1,
-                                show(v), j + 1, i + 1, show(w)));
+        throw Error(fmt::format("cannot write as {}: A({}, {}) = {} but A({}, {}) = {}", name,
+                                i + 1, j + 1, show(v), j + 1, i + 1, show(w)));
     }
 }
 
@@ -137,8 +146,8 @@ std::string format_matrix_market(const Csr<T>& a, const MmWriteOptions& opt) {
     throw Error("symmetry 'hermitian' requires field 'complex'");
   check_field(a, field);
   check_symmetry(a, sym, field);
-  std::string out = fmt::format("%%MatrixMarket matrix {} {} {}\n", to_string(opt.format), to_string(field),
-                                to_string(sym));
+  std::string out = fmt::format("%%MatrixMarket matrix {} {} {}\n", to_string(opt.format),
+                                to_string(field), to_string(sym));
   for (const auto& c : opt.comments) {  // one '%' line per line of each comment
     std::string_view rest = c;
     for (;;) {
@@ -187,17 +196,20 @@ std::string format_matrix_market(const Csr<T>& a, const MmWriteOptions& opt) {
 }
 
 template <Scalar T>
-void write_matrix_market(const std::filesystem::path& path, const Csr<T>& a, const MmWriteOptions& opt) {
+void write_matrix_market(const std::filesystem::path& path, const Csr<T>& a,
+                         const MmWriteOptions& opt) {
   write_file_maybe_gz(path, format_matrix_market(a, opt));
 }
 
 template <Scalar T>
-void write_matrix_market(const std::filesystem::path& path, const Coo<T>& a, const MmWriteOptions& opt) {
+void write_matrix_market(const std::filesystem::path& path, const Coo<T>& a,
+                         const MmWriteOptions& opt) {
   write_matrix_market(path, to_csr(a), opt);
 }
 
 template <Scalar T>
-void write_matrix_market_vector(const std::filesystem::path& path, std::span<const T> v, const MmWriteOptions& opt) {
+void write_matrix_market_vector(const std::filesystem::path& path, std::span<const T> v,
+                                const MmWriteOptions& opt) {
   Csr<T> a;
   a.rows = to_index(static_cast<size64>(v.size()), "vector length");
   a.cols = 1;
@@ -211,11 +223,13 @@ void write_matrix_market_vector(const std::filesystem::path& path, std::span<con
   write_matrix_market(path, a, o);
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                        \
-  template std::string format_matrix_market(const Csr<T>&, const MmWriteOptions&);                   \
-  template void write_matrix_market(const std::filesystem::path&, const Csr<T>&, const MmWriteOptions&); \
-  template void write_matrix_market(const std::filesystem::path&, const Coo<T>&, const MmWriteOptions&); \
-  template void write_matrix_market_vector(const std::filesystem::path&, std::span<const T>,          \
+#define TESSERA_INSTANTIATE(T)                                                               \
+  template std::string format_matrix_market(const Csr<T>&, const MmWriteOptions&);           \
+  template void write_matrix_market(const std::filesystem::path&, const Csr<T>&,             \
+                                    const MmWriteOptions&);                                  \
+  template void write_matrix_market(const std::filesystem::path&, const Coo<T>&,             \
+                                    const MmWriteOptions&);                                  \
+  template void write_matrix_market_vector(const std::filesystem::path&, std::span<const T>, \
                                            const MmWriteOptions&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -11,7 +11,8 @@ namespace tessera::sparse {
 namespace {
 
 template <class X, class Y>
-void check_sizes(const char* format, size64 rows, size64 cols, std::span<const X> x, std::span<Y> y) {
+void check_sizes(const char* format, size64 rows, size64 cols, std::span<const X> x,
+                 std::span<Y> y) {
   if (static_cast<size64>(x.size()) != cols || static_cast<size64>(y.size()) != rows)
     throw Error(fmt::format("{} SpMV: the matrix is {} x {} but x has {} and y has {} entries",
                             format, rows, cols, x.size(), y.size()));
@@ -44,7 +45,8 @@ Y block_row(const M& a, index_t first, index_t last, int i, std::span<const X> x
 
 /// y rows of block row br from the blocks [first, last).
 template <class Y, class M, class X>
-void block_rows_into(const M& a, size64 br, index_t first, index_t last, std::span<const X> x, std::span<Y> y) {
+void block_rows_into(const M& a, size64 br, index_t first, index_t last, std::span<const X> x,
+                     std::span<Y> y) {
   for (int i = 0; i < a.block.r && br * a.block.r + i < a.rows; ++i)
     y[br * a.block.r + i] = block_row(a, first, last, i, x, Y(0));
 }
@@ -93,7 +95,8 @@ template <class T, class X, class Y>
 void ell_into(const Ell<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
   check_sizes("ELL", a.rows, a.cols, x, y);
   zero(y);  // rows the ELL does not store (TRACE's ghost rows)
-  each_row(a.stored_rows, parallel, [&](size64 s) { y[mapped_row(a.row_map, s)] = ell_row<Y>(a, x, s); });
+  each_row(a.stored_rows, parallel,
+           [&](size64 s) { y[mapped_row(a.row_map, s)] = ell_row<Y>(a, x, s); });
 }
 
 /// y[row] += each COO entry in storage order, in parallel over rows: the
@@ -103,7 +106,8 @@ void ell_into(const Ell<T>& a, std::span<const X> x, std::span<Y> y, bool parall
 template <class T, class X, class Y>
 void coo_add_omp(const Coo<T>& a, std::span<const X> x, std::span<Y> y) {
   const size64 rows = a.rows, nnz = a.nnz();
-  std::vector<size64> start(static_cast<std::size_t>(rows) + 1, 0), order(static_cast<std::size_t>(nnz));
+  std::vector<size64> start(static_cast<std::size_t>(rows) + 1, 0),
+      order(static_cast<std::size_t>(nnz));
   for (size64 k = 0; k < nnz; ++k) ++start[static_cast<std::size_t>(a.row[k]) + 1];
   for (size64 r = 0; r < rows; ++r) start[r + 1] += start[r];
   std::vector<size64> fill(start.begin(), start.end() - 1);
@@ -235,7 +239,7 @@ void spmv_omp(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> 
   coo_add_omp(a.coo, x, y);
 }
 
-#define TESSERA_INSTANTIATE(T, X)                                                                \
+#define TESSERA_INSTANTIATE(T, X)                                                           \
   template void spmv(const Coo<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
   template void spmv(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
   template void spmv(const Dia<T>&, std::span<const X>, std::span<product_t<T, X>>);        \

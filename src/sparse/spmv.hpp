@@ -15,32 +15,52 @@
 
 namespace tessera::sparse {
 
-template <Scalar T, Scalar X> void spmv(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Bcsr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Bcsr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
 /// TRACE's CPU loop: placeholder rows are skipped, a row's end is found with a
 /// while loop over the following placeholders.
-template <Scalar T, Scalar X> void spmv(const GappedBcsr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Bell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv(const Sell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const GappedBcsr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Bell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Sell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
 /// ELL part first, then the COO part added row by row.
-template <Scalar T, Scalar X> void spmv(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
 
 /// The host formats' SpMV parallelised over rows with OpenMP; each is bitwise
 /// equal to its spmv() (one thread sums a row, in the same order). COO (and
 /// HYB's COO part) first buckets the entries by row, keeping their order.
 /// The device formats' OpenMP kernels are the CPU backend's (kernels/spmv_cpu).
-template <Scalar T, Scalar X> void spmv_omp(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv_omp(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv_omp(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv_omp(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
-template <Scalar T, Scalar X> void spmv_omp(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv_omp(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv_omp(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv_omp(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv_omp(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
+template <Scalar T, Scalar X>
+void spmv_omp(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y);
 
 /// Rows of any format (Hyb keeps them in its ELL part).
-template <class A> size64 rows_of(const A& a) { return a.rows; }
-template <Scalar T> size64 rows_of(const Hyb<T>& a) { return a.rows(); }
+template <class A>
+size64 rows_of(const A& a) {
+  return a.rows;
+}
+template <Scalar T>
+size64 rows_of(const Hyb<T>& a) {
+  return a.rows();
+}
 
 /// Convenience: y = A*x into a new vector, for any format above.
 template <class A, Scalar X>

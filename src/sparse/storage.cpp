@@ -45,13 +45,14 @@ Storage storage(const Bcsr<T>& a) {
 }
 template <Scalar T>
 Storage storage(const GappedBcsr<T>& a) {
-  return account(fmt::format("gapped BCSR {}x{}{}", a.block.r, a.block.c, layout_name(a.block.layout)),
-                 a.val, {&a.row_ptr, &a.col});
+  return account(
+      fmt::format("gapped BCSR {}x{}{}", a.block.r, a.block.c, layout_name(a.block.layout)), a.val,
+      {&a.row_ptr, &a.col});
 }
 template <Scalar T>
 Storage storage(const Ell<T>& a) {
-  return account(a.subsection > 1 ? fmt::format("ELL L={}", a.subsection) : std::string("ELL"), a.val,
-                 {&a.row_map, &a.col});
+  return account(a.subsection > 1 ? fmt::format("ELL L={}", a.subsection) : std::string("ELL"),
+                 a.val, {&a.row_map, &a.col});
 }
 template <Scalar T>
 Storage storage(const Bell<T>& a) {
@@ -76,15 +77,15 @@ Storage storage(const Hyb<T>& a) {
   return s;
 }
 
-#define TESSERA_INSTANTIATE(T)                       \
-  template Storage storage(const Coo<T>&);           \
-  template Storage storage(const Csr<T>&);           \
-  template Storage storage(const Dia<T>&);           \
-  template Storage storage(const Bcsr<T>&);          \
-  template Storage storage(const GappedBcsr<T>&);    \
-  template Storage storage(const Ell<T>&);           \
-  template Storage storage(const Bell<T>&);          \
-  template Storage storage(const Sell<T>&);          \
+#define TESSERA_INSTANTIATE(T)                    \
+  template Storage storage(const Coo<T>&);        \
+  template Storage storage(const Csr<T>&);        \
+  template Storage storage(const Dia<T>&);        \
+  template Storage storage(const Bcsr<T>&);       \
+  template Storage storage(const GappedBcsr<T>&); \
+  template Storage storage(const Ell<T>&);        \
+  template Storage storage(const Bell<T>&);       \
+  template Storage storage(const Sell<T>&);       \
   template Storage storage(const Hyb<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

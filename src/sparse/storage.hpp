@@ -33,18 +33,28 @@ struct Storage {
   }
   /// Total bytes per nonzero value.
   double bytes_per_nonzero() const {
-    return nonzeros() > 0 ? static_cast<double>(total_bytes()) / static_cast<double>(nonzeros()) : 0.0;
+    return nonzeros() > 0 ? static_cast<double>(total_bytes()) / static_cast<double>(nonzeros())
+                          : 0.0;
   }
 };
 
-template <Scalar T> Storage storage(const Coo<T>& a);
-template <Scalar T> Storage storage(const Csr<T>& a);
-template <Scalar T> Storage storage(const Dia<T>& a);
-template <Scalar T> Storage storage(const Bcsr<T>& a);
-template <Scalar T> Storage storage(const GappedBcsr<T>& a);
-template <Scalar T> Storage storage(const Ell<T>& a);
-template <Scalar T> Storage storage(const Bell<T>& a);
-template <Scalar T> Storage storage(const Sell<T>& a);
-template <Scalar T> Storage storage(const Hyb<T>& a);
+template <Scalar T>
+Storage storage(const Coo<T>& a);
+template <Scalar T>
+Storage storage(const Csr<T>& a);
+template <Scalar T>
+Storage storage(const Dia<T>& a);
+template <Scalar T>
+Storage storage(const Bcsr<T>& a);
+template <Scalar T>
+Storage storage(const GappedBcsr<T>& a);
+template <Scalar T>
+Storage storage(const Ell<T>& a);
+template <Scalar T>
+Storage storage(const Bell<T>& a);
+template <Scalar T>
+Storage storage(const Sell<T>& a);
+template <Scalar T>
+Storage storage(const Hyb<T>& a);
 
 }  // namespace tessera::sparse

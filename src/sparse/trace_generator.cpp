@@ -25,9 +25,16 @@ struct Grid {
   size64 NR() const { return nr + 2 * gr; }
   size64 slots() const { return NX() * NT() * NR(); }
   size64 cells() const { return nx * nt * nr; }
-  size64 index(size64 x, size64 t, size64 r) const { return ((r + gr) * NX() + (x + g)) * NT() + (t + g); }
+  size64 index(size64 x, size64 t, size64 r) const {
+    return ((r + gr) * NX() + (x + g)) * NT() + (t + g);
+  }
   explicit Grid(const TraceCase& c)
-      : nx(c.nx), nt(c.ntheta), nr(c.nr), g(c.ghost), gr(c.three_d() ? c.ghost : 0), periodic(c.periodic_theta) {}
+      : nx(c.nx),
+        nt(c.ntheta),
+        nr(c.nr),
+        g(c.ghost),
+        gr(c.three_d() ? c.ghost : 0),
+        periodic(c.periodic_theta) {}
 };
 
 /// splitmix64's finaliser: a bijective mix, good enough for test data.
@@ -53,9 +60,8 @@ std::vector<std::vector<char>> zero_masks(size64 points, int v) {
     const std::size_t zeros = d == 0 ? static_cast<std::size_t>(v * (v - 1) * 7 / 20)
                                      : static_cast<std::size_t>(v * v * 4 / 25);
     // The same pattern for every seed: structure is physics, values are data.
-    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-      return hash(0x7ace, d, a, 0) < hash(0x7ace, d, b, 0);
-    });
+    std::sort(candidates.begin(), candidates.end(),
+              [&](int a, int b) { return hash(0x7ace, d, a, 0) < hash(0x7ace, d, b, 0); });
     masks[d].assign(static_cast<std::size_t>(v * v), 0);
     for (std::size_t k = 0; k < zeros && k < candidates.size(); ++k) masks[d][candidates[k]] = 1;
   }
@@ -68,17 +74,19 @@ struct Neighbour {
 };
 
 /// The stored neighbours of interior cell (x, t, r), ascending by cell index.
-std::vector<Neighbour> neighbours(const Grid& grid, const std::vector<std::array<int, 3>>& offs, size64 x,
-                                  size64 t, size64 r) {
+std::vector<Neighbour> neighbours(const Grid& grid, const std::vector<std::array<int, 3>>& offs,
+                                  size64 x, size64 t, size64 r) {
   std::vector<Neighbour> out;
   for (int d = 0; d < static_cast<int>(offs.size()); ++d) {
     const size64 X = x + offs[d][0], R = r + offs[d][2];
     size64 T = t + offs[d][1];
     if (grid.periodic) T = (T + grid.nt) % grid.nt;
-    if (X < 0 || X >= grid.nx || T < 0 || T >= grid.nt || R < 0 || R >= grid.nr) continue;  // ghost: not stored
+    if (X < 0 || X >= grid.nx || T < 0 || T >= grid.nt || R < 0 || R >= grid.nr)
+      continue;  // ghost: not stored
     out.push_back({grid.index(X, T, R), d});
   }
-  std::sort(out.begin(), out.end(), [](const Neighbour& a, const Neighbour& b) { return a.cell < b.cell; });
+  std::sort(out.begin(), out.end(),
+            [](const Neighbour& a, const Neighbour& b) { return a.cell < b.cell; });
   return out;
 }
 
@@ -91,17 +99,19 @@ void for_cells(const Grid& grid, F&& f) {  // interior cells in numbering order
 }
 
 [[noreturn]] void bad_case(std::string_view spec, std::string_view why) {
-  throw UsageError(fmt::format("bad TRACE case '{}': {} (expected KIND:NXxNTHETAxNR[,blocks=N,seed=S,"
-                               "ghost=G,dominance=D,periodic] with KIND trace, euler3d, ns3d, euler2d "
-                               "or ns2d, or trace:1..trace:6)",
-                               spec, why));
+  throw UsageError(
+      fmt::format("bad TRACE case '{}': {} (expected KIND:NXxNTHETAxNR[,blocks=N,seed=S,"
+                  "ghost=G,dominance=D,periodic] with KIND trace, euler3d, ns3d, euler2d "
+                  "or ns2d, or trace:1..trace:6)",
+                  spec, why));
 }
 
 template <class N>
 N parse_number(std::string_view spec, std::string_view text, std::string_view what) {
   N v{};
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size()) bad_case(spec, fmt::format("invalid {} '{}'", what, text));
+  if (ec != std::errc() || p != text.data() + text.size())
+    bad_case(spec, fmt::format("invalid {} '{}'", what, text));
   return v;
 }
 
@@ -109,10 +119,14 @@ N parse_number(std::string_view spec, std::string_view text, std::string_view wh
 
 std::string_view to_string(Stencil s) {
   switch (s) {
-    case Stencil::euler2d_9: return "euler2d";
-    case Stencil::ns2d_13: return "ns2d";
-    case Stencil::euler3d_13: return "euler3d";
-    case Stencil::ns3d_25: return "ns3d";
+    case Stencil::euler2d_9:
+      return "euler2d";
+    case Stencil::ns2d_13:
+      return "ns2d";
+    case Stencil::euler3d_13:
+      return "euler3d";
+    case Stencil::ns3d_25:
+      return "ns3d";
   }
   return "?";
 }
@@ -147,7 +161,8 @@ std::string TraceCase::name() const {
 }
 
 std::vector<TraceCase> thesis_cases() {
-  const int dims[6][3] = {{10, 40, 20}, {10, 40, 40}, {20, 40, 20}, {10, 40, 80}, {10, 80, 40}, {40, 80, 40}};
+  const int dims[6][3] = {{10, 40, 20}, {10, 40, 40}, {20, 40, 20},
+                          {10, 40, 80}, {10, 80, 40}, {40, 80, 40}};
   std::vector<TraceCase> out;
   for (const auto& d : dims) {
     TraceCase c;
@@ -171,11 +186,16 @@ TraceCase parse_trace_case(std::string_view spec) {
   if (colon == std::string_view::npos) bad_case(spec, "no ':'");
   const std::string_view kind = parts[0].substr(0, colon), dims = parts[0].substr(colon + 1);
   TraceCase c;
-  if (kind == "trace" || kind == "euler3d") c.stencil = Stencil::euler3d_13;
-  else if (kind == "ns3d") c.stencil = Stencil::ns3d_25;
-  else if (kind == "euler2d") c.stencil = Stencil::euler2d_9;
-  else if (kind == "ns2d") c.stencil = Stencil::ns2d_13;
-  else bad_case(spec, fmt::format("unknown kind '{}'", kind));
+  if (kind == "trace" || kind == "euler3d")
+    c.stencil = Stencil::euler3d_13;
+  else if (kind == "ns3d")
+    c.stencil = Stencil::ns3d_25;
+  else if (kind == "euler2d")
+    c.stencil = Stencil::euler2d_9;
+  else if (kind == "ns2d")
+    c.stencil = Stencil::ns2d_13;
+  else
+    bad_case(spec, fmt::format("unknown kind '{}'", kind));
   if (kind == "trace" && dims.size() == 1 && dims[0] >= '1' && dims[0] <= '6') {
     c = thesis_cases()[dims[0] - '1'];
   } else {
@@ -187,7 +207,8 @@ TraceCase parse_trace_case(std::string_view spec) {
       rest.remove_prefix(x + 1);
     }
     if (n.size() != (c.three_d() ? 3u : 2u))
-      bad_case(spec, fmt::format("{} needs {} cell counts", to_string(c.stencil), c.three_d() ? 3 : 2));
+      bad_case(spec,
+               fmt::format("{} needs {} cell counts", to_string(c.stencil), c.three_d() ? 3 : 2));
     for (int v : n)
       if (v < 1 || v > 100000) bad_case(spec, "cell counts must be 1..100000");
     c.nx = n[0];
@@ -197,18 +218,26 @@ TraceCase parse_trace_case(std::string_view spec) {
   for (std::size_t k = 1; k < parts.size(); ++k) {
     const auto eq = parts[k].find('=');
     const std::string_view key = parts[k].substr(0, eq);
-    const std::string_view val = eq == std::string_view::npos ? std::string_view{} : parts[k].substr(eq + 1);
-    if (key == "periodic" && eq == std::string_view::npos) c.periodic_theta = true;
-    else if (key == "blocks") c.grid_blocks = parse_number<int>(spec, val, "block count");
-    else if (key == "seed") c.seed = parse_number<std::uint64_t>(spec, val, "seed");
-    else if (key == "ghost") c.ghost = parse_number<int>(spec, val, "ghost width");
-    else if (key == "dominance") c.dominance = parse_number<double>(spec, val, "dominance");
-    else bad_case(spec, fmt::format("unknown option '{}'", parts[k]));
+    const std::string_view val =
+        eq == std::string_view::npos ? std::string_view{} : parts[k].substr(eq + 1);
+    if (key == "periodic" && eq == std::string_view::npos)
+      c.periodic_theta = true;
+    else if (key == "blocks")
+      c.grid_blocks = parse_number<int>(spec, val, "block count");
+    else if (key == "seed")
+      c.seed = parse_number<std::uint64_t>(spec, val, "seed");
+    else if (key == "ghost")
+      c.ghost = parse_number<int>(spec, val, "ghost width");
+    else if (key == "dominance")
+      c.dominance = parse_number<double>(spec, val, "dominance");
+    else
+      bad_case(spec, fmt::format("unknown option '{}'", parts[k]));
   }
   if (c.grid_blocks < 1 || c.grid_blocks > 4096) bad_case(spec, "blocks must be 1..4096");
   if (c.ghost < 0 || c.ghost > 8) bad_case(spec, "ghost must be 0..8");
   if (!(c.dominance > 0)) bad_case(spec, "dominance must be positive");
-  if (c.periodic_theta && c.ntheta < 5) bad_case(spec, "periodic theta needs at least 5 cells in theta");
+  if (c.periodic_theta && c.ntheta < 5)
+    bad_case(spec, "periodic theta needs at least 5 cells in theta");
   return c;
 }
 
@@ -250,9 +279,12 @@ GappedBcsr<T> generate_trace_block(const TraceCase& c, int index) {
   std::partial_sum(first.begin(), first.end(), first.begin());
   const size64 nblocks = to_index(first.back(), "TRACE blocks");
   out.col.resize(static_cast<std::size_t>(nblocks));
-  out.val.assign(static_cast<std::size_t>(to_index(checked_mul(nblocks, bs, "TRACE values"), "TRACE values")), T(0));
+  out.val.assign(
+      static_cast<std::size_t>(to_index(checked_mul(nblocks, bs, "TRACE values"), "TRACE values")),
+      T(0));
   out.row_ptr.assign(static_cast<std::size_t>(grid.slots()) + 1, kGhostRow);
-  for (size64 id = 0; id < grid.cells(); ++id) out.row_ptr[where[id]] = static_cast<index_t>(first[id]);
+  for (size64 id = 0; id < grid.cells(); ++id)
+    out.row_ptr[where[id]] = static_cast<index_t>(first[id]);
   out.row_ptr.back() = static_cast<index_t>(nblocks);
 
   const std::uint64_t seed = hash(c.seed, static_cast<std::uint64_t>(index), 0x6d61, 0);
@@ -270,8 +302,10 @@ GappedBcsr<T> generate_trace_block(const TraceCase& c, int index) {
         if (masks[nb[k].dir][e] || (nb[k].dir == 0 && e / v == e % v)) continue;
         const std::uint64_t h = hash(seed, static_cast<std::uint64_t>(where[id]), nb[k].dir, e);
         T value;
-        if constexpr (is_complex_v<T>) value = T(static_cast<real_t<T>>(unit(h)), static_cast<real_t<T>>(unit(mix(h))));
-        else value = static_cast<T>(unit(h));
+        if constexpr (is_complex_v<T>)
+          value = T(static_cast<real_t<T>>(unit(h)), static_cast<real_t<T>>(unit(mix(h))));
+        else
+          value = static_cast<T>(unit(h));
         if (value == T(0)) value = T(0.5);  // keep the zero pattern exactly the mask's
         out.val[b * bs + e] = value;
         row_sum[e / v] += static_cast<double>(magnitude(value));
@@ -281,8 +315,10 @@ GappedBcsr<T> generate_trace_block(const TraceCase& c, int index) {
       const double m = row_sum[i] > 0 ? c.dominance * row_sum[i] : 1.0;
       T d;
       if constexpr (is_complex_v<T>) {
-        const double phase = unit(hash(seed, static_cast<std::uint64_t>(where[id]), 0xd1a9, i)) * (std::numbers::pi / 6);
-        d = T(static_cast<real_t<T>>(m * std::cos(phase)), static_cast<real_t<T>>(m * std::sin(phase)));
+        const double phase = unit(hash(seed, static_cast<std::uint64_t>(where[id]), 0xd1a9, i)) *
+                             (std::numbers::pi / 6);
+        d = T(static_cast<real_t<T>>(m * std::cos(phase)),
+              static_cast<real_t<T>>(m * std::sin(phase)));
       } else {
         d = static_cast<T>(m);
       }
@@ -307,7 +343,8 @@ Csr<T> block_diagonal(const std::vector<GappedBcsr<T>>& blocks) {
     const size64 base = out.nnz(), shift = out.cols;
     to_index(out.rows + a.rows, "block-diagonal rows");
     to_index(base + a.nnz(), "block-diagonal entries");
-    for (size64 i = 0; i < a.rows; ++i) out.row_ptr.push_back(static_cast<index_t>(base + a.row_ptr[i + 1]));
+    for (size64 i = 0; i < a.rows; ++i)
+      out.row_ptr.push_back(static_cast<index_t>(base + a.row_ptr[i + 1]));
     for (index_t j : a.col) out.col.push_back(static_cast<index_t>(j + shift));
     out.val.insert(out.val.end(), a.val.begin(), a.val.end());
     out.rows += a.rows;
@@ -316,9 +353,9 @@ Csr<T> block_diagonal(const std::vector<GappedBcsr<T>>& blocks) {
   return out;
 }
 
-#define TESSERA_INSTANTIATE(T)                                                   \
-  template GappedBcsr<T> generate_trace_block(const TraceCase&, int);           \
-  template std::vector<GappedBcsr<T>> generate_trace(const TraceCase&);         \
+#define TESSERA_INSTANTIATE(T)                                          \
+  template GappedBcsr<T> generate_trace_block(const TraceCase&, int);   \
+  template std::vector<GappedBcsr<T>> generate_trace(const TraceCase&); \
   template Csr<T> block_diagonal(const std::vector<GappedBcsr<T>>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

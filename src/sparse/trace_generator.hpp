@@ -76,13 +76,13 @@ std::vector<TraceCase> thesis_cases();
 
 /// Sizes of a case, computed from its geometry (no matrix built).
 struct TraceSizes {
-  size64 cells_per_block = 0;     ///< interior cells
-  size64 slots_per_block = 0;     ///< cells incl. ghosts: the index space
-  size64 rows_per_block = 0;      ///< scalar rows incl. ghosts (= columns)
+  size64 cells_per_block = 0;  ///< interior cells
+  size64 slots_per_block = 0;  ///< cells incl. ghosts: the index space
+  size64 rows_per_block = 0;   ///< scalar rows incl. ghosts (= columns)
   size64 stored_rows_per_block = 0;
-  size64 blocks_per_block = 0;    ///< stored vars x vars blocks of one grid block
+  size64 blocks_per_block = 0;      ///< stored vars x vars blocks of one grid block
   size64 max_blocks_per_block = 0;  ///< stencil points x cells (Table 4.2's count)
-  size64 total_blocks = 0;        ///< all grid blocks
+  size64 total_blocks = 0;          ///< all grid blocks
 };
 TraceSizes trace_sizes(const TraceCase& c);
 

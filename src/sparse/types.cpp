@@ -17,9 +17,10 @@ namespace tessera::sparse {
 
 index_t to_index(size64 v, std::string_view what) {
   if (v < 0 || v > kMaxIndex)
-    throw Error(fmt::format("{} ({}) exceeds the 32-bit index range of the sparse formats "
-                            "(at most {}); the matrix is too large for this format",
-                            what, v, kMaxIndex));
+    throw Error(
+        fmt::format("{} ({}) exceeds the 32-bit index range of the sparse formats "
+                    "(at most {}); the matrix is too large for this format",
+                    what, v, kMaxIndex));
   return static_cast<index_t>(v);
 }
 
@@ -40,17 +41,19 @@ std::uint64_t host_memory_limit() {
     meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
   }
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-                               : std::numeric_limits<std::uint64_t>::max();
+  return pages > 0 && page > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+             : std::numeric_limits<std::uint64_t>::max();
 }
 
 void require_host_memory(std::uint64_t bytes, std::string_view what, std::string_view source,
                          std::string_view advice) {
   const std::uint64_t limit = host_memory_limit();
   if (bytes <= limit) return;
-  throw Error(fmt::format("{}: {} need {} ({} bytes), but only {} of host memory is available{}; {}", source, what,
-                          format_bytes(bytes), bytes, format_bytes(limit),
-                          env_string("TESSERA_HOST_MEMORY") ? " (TESSERA_HOST_MEMORY)" : "", advice));
+  throw Error(
+      fmt::format("{}: {} need {} ({} bytes), but only {} of host memory is available{}; {}",
+                  source, what, format_bytes(bytes), bytes, format_bytes(limit),
+                  env_string("TESSERA_HOST_MEMORY") ? " (TESSERA_HOST_MEMORY)" : "", advice));
 }
 
 std::uint64_t csr_build_bytes(size64 rows, size64 nnz, std::size_t value_bytes) {

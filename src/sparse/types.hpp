@@ -24,25 +24,35 @@ using size64 = std::int64_t;
 
 inline constexpr size64 kMaxIndex = std::numeric_limits<index_t>::max();
 
-template <class T> struct is_complex : std::false_type {};
-template <class R> struct is_complex<std::complex<R>> : std::true_type {};
-template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T>
+struct is_complex : std::false_type {};
+template <class R>
+struct is_complex<std::complex<R>> : std::true_type {};
+template <class T>
+inline constexpr bool is_complex_v = is_complex<T>::value;
 
-template <class T> struct real_type { using type = T; };
-template <class R> struct real_type<std::complex<R>> { using type = R; };
-template <class T> using real_t = typename real_type<T>::type;
+template <class T>
+struct real_type {
+  using type = T;
+};
+template <class R>
+struct real_type<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_t = typename real_type<T>::type;
 
 /// The four value types of the module.
 template <class T>
 concept Scalar = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                 std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
 /// Result type of (matrix value T) * (vector value X): complex if either is.
 /// Supported pairs: T == X, and a real matrix with a complex vector of the same
 /// precision (TRACE's real-matrix x complex-vector case).
 template <class T, class X>
-using product_t = std::conditional_t<is_complex_v<T> || is_complex_v<X>,
-                                     std::complex<real_t<X>>, X>;
+using product_t =
+    std::conditional_t<is_complex_v<T> || is_complex_v<X>, std::complex<real_t<X>>, X>;
 
 /// Throws Error("<what> (<v>) exceeds the 32-bit index range ...") unless
 /// 0 <= v <= 2^31-1.
@@ -75,8 +85,10 @@ inline Y madd(Y acc, T a, X x) {
 /// |v| without overflow concerns (values here are moderate); real part for reals.
 template <class T>
 inline real_t<T> magnitude(T v) {
-  if constexpr (is_complex_v<T>) return std::abs(v);
-  else return v < 0 ? -v : v;
+  if constexpr (is_complex_v<T>)
+    return std::abs(v);
+  else
+    return v < 0 ? -v : v;
 }
 
 }  // namespace tessera::sparse
@@ -85,7 +97,10 @@ inline real_t<T> magnitude(T v) {
 /// headers light). F(T) for every value type; G(T, X) for every SpMV pair.
 #define TESSERA_SPARSE_FOR_EACH_SCALAR(F) \
   F(float) F(double) F(std::complex<float>) F(std::complex<double>)
-#define TESSERA_SPARSE_FOR_EACH_SPMV_PAIR(G)                                           \
-  G(float, float) G(double, double) G(std::complex<float>, std::complex<float>)       \
-  G(std::complex<double>, std::complex<double>) G(float, std::complex<float>)         \
-  G(double, std::complex<double>)
+// The list by hand: clang-format 14 lays it out differently on each pass.
+// clang-format off
+#define TESSERA_SPARSE_FOR_EACH_SPMV_PAIR(G)                                       \
+  G(float, float) G(double, double)                                                \
+  G(std::complex<float>, std::complex<float>) G(std::complex<double>, std::complex<double>) \
+  G(float, std::complex<float>) G(double, std::complex<double>)
+// clang-format on

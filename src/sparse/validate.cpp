@@ -10,7 +10,8 @@ namespace {
 
 template <class... Args>
 [[noreturn]] void fail(const char* format, fmt::format_string<Args...> f, Args&&... args) {
-  throw Error(fmt::format("invalid {} matrix: {}", format, fmt::format(f, std::forward<Args>(args)...)));
+  throw Error(
+      fmt::format("invalid {} matrix: {}", format, fmt::format(f, std::forward<Args>(args)...)));
 }
 
 void check_dims(const char* f, size64 rows, size64 cols) {
@@ -19,10 +20,12 @@ void check_dims(const char* f, size64 rows, size64 cols) {
 }
 
 void check_length(const char* f, const char* what, std::size_t have, size64 want) {
-  if (static_cast<size64>(have) != want) fail(f, "{} has {} elements, expected {}", what, have, want);
+  if (static_cast<size64>(have) != want)
+    fail(f, "{} has {} elements, expected {}", what, have, want);
 }
 
-void check_range(const char* f, const char* what, const std::vector<index_t>& v, size64 lo, size64 hi) {
+void check_range(const char* f, const char* what, const std::vector<index_t>& v, size64 lo,
+                 size64 hi) {
   for (std::size_t k = 0; k < v.size(); ++k)
     if (v[k] < lo || v[k] >= hi) fail(f, "{}[{}] = {} outside [{}, {})", what, k, v[k], lo, hi);
 }
@@ -39,13 +42,16 @@ void check_pointer(const char* f, const char* what, const std::vector<index_t>& 
 void check_sorted(const char* f, const std::vector<index_t>& p, const std::vector<index_t>& col) {
   for (std::size_t i = 0; i + 1 < p.size(); ++i)
     for (index_t k = p[i] + 1; k < p[i + 1]; ++k)
-      if (col[k] <= col[k - 1]) fail(f, "columns of row {} not strictly ascending at entry {}", i, k);
+      if (col[k] <= col[k - 1])
+        fail(f, "columns of row {} not strictly ascending at entry {}", i, k);
 }
 
 /// A row map: empty, or `stored` distinct rows below `rows`; ascending if required.
-void check_map(const char* f, const std::vector<index_t>& map, size64 stored, size64 rows, bool ascending) {
+void check_map(const char* f, const std::vector<index_t>& map, size64 stored, size64 rows,
+               bool ascending) {
   if (map.empty()) {  // the identity, or nothing stored at all
-    if (stored != rows && stored != 0) fail(f, "{} stored rows but no row map for {} rows", stored, rows);
+    if (stored != rows && stored != 0)
+      fail(f, "{} stored rows but no row map for {} rows", stored, rows);
     return;
   }
   check_length(f, "row map", map.size(), stored);
@@ -60,13 +66,15 @@ void check_map(const char* f, const std::vector<index_t>& map, size64 stored, si
 /// Entries of blocks that fall outside the matrix (cut-off last block row or
 /// column) must be zero.
 template <class M>
-void check_block_overhang(const char* f, const M& a, size64 block_row_of_first, index_t first, index_t last) {
+void check_block_overhang(const char* f, const M& a, size64 block_row_of_first, index_t first,
+                          index_t last) {
   for (index_t b = first; b < last; ++b)
     for (int i = 0; i < a.block.r; ++i)
       for (int j = 0; j < a.block.c; ++j) {
         const bool outside = block_row_of_first * a.block.r + i >= a.rows ||
                              static_cast<size64>(a.col[b]) * a.block.c + j >= a.cols;
-        if (outside && a.val[b * a.block.size() + a.block.offset(i, j)] != typename M::value_type(0))
+        if (outside &&
+            a.val[b * a.block.size() + a.block.offset(i, j)] != typename M::value_type(0))
           fail(f, "block {} has a nonzero outside the matrix", b);
       }
 }
@@ -127,7 +135,8 @@ void validate(const GappedBcsr<T>& a) {
   check_dims(f, a.rows, a.cols);
   const size64 nbr = a.block_rows();
   check_length(f, "row_ptr", a.row_ptr.size(), nbr + 1);
-  if (a.row_ptr[nbr] != a.nblocks()) fail(f, "last row_ptr entry {} != {} blocks", a.row_ptr[nbr], a.nblocks());
+  if (a.row_ptr[nbr] != a.nblocks())
+    fail(f, "last row_ptr entry {} != {} blocks", a.row_ptr[nbr], a.nblocks());
   index_t prev = 0;
   for (size64 br = 0; br <= nbr; ++br) {
     if (a.row_ptr[br] == kGhostRow) continue;
@@ -182,11 +191,13 @@ template <Scalar T>
 void validate(const Sell<T>& a) {
   const char* f = "SELL";
   check_dims(f, a.rows, a.cols);
-  if (a.slice_height < 1 || a.sort_window < 1) fail(f, "C={} sigma={}", a.slice_height, a.sort_window);
+  if (a.slice_height < 1 || a.sort_window < 1)
+    fail(f, "C={} sigma={}", a.slice_height, a.sort_window);
   check_length(f, "slice_ptr", a.slice_ptr.size(), ceil_div(a.rows, a.slice_height) + 1);
   check_pointer(f, "slice_ptr", a.slice_ptr, static_cast<size64>(a.val.size()));
   for (size64 s = 0; s < a.slices(); ++s)
-    if ((a.slice_ptr[s + 1] - a.slice_ptr[s]) % a.slice_height != 0) fail(f, "slice {} is not C rows wide", s);
+    if ((a.slice_ptr[s + 1] - a.slice_ptr[s]) % a.slice_height != 0)
+      fail(f, "slice {} is not C rows wide", s);
   check_map(f, a.row_map, a.rows, a.rows, false);
   check_length(f, "col", a.col.size(), static_cast<size64>(a.val.size()));
   check_range(f, "col", a.col, 0, a.cols);
@@ -196,18 +207,19 @@ template <Scalar T>
 void validate(const Hyb<T>& a) {
   validate(a.ell);
   validate(a.coo);
-  if (a.coo.rows != a.ell.rows || a.coo.cols != a.ell.cols) fail("HYB", "ELL and COO parts differ in size");
+  if (a.coo.rows != a.ell.rows || a.coo.cols != a.ell.cols)
+    fail("HYB", "ELL and COO parts differ in size");
 }
 
-#define TESSERA_INSTANTIATE(T)                 \
-  template void validate(const Coo<T>&);       \
-  template void validate(const Csr<T>&);       \
-  template void validate(const Dia<T>&);       \
-  template void validate(const Bcsr<T>&);      \
+#define TESSERA_INSTANTIATE(T)                  \
+  template void validate(const Coo<T>&);        \
+  template void validate(const Csr<T>&);        \
+  template void validate(const Dia<T>&);        \
+  template void validate(const Bcsr<T>&);       \
   template void validate(const GappedBcsr<T>&); \
-  template void validate(const Ell<T>&);       \
-  template void validate(const Bell<T>&);      \
-  template void validate(const Sell<T>&);      \
+  template void validate(const Ell<T>&);        \
+  template void validate(const Bell<T>&);       \
+  template void validate(const Sell<T>&);       \
   template void validate(const Hyb<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -20,15 +20,18 @@ Health advance_loop(T target, long check_every, long align_every, Step step, Rea
                     const std::function<void(const Health&)>& on_check) {
   Health last = read_health();
   for (;;) {
-    const long batch = align_every > 0 ? std::min(check_every, align_every - last.steps % align_every) : check_every;
+    const long batch = align_every > 0
+                           ? std::min(check_every, align_every - last.steps % align_every)
+                           : check_every;
     for (long k = 0; k < batch; ++k) step();
     const Health h = read_health();
     if (on_check) on_check(h);
     if (h.bad || !(h.time < double(target))) return h;
     if (h.time == last.time && h.steps > last.steps)
-      throw Error(fmt::format("simulated time stalls at t = {} s: t + dt == t for dt = {} in {} "
-                              "precision; use --precision double",
-                              h.time, h.dt, sizeof(T) == 4 ? "single" : "double"));
+      throw Error(
+          fmt::format("simulated time stalls at t = {} s: t + dt == t for dt = {} in {} "
+                      "precision; use --precision double",
+                      h.time, h.dt, sizeof(T) == 4 ? "single" : "double"));
     last = h;
   }
 }

@@ -63,17 +63,29 @@ AscGrid read_asc(const std::string& path) {
       dst = static_cast<long>(num);
       have[k] = true;
     };
-    if (key == "ncols") count(g.ncols, 0);
-    else if (key == "nrows") count(g.nrows, 1);
-    else if (key == "xllcorner" || key == "xllcenter") { g.xll = num; have[2] = true; centre = key == "xllcenter"; }
-    else if (key == "yllcorner" || key == "yllcenter") { g.yll = num; have[3] = true; }
-    else if (key == "cellsize") {
+    if (key == "ncols")
+      count(g.ncols, 0);
+    else if (key == "nrows")
+      count(g.nrows, 1);
+    else if (key == "xllcorner" || key == "xllcenter") {
+      g.xll = num;
+      have[2] = true;
+      centre = key == "xllcenter";
+    } else if (key == "yllcorner" || key == "yllcenter") {
+      g.yll = num;
+      have[3] = true;
+    } else if (key == "cellsize") {
       if (!(num > 0)) throw fail(line, fmt::format("cellsize must be positive, got {}", val));
       g.cellsize = num;
       have[4] = true;
-    } else if (key == "nodata_value") { g.nodata = num; g.has_nodata = true; }
-    else throw fail(line, fmt::format("unknown header keyword '{}' (expected ncols, nrows, "
-                                      "xllcorner/xllcenter, yllcorner/yllcenter, cellsize, NODATA_value)", key));
+    } else if (key == "nodata_value") {
+      g.nodata = num;
+      g.has_nodata = true;
+    } else
+      throw fail(line,
+                 fmt::format("unknown header keyword '{}' (expected ncols, nrows, "
+                             "xllcorner/xllcenter, yllcorner/yllcenter, cellsize, NODATA_value)",
+                             key));
     data_start = in.tellg();
   }
   const char* names[5] = {"ncols", "nrows", "xllcorner", "yllcorner", "cellsize"};
@@ -92,8 +104,10 @@ AscGrid read_asc(const std::string& path) {
   in.seekg(data_start);
   const double cells = double(g.ncols) * double(g.nrows);
   if (file_end >= data_start && cells > double(file_end - data_start))
-    throw fail(line + 1, fmt::format("the header announces {} x {} values, more than the rest of the file "
-                                     "can hold (truncated?)", g.ncols, g.nrows));
+    throw fail(line + 1,
+               fmt::format("the header announces {} x {} values, more than the rest of the file "
+                           "can hold (truncated?)",
+                           g.ncols, g.nrows));
   g.values.reserve(static_cast<std::size_t>(cells));
   for (long r = 0; r < g.nrows; ++r) {
     ++line;
@@ -115,20 +129,25 @@ AscGrid read_asc(const std::string& path) {
   while (std::getline(in, text)) {
     ++line;
     if (text.find_first_not_of(" \t\r") != std::string::npos)
-      throw fail(line, fmt::format("unexpected data after the {} rows the header announced", g.nrows));
+      throw fail(line,
+                 fmt::format("unexpected data after the {} rows the header announced", g.nrows));
   }
   return g;
 }
 
 void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error) {
   if (g.ncols != c.nx || g.nrows != c.ny)
-    throw UsageError(fmt::format("bathymetry grid is {} columns x {} rows but the case has {} x {} "
-                                 "cells (x = columns, y = rows)", g.ncols, g.nrows, c.nx, c.ny));
+    throw UsageError(
+        fmt::format("bathymetry grid is {} columns x {} rows but the case has {} x {} "
+                    "cells (x = columns, y = rows)",
+                    g.ncols, g.nrows, c.nx, c.ny));
   double high = -std::numeric_limits<double>::infinity();
   bool any_nodata = false;
   for (double v : g.values) {
-    if (g.has_nodata && v == g.nodata) any_nodata = true;
-    else high = std::max(high, v);
+    if (g.has_nodata && v == g.nodata)
+      any_nodata = true;
+    else
+      high = std::max(high, v);
   }
   if (any_nodata && nodata_error) throw UsageError("bathymetry has NODATA cells");
   if (!std::isfinite(high)) throw UsageError("bathymetry holds only NODATA cells");

@@ -33,29 +33,36 @@ bool is_bare_key_char(char c) {
 /// One line being parsed; errors carry file:line:column (1-based).
 class LineParser {
  public:
-  LineParser(const std::string& path, long line, std::string_view text) : path_(path), line_(line), s_(text) {}
+  LineParser(const std::string& path, long line, std::string_view text)
+      : path_(path), line_(line), s_(text) {}
 
   /// Parses the line into `out`; returns false for a blank or comment line.
   bool parse(CaseFileEntry& out) {
     skip_space();
     if (at_end_or_comment()) return false;
-    if (s_[i_] == '[') fail("tables ([...]) are not part of a case file (flat 'key = value' lines only)");
-    if (s_[i_] == '"' || s_[i_] == '\'') fail("quoted keys are not used in case files (keys are option names)");
+    if (s_[i_] == '[')
+      fail("tables ([...]) are not part of a case file (flat 'key = value' lines only)");
+    if (s_[i_] == '"' || s_[i_] == '\'')
+      fail("quoted keys are not used in case files (keys are option names)");
     const std::size_t k0 = i_;
     while (i_ < s_.size() && is_bare_key_char(s_[i_])) ++i_;
-    if (i_ == k0) fail(fmt::format("expected a key (letters, digits, '-', '_'), found '{}'", s_[i_]));
+    if (i_ == k0)
+      fail(fmt::format("expected a key (letters, digits, '-', '_'), found '{}'", s_[i_]));
     out.key = std::string(s_.substr(k0, i_ - k0));
     out.line = line_;
     skip_space();
-    if (i_ < s_.size() && s_[i_] == '.') fail("dotted keys are not part of a case file (flat 'key = value' lines only)");
-    if (i_ >= s_.size() || s_[i_] != '=') fail(fmt::format("expected '=' after the key '{}'", out.key));
+    if (i_ < s_.size() && s_[i_] == '.')
+      fail("dotted keys are not part of a case file (flat 'key = value' lines only)");
+    if (i_ >= s_.size() || s_[i_] != '=')
+      fail(fmt::format("expected '=' after the key '{}'", out.key));
     ++i_;
     skip_space();
     if (at_end_or_comment()) fail(fmt::format("key '{}' has no value", out.key));
     out.value = value();
     skip_space();
     if (!at_end_or_comment())
-      fail(fmt::format("unexpected '{}' after the value of '{}' (one 'key = value' per line)", s_[i_], out.key));
+      fail(fmt::format("unexpected '{}' after the value of '{}' (one 'key = value' per line)",
+                       s_[i_], out.key));
     return true;
   }
 
@@ -71,7 +78,8 @@ class LineParser {
   std::string value() {
     const char c = s_[i_];
     if (c == '[' || c == '{')
-      fail("arrays and inline tables are not part of a case file (values are strings, numbers or booleans)");
+      fail(
+          "arrays and inline tables are not part of a case file (values are strings, numbers or booleans)");
     if (c == '"') return basic_string();
     if (c == '\'') return literal_string();
     const std::size_t v0 = i_;
@@ -98,26 +106,44 @@ class LineParser {
       }
       if (++i_ >= s_.size()) break;
       switch (s_[i_]) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case 'b': out += '\b'; break;
-        case 't': out += '\t'; break;
-        case 'n': out += '\n'; break;
-        case 'f': out += '\f'; break;
-        case 'r': out += '\r'; break;
-        case 'u': case 'U': {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'u':
+        case 'U': {
           const std::size_t digits = s_[i_] == 'u' ? 4 : 8;
           unsigned long code = 0;
           const auto* first = s_.data() + i_ + 1;
           const auto* last = first + std::min(digits, s_.size() - i_ - 1);
           const auto r = std::from_chars(first, last, code, 16);
-          if (r.ptr != first + digits || r.ec != std::errc{}) fail(fmt::format("\\{} needs {} hex digits", s_[i_], digits));
-          if (code >= 0x80 || code == 0) fail("escapes in case files must name printable ASCII characters");
+          if (r.ptr != first + digits || r.ec != std::errc{})
+            fail(fmt::format("\\{} needs {} hex digits", s_[i_], digits));
+          if (code >= 0x80 || code == 0)
+            fail("escapes in case files must name printable ASCII characters");
           out += static_cast<char>(code);
           i_ += digits;
           break;
         }
-        default: fail(fmt::format("unknown escape '\\{}' in a string", s_[i_]));
+        default:
+          fail(fmt::format("unknown escape '\\{}' in a string", s_[i_]));
       }
     }
     i_ = start;
@@ -127,7 +153,8 @@ class LineParser {
   std::string literal_string() {
     if (s_.substr(i_, 3) == "'''") fail("multi-line strings are not part of a case file");
     const std::size_t end = s_.find('\'', i_ + 1);
-    if (end == std::string_view::npos) fail("unterminated string (a literal string ends with ' on the same line)");
+    if (end == std::string_view::npos)
+      fail("unterminated string (a literal string ends with ' on the same line)");
     std::string out(s_.substr(i_ + 1, end - i_ - 1));
     i_ = end + 1;
     return out;
@@ -140,7 +167,9 @@ class LineParser {
     i_ += t.size();
     auto bad = [&](const char* what) {
       i_ = start;
-      fail(fmt::format("'{}' is not a valid value: {} (values are \"strings\", numbers or true/false)", t, what));
+      fail(fmt::format(
+          "'{}' is not a valid value: {} (values are \"strings\", numbers or true/false)", t,
+          what));
     };
     // digits with single underscores between them
     auto strip = [&](std::string_view d, bool hex) {
@@ -148,9 +177,12 @@ class LineParser {
       for (std::size_t k = 0; k < d.size(); ++k) {
         const char c = d[k];
         const bool digit = hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : is_digit(c);
-        if (digit) out += c;
-        else if (c == '_' && k > 0 && k + 1 < d.size() && d[k + 1] != '_' && d[k - 1] != '_') continue;
-        else return std::string();
+        if (digit)
+          out += c;
+        else if (c == '_' && k > 0 && k + 1 < d.size() && d[k + 1] != '_' && d[k - 1] != '_')
+          continue;
+        else
+          return std::string();
       }
       return out;
     };
@@ -166,7 +198,8 @@ class LineParser {
       const std::string digits = strip(body.substr(2), base == 16);
       std::int64_t v = 0;
       const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-      if (digits.empty() || r.ptr != digits.data() + digits.size()) bad("malformed prefixed integer");
+      if (digits.empty() || r.ptr != digits.data() + digits.size())
+        bad("malformed prefixed integer");
       if (r.ec == std::errc::result_out_of_range) bad("out of the 64-bit integer range");
       return std::to_string(v);
     }
@@ -176,7 +209,8 @@ class LineParser {
     const std::size_t int_end = std::min(dot, exp);
     const std::string int_part = strip(body.substr(0, int_end), false);
     if (int_part.empty()) {
-      if (body.find_first_of(":T") != std::string_view::npos || body.find('-') != std::string_view::npos)
+      if (body.find_first_of(":T") != std::string_view::npos ||
+          body.find('-') != std::string_view::npos)
         bad("dates and times are not part of a case file");
       bad("not a number");
     }
@@ -190,14 +224,16 @@ class LineParser {
     }
     if (dot != std::string_view::npos) {
       if (exp != std::string_view::npos && exp < dot) bad("the exponent comes after the fraction");
-      const std::string frac = strip(body.substr(dot + 1, exp == std::string_view::npos ? exp : exp - dot - 1), false);
+      const std::string frac =
+          strip(body.substr(dot + 1, exp == std::string_view::npos ? exp : exp - dot - 1), false);
       if (frac.empty()) bad("a '.' needs digits on both sides");
       normal += "." + frac;
     }
     if (exp != std::string_view::npos) {
       std::string_view e = body.substr(exp + 1);
       std::string esign;
-      if (!e.empty() && (e[0] == '+' || e[0] == '-')) esign = std::string(1, e[0]), e.remove_prefix(1);
+      if (!e.empty() && (e[0] == '+' || e[0] == '-'))
+        esign = std::string(1, e[0]), e.remove_prefix(1);
       const std::string edigits = strip(e, false);
       if (edigits.empty()) bad("malformed exponent");
       normal += "e" + esign + edigits;
@@ -224,13 +260,17 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
   long line = 1, column = 1;
   for (unsigned char ch : text) {
     if (ch >= 0x80)
-      throw UsageError(fmt::format("{}:{}:{}: non-ASCII byte 0x{:02X}: case files must be plain ASCII", path,
-                                   line, column, ch));
+      throw UsageError(
+          fmt::format("{}:{}:{}: non-ASCII byte 0x{:02X}: case files must be plain ASCII", path,
+                      line, column, ch));
     if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f)
-      throw UsageError(fmt::format("{}:{}:{}: control character 0x{:02X} (TOML allows only tab and newlines)", path,
-                                   line, column, ch));
-    if (ch == '\n') line++, column = 1;
-    else column++;
+      throw UsageError(
+          fmt::format("{}:{}:{}: control character 0x{:02X} (TOML allows only tab and newlines)",
+                      path, line, column, ch));
+    if (ch == '\n')
+      line++, column = 1;
+    else
+      column++;
   }
   std::vector<CaseFileEntry> out;
   std::set<std::string> seen;

@@ -10,7 +10,8 @@
 namespace tessera::swe {
 
 const std::vector<std::string>& case_names() {
-  static const std::vector<std::string> n = {"thesis-dam", "stoker", "ritter", "thacker", "lake-at-rest", "radial-dam"};
+  static const std::vector<std::string> n = {"thesis-dam", "stoker",       "ritter",
+                                             "thacker",    "lake-at-rest", "radial-dam"};
   return n;
 }
 
@@ -44,7 +45,8 @@ void fill(PhysCase& c, F f) {
 PhysCase dam_1d(const std::string& name, long nx, long ny, double hr) {
   // SWASHES `1 3 1 1|2`: L = 10 m, dam at 5 m, hL = 0.005 m, t = 6 s; a strip
   // of ny cells with walls on the y sides and open x ends
-  PhysCase c = blank(name, nx ? nx : 400, ny ? ny : 4, 10.0, 10.0 / double(nx ? nx : 400) * double(ny ? ny : 4));
+  PhysCase c = blank(name, nx ? nx : 400, ny ? ny : 4, 10.0,
+                     10.0 / double(nx ? nx : 400) * double(ny ? ny : 4));
   c.bc[x_lo] = c.bc[x_hi] = Bc::transmissive;
   c.t_end = 6;
   fill(c, [&](double x, double, double&, double& h) { h = x < 5.0 ? 0.005 : hr; });
@@ -80,7 +82,8 @@ PhysCase make_case(const std::string& name, long nx, long ny) {
     c.t_end = 10;
     fill(c, [](double x, double y, double& z, double& h) {
       const double r2 = (x - 12.5) * (x - 12.5) + (y - 12.5) * (y - 12.5);
-      z = std::max(0.0, 0.2 - 0.05 * r2) - 0.1 * std::exp(-((x - 5) * (x - 5) + (y - 18) * (y - 18)) / 4);
+      z = std::max(0.0, 0.2 - 0.05 * r2) -
+          0.1 * std::exp(-((x - 5) * (x - 5) + (y - 18) * (y - 18)) / 4);
       h = std::max(0.0, 0.15 - z);
     });
     return c;
@@ -140,7 +143,8 @@ void Thacker2D::at(double x, double y, double t, double& h, double& u, double& v
   const double A = (a * a - r0 * r0) / (a * a + r0 * r0), w = omega();
   const double dx = x - L / 2, dy = y - L / 2, r2 = dx * dx + dy * dy;
   const double d = 1 - A * std::cos(w * t);
-  const double eta = h0 * (std::sqrt(1 - A * A) / d - 1 - r2 / (a * a) * ((1 - A * A) / (d * d) - 1));
+  const double eta =
+      h0 * (std::sqrt(1 - A * A) / d - 1 - r2 / (a * a) * ((1 - A * A) / (d * d) - 1));
   h = std::max(0.0, eta - bed(x, y));
   const double k = h > 0 ? w * A * std::sin(w * t) / (2 * d) : 0.0;
   u = k * dx;

@@ -12,7 +12,8 @@
 
 namespace tessera::swe {
 
-void write_swe_checkpoint(const std::filesystem::path& path, const SweCheckpoint& c, double thesis_dt = 0);
+void write_swe_checkpoint(const std::filesystem::path& path, const SweCheckpoint& c,
+                          double thesis_dt = 0);
 
 /// Reads and validates a checkpoint, the meaning of its state included
 /// (validate_swe_state); Error naming the file and what is wrong.
@@ -23,7 +24,8 @@ SweCheckpoint read_swe_checkpoint(const std::filesystem::path& path);
 /// records, in the order they are compared: causes before what derives from
 /// them). UsageError "<file>: ..." naming the first field that differs;
 /// Error when the checkpoint lacks a field (written by another tessera).
-void check_restart_config(const SweCheckpoint& c, const std::string& model, const std::string& precision, long nx,
-                          long ny, const nlohmann::ordered_json& config, const std::string& file);
+void check_restart_config(const SweCheckpoint& c, const std::string& model,
+                          const std::string& precision, long nx, long ny,
+                          const nlohmann::ordered_json& config, const std::string& file);
 
 }  // namespace tessera::swe

@@ -19,24 +19,31 @@ constexpr std::string_view kMagic{"TSSWECK1", 8};
 const std::string kWhat = "swe checkpoint";
 
 template <class S>
-constexpr bool is_physical = std::is_same_v<S, PhysSolverState<float>> || std::is_same_v<S, PhysSolverState<double>>;
+constexpr bool is_physical =
+    std::is_same_v<S, PhysSolverState<float>> || std::is_same_v<S, PhysSolverState<double>>;
 
 template <class S>
 long grid_nx(const S& s) {
-  if constexpr (is_physical<S>) return s.nx;
-  else return s.fields.grid.nx;
+  if constexpr (is_physical<S>)
+    return s.nx;
+  else
+    return s.fields.grid.nx;
 }
 
 template <class S>
 long grid_ny(const S& s) {
-  if constexpr (is_physical<S>) return s.ny;
-  else return s.fields.grid.ny;
+  if constexpr (is_physical<S>)
+    return s.ny;
+  else
+    return s.fields.grid.ny;
 }
 
 template <class S>
 constexpr std::size_t word_bytes() {
-  if constexpr (is_physical<S>) return sizeof(S::dt);
-  else return sizeof(S::k);
+  if constexpr (is_physical<S>)
+    return sizeof(S::dt);
+  else
+    return sizeof(S::k);
 }
 
 template <class T>
@@ -55,8 +62,11 @@ std::vector<T> take(const char*& p, std::size_t n) {
 nlohmann::json run_json(const RunProgress& r) {
   nlohmann::json series = nlohmann::json::array();
   for (const auto& [t, name] : r.series) series.push_back({t, name});
-  return {{"outputs", r.outputs}, {"series", series}, {"last_output", r.last_output},
-          {"next_target", r.next_target}, {"mass_start", r.mass_start}};
+  return {{"outputs", r.outputs},
+          {"series", series},
+          {"last_output", r.last_output},
+          {"next_target", r.next_target},
+          {"mass_start", r.mass_start}};
 }
 
 // The numbered outputs are counted in an int by the run (swe_NNNNNN files).
@@ -67,7 +77,9 @@ constexpr long kMaxOutputs = 2147483646;
 bool plain_file_name(const std::string& f) {
   if (f.empty() || f.size() > 255 || f[0] == '.') return false;
   for (const char ch : f)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '+')) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' ||
+          ch == '+'))
+      return false;
   return true;
 }
 
@@ -79,7 +91,8 @@ RunProgress parse_run(const nlohmann::json& r) {
   if (!s.is_array()) throw Error("'series' is not an array");
   for (const auto& e : s) {
     if (!e.is_array() || e.size() != 2) throw Error("a 'series' entry is not [time, file]");
-    p.series.emplace_back(io::header_finite(e[0], "series time"), io::header_string(e[1], "series file"));
+    p.series.emplace_back(io::header_finite(e[0], "series time"),
+                          io::header_string(e[1], "series file"));
   }
   p.last_output = io::header_string(r.at("last_output"), "last_output");
   p.next_target = io::header_count(r.at("next_target"), "next_target");
@@ -99,7 +112,8 @@ RunProgress parse_run(const nlohmann::json& r) {
 // advance (advance k ends at k * T, or early at a segment's --t-end: at most
 // time / T + 1 + segments of them); else one at the end of each segment.
 // `next_target` is the number of --every-time advances done plus one.
-void check_progress(const RunProgress& p, const nlohmann::json& config, bool physical, long steps, double time) {
+void check_progress(const RunProgress& p, const nlohmann::json& config, bool physical, long steps,
+                    double time) {
   auto number = [&](const char* key, double& v) {
     if (!config.contains(key) || !config[key].is_number()) return false;
     v = config[key].get<double>();
@@ -110,48 +124,57 @@ void check_progress(const RunProgress& p, const nlohmann::json& config, bool phy
   const bool has_every = number("every", every), has_schedule = number("every-time", every_time);
   const double segments = double(steps) + 1;
   const bool scheduled = physical && every_time > 0;
-  const double advances = !physical        ? 0
+  const double advances = !physical       ? 0
                           : !has_schedule ? double(steps) + 2 * segments
-                          : scheduled      ? std::floor(time / every_time * (1 + 1e-6)) + 1 + segments
-                                           : segments;  // one advance to --t-end per segment
+                          : scheduled ? std::floor(time / every_time * (1 + 1e-6)) + 1 + segments
+                                      : segments;  // one advance to --t-end per segment
   const double checks = !(every > 0) ? 0
-                        : physical   ? std::floor(double(steps) / (has_every ? every : 1)) + advances
-                                     : std::floor(double(steps) / every);
+                        : physical ? std::floor(double(steps) / (has_every ? every : 1)) + advances
+                                   : std::floor(double(steps) / every);
   const double ends = scheduled ? advances : 0;
   const double finals = (!has_every || !(every > 0)) && !scheduled ? segments : 0;
   const double max_outputs = 2 + checks + ends + finals;
   if (double(p.outputs) > max_outputs)
-    throw Error(fmt::format("'outputs' = {} is more than runs write by step {} at t = {} (at most {:.0f})",
-                            p.outputs, steps, time, max_outputs));
+    throw Error(
+        fmt::format("'outputs' = {} is more than runs write by step {} at t = {} (at most {:.0f})",
+                    p.outputs, steps, time, max_outputs));
   if (long(p.series.size()) > p.outputs)
-    throw Error(fmt::format("'series' lists {} files, 'outputs' counts {}", p.series.size(), p.outputs));
+    throw Error(
+        fmt::format("'series' lists {} files, 'outputs' counts {}", p.series.size(), p.outputs));
   double last = 0;
   for (std::size_t k = 0; k < p.series.size(); ++k) {
     const auto& [t, file] = p.series[k];
     if (!(t >= last) || !(t <= time))
-      throw Error(fmt::format("'series' entry {} is at t = {}, outside {}..{} (the previous entry .. the "
-                              "checkpoint's time)",
-                              k, t, last, time));
+      throw Error(
+          fmt::format("'series' entry {} is at t = {}, outside {}..{} (the previous entry .. the "
+                      "checkpoint's time)",
+                      k, t, last, time));
     if (!plain_file_name(file))
-      throw Error(fmt::format("'series' entry {} names '{}', not a file name in the output folder", k, file));
+      throw Error(fmt::format("'series' entry {} names '{}', not a file name in the output folder",
+                              k, file));
     last = t;
   }
   const double scheduled_advances = scheduled ? advances : 0;
   if (double(p.next_target - 1) > scheduled_advances)
-    throw Error(fmt::format("'next_target' = {} is more --every-time advances than runs do by t = {}{}",
-                            p.next_target, time, scheduled ? "" : " without an --every-time schedule"));
+    throw Error(
+        fmt::format("'next_target' = {} is more --every-time advances than runs do by t = {}{}",
+                    p.next_target, time, scheduled ? "" : " without an --every-time schedule"));
 }
-
 
 }  // namespace
 
 std::string SweCheckpoint::model() const {
-  return std::visit([](const auto& s) { return is_physical<std::decay_t<decltype(s)>> ? "physical" : "thesis"; }, state);
+  return std::visit(
+      [](const auto& s) { return is_physical<std::decay_t<decltype(s)>> ? "physical" : "thesis"; },
+      state);
 }
 
 std::string SweCheckpoint::precision() const {
-  return std::visit([](const auto& s) { return word_bytes<std::decay_t<decltype(s)>>() == 4 ? "float" : "double"; },
-                    state);
+  return std::visit(
+      [](const auto& s) {
+        return word_bytes<std::decay_t<decltype(s)>>() == 4 ? "float" : "double";
+      },
+      state);
 }
 
 long SweCheckpoint::nx() const {
@@ -178,8 +201,9 @@ double SweCheckpoint::time(double thesis_dt) const {
 }
 
 std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
-  const nlohmann::json h = {{"model", c.model()}, {"precision", c.precision()}, {"grid", {c.nx(), c.ny()}},
-                            {"steps", c.steps()}, {"time", c.time(thesis_dt)}, {"config", c.config},
+  const nlohmann::json h = {{"model", c.model()},        {"precision", c.precision()},
+                            {"grid", {c.nx(), c.ny()}},  {"steps", c.steps()},
+                            {"time", c.time(thesis_dt)}, {"config", c.config},
                             {"run", run_json(c.run)}};
   return std::visit(
       [&](const auto& s) {
@@ -187,13 +211,16 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
         if constexpr (is_physical<S>) {
           using T = std::decay_t<decltype(s.dt)>;
           const std::vector<T> scalars{s.dt, s.time, s.target};
-          const std::vector<std::uint32_t> flags{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step};
-          return io::format_container(kMagic, h,
-                                      {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags)});
+          const std::vector<std::uint32_t> flags{s.rate[0], s.rate[1], s.steps, s.bad_cell,
+                                                 s.bad_step};
+          return io::format_container(
+              kMagic, h,
+              {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags)});
         } else {
           using T = std::decay_t<decltype(s.k)>;
           const std::vector<T> k{s.k};
-          return io::format_container(kMagic, h, {bytes(s.fields.z), bytes(s.fields.qx), bytes(s.fields.qy), bytes(k)});
+          return io::format_container(
+              kMagic, h, {bytes(s.fields.z), bytes(s.fields.qx), bytes(s.fields.qy), bytes(k)});
         }
       },
       c.state);
@@ -209,26 +236,32 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   double header_time = 0;
   try {
     model = io::header_string(h.at("model"), "model");
-    if (model != "physical" && model != "thesis") throw Error("'model' is neither physical nor thesis");
+    if (model != "physical" && model != "thesis")
+      throw Error("'model' is neither physical nor thesis");
     precision = io::header_string(h.at("precision"), "precision");
-    if (precision != "float" && precision != "double") throw Error("'precision' is neither float nor double");
+    if (precision != "float" && precision != "double")
+      throw Error("'precision' is neither float nor double");
     const auto& g = h.at("grid");
     if (!g.is_array() || g.size() != 2) throw Error("'grid' is not an array of 2 integers");
     nx = io::header_integer(g[0], "grid");
     ny = io::header_integer(g[1], "grid");
     const long min_side = model == "physical" ? 2 : 1;
-    if (nx < min_side || ny < min_side) throw Error(fmt::format("'grid' sides must be at least {}", min_side));
+    if (nx < min_side || ny < min_side)
+      throw Error(fmt::format("'grid' sides must be at least {}", min_side));
     steps = io::header_count(h.at("steps"), "steps");
-    header_time = io::header_finite(h.at("time"), "time");  // for humans; the state carries the exact time
+    header_time =
+        io::header_finite(h.at("time"), "time");  // for humans; the state carries the exact time
     if (header_time < 0) throw Error(fmt::format("'time' = {} is negative", header_time));
     out.config = h.at("config");
     if (!out.config.is_object()) throw Error("'config' is not an object");
     out.run = parse_run(h.at("run"));
     check_progress(out.run, out.config, model == "physical", steps, header_time);
     if (model == "thesis" && out.config.contains("dt") && out.config["dt"].is_number()) {
-      const double dt = out.config["dt"].get<double>();  // the thesis run records its time as steps * dt
+      const double dt =
+          out.config["dt"].get<double>();  // the thesis run records its time as steps * dt
       if (!(dt > 0) || header_time != double(steps) * dt)
-        throw Error(fmt::format("'time' = {} is not 'steps' * dt = {} * {}", header_time, steps, dt));
+        throw Error(
+            fmt::format("'time' = {} is not 'steps' * dt = {} * {}", header_time, steps, dt));
     }
   } catch (const std::exception& e) {
     throw bad(std::string("header: ") + e.what());
@@ -238,17 +271,18 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   const bool physical = model == "physical";
   const std::uint64_t word = precision == "float" ? 4 : 8;
   std::uint64_t cells = 0, needed = 0;
-  const bool fits = physical ? io::checked_size(std::uint64_t(nx), std::uint64_t(ny), 0, cells) &&
-                                   cells < std::uint64_t(slot::none) &&
-                                   io::checked_size(cells, 4 * word, 3 * word + 5 * 4, needed)
-                             : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
-                                   io::checked_size(cells, 3 * word, word, needed);
+  const bool fits =
+      physical ? io::checked_size(std::uint64_t(nx), std::uint64_t(ny), 0, cells) &&
+                     cells < std::uint64_t(slot::none) &&
+                     io::checked_size(cells, 4 * word, 3 * word + 5 * 4, needed)
+               : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
+                     io::checked_size(cells, 3 * word, word, needed);
   if (!fits) throw bad(fmt::format("grid {}x{} is too large", nx, ny));
   if (physical && std::uint64_t(steps) > std::uint64_t(slot::none - 1))
     throw bad(fmt::format("header: 'steps' {} exceeds the 32-bit step counter", steps));
   if (box.payload.size() != needed)
-    throw bad(fmt::format("{} payload bytes, the header's {} {} {}x{} state needs {}", box.payload.size(), model,
-                          precision, nx, ny, needed));
+    throw bad(fmt::format("{} payload bytes, the header's {} {} {}x{} state needs {}",
+                          box.payload.size(), model, precision, nx, ny, needed));
   const char* p = box.payload.data();
   auto fill = [&](auto tag) {
     using T = decltype(tag);
@@ -272,7 +306,8 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
       if (s.bad_cell != slot::none && std::uint64_t(s.bad_cell) >= cells)
         throw bad(fmt::format("the bad cell {} lies outside the {}x{} grid", s.bad_cell, nx, ny));
       if (double(s.time) != header_time)
-        throw bad(fmt::format("the header says t = {}, the state t = {}", header_time, double(s.time)));
+        throw bad(
+            fmt::format("the header says t = {}, the state t = {}", header_time, double(s.time)));
       out.state = std::move(s);
     } else {
       ThesisSolverState<T> s;
@@ -298,20 +333,24 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
     using T = std::decay_t<decltype(s.dt)>;
     // run.cpp takes no checkpoint of a bad state
     if (s.bad_cell != slot::none || s.bad_step != slot::none)
-      throw bad(fmt::format("state: marked bad (cell {}, step {}): no checkpoint is taken of a bad state", s.bad_cell,
-                            s.bad_step));
+      throw bad(
+          fmt::format("state: marked bad (cell {}, step {}): no checkpoint is taken of a bad state",
+                      s.bad_cell, s.bad_step));
     // the kernels' health check: finite values, depths >= 0 (dry cells hold 0)
     const struct {
       const char* name;
       const std::vector<T>& v;
       bool depth;
-    } fields[] = {{"h", s.h, true}, {"hu", s.hu, false}, {"hv", s.hv, false}, {"bed z", s.z, false}};
+    } fields[] = {
+        {"h", s.h, true}, {"hu", s.hu, false}, {"hv", s.hv, false}, {"bed z", s.z, false}};
     for (const auto& f : fields)
       for (std::size_t m = 0; m < f.v.size(); ++m) {
-        const char* what = !std::isfinite(f.v[m]) ? "non-finite" : f.depth && f.v[m] < T(0) ? "negative" : nullptr;
+        const char* what = !std::isfinite(f.v[m])     ? "non-finite"
+                           : f.depth && f.v[m] < T(0) ? "negative"
+                                                      : nullptr;
         if (what)
-          throw bad(fmt::format("state: {} value {} of '{}' in cell (i={}, j={})", what, double(f.v[m]), f.name,
-                                long(m) / s.ny, long(m) % s.ny));
+          throw bad(fmt::format("state: {} value {} of '{}' in cell (i={}, j={})", what,
+                                double(f.v[m]), f.name, long(m) / s.ny, long(m) % s.ny));
       }
     const struct {
       const char* name;
@@ -319,11 +358,13 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
     } scalars[] = {{"dt", s.dt}, {"time", s.time}, {"target", s.target}};
     for (const auto& sc : scalars)
       if (!std::isfinite(sc.v) || sc.v < T(0))
-        throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name, double(sc.v)));
+        throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name,
+                              double(sc.v)));
     for (int r = 0; r < 2; ++r)  // the float bits of a wave rate >= 0 (0x7f800000: infinity)
       if (s.rate[r] >= 0x7f800000u)
-        throw bad(fmt::format("state: wave rate slot {} holds 0x{:08x}, not the bits of a finite rate >= 0", r,
-                              s.rate[r]));
+        throw bad(fmt::format(
+            "state: wave rate slot {} holds 0x{:08x}, not the bits of a finite rate >= 0", r,
+            s.rate[r]));
   };
   auto thesis = [&](const auto& s) {
     using T = std::decay_t<decltype(s.k)>;
@@ -340,19 +381,24 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
       for (long i = 1; i <= g.nx; ++i)
         for (long j = 1; j <= g.ny; ++j) {
           const T v = f.v[std::size_t(g.at(i, j))];
-          const char* what = !std::isfinite(v) ? "non-finite" : f.depth && !(v > T(0)) ? "non-positive" : nullptr;
+          const char* what = !std::isfinite(v)        ? "non-finite"
+                             : f.depth && !(v > T(0)) ? "non-positive"
+                                                      : nullptr;
           if (what)
-            throw bad(fmt::format("state: {} value {} of '{}' in cell ({}, {}) (the frame's indices: interior "
-                                  "1..{} x 1..{})",
-                                  what, double(v), f.name, i, j, g.nx, g.ny));
+            throw bad(fmt::format(
+                "state: {} value {} of '{}' in cell ({}, {}) (the frame's indices: interior "
+                "1..{} x 1..{})",
+                what, double(v), f.name, i, j, g.nx, g.ny));
         }
     if (!std::isfinite(s.k) || !(s.k > T(0)))
       throw bad(fmt::format("state: k = dt/(2 dx) = {} is not a finite value > 0", double(s.k)));
   };
   std::visit(
       [&](const auto& s) {
-        if constexpr (is_physical<std::decay_t<decltype(s)>>) physical(s);
-        else thesis(s);
+        if constexpr (is_physical<std::decay_t<decltype(s)>>)
+          physical(s);
+        else
+          thesis(s);
       },
       c.state);
 }

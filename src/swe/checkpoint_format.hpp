@@ -32,8 +32,8 @@ struct RunProgress {
   double mass_start = 0;
 };
 
-using SolverStateAny = std::variant<PhysSolverState<float>, PhysSolverState<double>, ThesisSolverState<float>,
-                                    ThesisSolverState<double>>;
+using SolverStateAny = std::variant<PhysSolverState<float>, PhysSolverState<double>,
+                                    ThesisSolverState<float>, ThesisSolverState<double>>;
 
 struct SweCheckpoint {
   nlohmann::json config = nlohmann::json::object();  ///< options the run must be restarted with

@@ -30,7 +30,8 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   s.dy = c.dy;
   s.x0 = c.x0 + double(i0) * c.dx;
   s.y0 = c.y0;
-  const auto first = static_cast<std::ptrdiff_t>(i0 * c.ny), last = static_cast<std::ptrdiff_t>((i0 + n) * c.ny);
+  const auto first = static_cast<std::ptrdiff_t>(i0 * c.ny),
+             last = static_cast<std::ptrdiff_t>((i0 + n) * c.ny);
   s.z.assign(c.z.begin() + first, c.z.begin() + last);
   s.h.assign(c.h.begin() + first, c.h.begin() + last);
   s.hu.assign(c.hu.begin() + first, c.hu.begin() + last);
@@ -50,32 +51,38 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
 }  // namespace
 
 template <class T>
-DistributedPhysSolver<T>::DistributedPhysSolver(skeleton::Team team, const PhysCase& c, const PhysOptions& o)
+DistributedPhysSolver<T>::DistributedPhysSolver(skeleton::Team team, const PhysCase& c,
+                                                const PhysOptions& o)
     : team_(std::move(team)), nx_(c.nx), ny_(c.ny), dx_(c.dx), dy_(c.dy), opt_(o) {
   validate(c, o);
   for (Bc b : c.bc)
-    if (b == Bc::exchange) throw UsageError("boundary kind 'exchange' is internal to the distributed solver");
+    if (b == Bc::exchange)
+      throw UsageError("boundary kind 'exchange' is internal to the distributed solver");
   const int P = team_.total_parts();
   if (c.nx < 2L * P)
-    throw UsageError(fmt::format("{} rows (nx) cannot be split into {} x-slabs: every slab needs at least 2 rows "
-                                 "(the 2 ghost rows of the MUSCL stencil); use at most {} parts",
-                                 c.nx, P, c.nx / 2));
+    throw UsageError(fmt::format(
+        "{} rows (nx) cannot be split into {} x-slabs: every slab needs at least 2 rows "
+        "(the 2 ghost rows of the MUSCL stencil); use at most {} parts",
+        c.nx, P, c.nx / 2));
   const bool periodic_x = c.bc[x_lo] == Bc::periodic && P > 1;
   for (int l = 0; l < team_.local_parts(); ++l) {
     const int g = team_.first_part() + l;
     parts_.push_back(std::make_unique<PhysSolver<T>>(
-        team_.device_ptr(l), slab_case(c, first_row(g), rows(g), g > 0 || periodic_x, g < P - 1 || periodic_x), o));
+        team_.device_ptr(l),
+        slab_case(c, first_row(g), rows(g), g > 0 || periodic_x, g < P - 1 || periodic_x), o));
   }
   // the skeleton's view of one field: a 2-D (w, nx) array, x-slabs of the
   // slow axis with 2 halo rows, exactly PhysGrid's storage
   const long w = parts_[0]->grid_.w;
   skeleton::FieldOptions fo;
   fo.halo = {0, 2, 0};
-  shape_ = std::make_unique<skeleton::detail::FieldShape>(team_, skeleton::extents_2d(w, c.nx), 1, fo);
+  shape_ =
+      std::make_unique<skeleton::detail::FieldShape>(team_, skeleton::extents_2d(w, c.nx), 1, fo);
   for (int l = 0; l < team_.local_parts(); ++l) {
     const skeleton::PartLayout& L = shape_->layout(l);
     const PhysGrid& g = parts_[std::size_t(l)]->grid_;
-    if (L.sy != g.w || L.padded[1] != g.nx + 2 * PhysGrid::ghosts || L.elements() != skeleton::index_t(g.size()) ||
+    if (L.sy != g.w || L.padded[1] != g.nx + 2 * PhysGrid::ghosts ||
+        L.elements() != skeleton::index_t(g.size()) ||
         L.owned.lo[1] != first_row(team_.first_part() + l))
       throw Error("internal: swe slab layout differs from the skeleton's");
   }
@@ -144,7 +151,8 @@ void DistributedPhysSolver<T>::reduce_rates() {
     }
   }
   for (std::size_t l = 0; l < parts_.size(); ++l)
-    if (r[l] != m) parts_[l]->device_->queue().write(parts_[l]->flags_.handle(), 0, m.data(), sizeof m, true);
+    if (r[l] != m)
+      parts_[l]->device_->queue().write(parts_[l]->flags_.handle(), 0, m.data(), sizeof m, true);
 }
 
 template <class T>
@@ -157,9 +165,11 @@ void DistributedPhysSolver<T>::step() {
     dispatch(*p->device_, [&](auto tag) {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->scalars_, p->flags_, true);
       if (first)
-        kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->scalars_, p->flags_);
+        kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->scalars_,
+                             p->flags_);
       else
-        kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->a_, p->b_, 0, p->scalars_, p->flags_);
+        kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->a_, p->b_, 0, p->scalars_,
+                            p->flags_);
     });
   }
   if (first) {
@@ -171,7 +181,8 @@ void DistributedPhysSolver<T>::step() {
     Queue& q = p->device_->queue();
     dispatch(*p->device_, [&](auto tag) {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->b_, p->scalars_, p->flags_, false);
-      kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->a_, 1, p->scalars_, p->flags_);
+      kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->a_, 1, p->scalars_,
+                          p->flags_);
     });
   }
 }
@@ -244,9 +255,12 @@ Health DistributedPhysSolver<T>::health() const {
 }
 
 template <class T>
-Health DistributedPhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
+Health DistributedPhysSolver<T>::advance_to(double t,
+                                            const std::function<void(const Health&)>& on_check) {
   set_target(T(t));
-  return detail::advance_loop(T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); }, on_check);
+  return detail::advance_loop(
+      T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
+      on_check);
 }
 
 template <class T>
@@ -278,7 +292,8 @@ HostFields DistributedPhysSolver<T>::state() const {
   out.hv.resize(N);
   std::size_t at = 0;
   for (int g = 0; g < parts(); ++g) {
-    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_), o = static_cast<std::size_t>(first_row(g) * ny_);
+    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_),
+                      o = static_cast<std::size_t>(first_row(g) * ny_);
     for (auto* v : {&out.h, &out.hu, &out.hv}) {
       if (at + n > all.size()) throw Error("internal: swe gathered state is short");
       std::copy_n(all.begin() + std::ptrdiff_t(at), n, v->begin() + std::ptrdiff_t(o));
@@ -341,7 +356,8 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) v->resize(N);
   std::size_t at = 0;
   for (int g = 0; g < parts(); ++g) {
-    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_), o = static_cast<std::size_t>(first_row(g) * ny_);
+    const std::size_t n = static_cast<std::size_t>(rows(g) * ny_),
+                      o = static_cast<std::size_t>(first_row(g) * ny_);
     for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) {
       if (at + n > all.size()) throw Error("internal: swe gathered state is short");
       std::copy_n(all.begin() + std::ptrdiff_t(at), n, v->begin() + std::ptrdiff_t(o));
@@ -365,10 +381,13 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
 template <class T>
 void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
   if (s.nx != nx_ || s.ny != ny_)
-    throw UsageError(fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny, nx_, ny_));
+    throw UsageError(
+        fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny, nx_, ny_));
   const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
   for (const auto* f : {&s.h, &s.hu, &s.hv, &s.z})
-    if (f->size() != N) throw Error(fmt::format("internal: a state field holds {} values, the grid {}", f->size(), N));
+    if (f->size() != N)
+      throw Error(
+          fmt::format("internal: a state field holds {} values, the grid {}", f->size(), N));
   for (int l = 0; l < local_parts(); ++l) {
     const int g = team_.first_part() + l;
     const long r0 = first_row(g), n = rows(g);
@@ -386,7 +405,8 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
     mine.rate[0] = s.rate[0];  // the global maxima: what reduce_rates would leave
     mine.rate[1] = s.rate[1];
     mine.steps = s.steps;
-    if (s.bad_cell != slot::none && long(s.bad_cell) >= r0 * ny_ && long(s.bad_cell) < (r0 + n) * ny_) {
+    if (s.bad_cell != slot::none && long(s.bad_cell) >= r0 * ny_ &&
+        long(s.bad_cell) < (r0 + n) * ny_) {
       mine.bad_cell = std::uint32_t(long(s.bad_cell) - r0 * ny_);
       mine.bad_step = s.bad_step;
     }

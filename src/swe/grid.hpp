@@ -52,7 +52,14 @@ struct PhysGrid {
 /// Boundary conditions per side (values match swe_hll_consts.h).
 /// `exchange` marks an internal face of a distributed grid (swe/distributed.hpp):
 /// the ghost kernel leaves it to the halo exchange.
-enum class Bc : int { wall = 0, transmissive = 1, periodic = 2, level = 3, discharge = 4, exchange = 5 };
+enum class Bc : int {
+  wall = 0,
+  transmissive = 1,
+  periodic = 2,
+  level = 3,
+  discharge = 4,
+  exchange = 5
+};
 
 /// Sides in the order of PhysParams::bc: x_lo (i = 0), x_hi, y_lo (j = 0), y_hi.
 enum Side : int { x_lo = 0, x_hi = 1, y_lo = 2, y_hi = 3 };
@@ -62,10 +69,10 @@ template <class T>
 struct PhysParams {
   T dx = 1, dy = 1;
   T g = T(9.81);
-  T manning = 0;   ///< Manning n [s m^-1/3]; 0: no friction
-  T cfl = T(0.45); ///< dt = cfl / max((|u|+c)/dx + (|v|+c)/dy)
-  T fixed_dt = 0;  ///< > 0: this dt instead of the CFL rule
-  T h_dry = 0;     ///< depths at or below this are dry (no velocity)
+  T manning = 0;    ///< Manning n [s m^-1/3]; 0: no friction
+  T cfl = T(0.45);  ///< dt = cfl / max((|u|+c)/dx + (|v|+c)/dy)
+  T fixed_dt = 0;   ///< > 0: this dt instead of the CFL rule
+  T h_dry = 0;      ///< depths at or below this are dry (no velocity)
   int bc[4] = {0, 0, 0, 0};
   T bc_value[4] = {0, 0, 0, 0};  ///< level: water surface elevation; discharge: q into the domain
   int columns = 3;  ///< GPU first-order update kernel (PhysOptions::columns; same values)
@@ -74,7 +81,8 @@ struct PhysParams {
 /// Slots of the device-side scalar buffers of the physical model.
 namespace slot {
 constexpr int dt = 0, time = 1, target = 2, nscalars = 3;  // Buffer<T>
-constexpr int rate0 = 0, rate1 = 1, steps = 2, bad_cell = 3, bad_step = 4, nflags = 5;  // Buffer<uint32>
+constexpr int rate0 = 0, rate1 = 1, steps = 2, bad_cell = 3, bad_step = 4,
+              nflags = 5;  // Buffer<uint32>
 constexpr std::uint32_t none = 0xffffffffu;
 }  // namespace slot
 

@@ -48,8 +48,8 @@ struct NetcdfWriter::Impl {
       return;
     }
     abandon();
-    const bool disk = status == NC_EHDFERR && (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO ||
-                                               err == EROFS);
+    const bool disk = status == NC_EHDFERR && (err == ENOSPC || err == EDQUOT || err == EFBIG ||
+                                               err == EIO || err == EROFS);
     throw Error(fmt::format("cannot write '{}' (NetCDF {}): {}{}", path, what, nc_strerror(status),
                             disk ? fmt::format(" ({})", std::strerror(err)) : std::string()));
   }
@@ -80,14 +80,15 @@ struct NetcdfWriter::Impl {
     check(nc_def_dim(id, "t", NC_UNLIMITED, &t_dim), "dim t");
     check(nc_def_dim(id, "y", static_cast<std::size_t>(ny), &y_dim), "dim y");
     check(nc_def_dim(id, "x", static_cast<std::size_t>(nx), &x_dim), "dim x");
-    auto var = [&](const char* name, int nd, const int* dims, const char* units, const char* long_name,
-                   const char* standard_name) {
+    auto var = [&](const char* name, int nd, const int* dims, const char* units,
+                   const char* long_name, const char* standard_name) {
       int v;
       check(nc_def_var(id, name, NC_DOUBLE, nd, dims, &v), name);
       check(nc_put_att_text(id, v, "units", std::strlen(units), units), "units");
       check(nc_put_att_text(id, v, "long_name", std::strlen(long_name), long_name), "long_name");
       if (standard_name)
-        check(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name), "standard_name");
+        check(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name),
+              "standard_name");
       if (nd >= 2) {
         const double fill = std::numeric_limits<double>::quiet_NaN();
         check(nc_def_var_fill(id, v, 0, &fill), "_FillValue");
@@ -110,7 +111,8 @@ struct NetcdfWriter::Impl {
     const char* src = "tessera swe";
     check(nc_put_att_text(id, NC_GLOBAL, "source", std::strlen(src), src), "source");
     check(nc_enddef(id), "enddef");
-    std::vector<double> xs(static_cast<std::size_t>(nx)), ys(static_cast<std::size_t>(ny)), z(static_cast<std::size_t>(nx * ny), 0.0);
+    std::vector<double> xs(static_cast<std::size_t>(nx)), ys(static_cast<std::size_t>(ny)),
+        z(static_cast<std::size_t>(nx * ny), 0.0);
     for (long i = 0; i < nx; ++i) xs[i] = s.x0 + (double(i) + 0.5) * s.dx;
     for (long j = 0; j < ny; ++j) ys[j] = s.y0 + (double(j) + 0.5) * s.dy;
     check(written(nc_put_var_double(id, var_x, xs.data())), "write x");
@@ -124,7 +126,8 @@ struct NetcdfWriter::Impl {
   std::vector<double> yx_order(const std::vector<double>& a) const {
     std::vector<double> o(a.size());
     for (long i = 0; i < nx; ++i)
-      for (long j = 0; j < ny; ++j) o[static_cast<std::size_t>(j * nx + i)] = a[static_cast<std::size_t>(i * ny + j)];
+      for (long j = 0; j < ny; ++j)
+        o[static_cast<std::size_t>(j * nx + i)] = a[static_cast<std::size_t>(i * ny + j)];
     return o;
   }
 };
@@ -164,7 +167,9 @@ NetcdfWriter::~NetcdfWriter() {
 
 void NetcdfWriter::append(const Snapshot& s) {
   Impl& m = *impl_;
-  if (m.done) throw Error(fmt::format("cannot write '{}': the NetCDF file is closed or was abandoned", m.path));
+  if (m.done)
+    throw Error(
+        fmt::format("cannot write '{}': the NetCDF file is closed or was abandoned", m.path));
   if (m.id < 0) m.define(s);
   if (s.nx != m.nx || s.ny != m.ny) {
     m.abandon();
@@ -178,13 +183,17 @@ void NetcdfWriter::append(const Snapshot& s) {
     eta[k] = s.eta(k);
   }
   errno = 0;
-  const std::size_t start[3] = {m.records, 0, 0}, count[3] = {1, static_cast<std::size_t>(s.ny), static_cast<std::size_t>(s.nx)};
+  const std::size_t start[3] = {m.records, 0, 0},
+                    count[3] = {1, static_cast<std::size_t>(s.ny), static_cast<std::size_t>(s.nx)};
   m.check(m.written(nc_put_var1_double(m.id, m.var_t, start, &s.time)), "write t");
   const auto h = m.yx_order(s.h);
   m.check(m.written(nc_put_vara_double(m.id, m.var_h, start, count, h.data())), "write h");
-  m.check(m.written(nc_put_vara_double(m.id, m.var_u, start, count, m.yx_order(u).data())), "write u");
-  m.check(m.written(nc_put_vara_double(m.id, m.var_v, start, count, m.yx_order(v).data())), "write v");
-  m.check(m.written(nc_put_vara_double(m.id, m.var_eta, start, count, m.yx_order(eta).data())), "write eta");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_u, start, count, m.yx_order(u).data())),
+          "write u");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_v, start, count, m.yx_order(v).data())),
+          "write v");
+  m.check(m.written(nc_put_vara_double(m.id, m.var_eta, start, count, m.yx_order(eta).data())),
+          "write eta");
   for (std::size_t k = 0; k < n; ++k)
     if (h[k] > m.hmax[k]) {
       m.hmax[k] = h[k];
@@ -221,7 +230,8 @@ void NetcdfWriter::close() {
   if (::rename(m.tmp.c_str(), m.path.c_str()) != 0) fail("rename", errno);
   m.done = true;
   const auto dir = std::filesystem::path(m.path).parent_path();
-  if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+  if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
   }
@@ -232,7 +242,8 @@ void NetcdfWriter::close() {
 struct NetcdfWriter::Impl {};
 bool NetcdfWriter::available() { return false; }
 NetcdfWriter::NetcdfWriter(std::string path) {
-  throw UsageError(fmt::format("{}: this build has no NetCDF (install libnetcdf-dev and rebuild)", path));
+  throw UsageError(
+      fmt::format("{}: this build has no NetCDF (install libnetcdf-dev and rebuild)", path));
 }
 NetcdfWriter::~NetcdfWriter() = default;
 void NetcdfWriter::append(const Snapshot&) {}

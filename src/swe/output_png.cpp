@@ -20,8 +20,10 @@ void write_png(const std::string& path, const Snapshot& s, const std::string& fi
   double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
   if (!(hi > lo)) hi = lo + 1;
   // at most 1024 pixels per side (nearest cell), at least 256 on the long side
-  const double scale = std::min(1024.0 / double(std::max(s.nx, s.ny)), std::max(1.0, 256.0 / double(std::max(s.nx, s.ny))));
-  const int mw = std::max(1, int(double(s.nx) * scale)), mh = std::max(1, int(double(s.ny) * scale));
+  const double scale = std::min(1024.0 / double(std::max(s.nx, s.ny)),
+                                std::max(1.0, 256.0 / double(std::max(s.nx, s.ny))));
+  const int mw = std::max(1, int(double(s.nx) * scale)),
+            mh = std::max(1, int(double(s.ny) * scale));
   const int bar = 16, pad = 8, label = 4 * 2 * 10;
   io::Image im(mw + pad + bar + pad + label, std::max(mh, 60));
   for (int py = 0; py < mh; ++py)
@@ -31,7 +33,8 @@ void write_png(const std::string& path, const Snapshot& s, const std::string& fi
       im.set(px, py, io::viridis((v[i * s.ny + j] - lo) / (hi - lo)));
     }
   for (int py = 0; py < im.height(); ++py)
-    for (int b = 0; b < bar; ++b) im.set(mw + pad + b, py, io::viridis(1.0 - double(py) / double(im.height() - 1)));
+    for (int b = 0; b < bar; ++b)
+      im.set(mw + pad + b, py, io::viridis(1.0 - double(py) / double(im.height() - 1)));
   im.text(mw + pad + bar + pad, 0, fmt::format("{:.3g}", hi), 2);
   im.text(mw + pad + bar + pad, im.height() - 10, fmt::format("{:.3g}", lo), 2);
   im.write_png(path);

@@ -25,10 +25,13 @@ void write_vtk_legacy(const std::string& path, const Snapshot& s) {
                  s.step, s.time, s.nx + 1, s.ny + 1);
   coords("X", s.nx, s.dx, s.x0);
   coords("Y", s.ny, s.dy, s.y0);
-  fmt::format_to(std::back_inserter(b), "Z_COORDINATES 1 float\n{:.16f}\nCELL_DATA {}\n"
-                 "SCALARS depth float\nLOOKUP_TABLE default\n", 0.0, s.nx * s.ny);
+  fmt::format_to(std::back_inserter(b),
+                 "Z_COORDINATES 1 float\n{:.16f}\nCELL_DATA {}\n"
+                 "SCALARS depth float\nLOOKUP_TABLE default\n",
+                 0.0, s.nx * s.ny);
   for (long j = 0; j < s.ny; ++j)  // VTK order: x fastest
-    for (long i = 0; i < s.nx; ++i) fmt::format_to(std::back_inserter(b), "{:.16f}\n", s.h[i * s.ny + j]);
+    for (long i = 0; i < s.nx; ++i)
+      fmt::format_to(std::back_inserter(b), "{:.16f}\n", s.h[i * s.ny + j]);
   fmt::format_to(std::back_inserter(b), "VECTORS velocities float\n");
   for (long j = 0; j < s.ny; ++j)
     for (long i = 0; i < s.nx; ++i) {
@@ -53,15 +56,19 @@ void write_vti(const std::string& path, const Snapshot& s) {
     for (long j = 0; j < s.ny; ++j)  // x fastest; the snapshot is i * ny + j
       for (long i = 0; i < s.nx; ++i) {
         const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
-        col.f64[static_cast<std::size_t>(j * s.nx + i)] =
-            a == 0 ? s.h[k] : a == 1 ? s.u(k) : a == 2 ? s.v(k) : a == 3 ? s.eta(k) : (s.z.empty() ? 0.0 : s.z[k]);
+        col.f64[static_cast<std::size_t>(j * s.nx + i)] = a == 0   ? s.h[k]
+                                                          : a == 1 ? s.u(k)
+                                                          : a == 2 ? s.v(k)
+                                                          : a == 3 ? s.eta(k)
+                                                                   : (s.z.empty() ? 0.0 : s.z[k]);
       }
     im.arrays.push_back(std::move(col));
   }
   io::write_vti(path, im);
 }
 
-void write_pvd(const std::string& path, const std::vector<std::pair<double, std::string>>& entries) {
+void write_pvd(const std::string& path,
+               const std::vector<std::pair<double, std::string>>& entries) {
   io::write_pvd(path, entries);
 }
 

@@ -16,28 +16,34 @@
 namespace tessera::swe {
 
 void validate(const PhysCase& c, const PhysOptions& o) {
-  if (c.nx < 2 || c.ny < 2) throw UsageError(fmt::format("--nx {} --ny {}: the grid needs at least 2x2 cells", c.nx, c.ny));
+  if (c.nx < 2 || c.ny < 2)
+    throw UsageError(fmt::format("--nx {} --ny {}: the grid needs at least 2x2 cells", c.nx, c.ny));
   if (static_cast<double>(c.nx) * static_cast<double>(c.ny) >= 4294967295.0)
     throw UsageError("grid too large: cells are numbered in 32 bits");
   if (!(c.dx > 0) || !(c.dy > 0)) throw UsageError("cell sizes must be positive");
   const std::size_t n = static_cast<std::size_t>(c.nx * c.ny);
   for (const auto* f : {&c.z, &c.h, &c.hu, &c.hv})
     if (f->size() != n)
-      throw UsageError(fmt::format("case {}: a field holds {} values, the grid has {}", c.name, f->size(), n));
+      throw UsageError(
+          fmt::format("case {}: a field holds {} values, the grid has {}", c.name, f->size(), n));
   for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(c.z[k]) || !std::isfinite(c.h[k]) || !std::isfinite(c.hu[k]) || !std::isfinite(c.hv[k]))
-      throw UsageError(fmt::format("case {}: non-finite value at cell ({}, {})", c.name, k / c.ny, k % c.ny));
+    if (!std::isfinite(c.z[k]) || !std::isfinite(c.h[k]) || !std::isfinite(c.hu[k]) ||
+        !std::isfinite(c.hv[k]))
+      throw UsageError(
+          fmt::format("case {}: non-finite value at cell ({}, {})", c.name, k / c.ny, k % c.ny));
     if (c.h[k] < 0)
-      throw UsageError(fmt::format("case {}: negative depth {} at cell ({}, {})", c.name, c.h[k], k / c.ny, k % c.ny));
+      throw UsageError(fmt::format("case {}: negative depth {} at cell ({}, {})", c.name, c.h[k],
+                                   k / c.ny, k % c.ny));
   }
   for (int a = 0; a < 4; a += 2)
     if ((c.bc[a] == Bc::periodic) != (c.bc[a + 1] == Bc::periodic))
       throw UsageError("periodic boundaries must be set on both opposite sides");
   if (!(o.cfl > 0) || o.cfl > 1.0)
-    throw UsageError(fmt::format("--cfl {}: this CFL number would be unstable: the time step uses the "
-                                 "2D rate (|u|+c)/dx + (|v|+c)/dy and needs 0 < cfl <= 1 "
-                                 "(0.45 recommended, <= 0.5 keeps depths positive)",
-                                 o.cfl));
+    throw UsageError(
+        fmt::format("--cfl {}: this CFL number would be unstable: the time step uses the "
+                    "2D rate (|u|+c)/dx + (|v|+c)/dy and needs 0 < cfl <= 1 "
+                    "(0.45 recommended, <= 0.5 keeps depths positive)",
+                    o.cfl));
   if (o.fixed_dt < 0) throw UsageError("fixed dt must be positive");
   if (c.manning < 0) throw UsageError("Manning coefficient must be >= 0");
 }
@@ -83,8 +89,11 @@ std::vector<T> interior(const PhysGrid& g, const std::vector<T>& s) {
 
 template <class T>
 PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, const PhysOptions& o)
-    : device_(std::move(device)), grid_{c.nx, c.ny, (c.ny + 2 * PhysGrid::ghosts + 31) / 32 * 32}, opt_(o),
-      dx_(c.dx), dy_(c.dy) {
+    : device_(std::move(device)),
+      grid_{c.nx, c.ny, (c.ny + 2 * PhysGrid::ghosts + 31) / 32 * 32},
+      opt_(o),
+      dx_(c.dx),
+      dy_(c.dy) {
   validate(c, o);
   prm_.dx = T(c.dx);
   prm_.dy = T(c.dy);
@@ -94,7 +103,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   prm_.fixed_dt = T(o.fixed_dt);
   prm_.h_dry = T(o.h_dry >= 0 ? o.h_dry : (std::is_same_v<T, float> ? 1e-6 : 1e-12));
   if (o.columns != 1 && o.columns != 3)
-    throw UsageError("GPU first-order update must be 1 (one column per work-item, every face) or 3 (one column, faces shared)");
+    throw UsageError(
+        "GPU first-order update must be 1 (one column per work-item, every face) or 3 (one column, faces shared)");
   prm_.columns = o.columns;
   for (int s = 0; s < 4; ++s) {
     prm_.bc[s] = int(c.bc[s]);
@@ -110,7 +120,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
     f->qx = Buffer<T>(device_, n);
     f->qy = Buffer<T>(device_, n);
   }
-  const auto h = to_storage<T>(grid_, c.h), hu = to_storage<T>(grid_, c.hu), hv = to_storage<T>(grid_, c.hv);
+  const auto h = to_storage<T>(grid_, c.h), hu = to_storage<T>(grid_, c.hu),
+             hv = to_storage<T>(grid_, c.hv);
   a_.z.copy_from_host(h);
   a_.qx.copy_from_host(hu);
   a_.qy.copy_from_host(hv);
@@ -122,7 +133,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   for (long i = 0; i < grid_.nx; ++i)
     for (long j = 0; j < grid_.ny; ++j) {
       const long k = grid_.at(i, j);
-      r0 = std::max(r0, point::ts_swe_rate_bits(point::ts_swe_rate(prm_.g, prm_.h_dry, prm_.dx, prm_.dy, h[k], hu[k], hv[k])));
+      r0 = std::max(r0, point::ts_swe_rate_bits(point::ts_swe_rate(prm_.g, prm_.h_dry, prm_.dx,
+                                                                   prm_.dy, h[k], hu[k], hv[k])));
     }
   scalars_ = Buffer<T>(device_, slot::nscalars);
   scalars_.copy_from_host(std::vector<T>{T(0), T(0), T(0)});
@@ -172,7 +184,9 @@ Health PhysSolver<T>::advance_to(double t, const std::function<void(const Health
   scalars_.copy_to_host(s);
   s[slot::target] = T(t);
   scalars_.copy_from_host(s);
-  return detail::advance_loop(T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); }, on_check);
+  return detail::advance_loop(
+      T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
+      on_check);
 }
 
 template <class T>
@@ -230,20 +244,25 @@ template <class T>
 void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
   const std::size_t n = static_cast<std::size_t>(grid_.nx * grid_.ny);
   if (s.nx != grid_.nx || s.ny != grid_.ny)
-    throw UsageError(fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny, grid_.nx, grid_.ny));
+    throw UsageError(fmt::format("a {}x{} state cannot continue on a {}x{} grid", s.nx, s.ny,
+                                 grid_.nx, grid_.ny));
   for (const auto* f : {&s.h, &s.hu, &s.hv, &s.z})
-    if (f->size() != n) throw Error(fmt::format("internal: a state field holds {} values, the grid {}", f->size(), n));
+    if (f->size() != n)
+      throw Error(
+          fmt::format("internal: a state field holds {} values, the grid {}", f->size(), n));
   auto z = to_storage<T>(grid_, s.z);
   fill_z_ghosts(grid_, prm_.bc, z);
   zb_.copy_from_host(z);
-  const auto h = to_storage<T>(grid_, s.h), hu = to_storage<T>(grid_, s.hu), hv = to_storage<T>(grid_, s.hv);
+  const auto h = to_storage<T>(grid_, s.h), hu = to_storage<T>(grid_, s.hu),
+             hv = to_storage<T>(grid_, s.hv);
   for (Fields<T>* f : {&a_, &b_}) {  // as the constructor: b's ghosts from a's copy
     f->z.copy_from_host(h);
     f->qx.copy_from_host(hu);
     f->qy.copy_from_host(hv);
   }
   scalars_.copy_from_host(std::vector<T>{s.dt, s.time, s.target});
-  flags_.copy_from_host(std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});
+  flags_.copy_from_host(
+      std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});
 }
 
 template class PhysSolver<float>;

@@ -41,13 +41,14 @@ enum class Order { first, second };
 struct PhysOptions {
   Order order = Order::first;
   double cfl = 0.45;
-  double fixed_dt = 0;   ///< > 0: fixed time step
-  double h_dry = -1;     ///< < 0: 1e-6 m (float) or 1e-12 m (double)
-  long check_every = 16; ///< at most this many steps between host reads of the device flags
-  long align_every = 0;  ///< > 0: a read also falls on every multiple of this many steps (--every outputs)
-  int columns = 3;       ///< GPU first-order update kernel: 3 one column per work-item, faces
-                         ///< shared in local memory (fastest); 1 one column, every face per
-                         ///< item (same values either way)
+  double fixed_dt = 0;    ///< > 0: fixed time step
+  double h_dry = -1;      ///< < 0: 1e-6 m (float) or 1e-12 m (double)
+  long check_every = 16;  ///< at most this many steps between host reads of the device flags
+  long align_every =
+      0;  ///< > 0: a read also falls on every multiple of this many steps (--every outputs)
+  int columns = 3;  ///< GPU first-order update kernel: 3 one column per work-item, faces
+                    ///< shared in local memory (fastest); 1 one column, every face per
+                    ///< item (same values either way)
 };
 
 /// What the device flags say.
@@ -73,7 +74,8 @@ struct PhysSolverState {
   T dt = 0, time = 0, target = 0;  ///< the device's scalar slots
   std::uint32_t rate[2] = {0, 0};  ///< float bits of the maximal wave rates (the next dt)
   std::uint32_t steps = 0;
-  std::uint32_t bad_cell = slot::none, bad_step = slot::none;  ///< first bad cell i*ny + j, its step
+  std::uint32_t bad_cell = slot::none,
+                bad_step = slot::none;  ///< first bad cell i*ny + j, its step
 };
 
 /// Checks a case (sizes, finite values, non-negative depth, periodic sides in

@@ -42,7 +42,8 @@ Bc parse_bc(const std::string& s, double& value) {
   const auto colon = s.find(':');
   const std::string kind = s.substr(0, colon);
   if (kind == "wall" || kind == "transmissive" || kind == "periodic") {
-    if (colon != std::string::npos) throw UsageError(fmt::format("boundary '{}' takes no value", s));
+    if (colon != std::string::npos)
+      throw UsageError(fmt::format("boundary '{}' takes no value", s));
     return kind == "wall" ? Bc::wall : kind == "periodic" ? Bc::periodic : Bc::transmissive;
   }
   if ((kind == "level" || kind == "discharge") && colon != std::string::npos) {
@@ -53,7 +54,8 @@ Bc parse_bc(const std::string& s, double& value) {
     }
     return kind == "level" ? Bc::level : Bc::discharge;
   }
-  throw UsageError(fmt::format("boundary '{}': expected wall, transmissive, periodic, level:ETA or discharge:Q", s));
+  throw UsageError(fmt::format(
+      "boundary '{}': expected wall, transmissive, periodic, level:ETA or discharge:Q", s));
 }
 
 PhysCase physical_case(const RunOptions& o) {
@@ -62,21 +64,25 @@ PhysCase physical_case(const RunOptions& o) {
     const AscGrid g = read_asc(o.bathymetry);
     // the grid is the file's: a different --nx/--ny is a contradiction, not a resampling
     if ((o.nx && o.nx != g.ncols) || (o.ny && o.ny != g.nrows))
-      throw UsageError(fmt::format("{} is {}x{} cells; --nx {} --ny {} ask for another grid (drop them: the "
-                                   "bathymetry sets the grid)",
-                                   o.bathymetry, g.ncols, g.nrows, o.nx, o.ny));
+      throw UsageError(
+          fmt::format("{} is {}x{} cells; --nx {} --ny {} ask for another grid (drop them: the "
+                      "bathymetry sets the grid)",
+                      o.bathymetry, g.ncols, g.nrows, o.nx, o.ny));
     c = make_case("radial-dam", g.ncols, g.nrows);
     c.name = o.bathymetry;
     apply_bathymetry(c, g, o.nodata == "error");
     if (!o.level_file.empty()) {
       const AscGrid l = read_asc(o.level_file);
       if (l.ncols != g.ncols || l.nrows != g.nrows)
-        throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", o.level_file, l.ncols, l.nrows, g.ncols, g.nrows));
-      if (std::fabs(l.cellsize - g.cellsize) > 1e-9 * g.cellsize || std::fabs(l.xll - g.xll) > 1e-6 * g.cellsize ||
+        throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", o.level_file,
+                                     l.ncols, l.nrows, g.ncols, g.nrows));
+      if (std::fabs(l.cellsize - g.cellsize) > 1e-9 * g.cellsize ||
+          std::fabs(l.xll - g.xll) > 1e-6 * g.cellsize ||
           std::fabs(l.yll - g.yll) > 1e-6 * g.cellsize)
-        throw UsageError(fmt::format("{} (cell size {}, corner {}, {}) does not lie on the bathymetry's grid (cell size "
-                                     "{}, corner {}, {})",
-                                     o.level_file, l.cellsize, l.xll, l.yll, g.cellsize, g.xll, g.yll));
+        throw UsageError(fmt::format(
+            "{} (cell size {}, corner {}, {}) does not lie on the bathymetry's grid (cell size "
+            "{}, corner {}, {})",
+            o.level_file, l.cellsize, l.xll, l.yll, g.cellsize, g.xll, g.yll));
       for (long r = 0; r < l.nrows; ++r)
         for (long col = 0; col < l.ncols; ++col) {
           const long k = col * c.ny + (l.nrows - 1 - r);
@@ -86,7 +92,8 @@ PhysCase physical_case(const RunOptions& o) {
     } else if (std::isfinite(o.level)) {
       for (std::size_t k = 0; k < c.h.size(); ++k) c.h[k] = std::max(0.0, o.level - c.z[k]);
     } else {
-      throw UsageError("--bathymetry needs an initial water level: --level-file FILE.asc or --level ETA");
+      throw UsageError(
+          "--bathymetry needs an initial water level: --level-file FILE.asc or --level ETA");
     }
     c.t_end = 10;
   } else {
@@ -106,14 +113,20 @@ PhysCase physical_case(const RunOptions& o) {
 template <class T>
 nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   static const char* sides[4] = {"bc-x-lo", "bc-x-hi", "bc-y-lo", "bc-y-hi"};
-  static const char* kinds[] = {"wall", "transmissive", "periodic", "level", "discharge", "exchange"};
+  static const char* kinds[] = {"wall",  "transmissive", "periodic",
+                                "level", "discharge",    "exchange"};
   nlohmann::ordered_json j = {{"case", o.bathymetry.empty() ? o.case_name : "bathymetry"},
-                      {"order", o.order}, {"cfl", o.cfl}, {"dt", o.dt}, {"manning", c.manning},
-                      {"every", o.every}, {"every-time", o.every_time}};
+                              {"order", o.order},
+                              {"cfl", o.cfl},
+                              {"dt", o.dt},
+                              {"manning", c.manning},
+                              {"every", o.every},
+                              {"every-time", o.every_time}};
   for (int s = 0; s < 4; ++s) {
     const int b = int(c.bc[s]);
-    j[sides[s]] = b == int(Bc::level) || b == int(Bc::discharge) ? fmt::format("{}:{}", kinds[b], c.bc_value[s])
-                                                                 : std::string(kinds[b]);
+    j[sides[s]] = b == int(Bc::level) || b == int(Bc::discharge)
+                      ? fmt::format("{}:{}", kinds[b], c.bc_value[s])
+                      : std::string(kinds[b]);
   }
   // the bed as the solver stores it, with its geometry
   std::uint64_t h = fnv1a64({});
@@ -121,7 +134,8 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
     const T v = T(z);
     h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&v), sizeof v), h);
   }
-  for (double g : {c.dx, c.dy, c.x0, c.y0}) h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&g), sizeof g), h);
+  for (double g : {c.dx, c.dy, c.x0, c.y0})
+    h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&g), sizeof g), h);
   j["bed"] = fmt::format("{:016x}", h);
   return j;
 }
@@ -145,16 +159,18 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   // from above (waves only speed up what is already moving); a run that needs
   // more steps than representable even at that rate cannot end
   const double first_dt = o.dt > 0 ? o.dt : detail::first_adaptive_dt(c, o.cfl);
-  detail::check_run_length(c.t_end, first_dt, o.every, o.every_time, std::numeric_limits<T>::epsilon(),
+  detail::check_run_length(c.t_end, first_dt, o.every, o.every_time,
+                           std::numeric_limits<T>::epsilon(),
                            o.dt > 0 ? "--dt" : "the first CFL step");
   SweCheckpoint restart;
   if (!o.restart.empty()) {
     restart = detail::read_restart(o);
     check_restart_config(restart, "physical", o.precision, c.nx, c.ny, config, o.restart);
     if (!(restart.time(0) < t_stop))
-      throw UsageError(fmt::format("{}: the checkpoint is at t = {:.9g} s, the run ends at --t-end {}: nothing to "
-                                   "continue; give a larger --t-end",
-                                   o.restart, restart.time(0), c.t_end));
+      throw UsageError(fmt::format(
+          "{}: the checkpoint is at t = {:.9g} s, the run ends at --t-end {}: nothing to "
+          "continue; give a larger --t-end",
+          o.restart, restart.time(0), c.t_end));
   }
   Solver s(dev, c, po);
   Outputs out(o);
@@ -206,9 +222,11 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     progress_to(bar, shown, now.time / c.t_end, now.time, c.t_end,
                 std::chrono::duration<double>(Clock::now() - t0).count());
     // --every: the multiples of the step count, and the run's last check
-    if (o.every > 0 && !now.bad && (now.steps % o.every == 0 || !(now.time < advance_end))) out.write(snapshot(now));
+    if (o.every > 0 && !now.bad && (now.steps % o.every == 0 || !(now.time < advance_end)))
+      out.write(snapshot(now));
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-    if (!now.bad && now.time < advance_end) pause_point(now, target_k);  // the advance goes on after this check
+    if (!now.bad && now.time < advance_end)
+      pause_point(now, target_k);  // the advance goes on after this check
   };
   try {
     if (o.every_time > 0) {
@@ -226,7 +244,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     }
   } catch (const StopAt& stop) {
     out.finish();
-    throw interruption(stop.at.signal ? stop.at.signal : interrupted(), stop.at.steps, stop.at.time, stop.checkpoint, out);
+    throw interruption(stop.at.signal ? stop.at.signal : interrupted(), stop.at.steps, stop.at.time,
+                       stop.checkpoint, out);
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   j["order"] = o.order;
@@ -235,24 +254,28 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   if (h.bad) {  // no checkpoint of a bad state
     j["status"] = "bad";
     j["bad"] = {{"step", h.bad_step}, {"i", h.bad_i}, {"j", h.bad_j}};
-    std::fprintf(stderr,
-                 "tessera swe: the solution became invalid (NaN, infinite or negative depth) at step %ld "
-                 "in cell (i=%ld, j=%ld), around t = %.6g s; stopped.%s%s\n",
-                 h.bad_step, h.bad_i, h.bad_j, h.time, out.count() ? " Last good output: " : "",
-                 out.count() ? out.last().c_str() : "");
-    finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start, NAN);
+    std::fprintf(
+        stderr,
+        "tessera swe: the solution became invalid (NaN, infinite or negative depth) at step %ld "
+        "in cell (i=%ld, j=%ld), around t = %.6g s; stopped.%s%s\n",
+        h.bad_step, h.bad_i, h.bad_j, h.time, out.count() ? " Last good output: " : "",
+        out.count() ? out.last().c_str() : "");
+    finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start,
+                   NAN);
     return 1;
   }
   out.finish();
   resume_k = target_k;
   if (!o.checkpoint.empty()) ckpt.write(h.steps, save);
-  finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start, s.mass());
+  finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start,
+                 s.mass());
   return 0;
 }
 
 // --gpus N / --mpi: the physical model over x-slabs of a skeleton team; every
 // rank computes each snapshot and the summary, rank 0 alone writes them.
-int run_parts(const RunOptions& o, const std::shared_ptr<Device>& dev, bool dbl, nlohmann::json& j, bool& rank0) {
+int run_parts(const RunOptions& o, const std::shared_ptr<Device>& dev, bool dbl, nlohmann::json& j,
+              bool& rank0) {
   std::shared_ptr<skeleton::Comm> comm;
   std::string id = dev->id();
 #if TESSERA_HAVE_MPI
@@ -279,28 +302,42 @@ int run_parts(const RunOptions& o, const std::shared_ptr<Device>& dev, bool dbl,
 }  // namespace
 
 int run_swe(const RunOptions& o, nlohmann::json& j) {
-  if (o.model != "thesis" && o.model != "physical") throw UsageError("--model must be thesis or physical");
-  if (o.precision != "float" && o.precision != "double") throw UsageError("--precision must be float or double");
+  if (o.model != "thesis" && o.model != "physical")
+    throw UsageError("--model must be thesis or physical");
+  if (o.precision != "float" && o.precision != "double")
+    throw UsageError("--precision must be float or double");
   auto dev = open_device(o.device);
   if (o.precision == "double" && !dev->info().fp64)
     throw UsageError(fmt::format("{} has no double precision", dev->id()));
-  j = {{"command", "swe"}, {"model", o.model}, {"case", o.bathymetry.empty() ? o.case_name : o.bathymetry},
-       {"precision", o.precision}, {"device", bench::to_json(dev->info())}, {"run", bench::run_metadata()},
+  j = {{"command", "swe"},
+       {"model", o.model},
+       {"case", o.bathymetry.empty() ? o.case_name : o.bathymetry},
+       {"precision", o.precision},
+       {"device", bench::to_json(dev->info())},
+       {"run", bench::run_metadata()},
        {"status", "ok"}};
   const bool dbl = o.precision == "double";
-  if (o.model == "thesis" && (o.gpus > 1 || o.mpi)) throw UsageError("--gpus / --mpi: only the physical model runs on several devices");
+  if (o.model == "thesis" && (o.gpus > 1 || o.mpi))
+    throw UsageError("--gpus / --mpi: only the physical model runs on several devices");
   bool rank0 = true;
-  if (o.checkpoint_every > 0 && o.checkpoint.empty()) throw UsageError("--checkpoint-every needs --checkpoint FILE");
-  int rc = o.model == "physical" && (o.gpus > 1 || o.mpi) ? run_parts(o, dev, dbl, j, rank0) : o.model == "thesis" ? (dbl ? detail::run_thesis<double>(o, dev, j) : detail::run_thesis<float>(o, dev, j))
-                               : (dbl ? run_physical<double>(o, dev, j) : run_physical<float>(o, dev, j));
+  if (o.checkpoint_every > 0 && o.checkpoint.empty())
+    throw UsageError("--checkpoint-every needs --checkpoint FILE");
+  int rc =
+      o.model == "physical" && (o.gpus > 1 || o.mpi) ? run_parts(o, dev, dbl, j, rank0)
+      : o.model == "thesis"
+          ? (dbl ? detail::run_thesis<double>(o, dev, j) : detail::run_thesis<float>(o, dev, j))
+          : (dbl ? run_physical<double>(o, dev, j) : run_physical<float>(o, dev, j));
   if (!rank0) return rc;  // rank 0 reports for every rank
-  std::printf("swe %s/%s on %s: %ld steps, t = %.6g s, wall %.3f s, %.1f Mcell/s, mass %.9g -> %.9g "
-              "(relative drift %.3g)\n",
-              o.model.c_str(), j["case"].get<std::string>().c_str(), dev->id().c_str(), j["steps"].get<long>(),
-              j["simulated_time_s"].get<double>(), j["wall_s"].get<double>(), j["mcells_per_s"].get<double>(),
-              j["mass_start"].get<double>(), j["mass_end"].is_number() ? j["mass_end"].get<double>() : NAN,
-              j["mass_relative_drift"].is_number() ? j["mass_relative_drift"].get<double>() : NAN);
-  if (!o.out.empty()) write_file_atomic((std::filesystem::path(o.out) / "summary.json").string(), j.dump(2) + "\n");
+  std::printf(
+      "swe %s/%s on %s: %ld steps, t = %.6g s, wall %.3f s, %.1f Mcell/s, mass %.9g -> %.9g "
+      "(relative drift %.3g)\n",
+      o.model.c_str(), j["case"].get<std::string>().c_str(), dev->id().c_str(),
+      j["steps"].get<long>(), j["simulated_time_s"].get<double>(), j["wall_s"].get<double>(),
+      j["mcells_per_s"].get<double>(), j["mass_start"].get<double>(),
+      j["mass_end"].is_number() ? j["mass_end"].get<double>() : NAN,
+      j["mass_relative_drift"].is_number() ? j["mass_relative_drift"].get<double>() : NAN);
+  if (!o.out.empty())
+    write_file_atomic((std::filesystem::path(o.out) / "summary.json").string(), j.dump(2) + "\n");
   return rc;
 }
 

@@ -20,7 +20,7 @@ struct RunOptions {
   long nx = 0, ny = 0;                                          // 0: the case's default
   double t_end = -1, cfl = 0.45, dt = 0, manning = -1;          // < 0: the case's value
   int order = 1;
-  int columns = 3;  // GPU first-order update kernel (PhysOptions::columns)
+  int columns = 3;                   // GPU first-order update kernel (PhysOptions::columns)
   double h_left = 20, h_right = 10;  // thesis dam break depths
   std::string bathymetry, level_file, nodata = "wall";
   double level = NAN;
@@ -33,9 +33,11 @@ struct RunOptions {
   bool mass = false;  // thesis: print the mass every step
   int gpus = 1;       // physical: devices of this process (x-slabs, swe/distributed.hpp)
   bool mpi = false;   // physical: also over the MPI ranks this was started on
-  std::string checkpoint;     // write a checkpoint here at the end (and every N steps, when interrupted)
-  long checkpoint_every = 0;  // every N steps (physical: at the first health check after each multiple)
-  std::string restart;        // continue from this checkpoint
+  std::string
+      checkpoint;  // write a checkpoint here at the end (and every N steps, when interrupted)
+  long checkpoint_every =
+      0;                // every N steps (physical: at the first health check after each multiple)
+  std::string restart;  // continue from this checkpoint
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

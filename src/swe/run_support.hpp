@@ -35,7 +35,9 @@ class Outputs {
     std::filesystem::create_directories(o.out);
     for (const auto& f : o.formats) {
       if (f != "vtk" && f != "vti" && f != "netcdf" && f != "png")
-        throw UsageError(fmt::format("--format: unknown output format '{}' (expected a comma-separated list of vtk, vti, netcdf, png)", f));
+        throw UsageError(fmt::format(
+            "--format: unknown output format '{}' (expected a comma-separated list of vtk, vti, netcdf, png)",
+            f));
       if (f == "netcdf") nc_ = std::make_unique<NetcdfWriter>(path("swe.nc"));
     }
   }
@@ -72,7 +74,9 @@ class Outputs {
   }
 
  private:
-  std::string path(const std::string& name) const { return (std::filesystem::path(o_.out) / name).string(); }
+  std::string path(const std::string& name) const {
+    return (std::filesystem::path(o_.out) / name).string();
+  }
   const RunOptions& o_;
   std::unique_ptr<NetcdfWriter> nc_;
   std::vector<std::pair<double, std::string>> series_;
@@ -87,7 +91,9 @@ class Checkpoints {
   Checkpoints(const RunOptions& o, bool writer, long start_steps)
       : o_(o), writer_(writer), mark_(start_steps) {}
   /// --checkpoint-every: a multiple of N steps was passed since the last one.
-  bool due(long steps) const { return o_.checkpoint_every > 0 && steps / o_.checkpoint_every > mark_ / o_.checkpoint_every; }
+  bool due(long steps) const {
+    return o_.checkpoint_every > 0 && steps / o_.checkpoint_every > mark_ / o_.checkpoint_every;
+  }
   /// --checkpoint FILE, or after an interruption without it `OUT/swe_STEP.ckpt` (OUT: --out, or the working directory).
   std::string path_for(long steps) const {
     if (!o_.checkpoint.empty()) return o_.checkpoint;
@@ -110,11 +116,15 @@ class Checkpoints {
 };
 
 // What a run stopped by a signal says (main() prints it, exit 128 + signal).
-inline Interrupted interruption(int sig, long step, double t, const std::string& checkpoint, const Outputs& out) {
-  return Interrupted(sig, fmt::format("interrupted by {} after step {}: checkpoint {} (continue with the same options and --restart {}); "
-                                      "t = {:.6g} s{}",
-                                      signal_name(sig), step, checkpoint, checkpoint, t,
-                                      out.count() ? ", last output: " + out.last() : ""));
+inline Interrupted interruption(int sig, long step, double t, const std::string& checkpoint,
+                                const Outputs& out) {
+  return Interrupted(
+      sig,
+      fmt::format(
+          "interrupted by {} after step {}: checkpoint {} (continue with the same options and --restart {}); "
+          "t = {:.6g} s{}",
+          signal_name(sig), step, checkpoint, checkpoint, t,
+          out.count() ? ", last output: " + out.last() : ""));
 }
 
 /// The longest run tessera starts: step counts, and times as multiples of a
@@ -127,27 +137,31 @@ inline constexpr long kMaxSteps = 1L << 53;
 /// `what` where it comes from, `clock_epsilon` the relative precision of the
 /// clock the solver keeps (a step below t_end * epsilon would not advance it
 /// near the end).
-inline void check_run_length(double t_end, double dt, long every, double every_time, double clock_epsilon,
-                             const char* what) {
+inline void check_run_length(double t_end, double dt, long every, double every_time,
+                             double clock_epsilon, const char* what) {
   if (dt > 0) {
     const double steps = std::ceil(t_end / dt);
     if (!(steps <= double(kMaxSteps)))
-      throw UsageError(fmt::format("--t-end {} with a step of {} ({}) needs {:.3g} steps, more than the {} (2^53) a "
-                                   "run can count: {}",
-                                   t_end, dt, what, steps, kMaxSteps,
-                                   std::string(what) == "--dt" ? "raise --dt or lower --t-end"
-                                                               : "raise --cfl or lower --t-end"));
+      throw UsageError(fmt::format(
+          "--t-end {} with a step of {} ({}) needs {:.3g} steps, more than the {} (2^53) a "
+          "run can count: {}",
+          t_end, dt, what, steps, kMaxSteps,
+          std::string(what) == "--dt" ? "raise --dt or lower --t-end"
+                                      : "raise --cfl or lower --t-end"));
     if (dt <= t_end * clock_epsilon)
-      throw UsageError(fmt::format("a step of {} ({}) is below the resolution of the solver's clock at --t-end {} "
-                                   "({:.3g} in this precision): the time would stop advancing; use --precision double",
-                                   dt, what, t_end, t_end * clock_epsilon));
+      throw UsageError(fmt::format(
+          "a step of {} ({}) is below the resolution of the solver's clock at --t-end {} "
+          "({:.3g} in this precision): the time would stop advancing; use --precision double",
+          dt, what, t_end, t_end * clock_epsilon));
     if (every > 0 && steps / double(every) > double(std::numeric_limits<int>::max()))
-      throw UsageError(fmt::format("--every {} over {:.3g} steps would write more than {} outputs: raise --every",
-                                   every, steps, std::numeric_limits<int>::max()));
+      throw UsageError(fmt::format(
+          "--every {} over {:.3g} steps would write more than {} outputs: raise --every", every,
+          steps, std::numeric_limits<int>::max()));
   }
   if (every_time > 0 && t_end / every_time > double(std::numeric_limits<int>::max()))
-    throw UsageError(fmt::format("--every-time {} up to --t-end {} would write more than {} outputs: raise --every-time",
-                                 every_time, t_end, std::numeric_limits<int>::max()));
+    throw UsageError(fmt::format(
+        "--every-time {} up to --t-end {} would write more than {} outputs: raise --every-time",
+        every_time, t_end, std::numeric_limits<int>::max()));
 }
 
 /// The physical model's first adaptive step from the case's initial state
@@ -159,12 +173,14 @@ inline double first_adaptive_dt(const PhysCase& c, double cfl) {
     const double h = c.h[k];
     if (!(h > 0)) continue;
     const double wave = std::sqrt(c.g * h);
-    rate = std::max(rate, (std::fabs(c.hu[k] / h) + wave) / c.dx + (std::fabs(c.hv[k] / h) + wave) / c.dy);
+    rate = std::max(
+        rate, (std::fabs(c.hu[k] / h) + wave) / c.dx + (std::fabs(c.hv[k] / h) + wave) / c.dy);
   }
   return rate > 0 ? cfl / rate : 0.0;
 }
 
-inline void progress_to(Progress& p, int& shown, double fraction, double t, double t_end, double wall) {
+inline void progress_to(Progress& p, int& shown, double fraction, double t, double t_end,
+                        double wall) {
   const int pct = static_cast<int>(std::min(1.0, fraction) * 100);
   while (shown < pct) {
     ++shown;
@@ -175,8 +191,8 @@ inline void progress_to(Progress& p, int& shown, double fraction, double t, doub
 
 /// `steps`: all steps of the run (a restarted one included); `steps_now`: the
 /// steps of this process, which the wall time measured.
-inline void finish_summary(nlohmann::json& j, long cells, long steps, long steps_now, double t, double wall,
-                           double m0, double m1) {
+inline void finish_summary(nlohmann::json& j, long cells, long steps, long steps_now, double t,
+                           double wall, double m0, double m1) {
   j["steps"] = steps;
   j["simulated_time_s"] = t;
   j["wall_s"] = wall;
@@ -191,10 +207,11 @@ inline void finish_summary(nlohmann::json& j, long cells, long steps, long steps
 inline SweCheckpoint read_restart(const RunOptions& o) {
   for (const auto& f : o.formats)
     if (f == "netcdf" && !o.out.empty())
-      throw UsageError(fmt::format("--restart {}: a NetCDF series cannot be continued (swe.nc is completed at the end "
-                                   "of each run and would be replaced); use --format vti, vtk or png for runs that "
-                                   "restart",
-                                   o.restart));
+      throw UsageError(fmt::format(
+          "--restart {}: a NetCDF series cannot be continued (swe.nc is completed at the end "
+          "of each run and would be replaced); use --format vti, vtk or png for runs that "
+          "restart",
+          o.restart));
   return read_swe_checkpoint(o.restart);
 }
 
@@ -202,7 +219,8 @@ inline SweCheckpoint read_restart(const RunOptions& o) {
 /// from then on) and its progress to the run and the outputs. False without
 /// --restart: the run starts from its initial state.
 template <class State, class Solver>
-bool resume(const RunOptions& o, SweCheckpoint& restart, Solver& s, Outputs& out, RunProgress& progress) {
+bool resume(const RunOptions& o, SweCheckpoint& restart, Solver& s, Outputs& out,
+            RunProgress& progress) {
   if (o.restart.empty()) return false;
   s.restore_state(std::get<State>(restart.state));
   restart.state = SolverStateAny{};

@@ -36,17 +36,18 @@ void check_state(const ThesisState<T>& st, long nx, long ny, long step, long goo
   for (long i = 1; i <= nx; ++i)
     for (long jj = 1; jj <= ny; ++jj) {
       const long k = st.grid.at(i, jj);
-      const char* what = !std::isfinite(double(st.z[k]))    ? "a non-finite depth"
-                         : !(st.z[k] > T(0))                 ? "a depth <= 0 (the thesis scheme has no dry cells)"
-                         : !std::isfinite(double(st.qx[k]))  ? "a non-finite x-discharge"
-                         : !std::isfinite(double(st.qy[k]))  ? "a non-finite y-discharge"
-                                                             : nullptr;
+      const char* what = !std::isfinite(double(st.z[k])) ? "a non-finite depth"
+                         : !(st.z[k] > T(0)) ? "a depth <= 0 (the thesis scheme has no dry cells)"
+                         : !std::isfinite(double(st.qx[k])) ? "a non-finite x-discharge"
+                         : !std::isfinite(double(st.qy[k])) ? "a non-finite y-discharge"
+                                                            : nullptr;
       if (what)
-        throw Error(fmt::format("the thesis model diverged between step {} and step {}: {} in cell ({}, {}) (Z = {}, "
-                                "Qx = {}, Qy = {}); step {} was the last one checked good. Lower --dt, or use --model "
-                                "physical (wet/dry, well-balanced)",
-                                good, step, what, i - 1, jj - 1, double(st.z[k]), double(st.qx[k]), double(st.qy[k]),
-                                good));
+        throw Error(fmt::format(
+            "the thesis model diverged between step {} and step {}: {} in cell ({}, {}) (Z = {}, "
+            "Qx = {}, Qy = {}); step {} was the last one checked good. Lower --dt, or use --model "
+            "physical (wet/dry, well-balanced)",
+            good, step, what, i - 1, jj - 1, double(st.z[k]), double(st.qx[k]), double(st.qy[k]),
+            good));
     }
 }
 
@@ -55,9 +56,12 @@ void check_state(const ThesisState<T>& st, long nx, long ny, long step, long goo
 template <class T>
 int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
   if (o.case_name != "thesis-dam")
-    throw UsageError(fmt::format("the thesis model runs only the thesis dam break (it has no bathymetry "
-                                 "and cannot handle dry cells); case '{}' needs --model physical", o.case_name));
-  if (!o.bathymetry.empty()) throw UsageError("the thesis model has a flat bottom: no --bathymetry");
+    throw UsageError(
+        fmt::format("the thesis model runs only the thesis dam break (it has no bathymetry "
+                    "and cannot handle dry cells); case '{}' needs --model physical",
+                    o.case_name));
+  if (!o.bathymetry.empty())
+    throw UsageError("the thesis model has a flat bottom: no --bathymetry");
   DamBreak c;
   c.nx = o.nx ? o.nx : 1000;
   c.ny = o.ny ? o.ny : c.nx;
@@ -65,12 +69,15 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   c.shallow = o.h_right;
   const auto init = thesis_dam_break<T>(c);  // refuses dry cells
   const double dx = c.dx(), t_end = o.t_end >= 0 ? o.t_end : 20.0;
-  const double dt = o.dt > 0 ? o.dt : thesis_dt(dx, std::max(c.deep, c.shallow), std::min(c.deep, c.shallow));
+  const double dt =
+      o.dt > 0 ? o.dt : thesis_dt(dx, std::max(c.deep, c.shallow), std::min(c.deep, c.shallow));
   // the coded system's waves travel at |u| + sqrt(4.9); 2D Lax-Friedrichs needs nu <= 1/2
   const double nu = dt / dx * std::sqrt(4.9);
   if (nu > 0.5)
-    throw UsageError(fmt::format("dt = {} is unstable for the thesis scheme: Courant number {:.3f} > 0.5", dt, nu));
-  check_run_length(t_end, dt, o.every, o.every_time, 0.0, "--dt");  // the thesis clock is k * dt: exact
+    throw UsageError(fmt::format(
+        "dt = {} is unstable for the thesis scheme: Courant number {:.3f} > 0.5", dt, nu));
+  check_run_length(t_end, dt, o.every, o.every_time, 0.0,
+                   "--dt");  // the thesis clock is k * dt: exact
   const long steps = thesis_steps(t_end, dt);
   const nlohmann::ordered_json config = thesis_config(o, dt);
   SweCheckpoint restart;
@@ -78,15 +85,17 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
     restart = read_restart(o);
     check_restart_config(restart, "thesis", o.precision, c.nx, c.ny, config, o.restart);
     if (restart.steps() >= steps)
-      throw UsageError(fmt::format("{}: the checkpoint is at step {} (t = {:.6g} s), the run ends at step {} "
-                                   "(--t-end {}): nothing to continue; give a larger --t-end",
-                                   o.restart, restart.steps(), restart.time(dt), steps, t_end));
+      throw UsageError(
+          fmt::format("{}: the checkpoint is at step {} (t = {:.6g} s), the run ends at step {} "
+                      "(--t-end {}): nothing to continue; give a larger --t-end",
+                      o.restart, restart.steps(), restart.time(dt), steps, t_end));
   }
   ThesisSolver<T> s(dev, init, thesis_coefficient<T>(dt, dx), thesis_variant(o.variant),
                     parse_work_group(o.work_group, *dev));
   Outputs out(o);
   RunProgress progress;
-  if (!resume<ThesisSolverState<T>>(o, restart, s, out, progress)) progress.mass_start = thesis_mass(init, dx);
+  if (!resume<ThesisSolverState<T>>(o, restart, s, out, progress))
+    progress.mass_start = thesis_mass(init, dx);
   long good = s.steps();  // the last step whose fields were checked
   auto checked = [&](long step) {
     auto st = s.state();
@@ -119,7 +128,8 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
     ck.run = progress;
     out.record(ck.run);
     ck.state = s.save_state();
-    check_state(std::get<ThesisSolverState<T>>(ck.state).fields, c.nx, c.ny, s.steps(), good);  // never save a bad state
+    check_state(std::get<ThesisSolverState<T>>(ck.state).fields, c.nx, c.ny, s.steps(),
+                good);  // never save a bad state
     good = s.steps();
     write_swe_checkpoint(path, ck, dt);
   };
@@ -133,7 +143,8 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
     if (o.mass) std::printf("step %ld mass %.17g\n", k, thesis_mass(s.state(), dx));
     if (o.every > 0 && k % o.every == 0) out.write(snapshot(k));
     fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-    if (const int sig = interrupted(); sig && k < steps) {  // first SIGINT/SIGTERM: stop after this step
+    if (const int sig = interrupted();
+        sig && k < steps) {  // first SIGINT/SIGTERM: stop after this step
       const std::string file = ckpt.write(k, save);
       out.finish();
       throw interruption(sig, k, double(k) * dt, file, out);
@@ -154,8 +165,8 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   j["variant"] = o.variant;
   j["work_group"] = fmt::format("{}x{}", s.work_group().l0, s.work_group().l1);
   if (!o.restart.empty()) j["restarted_from"] = {{"file", o.restart}, {"step", first}};
-  finish_summary(j, c.nx * c.ny, steps, steps - first, double(steps) * dt, wall, progress.mass_start,
-                 thesis_mass(checked(steps), dx));
+  finish_summary(j, c.nx * c.ny, steps, steps - first, double(steps) * dt, wall,
+                 progress.mass_start, thesis_mass(checked(steps), dx));
   return 0;
 }
 

@@ -16,9 +16,10 @@ namespace tessera::swe {
 
 double thesis_dt(double dx, double zmax, double zmin) {
   if (!(zmax > zmin))
-    throw UsageError(fmt::format("thesis dt rule dx/sqrt(9.8*(Zmax-Zmin))*0.1 needs Zmax > Zmin "
-                                 "(got Zmax = {}, Zmin = {}); give --dt",
-                                 zmax, zmin));
+    throw UsageError(
+        fmt::format("thesis dt rule dx/sqrt(9.8*(Zmax-Zmin))*0.1 needs Zmax > Zmin "
+                    "(got Zmax = {}, Zmin = {}); give --dt",
+                    zmax, zmin));
   return dx / std::sqrt(9.8 * (zmax - zmin)) * 0.1;
 }
 
@@ -28,9 +29,10 @@ template <class T>
 ThesisState<T> thesis_dam_break(const DamBreak& c) {
   if (c.nx < 1 || c.ny < 1) throw UsageError("thesis grid needs nx, ny >= 1");
   if (!(c.deep > 0) || !(c.shallow > 0))
-    throw UsageError(fmt::format("the thesis model cannot handle dry cells (it divides by the "
-                                 "depth Z): depths must be positive, got {} and {}",
-                                 c.deep, c.shallow));
+    throw UsageError(
+        fmt::format("the thesis model cannot handle dry cells (it divides by the "
+                    "depth Z): depths must be positive, got {} and {}",
+                    c.deep, c.shallow));
   ThesisState<T> s(ThesisGrid{c.nx, c.ny, c.ny + 2});
   const double d = c.side / double(c.transposed ? c.ny : c.nx);
   for (long i = 0; i < c.nx + 2; ++i)
@@ -79,20 +81,40 @@ const std::vector<ThesisVariant>& thesis_variants() {
   using K = ThesisKernel;
   using B = ThesisBuffers;
   static const std::vector<ThesisVariant> v = {
-      {"v0-naive", "first OpenCL version: host ghost copies, per-step write/read, copy new->old", false, K::global, B::copy},
-      {"v1-ghost-kernels", "ghost frame by row/column kernels, device copy new->old", true, K::global, B::copy},
-      {"v1f4-ghost-kernels", "V1 with rows padded to a multiple of 4 and the ghost rows copied as float4 (double4 in double)", true, K::global, B::copy, true},
-      {"v6-simd4", "the float4 SIMD stencil: a work-item computes 4 consecutive cells from 4-vector loads (double4 in double), on V1f4's padded rows and ghost kernels", true, K::simd4, B::copy, true},
-      {"v2a-local-edge", "local tile, edge neighbours from global; host ghosts", false, K::tile_edge, B::copy},
-      {"v2b-local-halo", "local tile with halo (Listing 4.1); host ghosts", false, K::tile_halo, B::copy},
-      {"v3-local-ghost-kernels", "V2b + V1: local tile with halo, ghost kernels", true, K::tile_halo, B::copy},
-      {"v4-inplace-racy", "in-place local tile, host ghosts (races between work-groups; demonstration)", false, K::tile_halo, B::in_place},
-      {"v5-combined-racy", "thesis best: in-place local tile + ghost kernels (races; demonstration)", true, K::tile_halo, B::in_place},
-      {"v5-pingpong", "V5 made race-free: local tile + ghost kernels, ping-pong buffers", true, K::tile_halo, B::ping_pong},
-      {"pingpong-global", "global-memory kernel + ghost kernels, ping-pong buffers", true, K::global, B::ping_pong},
-      {"fused-walls", "one launch per step: global kernel with the walls applied in place of ghosts, ping-pong", true, K::walls, B::ping_pong},
-      {"strip-walls", "one launch per step, walls on the fly; each work-item marches a column and divides once per cell (quotients handed to the neighbours in local memory), ping-pong", true, K::strip, B::ping_pong},
-      {"v7-reduced-items", "one work-item per compute unit looping over rows, ghost kernels", true, K::rows, B::ping_pong},
+      {"v0-naive", "first OpenCL version: host ghost copies, per-step write/read, copy new->old",
+       false, K::global, B::copy},
+      {"v1-ghost-kernels", "ghost frame by row/column kernels, device copy new->old", true,
+       K::global, B::copy},
+      {"v1f4-ghost-kernels",
+       "V1 with rows padded to a multiple of 4 and the ghost rows copied as float4 (double4 in double)",
+       true, K::global, B::copy, true},
+      {"v6-simd4",
+       "the float4 SIMD stencil: a work-item computes 4 consecutive cells from 4-vector loads (double4 in double), on V1f4's padded rows and ghost kernels",
+       true, K::simd4, B::copy, true},
+      {"v2a-local-edge", "local tile, edge neighbours from global; host ghosts", false,
+       K::tile_edge, B::copy},
+      {"v2b-local-halo", "local tile with halo (Listing 4.1); host ghosts", false, K::tile_halo,
+       B::copy},
+      {"v3-local-ghost-kernels", "V2b + V1: local tile with halo, ghost kernels", true,
+       K::tile_halo, B::copy},
+      {"v4-inplace-racy",
+       "in-place local tile, host ghosts (races between work-groups; demonstration)", false,
+       K::tile_halo, B::in_place},
+      {"v5-combined-racy",
+       "thesis best: in-place local tile + ghost kernels (races; demonstration)", true,
+       K::tile_halo, B::in_place},
+      {"v5-pingpong", "V5 made race-free: local tile + ghost kernels, ping-pong buffers", true,
+       K::tile_halo, B::ping_pong},
+      {"pingpong-global", "global-memory kernel + ghost kernels, ping-pong buffers", true,
+       K::global, B::ping_pong},
+      {"fused-walls",
+       "one launch per step: global kernel with the walls applied in place of ghosts, ping-pong",
+       true, K::walls, B::ping_pong},
+      {"strip-walls",
+       "one launch per step, walls on the fly; each work-item marches a column and divides once per cell (quotients handed to the neighbours in local memory), ping-pong",
+       true, K::strip, B::ping_pong},
+      {"v7-reduced-items", "one work-item per compute unit looping over rows, ghost kernels", true,
+       K::rows, B::ping_pong},
   };
   return v;
 }
@@ -122,7 +144,8 @@ WorkGroup parse_work_group(std::string_view spec, Device& device) {
     b = std::stoi(std::string(spec.substr(x + 1)), &pb);
     if (pa != x || pb != spec.size() - x - 1) throw std::invalid_argument("trailing");
   } catch (const std::exception&) {
-    throw UsageError(fmt::format("work-group '{}': expected default, max, quarter or AxB (e.g. 1x256)", spec));
+    throw UsageError(
+        fmt::format("work-group '{}': expected default, max, quarter or AxB (e.g. 1x256)", spec));
   }
   if (a < 1 || b < 1 || a * b > 4096)
     throw UsageError(fmt::format("work-group '{}': sides must be >= 1 with A*B <= 4096", spec));
@@ -140,25 +163,36 @@ long thesis_strip_rows(const ThesisGrid& g) {
 template <class T>
 ThesisSolver<T>::ThesisSolver(std::shared_ptr<Device> device, const ThesisState<T>& initial, T k,
                               const ThesisVariant& variant, WorkGroup wg)
-    : device_(std::move(device)), grid_(initial.grid), dgrid_(initial.grid), k_(k), variant_(variant),
-      wg_(wg), host_(initial) {
+    : device_(std::move(device)),
+      grid_(initial.grid),
+      dgrid_(initial.grid),
+      k_(k),
+      variant_(variant),
+      wg_(wg),
+      host_(initial) {
   // the thesis's float4 layout: the first multiple of 4 strictly above ny + 2
   if (variant.vector_rows) dgrid_.w = (grid_.ny + 2) / 4 * 4 + 4;
-  if (variant.vector_rows && !variant.device_ghosts)  // the host-ghost path keeps the w = ny + 2 layout
-    throw Error(fmt::format("internal: variant {} pads its rows but fills ghosts on the host", variant.name));
-  if (variant.kernel == ThesisKernel::simd4 && !variant.vector_rows)  // its vectors need rows of 4k values
-    throw Error(fmt::format("internal: variant {} runs the 4-vector stencil on unpadded rows", variant.name));
+  if (variant.vector_rows &&
+      !variant.device_ghosts)  // the host-ghost path keeps the w = ny + 2 layout
+    throw Error(fmt::format("internal: variant {} pads its rows but fills ghosts on the host",
+                            variant.name));
+  if (variant.kernel == ThesisKernel::simd4 &&
+      !variant.vector_rows)  // its vectors need rows of 4k values
+    throw Error(fmt::format("internal: variant {} runs the 4-vector stencil on unpadded rows",
+                            variant.name));
   for (T v : initial.z)
     if (!(v > 0))
-      throw UsageError("the thesis model cannot handle dry or negative depth (it divides by Z); "
-                       "use --model physical for wet/dry cases");
+      throw UsageError(
+          "the thesis model cannot handle dry or negative depth (it divides by Z); "
+          "use --model physical for wet/dry cases");
   if (variant.buffers == ThesisBuffers::in_place && device_->backend() == Backend::cpu)
-    throw UsageError(fmt::format("variant {} is a GPU race demonstration; it has no CPU form",
-                                 variant.name));
+    throw UsageError(
+        fmt::format("variant {} is a GPU race demonstration; it has no CPU form", variant.name));
   if ((variant.kernel == ThesisKernel::tile_edge || variant.kernel == ThesisKernel::tile_halo) &&
       wg_.is_default())
-    wg_ = parse_work_group("quarter", *device_);  // tile kernels need a local size; "Max" can exceed
-                                                  // a kernel's limit (the thesis's NVIDIA failures)
+    wg_ =
+        parse_work_group("quarter", *device_);  // tile kernels need a local size; "Max" can exceed
+                                                // a kernel's limit (the thesis's NVIDIA failures)
   const std::size_t n = dgrid_.size();
   std::vector<T> nan(n, std::numeric_limits<T>::quiet_NaN());
   for (Fields<T>* f : {&a_, &b_}) {
@@ -224,12 +258,15 @@ template <class T>
 void ThesisSolver<T>::restore_state(const ThesisSolverState<T>& s) {
   const ThesisGrid& g = s.fields.grid;
   if (g.nx != grid_.nx || g.ny != grid_.ny || g.w != grid_.w)
-    throw UsageError(fmt::format("a {}x{} thesis state cannot continue on a {}x{} grid", g.nx, g.ny, grid_.nx, grid_.ny));
+    throw UsageError(fmt::format("a {}x{} thesis state cannot continue on a {}x{} grid", g.nx, g.ny,
+                                 grid_.nx, grid_.ny));
   for (const auto* f : {&s.fields.z, &s.fields.qx, &s.fields.qy})
     if (f->size() != grid_.size())
-      throw Error(fmt::format("internal: a thesis state field holds {} values, the grid {}", f->size(), grid_.size()));
+      throw Error(fmt::format("internal: a thesis state field holds {} values, the grid {}",
+                              f->size(), grid_.size()));
   if (s.k != k_)
-    throw UsageError(fmt::format("the state was computed with k = dt/(2 dx) = {}, this solver has {}", s.k, k_));
+    throw UsageError(
+        fmt::format("the state was computed with k = dt/(2 dx) = {}, this solver has {}", s.k, k_));
   if (s.steps < 0) throw UsageError("a thesis state with a negative step count");
   host_ = s.fields;
   upload(s.fields);
@@ -253,11 +290,11 @@ ThesisState<T> ThesisSolver<T>::state() const {
   return s;
 }
 
-#define TS_INSTANTIATE(T)                                                  \
-  template ThesisState<T> thesis_dam_break<T>(const DamBreak&);            \
-  template void thesis_fill_ghosts<T>(ThesisState<T>&);                    \
-  template void thesis_reference_step<T>(ThesisState<T>&, T);              \
-  template double thesis_mass<T>(const ThesisState<T>&, double);           \
+#define TS_INSTANTIATE(T)                                        \
+  template ThesisState<T> thesis_dam_break<T>(const DamBreak&);  \
+  template void thesis_fill_ghosts<T>(ThesisState<T>&);          \
+  template void thesis_reference_step<T>(ThesisState<T>&, T);    \
+  template double thesis_mass<T>(const ThesisState<T>&, double); \
   template class ThesisSolver<T>;
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -23,8 +23,7 @@ template <class T>
 struct ThesisState {
   ThesisGrid grid;
   std::vector<T> z, qx, qy;
-  explicit ThesisState(ThesisGrid g = {})
-      : grid(g), z(g.size()), qx(g.size()), qy(g.size()) {}
+  explicit ThesisState(ThesisGrid g = {}) : grid(g), z(g.size()), qx(g.size()), qy(g.size()) {}
 };
 
 /// The thesis benchmark: square basin side x side metres, depth `deep` where

@@ -67,7 +67,8 @@ TEST_P(BufferTest, TooLargeAllocationSaysHowMuch) {
 TEST_P(BufferTest, EventsMeasureNonNegativeTime) {
   auto dev = open_device(GetParam());
   Buffer<float> a(dev, 1 << 20), b(dev, 1 << 20);
-  a.copy_from_host(std::vector<float>(a.size(), 1.5f));  // defined source (copy reads its first argument)
+  a.copy_from_host(
+      std::vector<float>(a.size(), 1.5f));  // defined source (copy reads its first argument)
   auto start = dev->queue().record();
   dev->queue().copy(a.handle(), 0, b.handle(), 0, a.bytes());
   auto stop = dev->queue().record();

@@ -51,8 +51,9 @@ TEST(Devices, CudaPresence) {
   if (!TESSERA_HAVE_CUDA) GTEST_SKIP() << "CUDA backend not built: CUDA tests skipped";
   bool any = false;
   for (const auto& d : list_devices()) any = any || d.backend == Backend::cuda;
-  if (!any) GTEST_SKIP() << "CUDA backend built but no CUDA device present: CUDA kernels are "
-                            "compiled but their tests skip on this machine";
+  if (!any)
+    GTEST_SKIP() << "CUDA backend built but no CUDA device present: CUDA kernels are "
+                    "compiled but their tests skip on this machine";
   SUCCEED();
 }
 

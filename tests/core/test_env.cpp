@@ -22,12 +22,16 @@ class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -75,7 +79,8 @@ TEST(Env, MalformedOrOutOfRangeIntNamesTheVariableTheValueAndTheRange) {
                             "99999999999999999999999"}) {
     const ScopedEnv env(kVar, value);
     const std::string what = usage_error([] { env_int(kVar, 5, 0, 64); });
-    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected an integer from 0 to 64"), std::string::npos)
+    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected an integer from 0 to 64"),
+              std::string::npos)
         << what;
   }
 }
@@ -92,7 +97,8 @@ TEST(Env, FlagIsZeroOrOne) {
   for (const char* value : {"yes", "true", "2", "01", "on"}) {
     const ScopedEnv env(kVar, value);
     const std::string what = usage_error([] { env_flag(kVar, false); });
-    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected 0 or 1"), std::string::npos) << what;
+    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected 0 or 1"), std::string::npos)
+        << what;
   }
 }
 
@@ -102,13 +108,17 @@ TEST(Env, ChoiceListsTheAcceptedValues) {
     EXPECT_EQ(env_choice(kVar, "on", {"on", "off"}), "off");
   }
   const ScopedEnv env(kVar, "OFF");
-  EXPECT_NE(usage_error([] { env_choice(kVar, "on", {"on", "off"}); }).find("=OFF: expected on or off"),
+  EXPECT_NE(usage_error([] {
+              env_choice(kVar, "on", {"on", "off"});
+            }).find("=OFF: expected on or off"),
             std::string::npos);
 }
 
 TEST(Env, BytesTakeSuffixesAndRefuseTheRest) {
-  for (const auto& [value, n] : {std::pair{"100", std::uint64_t(100)}, {"64M", std::uint64_t(64) << 20},
-                                 {"1.5G", std::uint64_t(3) << 29}, {"2kB", std::uint64_t(2048)},
+  for (const auto& [value, n] : {std::pair{"100", std::uint64_t(100)},
+                                 {"64M", std::uint64_t(64) << 20},
+                                 {"1.5G", std::uint64_t(3) << 29},
+                                 {"2kB", std::uint64_t(2048)},
                                  {"1t", std::uint64_t(1) << 40}}) {
     const ScopedEnv env(kVar, value);
     EXPECT_EQ(env_bytes(kVar), n) << value;
@@ -116,7 +126,8 @@ TEST(Env, BytesTakeSuffixesAndRefuseTheRest) {
   for (const char* value : {"G", "12Q", "1.5.5", "-1", "1e3", "4 G", "4GiB", "20000000T", ".M"}) {
     const ScopedEnv env(kVar, value);
     const std::string what = usage_error([] { env_bytes(kVar); });
-    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected a number of bytes"), std::string::npos)
+    EXPECT_NE(what.find(std::string(kVar) + "=" + value + ": expected a number of bytes"),
+              std::string::npos)
         << what;
   }
 }
@@ -126,12 +137,14 @@ TEST(Env, BytesTakeSuffixesAndRefuseTheRest) {
 TEST(Env, MalformedProgressModeIsAUsageError) {
   const ScopedEnv env("TESSERA_PROGRESS", "banana");
   const std::string what = usage_error([] { Progress p("test", 1); });
-  EXPECT_NE(what.find("environment variable TESSERA_PROGRESS=banana: expected auto, log or off"), std::string::npos)
+  EXPECT_NE(what.find("environment variable TESSERA_PROGRESS=banana: expected auto, log or off"),
+            std::string::npos)
       << what;
 }
 
 TEST(Env, ProgressModeDefaultsToABarOnTerminalsOnly) {
-  const auto expected_default = ::isatty(STDERR_FILENO) == 1 ? Progress::Mode::bar : Progress::Mode::off;
+  const auto expected_default =
+      ::isatty(STDERR_FILENO) == 1 ? Progress::Mode::bar : Progress::Mode::off;
   {
     const ScopedEnv env("TESSERA_PROGRESS", nullptr);
     EXPECT_EQ(Progress("test", 1).mode(), expected_default);

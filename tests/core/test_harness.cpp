@@ -13,10 +13,16 @@ TEST(TimeRuns, WithoutABudgetMakesEveryWarmupAndRep) {
   auto dev = open_device("cpu");
   int calls = 0;
   std::vector<int> seen;
-  const auto t = bench::time_runs(dev->queue(), [&](int i) { ++calls; seen.push_back(i); }, {2, 7});
+  const auto t = bench::time_runs(dev->queue(),
+                                  [&](int i) {
+                                    ++calls;
+                                    seen.push_back(i);
+                                  },
+                                  {2, 7});
   EXPECT_EQ(calls, 9);
   EXPECT_EQ(t.ms.size(), 7u);
-  for (int i = 0; i < 9; ++i) EXPECT_EQ(seen[static_cast<std::size_t>(i)], i) << "runs are numbered for rotation";
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(seen[static_cast<std::size_t>(i)], i) << "runs are numbered for rotation";
   EXPECT_GE(t.min_ms, 0.0);
   EXPECT_LE(t.min_ms, t.median_ms);
 }

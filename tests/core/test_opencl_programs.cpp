@@ -39,7 +39,8 @@ void expect_broken_build(opencl::ClDevice& cl, const std::vector<std::string>& n
     ADD_FAILURE() << "the build succeeded";
   } catch (const BuildError& e) {
     const std::string msg = e.what();
-    for (const auto& n : needles) EXPECT_NE(msg.find(n), std::string::npos) << n << " not in: " << msg;
+    for (const auto& n : needles)
+      EXPECT_NE(msg.find(n), std::string::npos) << n << " not in: " << msg;
   }
 }
 
@@ -49,7 +50,8 @@ TEST_P(OpenCLProgramTest, BuildFailureShowsCompilerLog) {
 }
 
 TEST_P(OpenCLProgramTest, CorruptCacheEntryIsRebuilt) {
-  auto dir = std::filesystem::temp_directory_path() / ("tessera_clcache_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("tessera_clcache_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   ::setenv("TESSERA_CACHE_DIR", dir.c_str(), 1);
   auto run_copy = [&] {
@@ -70,7 +72,7 @@ TEST_P(OpenCLProgramTest, CorruptCacheEntryIsRebuilt) {
     io.seekp(static_cast<std::streamoff>(std::filesystem::file_size(f) / 2));
     io.write("CORRUPT!", 8);
   }
-  run_copy();  // must not trust the corrupt binaries
+  run_copy();                // must not trust the corrupt binaries
   for (auto& f : entries) {  // truncated entries too
     std::filesystem::resize_file(f, 10);
   }

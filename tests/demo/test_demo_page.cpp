@@ -27,8 +27,10 @@ std::filesystem::path temp_dir(const char* name) {
 }
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
-  return std::uint32_t(static_cast<unsigned char>(s[at])) << 24 | std::uint32_t(static_cast<unsigned char>(s[at + 1])) << 16 |
-         std::uint32_t(static_cast<unsigned char>(s[at + 2])) << 8 | std::uint32_t(static_cast<unsigned char>(s[at + 3]));
+  return std::uint32_t(static_cast<unsigned char>(s[at])) << 24 |
+         std::uint32_t(static_cast<unsigned char>(s[at + 1])) << 16 |
+         std::uint32_t(static_cast<unsigned char>(s[at + 2])) << 8 |
+         std::uint32_t(static_cast<unsigned char>(s[at + 3]));
 }
 
 TEST(DemoPage, Base64MatchesRfc4648) {
@@ -42,7 +44,9 @@ TEST(DemoPage, Base64MatchesRfc4648) {
   EXPECT_EQ(base64(std::string("\xff\xfe\x00", 3)), "//4A");
 }
 
-TEST(DemoPage, HtmlIsEscaped) { EXPECT_EQ(html_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;"); }
+TEST(DemoPage, HtmlIsEscaped) {
+  EXPECT_EQ(html_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+}
 
 TEST(DemoPage, PngRoundTripsThroughLibpng) {
   Image im(37, 11, {1, 2, 3});
@@ -61,7 +65,9 @@ TEST(DemoPage, PngRoundTripsThroughLibpng) {
   img.format = PNG_FORMAT_RGB;
   std::vector<unsigned char> px(PNG_IMAGE_SIZE(img));
   ASSERT_TRUE(png_image_finish_read(&img, nullptr, px.data(), 0, nullptr));
-  auto at = [&](int x, int y) { return &px[(static_cast<std::size_t>(y) * 37 + static_cast<std::size_t>(x)) * 3]; };
+  auto at = [&](int x, int y) {
+    return &px[(static_cast<std::size_t>(y) * 37 + static_cast<std::size_t>(x)) * 3];
+  };
   EXPECT_EQ(at(5, 5)[0], 1);  // background
   EXPECT_EQ(at(5, 5)[2], 3);
   EXPECT_EQ(at(0, 0)[0], 9);  // the line's ends
@@ -81,12 +87,14 @@ TEST(DemoPage, PlotDrawsAndRefusesNothingToPlot) {
 TEST(DemoPage, PageEmbedsFiguresAndMarksSections) {
   const auto dir = temp_dir("tessera_demo_page_test");
   Image(4, 3).write_png(dir / "a.png");
-  SectionResult ok{"mg", "Multigrid <2D>", "solved", "residual 1e-9", true, {{"a.png", "the plot"}}, {}};
+  SectionResult ok{"mg", "Multigrid <2D>",        "solved", "residual 1e-9",
+                   true, {{"a.png", "the plot"}}, {}};
   ok.tables.push_back({"caption", {"run", "time"}, {{"x", "1 ms"}}});
   SectionResult bad{"lbm", "LBM", "failed: no device", "did not complete", false, {}, {}};
   PageInfo info{"cpu (test)", {{"tessera", "0.1.0"}}, ""};
   const std::string page = render_page(info, {ok, bad}, dir);
-  EXPECT_NE(page.find("src=\"data:image/png;base64," + base64(Image(4, 3).encode_png()) + "\""), std::string::npos);
+  EXPECT_NE(page.find("src=\"data:image/png;base64," + base64(Image(4, 3).encode_png()) + "\""),
+            std::string::npos);
   EXPECT_NE(page.find("Multigrid &lt;2D&gt;"), std::string::npos);
   EXPECT_NE(page.find("<td class=\"wrong\">wrong</td>"), std::string::npos);
   EXPECT_NE(page.find("<td class=\"correct\">correct</td>"), std::string::npos);

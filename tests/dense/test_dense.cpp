@@ -42,7 +42,8 @@ class DenseTest : public ::testing::TestWithParam<std::string> {
 // Reference folds in the canonical order (core/kernels/portable.h), written
 // independently of the library's CPU backend.
 template <class T, class Term, class Comb>
-T canonical_reference(const std::vector<T>& x, const std::vector<T>& y, Term term, Comb comb, T id) {
+T canonical_reference(const std::vector<T>& x, const std::vector<T>& y, Term term, Comb comb,
+                      T id) {
   std::vector<T> level;
   const std::size_t chunk = 256 * 16;
   auto fold = [&](std::size_t n, auto load) {

@@ -193,7 +193,7 @@ TEST_P(MatmulTest, BadInputIsAnError) {
   }
   EXPECT_THROW(dense::matmul(A, B, C, 2, 3, 5, MatmulVariant::tiled), Error);  // B, C: n
   EXPECT_THROW(dense::matmul(A, B, C, 2, 2, 4, MatmulVariant::tiled), Error);  // A, B: k
-  Buffer<float> S(dev, 4);  // 2x2
+  Buffer<float> S(dev, 4);                                                     // 2x2
   try {
     dense::matmul(S, S, S, 2, 2, 2, MatmulVariant::naive);
     FAIL() << "no error for C aliasing A";

@@ -20,9 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
     switch (mode) {
-      case 0: (void)sparse::parse_matrix_market<double>(text, "fuzz.mtx", nullptr, opt); break;
-      case 1: (void)sparse::parse_matrix_market<std::complex<double>>(text, "fuzz.mtx", nullptr, opt); break;
-      case 2: (void)sparse::parse_matrix_market<float>(text, "fuzz.mtx", nullptr, opt); break;
+      case 0:
+        (void)sparse::parse_matrix_market<double>(text, "fuzz.mtx", nullptr, opt);
+        break;
+      case 1:
+        (void)sparse::parse_matrix_market<std::complex<double>>(text, "fuzz.mtx", nullptr, opt);
+        break;
+      case 2:
+        (void)sparse::parse_matrix_market<float>(text, "fuzz.mtx", nullptr, opt);
+        break;
       default: {
         static const auto file = fuzz::scratch_file(".mtx.gz");
         fuzz::put_file(file, data + 1, size - 1);

@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto c = tessera::skeleton::parse_field_checkpoint(*bytes, "fuzz.ckpt");
     const auto& h = c.header;
-    if (c.values.size() != static_cast<std::size_t>(h.extents.volume()) * h.components * h.element_bytes)
+    if (c.values.size() !=
+        static_cast<std::size_t>(h.extents.volume()) * h.components * h.element_bytes)
       __builtin_trap();
     // a valid header round-trips (field order and number formatting aside, the
     // parsed header must parse again to the same header)

@@ -13,7 +13,8 @@ namespace tessera::fuzz {
 
 inline std::filesystem::path scratch_file(const char* suffix) {
   const char* dir = std::getenv("TESSERA_FUZZ_TMP");
-  std::filesystem::path base = dir && *dir ? dir : (std::filesystem::exists("/dev/shm") ? "/dev/shm" : "/tmp");
+  std::filesystem::path base =
+      dir && *dir ? dir : (std::filesystem::exists("/dev/shm") ? "/dev/shm" : "/tmp");
   return base / ("tessera-fuzz-" + std::to_string(::getpid()) + suffix);
 }
 

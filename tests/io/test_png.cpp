@@ -37,7 +37,8 @@ TEST(Png, RgbaAndRgbRoundTrip) {
     std::vector<std::uint8_t> px(5 * 3 * static_cast<std::size_t>(channels));
     for (std::size_t i = 0; i < px.size(); ++i) px[i] = static_cast<std::uint8_t>(i * 37 + 11);
     unsigned w = 0, h = 0;
-    EXPECT_EQ(decode(encode_png(5, 3, channels, px.data()), channels, w, h), px) << channels << " channels";
+    EXPECT_EQ(decode(encode_png(5, 3, channels, px.data()), channels, w, h), px)
+        << channels << " channels";
     EXPECT_EQ(w, 5u);
     EXPECT_EQ(h, 3u);
   }

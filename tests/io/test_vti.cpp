@@ -15,7 +15,8 @@ namespace tessera::io {
 namespace {
 
 std::filesystem::path tmp(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("tessera_vti_" + std::to_string(getpid()) + "_" + name);
+  return std::filesystem::temp_directory_path() /
+         ("tessera_vti_" + std::to_string(getpid()) + "_" + name);
 }
 
 std::string slurp(const std::filesystem::path& p) {
@@ -38,12 +39,17 @@ TEST(Vti, PointAndCellArraysReadBackBitwise) {
   const auto path = tmp("p.vti");
   write_vti(path, im);
   const std::string s = slurp(path);
-  EXPECT_NE(s.find("WholeExtent=\"0 3 0 2 0 1\" Origin=\"0.5 -1 2\" Spacing=\"0.25 0.5 1\""), std::string::npos);
+  EXPECT_NE(s.find("WholeExtent=\"0 3 0 2 0 1\" Origin=\"0.5 -1 2\" Spacing=\"0.25 0.5 1\""),
+            std::string::npos);
   EXPECT_NE(s.find("<PointData Scalars=\"a\" Vectors=\"v\">"), std::string::npos);
-  EXPECT_NE(s.find("Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">1.5<"), std::string::npos);
-  EXPECT_NE(s.find("type=\"Float64\" Name=\"a\" format=\"appended\" offset=\"0\""), std::string::npos);
-  EXPECT_NE(s.find("type=\"Float32\" Name=\"v\" NumberOfComponents=\"3\" format=\"appended\" offset=\"200\""),
-            std::string::npos);  // 8 + 24 * 8
+  EXPECT_NE(s.find("Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">1.5<"),
+            std::string::npos);
+  EXPECT_NE(s.find("type=\"Float64\" Name=\"a\" format=\"appended\" offset=\"0\""),
+            std::string::npos);
+  EXPECT_NE(
+      s.find(
+          "type=\"Float32\" Name=\"v\" NumberOfComponents=\"3\" format=\"appended\" offset=\"200\""),
+      std::string::npos);  // 8 + 24 * 8
   const char* p = s.data() + s.find('_', s.find("<AppendedData")) + 1;
   std::uint64_t n = 0;
   std::memcpy(&n, p, 8);
@@ -78,7 +84,8 @@ TEST(Vti, PvdListsTheSeries) {
   const std::string s = slurp(tmp("s.pvd"));
   EXPECT_NE(s.find("timestep=\"0\" part=\"0\" file=\"a_0.vti\""), std::string::npos);
   EXPECT_NE(s.find("timestep=\"0.1\" part=\"0\" file=\"a_1.vti\""), std::string::npos);
-  EXPECT_NE(s.find("file=\"r&amp;d &quot;x&quot;.vti\""), std::string::npos);  // escaped: a user's file name
+  EXPECT_NE(s.find("file=\"r&amp;d &quot;x&quot;.vti\""),
+            std::string::npos);  // escaped: a user's file name
   std::filesystem::remove(tmp("s.pvd"));
 }
 

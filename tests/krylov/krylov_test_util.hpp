@@ -13,8 +13,10 @@ namespace tessera::krylov::test_util {
 
 template <class V>
 V val(double re, double im) {
-  if constexpr (sparse::is_complex_v<V>) return V(static_cast<typename V::value_type>(re), static_cast<typename V::value_type>(im));
-  else return static_cast<V>(re);
+  if constexpr (sparse::is_complex_v<V>)
+    return V(static_cast<typename V::value_type>(re), static_cast<typename V::value_type>(im));
+  else
+    return static_cast<V>(re);
 }
 
 template <class V>
@@ -31,7 +33,8 @@ std::vector<V> random_values(std::size_t n, std::uint64_t seed) {
 
 /// Rows of (col, value) pairs -> CSR (columns ascending).
 template <class V>
-sparse::Csr<V> from_rows(std::size_t n, const std::vector<std::vector<std::pair<std::size_t, V>>>& rows) {
+sparse::Csr<V> from_rows(std::size_t n,
+                         const std::vector<std::vector<std::pair<std::size_t, V>>>& rows) {
   sparse::Csr<V> a;
   a.rows = a.cols = n;
   a.row_ptr.assign(1, 0);
@@ -56,7 +59,8 @@ sparse::Csr<V> nonsymmetric(std::size_t n, std::uint64_t seed) {
       const long c = static_cast<long>(i) + off;
       if (c < 0 || c >= static_cast<long>(n)) continue;
       const double re = u(rng), im = u(rng);
-      rows[i].push_back({static_cast<std::size_t>(c), off == 0 ? val<V>(6 + re, 2 + im) : val<V>(re, im)});
+      rows[i].push_back(
+          {static_cast<std::size_t>(c), off == 0 ? val<V>(6 + re, 2 + im) : val<V>(re, im)});
     }
   return from_rows(n, rows);
 }
@@ -74,7 +78,8 @@ sparse::Csr<V> band(std::size_t n, long hb, std::uint64_t seed) {
       const long c = static_cast<long>(i) + off;
       if (c < 0 || c >= static_cast<long>(n)) continue;
       const double re = u(rng), im = u(rng);
-      rows[i].push_back({static_cast<std::size_t>(c), off == 0 ? val<V>(2.0 * double(hb) + 2 + re, 1 + im) : val<V>(re, im)});
+      rows[i].push_back({static_cast<std::size_t>(c),
+                         off == 0 ? val<V>(2.0 * double(hb) + 2 + re, 1 + im) : val<V>(re, im)});
     }
   return from_rows(n, rows);
 }
@@ -108,9 +113,12 @@ std::vector<V> multiply(const sparse::Csr<V>& a, const std::vector<V>& x) {
   std::vector<V> y(static_cast<std::size_t>(a.rows));
   for (std::size_t i = 0; i < y.size(); ++i) {
     W acc = 0;
-    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) acc += W(a.val[p]) * W(x[static_cast<std::size_t>(a.col[p])]);
-    if constexpr (sparse::is_complex_v<V>) y[i] = V(acc);
-    else y[i] = static_cast<V>(acc);
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      acc += W(a.val[p]) * W(x[static_cast<std::size_t>(a.col[p])]);
+    if constexpr (sparse::is_complex_v<V>)
+      y[i] = V(acc);
+    else
+      y[i] = static_cast<V>(acc);
   }
   return y;
 }

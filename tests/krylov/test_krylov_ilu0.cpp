@@ -35,7 +35,9 @@ sparse::Csr<V> convection_diffusion(std::size_t nx, std::size_t ny, std::uint64_
   for (std::size_t j = 0; j < ny; ++j)
     for (std::size_t i = 0; i < nx; ++i) {
       const std::size_t r = j * nx + i;
-      auto add = [&](std::size_t c, double re, double im) { rows[r].push_back({c, val<V>(re, im)}); };
+      auto add = [&](std::size_t c, double re, double im) {
+        rows[r].push_back({c, val<V>(re, im)});
+      };
       if (j > 0) add(r - nx, -1 + 0.4 * u(rng), 0.2 * u(rng));
       if (i > 0) add(r - 1, -1 + 0.4 * u(rng), 0.2 * u(rng));
       add(r, 4.2 + 0.3 * u(rng), 0.5 * u(rng));
@@ -54,11 +56,13 @@ constexpr bool is_single() {
 // definition of ILU(0). Computed from the factors by a plain dense-row
 // product, independent of the elimination's code.
 template <class V>
-void expect_lu_reproduces_a(const sparse::Csr<V>& a, const Ilu0Factors<V>& f, const std::string& what) {
+void expect_lu_reproduces_a(const sparse::Csr<V>& a, const Ilu0Factors<V>& f,
+                            const std::string& what) {
   const std::size_t n = f.n;
   auto row_of = [&](const sparse::Csr<V>& m, std::size_t i) {
     std::map<std::size_t, W> r;
-    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) r[std::size_t(m.col[std::size_t(p)])] = W(m.val[std::size_t(p)]);
+    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
+      r[std::size_t(m.col[std::size_t(p)])] = W(m.val[std::size_t(p)]);
     return r;
   };
   double scale = 0;
@@ -75,7 +79,8 @@ void expect_lu_reproduces_a(const sparse::Csr<V>& a, const Ilu0Factors<V>& f, co
     }
     for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       const auto j = std::size_t(a.col[std::size_t(p)]);
-      EXPECT_LE(std::abs(lu[j] - W(a.val[std::size_t(p)])), tol) << what << " (" << i << ", " << j << ")";
+      EXPECT_LE(std::abs(lu[j] - W(a.val[std::size_t(p)])), tol)
+          << what << " (" << i << ", " << j << ")";
     }
   }
 }
@@ -161,19 +166,25 @@ TEST(Ilu0, BadMatricesNameTheRow) {
     }
   };
   using R = std::vector<std::vector<std::pair<std::size_t, double>>>;
-  expect_error(from_rows<double>(3, R{{{1, 1.0}, {0, 0.0}}, {{0, 1.0}, {1, 2.0}}, {{2, 1.0}}}), "zero pivot in row 0");
-  expect_error(from_rows<double>(3, R{{{0, 1.0}}, {{0, 1.0}, {2, 1.0}}, {{2, 1.0}}}), "row 1 has no diagonal entry");
+  expect_error(from_rows<double>(3, R{{{1, 1.0}, {0, 0.0}}, {{0, 1.0}, {1, 2.0}}, {{2, 1.0}}}),
+               "zero pivot in row 0");
+  expect_error(from_rows<double>(3, R{{{0, 1.0}}, {{0, 1.0}, {2, 1.0}}, {{2, 1.0}}}),
+               "row 1 has no diagonal entry");
   // a pivot that elimination cancels: [[1, 1], [1, 1]]
-  expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, 1.0}}, {{0, 1.0}, {1, 1.0}}}), "zero pivot in row 1");
-  expect_error(from_rows<double>(2, R{{{0, std::nan("")}}, {{1, 1.0}}}), "non-finite value in row 0 (column 0)");
-  expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, HUGE_VAL}}, {{1, 1.0}}}), "non-finite value in row 0 (column 1)");
+  expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, 1.0}}, {{0, 1.0}, {1, 1.0}}}),
+               "zero pivot in row 1");
+  expect_error(from_rows<double>(2, R{{{0, std::nan("")}}, {{1, 1.0}}}),
+               "non-finite value in row 0 (column 0)");
+  expect_error(from_rows<double>(2, R{{{0, 1.0}, {1, HUGE_VAL}}, {{1, 1.0}}}),
+               "non-finite value in row 0 (column 1)");
   {  // 1/u_ii beyond float: a pivot of 1e-39 in a row whose largest entry is 1e-39 too
     using Rf = std::vector<std::vector<std::pair<std::size_t, float>>>;
     try {
       ilu0_factor(from_rows<float>(2, Rf{{{0, 1e-39f}}, {{1, 1.0f}}}));
       ADD_FAILURE() << "an inverse pivot beyond float was accepted";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("overflows the working precision"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("overflows the working precision"), std::string::npos)
+          << e.what();
     }
   }
   sparse::Csr<double> rect = from_rows<double>(2, R{{{0, 1.0}}, {{1, 1.0}}});
@@ -195,7 +206,8 @@ TEST(Ilu0, EmptyRowsMapToZero) {
 class Ilu0Device : public ::testing::TestWithParam<std::string> {};
 
 template <class V>
-void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const std::string& what, int group = 1) {
+void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const std::string& what,
+                        int group = 1) {
   using Rl = sparse::real_t<V>;
   auto dev = open_device(id);
   Ilu0<V> m(dev, a, group);
@@ -203,14 +215,16 @@ void device_equals_host(const std::string& id, const sparse::Csr<V>& a, const st
   const auto r = random_values<V>(n, 17);
   Buffer<V> x(dev, n), y(dev, n);
   x.copy_from_host(r);
-  y.copy_from_host(std::vector<V>(n, val<V>(std::numeric_limits<double>::quiet_NaN(), 1e30)));  // poison
+  y.copy_from_host(
+      std::vector<V>(n, val<V>(std::numeric_limits<double>::quiet_NaN(), 1e30)));  // poison
   m.apply(x, y);
   const auto got = y.to_vector();
   const auto want = ilu0_solve_host(m.factors(), r);
   ASSERT_EQ(got.size(), want.size());
   EXPECT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(V)), 0)
       << what << " on " << id << " (" << sizeof(Rl) << "-byte reals, groups of " << group << ")";
-  for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(std::abs(W(got[i])))) << what << " row " << i;
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_TRUE(std::isfinite(std::abs(W(got[i])))) << what << " row " << i;
 }
 
 // nonsymmetric's stencil with every 7th row and column empty, as TRACE's
@@ -224,7 +238,8 @@ sparse::Csr<V> with_ghost_rows(std::size_t n) {
     for (long off : {-2L, -1L, 0L, 1L, 3L}) {
       const long c = static_cast<long>(i) + off;
       if (c < 0 || c >= static_cast<long>(n) || ghost(c)) continue;
-      rows[i].push_back({static_cast<std::size_t>(c), off == 0 ? val<V>(6, 2) : val<V>(0.5 - 0.1 * double(off), 0.25)});
+      rows[i].push_back({static_cast<std::size_t>(c),
+                         off == 0 ? val<V>(6, 2) : val<V>(0.5 - 0.1 * double(off), 0.25)});
     }
   }
   return from_rows(n, rows);
@@ -240,7 +255,8 @@ sparse::Csr<V> with_ghost_rows(std::size_t n) {
 template <class V>
 void device_types(const std::string& id) {
   for (int group : {1, 5, 7, 64, 300}) {
-    device_equals_host<V>(id, convection_diffusion<V>(37, 29, 9), "convection-diffusion 37x29", group);
+    device_equals_host<V>(id, convection_diffusion<V>(37, 29, 9), "convection-diffusion 37x29",
+                          group);
     device_equals_host<V>(id, nonsymmetric<V>(1001, 10), "nonsymmetric 1001", group);
   }
   device_equals_host<V>(id, band<V>(300, 8, 11), "band 8 (512 entries per group)", 64);
@@ -289,7 +305,8 @@ TEST_P(Ilu0Device, PreconditionsGmresAndBicgstab) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Ilu0Device, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, Ilu0Device, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 }  // namespace
 }  // namespace tessera::krylov

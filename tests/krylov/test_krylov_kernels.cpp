@@ -34,7 +34,8 @@ std::vector<V> poisoned(std::size_t n) {
 }
 
 template <class V>
-void check_dots(const std::string& id, std::size_t n = 2 * TS_REDUCE_CHUNK + 777) {  // three chunks, the last partial
+void check_dots(const std::string& id,
+                std::size_t n = 2 * TS_REDUCE_CHUNK + 777) {  // three chunks, the last partial
   const int k = 3;
   auto dev = open_device(id);
   DeviceVectorOps<V> ops(dev, n, k);
@@ -59,10 +60,12 @@ void check_dots(const std::string& id, std::size_t n = 2 * TS_REDUCE_CHUNK + 777
     }
     const std::complex<double> g(got[static_cast<std::size_t>(i)]);
     EXPECT_LE(std::abs(g - ref), tol<V>() * std::abs(scale)) << "dot " << i << " on " << id;
-    if constexpr (sparse::is_complex_v<V>) {  // the conjugate is really there: ten times the rounding bound
+    if constexpr (sparse::is_complex_v<
+                      V>) {  // the conjugate is really there: ten times the rounding bound
       EXPECT_GT(std::abs(g - noconj), 10 * tol<V>() * std::abs(scale));
     }
-    EXPECT_EQ(got[static_cast<std::size_t>(i)], cpu[static_cast<std::size_t>(i)]) << "not bitwise equal to the CPU";
+    EXPECT_EQ(got[static_cast<std::size_t>(i)], cpu[static_cast<std::size_t>(i)])
+        << "not bitwise equal to the CPU";
   }
   // <v, v> is real and positive.
   V self{};
@@ -97,19 +100,24 @@ void check_combine(const std::string& id) {
     std::complex<double> ref = std::complex<double>(a) * std::complex<double>(hx[n + e]);
     double scale = std::abs(std::complex<double>(hx[n + e]));
     for (int i = 0; i + 1 < k; ++i) {
-      ref += std::complex<double>(c[std::size_t(i)]) * std::complex<double>(hb[(std::size_t(i) + 1) * n + e]);
+      ref += std::complex<double>(c[std::size_t(i)]) *
+             std::complex<double>(hb[(std::size_t(i) + 1) * n + e]);
       scale += std::abs(std::complex<double>(hb[(std::size_t(i) + 1) * n + e]));
     }
-    ASSERT_LE(std::abs(std::complex<double>(got[n + e]) - ref), tol<V>() * 4 * scale) << "element " << e;
+    ASSERT_LE(std::abs(std::complex<double>(got[n + e]) - ref), tol<V>() * 4 * scale)
+        << "element " << e;
     ASSERT_EQ(got[n + e], cpu[n + e]) << "not bitwise equal to the CPU at " << e;
-    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[e])))) << "slot 0 must stay untouched";
+    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[e]))))
+        << "slot 0 must stay untouched";
   }
   // In place, no x term: y = sum c_i v_i (k terms).
   ops.combine(y, 0, V(0), nullptr, 0, &basis, 0, k, c.data());
   got = ops.get(y);
   for (std::size_t e = 0; e < n; e += 97) {
     std::complex<double> ref = 0;
-    for (int i = 0; i < k; ++i) ref += std::complex<double>(c[std::size_t(i)]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+    for (int i = 0; i < k; ++i)
+      ref += std::complex<double>(c[std::size_t(i)]) *
+             std::complex<double>(hb[std::size_t(i) * n + e]);
     EXPECT_LE(std::abs(std::complex<double>(got[e]) - ref), tol<V>() * 8);
   }
 }
@@ -132,7 +140,8 @@ void check_block_diag(const std::string& id) {
     const std::size_t blk = i / bs, r = i % bs;
     std::complex<double> ref = 0;
     for (std::size_t c = 0; c < std::size_t(bs); ++c)
-      ref += std::complex<double>(hd[blk * bs * bs + r * bs + c]) * std::complex<double>(hx[blk * bs + c]);
+      ref += std::complex<double>(hd[blk * bs * bs + r * bs + c]) *
+             std::complex<double>(hx[blk * bs + c]);
     ASSERT_LE(std::abs(std::complex<double>(got[i]) - ref), tol<V>() * 10) << "row " << i;
   }
 }
@@ -186,11 +195,13 @@ void check_combine2(const std::string& id, int j) {
   DeviceVectorOps<V> cpu_ops(open_device("cpu"), n, slots);
   HostVectorOps<V> host_ops(n, slots);
   auto hb = random_values<V>(n * slots, 51), hw = random_values<V>(n, 52);
-  for (std::size_t e = 0; e < n; ++e) hb[(j + 1) * n + e] = val<V>(std::nan(""), std::nan(""));  // poisoned output
+  for (std::size_t e = 0; e < n; ++e)
+    hb[(j + 1) * n + e] = val<V>(std::nan(""), std::nan(""));  // poisoned output
   const auto c = random_values<V>(j + 1, 53), c2 = random_values<V>(j, 54);
   const V a = val<V>(1.25, -0.5), a2 = val<V>(-0.75, 0.25);
   auto run_fused = [&](auto& o, auto& basis, auto& w) {
-    o.combine2(basis, j + 1, a, &w, 0, &basis, 0, j + 1, c.data(), {&basis, std::size_t(j), a2, &basis, std::size_t(j), j, c2.data()});
+    o.combine2(basis, j + 1, a, &w, 0, &basis, 0, j + 1, c.data(),
+               {&basis, std::size_t(j), a2, &basis, std::size_t(j), j, c2.data()});
   };
   auto basis = ops.make(slots), w = ops.make(), sep = ops.make(slots);
   ops.set(basis, hb);
@@ -213,25 +224,32 @@ void check_combine2(const std::string& id, int j) {
       ASSERT_EQ(got[e], hb[e]) << "slot " << slot << " must stay untouched";
       continue;
     }
-    ASSERT_EQ(got[e], want[e]) << "slot " << slot << " element " << e % n << ": fused != separate on " << id;
-    ASSERT_EQ(got[e], cpu[e]) << "slot " << slot << " element " << e % n << ": differs from the CPU device";
-    ASSERT_EQ(got[e], hbasis[e]) << "slot " << slot << " element " << e % n << ": differs from the host";
+    ASSERT_EQ(got[e], want[e]) << "slot " << slot << " element " << e % n
+                               << ": fused != separate on " << id;
+    ASSERT_EQ(got[e], cpu[e]) << "slot " << slot << " element " << e % n
+                              << ": differs from the CPU device";
+    ASSERT_EQ(got[e], hbasis[e]) << "slot " << slot << " element " << e % n
+                                 << ": differs from the host";
   }
   // the reference in double for slot j (it read the old v_j before slot j+1
   // was formed); |coefficients|, |values| <= 1 and j + 1 terms: absolute
   // tolerance tol * 2 (j + 1)
   for (std::size_t e = 0; e < n; e += 37) {
     std::complex<double> ref = std::complex<double>(a2) * std::complex<double>(hb[j * n + e]);
-    for (int i = 0; i < j; ++i) ref += std::complex<double>(c2[std::size_t(i)]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+    for (int i = 0; i < j; ++i)
+      ref += std::complex<double>(c2[std::size_t(i)]) *
+             std::complex<double>(hb[std::size_t(i) * n + e]);
     EXPECT_LE(std::abs(std::complex<double>(got[j * n + e]) - ref), tol<V>() * 2 * (j + 1)) << e;
   }
   // a second output without an x term (a2 ignored): the bits of combine without x
   auto y2 = ops.make(), y2sep = ops.make(), first = ops.make();
   ops.set(y2, poisoned<V>(n));
-  ops.combine2(first, 0, a, &w, 0, &basis, 0, j + 1, c.data(), {&y2, 0, a2, nullptr, 0, j, c2.data()});
+  ops.combine2(first, 0, a, &w, 0, &basis, 0, j + 1, c.data(),
+               {&y2, 0, a2, nullptr, 0, j, c2.data()});
   ops.combine(y2sep, 0, V(0), nullptr, 0, &basis, 0, j, c2.data());
   const auto g2 = ops.get(y2), s2 = ops.get(y2sep);
-  for (std::size_t e = 0; e < n; ++e) ASSERT_EQ(g2[e], s2[e]) << "second output without x, element " << e;
+  for (std::size_t e = 0; e < n; ++e)
+    ASSERT_EQ(g2[e], s2[e]) << "second output without x, element " << e;
 }
 
 // The fused update of CG and BiCGStab (y = a x + b u + c w, y2 likewise,
@@ -254,8 +272,8 @@ void check_update(const std::string& id) {
                    Shape{false, false, false, false, true}, Shape{true, true, false, true, true},
                    Shape{false, false, true, false, false}}) {
     auto host = [&](std::uint64_t seed) { return random_values<V>(n, seed); };
-    const auto hx = host(21), hu = host(22), hw = host(23), hx2 = host(24), hu2 = host(25), hd = host(26),
-               he = host(27);
+    const auto hx = host(21), hu = host(22), hw = host(23), hx2 = host(24), hu2 = host(25),
+               hd = host(26), he = host(27);
     auto load = [&](const std::vector<V>& h) {
       Vec v = ops.make();
       ops.set(v, h);
@@ -267,8 +285,9 @@ void check_update(const std::string& id) {
     d.copy_from_host(hd);
     Vec z = load(poisoned<V>(n));
     V got[2] = {val<V>(-7, 7), val<V>(-7, 7)};
-    ops.update(y, Lin{&y, a, &u, b, sh.w ? &w : nullptr, c}, sh.y2 ? &y2 : nullptr, Lin{&y2, one, &u2, c, &w, a},
-               sh.z ? &d : nullptr, sh.z ? &z : nullptr, {sh.norm, sh.z, sh.e ? &e : nullptr}, got);
+    ops.update(y, Lin{&y, a, &u, b, sh.w ? &w : nullptr, c}, sh.y2 ? &y2 : nullptr,
+               Lin{&y2, one, &u2, c, &w, a}, sh.z ? &d : nullptr, sh.z ? &z : nullptr,
+               {sh.norm, sh.z, sh.e ? &e : nullptr}, got);
     // separate kernels
     Vec ry = load(hx), ry2 = load(hx2), rz = load(poisoned<V>(n));
     const V cu[1] = {b};
@@ -282,26 +301,33 @@ void check_update(const std::string& id) {
     std::vector<V> want;
     V t{};
     if (sh.norm) ops.dots(ry, 0, 1, ry, 0, &t), want.push_back(t);
-    if (sh.z) ops.dots(ry, 0, 1, rz, 0, &t), want.push_back(t);
-    else if (sh.e) ops.dots(e, 0, 1, ry, 0, &t), want.push_back(t);
-    const std::string what = std::string(typeid(V).name()) + " on " + id + " shape " + std::to_string(sh.w) +
-                             std::to_string(sh.y2) + std::to_string(sh.z) + std::to_string(sh.e) +
-                             std::to_string(sh.norm);
+    if (sh.z)
+      ops.dots(ry, 0, 1, rz, 0, &t), want.push_back(t);
+    else if (sh.e)
+      ops.dots(e, 0, 1, ry, 0, &t), want.push_back(t);
+    const std::string what = std::string(typeid(V).name()) + " on " + id + " shape " +
+                             std::to_string(sh.w) + std::to_string(sh.y2) + std::to_string(sh.z) +
+                             std::to_string(sh.e) + std::to_string(sh.norm);
     auto same = [&](const Vec& f, const Vec& r, const char* name) {
       const auto fv = ops.get(f), rv = ops.get(r);
-      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fv[i], rv[i]) << what << " " << name << "[" << i << "]";
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(fv[i], rv[i]) << what << " " << name << "[" << i << "]";
     };
     same(y, ry, "y");
-    if (sh.y2) same(y2, ry2, "y2");
-    else same(y2, load(hx2), "y2 (untouched)");
+    if (sh.y2)
+      same(y2, ry2, "y2");
+    else
+      same(y2, load(hx2), "y2 (untouched)");
     if (sh.z) same(z, rz, "z");
-    for (std::size_t q = 0; q < want.size(); ++q) EXPECT_EQ(got[q], want[q]) << what << " product " << q;
+    for (std::size_t q = 0; q < want.size(); ++q)
+      EXPECT_EQ(got[q], want[q]) << what << " product " << q;
     if (want.size() < 2) {
       EXPECT_EQ(got[1], val<V>(-7, 7)) << what << " (no second product)";
     }
     // <e, y> cannot share the pass with z = d y: refused, not silently <y, z>
     if (sh.z) {
-      EXPECT_THROW(ops.update(y, Lin{&y, a, &u, b, nullptr, c}, nullptr, Lin{}, &d, &z, {false, false, &e}, got),
+      EXPECT_THROW(ops.update(y, Lin{&y, a, &u, b, nullptr, c}, nullptr, Lin{}, &d, &z,
+                              {false, false, &e}, got),
                    Error)
           << what;
     }
@@ -311,7 +337,8 @@ void check_update(const std::string& id) {
       using C = std::complex<double>;
       C ref = C(a) * C(hx[i]) + C(b) * C(hu[i]);
       if (sh.w) ref += C(c) * C(hw[i]);
-      EXPECT_LE(std::abs(C(fy[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref))) << what << " y[" << i << "]";
+      EXPECT_LE(std::abs(C(fy[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref)))
+          << what << " y[" << i << "]";
     }
   }
 }
@@ -324,16 +351,19 @@ void update_with_one_term(const std::string& id) {
   DeviceVectorOps<V> ops(dev, 300, 1);
   using Lin = typename DeviceVectorOps<V>::Lin;
   auto y = ops.make(), u = ops.make(), w = ops.make();
-  const auto hy = random_values<V>(300, 31), hu = random_values<V>(300, 32), hw = random_values<V>(300, 33);
+  const auto hy = random_values<V>(300, 31), hu = random_values<V>(300, 32),
+             hw = random_values<V>(300, 33);
   ops.set(y, hy), ops.set(u, hu), ops.set(w, hw);
   const V a = val<V>(0.5, 0.25), b = val<V>(-1, 0.5), c = val<V>(2, -1);
   V out[2]{};
-  ops.update(y, Lin{&y, a, &u, b, &w, c}, nullptr, Lin{}, nullptr, nullptr, {true, false, nullptr}, out);
+  ops.update(y, Lin{&y, a, &u, b, &w, c}, nullptr, Lin{}, nullptr, nullptr, {true, false, nullptr},
+             out);
   const auto got = ops.get(y);
   for (std::size_t i = 0; i < 300; ++i) {
     using C = std::complex<double>;
     const C ref = C(a) * C(hy[i]) + C(b) * C(hu[i]) + C(c) * C(hw[i]);
-    ASSERT_LE(std::abs(C(got[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref))) << id << " y[" << i << "]";
+    ASSERT_LE(std::abs(C(got[i]) - ref), 10 * tol<V>() * (1 + std::abs(ref)))
+        << id << " y[" << i << "]";
   }
 }
 
@@ -403,9 +433,10 @@ void check_dcgs2_coef(const std::string& id, int nc) {
   for (int j : {1, 7, 33, 100})
     for (int expl : {0, 1}) {
       const int k = j + 1;
-      const auto r = random_values<double>(4 * std::size_t(k), 900 + 2 * std::uint64_t(j) + std::uint64_t(expl));
+      const auto r = random_values<double>(4 * std::size_t(k),
+                                           900 + 2 * std::uint64_t(j) + std::uint64_t(expl));
       std::vector<R> sums(r.begin(), r.end());
-      sums[0] = R(1);  // |a_0| = 1: nu = 1/2 takes the explicit path
+      sums[0] = R(1);                               // |a_0| = 1: nu = 1/2 takes the explicit path
       sums[2 * j] = expl ? R(0.5) : R(4 * j + 10);  // nu; |a|^2 <= 2j otherwise
       const std::size_t reals = std::size_t(nc) * (2 * std::size_t(j) + 3), off = 3;
       Buffer<R> dsums(dev, sums.size()), coef(dev, reals + 2 * off);
@@ -420,9 +451,11 @@ void check_dcgs2_coef(const std::string& id, int nc) {
       point::ts_kry_dcgs2_coef(nc, j, sums.data(), st, want.data());
       const std::string what = "j " + std::to_string(j) + " nc " + std::to_string(nc) + " on " + id;
       ASSERT_EQ(st[3] != 0, expl != 0) << what;
-      for (std::size_t q = 0; q < reals; ++q) ASSERT_EQ(got[off + q], want[q]) << "value " << q << ", " << what;
+      for (std::size_t q = 0; q < reals; ++q)
+        ASSERT_EQ(got[off + q], want[q]) << "value " << q << ", " << what;
       for (std::size_t q = 0; q < off; ++q)
-        ASSERT_TRUE(std::isnan(got[q]) && std::isnan(got[off + reals + q])) << "written outside, " << what;
+        ASSERT_TRUE(std::isnan(got[q]) && std::isnan(got[off + reals + q]))
+            << "written outside, " << what;
     }
 }
 
@@ -442,7 +475,8 @@ void check_dots_block(const std::string& id, int k, int t) {
   const std::size_t n = 2 * TS_REDUCE_CHUNK + 777;
   auto dev = open_device(id);
   DeviceVectorOps<V> ops(dev, n, k + t, t);
-  const auto hb = random_values<V>(n * std::size_t(k + t + 1), 40 + std::uint64_t(k) + 3 * std::uint64_t(t));
+  const auto hb =
+      random_values<V>(n * std::size_t(k + t + 1), 40 + std::uint64_t(k) + 3 * std::uint64_t(t));
   auto basis = ops.make(std::size_t(k + t + 1));
   ops.set(basis, hb);
   // Q = slots 1..k, the block = slots k+1..k+t (offsets on both sides)
@@ -450,12 +484,17 @@ void check_dots_block(const std::string& id, int k, int t) {
   std::vector<V> one(static_cast<std::size_t>(k + t));
   ops.dots_block(basis, 1, k, std::size_t(k) + 1, t, block.data());
   ops.dots_block(basis, std::size_t(k) + 1, t, std::size_t(k) + 1, t, gram.data());
-  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " + std::to_string(t) + " on " + id;
+  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " +
+                           std::to_string(t) + " on " + id;
   for (int r = 0; r < t; ++r) {
     ops.dots(basis, 1, k, basis, std::size_t(k + 1 + r), one.data());
-    for (int i = 0; i < k; ++i) ASSERT_EQ(block[std::size_t(r) * k + i], one[std::size_t(i)]) << what << " product " << i << ", " << r;
+    for (int i = 0; i < k; ++i)
+      ASSERT_EQ(block[std::size_t(r) * k + i], one[std::size_t(i)])
+          << what << " product " << i << ", " << r;
     ops.dots(basis, std::size_t(k) + 1, t, basis, std::size_t(k + 1 + r), one.data());
-    for (int l = 0; l < t; ++l) ASSERT_EQ(gram[std::size_t(r) * t + l], one[std::size_t(l)]) << what << " Gram " << l << ", " << r;
+    for (int l = 0; l < t; ++l)
+      ASSERT_EQ(gram[std::size_t(r) * t + l], one[std::size_t(l)])
+          << what << " Gram " << l << ", " << r;
   }
   // and one product against a host reference in double (the conjugate on Q)
   std::complex<double> ref = 0, scale = 0;
@@ -464,7 +503,9 @@ void check_dots_block(const std::string& id, int k, int t) {
     ref += std::conj(q) * y;
     scale += std::abs(q) * std::abs(y);
   }
-  EXPECT_LE(std::abs(std::complex<double>(block[std::size_t(t - 1) * k]) - ref), tol<V>() * std::abs(scale)) << what;
+  EXPECT_LE(std::abs(std::complex<double>(block[std::size_t(t - 1) * k]) - ref),
+            tol<V>() * std::abs(scale))
+      << what;
 }
 
 TEST_P(KrylovKernels, BlockDotsGiveTheBitsOfDots) {
@@ -485,7 +526,8 @@ void check_combine_block(const std::string& id, int k, int t) {
   const std::size_t slots = std::size_t(k + t + 1);
   auto hb = random_values<V>(n * slots, 60 + std::uint64_t(k) + 5 * std::uint64_t(t));
   for (std::size_t e = 0; e < n; ++e) hb[(slots - 1) * n + e] = val<V>(std::nan(""), std::nan(""));
-  const auto a = random_values<V>(std::size_t(t) * t, 61), c = random_values<V>(std::size_t(t) * std::size_t(std::max(k, 1)), 62);
+  const auto a = random_values<V>(std::size_t(t) * t, 61),
+             c = random_values<V>(std::size_t(t) * std::size_t(std::max(k, 1)), 62);
   auto run = [&](const std::string& on) {
     DeviceVectorOps<V> ops(open_device(on), n, std::max(k, 1), t);
     auto basis = ops.make(slots);
@@ -494,25 +536,33 @@ void check_combine_block(const std::string& id, int k, int t) {
     return ops.get(basis);
   };
   const auto got = run(id), cpu = run("cpu");
-  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " + std::to_string(t) + " on " + id;
+  const std::string what = std::string(typeid(V).name()) + " k " + std::to_string(k) + " t " +
+                           std::to_string(t) + " on " + id;
   for (std::size_t e = 0; e < n; ++e) {
     for (int r = 0; r < t; ++r) {
       std::complex<double> ref = 0;
       double scale = 0;
       for (int l = 0; l < t; ++l) {
-        ref += std::complex<double>(a[std::size_t(r) * t + l]) * std::complex<double>(hb[std::size_t(k + l) * n + e]);
+        ref += std::complex<double>(a[std::size_t(r) * t + l]) *
+               std::complex<double>(hb[std::size_t(k + l) * n + e]);
         scale += std::abs(std::complex<double>(hb[std::size_t(k + l) * n + e]));
       }
       for (int i = 0; i < k; ++i) {
-        ref += std::complex<double>(c[std::size_t(r) * k + i]) * std::complex<double>(hb[std::size_t(i) * n + e]);
+        ref += std::complex<double>(c[std::size_t(r) * k + i]) *
+               std::complex<double>(hb[std::size_t(i) * n + e]);
         scale += std::abs(std::complex<double>(hb[std::size_t(i) * n + e]));
       }
       const std::size_t at = std::size_t(k + r) * n + e;
-      ASSERT_LE(std::abs(std::complex<double>(got[at]) - ref), tol<V>() * 4 * scale) << what << " output " << r << " element " << e;
-      ASSERT_EQ(got[at], cpu[at]) << what << " not bitwise the CPU's, output " << r << " element " << e;
+      ASSERT_LE(std::abs(std::complex<double>(got[at]) - ref), tol<V>() * 4 * scale)
+          << what << " output " << r << " element " << e;
+      ASSERT_EQ(got[at], cpu[at]) << what << " not bitwise the CPU's, output " << r << " element "
+                                  << e;
     }
-    for (int i = 0; i < k; ++i) ASSERT_EQ(got[std::size_t(i) * n + e], hb[std::size_t(i) * n + e]) << what << " basis changed";
-    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[(slots - 1) * n + e])))) << what << " wrote past the block";
+    for (int i = 0; i < k; ++i)
+      ASSERT_EQ(got[std::size_t(i) * n + e], hb[std::size_t(i) * n + e])
+          << what << " basis changed";
+    ASSERT_TRUE(std::isnan(std::real(std::complex<double>(got[(slots - 1) * n + e]))))
+        << what << " wrote past the block";
   }
 }
 
@@ -532,10 +582,13 @@ TEST_P(KrylovKernels, BlockOperationsRejectOverlapsAndOversizedBlocks) {
   auto basis = ops.make(10);
   ops.set(basis, random_values<V>(10 * n, 70));
   std::vector<V> a(64, V(1)), c(64, V(1)), out(64);
-  EXPECT_THROW(ops.combine_block(basis, 3, 4, a.data(), 0, 4, c.data()), Error);   // block 3..6 overlaps basis 0..3
-  EXPECT_THROW(ops.combine_block(basis, 4, 5, a.data(), 0, 4, c.data()), Error);   // 5 > the block capacity 4
-  EXPECT_THROW(ops.dots_block(basis, 0, 4, 8, 3, out.data()), Error);               // slots 8..10 of 10
-  EXPECT_THROW(ops.dots_block(basis, 0, 9, 9, 1, out.data()), Error);               // 9 basis vectors, capacity 8
+  EXPECT_THROW(ops.combine_block(basis, 3, 4, a.data(), 0, 4, c.data()),
+               Error);  // block 3..6 overlaps basis 0..3
+  EXPECT_THROW(ops.combine_block(basis, 4, 5, a.data(), 0, 4, c.data()),
+               Error);                                                 // 5 > the block capacity 4
+  EXPECT_THROW(ops.dots_block(basis, 0, 4, 8, 3, out.data()), Error);  // slots 8..10 of 10
+  EXPECT_THROW(ops.dots_block(basis, 0, 9, 9, 1, out.data()),
+               Error);  // 9 basis vectors, capacity 8
 }
 
 TEST_P(KrylovKernels, BlockDiagonalMultiply) {
@@ -543,7 +596,8 @@ TEST_P(KrylovKernels, BlockDiagonalMultiply) {
   check_block_diag<std::complex<double>>(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, KrylovKernels, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, KrylovKernels, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 }  // namespace
 }  // namespace tessera::krylov

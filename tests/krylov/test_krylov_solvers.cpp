@@ -32,8 +32,8 @@ struct Run {
 };
 
 template <class V>
-Run<V> solve_on(const std::string& id, const sparse::Csr<V>& a, const std::vector<V>& b, const Options& o,
-                int jacobi_block = 0) {
+Run<V> solve_on(const std::string& id, const sparse::Csr<V>& a, const std::vector<V>& b,
+                const Options& o, int jacobi_block = 0) {
   auto dev = open_device(id);
   MatrixOperator<V> op(std::make_shared<sparse::DeviceMatrix<V>>(dev, a));
   std::unique_ptr<BlockJacobi<V>> m;
@@ -62,15 +62,17 @@ class KrylovSolvers : public ::testing::TestWithParam<std::string> {};
 // to x*, and the CPU's iterates to round-off (a residual landing on the
 // tolerance may cost one iteration more or less on another backend).
 template <class V>
-void expect_converged_like_cpu(const Run<V>& r, const Run<V>& cpu, const Options& o, const std::vector<V>& xs,
-                               const std::string& what) {
+void expect_converged_like_cpu(const Run<V>& r, const Run<V>& cpu, const Options& o,
+                               const std::vector<V>& xs, const std::string& what) {
   ASSERT_EQ(r.res.status, Status::converged) << what;
   EXPECT_LE(r.res.history.back(), o.tol) << what;
   EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
   EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
   ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
   for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
-    EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0]) << what << " it " << i;
+    EXPECT_NEAR(r.res.history[i], cpu.res.history[i],
+                (single<V>() ? 1e-4 : 1e-11) * r.res.history[0])
+        << what << " it " << i;
 }
 
 // Every method x mode x value type reaches the tolerance; the recomputed true
@@ -102,10 +104,11 @@ void converge_all(const std::string& id) {
       o.max_iters = 2000;
       auto r = solve_on<V>(id, a, b, o, c.precond);
       auto cpu = solve_on<V>("cpu", a, b, o, c.precond);
-      const std::string what = std::string(to_string(c.method)) + "/" + std::string(to_string(c.ortho)) +
-                               (c.precond ? "+jacobi" : "") + " " + std::string(to_string(mode)) + " on " + id +
-                               " " + typeid(V).name() + " its " + std::to_string(r.res.iterations) + " relres " +
-                               std::to_string(r.res.history.back());
+      const std::string what = std::string(to_string(c.method)) + "/" +
+                               std::string(to_string(c.ortho)) + (c.precond ? "+jacobi" : "") +
+                               " " + std::string(to_string(mode)) + " on " + id + " " +
+                               typeid(V).name() + " its " + std::to_string(r.res.iterations) +
+                               " relres " + std::to_string(r.res.history.back());
       expect_converged_like_cpu(r, cpu, o, xs, what);
     }
   }
@@ -137,8 +140,10 @@ TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
   ASSERT_EQ(res.res.history.size(), th.res.history.size());
   EXPECT_EQ(res.res.iterations, 40);
   for (std::size_t i = 0; i < res.res.history.size(); ++i) {
-    if (GetParam() == "cpu") EXPECT_EQ(res.res.history[i], th.res.history[i]) << i;
-    else EXPECT_NEAR(res.res.history[i], th.res.history[i], 1e-5 * res.res.history[0]) << i;
+    if (GetParam() == "cpu")
+      EXPECT_EQ(res.res.history[i], th.res.history[i]) << i;
+    else
+      EXPECT_NEAR(res.res.history[i], th.res.history[i], 1e-5 * res.res.history[0]) << i;
   }
   EXPECT_GT(th.res.time.transfer, 0.0);
   EXPECT_LE(rel_error(res.x, th.x), GetParam() == "cpu" ? 0.0 : 1e-5);
@@ -156,11 +161,15 @@ TEST_P(KrylovSolvers, ThesisModeGivesTheResidentIterates) {
     auto r2 = solve_on<V>(GetParam(), m == Method::cg ? h : a, m == Method::cg ? bh : b, q);
     ASSERT_EQ(r1.res.history.size(), r2.res.history.size()) << to_string(m);
     for (std::size_t i = 0; i < r1.res.history.size(); ++i) {
-      if (GetParam() == "cpu") EXPECT_EQ(r1.res.history[i], r2.res.history[i]) << to_string(m) << " " << i;
-      else EXPECT_NEAR(r1.res.history[i], r2.res.history[i], 1e-5 * r1.res.history[0]) << to_string(m) << " " << i;
+      if (GetParam() == "cpu")
+        EXPECT_EQ(r1.res.history[i], r2.res.history[i]) << to_string(m) << " " << i;
+      else
+        EXPECT_NEAR(r1.res.history[i], r2.res.history[i], 1e-5 * r1.res.history[0])
+            << to_string(m) << " " << i;
     }
     EXPECT_LE(rel_error(r1.x, r2.x), GetParam() == "cpu" ? 0.0 : 1e-5) << to_string(m);
-    EXPECT_GT(r2.res.time.transfer, 0.0) << to_string(m) << ": the thesis mode copies every iteration";
+    EXPECT_GT(r2.res.time.transfer, 0.0)
+        << to_string(m) << ": the thesis mode copies every iteration";
   }
 }
 
@@ -184,17 +193,21 @@ void fused_equals_resident_dcgs2(const std::string& id) {
       const auto res = solve_on<V>(id, a, b, o, precond);
       o.mode = Mode::fused;
       o.ortho = Ortho::cgs2;  // the fused mode's CGS2 is DCGS2
-      for (bool pipeline : {true, false}) {  // coefficients on the device, or one host round trip per step
+      for (bool pipeline :
+           {true, false}) {  // coefficients on the device, or one host round trip per step
         o.pipeline = pipeline;
         const auto fu = solve_on<V>(id, a, b, o, precond);
         const std::string what = std::string(typeid(V).name()) + (precond ? " +jacobi" : "") +
-                                 (fixed ? " fixed" : " to tol") + (pipeline ? " pipelined" : " one round trip per step") +
-                                 " on " + id;
+                                 (fixed ? " fixed" : " to tol") +
+                                 (pipeline ? " pipelined" : " one round trip per step") + " on " +
+                                 id;
         ASSERT_EQ(fu.res.status, res.res.status) << what;
         ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
         ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
-        for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
-        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+        for (std::size_t i = 0; i < res.res.history.size(); ++i)
+          ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
         EXPECT_EQ(fu.res.true_relres, res.res.true_relres) << what;
         if (!fixed) {
           EXPECT_EQ(fu.res.status, Status::converged) << what;
@@ -237,14 +250,16 @@ void fused_cg_bicgstab_equal_resident(const std::string& id) {
         const auto res = solve_on<V>(id, a, b, o, precond);
         o.mode = Mode::fused;
         const auto fu = solve_on<V>(id, a, b, o, precond);
-        const std::string what = std::string(to_string(method)) + " " + typeid(V).name() + " precond " +
-                                 std::to_string(precond) + (fixed ? " fixed" : " to tol") + " on " + id;
+        const std::string what = std::string(to_string(method)) + " " + typeid(V).name() +
+                                 " precond " + std::to_string(precond) +
+                                 (fixed ? " fixed" : " to tol") + " on " + id;
         ASSERT_EQ(fu.res.status, res.res.status) << what;
         ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
         ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
         for (std::size_t i = 0; i < res.res.history.size(); ++i)
           ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
-        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
         EXPECT_EQ(fu.res.true_relres, res.res.true_relres) << what;
         if (!fixed) {
           EXPECT_EQ(fu.res.status, Status::converged) << what;
@@ -282,7 +297,8 @@ void compressed_basis_converges(const std::string& id) {
     Mode mode;
     Ortho ortho;
   };
-  for (Case c : {Case{Mode::fused, Ortho::cgs2}, Case{Mode::resident, Ortho::dcgs2}, Case{Mode::resident, Ortho::mgs}})
+  for (Case c : {Case{Mode::fused, Ortho::cgs2}, Case{Mode::resident, Ortho::dcgs2},
+                 Case{Mode::resident, Ortho::mgs}})
     for (int precond : {0, 1}) {
       Options o;
       o.mode = c.mode;
@@ -294,11 +310,10 @@ void compressed_basis_converges(const std::string& id) {
       o.measure_orthogonality = true;
       const auto r = solve_on<V>(id, a, b, o, precond);
       const auto cpu = solve_on<V>("cpu", a, b, o, precond);
-      const std::string what = std::string(typeid(V).name()) + " " + std::string(to_string(c.mode)) + "/" +
-                               std::string(to_string(c.ortho)) +
-                               (precond ? " +jacobi" : "") + " on " + id + " its " +
-                               std::to_string(r.res.iterations) + " loss " +
-                               fmt_g(r.res.orthogonality_loss);
+      const std::string what =
+          std::string(typeid(V).name()) + " " + std::string(to_string(c.mode)) + "/" +
+          std::string(to_string(c.ortho)) + (precond ? " +jacobi" : "") + " on " + id + " its " +
+          std::to_string(r.res.iterations) + " loss " + fmt_g(r.res.orthogonality_loss);
       ASSERT_EQ(r.res.status, Status::converged) << what;
       EXPECT_LE(r.res.true_relres, (single<V>() ? 20 : 10) * o.tol) << what;
       EXPECT_LE(rel_error(r.x, xs), single<V>() ? 2e-4 : 1e-8) << what;
@@ -308,7 +323,8 @@ void compressed_basis_converges(const std::string& id) {
       }
       ASSERT_LE(std::abs(r.res.iterations - cpu.res.iterations), 1) << what;
       for (std::size_t i = 0; i < std::min(r.res.history.size(), cpu.res.history.size()); ++i)
-        EXPECT_NEAR(r.res.history[i], cpu.res.history[i], (single<V>() ? 1e-4 : 1e-11) * r.res.history[0])
+        EXPECT_NEAR(r.res.history[i], cpu.res.history[i],
+                    (single<V>() ? 1e-4 : 1e-11) * r.res.history[0])
             << what << " it " << i;
     }
 }
@@ -336,7 +352,8 @@ void compressed_basis_any_scale(const std::string& id) {
       const auto r = solve_on<V>(id, as, b, o);
       const std::string what = std::string(typeid(V).name()) + " scale " + fmt_g(scale) + " " +
                                std::string(to_string(mode)) + " on " + id + " its " +
-                               std::to_string(r.res.iterations) + " restarts " + std::to_string(r.res.restarts);
+                               std::to_string(r.res.iterations) + " restarts " +
+                               std::to_string(r.res.restarts);
       ASSERT_EQ(r.res.status, Status::converged) << what;
       EXPECT_FALSE(r.res.happy_breakdown) << what;
       EXPECT_LE(r.res.iterations, 40) << what;  // 10-13 unscaled
@@ -400,8 +417,9 @@ void dcgs2_explicit_path(const std::string& id) {
   o.max_iters = 40;
   o.mode = Mode::resident;
   const auto res = solve_on<V>(id, a, b, o);
-  const std::string what0 = std::string(typeid(V).name()) + " on " + id + " its " + std::to_string(res.res.iterations) +
-                            " explicit " + std::to_string(res.res.dcgs2_explicit);
+  const std::string what0 = std::string(typeid(V).name()) + " on " + id + " its " +
+                            std::to_string(res.res.iterations) + " explicit " +
+                            std::to_string(res.res.dcgs2_explicit);
   ASSERT_EQ(res.res.dcgs2_explicit, 1) << what0;
   EXPECT_TRUE(res.res.happy_breakdown) << what0;
   EXPECT_EQ(res.res.status, Status::converged) << what0;
@@ -411,13 +429,16 @@ void dcgs2_explicit_path(const std::string& id) {
   for (bool pipeline : {true, false}) {
     o.pipeline = pipeline;
     const auto fu = solve_on<V>(id, a, b, o);
-    const std::string what = what0 + (pipeline ? " fused, pipelined" : " fused, one round trip per step");
+    const std::string what =
+        what0 + (pipeline ? " fused, pipelined" : " fused, one round trip per step");
     ASSERT_EQ(fu.res.dcgs2_explicit, res.res.dcgs2_explicit) << what;
     ASSERT_EQ(fu.res.status, res.res.status) << what;
     ASSERT_EQ(fu.res.iterations, res.res.iterations) << what;
     ASSERT_EQ(fu.res.history.size(), res.res.history.size()) << what;
-    for (std::size_t i = 0; i < res.res.history.size(); ++i) ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
-    for (std::size_t i = 0; i < d.size(); ++i) ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
+    for (std::size_t i = 0; i < res.res.history.size(); ++i)
+      ASSERT_EQ(fu.res.history[i], res.res.history[i]) << what << " it " << i;
+    for (std::size_t i = 0; i < d.size(); ++i)
+      ASSERT_EQ(fu.x[i], res.x[i]) << what << " x[" << i << "]";
   }
 }
 
@@ -446,9 +467,11 @@ TEST_P(KrylovSolvers, Cgs2KeepsOrthogonalityWhereCgsLosesIt) {
     o.measure_orthogonality = true;
     return solve_on<V>(GetParam(), a, b, o).res;
   };
-  const Result mgs = run(Ortho::mgs), cgs = run(Ortho::cgs), cgs2 = run(Ortho::cgs2), dcgs2 = run(Ortho::dcgs2);
-  std::printf("orthogonality loss: mgs %.3g cgs %.3g cgs2 %.3g dcgs2 %.3g\n", mgs.orthogonality_loss,
-              cgs.orthogonality_loss, cgs2.orthogonality_loss, dcgs2.orthogonality_loss);
+  const Result mgs = run(Ortho::mgs), cgs = run(Ortho::cgs), cgs2 = run(Ortho::cgs2),
+               dcgs2 = run(Ortho::dcgs2);
+  std::printf("orthogonality loss: mgs %.3g cgs %.3g cgs2 %.3g dcgs2 %.3g\n",
+              mgs.orthogonality_loss, cgs.orthogonality_loss, cgs2.orthogonality_loss,
+              dcgs2.orthogonality_loss);
   EXPECT_GT(cgs.orthogonality_loss, 1e-3) << "CGS should lose orthogonality here";
   EXPECT_LT(cgs2.orthogonality_loss, 1e-13) << "CGS2 keeps ||I - V^H V|| at round-off";
   EXPECT_LT(dcgs2.orthogonality_loss, 1e-13) << "so does the delayed CGS2";
@@ -477,7 +500,8 @@ TEST_P(KrylovSolvers, OrthogonalisationsAgreeOnWellConditionedProblems) {
   }
   for (std::size_t m = 1; m < h.size(); ++m) {
     ASSERT_EQ(h[0].size(), h[m].size()) << m;
-    for (std::size_t i = 0; i < h[0].size(); ++i) EXPECT_NEAR(h[m][i], h[0][i], 1e-12) << m << " it " << i;
+    for (std::size_t i = 0; i < h[0].size(); ++i)
+      EXPECT_NEAR(h[m][i], h[0][i], 1e-12) << m << " it " << i;
   }
 }
 
@@ -502,8 +526,9 @@ void sstep_converges(const std::string& id) {
       o.max_iters = 2000;
       const auto r = solve_on<V>(id, a, b, o, precond);
       const auto cpu = solve_on<V>("cpu", a, b, o, precond);
-      const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs) + (precond ? " jacobi" : "") +
-                               " on " + id + " its " + std::to_string(r.res.iterations) + " relres " +
+      const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs) +
+                               (precond ? " jacobi" : "") + " on " + id + " its " +
+                               std::to_string(r.res.iterations) + " relres " +
                                std::to_string(r.res.history.back());
       expect_converged_like_cpu(r, cpu, o, xs, what);
     }
@@ -541,13 +566,16 @@ TEST_P(KrylovSolvers, SstepGmresGivesGmresIteratesAndAnOrthonormalBasis) {
         const std::string what = std::string(typeid(V).name()) + " s " + std::to_string(bs);
         ASSERT_EQ(r.history.size(), ref.history.size()) << what;
         for (std::size_t i = 0; i < ref.history.size(); ++i)
-          EXPECT_NEAR(r.history[i], ref.history[i], 1e-9 * ref.history[i] + 1e-14) << what << " it " << i;
+          EXPECT_NEAR(r.history[i], ref.history[i], 1e-9 * ref.history[i] + 1e-14)
+              << what << " it " << i;
         EXPECT_LT(r.orthogonality_loss, 1e-12) << what;
         EXPECT_LE(r.true_relres, 1e-11) << what;
       }
     };
-    if (cplx) run_all(std::complex<double>{});
-    else run_all(double{});
+    if (cplx)
+      run_all(std::complex<double>{});
+    else
+      run_all(double{});
   }
 }
 
@@ -639,7 +667,8 @@ TEST_P(KrylovSolvers, RestartedGmresConvergesMonotonically) {
   auto r = solve_on<V>(GetParam(), a, multiply(a, xs), o);
   EXPECT_EQ(r.res.status, Status::converged);
   EXPECT_GE(r.res.restarts, 2);
-  for (std::size_t i = 1; i < r.res.history.size(); ++i) EXPECT_LE(r.res.history[i], r.res.history[i - 1] * (1 + 1e-12));
+  for (std::size_t i = 1; i < r.res.history.size(); ++i)
+    EXPECT_LE(r.res.history[i], r.res.history[i - 1] * (1 + 1e-12));
   EXPECT_LE(rel_error(r.x, xs), 1e-8);
 }
 
@@ -673,7 +702,8 @@ TEST_P(KrylovSolvers, CgWithMultigridCycleOnPoisson3d) {
     const mg::Dims d{n, n, n, 3};
     PoissonOperator<T> a(dev, d);
     MultigridPreconditioner<T> m(dev, d);
-    const auto xs = mg::to_halo_layout(d, random_values<T>(static_cast<std::size_t>(d.points()), 51));
+    const auto xs =
+        mg::to_halo_layout(d, random_values<T>(static_cast<std::size_t>(d.points()), 51));
     Buffer<T> xsb(dev, d.storage()), b(dev, d.storage()), x(dev, d.storage());
     xsb.copy_from_host(xs);
     a.apply(xsb, b);
@@ -688,7 +718,8 @@ TEST_P(KrylovSolvers, CgWithMultigridCycleOnPoisson3d) {
     EXPECT_LE(rel_error(x.to_vector(), xs), 1e-5);
     return r.iterations;
   };
-  const int mg15 = iterations(15, true), mg31 = iterations(31, true), plain31 = iterations(31, false);
+  const int mg15 = iterations(15, true), mg31 = iterations(31, true),
+            plain31 = iterations(31, false);
   EXPECT_LT(mg31, 15);
   EXPECT_LE(std::abs(mg31 - mg15), 2) << "MG-CG iterations must not grow with n";
   EXPECT_GT(plain31, 3 * mg31);
@@ -707,7 +738,8 @@ TEST_P(KrylovSolvers, MatrixFreeOperatorMatchesTheSparseMatrix) {
   for (std::size_t i = 0; i < n; ++i) hd[i] = V(static_cast<float>(d[i]), 0.5f);
   dd.copy_from_host(hd);
   DeviceVectorOps<V> ops(dev, n, 1);
-  FunctionOperator<V> free_op(dev, n, [&](const Buffer<V>& x, Buffer<V>& y) { ops.block_diag(1, dd, x, y); });
+  FunctionOperator<V> free_op(
+      dev, n, [&](const Buffer<V>& x, Buffer<V>& y) { ops.block_diag(1, dd, x, y); });
   std::vector<std::vector<std::pair<std::size_t, V>>> rows(n);
   for (std::size_t i = 0; i < n; ++i) rows[i].push_back({i, hd[i]});
   const auto a = from_rows(n, rows);
@@ -723,7 +755,8 @@ TEST_P(KrylovSolvers, MatrixFreeOperatorMatchesTheSparseMatrix) {
   auto rm = solve_on<V>(GetParam(), a, hb, o);
   EXPECT_EQ(rf.status, Status::converged);
   ASSERT_EQ(rf.iterations, rm.res.iterations);
-  for (std::size_t i = 0; i < rf.history.size(); ++i) EXPECT_NEAR(rf.history[i], rm.res.history[i], 1e-5) << i;
+  for (std::size_t i = 0; i < rf.history.size(); ++i)
+    EXPECT_NEAR(rf.history[i], rm.res.history[i], 1e-5) << i;
   EXPECT_LE(rel_error(x.to_vector(), xs), 1e-4);
 }
 
@@ -742,9 +775,12 @@ TEST_P(KrylovSolvers, TimeSplitIsConsistent) {
     const auto t = solve_on<V>(GetParam(), a, b, o).res.time;
     EXPECT_GT(t.spmv, 0.0);
     EXPECT_GT(t.ortho, 0.0);
-    EXPECT_NEAR(t.spmv + t.ortho + t.precond + t.transfer + t.other, t.total, 1e-9 + 1e-6 * t.total);
-    if (mode == Mode::resident) EXPECT_EQ(t.transfer, 0.0);
-    else EXPECT_GT(t.transfer, 0.0);
+    EXPECT_NEAR(t.spmv + t.ortho + t.precond + t.transfer + t.other, t.total,
+                1e-9 + 1e-6 * t.total);
+    if (mode == Mode::resident)
+      EXPECT_EQ(t.transfer, 0.0);
+    else
+      EXPECT_GT(t.transfer, 0.0);
   }
 }
 
@@ -767,7 +803,8 @@ TEST_P(KrylovSolvers, EventTimeSplitLeavesTheRunUnchanged) {
     const auto ev = solve_on<V>(GetParam(), a, b, o);
     const std::string what = std::string(to_string(mode)) + " on " + GetParam();
     ASSERT_EQ(ev.res.history.size(), plain.res.history.size()) << what;
-    for (std::size_t i = 0; i < plain.res.history.size(); ++i) ASSERT_EQ(ev.res.history[i], plain.res.history[i]) << what;
+    for (std::size_t i = 0; i < plain.res.history.size(); ++i)
+      ASSERT_EQ(ev.res.history[i], plain.res.history[i]) << what;
     for (std::size_t i = 0; i < plain.x.size(); ++i) ASSERT_EQ(ev.x[i], plain.x[i]) << what;
     const auto& t = ev.res.time;
     EXPECT_GT(t.spmv, 0.0) << what;
@@ -797,9 +834,10 @@ TEST_P(KrylovSolvers, EventTimeSplitCountsEveryPhaseOfALongRun) {
   ASSERT_GT(wall.res.time.phases, 4096 + 100) << "the run must outlast one harvest";
   EXPECT_EQ(ev.res.time.phases, wall.res.time.phases) << GetParam();
   ASSERT_EQ(ev.res.history.size(), wall.res.history.size());
-  for (std::size_t i = 0; i < wall.res.history.size(); ++i) ASSERT_EQ(ev.res.history[i], wall.res.history[i]);
-  EXPECT_NEAR(ev.res.time.spmv + ev.res.time.ortho + ev.res.time.precond + ev.res.time.other, ev.res.time.total,
-              1e-9 + 1e-6 * ev.res.time.total);
+  for (std::size_t i = 0; i < wall.res.history.size(); ++i)
+    ASSERT_EQ(ev.res.history[i], wall.res.history[i]);
+  EXPECT_NEAR(ev.res.time.spmv + ev.res.time.ortho + ev.res.time.precond + ev.res.time.other,
+              ev.res.time.total, 1e-9 + 1e-6 * ev.res.time.total);
 }
 
 TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
@@ -810,7 +848,8 @@ TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
     BlockJacobi<V> m(dev, a, 1);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("zero diagonal entry in row 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("zero diagonal entry in row 2"), std::string::npos)
+        << e.what();
   }
   try {
     BlockJacobi<V> m(dev, a, 5);
@@ -912,7 +951,8 @@ TEST(KrylovBadInput, SizeMismatchNanAndStagnation) {
     if (m == Method::cg) {
       EXPECT_EQ(r.status, Status::stagnated);
     }
-    for (const V v : xs.to_vector()) ASSERT_TRUE(std::isfinite(v)) << to_string(m) << ": x written back not finite";
+    for (const V v : xs.to_vector())
+      ASSERT_TRUE(std::isfinite(v)) << to_string(m) << ": x written back not finite";
   }
 }
 
@@ -923,8 +963,8 @@ TEST(KrylovBadInput, CgAndBicgstabReportBreakdownInEveryMode) {
   using V = double;
   auto dev = open_device("cpu");
   MatrixOperator<V> diag(std::make_shared<sparse::DeviceMatrix<V>>(dev, diagonal<V>({1.0, -1.0})));
-  MatrixOperator<V> rot(std::make_shared<sparse::DeviceMatrix<V>>(
-      dev, from_rows<V>(2, {{{1, V(1)}}, {{0, V(-1)}}})));
+  MatrixOperator<V> rot(
+      std::make_shared<sparse::DeviceMatrix<V>>(dev, from_rows<V>(2, {{{1, V(1)}}, {{0, V(-1)}}})));
   for (Mode mode : {Mode::resident, Mode::thesis, Mode::fused})
     for (auto [m, op, rhs] : {std::tuple{Method::cg, &diag, std::vector<V>{1, 1}},
                               std::tuple{Method::bicgstab, &rot, std::vector<V>{1, 0}}}) {
@@ -940,7 +980,8 @@ TEST(KrylovBadInput, CgAndBicgstabReportBreakdownInEveryMode) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, KrylovSolvers, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, KrylovSolvers, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 }  // namespace
 }  // namespace tessera::krylov

@@ -17,7 +17,8 @@ inline Fields random_fields(const Grid& g, double amp, std::uint64_t seed, bool 
   std::uniform_real_distribution<double> ph(0, 6.283185307179586);
   const double a = ph(rng), b = ph(rng), c = ph(rng), d = ph(rng);
   const std::size_t N = static_cast<std::size_t>(g.cells());
-  Fields f{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N), std::vector<double>(N)};
+  Fields f{g, std::vector<double>(N), std::vector<double>(N), std::vector<double>(N),
+           std::vector<double>(N)};
   const double kx = 6.283185307179586 / double(g.nx), ky = 6.283185307179586 / double(g.ny),
                kz = 6.283185307179586 / double(g.nz);
   std::uniform_real_distribution<double> noise(-0.1 * amp, 0.1 * amp);
@@ -41,11 +42,16 @@ inline std::vector<std::uint8_t> mixed_flags(const Grid& g) {
     for (long y = 0; y < g.ny; ++y)
       for (long x = 0; x < g.nx; ++x) {
         auto& f = fl[static_cast<std::size_t>(x + g.nx * (y + g.ny * z))];
-        if (y == 0) f = TS_LBM_WALL;
-        else if (y == g.ny - 1) f = TS_LBM_MOVING;
-        else if (x == 0) f = TS_LBM_INLET;
-        else if (x == g.nx - 1) f = TS_LBM_OUTLET;
-        else if (x == g.nx / 2 && y == g.ny / 2) f = TS_LBM_WALL | TS_LBM_BODY;
+        if (y == 0)
+          f = TS_LBM_WALL;
+        else if (y == g.ny - 1)
+          f = TS_LBM_MOVING;
+        else if (x == 0)
+          f = TS_LBM_INLET;
+        else if (x == g.nx - 1)
+          f = TS_LBM_OUTLET;
+        else if (x == g.nx / 2 && y == g.ny / 2)
+          f = TS_LBM_WALL | TS_LBM_BODY;
       }
   return fl;
 }

@@ -17,7 +17,8 @@ Config mixed_config(Lattice l, Precision p, Collision c) {
   cfg.lattice = l;
   cfg.precision = p;
   cfg.collision = c;
-  cfg.grid = l == Lattice::d2q9 ? Grid{67, 13, 1} : Grid{37, 11, 7};  // odd, x not a multiple of the group
+  cfg.grid =
+      l == Lattice::d2q9 ? Grid{67, 13, 1} : Grid{37, 11, 7};  // odd, x not a multiple of the group
   cfg.tau = 0.61;
   cfg.force = {2e-5, 1e-5, l == Lattice::d2q9 ? 0 : -1e-5};
   cfg.u_wall = {0.08, 0, 0};
@@ -42,7 +43,8 @@ TEST_P(LbmBackends, BitwiseEqualToCpuForEveryVariant) {
     for (Precision p : {Precision::fp32, Precision::fp16s, Precision::fp64})
       for (Collision c : {Collision::bgk, Collision::trt})
         for (bool forced : {true, false}) {  // unforced runs skip the Guo terms (another code path)
-          SCOPED_TRACE(to_string(l) + " " + to_string(p) + " " + to_string(c) + (forced ? " forced" : " unforced"));
+          SCOPED_TRACE(to_string(l) + " " + to_string(p) + " " + to_string(c) +
+                       (forced ? " forced" : " unforced"));
           Config cfg = mixed_config(l, p, c);
           if (!forced) cfg.force = {0, 0, 0};
           const auto want = run("cpu", cfg, 9), got = run(GetParam(), cfg, 9);

@@ -45,7 +45,8 @@ class LbmDistributed : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LbmDistributed, EqualsTheSingleDeviceSolverBitwise) {
   const std::string id = GetParam();
-  const int max_parts = id.rfind("cuda", 0) == 0 ? 1 : 3;  // logical CPU/OpenCL devices; one GPU each
+  const int max_parts =
+      id.rfind("cuda", 0) == 0 ? 1 : 3;  // logical CPU/OpenCL devices; one GPU each
   for (Precision p : {Precision::fp32, Precision::fp16s, Precision::fp64})
     for (Collision c : {Collision::bgk, Collision::trt}) {
       const Config cfg = mixed(p, c);
@@ -81,7 +82,8 @@ TEST_P(LbmDistributed, D3Q27AndMassAgree) {
 }
 
 std::filesystem::path scratch(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("tessera_lbm_dist_" + name + "_" + std::to_string(getpid()));
+  auto d = std::filesystem::temp_directory_path() /
+           ("tessera_lbm_dist_" + name + "_" + std::to_string(getpid()));
   std::filesystem::create_directories(d);
   return d;
 }
@@ -105,7 +107,8 @@ TEST_P(LbmDistributed, CheckpointRestartsBitwiseOnAnotherPartCount) {
     EXPECT_EQ(want, single(cfg, 9));
     for (int parts : {1, max_parts}) {
       SCOPED_TRACE(to_string(p) + " restarted on " + std::to_string(parts) + " parts");
-      DistributedSolver b = read_distributed_checkpoint(dir / "a.ckpt", skeleton::Team::open(id, parts));
+      DistributedSolver b =
+          read_distributed_checkpoint(dir / "a.ckpt", skeleton::Team::open(id, parts));
       EXPECT_EQ(b.time(), 5);
       EXPECT_EQ(b.flags(), a.flags());
       b.step(4);
@@ -138,9 +141,11 @@ TEST(LbmDistributedInput, CheckpointsRestartOnTheOtherSolver) {
       EXPECT_EQ(read_checkpoint_file(dir / "pull.ckpt").layout, PopulationLayout::pull);
       EXPECT_EQ(read_checkpoint_file(dir / "esoteric.ckpt").layout, PopulationLayout::esoteric);
 
-      DistributedSolver from_one = read_distributed_checkpoint(dir / "esoteric.ckpt", skeleton::Team::open("cpu", 2));
+      DistributedSolver from_one =
+          read_distributed_checkpoint(dir / "esoteric.ckpt", skeleton::Team::open("cpu", 2));
       EXPECT_EQ(from_one.time(), t0);
-      EXPECT_EQ(from_one.incoming(), s.incoming()) << "the same incoming populations right after the restore";
+      EXPECT_EQ(from_one.incoming(), s.incoming())
+          << "the same incoming populations right after the restore";
       from_one.step(3);
       EXPECT_EQ(from_one.incoming(), want);
 

@@ -24,12 +24,22 @@ struct Set {
   std::vector<double> w;
 };
 Set d2q9() {
-  return {9, {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {1, 1, 0}, {-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}},
+  return {9,
+          {{0, 0, 0},
+           {1, 0, 0},
+           {-1, 0, 0},
+           {0, 1, 0},
+           {0, -1, 0},
+           {1, 1, 0},
+           {-1, -1, 0},
+           {1, -1, 0},
+           {-1, 1, 0}},
           {4. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 36, 1. / 36, 1. / 36, 1. / 36}};
 }
 Set d3q19() {
   Set s{19, {{0, 0, 0}}, {1. / 3}};
-  const int pairs[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}, {1, -1, 0}, {1, 0, -1}, {0, 1, -1}};
+  const int pairs[9][3] = {{1, 0, 0}, {0, 1, 0},  {0, 0, 1},  {1, 1, 0}, {1, 0, 1},
+                           {0, 1, 1}, {1, -1, 0}, {1, 0, -1}, {0, 1, -1}};
   for (auto& p : pairs) {
     const double w = std::abs(p[0]) + std::abs(p[1]) + std::abs(p[2]) == 1 ? 1. / 18 : 1. / 36;
     s.c.push_back({p[0], p[1], p[2]});
@@ -100,7 +110,8 @@ struct Reference {
             const int o = opp(i);
             double v = post[o * N + n];
             if (type(from) == TS_LBM_MOVING) {
-              const double cu = s.c[o][0] * cfg.u_wall[0] + s.c[o][1] * cfg.u_wall[1] + s.c[o][2] * cfg.u_wall[2];
+              const double cu =
+                  s.c[o][0] * cfg.u_wall[0] + s.c[o][1] * cfg.u_wall[1] + s.c[o][2] * cfg.u_wall[2];
               v -= 6 * s.w[o] * cu;
             }
             in[i * N + n] = v;
@@ -151,8 +162,8 @@ struct Reference {
           const double fp = 0.5 * (f + fb), fm = 0.5 * (f - fb);
           const double ep = 0.5 * (fe[i] + fe[o]), em = 0.5 * (fe[i] - fe[o]);
           const double sp = 0.5 * (S[i] + S[o]), sm = 0.5 * (S[i] - S[o]);
-          post[i * N + n] = f - p.omega_p * (fp - ep) - p.omega_m * (fm - em) + (1 - 0.5 * p.omega_p) * sp +
-                            (1 - 0.5 * p.omega_m) * sm;
+          post[i * N + n] = f - p.omega_p * (fp - ep) - p.omega_m * (fm - em) +
+                            (1 - 0.5 * p.omega_p) * sp + (1 - 0.5 * p.omega_m) * sm;
         }
       }
     }
@@ -184,8 +195,13 @@ TEST_P(LbmReference, EsotericPullEqualsTwoLatticePullStreaming) {
   Solver s(open_device("cpu"), cfg);
   s.set_flags(flags);
   s.initialize(init);
-  Reference ref{v.lattice == Lattice::d2q9 ? d2q9() : v.lattice == Lattice::d3q19 ? d3q19() : d3q27(), cfg.grid, cfg,
-                s.flags(), {}};
+  Reference ref{v.lattice == Lattice::d2q9    ? d2q9()
+                : v.lattice == Lattice::d3q19 ? d3q19()
+                                              : d3q27(),
+                cfg.grid,
+                cfg,
+                s.flags(),
+                {}};
   ref.init(init);
   const long N = cfg.grid.cells();
   for (int step = 0; step <= 12; ++step) {
@@ -205,12 +221,14 @@ TEST_P(LbmReference, EsotericPullEqualsTwoLatticePullStreaming) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lattices, LbmReference,
-                         ::testing::Values(Variant{Lattice::d2q9, Collision::bgk}, Variant{Lattice::d2q9, Collision::trt},
+                         ::testing::Values(Variant{Lattice::d2q9, Collision::bgk},
+                                           Variant{Lattice::d2q9, Collision::trt},
                                            Variant{Lattice::d3q19, Collision::bgk},
                                            Variant{Lattice::d3q19, Collision::trt},
                                            Variant{Lattice::d3q27, Collision::bgk}),
                          [](const auto& info) {
-                           return to_string(info.param.lattice) + "_" + to_string(info.param.collision);
+                           return to_string(info.param.lattice) + "_" +
+                                  to_string(info.param.collision);
                          });
 
 }  // namespace

@@ -22,15 +22,28 @@ TEST(LbmHalf, EveryHalfConvertsToTheSameFloat) {
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got)) << u;
     } else {
-      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want)) << "half bits " << u;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want))
+          << "half bits " << u;
     }
   }
 }
 
 TEST(LbmHalf, FloatsRoundToNearestEven) {
   std::mt19937 rng(7);
-  std::vector<float> cases = {0.f, -0.f, 65504.f, 65519.99f, 65520.f, 1e9f, -1e9f, 5.9604645e-8f, 2.9802322e-8f,
-                              2.9802326e-8f, 6.1035156e-5f, 6.1035153e-5f, 1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048};
+  std::vector<float> cases = {0.f,
+                              -0.f,
+                              65504.f,
+                              65519.99f,
+                              65520.f,
+                              1e9f,
+                              -1e9f,
+                              5.9604645e-8f,
+                              2.9802322e-8f,
+                              2.9802326e-8f,
+                              6.1035156e-5f,
+                              6.1035153e-5f,
+                              1.0f + 1.0f / 2048,
+                              1.0f + 3.0f / 2048};
   for (int k = 0; k < 400000; ++k) {
     const std::uint32_t b = rng();
     const float f = std::bit_cast<float>(b);
@@ -41,7 +54,8 @@ TEST(LbmHalf, FloatsRoundToNearestEven) {
   }
   for (float f : cases) {
     const auto want = std::bit_cast<std::uint16_t>(static_cast<_Float16>(f));
-    ASSERT_EQ(ts_half_from_float_sw(f), want) << "float " << f << " bits " << std::bit_cast<std::uint32_t>(f);
+    ASSERT_EQ(ts_half_from_float_sw(f), want)
+        << "float " << f << " bits " << std::bit_cast<std::uint32_t>(f);
   }
 }
 

@@ -27,19 +27,37 @@ struct vec3f {
 };
 vec3f operator*(vec3f a, float s) { return {a.x * s, a.y * s, a.z * s}; }
 float operator*(vec3f a, vec3f b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-const std::array<vec3f, 19> offsets = {{{0, 0, 0},  {-1, 0, 0}, {1, 0, 0},   {0, -1, 0}, {0, 1, 0},
-                                        {0, 0, -1}, {0, 0, 1},  {-1, -1, 0}, {-1, 1, 0}, {1, -1, 0},
-                                        {1, 1, 0},  {-1, 0, -1}, {-1, 0, 1}, {1, 0, -1}, {1, 0, 1},
-                                        {0, -1, -1}, {0, -1, 1}, {0, 1, -1}, {0, 1, 1}}};
-const std::array<float, 19> wis = {1.f / 3,  1.f / 18, 1.f / 18, 1.f / 18, 1.f / 18, 1.f / 18, 1.f / 18,
-                                   1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36,
-                                   1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36};
-const std::array<unsigned char, 19> opposite = {0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15};
+const std::array<vec3f, 19> offsets = {{{0, 0, 0},
+                                        {-1, 0, 0},
+                                        {1, 0, 0},
+                                        {0, -1, 0},
+                                        {0, 1, 0},
+                                        {0, 0, -1},
+                                        {0, 0, 1},
+                                        {-1, -1, 0},
+                                        {-1, 1, 0},
+                                        {1, -1, 0},
+                                        {1, 1, 0},
+                                        {-1, 0, -1},
+                                        {-1, 0, 1},
+                                        {1, 0, -1},
+                                        {1, 0, 1},
+                                        {0, -1, -1},
+                                        {0, -1, 1},
+                                        {0, 1, -1},
+                                        {0, 1, 1}}};
+const std::array<float, 19> wis = {1.f / 3,  1.f / 18, 1.f / 18, 1.f / 18, 1.f / 18,
+                                   1.f / 18, 1.f / 18, 1.f / 36, 1.f / 36, 1.f / 36,
+                                   1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36,
+                                   1.f / 36, 1.f / 36, 1.f / 36, 1.f / 36};
+const std::array<unsigned char, 19> opposite = {0, 2,  1,  4,  3,  6,  5,  10, 9, 8,
+                                                7, 14, 13, 12, 11, 18, 17, 16, 15};
 float feq(std::size_t i, float p, const vec3f& v) {
   float wi = wis[i];
   float c = 1.f;
   float dot = offsets[i] * c * v;
-  return wi * p * (1 + (1 / (c * c)) * (3 * dot + (9 / (2 * c * c)) * dot * dot - (3.f / 2) * (v * v)));
+  return wi * p *
+         (1 + (1 / (c * c)) * (3 * dot + (9 / (2 * c * c)) * dot * dot - (3.f / 2) * (v * v)));
 }
 bool special(float f0) { return ((std::bit_cast<std::uint32_t>(f0) >> 23) & 0xff) == 255; }
 std::uint32_t mantissa(float f0) { return std::bit_cast<std::uint32_t>(f0) & 0x7fffff; }
@@ -54,7 +72,8 @@ struct Muesli {
   cell_t update(long x, long y, long z, float deltaT, float tau) const {
     cell_t cell = at(x, y, z);
     if (special(cell[0]) && (mantissa(cell[0]) & 2)) return cell;
-    for (int i = 1; i < 19; i++) cell[i] = at(x + long(offsets[i].x), y + long(offsets[i].y), z + long(offsets[i].z))[i];
+    for (int i = 1; i < 19; i++)
+      cell[i] = at(x + long(offsets[i].x), y + long(offsets[i].y), z + long(offsets[i].z))[i];
     if (special(cell[0])) {
       if (mantissa(cell[0]) & 1) {
         cell_t cell2 = cell;
@@ -70,7 +89,8 @@ struct Muesli {
       vp = {vp.x + d.x, vp.y + d.y, vp.z + d.z};
     }
     vec3f v = p == 0 ? vp : vp * (1 / p);
-    for (std::size_t i = 0; i < 19; i++) cell[i] = cell[i] + deltaT / tau * (feq(i, p, v) - cell[i]);
+    for (std::size_t i = 0; i < 19; i++)
+      cell[i] = cell[i] + deltaT / tau * (feq(i, p, v) - cell[i]);
     return cell;
   }
   void step() {
@@ -78,7 +98,8 @@ struct Muesli {
     std::vector<cell_t> next(cells.size());
     for (long z = 0; z < nz; ++z)
       for (long y = 0; y < ny; ++y)
-        for (long x = 0; x < nx; ++x) next[std::size_t((z * ny + y) * nx + x)] = update(x, y, z, deltaT, tau);
+        for (long x = 0; x < nx; ++x)
+          next[std::size_t((z * ny + y) * nx + x)] = update(x, y, z, deltaT, tau);
     cells = std::move(next);
   }
 };
@@ -103,7 +124,8 @@ TEST(LbmThesis, GeometryAndInitialState) {
       for (long x = 0; x < g.nx; ++x) {
         const std::size_t c = std::size_t((z * g.ny + y) * g.nx + x) * 19;
         const auto b = std::bit_cast<std::uint32_t>(f[c]);
-        const bool shell = x <= 1 || y <= 1 || z <= 1 || x >= g.nx - 2 || y >= g.ny - 2 || z >= g.nz - 2;
+        const bool shell =
+            x <= 1 || y <= 1 || z <= 1 || x >= g.nx - 2 || y >= g.ny - 2 || z >= g.nz - 2;
         const bool ball = (x - 50) * (x - 50) + (y - 50) * (y - 50) + (z - 8) * (z - 8) <= 225;
         want_obstacle += !shell && ball;
         keep += b == thesis::kKeepVelocity;
@@ -168,14 +190,16 @@ TEST_P(LbmThesisBackends, NativeKernelEqualsTheMuesliFunctorBitwise) {
 
 TEST_P(LbmThesisBackends, FramesRoundTripAndBadFramesAreRejected) {
   const Grid g{20, 18, 16};
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera_lbm_frames_" + tessera::test::id_name({GetParam(), 0}));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("tessera_lbm_frames_" + tessera::test::id_name({GetParam(), 0}));
   std::filesystem::create_directories(dir);
   ThesisGas a(open_device(GetParam()), g);
   a.generate();
   a.step(3);
   a.export_frame(dir / "f.raw");
   EXPECT_EQ(std::filesystem::file_size(dir / "f.raw"), std::uintmax_t(g.cells()) * 76);
-  ThesisGas b(open_device("cpu"), g, ThesisLayout::soa);  // an AoS frame into the other layout and back
+  ThesisGas b(open_device("cpu"), g,
+              ThesisLayout::soa);  // an AoS frame into the other layout and back
   b.import_frame(dir / "f.raw");
   EXPECT_TRUE(same_bits(a.frame(), b.frame()));
   a.step(2);
@@ -228,14 +252,15 @@ TEST_P(LbmThesisBackends, MapStencilProgramGivesTheNativeFrame) {
 }
 
 TEST(LbmThesis, MapStencilOmegaIsTheThesisDivision) {
-  EXPECT_EQ(std::bit_cast<std::uint32_t>(TS_THESIS_OMEGA), std::bit_cast<std::uint32_t>(thesis_omega()));
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(TS_THESIS_OMEGA),
+            std::bit_cast<std::uint32_t>(thesis_omega()));
   EXPECT_EQ(parse_thesis_impl("mapstencil"), ThesisGasImpl::map_stencil);
   EXPECT_EQ(parse_thesis_impl("native"), ThesisGasImpl::native);
   EXPECT_THROW(parse_thesis_impl("muesli"), UsageError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, LbmThesisBackends, ::testing::ValuesIn(tessera::test::device_ids()),
-                         tessera::test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, LbmThesisBackends,
+                         ::testing::ValuesIn(tessera::test::device_ids()), tessera::test::id_name);
 
 }  // namespace
 }  // namespace tessera::lbm

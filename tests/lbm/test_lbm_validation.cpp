@@ -75,10 +75,13 @@ double measured_viscosity(Lattice l, Precision p, double tau) {
 TEST(LbmTaylorGreen, DecayGivesTheViscosityWithinOnePercent) {
   for (double tau : {0.6, 0.8}) {
     const double nu = (tau - 0.5) / 3.0;
-    EXPECT_NEAR(measured_viscosity(Lattice::d2q9, Precision::fp64, tau) / nu, 1.0, 0.01) << "D2Q9 tau " << tau;
-    EXPECT_NEAR(measured_viscosity(Lattice::d3q19, Precision::fp32, tau) / nu, 1.0, 0.01) << "D3Q19 tau " << tau;
+    EXPECT_NEAR(measured_viscosity(Lattice::d2q9, Precision::fp64, tau) / nu, 1.0, 0.01)
+        << "D2Q9 tau " << tau;
+    EXPECT_NEAR(measured_viscosity(Lattice::d3q19, Precision::fp32, tau) / nu, 1.0, 0.01)
+        << "D3Q19 tau " << tau;
   }
-  EXPECT_NEAR(measured_viscosity(Lattice::d3q27, Precision::fp16s, 0.8) / 0.1, 1.0, 0.01) << "D3Q27 FP16S";
+  EXPECT_NEAR(measured_viscosity(Lattice::d3q27, Precision::fp16s, 0.8) / 0.1, 1.0, 0.01)
+      << "D3Q27 FP16S";
 }
 
 // Lid-driven cavity, Re = 100, at the coarse CI resolution 49^2: the stated

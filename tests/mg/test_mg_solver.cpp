@@ -46,9 +46,15 @@ TEST(MgPoint, InverseDiagonalIsTheCorrectlyRoundedQuotient) {
 }
 
 TEST(MgConvergence, FactorsInsideTheBandsAndIndependentOfN) {
-  struct Case { int dim; long n1, n2; Smoother s; double band; };
-  for (auto c : {Case{2, 63, 127, Smoother::rbgs, 0.12}, Case{3, 15, 31, Smoother::rbgs, 0.25},
-                 Case{2, 63, 127, Smoother::jacobi, 0.38}, Case{3, 15, 31, Smoother::jacobi, 0.52}}) {
+  struct Case {
+    int dim;
+    long n1, n2;
+    Smoother s;
+    double band;
+  };
+  for (auto c :
+       {Case{2, 63, 127, Smoother::rbgs, 0.12}, Case{3, 15, 31, Smoother::rbgs, 0.25},
+        Case{2, 63, 127, Smoother::jacobi, 0.38}, Case{3, 15, 31, Smoother::jacobi, 0.52}}) {
     SCOPED_TRACE(std::to_string(c.dim) + "D " + (c.s == Smoother::rbgs ? "RB-GS" : "Jacobi"));
     const double f1 = factor(c.dim, c.n1, c.s), f2 = factor(c.dim, c.n2, c.s);
     EXPECT_LE(f1, c.band);
@@ -200,7 +206,8 @@ TEST(MgSolver, SplitPairAndCubeOffsetsAreChecked) {
     EXPECT_NE(std::string(e.what()).find("prolong_slot"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("32-bit"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(kernels::require_split_pair(Dims{120003, 120003, 7, 3, true}, wide, "red sweep"), Error);
+  EXPECT_THROW(kernels::require_split_pair(Dims{120003, 120003, 7, 3, true}, wide, "red sweep"),
+               Error);
   EXPECT_THROW(kernels::require_split_pair(fine, Dims{63, 63, 63, 3, true}, "red sweep"), Error);
   EXPECT_THROW(kernels::require_split_pair(fine.natural(), coarse, "red sweep"), Error);
   // the restriction's lean loop offsets 17 rows in 32 bits: longer rows take the other loop
@@ -242,13 +249,15 @@ TEST(MgRedRestriction, WeightsTheRedResidualsOnly) {
   for (int dim : {2, 3}) {
     const Dims f = cube(dim, dim == 3 ? 15 : 31), c = cube(dim, dim == 3 ? 7 : 15);
     const auto dev = open_device("cpu");
-    Buffer<double> b(dev, f.storage()), x(dev, f.storage()), r(dev, f.storage()), bc(dev, c.storage());
+    Buffer<double> b(dev, f.storage()), x(dev, f.storage()), r(dev, f.storage()),
+        bc(dev, c.storage());
     b.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 71)));
     x.copy_from_host(to_halo_layout(f, test::random_vector<double>(std::size_t(f.points()), 72)));
     dense::fill(r, 0.0);
     Queue& q = dev->queue();
     auto restrict_with = [&](bool red_only) {
-      dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, q, f, b, x, c, bc, red_only); });
+      dispatch(*dev,
+               [&](auto tag) { kernels::restrict_residual(tag, q, f, b, x, c, bc, red_only); });
       return from_halo_layout(c, bc.to_vector());
     };
     auto oracle = [&] {  // red residuals weighted in long double
@@ -276,7 +285,8 @@ TEST(MgRedRestriction, WeightsTheRedResidualsOnly) {
     ASSERT_EQ(red.size(), want.size());
     double max_diff = 0, scale = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {
-      ASSERT_NEAR(red[i], want[i], 1e-13 * (1 + std::fabs(want[i]))) << dim << "D coarse point " << i;
+      ASSERT_NEAR(red[i], want[i], 1e-13 * (1 + std::fabs(want[i])))
+          << dim << "D coarse point " << i;
       max_diff = std::max(max_diff, std::fabs(red[i] - all[i]));
       scale = std::max(scale, std::fabs(all[i]));
     }
@@ -386,8 +396,10 @@ TEST_P(MgDeviceTest, ResidualNormsAgree) {
     mg.set_rhs(b);
     mg.cycle();
     double r = mg.residual_norm();
-    if (id == "cpu") ref = r;
-    else EXPECT_EQ(r, ref);
+    if (id == "cpu")
+      ref = r;
+    else
+      EXPECT_EQ(r, ref);
   }
 }
 
@@ -412,7 +424,8 @@ TEST_P(MgDeviceTest, FusedRedBlackEqualsTwoPass) {
       Solver<double> mg(open_device(GetParam()), d, o);
       return two_cycles(mg, b, false);
     };
-    const auto two_pass = run(false, false), fused = run(true, false), with_prolongation = run(true, true);
+    const auto two_pass = run(false, false), fused = run(true, false),
+               with_prolongation = run(true, true);
     // fused on the finest level only, the coarser ones two-pass (the
     // default threshold mixes the two the same way on large grids)
     const auto mixed = run(true, true, d.points());
@@ -448,17 +461,23 @@ void host_coarse_same_bits(const std::string& id, int dim, long n) {
       const auto [none, ref_norm] = run(0, ref);
       EXPECT_EQ(none, -1);
       const long coarse1 = cube(dim, (n - 1) / 2).points();
-      const int levels = static_cast<int>(coarsening_schedule(d, Options{}.max_coarsest_points).size());
+      const int levels =
+          static_cast<int>(coarsening_schedule(d, Options{}.max_coarsest_points).size());
       for (long host_points : {coarse1, cube(dim, 3).points(), 1L}) {
         const auto [level, norm] = run(host_points, got);
         const std::string what = std::to_string(dim) + "D n " + std::to_string(n) + " cycle " +
                                  std::to_string(int(type)) + (fmg ? " fmg" : "") + " host from " +
                                  std::to_string(host_points) + " points on " + id;
-        if (id == "cpu") EXPECT_EQ(level, -1) << what;
-        else EXPECT_EQ(level, host_points == coarse1 ? 1 : host_points == 1 ? levels - 1 : levels - 2)
-            << what;
+        if (id == "cpu")
+          EXPECT_EQ(level, -1) << what;
+        else
+          EXPECT_EQ(level, host_points == coarse1 ? 1
+                           : host_points == 1     ? levels - 1
+                                                  : levels - 2)
+              << what;
         EXPECT_EQ(norm, ref_norm) << what;
-        for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
+        for (std::size_t i = 0; i < ref.size(); ++i)
+          ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
       }
     }
 }
@@ -486,27 +505,31 @@ TEST_P(MgDeviceTest, RestrictionEqualsTheCpuOnPartialTiles) {
     b.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 41)));
     x.copy_from_host(to_halo_layout(fl, test::random_vector<double>(std::size_t(f.points()), 42)));
     bc.copy_from_host(std::vector<double>(cl.storage(), std::numeric_limits<double>::quiet_NaN()));
-    dispatch(*dev, [&](auto tag) { kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc, red_only); });
+    dispatch(*dev, [&](auto tag) {
+      kernels::restrict_residual(tag, dev->queue(), fl, b, x, cl, bc, red_only);
+    });
     return from_halo_layout(cl, bc.to_vector());
   };
   const kernels::Tuning saved = kernels::tuning();
   for (bool red_only : {false, true}) {
     const auto ref = restrict_on("cpu", false, false, red_only);
-    for (auto [fine_split, coarse_split] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
-    for (int planes : {saved.restrict_planes, 5})  // groups marching 5 planes: a partial march
-    for (bool lean : {false, true}) {  // Tuning::restrict_lean (split, red only: its own loop)
-      kernels::tuning().restrict_planes = planes;
-      kernels::tuning().restrict_lean = lean;
-      const auto got = restrict_on(GetParam(), fine_split, coarse_split, red_only);
-      kernels::tuning() = saved;
-      ASSERT_EQ(got.size(), ref.size());
-      for (std::size_t i = 0; i < ref.size(); ++i) {
-        ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
-        ASSERT_EQ(got[i], ref[i]) << "coarse point " << i << (fine_split ? ", fine split" : "")
-                                  << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "")
-                                  << ", " << planes << " planes per group" << (lean ? ", lean" : "");
-      }
-    }
+    for (auto [fine_split, coarse_split] :
+         {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
+      for (int planes : {saved.restrict_planes, 5})  // groups marching 5 planes: a partial march
+        for (bool lean : {false, true}) {  // Tuning::restrict_lean (split, red only: its own loop)
+          kernels::tuning().restrict_planes = planes;
+          kernels::tuning().restrict_lean = lean;
+          const auto got = restrict_on(GetParam(), fine_split, coarse_split, red_only);
+          kernels::tuning() = saved;
+          ASSERT_EQ(got.size(), ref.size());
+          for (std::size_t i = 0; i < ref.size(); ++i) {
+            ASSERT_FALSE(std::isnan(got[i])) << "coarse point " << i << " not written";
+            ASSERT_EQ(got[i], ref[i])
+                << "coarse point " << i << (fine_split ? ", fine split" : "")
+                << (coarse_split ? ", coarse split" : "") << (red_only ? ", red only" : "") << ", "
+                << planes << " planes per group" << (lean ? ", lean" : "");
+          }
+        }
   }
 }
 
@@ -532,7 +555,8 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
                          const std::string& step) {
     const auto a = from_halo_layout(dn, nat.to_vector()), b = from_halo_layout(ds, spl.to_vector());
     ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(b[i], a[i]) << step << ", " << what << ", point " << i;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(b[i], a[i]) << step << ", " << what << ", point " << i;
   };
   Queue& q = dev->queue();
   dispatch(*dev, [&](auto tag) {
@@ -564,8 +588,8 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
           for (long j = 0; j < fd.ny; ++j)
             for (long i = 0; i < fd.nx; ++i, ++n)
               ASSERT_EQ(got[n], ((i + j + k) & 1) == 0 ? ref[n] : xv[n])
-                  << "red sweep from zero, " << (l.split ? "split" : "natural") << ", " << what << ", point ("
-                  << i << ", " << j << ", " << k << ")";
+                  << "red sweep from zero, " << (l.split ? "split" : "natural") << ", " << what
+                  << ", point (" << i << ", " << j << ", " << k << ")";
       }
     }
     // the residual (written in the natural layout over NaN)
@@ -596,7 +620,8 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
         kernels::restrict_residual(tag, q, fd, bn, xn, cd, on, red_only);
         kernels::restrict_residual(tag, q, fs, bs, xs, c, os, red_only);
         expect_same(cd, on, c, os,
-                    std::string(red_only ? "red " : "") + "restriction to a " + (c.split ? "split" : "natural") + " level");
+                    std::string(red_only ? "red " : "") + "restriction to a " +
+                        (c.split ? "split" : "natural") + " level");
       }
     // prolongation from a natural and a split coarse level, to every point or
     // one colour's; work-items marching 1, 3 (partial) or the default cells,
@@ -606,16 +631,19 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
     for (const Dims& c : {cd, cs})
       for (int color : {-1, 0, 1})
         for (int cells : {saved.prolong_cells, 1, 3, 0}) {
-          Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev), es = buffer(c, ev);
+          Buffer<T> pn = buffer(fd, xv), ps = buffer(fs, xv), en = buffer(cd, ev),
+                    es = buffer(c, ev);
           kernels::prolong_add(tag, q, fd, pn, cd, en, color);
           kernels::tuning().prolong_slots = cells == 0;
           kernels::tuning().prolong_cells = cells == 0 ? saved.prolong_cells : cells;
-          kernels::tuning().prolong_min_blocks = cells == 3 ? 12 : 1;  // CUDA: the register-bounded build
+          kernels::tuning().prolong_min_blocks =
+              cells == 3 ? 12 : 1;  // CUDA: the register-bounded build
           kernels::prolong_add(tag, q, fs, ps, c, es, color);
           kernels::tuning() = saved;
-          expect_same(fd, pn, fs, ps, "prolongation, colour " + std::to_string(color) + " from a " +
-                                          (c.split ? "split" : "natural") + " level, " + std::to_string(cells) +
-                                          " cells per work-item");
+          expect_same(fd, pn, fs, ps,
+                      "prolongation, colour " + std::to_string(color) + " from a " +
+                          (c.split ? "split" : "natural") + " level, " + std::to_string(cells) +
+                          " cells per work-item");
         }
     // the red sweep reading x + P e at its black neighbours, against the
     // CPU's prolongation to black points followed by its red sweep in the
@@ -647,9 +675,9 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
               const bool is_red = ((i + j + k) & 1) == 0;
               red += is_red ? 1 : 0;
               ASSERT_EQ(got[n], is_red ? ref[n] : xv[n])
-                  << "red sweep with the correction from a " << (c.split ? "split" : "natural") << " level, "
-                  << rows << " rows per group, " << what << ", point (" << i << ", " << j << ", "
-                  << k << ")" << (is_red ? " red" : " black");
+                  << "red sweep with the correction from a " << (c.split ? "split" : "natural")
+                  << " level, " << rows << " rows per group, " << what << ", point (" << i << ", "
+                  << j << ", " << k << ")" << (is_red ? " red" : " black");
             }
         ASSERT_GT(red, 0u);
       }
@@ -659,7 +687,8 @@ void split_kernels_same_bits(const std::string& id, const Dims& fd) {
       kernels::gauss_seidel_red_prolonged(tag, q, fd, bn, x, cd, e);
       ADD_FAILURE() << "a natural level was accepted";
     } catch (const Error& err) {
-      EXPECT_NE(std::string(err.what()).find("gauss_seidel_red_prolonged"), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find("gauss_seidel_red_prolonged"), std::string::npos)
+          << err.what();
     }
   });
 }
@@ -677,8 +706,10 @@ TEST_P(MgDeviceTest, SplitStorageKernelsEqualNatural) {
   for (auto [planes, rows] : {std::pair{1, 2}, std::pair{3, 4}, std::pair{4, 8}}) {
     kernels::tuning().slot_planes = planes;
     kernels::tuning().slot_rows = rows;
-    SCOPED_TRACE(std::to_string(planes) + " planes per work-item, " + std::to_string(rows) + " rows per group");
-    for (const Dims d : {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
+    SCOPED_TRACE(std::to_string(planes) + " planes per work-item, " + std::to_string(rows) +
+                 " rows per group");
+    for (const Dims d :
+         {Dims{15, 15, 15, 3}, Dims{29, 13, 27, 3}, Dims{10, 7, 6, 3}, Dims{9, 8, 5, 3}}) {
       split_kernels_same_bits<double>(GetParam(), d);
       split_kernels_same_bits<float>(GetParam(), d);
     }
@@ -728,10 +759,11 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
           const std::string what = std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
                                    std::to_string(d.nz) + " cycle " + std::to_string(int(type)) +
                                    (fmg ? " fmg" : "") + " V(" + std::to_string(pre) + "," +
-                                   std::to_string(post) + ") split from " + std::to_string(min_points) +
-                                   " points on " + id;
+                                   std::to_string(post) + ") split from " +
+                                   std::to_string(min_points) + " points on " + id;
           EXPECT_EQ(norms, ref_norms) << what;
-          for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
+          for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(got[i], ref[i]) << what << " element " << i;
           if (min_points != 0 || post == 0) continue;
           // the correction by a prolongation kernel instead of inside the red sweep
           EXPECT_EQ(run(id, true, 0, got, false), ref_norms) << what << ", prolongation kernel";
@@ -756,7 +788,8 @@ void split_solver_same_bits(const std::string& id, const Dims& d) {
   ASSERT_TRUE(split_solver.dims(0).split);
   split_solver.apply(r, z2);
   const auto a = z1.to_vector(), c = z2.to_vector();
-  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(c[i], a[i]) << "preconditioner, element " << i << " on " << id;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_EQ(c[i], a[i]) << "preconditioner, element " << i << " on " << id;
 }
 
 TEST_P(MgDeviceTest, SplitStorageSolverEqualsNatural) {

@@ -24,7 +24,9 @@ using stream::Span;
 using stream::TransferPath;
 
 // The coarse indices eqs. 2.5-2.8 read for fine index i along one axis.
-std::vector<long> prolong_reads(long i) { return i % 2 ? std::vector<long>{i / 2} : std::vector<long>{i / 2 - 1, i / 2}; }
+std::vector<long> prolong_reads(long i) {
+  return i % 2 ? std::vector<long>{i / 2} : std::vector<long>{i / 2 - 1, i / 2};
+}
 
 TEST(MgStreamingPlan, CoarseSpanCoversWhatTheProlongationReads) {
   for (long m : {1L, 3L, 7L, 15L, 31L}) {
@@ -51,8 +53,10 @@ TEST(MgStreamingPlan, SmoothingRegionsShrinkByOnePerStep) {
   for (int nu : {1, 2, 5})
     for (long o = 0; o < m; o += 7) {
       const Span out{o, std::min(m, o + 7)};
-      for (int s = 1; s < nu; ++s) {  // step s + 1 reads R_{s+1} +- 1: inside R_s or the domain's halo
-        const Span r = stream::smoothing_region(m, out, nu, s), n = stream::smoothing_region(m, out, nu, s + 1);
+      for (int s = 1; s < nu;
+           ++s) {  // step s + 1 reads R_{s+1} +- 1: inside R_s or the domain's halo
+        const Span r = stream::smoothing_region(m, out, nu, s),
+                   n = stream::smoothing_region(m, out, nu, s + 1);
         EXPECT_TRUE(n.b - 1 >= r.b || n.b == 0);
         EXPECT_TRUE(n.e + 1 <= r.e || n.e == m);
       }
@@ -68,7 +72,8 @@ TEST(MgStreamingPlan, RestrictionTilesComputeWhatTheyNeedAndOwnEachPointOnce) {
   const int depth = 3;
   for (long c : {1L, 2L, 3L, 7L}) {
     std::vector<std::vector<int>> owner(depth + 1);
-    for (int s = 0; s <= depth; ++s) owner[s].assign(static_cast<std::size_t>(((mD + 1) << s) - 1), 0);
+    for (int s = 0; s <= depth; ++s)
+      owner[s].assign(static_cast<std::size_t>(((mD + 1) << s) - 1), 0);
     for (long C0 = 0; C0 < mD; C0 += c) {
       const Span t{C0, std::min(mD, C0 + c)};
       for (int s = 0; s <= depth; ++s) {
@@ -96,7 +101,8 @@ class MgStreamingDeviceTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MgStreamingDeviceTest, TransferPathsRoundTripRectangles) {
   auto dev = open_device(GetParam());
-  for (auto path : {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged}) {
+  for (auto path :
+       {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged}) {
     stream::Streamer<float> st(dev, 2, 400, path);
     stream::HostArray<float> src(dev, 23 * 17, path == TransferPath::pinned),
         dst(dev, 23 * 17, path == TransferPath::pinned);
@@ -118,7 +124,8 @@ TEST_P(MgStreamingDeviceTest, TransferPathsRoundTripRectangles) {
         if (i >= 3 && i < 12 && j >= 2 && j < 7) {
           ASSERT_EQ(dst.data()[k], v[k]) << to_string(path);
         } else {
-          ASSERT_TRUE(std::isnan(dst.data()[k])) << to_string(path) << " wrote outside the rectangle";
+          ASSERT_TRUE(std::isnan(dst.data()[k]))
+              << to_string(path) << " wrote outside the rectangle";
         }
       }
     EXPECT_EQ(st.counts().up_bytes, (45.0 + 23 * 17) * 4);
@@ -131,15 +138,15 @@ struct Config {
   long tw, th;
   int queues, depth;
   TransferPath path;
-  bool fuse = true;  // cross-cycle fusion
+  bool fuse = true;        // cross-cycle fusion
   bool row_cache = false;  // the smoother with the thesis's local-memory row cache
 };
 
 std::string describe(const Config& c) {
-  return std::to_string(c.w) + "x" + std::to_string(c.h) + " nu=" + std::to_string(c.nu) + " tile " +
-         std::to_string(c.tw) + "x" + std::to_string(c.th) + " Q=" + std::to_string(c.queues) +
-         " depth=" + std::to_string(c.depth) + " " + to_string(c.path) + (c.fuse ? " fused" : "") +
-         (c.row_cache ? " row cache" : "");
+  return std::to_string(c.w) + "x" + std::to_string(c.h) + " nu=" + std::to_string(c.nu) +
+         " tile " + std::to_string(c.tw) + "x" + std::to_string(c.th) +
+         " Q=" + std::to_string(c.queues) + " depth=" + std::to_string(c.depth) + " " +
+         to_string(c.path) + (c.fuse ? " fused" : "") + (c.row_cache ? " row cache" : "");
 }
 
 // Three cycles and a smoother pass from a random start: streamed vs whole grid.
@@ -174,7 +181,8 @@ void expect_equal_to_whole_grid(const std::string& id, const Config& c) {
   got.smooth(c.nu + 1);
   auto r = ref.solution(), g = got.solution();
   for (std::size_t i = 0; i < r.size(); ++i)
-    ASSERT_EQ(g[i], r[i]) << describe(c) << " element " << i << " (" << i % c.w << ", " << i / c.w << ")";
+    ASSERT_EQ(g[i], r[i]) << describe(c) << " element " << i << " (" << i % c.w << ", " << i / c.w
+                          << ")";
 }
 
 TEST_P(MgStreamingDeviceTest, BitwiseEqualToWholeGrid) {
@@ -183,10 +191,12 @@ TEST_P(MgStreamingDeviceTest, BitwiseEqualToWholeGrid) {
   // 63 x 31 has levels 63x31, 31x15, 15x7, 7x3, 3x1 (L = 5): tiles of 5, 7, 4,
   // 13 divide neither side and start at odd and even offsets; depth 1..4
   const std::vector<Config> configs = {
-      {63, 31, 2, 5, 7, 1, 1, S},  {63, 31, 3, 7, 5, 2, 2, P},  {63, 31, 1, 4, 4, 3, 3, C},
-      {63, 31, 2, 13, 4, 4, 4, N}, {63, 31, 4, 6, 9, 4, 0, S},  {63, 31, 1, 3, 3, 2, 1, P, false},
-      {63, 31, 2, 64, 32, 1, 2, C}, {31, 31, 3, 5, 5, 3, 4, S, false}, {15, 15, 2, 1, 2, 2, 2, N},
-      {7, 63, 1, 2, 11, 4, 3, S},  {1, 1, 2, 1, 1, 1, 0, S},    {3, 3, 1, 1, 1, 2, 1, C},
+      {63, 31, 2, 5, 7, 1, 1, S},   {63, 31, 3, 7, 5, 2, 2, P},
+      {63, 31, 1, 4, 4, 3, 3, C},   {63, 31, 2, 13, 4, 4, 4, N},
+      {63, 31, 4, 6, 9, 4, 0, S},   {63, 31, 1, 3, 3, 2, 1, P, false},
+      {63, 31, 2, 64, 32, 1, 2, C}, {31, 31, 3, 5, 5, 3, 4, S, false},
+      {15, 15, 2, 1, 2, 2, 2, N},   {7, 63, 1, 2, 11, 4, 3, S},
+      {1, 1, 2, 1, 1, 1, 0, S},     {3, 3, 1, 1, 1, 2, 1, C},
   };
   for (const Config& c : configs) expect_equal_to_whole_grid<float>(GetParam(), c);
   expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 2, 6, 5, 3, 2, S});
@@ -199,7 +209,8 @@ TEST_P(MgStreamingDeviceTest, BitwiseEqualToWholeGrid) {
 // small tiles a single partial group; float and double.
 TEST_P(MgStreamingDeviceTest, RowCacheSmootherBitwiseEqualToWholeGrid) {
   const auto S = TransferPath::staged, P = TransferPath::pinned;
-  for (const Config& c : {Config{255, 127, 3, 150, 45, 2, 2, S, true, true}, Config{63, 31, 2, 5, 7, 1, 1, P, false, true},
+  for (const Config& c : {Config{255, 127, 3, 150, 45, 2, 2, S, true, true},
+                          Config{63, 31, 2, 5, 7, 1, 1, P, false, true},
                           Config{127, 63, 1, 130, 33, 3, 0, S, true, true}})
     expect_equal_to_whole_grid<float>(GetParam(), c);
   expect_equal_to_whole_grid<double>(GetParam(), {31, 15, 2, 6, 5, 3, 2, S, true, true});
@@ -241,7 +252,8 @@ TEST(MgStreaming, BudgetTooSmallForOneTileIsAClearError) {
     StreamingMultigrid<float> m(cpu, 63, 63, 2, o);
     FAIL() << "no error";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("too small for even one tile"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("too small for even one tile"), std::string::npos)
+        << e.what();
   }
   o.budget_bytes = 4 * 3 * 4 * 100;  // blocks of 100 floats: 8 x 8 arrays
   o.tile_w = 20;

@@ -55,18 +55,21 @@ TEST(MgThesisOperators, RestrictionIsProlongationTransposed) {
     std::vector<double> e(static_cast<std::size_t>(nf), 0.0);
     e[static_cast<std::size_t>(col)] = 1.0;
     auto r = ops.apply_restrict(e);  // = -R e
-    for (long row = 0; row < nc; ++row) R[static_cast<std::size_t>(row * nf + col)] = -r[static_cast<std::size_t>(row)];
+    for (long row = 0; row < nc; ++row)
+      R[static_cast<std::size_t>(row * nf + col)] = -r[static_cast<std::size_t>(row)];
   }
   for (long col = 0; col < nc; ++col) {
     std::vector<double> e(static_cast<std::size_t>(nc), 0.0);
     e[static_cast<std::size_t>(col)] = 1.0;
     auto p = ops.apply_prolong(e);  // = -P e
-    for (long row = 0; row < nf; ++row) P[static_cast<std::size_t>(row * nc + col)] = -p[static_cast<std::size_t>(row)];
+    for (long row = 0; row < nf; ++row)
+      P[static_cast<std::size_t>(row * nc + col)] = -p[static_cast<std::size_t>(row)];
   }
   double weight_sum = 0;
   for (long i = 0; i < nc; ++i)
     for (long j = 0; j < nf; ++j) {
-      ASSERT_EQ(R[static_cast<std::size_t>(i * nf + j)], P[static_cast<std::size_t>(j * nc + i)]) << i << "," << j;
+      ASSERT_EQ(R[static_cast<std::size_t>(i * nf + j)], P[static_cast<std::size_t>(j * nc + i)])
+          << i << "," << j;
       if (i == nc / 2) weight_sum += R[static_cast<std::size_t>(i * nf + j)];
     }
   EXPECT_EQ(weight_sum, 4.0);  // eq. 2.4: weights 1 + 6 * 1/2, no 1/4 normalisation
@@ -79,11 +82,13 @@ TEST(MgThesisOperators, GalerkinProductIsTheCoarseStencil) {
     std::vector<double> e(static_cast<std::size_t>(nc), 0.0);
     e[static_cast<std::size_t>(col)] = 1.0;
     auto p = ops.apply_prolong(e);
-    for (auto& v : p) v = -v;                       // P e
+    for (auto& v : p) v = -v;  // P e
     auto rap = ops.apply_restrict(ops.apply_A(ops.f, p));
-    for (auto& v : rap) v = -v;                     // R A P e
-    auto ac = ops.apply_A(ops.c, e);                // A_c e
-    for (long i = 0; i < nc; ++i) ASSERT_EQ(rap[static_cast<std::size_t>(i)], ac[static_cast<std::size_t>(i)]) << "column " << col << " row " << i;
+    for (auto& v : rap) v = -v;       // R A P e
+    auto ac = ops.apply_A(ops.c, e);  // A_c e
+    for (long i = 0; i < nc; ++i)
+      ASSERT_EQ(rap[static_cast<std::size_t>(i)], ac[static_cast<std::size_t>(i)])
+          << "column " << col << " row " << i;
   }
 }
 

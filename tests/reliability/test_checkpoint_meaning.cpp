@@ -43,7 +43,8 @@ void expect_bad_file(F&& f, std::initializer_list<std::string> parts) {
   } catch (const UsageError& e) {
     ADD_FAILURE() << "a UsageError (exit 2) for a bad file: " << e.what();
   } catch (const Error& e) {
-    for (const auto& part : parts) EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    for (const auto& part : parts)
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
   }
 }
 
@@ -64,11 +65,16 @@ LbmState lbm_state(lbm::Precision p, long nx = 5, long ny = 4) {
   s.config.grid = {nx, ny, 1};
   const long n = nx * ny;
   s.flags.assign(std::size_t(n), char(TS_LBM_FLUID));
-  const unsigned char kinds[] = {TS_LBM_WALL, TS_LBM_MOVING, TS_LBM_INLET, TS_LBM_OUTLET, TS_LBM_WALL | TS_LBM_BODY,
+  const unsigned char kinds[] = {TS_LBM_WALL,
+                                 TS_LBM_MOVING,
+                                 TS_LBM_INLET,
+                                 TS_LBM_OUTLET,
+                                 TS_LBM_WALL | TS_LBM_BODY,
                                  TS_LBM_FLUID | TS_LBM_NEAR_WALL};
   for (std::size_t k = 0; k < std::size(kinds); ++k) s.flags[k] = char(kinds[k]);
   s.store_bytes = p == lbm::Precision::fp16s ? 2 : p == lbm::Precision::fp64 ? 8 : 4;
-  s.pops.assign(std::size_t(n) * 9 * std::size_t(s.store_bytes), '\0');  // 0: finite in every storage
+  s.pops.assign(std::size_t(n) * 9 * std::size_t(s.store_bytes),
+                '\0');                                    // 0: finite in every storage
   for (std::size_t k = 0; k < std::size_t(n) * 9; ++k) {  // and some other finite values
     if (s.store_bytes == 4) {
       const float v = 0.1f * float(k % 7);
@@ -91,11 +97,13 @@ std::string non_finite(int bytes, int which) {
     const std::uint16_t v[] = {0x7e00, 0x7c00, 0xfc00};
     std::memcpy(out.data(), &v[which], 2);
   } else if (bytes == 4) {
-    const float v[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+    const float v[] = {std::numeric_limits<float>::quiet_NaN(),
+                       std::numeric_limits<float>::infinity(),
                        -std::numeric_limits<float>::infinity()};
     std::memcpy(out.data(), &v[which], 4);
   } else {
-    const double v[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+    const double v[] = {std::numeric_limits<double>::quiet_NaN(),
+                        std::numeric_limits<double>::infinity(),
                         -std::numeric_limits<double>::infinity()};
     std::memcpy(out.data(), &v[which], 8);
   }
@@ -116,7 +124,8 @@ TEST(CheckpointMeaning, LbmLegitimateStatesAreAccepted) {
   for (auto p : {lbm::Precision::fp32, lbm::Precision::fp64, lbm::Precision::fp16s}) {
     const LbmState s = lbm_state(p);
     for (auto layout : {lbm::PopulationLayout::esoteric, lbm::PopulationLayout::pull}) {
-      const auto c = lbm::parse_checkpoint(lbm::format_checkpoint(s.config, 7, s.flags, s.pops, layout), "ok.ckpt");
+      const auto c = lbm::parse_checkpoint(
+          lbm::format_checkpoint(s.config, 7, s.flags, s.pops, layout), "ok.ckpt");
       EXPECT_EQ(c.time, 7);
       EXPECT_EQ(std::string(c.flags.begin(), c.flags.end()), s.flags);
       EXPECT_EQ(std::string(c.populations.begin(), c.populations.end()), s.pops);
@@ -124,7 +133,9 @@ TEST(CheckpointMeaning, LbmLegitimateStatesAreAccepted) {
   }
   // the largest time a checkpoint may hold (2^53) still reads
   const LbmState s = lbm_state(lbm::Precision::fp32);
-  EXPECT_EQ(lbm::parse_checkpoint(lbm::format_checkpoint(s.config, 9007199254740992L, s.flags, s.pops), "ok").time,
+  EXPECT_EQ(lbm::parse_checkpoint(
+                lbm::format_checkpoint(s.config, 9007199254740992L, s.flags, s.pops), "ok")
+                .time,
             9007199254740992L);
 }
 
@@ -133,11 +144,14 @@ TEST(CheckpointMeaning, LbmLegitimateStatesAreAccepted) {
 TEST(CheckpointMeaning, LbmTimeOutsideZeroTo2Pow53IsRefused) {
   const LbmState s = lbm_state(lbm::Precision::fp32);
   const std::string good = lbm::format_checkpoint(s.config, 3, s.flags, s.pops);
-  for (const char* t : {"4611686018427388004", "9007199254740993", "9223372036854775807", "18446744073709551615"})
-    expect_bad_file([&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", "/time", t), "t.ckpt"); },
-                    {"t.ckpt", std::string("header: 'time' = ") + t + " is outside 0..2^53"});
-  expect_bad_file([&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", "/time", "-1"), "t.ckpt"); },
-                  {"t.ckpt", "'time' = -1 is outside 0..2^53"});
+  for (const char* t :
+       {"4611686018427388004", "9007199254740993", "9223372036854775807", "18446744073709551615"})
+    expect_bad_file(
+        [&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", "/time", t), "t.ckpt"); },
+        {"t.ckpt", std::string("header: 'time' = ") + t + " is outside 0..2^53"});
+  expect_bad_file(
+      [&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", "/time", "-1"), "t.ckpt"); },
+      {"t.ckpt", "'time' = -1 is outside 0..2^53"});
 }
 
 TEST(CheckpointMeaning, LbmFlagsOutsideTheDefinedSetAreRefused) {
@@ -145,13 +159,21 @@ TEST(CheckpointMeaning, LbmFlagsOutsideTheDefinedSetAreRefused) {
   const struct {
     unsigned char flag;
     const char* why;
-  } bad[] = {{5, "cell type 5"}, {6, "cell type 6"}, {7, "cell type 7"}, {TS_LBM_WALL | 0x08, "undefined bits 0x08"},
-             {0x20, "undefined bits 0x20"}, {0xff, "undefined bits 0x38"}, {TS_LBM_BODY | 5, "cell type 5"}};
+  } bad[] = {{5, "cell type 5"},
+             {6, "cell type 6"},
+             {7, "cell type 7"},
+             {TS_LBM_WALL | 0x08, "undefined bits 0x08"},
+             {0x20, "undefined bits 0x20"},
+             {0xff, "undefined bits 0x38"},
+             {TS_LBM_BODY | 5, "cell type 5"}};
   for (const auto& b : bad) {
     std::string flags = s.flags;
     flags[13] = char(b.flag);  // cell (3, 2, 0)
-    expect_bad_file([&] { lbm::parse_checkpoint(lbm::format_checkpoint(s.config, 2, flags, s.pops), "f.ckpt"); },
-                    {"f.ckpt", "flags: cell (3, 2, 0)", b.why});
+    expect_bad_file(
+        [&] {
+          lbm::parse_checkpoint(lbm::format_checkpoint(s.config, 2, flags, s.pops), "f.ckpt");
+        },
+        {"f.ckpt", "flags: cell (3, 2, 0)", b.why});
   }
 }
 
@@ -166,12 +188,13 @@ TEST(CheckpointMeaning, LbmNonFinitePopulationsAreRefusedWithCellAndDirection) {
     const long cells = 20, n = 2 + 5 * 3, dir = 6;  // cell (2, 3, 0), direction 6
     for (int which = 0; which < 3; ++which) {
       std::string pull = s.pops;
-      pull.replace(std::size_t(dir * cells + n) * std::size_t(s.store_bytes), std::size_t(s.store_bytes),
-                   non_finite(s.store_bytes, which));
+      pull.replace(std::size_t(dir * cells + n) * std::size_t(s.store_bytes),
+                   std::size_t(s.store_bytes), non_finite(s.store_bytes, which));
       expect_bad_file(
           [&] {
-            lbm::parse_checkpoint(lbm::format_checkpoint(s.config, 5, s.flags, pull, lbm::PopulationLayout::pull),
-                                  "p.ckpt");
+            lbm::parse_checkpoint(
+                lbm::format_checkpoint(s.config, 5, s.flags, pull, lbm::PopulationLayout::pull),
+                "p.ckpt");
           },
           {"p.ckpt", "populations: non-finite value at cell (2, 3, 0), direction 6"});
       for (long t : {4L, 5L}) {  // both parities of the esoteric layout
@@ -182,13 +205,17 @@ TEST(CheckpointMeaning, LbmNonFinitePopulationsAreRefusedWithCellAndDirection) {
         for (std::size_t k = 0; k < s.pops.size() / b && found == s.pops.size(); ++k) {
           std::vector<std::uint8_t> probe(s.pops.size(), 0);
           probe[k * b] = 1;
-          if (lbm::convert_layout(probe, s.config, t, lbm::PopulationLayout::esoteric)[target] == 1) found = k * b;
+          if (lbm::convert_layout(probe, s.config, t, lbm::PopulationLayout::esoteric)[target] == 1)
+            found = k * b;
         }
         ASSERT_LT(found, s.pops.size());
         std::string esoteric = s.pops;
         esoteric.replace(found, b, non_finite(s.store_bytes, which));
         expect_bad_file(
-            [&] { lbm::parse_checkpoint(lbm::format_checkpoint(s.config, t, s.flags, esoteric), "e.ckpt"); },
+            [&] {
+              lbm::parse_checkpoint(lbm::format_checkpoint(s.config, t, s.flags, esoteric),
+                                    "e.ckpt");
+            },
             {"e.ckpt", "populations: non-finite value at cell (2, 3, 0), direction 6", "esoteric"});
       }
     }
@@ -209,12 +236,14 @@ TEST(CheckpointMeaning, LbmImpossibleHeaderValuesAreRefused) {
                {"/layout", "\"sideways\"", "'layout' is 'sideways'"},
                {"/force/1", "\"x\"", "'force' is not a number"}};
   for (const auto& c : cases)
-    expect_bad_file([&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", c.key, c.value), "h.ckpt"); },
-                    {"h.ckpt", "header: ", c.part});
+    expect_bad_file(
+        [&] { lbm::parse_checkpoint(with_field(good, "TSLBMCK1", c.key, c.value), "h.ckpt"); },
+        {"h.ckpt", "header: ", c.part});
 }
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto d = std::filesystem::temp_directory_path() / ("tessera_meaning_" + std::to_string(::getpid()));
+  const auto d =
+      std::filesystem::temp_directory_path() / ("tessera_meaning_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return d / name;
 }
@@ -231,7 +260,8 @@ TEST(CheckpointMeaning, LbmFileReadersOfBothSolversRefuseForgedFiles) {
   nan_pops.replace(4 * 100, 4, non_finite(4, 0));
   const auto path = scratch("forged.ckpt");
   for (const std::string& bytes :
-       {with_field(lbm::format_checkpoint(s.config, 1, s.flags, s.pops), "TSLBMCK1", "/time", "4611686018427387904"),
+       {with_field(lbm::format_checkpoint(s.config, 1, s.flags, s.pops), "TSLBMCK1", "/time",
+                   "4611686018427387904"),
         lbm::format_checkpoint(s.config, 1, s.flags, nan_pops, lbm::PopulationLayout::pull)}) {
     std::ofstream(path, std::ios::binary) << bytes;
     expect_bad_file([&] { lbm::read_checkpoint(path, open_device("cpu")); }, {path.string()});
@@ -247,10 +277,15 @@ TEST(CheckpointMeaning, SkeletonStepAndElementMustMakeSense) {
   const skeleton::FieldCheckpointHeader h{skeleton::extents_3d(3, 2, 1), 1, "float32", 4, 9};
   const std::string values(6 * 4, '\0');
   const std::string good = skeleton::format_field_checkpoint(h, values);
-  EXPECT_EQ(skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/step", "9007199254740992"), "s").header.step,
+  EXPECT_EQ(skeleton::parse_field_checkpoint(
+                with_field(good, "TSSKLCK1", "/step", "9007199254740992"), "s")
+                .header.step,
             9007199254740992u);
   expect_bad_file(
-      [&] { skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/step", "4611686018427387904"), "s.ckpt"); },
+      [&] {
+        skeleton::parse_field_checkpoint(
+            with_field(good, "TSSKLCK1", "/step", "4611686018427387904"), "s.ckpt");
+      },
       {"s.ckpt", "'step' = 4611686018427387904 is outside 0..2^53"});
   // the writer refuses what the reader would
   skeleton::FieldCheckpointHeader late = h;
@@ -258,15 +293,26 @@ TEST(CheckpointMeaning, SkeletonStepAndElementMustMakeSense) {
   EXPECT_THROW(skeleton::format_field_checkpoint(late, values), Error);
   // an element name that contradicts its size
   expect_bad_file(
-      [&] { skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", "\"float64\""), "s.ckpt"); },
+      [&] {
+        skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", "\"float64\""),
+                                         "s.ckpt");
+      },
       {"s.ckpt", "'element' is 'float64' with 'element_bytes' 4"});
   expect_bad_file(
-      [&] { skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", "\"quaternion\""), "s.ckpt"); },
+      [&] {
+        skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", "\"quaternion\""),
+                                         "s.ckpt");
+      },
       {"s.ckpt", "'element' is 'quaternion'"});
   for (const char* ok : {"\"int32\"", "\"uint32\"", "\"bytes4\""})
-    EXPECT_NO_THROW(skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", ok), "s")) << ok;
+    EXPECT_NO_THROW(
+        skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/element", ok), "s"))
+        << ok;
   expect_bad_file(
-      [&] { skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/order", "\"x-major\""), "s.ckpt"); },
+      [&] {
+        skeleton::parse_field_checkpoint(with_field(good, "TSSKLCK1", "/order", "\"x-major\""),
+                                         "s.ckpt");
+      },
       {"s.ckpt", "'order' is 'x-major'"});
 }
 

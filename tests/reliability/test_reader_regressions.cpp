@@ -27,7 +27,8 @@ namespace tessera {
 namespace {
 
 std::filesystem::path scratch(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("tessera_rel_" + std::to_string(::getpid()) + "_" + name);
+  return std::filesystem::temp_directory_path() /
+         ("tessera_rel_" + std::to_string(::getpid()) + "_" + name);
 }
 
 std::filesystem::path put(const std::string& name, const std::string& bytes) {
@@ -60,8 +61,9 @@ std::string npy_v1(const std::string& header_dict, const std::string& data) {
 // Fuzzing: a shape of 2^39 elements in a 100-byte file made read_npy allocate
 // 4 TiB before noticing the file was short.
 TEST(ReaderRegressions, NpyForgedShapeIsRejectedBeforeAllocating) {
-  const auto p = put("shape.npy", npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (524288, 1048576), }",
-                                         std::string(16, '\0')));
+  const auto p = put(
+      "shape.npy", npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (524288, 1048576), }",
+                          std::string(16, '\0')));
   expect_error([&] { io::read_npy(p); }, "data truncated");
   std::filesystem::remove(p);
 }
@@ -92,7 +94,9 @@ TEST(ReaderRegressions, NpyHeaderScannerReadsNumpyHeaders) {
 // Fuzzing: an ESRI header announcing 10^9 x 10^9 cells made read_asc reserve
 // 8 * 10^18 bytes.
 TEST(ReaderRegressions, AscForgedHeaderIsRejectedBeforeAllocating) {
-  const auto p = put("big.asc", "ncols 1000000000\nnrows 1000000000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n");
+  const auto p =
+      put("big.asc",
+          "ncols 1000000000\nnrows 1000000000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n");
   expect_error([&] { swe::read_asc(p.string()); }, "more than the rest of the file");
   std::filesystem::remove(p);
 }
@@ -104,11 +108,19 @@ TEST(ReaderRegressions, CaseFileInputsThatCrashedTomlppAreRefusedWithPosition) {
   const struct {
     std::string name, bytes, message;
   } cases[] = {
-      {"nonascii.toml", "case = \"ritter\"\ns\xc4\x8d" "1.0plng\n", "nonascii.toml:2:2: non-ASCII byte 0xC4"},
-      {"nul.toml", std::string("flag = true\n[\0\0\0" "1t\n", 19), "nul.toml:2:2: control character 0x00"},
+      {"nonascii.toml",
+       "case = \"ritter\"\ns\xc4\x8d"
+       "1.0plng\n",
+       "nonascii.toml:2:2: non-ASCII byte 0xC4"},
+      {"nul.toml",
+       std::string("flag = true\n[\0\0\0"
+                   "1t\n",
+                   19),
+       "nul.toml:2:2: control character 0x00"},
       {"table.toml", "flag = true\n  [ = [0, 2]\n", "table.toml:2:3: tables"},
       {"array.toml", "# x = [\nel = [}e", "array.toml:2:6: arrays and inline tables"},
-      {"datetime.toml", "  l =9920-00-09 0 7_7_;e3_2_ 5\ta==", "datetime.toml:1:6: '9920-00-09' is not a valid value: dates"},
+      {"datetime.toml", "  l =9920-00-09 0 7_7_;e3_2_ 5\ta==",
+       "datetime.toml:1:6: '9920-00-09' is not a valid value: dates"},
   };
   for (const auto& c : cases) {
     const auto p = put(c.name, c.bytes);
@@ -150,16 +162,26 @@ std::string header(const std::string& grid, const std::string& time) {
 // lattice) before comparing the file size with it, and converted JSON numbers
 // to long without range checks (undefined behaviour for 1e300).
 TEST(ReaderRegressions, LbmCheckpointForgedHeadersAreRejected) {
-  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("100000,100000,100000", "0")), "c"); },
-               "the header's lattice needs");
-  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("4294967296,4294967296,4294967296", "0")), "c"); },
-               "too large");
-  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("2,2,2", "1e300")), "c"); },
-               "'time' is not an integer");
+  expect_error(
+      [&] {
+        lbm::parse_checkpoint(checkpoint_with_header(header("100000,100000,100000", "0")), "c");
+      },
+      "the header's lattice needs");
+  expect_error(
+      [&] {
+        lbm::parse_checkpoint(
+            checkpoint_with_header(header("4294967296,4294967296,4294967296", "0")), "c");
+      },
+      "too large");
+  expect_error(
+      [&] { lbm::parse_checkpoint(checkpoint_with_header(header("2,2,2", "1e300")), "c"); },
+      "'time' is not an integer");
   expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("2.5,2,2", "0")), "c"); },
                "'grid' is not an integer");
-  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("0,2,2", "0")), "c"); }, "at least 1");
-  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header("[1,2]"), "c"); }, "not a JSON object");
+  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header(header("0,2,2", "0")), "c"); },
+               "at least 1");
+  expect_error([&] { lbm::parse_checkpoint(checkpoint_with_header("[1,2]"), "c"); },
+               "not a JSON object");
 }
 
 TEST(ReaderRegressions, LbmCheckpointFormatRoundTrips) {
@@ -178,20 +200,26 @@ TEST(ReaderRegressions, LbmCheckpointFormatRoundTrips) {
   std::string corrupt = bytes;
   corrupt[30] ^= 1;
   expect_error([&] { lbm::parse_checkpoint(corrupt, "c"); }, "checksum mismatch");
-  expect_error([&] { lbm::parse_checkpoint(bytes.substr(0, bytes.size() - 9) + bytes.substr(bytes.size() - 8), "c"); },
-               "checksum");
+  expect_error(
+      [&] {
+        lbm::parse_checkpoint(bytes.substr(0, bytes.size() - 9) + bytes.substr(bytes.size() - 8),
+                              "c");
+      },
+      "checksum");
 }
 
 TEST(ReaderRegressions, OpenclCacheEntryAcceptsOnlyExactEntries) {
-  const std::string bin = "\x7f" "ELF binary";
+  const std::string bin =
+      "\x7f"
+      "ELF binary";
   const std::string entry = opencl::format_binary_entry(bin);
   ASSERT_TRUE(opencl::parse_binary_entry(entry));
   EXPECT_EQ(*opencl::parse_binary_entry(entry), bin);
-  EXPECT_FALSE(opencl::parse_binary_entry(entry + "x"));                       // trailing bytes
+  EXPECT_FALSE(opencl::parse_binary_entry(entry + "x"));                        // trailing bytes
   EXPECT_FALSE(opencl::parse_binary_entry(entry.substr(0, entry.size() - 1)));  // truncated
   std::string flipped = entry;
   flipped.back() ^= 0x20;
-  EXPECT_FALSE(opencl::parse_binary_entry(flipped));  // checksum
+  EXPECT_FALSE(opencl::parse_binary_entry(flipped));                          // checksum
   EXPECT_FALSE(opencl::parse_binary_entry(opencl::format_binary_entry("")));  // empty binary
   EXPECT_FALSE(opencl::parse_binary_entry("TSCLBIN1"));
 }

@@ -33,7 +33,8 @@ template <class T>
   for (std::size_t i = 0; i < a.size(); ++i)
     if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) {
       if constexpr (std::is_arithmetic_v<T>)
-        return ::testing::AssertionFailure() << "first difference at " << i << ": " << +a[i] << " vs " << +b[i];
+        return ::testing::AssertionFailure()
+               << "first difference at " << i << ": " << +a[i] << " vs " << +b[i];
       else
         return ::testing::AssertionFailure() << "first difference at element " << i;
     }
@@ -43,18 +44,26 @@ template <class T>
 /// The value a stencil reads at global (x, y, z) (possibly outside), per the
 /// documented boundary modes; `user` for BoundaryMode::user.
 template <class T, class U>
-T reference_read(const std::vector<T>& g, const Extents& e, const Stencil& st, index_t x, index_t y, index_t z,
-                 const T& neutral, const U& user) {
+T reference_read(const std::vector<T>& g, const Extents& e, const Stencil& st, index_t x, index_t y,
+                 index_t z, const T& neutral, const U& user) {
   index_t c[3] = {x, y, z};
   for (int a = 0; a < 3; ++a) {
     const index_t n = e.n[a];
     if (c[a] >= 0 && c[a] < n) continue;
     switch (st.mode[a]) {
-      case BoundaryMode::neutral: return neutral;
-      case BoundaryMode::user: return user(c[0], c[1], c[2], neutral);
-      case BoundaryMode::periodic: c[a] = ((c[a] % n) + n) % n; break;
-      case BoundaryMode::clamp: c[a] = c[a] < 0 ? 0 : n - 1; break;
-      case BoundaryMode::mirror: c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a]; break;
+      case BoundaryMode::neutral:
+        return neutral;
+      case BoundaryMode::user:
+        return user(c[0], c[1], c[2], neutral);
+      case BoundaryMode::periodic:
+        c[a] = ((c[a] % n) + n) % n;
+        break;
+      case BoundaryMode::clamp:
+        c[a] = c[a] < 0 ? 0 : n - 1;
+        break;
+      case BoundaryMode::mirror:
+        c[a] = c[a] < 0 ? -c[a] : 2 * (n - 1) - c[a];
+        break;
     }
   }
   return g[static_cast<std::size_t>((c[2] * e.n[1] + c[1]) * e.n[0] + c[0])];
@@ -78,8 +87,8 @@ struct ReferenceAccess {
 
 /// Sequential mapStencil over a global array.
 template <class T, class F, class U = NoBoundaryFunction>
-std::vector<T> reference_stencil(const std::vector<T>& g, const Extents& e, const Stencil& st, const F& f,
-                                 const T& neutral, const U& user = {}) {
+std::vector<T> reference_stencil(const std::vector<T>& g, const Extents& e, const Stencil& st,
+                                 const F& f, const T& neutral, const U& user = {}) {
   std::vector<T> out(g.size());
   for (index_t z = 0; z < e.n[2]; ++z)
     for (index_t y = 0; y < e.n[1]; ++y)

@@ -18,7 +18,8 @@ using test::same_bits;
 std::filesystem::path temp_file(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "tessera-skel-ckpt";
   std::filesystem::create_directories(dir);
-  return dir / (name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".ckpt");
+  return dir /
+         (name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".ckpt");
 }
 
 std::string read_all(const std::filesystem::path& p) {
@@ -28,17 +29,22 @@ std::string read_all(const std::filesystem::path& p) {
 
 const Extents kE = extents_3d(11, 7, 9);  // a side that no part count here divides
 
-std::vector<double> initial() { return tessera::test::random_vector<double>(static_cast<std::size_t>(kE.volume()), 5); }
+std::vector<double> initial() {
+  return tessera::test::random_vector<double>(static_cast<std::size_t>(kE.volume()), 5);
+}
 
 // `steps` 27-point blur steps (mirror boundaries) on `parts` parts of `id`, from `start`.
-std::vector<double> blur(const std::string& id, int parts, const std::vector<double>& start, int steps,
-                         const std::filesystem::path& save_at_end = {}, std::uint64_t step0 = 0) {
+std::vector<double> blur(const std::string& id, int parts, const std::vector<double>& start,
+                         int steps, const std::filesystem::path& save_at_end = {},
+                         std::uint64_t step0 = 0) {
   Team team = Team::open(id, parts);
   DC<double> c(team, kE.n[0], kE.n[1], kE.n[2]);
   c.scatter(start);
   const auto f = portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27"));
-  for (int s = 0; s < steps; ++s) c.mapStencilInPlace(f, Stencil::uniform(1, BoundaryMode::mirror), 0.0);
-  if (!save_at_end.empty()) save_checkpoint(c, save_at_end, step0 + static_cast<std::uint64_t>(steps));
+  for (int s = 0; s < steps; ++s)
+    c.mapStencilInPlace(f, Stencil::uniform(1, BoundaryMode::mirror), 0.0);
+  if (!save_at_end.empty())
+    save_checkpoint(c, save_at_end, step0 + static_cast<std::uint64_t>(steps));
   return c.gather();
 }
 
@@ -57,7 +63,8 @@ TEST_P(SkeletonCheckpoint, RestartOnAnotherPartCountContinuesBitwise) {
       DC<double> c(team, kE.n[0], kE.n[1], kE.n[2], tessera::test::poison<double>());
       ASSERT_EQ(load_checkpoint(c, file), 3u);
       const auto f = portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27"));
-      for (int s = 3; s < 7; ++s) c.mapStencilInPlace(f, Stencil::uniform(1, BoundaryMode::mirror), 0.0);
+      for (int s = 3; s < 7; ++s)
+        c.mapStencilInPlace(f, Stencil::uniform(1, BoundaryMode::mirror), 0.0);
       EXPECT_TRUE(same_bits(c.gather(), straight));
     }
 }
@@ -71,8 +78,8 @@ TEST_P(SkeletonCheckpoint, ACheckpointOfADeviceRestoresOnTheCpu) {
   EXPECT_TRUE(same_bits(c.gather(), saved));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SkeletonCheckpoint, ::testing::ValuesIn(tessera::test::device_ids()),
-                         tessera::test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SkeletonCheckpoint,
+                         ::testing::ValuesIn(tessera::test::device_ids()), tessera::test::id_name);
 
 TEST(SkeletonCheckpointFormat, RoundTripsEveryContainerAndElement) {
   Team team = Team::open("cpu", 2);
@@ -126,7 +133,8 @@ TEST(SkeletonCheckpointFormat, AnotherFieldIsRejectedWithWhatDiffers) {
   DC<float> other_size(team, 5, 3, 2, 2.0f);
   expect_error(other_size, "extents 4x3x2 in the file, 5x3x2 in the field");
   DC<double> other_type(team, 4, 3, 2, 2.0);
-  expect_error(other_type, "elements 'float32' (4 bytes) in the file, 'float64' (8 bytes) in the field");
+  expect_error(other_type,
+               "elements 'float32' (4 bytes) in the file, 'float64' (8 bytes) in the field");
   DM<float> other_dims(team, 4, 3, 2.0f);
   expect_error(other_dims, "3-D in the file, 2-D in the field");
   Field<float> other_components(team, extents_3d(4, 3, 2), 2);
@@ -137,7 +145,8 @@ TEST(SkeletonCheckpointFormat, AnotherFieldIsRejectedWithWhatDiffers) {
 TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   FieldCheckpointHeader h{extents_3d(3, 2, 2), 1, "float32", 4, 9};
   const std::vector<float> v = tessera::test::random_vector<float>(12, 3);
-  const std::string good = format_field_checkpoint(h, {reinterpret_cast<const char*>(v.data()), v.size() * 4});
+  const std::string good =
+      format_field_checkpoint(h, {reinterpret_cast<const char*>(v.data()), v.size() * 4});
   const auto parsed = parse_field_checkpoint(good, "good");
   EXPECT_EQ(parsed.header, h);
   EXPECT_EQ(parsed.values.size(), 48u);
@@ -146,7 +155,9 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
       parse_field_checkpoint(bytes, "f.ckpt");
       ADD_FAILURE() << "accepted: " << what;
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("f.ckpt: not a valid skeleton checkpoint"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("f.ckpt: not a valid skeleton checkpoint"),
+                std::string::npos)
+          << e.what();
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   };
@@ -156,7 +167,9 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   rejects(good.substr(0, good.size() - 9), "");
   rejects("TSLBMCK1" + good.substr(8), "");  // another checkpoint's magic
   // header fields: forged sizes never allocate, bad values are named
-  auto with = [&](FieldCheckpointHeader x, std::string_view payload) { return format_field_checkpoint(x, payload); };
+  auto with = [&](FieldCheckpointHeader x, std::string_view payload) {
+    return format_field_checkpoint(x, payload);
+  };
   const std::string_view payload = parsed.values;
   FieldCheckpointHeader big = h;
   big.extents = extents_3d(std::int64_t(1) << 40, std::int64_t(1) << 40, 1 << 20);
@@ -165,8 +178,9 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   wrong.extents = extents_3d(4, 2, 2);
   rejects(with(wrong, payload), "48 bytes of values, the header's field needs 64");
   // (the writer refuses these itself: forged through the container)
-  nlohmann::json zero = {{"extents", {3, 2, 2}}, {"dims", 3}, {"components", 1}, {"element", "float32"},
-                         {"element_bytes", 0}, {"endian", "little"}, {"step", 9}};
+  nlohmann::json zero = {
+      {"extents", {3, 2, 2}}, {"dims", 3},          {"components", 1}, {"element", "float32"},
+      {"element_bytes", 0},   {"endian", "little"}, {"step", 9}};
   rejects(io::format_container("TSSKLCK1", zero, {payload}), "'element_bytes' is 0");
   nlohmann::json comps = zero;
   comps["element_bytes"] = 4;
@@ -175,7 +189,8 @@ TEST(SkeletonCheckpointFormat, CorruptFilesAreRejected) {
   nlohmann::json two = comps;  // io::header_integers3, shared with the LBM reader
   two["components"] = 1;
   two["extents"] = {3, 2};
-  rejects(io::format_container("TSSKLCK1", two, {payload}), "'extents' is not an array of 3 integers");
+  rejects(io::format_container("TSSKLCK1", two, {payload}),
+          "'extents' is not an array of 3 integers");
   nlohmann::json real = two;
   real["extents"] = {3, 2.5, 2};
   rejects(io::format_container("TSSKLCK1", real, {payload}), "'extents' is not an integer");

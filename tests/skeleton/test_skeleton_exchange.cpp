@@ -9,7 +9,9 @@ namespace {
 class SkeletonExchange : public ::testing::TestWithParam<std::string> {};
 
 // Value of global cell (x, y, z) of component c: unique and never zero.
-float tagged(index_t x, index_t y, index_t z, int c) { return float(1 + x + 100 * y + 10000 * z) + 0.25f * c; }
+float tagged(index_t x, index_t y, index_t z, int c) {
+  return float(1 + x + 100 * y + 10000 * z) + 0.25f * c;
+}
 
 TEST_P(SkeletonExchange, OnlyRequestedComponentsCrossEachFace) {
   const int parts = std::min(3, test::max_parts(GetParam()));
@@ -23,10 +25,12 @@ TEST_P(SkeletonExchange, OnlyRequestedComponentsCrossEachFace) {
   for (int c = 0; c < 3; ++c)
     for (index_t z = 0; z < 8; ++z)
       for (index_t y = 0; y < 2; ++y)
-        for (index_t x = 0; x < 3; ++x) g[static_cast<std::size_t>(c * e.volume() + (z * 2 + y) * 3 + x)] = tagged(x, y, z, c);
+        for (index_t x = 0; x < 3; ++x)
+          g[static_cast<std::size_t>(c * e.volume() + (z * 2 + y) * 3 + x)] = tagged(x, y, z, c);
   // poison the whole buffers (halos included), then set the owned cells
   for (int p = 0; p < f.parts(); ++p) {
-    std::vector<float> nan(static_cast<std::size_t>(f.layout(p).elements()), tessera::test::poison<float>());
+    std::vector<float> nan(static_cast<std::size_t>(f.layout(p).elements()),
+                           tessera::test::poison<float>());
     f.buffer(p).copy_from_host(nan);
   }
   f.scatter(g);
@@ -35,8 +39,9 @@ TEST_P(SkeletonExchange, OnlyRequestedComponentsCrossEachFace) {
   r.to_upper[2] = {0, 2};
   r.to_lower[2] = {1};
   std::vector<std::string> order;
-  f.exchange(r, [&](int p, Queue&) { order.push_back("inner" + std::to_string(p)); },
-             [&](int p, Queue&) { order.push_back("outer" + std::to_string(p)); });
+  f.exchange(
+      r, [&](int p, Queue&) { order.push_back("inner" + std::to_string(p)); },
+      [&](int p, Queue&) { order.push_back("outer" + std::to_string(p)); });
   ASSERT_EQ(order.size(), static_cast<std::size_t>(2 * parts));
   for (int p = 0; p < parts; ++p) {
     EXPECT_EQ(order[static_cast<std::size_t>(p)], "inner" + std::to_string(p));
@@ -52,10 +57,14 @@ TEST_P(SkeletonExchange, OnlyRequestedComponentsCrossEachFace) {
           const float above = buf[static_cast<std::size_t>(L.offset(x, y, L.extent(2), c))];
           const bool has_below = L.owned.lo[2] > 0, has_above = L.owned.hi[2] < 8;
           // the lower halo receives what the lower neighbour sends up: 0 and 2
-          if (has_below && c != 1) EXPECT_EQ(below, tagged(x, y, L.owned.lo[2] - 1, c));
-          else EXPECT_TRUE(std::isnan(below)) << "part " << p << " c " << c;
-          if (has_above && c == 1) EXPECT_EQ(above, tagged(x, y, L.owned.hi[2], c));
-          else EXPECT_TRUE(std::isnan(above)) << "part " << p << " c " << c;
+          if (has_below && c != 1)
+            EXPECT_EQ(below, tagged(x, y, L.owned.lo[2] - 1, c));
+          else
+            EXPECT_TRUE(std::isnan(below)) << "part " << p << " c " << c;
+          if (has_above && c == 1)
+            EXPECT_EQ(above, tagged(x, y, L.owned.hi[2], c));
+          else
+            EXPECT_TRUE(std::isnan(above)) << "part " << p << " c " << c;
         }
   }
   EXPECT_GT(f.last_exchange().peer_bytes + f.last_exchange().local_bytes, 0u);
@@ -70,7 +79,8 @@ TEST_P(SkeletonExchange, PeriodicWrapsTheDomainEnds) {
   Field<float> f(team, e, 1, o);
   std::vector<float> g(static_cast<std::size_t>(e.volume()));
   for (index_t z = 0; z < 6; ++z)
-    for (index_t i = 0; i < 4; ++i) g[static_cast<std::size_t>(z * 4 + i)] = tagged(i % 2, i / 2, z, 0);
+    for (index_t i = 0; i < 4; ++i)
+      g[static_cast<std::size_t>(z * 4 + i)] = tagged(i % 2, i / 2, z, 0);
   f.scatter(g);
   ExchangeRequest r;
   r.periodic = {false, false, true};
@@ -95,8 +105,8 @@ TEST_P(SkeletonExchange, HostMirrorRoundTrip) {
   EXPECT_THROW(f.scatter(std::vector<double>(7)), Error);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SkeletonExchange, ::testing::ValuesIn(tessera::test::device_ids()),
-                         tessera::test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SkeletonExchange,
+                         ::testing::ValuesIn(tessera::test::device_ids()), tessera::test::id_name);
 
 }  // namespace
 }  // namespace tessera::skeleton

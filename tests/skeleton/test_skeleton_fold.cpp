@@ -13,8 +13,8 @@ namespace ex = examples;
 class SkeletonFold : public ::testing::TestWithParam<std::string> {};
 
 template <class T, class Fn>
-T fold_on(const std::string& id, int parts, std::array<int, 3> grid, const Extents& e, const std::vector<T>& v,
-          const Fn& fn) {
+T fold_on(const std::string& id, int parts, std::array<int, 3> grid, const Extents& e,
+          const std::vector<T>& v, const Fn& fn) {
   Team team = Team::open(id, parts);
   FieldOptions o;
   o.parts = grid;
@@ -34,7 +34,8 @@ TEST_P(SkeletonFold, SameBitsAsTheCpuForEveryDecomposition) {
     EXPECT_NEAR(cpu, seq, 1e-4 * static_cast<double>(v.size()) * 1e-2);
     const int most = std::min(4, test::max_parts(GetParam()));
     std::vector<std::array<int, 3>> grids{{0, 0, 0}};
-    for (int parts = 2; parts <= most; ++parts) grids.push_back({parts, 1, 1});  // cuts x: chunks split
+    for (int parts = 2; parts <= most; ++parts)
+      grids.push_back({parts, 1, 1});           // cuts x: chunks split
     if (most >= 3) grids.push_back({1, 3, 1});  // cuts y
     if (most >= 4) grids.push_back({2, 1, 2});  // cuts x and z
     for (int parts = 1; parts <= most; ++parts)
@@ -43,7 +44,8 @@ TEST_P(SkeletonFold, SameBitsAsTheCpuForEveryDecomposition) {
         if (needed != parts) continue;
         const float got = fold_on<float>(GetParam(), parts, grid, e, v, add);
         EXPECT_EQ(std::memcmp(&got, &cpu, sizeof got), 0)
-            << parts << " parts, grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ": " << got << " vs " << cpu;
+            << parts << " parts, grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ": "
+            << got << " vs " << cpu;
       }
   }
 }
@@ -59,7 +61,8 @@ TEST_P(SkeletonFold, DistributedArrayFoldIsIndependentOfThePartCount) {
     a.scatter(v);
     const float got = a.fold(add);
     if (parts == 1) want = got;
-    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << parts << " parts: " << got << " vs " << want;
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+        << parts << " parts: " << got << " vs " << want;
   }
 }
 
@@ -77,11 +80,13 @@ TEST_P(SkeletonFold, IntegersAreExactOnAnyDecomposition) {
   const Extents e = extents_3d(10, 6, 7);
   std::vector<std::int64_t> v(static_cast<std::size_t>(e.volume()));
   std::int64_t want = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) want += v[i] = static_cast<std::int64_t>(i * 2654435761u % 100000);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    want += v[i] = static_cast<std::int64_t>(i * 2654435761u % 100000);
   const ClFunction add{"TS_FN ts_real add(ts_real a, ts_real b) { return a + b; }", "add"};
   const int n = std::min(4, test::max_parts(GetParam()));
   for (auto grid : {std::array<int, 3>{0, 0, 0}, std::array<int, 3>{n, 1, 1}})
-    EXPECT_EQ(fold_on<std::int64_t>(GetParam(), n, grid, e, v, portable(ex::IntAdd{}, add)), want) << grid[0];
+    EXPECT_EQ(fold_on<std::int64_t>(GetParam(), n, grid, e, v, portable(ex::IntAdd{}, add)), want)
+        << grid[0];
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, SkeletonFold, ::testing::ValuesIn(tessera::test::device_ids()),

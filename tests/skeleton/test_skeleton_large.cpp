@@ -8,7 +8,9 @@ namespace tessera::skeleton {
 namespace {
 
 struct LowByte {  // v + (x mod 251): a value that depends on the 64-bit index
-  TS_FN std::int8_t operator()(index_t x, std::int8_t v) const { return std::int8_t(v + std::int8_t(x % 251)); }
+  TS_FN std::int8_t operator()(index_t x, std::int8_t v) const {
+    return std::int8_t(v + std::int8_t(x % 251));
+  }
 };
 
 TEST(SkeletonLarge, MoreThan2To31CellsOnTwoParts) {

@@ -31,7 +31,8 @@ TEST(SkeletonDecomposition, DefaultAxisIsTheSlowestOfTheContainer) {
 
 TEST(SkeletonDecomposition, EveryCellOwnedOnceOnAnyGrid) {
   const Extents e = extents_3d(7, 5, 6);
-  for (auto grid : {std::array<int, 3>{2, 3, 1}, std::array<int, 3>{1, 1, 6}, std::array<int, 3>{7, 1, 2}}) {
+  for (auto grid :
+       {std::array<int, 3>{2, 3, 1}, std::array<int, 3>{1, 1, 6}, std::array<int, 3>{7, 1, 2}}) {
     Decomposition d(e, grid[0] * grid[1] * grid[2], grid);
     std::vector<int> owner(static_cast<std::size_t>(e.volume()), -1);
     for (int p = 0; p < d.parts(); ++p) {
@@ -50,9 +51,10 @@ TEST(SkeletonDecomposition, EveryCellOwnedOnceOnAnyGrid) {
 }
 
 TEST(SkeletonDecomposition, BadRequestsAreUsageErrors) {
-  EXPECT_THROW(Decomposition(extents_3d(4, 4, 4), 4, {2, 1, 1}), UsageError);  // 2 blocks for 4 parts
-  EXPECT_THROW(Decomposition(extents_3d(4, 4, 3), 4), UsageError);             // 4 blocks of 3 planes
-  EXPECT_THROW(Decomposition(extents_2d(4, 4), 2, {1, 1, 2}), UsageError);     // z of a 2-D container
+  EXPECT_THROW(Decomposition(extents_3d(4, 4, 4), 4, {2, 1, 1}),
+               UsageError);                                                 // 2 blocks for 4 parts
+  EXPECT_THROW(Decomposition(extents_3d(4, 4, 3), 4), UsageError);          // 4 blocks of 3 planes
+  EXPECT_THROW(Decomposition(extents_2d(4, 4), 2, {1, 1, 2}), UsageError);  // z of a 2-D container
 }
 
 TEST(SkeletonDecomposition, NeighboursWrapOnlyWhenPeriodic) {
@@ -101,12 +103,15 @@ TEST(SkeletonLayout, TheShellCoversThePaddedBoxLessTheOwnedOneExactlyOnce) {
     for (int i = 0; i < s.outer_count; ++i)
       for (index_t z = s.outer[i].lo[2]; z < s.outer[i].hi[2]; ++z)
         for (index_t y = s.outer[i].lo[1]; y < s.outer[i].hi[1]; ++y)
-          for (index_t x = s.outer[i].lo[0]; x < s.outer[i].hi[0]; ++x) ++hits[static_cast<std::size_t>(L.offset(x, y, z))];
+          for (index_t x = s.outer[i].lo[0]; x < s.outer[i].hi[0]; ++x)
+            ++hits[static_cast<std::size_t>(L.offset(x, y, z))];
     for (index_t z = -w[2]; z < L.extent(2) + w[2]; ++z)
       for (index_t y = -w[1]; y < L.extent(1) + w[1]; ++y)
         for (index_t x = -w[0]; x < L.extent(0) + w[0]; ++x) {
-          const bool owned = x >= 0 && x < L.extent(0) && y >= 0 && y < L.extent(1) && z >= 0 && z < L.extent(2);
-          EXPECT_EQ(hits[static_cast<std::size_t>(L.offset(x, y, z))], owned ? 0 : 1) << x << " " << y << " " << z;
+          const bool owned =
+              x >= 0 && x < L.extent(0) && y >= 0 && y < L.extent(1) && z >= 0 && z < L.extent(2);
+          EXPECT_EQ(hits[static_cast<std::size_t>(L.offset(x, y, z))], owned ? 0 : 1)
+              << x << " " << y << " " << z;
         }
   }
 }

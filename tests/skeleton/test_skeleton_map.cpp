@@ -77,7 +77,8 @@ TEST_P(SkeletonMap, IndexVariantsOfDaAndDmPassTheirCoordinates) {
   m.scatter(v);
   m.mapIndex(portable(ex::Wave{}, ex::cl_point("ts_skel_wave2")), mo);
   std::vector<float> want(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) want[i] = ex::point::ts_skel_wave2(long(i % 11), long(i / 11), v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    want[i] = ex::point::ts_skel_wave2(long(i % 11), long(i / 11), v[i]);
   EXPECT_TRUE(same_bits(mo.gather(), want));
   DA<float> d(team, 66), dout(team, 66);
   d.scatter(v);
@@ -103,9 +104,12 @@ void increment_on(Team& team) {
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = T(int(i * 7 % 100) - 50);
   DA<T> a(team, 37);
   a.scatter(v);
-  a.mapInPlace(portable(ex::Increment{}, ClFunction{"TS_FN ts_real inc(ts_real v) { return (ts_real)(v + 1); }", "inc"}));
+  a.mapInPlace(
+      portable(ex::Increment{},
+               ClFunction{"TS_FN ts_real inc(ts_real v) { return (ts_real)(v + 1); }", "inc"}));
   auto got = a.gather();
-  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(got[i], T(v[i] + T(1))) << sizeof(T) << "-byte element " << i;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    EXPECT_EQ(got[i], T(v[i] + T(1))) << sizeof(T) << "-byte element " << i;
 }
 
 TEST_P(SkeletonMap, ElementTypesOfDifferentSizes) {

@@ -44,8 +44,8 @@ std::vector<float> input(std::size_t n, unsigned seed) {
 }
 
 template <class Fn>
-std::vector<float> stencil_on(Team team, const Extents& e, const std::vector<float>& in, const Fn& f,
-                              const Stencil& st) {
+std::vector<float> stencil_on(Team team, const Extents& e, const std::vector<float>& in,
+                              const Fn& f, const Stencil& st) {
   DC<float> a(team, e.n[0], e.n[1], e.n[2]), out(team, e.n[0], e.n[1], e.n[2], 0.0f);
   a.scatter(in);
   a.mapStencil(f, out, st, 0.5f, ex::Ramp{});
@@ -75,16 +75,19 @@ void run_all(const std::shared_ptr<Comm>& world, int local, const char* label) {
       sa.zipInPlace(sb, ex::Axpy{});
       check(same_bits(a.gather(), sa.gather()), "zipInPlace");
       const float f1 = a.fold(ex::Add{}), f2 = sa.fold(ex::Add{});
-      check(std::memcmp(&f1, &f2, sizeof f1) == 0, "fold: " + std::to_string(f1) + " vs " + std::to_string(f2));
+      check(std::memcmp(&f1, &f2, sizeof f1) == 0,
+            "fold: " + std::to_string(f1) + " vs " + std::to_string(f2));
     }
     // mapStencil, every mode, radius 2 and per-axis radius
     for (int m = 0; m < 5; ++m) {
       const Stencil st = Stencil::uniform(2, static_cast<BoundaryMode>(m));
-      check(same_bits(stencil_on(dist, e, in, ex::Star2{}, st), stencil_on(single, e, in, ex::Star2{}, st)),
+      check(same_bits(stencil_on(dist, e, in, ex::Star2{}, st),
+                      stencil_on(single, e, in, ex::Star2{}, st)),
             "mapStencil star2 mode " + std::to_string(m));
       Stencil s312 = Stencil::uniform(3, static_cast<BoundaryMode>(m));
       s312.radius = {3, 1, 2};
-      check(same_bits(stencil_on(dist, e, in, ex::Star312{}, s312), stencil_on(single, e, in, ex::Star312{}, s312)),
+      check(same_bits(stencil_on(dist, e, in, ex::Star312{}, s312),
+                      stencil_on(single, e, in, ex::Star312{}, s312)),
             "mapStencil star312 mode " + std::to_string(m));
     }
     // exchange of selected components across ranks
@@ -105,7 +108,8 @@ void run_all(const std::shared_ptr<Comm>& world, int local, const char* label) {
         const auto buf = f.buffer(p).to_vector();
         if (L.owned.lo[2] > 0) {  // lower halo: component 1 of the plane below
           const float got = buf[static_cast<std::size_t>(L.offset(3, 2, -1, 1))];
-          const float want = g[static_cast<std::size_t>(e.volume() + ((L.owned.lo[2] - 1) * 5 + 2) * 7 + 3)];
+          const float want =
+              g[static_cast<std::size_t>(e.volume() + ((L.owned.lo[2] - 1) * 5 + 2) * 7 + 3)];
           check(got == want, "exchange lower halo of part " + std::to_string(L.global_part));
         }
         if (L.owned.hi[2] < 17) {  // upper halo: component 0 of the plane above
@@ -126,22 +130,26 @@ void run_all(const std::shared_ptr<Comm>& world, int local, const char* label) {
       Field<float> m(dist, extents_3d(7, 5, 17), 3);
       m.scatter(many_in);
       const auto many = m.gather_to_root();
-      check(world->rank() == 0 ? same_bits(many, many_in) : many.empty(), "gather_to_root, 3 components");
+      check(world->rank() == 0 ? same_bits(many, many_in) : many.empty(),
+            "gather_to_root, 3 components");
     }
     // checkpoint: rank 0 writes what the ranks sent it; it restores on one
     // part in each process and back onto the ranks; a failure reaches every rank
     {
-      const std::string file = (std::filesystem::temp_directory_path() /
-                                ("tessera-skel-mpi-np" + std::to_string(world->size()) + "x" +
-                                 std::to_string(local) + "-" + std::to_string(std::strlen(label)) + ".ckpt"))
-                                   .string();
+      const std::string file =
+          (std::filesystem::temp_directory_path() /
+           ("tessera-skel-mpi-np" + std::to_string(world->size()) + "x" + std::to_string(local) +
+            "-" + std::to_string(std::strlen(label)) + ".ckpt"))
+              .string();
       DC<float> a(dist, 7, 5, 17);
       a.scatter(in);
       save_checkpoint(a, file, 11);
       DC<float> s(single, 7, 5, 17, -1.0f);
-      check(load_checkpoint(s, file) == 11 && same_bits(s.gather(), in), "checkpoint restored on one part");
+      check(load_checkpoint(s, file) == 11 && same_bits(s.gather(), in),
+            "checkpoint restored on one part");
       DC<float> b(dist, 7, 5, 17, -2.0f);
-      check(load_checkpoint(b, file) == 11 && same_bits(b.gather(), in), "checkpoint restored on the ranks");
+      check(load_checkpoint(b, file) == 11 && same_bits(b.gather(), in),
+            "checkpoint restored on the ranks");
       bool threw = false;
       try {
         load_checkpoint(b, file + ".missing");

@@ -24,10 +24,12 @@ class NativeStencil : public ::testing::TestWithParam<std::string> {};
 
 template <class T, class F>
 void check(const std::string& id, int points, NativeWalk walk, const F& f, index_t n) {
-  SCOPED_TRACE(fmt::format("{} points, {} walk, n = {}, {}", points, walk == NativeWalk::march ? "march" : "runs", n,
+  SCOPED_TRACE(fmt::format("{} points, {} walk, n = {}, {}", points,
+                           walk == NativeWalk::march ? "march" : "runs", n,
                            sizeof(T) == 4 ? "float" : "double"));
   const Extents e = extents_3d(n, n, n);
-  const auto in = tessera::test::random_vector<T>(static_cast<std::size_t>(e.volume()), 31 + points);
+  const auto in =
+      tessera::test::random_vector<T>(static_cast<std::size_t>(e.volume()), 31 + points);
   const index_t p = n + 2;
   std::vector<T> padded(static_cast<std::size_t>(p * p * p), T(0)), poisoned;
   for (index_t z = 0; z < n; ++z)
@@ -38,12 +40,14 @@ void check(const std::string& id, int points, NativeWalk walk, const F& f, index
   poisoned = padded;
   for (index_t z = 1; z <= n; ++z)
     for (index_t y = 1; y <= n; ++y)
-      for (index_t x = 1; x <= n; ++x) poisoned[static_cast<std::size_t>((z * p + y) * p + x)] = tessera::test::poison<T>();
+      for (index_t x = 1; x <= n; ++x)
+        poisoned[static_cast<std::size_t>((z * p + y) * p + x)] = tessera::test::poison<T>();
   auto dev = open_device(id);
   Buffer<T> a(dev, padded.size()), b(dev, padded.size());
   a.copy_from_host(padded);
   b.copy_from_host(poisoned);
-  dispatch(*dev, [&](auto tag) { kernels::native_stencil(tag, dev->queue(), points, a, b, n, walk); });
+  dispatch(*dev,
+           [&](auto tag) { kernels::native_stencil(tag, dev->queue(), points, a, b, n, walk); });
   const auto got_padded = b.to_vector();
   std::vector<T> got(in.size());
   for (index_t z = 0; z < n; ++z)
@@ -70,11 +74,16 @@ TEST_P(NativeStencil, EveryWalkEqualsTheReferenceBitwise) {
 TEST_P(NativeStencil, TheMarchOfA27PointStencilIsAUsageError) {
   auto dev = open_device(GetParam());
   Buffer<float> a(dev, 27), b(dev, 27);
-  EXPECT_THROW(dispatch(*dev, [&](auto tag) { kernels::native_stencil(tag, dev->queue(), 27, a, b, 1, NativeWalk::march); }),
+  EXPECT_THROW(dispatch(*dev,
+                        [&](auto tag) {
+                          kernels::native_stencil(tag, dev->queue(), 27, a, b, 1,
+                                                  NativeWalk::march);
+                        }),
                UsageError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, NativeStencil, ::testing::ValuesIn(baseline_ids()), tessera::test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, NativeStencil, ::testing::ValuesIn(baseline_ids()),
+                         tessera::test::id_name);
 
 }  // namespace
 }  // namespace tessera::skeleton

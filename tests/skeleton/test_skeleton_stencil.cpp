@@ -21,12 +21,14 @@ const char* name(BoundaryMode m) {
 
 // Runs star-R on a DC of extents e over `parts` parts (grid) and returns the result.
 template <class F>
-std::vector<float> run_star(const std::string& id, int parts, std::array<int, 3> grid, const Extents& e,
-                            const std::vector<float>& in, const F& f, const Stencil& st) {
+std::vector<float> run_star(const std::string& id, int parts, std::array<int, 3> grid,
+                            const Extents& e, const std::vector<float>& in, const F& f,
+                            const Stencil& st) {
   Team team = Team::open(id, parts);
   FieldOptions o;
   o.parts = grid;
-  DC<float> a(team, e.n[0], e.n[1], e.n[2], o), out(team, e.n[0], e.n[1], e.n[2], tessera::test::poison<float>(), o);
+  DC<float> a(team, e.n[0], e.n[1], e.n[2], o),
+      out(team, e.n[0], e.n[1], e.n[2], tessera::test::poison<float>(), o);
   a.scatter(in);
   a.mapStencil(f, out, st, 0.75f, portable(ex::Ramp{}, ex::cl_point("ts_skel_ramp")));
   return out.gather();
@@ -48,15 +50,18 @@ TEST_P(SkeletonStencil, EveryBoundaryModeAndRadiusMatchesTheReference) {
       const ex::Ramp ramp;
       switch (r) {
         case 1:
-          got = run_star(GetParam(), 1, {0, 0, 0}, e, in, portable(ex::Star1{}, ex::cl_stencil("ts_skel_star1")), st);
+          got = run_star(GetParam(), 1, {0, 0, 0}, e, in,
+                         portable(ex::Star1{}, ex::cl_stencil("ts_skel_star1")), st);
           want = test::reference_stencil(in, e, st, ex::Star1{}, 0.75f, ramp);
           break;
         case 2:
-          got = run_star(GetParam(), 1, {0, 0, 0}, e, in, portable(ex::Star2{}, ex::cl_stencil("ts_skel_star2")), st);
+          got = run_star(GetParam(), 1, {0, 0, 0}, e, in,
+                         portable(ex::Star2{}, ex::cl_stencil("ts_skel_star2")), st);
           want = test::reference_stencil(in, e, st, ex::Star2{}, 0.75f, ramp);
           break;
         case 3:
-          got = run_star(GetParam(), 1, {0, 0, 0}, e, in, portable(ex::Star3{}, ex::cl_stencil("ts_skel_star3")), st);
+          got = run_star(GetParam(), 1, {0, 0, 0}, e, in,
+                         portable(ex::Star3{}, ex::cl_stencil("ts_skel_star3")), st);
           want = test::reference_stencil(in, e, st, ex::Star3{}, 0.75f, ramp);
           break;
         default:
@@ -87,12 +92,13 @@ TEST_P(SkeletonStencil, GridsOfPartsFillEdgesAndCorners) {
   const Extents e = extents_3d(9, 7, 5);
   const auto in = tessera::test::random_vector<float>(static_cast<std::size_t>(e.volume()), 23);
   const auto blur = portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27"));
-  for (const BoundaryMode m : {BoundaryMode::neutral, BoundaryMode::periodic, BoundaryMode::mirror}) {
+  for (const BoundaryMode m :
+       {BoundaryMode::neutral, BoundaryMode::periodic, BoundaryMode::mirror}) {
     SCOPED_TRACE(name(m));
     const Stencil st = Stencil::uniform(1, m);
     const auto want = test::reference_stencil(in, e, st, ex::Blur27{}, 0.75f);
-    for (auto grid : {std::array<int, 3>{2, 2, 1}, std::array<int, 3>{1, 2, 2}, std::array<int, 3>{2, 1, 2},
-                      std::array<int, 3>{4, 1, 1}})
+    for (auto grid : {std::array<int, 3>{2, 2, 1}, std::array<int, 3>{1, 2, 2},
+                      std::array<int, 3>{2, 1, 2}, std::array<int, 3>{4, 1, 1}})
       EXPECT_TRUE(same_bits(run_star(GetParam(), 4, grid, e, in, blur, st), want))
           << grid[0] << "x" << grid[1] << "x" << grid[2];
   }
@@ -109,7 +115,8 @@ TEST_P(SkeletonStencil, JacobiHeatOnDmInPlaceIteratesLikeTheReference) {
   for (int it = 0; it < 5; ++it) {
     u.mapStencilInPlace(portable(ex::Jacobi5{}, ex::cl_stencil("ts_skel_jacobi5")), st, 0.0f);
     ref = test::reference_stencil(ref, e, st, ex::Jacobi5{}, 0.0f);
-    EXPECT_EQ(u.field().halo()[1], 1) << "after step " << it << ": the swapped-in buffer lost its halo";
+    EXPECT_EQ(u.field().halo()[1], 1)
+        << "after step " << it << ": the swapped-in buffer lost its halo";
   }
   EXPECT_TRUE(same_bits(u.gather(), ref));
 }
@@ -138,14 +145,19 @@ TEST_P(SkeletonStencil, MixedModesOnGridsOfPartsMatchTheReferenceAtTheCorners) {
     std::array<int, 3> grid;
     std::array<M, 3> modes;
   };
-  for (const Case c : {Case{{1, 2, 1}, {M::clamp, M::periodic, M::user}}, Case{{2, 1, 1}, {M::periodic, M::user, M::neutral}},
-                       Case{{2, 1, 1}, {M::periodic, M::periodic, M::user}}, Case{{1, 1, 2}, {M::user, M::mirror, M::periodic}}}) {
-    SCOPED_TRACE(std::string(name(c.modes[0])) + "/" + name(c.modes[1]) + "/" + name(c.modes[2]) + " on " +
-                 std::to_string(c.grid[0]) + "x" + std::to_string(c.grid[1]) + "x" + std::to_string(c.grid[2]));
+  for (const Case c : {Case{{1, 2, 1}, {M::clamp, M::periodic, M::user}},
+                       Case{{2, 1, 1}, {M::periodic, M::user, M::neutral}},
+                       Case{{2, 1, 1}, {M::periodic, M::periodic, M::user}},
+                       Case{{1, 1, 2}, {M::user, M::mirror, M::periodic}}}) {
+    SCOPED_TRACE(std::string(name(c.modes[0])) + "/" + name(c.modes[1]) + "/" + name(c.modes[2]) +
+                 " on " + std::to_string(c.grid[0]) + "x" + std::to_string(c.grid[1]) + "x" +
+                 std::to_string(c.grid[2]));
     Stencil st;
     st.mode = c.modes;
-    const auto got = run_star(GetParam(), 2, c.grid, e, in, portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")), st);
-    EXPECT_TRUE(same_bits(got, test::reference_stencil(in, e, st, ex::Blur27{}, 0.75f, ex::Ramp{})));
+    const auto got = run_star(GetParam(), 2, c.grid, e, in,
+                              portable(ex::Blur27{}, ex::cl_stencil("ts_skel_blur27")), st);
+    EXPECT_TRUE(
+        same_bits(got, test::reference_stencil(in, e, st, ex::Blur27{}, 0.75f, ex::Ramp{})));
   }
 }
 
@@ -173,11 +185,13 @@ TEST_P(SkeletonStencil, RememberedGhostLayersAreRefilledWhenTheyMustChange) {
       SCOPED_TRACE(std::string(name(st.mode)) + " " + std::to_string(st.neutral));
       const Stencil s = Stencil::uniform(1, st.mode);
       a.mapStencil(heat, out, s, st.neutral, ramp);
-      EXPECT_TRUE(same_bits(out.gather(), test::reference_stencil(in, e, s, ex::Heat7{}, st.neutral, ex::Ramp{})));
+      EXPECT_TRUE(same_bits(
+          out.gather(), test::reference_stencil(in, e, s, ex::Heat7{}, st.neutral, ex::Ramp{})));
     }
     // A native kernel writes the whole buffer (ghosts included) and says so.
     for (int p = 0; p < a.field().parts(); ++p)
-      a.field().buffer(p).copy_from_host(std::vector<float>(a.field().buffer(p).size(), tessera::test::poison<float>()));
+      a.field().buffer(p).copy_from_host(
+          std::vector<float>(a.field().buffer(p).size(), tessera::test::poison<float>()));
     a.field().mark_device_written();
     a.scatter(in);
     const Stencil s = Stencil::uniform(1, BoundaryMode::neutral);
@@ -191,7 +205,8 @@ TEST_P(SkeletonStencil, RadiusLargerThanASubdomainIsAClearError) {
   Team team = Team::open(GetParam(), 4);
   DC<float> a(team, 4, 4, 6, 1.0f), out(team, 4, 4, 6);  // planes 2, 2, 1, 1
   try {
-    a.mapStencil(portable(ex::Star2{}, ex::cl_stencil("ts_skel_star2")), out, Stencil::uniform(2, BoundaryMode::neutral));
+    a.mapStencil(portable(ex::Star2{}, ex::cl_stencil("ts_skel_star2")), out,
+                 Stencil::uniform(2, BoundaryMode::neutral));
     FAIL() << "no error";
   } catch (const Error& err) {
     EXPECT_NE(std::string(err.what()).find("larger than part"), std::string::npos) << err.what();
@@ -205,8 +220,9 @@ TEST_P(SkeletonStencil, OpenClUserFunctionThatDoesNotCompileShowsTheUsersLine) {
   Team team = Team::open(GetParam(), 1);
   if (team.device(0).backend() != Backend::opencl) GTEST_SKIP() << "OpenCL only";
   DC<float> a(team, 4, 4, 4, 1.0f), out(team, 4, 4, 4);
-  const ClFunction bad{"/* line 1 */\nTS_STENCIL_FN(broken, s) {\n  return TS_AT(s, 0, 0, 0) + undeclared_thing;\n}\n",
-                       "broken", "my_stencil.cl"};
+  const ClFunction bad{
+      "/* line 1 */\nTS_STENCIL_FN(broken, s) {\n  return TS_AT(s, 0, 0, 0) + undeclared_thing;\n}\n",
+      "broken", "my_stencil.cl"};
   try {
     a.mapStencil(bad, out, Stencil::uniform(1, BoundaryMode::neutral));
     FAIL() << "no error";

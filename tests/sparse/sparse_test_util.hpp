@@ -23,16 +23,20 @@ template <Scalar T>
 T small_int(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> d(1, 4), s(0, 1);
   auto one = [&] { return static_cast<real_t<T>>(s(rng) ? d(rng) : -d(rng)); };
-  if constexpr (is_complex_v<T>) return T(one(), one());
-  else return one();
+  if constexpr (is_complex_v<T>)
+    return T(one(), one());
+  else
+    return one();
 }
 
 /// Any value in [-1, 1) (both parts for complex types).
 template <Scalar T>
 T uniform(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  if constexpr (is_complex_v<T>) return T(static_cast<real_t<T>>(u(rng)), static_cast<real_t<T>>(u(rng)));
-  else return static_cast<T>(u(rng));
+  if constexpr (is_complex_v<T>)
+    return T(static_cast<real_t<T>>(u(rng)), static_cast<real_t<T>>(u(rng)));
+  else
+    return static_cast<T>(u(rng));
 }
 
 /// A named test matrix in COO form.
@@ -51,8 +55,8 @@ void add(Coo<T>& a, size64 i, size64 j, T v) {
 
 /// Random COO with the given density; rows in `empty_every` multiples stay empty.
 template <Scalar T>
-Coo<T> random_coo(size64 rows, size64 cols, double density, std::uint64_t seed, size64 empty_every = 0,
-                  bool integers = true) {
+Coo<T> random_coo(size64 rows, size64 cols, double density, std::uint64_t seed,
+                  size64 empty_every = 0, bool integers = true) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   Coo<T> a;
@@ -75,7 +79,8 @@ std::vector<Case<T>> shapes() {
   {
     Coo<T> a = random_coo<T>(15, 40, 0.1, 3);
     std::mt19937_64 rng(4);
-    for (size64 j = 0; j < 40; ++j) add(a, 3, j, small_int<T>(rng));  // one dense row (duplicates too)
+    for (size64 j = 0; j < 40; ++j)
+      add(a, 3, j, small_int<T>(rng));  // one dense row (duplicates too)
     out.push_back({"dense_row", a});
   }
   {
@@ -112,7 +117,8 @@ std::vector<Case<T>> shapes() {
                    a.rows = a.cols = 64;
                    std::mt19937_64 rng(9);
                    for (size64 i = 0; i < 64; ++i)
-                     for (size64 j = std::max<size64>(0, i - 2); j <= std::min<size64>(63, i + 3); ++j)
+                     for (size64 j = std::max<size64>(0, i - 2); j <= std::min<size64>(63, i + 3);
+                          ++j)
                        add(a, i, j, small_int<T>(rng));
                    return a;
                  }()});
@@ -131,7 +137,8 @@ std::vector<T> random_vector(size64 n, std::uint64_t seed, bool integers = true)
 template <Scalar T>
 ::testing::AssertionResult same_csr(const Csr<T>& a, const Csr<T>& b) {
   if (a.rows != b.rows || a.cols != b.cols)
-    return ::testing::AssertionFailure() << "sizes " << a.rows << "x" << a.cols << " vs " << b.rows << "x" << b.cols;
+    return ::testing::AssertionFailure()
+           << "sizes " << a.rows << "x" << a.cols << " vs " << b.rows << "x" << b.cols;
   if (a.row_ptr != b.row_ptr) return ::testing::AssertionFailure() << "row pointers differ";
   if (a.col != b.col) return ::testing::AssertionFailure() << "column indices differ";
   for (std::size_t k = 0; k < a.val.size(); ++k)

@@ -28,7 +28,8 @@ class MatrixMarket : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           fmt::format("tessera-mm-{}-{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           fmt::format("tessera-mm-{}-{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -90,7 +91,8 @@ void round_trip(const fs::path& path, MmField field, MmSymmetry sym, MmFormat fo
 }
 
 TEST_F(MatrixMarket, RoundTripEveryFieldSymmetryAndFormat) {
-  const MmField fields[] = {MmField::real, MmField::double_, MmField::integer, MmField::complex, MmField::pattern};
+  const MmField fields[] = {MmField::real, MmField::double_, MmField::integer, MmField::complex,
+                            MmField::pattern};
   const MmSymmetry syms[] = {MmSymmetry::general, MmSymmetry::symmetric, MmSymmetry::skew_symmetric,
                              MmSymmetry::hermitian};
   int combos = 0;
@@ -98,7 +100,9 @@ TEST_F(MatrixMarket, RoundTripEveryFieldSymmetryAndFormat) {
     for (MmField field : fields)
       for (MmSymmetry sym : syms) {
         if (sym == MmSymmetry::hermitian && field != MmField::complex) continue;
-        if (field == MmField::pattern && (format == MmFormat::array || sym == MmSymmetry::skew_symmetric)) continue;
+        if (field == MmField::pattern &&
+            (format == MmFormat::array || sym == MmSymmetry::skew_symmetric))
+          continue;
         const fs::path p = dir_ / fmt::format("m{}.mtx", combos++);
         if (field == MmField::complex) {
           round_trip<cd>(p, field, sym, format);
@@ -114,15 +118,20 @@ TEST_F(MatrixMarket, RoundTripEveryFieldSymmetryAndFormat) {
 }
 
 TEST_F(MatrixMarket, SymmetricExpansionKeepsTheDiagonalOnce) {
-  const auto p = file("s.mtx",
-                      "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 5\n3 3 7\n3 2 -1\n");
+  const auto p =
+      file("s.mtx",
+           "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 5\n3 3 7\n3 2 -1\n");
   const Csr<double> a = to_csr(read_matrix_market<double>(p));
   EXPECT_EQ(test::dense(a), (std::vector<double>{2, 5, 0, 5, 0, -1, 0, -1, 7}));
-  const auto k = file("k.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 3\n1 1 0\n");
+  const auto k =
+      file("k.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 3\n1 1 0\n");
   EXPECT_EQ(test::dense(to_csr(read_matrix_market<double>(k))), (std::vector<double>{0, -3, 3, 0}));
-  const auto h = file("h.mtx", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 4 0\n2 1 1 2\n");
-  EXPECT_EQ(test::dense(to_csr(read_matrix_market<cd>(h))), (std::vector<cd>{{4, 0}, {1, -2}, {1, 2}, {0, 0}}));
-  const auto pa = file("p.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n1 1\n2 1\n");
+  const auto h = file(
+      "h.mtx", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 4 0\n2 1 1 2\n");
+  EXPECT_EQ(test::dense(to_csr(read_matrix_market<cd>(h))),
+            (std::vector<cd>{{4, 0}, {1, -2}, {1, 2}, {0, 0}}));
+  const auto pa =
+      file("p.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n1 1\n2 1\n");
   EXPECT_EQ(test::dense(to_csr(read_matrix_market<float>(pa))), (std::vector<float>{1, 1, 1, 0}));
   const auto ar = file("a.mtx", "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n");
   EXPECT_EQ(test::dense(to_csr(read_matrix_market<double>(ar))),
@@ -147,13 +156,16 @@ TEST_F(MatrixMarket, PermissiveDetailsOfRealFiles) {
   EXPECT_EQ(h.comments, (std::vector<std::string>{" a comment"}));
   EXPECT_EQ(c.val, (std::vector<double>{1.5, -2, 0}));
   EXPECT_EQ(c.row, (std::vector<index_t>{0, 1, 2}));
-  const auto f = file("f.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e-45");  // no final newline
-  EXPECT_GT(read_matrix_market<float>(f).val[0], 0.0f);  // a float subnormal
+  const auto f =
+      file("f.mtx",
+           "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e-45");  // no final newline
+  EXPECT_GT(read_matrix_market<float>(f).val[0], 0.0f);                         // a float subnormal
   EXPECT_EQ(read_matrix_market_header(p).rows, 3);
 }
 
 TEST_F(MatrixMarket, NonFiniteValuesOnlyWhenAllowed) {
-  const auto p = file("n.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 -inf\n");
+  const auto p =
+      file("n.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 -inf\n");
   EXPECT_THROW(read_matrix_market<double>(p), Error);
   const Coo<double> c = read_matrix_market<double>(p, nullptr, {true});
   EXPECT_TRUE(std::isnan(c.val[0]));
@@ -185,7 +197,8 @@ TEST_F(MatrixMarket, GzipReadWriteAndCorruptStreams) {
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(gz)), a));
   // Recognised by content, whatever the name; concatenated members are one stream.
   const std::string text = format_matrix_market(a);
-  const auto two = file("two_members.mtx", gzip_compress(text.substr(0, 100)) + gzip_compress(text.substr(100)));
+  const auto two =
+      file("two_members.mtx", gzip_compress(text.substr(0, 100)) + gzip_compress(text.substr(100)));
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(two)), a));
   const auto cut = file("cut.mtx.gz", raw.substr(0, raw.size() / 2));
   try {
@@ -205,7 +218,8 @@ TEST_F(MatrixMarket, DenseVectors) {
   EXPECT_EQ(read_matrix_market_vector<cd>(dir_ / "v.mtx", &h), v);
   EXPECT_EQ(h.format, MmFormat::array);
   EXPECT_EQ(h.cols, 1);
-  const auto vo = file("vo.mtx", "%%MatrixMarket vector coordinate real general\n5 2\n2 1.5\n5 -1\n");
+  const auto vo =
+      file("vo.mtx", "%%MatrixMarket vector coordinate real general\n5 2\n2 1.5\n5 -1\n");
   EXPECT_EQ(read_matrix_market_vector<double>(vo), (std::vector<double>{0, 1.5, 0, 0, -1}));
   const auto va = file("va.mtx", "%%MatrixMarket vector array integer general\n3\n4\n5\n6\n");
   EXPECT_EQ(read_matrix_market_vector<float>(va), (std::vector<float>{4, 5, 6}));
@@ -234,7 +248,8 @@ TEST_F(MatrixMarket, WriterRefusesWhatTheFileCannotSay) {
   const Csr<cd> h = symmetric_matrix<cd>(MmSymmetry::hermitian, 8, 3);
   EXPECT_THROW(format_matrix_market(h, opts(std::nullopt, MmSymmetry::symmetric)), Error);
   EXPECT_NO_THROW(format_matrix_market(h, opts(std::nullopt, MmSymmetry::hermitian)));
-  Csr<double> ps = symmetric_matrix<double>(MmSymmetry::symmetric, 6, 5);  // symmetric structure only
+  Csr<double> ps =
+      symmetric_matrix<double>(MmSymmetry::symmetric, 6, 5);  // symmetric structure only
   [&] {
     for (size64 i = 0; i < ps.rows; ++i)
       for (index_t p = ps.row_ptr[i]; p < ps.row_ptr[i + 1]; ++p)
@@ -244,7 +259,8 @@ TEST_F(MatrixMarket, WriterRefusesWhatTheFileCannotSay) {
   EXPECT_THROW(format_matrix_market(ps, opts(std::nullopt, MmSymmetry::symmetric)), Error);
   EXPECT_NO_THROW(format_matrix_market(ps, opts(MmField::pattern, MmSymmetry::symmetric)));
   const Csr<double> r = to_csr(test::random_coo<double>(3, 4, 1.0, 4));
-  EXPECT_THROW(format_matrix_market(r, opts(std::nullopt, MmSymmetry::skew_symmetric)), Error);  // not square
+  EXPECT_THROW(format_matrix_market(r, opts(std::nullopt, MmSymmetry::skew_symmetric)),
+               Error);  // not square
   EXPECT_THROW(write_matrix_market(dir_ / "no/such/dir/a.mtx", r), Error);
 }
 
@@ -264,7 +280,9 @@ TEST_F(MatrixMarket, LargeFilesParseInParallelWithExactLineNumbers) {
     parse_matrix_market<double>(bad, "big.mtx");
     FAIL() << "an index 0 was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("big.mtx:350000: row index 0 out of range"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("big.mtx:350000: row index 0 out of range"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -282,7 +300,11 @@ TEST_F(MatrixMarket, LargeArrayFilesParseInParallel) {
         if (i == j && sym == MmSymmetry::skew_symmetric) continue;
         const double v = test::uniform<double>(rng);
         test::add(c, i, j, v);
-        if (i != j) test::add(c, j, i, sym == MmSymmetry::skew_symmetric ? -v : sym == MmSymmetry::symmetric ? v : test::uniform<double>(rng));
+        if (i != j)
+          test::add(c, j, i,
+                    sym == MmSymmetry::skew_symmetric ? -v
+                    : sym == MmSymmetry::symmetric    ? v
+                                                      : test::uniform<double>(rng));
       }
     const Csr<double> a = to_csr(c);
     MmWriteOptions w;
@@ -306,31 +328,47 @@ TEST_F(MatrixMarket, MalformedFilesNameTheLineAndTheReason) {
   const std::string co = "%%MatrixMarket matrix coordinate real general\n";
   const std::vector<Malformed> corpus = {
       {"empty", "", 1, "empty file"},
-      {"one_percent_banner", "%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\n", 1, "bad banner"},
+      {"one_percent_banner", "%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\n", 1,
+       "bad banner"},
       {"no_banner", "1 1 1\n1 1 1\n", 1, "bad banner"},
       {"short_banner", "%%MatrixMarket matrix coordinate real\n1 1 0\n", 1, "incomplete banner"},
-      {"long_banner", "%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1, "unexpected text 'extra'"},
-      {"bad_object", "%%MatrixMarket tensor coordinate real general\n1 1 0\n", 1, "unknown object 'tensor'"},
-      {"bad_format", "%%MatrixMarket matrix sparse real general\n1 1 0\n", 1, "unknown format 'sparse'"},
-      {"bad_field", "%%MatrixMarket matrix coordinate float general\n1 1 0\n", 1, "unknown field 'float'"},
-      {"bad_symmetry", "%%MatrixMarket matrix coordinate real upper\n1 1 0\n", 1, "unknown symmetry 'upper'"},
-      {"pattern_array", "%%MatrixMarket matrix array pattern general\n1 1\n", 1, "only allowed with format 'coordinate'"},
-      {"hermitian_real", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n", 1, "requires field 'complex'"},
-      {"skew_pattern", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n1 1 0\n", 1, "skew-symmetric"},
+      {"long_banner", "%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1,
+       "unexpected text 'extra'"},
+      {"bad_object", "%%MatrixMarket tensor coordinate real general\n1 1 0\n", 1,
+       "unknown object 'tensor'"},
+      {"bad_format", "%%MatrixMarket matrix sparse real general\n1 1 0\n", 1,
+       "unknown format 'sparse'"},
+      {"bad_field", "%%MatrixMarket matrix coordinate float general\n1 1 0\n", 1,
+       "unknown field 'float'"},
+      {"bad_symmetry", "%%MatrixMarket matrix coordinate real upper\n1 1 0\n", 1,
+       "unknown symmetry 'upper'"},
+      {"pattern_array", "%%MatrixMarket matrix array pattern general\n1 1\n", 1,
+       "only allowed with format 'coordinate'"},
+      {"hermitian_real", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n", 1,
+       "requires field 'complex'"},
+      {"skew_pattern", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n1 1 0\n", 1,
+       "skew-symmetric"},
       {"no_size_line", co + "% only a comment\n\n", 3, "file ends before the size line"},
       {"short_size_line", co + "3 3\n", 2, "truncated size line"},
       {"garbage_size", co + "3 x 3\n", 2, "invalid columns 'x'"},
       {"negative_size", co + "-3 3 1\n", 2, "negative rows"},
       {"size_overflows_int64", co + "99999999999999999999 3 1\n", 2, "is too large"},
       {"rows_beyond_int32", co + "3000000000 3 1\n1 1 1\n", 2, "exceed the 32-bit index range"},
-      {"entries_beyond_int32", co + "3 3 99999999999\n", 2, "entries exceed the 32-bit index range"},
-      {"array_too_large", "%%MatrixMarket matrix array real general\n100000 100000\n", 2, "too many entries"},
+      {"entries_beyond_int32", co + "3 3 99999999999\n", 2,
+       "entries exceed the 32-bit index range"},
+      {"array_too_large", "%%MatrixMarket matrix array real general\n100000 100000\n", 2,
+       "too many entries"},
       {"size_trailing_text", co + "3 3 1 4\n1 1 1\n", 2, "unexpected text '4'"},
-      {"symmetric_not_square", "%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", 2, "must be square"},
-      {"too_few_entries", co + "3 3 3\n1 1 1\n% trailing comment\n2 2 2\n\n", 6, "file ends after 2 of the 3 entries"},
-      {"no_entries_at_all", co + "3 3 1\n", 2, "file ends after 0 of the 1 entries declared on line 2"},
-      {"too_many_entries", co + "3 3 1\n1 1 1\n\n2 2 2\n3 3 3\n", 5, "more entries than the 1 declared on line 2"},
-      {"two_entries_on_a_line", co + "3 3 3\n1 1 1 2 2 2\n3 3 3\n", 3, "unexpected text '2'"},  // before the count
+      {"symmetric_not_square", "%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", 2,
+       "must be square"},
+      {"too_few_entries", co + "3 3 3\n1 1 1\n% trailing comment\n2 2 2\n\n", 6,
+       "file ends after 2 of the 3 entries"},
+      {"no_entries_at_all", co + "3 3 1\n", 2,
+       "file ends after 0 of the 1 entries declared on line 2"},
+      {"too_many_entries", co + "3 3 1\n1 1 1\n\n2 2 2\n3 3 3\n", 5,
+       "more entries than the 1 declared on line 2"},
+      {"two_entries_on_a_line", co + "3 3 3\n1 1 1 2 2 2\n3 3 3\n", 3,
+       "unexpected text '2'"},  // before the count
       {"bad_line_before_surplus", co + "3 3 1\n1 x 1\n2 2 2\n", 3, "invalid column index 'x'"},
       {"index_zero", co + "3 3 1\n0 1 1\n", 3, "row index 0 out of range 1..3"},
       {"index_too_big", co + "3 3 2\n1 1 1\n1 5 1\n", 4, "column index 5 out of range 1..3"},
@@ -342,33 +380,39 @@ TEST_F(MatrixMarket, MalformedFilesNameTheLineAndTheReason) {
       {"nan", co + "3 3 1\n1 1 nan\n", 3, "non-finite value 'nan'"},
       {"inf", co + "3 3 2\n1 1 1\n2 2 -inf\n", 4, "non-finite value '-inf'"},
       {"overflow", co + "3 3 1\n1 1 1e999\n", 3, "overflows double"},
-      {"integer_not_integral", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", 3,
-       "invalid integer value '1.5'"},
-      {"integer_overflow", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 99999999999999999999\n", 3,
+      {"integer_not_integral", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n",
+       3, "invalid integer value '1.5'"},
+      {"integer_overflow",
+       "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 99999999999999999999\n", 3,
        "does not fit in 64 bits"},
-      {"upper_triangle", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n1 2 3\n", 4,
-       "entry (1, 2) lies above the diagonal"},
+      {"upper_triangle", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n1 2 3\n",
+       4, "entry (1, 2) lies above the diagonal"},
       {"skew_diagonal", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n2 2 1.0\n", 3,
        "must be zero"},
-      {"hermitian_diagonal", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n1 1 1 1\n", 3,
-       "must be real", true},
-      {"complex_missing_imag", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1.0\n", 3,
-       "truncated line: 3 of 4 fields (i j re im)", true},
-      {"pattern_with_value", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1.0\n", 3,
-       "unexpected text '1.0'"},
-      {"array_too_few", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "file ends after 3 of the 4"},
-      {"array_two_values", "%%MatrixMarket matrix array real general\n2 1\n1\n2 3\n", 4, "unexpected text '3'"},
+      {"hermitian_diagonal", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n1 1 1 1\n",
+       3, "must be real", true},
+      {"complex_missing_imag", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1.0\n",
+       3, "truncated line: 3 of 4 fields (i j re im)", true},
+      {"pattern_with_value", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1.0\n",
+       3, "unexpected text '1.0'"},
+      {"array_too_few", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5,
+       "file ends after 3 of the 4"},
+      {"array_two_values", "%%MatrixMarket matrix array real general\n2 1\n1\n2 3\n", 4,
+       "unexpected text '3'"},
       {"complex_into_real", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1,
        "cannot be read into a real matrix"},
-      {"vector_symmetric", "%%MatrixMarket vector array real symmetric\n3\n", 1, "symmetry 'general'"},
+      {"vector_symmetric", "%%MatrixMarket vector array real symmetric\n3\n", 1,
+       "symmetry 'general'"},
   };
   for (const auto& m : corpus) {
     SCOPED_TRACE(m.name);
     const fs::path p = file(std::string(m.name) + ".mtx", m.text);
     const std::string where = fmt::format("{}:{}: ", p.string(), m.line);
     try {
-      if (m.complex_target) read_matrix_market<cd>(p);
-      else read_matrix_market<double>(p);
+      if (m.complex_target)
+        read_matrix_market<cd>(p);
+      else
+        read_matrix_market<double>(p);
       ADD_FAILURE() << "accepted";
     } catch (const Error& e) {
       const std::string what = e.what();
@@ -388,7 +432,9 @@ TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
       write_matrix_market(bz, a);
       FAIL() << ".bz2 was written without libbz2";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("bzip2-compressed files are not supported"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bzip2-compressed files are not supported"),
+                std::string::npos)
+          << e.what();
     }
     EXPECT_FALSE(fs::exists(bz));
     return;
@@ -403,7 +449,8 @@ TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(bz)), a));
   // by content, whatever the name; two concatenated streams are one file
   const std::string text = format_matrix_market(a);
-  const auto two = file("two_streams.mtx", bzip2_compress(text.substr(0, 70)) + bzip2_compress(text.substr(70)));
+  const auto two =
+      file("two_streams.mtx", bzip2_compress(text.substr(0, 70)) + bzip2_compress(text.substr(70)));
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(two)), a));
   const auto cut = file("cut.mtx.bz2", raw.substr(0, raw.size() / 2));
   try {
@@ -420,8 +467,12 @@ TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
 // before anything is written.
 TEST_F(MatrixMarket, ForeignCompressionIsNamedNotDumped) {
   const std::pair<std::string, std::string> cases[] = {
-      {std::string("\xFD" "7zXZ\x00\x00\x04\xE6\xD6\xB4\x46", 12), "xz-compressed files are not supported"},
-      {std::string("\x28\xB5\x2F\xFD\x24\x00\x01\x00", 8), "zstd-compressed files are not supported"},
+      {std::string("\xFD"
+                   "7zXZ\x00\x00\x04\xE6\xD6\xB4\x46",
+                   12),
+       "xz-compressed files are not supported"},
+      {std::string("\x28\xB5\x2F\xFD\x24\x00\x01\x00", 8),
+       "zstd-compressed files are not supported"},
       {std::string("PK\x03\x04\x14\x00\x00\x00", 8), "zip archive"},
       {std::string("\x89PNG\r\n\x1A\n\x00\x00", 10), "PNG image"},
   };
@@ -444,7 +495,8 @@ TEST_F(MatrixMarket, ForeignCompressionIsNamedNotDumped) {
       write_matrix_market(dir_ / name, a);
       FAIL() << name << " was written";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("files are not supported"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("files are not supported"), std::string::npos)
+          << e.what();
     }
     EXPECT_FALSE(fs::exists(dir_ / name)) << name;
   }
@@ -504,7 +556,8 @@ TEST_F(MatrixMarket, DeclaredSizeDoesNotSizeTheWork) {
     EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
   }
   // a dense vector sized by its header
-  const auto v = file("huge_vec.mtx", "%%MatrixMarket matrix coordinate real general\n2147483647 1 1\n3 1 1\n");
+  const auto v = file("huge_vec.mtx",
+                      "%%MatrixMarket matrix coordinate real general\n2147483647 1 1\n3 1 1\n");
   ::setenv("TESSERA_HOST_MEMORY", "64M", 1);
   EXPECT_THROW(read_matrix_market_vector<double>(v), Error);
   ::unsetenv("TESSERA_HOST_MEMORY");

@@ -56,7 +56,8 @@ TYPED_TEST_SUITE(SparseConvert, test::ValueTypes);
 
 TYPED_TEST(SparseConvert, ScalarFormats) {
   using T = TypeParam;
-  const EllOptions ell[] = {{1, false, false}, {3, false, false}, {20, true, false}, {1, false, true}, {4, true, true}};
+  const EllOptions ell[] = {
+      {1, false, false}, {3, false, false}, {20, true, false}, {1, false, true}, {4, true, true}};
   for (const auto& [name, a] : this->matrices()) {
     SCOPED_TRACE(name);
     this->check("COO", a, to_coo(a), [](const auto& f) { return to_csr(f); });
@@ -65,14 +66,17 @@ TYPED_TEST(SparseConvert, ScalarFormats) {
     for (const auto& o : ell) {
       const Ell<T> e = to_ell(a, o);
       EXPECT_EQ(e.width % o.subsection, 0);
-      this->check(fmt::format("ELL L={} sort={} drop={}", o.subsection, o.sort_rows, o.drop_empty_rows), a, e,
-                  [](const auto& f) { return to_csr(f); });
+      this->check(
+          fmt::format("ELL L={} sort={} drop={}", o.subsection, o.sort_rows, o.drop_empty_rows), a,
+          e, [](const auto& f) { return to_csr(f); });
     }
     for (int C : {1, 4, 32})
       for (int sigma : {1, 8, 64})
-        this->check(fmt::format("SELL-{}-{}", C, sigma), a, to_sell(a, {C, sigma}), [](const auto& f) { return to_csr(f); });
+        this->check(fmt::format("SELL-{}-{}", C, sigma), a, to_sell(a, {C, sigma}),
+                    [](const auto& f) { return to_csr(f); });
     for (size64 w : {-1, 0, 2, 1000})
-      this->check(fmt::format("HYB width {}", w), a, to_hyb(a, {w}), [](const auto& f) { return to_csr(f); });
+      this->check(fmt::format("HYB width {}", w), a, to_hyb(a, {w}),
+                  [](const auto& f) { return to_csr(f); });
   }
 }
 
@@ -85,29 +89,35 @@ TYPED_TEST(SparseConvert, BlockFormats) {
       for (BlockLayout l : {BlockLayout::row_major, BlockLayout::col_major})
         for (bool compress : {false, true}) {
           const Bcsr<T> b = to_bcsr(a, {s[0], s[1], l, compress});
-          const std::string label = fmt::format("BCSR {}x{} {} {}", s[0], s[1], l == BlockLayout::row_major ? "row" : "col",
+          const std::string label = fmt::format("BCSR {}x{} {} {}", s[0], s[1],
+                                                l == BlockLayout::row_major ? "row" : "col",
                                                 compress ? "compressed" : "");
           this->check(label, a, b, [](const auto& f) { return to_csr(f, Zeros::drop); });
           // Keeping the in-block zeros gives the blocks' full pattern, same product.
           const Csr<T> kept = to_csr(b, Zeros::keep);
-          EXPECT_EQ(kept.nnz(), b.nblocks() * b.block.size() - [&] {  // minus positions cut off at the edges
-            size64 outside = 0;
-            for (size64 sb = 0; sb < b.stored_block_rows(); ++sb)
-              for (index_t k = b.row_ptr[sb]; k < b.row_ptr[sb + 1]; ++k)
-                for (int i = 0; i < s[0]; ++i)
-                  for (int j = 0; j < s[1]; ++j)
-                    outside += mapped_row(b.block_row_map, sb) * s[0] + i >= a.rows ||
-                               static_cast<size64>(b.col[k]) * s[1] + j >= a.cols;
-            return outside;
-          }());
+          EXPECT_EQ(
+              kept.nnz(),
+              b.nblocks() * b.block.size() - [&] {  // minus positions cut off at the edges
+                size64 outside = 0;
+                for (size64 sb = 0; sb < b.stored_block_rows(); ++sb)
+                  for (index_t k = b.row_ptr[sb]; k < b.row_ptr[sb + 1]; ++k)
+                    for (int i = 0; i < s[0]; ++i)
+                      for (int j = 0; j < s[1]; ++j)
+                        outside += mapped_row(b.block_row_map, sb) * s[0] + i >= a.rows ||
+                                   static_cast<size64>(b.col[k]) * s[1] + j >= a.cols;
+                return outside;
+              }());
           EXPECT_TRUE(same_csr(drop_zeros(kept), a));
           // The other layout holds the same blocks.
-          const Bcsr<T> other = with_layout(b, l == BlockLayout::row_major ? BlockLayout::col_major : BlockLayout::row_major);
-          this->check(label + " relaid", a, other, [](const auto& f) { return to_csr(f, Zeros::drop); });
+          const Bcsr<T> other = with_layout(
+              b, l == BlockLayout::row_major ? BlockLayout::col_major : BlockLayout::row_major);
+          this->check(label + " relaid", a, other,
+                      [](const auto& f) { return to_csr(f, Zeros::drop); });
           EXPECT_EQ(with_layout(other, l).val, b.val);
           // TRACE's gapped form and back.
           const GappedBcsr<T> g = to_gapped(compress_rows(b));
-          this->check(label + " gapped", a, g, [](const auto& f) { return to_csr(f, Zeros::drop); });
+          this->check(label + " gapped", a, g,
+                      [](const auto& f) { return to_csr(f, Zeros::drop); });
           const Bcsr<T> c = to_bcsr(g);
           EXPECT_EQ(c.row_ptr, compress_rows(b).row_ptr);
           EXPECT_EQ(c.block_row_map, compress_rows(b).block_row_map);
@@ -121,8 +131,10 @@ TYPED_TEST(SparseConvert, BlockFormats) {
         for (BellIndex index : {BellIndex::scalar_row, BellIndex::block_row})
           for (size64 sub : {1, 4}) {
             const Bell<T> e = to_bell(b, {index, sub});
-            this->check(fmt::format("BELL {0}x{0} {1} L={2}", bs, index == BellIndex::block_row ? "block-index" : "row-index", sub),
-                        a, e, [](const auto& f) { return to_csr(f, Zeros::drop); });
+            this->check(
+                fmt::format("BELL {0}x{0} {1} L={2}", bs,
+                            index == BellIndex::block_row ? "block-index" : "row-index", sub),
+                a, e, [](const auto& f) { return to_csr(f, Zeros::drop); });
             const Bcsr<T> back = to_bcsr(e);
             EXPECT_EQ(back.row_ptr, b.row_ptr);
             EXPECT_EQ(back.col, b.col);
@@ -147,7 +159,8 @@ TYPED_TEST(SparseConvert, SummationOrder) {
     const Csr<T> a = to_csr(test::random_coo<T>(900, 700, 0.03, 23, 7, false));
     const auto x = random_vector<T>(a.cols, 24, false);
     auto same = [&](const auto& m, const char* what) {
-      std::vector<T> y1(static_cast<std::size_t>(a.rows), T(7)), y2(y1.size(), T(-3));  // both overwritten
+      std::vector<T> y1(static_cast<std::size_t>(a.rows), T(7)),
+          y2(y1.size(), T(-3));  // both overwritten
       spmv<T, T>(m, x, y1);
       spmv_omp<T, T>(m, x, y2);
       EXPECT_EQ(y1, y2) << what;
@@ -155,13 +168,15 @@ TYPED_TEST(SparseConvert, SummationOrder) {
     Coo<T> coo = to_coo(a);
     std::mt19937_64 rng(25);
     for (size64 k = 0; k < coo.nnz(); k += 5)  // duplicates: a second entry for every fifth one
-      coo.row.push_back(coo.row[k]), coo.col.push_back(coo.col[k]), coo.val.push_back(coo.val[k] * T(0.37));
+      coo.row.push_back(coo.row[k]), coo.col.push_back(coo.col[k]),
+          coo.val.push_back(coo.val[k] * T(0.37));
     std::vector<std::size_t> perm(static_cast<std::size_t>(coo.nnz()));
     std::iota(perm.begin(), perm.end(), std::size_t(0));
     std::shuffle(perm.begin(), perm.end(), rng);
     Coo<T> shuffled = coo;
     for (std::size_t k = 0; k < perm.size(); ++k)
-      shuffled.row[k] = coo.row[perm[k]], shuffled.col[k] = coo.col[perm[k]], shuffled.val[k] = coo.val[perm[k]];
+      shuffled.row[k] = coo.row[perm[k]], shuffled.col[k] = coo.col[perm[k]],
+      shuffled.val[k] = coo.val[perm[k]];
     same(shuffled, "COO");
     same(to_hyb(a, {3}), "HYB");
     same(to_ell(a), "ELL");
@@ -169,7 +184,8 @@ TYPED_TEST(SparseConvert, SummationOrder) {
     band.rows = band.cols = 300;
     for (size64 i = 0; i < 300; ++i)
       for (size64 d : {-7, -1, 0, 2, 11})
-        if (i + d >= 0 && i + d < 300) test::add(band, i, i + d, T(0.5) + T(0.001) * T(static_cast<double>(i + d)));
+        if (i + d >= 0 && i + d < 300)
+          test::add(band, i, i + d, T(0.5) + T(0.001) * T(static_cast<double>(i + d)));
     const Csr<T> bcsr = to_csr(band);
     const auto xb = random_vector<T>(300, 27, false);
     std::vector<T> y1(300), y2(300);

@@ -19,7 +19,8 @@ TEST(SparseLimits, IndexConversionIsChecked) {
   try {
     to_index(size64{1} << 33, "ELL slots");
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("ELL slots (8589934592) exceeds the 32-bit index range"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("ELL slots (8589934592) exceeds the 32-bit index range"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -37,7 +38,7 @@ TEST(SparseLimits, PaddedFormatsRefuseMoreThan32BitPositions) {
   }
   EXPECT_THROW(to_ell(a), Error);
   EXPECT_THROW(to_bell(to_bcsr(a, {1, 1})), Error);
-  EXPECT_THROW(to_dia(a), Error);  // 4096 diagonals x 2^20 rows
+  EXPECT_THROW(to_dia(a), Error);        // 4096 diagonals x 2^20 rows
   EXPECT_NO_THROW(to_sell(a, {32, 1}));  // SELL pads only the first slice
   EXPECT_NO_THROW(to_hyb(a));            // HYB puts the long row into COO
 }

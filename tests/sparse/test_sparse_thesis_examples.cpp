@@ -59,7 +59,8 @@ TEST(SparseThesisExamples, Fig23Bcsr2x2BothLayouts) {
   EXPECT_EQ(b.row_ptr, (I{0, 2, 3}));
   EXPECT_EQ(b.col, (I{0, 1, 2}));
   EXPECT_EQ(b.val, (V{1, 0, 0, 3, /**/ 0, 2, 4, 5, /**/ 6, 7, 8, 9}));
-  const Bcsr<double> p = to_bcsr(a, {2, 2, BlockLayout::col_major});  // the "permuted" BCSR of kernel V3
+  const Bcsr<double> p =
+      to_bcsr(a, {2, 2, BlockLayout::col_major});  // the "permuted" BCSR of kernel V3
   EXPECT_EQ(p.val, (V{1, 0, 0, 3, /**/ 0, 4, 2, 5, /**/ 6, 8, 7, 9}));
   const Storage s = storage(b);
   EXPECT_EQ(s.slots, 12);
@@ -84,7 +85,8 @@ TEST(SparseThesisExamples, Fig25EllSortedShortRowsFirst) {
   ASSERT_EQ(e.width, 3);
   EXPECT_EQ(e.row_map, (I{0, 2, 1, 3}));
   const double values[4][3] = {{1, 2, 0}, {6, 7, 0}, {3, 4, 5}, {8, 9, 10}};
-  const index_t cols[4][3] = {{0, 3, 0}, {1, 2, 2}, {0, 1, 2}, {0, 2, 3}};  // thesis: 1 4 1 / 2 3 3 / 1 2 3 / 1 3 4
+  const index_t cols[4][3] = {
+      {0, 3, 0}, {1, 2, 2}, {0, 1, 2}, {0, 2, 3}};  // thesis: 1 4 1 / 2 3 3 / 1 2 3 / 1 3 4
   for (int i = 0; i < 4; ++i)
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(e.val[e.at(i, k)], values[i][k]) << i << "," << k;
@@ -118,8 +120,10 @@ TEST(SparseThesisExamples, Fig26Bell2x2) {
     EXPECT_EQ(e.block_col(0, 1), 1);
     EXPECT_EQ(e.block_col(1, 0), 2);
     EXPECT_EQ(e.block_col(1, 1), 1);
-    if (index == BellIndex::scalar_row) EXPECT_EQ(e.col, (I{0, 0, 4, 4, 2, 2, 2, 2}));  // first scalar column per row
-    else EXPECT_EQ(e.col, (I{0, 2, 1, 1}));
+    if (index == BellIndex::scalar_row)
+      EXPECT_EQ(e.col, (I{0, 0, 4, 4, 2, 2, 2, 2}));  // first scalar column per row
+    else
+      EXPECT_EQ(e.col, (I{0, 2, 1, 1}));
     const Storage s = storage(e);
     EXPECT_EQ(s.slots, 16);
     EXPECT_EQ(s.zero_slots, 7);

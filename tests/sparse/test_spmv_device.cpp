@@ -30,8 +30,10 @@ using test::random_vector;
 template <Scalar V>
 V poison_value() {
   const auto nan = std::numeric_limits<real_t<V>>::quiet_NaN();
-  if constexpr (is_complex_v<V>) return V(nan, nan);
-  else return nan;
+  if constexpr (is_complex_v<V>)
+    return V(nan, nan);
+  else
+    return nan;
 }
 
 template <Scalar V>
@@ -97,7 +99,8 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     ASSERT_EQ(bell_y.size(), ref.size()) << c.name;
     ASSERT_EQ(bell_bi_y.size(), ref.size()) << c.name;
     for (std::size_t i = 0; i < ref.size(); ++i)
-      ASSERT_TRUE(same_bits(bell_y[i], bell_bi_y[i])) << c.name << ": bell-bi differs from bell in row " << i;
+      ASSERT_TRUE(same_bits(bell_y[i], bell_bi_y[i]))
+          << c.name << ": bell-bi differs from bell in row " << i;
   }
 
   template <Scalar V>
@@ -126,8 +129,10 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
         ch.csr_lanes = lanes;
         ch.csr_chains = chains;
         auto csr_vector_only = +[](Kernel k) { return k == Kernel::csr_vector; };
-        check_all<V>(u, u, {fmt::format("uniform_70x61_lanes{}_chains{}", lanes, chains), false}, ch, csr_vector_only);
-        check_all<V>(wide, wide, {fmt::format("wide_53x240_lanes{}_chains{}", lanes, chains), false}, ch,
+        check_all<V>(u, u, {fmt::format("uniform_70x61_lanes{}_chains{}", lanes, chains), false},
+                     ch, csr_vector_only);
+        check_all<V>(wide, wide,
+                     {fmt::format("wide_53x240_lanes{}_chains{}", lanes, chains), false}, ch,
                      csr_vector_only);
       }
     // square blocks: bell-bi's kernels compiled for the block size (2..6) and
@@ -138,7 +143,8 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
       // every kernel up to 4x4; beyond, the ones without a block-size limit
       // (bcsr-warp and bell-v2 take at most 32 entries / TS_SPMV_MAX_BLOCK rows)
       auto bell_pair = +[](Kernel k) { return k == Kernel::bell || k == Kernel::bell_bi; };
-      check_all<V>(u, u, {fmt::format("uniform_70x61_blocks_{0}x{0}", bs), false}, sq, bs <= 4 ? nullptr : bell_pair);
+      check_all<V>(u, u, {fmt::format("uniform_70x61_blocks_{0}x{0}", bs), false}, sq,
+                   bs <= 4 ? nullptr : bell_pair);
     }
     const Csr<V> l = laplacian_7pt<V>(5, 4, 3);
     check_all<V>(l, l, {"laplace7_5x4x3", true}, DeviceOptions{});

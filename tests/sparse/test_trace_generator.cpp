@@ -51,8 +51,9 @@ TEST(TraceGenerator, CaseSpecifications) {
   EXPECT_EQ(d.seed, 5u);
   EXPECT_TRUE(d.periodic_theta);
   EXPECT_EQ(parse_trace_case(d.name()).name(), d.name());
-  for (const char* bad : {"trace:10x40", "foo:1x2x3", "trace:0x1x1", "trace:5x5x5,blocks=0", "trace:5x4x5,periodic",
-                          "trace:5x5x5,bogus=1", "trace", "euler2d:4x4x4", "trace:7"})
+  for (const char* bad :
+       {"trace:10x40", "foo:1x2x3", "trace:0x1x1", "trace:5x5x5,blocks=0", "trace:5x4x5,periodic",
+        "trace:5x5x5,bogus=1", "trace", "euler2d:4x4x4", "trace:7"})
     EXPECT_THROW(parse_trace_case(bad), UsageError) << bad;
 }
 
@@ -64,7 +65,8 @@ TEST(TraceGenerator, SizesOfTables41And42) {
   for (int k = 0; k < 6; ++k) {
     const TraceSizes s = trace_sizes(cases[k]);
     EXPECT_EQ(s.cells_per_block, cells[k]);
-    EXPECT_EQ(s.stored_rows_per_block * cases[k].grid_blocks, 5 * 8 * cells[k]);  // total scalar rows
+    EXPECT_EQ(s.stored_rows_per_block * cases[k].grid_blocks,
+              5 * 8 * cells[k]);  // total scalar rows
     EXPECT_EQ(s.max_blocks_per_block * cases[k].grid_blocks, max_blocks_total[k]);
     // Table 4.2: 13 x 25 x 2 = 650 floats per cell; 4 bytes per float.
     EXPECT_EQ(s.max_blocks_per_block * 25 * 2, 650 * cells[k]);
@@ -97,7 +99,8 @@ TEST(TraceGenerator, StructureOfAGridBlock) {
   const Csr<cd> a = to_csr(generate_trace_block<cd>(c, 0));
   for (size64 i = 0; i < a.rows; ++i) {
     double diag = 0, off = 0;
-    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) (a.col[p] == i ? diag : off) += std::abs(a.val[p]);
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      (a.col[p] == i ? diag : off) += std::abs(a.val[p]);
     if (a.row_ptr[i + 1] > a.row_ptr[i]) {
       EXPECT_NEAR(diag, 1.5 * off, 1e-9 * diag) << "row " << i;
     }
@@ -121,8 +124,10 @@ TEST(TraceGenerator, DeterministicSeededValues) {
   EXPECT_EQ(generate_trace_block<cd>(c, 2).col, a.col);  // ...not in structure
   const auto other = generate_trace_block<cd>(parse_trace_case("trace:5x6x5,seed=8"), 1);
   EXPECT_NE(other.val, a.val);
-  for (std::size_t k = 0; k < a.val.size(); ++k) EXPECT_EQ(other.val[k] == cd(0), a.val[k] == cd(0));  // same zeros
-  const auto r = generate_trace_block<double>(c, 1);  // real variant: real parts of the same hash stream
+  for (std::size_t k = 0; k < a.val.size(); ++k)
+    EXPECT_EQ(other.val[k] == cd(0), a.val[k] == cd(0));  // same zeros
+  const auto r =
+      generate_trace_block<double>(c, 1);  // real variant: real parts of the same hash stream
   EXPECT_EQ(r.col, a.col);
 }
 
@@ -140,7 +145,8 @@ TEST(TraceGenerator, Table610VectorWindowsFixTheCellNumbering) {
 }
 
 TEST(TraceGenerator, TraceFormatsAgreeOnSpmv) {
-  for (const char* spec : {"trace:5x6x7", "ns3d:4x5x6", "euler2d:7x9", "ns2d:6x8,periodic", "trace:5x6x4,periodic"}) {
+  for (const char* spec :
+       {"trace:5x6x7", "ns3d:4x5x6", "euler2d:7x9", "ns2d:6x8,periodic", "trace:5x6x4,periodic"}) {
     SCOPED_TRACE(spec);
     const TraceCase c = parse_trace_case(spec);
     const GappedBcsr<cf> g = generate_trace_block<cf>(c, 0);
@@ -151,7 +157,8 @@ TEST(TraceGenerator, TraceFormatsAgreeOnSpmv) {
     const Bcsr<cf> b = to_bcsr(g);  // compressed row pointer + block row index
     EXPECT_EQ(multiply(b, x), y);
     EXPECT_EQ(multiply(with_layout(b, BlockLayout::col_major), x), y);  // kernel V3's blocks
-    const Ell<cf> e = to_ell(to_csr(b, Zeros::drop), {20, false, true});  // kernel ELL: zeros dropped, L = 20
+    const Ell<cf> e =
+        to_ell(to_csr(b, Zeros::drop), {20, false, true});  // kernel ELL: zeros dropped, L = 20
     EXPECT_EQ(e.width % 20, 0);
     EXPECT_EQ(e.stored_rows, trace_sizes(c).stored_rows_per_block);
     EXPECT_EQ(multiply(e, x), y);
@@ -192,7 +199,8 @@ TEST(TraceGenerator, DroppingGhostRowsKeepsEveryProduct) {
       for (int k = 0; k < 5; ++k) xc[i * 5 + k] = x[r.kept[i] * 5 + k];
     const auto yc = multiply(r.a, xc);
     for (size64 i = 0; i < r.kept.size(); ++i)
-      for (int k = 0; k < 5; ++k) ASSERT_EQ(yc[i * 5 + k], y[r.kept[i] * 5 + k]) << "row " << i * 5 + k;
+      for (int k = 0; k < 5; ++k)
+        ASSERT_EQ(yc[i * 5 + k], y[r.kept[i] * 5 + k]) << "row " << i * 5 + k;
   }
   // block row 1 is empty but block row 0 refers to its column
   Bcsr<double> a;
@@ -225,7 +233,8 @@ TEST(TraceGenerator, BlockDiagonalProblem) {
   for (int k = 0; k < 3; ++k) {
     const size64 n = blocks[k].rows;
     const std::vector<double> xk(x.begin() + k * n, x.begin() + (k + 1) * n);
-    EXPECT_EQ(multiply(blocks[k], xk), std::vector<double>(y.begin() + k * n, y.begin() + (k + 1) * n));
+    EXPECT_EQ(multiply(blocks[k], xk),
+              std::vector<double>(y.begin() + k * n, y.begin() + (k + 1) * n));
   }
 }
 

@@ -55,7 +55,8 @@ struct BcSet {
 /// first and last slab exchange); level in and discharge out.
 inline std::vector<BcSet> bc_sets() {
   return {{"walls", {Bc::wall, Bc::wall, Bc::wall, Bc::wall}},
-          {"transmissive-x periodic-y", {Bc::transmissive, Bc::transmissive, Bc::periodic, Bc::periodic}},
+          {"transmissive-x periodic-y",
+           {Bc::transmissive, Bc::transmissive, Bc::periodic, Bc::periodic}},
           {"periodic-x walls-y", {Bc::periodic, Bc::periodic, Bc::wall, Bc::wall}},
           {"level-discharge", {Bc::level, Bc::discharge, Bc::transmissive, Bc::wall}}};
 }

@@ -98,7 +98,8 @@ class SweRestart : public ::testing::TestWithParam<std::string> {
   void SetUp() override { devs_ = devices_for(GetParam()); }
   bool fp64() const { return devs_[0]->info().fp64; }
   skeleton::Team team(int parts) {
-    return skeleton::Team(std::vector<std::shared_ptr<Device>>(devs_.begin(), devs_.begin() + parts));
+    return skeleton::Team(
+        std::vector<std::shared_ptr<Device>>(devs_.begin(), devs_.begin() + parts));
   }
 
   template <class T>
@@ -174,7 +175,8 @@ TEST_P(SweRestart, ThesisRestartContinuesBitwiseInAnyVariant) {
       EXPECT_EQ(saved.steps, 5);
       a.run(6);
       // restored into the next variant, from another initial state
-      ThesisSolver<T> b(devs_[0], thesis_dam_break<T>(other), k, race_free[(v + 1) % race_free.size()], {});
+      ThesisSolver<T> b(devs_[0], thesis_dam_break<T>(other), k,
+                        race_free[(v + 1) % race_free.size()], {});
       b.restore_state(saved);
       b.run(6);
       EXPECT_EQ(b.steps(), 11);
@@ -182,7 +184,8 @@ TEST_P(SweRestart, ThesisRestartContinuesBitwiseInAnyVariant) {
       for (long i = 1; i <= c.nx; ++i)
         for (long j = 1; j <= c.ny; ++j) {
           const long at = x.grid.at(i, j);
-          ASSERT_TRUE(same_bits(x.z[at], y.z[at]) && same_bits(x.qx[at], y.qx[at]) && same_bits(x.qy[at], y.qy[at]))
+          ASSERT_TRUE(same_bits(x.z[at], y.z[at]) && same_bits(x.qx[at], y.qx[at]) &&
+                      same_bits(x.qy[at], y.qy[at]))
               << "cell (" << i << ", " << j << ")";
         }
     }
@@ -246,7 +249,8 @@ TEST_P(SweRestart, FirstBadCellSurvivesTheRoundTrip) {
   EXPECT_EQ(h.bad_step, w.bad_step);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SweRestart, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SweRestart, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 TEST(SweCheckpointInput, StatesOfAnotherGridOrCoefficientAreRefused) {
   const auto cpu = open_device("cpu");
@@ -254,7 +258,8 @@ TEST(SweCheckpointInput, StatesOfAnotherGridOrCoefficientAreRefused) {
   PhysSolver<double> a(cpu, c, PhysOptions{});
   PhysSolver<double> b(cpu, dtest::random_case(6, 8, 2, dtest::bc_sets()[0].bc), PhysOptions{});
   EXPECT_THROW(b.restore_state(a.save_state()), UsageError);
-  DistributedPhysSolver<double> d(skeleton::Team::open("cpu", 2), dtest::random_case(9, 6, 2, dtest::bc_sets()[0].bc),
+  DistributedPhysSolver<double> d(skeleton::Team::open("cpu", 2),
+                                  dtest::random_case(9, 6, 2, dtest::bc_sets()[0].bc),
                                   PhysOptions{});
   EXPECT_THROW(d.restore_state(a.save_state()), UsageError);
   DamBreak dam;
@@ -265,7 +270,8 @@ TEST(SweCheckpointInput, StatesOfAnotherGridOrCoefficientAreRefused) {
   ThesisSolver<double> t2(cpu, init, 0.02, thesis_variant("v5-pingpong"), {});
   EXPECT_THROW(t2.restore_state(t1.save_state()), UsageError);
   dam.ny = 6;
-  ThesisSolver<double> t3(cpu, thesis_dam_break<double>(dam), 0.01, thesis_variant("v5-pingpong"), {});
+  ThesisSolver<double> t3(cpu, thesis_dam_break<double>(dam), 0.01, thesis_variant("v5-pingpong"),
+                          {});
   EXPECT_THROW(t3.restore_state(t1.save_state()), UsageError);
 }
 

@@ -82,10 +82,12 @@ std::string with_header(const std::string& json, std::size_t payload) {
   return reseal(out + json + std::string(payload, '\0') + std::string(8, '\0'));
 }
 
-std::string header(const std::string& model, const std::string& grid, const std::string& steps,
-                   const std::string& run = R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[]})") {
-  return R"({"config":{},"grid":[)" + grid + R"(],"model":")" + model + R"(","precision":"double","run":)" + run +
-         R"(,"steps":)" + steps + R"(,"time":0})";
+std::string header(
+    const std::string& model, const std::string& grid, const std::string& steps,
+    const std::string& run =
+        R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[]})") {
+  return R"({"config":{},"grid":[)" + grid + R"(],"model":")" + model +
+         R"(","precision":"double","run":)" + run + R"(,"steps":)" + steps + R"(,"time":0})";
 }
 
 TEST(SweCheckpointFormat, RoundTripsBothModelsBitForBit) {
@@ -140,7 +142,8 @@ TEST(SweCheckpointFormat, RoundTripsBothModelsBitForBit) {
 
 TEST(SweCheckpointFormat, TruncatedFlippedAndForeignFilesAreRejected) {
   const std::string good = format_swe_checkpoint(sample());
-  for (std::size_t cut : {std::size_t(0), std::size_t(10), std::size_t(30), good.size() / 2, good.size() - 1})
+  for (std::size_t cut :
+       {std::size_t(0), std::size_t(10), std::size_t(30), good.size() / 2, good.size() - 1})
     expect_error([&] { parse_swe_checkpoint(good.substr(0, cut), "c.ckpt"); },
                  cut < 24 ? "signature" : "checksum mismatch");
   for (std::size_t at : {std::size_t(12), std::size_t(40), good.size() - 30, good.size() - 3}) {
@@ -154,64 +157,98 @@ TEST(SweCheckpointFormat, TruncatedFlippedAndForeignFilesAreRejected) {
   // a file cut after a whole payload piece, resealed: the sizes disagree
   expect_error([&] { parse_swe_checkpoint(reseal(good.substr(0, good.size() - 20)), "c.ckpt"); },
                "payload bytes, the header's physical float 5x3 state needs");
-  expect_error([&] { parse_swe_checkpoint(reseal(good + std::string(4, 'x')), "c.ckpt"); }, "state needs");
+  expect_error([&] { parse_swe_checkpoint(reseal(good + std::string(4, 'x')), "c.ckpt"); },
+               "state needs");
 }
 
 // Forged headers: sizes are compared with the file before anything is
 // allocated (10^5 x 10^5 doubles would be 320 GB), integers are checked
 // before conversion.
 TEST(SweCheckpointFormat, ForgedHeadersAreRejectedBeforeAllocating) {
-  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "60000,60000", "0"), 64), "c.ckpt"); },
-               "64 payload bytes, the header's physical double 60000x60000 state needs 115200000044");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "100000,100000", "0"), 64), "c.ckpt"); },
-               "state needs");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "4294967296,4294967296", "0"), 0), "c.ckpt"); },
-               "too large");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "70000,70000", "0"), 0), "c.ckpt"); },
-               "too large");  // more cells than a 32-bit cell index
   expect_error(
-      [&] { parse_swe_checkpoint(with_header(header("thesis", "9223372036854775807,9223372036854775807", "0"), 0), "c.ckpt"); },
+      [&] {
+        parse_swe_checkpoint(with_header(header("physical", "60000,60000", "0"), 64), "c.ckpt");
+      },
+      "64 payload bytes, the header's physical double 60000x60000 state needs 115200000044");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(with_header(header("thesis", "100000,100000", "0"), 64), "c.ckpt");
+      },
+      "state needs");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(with_header(header("physical", "4294967296,4294967296", "0"), 0),
+                             "c.ckpt");
+      },
       "too large");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "1e300"), 0), "c.ckpt"); },
-               "'steps' is not an integer");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "-1"), 0), "c.ckpt"); },
-               "'steps' = -1 is outside 0..2^53");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "2,2", "4294967296"), 0), "c.ckpt"); },
-               "32-bit step counter");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2.5,2", "0"), 0), "c.ckpt"); },
-               "'grid' is not an integer");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("physical", "1,5", "0"), 0), "c.ckpt"); },
-               "at least 2");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "0,5", "0"), 0), "c.ckpt"); }, "at least 1");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("lbm", "2,2", "0"), 0), "c.ckpt"); },
-               "neither physical nor thesis");
-  expect_error([&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "0", "[]"), 0), "c.ckpt"); },
-               "'run' is not an object");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(with_header(header("physical", "70000,70000", "0"), 0), "c.ckpt");
+      },
+      "too large");  // more cells than a 32-bit cell index
   expect_error(
       [&] {
         parse_swe_checkpoint(
-            with_header(header("thesis", "2,2", "0",
-                               R"({"last_output":"","mass_start":0,"next_target":0,"outputs":0,"series":[]})"),
-                        0),
+            with_header(header("thesis", "9223372036854775807,9223372036854775807", "0"), 0),
+            "c.ckpt");
+      },
+      "too large");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "1e300"), 0), "c.ckpt"); },
+      "'steps' is not an integer");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "-1"), 0), "c.ckpt"); },
+      "'steps' = -1 is outside 0..2^53");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(with_header(header("physical", "2,2", "4294967296"), 0), "c.ckpt");
+      },
+      "32-bit step counter");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "2.5,2", "0"), 0), "c.ckpt"); },
+      "'grid' is not an integer");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("physical", "1,5", "0"), 0), "c.ckpt"); },
+      "at least 2");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "0,5", "0"), 0), "c.ckpt"); },
+      "at least 1");
+  expect_error([&] { parse_swe_checkpoint(with_header(header("lbm", "2,2", "0"), 0), "c.ckpt"); },
+               "neither physical nor thesis");
+  expect_error(
+      [&] { parse_swe_checkpoint(with_header(header("thesis", "2,2", "0", "[]"), 0), "c.ckpt"); },
+      "'run' is not an object");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(
+            with_header(
+                header(
+                    "thesis", "2,2", "0",
+                    R"({"last_output":"","mass_start":0,"next_target":0,"outputs":0,"series":[]})"),
+                0),
             "c.ckpt");
       },
       "'next_target' is below 1");
   expect_error(
       [&] {
         parse_swe_checkpoint(
-            with_header(header("thesis", "2,2", "0",
-                               R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[[1]]})"),
-                        0),
+            with_header(
+                header(
+                    "thesis", "2,2", "0",
+                    R"({"last_output":"","mass_start":0,"next_target":1,"outputs":0,"series":[[1]]})"),
+                0),
             "c.ckpt");
       },
       "'series' entry");
-  expect_error([&] { parse_swe_checkpoint(with_header("[1,2]", 0), "c.ckpt"); }, "not a JSON object");
+  expect_error([&] { parse_swe_checkpoint(with_header("[1,2]", 0), "c.ckpt"); },
+               "not a JSON object");
   expect_error([&] { parse_swe_checkpoint(with_header("{\"model\":", 0), "c.ckpt"); }, "header: ");
   std::string long_header("TSSWECK1", 8);
   const std::uint64_t huge = 1ull << 62;
   long_header.append(reinterpret_cast<const char*>(&huge), 8);
-  expect_error([&] { parse_swe_checkpoint(reseal(long_header + "{}" + std::string(8, '\0')), "c.ckpt"); },
-               "header length exceeds the file");
+  expect_error(
+      [&] { parse_swe_checkpoint(reseal(long_header + "{}" + std::string(8, '\0')), "c.ckpt"); },
+      "header length exceeds the file");
 }
 
 TEST(SweCheckpointFormat, StateAndHeaderMustAgree) {
@@ -220,16 +257,18 @@ TEST(SweCheckpointFormat, StateAndHeaderMustAgree) {
   const std::size_t at = bytes.find(R"("steps":15)");
   ASSERT_NE(at, std::string::npos);
   bytes[at + 9] = '4';  // the header says 14, the state's counter 15
-  expect_error([&] { parse_swe_checkpoint(reseal(bytes), "c.ckpt"); }, "the header says step 14, the state step 15");
+  expect_error([&] { parse_swe_checkpoint(reseal(bytes), "c.ckpt"); },
+               "the header says step 14, the state step 15");
   auto& s = std::get<PhysSolverState<float>>(c.state);
   s.bad_cell = 15;  // 5x3 cells: 0..14
-  expect_error([&] { parse_swe_checkpoint(format_swe_checkpoint(c), "c.ckpt"); }, "outside the 5x3 grid");
+  expect_error([&] { parse_swe_checkpoint(format_swe_checkpoint(c), "c.ckpt"); },
+               "outside the 5x3 grid");
 }
 
 TEST(SweCheckpointFormat, RestartWithOtherOptionsNamesTheOption) {
   const SweCheckpoint c = sample();
-  auto usage = [&](const std::string& model, const std::string& precision, long nx, const nlohmann::ordered_json& cfg,
-                   const std::string& part) {
+  auto usage = [&](const std::string& model, const std::string& precision, long nx,
+                   const nlohmann::ordered_json& cfg, const std::string& part) {
     try {
       check_restart_config(c, model, precision, nx, 3, cfg, "c.ckpt");
       ADD_FAILURE() << "accepted: " << part;
@@ -243,8 +282,10 @@ TEST(SweCheckpointFormat, RestartWithOtherOptionsNamesTheOption) {
   usage("thesis", "float", 5, same, "--model physical, this run has --model thesis");
   usage("physical", "double", 5, same, "--precision float, this run has --precision double");
   usage("physical", "float", 6, same, "the grid 5x3, this run has the grid 6x3");
-  usage("physical", "float", 5, {{"case", "ritter"}, {"order", 1}, {"cfl", 0.45}}, "--order 2, this run has --order 1");
-  usage("physical", "float", 5, {{"case", "stoker"}, {"order", 1}}, "--case ritter, this run has --case stoker");
+  usage("physical", "float", 5, {{"case", "ritter"}, {"order", 1}, {"cfl", 0.45}},
+        "--order 2, this run has --order 1");
+  usage("physical", "float", 5, {{"case", "stoker"}, {"order", 1}},
+        "--case ritter, this run has --case stoker");
   usage("physical", "float", 5, {{"cfl", 0.45 + 1e-16 * 4}}, "--cfl");
   try {
     check_restart_config(c, "physical", "float", 5, 3, {{"manning", 0.0}}, "c.ckpt");
@@ -257,10 +298,12 @@ TEST(SweCheckpointFormat, RestartWithOtherOptionsNamesTheOption) {
 }
 
 TEST(SweCheckpointFormat, FilesAreReadAndWrittenWhole) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera_swe_ckpt_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tessera_swe_ckpt_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   SweCheckpoint c = sample();
-  std::get<PhysSolverState<float>>(c.state).hu[1] = 0.5f;  // a restart refuses the sample's NaN (validate_swe_state)
+  std::get<PhysSolverState<float>>(c.state).hu[1] =
+      0.5f;  // a restart refuses the sample's NaN (validate_swe_state)
   write_swe_checkpoint(dir / "c.ckpt", c);
   const SweCheckpoint back = read_swe_checkpoint(dir / "c.ckpt");
   EXPECT_EQ(back.steps(), 15);
@@ -275,16 +318,19 @@ TEST(SweCheckpointFormat, FilesAreReadAndWrittenWhole) {
 // restarted run skip its final output and exit 0.
 
 /// `good` with header fields (JSON pointer -> JSON text) replaced, re-sealed.
-std::string forged(const std::string& good, std::initializer_list<std::pair<const char*, const char*>> fields) {
+std::string forged(const std::string& good,
+                   std::initializer_list<std::pair<const char*, const char*>> fields) {
   const auto box = io::parse_container(good, "TSSWECK1", "swe checkpoint", "forge");
   nlohmann::json h = box.header;
-  for (const auto& [key, value] : fields) h[nlohmann::json::json_pointer(key)] = nlohmann::json::parse(value);
+  for (const auto& [key, value] : fields)
+    h[nlohmann::json::json_pointer(key)] = nlohmann::json::parse(value);
   return io::format_container("TSSWECK1", h, {box.payload});
 }
 
 TEST(SweCheckpointFormat, ImpossibleProgressIsRefused) {
   const std::string good = format_swe_checkpoint(sample());  // physical, step 15 at t = 3.75
-  auto refused = [&](std::initializer_list<std::pair<const char*, const char*>> f, const std::string& part) {
+  auto refused = [&](std::initializer_list<std::pair<const char*, const char*>> f,
+                     const std::string& part) {
     expect_error([&] { parse_swe_checkpoint(forged(good, f), "c.ckpt"); }, part);
   };
   auto accepted = [&](std::initializer_list<std::pair<const char*, const char*>> f) {
@@ -297,17 +343,31 @@ TEST(SweCheckpointFormat, ImpossibleProgressIsRefused) {
   // --every 5, no --every-time, by step 15: the initial output (twice at
   // most), one per check: a check follows 5 counted steps (3) or ends one of
   // the at most 16 run segments (each takes a step): 21; no advance
-  accepted({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "21"}, {"/run/next_target", "1"}});
+  accepted({{"/config/every", "5"},
+            {"/config/every-time", "0"},
+            {"/run/outputs", "21"},
+            {"/run/next_target", "1"}});
   refused({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "22"}},
           "'outputs' = 22 is more than runs write by step 15 at t = 3.75 (at most 21)");
-  refused({{"/config/every", "5"}, {"/config/every-time", "0"}, {"/run/outputs", "2"}, {"/run/next_target", "2"}},
-          "'next_target' = 2 is more --every-time advances than runs do by t = 3.75 without an --every-time");
+  refused(
+      {{"/config/every", "5"},
+       {"/config/every-time", "0"},
+       {"/run/outputs", "2"},
+       {"/run/next_target", "2"}},
+      "'next_target' = 2 is more --every-time advances than runs do by t = 3.75 without an --every-time");
   // --every-time 1 by t = 3.75: advances ending at 1, 2, 3, one more, and one
   // ended early at --t-end per segment (16): 20; an output after each
-  accepted({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "22"}, {"/run/next_target", "21"}});
-  refused({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "7"}, {"/run/next_target", "22"}},
+  accepted({{"/config/every", "0"},
+            {"/config/every-time", "1"},
+            {"/run/outputs", "22"},
+            {"/run/next_target", "21"}});
+  refused({{"/config/every", "0"},
+           {"/config/every-time", "1"},
+           {"/run/outputs", "7"},
+           {"/run/next_target", "22"}},
           "'next_target' = 22 is more --every-time advances");
-  refused({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "23"}}, "'outputs' = 23 is more");
+  refused({{"/config/every", "0"}, {"/config/every-time", "1"}, {"/run/outputs", "23"}},
+          "'outputs' = 23 is more");
   // the .pvd series: one entry per output at most, ordered times within
   // 0..the checkpoint's, plain file names (the .pvd is written next to them)
   refused({{"/run/outputs", "1"}}, "'series' lists 2 files, 'outputs' counts 1");
@@ -316,10 +376,14 @@ TEST(SweCheckpointFormat, ImpossibleProgressIsRefused) {
   refused({{"/run/series", R"([[0.5, "swe_000000.vti"], [0.25, "swe_000001.vti"]])"}},
           "'series' entry 1 is at t = 0.25, outside 0.5..3.75");
   refused({{"/run/series", R"([[-1, "swe_000000.vti"]])"}}, "'series' entry 0 is at t = -1");
-  for (const char* name : {R"("../../x.vti")", R"("/tmp/x.vti")", R"("")", R"("a\"b.vti")", R"("..")"}) {
+  for (const char* name :
+       {R"("../../x.vti")", R"("/tmp/x.vti")", R"("")", R"("a\"b.vti")", R"("..")"}) {
     const std::string series = std::string("[[0, ") + name + "]]";
-    expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/series", series.c_str()}}), "c.ckpt"); },
-                 "not a file name in the output folder");
+    expect_error(
+        [&] {
+          parse_swe_checkpoint(forged(good, {{"/run/series", series.c_str()}}), "c.ckpt");
+        },
+        "not a file name in the output folder");
   }
   // the time: the state's (physical), not negative
   refused({{"/time", "3.5"}}, "the header says t = 3.5, the state t = 3.75");
@@ -338,23 +402,36 @@ TEST(SweCheckpointFormat, ThesisStepsAndTimeMustMakeSense) {
   c.config = {{"dt", 0.5}, {"every", 4}};
   const std::string good = format_swe_checkpoint(c, 0.5);  // t = 4.5
   EXPECT_NO_THROW(parse_swe_checkpoint(good, "c.ckpt"));
-  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/steps", "4611686018427387904"}}), "c.ckpt"); },
-               "header: 'steps' = 4611686018427387904 is outside 0..2^53");
-  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/time", "4"}}), "c.ckpt"); },
-               "'time' = 4 is not 'steps' * dt = 9 * 0.5");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(forged(good, {{"/steps", "4611686018427387904"}}), "c.ckpt");
+      },
+      "header: 'steps' = 4611686018427387904 is outside 0..2^53");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(forged(good, {{"/time", "4"}}), "c.ckpt");
+      },
+      "'time' = 4 is not 'steps' * dt = 9 * 0.5");
   // --every 4 by step 9: the first (twice at most), steps 4 and 8; no
   // advances (next_target stays 1)
   EXPECT_NO_THROW(parse_swe_checkpoint(forged(good, {{"/run/outputs", "4"}}), "c.ckpt"));
-  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/outputs", "5"}}), "c.ckpt"); },
-               "'outputs' = 5 is more than runs write by step 9 at t = 4.5 (at most 4)");
-  expect_error([&] { parse_swe_checkpoint(forged(good, {{"/run/next_target", "2"}}), "c.ckpt"); },
-               "'next_target' = 2 is more --every-time advances");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(forged(good, {{"/run/outputs", "5"}}), "c.ckpt");
+      },
+      "'outputs' = 5 is more than runs write by step 9 at t = 4.5 (at most 4)");
+  expect_error(
+      [&] {
+        parse_swe_checkpoint(forged(good, {{"/run/next_target", "2"}}), "c.ckpt");
+      },
+      "'next_target' = 2 is more --every-time advances");
 }
 
 // The state a restart continues from (read_swe_checkpoint): NaN depths,
 // negative depths, infinite discharges and bad marks were restored and ran.
 TEST(SweCheckpointFormat, ImpossibleStatesAreRefusedOnRead) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera_swe_meaning_" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("tessera_swe_meaning_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto read_back = [&](const SweCheckpoint& c) {
     write_swe_checkpoint(dir / "c.ckpt", c, 0.5);
@@ -362,9 +439,10 @@ TEST(SweCheckpointFormat, ImpossibleStatesAreRefusedOnRead) {
   };
   SweCheckpoint c = sample();
   auto& s = std::get<PhysSolverState<float>>(c.state);
-  s.hu[1] = 0.5f;  // the sample's NaN, for the format's bit-for-bit test
+  s.hu[1] = 0.5f;                 // the sample's NaN, for the format's bit-for-bit test
   EXPECT_NO_THROW(read_back(c));  // -0 depth, a denormal rate: fine
-  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
   auto refused = [&](auto change, const std::string& part) {
     SweCheckpoint f = c;
     change(std::get<PhysSolverState<float>>(f.state));
@@ -399,9 +477,12 @@ TEST(SweCheckpointFormat, ImpossibleStatesAreRefusedOnRead) {
     change(std::get<ThesisSolverState<double>>(f.state));
     expect_error([&] { read_back(f); }, part);
   };
-  thesis_refused([](auto& x) { x.fields.z[2 * 5 + 3] = 0; }, "non-positive value 0 of 'Z' in cell (2, 3)");
-  thesis_refused([](auto& x) { x.fields.qx[4 * 5 + 1] = std::nan(""); }, "non-finite value nan of 'Qx' in cell (4, 1)");
-  thesis_refused([](auto& x) { x.fields.qy[1 * 5 + 3] = -HUGE_VAL; }, "non-finite value -inf of 'Qy' in cell (1, 3)");
+  thesis_refused([](auto& x) { x.fields.z[2 * 5 + 3] = 0; },
+                 "non-positive value 0 of 'Z' in cell (2, 3)");
+  thesis_refused([](auto& x) { x.fields.qx[4 * 5 + 1] = std::nan(""); },
+                 "non-finite value nan of 'Qx' in cell (4, 1)");
+  thesis_refused([](auto& x) { x.fields.qy[1 * 5 + 3] = -HUGE_VAL; },
+                 "non-finite value -inf of 'Qy' in cell (1, 3)");
   thesis_refused([](auto& x) { x.k = 0; }, "k = dt/(2 dx) = 0 is not a finite value > 0");
   std::filesystem::remove_all(dir);
 }

@@ -45,12 +45,14 @@ class SweDistributed : public ::testing::TestWithParam<std::string> {
     devs_ = d;
   }
   skeleton::Team team(int parts) {
-    return skeleton::Team(std::vector<std::shared_ptr<Device>>(devs_.begin(), devs_.begin() + parts));
+    return skeleton::Team(
+        std::vector<std::shared_ptr<Device>>(devs_.begin(), devs_.begin() + parts));
   }
   bool fp64() const { return devs_[0]->info().fp64; }
 
   template <class T>
-  void expect_equal(const PhysCase& c, const PhysOptions& o, double t, int max_parts, const std::string& what) {
+  void expect_equal(const PhysCase& c, const PhysOptions& o, double t, int max_parts,
+                    const std::string& what) {
     PhysSolver<T> single(devs_[0], c, o);
     const Health want = single.advance_to(t);
     const HostFields ref = single.state();
@@ -82,7 +84,8 @@ TEST_P(SweDistributed, EqualsTheSingleDeviceSolverBitwise) {
       PhysOptions o;
       o.order = order;
       o.check_every = 7;
-      const std::string what = set.name + (order == Order::first ? ", first order" : ", second order");
+      const std::string what =
+          set.name + (order == Order::first ? ", first order" : ", second order");
       expect_equal<float>(c, o, 0.15, 3, what + ", float");
       if (fp64()) expect_equal<double>(c, o, 0.15, 3, what + ", double");
     }
@@ -134,7 +137,8 @@ TEST_P(SweDistributed, RunStepsEqualsAndReportsExchange) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SweDistributed, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SweDistributed, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 TEST(SweDistributedInput, TooFewRowsPerPartIsAUsageError) {
   const PhysCase c = dtest::random_case(5, 8, 3, dtest::bc_sets()[0].bc);
@@ -146,7 +150,8 @@ TEST(SweDistributedInput, TooFewRowsPerPartIsAUsageError) {
   }
   PhysCase x = c;
   x.bc[x_lo] = Bc::exchange;
-  EXPECT_THROW(DistributedPhysSolver<float>(skeleton::Team::open("cpu", 2), x, PhysOptions{}), UsageError);
+  EXPECT_THROW(DistributedPhysSolver<float>(skeleton::Team::open("cpu", 2), x, PhysOptions{}),
+               UsageError);
 }
 
 TEST(SweDistributedInput, SlabsFollowTheSkeletonDecomposition) {

@@ -32,7 +32,8 @@ std::array<std::uint64_t, 4> check(const std::shared_ptr<Device>& dev, std::uint
     const std::uint32_t zero[4] = {0, 0, 0, 0};
     counts.copy_from_host(zero);
     dispatch(*dev, [&](auto tag) {
-      kernels::ieee_check<T>(tag, dev->queue(), first, std::min(chunk, start + total - first), counts);
+      kernels::ieee_check<T>(tag, dev->queue(), first, std::min(chunk, start + total - first),
+                             counts);
     });
     const auto c = counts.to_vector();
     for (int k = 0; k < 4; ++k) sum[k] += c[k];
@@ -75,7 +76,8 @@ TEST_P(SweIeeeFast, DoubleSequencesAreCorrectlyRoundedInTheirRange) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SweIeeeFast, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SweIeeeFast, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 }  // namespace
 }  // namespace tessera::swe

@@ -58,7 +58,8 @@ TEST(SweIo, LegacyVtkHasTheThesisLayoutAndReadsBack) {
   std::getline(in, line);
   EXPECT_EQ(line, "# vtk DataFile Version 1.0");
   std::getline(in, line);
-  EXPECT_EQ(line, "Shallow water surface at step 30, t = 12.75 s");  // the step and the time, each named
+  EXPECT_EQ(line,
+            "Shallow water surface at step 30, t = 12.75 s");  // the step and the time, each named
   std::getline(in, line);
   EXPECT_EQ(line, "ASCII");
   std::getline(in, line);
@@ -70,7 +71,8 @@ TEST(SweIo, LegacyVtkHasTheThesisLayoutAndReadsBack) {
   std::getline(in, line);
   EXPECT_EQ(line.substr(0, 42), "100.0000000000000000 102.5000000000000000 ");
   std::string word;
-  while (in >> word && word != "LOOKUP_TABLE") {}
+  while (in >> word && word != "LOOKUP_TABLE") {
+  }
   in >> word;  // default
   for (long j = 0; j < s.ny; ++j)
     for (long i = 0; i < s.nx; ++i) {
@@ -111,7 +113,11 @@ TEST(SweIo, VtiAppendedArraysReadBackBitwise) {
         double v;
         std::memcpy(&v, p + 8 + (j * s.nx + i) * 8, 8);
         const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
-        const double want = a == 0 ? s.h[k] : a == 1 ? s.u(k) : a == 2 ? s.v(k) : a == 3 ? s.eta(k) : s.z[k];
+        const double want = a == 0   ? s.h[k]
+                            : a == 1 ? s.u(k)
+                            : a == 2 ? s.v(k)
+                            : a == 3 ? s.eta(k)
+                                     : s.z[k];
         ASSERT_EQ(v, want) << a << " " << i << " " << j;
       }
   }
@@ -133,8 +139,9 @@ TEST(SweIo, PngHasTheMapAndTheColourBar) {
   ASSERT_TRUE(png_image_finish_read(&im, nullptr, px.data(), 0, nullptr));
   EXPECT_EQ(im.width, 256u + 8 + 16 + 8 + 80);
   EXPECT_EQ(im.height, 128u);
-  const std::size_t bar_top = (0 * im.width + 256 + 8 + 4) * 3, bar_bottom = ((im.height - 1) * im.width + 256 + 8 + 4) * 3;
-  EXPECT_EQ(px[bar_top], 253);  // maximum colour at the top of the bar
+  const std::size_t bar_top = (0 * im.width + 256 + 8 + 4) * 3,
+                    bar_bottom = ((im.height - 1) * im.width + 256 + 8 + 4) * 3;
+  EXPECT_EQ(px[bar_top], 253);    // maximum colour at the top of the bar
   EXPECT_EQ(px[bar_bottom], 68);  // minimum at the bottom
 }
 
@@ -210,7 +217,8 @@ TEST(SweIo, NetcdfWriterThatCannotCreateNamesTheFile) {
     w.append(random_snapshot(4, 3));
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot write '" + path + "'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot write '" + path + "'"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(w.append(random_snapshot(4, 3)), Error);
   EXPECT_NO_THROW(w.close());
@@ -225,9 +233,10 @@ fs::path write_text(const std::string& name, const std::string& text) {
 }
 
 TEST(SweIo, AscReaderReadsAGoodGridTopRowFirst) {
-  const auto p = write_text("good.asc",
-                            "ncols 3\nnrows 2\nxllcorner 10\nyllcorner 20\ncellsize 5\nNODATA_value -9999\n"
-                            "1 2 3\n4 -9999 6.5\n");
+  const auto p =
+      write_text("good.asc",
+                 "ncols 3\nnrows 2\nxllcorner 10\nyllcorner 20\ncellsize 5\nNODATA_value -9999\n"
+                 "1 2 3\n4 -9999 6.5\n");
   const AscGrid g = read_asc(p.string());
   EXPECT_EQ(g.ncols, 3);
   EXPECT_EQ(g.at(1, 2), 6.5);
@@ -248,7 +257,8 @@ void expect_error(const std::string& text, const std::string& where_what) {
     read_asc(p.string());
     FAIL() << "accepted: " << text;
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(p.string() + ":" + where_what), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(p.string() + ":" + where_what), std::string::npos)
+        << e.what();
   }
 }
 
@@ -262,7 +272,6 @@ TEST(SweIo, AscReaderRejectsMalformedFilesWithFileAndLine) {
   expect_error("ncols -2\n", "1: ncols must be a positive integer");
   expect_error("ncols 2\nbogus 1\n", "2: unknown header keyword");
 }
-
 
 // Case files: every value form of the flat TOML subset, turned into the text
 // the command line would carry. Expected values are the TOML spec's meanings.
@@ -289,11 +298,24 @@ TEST(SweIo, CaseFileReadsEveryScalarFormOfTheTomlSubset) {
                             "hash = \"x # not a comment\"\n"
                             "\tindented_key=3");
   const auto e = read_case_file(p.string());
-  const std::vector<std::pair<std::string, std::string>> want = {
-      {"model", "physical"}, {"case", "ritter"}, {"nx", "1024"},     {"hex", "255"},   {"oct", "15"},
-      {"bin", "5"},          {"neg", "-42"},     {"plus", "7"},       {"t-end", "15"},  {"cfl", "0.45"},
-      {"tiny", "-0.002"},    {"big", "6.02e+23"}, {"inf", "-inf"},    {"flag", "true"}, {"off", "false"},
-      {"escaped", "a\"b\\cA"}, {"hash", "x # not a comment"}, {"indented_key", "3"}};
+  const std::vector<std::pair<std::string, std::string>> want = {{"model", "physical"},
+                                                                 {"case", "ritter"},
+                                                                 {"nx", "1024"},
+                                                                 {"hex", "255"},
+                                                                 {"oct", "15"},
+                                                                 {"bin", "5"},
+                                                                 {"neg", "-42"},
+                                                                 {"plus", "7"},
+                                                                 {"t-end", "15"},
+                                                                 {"cfl", "0.45"},
+                                                                 {"tiny", "-0.002"},
+                                                                 {"big", "6.02e+23"},
+                                                                 {"inf", "-inf"},
+                                                                 {"flag", "true"},
+                                                                 {"off", "false"},
+                                                                 {"escaped", "a\"b\\cA"},
+                                                                 {"hash", "x # not a comment"},
+                                                                 {"indented_key", "3"}};
   ASSERT_EQ(e.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(e[i].key, want[i].first);
@@ -335,8 +357,11 @@ TEST(SweIo, CaseFileRejectsWhatIsNotFlatTomlWithFileLineAndColumn) {
       read_case_file(p.string());
       ADD_FAILURE() << "accepted: " << text;
     } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find(p.string() + (message[0] == ':' ? "" : ":")), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << "for '" << text << "': " << e.what();
+      EXPECT_NE(std::string(e.what()).find(p.string() + (message[0] == ':' ? "" : ":")),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
+          << "for '" << text << "': " << e.what();
     }
   }
 }

@@ -37,17 +37,21 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 template <class T>
-void compare(const skeleton::Team& team, const PhysCase& c, const PhysOptions& o, double t, const std::string& what) {
+void compare(const skeleton::Team& team, const PhysCase& c, const PhysOptions& o, double t,
+             const std::string& what) {
   PhysSolver<T> single(open_device("cpu"), c, o);
   const Health want = single.advance_to(t);
   const HostFields ref = single.state();
   DistributedPhysSolver<T> d(team, c, o);
   const Health got = d.advance_to(t);
   const HostFields s = d.state();
-  check(same_bits(s.h, ref.h) && same_bits(s.hu, ref.hu) && same_bits(s.hv, ref.hv), what + ": fields differ");
+  check(same_bits(s.h, ref.h) && same_bits(s.hu, ref.hu) && same_bits(s.hv, ref.hv),
+        what + ": fields differ");
   check(got.steps == want.steps && got.time == want.time && got.dt == want.dt,
-        what + ": steps/time differ (" + std::to_string(got.steps) + " vs " + std::to_string(want.steps) + ")");
-  check(got.bad == want.bad && got.bad_step == want.bad_step && got.bad_i == want.bad_i && got.bad_j == want.bad_j,
+        what + ": steps/time differ (" + std::to_string(got.steps) + " vs " +
+            std::to_string(want.steps) + ")");
+  check(got.bad == want.bad && got.bad_step == want.bad_step && got.bad_i == want.bad_i &&
+            got.bad_j == want.bad_j,
         what + ": health differs");
 }
 
@@ -56,9 +60,10 @@ bool same_state(const PhysSolverState<T>& a, const PhysSolverState<T>& b) {
   auto same = [](const std::vector<T>& x, const std::vector<T>& y) {
     return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
   };
-  return a.nx == b.nx && a.ny == b.ny && same(a.h, b.h) && same(a.hu, b.hu) && same(a.hv, b.hv) && same(a.z, b.z) &&
-         std::memcmp(&a.dt, &b.dt, sizeof(T)) == 0 && std::memcmp(&a.time, &b.time, sizeof(T)) == 0 &&
-         a.rate[0] == b.rate[0] && a.rate[1] == b.rate[1] && a.steps == b.steps && a.bad_cell == b.bad_cell;
+  return a.nx == b.nx && a.ny == b.ny && same(a.h, b.h) && same(a.hu, b.hu) && same(a.hv, b.hv) &&
+         same(a.z, b.z) && std::memcmp(&a.dt, &b.dt, sizeof(T)) == 0 &&
+         std::memcmp(&a.time, &b.time, sizeof(T)) == 0 && a.rate[0] == b.rate[0] &&
+         a.rate[1] == b.rate[1] && a.steps == b.steps && a.bad_cell == b.bad_cell;
 }
 
 // Checkpoint/restart across ranks: the state saved (collectively) at the 2nd
@@ -80,7 +85,8 @@ void compare_restart(const skeleton::Team& team, const PhysCase& c, const PhysOp
   const PhysSolverState<T> at_check = save_at_second_check(single), want = single.save_state();
   DistributedPhysSolver<T> d(team, c, o);
   const PhysSolverState<T> saved = save_at_second_check(d);
-  check(at_check.steps > 0 && same_state(saved, at_check), what + ": saved state differs from the single device's");
+  check(at_check.steps > 0 && same_state(saved, at_check),
+        what + ": saved state differs from the single device's");
   PhysCase other = dtest::random_case(c.nx, c.ny, 99, c.bc);
   DistributedPhysSolver<T> r(team, other, o);
   r.restore_state(saved);
@@ -95,7 +101,8 @@ void compare_restart(const skeleton::Team& team, const PhysCase& c, const PhysOp
 void signal_agreement(const skeleton::Team& team, int ranks) {
   install_interrupt_handlers();
   reset_interrupted();
-  const PhysCase c = dtest::random_case(2L * team.total_parts() + 7, 11, 21, dtest::bc_sets()[0].bc);
+  const PhysCase c =
+      dtest::random_case(2L * team.total_parts() + 7, 11, 21, dtest::bc_sets()[0].bc);
   PhysOptions o;
   o.check_every = 1;
   DistributedPhysSolver<float> d(team, c, o);
@@ -108,10 +115,13 @@ void signal_agreement(const skeleton::Team& team, int ranks) {
     }
     if (checks == 2 && rank_ == ranks - 1) std::raise(SIGINT);
   });
-  check(checks >= 3, "signal agreement: the run needs 3 health checks, it had " + std::to_string(checks));
+  check(checks >= 3,
+        "signal agreement: the run needs 3 health checks, it had " + std::to_string(checks));
   check(first_seen == 3 && sig == SIGINT, "signal agreement: SIGINT seen first at check " +
-                                              std::to_string(first_seen) + " (want 3), signal " + std::to_string(sig));
-  check(rank_ == ranks - 1 || interrupted() == 0, "signal agreement: a rank that got no signal has its flag set");
+                                              std::to_string(first_seen) + " (want 3), signal " +
+                                              std::to_string(sig));
+  check(rank_ == ranks - 1 || interrupted() == 0,
+        "signal agreement: a rank that got no signal has its flag set");
   reset_interrupted();
 }
 
@@ -160,6 +170,8 @@ int main(int argc, char** argv) {
     std::memcpy(&v, all.data() + k, sizeof v);
     total += v;
   }
-  if (rank_ == 0) std::printf("swe mpi: %d ranks x %d parts: %s\n", world->size(), local, total ? "FAILED" : "all bitwise equal");
+  if (rank_ == 0)
+    std::printf("swe mpi: %d ranks x %d parts: %s\n", world->size(), local,
+                total ? "FAILED" : "all bitwise equal");
   return total ? 1 : 0;
 }

@@ -36,7 +36,8 @@ TEST(SweRate, DoubleRateBoundsTheExactRateFromAbove) {
     for (std::size_t k = 0; k < h.size(); ++k) {
       const double hu = h[k] * u[k], hv = h[k] * v[k];
       const long double ih = 1.0L / h[k], c = std::sqrt((long double)g * h[k]);
-      const long double exact = (std::fabs((long double)hu) * ih + c) / dx + (std::fabs((long double)hv) * ih + c) / dy;
+      const long double exact =
+          (std::fabs((long double)hu) * ih + c) / dx + (std::fabs((long double)hv) * ih + c) / dy;
       const double r = point::ts_swe_rate(g, hdry, dx, dy, h[k], hu, hv);
       ASSERT_GE((long double)r, exact) << k;
       ASSERT_LE((long double)r, exact * (1 + 2.4e-6L)) << k;
@@ -50,7 +51,8 @@ TEST(SweRate, DoubleRateBoundsTheExactRateFromAbove) {
 }
 
 template <class T>
-HostFields run(std::shared_ptr<Device> d, const PhysCase& c, PhysOptions o, double t, Health* out = nullptr) {
+HostFields run(std::shared_ptr<Device> d, const PhysCase& c, PhysOptions o, double t,
+               Health* out = nullptr) {
   PhysSolver<T> s(std::move(d), c, o);
   const Health h = s.advance_to(t);
   if (out) *out = h;
@@ -67,8 +69,10 @@ TEST_P(SwePhysical, LakeAtRestStaysAtRestToRoundOff) {
       const auto s = run<double>(dev(), c, o, 3.0);
       double worst = 0, vel = 0;
       for (std::size_t k = 0; k < s.h.size(); ++k) {
-        if (c.h[k] > 0) worst = std::max(worst, std::abs(s.h[k] + c.z[k] - 0.15) / 0.15);
-        else worst = std::max(worst, std::abs(s.h[k]));
+        if (c.h[k] > 0)
+          worst = std::max(worst, std::abs(s.h[k] + c.z[k] - 0.15) / 0.15);
+        else
+          worst = std::max(worst, std::abs(s.h[k]));
         vel = std::max({vel, std::abs(s.hu[k]), std::abs(s.hv[k])});
       }
       EXPECT_LE(worst, 1e-13) << "order " << int(order);
@@ -107,7 +111,8 @@ TEST_P(SwePhysical, DamBreaksConvergeToTheAnalyticSolutions) {
   for (const char* name : {"ritter", "stoker"})
     for (Order order : {Order::first, Order::second}) {
       const long n0 = order == Order::first ? 400 : 100;
-      const double e1 = dam_error(dev(), name, n0, order), e2 = dam_error(dev(), name, 2 * n0, order),
+      const double e1 = dam_error(dev(), name, n0, order),
+                   e2 = dam_error(dev(), name, 2 * n0, order),
                    e3 = dam_error(dev(), name, 4 * n0, order);
       const double p1 = std::log2(e1 / e2), p2 = std::log2(e2 / e3);
       EXPECT_GE(p1, 0.65) << name << " order " << int(order) << ": " << e1 << " " << e2;
@@ -134,7 +139,8 @@ double thacker_error(std::shared_ptr<Device> d, long n) {
 
 TEST_P(SwePhysical, ThackerErrorDecreasesWithRefinement) {
   if (!fp64()) GTEST_SKIP();
-  const double e1 = thacker_error(dev(), 32), e2 = thacker_error(dev(), 64), e3 = thacker_error(dev(), 128);
+  const double e1 = thacker_error(dev(), 32), e2 = thacker_error(dev(), 64),
+               e3 = thacker_error(dev(), 128);
   EXPECT_LT(e2, 0.8 * e1);
   EXPECT_LT(e3, 0.8 * e2);
 }
@@ -170,8 +176,8 @@ PhysCase random_case(long nx, long ny, std::uint64_t seed) {
 }
 
 template <class T>
-void compare_with_cpu(const std::string& id, Order order, double manning, Bc bx, Bc by, int columns = 3,
-                      long nx = 37, long ny = 29, double h_dry = -1) {
+void compare_with_cpu(const std::string& id, Order order, double manning, Bc bx, Bc by,
+                      int columns = 3, long nx = 37, long ny = 29, double h_dry = -1) {
   PhysCase c = random_case(nx, ny, 5);
   c.manning = manning;
   c.bc[x_lo] = c.bc[x_hi] = bx;
@@ -211,7 +217,8 @@ TEST_P(SwePhysical, RadialDamBreakStaysSymmetricUnderTransposition) {
     o.order = order;
     const auto s = run<double>(dev(), c, o, 1.0);
     double big = 0, worst = 0;
-    for (std::size_t k = 0; k < s.h.size(); ++k) big = std::max({big, std::abs(s.h[k]), std::abs(s.hu[k])});
+    for (std::size_t k = 0; k < s.h.size(); ++k)
+      big = std::max({big, std::abs(s.h[k]), std::abs(s.hu[k])});
     for (long i = 0; i < n; ++i)
       for (long j = 0; j < n; ++j) {
         const std::size_t a = std::size_t(i * n + j), b = std::size_t(j * n + i);
@@ -235,18 +242,21 @@ TEST_P(SwePhysical, EveryBackendMatchesTheCpu) {
   }
   // one column per work-item, every face computed (the default shares faces)
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::transmissive, 1);
-  if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 1);
+  if (fp64())
+    compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 1);
   // faces shared through local memory (the default, above: one work-group)
   // with ny = 301: three overlapping groups (126 columns each) and a partial
   // last one; nx not a multiple of the four-row ring
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::periodic, Bc::periodic, 3, 21, 301);
   compare_with_cpu<float>(GetParam(), Order::first, 0.03, Bc::wall, Bc::wall, 3, 19, 253);
-  if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 3, 23, 300);
+  if (fp64())
+    compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::transmissive, Bc::wall, 3, 23, 300);
   // h_dry = 0: the guard of the fast roots and reciprocals (ieee_fast.h) fails
   // in every cell, so the GPU updates take their IEEE paths (faces and rates
   // recomputed per row)
   compare_with_cpu<float>(GetParam(), Order::first, 0.0, Bc::wall, Bc::periodic, 3, 21, 301, 0.0);
-  if (fp64()) compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::wall, Bc::wall, 3, 23, 300, 0.0);
+  if (fp64())
+    compare_with_cpu<double>(GetParam(), Order::first, 0.0, Bc::wall, Bc::wall, 3, 23, 300, 0.0);
 }
 
 // Wet depths below 2^-40 (h_dry = 0): the double rate leaves its float form
@@ -349,7 +359,8 @@ TEST(SwePhysicalInput, AnalyticSolutionsHaveTheirKnownFeatures) {
   EXPECT_NEAR(h, 0.1 / 0.8, 1e-15);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SwePhysical, ::testing::ValuesIn(test::device_ids()), test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, SwePhysical, ::testing::ValuesIn(test::device_ids()),
+                         test::id_name);
 
 }  // namespace
 }  // namespace tessera::swe

@@ -104,8 +104,8 @@ void check_variants(const std::string& id) {
 // One variant against the reference, 3 steps from random states of the given
 // sizes, float or double.
 template <class T>
-void check_variant_at_sizes(const std::string& id, const char* variant, std::initializer_list<std::pair<long, long>> sizes,
-                            unsigned seed) {
+void check_variant_at_sizes(const std::string& id, const char* variant,
+                            std::initializer_list<std::pair<long, long>> sizes, unsigned seed) {
   auto dev = open_device(id);
   if (std::is_same_v<T, double> && !dev->info().fp64) GTEST_SKIP();
   for (auto [nx, ny] : sizes) {
@@ -115,7 +115,8 @@ void check_variant_at_sizes(const std::string& id, const char* variant, std::ini
     for (int s = 0; s < 3; ++s) thesis_reference_step(ref, k);
     ThesisSolver<T> solver(dev, init, k, thesis_variant(variant), {});
     solver.run(3);
-    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << variant << " " << nx << "x" << ny << " on " << id;
+    EXPECT_EQ(interior_mismatches(solver.state(), ref), 0)
+        << variant << " " << nx << "x" << ny << " on " << id;
   }
 }
 
@@ -130,7 +131,8 @@ void check_strip_across_groups(const std::string& id) {
 // both ghost columns (ny = 1, 2), odd nx
 template <class T>
 void check_simd4_edges(const std::string& id) {
-  check_variant_at_sizes<T>(id, "v6-simd4", {{9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 22}, {9, 33}}, 23);
+  check_variant_at_sizes<T>(id, "v6-simd4",
+                            {{9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 22}, {9, 33}}, 23);
 }
 
 TEST_P(SweThesisDevice, Simd4IsExactWhereRowsEndInsideAVector) {
@@ -143,8 +145,12 @@ TEST_P(SweThesisDevice, StripWallsIsExactAcrossWorkGroups) {
   check_strip_across_groups<double>(GetParam());
 }
 
-TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseDouble) { check_variants<double>(GetParam()); }
-TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseFloat) { check_variants<float>(GetParam()); }
+TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseDouble) {
+  check_variants<double>(GetParam());
+}
+TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseFloat) {
+  check_variants<float>(GetParam());
+}
 
 // The in-place kernels race only between work-groups: on a grid that one
 // work-group covers they must equal the reference.
@@ -203,8 +209,9 @@ TEST_P(SweThesisDevice, TransposedDamGivesTheTransposedResult) {
   for (long i = 1; i <= c.nx; ++i)
     for (long j = 1; j <= c.ny; ++j) {
       const long p = sa.grid.at(i, j), t = sb.grid.at(j, i);
-      worst = std::max({worst, std::abs(sa.z[p] - sb.z[t]) / sa.z[p],
-                        std::abs(sa.qx[p] - sb.qy[t]) / 20.0, std::abs(sa.qy[p] - sb.qx[t]) / 20.0});
+      worst =
+          std::max({worst, std::abs(sa.z[p] - sb.z[t]) / sa.z[p],
+                    std::abs(sa.qx[p] - sb.qy[t]) / 20.0, std::abs(sa.qy[p] - sb.qx[t]) / 20.0});
     }
   // Identical in exact arithmetic; the summation orders of the x and y terms
   // differ (the coded cross terms are not symmetric), so allow round-off.

@@ -73,7 +73,8 @@ class CpuDevice final : public Device {
   }
   void deallocate(void* p) noexcept override { ::operator delete(p, std::align_val_t(kAlignment)); }
   void* allocate_pinned(std::size_t bytes) override {
-    if (fault::inject(fault::Point::host_alloc)) throw OutOfMemory(id() + " (pinned host memory)", bytes, 0);
+    if (fault::inject(fault::Point::host_alloc))
+      throw OutOfMemory(id() + " (pinned host memory)", bytes, 0);
     return allocate(bytes);
   }
   void deallocate_pinned(void* p) noexcept override { deallocate(p); }

@@ -16,8 +16,8 @@ void throw_cuda_error(cudaError_t code, const char* call, std::string_view what)
 
 void check_launch(const char* kernel_name) {
   const cudaError_t launched = cudaGetLastError();
-  cuda_check(fault::inject(fault::Point::cuda_launch) ? cudaErrorLaunchFailure : launched, "kernel launch",
-             std::string("launching ") + kernel_name);
+  cuda_check(fault::inject(fault::Point::cuda_launch) ? cudaErrorLaunchFailure : launched,
+             "kernel launch", std::string("launching ") + kernel_name);
   static const bool sync = env_flag("TESSERA_CUDA_SYNC", false);
   if (sync)
     cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize",
@@ -127,9 +127,9 @@ CudaQueue::~CudaQueue() {
 void CudaQueue::write(void* dst, std::size_t off, const void* src, std::size_t bytes,
                       bool blocking) {
   DeviceGuard g(ordinal_);
-  cuda_check(cudaMemcpyAsync(static_cast<char*>(dst) + off, src, bytes, cudaMemcpyHostToDevice,
-                             stream_),
-             "cudaMemcpyAsync(HostToDevice)", fmt::format("writing {} bytes to {}", bytes, device_id_));
+  cuda_check(
+      cudaMemcpyAsync(static_cast<char*>(dst) + off, src, bytes, cudaMemcpyHostToDevice, stream_),
+      "cudaMemcpyAsync(HostToDevice)", fmt::format("writing {} bytes to {}", bytes, device_id_));
   if (blocking) synchronize();
 }
 
@@ -138,7 +138,8 @@ void CudaQueue::read(const void* src, std::size_t off, void* dst, std::size_t by
   DeviceGuard g(ordinal_);
   cuda_check(cudaMemcpyAsync(dst, static_cast<const char*>(src) + off, bytes,
                              cudaMemcpyDeviceToHost, stream_),
-             "cudaMemcpyAsync(DeviceToHost)", fmt::format("reading {} bytes from {}", bytes, device_id_));
+             "cudaMemcpyAsync(DeviceToHost)",
+             fmt::format("reading {} bytes from {}", bytes, device_id_));
   if (blocking) synchronize();
 }
 
@@ -147,7 +148,8 @@ void CudaQueue::copy(const void* src, std::size_t soff, void* dst, std::size_t d
   DeviceGuard g(ordinal_);
   cuda_check(cudaMemcpyAsync(static_cast<char*>(dst) + doff, static_cast<const char*>(src) + soff,
                              bytes, cudaMemcpyDeviceToDevice, stream_),
-             "cudaMemcpyAsync(DeviceToDevice)", fmt::format("copying {} bytes on {}", bytes, device_id_));
+             "cudaMemcpyAsync(DeviceToDevice)",
+             fmt::format("copying {} bytes on {}", bytes, device_id_));
 }
 
 std::unique_ptr<Event> CudaQueue::record() {
@@ -162,7 +164,8 @@ void CudaQueue::synchronize() {
 }
 
 CudaDevice::CudaDevice(DeviceInfo info, int ordinal)
-    : Device(std::move(info)), ordinal_(ordinal),
+    : Device(std::move(info)),
+      ordinal_(ordinal),
       queue_(std::make_unique<CudaQueue>(ordinal, id())) {
   cuda_check(cudaGetDeviceProperties(&props_, ordinal_), "cudaGetDeviceProperties", id());
 }
@@ -171,7 +174,8 @@ void* CudaDevice::allocate(std::size_t bytes) {
   check_fits(bytes);
   DeviceGuard g(ordinal_);
   void* p = nullptr;
-  cudaError_t err = fault::inject(fault::Point::device_alloc) ? cudaErrorMemoryAllocation : cudaMalloc(&p, bytes);
+  cudaError_t err =
+      fault::inject(fault::Point::device_alloc) ? cudaErrorMemoryAllocation : cudaMalloc(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     std::size_t free = 0, total = 0;
@@ -190,7 +194,8 @@ void CudaDevice::deallocate(void* handle) noexcept {
 void* CudaDevice::allocate_pinned(std::size_t bytes) {
   DeviceGuard g(ordinal_);
   void* p = nullptr;
-  cudaError_t err = fault::inject(fault::Point::host_alloc) ? cudaErrorMemoryAllocation : cudaMallocHost(&p, bytes);
+  cudaError_t err = fault::inject(fault::Point::host_alloc) ? cudaErrorMemoryAllocation
+                                                            : cudaMallocHost(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     throw OutOfMemory("host (pinned, for " + id() + ")", bytes, 0);

@@ -17,7 +17,8 @@ class CudaQueue final : public Queue {
  public:
   CudaQueue(int ordinal, std::string device_id);
   ~CudaQueue() override;
-  void write(void* dst, std::size_t off, const void* src, std::size_t bytes, bool blocking) override;
+  void write(void* dst, std::size_t off, const void* src, std::size_t bytes,
+             bool blocking) override;
   void read(const void* src, std::size_t off, void* dst, std::size_t bytes, bool blocking) override;
   void copy(const void* src, std::size_t soff, void* dst, std::size_t doff,
             std::size_t bytes) override;

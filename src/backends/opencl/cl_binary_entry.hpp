@@ -20,11 +20,13 @@ inline constexpr std::uint64_t kMaxBinaryEntryBytes = std::uint64_t(1) << 30;
 /// short, foreign, truncated, oversized, has trailing bytes or a bad checksum.
 inline std::optional<std::string_view> parse_binary_entry(std::string_view entry) {
   constexpr std::size_t kHeader = 24;
-  if (entry.size() < kHeader || std::memcmp(entry.data(), kBinaryEntryMagic, 8) != 0) return std::nullopt;
+  if (entry.size() < kHeader || std::memcmp(entry.data(), kBinaryEntryMagic, 8) != 0)
+    return std::nullopt;
   std::uint64_t size = 0, checksum = 0;
   std::memcpy(&size, entry.data() + 8, 8);
   std::memcpy(&checksum, entry.data() + 16, 8);
-  if (size == 0 || size > kMaxBinaryEntryBytes || size != entry.size() - kHeader) return std::nullopt;
+  if (size == 0 || size > kMaxBinaryEntryBytes || size != entry.size() - kHeader)
+    return std::nullopt;
   const std::string_view bin = entry.substr(kHeader);
   if (fnv1a64(bin) != checksum) return std::nullopt;
   return bin;

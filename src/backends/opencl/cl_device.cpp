@@ -49,7 +49,8 @@ DeviceInfo describe(const cl::Platform& p, const cl::Device& d, int pi, int di) 
   info.name = d.getInfo<CL_DEVICE_NAME>();
   info.vendor = d.getInfo<CL_DEVICE_VENDOR>();
   info.platform = p.getInfo<CL_PLATFORM_NAME>();
-  info.driver_version = d.getInfo<CL_DRIVER_VERSION>() + " (" + d.getInfo<CL_DEVICE_VERSION>() + ")";
+  info.driver_version =
+      d.getInfo<CL_DRIVER_VERSION>() + " (" + d.getInfo<CL_DEVICE_VERSION>() + ")";
   info.is_gpu = (d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
   info.fp64 = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
   info.compute_units = static_cast<int>(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
@@ -77,7 +78,8 @@ std::vector<DeviceInfo> discover() {
   for (int pi = 0; pi < static_cast<int>(ps.size()); ++pi) {
     auto ds = devices_of(ps[static_cast<std::size_t>(pi)]);
     for (int di = 0; di < static_cast<int>(ds.size()); ++di)
-      out.push_back(describe(ps[static_cast<std::size_t>(pi)], ds[static_cast<std::size_t>(di)], pi, di));
+      out.push_back(
+          describe(ps[static_cast<std::size_t>(pi)], ds[static_cast<std::size_t>(di)], pi, di));
   }
   return out;
 }
@@ -90,7 +92,8 @@ std::shared_ptr<Device> open(int pi, int di) {
         ps.empty() ? " — is an ICD installed? For NVIDIA see OCL_ICD_VENDORS in the README" : ""));
   auto ds = devices_of(ps[static_cast<std::size_t>(pi)]);
   if (di < 0 || di >= static_cast<int>(ds.size()))
-    throw UsageError(fmt::format("OpenCL platform {} has no device {} (it has {})", pi, di, ds.size()));
+    throw UsageError(
+        fmt::format("OpenCL platform {} has no device {} (it has {})", pi, di, ds.size()));
   const auto& p = ps[static_cast<std::size_t>(pi)];
   const auto& d = ds[static_cast<std::size_t>(di)];
   return std::make_shared<ClDevice>(describe(p, d, pi, di), p, d);
@@ -135,7 +138,9 @@ std::unique_ptr<Event> ClQueue::record() {
   return std::make_unique<ClEvent>(std::move(e));
 }
 
-void ClQueue::synchronize() { cl_check(queue_.finish(), "clFinish", "synchronizing " + device_id_); }
+void ClQueue::synchronize() {
+  cl_check(queue_.finish(), "clFinish", "synchronizing " + device_id_);
+}
 
 void ClQueue::launch(const cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
                      const char* what) {
@@ -149,8 +154,9 @@ ClDevice::ClDevice(DeviceInfo info, cl::Platform platform, cl::Device device)
       device_(std::move(device)),
       context_(make_context(device_, id())),
       queue_(std::make_unique<ClQueue>(context_, device_, id())),
-      programs_(context_, device_,
-                this->info().platform + '|' + this->info().name + '|' + this->info().driver_version) {
+      programs_(
+          context_, device_,
+          this->info().platform + '|' + this->info().name + '|' + this->info().driver_version) {
   nv_compiler_options_ =
       device_.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos;
 }

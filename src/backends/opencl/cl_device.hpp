@@ -22,7 +22,8 @@ std::shared_ptr<Device> open(int platform, int device);
 class ClQueue final : public Queue {
  public:
   ClQueue(const cl::Context& ctx, const cl::Device& dev, std::string device_id);
-  void write(void* dst, std::size_t off, const void* src, std::size_t bytes, bool blocking) override;
+  void write(void* dst, std::size_t off, const void* src, std::size_t bytes,
+             bool blocking) override;
   void read(const void* src, std::size_t off, void* dst, std::size_t bytes, bool blocking) override;
   void copy(const void* src, std::size_t soff, void* dst, std::size_t doff,
             std::size_t bytes) override;

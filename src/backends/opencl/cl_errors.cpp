@@ -10,7 +10,8 @@ void throw_cl_error(cl_int code, const char* call, std::string_view what) {
 const char* error_name(cl_int code) noexcept {
   switch (code) {
 #define TS_CL_ERR(name) \
-  case name: return #name;
+  case name:            \
+    return #name;
     TS_CL_ERR(CL_DEVICE_NOT_FOUND)
     TS_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
     TS_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
@@ -52,7 +53,8 @@ const char* error_name(cl_int code) noexcept {
     TS_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
     TS_CL_ERR(CL_PLATFORM_NOT_FOUND_KHR)
 #undef TS_CL_ERR
-    default: return "unknown OpenCL error";
+    default:
+      return "unknown OpenCL error";
   }
 }
 

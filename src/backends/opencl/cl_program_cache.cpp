@@ -39,8 +39,10 @@ ProgramCache::ProgramCache(cl::Context ctx, cl::Device dev, std::string device_k
 std::filesystem::path ProgramCache::directory() {
   if (env_choice("TESSERA_CL_CACHE", "on", {"on", "off"}) == "off") return {};
   if (const auto d = env_string("TESSERA_CACHE_DIR")) return std::filesystem::path(*d) / "opencl";
-  if (const auto x = env_string("XDG_CACHE_HOME")) return std::filesystem::path(*x) / "tessera" / "opencl";
-  if (const auto h = env_string("HOME")) return std::filesystem::path(*h) / ".cache" / "tessera" / "opencl";
+  if (const auto x = env_string("XDG_CACHE_HOME"))
+    return std::filesystem::path(*x) / "tessera" / "opencl";
+  if (const auto h = env_string("HOME"))
+    return std::filesystem::path(*h) / ".cache" / "tessera" / "opencl";
   return {};
 }
 
@@ -73,8 +75,9 @@ cl::Program ProgramCache::build_from_source(const std::string& name, const std::
   cl_int err = CL_SUCCESS;
   cl::Program program(context_, source, false, &err);
   cl_check(err, "clCreateProgramWithSource", "creating program " + name);
-  err = fault::inject(fault::Point::opencl_build) ? CL_BUILD_PROGRAM_FAILURE
-                                                   : program.build(std::vector<cl::Device>{device_}, options.c_str());
+  err = fault::inject(fault::Point::opencl_build)
+            ? CL_BUILD_PROGRAM_FAILURE
+            : program.build(std::vector<cl::Device>{device_}, options.c_str());
   if (err != CL_SUCCESS)
     throw BuildError(fmt::format("OpenCL build of '{}' failed ({}) with options '{}':\n{}", name,
                                  error_name(err), options, build_log(program, device_)));
@@ -113,7 +116,8 @@ void ProgramCache::store_binary(const std::filesystem::path& file, const cl::Pro
       binaries[0].empty())
     return;  // the driver offers no binary; nothing to cache
   const auto& b = binaries[0];
-  const std::string data = format_binary_entry(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+  const std::string data =
+      format_binary_entry(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
   try {
     std::filesystem::create_directories(file.parent_path());
     write_file_atomic(file, data);

@@ -14,12 +14,18 @@
 #endif
 
 TS_FN unsigned ts_half_float_bits(float v) {
-  union { float f; unsigned u; } b;
+  union {
+    float f;
+    unsigned u;
+  } b;
   b.f = v;
   return b.u;
 }
 TS_FN float ts_half_bits_float(unsigned u) {
-  union { float f; unsigned u; } b;
+  union {
+    float f;
+    unsigned u;
+  } b;
   b.u = u;
   return b.f;
 }
@@ -28,8 +34,8 @@ TS_FN unsigned short ts_half_from_float_sw(float v) {
   const unsigned x = ts_half_float_bits(v), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
   if (ax > 0x7f800000u) return (unsigned short)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
   if (ax >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u); /* >= 65520: infinity */
-  if (ax < 0x38800000u) {                                           /* half subnormal or zero */
-    if (ax <= 0x33000000u) return (unsigned short)sign;             /* <= 2^-25: ties to 0 */
+  if (ax < 0x38800000u) {                                         /* half subnormal or zero */
+    if (ax <= 0x33000000u) return (unsigned short)sign;           /* <= 2^-25: ties to 0 */
     const unsigned e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u, shift = 126u - e;
     unsigned r = m >> shift;
     const unsigned rem = m & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
@@ -43,7 +49,8 @@ TS_FN unsigned short ts_half_from_float_sw(float v) {
 }
 /* half bits -> float (exact, software) */
 TS_FN float ts_half_to_float_sw(unsigned short h) {
-  const unsigned sign = ((unsigned)h & 0x8000u) << 16, e = ((unsigned)h >> 10) & 0x1fu, m = (unsigned)h & 0x3ffu;
+  const unsigned sign = ((unsigned)h & 0x8000u) << 16, e = ((unsigned)h >> 10) & 0x1fu,
+                 m = (unsigned)h & 0x3ffu;
   if (e == 0) {
     const float v = (float)m * 5.9604644775390625e-8f; /* m * 2^-24, exact */
     return sign ? -v : v;

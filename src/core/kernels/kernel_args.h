@@ -58,10 +58,14 @@ typedef struct {
  * ts_real), widest first, so that host and OpenCL device agree on the layout
  * (tests/core/test_kernel_args.cpp checks it on every OpenCL device). */
 #if defined(__OPENCL_VERSION__)
-#define TS_PARAMS_STRUCT(name) typedef struct name name; struct name
+#define TS_PARAMS_STRUCT(name) \
+  typedef struct name name;    \
+  struct name
 #define TS_STRUCT(name) name
 #else
-#define TS_PARAMS_STRUCT(name) template <class ts_real> struct name
+#define TS_PARAMS_STRUCT(name) \
+  template <class ts_real>     \
+  struct name
 #define TS_STRUCT(name) name<ts_real>
 #endif
 
@@ -91,27 +95,26 @@ typedef struct {
 #define TS_CL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CL_##kind(K, THREADS, SCRATCH)
 
 #if defined(__OPENCL_VERSION__)
-#define TS_CL_each(K, THREADS, SCRATCH)                                           \
-  __kernel void K(ulong ts_n TS_PARAMS(K)) {                                      \
+#define TS_CL_each(K, THREADS, SCRATCH)                                          \
+  __kernel void K(ulong ts_n TS_PARAMS(K)) {                                     \
     for (ulong ts_i = get_global_id(0); ts_i < ts_n; ts_i += get_global_size(0)) \
-      K##_item(ts_i TS_NAMES(K));                                                 \
+      K##_item(ts_i TS_NAMES(K));                                                \
   }
-#define TS_CL_GROUP_BODY(K)                \
-  ts_group ts_g;                           \
-  ts_g.id = get_group_id(0);               \
-  ts_g.count = ts_n;                       \
-  ts_g.lid = (ts_uint)get_local_id(0);     \
+#define TS_CL_GROUP_BODY(K)            \
+  ts_group ts_g;                       \
+  ts_g.id = get_group_id(0);           \
+  ts_g.count = ts_n;                   \
+  ts_g.lid = (ts_uint)get_local_id(0); \
   K##_group(ts_g, ts_scratch TS_NAMES(K));
-#define TS_CL_group(K, THREADS, SCRATCH)                                                     \
-  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(                      \
-      ulong ts_n TS_PARAMS(K)) {                                                             \
-    __local ts_real ts_scratch[SCRATCH] __attribute__((aligned(16)));                                                     \
-    TS_CL_GROUP_BODY(K)                                                                      \
+#define TS_CL_group(K, THREADS, SCRATCH)                                                          \
+  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(ulong ts_n TS_PARAMS(K)) { \
+    __local ts_real ts_scratch[SCRATCH] __attribute__((aligned(16)));                             \
+    TS_CL_GROUP_BODY(K)                                                                           \
   }
-#define TS_CL_group_dynamic(K, THREADS, SCRATCH)                                     \
-  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(              \
-      ulong ts_n, __local ts_real* ts_scratch TS_PARAMS(K)) {                        \
-    TS_CL_GROUP_BODY(K)                                                              \
+#define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
+  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
+      ulong ts_n, __local ts_real* ts_scratch TS_PARAMS(K)) {           \
+    TS_CL_GROUP_BODY(K)                                                 \
   }
 #endif
 

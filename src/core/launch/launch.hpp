@@ -32,21 +32,21 @@
 
 #define TS_LAUNCHER_SIGNATURE(Tag, kind, K) \
   void K(Tag, [[maybe_unused]] ::tessera::Queue& q, TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K))
-#define TS_DECLARE_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY)                  \
-  template <class ts_real>                                              \
-  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, kind, K);                    \
-  template <class ts_real>                                              \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K);                 \
-  template <class ts_real>                                              \
+#define TS_DECLARE_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) \
+  template <class ts_real>                                      \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, kind, K);            \
+  template <class ts_real>                                      \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K);         \
+  template <class ts_real>                                      \
   TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K);
 
 // Explicit instantiation of a launcher for both precisions (an alias
 // template spells the function type, so the list is not written again).
-#define TS_INSTANTIATE_LAUNCHER(Tag, kind, K)                              \
-  template <class ts_real>                                                 \
-  using K##_##kind##_launcher_t = void(Tag, ::tessera::Queue&,             \
-                                       TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K)); \
-  template K##_##kind##_launcher_t<float> K<float>;                        \
+#define TS_INSTANTIATE_LAUNCHER(Tag, kind, K)                                \
+  template <class ts_real>                                                   \
+  using K##_##kind##_launcher_t =                                            \
+      void(Tag, ::tessera::Queue&, TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K)); \
+  template K##_##kind##_launcher_t<float> K<float>;                          \
   template K##_##kind##_launcher_t<double> K<double>;
 
 namespace tessera::launch {
@@ -76,7 +76,10 @@ ts_size pack_width(const Device& d) {
 inline void same_device(Device*&, const char*) {}
 template <class A, class... Rest>
 void same_device(Device*& d, const char* kernel, const A& a, const Rest&... rest) {
-  if constexpr (requires { a.device(); a.handle(); }) {
+  if constexpr (requires {
+                  a.device();
+                  a.handle();
+                }) {
     if (d && d != &a.device())
       throw Error(std::string(kernel) + ": buffers on different devices (" + d->id() + ", " +
                   a.device().id() + ")");

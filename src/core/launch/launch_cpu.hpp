@@ -25,13 +25,14 @@ void cpu_for_each(ts_size n, Item item, A... args) {
 #define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_ARG, TS_CPU_ARG)
 
 #define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CPU_##kind(K)
-#define TS_CPU_each(K)                                                                  \
-  template <class ts_real>                                                              \
-  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, each, K) {                                   \
-    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                  \
-    ::tessera::launch::cpu_for_each(                                                    \
-        ts_count, [](ts_size ts_i, const auto&... ts_a) { K##_item(ts_i, ts_a...); } TS_CPU_ARGS(K)); \
-  }                                                                                     \
+#define TS_CPU_each(K)                                                                \
+  template <class ts_real>                                                            \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, each, K) {                                 \
+    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                \
+    ::tessera::launch::cpu_for_each(ts_count, [](ts_size ts_i, const auto&... ts_a) { \
+      K##_item(ts_i, ts_a...);                                                        \
+    } TS_CPU_ARGS(K));                                                                \
+  }                                                                                   \
   TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, each, K)
 #define TS_CPU_group(K)
 #define TS_CPU_group_dynamic(K)

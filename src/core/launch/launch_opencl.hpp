@@ -83,24 +83,26 @@ void cl_groups(Queue& q, const char* program, const char* kernel, ts_size n, std
 
 }  // namespace tessera::launch
 
-#define TS_OPENCL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_OPENCL_##kind(K, THREADS, (OCCUPANCY))
-#define TS_OPENCL_each(K, THREADS, OCC)                                                   \
-  template <class ts_real>                                                                    \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, each, K) {                                      \
-    ::tessera::launch::cl_for_each<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count TS_HOST_NAMES(K));    \
-  }                                                                                           \
+#define TS_OPENCL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) \
+  TS_OPENCL_##kind(K, THREADS, (OCCUPANCY))
+#define TS_OPENCL_each(K, THREADS, OCC)                                                           \
+  template <class ts_real>                                                                        \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, each, K) {                                          \
+    ::tessera::launch::cl_for_each<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count TS_HOST_NAMES(K)); \
+  }                                                                                               \
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, each, K)
 #define TS_OPENCL_group(K, THREADS, OCC)                                                  \
-  template <class ts_real>                                                                    \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group, K) {                                     \
-    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS, 0, OCC TS_HOST_NAMES(K)); \
-  }                                                                                           \
+  template <class ts_real>                                                                \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group, K) {                                 \
+    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS, 0, \
+                                          OCC TS_HOST_NAMES(K));                          \
+  }                                                                                       \
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, group, K)
-#define TS_OPENCL_group_dynamic(K, THREADS, OCC)                                          \
-  template <class ts_real>                                                                    \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group_dynamic, K) {                             \
+#define TS_OPENCL_group_dynamic(K, THREADS, OCC)                                               \
+  template <class ts_real>                                                                     \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group_dynamic, K) {                              \
     if (ts_scratch_elems == 0) throw ::tessera::Error(#K ": a dynamic scratch of 0 elements"); \
-    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS,        \
-                                          ts_scratch_elems, OCC TS_HOST_NAMES(K));                        \
-  }                                                                                           \
+    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS,         \
+                                          ts_scratch_elems, OCC TS_HOST_NAMES(K));             \
+  }                                                                                            \
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, group_dynamic, K)

@@ -21,15 +21,21 @@ template <class F>
 void with_constants(int term, int combine, F&& f) {
   auto c = [&](auto t) {
     switch (combine) {
-      case TS_COMBINE_SUM: return f(t, std::integral_constant<int, TS_COMBINE_SUM>{});
-      case TS_COMBINE_MIN: return f(t, std::integral_constant<int, TS_COMBINE_MIN>{});
-      default: return f(t, std::integral_constant<int, TS_COMBINE_MAX>{});
+      case TS_COMBINE_SUM:
+        return f(t, std::integral_constant<int, TS_COMBINE_SUM>{});
+      case TS_COMBINE_MIN:
+        return f(t, std::integral_constant<int, TS_COMBINE_MIN>{});
+      default:
+        return f(t, std::integral_constant<int, TS_COMBINE_MAX>{});
     }
   };
   switch (term) {
-    case TS_TERM_DOT: return c(std::integral_constant<int, TS_TERM_DOT>{});
-    case TS_TERM_SUMSQ: return c(std::integral_constant<int, TS_TERM_SUMSQ>{});
-    default: return c(std::integral_constant<int, TS_TERM_VALUE>{});
+    case TS_TERM_DOT:
+      return c(std::integral_constant<int, TS_TERM_DOT>{});
+    case TS_TERM_SUMSQ:
+      return c(std::integral_constant<int, TS_TERM_SUMSQ>{});
+    default:
+      return c(std::integral_constant<int, TS_TERM_VALUE>{});
   }
 }
 
@@ -76,7 +82,8 @@ TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_device) {
   with_constants(term, combine, [&](auto t, auto c) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t g = 0; g < groups; ++g) {
-      const std::size_t b = std::min<std::size_t>(n, g * per), e = std::min<std::size_t>(n, b + per);
+      const std::size_t b = std::min<std::size_t>(n, g * per),
+                        e = std::min<std::size_t>(n, b + per);
       ts_real acc = ts_combine_identity(ts_real(0), c());
       for (std::size_t i = b; i < e; ++i) acc = ts_combine(c(), acc, ts_term(t(), xp[i], yp[i]));
       o[g] = acc;
@@ -87,15 +94,16 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_device)
 
 // Vector add: a CPU has no programmer-managed local memory (its caches stage
 // every access by themselves), so the three stagings run one loop.
-#define TS_VECADD_CPU(kind, K)                                                              \
-  template <class ts_real>                                                                  \
-  TS_LAUNCHER_SIGNATURE(CpuTag, kind, K) {                                                  \
-    launch::cpu_for_each(                                                                   \
-        n, [](ts_size i, const ts_real* ap, const ts_real* bp, ts_real* cp) {               \
-          cp[i] = ts_ew_add(ts_real(0), ap[i], bp[i]);                                      \
-        },                                                                                  \
-        launch::device_arg(a), launch::device_arg(b), launch::device_arg(c));                        \
-  }                                                                                         \
+#define TS_VECADD_CPU(kind, K)                                                \
+  template <class ts_real>                                                    \
+  TS_LAUNCHER_SIGNATURE(CpuTag, kind, K) {                                    \
+    launch::cpu_for_each(                                                     \
+        n,                                                                    \
+        [](ts_size i, const ts_real* ap, const ts_real* bp, ts_real* cp) {    \
+          cp[i] = ts_ew_add(ts_real(0), ap[i], bp[i]);                        \
+        },                                                                    \
+        launch::device_arg(a), launch::device_arg(b), launch::device_arg(c)); \
+  }                                                                           \
   TS_INSTANTIATE_LAUNCHER(CpuTag, kind, K)
 TS_VECADD_CPU(group, vecadd_global)
 TS_VECADD_CPU(group, vecadd_local_static)

@@ -9,8 +9,14 @@
 
 namespace tessera::dense::kernels {
 
-enum class Elementwise { fill = TS_EW_FILL, copy = TS_EW_COPY, scale = TS_EW_SCALE,
-                         axpy = TS_EW_AXPY, add = TS_EW_ADD, triad = TS_EW_TRIAD };
+enum class Elementwise {
+  fill = TS_EW_FILL,
+  copy = TS_EW_COPY,
+  scale = TS_EW_SCALE,
+  axpy = TS_EW_AXPY,
+  add = TS_EW_ADD,
+  triad = TS_EW_TRIAD
+};
 enum class Term { dot = TS_TERM_DOT, sumsq = TS_TERM_SUMSQ, value = TS_TERM_VALUE };
 enum class Combine { sum = TS_COMBINE_SUM, min = TS_COMBINE_MIN, max = TS_COMBINE_MAX };
 

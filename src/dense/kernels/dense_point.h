@@ -25,45 +25,73 @@
 #define TS_COMBINE_MAX 2
 
 /* The module's kernels (kernel_args.h): each backend expands this list. */
-#define TS_DENSE_KERNELS(X)                                             \
-  X(each, ew, 0, 0, 0)                                                  \
-  X(group, reduce_chunks, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0)      \
-  X(group, reduce_device, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0)      \
-  X(group, vecadd_global, TS_VA_GROUP, 1, 0)                            \
-  X(group, vecadd_local_static, TS_VA_GROUP, 2 * TS_VA_GROUP, 0)        \
+#define TS_DENSE_KERNELS(X)                                        \
+  X(each, ew, 0, 0, 0)                                             \
+  X(group, reduce_chunks, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0) \
+  X(group, reduce_device, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0) \
+  X(group, vecadd_global, TS_VA_GROUP, 1, 0)                       \
+  X(group, vecadd_local_static, TS_VA_GROUP, 2 * TS_VA_GROUP, 0)   \
   X(group_dynamic, vecadd_local_dynamic, TS_VA_GROUP, 0, 0)
 /* Work-group size of the vector-add kernels of the lecture. */
 #define TS_VA_GROUP 256
 #endif
 
 /* element-wise: y = f(s, x, z) */
-TS_FN ts_real ts_ew_fill(ts_real s, ts_real x, ts_real z) { (void)x; (void)z; return s; }
-TS_FN ts_real ts_ew_copy(ts_real s, ts_real x, ts_real z) { (void)s; (void)z; return x; }
-TS_FN ts_real ts_ew_scale(ts_real s, ts_real x, ts_real z) { (void)z; return s * x; }
+TS_FN ts_real ts_ew_fill(ts_real s, ts_real x, ts_real z) {
+  (void)x;
+  (void)z;
+  return s;
+}
+TS_FN ts_real ts_ew_copy(ts_real s, ts_real x, ts_real z) {
+  (void)s;
+  (void)z;
+  return x;
+}
+TS_FN ts_real ts_ew_scale(ts_real s, ts_real x, ts_real z) {
+  (void)z;
+  return s * x;
+}
 /* axpy: z is the old y */
 TS_FN ts_real ts_ew_axpy(ts_real s, ts_real x, ts_real z) { return s * x + z; }
-TS_FN ts_real ts_ew_add(ts_real s, ts_real x, ts_real z) { (void)s; return x + z; }
+TS_FN ts_real ts_ew_add(ts_real s, ts_real x, ts_real z) {
+  (void)s;
+  return x + z;
+}
 /* STREAM triad a = b + s*c with x = b, z = c */
 TS_FN ts_real ts_ew_triad(ts_real s, ts_real x, ts_real z) { return x + s * z; }
 
 TS_FN ts_real ts_ew_apply(int op, ts_real s, ts_real x, ts_real z) {
   switch (op) {
-    case TS_EW_FILL: return ts_ew_fill(s, x, z);
-    case TS_EW_COPY: return ts_ew_copy(s, x, z);
-    case TS_EW_SCALE: return ts_ew_scale(s, x, z);
-    case TS_EW_AXPY: return ts_ew_axpy(s, x, z);
-    case TS_EW_ADD: return ts_ew_add(s, x, z);
-    default: return ts_ew_triad(s, x, z);
+    case TS_EW_FILL:
+      return ts_ew_fill(s, x, z);
+    case TS_EW_COPY:
+      return ts_ew_copy(s, x, z);
+    case TS_EW_SCALE:
+      return ts_ew_scale(s, x, z);
+    case TS_EW_AXPY:
+      return ts_ew_axpy(s, x, z);
+    case TS_EW_ADD:
+      return ts_ew_add(s, x, z);
+    default:
+      return ts_ew_triad(s, x, z);
   }
 }
 
 /* reduction terms */
 TS_FN ts_real ts_term_dot(ts_real x, ts_real y) { return x * y; }
-TS_FN ts_real ts_term_sumsq(ts_real x, ts_real y) { (void)y; return x * x; }
-TS_FN ts_real ts_term_value(ts_real x, ts_real y) { (void)y; return x; }
+TS_FN ts_real ts_term_sumsq(ts_real x, ts_real y) {
+  (void)y;
+  return x * x;
+}
+TS_FN ts_real ts_term_value(ts_real x, ts_real y) {
+  (void)y;
+  return x;
+}
 
 TS_FN ts_real ts_term(int t, ts_real x, ts_real y) {
-  return t == TS_TERM_DOT ? ts_term_dot(x, y) : t == TS_TERM_SUMSQ ? ts_term_sumsq(x, y) : ts_term_value(x, y);
+  return t == TS_TERM_DOT     ? ts_term_dot(x, y)
+         : t == TS_TERM_SUMSQ ? ts_term_sumsq(x, y)
+                              : ts_term_value(x, y);
 }
 
 /* reduction combines (min/max follow IEEE fmin/fmax: NaN is ignored) */
@@ -72,11 +100,15 @@ TS_FN ts_real ts_combine_min(ts_real a, ts_real b) { return fmin(a, b); }
 TS_FN ts_real ts_combine_max(ts_real a, ts_real b) { return fmax(a, b); }
 
 TS_FN ts_real ts_combine(int c, ts_real a, ts_real b) {
-  return c == TS_COMBINE_SUM ? ts_combine_sum(a, b) : c == TS_COMBINE_MIN ? ts_combine_min(a, b) : ts_combine_max(a, b);
+  return c == TS_COMBINE_SUM   ? ts_combine_sum(a, b)
+         : c == TS_COMBINE_MIN ? ts_combine_min(a, b)
+                               : ts_combine_max(a, b);
 }
 /* The identity of combine c (zero only selects the precision). */
 TS_FN ts_real ts_combine_identity(ts_real zero, int c) {
-  return c == TS_COMBINE_SUM ? zero : c == TS_COMBINE_MIN ? (ts_real)INFINITY : (ts_real)(-INFINITY);
+  return c == TS_COMBINE_SUM   ? zero
+         : c == TS_COMBINE_MIN ? (ts_real)INFINITY
+                               : (ts_real)(-INFINITY);
 }
 
 /* Item i < n / TS_PACK updates pack i (one 16-byte access per array on GPUs);
@@ -154,7 +186,8 @@ TS_GROUP(reduce_device, g, s) {
  * launch (vecadd_local_dynamic). Nothing is reused, so staging can only cost
  * time; the benchmark measures that. Every work-item reaches the barrier (the
  * bounds test only guards the accesses). */
-#define TS_ARGS_vecadd_global(V, IN, OUT) V(ts_size, n) IN(ts_real, a) IN(ts_real, b) OUT(ts_real, c)
+#define TS_ARGS_vecadd_global(V, IN, OUT) \
+  V(ts_size, n) IN(ts_real, a) IN(ts_real, b) OUT(ts_real, c)
 TS_GROUP(vecadd_global, g, s) {
   (void)s;
   const ts_size i = g.id * TS_VA_GROUP + g.lid;

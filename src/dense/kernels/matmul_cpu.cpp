@@ -140,11 +140,11 @@ void blocked_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B
   for (std::ptrdiff_t t = 0; t < bm * bn; ++t) blk(g, (t / bn) * MB, (t % bn) * NB);
 }
 
-#define TS_MATMUL_CPU(K, PRODUCT)                                                   \
-  template <class ts_real>                                                          \
-  TS_LAUNCHER_SIGNATURE(CpuTag, group, K) {                                         \
-    PRODUCT<ts_real>(m, k, n, A, B, C);                                             \
-  }                                                                                 \
+#define TS_MATMUL_CPU(K, PRODUCT)           \
+  template <class ts_real>                  \
+  TS_LAUNCHER_SIGNATURE(CpuTag, group, K) { \
+    PRODUCT<ts_real>(m, k, n, A, B, C);     \
+  }                                         \
   TS_INSTANTIATE_LAUNCHER(CpuTag, group, K)
 TS_MATMUL_CPU(matmul_naive, naive_product)
 TS_MATMUL_CPU(matmul_tiled, blocked_product)

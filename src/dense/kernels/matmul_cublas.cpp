@@ -49,7 +49,8 @@ cublasHandle_t handle_for(int ordinal) {
   cublasHandle_t h = nullptr;
   cublas_check(cublasCreate(&h), "cublasCreate",
                fmt::format("creating a cuBLAS handle on cuda:{}", ordinal));
-  if (const cublasStatus_t st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); st != CUBLAS_STATUS_SUCCESS) {
+  if (const cublasStatus_t st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+      st != CUBLAS_STATUS_SUCCESS) {
     cublasDestroy(h);
     cublas_check(st, "cublasSetMathMode", "selecting CUBLAS_DEFAULT_MATH (no TF32)");
   }

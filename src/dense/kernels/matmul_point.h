@@ -38,16 +38,17 @@
 #define TS_MM_LA (TS_MM_BM * TS_MM_BK / (TS_MM_THREADS * TS_PACK)) /* A packs per work-item */
 #define TS_MM_LB (TS_MM_BK * TS_MM_BN / (TS_MM_THREADS * TS_PACK)) /* B packs per work-item */
 /* Local memory of register_blocked: two slices of A (transposed, padded) and of B. */
-#define TS_MM_RB_SCRATCH (2 * TS_MM_BK * (TS_MM_BM + 16 / (int)sizeof(ts_real)) + 2 * TS_MM_BK * TS_MM_BN)
+#define TS_MM_RB_SCRATCH \
+  (2 * TS_MM_BK * (TS_MM_BM + 16 / (int)sizeof(ts_real)) + 2 * TS_MM_BK * TS_MM_BN)
 /* register_blocked in float is built for two work-groups per compute unit
  * (at most 128 registers a work-item), in double for one. */
 #define TS_MM_OCCUPANCY (sizeof(ts_real) == 4 ? 2 : 1)
 
 /* The module's kernels (core/kernels/kernel_args.h). */
-#define TS_MATMUL_KERNELS(X)                                                               \
-  X(group, matmul_naive, TS_TILE * TS_TILE, 1, 0)                                          \
-  X(group, matmul_tiled, TS_TILE * TS_TILE, 2 * TS_TILE * TS_TILE, 0)                      \
-  X(group, matmul_rb_vec, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY)                \
+#define TS_MATMUL_KERNELS(X)                                                \
+  X(group, matmul_naive, TS_TILE* TS_TILE, 1, 0)                            \
+  X(group, matmul_tiled, TS_TILE* TS_TILE, 2 * TS_TILE * TS_TILE, 0)        \
+  X(group, matmul_rb_vec, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY) \
   X(group, matmul_rb_any, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY)
 #endif
 
@@ -91,8 +92,8 @@ TS_GROUP(matmul_tiled, g, s) {
     As[ty * TS_TILE + tx] = (row < m && p0 + tx < k) ? A[(ts_size)row * k + p0 + tx] : (ts_real)0;
     Bs[ty * TS_TILE + tx] = (p0 + ty < k && col < n) ? B[(ts_size)(p0 + ty) * n + col] : (ts_real)0;
     TS_BARRIER();
-    TS_UNROLL for (int p = 0; p < TS_TILE; ++p)
-      acc = ts_mm_mac(acc, As[ty * TS_TILE + p], Bs[p * TS_TILE + tx]);
+    TS_UNROLL for (int p = 0; p < TS_TILE; ++p) acc =
+        ts_mm_mac(acc, As[ty * TS_TILE + p], Bs[p * TS_TILE + tx]);
     TS_BARRIER(); /* before the next tile overwrites this one */
   }
   if (row < m && col < n) C[(ts_size)row * n + col] = acc;
@@ -169,8 +170,8 @@ TS_FN void ts_mm_register_blocked(ts_group g, TS_LOCAL ts_real* s, int m, int k,
   const int bm = (group / tiles) * TS_MM_BM, bn = (group % tiles) * TS_MM_BN;
   const int slices = (k + TS_MM_BK - 1) / TS_MM_BK;
   ts_real acc[TS_MM_TM][TS_MM_TN];
-  TS_UNROLL for (int i = 0; i < TS_MM_TM; ++i)
-    TS_UNROLL for (int j = 0; j < TS_MM_TN; ++j) acc[i][j] = 0;
+  TS_UNROLL for (int i = 0; i < TS_MM_TM; ++i) TS_UNROLL for (int j = 0; j < TS_MM_TN; ++j)
+      acc[i][j] = 0;
   ts_real ra[TS_MM_LA * TS_PACK], rb[TS_MM_LB * TS_PACK];
 
   ts_mm_fetch_slice(A, B, m, k, n, bm, bn, 0, tid, vec, ra, rb);
@@ -183,18 +184,19 @@ TS_FN void ts_mm_register_blocked(ts_group g, TS_LOCAL ts_real* s, int m, int k,
       ts_mm_fetch_slice(A, B, m, k, n, bm, bn, (t + 1) * TS_MM_BK, tid, vec, ra, rb);
     TS_UNROLL for (int kk = 0; kk < TS_MM_BK; ++kk) {
       ts_real a[TS_MM_TM], b[TS_MM_TN];
-      TS_UNROLL for (int h = 0; h < 2; ++h)
-        TS_UNROLL for (int q = 0; q < TS_MM_H; q += TS_PACK) {
-          const ts_pack va = *(TS_LOCAL const ts_pack*)(as + kk * TS_MM_AP + h * (TS_MM_BM / 2) +
-                                                        ty * TS_MM_H + q);
-          const ts_pack vb = *(TS_LOCAL const ts_pack*)(bs + kk * TS_MM_BN + h * (TS_MM_BN / 2) +
-                                                        tx * TS_MM_H + q);
-#define TS_MM_UNPACK2(c, j) a[h * TS_MM_H + q + j] = va c; b[h * TS_MM_H + q + j] = vb c;
-          TS_PACK_EACH(TS_MM_UNPACK2)
+      TS_UNROLL for (int h = 0; h < 2; ++h) TS_UNROLL for (int q = 0; q < TS_MM_H; q += TS_PACK) {
+        const ts_pack va =
+            *(TS_LOCAL const ts_pack*)(as + kk * TS_MM_AP + h * (TS_MM_BM / 2) + ty * TS_MM_H + q);
+        const ts_pack vb =
+            *(TS_LOCAL const ts_pack*)(bs + kk * TS_MM_BN + h * (TS_MM_BN / 2) + tx * TS_MM_H + q);
+#define TS_MM_UNPACK2(c, j)      \
+  a[h * TS_MM_H + q + j] = va c; \
+  b[h * TS_MM_H + q + j] = vb c;
+        TS_PACK_EACH(TS_MM_UNPACK2)
 #undef TS_MM_UNPACK2
-        }
-      TS_UNROLL for (int i = 0; i < TS_MM_TM; ++i)
-        TS_UNROLL for (int j = 0; j < TS_MM_TN; ++j) acc[i][j] = ts_mm_mac(acc[i][j], a[i], b[j]);
+      }
+      TS_UNROLL for (int i = 0; i < TS_MM_TM; ++i) TS_UNROLL for (int j = 0; j < TS_MM_TN; ++j)
+          acc[i][j] = ts_mm_mac(acc[i][j], a[i], b[j]);
     }
     /* The other buffer was last read in slice t-1, before the barrier below it. */
     if (t + 1 < slices)
@@ -207,21 +209,20 @@ TS_FN void ts_mm_register_blocked(ts_group g, TS_LOCAL ts_real* s, int m, int k,
     const int row = bm + (i / TS_MM_H) * (TS_MM_BM / 2) + ty * TS_MM_H + i % TS_MM_H;
     if (row >= m) continue;
     TS_GLOBAL ts_real* crow = C + (ts_size)row * n;
-    TS_UNROLL for (int h = 0; h < 2; ++h)
-      TS_UNROLL for (int q = 0; q < TS_MM_H; q += TS_PACK) {
-        const int col = bn + h * (TS_MM_BN / 2) + tx * TS_MM_H + q;
-        const ts_real* v = &acc[i][h * TS_MM_H + q];
-        if (vec) {
-          ts_pack out;
+    TS_UNROLL for (int h = 0; h < 2; ++h) TS_UNROLL for (int q = 0; q < TS_MM_H; q += TS_PACK) {
+      const int col = bn + h * (TS_MM_BN / 2) + tx * TS_MM_H + q;
+      const ts_real* v = &acc[i][h * TS_MM_H + q];
+      if (vec) {
+        ts_pack out;
 #define TS_MM_PACK2(c, j) out c = v[j];
-          TS_PACK_EACH(TS_MM_PACK2)
+        TS_PACK_EACH(TS_MM_PACK2)
 #undef TS_MM_PACK2
-          if (col < n) *(TS_GLOBAL ts_pack*)(crow + col) = out;
-        } else {
-          for (int j = 0; j < TS_PACK; ++j)
-            if (col + j < n) crow[col + j] = v[j];
-        }
+        if (col < n) *(TS_GLOBAL ts_pack*)(crow + col) = out;
+      } else {
+        for (int j = 0; j < TS_PACK; ++j)
+          if (col + j < n) crow[col + j] = v[j];
       }
+    }
   }
 }
 

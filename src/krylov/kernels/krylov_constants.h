@@ -22,7 +22,8 @@
 #if TS_REDUCE_PER_THREAD % TS_KRY_DOTS_BATCH != 0
 #error "TS_KRY_DOTS_BATCH must divide TS_REDUCE_PER_THREAD"
 #endif
-#define TS_KRY_BLOCK_MAX 8 /* s-step GMRES: vectors of a block (right-hand sides of dots_block, outputs of combine_block) */
+#define TS_KRY_BLOCK_MAX \
+  8 /* s-step GMRES: vectors of a block (right-hand sides of dots_block, outputs of combine_block) */
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
 #define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #define TS_KRY_TRI_ROWS 64    /* rows of a group kept in group memory */

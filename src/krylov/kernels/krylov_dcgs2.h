@@ -20,8 +20,8 @@
  * st receives alpha, z (re, im), 1 for the explicit path (else 0), inv
  * and g (re, im). */
 /* Element i of the first 4j sums' pairs: (re, im) of a_i and b_i. */
-TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums, double* ar, double* ai,
-                             double* br, double* bi) {
+TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums, double* ar,
+                             double* ai, double* br, double* bi) {
   *ar = (double)sums[2 * i];
   *br = (double)sums[2 * (k + i)];
   *ai = nc == 2 ? (double)sums[2 * i + 1] : 0.0;
@@ -33,8 +33,8 @@ TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums
  * in order) added in lane order afterwards, so that a GPU work-group can
  * take the lanes in parallel with the bits of one work-item. */
 #define TS_KRY_DCGS2_LANES 32 /* fixed: the host and every device must agree */
-TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums, double* asq, double* hr,
-                             double* hi) {
+TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums, double* asq,
+                             double* hr, double* hi) {
   const int k = j + 1;
   double s0 = 0, s1 = 0, s2 = 0, ar, ai, br, bi;
   for (int i = l; i < j; i += TS_KRY_DCGS2_LANES) {
@@ -55,8 +55,8 @@ TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums
 
 /* The scalars into st (alpha, z (re, im), the explicit flag, inv, g (re,
  * im)) from the two sums. */
-TS_FN void ts_kry_dcgs2_finish(int nc, int j, TS_GLOBAL const ts_real* sums, double asq, double hr, double hi,
-                               double* st) {
+TS_FN void ts_kry_dcgs2_finish(int nc, int j, TS_GLOBAL const ts_real* sums, double asq, double hr,
+                               double hi, double* st) {
   const int k = j + 1;
   const double nu = (double)sums[2 * j];
   const int expl = !(nu - asq > 0.5 * nu);
@@ -74,8 +74,8 @@ TS_FN void ts_kry_dcgs2_finish(int nc, int j, TS_GLOBAL const ts_real* sums, dou
 
 /* The lanes' partial sums part[3 l + {0, 1, 2}] added in lane order, and the
  * scalars from them. */
-TS_FN void ts_kry_dcgs2_lanes_finish(int nc, int j, TS_GLOBAL const ts_real* sums, TS_LOCAL const double* part,
-                                     double* st) {
+TS_FN void ts_kry_dcgs2_lanes_finish(int nc, int j, TS_GLOBAL const ts_real* sums,
+                                     TS_LOCAL const double* part, double* st) {
   double asq = 0, hr = 0, hi = 0;
   for (int l = 0; l < TS_KRY_DCGS2_LANES; ++l) {
     asq = asq + part[3 * l];
@@ -134,7 +134,8 @@ TS_FN void ts_kry_dcgs2_value(int nc, int j, int q, TS_GLOBAL const ts_real* sum
 
 #if !defined(__OPENCL_VERSION__)
 /* Both, one work-item (the host). st: 7 doubles. Returns the reals written. */
-TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double* st, TS_GLOBAL ts_real* coef) {
+TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double* st,
+                            TS_GLOBAL ts_real* coef) {
   ts_kry_dcgs2_scalars(nc, j, sums, st);
   for (int q = 0; q < 2 * j + 3; ++q) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
   return nc * (2 * j + 3);
@@ -149,7 +150,8 @@ TS_FN int ts_kry_dcgs2_coef(int nc, int j, TS_GLOBAL const ts_real* sums, double
  * work-items in turn, each from its own private copy of the scalars. The
  * bits of ts_kry_dcgs2_coef. */
 TS_FN void ts_kry_dcgs2_group(int nc, int j, int t, int threads, TS_GLOBAL const ts_real* sums,
-                              TS_LOCAL double* part, TS_LOCAL double* st_shared, TS_GLOBAL ts_real* coef) {
+                              TS_LOCAL double* part, TS_LOCAL double* st_shared,
+                              TS_GLOBAL ts_real* coef) {
   double st[7];
   for (int l = t; l < TS_KRY_DCGS2_LANES; l += threads) {
     double p0, p1, p2;

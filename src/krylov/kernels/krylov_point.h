@@ -23,11 +23,19 @@
 #endif
 
 /* Hermitian inner-product term conj(v) * w: the conjugate is on v. */
-TS_FN ts_real ts_kry_hdot_re(ts_real vr, ts_real vi, ts_real wr, ts_real wi) { return vr * wr + vi * wi; }
-TS_FN ts_real ts_kry_hdot_im(ts_real vr, ts_real vi, ts_real wr, ts_real wi) { return vr * wi - vi * wr; }
+TS_FN ts_real ts_kry_hdot_re(ts_real vr, ts_real vi, ts_real wr, ts_real wi) {
+  return vr * wr + vi * wi;
+}
+TS_FN ts_real ts_kry_hdot_im(ts_real vr, ts_real vi, ts_real wr, ts_real wi) {
+  return vr * wi - vi * wr;
+}
 /* Complex product c * v. */
-TS_FN ts_real ts_kry_mul_re(ts_real cr, ts_real ci, ts_real vr, ts_real vi) { return cr * vr - ci * vi; }
-TS_FN ts_real ts_kry_mul_im(ts_real cr, ts_real ci, ts_real vr, ts_real vi) { return cr * vi + ci * vr; }
+TS_FN ts_real ts_kry_mul_re(ts_real cr, ts_real ci, ts_real vr, ts_real vi) {
+  return cr * vr - ci * vi;
+}
+TS_FN ts_real ts_kry_mul_im(ts_real cr, ts_real ci, ts_real vr, ts_real vi) {
+  return cr * vi + ci * vr;
+}
 /* Element i of an interleaved complex vector as one 2-wide access (8 or 16
  * bytes; the element offsets of every operand are even, so aligned): half
  * the load and store instructions of two scalar accesses, and each request
@@ -100,18 +108,26 @@ TS_FN void ts_kry_vput2(TS_GLOBAL ts_vstore* p, long i, ts_real re, ts_real im) 
 #else
 TS_FN ts_real ts_kry_vget(TS_GLOBAL const ts_real* p, long j) { return p[j]; }
 TS_FN void ts_kry_vput(TS_GLOBAL ts_real* p, long j, ts_real v) { p[j] = v; }
-TS_FN void ts_kry_vget2(TS_GLOBAL const ts_real* p, long i, ts_real* re, ts_real* im) { ts_kry_ld2(p, i, re, im); }
-TS_FN void ts_kry_vput2(TS_GLOBAL ts_real* p, long i, ts_real re, ts_real im) { ts_kry_st2(p, i, re, im); }
+TS_FN void ts_kry_vget2(TS_GLOBAL const ts_real* p, long i, ts_real* re, ts_real* im) {
+  ts_kry_ld2(p, i, re, im);
+}
+TS_FN void ts_kry_vput2(TS_GLOBAL ts_real* p, long i, ts_real re, ts_real im) {
+  ts_kry_st2(p, i, re, im);
+}
 #endif
 /* y, a basis operand, or with y_real a ts_real vector (the compressed
  * basis widened into a working vector: the SpMV's input, the solution update) */
 TS_FN void ts_kry_yput(TS_GLOBAL ts_vstore* y, int y_real, long j, ts_real v) {
-  if (y_real) ((TS_GLOBAL ts_real*)y)[j] = v;
-  else ts_kry_vput(y, j, v);
+  if (y_real)
+    ((TS_GLOBAL ts_real*)y)[j] = v;
+  else
+    ts_kry_vput(y, j, v);
 }
 TS_FN void ts_kry_yput2(TS_GLOBAL ts_vstore* y, int y_real, long i, ts_real re, ts_real im) {
-  if (y_real) ts_kry_st2((TS_GLOBAL ts_real*)y, i, re, im);
-  else ts_kry_vput2(y, i, re, im);
+  if (y_real)
+    ts_kry_st2((TS_GLOBAL ts_real*)y, i, re, im);
+  else
+    ts_kry_vput2(y, i, re, im);
 }
 
 /* combine at element i: y_i = a * x_i + sum_k c_k * v_k,i with the
@@ -126,8 +142,9 @@ TS_FN void ts_kry_yput2(TS_GLOBAL ts_vstore* y, int y_real, long i, ts_real re, 
  * and y (unless y_real) are basis operands (ts_vstore). */
 TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
                               TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_vstore* v, long ld,
-                              TS_GLOBAL ts_vstore* y, int y_real, int two, int k2, TS_GLOBAL const ts_real* coef2,
-                              int has_x2, TS_GLOBAL const ts_vstore* x2, TS_GLOBAL ts_vstore* y2) {
+                              TS_GLOBAL ts_vstore* y, int y_real, int two, int k2,
+                              TS_GLOBAL const ts_real* coef2, int has_x2,
+                              TS_GLOBAL const ts_vstore* x2, TS_GLOBAL ts_vstore* y2) {
   if (nc == 1) {
     ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
     ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], ts_kry_vget(x2, i)) : (ts_real)0;
@@ -173,9 +190,10 @@ TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* co
  * the imaginary parts 0. v and w are basis operands (ts_vstore), w2 a
  * working vector. Loading and adding are apart so that a GPU work-item can
  * put the loads of several elements in flight before the first sum. */
-TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w, int two,
-                            TS_GLOBAL const ts_real* w2, ts_real* vr, ts_real* vi, ts_real* wr, ts_real* wi,
-                            ts_real* xr, ts_real* xi) {
+TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v,
+                            TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
+                            ts_real* vr, ts_real* vi, ts_real* wr, ts_real* wi, ts_real* xr,
+                            ts_real* xi) {
   *vi = *wi = *xi = *xr = (ts_real)0;
   if (nc == 1) {
     *vr = ts_kry_vget(v, i);
@@ -189,8 +207,9 @@ TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLO
 }
 /* The Hermitian products' terms of one element (the conjugate on the basis
  * element) added to the running sums (re, im) and, with two = 1, (re2, im2). */
-TS_FN void ts_kry_dots_add(int nc, int two, ts_real vr, ts_real vi, ts_real wr, ts_real wi, ts_real xr, ts_real xi,
-                           ts_real* re, ts_real* im, ts_real* re2, ts_real* im2) {
+TS_FN void ts_kry_dots_add(int nc, int two, ts_real vr, ts_real vi, ts_real wr, ts_real wi,
+                           ts_real xr, ts_real xi, ts_real* re, ts_real* im, ts_real* re2,
+                           ts_real* im2) {
   if (nc == 1) {
     *re = *re + ts_kry_rdot(vr, wr);
     if (two) *re2 = *re2 + ts_kry_rdot(vr, xr);
@@ -204,9 +223,9 @@ TS_FN void ts_kry_dots_add(int nc, int two, ts_real vr, ts_real vi, ts_real wr, 
   }
 }
 /* Both for element i (the CPU's loop). */
-TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w,
-                          int two, TS_GLOBAL const ts_real* w2, ts_real* re, ts_real* im,
-                          ts_real* re2, ts_real* im2) {
+TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v,
+                          TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
+                          ts_real* re, ts_real* im, ts_real* re2, ts_real* im2) {
   ts_real vr, vi, wr, wi, xr, xi;
   ts_kry_dots_load(nc, i, v, w, two, w2, &vr, &vi, &wr, &wi, &xr, &xi);
   ts_kry_dots_add(nc, two, vr, vi, wr, wi, xr, xi, re, im, re2, im2);
@@ -220,21 +239,22 @@ TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v, TS_GLOBA
  * chunk's partial goes to partials[2 job + {0,1}], the second right-hand
  * side's to partials[set + 2 job + {0,1}]. s: 4 * TS_REDUCE_THREADS reals
  * of group memory (2 * THREADS without two). */
-TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned long job, unsigned long set,
-                             unsigned t, TS_GLOBAL const ts_vstore* vk, TS_GLOBAL const ts_vstore* w, int two,
-                             TS_GLOBAL const ts_real* w2, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
+TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned long job,
+                             unsigned long set, unsigned t, TS_GLOBAL const ts_vstore* vk,
+                             TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
+                             TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
   ts_real acc[4] = {0, 0, 0, 0};
   if ((c + 1) * TS_REDUCE_CHUNK <= n) {
     /* a whole chunk: the loads of TS_KRY_DOTS_BATCH elements go out before
      * their sums (no bounds test between them to keep them apart) */
     for (unsigned p0 = 0; p0 < TS_REDUCE_PER_THREAD; p0 += TS_KRY_DOTS_BATCH) {
-      ts_real vr[TS_KRY_DOTS_BATCH], vi[TS_KRY_DOTS_BATCH], wr[TS_KRY_DOTS_BATCH], wi[TS_KRY_DOTS_BATCH],
-          xr[TS_KRY_DOTS_BATCH], xi[TS_KRY_DOTS_BATCH];
-      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q)
-        ts_kry_dots_load(nc, (long)(c * TS_REDUCE_CHUNK + (unsigned long)(p0 + q) * TS_REDUCE_THREADS + t), vk, w,
-                         two, w2, &vr[q], &vi[q], &wr[q], &wi[q], &xr[q], &xi[q]);
-      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q)
-        ts_kry_dots_add(nc, two, vr[q], vi[q], wr[q], wi[q], xr[q], xi[q], &acc[0], &acc[1], &acc[2], &acc[3]);
+      ts_real vr[TS_KRY_DOTS_BATCH], vi[TS_KRY_DOTS_BATCH], wr[TS_KRY_DOTS_BATCH],
+          wi[TS_KRY_DOTS_BATCH], xr[TS_KRY_DOTS_BATCH], xi[TS_KRY_DOTS_BATCH];
+      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q) ts_kry_dots_load(
+          nc, (long)(c * TS_REDUCE_CHUNK + (unsigned long)(p0 + q) * TS_REDUCE_THREADS + t), vk, w,
+          two, w2, &vr[q], &vi[q], &wr[q], &wi[q], &xr[q], &xi[q]);
+      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q) ts_kry_dots_add(
+          nc, two, vr[q], vi[q], wr[q], wi[q], xr[q], xi[q], &acc[0], &acc[1], &acc[2], &acc[3]);
     }
   } else {
     TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
@@ -248,7 +268,8 @@ TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned 
   for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
     if (t < h)
       for (int q = 0; q < sums; ++q)
-        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+        s[q * TS_REDUCE_THREADS + t] =
+            s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
     TS_BARRIER();
   }
   if (t == 0) {
@@ -270,7 +291,8 @@ TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned 
 
 /* Element i of the block's t vectors (ld apart): (yr[l], yi[l]), yi 0 for
  * real vectors. */
-TS_FN void ts_kry_block_load(int nc, int t, long i, TS_GLOBAL const ts_real* y, long ld, ts_real* yr, ts_real* yi) {
+TS_FN void ts_kry_block_load(int nc, int t, long i, TS_GLOBAL const ts_real* y, long ld,
+                             ts_real* yr, ts_real* yi) {
   TS_UNROLL for (int l = 0; l < t; ++l) {
     if (nc == 1) {
       yr[l] = y[(long)l * ld + i];
@@ -307,8 +329,8 @@ TS_FN void ts_kry_dotsb_element(int nc, int nt, long i, TS_GLOBAL const ts_real*
  * with output r's coefficients at coef + r (t + k) nc: [a_{r,0..t-1},
  * c_{r,0..k-1}], terms added in that order from 0. Every y_l,i is read
  * before any y_r,i is written. */
-TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* v,
-                           TS_GLOBAL ts_real* y, long ld) {
+TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real* coef,
+                           TS_GLOBAL const ts_real* v, TS_GLOBAL ts_real* y, long ld) {
   ts_real yr[TS_KRY_BLOCK_MAX], yi[TS_KRY_BLOCK_MAX], ar[TS_KRY_BLOCK_MAX], ai[TS_KRY_BLOCK_MAX];
   const long cs = (long)(t + k) * nc; /* reals of one output's list */
   ts_kry_block_load(nc, t, i, y, ld, yr, yi);
@@ -328,8 +350,10 @@ TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real
   TS_KRY_UNROLL4
   for (int kk = 0; kk < k; ++kk) {
     ts_real vr, vi = 0;
-    if (nc == 1) vr = v[(long)kk * ld + i];
-    else ts_kry_ld2(v + (long)kk * ld, i, &vr, &vi);
+    if (nc == 1)
+      vr = v[(long)kk * ld + i];
+    else
+      ts_kry_ld2(v + (long)kk * ld, i, &vr, &vi);
     TS_UNROLL for (int r = 0; r < t; ++r) {
       TS_GLOBAL const ts_real* c = coef + r * cs + (t + kk) * nc;
       if (nc == 1) {
@@ -341,8 +365,10 @@ TS_FN void ts_kry_combb_at(int nc, int t, long i, int k, TS_GLOBAL const ts_real
     }
   }
   TS_UNROLL for (int r = 0; r < t; ++r) {
-    if (nc == 1) y[(long)r * ld + i] = ar[r];
-    else ts_kry_st2(y + (long)r * ld, i, ar[r], ai[r]);
+    if (nc == 1)
+      y[(long)r * ld + i] = ar[r];
+    else
+      ts_kry_st2(y + (long)r * ld, i, ar[r], ai[r]);
   }
 }
 
@@ -382,7 +408,8 @@ TS_FN void ts_kry_block_diag_at(int nc, long i, int bs, TS_GLOBAL const ts_real*
  * for all rows of a group at once; only the inside terms are sequential. */
 
 /* (ar, ai) -= v x: one term (nc = 1: real parts only) */
-TS_FN void ts_kry_tri_term(int nc, ts_real vr, ts_real vi, ts_real xr, ts_real xi, ts_real* ar, ts_real* ai) {
+TS_FN void ts_kry_tri_term(int nc, ts_real vr, ts_real vi, ts_real xr, ts_real xi, ts_real* ar,
+                           ts_real* ai) {
   if (nc == 1) {
     *ar = *ar - ts_kry_rmul(vr, xr);
   } else {
@@ -392,8 +419,9 @@ TS_FN void ts_kry_tri_term(int nc, ts_real vr, ts_real vi, ts_real xr, ts_real x
 }
 
 /* the terms of entries p0 .. p1-1 in order, x in global memory */
-TS_FN void ts_kry_tri_terms(int nc, long p0, long p1, TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val,
-                            TS_GLOBAL const ts_real* x, ts_real* ar, ts_real* ai) {
+TS_FN void ts_kry_tri_terms(int nc, long p0, long p1, TS_GLOBAL const int* col,
+                            TS_GLOBAL const ts_real* val, TS_GLOBAL const ts_real* x, ts_real* ar,
+                            ts_real* ai) {
   for (long p = p0; p < p1; ++p) {
     const long c = col[p];
     ts_kry_tri_term(nc, val[nc * p], nc == 1 ? (ts_real)0 : val[2 * p + 1], x[nc * c],
@@ -405,8 +433,8 @@ TS_FN void ts_kry_tri_terms(int nc, long p0, long p1, TS_GLOBAL const int* col, 
  * argument: defined once however often this header is included) */
 #ifndef TS_KRY_TRI_INSIDE_DEFINED
 #define TS_KRY_TRI_INSIDE_DEFINED
-TS_FN void ts_kry_tri_inside(long i, long r0, long r1, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col, long* pa,
-                             long* pb) {
+TS_FN void ts_kry_tri_inside(long i, long r0, long r1, TS_GLOBAL const int* ptr,
+                             TS_GLOBAL const int* col, long* pa, long* pb) {
   long p = ptr[i];
   const long e = ptr[i + 1];
   while (p < e && col[p] < r0) ++p;
@@ -417,8 +445,8 @@ TS_FN void ts_kry_tri_inside(long i, long r0, long r1, TS_GLOBAL const int* ptr,
 #endif
 
 /* x_i = d_i (ar, ai) */
-TS_FN void ts_kry_tri_store(int nc, long i, int has_d, TS_GLOBAL const ts_real* inv_d, ts_real ar, ts_real ai,
-                            TS_GLOBAL ts_real* x) {
+TS_FN void ts_kry_tri_store(int nc, long i, int has_d, TS_GLOBAL const ts_real* inv_d, ts_real ar,
+                            ts_real ai, TS_GLOBAL ts_real* x) {
   if (nc == 1) {
     x[i] = has_d ? ts_kry_rmul(inv_d[i], ar) : ar;
   } else if (has_d) {
@@ -431,9 +459,10 @@ TS_FN void ts_kry_tri_store(int nc, long i, int has_d, TS_GLOBAL const ts_real* 
 }
 
 /* row i of the group [r0, r1), sequentially (the CPU and the host reference) */
-TS_FN void ts_kry_tri_row(int nc, long i, long r0, long r1, TS_GLOBAL const int* ptr, TS_GLOBAL const int* col,
-                          TS_GLOBAL const ts_real* val, int has_d, TS_GLOBAL const ts_real* inv_d,
-                          TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x) {
+TS_FN void ts_kry_tri_row(int nc, long i, long r0, long r1, TS_GLOBAL const int* ptr,
+                          TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
+                          TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b,
+                          TS_GLOBAL ts_real* x) {
   long pa, pb;
   ts_kry_tri_inside(i, r0, r1, ptr, col, &pa, &pb);
   ts_real ar = b[nc * i], ai = nc == 1 ? (ts_real)0 : b[2 * i + 1];
@@ -456,8 +485,8 @@ TS_FN void ts_kry_tri_row(int nc, long i, long r0, long r1, TS_GLOBAL const int*
  * the bits of the separate kernels. Every input of element i is read before
  * its outputs are written (y may be x, u or w; y2 may be x2, u2 or w2). */
 /* (re, im) = c v_i (first = 1) or += c v_i: one term of a combination */
-TS_FN void ts_kry_term(int nc, long i, int first, TS_GLOBAL const ts_real* c, TS_GLOBAL const ts_real* v,
-                       ts_real* re, ts_real* im) {
+TS_FN void ts_kry_term(int nc, long i, int first, TS_GLOBAL const ts_real* c,
+                       TS_GLOBAL const ts_real* v, ts_real* re, ts_real* im) {
   ts_real tr, ti = 0;
   if (nc == 1) {
     tr = ts_kry_rmul(c[0], v[i]);
@@ -472,8 +501,9 @@ TS_FN void ts_kry_term(int nc, long i, int first, TS_GLOBAL const ts_real* c, TS
 }
 
 /* a x + b u + c w at element i over the operands flagged in f (bits X, U, W) */
-TS_FN void ts_kry_lin3(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* x,
-                       TS_GLOBAL const ts_real* u, TS_GLOBAL const ts_real* w, ts_real* re, ts_real* im) {
+TS_FN void ts_kry_lin3(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef,
+                       TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* u,
+                       TS_GLOBAL const ts_real* w, ts_real* re, ts_real* im) {
   *re = 0;
   *im = 0;
   if (f & TS_KRY_UP_X) ts_kry_term(nc, i, 1, coef, x, re, im);
@@ -482,14 +512,18 @@ TS_FN void ts_kry_lin3(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef
 }
 
 TS_FN void ts_kry_put(int nc, TS_GLOBAL ts_real* y, long i, ts_real re, ts_real im) {
-  if (nc == 1) y[i] = re;
-  else ts_kry_st2(y, i, re, im);
+  if (nc == 1)
+    y[i] = re;
+  else
+    ts_kry_st2(y, i, re, im);
 }
 
-TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* x,
-                            TS_GLOBAL const ts_real* u, TS_GLOBAL const ts_real* w, TS_GLOBAL ts_real* y,
-                            TS_GLOBAL const ts_real* x2, TS_GLOBAL const ts_real* u2, TS_GLOBAL const ts_real* w2,
-                            TS_GLOBAL ts_real* y2, TS_GLOBAL const ts_real* d, TS_GLOBAL ts_real* z,
+TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real* coef,
+                            TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* u,
+                            TS_GLOBAL const ts_real* w, TS_GLOBAL ts_real* y,
+                            TS_GLOBAL const ts_real* x2, TS_GLOBAL const ts_real* u2,
+                            TS_GLOBAL const ts_real* w2, TS_GLOBAL ts_real* y2,
+                            TS_GLOBAL const ts_real* d, TS_GLOBAL ts_real* z,
                             TS_GLOBAL const ts_real* e, ts_real* dot) {
   ts_real yr, yi, br = 0, bi = 0, zr = 0, zi = 0, er = 0, ei = 0;
   ts_kry_lin3(nc, i, f, coef, x, u, w, &yr, &yi);
@@ -503,13 +537,16 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
     }
   }
   if (f & TS_KRY_UP_E) {
-    if (nc == 1) er = e[i];
-    else ts_kry_ld2(e, i, &er, &ei);
+    if (nc == 1)
+      er = e[i];
+    else
+      ts_kry_ld2(e, i, &er, &ei);
   }
   ts_kry_put(nc, y, i, yr, yi);
   if (f & TS_KRY_UP_Y2) ts_kry_put(nc, y2, i, br, bi);
   if (f & TS_KRY_UP_Z) ts_kry_put(nc, z, i, zr, zi);
-  if (f & TS_KRY_UP_NORM) dot[0] = dot[0] + (nc == 1 ? ts_kry_rdot(yr, yr) : ts_kry_hdot_re(yr, yi, yr, yi));
+  if (f & TS_KRY_UP_NORM)
+    dot[0] = dot[0] + (nc == 1 ? ts_kry_rdot(yr, yr) : ts_kry_hdot_re(yr, yi, yr, yi));
   if (!(f & TS_KRY_UP_DOT)) return;
   if (f & TS_KRY_UP_Z) {
     if (nc == 1) {
@@ -544,16 +581,18 @@ TS_FN void ts_kry_update_at(int nc, long i, unsigned f, TS_GLOBAL const ts_real*
  * work-item 0 alone. Group memory: s 2 * TS_KRY_TRI_CAP reals, at
  * TS_KRY_TRI_CAP ints, acc and xs 2 * TS_KRY_TRI_ROWS reals, span
  * 3 * TS_KRY_TRI_ROWS ints. GPU launchers only. */
-TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, TS_GLOBAL const int* ptr,
-                            TS_GLOBAL const int* col, TS_GLOBAL const ts_real* val, int has_d,
-                            TS_GLOBAL const ts_real* inv_d, TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
-                            TS_LOCAL ts_real* s, TS_LOCAL int* at, TS_LOCAL ts_real* acc, TS_LOCAL ts_real* xs,
+TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t,
+                            TS_GLOBAL const int* ptr, TS_GLOBAL const int* col,
+                            TS_GLOBAL const ts_real* val, int has_d, TS_GLOBAL const ts_real* inv_d,
+                            TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, TS_LOCAL ts_real* s,
+                            TS_LOCAL int* at, TS_LOCAL ts_real* acc, TS_LOCAL ts_real* xs,
                             TS_LOCAL int* span) {
   const long rows = r1 - r0, e0 = ptr[r0], e = (long)ptr[r1] - e0;
   if (rows > TS_KRY_TRI_ROWS || e > TS_KRY_TRI_CAP) {
     if (t == 0)
       for (long k = 0; k < rows; ++k)
-        ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, r0, r1, ptr, col, val, has_d, inv_d, b, x);
+        ts_kry_tri_row(nc, backward ? r1 - 1 - k : r0 + k, r0, r1, ptr, col, val, has_d, inv_d, b,
+                       x);
     return;
   }
   TS_KRY_UNROLL4
@@ -593,7 +632,7 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
     }
     acc[2 * m] = ar;
     acc[2 * m + 1] = ai;
-    span[3 * m + 2] = first < 0 ? span[3 * m + 1] : (int)first;  /* the inside run starts here */
+    span[3 * m + 2] = first < 0 ? span[3 * m + 1] : (int)first; /* the inside run starts here */
   }
   TS_BARRIER();
   if (t != 0) return;
@@ -615,15 +654,15 @@ TS_FN void ts_kry_tri_group(int nc, long r0, long r1, int backward, unsigned t, 
  * that its products have their bits), then its products' canonical tree in
  * s (3 * TS_REDUCE_THREADS: <y,y>, then the second product's re and im) and
  * chunk c's partials. products == 0 is the same for the whole group. */
-TS_FN void ts_kry_update_group(unsigned long c, unsigned t, int nc, unsigned long n, unsigned long nch,
-                               unsigned f, int products, TS_GLOBAL const ts_real* coef,
-                               TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_real* u,
-                               TS_GLOBAL const ts_real* w, TS_GLOBAL ts_real* y,
-                               TS_GLOBAL const ts_real* x2, TS_GLOBAL const ts_real* u2,
-                               TS_GLOBAL const ts_real* w2, TS_GLOBAL ts_real* y2,
-                               TS_GLOBAL const ts_real* d, TS_GLOBAL ts_real* z,
-                               TS_GLOBAL const ts_real* e, TS_LOCAL ts_real* s,
-                               TS_GLOBAL ts_real* partials) {
+TS_FN void ts_kry_update_group(unsigned long c, unsigned t, int nc, unsigned long n,
+                               unsigned long nch, unsigned f, int products,
+                               TS_GLOBAL const ts_real* coef, TS_GLOBAL const ts_real* x,
+                               TS_GLOBAL const ts_real* u, TS_GLOBAL const ts_real* w,
+                               TS_GLOBAL ts_real* y, TS_GLOBAL const ts_real* x2,
+                               TS_GLOBAL const ts_real* u2, TS_GLOBAL const ts_real* w2,
+                               TS_GLOBAL ts_real* y2, TS_GLOBAL const ts_real* d,
+                               TS_GLOBAL ts_real* z, TS_GLOBAL const ts_real* e,
+                               TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
   ts_real dot[3] = {0, 0, 0};
   TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
     const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
@@ -635,7 +674,8 @@ TS_FN void ts_kry_update_group(unsigned long c, unsigned t, int nc, unsigned lon
   for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
     if (t < h)
       for (int q = 0; q < 3; ++q)
-        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+        s[q * TS_REDUCE_THREADS + t] =
+            s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
     TS_BARRIER();
   }
   if (t == 0) {
@@ -658,7 +698,8 @@ TS_FN void ts_kry_update_group(unsigned long c, unsigned t, int nc, unsigned lon
  * (krylov_cpu.cpp's sum_chunks does the same sequentially). s: 2 * THREADS
  * reals of group memory. GPU launchers only. */
 TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsigned t,
-                                   TS_GLOBAL const ts_real* partials, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* out) {
+                                   TS_GLOBAL const ts_real* partials, TS_LOCAL ts_real* s,
+                                   TS_GLOBAL ts_real* out) {
   ts_real re = 0, im = 0;
   for (unsigned long c = t; c < chunks; c += TS_REDUCE_THREADS) {
     re = re + partials[2 * (q * chunks + c)];
@@ -687,15 +728,16 @@ TS_FN void ts_kry_sum_chunks_group(unsigned long chunks, unsigned long q, unsign
  * kk) nch + c) + {0,1}]. s: 2 nt TS_REDUCE_THREADS reals of group memory.
  * One basis vector per group: several per group, the block loaded once for
  * them, were slower (docs/krylov-history.md). */
-TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch, unsigned long k, unsigned long kk,
-                              unsigned long c, unsigned t, TS_GLOBAL const ts_real* v, TS_GLOBAL const ts_real* y,
-                              long ld, TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
+TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch, unsigned long k,
+                              unsigned long kk, unsigned long c, unsigned t,
+                              TS_GLOBAL const ts_real* v, TS_GLOBAL const ts_real* y, long ld,
+                              TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
   ts_real acc[2 * TS_KRY_BLOCK_MAX];
   TS_UNROLL for (int q = 0; q < 2 * TS_KRY_BLOCK_MAX; ++q) acc[q] = 0;
   if ((c + 1) * TS_REDUCE_CHUNK <= n) {
-    TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p)
-      ts_kry_dotsb_element(nc, nt, (long)(c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t), v, ld, y,
-                           acc);
+    TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) ts_kry_dotsb_element(
+        nc, nt, (long)(c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t), v, ld, y,
+        acc);
   } else {
     for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
       const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
@@ -706,8 +748,8 @@ TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch
   TS_BARRIER();
   for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
     if (t < h) {
-      TS_UNROLL for (int q = 0; q < 2 * nt; ++q)
-        s[q * TS_REDUCE_THREADS + t] = s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
+      TS_UNROLL for (int q = 0; q < 2 * nt; ++q) s[q * TS_REDUCE_THREADS + t] =
+          s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
     }
     TS_BARRIER();
   }

@@ -51,31 +51,41 @@ using compressed_t = kernels::compressed_t<R>;
 /// launchers' choice of kernel instance).
 template <class R, class F>
 void with_storage(bool compressed, F&& f) {
-  if (compressed) f(compressed_t<R>{});
-  else f(R{});
+  if (compressed)
+    f(compressed_t<R>{});
+  else
+    f(R{});
 }
 
 /// The basis kernels' element functions for arithmetic R and basis storage S
 /// (S = R: full precision; S = compressed_t<R>: compressed).
 template <class R, class S>
-TS_FN void dots_at(int nc, long i, const S* v, const S* w, int two, const R* w2, R* re, R* im, R* re2, R* im2) {
-  if constexpr (std::is_same_v<R, S>) ts_kry_dots_at(nc, i, v, w, two, w2, re, im, re2, im2);
-  else compressed::ts_kry_dots_at(nc, i, v, w, two, w2, re, im, re2, im2);
+TS_FN void dots_at(int nc, long i, const S* v, const S* w, int two, const R* w2, R* re, R* im,
+                   R* re2, R* im2) {
+  if constexpr (std::is_same_v<R, S>)
+    ts_kry_dots_at(nc, i, v, w, two, w2, re, im, re2, im2);
+  else
+    compressed::ts_kry_dots_at(nc, i, v, w, two, w2, re, im, re2, im2);
 }
 #if defined(__CUDACC__)
 template <class R, class S>
-TS_FN void dots_group(int nc, unsigned long n, unsigned long c, unsigned long job, unsigned long set, unsigned t,
-                      const S* vk, const S* w, int two, const R* w2, R* s, R* partials) {
-  if constexpr (std::is_same_v<R, S>) ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
-  else compressed::ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
+TS_FN void dots_group(int nc, unsigned long n, unsigned long c, unsigned long job,
+                      unsigned long set, unsigned t, const S* vk, const S* w, int two, const R* w2,
+                      R* s, R* partials) {
+  if constexpr (std::is_same_v<R, S>)
+    ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
+  else
+    compressed::ts_kry_dots_group(nc, n, c, job, set, t, vk, w, two, w2, s, partials);
 }
 #endif
 template <class R, class S>
-TS_FN void combine2_at(int nc, long i, int k, const R* coef, int has_x, const R* x, const S* v, long ld, S* y,
-                       int y_real, int two, int k2, const R* coef2, int has_x2, const S* x2, S* y2) {
+TS_FN void combine2_at(int nc, long i, int k, const R* coef, int has_x, const R* x, const S* v,
+                       long ld, S* y, int y_real, int two, int k2, const R* coef2, int has_x2,
+                       const S* x2, S* y2) {
   if constexpr (std::is_same_v<R, S>)
     ts_kry_combine2_at(nc, i, k, coef, has_x, x, v, ld, y, y_real, two, k2, coef2, has_x2, x2, y2);
   else
-    compressed::ts_kry_combine2_at(nc, i, k, coef, has_x, x, v, ld, y, y_real, two, k2, coef2, has_x2, x2, y2);
+    compressed::ts_kry_combine2_at(nc, i, k, coef, has_x, x, v, ld, y, y_real, two, k2, coef2,
+                                   has_x2, x2, y2);
 }
 }  // namespace tessera::krylov::point

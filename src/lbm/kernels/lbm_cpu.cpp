@@ -29,15 +29,17 @@ void for_each_cell(const Grid& g, F f) {
 
 }  // namespace
 
-void stream_collide(CpuTag, Queue&, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags, long t,
-                    const StepParams& sp) {
+void stream_collide(CpuTag, Queue&, const KernelVariant& v, const Grid& g, Bytes& f,
+                    const Bytes& flags, long t, const StepParams& sp) {
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
     const auto prm = to_point_params<V>(sp);
     auto* fp = p<typename V::store>(f);
     const auto* fl = p<unsigned char>(flags);
     const int odd = int(t & 1);
-    for_each_cell(g, [&](long x, long y, long z) { V::stream_collide(fp, fl, x, y, z, g.nx, g.ny, g.nz, odd, &prm); });
+    for_each_cell(g, [&](long x, long y, long z) {
+      V::stream_collide(fp, fl, x, y, z, g.nx, g.ny, g.nz, odd, &prm);
+    });
   });
 }
 
@@ -60,8 +62,8 @@ void initialize(CpuTag, Queue&, const KernelVariant& v, const Grid& g, Bytes& f,
   });
 }
 
-void moments(CpuTag, Queue&, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags, long t,
-             const StepParams& sp, Bytes& fields) {
+void moments(CpuTag, Queue&, const KernelVariant& v, const Grid& g, const Bytes& f,
+             const Bytes& flags, long t, const StepParams& sp, Bytes& fields) {
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
     const auto prm = to_point_params<V>(sp);
@@ -69,12 +71,15 @@ void moments(CpuTag, Queue&, const KernelVariant& v, const Grid& g, const Bytes&
     const auto* fl = p<unsigned char>(flags);
     auto* out = p<typename V::real>(fields);
     const int odd = int(t & 1);
-    for_each_cell(g, [&](long x, long y, long z) { V::moments(fp, fl, x, y, z, g.nx, g.ny, g.nz, odd, &prm, out); });
+    for_each_cell(g, [&](long x, long y, long z) {
+      V::moments(fp, fl, x, y, z, g.nx, g.ny, g.nz, odd, &prm, out);
+    });
   });
 }
 
-void stream_collide_pull(CpuTag, Device&, Queue&, const KernelVariant& v, const PartGeometry& g, long z0, long z1,
-                         const void* src, void* dst, const void* flags, const StepParams& sp) {
+void stream_collide_pull(CpuTag, Device&, Queue&, const KernelVariant& v, const PartGeometry& g,
+                         long z0, long z1, const void* src, void* dst, const void* flags,
+                         const StepParams& sp) {
   point::with_variant(v.q, v.store_bits, [&](auto var) {
     using V = decltype(var);
     const auto prm = to_point_params<V>(sp);

@@ -62,19 +62,20 @@ struct PartGeometry {
 
 namespace kernels {
 
-#define TS_LBM_DECLARE(Tag)                                                                                     \
-  /* one time step t (its parity selects the esoteric-pull slots), in place */                                 \
-  void stream_collide(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,     \
-                      long t, const StepParams& p);                                                            \
-  /* equilibrium of `fields` (rho, u per cell), or of (rho0, u0) everywhere when fields is null */            \
-  void initialize(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f, const Bytes& flags,         \
-                  const Bytes* fields, double rho0, const double u0[3]);                                      \
-  /* rho and u (with half the body force) at the start of step t */                                           \
-  void moments(Tag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f, const Bytes& flags,      \
-               long t, const StepParams& p, Bytes& fields);                                                 \
-  /* two-lattice pull step of the owned layers z0 <= z < z1 of one part (device handles) */                   \
-  void stream_collide_pull(Tag, Device& d, Queue& q, const KernelVariant& v, const PartGeometry& g, long z0,   \
-                           long z1, const void* src, void* dst, const void* flags, const StepParams& p);
+#define TS_LBM_DECLARE(Tag)                                                                        \
+  /* one time step t (its parity selects the esoteric-pull slots), in place */                     \
+  void stream_collide(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f,              \
+                      const Bytes& flags, long t, const StepParams& p);                            \
+  /* equilibrium of `fields` (rho, u per cell), or of (rho0, u0) everywhere when fields is null */ \
+  void initialize(Tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f,                  \
+                  const Bytes& flags, const Bytes* fields, double rho0, const double u0[3]);       \
+  /* rho and u (with half the body force) at the start of step t */                                \
+  void moments(Tag, Queue& q, const KernelVariant& v, const Grid& g, const Bytes& f,               \
+               const Bytes& flags, long t, const StepParams& p, Bytes& fields);                    \
+  /* two-lattice pull step of the owned layers z0 <= z < z1 of one part (device handles) */        \
+  void stream_collide_pull(Tag, Device& d, Queue& q, const KernelVariant& v,                       \
+                           const PartGeometry& g, long z0, long z1, const void* src, void* dst,    \
+                           const void* flags, const StepParams& p);
 
 TS_LBM_DECLARE(CpuTag)
 TS_LBM_DECLARE(OpenCLTag)

@@ -38,28 +38,36 @@ TS_FN int ts_lbm_cz(int i) { return 0 * i; }
 #else
 /* D3Q19 is the first 19 directions of D3Q27 */
 TS_FN int ts_lbm_cx(int i) {
-  const int c[27] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 0, 0, 1, -1, 1, -1, 0, 0, 1, -1, 1, -1, 1, -1, -1, 1};
+  const int c[27] = {0,  1, -1, 0, 0, 0, 0,  1, -1, 1, -1, 0,  0, 1,
+                     -1, 1, -1, 0, 0, 1, -1, 1, -1, 1, -1, -1, 1};
   return c[i];
 }
 TS_FN int ts_lbm_cy(int i) {
-  const int c[27] = {0, 0, 0, 1, -1, 0, 0, 1, -1, 0, 0, 1, -1, -1, 1, 0, 0, 1, -1, 1, -1, 1, -1, -1, 1, 1, -1};
+  const int c[27] = {0, 0, 0, 1, -1, 0, 0,  1, -1, 0,  0, 1, -1, -1,
+                     1, 0, 0, 1, -1, 1, -1, 1, -1, -1, 1, 1, -1};
   return c[i];
 }
 TS_FN int ts_lbm_cz(int i) {
-  const int c[27] = {0, 0, 0, 0, 0, 1, -1, 0, 0, 1, -1, 1, -1, 0, 0, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1, -1};
+  const int c[27] = {0, 0,  0, 0,  0, 1, -1, 0,  0, 1, -1, 1, -1, 0,
+                     0, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1, -1};
   return c[i];
 }
 #endif
 /* weights by |c|^2 (0, 1, 2, 3); the divisions of constants fold at compile
  * time to the correctly rounded value (no double literal in float programs) */
 TS_FN ts_real ts_lbm_w(int i) {
-  const int s = ts_lbm_cx(i) * ts_lbm_cx(i) + ts_lbm_cy(i) * ts_lbm_cy(i) + ts_lbm_cz(i) * ts_lbm_cz(i);
+  const int s =
+      ts_lbm_cx(i) * ts_lbm_cx(i) + ts_lbm_cy(i) * ts_lbm_cy(i) + ts_lbm_cz(i) * ts_lbm_cz(i);
 #if TS_LBM_Q == 9
-  return s == 0 ? (ts_real)4 / (ts_real)9 : s == 1 ? (ts_real)1 / (ts_real)9 : (ts_real)1 / (ts_real)36;
+  return s == 0   ? (ts_real)4 / (ts_real)9
+         : s == 1 ? (ts_real)1 / (ts_real)9
+                  : (ts_real)1 / (ts_real)36;
 #elif TS_LBM_Q == 19
-  return s == 0 ? (ts_real)1 / (ts_real)3 : s == 1 ? (ts_real)1 / (ts_real)18 : (ts_real)1 / (ts_real)36;
+  return s == 0   ? (ts_real)1 / (ts_real)3
+         : s == 1 ? (ts_real)1 / (ts_real)18
+                  : (ts_real)1 / (ts_real)36;
 #else
-  return s == 0 ? (ts_real)8 / (ts_real)27
+  return s == 0   ? (ts_real)8 / (ts_real)27
          : s == 1 ? (ts_real)2 / (ts_real)27
          : s == 2 ? (ts_real)1 / (ts_real)54
                   : (ts_real)1 / (ts_real)216;
@@ -91,13 +99,19 @@ TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) { p[k] = ts_h
 /* The kernels compute in storage units (below), so loads and stores are bare
  * conversions: scaling each of the 2Q values cost 38 of the FP16S kernel's
  * ~590 instructions per cell. */
-TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return ts_lbm_half_to_real(p, k); }
-TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { ts_lbm_real_to_half(p, k, v); }
+TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) {
+  return ts_lbm_half_to_real(p, k);
+}
+TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) {
+  ts_lbm_real_to_half(p, k, v);
+}
 TS_FN ts_real ts_lbm_unit(void) { return (ts_real)TS_LBM_HALF_SCALE; }
 /* a value in storage units as a real quantity: exact (a power of two) */
 TS_FN ts_real ts_lbm_from_units(ts_real v) { return v * (ts_real)TS_LBM_HALF_UNSCALE; }
 /* rho = 1 + (sum of the populations), from that sum in storage units */
-TS_FN ts_real ts_lbm_rho_of(ts_real s) { return ts_fma(s, (ts_real)TS_LBM_HALF_UNSCALE, (ts_real)1); }
+TS_FN ts_real ts_lbm_rho_of(ts_real s) {
+  return ts_fma(s, (ts_real)TS_LBM_HALF_UNSCALE, (ts_real)1);
+}
 #else
 #if TS_LBM_STORE == 64
 typedef double ts_lbm_store;
@@ -160,10 +174,13 @@ TS_FN ts_lbm_nbhd ts_lbm_neighbourhood(long x, long y, long z, long nx, long ny,
   h.n = h.x0 + h.y0 + h.z0;
   return h;
 }
-TS_FN ts_lbm_idx ts_lbm_pick(int c, ts_lbm_idx m, ts_lbm_idx o, ts_lbm_idx p) { return c > 0 ? p : (c < 0 ? m : o); }
+TS_FN ts_lbm_idx ts_lbm_pick(int c, ts_lbm_idx m, ts_lbm_idx o, ts_lbm_idx p) {
+  return c > 0 ? p : (c < 0 ? m : o);
+}
 /* index of the neighbour at x + s*c_i (s = +1 or -1) */
 TS_FN ts_lbm_idx ts_lbm_neighbour(const ts_lbm_nbhd* h, int i, int s) {
-  return ts_lbm_pick(s * ts_lbm_cx(i), h->xm, h->x0, h->xp) + ts_lbm_pick(s * ts_lbm_cy(i), h->ym, h->y0, h->yp) +
+  return ts_lbm_pick(s * ts_lbm_cx(i), h->xm, h->x0, h->xp) +
+         ts_lbm_pick(s * ts_lbm_cy(i), h->ym, h->y0, h->yp) +
          ts_lbm_pick(s * ts_lbm_cz(i), h->zm, h->z0, h->zp);
 }
 TS_FN int ts_lbm_is_wall(unsigned char flag) {
@@ -194,8 +211,9 @@ TS_FN ts_real ts_lbm_wall_term(int i, const ts_lbm_params* p) {
 }
 
 /* Streaming, part 2 (incoming populations of cell n at step parity `odd`). */
-TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, unsigned char flag,
-                          const ts_lbm_nbhd* h, int odd, const ts_lbm_params* p, ts_real* fin) {
+TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsigned char* flags,
+                          unsigned char flag, const ts_lbm_nbhd* h, int odd, const ts_lbm_params* p,
+                          ts_real* fin) {
   const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(f, n);
   if (!(flag & TS_LBM_NEAR_WALL)) {
@@ -213,8 +231,10 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; i += 2) {
     const ts_lbm_idx jp = ts_lbm_neighbour(h, i, 1);
-    const ts_lbm_idx own = (ts_lbm_idx)(odd ? i : i + 1) * N + n, other = (ts_lbm_idx)(odd ? i + 1 : i) * N + n;
-    const ts_lbm_idx nb = (ts_lbm_idx)(odd ? i + 1 : i) * N + jp, nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
+    const ts_lbm_idx own = (ts_lbm_idx)(odd ? i : i + 1) * N + n,
+                     other = (ts_lbm_idx)(odd ? i + 1 : i) * N + n;
+    const ts_lbm_idx nb = (ts_lbm_idx)(odd ? i + 1 : i) * N + jp,
+                     nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
     const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
     /* wall behind (x - c_i): what this cell sent towards it, reversed */
     fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(f, other) : ts_lbm_load(f, own);
@@ -225,7 +245,8 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
 }
 
 /* Streaming, part 1 (outgoing populations, into the slots just read). */
-TS_FN void ts_lbm_store_out(TS_GLOBAL ts_lbm_store* f, const ts_lbm_nbhd* h, int odd, const ts_real* fout) {
+TS_FN void ts_lbm_store_out(TS_GLOBAL ts_lbm_store* f, const ts_lbm_nbhd* h, int odd,
+                            const ts_real* fout) {
   const ts_lbm_idx N = h->N, n = h->n;
   ts_lbm_save(f, n, fout[0]);
   TS_LBM_UNROLL
@@ -241,7 +262,8 @@ TS_FN void ts_lbm_store_out(TS_GLOBAL ts_lbm_store* f, const ts_lbm_nbhd* h, int
  * which converts between the esoteric storage and the two-lattice pull
  * storage (out_i of cell n at i * N + n) of the same time step (checkpoints of
  * one solver restart on the other). */
-TS_FN void ts_lbm_out_slots(long x, long y, long z, long nx, long ny, long nz, int odd, ts_lbm_idx* slot) {
+TS_FN void ts_lbm_out_slots(long x, long y, long z, long nx, long ny, long nz, int odd,
+                            ts_lbm_idx* slot) {
   const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
   slot[0] = h.n;
   for (int i = 1; i < TS_LBM_Q; i += 2) {
@@ -252,7 +274,8 @@ TS_FN void ts_lbm_out_slots(long x, long y, long z, long nx, long ny, long nz, i
 
 /* Density and momentum of shifted populations (storage units): rho = 1 + sum
  * (real), j = sum c_i f_i (storage units). */
-TS_FN void ts_lbm_moments_of(const ts_real* fin, ts_real* rho, ts_real* jx, ts_real* jy, ts_real* jz) {
+TS_FN void ts_lbm_moments_of(const ts_real* fin, ts_real* rho, ts_real* jx, ts_real* jy,
+                             ts_real* jz) {
   ts_real s = fin[0], ax = (ts_real)0, ay = (ts_real)0, az = (ts_real)0;
   int ex = 1, ey = 1, ez = 1; /* no term yet */
   TS_LBM_UNROLL
@@ -284,8 +307,8 @@ TS_FN ts_real ts_lbm_usq15(ts_real ux, ts_real uy, ts_real uz) {
  * f_i = e + o, f_{i+1} = e - o. For i = 0 (cu = 0) *even is the rest population.
  * Fused, this is a third of the arithmetic of two separate equilibria, and the
  * FP16S kernel is bound by its instruction issue. */
-TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15, ts_real* even,
-                           ts_real* odd) {
+TS_FN void ts_lbm_feq_pair(int i, ts_real rho, ts_real ux, ts_real uy, ts_real uz, ts_real usq15,
+                           ts_real* even, ts_real* odd) {
   const ts_real w = ts_lbm_wu(i), cu = ts_lbm_dot(i, ux, uy, uz), wrho = w * rho;
   *even = ts_fma(wrho, ts_fma((ts_real)4.5f * cu, cu, -usq15), w * (rho - (ts_real)1));
   *odd = wrho * ((ts_real)3 * cu);
@@ -309,8 +332,8 @@ TS_FN int ts_lbm_forced(const ts_lbm_params* p) {
 
 /* Velocity with half the body force (Guo): u = (j + F/2) / rho, from
  * populations in storage units. */
-TS_FN void ts_lbm_velocity(const ts_real* fin, const ts_lbm_params* p, ts_real* rho, ts_real* ux, ts_real* uy,
-                           ts_real* uz) {
+TS_FN void ts_lbm_velocity(const ts_real* fin, const ts_lbm_params* p, ts_real* rho, ts_real* ux,
+                           ts_real* uy, ts_real* uz) {
   ts_real jx, jy, jz;
   ts_lbm_moments_of(fin, rho, &jx, &jy, &jz);
   const ts_real inv = ts_lbm_from_units((ts_real)1 / *rho); /* 1/rho per storage unit */
@@ -326,11 +349,13 @@ TS_FN void ts_lbm_velocity(const ts_real* fin, const ts_lbm_params* p, ts_real* 
 
 /* BGK or TRT collision with Guo forcing, in place on fin: the source terms
  * are added last, and an unforced run skips them. */
-TS_FN void ts_lbm_collide(ts_real* fin, ts_real rho, ts_real ux, ts_real uy, ts_real uz, const ts_lbm_params* p) {
+TS_FN void ts_lbm_collide(ts_real* fin, ts_real rho, ts_real ux, ts_real uy, ts_real uz,
+                          const ts_lbm_params* p) {
   const int forced = ts_lbm_forced(p);
   const ts_real usq15 = ts_lbm_usq15(ux, uy, uz);
   const ts_real uF = ux * p->fx + uy * p->fy + uz * p->fz;
-  const ts_real cp = (ts_real)1 - (ts_real)0.5f * p->omega_p, cm = (ts_real)1 - (ts_real)0.5f * p->omega_m;
+  const ts_real cp = (ts_real)1 - (ts_real)0.5f * p->omega_p,
+                cm = (ts_real)1 - (ts_real)0.5f * p->omega_m;
   ts_real e0, o0;
   ts_lbm_feq_pair(0, rho, ux, uy, uz, usq15, &e0, &o0);
   fin[0] = ts_fma(p->omega_p, e0 - fin[0], fin[0]);
@@ -353,7 +378,8 @@ TS_FN void ts_lbm_collide(ts_real* fin, ts_real rho, ts_real ux, ts_real uy, ts_
       fin[i] = ts_fma(p->omega_p, (qe + qo) - a, a);
       fin[i + 1] = ts_fma(p->omega_p, (qe - qo) - b, b);
       if (forced) {
-        const ts_real se = ts_lbm_force_even(i, ts_lbm_dot(i, ux, uy, uz), uF, p), so = ts_lbm_force_odd(i, p);
+        const ts_real se = ts_lbm_force_even(i, ts_lbm_dot(i, ux, uy, uz), uF, p),
+                      so = ts_lbm_force_odd(i, p);
         fin[i] = fin[i] + cp * (se + so);
         fin[i + 1] = fin[i + 1] + cp * (se - so);
       }
@@ -393,8 +419,9 @@ TS_FN void ts_lbm_update_cell(ts_real* fin, int type, const ts_lbm_params* p) {
 }
 
 /* One time step of cell (x, y, z): stream (pull) and collide, in place. */
-TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x, long y,
-                                 long z, long nx, long ny, long nz, int odd, const ts_lbm_params* p) {
+TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags,
+                                 long x, long y, long z, long nx, long ny, long nz, int odd,
+                                 const ts_lbm_params* p) {
   const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
   const unsigned char flag = flags[h.n];
   const int type = flag & TS_LBM_TYPE_MASK;
@@ -408,8 +435,9 @@ TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsi
 /* The step with the parity as a constant in each branch (the GPU launchers'
  * entry): each branch computes its slot offsets as a constant times N plus
  * the neighbour's offset, without selecting between i and i+1 per population. */
-TS_FN void ts_lbm_stream_collide_by_parity(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x,
-                                           long y, long z, long nx, long ny, long nz, int odd,
+TS_FN void ts_lbm_stream_collide_by_parity(TS_GLOBAL ts_lbm_store* f,
+                                           TS_GLOBAL const unsigned char* flags, long x, long y,
+                                           long z, long nx, long ny, long nz, int odd,
                                            const ts_lbm_params* p) {
   if (odd)
     ts_lbm_stream_collide(f, flags, x, y, z, nx, ny, nz, 1, p);
@@ -424,8 +452,8 @@ TS_FN void ts_lbm_stream_collide_by_parity(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL 
 
 /* x, y, z local (0 <= z < owned depth); sy, sz, cs: strides of y, z and of a
  * component; origin: offset of local (0, 0, 0) */
-TS_FN ts_lbm_nbhd ts_lbm_neighbourhood_padded(long x, long y, long z, long nx, long ny, long sy, long sz, long cs,
-                                              long origin) {
+TS_FN ts_lbm_nbhd ts_lbm_neighbourhood_padded(long x, long y, long z, long nx, long ny, long sy,
+                                              long sz, long cs, long origin) {
   ts_lbm_nbhd h;
   h.N = (ts_lbm_idx)cs;
   h.x0 = (ts_lbm_idx)(origin + x);
@@ -444,27 +472,32 @@ TS_FN ts_lbm_nbhd ts_lbm_neighbourhood_padded(long x, long y, long z, long nx, l
 TS_FN int ts_lbm_opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1); }
 
 /* in_i(x) = out_i(x - c_i), or, behind a wall, out_opp(i)(x) + 6 w_i c_i.u_w */
-TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL const unsigned char* flags,
-                               unsigned char flag, const ts_lbm_nbhd* h, const ts_lbm_params* p, ts_real* fin) {
+TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src,
+                               TS_GLOBAL const unsigned char* flags, unsigned char flag,
+                               const ts_lbm_nbhd* h, const ts_lbm_params* p, ts_real* fin) {
   const ts_lbm_idx N = h->N, n = h->n;
   fin[0] = ts_lbm_load(src, n);
   if (!(flag & TS_LBM_NEAR_WALL)) { /* one branch per cell, as in ts_lbm_load_in */
     TS_LBM_UNROLL
-    for (int i = 1; i < TS_LBM_Q; ++i) fin[i] = ts_lbm_load(src, (ts_lbm_idx)i * N + ts_lbm_neighbour(h, i, -1));
+    for (int i = 1; i < TS_LBM_Q; ++i)
+      fin[i] = ts_lbm_load(src, (ts_lbm_idx)i * N + ts_lbm_neighbour(h, i, -1));
     return;
   }
   TS_LBM_UNROLL
   for (int i = 1; i < TS_LBM_Q; ++i) {
     const ts_lbm_idx jm = ts_lbm_neighbour(h, i, -1);
     const unsigned char fm = flags[jm];
-    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n) : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
+    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n)
+                                : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
   }
 }
 
-TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOBAL ts_lbm_store* dst,
-                                      TS_GLOBAL const unsigned char* flags, long x, long y, long z, long nx, long ny,
-                                      long sy, long sz, long cs, long origin, const ts_lbm_params* p) {
+TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src,
+                                      TS_GLOBAL ts_lbm_store* dst,
+                                      TS_GLOBAL const unsigned char* flags, long x, long y, long z,
+                                      long nx, long ny, long sy, long sz, long cs, long origin,
+                                      const ts_lbm_params* p) {
   const ts_lbm_nbhd h = ts_lbm_neighbourhood_padded(x, y, z, nx, ny, sy, sz, cs, origin);
   const unsigned char flag = flags[h.n];
   const int type = flag & TS_LBM_TYPE_MASK;
@@ -477,8 +510,8 @@ TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src, TS_GLOB
 }
 
 /* the equilibrium as the outgoing populations of step -1, at the cell itself */
-TS_FN void ts_lbm_init_pull(TS_GLOBAL ts_lbm_store* f, long n, long cs, ts_real rho, ts_real ux, ts_real uy,
-                            ts_real uz) {
+TS_FN void ts_lbm_init_pull(TS_GLOBAL ts_lbm_store* f, long n, long cs, ts_real rho, ts_real ux,
+                            ts_real uy, ts_real uz) {
   ts_real fout[TS_LBM_Q];
   ts_lbm_equilibrium(fout, rho, ux, uy, uz);
   TS_LBM_UNROLL
@@ -489,8 +522,9 @@ TS_FN void ts_lbm_init_pull(TS_GLOBAL ts_lbm_store* f, long n, long cs, ts_real 
  * of step -1 (odd parity), so that step 0 streams them. Walls store too: the
  * stores of all cells cover every slot once, so no slot keeps stale memory
  * (checkpoints and bitwise comparisons see defined bytes only). */
-TS_FN void ts_lbm_init_point(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x, long y, long z,
-                             long nx, long ny, long nz, ts_real rho, ts_real ux, ts_real uy, ts_real uz) {
+TS_FN void ts_lbm_init_point(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned char* flags,
+                             long x, long y, long z, long nx, long ny, long nz, ts_real rho,
+                             ts_real ux, ts_real uy, ts_real uz) {
   const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
   ts_real fout[TS_LBM_Q];
   (void)flags;
@@ -501,8 +535,9 @@ TS_FN void ts_lbm_init_point(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsigned
 /* Density and velocity (with half the body force) of cell (x, y, z) at the
  * start of the step of parity `odd`, into out[n], out[N+n], out[2N+n],
  * out[3N+n]; walls report rho = 0 and u = 0. */
-TS_FN void ts_lbm_moments_point(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsigned char* flags, long x, long y,
-                                long z, long nx, long ny, long nz, int odd, const ts_lbm_params* p,
+TS_FN void ts_lbm_moments_point(TS_GLOBAL const ts_lbm_store* f,
+                                TS_GLOBAL const unsigned char* flags, long x, long y, long z,
+                                long nx, long ny, long nz, int odd, const ts_lbm_params* p,
                                 TS_GLOBAL ts_real* out) {
   const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
   const unsigned char flag = flags[h.n];

@@ -10,7 +10,8 @@
 #define TS_THESIS_STRIDES(nx, ny, nz) const long cs = TS_THESIS_Q, ds = 1
 #endif
 
-__kernel void thesis_update(long nx, long ny, long nz, float omega, __global const float* src, __global float* dst) {
+__kernel void thesis_update(long nx, long ny, long nz, float omega, __global const float* src,
+                            __global float* dst) {
   const long x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   TS_THESIS_STRIDES(nx, ny, nz);
   if (x < nx) ts_thesis_update(src, dst, x, y, z, nx, ny, nz, cs, ds, omega);
@@ -22,8 +23,11 @@ __kernel void thesis_generate(long nx, long ny, long nz, __global float* dst) {
   if (x < nx) ts_thesis_generate(dst, x, y, z, nx, ny, nz, cs, ds);
 }
 
-__kernel void thesis_update_part(long nx, long ny, long nz, long pnx, long pny, long pnz, long gz0, long sy, long sz,
-                                 long origin, float omega, __global const float* src, __global float* dst) {
+__kernel void thesis_update_part(long nx, long ny, long nz, long pnx, long pny, long pnz, long gz0,
+                                 long sy, long sz, long origin, float omega,
+                                 __global const float* src, __global float* dst) {
   const long x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
-  if (x < pnx) ts_thesis_update_part(src, dst, x, y, z, nx, ny, nz, gz0, sy, sz, origin, TS_THESIS_Q, 1, omega);
+  if (x < pnx)
+    ts_thesis_update_part(src, dst, x, y, z, nx, ny, nz, gz0, sy, sz, origin, TS_THESIS_Q, 1,
+                          omega);
 }

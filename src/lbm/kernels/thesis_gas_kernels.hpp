@@ -17,17 +17,19 @@ namespace kernels {
 
 /// Element strides (cell, direction) of a layout on grid g.
 inline long thesis_cell_stride(ThesisLayout l) { return l == ThesisLayout::aos ? 19 : 1; }
-inline long thesis_dir_stride(ThesisLayout l, const Grid& g) { return l == ThesisLayout::aos ? 1 : g.cells(); }
+inline long thesis_dir_stride(ThesisLayout l, const Grid& g) {
+  return l == ThesisLayout::aos ? 1 : g.cells();
+}
 
-#define TS_THESIS_DECLARE(Tag)                                                                                      \
-  /* one step: dst = collide(pull(src)), the native A-B kernel */                                                 \
-  void thesis_update(Tag, Queue& q, const Grid& g, const Buffer<float>& src, Buffer<float>& dst, float omega,   \
-                     ThesisLayout layout);                                                                        \
-  /* the initial state (generate) */                                                                              \
-  void thesis_generate(Tag, Queue& q, const Grid& g, Buffer<float>& dst, ThesisLayout layout);                     \
-  /* one step of the owned AoS cells of one part of a distributed lattice (global nx, ny, nz; handles) */       \
-  void thesis_update_part(Tag, Device& d, Queue& q, const Grid& global, const PartGeometry& part, long gz0,        \
-                          const void* src, void* dst, float omega);
+#define TS_THESIS_DECLARE(Tag)                                                                            \
+  /* one step: dst = collide(pull(src)), the native A-B kernel */                                         \
+  void thesis_update(Tag, Queue& q, const Grid& g, const Buffer<float>& src, Buffer<float>& dst,          \
+                     float omega, ThesisLayout layout);                                                   \
+  /* the initial state (generate) */                                                                      \
+  void thesis_generate(Tag, Queue& q, const Grid& g, Buffer<float>& dst, ThesisLayout layout);            \
+  /* one step of the owned AoS cells of one part of a distributed lattice (global nx, ny, nz; handles) */ \
+  void thesis_update_part(Tag, Device& d, Queue& q, const Grid& global, const PartGeometry& part,         \
+                          long gz0, const void* src, void* dst, float omega);
 
 TS_THESIS_DECLARE(CpuTag)
 TS_THESIS_DECLARE(OpenCLTag)

@@ -37,12 +37,15 @@ TS_FN int ts_thesis_opposite(int i) {
   return o[i];
 }
 /* wis: 1.f/3, 1.f/18, 1.f/36 (the values of those float divisions) */
-TS_FN float ts_thesis_w(int i) { return i == 0 ? 0x1.555556p-2f : i < 7 ? 0x1.c71c72p-5f : 0x1.c71c72p-6f; }
+TS_FN float ts_thesis_w(int i) {
+  return i == 0 ? 0x1.555556p-2f : i < 7 ? 0x1.c71c72p-5f : 0x1.c71c72p-6f;
+}
 
 /* Listing 3.15, with vec3 '*' as the dot product x*x' + y*y' + z*z' */
 TS_FN float ts_thesis_feq(int i, float p, float vx, float vy, float vz, float c) {
   const float wi = ts_thesis_w(i);
-  const float dot = ((float)ts_thesis_ox(i) * c) * vx + ((float)ts_thesis_oy(i) * c) * vy + ((float)ts_thesis_oz(i) * c) * vz;
+  const float dot = ((float)ts_thesis_ox(i) * c) * vx + ((float)ts_thesis_oy(i) * c) * vy +
+                    ((float)ts_thesis_oz(i) * c) * vz;
   const float vv = vx * vx + vy * vy + vz * vz;
   return wi * p * (1 + (1 / (c * c)) * (3 * dot + (9 / (2 * c * c)) * dot * dot - (3.f / 2) * vv));
 }
@@ -73,7 +76,8 @@ TS_FN void ts_thesis_collide(float* cell, float omega, float c) {
     vy = vpy * inv;
     vz = vpz * inv;
   }
-  for (int i = 0; i < TS_THESIS_Q; i++) cell[i] = cell[i] + omega * (ts_thesis_feq(i, p, vx, vy, vz, c) - cell[i]);
+  for (int i = 0; i < TS_THESIS_Q; i++)
+    cell[i] = cell[i] + omega * (ts_thesis_feq(i, p, vx, vy, vz, c) - cell[i]);
 }
 
 /* The native update kernel (A.5, optimised: register cell, one store) on a
@@ -85,9 +89,9 @@ TS_FN void ts_thesis_collide(float* cell, float omega, float c) {
  * where a warp's loads of one direction are contiguous. A cell's own value
  * of direction i is read only where the pull source lies outside the lattice
  * (the thesis's code reads all of them first; the values are the same). */
-TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y, long z, long nx,
-                                 long ny, long nz, long gz0, long sy, long sz, long origin, long cs, long ds,
-                                 float omega) {
+TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y,
+                                 long z, long nx, long ny, long nz, long gz0, long sy, long sz,
+                                 long origin, long cs, long ds, float omega) {
   const long index = origin + z * sz + y * sy + x;
   float cell[TS_THESIS_Q];
   cell[0] = src[index * cs];
@@ -99,7 +103,8 @@ TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* ds
   for (int i = 1; i < TS_THESIS_Q; i++) {
     const long sx = x + ts_thesis_ox(i), sy_ = y + ts_thesis_oy(i), sz_ = gz0 + z + ts_thesis_oz(i);
     const int outside = sx < 0 || sy_ < 0 || sz_ < 0 || sx >= nx || sy_ >= ny || sz_ >= nz;
-    const long from = outside ? index : index + ts_thesis_ox(i) + ts_thesis_oy(i) * sy + ts_thesis_oz(i) * sz;
+    const long from =
+        outside ? index : index + ts_thesis_ox(i) + ts_thesis_oy(i) * sy + ts_thesis_oz(i) * sz;
     cell[i] = src[from * cs + i * ds];
   }
   ts_thesis_collide(cell, omega, 1.0f);
@@ -107,17 +112,18 @@ TS_FN void ts_thesis_update_part(TS_GLOBAL const float* src, TS_GLOBAL float* ds
 }
 
 /* The single-device lattice: one part, no padding. */
-TS_FN void ts_thesis_update(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y, long z, long nx, long ny,
-                            long nz, long cs, long ds, float omega) {
+TS_FN void ts_thesis_update(TS_GLOBAL const float* src, TS_GLOBAL float* dst, long x, long y,
+                            long z, long nx, long ny, long nz, long cs, long ds, float omega) {
   ts_thesis_update_part(src, dst, x, y, z, nx, ny, nz, 0, nx, nx * ny, 0, cs, ds, omega);
 }
 
 /* generate/Initialize: feq(i, 1, (0.1, 0, 0)) everywhere; the 2-cell shell
  * keeps its velocity, the sphere r^2 <= 225 at (50, 50, 8) is an obstacle. */
-TS_FN void ts_thesis_generate(TS_GLOBAL float* dst, long x, long y, long z, long nx, long ny, long nz, long cs,
-                              long ds) {
+TS_FN void ts_thesis_generate(TS_GLOBAL float* dst, long x, long y, long z, long nx, long ny,
+                              long nz, long cs, long ds) {
   const long index = (z * ny + y) * nx + x;
-  for (int i = 0; i < TS_THESIS_Q; i++) dst[index * cs + i * ds] = ts_thesis_feq(i, 1.f, .1f, 0, 0, 1.f);
+  for (int i = 0; i < TS_THESIS_Q; i++)
+    dst[index * cs + i * ds] = ts_thesis_feq(i, 1.f, .1f, 0, 0, 1.f);
   const int shell = x <= 1 || y <= 1 || z <= 1 || x >= nx - 2 || y >= ny - 2 || z >= nz - 2;
   const long dx = x - 50, dy = y - 50, dz = z - 8;
   if (shell || dx * dx + dy * dy + dz * dz <= 225) {

@@ -23,7 +23,8 @@ TS_STENCIL_FN(ts_thesis_gas_stencil, s) {
   ts_real cell = TS_AT(s, 0, 0, 0);
   const unsigned b0 = ts_float_bits(cell.f[0]);
   if (((b0 >> 23) & 0xffu) == 255u && (b0 & TS_THESIS_FLAG_KEEP_VELOCITY)) return cell;
-  for (int i = 1; i < TS_THESIS_Q; i++) cell.f[i] = TS_AT(s, ts_thesis_ox(i), ts_thesis_oy(i), ts_thesis_oz(i)).f[i];
+  for (int i = 1; i < TS_THESIS_Q; i++)
+    cell.f[i] = TS_AT(s, ts_thesis_ox(i), ts_thesis_oy(i), ts_thesis_oz(i)).f[i];
   ts_thesis_collide(cell.f, TS_THESIS_OMEGA, 1.0f);
   return cell;
 }

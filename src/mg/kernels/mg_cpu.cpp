@@ -90,9 +90,8 @@ void jacobi(CpuTag, Queue&, const Dims& d, T omega, const Buffer<T>& b, const Bu
   const T *bp = p(b), *x = p(xs);
   T* y = p(xd);
   const long sx = d.sx(), sy = d.sy();
-  for_each_point(d, [&](long, long, long, long c) {
-    y[c] = ts_mg_jacobi_at(bp, x, c, sx, sy, d.dim, omega);
-  });
+  for_each_point(
+      d, [&](long, long, long, long c) { y[c] = ts_mg_jacobi_at(bp, x, c, sx, sy, d.dim, omega); });
 }
 
 template <class T>
@@ -109,8 +108,7 @@ void gauss_seidel_color(CpuTag, Queue&, const Dims& d, int color, const Buffer<T
   }
   const long sx = d.sx(), sy = d.sy();
   for_each_point(d, [&](long i, long j, long k, long c) {
-    if (((i + j + k) & 1) == color)
-      xp[c] = ts_mg_gauss_seidel_at(bp, xp, c, sx, sy, d.dim, zero);
+    if (((i + j + k) & 1) == color) xp[c] = ts_mg_gauss_seidel_at(bp, xp, c, sx, sy, d.dim, zero);
   });
 }
 
@@ -120,7 +118,8 @@ void gauss_seidel_red_prolonged(CpuTag, Queue&, const Dims& d, const Buffer<T>& 
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
   const T *bp = p(b), *e = p(ec);
   T* xp = p(x);
-  const long px = d.px(), py = d.py(), ph = d.ph(), cx = coarse.px(), cy = coarse.py(), ch = coarse.ph();
+  const long px = d.px(), py = d.py(), ph = d.ph(), cx = coarse.px(), cy = coarse.py(),
+             ch = coarse.ph();
   for_each_slot(d, [&](long m, long j, long k) {
     ts_mg_gauss_seidel_red_prolonged(bp, xp, e, m, j, k, d.nx, px, py, ph, cx, cy, ch);
   });
@@ -128,8 +127,9 @@ void gauss_seidel_red_prolonged(CpuTag, Queue&, const Dims& d, const Buffer<T>& 
 
 // The CPU reference of the fused sweep is the unfused sequence it must equal.
 template <class T>
-void gauss_seidel_fused(CpuTag tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
-                        Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse) {
+void gauss_seidel_fused(CpuTag tag, Queue& q, const Dims& d, const Buffer<T>& b,
+                        const Buffer<T>& xo, Buffer<T>& xn, const Buffer<T>* ec,
+                        const Dims* coarse) {
   q.copy(xo.handle(), 0, xn.handle(), 0, xo.bytes());
   if (ec) prolong_add(tag, q, d, xn, *coarse, *ec, -1);
   gauss_seidel_color(tag, q, d, 0, b, xn);
@@ -182,34 +182,37 @@ void convert_split(CpuTag, Queue&, const Dims& d, const Buffer<T>& src, Buffer<T
   const long px = sd.px(), py = sd.py(), ph = sd.ph();
   for_each_point(d.natural(), [&](long i, long j, long k, long c) {
     const long q = ts_mg_at3(i, j, k, px, py, ph);
-    if (to_split) o[q] = s[c];
-    else o[c] = s[q];
+    if (to_split)
+      o[q] = s[c];
+    else
+      o[c] = s[q];
   });
 }
 
-#define TS_INSTANTIATE(T)                                                                          \
+#define TS_INSTANTIATE(T)                                                                         \
   template void thesis_jacobi<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&, \
-                                 Buffer<T>&);                                                      \
+                                 Buffer<T>&);                                                     \
   template void thesis_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,                 \
-                                   const Buffer<T>&, Buffer<T>&);                                  \
+                                   const Buffer<T>&, Buffer<T>&);                                 \
   template void thesis_restrict<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Dims&,    \
-                                   Buffer<T>&);                                                    \
+                                   Buffer<T>&);                                                   \
   template void thesis_prolong<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,           \
-                                  const Buffer<T>&, bool);                                         \
+                                  const Buffer<T>&, bool);                                        \
   template void jacobi<T>(CpuTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,     \
-                          Buffer<T>&);                                                             \
+                          Buffer<T>&);                                                            \
   template void gauss_seidel_color<T>(CpuTag, Queue&, const Dims&, int, const Buffer<T>&,         \
-                                      Buffer<T>&, bool);                                           \
+                                      Buffer<T>&, bool);                                          \
   template void gauss_seidel_red_prolonged<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,      \
-                                              Buffer<T>&, const Dims&, const Buffer<T>&);          \
+                                              Buffer<T>&, const Dims&, const Buffer<T>&);         \
   template void gauss_seidel_fused<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,              \
-                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*,             \
+                                      const Dims*);                                               \
   template void residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \
-                            Buffer<T>&);                                                           \
+                            Buffer<T>&);                                                          \
   template void restrict_residual<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&,               \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);            \
   template void prolong_add<T>(CpuTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
-                               const Buffer<T>&, int);                                             \
+                               const Buffer<T>&, int);                                            \
   template void convert_split<T>(CpuTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -73,7 +73,8 @@ __global__ void thesis_prolong_k(Level L, long csx, long csy, bool accumulate, T
 }
 
 template <class T>
-__global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __restrict__ xs, T* xd) {
+__global__ void jacobi_k(Level L, T omega, const T* __restrict__ b, const T* __restrict__ xs,
+                         T* xd) {
   Point p = point_of(L);
   if (!p.inside) return;
   xd[p.c] = ts_mg_jacobi_at(b, xs, p.c, L.sx, L.sy, L.dim, omega);
@@ -94,15 +95,16 @@ Pitch pitch(const Dims& d) { return {d.px(), d.py(), d.ph()}; }
 
 // r in the natural layout of L; b and x in storage s.
 template <class T>
-__global__ void residual_k(Level L, Pitch s, const T* __restrict__ b, const T* __restrict__ x, T* r) {
+__global__ void residual_k(Level L, Pitch s, const T* __restrict__ b, const T* __restrict__ x,
+                           T* r) {
   Point p = point_of(L);
   if (p.inside) r[p.c] = ts_mg_residual_any(b, x, p.i, p.j, p.k, s.x, s.y, s.h, L.dim);
 }
 
 // L: the coarse level (natural sizes); cs, fs: the coarse and fine storage.
 template <class T>
-__global__ void restrict_residual_k(Level L, Pitch cs, Pitch fs, int red_only, const T* __restrict__ b,
-                                    const T* __restrict__ x, T* bc) {
+__global__ void restrict_residual_k(Level L, Pitch cs, Pitch fs, int red_only,
+                                    const T* __restrict__ b, const T* __restrict__ x, T* bc) {
   Point p = point_of(L);
   if (p.inside)
     bc[ts_mg_index(p.i, p.j, p.k, cs.x, cs.y, cs.h, L.dim)] =
@@ -119,12 +121,15 @@ __global__ void prolong_add_k(Level L, Pitch cs, int color, T* xf, const T* __re
 
 // natural (L) <-> split (s)
 template <class T>
-__global__ void convert_split_k(Level L, Pitch s, bool to_split, const T* __restrict__ src, T* dst) {
+__global__ void convert_split_k(Level L, Pitch s, bool to_split, const T* __restrict__ src,
+                                T* dst) {
   Point p = point_of(L);
   if (!p.inside) return;
   const long q = ts_mg_at3(p.i, p.j, p.k, s.x, s.y, s.h);
-  if (to_split) dst[q] = src[p.c];
-  else dst[p.c] = src[q];
+  if (to_split)
+    dst[q] = src[p.c];
+  else
+    dst[p.c] = src[q];
 }
 
 // Split levels: one thread per slot of a row of one colour (mg_grid.h),
@@ -154,10 +159,12 @@ __device__ void for_each_plane(const Slot& q, F f) {
 }
 
 template <class T>
-__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int planes, int color, int zero,
-                                     const T* __restrict__ b, T* x) {
+__global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int planes, int color,
+                                     int zero, const T* __restrict__ b, T* x) {
   const Slot q = slot_of(ny, nz, planes);
-  for_each_plane(q, [&](long k) { ts_mg_gauss_seidel_split(b, x, q.m, q.j, k, color, zero, nx, s.x, s.y, s.h); });
+  for_each_plane(q, [&](long k) {
+    ts_mg_gauss_seidel_split(b, x, q.m, q.j, k, color, zero, nx, s.x, s.y, s.h);
+  });
 }
 
 // The red half-sweep reading x + P e at its black neighbours (mg_point.h);
@@ -166,8 +173,8 @@ __global__ void gauss_seidel_split_k(long nx, long ny, long nz, Pitch s, int pla
 // occupancy of the one-plane kernel before the march over planes.
 template <class T>
 __global__ void __launch_bounds__(256, 6)
-    gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs, const T* __restrict__ b,
-                                 T* x, const T* __restrict__ ec) {
+    gauss_seidel_red_prolonged_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs,
+                                 const T* __restrict__ b, T* x, const T* __restrict__ ec) {
   const Slot q = slot_of(ny, nz, planes);
   for_each_plane(q, [&](long k) {
     ts_mg_gauss_seidel_red_prolonged(b, x, ec, q.m, q.j, k, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
@@ -176,10 +183,12 @@ __global__ void __launch_bounds__(256, 6)
 
 // Split levels: x += P e at one colour's points, one thread per slot
 template <class T>
-__global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs, int color, T* x,
-                               const T* __restrict__ ec) {
+__global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, int planes, Pitch cs, int color,
+                               T* x, const T* __restrict__ ec) {
   const Slot q = slot_of(ny, nz, planes);
-  for_each_plane(q, [&](long k) { ts_mg_prolong_slot(x, ec, q.m, q.j, k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h); });
+  for_each_plane(q, [&](long k) {
+    ts_mg_prolong_slot(x, ec, q.m, q.j, k, color, nx, s.x, s.y, s.h, cs.x, cs.y, cs.h);
+  });
 }
 
 // 3D prolongation by coarse cells (mg_point.h): one thread per cell column
@@ -187,14 +196,15 @@ __global__ void prolong_slot_k(long nx, long ny, long nz, Pitch s, int planes, P
 // MinBlocks 12 bounds it to 40 registers (28 bytes of spills in FP64)
 // against the compiler's 52 (kernels::Tuning::prolong_min_blocks).
 template <class T, int MinBlocks>
-__global__ void __launch_bounds__(TS_MG_PX * TS_MG_PY, MinBlocks)
-    prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, int cells, T* x, const T* __restrict__ ec) {
+__global__ void __launch_bounds__(TS_MG_PX* TS_MG_PY, MinBlocks)
+    prolong_cells_k(Level f, Pitch fs, Level c, Pitch cs, int colours, int cells, T* x,
+                    const T* __restrict__ ec) {
   const long I = long(blockIdx.x) * blockDim.x + threadIdx.x - 1;
   const long J = long(blockIdx.y) * blockDim.y + threadIdx.y - 1;
   const long K0 = long(blockIdx.z) * cells - 1;
   if (I >= c.nx || J >= c.ny) return;
-  ts_mg_prolong_cells(x, ec, I, J, K0, K0 + cells < c.nz ? K0 + cells : c.nz, colours, f.nx,
-                      f.ny, f.nz, fs.x, fs.y, fs.h, cs.x, cs.y, cs.h);
+  ts_mg_prolong_cells(x, ec, I, J, K0, K0 + cells < c.nz ? K0 + cells : c.nz, colours, f.nx, f.ny,
+                      f.nz, fs.x, fs.y, fs.h, cs.x, cs.y, cs.h);
 }
 
 // Prolong: the coarse-grid correction fused in (a template argument, so that
@@ -208,8 +218,8 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
   constexpr int plane = TS_MG_FX * TS_MG_FY * TS_MG_FR;
   __shared__ T old[2 * plane], red[plane];
   tiles::ts_mg_rbgs_fused_tile(b, xo, xn, ec, Prolong, csx, csy, L.nx, L.ny, L.nz, L.sx, L.sy,
-                               int(threadIdx.x), int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
-                               long(blockIdx.z), old, red);
+                               int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
+                               long(blockIdx.y), long(blockIdx.z), old, red);
 }
 
 // 3D residual + restriction, one block per coarse tile (mg_tiles.h). Six
@@ -219,14 +229,14 @@ __global__ void __launch_bounds__(TS_MG_FX* TS_MG_FY, 1024 / (TS_MG_FX * TS_MG_F
 // FineSplit, CoarseSplit: the levels' storage, RedOnly: the red points'
 // residuals only, fixed per instantiation.
 template <class T, int FineSplit, int CoarseSplit, int RedOnly>
-__global__ void __launch_bounds__(TS_MG_RX * TS_MG_RY, 6) restrict_residual_tile_k(
-    Level C, Pitch cs, long fnx, long fny, Pitch fs, int lean, int planes, const T* __restrict__ b,
-    const T* __restrict__ x, T* bc) {
+__global__ void __launch_bounds__(TS_MG_RX* TS_MG_RY, 6)
+    restrict_residual_tile_k(Level C, Pitch cs, long fnx, long fny, Pitch fs, int lean, int planes,
+                             const T* __restrict__ b, const T* __restrict__ x, T* bc) {
   __shared__ T R[3 * TS_MG_RPLANE];
   tiles::ts_mg_restrict_residual_tile(b, x, bc, fnx, fny, fs.x, fs.y, FineSplit, fs.h, C.nx, C.ny,
-                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, lean, planes, int(threadIdx.x),
-                                      int(threadIdx.y), long(blockIdx.x), long(blockIdx.y),
-                                      long(blockIdx.z), R);
+                                      C.nz, cs.x, cs.y, CoarseSplit, cs.h, RedOnly, lean, planes,
+                                      int(threadIdx.x), int(threadIdx.y), long(blockIdx.x),
+                                      long(blockIdx.y), long(blockIdx.z), R);
 }
 
 template <class T>
@@ -260,8 +270,8 @@ void launch_slots(Queue& q, const Dims& d, const char* name, K kernel, Args... a
   const unsigned rows = unsigned(checked_tuning().slot_rows);
   const dim3 block(256 / rows, rows, 1);
   const int planes = checked_tuning().slot_planes;
-  const dim3 grid(unsigned((slots(d) + block.x - 1) / block.x), unsigned((d.ny + block.y - 1) / block.y),
-                  unsigned((d.nz + planes - 1) / planes));
+  const dim3 grid(unsigned((slots(d) + block.x - 1) / block.x),
+                  unsigned((d.ny + block.y - 1) / block.y), unsigned((d.nz + planes - 1) / planes));
   kernel<<<grid, block, 0, cq.native()>>>(d.nx, d.ny, d.nz, pitch(d), planes, args...);
   cuda::check_launch(name);
 }
@@ -281,7 +291,8 @@ void thesis_residual(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const
 template <class T>
 void thesis_restrict(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& src, const Dims& coarse,
                      Buffer<T>& bc) {
-  launch(q, coarse, "mg thesis_restrict", thesis_restrict_k<T>, fine.sx(), fine.sy(), cp(src), mp(bc));
+  launch(q, coarse, "mg thesis_restrict", thesis_restrict_k<T>, fine.sx(), fine.sy(), cp(src),
+         mp(bc));
 }
 template <class T>
 void thesis_prolong(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
@@ -298,15 +309,16 @@ template <class T>
 void gauss_seidel_color(CudaTag, Queue& q, const Dims& d, int color, const Buffer<T>& b,
                         Buffer<T>& x, bool zero) {
   if (d.split)
-    return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero), cp(b), mp(x));
+    return launch_slots(q, d, "mg gauss_seidel_split", gauss_seidel_split_k<T>, color, int(zero),
+                        cp(b), mp(x));
   launch(q, d, "mg gauss_seidel_color", gauss_seidel_color_k<T>, color, int(zero), cp(b), mp(x));
 }
 template <class T>
 void gauss_seidel_red_prolonged(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
                                 const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
-  launch_slots(q, d, "mg gauss_seidel_red_prolonged", gauss_seidel_red_prolonged_k<T>, pitch(coarse), cp(b), mp(x),
-               cp(ec));
+  launch_slots(q, d, "mg gauss_seidel_red_prolonged", gauss_seidel_red_prolonged_k<T>,
+               pitch(coarse), cp(b), mp(x), cp(ec));
 }
 template <class T>
 void gauss_seidel_fused(CudaTag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,
@@ -337,7 +349,8 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
     const Level C = level(coarse);
     const int planes = checked_tuning().restrict_planes;
     const dim3 block(TS_MG_RX, TS_MG_RY, 1);
-    const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX), unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
+    const dim3 grid(unsigned((C.nx + TS_MG_RX - 1) / TS_MG_RX),
+                    unsigned((C.ny + TS_MG_RY - 1) / TS_MG_RY),
                     unsigned((C.nz + planes - 1) / planes));
     using Kernel = void (*)(Level, Pitch, long, long, Pitch, int, int, const T*, const T*, T*);
     static const Kernel kernels[2][2][2] = {
@@ -347,8 +360,8 @@ void restrict_residual(CudaTag, Queue& q, const Dims& fine, const Buffer<T>& b, 
          {restrict_residual_tile_k<T, 1, 1, 0>, restrict_residual_tile_k<T, 1, 1, 1>}}};
     const Kernel kernel = kernels[fine.split][coarse.split][red_only];
     kernel<<<grid, block, 0, cq.native()>>>(C, pitch(coarse), fine.nx, fine.ny, pitch(fine),
-                                            int(lean_restriction(fine)), planes, cp(b),
-                                            cp(x), mp(bc));
+                                            int(lean_restriction(fine)), planes, cp(b), cp(x),
+                                            mp(bc));
     return cuda::check_launch("mg restrict_residual_tile");
   }
   launch(q, coarse.natural(), "mg restrict_residual", restrict_residual_k<T>, pitch(coarse),
@@ -361,7 +374,8 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     require_cube_offsets(coarse, "prolong_slot");
     for (int c : {0, 1})
       if (color < 0 || color == c)
-        launch_slots(q, fine, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf), cp(ec));
+        launch_slots(q, fine, "mg prolong_slot", prolong_slot_k<T>, pitch(coarse), c, mp(xf),
+                     cp(ec));
     return;
   }
   if (fine.split) {
@@ -370,11 +384,13 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
     const Level c = level(coarse);
     const int cells = checked_tuning().prolong_cells;
     const dim3 block(TS_MG_PX, TS_MG_PY, 1);
-    const dim3 grid(unsigned((c.nx + 1 + TS_MG_PX - 1) / TS_MG_PX), unsigned((c.ny + 1 + TS_MG_PY - 1) / TS_MG_PY),
+    const dim3 grid(unsigned((c.nx + 1 + TS_MG_PX - 1) / TS_MG_PX),
+                    unsigned((c.ny + 1 + TS_MG_PY - 1) / TS_MG_PY),
                     unsigned((c.nz + 1 + cells - 1) / cells));
-    auto kernel = checked_tuning().prolong_min_blocks == 12 ? prolong_cells_k<T, 12> : prolong_cells_k<T, 1>;
-    kernel<<<grid, block, 0, cq.native()>>>(level(fine), pitch(fine), c, pitch(coarse), color < 0 ? 3 : 1 << color,
-                                            cells, mp(xf), cp(ec));
+    auto kernel =
+        checked_tuning().prolong_min_blocks == 12 ? prolong_cells_k<T, 12> : prolong_cells_k<T, 1>;
+    kernel<<<grid, block, 0, cq.native()>>>(level(fine), pitch(fine), c, pitch(coarse),
+                                            color < 0 ? 3 : 1 << color, cells, mp(xf), cp(ec));
     return cuda::check_launch("mg prolong_cells");
   }
   launch(q, fine, "mg prolong_add", prolong_add_k<T>, pitch(coarse), color, mp(xf), cp(ec));
@@ -382,32 +398,33 @@ void prolong_add(CudaTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims&
 template <class T>
 void convert_split(CudaTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
                    bool to_split) {
-  launch(q, d.natural(), "mg convert_split", convert_split_k<T>, pitch(d.as_split()), to_split, cp(src),
-         mp(dst));
+  launch(q, d.natural(), "mg convert_split", convert_split_k<T>, pitch(d.as_split()), to_split,
+         cp(src), mp(dst));
 }
 
 #define TS_INSTANTIATE(T)                                                                          \
   template void thesis_jacobi<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&, \
                                  Buffer<T>&);                                                      \
-  template void thesis_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,                \
+  template void thesis_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,                 \
                                    const Buffer<T>&, Buffer<T>&);                                  \
-  template void thesis_restrict<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Dims&,   \
+  template void thesis_restrict<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Dims&,    \
                                    Buffer<T>&);                                                    \
-  template void thesis_prolong<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
+  template void thesis_prolong<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,           \
                                   const Buffer<T>&, bool);                                         \
-  template void jacobi<T>(CudaTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,    \
+  template void jacobi<T>(CudaTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,     \
                           Buffer<T>&);                                                             \
-  template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,        \
+  template void gauss_seidel_color<T>(CudaTag, Queue&, const Dims&, int, const Buffer<T>&,         \
                                       Buffer<T>&, bool);                                           \
-  template void gauss_seidel_red_prolonged<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,     \
+  template void gauss_seidel_red_prolonged<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,      \
                                               Buffer<T>&, const Dims&, const Buffer<T>&);          \
-  template void gauss_seidel_fused<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,             \
-                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
-  template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,     \
+  template void gauss_seidel_fused<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*,              \
+                                      const Dims*);                                                \
+  template void residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,      \
                             Buffer<T>&);                                                           \
-  template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,              \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
-  template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,             \
+  template void restrict_residual<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&,               \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);             \
+  template void prolong_add<T>(CudaTag, Queue&, const Dims&, Buffer<T>&, const Dims&,              \
                                const Buffer<T>&, int);                                             \
   template void convert_split<T>(CudaTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
 TS_INSTANTIATE(float)

@@ -31,7 +31,9 @@ TS_FN long ts_mg_at3(long i, long j, long k, long sx, long sy, long ph) {
 }
 /* Interior i of slot m in row (j, k) of colour c of a split level (the
  * row's points of that colour are X = 2m + s); outside 0 .. nx-1: none. */
-TS_FN long ts_mg_split_i(long m, long j, long k, int c) { return 2 * m + ((c + j + k + 1) & 1) - 1; }
+TS_FN long ts_mg_split_i(long m, long j, long k, int c) {
+  return 2 * m + ((c + j + k + 1) & 1) - 1;
+}
 /* A level's interior (i, j, k) in its storage: 2D natural, 3D either. */
 TS_FN long ts_mg_index(long i, long j, long k, long sx, long sy, long ph, int dim) {
   return dim == 3 ? ts_mg_at3(i, j, k, sx, sy, ph) : TS_MG_IDX(i, j, k, sx, sy, 0);
@@ -50,10 +52,11 @@ TS_FN int ts_mg_near_in(int odd, int d, int a) {
 }
 /* ... by some neighbour's (own == 0) or by the point's own (own == 1) */
 TS_FN int ts_mg_near_needed(int oi, int oj, int ok, int own, int a, int b, int c) {
-#define TS_IN3(di, dj, dk) (ts_mg_near_in(oi, di, a) && ts_mg_near_in(oj, dj, b) && ts_mg_near_in(ok, dk, c))
+#define TS_IN3(di, dj, dk) \
+  (ts_mg_near_in(oi, di, a) && ts_mg_near_in(oj, dj, b) && ts_mg_near_in(ok, dk, c))
   if (own) return TS_IN3(0, 0, 0);
-  return TS_IN3(-1, 0, 0) || TS_IN3(1, 0, 0) || TS_IN3(0, -1, 0) || TS_IN3(0, 1, 0) || TS_IN3(0, 0, -1) ||
-         TS_IN3(0, 0, 1);
+  return TS_IN3(-1, 0, 0) || TS_IN3(1, 0, 0) || TS_IN3(0, -1, 0) || TS_IN3(0, 1, 0) ||
+         TS_IN3(0, 0, -1) || TS_IN3(0, 0, 1);
 #undef TS_IN3
 }
 /* Work-group of the fused red-black sweep (mg_tiles.h): TS_MG_FX x TS_MG_FY

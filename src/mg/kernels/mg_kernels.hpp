@@ -20,7 +20,7 @@ struct Dims {
   /// points of a row in hx() slots (mg_point.h, ts_mg_at3). A red-black sweep
   /// then streams 24 bytes per point in FP64 (model E) from two plain kernels.
   bool split = false;
-  long sx() const { return nx + 2; }  ///< natural layout: x pitch
+  long sx() const { return nx + 2; }           ///< natural layout: x pitch
   long sy() const { return sx() * (ny + 2); }  ///< natural layout: plane pitch
   int kh() const { return dim == 3 ? 1 : 0; }
   long points() const { return nx * ny * (dim == 3 ? nz : 1); }
@@ -68,7 +68,7 @@ FusedGrid fused_grid(const Dims& d);
 /// with 1 / 8 / 16 cells per work-item and 40 registers, 0.57 ms with 16 and
 /// the compiler's 52; the restriction 0.66-0.69 ms from 4 to 32 planes.
 struct Tuning {
-  int prolong_cells = TS_MG_PZ;   ///< cells each work-item of the cell prolongation marches
+  int prolong_cells = TS_MG_PZ;    ///< cells each work-item of the cell prolongation marches
   int restrict_planes = TS_MG_RZ;  ///< coarse planes each group of the tiled restriction marches
   /// CUDA: the cell prolongation compiled for 12 groups of 128 per SM (40
   /// registers, 28 bytes of spills in FP64); 1: the compiler's choice (52)
@@ -131,53 +131,53 @@ inline bool tiled_restriction(const Dims& fine, const Dims& coarse) {
 // layout), restrict_residual (the coarse level may be split only when the
 // fine one is) and prolong_add take either layout; the fused sweep and the
 // thesis kernels take the natural one only.
-#define TS_MG_DECLARE(Tag)                                                                         \
-  /* thesis mode, 2D */                                                                            \
-  template <class T>                                                                               \
+#define TS_MG_DECLARE(Tag)                                                                        \
+  /* thesis mode, 2D */                                                                           \
+  template <class T>                                                                              \
   void thesis_jacobi(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xs,       \
-                     Buffer<T>& xd);                                                               \
-  template <class T>                                                                               \
+                     Buffer<T>& xd);                                                              \
+  template <class T>                                                                              \
   void thesis_residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,      \
-                       Buffer<T>& r);                                                              \
-  template <class T>                                                                               \
+                       Buffer<T>& r);                                                             \
+  template <class T>                                                                              \
   void thesis_restrict(Tag, Queue& q, const Dims& fine, const Buffer<T>& src, const Dims& coarse, \
-                       Buffer<T>& bc);                                                             \
-  template <class T>                                                                               \
+                       Buffer<T>& bc);                                                            \
+  template <class T>                                                                              \
   void thesis_prolong(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,         \
-                      const Buffer<T>& xc, bool accumulate);                                       \
-  /* modern mode, 2D and 3D */                                                                     \
-  template <class T>                                                                               \
+                      const Buffer<T>& xc, bool accumulate);                                      \
+  /* modern mode, 2D and 3D */                                                                    \
+  template <class T>                                                                              \
   void jacobi(Tag, Queue& q, const Dims& d, T omega, const Buffer<T>& b, const Buffer<T>& xs,     \
-              Buffer<T>& xd);                                                                      \
+              Buffer<T>& xd);                                                                     \
   /* zero: x is zero on entry (the neighbour sums are +0 and not read; only                    \
-   * for the first colour of a sweep, whose other colour is still zero) */                       \
-  template <class T>                                                                               \
+   * for the first colour of a sweep, whose other colour is still zero) */  \
+  template <class T>                                                                              \
   void gauss_seidel_color(Tag, Queue& q, const Dims& d, int color, const Buffer<T>& b,            \
-                          Buffer<T>& x, bool zero = false);                                        \
+                          Buffer<T>& x, bool zero = false);                                       \
   /* split level: the red half-sweep reading x + P ec at its black neighbours                   \
-   * (mg_point.h; black x stays uncorrected: the black sweep overwrites it unread) */           \
-  template <class T>                                                                               \
-  void gauss_seidel_red_prolonged(Tag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,  \
-                                  const Dims& coarse, const Buffer<T>& ec);                        \
+   * (mg_point.h; black x stays uncorrected: the black sweep overwrites it unread) */ \
+  template <class T>                                                                              \
+  void gauss_seidel_red_prolonged(Tag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x, \
+                                  const Dims& coarse, const Buffer<T>& ec);                       \
   /* both colours in one pass, 3D, x_old -> x_new; with ec: x_old + P ec */                       \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void gauss_seidel_fused(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& xo,  \
-                          Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse);                 \
-  template <class T>                                                                               \
+                          Buffer<T>& xn, const Buffer<T>* ec, const Dims* coarse);                \
+  template <class T>                                                                              \
   void residual(Tag, Queue& q, const Dims& d, const Buffer<T>& b, const Buffer<T>& x,             \
-                Buffer<T>& r);                                                                     \
+                Buffer<T>& r);                                                                    \
   /* red_only: the black points' residuals taken as zero (after a red-black                     \
-   * sweep ending with black; mg_point.h, ts_mg_restrict_residual_at) */                         \
-  template <class T>                                                                               \
+   * sweep ending with black; mg_point.h, ts_mg_restrict_residual_at) */ \
+  template <class T>                                                                              \
   void restrict_residual(Tag, Queue& q, const Dims& fine, const Buffer<T>& b, const Buffer<T>& x, \
-                         const Dims& coarse, Buffer<T>& bc, bool red_only);                        \
+                         const Dims& coarse, Buffer<T>& bc, bool red_only);                       \
   /* color: -1 every fine point, 0 or 1 only that colour's (a split level                      \
-   * before its red-black sweep needs only black corrected: red is overwritten unread) */       \
-  template <class T>                                                                               \
+   * before its red-black sweep needs only black corrected: red is overwritten unread) */  \
+  template <class T>                                                                              \
   void prolong_add(Tag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,            \
-                   const Buffer<T>& ec, int color);                                                \
-  /* a split level's data between the layouts: to_split natural -> split, else back */           \
-  template <class T>                                                                               \
+                   const Buffer<T>& ec, int color);                                               \
+  /* a split level's data between the layouts: to_split natural -> split, else back */            \
+  template <class T>                                                                              \
   void convert_split(Tag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,          \
                      bool to_split);
 

@@ -13,7 +13,8 @@ namespace {
 // and compiles the fused sweep with the same group shape.
 template <class T>
 std::string options() {
-  return std::string(std::is_same_v<T, float> ? "-Dts_real=float" : "-Dts_real=double -DTS_DOUBLE=1") +
+  return std::string(std::is_same_v<T, float> ? "-Dts_real=float"
+                                              : "-Dts_real=double -DTS_DOUBLE=1") +
          " -DTS_MG_FY=" + std::to_string(TS_MG_FY);
 }
 
@@ -21,14 +22,16 @@ cl_mem m(const void* handle) { return opencl::mem(const_cast<void*>(handle)); }
 
 // Launches `name` over the interior of `d` with the level arguments first.
 template <class T, class... Extra>
-void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, const Extra&... extra) {
+void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d,
+            const Extra&... extra) {
   cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   const long nz = d.dim == 3 ? d.nz : 1;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(nz), cl_long(d.sx()), cl_long(d.sy()),
                    cl_int(d.dim), extra...);
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
   const long lx = 32, ly = d.dim == 3 ? 4 : 8;
-  opencl::queue_of(q).launch(k, cl::NDRange(up(d.nx, lx), up(d.ny, ly), static_cast<std::size_t>(nz)),
+  opencl::queue_of(q).launch(k,
+                             cl::NDRange(up(d.nx, lx), up(d.ny, ly), static_cast<std::size_t>(nz)),
                              cl::NDRange(lx, ly, 1), name);
 }
 
@@ -36,15 +39,17 @@ void launch(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, con
 // per work-item, each marching Tuning::slot_planes planes), with its sizes,
 // storage pitches and planes first.
 template <class T, class... Extra>
-void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d, const Extra&... extra) {
+void launch_slots(Queue& q, const Buffer<T>& any, const char* name, const Dims& d,
+                  const Extra&... extra) {
   cl::Kernel k = opencl::device_of(any.device()).kernel("mg/kernels/mg.cl", name, options<T>());
   const int planes = checked_tuning().slot_planes;
   opencl::set_args(k, cl_long(d.nx), cl_long(d.ny), cl_long(d.nz), cl_long(d.px()), cl_long(d.py()),
                    cl_long(d.ph()), cl_int(planes), extra...);
   const long ly = checked_tuning().slot_rows, lx = 256 / ly;
   auto up = [](long n, long b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
-  opencl::queue_of(q).launch(k, cl::NDRange(up(slots(d), lx), up(d.ny, ly),
-                                            static_cast<std::size_t>((d.nz + planes - 1) / planes)),
+  opencl::queue_of(q).launch(k,
+                             cl::NDRange(up(slots(d), lx), up(d.ny, ly),
+                                         static_cast<std::size_t>((d.nz + planes - 1) / planes)),
                              cl::NDRange(lx, ly, 1), name);
 }
 
@@ -63,8 +68,8 @@ void thesis_residual(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, con
 template <class T>
 void thesis_restrict(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& src,
                      const Dims& coarse, Buffer<T>& bc) {
-  launch(q, src, "thesis_restrict", coarse, cl_long(fine.sx()), cl_long(fine.sy()),
-         m(src.handle()), m(bc.handle()));
+  launch(q, src, "thesis_restrict", coarse, cl_long(fine.sx()), cl_long(fine.sy()), m(src.handle()),
+         m(bc.handle()));
 }
 template <class T>
 void thesis_prolong(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dims& coarse,
@@ -86,8 +91,8 @@ void gauss_seidel_color(OpenCLTag, Queue& q, const Dims& d, int color, const Buf
   launch(q, b, "gauss_seidel_color", d, cl_int(color), cl_int(zero), m(b.handle()), m(x.handle()));
 }
 template <class T>
-void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, Buffer<T>& x,
-                                const Dims& coarse, const Buffer<T>& ec) {
+void gauss_seidel_red_prolonged(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b,
+                                Buffer<T>& x, const Dims& coarse, const Buffer<T>& ec) {
   require_split_pair(d, coarse, "gauss_seidel_red_prolonged");
   launch_slots(q, b, "gauss_seidel_red_prolonged", d, cl_long(coarse.px()), cl_long(coarse.py()),
                cl_long(coarse.ph()), m(b.handle()), m(x.handle()), m(ec.handle()));
@@ -101,10 +106,9 @@ void gauss_seidel_fused(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& b, 
                    cl_long(coarse ? coarse->sx() : 0), cl_long(coarse ? coarse->sy() : 0),
                    m(b.handle()), m(xo.handle()), m(xn.handle()), m((ec ? *ec : xo).handle()));
   const FusedGrid g = fused_grid(d);
-  opencl::queue_of(q).launch(k,
-                             cl::NDRange(std::size_t(g.x) * TS_MG_FX, std::size_t(g.y) * TS_MG_FY,
-                                         std::size_t(g.z)),
-                             cl::NDRange(TS_MG_FX, TS_MG_FY, 1), name);
+  opencl::queue_of(q).launch(
+      k, cl::NDRange(std::size_t(g.x) * TS_MG_FX, std::size_t(g.y) * TS_MG_FY, std::size_t(g.z)),
+      cl::NDRange(TS_MG_FX, TS_MG_FY, 1), name);
 }
 
 template <class T>
@@ -128,8 +132,8 @@ void restrict_residual(OpenCLTag, Queue& q, const Dims& fine, const Buffer<T>& b
     opencl::set_args(k, cl_long(coarse.nx), cl_long(coarse.ny), cl_long(coarse.nz),
                      cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
                      cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.px()), cl_long(fine.py()),
-                     cl_long(fine.ph()), cl_int(lean_restriction(fine)), cl_int(planes), m(b.handle()),
-                     m(x.handle()), m(bc.handle()));
+                     cl_long(fine.ph()), cl_int(lean_restriction(fine)), cl_int(planes),
+                     m(b.handle()), m(x.handle()), m(bc.handle()));
     const auto groups = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g); };
     return opencl::queue_of(q).launch(
         k,
@@ -154,11 +158,13 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
   }
   if (fine.split) {  // by coarse cells (mg_point.h, ts_mg_prolong_cells)
     const int cells = checked_tuning().prolong_cells;
-    cl::Kernel k = opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());
+    cl::Kernel k =
+        opencl::device_of(xf.device()).kernel("mg/kernels/mg.cl", "prolong_cells", options<T>());
     opencl::set_args(k, cl_long(fine.nx), cl_long(fine.ny), cl_long(fine.nz), cl_long(fine.px()),
                      cl_long(fine.py()), cl_long(fine.ph()), cl_long(coarse.nx), cl_long(coarse.ny),
-                     cl_long(coarse.nz), cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
-                     cl_int(color < 0 ? 3 : 1 << color), cl_int(cells), m(xf.handle()), m(ec.handle()));
+                     cl_long(coarse.nz), cl_long(coarse.px()), cl_long(coarse.py()),
+                     cl_long(coarse.ph()), cl_int(color < 0 ? 3 : 1 << color), cl_int(cells),
+                     m(xf.handle()), m(ec.handle()));
     const auto up = [](long n, long g) { return static_cast<std::size_t>((n + g - 1) / g * g); };
     return opencl::queue_of(q).launch(
         k,
@@ -166,8 +172,8 @@ void prolong_add(OpenCLTag, Queue& q, const Dims& fine, Buffer<T>& xf, const Dim
                     up(coarse.nz + 1, cells) / cells),
         cl::NDRange(TS_MG_PX, TS_MG_PY, 1), "prolong_cells");
   }
-  launch(q, xf, "prolong_add", fine, cl_long(coarse.px()), cl_long(coarse.py()), cl_long(coarse.ph()),
-         cl_int(color), m(xf.handle()), m(ec.handle()));
+  launch(q, xf, "prolong_add", fine, cl_long(coarse.px()), cl_long(coarse.py()),
+         cl_long(coarse.ph()), cl_int(color), m(xf.handle()), m(ec.handle()));
 }
 template <class T>
 void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buffer<T>& dst,
@@ -178,29 +184,31 @@ void convert_split(OpenCLTag, Queue& q, const Dims& d, const Buffer<T>& src, Buf
 }
 
 #define TS_INSTANTIATE(T)                                                                         \
-  template void thesis_jacobi<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,               \
+  template void thesis_jacobi<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,                \
                                  const Buffer<T>&, Buffer<T>&);                                   \
-  template void thesis_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,             \
+  template void thesis_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,              \
                                    const Buffer<T>&, Buffer<T>&);                                 \
   template void thesis_restrict<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Dims&, \
                                    Buffer<T>&);                                                   \
-  template void thesis_prolong<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,       \
+  template void thesis_prolong<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,        \
                                   const Buffer<T>&, bool);                                        \
-  template void jacobi<T>(OpenCLTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&, \
+  template void jacobi<T>(OpenCLTag, Queue&, const Dims&, T, const Buffer<T>&, const Buffer<T>&,  \
                           Buffer<T>&);                                                            \
-  template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,     \
+  template void gauss_seidel_color<T>(OpenCLTag, Queue&, const Dims&, int, const Buffer<T>&,      \
                                       Buffer<T>&, bool);                                          \
   template void gauss_seidel_red_prolonged<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,   \
-                                              Buffer<T>&, const Dims&, const Buffer<T>&);          \
+                                              Buffer<T>&, const Dims&, const Buffer<T>&);         \
   template void gauss_seidel_fused<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
-                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*, const Dims*); \
-  template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,  \
+                                      const Buffer<T>&, Buffer<T>&, const Buffer<T>*,             \
+                                      const Dims*);                                               \
+  template void residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, const Buffer<T>&,   \
                             Buffer<T>&);                                                          \
-  template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,           \
-                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);               \
-  template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,          \
+  template void restrict_residual<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&,            \
+                                     const Buffer<T>&, const Dims&, Buffer<T>&, bool);            \
+  template void prolong_add<T>(OpenCLTag, Queue&, const Dims&, Buffer<T>&, const Dims&,           \
                                const Buffer<T>&, int);                                            \
-  template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&, bool);
+  template void convert_split<T>(OpenCLTag, Queue&, const Dims&, const Buffer<T>&, Buffer<T>&,    \
+                                 bool);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE

@@ -52,13 +52,16 @@ TS_FN ts_real ts_mg_jacobi(ts_real b, ts_real x, ts_real nsum, ts_real inv_diag,
   return x + omega * ((b + nsum) * inv_diag - x);
 }
 /* Gauss-Seidel point update (red-black ordering is the launcher's) */
-TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real inv_diag) { return (b + nsum) * inv_diag; }
+TS_FN ts_real ts_mg_gauss_seidel(ts_real b, ts_real nsum, ts_real inv_diag) {
+  return (b + nsum) * inv_diag;
+}
 /* 1/diag of the 2D (1/4) or 3D (1/6) operator, rounded once. Written as
  * constants (1/6 correctly rounded in each precision): NVIDIA's OpenCL
  * compiler kept 1 / (2 * 3) as a multiplication and a correctly rounded
  * reciprocal computed at every point of a sweep. */
 TS_FN ts_real ts_mg_inv_diag(ts_real dim) {
-  const ts_real sixth = sizeof(ts_real) == 8 ? (ts_real)0x1.5555555555555p-3 : (ts_real)0x1.555556p-3f;
+  const ts_real sixth =
+      sizeof(ts_real) == 8 ? (ts_real)0x1.5555555555555p-3 : (ts_real)0x1.555556p-3f;
   return dim == (ts_real)3 ? sixth : (ts_real)0.25;
 }
 /* Full weighting of the residual, accumulated with weight w = wx*wy*wz
@@ -92,16 +95,18 @@ TS_FN ts_real ts_mg_nsum_at(TS_GLOBAL const ts_real* x, long c, long sx, long sy
 
 /* Damped-Jacobi update at natural-layout index c (2D or 3D) from x, written
  * elsewhere by the caller */
-TS_FN ts_real ts_mg_jacobi_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c, long sx, long sy,
-                              int dim, ts_real omega) {
-  return ts_mg_jacobi(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim), omega);
+TS_FN ts_real ts_mg_jacobi_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c,
+                              long sx, long sy, int dim, ts_real omega) {
+  return ts_mg_jacobi(b[c], x[c], ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim),
+                      omega);
 }
 
 /* Gauss-Seidel update at natural-layout index c (2D or 3D); zero: x is known
  * to be 0, so the neighbour sum is +0 (the sum of zeros) and x is not read */
-TS_FN ts_real ts_mg_gauss_seidel_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c, long sx,
-                                    long sy, int dim, int zero) {
-  return ts_mg_gauss_seidel(b[c], zero ? (ts_real)0 : ts_mg_nsum_at(x, c, sx, sy, dim), ts_mg_inv_diag((ts_real)dim));
+TS_FN ts_real ts_mg_gauss_seidel_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c,
+                                    long sx, long sy, int dim, int zero) {
+  return ts_mg_gauss_seidel(b[c], zero ? (ts_real)0 : ts_mg_nsum_at(x, c, sx, sy, dim),
+                            ts_mg_inv_diag((ts_real)dim));
 }
 
 TS_FN ts_real ts_mg_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long c,
@@ -138,8 +143,8 @@ TS_FN ts_real ts_mg_residual_any(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
  * points' residuals are computed: half the work. Skipping a term equals
  * adding +0: the sum starts at +0 and never becomes -0. */
 TS_FN ts_real ts_mg_restrict_residual_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
-                                         long I, long J, long K, long sx, long sy, long ph,
-                                         int dim, int red_only) {
+                                         long I, long J, long K, long sx, long sy, long ph, int dim,
+                                         int red_only) {
   const int kr = dim == 3 ? 1 : 0;
   ts_real acc = 0;
   for (int dk = -kr; dk <= kr; ++dk)
@@ -175,15 +180,19 @@ TS_FN ts_real ts_mg_prolong_at(TS_GLOBAL const ts_real* e, long i, long j, long 
     for (int b = 0; b < 2; ++b)
       for (int a = 0; a < 2; ++a)
         if (c < nk && b < nj && a < ni)
-          acc = ts_mg_interp_accumulate(
-              acc, chalf ? e[ts_mg_at3(i0 + a, j0 + b, k0 + c, csx, csy, chalf)] : base[c * csy + b * csx + a], w);
+          acc =
+              ts_mg_interp_accumulate(acc,
+                                      chalf ? e[ts_mg_at3(i0 + a, j0 + b, k0 + c, csx, csy, chalf)]
+                                            : base[c * csy + b * csx + a],
+                                      w);
   return acc;
 }
 
 /* Thesis restriction (eq. 2.4) of src around coarse point (I, J); (dcol,
  * drow) order W (-1,0), SW (-1,+1), S (0,+1), E (+1,0), NE (+1,-1), N (0,-1).
  * sx, sy: the fine level's pitches. */
-TS_FN ts_real ts_mg_thesis_restrict_at(TS_GLOBAL const ts_real* s, long I, long J, long sx, long sy) {
+TS_FN ts_real ts_mg_thesis_restrict_at(TS_GLOBAL const ts_real* s, long I, long J, long sx,
+                                       long sy) {
   const long f = TS_MG_IDX(2 * I + 1, 2 * J + 1, 0, sx, sy, 0);
   return ts_mg_thesis_restrict(s[f], s[f - 1], s[f - 1 + sx], s[f + sx], s[f + 1], s[f + 1 - sx],
                                s[f - sx]);
@@ -191,14 +200,19 @@ TS_FN ts_real ts_mg_thesis_restrict_at(TS_GLOBAL const ts_real* s, long I, long 
 
 /* Thesis prolongation (eqs. 2.5-2.8) at fine point (i, j) = (column, row),
  * gathered from the coarse solution c through its zero halo. */
-TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j, long csx, long csy) {
+TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j, long csx,
+                                      long csy) {
   const long I = i / 2, J = j / 2;
 #define TS_C(jj, ii) c[TS_MG_IDX((ii), (jj), 0, csx, csy, 0)]
   ts_real v;
-  if (j % 2 == 0 && i % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I - 1));
-  else if (j % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I));
-  else if (i % 2 == 0) v = ts_mg_thesis_prolong_pair(TS_C(J, I - 1), TS_C(J, I));
-  else v = ts_mg_thesis_prolong_single(TS_C(J, I));
+  if (j % 2 == 0 && i % 2 == 0)
+    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I - 1));
+  else if (j % 2 == 0)
+    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I));
+  else if (i % 2 == 0)
+    v = ts_mg_thesis_prolong_pair(TS_C(J, I - 1), TS_C(J, I));
+  else
+    v = ts_mg_thesis_prolong_single(TS_C(J, I));
 #undef TS_C
   return v;
 }
@@ -211,11 +225,14 @@ TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j
  * (the first sweep of a coarse level's cycle), so the neighbour sum is +0,
  * the sum of six zeros, and nothing but b is read. */
 TS_FN void ts_mg_gauss_seidel_split(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, long m,
-                                    long j, long k, int c, int zero, long nx, long sx, long sy, long ph) {
+                                    long j, long k, int c, int zero, long nx, long sx, long sy,
+                                    long ph) {
   const long i = ts_mg_split_i(m, j, k, c);
   if (i < 0 || i >= nx) return;
   const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
-  const ts_real nsum = zero ? (ts_real)0 : ts_mg_nsum_other(x, ts_mg_slot(m, j, k, 1 - c, sx, sy, ph), (i + 1) & 1, sx, sy);
+  const ts_real nsum =
+      zero ? (ts_real)0
+           : ts_mg_nsum_other(x, ts_mg_slot(m, j, k, 1 - c, sx, sy, ph), (i + 1) & 1, sx, sy);
   x[p] = ts_mg_gauss_seidel(b[p], nsum, ts_mg_inv_diag((ts_real)3));
 }
 
@@ -255,11 +272,11 @@ TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk
     const int slot = ch ? X >> 1 : X, colour = (parity + a) & 1;
     TS_GLOBAL const ts_real* same = (colour ? r1 : r0) + slot;
     TS_GLOBAL const ts_real* flipped = (colour ? r0 : r1) + slot;
-    TS_UNROLL for (int c = 0; c < 3; ++c)
-      TS_UNROLL for (int b = 0; b < 3; ++b) {
-        v[9 * c + 3 * b + a] =
-            ts_mg_near_needed(oi, oj, ok, own, a, b, c) ? ((b + c) & 1 ? flipped : same)[b * ox + c * oy] : (ts_real)0;
-      }
+    TS_UNROLL for (int c = 0; c < 3; ++c) TS_UNROLL for (int b = 0; b < 3; ++b) {
+      v[9 * c + 3 * b + a] = ts_mg_near_needed(oi, oj, ok, own, a, b, c)
+                                 ? ((b + c) & 1 ? flipped : same)[b * ox + c * oy]
+                                 : (ts_real)0;
+    }
   }
 }
 
@@ -267,16 +284,16 @@ TS_FN void ts_mg_near_cube(TS_GLOBAL const ts_real* e, long li, long lj, long lk
  * its cube v: the terms in (k, j, i) order with ts_mg_prolong_at's weight,
  * so the sum is that function's, bit for bit. */
 TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int oi, int oj, int ok, int di, int dj, int dk) {
-  const int fi = ts_mg_near_first(oi, di), fj = ts_mg_near_first(oj, dj), fk = ts_mg_near_first(ok, dk);
-  const int ni = ts_mg_near_count(oi, di), nj = ts_mg_near_count(oj, dj), nk = ts_mg_near_count(ok, dk);
+  const int fi = ts_mg_near_first(oi, di), fj = ts_mg_near_first(oj, dj),
+            fk = ts_mg_near_first(ok, dk);
+  const int ni = ts_mg_near_count(oi, di), nj = ts_mg_near_count(oj, dj),
+            nk = ts_mg_near_count(ok, dk);
   const ts_real wt = (ni == 2 ? (ts_real)0.5 : (ts_real)1) * (nj == 2 ? (ts_real)0.5 : (ts_real)1) *
                      (nk == 2 ? (ts_real)0.5 : (ts_real)1);
   ts_real acc = 0;
-  TS_UNROLL for (int c = 0; c < 2; ++c)
-    TS_UNROLL for (int b = 0; b < 2; ++b)
-      TS_UNROLL for (int a = 0; a < 2; ++a)
-        if (c < nk && b < nj && a < ni)
-          acc = ts_mg_interp_accumulate(acc, v[9 * (fk + c) + 3 * (fj + b) + fi + a], wt);
+  TS_UNROLL for (int c = 0; c < 2; ++c) TS_UNROLL for (int b = 0; b < 2; ++b)
+      TS_UNROLL for (int a = 0; a < 2; ++a) if (c < nk && b < nj && a < ni) acc =
+          ts_mg_interp_accumulate(acc, v[9 * (fk + c) + 3 * (fj + b) + fi + a], wt);
   return acc;
 }
 
@@ -284,15 +301,16 @@ TS_FN ts_real ts_mg_prolong_cube(const ts_real* v, int oi, int oj, int ok, int d
  * (j + k) & 1) from its cube v, parities oi, oj, ok. p, q: the point's slot
  * and that of the same place in the black array; sx, sy: the level's split
  * pitches. */
-TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, const ts_real* v, long i,
-                               long p, long q, long sx, long sy, int oi, int oj, int ok) {
+TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x, const ts_real* v,
+                               long i, long p, long q, long sx, long sy, int oi, int oj, int ok) {
   const long s = (i + 1) & 1;
 #define TS_NEAR(di, dj, dk) ts_mg_prolong_cube(v, oi, oj, ok, di, dj, dk)
   const ts_real west = x[q - 1 + s] + TS_NEAR(-1, 0, 0), east = x[q + s] + TS_NEAR(1, 0, 0);
   const ts_real south = x[q - sx] + TS_NEAR(0, -1, 0), north = x[q + sx] + TS_NEAR(0, 1, 0);
   const ts_real down = x[q - sy] + TS_NEAR(0, 0, -1), up = x[q + sy] + TS_NEAR(0, 0, 1);
 #undef TS_NEAR
-  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum3(west, east, south, north, down, up), ts_mg_inv_diag((ts_real)3));
+  x[p] = ts_mg_gauss_seidel(b[p], ts_mg_nsum3(west, east, south, north, down, up),
+                            ts_mg_inv_diag((ts_real)3));
 }
 
 /* The red point i in slot p, with parities oi, oj, ok passed as constants
@@ -300,8 +318,8 @@ TS_FN void ts_mg_red_from_cube(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
  * points. */
 TS_FN void ts_mg_red_prolonged_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
                                   TS_GLOBAL const ts_real* e, long i, long j, long k, long p,
-                                  long q, long sx, long sy, long csx, long csy, long ch, int oi, int oj,
-                                  int ok) {
+                                  long q, long sx, long sy, long csx, long csy, long ch, int oi,
+                                  int oj, int ok) {
   ts_real v[27];
   ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 0, csx, csy, ch, v);
   ts_mg_red_from_cube(b, x, v, i, p, q, sx, sy, oi, oj, ok);
@@ -313,16 +331,24 @@ TS_FN void ts_mg_red_prolonged_at(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real*
  * row's ends) does nothing. */
 TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBAL ts_real* x,
                                             TS_GLOBAL const ts_real* e, long m, long j, long k,
-                                            long nx, long sx, long sy, long ph, long csx,
-                                            long csy, long ch) {
+                                            long nx, long sx, long sy, long ph, long csx, long csy,
+                                            long ch) {
   const long i = ts_mg_split_i(m, j, k, 0);
   if (i < 0 || i >= nx) return;
   const long p = ts_mg_slot(m, j, k, 0, sx, sy, ph), q = p + ph;
   switch ((int)(((j & 1) << 1) | (k & 1))) {
-    case 0: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 0, 0); break;
-    case 1: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 0, 1); break;
-    case 2: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 1, 0); break;
-    default: ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 1, 1); break;
+    case 0:
+      ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 0, 0);
+      break;
+    case 1:
+      ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 0, 1);
+      break;
+    case 2:
+      ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 1, 1, 0);
+      break;
+    default:
+      ts_mg_red_prolonged_at(b, x, e, i, j, k, p, q, sx, sy, csx, csy, ch, 0, 1, 1);
+      break;
   }
 }
 
@@ -332,25 +358,43 @@ TS_FN void ts_mg_gauss_seidel_red_prolonged(TS_GLOBAL const ts_real* b, TS_GLOBA
  * class loads its 1 (all odd), 2, 4 or 8 coarse points through the cube
  * above (the same terms as ts_mg_prolong_at). */
 TS_FN void ts_mg_prolong_slot_at(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long i, long j,
-                                 long k, long p, long csx, long csy, long ch, int oi, int oj, int ok) {
+                                 long k, long p, long csx, long csy, long ch, int oi, int oj,
+                                 int ok) {
   ts_real v[27];
   ts_mg_near_cube(e, (i >> 1) - 1, (j >> 1) - 1, (k >> 1) - 1, oi, oj, ok, 1, csx, csy, ch, v);
   x[p] = x[p] + ts_mg_prolong_cube(v, oi, oj, ok, 0, 0, 0);
 }
-TS_FN void ts_mg_prolong_slot(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j, long k,
-                              int c, long nx, long sx, long sy, long ph, long csx, long csy, long ch) {
+TS_FN void ts_mg_prolong_slot(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, long m, long j,
+                              long k, int c, long nx, long sx, long sy, long ph, long csx, long csy,
+                              long ch) {
   const long i = ts_mg_split_i(m, j, k, c);
   if (i < 0 || i >= nx) return;
   const long p = ts_mg_slot(m, j, k, c, sx, sy, ph);
   switch ((int)(((i & 1) << 2) | ((j & 1) << 1) | (k & 1))) {
-    case 0: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 0); break;
-    case 1: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 1); break;
-    case 2: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 0); break;
-    case 3: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 1); break;
-    case 4: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 0); break;
-    case 5: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 1); break;
-    case 6: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 0); break;
-    default: ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 1); break;
+    case 0:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 0);
+      break;
+    case 1:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 0, 1);
+      break;
+    case 2:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 0);
+      break;
+    case 3:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 0, 1, 1);
+      break;
+    case 4:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 0);
+      break;
+    case 5:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 0, 1);
+      break;
+    case 6:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 0);
+      break;
+    default:
+      ts_mg_prolong_slot_at(x, e, i, j, k, p, csx, csy, ch, 1, 1, 1);
+      break;
   }
 }
 
@@ -368,9 +412,8 @@ TS_FN void ts_mg_prolong_slot(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e, 
 /* corners (., ., K + c) of cell (I, J, K) into v[4 c + 2 b + a] */
 TS_FN void ts_mg_cell_corners(TS_GLOBAL const ts_real* e, long I, long J, long K, int c, long csx,
                               long csy, long ch, ts_real* v) {
-  TS_UNROLL for (int b = 0; b < 2; ++b)
-    TS_UNROLL for (int a = 0; a < 2; ++a)
-      v[4 * c + 2 * b + a] = e[ts_mg_at3(I + a, J + b, K + c, csx, csy, ch)];
+  TS_UNROLL for (int b = 0; b < 2; ++b) TS_UNROLL for (int a = 0; a < 2; ++a) v[4 * c + 2 * b + a] =
+      e[ts_mg_at3(I + a, J + b, K + c, csx, csy, ch)];
 }
 
 /* x += P e at the cell's fine points inside the level whose colour is in
@@ -383,23 +426,20 @@ TS_FN void ts_mg_cell_corners(TS_GLOBAL const ts_real* e, long I, long J, long K
  * I + 1 of their rows. */
 TS_FN void ts_mg_prolong_cell(TS_GLOBAL ts_real* x, const ts_real* v, long f, int inside, long k0,
                               long nz, int colours, long sx, long sy, long ph) {
-  TS_UNROLL for (int c = 0; c < 2; ++c)
-    TS_UNROLL for (int b = 0; b < 2; ++b)
+  TS_UNROLL for (int c = 0; c < 2; ++c) TS_UNROLL for (int b = 0; b < 2; ++b)
       TS_UNROLL for (int a = 0; a < 2; ++a) {
-        const int colour = (1 + a + b + c) & 1;
-        if (!((colours >> colour) & 1) || !((inside >> (a + 2 * b)) & 1) || k0 + c < 0 || k0 + c >= nz)
-          continue;
-        const ts_real w = (a ? (ts_real)0.5 : (ts_real)1) * (b ? (ts_real)0.5 : (ts_real)1) *
-                          (c ? (ts_real)0.5 : (ts_real)1);
-        ts_real acc = 0;
-        TS_UNROLL for (int cc = 0; cc < 2; ++cc)
-          TS_UNROLL for (int bb = 0; bb < 2; ++bb)
-            TS_UNROLL for (int aa = 0; aa < 2; ++aa)
-              if (cc <= c && bb <= b && aa <= a)
-                acc = ts_mg_interp_accumulate(acc, v[4 * cc + 2 * bb + aa], w);
-        const long p = f + c * sy + b * sx + (ph ? colour * ph : a);
-        x[p] = x[p] + acc;
-      }
+    const int colour = (1 + a + b + c) & 1;
+    if (!((colours >> colour) & 1) || !((inside >> (a + 2 * b)) & 1) || k0 + c < 0 || k0 + c >= nz)
+      continue;
+    const ts_real w = (a ? (ts_real)0.5 : (ts_real)1) * (b ? (ts_real)0.5 : (ts_real)1) *
+                      (c ? (ts_real)0.5 : (ts_real)1);
+    ts_real acc = 0;
+    TS_UNROLL for (int cc = 0; cc < 2; ++cc) TS_UNROLL for (int bb = 0; bb < 2; ++bb)
+        TS_UNROLL for (int aa = 0; aa < 2; ++aa) if (cc <= c && bb <= b && aa <= a) acc =
+            ts_mg_interp_accumulate(acc, v[4 * cc + 2 * bb + aa], w);
+    const long p = f + c * sy + b * sx + (ph ? colour * ph : a);
+    x[p] = x[p] + acc;
+  }
 }
 
 /* The cells (I, J, K0 .. K1 - 1) of one work-item, marching K: each cell
@@ -409,11 +449,10 @@ TS_FN void ts_mg_prolong_cells(TS_GLOBAL ts_real* x, TS_GLOBAL const ts_real* e,
                                long K0, long K1, int colours, long nx, long ny, long nz, long sx,
                                long sy, long ph, long csx, long csy, long ch) {
   int inside = 0;
-  TS_UNROLL for (int b = 0; b < 2; ++b)
-    TS_UNROLL for (int a = 0; a < 2; ++a) {
-      const long i = 2 * I + 1 + a, j = 2 * J + 1 + b;
-      if (i >= 0 && j >= 0 && i < nx && j < ny) inside |= 1 << (a + 2 * b);
-    }
+  TS_UNROLL for (int b = 0; b < 2; ++b) TS_UNROLL for (int a = 0; a < 2; ++a) {
+    const long i = 2 * I + 1 + a, j = 2 * J + 1 + b;
+    if (i >= 0 && j >= 0 && i < nx && j < ny) inside |= 1 << (a + 2 * b);
+  }
   /* index of fine (2I + 1, 2J + 1, 2K0 + 1) without its colour's offset: the
    * (k + 1, j + 1) row, slot I + 1 (split) or column 2I + 2 (natural) */
   long f = (2 * K0 + 2) * sy + (2 * J + 2) * sx + (ph ? I + 1 : 2 * I + 2);

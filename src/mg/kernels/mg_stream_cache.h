@@ -19,7 +19,7 @@
 
 /* group shape: TS_MGS_CACHE_WG, TS_MGS_CACHE_ROWS (mg_grid.h) */
 /* value v (0: column i - 1, 1: i, 2: i + 1) of cache slot `slot` */
-#define TS_MGS_CACHED(cache, slot, v, lid) (cache)[((slot) * 3 + (v)) * TS_MGS_CACHE_WG + (lid)]
+#define TS_MGS_CACHED(cache, slot, v, lid) (cache)[((slot)*3 + (v)) * TS_MGS_CACHE_WG + (lid)]
 
 /* One column of a smoothing region: xd at rows [j0, j0 + rows) of the column
  * whose element in the tile arrays is c0 at row j0 (b, xs and xd share the
@@ -41,8 +41,9 @@ TS_FN void ts_mgs_jacobi_cache_column(TS_GLOBAL const ts_real* b, TS_GLOBAL cons
     TS_MGS_CACHED(cache, down, 1, lid) = xs[c + p];
     TS_MGS_CACHED(cache, down, 2, lid) = xs[c + p + 1];
     /* operands in ts_mgs_jacobi_at's order: left, right, row above (c - p), row below (c + p) */
-    xd[c] = ts_mg_thesis_jacobi(b[c], TS_MGS_CACHED(cache, mid, 0, lid), TS_MGS_CACHED(cache, mid, 2, lid),
-                                TS_MGS_CACHED(cache, up, 1, lid), TS_MGS_CACHED(cache, down, 1, lid));
+    xd[c] = ts_mg_thesis_jacobi(b[c], TS_MGS_CACHED(cache, mid, 0, lid),
+                                TS_MGS_CACHED(cache, mid, 2, lid), TS_MGS_CACHED(cache, up, 1, lid),
+                                TS_MGS_CACHED(cache, down, 1, lid));
   }
 }
 
@@ -59,5 +60,6 @@ TS_FN void ts_mgs_jacobi_cache_at(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts
   if (x >= rw) return;
   const long left = rj0 + rh - j0;
   ts_mgs_jacobi_cache_column(b, xs, xd, p, TS_MGS_AT(0, p, a_i0, a_j0, ri0 + x, j0),
-                             (int)(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS), lid, cache);
+                             (int)(left < TS_MGS_CACHE_ROWS ? left : TS_MGS_CACHE_ROWS), lid,
+                             cache);
 }

@@ -59,7 +59,8 @@ void residual(CpuTag, Device&, Queue&, const Region& r, const TileArray& b, cons
 }
 
 template <class T>
-void restrict_tile(CpuTag, Device&, Queue&, const Region& coarse, const TileArray& src, const TileArray& dst) {
+void restrict_tile(CpuTag, Device&, Queue&, const Region& coarse, const TileArray& src,
+                   const TileArray& dst) {
   const T* s = p<T>(src);
   T* d = p<T>(dst);
   for_each(coarse, [&](long I, long J) {
@@ -94,8 +95,9 @@ void write_rect(CpuTag, Device&, Queue&, void* block, std::size_t dev_off, std::
   for (std::size_t r = 0; r < rows; ++r) std::memcpy(d + r * dev_pitch, s + r * host_pitch, width);
 }
 
-void read_rect(CpuTag, Device&, Queue&, const void* block, std::size_t dev_off, std::size_t dev_pitch,
-               void* host, std::size_t host_pitch, std::size_t width, std::size_t rows) {
+void read_rect(CpuTag, Device&, Queue&, const void* block, std::size_t dev_off,
+               std::size_t dev_pitch, void* host, std::size_t host_pitch, std::size_t width,
+               std::size_t rows) {
   auto* s = static_cast<const unsigned char*>(block) + dev_off;
   auto* d = static_cast<unsigned char*>(host);
   for (std::size_t r = 0; r < rows; ++r) std::memcpy(d + r * host_pitch, s + r * dev_pitch, width);
@@ -103,15 +105,17 @@ void read_rect(CpuTag, Device&, Queue&, const void* block, std::size_t dev_off, 
 
 void flush(CpuTag, Queue&) {}  // the CPU queue is synchronous
 
-#define TS_INSTANTIATE(T)                                                                             \
-  template void jacobi<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, const TileArray&,         \
-                          const TileArray&);                                                          \
-  template void jacobi_cache<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&,              \
-                                const TileArray&, const TileArray&);                                  \
-  template void residual<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, const TileArray&,       \
-                            const TileArray&);                                                        \
-  template void restrict_tile<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, const TileArray&); \
-  template void prolong<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, const TileArray&, bool); \
+#define TS_INSTANTIATE(T)                                                                  \
+  template void jacobi<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&,        \
+                          const TileArray&, const TileArray&);                             \
+  template void jacobi_cache<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&,  \
+                                const TileArray&, const TileArray&);                       \
+  template void residual<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&,      \
+                            const TileArray&, const TileArray&);                           \
+  template void restrict_tile<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&, \
+                                 const TileArray&);                                        \
+  template void prolong<T>(CpuTag, Device&, Queue&, const Region&, const TileArray&,       \
+                           const TileArray&, bool);                                        \
   template void zero_ring<T>(CpuTag, Device&, Queue&, const TileArray&, long, long);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

@@ -38,7 +38,8 @@ struct Reg {
 };
 
 __device__ bool point_of(const Reg& r, long& i, long& j) {
-  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x, y = long(blockIdx.y) * blockDim.y + threadIdx.y;
+  const long x = long(blockIdx.x) * blockDim.x + threadIdx.x,
+             y = long(blockIdx.y) * blockDim.y + threadIdx.y;
   i = r.i0 + x;
   j = r.j0 + y;
   return x < r.w && y < r.h;
@@ -55,10 +56,11 @@ __global__ void jacobi_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
 // The thesis's local-memory row cache (mg_stream_cache.h): blocks of
 // TS_MGS_CACHE_WG x 1, block row g covers a band of TS_MGS_CACHE_ROWS rows.
 template <class T>
-__global__ void __launch_bounds__(TS_MGS_CACHE_WG) jacobi_cache_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
+__global__ void __launch_bounds__(TS_MGS_CACHE_WG)
+    jacobi_cache_k(Reg r, Arr<T> b, Arr<T> xs, Arr<T> xd) {
   __shared__ T cache[9 * TS_MGS_CACHE_WG];
-  tiles::ts_mgs_jacobi_cache_at(b.a, xs.a, xd.a, xs.p, xs.i0, xs.j0, r.i0, r.j0, r.w, r.h, long(blockIdx.x),
-                                long(blockIdx.y), int(threadIdx.x), cache);
+  tiles::ts_mgs_jacobi_cache_at(b.a, xs.a, xd.a, xs.p, xs.i0, xs.j0, r.i0, r.j0, r.w, r.h,
+                                long(blockIdx.x), long(blockIdx.y), int(threadIdx.x), cache);
 }
 
 template <class T>
@@ -88,10 +90,14 @@ __global__ void prolong_k(Reg r, Arr<T> f, Arr<T> c, bool accumulate) {
 template <class T>
 __global__ void zero_ring_k(Arr<T> a, long w, long h) {
   const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < w + 2) a.a[t] = 0;
-  else if (t < 2 * (w + 2)) a.a[(h + 1) * a.p + (t - (w + 2))] = 0;
-  else if (t < 2 * (w + 2) + h) a.a[(t - 2 * (w + 2) + 1) * a.p] = 0;
-  else if (t < 2 * (w + 2) + 2 * h) a.a[(t - 2 * (w + 2) - h + 1) * a.p + w + 1] = 0;
+  if (t < w + 2)
+    a.a[t] = 0;
+  else if (t < 2 * (w + 2))
+    a.a[(h + 1) * a.p + (t - (w + 2))] = 0;
+  else if (t < 2 * (w + 2) + h)
+    a.a[(t - 2 * (w + 2) + 1) * a.p] = 0;
+  else if (t < 2 * (w + 2) + 2 * h)
+    a.a[(t - 2 * (w + 2) - h + 1) * a.p + w + 1] = 0;
 }
 
 template <class K, class... Args>
@@ -113,15 +119,15 @@ void jacobi(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b, con
   launch(q, r, "mgs jacobi", jacobi_k<T>, arr<T>(b), arr<T>(xs), arr<T>(xd));
 }
 template <class T>
-void jacobi_cache(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b, const TileArray& xs,
-                  const TileArray& xd) {
+void jacobi_cache(CudaTag, Device&, Queue& q, const Region& r, const TileArray& b,
+                  const TileArray& xs, const TileArray& xd) {
   if (r.empty()) return;
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
   const dim3 grid(unsigned((r.w() + TS_MGS_CACHE_WG - 1) / TS_MGS_CACHE_WG),
                   unsigned((r.h() + TS_MGS_CACHE_ROWS - 1) / TS_MGS_CACHE_ROWS), 1);
-  jacobi_cache_k<T><<<grid, dim3(TS_MGS_CACHE_WG, 1, 1), 0, cq.native()>>>(Reg{r.i0, r.j0, r.w(), r.h()},
-                                                                         arr<T>(b), arr<T>(xs), arr<T>(xd));
+  jacobi_cache_k<T><<<grid, dim3(TS_MGS_CACHE_WG, 1, 1), 0, cq.native()>>>(
+      Reg{r.i0, r.j0, r.w(), r.h()}, arr<T>(b), arr<T>(xs), arr<T>(xd));
   cuda::check_launch("mgs jacobi_cache");
 }
 template <class T>
@@ -135,8 +141,8 @@ void restrict_tile(CudaTag, Device&, Queue& q, const Region& coarse, const TileA
   launch(q, coarse, "mgs restrict", restrict_k<T>, arr<T>(src), arr<T>(dst));
 }
 template <class T>
-void prolong(CudaTag, Device&, Queue& q, const Region& fine, const TileArray& xf, const TileArray& xc,
-             bool accumulate) {
+void prolong(CudaTag, Device&, Queue& q, const Region& fine, const TileArray& xf,
+             const TileArray& xc, bool accumulate) {
   launch(q, fine, "mgs prolong", prolong_k<T>, arr<T>(xf), arr<T>(xc), accumulate);
 }
 template <class T>
@@ -153,9 +159,11 @@ void write_rect(CudaTag, Device&, Queue& q, void* block, std::size_t dev_off, st
   if (!rows || !width) return;
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  cuda::cuda_check(cudaMemcpy2DAsync(static_cast<char*>(block) + dev_off, dev_pitch, host, host_pitch,
-                                     width, rows, cudaMemcpyHostToDevice, cq.native()),
-                   "cudaMemcpy2DAsync", "writing " + std::to_string(rows) + " rows of " + std::to_string(width) + " bytes");
+  cuda::cuda_check(
+      cudaMemcpy2DAsync(static_cast<char*>(block) + dev_off, dev_pitch, host, host_pitch, width,
+                        rows, cudaMemcpyHostToDevice, cq.native()),
+      "cudaMemcpy2DAsync",
+      "writing " + std::to_string(rows) + " rows of " + std::to_string(width) + " bytes");
 }
 
 void read_rect(CudaTag, Device&, Queue& q, const void* block, std::size_t dev_off,
@@ -164,24 +172,26 @@ void read_rect(CudaTag, Device&, Queue& q, const void* block, std::size_t dev_of
   if (!rows || !width) return;
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
-  cuda::cuda_check(cudaMemcpy2DAsync(host, host_pitch, static_cast<const char*>(block) + dev_off,
-                                     dev_pitch, width, rows, cudaMemcpyDeviceToHost, cq.native()),
-                   "cudaMemcpy2DAsync", "reading " + std::to_string(rows) + " rows of " + std::to_string(width) + " bytes");
+  cuda::cuda_check(
+      cudaMemcpy2DAsync(host, host_pitch, static_cast<const char*>(block) + dev_off, dev_pitch,
+                        width, rows, cudaMemcpyDeviceToHost, cq.native()),
+      "cudaMemcpy2DAsync",
+      "reading " + std::to_string(rows) + " rows of " + std::to_string(width) + " bytes");
 }
 
 void flush(CudaTag, Queue&) {}  // CUDA submits every call at once
 
-#define TS_INSTANTIATE(T)                                                                          \
-  template void jacobi<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,              \
-                          const TileArray&, const TileArray&);                                     \
-  template void jacobi_cache<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,        \
-                                const TileArray&, const TileArray&);                               \
-  template void residual<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,            \
-                            const TileArray&, const TileArray&);                                   \
-  template void restrict_tile<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,       \
-                                 const TileArray&);                                                \
-  template void prolong<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,             \
-                           const TileArray&, bool);                                                \
+#define TS_INSTANTIATE(T)                                                                   \
+  template void jacobi<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,        \
+                          const TileArray&, const TileArray&);                              \
+  template void jacobi_cache<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,  \
+                                const TileArray&, const TileArray&);                        \
+  template void residual<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,      \
+                            const TileArray&, const TileArray&);                            \
+  template void restrict_tile<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&, \
+                                 const TileArray&);                                         \
+  template void prolong<T>(CudaTag, Device&, Queue&, const Region&, const TileArray&,       \
+                           const TileArray&, bool);                                         \
   template void zero_ring<T>(CudaTag, Device&, Queue&, const TileArray&, long, long);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)

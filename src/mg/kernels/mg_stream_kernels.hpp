@@ -32,34 +32,36 @@ namespace kernels {
 
 // jacobi/residual: b, xs/x and xd/r share pitch and origin (offsets differ);
 // r may be b (the residual overwrites b in place, as kernel_calculate_error).
-#define TS_MGS_DECLARE(Tag)                                                                       \
-  template <class T>                                                                              \
-  void jacobi(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b, const TileArray& xs,           \
-              const TileArray& xd);                                                               \
+#define TS_MGS_DECLARE(Tag)                                                                      \
+  template <class T>                                                                             \
+  void jacobi(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b,                   \
+              const TileArray& xs, const TileArray& xd);                                         \
   /* jacobi with the thesis's local-memory row cache (mg_stream_cache.h; the CPU runs jacobi) */ \
-  template <class T>                                                                              \
+  template <class T>                                                                             \
   void jacobi_cache(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b,             \
-                    const TileArray& xs, const TileArray& xd);                                    \
-  template <class T>                                                                              \
-  void residual(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b, const TileArray& x,          \
-                const TileArray& out);                                                            \
-  /* coarse points `coarse` from the fine tile `src` into the coarse tile `dst` (eq. 2.4) */    \
-  template <class T>                                                                              \
-  void restrict_tile(Tag, Device& dev, Queue& q, const Region& coarse, const TileArray& src,                  \
-                     const TileArray& dst);                                                       \
+                    const TileArray& xs, const TileArray& xd);                                   \
+  template <class T>                                                                             \
+  void residual(Tag, Device& dev, Queue& q, const Region& r, const TileArray& b,                 \
+                const TileArray& x, const TileArray& out);                                       \
+  /* coarse points `coarse` from the fine tile `src` into the coarse tile `dst` (eq. 2.4) */     \
+  template <class T>                                                                             \
+  void restrict_tile(Tag, Device& dev, Queue& q, const Region& coarse, const TileArray& src,     \
+                     const TileArray& dst);                                                      \
   /* fine points `fine` of xf from the coarse tile xc: = (coarse levels) or += (finest) */       \
-  template <class T>                                                                              \
-  void prolong(Tag, Device& dev, Queue& q, const Region& fine, const TileArray& xf, const TileArray& xc,       \
-               bool accumulate);                                                                  \
+  template <class T>                                                                             \
+  void prolong(Tag, Device& dev, Queue& q, const Region& fine, const TileArray& xf,              \
+               const TileArray& xc, bool accumulate);                                            \
   /* zeroes the ring of a tile array with w x h interior points */                               \
-  template <class T>                                                                              \
-  void zero_ring(Tag, Device& dev, Queue& q, const TileArray& a, long w, long h);                             \
+  template <class T>                                                                             \
+  void zero_ring(Tag, Device& dev, Queue& q, const TileArray& a, long w, long h);                \
   /* rectangular copies (rows of width_bytes), asynchronous where the backend allows */          \
-  void write_rect(Tag, Device& dev, Queue& q, void* block, std::size_t dev_off, std::size_t dev_pitch,        \
-                  const void* host, std::size_t host_pitch, std::size_t width, std::size_t rows); \
-  void read_rect(Tag, Device& dev, Queue& q, const void* block, std::size_t dev_off, std::size_t dev_pitch,   \
-                 void* host, std::size_t host_pitch, std::size_t width, std::size_t rows);            \
-  /* submits what was enqueued (clFlush), so queues run concurrently before anyone waits */     \
+  void write_rect(Tag, Device& dev, Queue& q, void* block, std::size_t dev_off,                  \
+                  std::size_t dev_pitch, const void* host, std::size_t host_pitch,               \
+                  std::size_t width, std::size_t rows);                                          \
+  void read_rect(Tag, Device& dev, Queue& q, const void* block, std::size_t dev_off,             \
+                 std::size_t dev_pitch, void* host, std::size_t host_pitch, std::size_t width,   \
+                 std::size_t rows);                                                              \
+  /* submits what was enqueued (clFlush), so queues run concurrently before anyone waits */      \
   void flush(Tag, Queue& q);
 
 TS_MGS_DECLARE(CpuTag)

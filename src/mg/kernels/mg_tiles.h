@@ -12,7 +12,6 @@
  * into post-smoothing): x_old' = x_old + P e at every black point read. */
 #include "mg_point.h"
 
-
 /* x_old (plus the fused correction) at interior point (i, j, k), whose index
  * is c; 0 outside the domain (inside: the column (i, j) is interior). */
 TS_FN ts_real ts_mg_old_value(TS_GLOBAL const ts_real* xo, TS_GLOBAL const ts_real* ec, int prolong,
@@ -77,8 +76,10 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
     const int owner = inside && tx >= 2 && tx < W - 2 && row >= 2 && row < H - 2;
     flags[r] = inside | red_here << 1 | owner << 2 | (int)((i + j) & 1) << 3;
     c0[r] = TS_MG_IDX(i, j, 0, sx, sy, 1);
-    om1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
-    o0[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
+    om1[r] =
+        ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
+    o0[r] =
+        ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
     op1[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, inside, i, j, k0, nz, c0[r] + k0 * sy);
     bm1[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 2, nz, c0[r] + (k0 - 2) * sy);
     b0[r] = ts_mg_b_value(b, red_here, owner, flags[r] >> 3, k0 - 1, nz, c0[r] + (k0 - 1) * sy);
@@ -89,8 +90,10 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
     TS_UNROLL for (int r = 0; r < TS_MG_FR; ++r) {
       const int f = flags[r];
       const long j = gy * (H - 4) + ty + r * TS_MG_FY - 2;
-      op2[r] = ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
-      bp1[r] = ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
+      op2[r] =
+          ts_mg_old_value(xo, ec, prolong, csx, csy, f & 1, i, j, k + 2, nz, c0[r] + (k + 2) * sy);
+      bp1[r] =
+          ts_mg_b_value(b, (f >> 1) & 1, (f >> 2) & 1, f >> 3, k + 1, nz, c0[r] + (k + 1) * sy);
       o[(ty + r * TS_MG_FY) * W + tx] = o0[r];
     }
     TS_BARRIER();
@@ -99,7 +102,8 @@ TS_FN void ts_mg_rbgs_fused_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
       if ((((f >> 3) + k) & 1) == 0) {
         ts_real rk = 0;
         if ((f & 2) && k >= 0 && k < nz) {
-          rk = ts_mg_gauss_seidel(b0[r], ts_mg_nsum3(o[m - 1], o[m + 1], o[m - W], o[m + W], om1[r], op1[r]), inv);
+          rk = ts_mg_gauss_seidel(
+              b0[r], ts_mg_nsum3(o[m - 1], o[m + 1], o[m - W], o[m + W], om1[r], op1[r]), inv);
           if ((f & 4) && k >= k0 && k < k1) xn[c0[r] + k * sy] = rk;
         }
         red[m] = rk;
@@ -171,9 +175,10 @@ TS_FN void ts_mg_residual_region(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_
  * offset from one 64-bit index per call: the red slot of (fi0 + 2u + s, fj,
  * k), s = (fj + k) & 1, is fi0 / 2 + u + s, and its black neighbours in the
  * row are slots fi0 / 2 + u and + 1 of the black array (ph further on). */
-TS_FN void ts_mg_red_residual_planes_split(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x, long fnx,
-                                           long fny, long fsx, long fsy, long fh, long fi0, long fj0, long kf,
-                                           int np, int t, int nt, TS_LOCAL ts_real* R0, TS_LOCAL ts_real* R1) {
+TS_FN void ts_mg_red_residual_planes_split(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
+                                           long fnx, long fny, long fsx, long fsy, long fh,
+                                           long fi0, long fj0, long kf, int np, int t, int nt,
+                                           TS_LOCAL ts_real* R0, TS_LOCAL ts_real* R1) {
   const int per_row = TS_MG_RX + 1, per_plane = per_row * (2 * TS_MG_RY + 1), sx = (int)fsx;
   const long base = ts_mg_slot(fi0 >> 1, fj0, kf, 0, fsx, fsy, fh);
   for (int q = t; q < np * per_plane; q += nt) {
@@ -184,19 +189,19 @@ TS_FN void ts_mg_red_residual_planes_split(TS_GLOBAL const ts_real* b, TS_GLOBAL
     if (col < TS_MG_RW && fi0 + col < fnx && fj0 + row < fny) {
       const long p = base + pl * fsy + (row * sx + u + s);
       TS_GLOBAL const ts_real* xb = x + p + fh;
-      (pl ? R1 : R0)[row * TS_MG_RW + col] =
-          ts_mg_residual(b[p], x[p], ts_mg_nsum3(xb[-s], xb[1 - s], xb[-fsx], xb[fsx], xb[-fsy], xb[fsy]),
-                         (ts_real)6);
+      (pl ? R1 : R0)[row * TS_MG_RW + col] = ts_mg_residual(
+          b[p], x[p], ts_mg_nsum3(xb[-s], xb[1 - s], xb[-fsx], xb[fsx], xb[-fsy], xb[fsy]),
+          (ts_real)6);
     }
   }
 }
 
 TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL const ts_real* x,
                                         TS_GLOBAL ts_real* bc, long fnx, long fny, long fsx,
-                                        long fsy, int fsplit, long fh, long cnx, long cny,
-                                        long cnz, long csx, long csy, int csplit, long ch,
-                                        int red_only, int lean, int planes, int tx, int ty, long gx,
-                                        long gy, long gz, TS_LOCAL ts_real* R) {
+                                        long fsy, int fsplit, long fh, long cnx, long cny, long cnz,
+                                        long csx, long csy, int csplit, long ch, int red_only,
+                                        int lean, int planes, int tx, int ty, long gx, long gy,
+                                        long gz, TS_LOCAL ts_real* R) {
   const int t = ty * TS_MG_RX + tx, nt = TS_MG_RX * TS_MG_RY;
   const long I0 = gx * TS_MG_RX, J0 = gy * TS_MG_RY, K0 = gz * planes;
   const long K1 = K0 + planes < cnz ? K0 + planes : cnz;
@@ -210,16 +215,19 @@ TS_FN void ts_mg_restrict_residual_tile(TS_GLOBAL const ts_real* b, TS_GLOBAL co
     ts_mg_red_residual_planes_split(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K0, 1, t, nt,
                                     R + ((2 * K0) % 3) * TS_MG_RPLANE, R);
   else
-    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t, nt,
-                          R + ((2 * K0) % 3) * TS_MG_RPLANE);
+    ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K0, red_only, t,
+                          nt, R + ((2 * K0) % 3) * TS_MG_RPLANE);
   for (long K = K0; K < K1; ++K) {
     TS_LOCAL ts_real* R1 = R + ((2 * K + 1) % 3) * TS_MG_RPLANE;
     TS_LOCAL ts_real* R2 = R + ((2 * K + 2) % 3) * TS_MG_RPLANE;
     if (lean) {
-      ts_mg_red_residual_planes_split(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K + 1, 2, t, nt, R1, R2);
+      ts_mg_red_residual_planes_split(b, x, fnx, fny, fsx, fsy, fh, 2 * I0, 2 * J0, 2 * K + 1, 2, t,
+                                      nt, R1, R2);
     } else {
-      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1, red_only, t, nt, R1);
-      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2, red_only, t, nt, R2);
+      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 1,
+                            red_only, t, nt, R1);
+      ts_mg_residual_region(b, x, fnx, fny, fsx, fsy, fsplit, fh, 2 * I0, 2 * J0, 2 * K + 2,
+                            red_only, t, nt, R2);
     }
     TS_BARRIER();
     if (inside) {

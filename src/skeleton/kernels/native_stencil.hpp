@@ -32,7 +32,6 @@ struct ColumnAccess {
   TS_FN index_t pos(int) const { return 0; }
 };
 
-
 /// How the CUDA kernel walks z (the CPU loops compute the same values either way):
 ///   runs   TS_SKEL_Z_CELLS consecutive cells per thread, all computed before any
 ///          is stored: the launch shape of the skeleton's box kernel;
@@ -44,10 +43,10 @@ enum class NativeWalk { runs, march };
 /// Throws UsageError unless (points, walk) is a baseline that exists.
 void check_native(int points, NativeWalk walk);
 
-#define TS_SKEL_NATIVE_DECLARE(Tag)                                                                  \
-  /* points: 7 (heat7) or 27 (blur27); in/out: (n+2)^3 arrays, interior written */                  \
-  template <class T>                                                                                 \
-  void native_stencil(Tag, Queue& q, int points, const Buffer<T>& in, Buffer<T>& out, index_t n,     \
+#define TS_SKEL_NATIVE_DECLARE(Tag)                                                              \
+  /* points: 7 (heat7) or 27 (blur27); in/out: (n+2)^3 arrays, interior written */               \
+  template <class T>                                                                             \
+  void native_stencil(Tag, Queue& q, int points, const Buffer<T>& in, Buffer<T>& out, index_t n, \
                       NativeWalk walk = NativeWalk::runs);
 TS_SKEL_NATIVE_DECLARE(CpuTag)
 TS_SKEL_NATIVE_DECLARE(OpenCLTag)

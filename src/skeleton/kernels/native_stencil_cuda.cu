@@ -43,7 +43,8 @@ __global__ void native_runs_kernel(const T* __restrict__ a, T* __restrict__ b, i
 #pragma unroll
       for (int u = 0; u < U; ++u) b[c + u * sz] = v[u];
     } else {
-      for (index_t k = 0; z + k <= n; ++k) b[c + k * sz] = stencil_at<T, Points>(a + c + k * sz, sy, sz);
+      for (index_t k = 0; z + k <= n; ++k)
+        b[c + k * sz] = stencil_at<T, Points>(a + c + k * sz, sy, sz);
     }
   }
 }
@@ -54,7 +55,8 @@ __global__ void native_march_kernel(const T* __restrict__ a, T* __restrict__ b, 
   const index_t y = 1 + index_t(blockIdx.y) * blockDim.y + threadIdx.y;
   if (x > n || y > n) return;
   const index_t sy = n + 2, sz = sy * sy;
-  for (index_t z0 = 1 + index_t(blockIdx.z) * kMarchPlanes; z0 <= n; z0 += index_t(gridDim.z) * kMarchPlanes) {
+  for (index_t z0 = 1 + index_t(blockIdx.z) * kMarchPlanes; z0 <= n;
+       z0 += index_t(gridDim.z) * kMarchPlanes) {
     const index_t z1 = z0 + kMarchPlanes - 1 < n ? z0 + kMarchPlanes - 1 : n;
     index_t c = z0 * sz + y * sy + x;
     T below = a[c - sz], centre = a[c];
@@ -77,7 +79,8 @@ unsigned z_blocks(index_t n, index_t per_block) {
 }  // namespace
 
 template <class T>
-void native_stencil(CudaTag, Queue& q, int points, const Buffer<T>& in, Buffer<T>& out, index_t n, NativeWalk walk) {
+void native_stencil(CudaTag, Queue& q, int points, const Buffer<T>& in, Buffer<T>& out, index_t n,
+                    NativeWalk walk) {
   check_native(points, walk);
   auto& cq = cuda::queue_of(q);
   cuda::DeviceGuard guard(cq.ordinal());
@@ -86,16 +89,20 @@ void native_stencil(CudaTag, Queue& q, int points, const Buffer<T>& in, Buffer<T
   const T* a = cuda::ptr<const T>(in.handle());
   T* b = cuda::ptr<T>(out.handle());
   if (walk == NativeWalk::march)
-    native_march_kernel<T><<<dim3(gx, gy, z_blocks(n, kMarchPlanes)), block, 0, cq.native()>>>(a, b, n);
+    native_march_kernel<T>
+        <<<dim3(gx, gy, z_blocks(n, kMarchPlanes)), block, 0, cq.native()>>>(a, b, n);
   else if (points == 7)
-    native_runs_kernel<T, 7><<<dim3(gx, gy, z_blocks(n, TS_SKEL_Z_CELLS)), block, 0, cq.native()>>>(a, b, n);
+    native_runs_kernel<T, 7>
+        <<<dim3(gx, gy, z_blocks(n, TS_SKEL_Z_CELLS)), block, 0, cq.native()>>>(a, b, n);
   else
-    native_runs_kernel<T, 27><<<dim3(gx, gy, z_blocks(n, TS_SKEL_Z_CELLS)), block, 0, cq.native()>>>(a, b, n);
+    native_runs_kernel<T, 27>
+        <<<dim3(gx, gy, z_blocks(n, TS_SKEL_Z_CELLS)), block, 0, cq.native()>>>(a, b, n);
   cuda::check_launch("hand-written baseline stencil");
 }
 
-template void native_stencil<float>(CudaTag, Queue&, int, const Buffer<float>&, Buffer<float>&, index_t, NativeWalk);
-template void native_stencil<double>(CudaTag, Queue&, int, const Buffer<double>&, Buffer<double>&, index_t,
-                                     NativeWalk);
+template void native_stencil<float>(CudaTag, Queue&, int, const Buffer<float>&, Buffer<float>&,
+                                    index_t, NativeWalk);
+template void native_stencil<double>(CudaTag, Queue&, int, const Buffer<double>&, Buffer<double>&,
+                                     index_t, NativeWalk);
 
 }  // namespace tessera::skeleton::kernels

@@ -12,7 +12,7 @@ void cpu_for_boxes(const BoxList& boxes, const Op& op) {
   for (int i = 0; i < boxes.count; ++i) {
     const Box b = boxes.box[i];
     if (b.empty()) continue;
-    // Frame boxes are thin: threads only pay off on large ones.
+      // Frame boxes are thin: threads only pay off on large ones.
 #pragma omp parallel for collapse(2) schedule(static) if (b.volume() > 16384)
     for (index_t z = b.lo[2]; z < b.hi[2]; ++z)
       for (index_t y = b.lo[1]; y < b.hi[1]; ++y)

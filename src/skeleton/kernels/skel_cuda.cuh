@@ -129,24 +129,33 @@ void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows) {
 }  // namespace tessera::skeleton::kernels
 
 // ---- explicit instantiation for a functor used from .cpp files ----
-#define TS_SKEL_CUDA_OP(...) \
-  template void tessera::skeleton::kernels::cuda_for_boxes<__VA_ARGS__>(tessera::Queue&, const tessera::skeleton::kernels::BoxList&, const __VA_ARGS__&);
+#define TS_SKEL_CUDA_OP(...)                                             \
+  template void tessera::skeleton::kernels::cuda_for_boxes<__VA_ARGS__>( \
+      tessera::Queue&, const tessera::skeleton::kernels::BoxList&, const __VA_ARGS__&);
 /// map/mapInPlace of F on T -> R (D: 1 DA, 2 DM, 3 DC)
 #define TS_SKEL_CUDA_MAP(F, T, R, D) \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, T, R, tessera::skeleton::kernels::MapKind::map, D>)
-#define TS_SKEL_CUDA_MAP_INDEX(F, T, R, D) \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, T, R, tessera::skeleton::kernels::MapKind::map_index, D>)
+  TS_SKEL_CUDA_OP(                   \
+      tessera::skeleton::kernels::MapOp<F, T, T, R, tessera::skeleton::kernels::MapKind::map, D>)
+#define TS_SKEL_CUDA_MAP_INDEX(F, T, R, D)          \
+  TS_SKEL_CUDA_OP(                                  \
+      tessera::skeleton::kernels::MapOp<F, T, T, R, \
+                                        tessera::skeleton::kernels::MapKind::map_index, D>)
 #define TS_SKEL_CUDA_ZIP(F, T, U, R, D) \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip, D>)
-#define TS_SKEL_CUDA_ZIP_INDEX(F, T, U, R, D) \
-  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip_index, D>)
+  TS_SKEL_CUDA_OP(                      \
+      tessera::skeleton::kernels::MapOp<F, T, U, R, tessera::skeleton::kernels::MapKind::zip, D>)
+#define TS_SKEL_CUDA_ZIP_INDEX(F, T, U, R, D)       \
+  TS_SKEL_CUDA_OP(                                  \
+      tessera::skeleton::kernels::MapOp<F, T, U, R, \
+                                        tessera::skeleton::kernels::MapKind::zip_index, D>)
 /// mapStencil of F on T with boundary function B (NoBoundaryFunction if none)
-#define TS_SKEL_CUDA_STENCIL(F, T, B)                                   \
+#define TS_SKEL_CUDA_STENCIL(F, T, B)                               \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::StencilInnerOp<F, T>) \
   TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<F, T, B>)
 /// only the ghost fill, for a second boundary function B of a stencil F
-#define TS_SKEL_CUDA_STENCIL_BOUNDARY(F, T, B) TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<F, T, B>)
+#define TS_SKEL_CUDA_STENCIL_BOUNDARY(F, T, B) \
+  TS_SKEL_CUDA_OP(tessera::skeleton::kernels::GhostFillOp<F, T, B>)
 /// fold of F on T
-#define TS_SKEL_CUDA_FOLD(F, T)                                                                        \
-  template void tessera::skeleton::kernels::cuda_reduce_rows<F, T>(                                   \
-      tessera::Queue&, const tessera::skeleton::kernels::RowsReduce<F, T>&, tessera::skeleton::index_t);
+#define TS_SKEL_CUDA_FOLD(F, T)                                             \
+  template void tessera::skeleton::kernels::cuda_reduce_rows<F, T>(         \
+      tessera::Queue&, const tessera::skeleton::kernels::RowsReduce<F, T>&, \
+      tessera::skeleton::index_t);

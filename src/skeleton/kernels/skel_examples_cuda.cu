@@ -8,16 +8,16 @@
 namespace ex = tessera::skeleton::examples;
 using tessera::skeleton::kernels::NoBoundaryFunction;
 
-#define TS_SKEL_REAL_EXAMPLES(T)                  \
-  TS_SKEL_CUDA_MAP(ex::Affine, T, T, 0)           \
-  TS_SKEL_CUDA_MAP(ex::Increment, T, T, 0)        \
-  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 1)       \
-  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 2)       \
-  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 3)       \
-  TS_SKEL_CUDA_ZIP(ex::Axpy, T, T, T, 0)          \
-  TS_SKEL_CUDA_ZIP_INDEX(ex::AxpyAt, T, T, T, 3)  \
-  TS_SKEL_CUDA_FOLD(ex::Add, T)                   \
-  TS_SKEL_CUDA_FOLD(ex::Max, T)                   \
+#define TS_SKEL_REAL_EXAMPLES(T)                           \
+  TS_SKEL_CUDA_MAP(ex::Affine, T, T, 0)                    \
+  TS_SKEL_CUDA_MAP(ex::Increment, T, T, 0)                 \
+  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 1)                \
+  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 2)                \
+  TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 3)                \
+  TS_SKEL_CUDA_ZIP(ex::Axpy, T, T, T, 0)                   \
+  TS_SKEL_CUDA_ZIP_INDEX(ex::AxpyAt, T, T, T, 3)           \
+  TS_SKEL_CUDA_FOLD(ex::Add, T)                            \
+  TS_SKEL_CUDA_FOLD(ex::Max, T)                            \
   TS_SKEL_CUDA_STENCIL(ex::Jacobi5, T, NoBoundaryFunction) \
   TS_SKEL_CUDA_STENCIL(ex::Heat7, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Blur27, T, NoBoundaryFunction)  \
@@ -25,12 +25,12 @@ using tessera::skeleton::kernels::NoBoundaryFunction;
   TS_SKEL_CUDA_STENCIL(ex::Star2, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Star3, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Star312, T, NoBoundaryFunction) \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Jacobi5, T, ex::Ramp)           \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Heat7, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Blur27, T, ex::Ramp)            \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star1, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star2, T, ex::Ramp)             \
-  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star3, T, ex::Ramp)             \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Jacobi5, T, ex::Ramp)  \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Heat7, T, ex::Ramp)    \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Blur27, T, ex::Ramp)   \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star1, T, ex::Ramp)    \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star2, T, ex::Ramp)    \
+  TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star3, T, ex::Ramp)    \
   TS_SKEL_CUDA_STENCIL_BOUNDARY(ex::Star312, T, ex::Ramp)
 
 TS_SKEL_REAL_EXAMPLES(float)

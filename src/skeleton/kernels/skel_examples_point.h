@@ -8,7 +8,9 @@ TS_FN ts_real ts_skel_affine(ts_real v) { return (ts_real)2.5 * v - (ts_real)1; 
 
 /* mapIndex on DA, DM, DC: adds a function of the global coordinates */
 TS_FN ts_real ts_skel_wave1(long x, ts_real v) { return v + (ts_real)0.5 * (ts_real)(x % 17); }
-TS_FN ts_real ts_skel_wave2(long x, long y, ts_real v) { return v + (ts_real)0.5 * (ts_real)((x + 3 * y) % 17); }
+TS_FN ts_real ts_skel_wave2(long x, long y, ts_real v) {
+  return v + (ts_real)0.5 * (ts_real)((x + 3 * y) % 17);
+}
 TS_FN ts_real ts_skel_wave3(long x, long y, long z, ts_real v) {
   return v + (ts_real)0.5 * (ts_real)((x + 3 * y + 7 * z) % 17);
 }

@@ -7,15 +7,17 @@
 /* 2-D 5-point Jacobi step of the heat (Laplace) equation: mean of the four
  * neighbours (radius 1, 1, 0). */
 TS_STENCIL_FN(ts_skel_jacobi5, s) {
-  return (ts_real)0.25 * ((TS_AT(s, -1, 0, 0) + TS_AT(s, 1, 0, 0)) + (TS_AT(s, 0, -1, 0) + TS_AT(s, 0, 1, 0)));
+  return (ts_real)0.25 *
+         ((TS_AT(s, -1, 0, 0) + TS_AT(s, 1, 0, 0)) + (TS_AT(s, 0, -1, 0) + TS_AT(s, 0, 1, 0)));
 }
 
 /* 3-D 7-point explicit heat step, u + 1/8 (sum of neighbours - 6 u)
  * (radius 1, 1, 1; the benchmark's 7-point stencil). */
 TS_STENCIL_FN(ts_skel_heat7, s) {
   const ts_real c = TS_AT(s, 0, 0, 0);
-  const ts_real n = ((TS_AT(s, -1, 0, 0) + TS_AT(s, 1, 0, 0)) + (TS_AT(s, 0, -1, 0) + TS_AT(s, 0, 1, 0))) +
-                    (TS_AT(s, 0, 0, -1) + TS_AT(s, 0, 0, 1));
+  const ts_real n =
+      ((TS_AT(s, -1, 0, 0) + TS_AT(s, 1, 0, 0)) + (TS_AT(s, 0, -1, 0) + TS_AT(s, 0, 1, 0))) +
+      (TS_AT(s, 0, 0, -1) + TS_AT(s, 0, 0, 1));
   return c + (ts_real)0.125 * (n - (ts_real)6 * c);
 }
 
@@ -31,16 +33,19 @@ TS_STENCIL_FN(ts_skel_blur27, s) {
 /* An asymmetric star of radius (RX, RY, RZ): different weights on the two
  * sides of every axis, so that a wrong boundary mode or halo shows (weights
  * are exact binary fractions: every backend computes the same bits). */
-#define TS_SKEL_DEFINE_STAR(name, RX, RY, RZ)                                            \
-  TS_STENCIL_FN(name, s) {                                                               \
-    ts_real acc = TS_AT(s, 0, 0, 0);                                                     \
-    for (int k = 1; k <= (RX); ++k)                                                      \
-      acc += TS_AT(s, -k, 0, 0) * ((ts_real)(k + 1) * (ts_real)0.0625) + TS_AT(s, k, 0, 0) * ((ts_real)(k + 3) * (ts_real)0.03125); \
-    for (int k = 1; k <= (RY); ++k)                                                      \
-      acc += TS_AT(s, 0, -k, 0) * ((ts_real)(k + 5) * (ts_real)0.0078125) + TS_AT(s, 0, k, 0) * ((ts_real)(k + 7) * (ts_real)0.015625); \
-    for (int k = 1; k <= (RZ); ++k)                                                      \
-      acc += TS_AT(s, 0, 0, -k) * ((ts_real)(k + 9) * (ts_real)0.00390625) + TS_AT(s, 0, 0, k) * ((ts_real)(k + 11) * (ts_real)0.001953125); \
-    return acc;                                                                          \
+#define TS_SKEL_DEFINE_STAR(name, RX, RY, RZ)                                \
+  TS_STENCIL_FN(name, s) {                                                   \
+    ts_real acc = TS_AT(s, 0, 0, 0);                                         \
+    for (int k = 1; k <= (RX); ++k)                                          \
+      acc += TS_AT(s, -k, 0, 0) * ((ts_real)(k + 1) * (ts_real)0.0625) +     \
+             TS_AT(s, k, 0, 0) * ((ts_real)(k + 3) * (ts_real)0.03125);      \
+    for (int k = 1; k <= (RY); ++k)                                          \
+      acc += TS_AT(s, 0, -k, 0) * ((ts_real)(k + 5) * (ts_real)0.0078125) +  \
+             TS_AT(s, 0, k, 0) * ((ts_real)(k + 7) * (ts_real)0.015625);     \
+    for (int k = 1; k <= (RZ); ++k)                                          \
+      acc += TS_AT(s, 0, 0, -k) * ((ts_real)(k + 9) * (ts_real)0.00390625) + \
+             TS_AT(s, 0, 0, k) * ((ts_real)(k + 11) * (ts_real)0.001953125); \
+    return acc;                                                              \
   }
 TS_SKEL_DEFINE_STAR(ts_skel_star1, 1, 1, 1)
 TS_SKEL_DEFINE_STAR(ts_skel_star2, 2, 2, 2)

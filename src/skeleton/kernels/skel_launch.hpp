@@ -25,15 +25,19 @@ template <class Op>
 constexpr bool cuda_ready() {
   if constexpr (requires { typename Op::boundary; })
     return CudaEnabled<typename Op::functor>::value &&
-           (std::is_same_v<typename Op::boundary, NoBoundaryFunction> || CudaEnabled<typename Op::boundary>::value);
+           (std::is_same_v<typename Op::boundary, NoBoundaryFunction> ||
+            CudaEnabled<typename Op::boundary>::value);
   else
     return CudaEnabled<typename Op::functor>::value;
 }
 
 template <class Op>
-void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
+void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, const Op& op,
+               const char* skeleton) {
   switch (device.backend()) {
-    case Backend::cpu: cpu_for_boxes(boxes, op); return;
+    case Backend::cpu:
+      cpu_for_boxes(boxes, op);
+      return;
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
       if constexpr (cuda_ready<Op>())
@@ -44,15 +48,19 @@ void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, 
 #else
       break;
 #endif
-    case Backend::opencl: no_cxx_on_opencl(skeleton);
+    case Backend::opencl:
+      no_cxx_on_opencl(skeleton);
   }
   throw UsageError(std::string(skeleton) + ": backend not built in");
 }
 
 template <class F, class T>
-void run_reduce_rows(Device& device, [[maybe_unused]] Queue& q, const RowsReduce<F, T>& op, index_t rows) {
+void run_reduce_rows(Device& device, [[maybe_unused]] Queue& q, const RowsReduce<F, T>& op,
+                     index_t rows) {
   switch (device.backend()) {
-    case Backend::cpu: cpu_reduce_rows(op, rows); return;
+    case Backend::cpu:
+      cpu_reduce_rows(op, rows);
+      return;
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
       if constexpr (CudaEnabled<F>::value)
@@ -63,7 +71,8 @@ void run_reduce_rows(Device& device, [[maybe_unused]] Queue& q, const RowsReduce
 #else
       break;
 #endif
-    case Backend::opencl: no_cxx_on_opencl("fold");
+    case Backend::opencl:
+      no_cxx_on_opencl("fold");
   }
   throw UsageError("fold: backend not built in");
 }

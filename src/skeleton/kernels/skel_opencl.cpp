@@ -23,7 +23,9 @@ namespace {
 
 struct Cache {
   std::mutex mutex;
-  std::map<std::pair<const Device*, std::string>, std::pair<std::weak_ptr<const Device>, ::cl::Program>> programs;
+  std::map<std::pair<const Device*, std::string>,
+           std::pair<std::weak_ptr<const Device>, ::cl::Program>>
+      programs;
   // Binaries per physical device: logical replicas of one device (separate
   // contexts, as multi-device tests use) load them instead of recompiling.
   std::map<std::pair<cl_device_id, std::string>, std::vector<unsigned char>> binaries;
@@ -57,15 +59,16 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
 
 /// The kernel `kernel` of the program made of `f` and the template with `defines`.
 ::cl::Kernel generated(Device& dev, const ClFunction& f, const std::string& element_type,
-                       const std::string& declaration, const std::string& defines, const char* kernel,
-                       const std::string& extra_source = {}) {
+                       const std::string& declaration, const std::string& defines,
+                       const char* kernel, const std::string& extra_source = {}) {
   const bool fp64 = defines.find("double") != std::string::npos || element_type == "double";
-  std::string src = fmt::format("#define ts_real {}\n{}{}\n", element_type, fp64 ? "#define TS_DOUBLE 1\n" : "",
-                                declaration);
+  std::string src = fmt::format("#define ts_real {}\n{}{}\n", element_type,
+                                fp64 ? "#define TS_DOUBLE 1\n" : "", declaration);
   src += expand_includes("skeleton/kernels/skel_prelude.cl");
   src += fmt::format("\n#line 1 \"{}\"\n", f.origin);
   const long user_first_line = 1 + static_cast<long>(std::count(src.begin(), src.end(), '\n'));
-  const long user_line_count = 1 + static_cast<long>(std::count(f.source.begin(), f.source.end(), '\n'));
+  const long user_line_count =
+      1 + static_cast<long>(std::count(f.source.begin(), f.source.end(), '\n'));
   src += f.source;
   src += "\n" + extra_source;
   src += expand_includes("skeleton/kernels/skel_template.cl");
@@ -86,9 +89,10 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
     if (bin != c.binaries.end()) {
       cl_int err = CL_SUCCESS;
       std::vector<cl_int> status;
-      program = ::cl::Program(ocl.context(), {ocl.native()}, ::cl::Program::Binaries{bin->second}, &status, &err);
-      loaded = err == CL_SUCCESS &&
-               program.build(std::vector<::cl::Device>{ocl.native()}, options.c_str()) == CL_SUCCESS;
+      program = ::cl::Program(ocl.context(), {ocl.native()}, ::cl::Program::Binaries{bin->second},
+                              &status, &err);
+      loaded = err == CL_SUCCESS && program.build(std::vector<::cl::Device>{ocl.native()},
+                                                  options.c_str()) == CL_SUCCESS;
     }
     if (!loaded) {
       cl_int err = CL_SUCCESS;
@@ -96,18 +100,21 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
       opencl::cl_check(err, "clCreateProgramWithSource", "creating the program of " + f.origin);
       err = program.build(std::vector<::cl::Device>{ocl.native()}, options.c_str());
       if (err != CL_SUCCESS)
-        throw BuildError(fmt::format("OpenCL build of the skeleton kernel around '{}' ({}) failed ({}); the "
-                                     "compiler's messages name '{}' with the line numbers of your source:\n{}",
-                                     f.name, f.origin, opencl::error_name(err), f.origin,
-                                     user_lines(build_log(program, ocl.native()), f.origin,
-                                                user_first_line, user_line_count)));
+        throw BuildError(
+            fmt::format("OpenCL build of the skeleton kernel around '{}' ({}) failed ({}); the "
+                        "compiler's messages name '{}' with the line numbers of your source:\n{}",
+                        f.name, f.origin, opencl::error_name(err), f.origin,
+                        user_lines(build_log(program, ocl.native()), f.origin, user_first_line,
+                                   user_line_count)));
       ::cl::Program::Binaries binaries;
       if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
           !binaries[0].empty())
         c.binaries[{ocl.native()(), key}] = std::move(binaries[0]);
     }
-    it = c.programs.insert_or_assign({&dev, key}, std::make_pair(std::weak_ptr<const Device>(dev.shared_from_this()),
-                                                                 std::move(program)))
+    it = c.programs
+             .insert_or_assign({&dev, key},
+                               std::make_pair(std::weak_ptr<const Device>(dev.shared_from_this()),
+                                              std::move(program)))
              .first;
   }
   cl_int err = CL_SUCCESS;
@@ -119,35 +126,40 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
 
 /// Sets argument i to raw bytes (element values of any type).
 void set_bytes(const ::cl::Kernel& k, cl_uint i, const void* data, std::size_t bytes) {
-  opencl::cl_check(clSetKernelArg(k(), i, bytes, data), "clSetKernelArg", fmt::format("argument {}", i));
+  opencl::cl_check(clSetKernelArg(k(), i, bytes, data), "clSetKernelArg",
+                   fmt::format("argument {}", i));
 }
 
 std::size_t sz(index_t v) { return static_cast<std::size_t>(v); }
 
 /// Work-items along z: each takes TS_SKEL_Z_CELLS cells (skel_access.h).
-std::size_t z_items(const Box& b) { return sz((b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS); }
+std::size_t z_items(const Box& b) {
+  return sz((b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS);
+}
 
 }  // namespace
 
-void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a, const ClView* b,
-         const ClView& out, const Box& box, const Index3& lo, int components) {
+void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a,
+         const ClView* b, const ClView& out, const Box& box, const Index3& lo, int components) {
   if (box.empty()) return;
   const ClView& vb = b ? *b : a;
-  const std::string defines = fmt::format("-DTS_SKEL_KIND={} -DTS_SKEL_DIMS={} -DTS_SKEL_T={} -DTS_SKEL_U={} -DTS_SKEL_R={}",
-                                          static_cast<int>(kind), dims, a.type, vb.type, out.type);
+  const std::string defines = fmt::format(
+      "-DTS_SKEL_KIND={} -DTS_SKEL_DIMS={} -DTS_SKEL_T={} -DTS_SKEL_U={} -DTS_SKEL_R={}",
+      static_cast<int>(kind), dims, a.type, vb.type, out.type);
   const std::string decl = a.declaration + vb.declaration + out.declaration;
   ::cl::Kernel k = generated(dev, f, a.type, decl, defines, "ts_skel_map");
-  opencl::set_args(k, cl_long(box.extent(0)), cl_long(box.extent(1)), cl_long(box.extent(2)), cl_long(lo[0]),
-                   cl_long(lo[1]), cl_long(lo[2]), cl_int(components), opencl::mem(a.handle), cl_long(a.origin),
-                   cl_long(a.sy), cl_long(a.sz), cl_long(a.cs), opencl::mem(vb.handle), cl_long(vb.origin),
-                   cl_long(vb.sy), cl_long(vb.sz), cl_long(vb.cs), opencl::mem(out.handle), cl_long(out.origin),
+  opencl::set_args(k, cl_long(box.extent(0)), cl_long(box.extent(1)), cl_long(box.extent(2)),
+                   cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), cl_int(components),
+                   opencl::mem(a.handle), cl_long(a.origin), cl_long(a.sy), cl_long(a.sz),
+                   cl_long(a.cs), opencl::mem(vb.handle), cl_long(vb.origin), cl_long(vb.sy),
+                   cl_long(vb.sz), cl_long(vb.cs), opencl::mem(out.handle), cl_long(out.origin),
                    cl_long(out.sy), cl_long(out.sz), cl_long(out.cs));
-  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), z_items(box)), ::cl::NullRange,
-                             "skeleton map/zip");
+  opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), z_items(box)),
+                             ::cl::NullRange, "skeleton map/zip");
 }
 
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool fill, const ClView& in,
-             const ClView& out, const BoxList& boxes, const Index3& lo) {
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, bool fill,
+             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo) {
   std::string defines = fmt::format("-DTS_SKEL_KIND=4 -DTS_SKEL_FILL={}", fill ? 1 : 0);
   std::string extra;
   if (fill && bd.user) {
@@ -155,36 +167,42 @@ void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, b
     if (bd.user->source != f.source)
       extra = fmt::format("#line 1 \"{}\"\n{}\n", bd.user->origin, bd.user->source);
   }
-  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, defines, fill ? "ts_skel_fill" : "ts_skel_stencil", extra);
+  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, defines,
+                             fill ? "ts_skel_fill" : "ts_skel_stencil", extra);
   for (int i = 0; i < boxes.count; ++i) {
     const Box& b = boxes.box[i];
     if (b.empty()) continue;
     if (fill) {
-      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
-                       cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
-                       opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), cl_long(bd.n[0]),
+      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]),
+                       cl_long(b.extent(0)), cl_long(b.extent(1)), cl_long(b.extent(2)),
+                       cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), opencl::mem(in.handle),
+                       cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), cl_long(bd.n[0]),
                        cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]),
-                       cl_int(bd.mode[2]), cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]), cl_int(bd.has_halo[2]));
+                       cl_int(bd.mode[2]), cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]),
+                       cl_int(bd.has_halo[2]));
       set_bytes(k, 22, bd.neutral.data(), bd.neutral.size());
-      opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
+      opencl::queue_of(q).launch(k,
+                                 ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
                                  ::cl::NullRange, "skeleton stencil ghost fill");
     } else {
-      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]), cl_long(b.extent(0)),
-                       cl_long(b.extent(1)), cl_long(b.extent(2)), cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]),
-                       opencl::mem(in.handle), cl_long(in.origin), cl_long(in.sy), cl_long(in.sz),
-                       opencl::mem(out.handle), cl_long(out.origin), cl_long(out.sy), cl_long(out.sz));
-      opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)), ::cl::NullRange,
-                                 "skeleton stencil");
+      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]),
+                       cl_long(b.extent(0)), cl_long(b.extent(1)), cl_long(b.extent(2)),
+                       cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), opencl::mem(in.handle),
+                       cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), opencl::mem(out.handle),
+                       cl_long(out.origin), cl_long(out.sy), cl_long(out.sz));
+      opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)),
+                                 ::cl::NullRange, "skeleton stencil");
     }
   }
 }
 
-void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, index_t len, index_t rows_y,
-                 index_t rows, void* out_handle, index_t chunks) {
+void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, index_t len,
+                 index_t rows_y, index_t rows, void* out_handle, index_t chunks) {
   if (rows == 0) return;
-  ::cl::Kernel k = generated(dev, f, in.type, in.declaration, "-DTS_SKEL_KIND=5", "ts_skel_reduce_rows");
-  opencl::set_args(k, opencl::mem(in.handle), cl_long(in.origin), cl_long(len), cl_long(rows_y), cl_long(in.sy),
-                   cl_long(in.sz), opencl::mem(out_handle), cl_long(chunks));
+  ::cl::Kernel k =
+      generated(dev, f, in.type, in.declaration, "-DTS_SKEL_KIND=5", "ts_skel_reduce_rows");
+  opencl::set_args(k, opencl::mem(in.handle), cl_long(in.origin), cl_long(len), cl_long(rows_y),
+                   cl_long(in.sy), cl_long(in.sz), opencl::mem(out_handle), cl_long(chunks));
   opencl::queue_of(q).launch(k, ::cl::NDRange(sz(rows * chunks) * TS_REDUCE_THREADS),
                              ::cl::NDRange(TS_REDUCE_THREADS), "skeleton fold");
 }

@@ -14,16 +14,16 @@ namespace tessera::skeleton::kernels::cl {
 
 /// One field's part for a generated kernel.
 struct ClView {
-  void* handle = nullptr;        ///< the cl_mem
-  index_t origin = 0;            ///< element offset of local owned (0, 0, 0), component 0
+  void* handle = nullptr;  ///< the cl_mem
+  index_t origin = 0;      ///< element offset of local owned (0, 0, 0), component 0
   index_t sy = 0, sz = 0, cs = 0;
-  std::string type;              ///< OpenCL C type name
-  std::string declaration;       ///< prepended type declaration, if any
+  std::string type;         ///< OpenCL C type name
+  std::string declaration;  ///< prepended type declaration, if any
   std::size_t elem_bytes = 0;
 };
 
-void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a, const ClView* b,
-         const ClView& out, const Box& box, const Index3& lo, int components);
+void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a,
+         const ClView* b, const ClView& out, const Box& box, const Index3& lo, int components);
 
 struct ClBoundary {
   int mode[3];
@@ -35,12 +35,12 @@ struct ClBoundary {
 
 /// mapStencil on `boxes` (plain loads), or with fill = true the ghost cells
 /// of `in` in `boxes` (skel_ops.hpp's GhostFillOp; `out` unused).
-void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool fill, const ClView& in,
-             const ClView& out, const BoxList& boxes, const Index3& lo);
+void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& boundary, bool fill,
+             const ClView& in, const ClView& out, const BoxList& boxes, const Index3& lo);
 
 /// Canonical fold of `rows` rows of `len` elements (row r at offset
 /// origin + (r / rows_y) * sz + (r % rows_y) * sy) into out[r * chunks + k].
-void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, index_t len, index_t rows_y,
-                 index_t rows, void* out_handle, index_t chunks);
+void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, index_t len,
+                 index_t rows_y, index_t rows, void* out_handle, index_t chunks);
 
 }  // namespace tessera::skeleton::kernels::cl

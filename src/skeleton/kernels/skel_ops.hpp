@@ -19,7 +19,9 @@ template <class T>
 struct View {
   T* origin = nullptr;
   index_t sy = 0, sz = 0, cs = 0;  ///< strides of y, z and components
-  TS_FN T& at(index_t x, index_t y, index_t z, int c = 0) const { return origin[c * cs + z * sz + y * sy + x]; }
+  TS_FN T& at(index_t x, index_t y, index_t z, int c = 0) const {
+    return origin[c * cs + z * sz + y * sy + x];
+  }
 };
 
 template <class T>
@@ -48,17 +50,23 @@ struct IndexCall;
 template <>
 struct IndexCall<1> {
   template <class F, class... V>
-  TS_FN static auto call(const F& f, index_t x, index_t, index_t, const V&... v) { return f(x, v...); }
+  TS_FN static auto call(const F& f, index_t x, index_t, index_t, const V&... v) {
+    return f(x, v...);
+  }
 };
 template <>
 struct IndexCall<2> {
   template <class F, class... V>
-  TS_FN static auto call(const F& f, index_t x, index_t y, index_t, const V&... v) { return f(x, y, v...); }
+  TS_FN static auto call(const F& f, index_t x, index_t y, index_t, const V&... v) {
+    return f(x, y, v...);
+  }
 };
 template <>
 struct IndexCall<3> {
   template <class F, class... V>
-  TS_FN static auto call(const F& f, index_t x, index_t y, index_t z, const V&... v) { return f(x, y, z, v...); }
+  TS_FN static auto call(const F& f, index_t x, index_t y, index_t z, const V&... v) {
+    return f(x, y, z, v...);
+  }
 };
 
 /// map / mapIndex / zip / zipIndex (InPlace: `out` aliases `a`), every
@@ -70,7 +78,7 @@ struct MapOp {
   View<const T> a;
   View<const U> b;  // zip only
   View<R> out;
-  Index3 lo;        // global coordinates of local (0, 0, 0)
+  Index3 lo;  // global coordinates of local (0, 0, 0)
   int components;
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
     for (int c = 0; c < components; ++c) store(x, y, z, compute(x, y, z, c), c);
@@ -81,7 +89,9 @@ struct MapOp {
   using result = R;
   TS_FN bool fast_run(index_t, index_t, index_t, int) const { return components == 1; }
   TS_FN R compute_run(index_t x, index_t y, index_t z, int u) const { return compute(x, y, z + u); }
-  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const R& v) const { store(x, y, z + u, v); }
+  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const R& v) const {
+    store(x, y, z + u, v);
+  }
   TS_FN R compute(index_t x, index_t y, index_t z, int c = 0) const {
     const T& va = a.at(x, y, z, c);
     if constexpr (K == MapKind::map) {
@@ -94,7 +104,9 @@ struct MapOp {
       return IndexCall<D>::call(f, lo[0] + x, lo[1] + y, lo[2] + z, va, b.at(x, y, z, c));
     }
   }
-  TS_FN void store(index_t x, index_t y, index_t z, const R& v, int c = 0) const { out.at(x, y, z, c) = v; }
+  TS_FN void store(index_t x, index_t y, index_t z, const R& v, int c = 0) const {
+    out.at(x, y, z, c) = v;
+  }
 };
 
 /// The neighbour accessor of a stencil's cells: plain loads, no branches (the
@@ -175,8 +187,8 @@ struct BoundaryAccess {
   /// coordinate c. The first axis whose mode yields a value (neutral, user)
   /// sets m and the user's coordinates; its coordinates are then clamped,
   /// only to keep the load inside.
-  TS_FN void resolve(int a, index_t& w, index_t& c, int& m, const index_t& w0, const index_t& w1, const index_t& w2,
-                     index_t& u0, index_t& u1, index_t& u2) const {
+  TS_FN void resolve(int a, index_t& w, index_t& c, int& m, const index_t& w0, const index_t& w1,
+                     const index_t& w2, index_t& u0, index_t& u1, index_t& u2) const {
     const index_t n = spec.n[a];
     if (w >= 0 && w < n) return;
     switch (spec.mode[a]) {
@@ -194,8 +206,12 @@ struct BoundaryAccess {
         w = w < 0 ? w + n : w - n;
         if (!spec.has_halo[a]) c = w;  // else c stays outside: the halo holds the wrap
         return;
-      case int(BoundaryMode::clamp): c = w = w < 0 ? 0 : n - 1; return;
-      default: c = w = w < 0 ? -w : 2 * (n - 1) - w; return;  // mirror (edge not repeated)
+      case int(BoundaryMode::clamp):
+        c = w = w < 0 ? 0 : n - 1;
+        return;
+      default:
+        c = w = w < 0 ? -w : 2 * (n - 1) - w;
+        return;  // mirror (edge not repeated)
     }
   }
 };
@@ -208,17 +224,22 @@ struct StencilInnerOp {
   View<const T> in;
   View<T> out;
   Index3 lo;
-  TS_FN void operator()(index_t x, index_t y, index_t z) const { store_run(x, y, z, 0, compute_run(x, y, z, 0)); }
+  TS_FN void operator()(index_t x, index_t y, index_t z) const {
+    store_run(x, y, z, 0, compute_run(x, y, z, 0));
+  }
   using result = T;
   TS_FN bool fast_run(index_t, index_t, index_t, int) const { return true; }
   // Cell (x, y, z + u) addressed from the run's first cell: the neighbour
   // addresses of the run's cells then fold to the same expressions, and the
   // compiler loads each shared neighbour once (as in the hand-written kernel).
   TS_FN T compute_run(index_t x, index_t y, index_t z, int u) const {
-    const InnerAccess<T> s{&in.at(x, y, z) + u * in.sz, in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z + u};
+    const InnerAccess<T> s{
+        &in.at(x, y, z) + u * in.sz, in.sy, in.sz, lo[0] + x, lo[1] + y, lo[2] + z + u};
     return f(s);
   }
-  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const T& v) const { (&out.at(x, y, z))[u * out.sz] = v; }
+  TS_FN void store_run(index_t x, index_t y, index_t z, int u, const T& v) const {
+    (&out.at(x, y, z))[u * out.sz] = v;
+  }
 };
 
 /// Fills the ghost cells of a stencil's input (local coordinates in the shell
@@ -242,12 +263,16 @@ struct GhostFillOp {
     if (!(ghost(g0, 0) || ghost(g1, 1) || ghost(g2, 2))) return;  // a halo cell: the exchange's
     // The first axis outside with a mode that yields a value of its own
     // decides (as in BoundaryAccess): neutral stores without a load.
-    const int m = constant(g0, 0) ? spec.mode[0] : constant(g1, 1) ? spec.mode[1] : constant(g2, 2) ? spec.mode[2] : -1;
+    const int m = constant(g0, 0)   ? spec.mode[0]
+                  : constant(g1, 1) ? spec.mode[1]
+                  : constant(g2, 2) ? spec.mode[2]
+                                    : -1;
     if (m == int(BoundaryMode::neutral)) {
       field.at(x, y, z) = spec.neutral;
       return;
     }
-    const BoundaryAccess<T, B> s{field.origin, field.sy, field.sz, {g0, g1, g2}, {lo[0], lo[1], lo[2]}, spec, user};
+    const BoundaryAccess<T, B> s{field.origin,          field.sy, field.sz, {g0, g1, g2},
+                                 {lo[0], lo[1], lo[2]}, spec,     user};
     field.at(x, y, z) = s(0, 0, 0);
   }
   /// Outside along axis a with the neutral or user mode.
@@ -256,7 +281,8 @@ struct GhostFillOp {
            (spec.mode[a] == int(BoundaryMode::neutral) || spec.mode[a] == int(BoundaryMode::user));
   }
   TS_FN bool ghost(index_t g, int a) const {
-    return (g < 0 || g >= spec.n[a]) && !(spec.has_halo[a] && spec.mode[a] == int(BoundaryMode::periodic));
+    return (g < 0 || g >= spec.n[a]) &&
+           !(spec.has_halo[a] && spec.mode[a] == int(BoundaryMode::periodic));
   }
 };
 
@@ -266,11 +292,11 @@ struct RowsReduce {
   using functor = F;
   F f;
   const T* in;
-  index_t len;        // elements per row
-  index_t rows_y;     // rows per "plane" (for the offset below)
-  index_t sy, sz;     // row r starts at (r / rows_y) * sz + (r % rows_y) * sy
-  T* out;             // out[r * chunks + k]: chunk k of row r
-  index_t chunks;     // ceil(len / TS_REDUCE_CHUNK)
+  index_t len;     // elements per row
+  index_t rows_y;  // rows per "plane" (for the offset below)
+  index_t sy, sz;  // row r starts at (r / rows_y) * sz + (r % rows_y) * sy
+  T* out;          // out[r * chunks + k]: chunk k of row r
+  index_t chunks;  // ceil(len / TS_REDUCE_CHUNK)
   TS_FN const T* row(index_t r) const { return in + (r / rows_y) * sz + (r % rows_y) * sy; }
 };
 

@@ -14,16 +14,18 @@
 #endif
 /* The value of component c of cell (x, y, z) (skel_ops.hpp's MapOp::compute). */
 #if TS_SKEL_KIND == 0
-#define TS_SKEL_MAP_VALUE(c, z) TS_SKEL_F(a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x])
+#define TS_SKEL_MAP_VALUE(c, z) TS_SKEL_F(a[a_o + (c)*a_cs + (z)*a_sz + y * a_sy + x])
 #elif TS_SKEL_KIND == 1
-#define TS_SKEL_MAP_VALUE(c, z) TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x])
-#elif TS_SKEL_KIND == 2
 #define TS_SKEL_MAP_VALUE(c, z) \
-  TS_SKEL_F(a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x], b[b_o + (c) * b_cs + (z) * b_sz + y * b_sy + x])
+  TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c)*a_cs + (z)*a_sz + y * a_sy + x])
+#elif TS_SKEL_KIND == 2
+#define TS_SKEL_MAP_VALUE(c, z)                          \
+  TS_SKEL_F(a[a_o + (c)*a_cs + (z)*a_sz + y * a_sy + x], \
+            b[b_o + (c)*b_cs + (z)*b_sz + y * b_sy + x])
 #else
-#define TS_SKEL_MAP_VALUE(c, z)                                                   \
-  TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c) * a_cs + (z) * a_sz + y * a_sy + x], \
-            b[b_o + (c) * b_cs + (z) * b_sz + y * b_sy + x])
+#define TS_SKEL_MAP_VALUE(c, z)                                            \
+  TS_SKEL_F(TS_SKEL_INDEX(z), a[a_o + (c)*a_cs + (z)*a_sz + y * a_sy + x], \
+            b[b_o + (c)*b_cs + (z)*b_sz + y * b_sy + x])
 #endif
 
 /* TS_SKEL_Z_CELLS consecutive z per work-item; one component: all computed
@@ -46,7 +48,8 @@ __kernel void ts_skel_map(long bx, long by, long bz, long gx, long gy, long gz, 
     return;
   }
   for (int u = 0; u < m; ++u)
-    for (int c = 0; c < components; ++c) out[o_o + c * o_cs + (z0 + u) * o_sz + y * o_sy + x] = TS_SKEL_MAP_VALUE(c, z0 + u);
+    for (int c = 0; c < components; ++c)
+      out[o_o + c * o_cs + (z0 + u) * o_sz + y * o_sy + x] = TS_SKEL_MAP_VALUE(c, z0 + u);
 }
 #endif
 
@@ -63,7 +66,8 @@ TS_FN ts_real ts_stencil_at(const ts_stencil* s, int dx, int dy, int dz) {
  * (u, from w); its coordinates are clamped only to keep the load inside. A
  * periodic axis with a halo wraps w but leaves c outside (the halo holds the
  * wrap). (skel_ops.hpp's BoundaryAccess::resolve.) */
-TS_FN void ts_stencil_resolve(long* w, long* c, long n, int mode, int has_halo, int* m, const long* ws, long* u) {
+TS_FN void ts_stencil_resolve(long* w, long* c, long n, int mode, int has_halo, int* m,
+                              const long* ws, long* u) {
   if (*w >= 0 && *w < n) return;
   switch (mode) {
     case 0:
@@ -80,8 +84,12 @@ TS_FN void ts_stencil_resolve(long* w, long* c, long n, int mode, int has_halo, 
       *w = *w < 0 ? *w + n : *w - n;
       if (!has_halo) *c = *w;
       return;
-    case 2: *c = *w = *w < 0 ? 0 : n - 1; return;
-    default: *c = *w = *w < 0 ? -*w : 2 * (n - 1) - *w; return;
+    case 2:
+      *c = *w = *w < 0 ? 0 : n - 1;
+      return;
+    default:
+      *c = *w = *w < 0 ? -*w : 2 * (n - 1) - *w;
+      return;
   }
 }
 
@@ -94,9 +102,10 @@ TS_FN int ts_stencil_ghost(long g, long n, int mode, int has_halo) {
 /* The ghost cells of the input in box (lx.., bx..) of its shell (local
  * coordinates): what a stencil reads there under the boundary modes
  * (skel_ops.hpp's GhostFillOp). */
-__kernel void ts_skel_fill(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
-                           __global ts_real* in, long i_o, long i_sy, long i_sz, long nx, long ny, long nz, int m0,
-                           int m1, int m2, int h0, int h1, int h2, ts_real neutral) {
+__kernel void ts_skel_fill(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy,
+                           long gz, __global ts_real* in, long i_o, long i_sy, long i_sz, long nx,
+                           long ny, long nz, int m0, int m1, int m2, int h0, int h1, int h2,
+                           ts_real neutral) {
   const long x = lx + get_global_id(0), y = ly + get_global_id(1), z = lz + get_global_id(2);
   if (x >= lx + bx || y >= ly + by || z >= lz + bz) return;
   long w[3], c[3], u[3] = {0, 0, 0};
@@ -119,10 +128,12 @@ __kernel void ts_skel_fill(long lx, long ly, long lz, long bx, long by, long bz,
 }
 #else
 /* TS_SKEL_Z_CELLS consecutive z per work-item, all computed before any is stored. */
-__kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx, long gy, long gz,
-                              __global const ts_real* restrict in, long i_o, long i_sy, long i_sz,
-                              __global ts_real* restrict out, long o_o, long o_sy, long o_sz) {
-  const long x = lx + get_global_id(0), y = ly + get_global_id(1), z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
+__kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long bz, long gx,
+                              long gy, long gz, __global const ts_real* restrict in, long i_o,
+                              long i_sy, long i_sz, __global ts_real* restrict out, long o_o,
+                              long o_sy, long o_sz) {
+  const long x = lx + get_global_id(0), y = ly + get_global_id(1),
+             z0 = lz + get_global_id(2) * TS_SKEL_Z_CELLS;
   if (x >= lx + bx || y >= ly + by || z0 >= lz + bz) return;
   const int m = lz + bz - z0 < TS_SKEL_Z_CELLS ? (int)(lz + bz - z0) : TS_SKEL_Z_CELLS;
   ts_stencil s;
@@ -147,8 +158,8 @@ __kernel void ts_skel_stencil(long lx, long ly, long lz, long bx, long by, long 
 
 #if TS_SKEL_KIND == 5
 /* One work-group of TS_REDUCE_THREADS per (row, chunk): the canonical order. */
-__kernel void ts_skel_reduce_rows(__global const ts_real* in, long origin, long len, long rows_y, long sy, long sz,
-                                  __global ts_real* out, long chunks) {
+__kernel void ts_skel_reduce_rows(__global const ts_real* in, long origin, long len, long rows_y,
+                                  long sy, long sz, __global ts_real* out, long chunks) {
   __local ts_real s[TS_REDUCE_THREADS];
   const long g = get_group_id(0), r = g / chunks, k = g % chunks;
   const int t = (int)get_local_id(0);

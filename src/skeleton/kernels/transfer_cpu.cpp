@@ -24,7 +24,8 @@ void copy_rect(CpuTag, Queue&, const void* src, const Rect& s, void* dst, const 
   copy(cpu::ptr<const std::byte>(const_cast<void*>(src)), s, cpu::ptr<std::byte>(dst), d);
 }
 void read_rect(CpuTag, Queue&, const void* src, const Rect& s, void* host, bool) {
-  copy(cpu::ptr<const std::byte>(const_cast<void*>(src)), s, static_cast<std::byte*>(host), compact(s));
+  copy(cpu::ptr<const std::byte>(const_cast<void*>(src)), s, static_cast<std::byte*>(host),
+       compact(s));
 }
 void write_rect(CpuTag, Queue&, void* dst, const Rect& d, const void* host, bool) {
   copy(static_cast<const std::byte*>(host), compact(d), cpu::ptr<std::byte>(dst), d);

@@ -29,8 +29,8 @@ void cuda_rect_copy(cudaStream_t stream, const void* src, const Rect& s, void* d
   if (!s.bytes()) return;
   if (s.contiguous() && d.contiguous()) {
     cuda::cuda_check(cudaMemcpyAsync(static_cast<char*>(dst) + d.offset,
-                                     static_cast<const char*>(src) + s.offset, s.bytes(), cudaMemcpyDefault,
-                                     stream),
+                                     static_cast<const char*>(src) + s.offset, s.bytes(),
+                                     cudaMemcpyDefault, stream),
                      "cudaMemcpyAsync", fmt::format("{} ({} bytes)", what, s.bytes()));
     return;
   }

@@ -11,6 +11,8 @@ namespace tessera::skeleton::kernels {
 void cuda_rect_copy(cudaStream_t stream, const void* src, const Rect& s, void* dst, const Rect& d,
                     const char* what);
 /// The compact host layout of a region.
-inline Rect compact_rect(const Rect& r) { return {0, r.width, r.width * r.rows, r.width, r.rows, r.slices}; }
+inline Rect compact_rect(const Rect& r) {
+  return {0, r.width, r.width * r.rows, r.width, r.rows, r.slices};
+}
 
 }  // namespace tessera::skeleton::kernels

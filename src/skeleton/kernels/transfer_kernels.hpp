@@ -24,12 +24,12 @@ struct Rect {
   }
 };
 
-#define TS_SKEL_TRANSFER_DECLARE(Tag)                                                              \
-  /* src and dst on the same device, in q's order */                                                \
-  void copy_rect(Tag, Queue& q, const void* src, const Rect& s, void* dst, const Rect& d);          \
-  /* device region -> compact host memory */                                                        \
-  void read_rect(Tag, Queue& q, const void* src, const Rect& s, void* host, bool blocking);         \
-  /* compact host memory -> device region */                                                        \
+#define TS_SKEL_TRANSFER_DECLARE(Tag)                                                       \
+  /* src and dst on the same device, in q's order */                                        \
+  void copy_rect(Tag, Queue& q, const void* src, const Rect& s, void* dst, const Rect& d);  \
+  /* device region -> compact host memory */                                                \
+  void read_rect(Tag, Queue& q, const void* src, const Rect& s, void* host, bool blocking); \
+  /* compact host memory -> device region */                                                \
   void write_rect(Tag, Queue& q, void* dst, const Rect& d, const void* host, bool blocking);
 
 TS_SKEL_TRANSFER_DECLARE(CpuTag)

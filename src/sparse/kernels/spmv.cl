@@ -32,7 +32,8 @@ __kernel void csr_scalar(long rows, IDX rp, IDX col, VAL val, VAL x, __global ts
 #ifndef TS_SPMV_CHAINS
 #define TS_SPMV_CHAINS 1
 #endif
-__kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x, __global ts_value* y) {
+__kernel void csr_vector(long rows, int lanes, IDX rp, IDX col, VAL val, VAL x,
+                         __global ts_value* y) {
   __local ts_value part[TS_SPMV_GROUP];
   const int w = lanes / TS_SPMV_CHAINS, lid = get_local_id(0), t = lid % w;
   const long i = get_global_id(0) / w;
@@ -54,7 +55,8 @@ __kernel void ell_subsection(long n, long width, long L, long nsub, IDX col, VAL
   const long g = get_global_id(0);
   if (g >= n * nsub) return;
   const long s = g % n, q = g / n;
-  partial[g] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, q * L * n + s, min((q + 1) * L, width) * n, n);
+  partial[g] =
+      ts_spmv_gather(TS_SPMV_ZERO, col, val, x, q * L * n + s, min((q + 1) * L, width) * n, n);
 }
 
 __kernel void ell_reduce(long n, long nsub, int mapped, IDX map, __global const ts_value* partial,
@@ -64,23 +66,26 @@ __kernel void ell_reduce(long n, long nsub, int mapped, IDX map, __global const 
 }
 
 /* Thesis ELL V2: one work-item per row. */
-__kernel void ell_row(long n, long width, int mapped, IDX map, IDX col, VAL val, VAL x, __global ts_value* y) {
+__kernel void ell_row(long n, long width, int mapped, IDX map, IDX col, VAL val, VAL x,
+                      __global ts_value* y) {
   const long s = get_global_id(0);
   if (s < n) y[ROW_OF(map, mapped, s)] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, s, width * n, n);
 }
 
 /* ---- SELL-C-sigma: one work-item per (sorted) row ------------------------------ */
-__kernel void sell(long rows, int C, int mapped, IDX map, IDX sp, IDX col, VAL val, VAL x, __global ts_value* y) {
+__kernel void sell(long rows, int C, int mapped, IDX map, IDX sp, IDX col, VAL val, VAL x,
+                   __global ts_value* y) {
   const long p = get_global_id(0);
   if (p >= rows) return;
   const long s = p / C;
-  y[ROW_OF(map, mapped, p)] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[s] + p % C, sp[s + 1], C);
+  y[ROW_OF(map, mapped, p)] =
+      ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[s] + p % C, sp[s + 1], C);
 }
 
 /* ---- BCSR (si, sj: in-block row and column strides) ------------------------------ */
 /* Thesis V1: one work-item per block, writing its r partial row sums. */
-__kernel void bcsr_block(long nblocks, int r, int c, long si, long sj, long cols, IDX col, VAL val, VAL x,
-                         __global ts_value* partial) {
+__kernel void bcsr_block(long nblocks, int r, int c, long si, long sj, long cols, IDX col, VAL val,
+                         VAL x, __global ts_value* partial) {
   const long b = get_global_id(0);
   if (b >= nblocks) return;
   const long first = (long)col[b] * c;
@@ -91,8 +96,8 @@ __kernel void bcsr_block(long nblocks, int r, int c, long si, long sj, long cols
 
 /* Thesis V2 (row-major blocks) and V3 (column-major): one work-item per
  * (block, in-block row). */
-__kernel void bcsr_block_row(long nblocks, int r, int c, long si, long sj, long cols, IDX col, VAL val, VAL x,
-                             __global ts_value* partial) {
+__kernel void bcsr_block_row(long nblocks, int r, int c, long si, long sj, long cols, IDX col,
+                             VAL val, VAL x, __global ts_value* partial) {
   const long g = get_global_id(0);
   if (g >= nblocks * r) return;
   const long b = g / r, i = g % r, first = (long)col[b] * c;
@@ -101,25 +106,27 @@ __kernel void bcsr_block_row(long nblocks, int r, int c, long si, long sj, long 
 }
 
 /* The thesis's reduction: one work-item per stored scalar row. */
-__kernel void bcsr_reduce(long nbr, int r, long rows, int mapped, IDX map, IDX rp, __global const ts_value* partial,
-                          __global ts_value* y) {
+__kernel void bcsr_reduce(long nbr, int r, long rows, int mapped, IDX map, IDX rp,
+                          __global const ts_value* partial, __global ts_value* y) {
   const long g = get_global_id(0);
   if (g >= nbr * r) return;
   const long sb = g / r, i = g % r, row = ROW_OF(map, mapped, sb) * r + i;
-  if (row < rows) y[row] = ts_spmv_sum(TS_SPMV_ZERO, partial, (long)rp[sb] * r + i, (long)rp[sb + 1] * r + i, r);
+  if (row < rows)
+    y[row] = ts_spmv_sum(TS_SPMV_ZERO, partial, (long)rp[sb] * r + i, (long)rp[sb + 1] * r + i, r);
 }
 
 /* One warp of TS_SPMV_WARP work-items per block row, column-major blocks of
  * at most 32 values: 32 / (r*c) blocks per step, read contiguously; the
  * lanes of each in-block row are reduced through local memory in lane order. */
-__kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped, IDX map, IDX rp, IDX col, VAL val,
-                        VAL x, __global ts_value* y) {
+__kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped, IDX map, IDX rp,
+                        IDX col, VAL val, VAL x, __global ts_value* y) {
   __local ts_value part[TS_SPMV_GROUP];
   const int lid = get_local_id(0), lane = lid % TS_SPMV_WARP, bs = r * c, bps = TS_SPMV_WARP / bs;
   const long sb = get_global_id(0) / TS_SPMV_WARP;
   ts_value acc = TS_SPMV_ZERO;
   if (sb < nbr && lane < bps * bs)
-    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb + 1], lane / bs, bps, lane % bs, r, c, cols);
+    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb + 1], lane / bs, bps, lane % bs, r, c,
+                            cols);
   part[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (sb >= nbr || lane >= r) return;
@@ -136,8 +143,9 @@ __kernel void bcsr_warp(long nbr, int r, int c, long rows, long cols, int mapped
 /* bell-bi too (block-row index, has_len: only the real blocks of each block
  * row; built with -DTS_SPMV_BLOCK=b for b x b blocks, which makes r, c, ir and
  * iscale compile-time constants, as CUDA's bell_row_k<K, RB>). */
-__kernel void bell_row(long n, long width, int r_, int c_, long rows, long cols, int mapped, IDX map, int ir_,
-                       int iscale_, int has_len, IDX len, IDX col, VAL val, VAL x, __global ts_value* y) {
+__kernel void bell_row(long n, long width, int r_, int c_, long rows, long cols, int mapped,
+                       IDX map, int ir_, int iscale_, int has_len, IDX len, IDX col, VAL val, VAL x,
+                       __global ts_value* y) {
 #if defined(TS_SPMV_BLOCK)
   const int r = TS_SPMV_BLOCK, c = TS_SPMV_BLOCK, ir = TS_SPMV_BLOCK, iscale = TS_SPMV_BLOCK;
 #else
@@ -148,15 +156,17 @@ __kernel void bell_row(long n, long width, int r_, int c_, long rows, long cols,
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;
   const long k1 = has_len ? (long)len[R / r] : width;
 #if defined(TS_SPMV_BLOCK)
-  if (row < rows) y[row] = ts_spmv_bell_row_ix_ahead(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
+  if (row < rows)
+    y[row] = ts_spmv_bell_row_ix_ahead(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
 #else
-  if (row < rows) y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
+  if (row < rows)
+    y[row] = ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, cols);
 #endif
 }
 
 /* Thesis BELL V2: one work-item per stored block row, block-row index. */
-__kernel void bell_block_row(long nb, long width, int r, int c, long rows, long cols, int mapped, IDX map, IDX col,
-                             VAL val, VAL x, __global ts_value* y) {
+__kernel void bell_block_row(long nb, long width, int r, int c, long rows, long cols, int mapped,
+                             IDX map, IDX col, VAL val, VAL x, __global ts_value* y) {
   const long sb = get_global_id(0);
   if (sb >= nb) return;
   const long n = nb * r;
@@ -165,7 +175,8 @@ __kernel void bell_block_row(long nb, long width, int r, int c, long rows, long 
   for (long s = 0; s < width; ++s) {
     const long first = (long)col[s * nb + sb] * c;
     const int nc = TS_SPMV_BLOCK_COLS(first, c, cols);
-    for (int i = 0; i < r; ++i) acc[i] = ts_spmv_block_row(acc[i], val + s * c * n + sb * r + i, n, x, first, nc);
+    for (int i = 0; i < r; ++i)
+      acc[i] = ts_spmv_block_row(acc[i], val + s * c * n + sb * r + i, n, x, first, nc);
   }
   const long base = ROW_OF(map, mapped, sb) * r;
   for (int i = 0; i < r && base + i < rows; ++i) y[base + i] = acc[i];
@@ -173,26 +184,29 @@ __kernel void bell_block_row(long nb, long width, int r, int c, long rows, long 
 
 /* Thesis BELL V3: the work-group first copies its x window (first, size per
  * group, precomputed) into local memory of dynamic size, then runs BELL. */
-__kernel void bell_window(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map, IDX win,
-                          IDX col, VAL val, VAL x, __global ts_value* y, __local ts_value* xw) {
+__kernel void bell_window(long n, long width, int r, int c, long rows, long cols, int mapped,
+                          IDX map, IDX win, IDX col, VAL val, VAL x, __global ts_value* y,
+                          __local ts_value* xw) {
   const long R = get_global_id(0), g = get_group_id(0);
   const long first = win[2 * g], size = win[2 * g + 1];
   for (long t = get_local_id(0); t < size; t += get_local_size(0)) xw[t] = x[first + t];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (R >= n) return;
   const long row = ROW_OF(map, mapped, R / r) * r + R % r;
-  if (row < rows) y[row] = ts_spmv_bell_row_window(TS_SPMV_ZERO, col, val, xw, first, R, n, width, c, cols);
+  if (row < rows)
+    y[row] = ts_spmv_bell_row_window(TS_SPMV_ZERO, col, val, xw, first, R, n, width, c, cols);
 }
 
 /* BELL with subsections: a work-group of 32 rows x nsub subsections of
  * `slots` block slots; partial sums reduced in subsection order. */
-__kernel void bell_sub(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map, long slots, IDX col,
-                       VAL val, VAL x, __global ts_value* y) {
+__kernel void bell_sub(long n, long width, int r, int c, long rows, long cols, int mapped, IDX map,
+                       long slots, IDX col, VAL val, VAL x, __global ts_value* y) {
   __local ts_value part[TS_SPMV_WARP * TS_SPMV_WARP];
   const long R = get_global_id(0);
   const int lr = get_local_id(0), q = get_local_id(1), nsub = get_local_size(1);
   ts_value acc = TS_SPMV_ZERO;
-  if (R < n) acc = ts_spmv_bell_row(acc, col, val, x, R, n, q * slots, min((q + 1) * slots, width), c, cols);
+  if (R < n)
+    acc = ts_spmv_bell_row(acc, col, val, x, R, n, q * slots, min((q + 1) * slots, width), c, cols);
   part[q * TS_SPMV_WARP + lr] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (q != 0 || R >= n) return;

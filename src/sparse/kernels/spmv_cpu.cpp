@@ -14,7 +14,6 @@ namespace {
 
 using namespace point;
 
-
 long row_of(const index_t* map, bool mapped, long i) { return mapped ? map[i] : i; }
 
 }  // namespace
@@ -42,7 +41,8 @@ void csr(CpuTag, Queue&, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& xb, B
   for (long i = 0; i < a.rows; ++i) {
     K part[TS_SPMV_WARP];
     part[0] = K{};  // lanes >= 1 fills it; this tells the compiler so
-    for (int t = 0; t < lanes; ++t) part[t] = ts_spmv_gather(K{}, col, val, x, rp[i] + t, rp[i + 1], lanes);
+    for (int t = 0; t < lanes; ++t)
+      part[t] = ts_spmv_gather(K{}, col, val, x, rp[i] + t, rp[i + 1], lanes);
     for (int h = lanes / 2; h > 0; h /= 2)
       for (int t = 0; t < h; ++t) part[t] = ts_spmv_add(part[t], part[t + h]);
     y[i] = part[0];
@@ -64,7 +64,8 @@ void ell(CpuTag, Queue&, const DeviceEll<V>& a, Kernel k, const Buffer<V>& xb, B
       acc = ts_spmv_gather(acc, col, val, x, s, end, n);
     } else {  // partial sums per subsection, then their sum (the reduction kernel)
       for (long q = 0; q < a.subsections(); ++q)
-        acc = ts_spmv_add(acc, ts_spmv_gather(K{}, col, val, x, q * L * n + s, std::min(end, (q + 1) * L * n), n));
+        acc = ts_spmv_add(acc, ts_spmv_gather(K{}, col, val, x, q * L * n + s,
+                                              std::min(end, (q + 1) * L * n), n));
     }
     y[row_of(map, a.mapped, s)] = acc;
   }
@@ -80,7 +81,8 @@ void sell(CpuTag, Queue&, const DeviceSell<V>& a, Kernel, const Buffer<V>& xb, B
 #pragma omp parallel for schedule(static)
   for (long p = 0; p < a.slices * C; ++p) {
     const long s = p / C;
-    if (p < a.rows) y[row_of(map, a.mapped, p)] = ts_spmv_gather(K{}, col, val, x, sp[s] + p % C, sp[s + 1], C);
+    if (p < a.rows)
+      y[row_of(map, a.mapped, p)] = ts_spmv_gather(K{}, col, val, x, sp[s] + p % C, sp[s + 1], C);
   }
 }
 
@@ -94,15 +96,16 @@ void bcsr(CpuTag, Queue&, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& xb,
   const long bs = a.block.size();
   const bool row_major = a.block.layout == BlockLayout::row_major;
   const long si = row_major ? c : 1, sj = row_major ? 1 : r;  // in-block row / column strides
-  const int bs_int = r * c, bps = TS_SPMV_WARP / std::max(1, bs_int);  // bcsr-warp: blocks per warp step
+  const int bs_int = r * c,
+            bps = TS_SPMV_WARP / std::max(1, bs_int);  // bcsr-warp: blocks per warp step
 #pragma omp parallel for schedule(static)
   for (long sb = 0; sb < a.stored_block_rows; ++sb) {
     const long first_row = row_of(map, a.mapped, sb) * r;
     K part[TS_SPMV_WARP];
     if (k == Kernel::bcsr_warp)
       for (int lane = 0; lane < bps * bs_int; ++lane)
-        part[lane] = ts_spmv_bcsr_lane(K{}, col, val, x, rp[sb], rp[sb + 1], lane / bs_int, bps, lane % bs_int, r, c,
-                                       a.cols);
+        part[lane] = ts_spmv_bcsr_lane(K{}, col, val, x, rp[sb], rp[sb + 1], lane / bs_int, bps,
+                                       lane % bs_int, r, c, a.cols);
     for (int i = 0; i < r && first_row + i < a.rows; ++i) {
       K acc{};
       if (k == Kernel::bcsr_warp) {
@@ -123,7 +126,8 @@ void bcsr(CpuTag, Queue&, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& xb,
 template <class V>
 void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb, Buffer<V>& yb) {
   using K = kernel_value_t<V>;
-  const index_t *col = idx(a.col), *map = idx(a.block_row_map), *len = a.lengths.size() ? idx(a.lengths) : nullptr;
+  const index_t *col = idx(a.col), *map = idx(a.block_row_map),
+                *len = a.lengths.size() ? idx(a.lengths) : nullptr;
   const K *val = in(a.val), *x = in(xb);
   K* y = out(yb);
   const int r = a.block.r, c = a.block.c;
@@ -148,23 +152,27 @@ void bell(CpuTag, Queue&, const DeviceBell<V>& a, Kernel k, const Buffer<V>& xb,
         v = acc[i];
       } else if (k == Kernel::bell_sub) {
         for (long q = 0; q < a.subsections(); ++q)
-          v = ts_spmv_add(v, ts_spmv_bell_row(K{}, col, val, x, row, n, q * a.sub_slots,
-                                              std::min<long>(a.width, (q + 1) * a.sub_slots), c, a.cols));
+          v = ts_spmv_add(
+              v, ts_spmv_bell_row(K{}, col, val, x, row, n, q * a.sub_slots,
+                                  std::min<long>(a.width, (q + 1) * a.sub_slots), c, a.cols));
       } else {  // BELL, BELL V3 (same sums; the window only moves x), BELL V4, bell-bi (another index)
         const long k1 = len ? static_cast<long>(len[sb]) : static_cast<long>(a.width);
-        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, a.index_rows(), a.index_scale(), 0, k1, c, a.cols);
+        v = ts_spmv_bell_row_ix(v, col, val, x, row, n, a.index_rows(), a.index_scale(), 0, k1, c,
+                                a.cols);
       }
       y[first_row + i] = v;
     }
   }
 }
 
-#define TS_INSTANTIATE(V)                                                                                \
-  template void fill_zero<V>(CpuTag, Queue&, Buffer<V>&);                                              \
-  template void csr<V>(CpuTag, Queue&, const DeviceCsr<V>&, Kernel, const Buffer<V>&, Buffer<V>&);    \
-  template void ell<V>(CpuTag, Queue&, const DeviceEll<V>&, Kernel, const Buffer<V>&, Buffer<V>&);    \
-  template void sell<V>(CpuTag, Queue&, const DeviceSell<V>&, Kernel, const Buffer<V>&, Buffer<V>&);  \
-  template void bcsr<V>(CpuTag, Queue&, const DeviceBcsr<V>&, Kernel, const Buffer<V>&, Buffer<V>&);  \
+#define TS_INSTANTIATE(V)                                                                          \
+  template void fill_zero<V>(CpuTag, Queue&, Buffer<V>&);                                          \
+  template void csr<V>(CpuTag, Queue&, const DeviceCsr<V>&, Kernel, const Buffer<V>&, Buffer<V>&); \
+  template void ell<V>(CpuTag, Queue&, const DeviceEll<V>&, Kernel, const Buffer<V>&, Buffer<V>&); \
+  template void sell<V>(CpuTag, Queue&, const DeviceSell<V>&, Kernel, const Buffer<V>&,            \
+                        Buffer<V>&);                                                               \
+  template void bcsr<V>(CpuTag, Queue&, const DeviceBcsr<V>&, Kernel, const Buffer<V>&,            \
+                        Buffer<V>&);                                                               \
   template void bell<V>(CpuTag, Queue&, const DeviceBell<V>&, Kernel, const Buffer<V>&, Buffer<V>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE

@@ -17,15 +17,20 @@ namespace {
 
 void check(cusparseStatus_t s, const char* call, std::string_view what) {
   if (s != CUSPARSE_STATUS_SUCCESS)
-    throw BackendError("cuSPARSE", call, static_cast<std::int64_t>(s), cusparseGetErrorString(s), std::string(what));
+    throw BackendError("cuSPARSE", call, static_cast<std::int64_t>(s), cusparseGetErrorString(s),
+                       std::string(what));
 }
 
 template <class V>
 cudaDataType data_type() {
-  if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-  else return CUDA_C_64F;
+  if constexpr (std::is_same_v<V, float>)
+    return CUDA_R_32F;
+  else if constexpr (std::is_same_v<V, double>)
+    return CUDA_R_64F;
+  else if constexpr (std::is_same_v<V, std::complex<float>>)
+    return CUDA_C_32F;
+  else
+    return CUDA_C_64F;
 }
 
 template <class T>
@@ -39,10 +44,14 @@ Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
 
 std::string_view to_string(CusparseKernel k) {
   switch (k) {
-    case CusparseKernel::csr_alg1: return "cusparse-csr-alg1";
-    case CusparseKernel::csr_alg2: return "cusparse-csr-alg2";
-    case CusparseKernel::sell: return "cusparse-sell";
-    case CusparseKernel::bsr: return "cusparse-bsrmv";
+    case CusparseKernel::csr_alg1:
+      return "cusparse-csr-alg1";
+    case CusparseKernel::csr_alg2:
+      return "cusparse-csr-alg2";
+    case CusparseKernel::sell:
+      return "cusparse-sell";
+    case CusparseKernel::bsr:
+      return "cusparse-bsrmv";
   }
   return "?";
 }
@@ -80,24 +89,29 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Csr<V>& a, C
     s_->ptr = upload(device, s.slice_ptr);
     s_->col = upload(device, s.col);
     s_->val = upload(device, s.val);
-    s_->bytes = static_cast<double>(s.val.size() * sizeof(V) + (s.col.size() + s.slice_ptr.size()) * 4);
-    check(cusparseCreateSlicedEll(&s_->mat, a.rows, a.cols, a.nnz(), static_cast<int64_t>(s.val.size()), 32,
-                                  s_->ptr.handle(), s_->col.handle(), s_->val.handle(), CUSPARSE_INDEX_32I,
+    s_->bytes =
+        static_cast<double>(s.val.size() * sizeof(V) + (s.col.size() + s.slice_ptr.size()) * 4);
+    check(cusparseCreateSlicedEll(&s_->mat, a.rows, a.cols, a.nnz(),
+                                  static_cast<int64_t>(s.val.size()), 32, s_->ptr.handle(),
+                                  s_->col.handle(), s_->val.handle(), CUSPARSE_INDEX_32I,
                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, data_type<V>()),
           "cusparseCreateSlicedEll", "cuSPARSE SELL baseline");
   } else {
     s_->ptr = upload(device, a.row_ptr);
     s_->col = upload(device, a.col);
     s_->val = upload(device, a.val);
-    s_->bytes = static_cast<double>(a.val.size() * sizeof(V) + (a.col.size() + a.row_ptr.size()) * 4);
-    check(cusparseCreateCsr(&s_->mat, a.rows, a.cols, a.nnz(), s_->ptr.handle(), s_->col.handle(), s_->val.handle(),
-                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, data_type<V>()),
+    s_->bytes =
+        static_cast<double>(a.val.size() * sizeof(V) + (a.col.size() + a.row_ptr.size()) * 4);
+    check(cusparseCreateCsr(&s_->mat, a.rows, a.cols, a.nnz(), s_->ptr.handle(), s_->col.handle(),
+                            s_->val.handle(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, data_type<V>()),
           "cusparseCreateCsr", "cuSPARSE CSR baseline");
   }
 }
 
 template <Scalar V>
-CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Bcsr<V>& a) : s_(std::make_unique<State>()) {
+CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Bcsr<V>& a)
+    : s_(std::make_unique<State>()) {
   if (device->backend() != Backend::cuda) throw UsageError("cuSPARSE runs on CUDA devices only");
   if (a.block.r != a.block.c || a.rows % a.block.r || a.cols % a.block.c)
     throw UsageError("cuSPARSE bsrmv needs square blocks that divide the matrix");
@@ -112,9 +126,11 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Bcsr<V>& a) 
   // bsrmv has no row map: one row pointer entry per block row
   std::vector<index_t> full(static_cast<std::size_t>(a.block_rows() + 1), 0);
   for (size64 sb = 0; sb < a.stored_block_rows(); ++sb)
-    full[static_cast<std::size_t>(mapped_row(a.block_row_map, sb)) + 1] = a.row_ptr[sb + 1] - a.row_ptr[sb];
+    full[static_cast<std::size_t>(mapped_row(a.block_row_map, sb)) + 1] =
+        a.row_ptr[sb + 1] - a.row_ptr[sb];
   for (std::size_t i = 1; i < full.size(); ++i) full[i] += full[i - 1];
-  const Bcsr<V> rm = a.block.layout == BlockLayout::row_major ? a : with_layout(a, BlockLayout::row_major);
+  const Bcsr<V> rm =
+      a.block.layout == BlockLayout::row_major ? a : with_layout(a, BlockLayout::row_major);
   s_->ptr = upload(device, full);
   s_->col = upload(device, rm.col);
   s_->val = upload(device, rm.val);
@@ -151,20 +167,28 @@ void CusparseSpmv<V>::run(const Buffer<V>& x, Buffer<V>& y) {
     const auto* ci = static_cast<const int*>(s_->col.handle());
     auto call = [&](auto fn, auto t) {
       using T = decltype(t);
-      check(fn(s_->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
-               reinterpret_cast<const T*>(&one), s_->legacy, static_cast<const T*>(s_->val.handle()), rp, ci, bd,
-               static_cast<const T*>(x.handle()), reinterpret_cast<const T*>(&zero), static_cast<T*>(y.handle())),
-            "cusparse<t>bsrmv", "cuSPARSE bsrmv baseline");
+      check(
+          fn(s_->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
+             reinterpret_cast<const T*>(&one), s_->legacy, static_cast<const T*>(s_->val.handle()),
+             rp, ci, bd, static_cast<const T*>(x.handle()), reinterpret_cast<const T*>(&zero),
+             static_cast<T*>(y.handle())),
+          "cusparse<t>bsrmv", "cuSPARSE bsrmv baseline");
     };
-    if constexpr (std::is_same_v<V, float>) call(cusparseSbsrmv, float{});
-    else if constexpr (std::is_same_v<V, double>) call(cusparseDbsrmv, double{});
-    else if constexpr (std::is_same_v<V, std::complex<float>>) call(cusparseCbsrmv, cuComplex{});
-    else call(cusparseZbsrmv, cuDoubleComplex{});
+    if constexpr (std::is_same_v<V, float>)
+      call(cusparseSbsrmv, float{});
+    else if constexpr (std::is_same_v<V, double>)
+      call(cusparseDbsrmv, double{});
+    else if constexpr (std::is_same_v<V, std::complex<float>>)
+      call(cusparseCbsrmv, cuComplex{});
+    else
+      call(cusparseZbsrmv, cuDoubleComplex{});
     return;
   }
   if (!s_->vx) {
-    check(cusparseCreateDnVec(&s_->vx, s_->cols, x.handle(), data_type<V>()), "cusparseCreateDnVec", "x");
-    check(cusparseCreateDnVec(&s_->vy, s_->rows, y.handle(), data_type<V>()), "cusparseCreateDnVec", "y");
+    check(cusparseCreateDnVec(&s_->vx, s_->cols, x.handle(), data_type<V>()), "cusparseCreateDnVec",
+          "x");
+    check(cusparseCreateDnVec(&s_->vy, s_->rows, y.handle(), data_type<V>()), "cusparseCreateDnVec",
+          "y");
   } else {
     check(cusparseDnVecSetValues(s_->vx, x.handle()), "cusparseDnVecSetValues", "x");
     check(cusparseDnVecSetValues(s_->vy, y.handle()), "cusparseDnVecSetValues", "y");
@@ -173,19 +197,20 @@ void CusparseSpmv<V>::run(const Buffer<V>& x, Buffer<V>& y) {
   const cusparseSpMVAlg_t alg = s_->kernel == CusparseKernel::csr_alg1   ? CUSPARSE_SPMV_CSR_ALG1
                                 : s_->kernel == CusparseKernel::csr_alg2 ? CUSPARSE_SPMV_CSR_ALG2
                                                                          : CUSPARSE_SPMV_SELL_ALG1;
-  if (s_->work_size == static_cast<std::size_t>(-1)) {  // first call: workspace and preprocessing, once
+  if (s_->work_size ==
+      static_cast<std::size_t>(-1)) {  // first call: workspace and preprocessing, once
     std::size_t size = 0;
-    check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
-                                  data_type<V>(), alg, &size),
+    check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx,
+                                  &zero, vy, data_type<V>(), alg, &size),
           "cusparseSpMV_bufferSize", "cuSPARSE baseline");
     s_->work = Buffer<unsigned char>(s_->device, std::max<std::size_t>(size, 1));
     s_->work_size = size;
-    check(cusparseSpMV_preprocess(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
-                                  data_type<V>(), alg, s_->work.handle()),
+    check(cusparseSpMV_preprocess(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx,
+                                  &zero, vy, data_type<V>(), alg, s_->work.handle()),
           "cusparseSpMV_preprocess", "cuSPARSE baseline");
   }
-  check(cusparseSpMV(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy, data_type<V>(), alg,
-                     s_->work.handle()),
+  check(cusparseSpMV(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s_->mat, vx, &zero, vy,
+                     data_type<V>(), alg, s_->work.handle()),
         "cusparseSpMV", "cuSPARSE baseline");
 }
 

@@ -23,21 +23,23 @@ template <class V>
 point::kernel_value_t<V>* out(const Buffer<V>& b) {
   return point::values<V>(b.handle());
 }
-inline const index_t* idx(const Buffer<index_t>& b) { return static_cast<const index_t*>(b.handle()); }
+inline const index_t* idx(const Buffer<index_t>& b) {
+  return static_cast<const index_t*>(b.handle());
+}
 
-#define TS_SPMV_DECLARE(Tag)                                                                           \
-  template <class V>                                                                                   \
-  void csr(Tag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);         \
-  template <class V>                                                                                   \
-  void ell(Tag, Queue& q, const DeviceEll<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);         \
-  template <class V>                                                                                   \
-  void sell(Tag, Queue& q, const DeviceSell<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);       \
-  template <class V>                                                                                   \
-  void bcsr(Tag, Queue& q, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);       \
-  template <class V>                                                                                   \
-  void bell(Tag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);       \
-  /* y = 0 (rows of mapped formats that no stored row writes) */                                      \
-  template <class V>                                                                                   \
+#define TS_SPMV_DECLARE(Tag)                                                                    \
+  template <class V>                                                                            \
+  void csr(Tag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);   \
+  template <class V>                                                                            \
+  void ell(Tag, Queue& q, const DeviceEll<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y);   \
+  template <class V>                                                                            \
+  void sell(Tag, Queue& q, const DeviceSell<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y); \
+  template <class V>                                                                            \
+  void bcsr(Tag, Queue& q, const DeviceBcsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y); \
+  template <class V>                                                                            \
+  void bell(Tag, Queue& q, const DeviceBell<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y); \
+  /* y = 0 (rows of mapped formats that no stored row writes) */                                \
+  template <class V>                                                                            \
   void fill_zero(Tag, Queue& q, Buffer<V>& y);
 
 TS_SPMV_DECLARE(CpuTag)

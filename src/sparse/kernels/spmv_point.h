@@ -74,7 +74,8 @@ TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL 
   long p = first;
   for (; p + 3 * step < end; p += 4 * step) {
     const ts_value a0 = val[p], a1 = val[p + step], a2 = val[p + 2 * step], a3 = val[p + 3 * step];
-    const ts_value x0 = x[col[p]], x1 = x[col[p + step]], x2 = x[col[p + 2 * step]], x3 = x[col[p + 3 * step]];
+    const ts_value x0 = x[col[p]], x1 = x[col[p + step]], x2 = x[col[p + 2 * step]],
+                   x3 = x[col[p + 3 * step]];
     acc = ts_spmv_madd(acc, a0, x0);
     acc = ts_spmv_madd(acc, a1, x1);
     acc = ts_spmv_madd(acc, a2, x2);
@@ -96,8 +97,9 @@ TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL 
  * before its products measured slower on both backends (H100: NVIDIA OpenCL
  * case 2 0.199 vs 0.178 ms, 7-point stencil 0.362 vs 0.282 ms; CUDA case 4
  * 0.372 vs 0.347 ms). */
-TS_FN ts_value ts_spmv_gather_chains(int nch, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                     TS_GLOBAL const ts_value* x, long first, long end, long w) {
+TS_FN ts_value ts_spmv_gather_chains(int nch, TS_GLOBAL const int* col,
+                                     TS_GLOBAL const ts_value* val, TS_GLOBAL const ts_value* x,
+                                     long first, long end, long w) {
   if (nch == 1) return ts_spmv_gather(TS_SPMV_ZERO, col, val, x, first, end, w);
   ts_value acc[TS_SPMV_WARP];
   for (int k = 0; k < nch; ++k) acc[k] = TS_SPMV_ZERO;
@@ -113,7 +115,8 @@ TS_FN ts_value ts_spmv_gather_chains(int nch, TS_GLOBAL const int* col, TS_GLOBA
 
 /* acc + sum of v[p] for p = first, first+step, ... < end (reduction of the
  * partial sums of the two-kernel thesis variants). */
-TS_FN ts_value ts_spmv_sum(ts_value acc, TS_GLOBAL const ts_value* v, long first, long end, long step) {
+TS_FN ts_value ts_spmv_sum(ts_value acc, TS_GLOBAL const ts_value* v, long first, long end,
+                           long step) {
   for (long p = first; p < end; p += step) acc = ts_spmv_add(acc, v[p]);
   return acc;
 }
@@ -123,8 +126,8 @@ TS_FN ts_value ts_spmv_sum(ts_value acc, TS_GLOBAL const ts_value* v, long first
  * the distance between in-block columns (1 row-major, r column-major, the
  * number of stored rows in BELL's matrix-wide column-major order); nc < c cuts
  * a block that sticks out of the matrix. */
-TS_FN ts_value ts_spmv_block_row(ts_value acc, TS_GLOBAL const ts_value* row, long sj, TS_GLOBAL const ts_value* x,
-                                 long xfirst, int nc) {
+TS_FN ts_value ts_spmv_block_row(ts_value acc, TS_GLOBAL const ts_value* row, long sj,
+                                 TS_GLOBAL const ts_value* x, long xfirst, int nc) {
   for (int j = 0; j < nc; ++j) acc = ts_spmv_madd(acc, row[j * sj], x[xfirst + j]);
   return acc;
 }
@@ -136,9 +139,10 @@ TS_FN ts_value ts_spmv_block_row(ts_value acc, TS_GLOBAL const ts_value* row, lo
  * and block; the block-row index (ir = r, iscale = c) holds block columns, one
  * load per block, shared by its r rows (bell-bi: 4 instead of 4r index bytes
  * per block, the BCSR model's traffic). The same terms in the same order. */
-TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                   TS_GLOBAL const ts_value* x, long row, long stored_rows, int ir, int iscale,
-                                   long k0, long k1, int c, long cols) {
+TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col,
+                                   TS_GLOBAL const ts_value* val, TS_GLOBAL const ts_value* x,
+                                   long row, long stored_rows, int ir, int iscale, long k0, long k1,
+                                   int c, long cols) {
   const long irow = row / ir, istride = stored_rows / ir;
   for (long k = k0; k < k1; ++k) {
     const long first = (long)col[k * istride + irow] * iscale;
@@ -155,25 +159,27 @@ TS_FN ts_value ts_spmv_bell_row_ix(ts_value acc, TS_GLOBAL const int* col, TS_GL
  * for its index (one memory latency per slot, not two). With a run-time c
  * this form was slower (H200: BELL on NVIDIA OpenCL 1.15x, bell-sub on CUDA
  * 1.16x), so the generic kernels keep the loop above. */
-TS_FN ts_value ts_spmv_bell_row_ix_ahead(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                         TS_GLOBAL const ts_value* x, long row, long stored_rows, int ir,
-                                         int iscale, long k0, long k1, int c, long cols) {
+TS_FN ts_value ts_spmv_bell_row_ix_ahead(ts_value acc, TS_GLOBAL const int* col,
+                                         TS_GLOBAL const ts_value* val, TS_GLOBAL const ts_value* x,
+                                         long row, long stored_rows, int ir, int iscale, long k0,
+                                         long k1, int c, long cols) {
   const long irow = row / ir, istride = stored_rows / ir;
   long next = k0 < k1 ? (long)col[k0 * istride + irow] : 0;
   for (long k = k0; k < k1; ++k) {
     const long first = next * iscale;
     if (k + 1 < k1) next = (long)col[(k + 1) * istride + irow];
     const int nc = TS_SPMV_BLOCK_COLS(first, c, cols);
-    acc = nc == c ? ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, c)
-                  : ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, nc);
+    acc = nc == c
+              ? ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, c)
+              : ts_spmv_block_row(acc, val + k * c * stored_rows + row, stored_rows, x, first, nc);
   }
   return acc;
 }
 
 /* The thesis's BELL kernel (per-scalar-row index) and one subsection of it. */
-TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                TS_GLOBAL const ts_value* x, long row, long stored_rows, long k0, long k1, int c,
-                                long cols) {
+TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col,
+                                TS_GLOBAL const ts_value* val, TS_GLOBAL const ts_value* x,
+                                long row, long stored_rows, long k0, long k1, int c, long cols) {
   return ts_spmv_bell_row_ix(acc, col, val, x, row, stored_rows, 1, 1, k0, k1, c, cols);
 }
 
@@ -184,12 +190,13 @@ TS_FN ts_value ts_spmv_bell_row(ts_value acc, TS_GLOBAL const int* col, TS_GLOBA
  * lanes read consecutive values (coalesced), no division in the loop, and
  * four blocks' loads are issued before their products are added (same order
  * as one block at a time). */
-TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                 TS_GLOBAL const ts_value* x, long b0, long b1, int sub, int bps, int pos, int r,
-                                 int c, long cols) {
+TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col,
+                                 TS_GLOBAL const ts_value* val, TS_GLOBAL const ts_value* x,
+                                 long b0, long b1, int sub, int bps, int pos, int r, int c,
+                                 long cols) {
   const long bs = (long)r * c, j = pos / r;
   long b = b0 + sub;
-  for (; b + 3 * bps < b1; b += 4 * bps) {  /* four blocks' loads in flight */
+  for (; b + 3 * bps < b1; b += 4 * bps) { /* four blocks' loads in flight */
     const long x0 = (long)col[b] * c + j, x1 = (long)col[b + bps] * c + j;
     const long x2 = (long)col[b + 2 * bps] * c + j, x3 = (long)col[b + 3 * bps] * c + j;
     const ts_value a0 = val[b * bs + pos], a1 = val[(b + bps) * bs + pos];
@@ -210,14 +217,16 @@ TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col, TS_GLOB
 /* BELL V3: ts_spmv_bell_row with x read from the work-group's window
  * xw[0, size) = x[xfirst, xfirst + size) in local (shared) memory. The same
  * terms in the same order, so the same result. */
-TS_FN ts_value ts_spmv_bell_row_window(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
-                                       TS_LOCAL const ts_value* xw, long xfirst, long row, long stored_rows,
-                                       long width, int c, long cols) {
+TS_FN ts_value ts_spmv_bell_row_window(ts_value acc, TS_GLOBAL const int* col,
+                                       TS_GLOBAL const ts_value* val, TS_LOCAL const ts_value* xw,
+                                       long xfirst, long row, long stored_rows, long width, int c,
+                                       long cols) {
   for (long k = 0; k < width; ++k) {
     const long first = col[k * stored_rows + row];
     const int nc = TS_SPMV_BLOCK_COLS(first, c, cols);
     TS_GLOBAL const ts_value* v = val + k * c * stored_rows + row;
-    for (int j = 0; j < nc; ++j) acc = ts_spmv_madd(acc, v[j * stored_rows], xw[first - xfirst + j]);
+    for (int j = 0; j < nc; ++j)
+      acc = ts_spmv_madd(acc, v[j * stored_rows], xw[first - xfirst + j]);
   }
   return acc;
 }

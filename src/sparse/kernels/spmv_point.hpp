@@ -49,10 +49,20 @@ using complex_double = Complex<double>;
 #undef TS_COMPLEX
 
 /// The kernel-side type of a value type of the sparse module.
-template <class V> struct kernel_value { using type = V; };
-template <> struct kernel_value<std::complex<float>> { using type = complex_float; };
-template <> struct kernel_value<std::complex<double>> { using type = complex_double; };
-template <class V> using kernel_value_t = typename kernel_value<V>::type;
+template <class V>
+struct kernel_value {
+  using type = V;
+};
+template <>
+struct kernel_value<std::complex<float>> {
+  using type = complex_float;
+};
+template <>
+struct kernel_value<std::complex<double>> {
+  using type = complex_double;
+};
+template <class V>
+using kernel_value_t = typename kernel_value<V>::type;
 
 static_assert(sizeof(kernel_value_t<std::complex<float>>) == sizeof(std::complex<float>));
 static_assert(sizeof(kernel_value_t<std::complex<double>>) == sizeof(std::complex<double>));

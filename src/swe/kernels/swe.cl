@@ -7,7 +7,7 @@
 #include "swe_strip.h"
 #include "swe_thesis_strip.h"
 
-#define TS_THESIS_ARGS                                                                     \
+#define TS_THESIS_ARGS                                                                         \
   long nx, long ny, long w, ts_real k, __global const ts_real *Zs, __global const ts_real *Xs, \
       __global const ts_real *Ys, __global ts_real *Zd, __global ts_real *Xd, __global ts_real *Yd
 
@@ -49,10 +49,11 @@ __kernel void thesis_tile_edge(TS_THESIS_ARGS, __local ts_real* tz, __local ts_r
 
 /* strip-walls: groups of TS_SWE_BLOCK items overlapping by two columns, `strip` rows each */
 __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void thesis_strip(TS_THESIS_ARGS,
-                                                                                    long strip) {
+                                                                                     long strip) {
   __local ts_real xch[2 * 5 * TS_SWE_BLOCK];
   const int t = (int)get_local_id(0);
-  const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t, i0 = 1 + (long)get_group_id(1) * strip;
+  const long j = (long)get_group_id(0) * (TS_SWE_BLOCK - 2) + t,
+             i0 = 1 + (long)get_group_id(1) * strip;
   ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, nx, ny, w, k, j, i0, min(i0 + strip, nx + 1), t,
                       TS_SWE_BLOCK, xch);
 }
@@ -95,7 +96,8 @@ __kernel void thesis_simd4(TS_THESIS_ARGS) {
   vstore4(vload4(q, Zs + row - w), 0, zs);
   vstore4(vload4(q, Xs + row - w), 0, xs);
   vstore4(vload4(q, Ys + row - w), 0, ys);
-  const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, ny, z4, x4, y4);
+  const int mask =
+      ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, ny, z4, x4, y4);
   ts_swe_store4(Zd + row, q, z4, mask);
   ts_swe_store4(Xd + row, q, x4, mask);
   ts_swe_store4(Yd + row, q, y4, mask);
@@ -136,10 +138,10 @@ __kernel void thesis_ghosts(long nx, long ny, long w, __global ts_real* Z, __glo
 
 /* ---- physical model ---- */
 
-#define TS_PHYS_PARAMS                                                                     \
-  long nx, long ny, long w, ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n,    \
-      ts_real cfl, ts_real fixed_dt, int bc0, int bc1, int bc2, int bc3, ts_real bv0,       \
-      ts_real bv1, ts_real bv2, ts_real bv3
+#define TS_PHYS_PARAMS                                                                             \
+  long nx, long ny, long w, ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n,            \
+      ts_real cfl, ts_real fixed_dt, int bc0, int bc1, int bc2, int bc3, ts_real bv0, ts_real bv1, \
+      ts_real bv2, ts_real bv3
 
 __kernel void phys_ghosts(TS_PHYS_PARAMS, int bookkeeping, __global const ts_real* Z,
                           __global ts_real* H, __global ts_real* HU, __global ts_real* HV,
@@ -167,7 +169,8 @@ void ts_swe_block_fold(unsigned int rmax, unsigned int bad, int rate, __local un
   }
   if (t == 0) {
     if (rate) atomic_max(&fl[fl[TS_SWE_STEPS] & 1u], rm[0]);
-    if (bd[0] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE) atomic_min(&fl[TS_SWE_BAD_CELL], bd[0]);
+    if (bd[0] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
+      atomic_min(&fl[TS_SWE_BAD_CELL], bd[0]);
   }
 }
 
@@ -181,7 +184,8 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_upd
   const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
   if (j < ny)
-    ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, &rmax, &bad);
+    ts_swe_strip1(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1,
+                  &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl, TS_SWE_BLOCK);
 }
 
@@ -200,11 +204,12 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_SHARED_BLOCK, 1, 1))) void p
   __local unsigned int rm[TS_SWE_SHARED_BLOCK], bd[TS_SWE_SHARED_BLOCK];
   __local ts_real xch[2 * 8 * TS_SWE_SHARED_BLOCK] __attribute__((aligned(16)));
   const int t = (int)get_local_id(0);
-  const long j = (long)get_group_id(0) * (TS_SWE_SHARED_BLOCK - 2) + t - 1, i0 = (long)get_group_id(1) * strip;
+  const long j = (long)get_group_id(0) * (TS_SWE_SHARED_BLOCK - 2) + t - 1,
+             i0 = (long)get_group_id(1) * strip;
   const long i1 = min(i0 + strip, nx);
   unsigned int rmax = 0u, bad = TS_SWE_NONE;
-  ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1, t,
-                      TS_SWE_SHARED_BLOCK, pf, xch, &rmax, &bad);
+  ts_swe_strip_shared(g, hdry, dx, dy, n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, nx, ny, w, j, i0, i1,
+                      t, TS_SWE_SHARED_BLOCK, pf, xch, &rmax, &bad);
   ts_swe_block_fold(rmax, bad, 1, rm, bd, fl, TS_SWE_SHARED_BLOCK);
 }
 
@@ -220,7 +225,8 @@ __kernel __attribute__((reqd_work_group_size(TS_SWE_BLOCK, 1, 1))) void phys_sta
   if (j < ny) {
     const long c = (i + 2) * w + j + 2;
     ts_real h, hu, hv;
-    if (ts_swe_stage(g, hdry, dx, dy, n, sc[0], stage, BH, BHU, BHV, H, HU, HV, Z, c, w, &h, &hu, &hv))
+    if (ts_swe_stage(g, hdry, dx, dy, n, sc[0], stage, BH, BHU, BHV, H, HU, HV, Z, c, w, &h, &hu,
+                     &hv))
       bad = (unsigned int)(i * ny + j);
     Hd[c] = h;
     HUd[c] = hu;

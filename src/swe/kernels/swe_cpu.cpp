@@ -27,7 +27,8 @@ void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkG
   const T *z = p(src.z), *x = p(src.qx), *y = p(src.qy);
   T *zd = p(dst.z), *xd = p(dst.qx), *yd = p(dst.qy);
   const bool walls = kind == ThesisKernel::walls || kind == ThesisKernel::strip;
-  if (kind == ThesisKernel::simd4) {  // V6: the lanes of 4-vectors, windows copied as the GPUs load them
+  if (kind ==
+      ThesisKernel::simd4) {  // V6: the lanes of 4-vectors, windows copied as the GPUs load them
 #pragma omp parallel for schedule(static)
     for (long i = 1; i <= g.nx; ++i)
       for (long q = 0; 4 * q <= g.ny; ++q) {
@@ -42,7 +43,8 @@ void thesis_update(CpuTag, Queue&, const ThesisGrid& g, ThesisKernel kind, WorkG
         std::copy(z + c - g.w, z + c - g.w + 4, zs);
         std::copy(x + c - g.w, x + c - g.w + 4, xs);
         std::copy(y + c - g.w, y + c - g.w + 4, ys);
-        const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, g.ny, z4, x4, y4);
+        const int mask =
+            ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, g.ny, z4, x4, y4);
         for (int l = 0; l < 4; ++l)
           if (mask & (1 << l)) {
             zd[c + l] = z4[l];
@@ -81,9 +83,11 @@ void phys_ghosts(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, co
   T *h = p(f.z), *hu = p(f.qx), *hv = p(f.qy);
   const T* z = p(zb);
   for (long j = 0; j < g.ny; ++j)
-    ts_swe_ghosts_x(prm.bc[0], prm.bc[1], prm.bc_value[0], prm.bc_value[1], h, hu, hv, z, g.nx, g.w, j);
+    ts_swe_ghosts_x(prm.bc[0], prm.bc[1], prm.bc_value[0], prm.bc_value[1], h, hu, hv, z, g.nx, g.w,
+                    j);
   for (long i = 0; i < g.nx; ++i)
-    ts_swe_ghosts_y(prm.bc[2], prm.bc[3], prm.bc_value[2], prm.bc_value[3], h, hu, hv, z, g.ny, g.w, i);
+    ts_swe_ghosts_y(prm.bc[2], prm.bc[3], prm.bc_value[2], prm.bc_value[3], h, hu, hv, z, g.ny, g.w,
+                    i);
   if (bookkeeping) ts_swe_bookkeeping(p(scalars), p(flags), prm.cfl, prm.fixed_dt);
 }
 
@@ -107,7 +111,9 @@ void update_interior(const PhysGrid& g, const PhysParams<T>& prm, Fields<T>& dst
       hd[c] = h;
       hud[c] = hu;
       hvd[c] = hv;
-      if (rate) rmax = std::max(rmax, ts_swe_rate_bits(ts_swe_rate(prm.g, prm.h_dry, prm.dx, prm.dy, h, hu, hv)));
+      if (rate)
+        rmax = std::max(rmax,
+                        ts_swe_rate_bits(ts_swe_rate(prm.g, prm.h_dry, prm.dx, prm.dy, h, hu, hv)));
     }
   if (rate) {
     std::uint32_t& s = fl[fl[slot::steps] & 1u];
@@ -125,7 +131,8 @@ void phys_update(CpuTag, Queue&, const PhysGrid& g, const PhysParams<T>& prm, co
   const T *h = p(src.z), *hu = p(src.qx), *hv = p(src.qy), *z = p(zb);
   const T dt = p(scalars)[slot::dt];
   update_interior(g, prm, dst, flags, true, [&](long c, T* a, T* b, T* d) {
-    return ts_swe_cell1(prm.g, prm.h_dry, prm.dx, prm.dy, prm.manning, dt, h, hu, hv, z, c, g.w, a, b, d);
+    return ts_swe_cell1(prm.g, prm.h_dry, prm.dx, prm.dy, prm.manning, dt, h, hu, hv, z, c, g.w, a,
+                        b, d);
   });
 }
 

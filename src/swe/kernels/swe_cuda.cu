@@ -83,29 +83,28 @@ __global__ void thesis_tile_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const
   const long gj = long(blockIdx.x) * l1 + threadIdx.x, gi = long(blockIdx.y) * l0 + threadIdx.y;
   if (Halo)
     tiles::ts_swe_thesis_tile_halo(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, gi, gj, threadIdx.y,
-                            threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
+                                   threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
   else
     tiles::ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, gi, gj, threadIdx.y,
-                            threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
+                                   threadIdx.x, l0, l1, tz, tz + tile, tz + 2 * tile);
 }
 
 // strip-walls: blocks of TS_SWE_BLOCK threads overlapping by two columns
 template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK) thesis_strip_k(ThesisArgs a, T k, const T* __restrict__ Zs,
-                                                               const T* __restrict__ Xs,
-                                                               const T* __restrict__ Ys, T* __restrict__ Zd,
-                                                               T* __restrict__ Xd, T* __restrict__ Yd,
-                                                               long strip) {
+__global__ void __launch_bounds__(TS_SWE_BLOCK)
+    thesis_strip_k(ThesisArgs a, T k, const T* __restrict__ Zs, const T* __restrict__ Xs,
+                   const T* __restrict__ Ys, T* __restrict__ Zd, T* __restrict__ Xd,
+                   T* __restrict__ Yd, long strip) {
   __shared__ T xch[2 * 5 * TS_SWE_BLOCK];
   const int t = int(threadIdx.x);
   const long j = long(blockIdx.x) * (TS_SWE_BLOCK - 2) + t, i0 = 1 + long(blockIdx.y) * strip;
-  tiles::ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, j, i0, min(i0 + strip, a.nx + 1),
-                             t, TS_SWE_BLOCK, xch);
+  tiles::ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, j, i0,
+                             min(i0 + strip, a.nx + 1), t, TS_SWE_BLOCK, xch);
 }
 
 template <class T>
-__global__ void thesis_rows_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd, T* Xd,
-                              T* Yd, long items) {
+__global__ void thesis_rows_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
+                              T* Xd, T* Yd, long items) {
   const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < items) tiles::ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, k, t, items);
 }
@@ -150,9 +149,10 @@ __device__ void copy4(const T* src, T* dst, bool negate) {
 // V6, the thesis's float4 SIMD stencil (swe.cl's thesis_simd4): thread
 // (q, i) computes cells 4q .. 4q+3 of row i from 4-vector loads.
 template <class T>
-__global__ void thesis_simd4_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd, T* Xd,
-                               T* Yd) {
-  const long q = long(blockIdx.x) * blockDim.x + threadIdx.x, i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
+__global__ void thesis_simd4_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
+                               T* Xd, T* Yd) {
+  const long q = long(blockIdx.x) * blockDim.x + threadIdx.x,
+             i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
   if (i > a.nx || 4 * q > a.ny) return;
   const long c = i * a.w + 4 * q;
   T zr[12], xr[12], yr[12], zn[4], xn[4], yn[4], zs[4], xs[4], ys[4], z4[4], x4[4], y4[4];
@@ -167,7 +167,8 @@ __global__ void thesis_simd4_k(ThesisArgs a, T k, const T* Zs, const T* Xs, cons
   load4(Zs + c - a.w, zs);
   load4(Xs + c - a.w, xs);
   load4(Ys + c - a.w, ys);
-  const int mask = ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, a.ny, z4, x4, y4);
+  const int mask =
+      ts_swe_thesis_simd4(k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, a.ny, z4, x4, y4);
   store4(Zd + c, z4, mask);
   store4(Xd + c, x4, mask);
   store4(Yd + c, y4, mask);
@@ -211,8 +212,10 @@ __global__ void phys_ghosts_k(Phys<T> a, int bookkeeping, const T* Z, T* H, T* H
                               unsigned* fl) {
   const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
   const PhysParams<T>& p = a.p;
-  if (t < a.ny) ts_swe_ghosts_x(p.bc[0], p.bc[1], p.bc_value[0], p.bc_value[1], H, HU, HV, Z, a.nx, a.w, t);
-  if (t < a.nx) ts_swe_ghosts_y(p.bc[2], p.bc[3], p.bc_value[2], p.bc_value[3], H, HU, HV, Z, a.ny, a.w, t);
+  if (t < a.ny)
+    ts_swe_ghosts_x(p.bc[0], p.bc[1], p.bc_value[0], p.bc_value[1], H, HU, HV, Z, a.nx, a.w, t);
+  if (t < a.nx)
+    ts_swe_ghosts_y(p.bc[2], p.bc[3], p.bc_value[2], p.bc_value[3], H, HU, HV, Z, a.ny, a.w, t);
   if (t == 0 && bookkeeping) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt);
 }
 
@@ -237,25 +240,23 @@ __device__ void block_fold(unsigned rmax, unsigned bad, bool rate, unsigned* fl)
       bad = min(bad, bd[k]);
     }
     if (rate) atomicMax(&fl[fl[TS_SWE_STEPS] & 1u], rmax);
-    if (bad != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE) atomicMin(&fl[TS_SWE_BAD_CELL], bad);
+    if (bad != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
+      atomicMin(&fl[TS_SWE_BAD_CELL], bad);
   }
 }
 
 template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T* __restrict__ Z,
-                                                              const T* __restrict__ H,
-                                                              const T* __restrict__ HU,
-                                                              const T* __restrict__ HV,
-                                                              T* __restrict__ Hd, T* __restrict__ HUd,
-                                                              T* __restrict__ HVd, const T* sc,
-                                                              unsigned* fl, long strip) {
+__global__ void __launch_bounds__(TS_SWE_BLOCK)
+    phys_update_k(Phys<T> a, const T* __restrict__ Z, const T* __restrict__ H,
+                  const T* __restrict__ HU, const T* __restrict__ HV, T* __restrict__ Hd,
+                  T* __restrict__ HUd, T* __restrict__ HVd, const T* sc, unsigned* fl, long strip) {
   const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i0 = long(blockIdx.y) * strip;
   const long i1 = min(i0 + strip, a.nx);
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   if (j < a.ny)
-    tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd, a.nx,
-                         a.ny, a.w, j, i0, i1, &rmax, &bad);
+    tiles::ts_swe_strip1(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
+                         a.nx, a.ny, a.w, j, i0, i1, &rmax, &bad);
   block_fold(rmax, bad, true, fl);
 }
 
@@ -268,7 +269,8 @@ __global__ void __launch_bounds__(TS_SWE_BLOCK) phys_update_k(Phys<T> a, const T
 // copy in the same run).
 // threads per block of the shared-face update (swe_hll_consts.h)
 template <class T>
-constexpr int shared_block = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
+constexpr int shared_block =
+    std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
 
 // Blocks per SM of the shared-face update's bound: every other measured slower (docs/swe-history.md)
 constexpr int kSharedMinBlocks = 4;
@@ -284,16 +286,16 @@ __global__ void __launch_bounds__(shared_block<T>, kSharedMinBlocks)
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
   tiles::ts_swe_strip_shared(p.g, p.h_dry, p.dx, p.dy, p.manning, sc[0], H, HU, HV, Z, Hd, HUd, HVd,
-                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, pf, xch, &rmax, &bad);
+                             a.nx, a.ny, a.w, j, i0, i1, int(threadIdx.x), nt, pf, xch, &rmax,
+                             &bad);
   block_fold<nt>(rmax, bad, true, fl);
 }
 
 template <class T>
-__global__ void __launch_bounds__(TS_SWE_BLOCK) phys_stage_k(Phys<T> a, int stage, const T* Z,
-                                                             const T* BH, const T* BHU,
-                                                             const T* BHV, const T* H, const T* HU,
-                                                             const T* HV, T* Hd, T* HUd, T* HVd,
-                                                             const T* sc, unsigned* fl) {
+__global__ void __launch_bounds__(TS_SWE_BLOCK)
+    phys_stage_k(Phys<T> a, int stage, const T* Z, const T* BH, const T* BHU, const T* BHV,
+                 const T* H, const T* HU, const T* HV, T* Hd, T* HUd, T* HVd, const T* sc,
+                 unsigned* fl) {
   const long j = long(blockIdx.x) * TS_SWE_BLOCK + threadIdx.x, i = blockIdx.y;
   unsigned rmax = 0u, bad = TS_SWE_NONE;
   const PhysParams<T>& p = a.p;
@@ -330,7 +332,8 @@ template <class T>
 void ieee_check(CudaTag, Queue& q, std::uint64_t first, std::uint64_t count,
                 Buffer<std::uint32_t>& counts) {
   const cuda::DeviceGuard guard(ordinal(q));
-  ieee_check_k<T><<<1024, 256, 0, stream(q)>>>(first, count, static_cast<unsigned*>(counts.handle()));
+  ieee_check_k<T>
+      <<<1024, 256, 0, stream(q)>>>(first, count, static_cast<unsigned*>(counts.handle()));
   cuda::check_launch("swe ieee_check");
 }
 
@@ -343,14 +346,14 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     const long items = std::max(1, src.z.device().info().compute_units);
     const int b = wg.is_default() ? 1 : wg.l1;
     thesis_rows_k<T><<<blocks(items, b), b, 0, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
-                                                           p(dst.z), p(dst.qx), p(dst.qy), items);
+                                                            p(dst.z), p(dst.qx), p(dst.qy), items);
     return cuda::check_launch("swe thesis_rows");
   }
   if (kind == ThesisKernel::strip) {
     const long strip = thesis_strip_rows(g);
     const dim3 grid(blocks(g.ny, TS_SWE_BLOCK - 2), blocks(g.nx, strip));
     thesis_strip_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
-                                                          p(dst.z), p(dst.qx), p(dst.qy), strip);
+                                                            p(dst.z), p(dst.qx), p(dst.qy), strip);
     return cuda::check_launch("swe thesis_strip");
   }
   if (wg.is_default()) wg = {8, 32};
@@ -367,15 +370,18 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     // its 12-value windows take 66 (FP32) / 128 (FP64) registers: "max" (1024) does not fit
     static const cudaFuncAttributes fa = [] {  // asked once (every GPU here runs the sm_90 build)
       cudaFuncAttributes f{};
-      cuda::cuda_check(cudaFuncGetAttributes(&f, thesis_simd4_k<T>), "cudaFuncGetAttributes", "swe thesis_simd4");
+      cuda::cuda_check(cudaFuncGetAttributes(&f, thesis_simd4_k<T>), "cudaFuncGetAttributes",
+                       "swe thesis_simd4");
       return f;
     }();
     if (wg.l0 * wg.l1 > fa.maxThreadsPerBlock)
-      throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) + " exceeds the " +
-                       std::to_string(fa.maxThreadsPerBlock) + " threads thesis_simd4 can run (" +
-                       std::to_string(fa.numRegs) + " registers each)");
-    thesis_simd4_k<T><<<dim3(blocks(g.ny / 4 + 1, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
-        a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
+      throw UsageError("block " + std::to_string(wg.l0) + "x" + std::to_string(wg.l1) +
+                       " exceeds the " + std::to_string(fa.maxThreadsPerBlock) +
+                       " threads thesis_simd4 can run (" + std::to_string(fa.numRegs) +
+                       " registers each)");
+    thesis_simd4_k<T>
+        <<<dim3(blocks(g.ny / 4 + 1, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+            a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_simd4");
   }
   if (kind == ThesisKernel::walls) {
@@ -392,10 +398,10 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
                      std::to_string(shared) + " B of shared memory (limit 48 KiB)");
   if (halo)
     thesis_tile_k<T, true><<<grid, block, shared, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
-                                                             p(dst.z), p(dst.qx), p(dst.qy));
+                                                               p(dst.z), p(dst.qx), p(dst.qy));
   else
-    thesis_tile_k<T, false><<<grid, block, shared, stream(q)>>>(a, k, p(src.z), p(src.qx), p(src.qy),
-                                                              p(dst.z), p(dst.qx), p(dst.qy));
+    thesis_tile_k<T, false><<<grid, block, shared, stream(q)>>>(
+        a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
   cuda::check_launch(halo ? "swe thesis_tile_halo" : "swe thesis_tile_edge");
 }
 
@@ -404,12 +410,14 @@ void thesis_ghosts(CudaTag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool ve
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const ThesisArgs a{g.nx, g.ny, g.w};
   if (vector_rows) {  // V1f4: rows as 4-vectors, then the columns (two launches, in order)
-    thesis_ghost_rows4_k<T><<<blocks(g.w / 4, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+    thesis_ghost_rows4_k<T>
+        <<<blocks(g.w / 4, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
     cuda::check_launch("swe thesis_ghost_rows4");
     thesis_ghost_cols_k<T><<<blocks(g.nx, 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
     return cuda::check_launch("swe thesis_ghost_cols");
   }
-  thesis_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
+  thesis_ghosts_k<T>
+      <<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(a, p(f.z), p(f.qx), p(f.qy));
   cuda::check_launch("swe thesis_ghosts");
 }
 
@@ -422,8 +430,9 @@ WorkGroup max_work_group(CudaTag, Device& d) {
 }
 
 template <class T>
-void phys_ghosts(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
-                 Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
+void phys_ghosts(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
+                 const Buffer<T>& zb, Fields<T>& f, Buffer<T>& scalars,
+                 Buffer<std::uint32_t>& flags, bool bookkeeping) {
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
   phys_ghosts_k<T><<<blocks(std::max(g.nx, g.ny), 128), 128, 0, stream(q)>>>(
@@ -432,8 +441,8 @@ void phys_ghosts(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
 }
 
 template <class T>
-void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm, const Buffer<T>& zb,
-                 const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
+void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
+                 const Buffer<T>& zb, const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
   const cuda::DeviceGuard guard(ordinal(q));  // the queue's GPU is current
   const Phys<T> a{g.nx, g.ny, g.w, prm};
@@ -447,8 +456,8 @@ void phys_update(CudaTag, Queue& q, const PhysGrid& g, const PhysParams<T>& prm,
   }
   const dim3 grid(blocks(g.ny, TS_SWE_BLOCK), blocks(g.nx, strip));
   phys_update_k<T><<<grid, TS_SWE_BLOCK, 0, stream(q)>>>(a, p(zb), p(src.z), p(src.qx), p(src.qy),
-                                                        p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
-                                                        p(flags), strip);
+                                                         p(dst.z), p(dst.qx), p(dst.qy), p(scalars),
+                                                         p(flags), strip);
   cuda::check_launch("swe phys_update");
 }
 

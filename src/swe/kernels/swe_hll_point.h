@@ -113,8 +113,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const int both = wl && wr;
   const ts_real sl = ts_swe_min0(both ? smin : (wl ? ul - cl : rf));
   const ts_real sr = ts_swe_max0(both ? smax : (wr ? ur + cr : lf));
-  const ts_real ql = hls * ul, qr = hrs * ur;  /* reconstructed discharges */
-  const ts_real al = ql * ul, ar = qr * ur;    /* advective parts of the momentum flux */
+  const ts_real ql = hls * ul, qr = hrs * ur; /* reconstructed discharges */
+  const ts_real al = ql * ul, ar = qr * ur;   /* advective parts of the momentum flux */
   /* F = a FL - b FR + c (UR - UL) with a = sr/(sr-sl), b = sl/(sr-sl),
    * c = sl sr/(sr-sl): one reciprocal per face (sr - sl >= cl + cr when a
    * side is wet). A dry face takes a = b = c = 0 (no flux) and keeps only
@@ -356,7 +356,8 @@ TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl,
   fl[(s + 1u) & 1u] = 0u;
   if (fl[TS_SWE_BAD_CELL] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
     fl[TS_SWE_BAD_STEP] = s;
-  ts_real dt = fixed_dt > (ts_real)0 ? fixed_dt : (rate > (ts_real)0 ? cfl / rate : (ts_real)INFINITY);
+  ts_real dt =
+      fixed_dt > (ts_real)0 ? fixed_dt : (rate > (ts_real)0 ? cfl / rate : (ts_real)INFINITY);
   const ts_real t = sc[1], target = sc[2];
   ts_real tn = t;
   if (!(target > t)) {

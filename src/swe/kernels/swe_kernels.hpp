@@ -10,35 +10,35 @@
 
 namespace tessera::swe::kernels {
 
-#define TS_SWE_DECLARE(Tag)                                                                        \
+#define TS_SWE_DECLARE(Tag)                                                                       \
   /* thesis model: one step's update of the interior, src -> dst (src == dst: in place) */        \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void thesis_update(Tag, Queue& q, const ThesisGrid& g, ThesisKernel kind, WorkGroup wg, T k,    \
-                     const Fields<T>& src, Fields<T>& dst);                                        \
-  /* thesis model: the reflective ghost frame, rows then columns; vector_rows: */                \
-  /* V1f4's whole-row copies four values at a time (g.w a multiple of 4) */                        \
-  template <class T>                                                                               \
+                     const Fields<T>& src, Fields<T>& dst);                                       \
+  /* thesis model: the reflective ghost frame, rows then columns; vector_rows: */                 \
+  /* V1f4's whole-row copies four values at a time (g.w a multiple of 4) */                       \
+  template <class T>                                                                              \
   void thesis_ghosts(Tag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool vector_rows);         \
-  /* the "Max" work-group of the device (thesis §4.2 rule) */                                     \
-  WorkGroup max_work_group(Tag, Device& d);                                                        \
+  /* the "Max" work-group of the device (thesis §4.2 rule) */                                    \
+  WorkGroup max_work_group(Tag, Device& d);                                                       \
   /* physical model: boundary ghosts + device-side dt bookkeeping (one launch) */                 \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void phys_ghosts(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb, \
-                   Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags,                 \
-                   bool bookkeeping);                                                              \
+                   Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags,                \
+                   bool bookkeeping);                                                             \
   /* physical model: first-order update src -> dst with the fused wave-speed max */               \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void phys_update(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb, \
-                   const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,                       \
-                   Buffer<std::uint32_t>& flags);                                                  \
+                   const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,                      \
+                   Buffer<std::uint32_t>& flags);                                                 \
   /* physical model, second order: one RK2 stage, dst = a*base + (1-a)*(src + dt L(src)) */       \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void phys_stage(Tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,  \
-                  const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,          \
+                  const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,         \
                   Buffer<T>& scalars, Buffer<std::uint32_t>& flags);                              \
   /* self-check of core/kernels/ieee_fast.h: samples first .. first+count-1 */                    \
   /* (ieee_check.h) added to counts[4]; count <= 2^31 */                                          \
-  template <class T>                                                                               \
+  template <class T>                                                                              \
   void ieee_check(Tag, Queue& q, std::uint64_t first, std::uint64_t count,                        \
                   Buffer<std::uint32_t>& counts);
 
@@ -61,19 +61,19 @@ TS_SWE_DECLARE(CudaTag)
 /* Explicit instantiations of every templated kernel for one backend tag and
  * value type; each launcher file ends with TS_SWE_INSTANTIATE(Tag, float) and
  * TS_SWE_INSTANTIATE(Tag, double). */
-#define TS_SWE_INSTANTIATE(Tag, T)                                                                 \
-  template void thesis_update<T>(Tag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,      \
-                                 const Fields<T>&, Fields<T>&);                                    \
-  template void thesis_ghosts<T>(Tag, Queue&, const ThesisGrid&, Fields<T>&, bool);               \
-  template void phys_ghosts<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
-                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&,  \
-                               bool);                                                              \
-  template void phys_update<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
-                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,         \
-                               Buffer<std::uint32_t>&);                                            \
-  template void phys_stage<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                 \
-                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,    \
-                              int, Buffer<T>&, Buffer<std::uint32_t>&);                            \
+#define TS_SWE_INSTANTIATE(Tag, T)                                                               \
+  template void thesis_update<T>(Tag, Queue&, const ThesisGrid&, ThesisKernel, WorkGroup, T,     \
+                                 const Fields<T>&, Fields<T>&);                                  \
+  template void thesis_ghosts<T>(Tag, Queue&, const ThesisGrid&, Fields<T>&, bool);              \
+  template void phys_ghosts<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,               \
+                               const Buffer<T>&, Fields<T>&, Buffer<T>&, Buffer<std::uint32_t>&, \
+                               bool);                                                            \
+  template void phys_update<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,               \
+                               const Buffer<T>&, const Fields<T>&, Fields<T>&, Buffer<T>&,       \
+                               Buffer<std::uint32_t>&);                                          \
+  template void phys_stage<T>(Tag, Queue&, const PhysGrid&, const PhysParams<T>&,                \
+                              const Buffer<T>&, const Fields<T>&, const Fields<T>&, Fields<T>&,  \
+                              int, Buffer<T>&, Buffer<std::uint32_t>&);                          \
   template void ieee_check<T>(Tag, Queue&, std::uint64_t, std::uint64_t, Buffer<std::uint32_t>&);
 
 }  // namespace tessera::swe::kernels

@@ -24,7 +24,9 @@
  * operations on the same values, so the same bits. */
 TS_FN ts_real ts_swe_thesis_sq(ts_real q, ts_real z) { return q * q / z; }
 TS_FN ts_real ts_swe_thesis_cross(ts_real qx, ts_real qy, ts_real z) { return qx * qy / z; }
-TS_FN ts_real ts_swe_thesis_press_of(ts_real sq, ts_real z) { return sq + (ts_real)0.5 * (ts_real)9.8 * z; }
+TS_FN ts_real ts_swe_thesis_press_of(ts_real sq, ts_real z) {
+  return sq + (ts_real)0.5 * (ts_real)9.8 * z;
+}
 
 /* One cell from its four neighbours' values and quotients (ip = i+1, im =
  * i-1, jp = j+1, jm = j-1; P: Qx^2/Z of ip, im; C: Qx*Qy/Z of all four;

@@ -45,8 +45,8 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
                      ts_swe_vel(hn, HU[c + 1], hdry), Z[c + 1], &n_h, &n_l, &n_r, &n_t);
     ts_swe_face_core(g, hdry, hs, ts_swe_vel(hs, HV[c - 1], hdry), ts_swe_vel(hs, HU[c - 1], hdry),
                      Z[c - 1], h0, v0, u0, z0, &s_h, &s_l, &s_r, &s_t);
-    ts_swe_combine(rx, ry, h0, hu0, hv0, e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t, s_h, s_r,
-                   s_t, &h, &hu, &hv);
+    ts_swe_combine(rx, ry, h0, hu0, hv0, e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t, s_h, s_r, s_t,
+                   &h, &hu, &hv);
     if (ts_swe_finish(g, n, dt, hdry, &h, &hu, &hv)) {
       const unsigned int cell = (unsigned int)(i * ny + j);
       *bad = cell < *bad ? cell : *bad;
@@ -98,8 +98,8 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
  * dr, ft) and its next row's state (h, u, v, z). A record is contiguous and
  * 4-value aligned, so each is one vector store and one vector load (the
  * buffer is declared 16-byte aligned) instead of seven scalar ones. */
-#define TS_SWE_XF(p, t) ((((p) * 2) * nt + (t)) * 4)
-#define TS_SWE_XS(p, t) ((((p) * 2 + 1) * nt + (t)) * 4)
+#define TS_SWE_XF(p, t) ((((p)*2) * nt + (t)) * 4)
+#define TS_SWE_XS(p, t) ((((p)*2 + 1) * nt + (t)) * 4)
 /* Storage offsets of the shared-face update are 32-bit (one multiply-add per
  * address instead of 64-bit arithmetic): its launchers take it only for
  * grids of fewer than 2^32 stored values (ts_swe_shared_fits). */
@@ -112,10 +112,10 @@ TS_FN void ts_swe_shared_faces(ts_real g, ts_real hdry, const ts_real* cur, cons
                                const ts_real* nxt, const ts_real* nb, int fast, int wet,
                                ts_real* gs, ts_real* gl, ts_real* nv, ts_real* fn, ts_real* fe) {
   ts_swe_vel2(nxt[0], nxt[1], nxt[2], hdry, fast, wet, gs, &nv[0], &nv[1]);
-  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, wet, gs, gl,
-                &fn[0], &fn[1], &fn[2], &fn[3]);
-  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, wet, gs, gl,
-                &fe[0], &fe[1], &fe[2], &fe[3]);
+  ts_swe_face_k(g, hdry, cur[0], cv[1], cv[0], cur[3], nb[0], nb[2], nb[1], nb[3], fast, wet, gs,
+                gl, &fn[0], &fn[1], &fn[2], &fn[3]);
+  ts_swe_face_k(g, hdry, cur[0], cv[0], cv[1], cur[3], nxt[0], nv[0], nv[1], nxt[3], fast, wet, gs,
+                gl, &fe[0], &fe[1], &fe[2], &fe[3]);
 }
 
 /* Both faces of a row wet on both sides and the next row wet: the common case
@@ -140,11 +140,10 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
                              TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
                              TS_GLOBAL const ts_real* Z, TS_GLOBAL ts_real* Hd,
                              TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
-                             TS_SWE_OFF c, TS_SWE_OFF c4, int pf, TS_SWE_OFF cp, int store, long j, int t,
-                             int tn, int ts, int nt,
-                             int p, TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
-                             const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
-                             unsigned int* rmax, unsigned int* bad) {
+                             TS_SWE_OFF c, TS_SWE_OFF c4, int pf, TS_SWE_OFF cp, int store, long j,
+                             int t, int tn, int ts, int nt, int p, TS_LOCAL ts_real* S,
+                             ts_real* cur, const ts_real* nxt, const ts_real* cv, ts_real* nv,
+                             ts_real* we, ts_real* nb, unsigned int* rmax, unsigned int* bad) {
   /* the guard sums start at -0: -0 + x is x for every x, so the first
    * addition folds away (from +0 it would not: +0 + -0 is +0) */
   ts_real fn[4], fe[4], gs = (ts_real)-0.0, gl = gl0;
@@ -152,7 +151,8 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
     ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 1, &gs, &gl, nv, fn, fe);
   else
     ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 1, 0, &gs, &gl, nv, fn, fe);
-  if (!ts_fast_ok(gs, gl)) ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, 0, &gs, &gl, nv, fn, fe);
+  if (!ts_fast_ok(gs, gl))
+    ts_swe_shared_faces(g, hdry, cur, cv, nxt, nb, 0, 0, &gs, &gl, nv, fn, fe);
   TS_UNROLL for (int k = 0; k < 4; ++k) S[TS_SWE_XF(p, t) + k] = fn[k];
   S[TS_SWE_XS(p, t) + 0] = nxt[0];
   S[TS_SWE_XS(p, t) + 1] = nv[0];
@@ -192,19 +192,21 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
   we[0] = fe[0], we[1] = fe[1], we[2] = fe[2], we[3] = fe[3];
 }
 
-TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
-                               TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n,
+                               ts_real dt, TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
                                TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
-                               TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
-                               long nx, long ny, long w, long j, long i0, long i1, int t, int nt, int pf,
-                               TS_LOCAL ts_real* S, unsigned int* rmax, unsigned int* bad) {
+                               TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd,
+                               TS_GLOBAL ts_real* HVd, long nx, long ny, long w, long j, long i0,
+                               long i1, int t, int nt, int pf, TS_LOCAL ts_real* S,
+                               unsigned int* rmax, unsigned int* bad) {
   const int own = t > 0 && t < nt - 1 && j >= 0 && j < ny;
   const long jc = j < -1 ? -1 : (j > ny ? ny : j); /* ghost columns -1 and ny exist */
   const int tn = t + 1 < nt ? t + 1 : t, ts = t > 0 ? t - 1 : t;
   const ts_real rx = dt / dx, ry = dt / dy, idx = (ts_real)1 / dx, idy = (ts_real)1 / dy;
   const ts_real gl0 = ts_swe_guard0(g, hdry);
   /* storage offsets of row i0 and of the last ghost row (loads past it clamp) */
-  const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2), pfw = (TS_SWE_OFF)pf * ww;
+  const TS_SWE_OFF ww = (TS_SWE_OFF)w, clast = (TS_SWE_OFF)((nx + 3) * w + jc + 2),
+                   pfw = (TS_SWE_OFF)pf * ww;
   TS_SWE_OFF c = (TS_SWE_OFF)((i0 + 2) * w + jc + 2);
   ts_real R[4][4], V[2][2], W[4], NB[4];
   TS_UNROLL for (int k = 0; k < 4; ++k) {
@@ -231,9 +233,10 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       const TS_SWE_OFF cp = ci + pfw < clast ? ci + pfw : clast;
-      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny, i0 + r + k, ci,
-                        c4, pf, cp, own && r + k < rows, j, t, tn, ts, nt, (k + 1) & 1, S, R[k],
-                        R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax, bad);
+      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, Hd, HUd, HVd, ny,
+                        i0 + r + k, ci, c4, pf, cp, own && r + k < rows, j, t, tn, ts, nt,
+                        (k + 1) & 1, S, R[k], R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax,
+                        bad);
     }
     c += 4 * ww;
   }

@@ -10,7 +10,8 @@ long phys_strip_rows(const PhysGrid& g) {
 }
 
 int phys_prefetch_rows() {
-  static const int rows = static_cast<int>(env_int("TESSERA_SWE_PREFETCH", TS_SWE_PREFETCH_ROWS, 0, 64));
+  static const int rows =
+      static_cast<int>(env_int("TESSERA_SWE_PREFETCH", TS_SWE_PREFETCH_ROWS, 0, 64));
   return rows;
 }
 

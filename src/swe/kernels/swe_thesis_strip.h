@@ -27,7 +27,7 @@ TS_FN void ts_swe_thesis_row_at(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_
   *y = ys * Ys[c];
 }
 
-#define TS_SWE_TX(p, k) (((p) * 5 + (k)) * nt)
+#define TS_SWE_TX(p, k) (((p)*5 + (k)) * nt)
 TS_FN void ts_swe_thesis_strip(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_real* Xs,
                                TS_GLOBAL const ts_real* Ys, TS_GLOBAL ts_real* Zd,
                                TS_GLOBAL ts_real* Xd, TS_GLOBAL ts_real* Yd, long nx, long ny,
@@ -62,8 +62,8 @@ TS_FN void ts_swe_thesis_strip(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_r
     ts_swe_thesis_cell_q(k, zp, zm, S[TS_SWE_TX(p, 0) + tn], S[TS_SWE_TX(p, 0) + ts], xp, xm,
                          S[TS_SWE_TX(p, 1) + tn], S[TS_SWE_TX(p, 1) + ts], yp, ym,
                          S[TS_SWE_TX(p, 2) + tn], S[TS_SWE_TX(p, 2) + ts], pp, pm, cp, cm,
-                         S[TS_SWE_TX(p, 3) + tn], S[TS_SWE_TX(p, 3) + ts],
-                         S[TS_SWE_TX(p, 4) + tn], S[TS_SWE_TX(p, 4) + ts], &z, &qx, &qy);
+                         S[TS_SWE_TX(p, 3) + tn], S[TS_SWE_TX(p, 3) + ts], S[TS_SWE_TX(p, 4) + tn],
+                         S[TS_SWE_TX(p, 4) + ts], &z, &qx, &qy);
     if (own) {
       const long c = i * w + j;
       Zd[c] = z;
@@ -74,7 +74,8 @@ TS_FN void ts_swe_thesis_strip(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_r
     zm = z0, xm = x0, ym = y0, pm = p0, cm = c0;
     z0 = zp, x0 = xp, y0 = yp, p0 = pp, c0 = cp, q0 = qp;
     zp = zn, xp = xn, yp = yn;
-    pp = ts_swe_thesis_sq(xp, zp), cp = ts_swe_thesis_cross(xp, yp, zp), qp = ts_swe_thesis_sq(yp, zp);
+    pp = ts_swe_thesis_sq(xp, zp), cp = ts_swe_thesis_cross(xp, yp, zp),
+    qp = ts_swe_thesis_sq(yp, zp);
     zn = za, xn = xa, yn = ya;
   }
 }

@@ -47,8 +47,8 @@ TS_FN void ts_swe_thesis_tile_halo(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const 
   if (gi >= 1 && gi <= nx && gj >= 1 && gj <= ny) {
     ts_real z, qx, qy;
     ts_swe_thesis_cell(k, tz[t + tw], tz[t - tw], tz[t + 1], tz[t - 1], tx[t + tw], tx[t - tw],
-                       tx[t + 1], tx[t - 1], ty[t + tw], ty[t - tw], ty[t + 1], ty[t - 1], &z,
-                       &qx, &qy);
+                       tx[t + 1], tx[t - 1], ty[t + tw], ty[t - tw], ty[t + 1], ty[t - 1], &z, &qx,
+                       &qy);
     Zd[c] = z;
     Xd[c] = qx;
     Yd[c] = qy;
@@ -105,8 +105,8 @@ TS_FN void ts_swe_thesis_tile_edge(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const 
  * thesis's nx / (units - 1) fails with one unit). */
 TS_FN void ts_swe_thesis_rows(TS_GLOBAL const ts_real* Zs, TS_GLOBAL const ts_real* Xs,
                               TS_GLOBAL const ts_real* Ys, TS_GLOBAL ts_real* Zd,
-                              TS_GLOBAL ts_real* Xd, TS_GLOBAL ts_real* Yd, long nx, long ny, long w,
-                              ts_real k, long t, long items) {
+                              TS_GLOBAL ts_real* Xd, TS_GLOBAL ts_real* Yd, long nx, long ny,
+                              long w, ts_real k, long t, long items) {
   const long slice = (nx + items - 1) / items;
   for (long i = 1 + t * slice; i <= nx && i < 1 + (t + 1) * slice; ++i)
     for (long j = 1; j <= ny; ++j) {
