@@ -33,8 +33,8 @@ void run(Elementwise op, T s, const Buffer<T>* x, const Buffer<T>* z, Buffer<T>&
   if (y.empty()) return;
   const ts_size n = y.size(), pack = launch::pack_width<T>(y.device());
   dispatch(y.device(), [&](auto tag) {
-    kernels::ew<T>(tag, y.device().queue(), n / pack + n % pack, n, s, int(op), x ? *x : y,
-                   z ? *z : y, y);
+    kernels::ew<T>(tag, y.device().queue(), n / pack + n % pack, ts_ew_params<T>{n, s, int(op)},
+                   x ? *x : y, z ? *z : y, y);
   });
 }
 
@@ -115,19 +115,20 @@ T Reducer<T>::reduce(int term, int combine, const Buffer<T>& x, const Buffer<T>*
   dispatch(*device_, [&](auto tag) {
     if (o == ReduceOrder::canonical) {
       n = chunks(size);
-      kernels::reduce_chunks<T>(tag, q, n, size, int(t), int(c), x, yy, a_);
+      kernels::reduce_chunks<T>(tag, q, n, ts_fold_params<T>{size, int(t), int(c)}, x, yy, a_);
     } else {
       const ts_size packs = size / launch::pack_width<T>(*device_);
       n = std::min<std::size_t>(
           launch::grid_stride_groups(*device_, (packs + TS_REDUCE_THREADS - 1) / TS_REDUCE_THREADS),
           kernels::kMaxDeviceOrderPartials);
-      kernels::reduce_device<T>(tag, q, n, size, int(t), int(c), x, yy, a_);
+      kernels::reduce_device<T>(tag, q, n, ts_fold_params<T>{size, int(t), int(c)}, x, yy, a_);
     }
     Buffer<T>*in = &a_, *out = &b_;
     while (n > 1) {
       const ts_size m = n;
       n = chunks(m);
-      kernels::reduce_chunks<T>(tag, q, n, m, int(TS_TERM_VALUE), int(c), *in, *in, *out);
+      kernels::reduce_chunks<T>(tag, q, n, ts_fold_params<T>{m, int(TS_TERM_VALUE), int(c)}, *in,
+                                *in, *out);
       std::swap(in, out);
     }
     result = in;

@@ -7,7 +7,7 @@ target_sources(tessera PRIVATE
   dense/matmul.cpp
   dense/kernels/matmul_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  dense/kernels/dense_point.h dense/kernels/dense.cl
+  dense/kernels/dense_params.h dense/kernels/dense_point.h dense/kernels/dense.cl
   dense/kernels/matmul_point.h dense/kernels/matmul.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE dense/kernels/dense_opencl.cpp dense/kernels/matmul_opencl.cpp)

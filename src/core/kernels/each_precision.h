@@ -26,58 +26,22 @@ inline namespace packs16 {
 #define ts_real float
 #define ts_pack float4
 #define TS_PACK 4
-#include TS_POINT_HEADER
-#ifdef TS_POINT_HEADER2
-#include TS_POINT_HEADER2
-#endif
-#ifdef TS_POINT_HEADER3
-#include TS_POINT_HEADER3
-#endif
-#undef ts_real
-#undef ts_pack
-#undef TS_PACK
+#include "core/kernels/one_precision.h"
 #define ts_real double
 #define ts_pack double2
 #define TS_PACK 2
-#include TS_POINT_HEADER
-#ifdef TS_POINT_HEADER2
-#include TS_POINT_HEADER2
-#endif
-#ifdef TS_POINT_HEADER3
-#include TS_POINT_HEADER3
-#endif
-#undef ts_real
-#undef ts_pack
-#undef TS_PACK
+#include "core/kernels/one_precision.h"
 }  // namespace packs16
 #else
 inline namespace packs1 {
 #define ts_real float
 #define ts_pack float
 #define TS_PACK 1
-#include TS_POINT_HEADER
-#ifdef TS_POINT_HEADER2
-#include TS_POINT_HEADER2
-#endif
-#ifdef TS_POINT_HEADER3
-#include TS_POINT_HEADER3
-#endif
-#undef ts_real
-#undef ts_pack
-#undef TS_PACK
+#include "core/kernels/one_precision.h"
 #define ts_real double
 #define ts_pack double
 #define TS_PACK 1
-#include TS_POINT_HEADER
-#ifdef TS_POINT_HEADER2
-#include TS_POINT_HEADER2
-#endif
-#ifdef TS_POINT_HEADER3
-#include TS_POINT_HEADER3
-#endif
-#undef ts_real
-#undef ts_pack
-#undef TS_PACK
+#include "core/kernels/one_precision.h"
 }  // namespace packs1
 #endif
 

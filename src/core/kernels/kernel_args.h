@@ -54,9 +54,11 @@ typedef struct {
 /* Parameter structs: scalars that travel together, declared once and usable
  * in per-point headers, OpenCL and CUDA. In C++ and CUDA a template on the
  * precision (TS_STRUCT(name) is name<ts_real>); in OpenCL a plain struct of
- * the program's precision. Fields are fixed-size types (ts_size, int, ts_uint,
- * ts_real), widest first, so that host and OpenCL device agree on the layout
- * (tests/core/test_kernel_args.cpp checks it on every OpenCL device). */
+ * the program's precision. Declare them in a guarded header included at file
+ * scope (before the per-precision passes), with fixed-size fields (ts_size,
+ * int, ts_uint, ts_real), widest first, so that host and OpenCL device agree
+ * on the layout (dense's ts_ew_params and ts_fold_params: the dense tests on
+ * every OpenCL device would see a disagreement). */
 #if defined(__OPENCL_VERSION__)
 #define TS_PARAMS_STRUCT(name) \
   typedef struct name name;    \

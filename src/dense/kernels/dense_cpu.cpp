@@ -56,30 +56,36 @@ T fold_chunk(std::size_t begin, std::size_t n, const T* x, const T* y) {
   return s[0];
 }
 
+// A CPU reduction: body(x, y, out, term, combine) with the arrays and the
+// fold's term and combine as compile-time constants.
+template <class T, class Body>
+void cpu_fold(const ts_fold_params<T>& p, const Buffer<T>& x, const Buffer<T>& y, Buffer<T>& out,
+              Body body) {
+  const T* xp = launch::device_arg(x);
+  const T* yp = launch::device_arg(y);
+  T* o = launch::device_arg(out);
+  with_constants(p.term, p.combine, [&](auto t, auto c) { body(xp, yp, o, t, c); });
+}
+
 }  // namespace
 
 template <class ts_real>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_chunks) {
-  const ts_real* xp = launch::device_arg(x);
-  const ts_real* yp = launch::device_arg(y);
-  ts_real* o = launch::device_arg(out);
   const auto groups = static_cast<std::ptrdiff_t>(ts_count);
-  with_constants(term, combine, [&](auto t, auto c) {
+  cpu_fold(p, x, y, out, [&](const ts_real* xp, const ts_real* yp, ts_real* o, auto t, auto c) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t g = 0; g < groups; ++g)
-      o[g] = fold_chunk<ts_real, t(), c()>(std::size_t(g) * TS_REDUCE_CHUNK, n, xp, yp);
+      o[g] = fold_chunk<ts_real, t(), c()>(std::size_t(g) * TS_REDUCE_CHUNK, p.n, xp, yp);
   });
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_chunks)
 
+// Device order on the CPU: group g folds the g-th contiguous block.
 template <class ts_real>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_device) {
-  const ts_real* xp = launch::device_arg(x);
-  const ts_real* yp = launch::device_arg(y);
-  ts_real* o = launch::device_arg(out);
   const auto groups = static_cast<std::ptrdiff_t>(ts_count);
-  const std::size_t per = (n + ts_count - 1) / ts_count;
-  with_constants(term, combine, [&](auto t, auto c) {
+  const std::size_t n = p.n, per = (n + ts_count - 1) / ts_count;
+  cpu_fold(p, x, y, out, [&](const ts_real* xp, const ts_real* yp, ts_real* o, auto t, auto c) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t g = 0; g < groups; ++g) {
       const std::size_t b = std::min<std::size_t>(n, g * per),

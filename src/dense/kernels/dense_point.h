@@ -7,6 +7,7 @@
  * Reductions fold a term t(x_i, y_i) with a combine operation, in the
  * canonical order of portable.h or in a device-tuned order. */
 #include "core/kernels/portable.h"
+#include "dense/kernels/dense_params.h"
 
 #ifndef TESSERA_DENSE_POINT_CONSTANTS
 #define TESSERA_DENSE_POINT_CONSTANTS
@@ -115,11 +116,13 @@ TS_FN ts_real ts_combine_identity(ts_real zero, int c) {
  * items from there on update the n % TS_PACK tail elements one each. Launched
  * over n / TS_PACK + n % TS_PACK items. x and z may alias y. */
 #define TS_ARGS_ew(V, IN, OUT) \
-  V(ts_size, n) V(ts_real, s) V(int, op) IN(ts_real, x) IN(ts_real, z) OUT(ts_real, y)
+  V(TS_STRUCT(ts_ew_params), p) IN(ts_real, x) IN(ts_real, z) OUT(ts_real, y)
 TS_ITEM(ew, i) {
+  const int op = p.op;
+  const ts_real s = p.s;
   const int rx = op != TS_EW_FILL;
   const int rz = op == TS_EW_AXPY || op == TS_EW_ADD || op == TS_EW_TRIAD;
-  const ts_size packs = n / TS_PACK;
+  const ts_size packs = p.n / TS_PACK;
   if (i < packs) {
     ts_pack a = TS_ZERO(ts_pack), b = TS_ZERO(ts_pack), r;
     if (rx) a = ((TS_GLOBAL const ts_pack*)x)[i];
@@ -149,8 +152,10 @@ TS_FN void ts_reduce_tree(ts_group g, TS_LOCAL ts_real* s, int combine, ts_real 
 
 /* Canonical order (portable.h): group g folds chunk g of x (and y). */
 #define TS_ARGS_reduce_chunks(V, IN, OUT) \
-  V(ts_size, n) V(int, term) V(int, combine) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
+  V(TS_STRUCT(ts_fold_params), p) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
 TS_GROUP(reduce_chunks, g, s) {
+  const ts_size n = p.n;
+  const int term = p.term, combine = p.combine;
   const ts_size base = g.id * TS_REDUCE_CHUNK;
   ts_real acc = ts_combine_identity((ts_real)0, combine);
   TS_UNROLL for (int k = 0; k < TS_REDUCE_PER_THREAD; ++k) {
@@ -162,8 +167,10 @@ TS_GROUP(reduce_chunks, g, s) {
 
 /* Device order: packs in a grid-stride loop, one partial per group. */
 #define TS_ARGS_reduce_device(V, IN, OUT) \
-  V(ts_size, n) V(int, term) V(int, combine) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
+  V(TS_STRUCT(ts_fold_params), p) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
 TS_GROUP(reduce_device, g, s) {
+  const ts_size n = p.n;
+  const int term = p.term, combine = p.combine;
   const ts_size packs = n / TS_PACK, stride = g.count * TS_REDUCE_THREADS;
   const ts_size gid = g.id * TS_REDUCE_THREADS + g.lid;
   TS_GLOBAL const ts_pack* xv = (TS_GLOBAL const ts_pack*)x;
