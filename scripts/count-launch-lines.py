@@ -9,6 +9,10 @@ and the kernels the module has (OpenCL entry points: `__kernel` in .cl
 files, plus X(each|group|group_dynamic, ...) entries of kernel lists).
 
   scripts/count-launch-lines.py [--rev REV] [--json FILE]
+
+A revision from before the tree followed .clang-format counts differently
+(its lines were longer); the counts are taken after clang-format-14 with the
+tree's .clang-format, so that revisions compare line for line.
 """
 import argparse, json, re, subprocess, sys
 from pathlib import Path
@@ -20,6 +24,11 @@ def strip_comments(text):
 def code_lines(text):
     text = strip_comments(text)
     return sum(1 for l in text.splitlines() if l.strip() and l.strip() not in "{}\\")
+
+def formatted(name, text):
+    out = subprocess.run(["clang-format-14", "--style=file:.clang-format", f"--assume-filename={name}"],
+                         input=text, capture_output=True, text=True)
+    return out.stdout if out.returncode == 0 else text
 
 def files(rev):
     if rev is None:
@@ -41,6 +50,7 @@ def main():
     a = ap.parse_args()
     mods = {}
     for name, text in files(a.rev):
+        text = formatted(name, text)
         mod = name.split("/")[1]
         m = mods.setdefault(mod, {"math": 0, "launch": 0, "kernels": 0})
         n = code_lines(text)
