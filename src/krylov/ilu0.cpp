@@ -253,10 +253,7 @@ void Ilu0<V>::apply(const Buffer<V>& x, Buffer<V>& y) {
   template Ilu0Factors<V> ilu0_factor<V>(const sparse::Csr<V>&, int);                       \
   template std::vector<V> ilu0_solve_host<V>(const Ilu0Factors<V>&, const std::vector<V>&); \
   template class Ilu0<V>;
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-TS_INSTANTIATE(std::complex<float>)
-TS_INSTANTIATE(std::complex<double>)
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::krylov

@@ -111,10 +111,7 @@ std::unique_ptr<LinearOperator<V>> make_preconditioner(const std::string& name,
       const std::string&, std::shared_ptr<Device>, const sparse::Csr<V>&, int);  \
   template std::vector<V> invert_diagonal_blocks<V>(const sparse::Csr<V>&, int); \
   template class BlockJacobi<V>;
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-TS_INSTANTIATE(std::complex<float>)
-TS_INSTANTIATE(std::complex<double>)
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::krylov

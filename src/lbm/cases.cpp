@@ -113,6 +113,18 @@ Case taylor_green(Lattice l, long n, double tau, double u0, long nz) {
   return c;
 }
 
+namespace {
+// A flow past a body of size d: inflow speed u_in, tau from Re.
+Case with_inflow(Case c, double u_in, double re, double d) {
+  c.config.u_in = {u_in, 0, 0};
+  c.config.tau = tau_for(re, u_in, d);
+  c.u0 = {u_in, 0, 0};
+  c.length = d;
+  c.speed = u_in;
+  return c;
+}
+}  // namespace
+
 Case cylinder(Lattice l, Grid g, double d, double re, double u_in) {
   if (l == Lattice::d2q9) g.nz = 1;
   check_side(g.nx, 8, "channel length");
@@ -135,12 +147,7 @@ Case cylinder(Lattice l, Grid g, double d, double re, double u_in) {
         else if (dx * dx + dy * dy <= r * r)
           f = TS_LBM_WALL | TS_LBM_BODY;
       }
-  c.config.u_in = {u_in, 0, 0};
-  c.config.tau = tau_for(re, u_in, d);
-  c.u0 = {u_in, 0, 0};
-  c.length = d;
-  c.speed = u_in;
-  return c;
+  return with_inflow(std::move(c), u_in, re, d);
 }
 
 Case sphere(Grid g, double d, double re, double u_in) {
@@ -166,12 +173,7 @@ Case sphere(Grid g, double d, double re, double u_in) {
         else if (dx * dx + dy * dy + dz * dz <= r * r)
           f = TS_LBM_WALL | TS_LBM_BODY;
       }
-  c.config.u_in = {u_in, 0, 0};
-  c.config.tau = tau_for(re, u_in, d);
-  c.u0 = {u_in, 0, 0};
-  c.length = d;
-  c.speed = u_in;
-  return c;
+  return with_inflow(std::move(c), u_in, re, d);
 }
 
 }  // namespace tessera::lbm
