@@ -45,29 +45,19 @@ struct ThesisArgs {
   long nx, ny, w;
 };
 
-template <class T>
-__global__ void thesis_global_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
-                                T* Xd, T* Yd) {
+// Walls: the walled stencil (ts_swe_thesis_at_walls) instead of the plain one.
+template <class T, bool Walls>
+__global__ void thesis_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd, T* Xd,
+                         T* Yd) {
   const long j = long(blockIdx.x) * blockDim.x + threadIdx.x + 1;
   const long i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
   if (i > a.nx || j > a.ny) return;
   const long c = i * a.w + j;
   T z, qx, qy;
-  ts_swe_thesis_at(Zs, Xs, Ys, c, a.w, k, &z, &qx, &qy);
-  Zd[c] = z;
-  Xd[c] = qx;
-  Yd[c] = qy;
-}
-
-template <class T>
-__global__ void thesis_walls_k(ThesisArgs a, T k, const T* Zs, const T* Xs, const T* Ys, T* Zd,
-                               T* Xd, T* Yd) {
-  const long j = long(blockIdx.x) * blockDim.x + threadIdx.x + 1;
-  const long i = long(blockIdx.y) * blockDim.y + threadIdx.y + 1;
-  if (i > a.nx || j > a.ny) return;
-  const long c = i * a.w + j;
-  T z, qx, qy;
-  ts_swe_thesis_at_walls(Zs, Xs, Ys, i, j, a.nx, a.ny, a.w, k, &z, &qx, &qy);
+  if constexpr (Walls)
+    ts_swe_thesis_at_walls(Zs, Xs, Ys, i, j, a.nx, a.ny, a.w, k, &z, &qx, &qy);
+  else
+    ts_swe_thesis_at(Zs, Xs, Ys, c, a.w, k, &z, &qx, &qy);
   Zd[c] = z;
   Xd[c] = qx;
   Yd[c] = qy;
@@ -362,7 +352,7 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
                      " exceeds CUDA's 1024 threads");
   const dim3 block(wg.l1, wg.l0);
   if (kind == ThesisKernel::global) {
-    thesis_global_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+    thesis_k<T, false><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
         a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_global");
   }
@@ -385,7 +375,7 @@ void thesis_update(CudaTag, Queue& q, const ThesisGrid& g, ThesisKernel kind, Wo
     return cuda::check_launch("swe thesis_simd4");
   }
   if (kind == ThesisKernel::walls) {
-    thesis_walls_k<T><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
+    thesis_k<T, true><<<dim3(blocks(g.ny, wg.l1), blocks(g.nx, wg.l0)), block, 0, stream(q)>>>(
         a, k, p(src.z), p(src.qx), p(src.qy), p(dst.z), p(dst.qx), p(dst.qy));
     return cuda::check_launch("swe thesis_walls");
   }
