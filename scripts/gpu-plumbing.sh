@@ -35,7 +35,7 @@ if [[ -n ${TESTS:-} ]]; then
   summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
   grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
   cuda_filter=$(echo "${SAN_TESTS:-$TESTS}" | sed 's|\([^:]*\)|\1/cuda_*|g')
-  for tool in memcheck racecheck; do
+  for tool in ${SANITIZERS:-memcheck racecheck}; do
     timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
       build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
     summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
