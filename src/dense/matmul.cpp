@@ -2,6 +2,8 @@
 // k == 0 cases, and dispatch to the backend's launcher (or cuBLAS).
 #include "dense/matmul.hpp"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "dense/dense.hpp"
@@ -122,8 +124,15 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
     return;
   }
   // A work-group per tile of C, numbered along its rows (matmul_point.h).
+  // The kernels number groups in int (matmul_point.h): refuse more than that
+  // rather than wrap (unreachable while C fits a device's memory).
   auto tiles = [&](std::size_t rows, std::size_t cols) {
-    return ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
+    const std::size_t groups = ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
+    if (groups > std::size_t(INT32_MAX))
+      throw Error(
+          fmt::format("dense::matmul: {} x {} needs {} work-groups of {} x {}, more than {}", m, n,
+                      groups, rows, cols, INT32_MAX));
+    return groups;
   };
   const ts_size edge = kernels::kMatmulTile;
   dispatch(C.device(), [&](auto tag) {

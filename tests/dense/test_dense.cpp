@@ -12,6 +12,7 @@
 
 #include "core/buffer.hpp"
 #include "dense/dense.hpp"
+#include "dense/kernels/dense_kernels.hpp"
 #include "test_support.hpp"
 
 namespace tessera {
@@ -202,6 +203,24 @@ TEST_P(DenseTest, ReducerReuseAndCapacity) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(r.sum(x), first);
   Buffer<double> big(dev, 5001);
   EXPECT_THROW(r.sum(big), Error);
+}
+
+// The one launcher (core/launch) refuses a launch whose buffers live on two
+// devices, before any work, naming both (two CPU devices: two Device objects).
+TEST(LaunchGuard, BuffersOnTwoDevicesAreRefused) {
+  auto a = open_device("cpu"), b = open_device("cpu");
+  ASSERT_NE(a.get(), b.get());
+  Buffer<float> x(a, 8), y(b, 8);
+  y.copy_from_host(std::vector<float>(8, 5.0f));
+  try {
+    dense::kernels::ew<float>(CpuTag{}, b->queue(), 8, ts_ew_params<float>{8, 2.0f, TS_EW_SCALE}, x,
+                              y, y);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("buffers on different devices"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(y.to_vector(), std::vector<float>(8, 5.0f));  // nothing written
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, DenseTest, ::testing::ValuesIn(test::device_ids()),
