@@ -6,7 +6,7 @@ comments) of the shared C99 headers (*.h: the per-point mathematics and,
 with the one launcher, the kernel bodies), of everything else there (the
 launch code: *_cpu.cpp, *_opencl.cpp, *_cuda.cu, *.cl, *.hpp, *.cuh, *.inc),
 and the kernels the module has (OpenCL entry points: `__kernel` in .cl
-files, plus X(each|group|group_dynamic, ...) entries of kernel lists).
+files, plus X(kind, ...) entries of kernel lists).
 
   scripts/count-launch-lines.py [--rev REV] [--json FILE]
 
@@ -57,7 +57,7 @@ def main():
         text = strip_comments(text)
         if name.endswith(".h"):
             m["math"] += n
-            m["kernels"] += len(re.findall(r"X\((?:each|group|group_dynamic),", text))
+            m["kernels"] += len(re.findall(r"X\((?:each|each_one|group|group_dynamic|group_sized),", text))
         else:
             m["launch"] += n
         if name.endswith(".cl"):

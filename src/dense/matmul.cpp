@@ -87,7 +87,7 @@ void vector_add(const Buffer<T>& a, const Buffer<T>& b, Buffer<T>& c, VecAddVari
       case VecAddVariant::local_static:
         return kernels::vecadd_local_static<T>(tag, q, groups, n, a, b, c);
       case VecAddVariant::local_dynamic:
-        return kernels::vecadd_local_dynamic<T>(tag, q, groups, 2 * TS_VA_GROUP, n, a, b, c);
+        return kernels::vecadd_local_dynamic<T>(tag, q, {groups, 2 * TS_VA_GROUP}, n, a, b, c);
     }
   });
 }

@@ -3,7 +3,7 @@
 
 #include "core/error.hpp"
 #include "sparse/device_matrix.hpp"
-#include "sparse/kernels/spmv_kernels.hpp"
+#include "sparse/kernels/spmv_launch.hpp"
 #include "sparse/kernels/spmv_point.hpp"
 
 namespace tessera::sparse {
@@ -74,13 +74,12 @@ void spmv(const DeviceMatrix<V>& a, const Buffer<V>& x, Buffer<V>& y, Kernel k) 
   Queue& q = a.device().queue();
   const std::shared_ptr<Device>& dev = a.device_ptr();
   dispatch(a.device(), [&](auto tag) {
-    if (a.stored_entries() == 0)
-      return kernels::fill_zero(tag, q, y);  // also no zero-sized launches
+    if (a.stored_entries() == 0) return kernels::zero(tag, q, y);  // also no zero-sized launches
     std::visit(
         overloaded{
             [&](const DeviceCsr<V>& m) { kernels::csr(tag, q, m, k, x, y); },
             [&](const DeviceEll<V>& m) {
-              if (m.stored_rows < m.rows) kernels::fill_zero(tag, q, y);
+              if (m.stored_rows < m.rows) kernels::zero(tag, q, y);
               if (k == Kernel::ell &&
                   m.partial.size() < static_cast<std::size_t>(m.stored_rows * m.subsections()))
                 m.partial =
@@ -90,14 +89,14 @@ void spmv(const DeviceMatrix<V>& a, const Buffer<V>& x, Buffer<V>& y, Kernel k) 
             [&](const DeviceSell<V>& m) { kernels::sell(tag, q, m, k, x, y); },
             [&](const DeviceBcsr<V>& m) {
               if (k == Kernel::bcsr_v1a || k == Kernel::bcsr_v2a) upload_again(m, q);
-              if (m.stored_block_rows < ceil_div(m.rows, m.block.r)) kernels::fill_zero(tag, q, y);
+              if (m.stored_block_rows < ceil_div(m.rows, m.block.r)) kernels::zero(tag, q, y);
               const auto need = static_cast<std::size_t>(m.nblocks * m.block.r);
               if (k != Kernel::bcsr_warp && m.partial.size() < need)
                 m.partial = Buffer<V>(dev, need);
               kernels::bcsr(tag, q, m, k, x, y);
             },
             [&](const DeviceBell<V>& m) {
-              if (m.stored_block_rows < ceil_div(m.rows, m.block.r)) kernels::fill_zero(tag, q, y);
+              if (m.stored_block_rows < ceil_div(m.rows, m.block.r)) kernels::zero(tag, q, y);
               kernels::bell(tag, q, m, k, x, y);
             },
         },

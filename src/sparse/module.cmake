@@ -26,7 +26,7 @@ target_sources(tessera PRIVATE
   sparse/laplacian.cpp
   sparse/kernels/spmv_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  sparse/kernels/spmv_point.h sparse/kernels/spmv.cl)
+  sparse/kernels/spmv_point.h sparse/kernels/spmv_params.h sparse/kernels/spmv.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE sparse/kernels/spmv_opencl.cpp)
 endif()

@@ -1,5 +1,6 @@
 /* The one precision idiom of C++ and CUDA: a per-point header is included
- * once per precision, giving float and double overloads of every function.
+ * once per precision, giving float and double overloads of every function
+ * (ts_value, the element type of kernel_args.h, is ts_real there).
  *
  *   namespace tessera::dense::point {
  *   #define TS_POINT_HEADER "dense/kernels/dense_point.h"
@@ -24,10 +25,12 @@
 #if defined(__CUDACC__)
 inline namespace packs16 {
 #define ts_real float
+#define ts_value float
 #define ts_pack float4
 #define TS_PACK 4
 #include "core/kernels/one_precision.h"
 #define ts_real double
+#define ts_value double
 #define ts_pack double2
 #define TS_PACK 2
 #include "core/kernels/one_precision.h"
@@ -35,10 +38,12 @@ inline namespace packs16 {
 #else
 inline namespace packs1 {
 #define ts_real float
+#define ts_value float
 #define ts_pack float
 #define TS_PACK 1
 #include "core/kernels/one_precision.h"
 #define ts_real double
+#define ts_value double
 #define ts_pack double
 #define TS_PACK 1
 #include "core/kernels/one_precision.h"

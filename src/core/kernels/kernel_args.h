@@ -3,8 +3,12 @@
  * A kernel's arguments are written once, as an X-macro next to its body in the
  * module's per-point header:
  *
- *   #define TS_ARGS_ew(V, IN, OUT) V(ts_real, s) V(int, op) IN(ts_real, x) OUT(ts_real, y)
+ *   #define TS_ARGS_ew(V, IN, OUT) V(ts_value, s) V(int, op) IN(ts_value, x) OUT(ts_value, y)
  *   TS_ITEM(ew, i) { y[i] = ts_ew_apply(op, s, x[i]); }
+ *
+ * ts_value is the element type a kernel is instantiated for: ts_real (float,
+ * double) in most modules, a complex pair (members .x, .y) where a module
+ * lists complex types too (sparse); ts_real is then its real part.
  *
  * V(type, name)   a value copied to the kernel: a scalar or a parameter
  *                 struct (TS_PARAMS_STRUCT below);
@@ -48,17 +52,21 @@ typedef uint32_t ts_uint;
 typedef struct {
   ts_size id;    /* this group, 0 .. count-1 */
   ts_size count; /* groups launched */
-  ts_uint lid;   /* this work-item in its group, 0 .. threads-1 */
+  ts_uint lid;   /* this work-item in its group, 0 .. size-1 */
+  ts_uint size;  /* work-items per group */
+  int variant;   /* the compile-time variant (below), 0 for a kernel without */
 } ts_group;
 
 /* Parameter structs: scalars that travel together, declared once and usable
  * in per-point headers, OpenCL and CUDA. In C++ and CUDA a template on the
- * precision (TS_STRUCT(name) is name<ts_real>); in OpenCL a plain struct of
+ * precision (TS_STRUCT(name) is name<ts_value>, the kernel's element type); in OpenCL a plain struct of
  * the program's precision. Declare them in a guarded header included at file
  * scope (before the per-precision passes), with fixed-size fields (ts_size,
  * int, ts_uint, ts_real), widest first, so that host and OpenCL device agree
  * on the layout (dense's ts_ew_params and ts_fold_params: the dense tests on
- * every OpenCL device would see a disagreement). */
+ * every OpenCL device would see a disagreement). A struct without ts_real
+ * fields is a plain C typedef instead, the same type for every element type
+ * (sparse's ts_spmv_params). */
 #if defined(__OPENCL_VERSION__)
 #define TS_PARAMS_STRUCT(name) \
   typedef struct name name;    \
@@ -68,7 +76,7 @@ typedef struct {
 #define TS_PARAMS_STRUCT(name) \
   template <class ts_real>     \
   struct name
-#define TS_STRUCT(name) name<ts_real>
+#define TS_STRUCT(name) name<ts_value>
 #endif
 
 /* The list, expanded as parameters and as names (each with a leading comma:
@@ -81,43 +89,66 @@ typedef struct {
 #define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
 #define TS_ITEM(K, i) TS_FN void K##_item(ts_size i TS_PARAMS(K))
-#define TS_GROUP(K, g, s) TS_FN void K##_group(ts_group g, TS_LOCAL ts_real* s TS_PARAMS(K))
+#define TS_GROUP(K, g, s) TS_FN void K##_group(ts_group g, TS_LOCAL ts_value* s TS_PARAMS(K))
 
-/* A module lists its kernels once, as X(kind, name, threads, scratch, occupancy):
- *   #define TS_DENSE_KERNELS(X) X(each, ew, 0, 0, 0) X(group, reduce_chunks, 256, 256, 0)
- * kind each:          a TS_ITEM kernel (threads, scratch: 0);
+/* A module lists its kernels once, as X(kind, name, threads, scratch, occupancy, variants):
+ *   #define TS_DENSE_KERNELS(X) X(each, ew, 0, 0, 0, TS_NO_VARIANTS) ...
+ * kind each:          a TS_ITEM kernel, a grid-stride loop over the items
+ *                     (threads, scratch: 0);
+ * kind each_one:      a TS_ITEM kernel, one work-item per item (for items of
+ *                     uneven cost, such as sparse rows: the GPU's scheduler
+ *                     balances many short-lived groups better than a fixed
+ *                     stride);
  * kind group:         a TS_GROUP kernel of `threads` work-items per group and
- *                     `scratch` (>= 1) elements of ts_real local memory;
- * kind group_dynamic: the same with the scratch size given at launch.
+ *                     `scratch` (>= 1) elements of ts_value local memory;
+ * kind group_dynamic: the same with the scratch size given at launch;
+ * kind group_sized:   threads and scratch both given at launch (threads 0).
  * occupancy: 0, or the work-groups per compute unit a group kernel's register
  * budget is cut for (CUDA __launch_bounds__, NVIDIA OpenCL
- * -cl-nv-maxrregcount); an expression that may use ts_real.
+ * -cl-nv-maxrregcount); an expression that may use ts_value.
+ * variants: TS_NO_VARIANTS, or TS_VARIANTS(v1, v2, ...) for a group kernel
+ * compiled once per value of g.variant (a CUDA template argument, an OpenCL
+ * -DTS_VARIANT=v), so that a loop bound or block size in it is a constant;
+ * the launch picks one (launch::Groups::variant).
  * Each backend expands the list with its own generator: in an OpenCL program
  * TS_DENSE_KERNELS(TS_CL_KERNEL); on the host core/launch/launch_*.hpp. */
-#define TS_CL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CL_##kind(K, THREADS, SCRATCH)
+#define TS_CL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) \
+  TS_CL_##kind(K, THREADS, SCRATCH)
 
 #if defined(__OPENCL_VERSION__)
+#ifndef TS_VARIANT
+#define TS_VARIANT 0
+#endif
 #define TS_CL_each(K, THREADS, SCRATCH)                                          \
   __kernel void K(ulong ts_n TS_PARAMS(K)) {                                     \
     for (ulong ts_i = get_global_id(0); ts_i < ts_n; ts_i += get_global_size(0)) \
       K##_item(ts_i TS_NAMES(K));                                                \
   }
-#define TS_CL_GROUP_BODY(K)            \
-  ts_group ts_g;                       \
-  ts_g.id = get_group_id(0);           \
-  ts_g.count = ts_n;                   \
-  ts_g.lid = (ts_uint)get_local_id(0); \
+#define TS_CL_each_one(K, THREADS, SCRATCH)      \
+  __kernel void K(ulong ts_n TS_PARAMS(K)) {     \
+    const ulong ts_i = get_global_id(0);         \
+    if (ts_i < ts_n) K##_item(ts_i TS_NAMES(K)); \
+  }
+#define TS_CL_GROUP_BODY(K)               \
+  ts_group ts_g;                          \
+  ts_g.id = get_group_id(0);              \
+  ts_g.count = ts_n;                      \
+  ts_g.lid = (ts_uint)get_local_id(0);    \
+  ts_g.size = (ts_uint)get_local_size(0); \
+  ts_g.variant = TS_VARIANT;              \
   K##_group(ts_g, ts_scratch TS_NAMES(K));
 #define TS_CL_group(K, THREADS, SCRATCH)                                                          \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(ulong ts_n TS_PARAMS(K)) { \
-    __local ts_real ts_scratch[SCRATCH] __attribute__((aligned(16)));                             \
+    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                            \
     TS_CL_GROUP_BODY(K)                                                                           \
   }
 #define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
-      ulong ts_n, __local ts_real* ts_scratch TS_PARAMS(K)) {           \
+      ulong ts_n, __local ts_value* ts_scratch TS_PARAMS(K)) {          \
     TS_CL_GROUP_BODY(K)                                                 \
   }
+#define TS_CL_group_sized(K, THREADS, SCRATCH) \
+  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_PARAMS(K)) { TS_CL_GROUP_BODY(K) }
 #endif
 
 #endif /* TESSERA_KERNEL_ARGS_H */

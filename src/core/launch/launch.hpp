@@ -3,15 +3,22 @@
 //
 //   namespace tessera::dense::kernels { TS_DENSE_KERNELS(TS_DECLARE_KERNEL) }
 //
-// declares, for a kernel K with TS_ARGS_K(V, IN, OUT) = V(ts_real, s) IN(ts_real, x) OUT(ts_real, y):
-//   template <class ts_real> void K(Tag, Queue&, ts_size count, const ts_real& s,
-//                                   const Buffer<ts_real>& x, Buffer<ts_real>& y);
-// for Tag = CpuTag, OpenCLTag and CudaTag, instantiated for float and double
-// by the backend files (launch_cpu.hpp, launch_opencl.hpp, launch_cuda.cuh).
-// The count (ts_count) is of items (kind each) or work-groups (kinds group);
-// a group_dynamic kernel takes its scratch size in elements after it.
+// declares, for a kernel K with TS_ARGS_K(V, IN, OUT) = V(ts_value, s) IN(ts_value, x) OUT(ts_value, y):
+//   template <class ts_value> void K(Tag, Queue&, ts_size count, const ts_value& s,
+//                                    const Buffer<ts_value>& x, Buffer<ts_value>& y);
+// for Tag = CpuTag, OpenCLTag and CudaTag, instantiated for the module's
+// element types by the backend files (launch_cpu.hpp, launch_opencl.hpp,
+// launch_cuda.cuh): float and double, or the list TS_LAUNCH_TYPES names
+// where the module defines it before expanding its kernel list (sparse adds
+// std::complex<float> and std::complex<double>).
+// The count of kinds each and each_one is of items; group kinds take a
+// launch::Groups (work-groups, and the scratch size, threads and variant
+// where the kind leaves them to the launch); a plain count converts to it.
 #pragma once
+#include <complex>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
@@ -25,31 +32,93 @@
 #define TS_HOST_PARAMS(K) TS_ARGS_##K(TS_H_VALUE, TS_H_IN, TS_H_OUT)
 #define TS_HOST_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
-// The first parameters of a launcher, by kind.
+// The first parameter of a launcher, by kind.
 #define TS_LAUNCH_HEAD_each ts_size ts_count
-#define TS_LAUNCH_HEAD_group ts_size ts_count
-#define TS_LAUNCH_HEAD_group_dynamic ts_size ts_count, [[maybe_unused]] ts_size ts_scratch_elems
+#define TS_LAUNCH_HEAD_each_one ts_size ts_count
+#define TS_LAUNCH_HEAD_group const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_dynamic const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_sized const ::tessera::launch::Groups& ts_shape
 
 #define TS_LAUNCHER_SIGNATURE(Tag, kind, K) \
   void K(Tag, [[maybe_unused]] ::tessera::Queue& q, TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K))
-#define TS_DECLARE_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) \
-  template <class ts_real>                                      \
-  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, kind, K);            \
-  template <class ts_real>                                      \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K);         \
-  template <class ts_real>                                      \
+#define TS_DECLARE_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) \
+  template <class ts_value>                                               \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, kind, K);                      \
+  template <class ts_value>                                               \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K);                   \
+  template <class ts_value>                                               \
   TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K);
 
-// Explicit instantiation of a launcher for both precisions (an alias
+// The element types a module's launchers are instantiated for (a module
+// with other types #defines TS_LAUNCH_TYPES before expanding its list).
+#define TS_REAL_TYPES(M, ...) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
+#define TS_REAL_AND_COMPLEX_TYPES(M, ...) \
+  TS_REAL_TYPES(M, __VA_ARGS__)           \
+  M(::std::complex<float>, __VA_ARGS__) M(::std::complex<double>, __VA_ARGS__)
+#ifndef TS_LAUNCH_TYPES
+#define TS_LAUNCH_TYPES TS_REAL_TYPES
+#endif
+
+// Explicit instantiation of a launcher for every element type (an alias
 // template spells the function type, so the list is not written again).
+#define TS_INSTANTIATE_ONE(T, K, kind) template K##_##kind##_launcher_t<T> K<T>;
 #define TS_INSTANTIATE_LAUNCHER(Tag, kind, K)                                \
-  template <class ts_real>                                                   \
+  template <class ts_value>                                                  \
   using K##_##kind##_launcher_t =                                            \
       void(Tag, ::tessera::Queue&, TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K)); \
-  template K##_##kind##_launcher_t<float> K<float>;                          \
-  template K##_##kind##_launcher_t<double> K<double>;
+  TS_LAUNCH_TYPES(TS_INSTANTIATE_ONE, K, kind)
+
+// The variants column of a kernel list (kernel_args.h): a type, written so
+// that its commas stay inside parentheses through the generators' macros.
+#define TS_NO_VARIANTS decltype(::tessera::launch::variant_list<>())
+#define TS_VARIANTS(...) decltype(::tessera::launch::variant_list<__VA_ARGS__>())
 
 namespace tessera::launch {
+
+/// The shape of a group kernel's launch: `count` work-groups; where the
+/// kernel's kind leaves them to the launch, `scratch` elements of local
+/// memory (group_dynamic, group_sized) and `threads` work-items per group
+/// (group_sized); `variant`, one of the kernel's compiled variants.
+struct Groups {
+  ts_size count = 0;
+  ts_size scratch = 0;
+  unsigned threads = 0;
+  int variant = 0;
+  Groups(ts_size c) : count(c) {}  // NOLINT: a plain count is a Groups
+  Groups(ts_size c, ts_size s, unsigned t = 0, int v = 0)
+      : count(c), scratch(s), threads(t), variant(v) {}
+};
+
+template <int... V>
+std::integer_sequence<int, V...> variant_list();  // only named in decltype
+
+/// The scratch elements of a kind that sizes them at launch: at least one.
+inline ts_size dynamic_scratch(const char* kernel, const Groups& shape) {
+  if (shape.scratch == 0) throw Error(std::string(kernel) + ": a dynamic scratch of 0 elements");
+  return shape.scratch;
+}
+
+/// Calls f(std::integral_constant<int, v>) for the run-time variant `v`,
+/// which must be one of the kernel's compiled ones (0 for a kernel without).
+template <int... Vs, class F>
+void with_variant(std::integer_sequence<int, Vs...>, const char* kernel, int v, F&& f) {
+  if constexpr (sizeof...(Vs) == 0) {
+    if (v != 0)
+      throw Error(std::string(kernel) + ": variant " + std::to_string(v) +
+                  " asked of a kernel without variants");
+    f(std::integral_constant<int, 0>{});
+  } else {
+    const bool found = ((v == Vs ? (f(std::integral_constant<int, Vs>{}), true) : false) || ...);
+    if (!found) {
+      std::string list;
+      ((list += (list.empty() ? "" : ", ") + std::to_string(Vs)), ...);
+      throw Error(std::string(kernel) + ": variant " + std::to_string(v) +
+                  " is not compiled (compiled: " + list + ")");
+    }
+  }
+}
+template <class Seq>
+constexpr bool has_variants = Seq::size() > 0;
 
 /// Work-groups per compute unit that a grid-stride loop launches at most:
 /// CUDA 8 blocks of 256 fill an SM (2048 threads); NVIDIA's OpenCL and PoCL
@@ -77,9 +146,10 @@ inline void same_device(Device*&, const char*) {}
 template <class A, class... Rest>
 void same_device(Device*& d, const char* kernel, const A& a, const Rest&... rest) {
   if constexpr (requires {
-                  a.device();
+                  a.device_ptr();
                   a.handle();
                 }) {
+    if (!a.device_ptr()) return same_device(d, kernel, rest...);  // an unallocated optional array
     if (d && d != &a.device())
       throw Error(std::string(kernel) + ": buffers on different devices (" + d->id() + ", " +
                   a.device().id() + ")");
@@ -88,15 +158,47 @@ void same_device(Device*& d, const char* kernel, const A& a, const Rest&... rest
   same_device(d, kernel, rest...);
 }
 
+/// A complex element on the device: a pair with members .x (real part) and
+/// .y, the bytes of std::complex; CUDA's float2 / double2 in CUDA code (its
+/// 8- and 16-byte loads), this struct in C++.
+template <class R>
+struct alignas(2 * sizeof(R)) Complex {
+  R x, y;
+};
+
+/// The element type kernels see for a host element type T.
+template <class T>
+struct device_value {
+  using type = T;
+};
+#if defined(__CUDACC__)
+template <>
+struct device_value<std::complex<float>> {
+  using type = float2;
+};
+template <>
+struct device_value<std::complex<double>> {
+  using type = double2;
+};
+#else
+template <class R>
+struct device_value<std::complex<R>> {
+  using type = Complex<R>;
+};
+#endif
+template <class T>
+using device_value_t = typename device_value<T>::type;
+static_assert(sizeof(device_value_t<std::complex<double>>) == sizeof(std::complex<double>));
+
 /// What a kernel argument becomes on the CPU and CUDA, where a buffer's
 /// handle is its address: a buffer its element pointer, a value itself.
 template <class T>
-T* device_arg(Buffer<T>& b) {
-  return static_cast<T*>(b.handle());
+device_value_t<T>* device_arg(Buffer<T>& b) {
+  return static_cast<device_value_t<T>*>(b.handle());
 }
 template <class T>
-const T* device_arg(const Buffer<T>& b) {
-  return static_cast<const T*>(b.handle());
+const device_value_t<T>* device_arg(const Buffer<T>& b) {
+  return static_cast<const device_value_t<T>*>(b.handle());
 }
 template <class V>
 const V& device_arg(const V& v) {

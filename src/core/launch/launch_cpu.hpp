@@ -1,8 +1,9 @@
 // CPU generator of the one launcher: a module's _cpu.cpp expands its kernel
-// list with TS_CPU_KERNEL. A kernel of kind each runs its item function in an
-// OpenMP loop over [0, n) (static schedule, so the work split is the same on
-// every run); group kernels are GPU tilings, so the module writes their CPU
-// launcher itself as the plain loop it stands for (the oracle).
+// list with TS_CPU_KERNEL. A kernel of kind each or each_one runs its item
+// function in an OpenMP loop over [0, n) (static schedule, so the work split
+// is the same on every run); group kernels are GPU tilings, so the module
+// writes their CPU launcher itself (TS_LAUNCHER_SIGNATURE) as the plain loop
+// it stands for, summing in the order of the tiling (the oracle).
 #pragma once
 #include <cstddef>
 
@@ -24,15 +25,17 @@ void cpu_for_each(ts_size n, Item item, A... args) {
 #define TS_CPU_ARG(type, name) , ::tessera::launch::device_arg(name)
 #define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_ARG, TS_CPU_ARG)
 
-#define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) TS_CPU_##kind(K)
-#define TS_CPU_each(K)                                                                \
-  template <class ts_real>                                                            \
-  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, each, K) {                                 \
+#define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) TS_CPU_##kind(K, kind)
+#define TS_CPU_each(K, kind)                                                          \
+  template <class ts_value>                                                           \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, kind, K) {                                 \
     ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                \
     ::tessera::launch::cpu_for_each(ts_count, [](ts_size ts_i, const auto&... ts_a) { \
       K##_item(ts_i, ts_a...);                                                        \
     } TS_CPU_ARGS(K));                                                                \
   }                                                                                   \
-  TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, each, K)
-#define TS_CPU_group(K)
-#define TS_CPU_group_dynamic(K)
+  TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, kind, K)
+#define TS_CPU_each_one(K, kind) TS_CPU_each(K, kind)
+#define TS_CPU_group(K, kind)
+#define TS_CPU_group_dynamic(K, kind)
+#define TS_CPU_group_sized(K, kind)

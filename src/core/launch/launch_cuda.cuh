@@ -1,8 +1,10 @@
 // CUDA generator of the one launcher: a module's _cuda.cu expands its kernel
 // list with TS_CUDA_KERNEL. Kind each: a grid-stride loop over [0, n) in
-// blocks of 256 threads, at most launch::groups_per_unit per SM. Kinds group and
-// group_dynamic: n blocks of `threads`, with the scratch array in shared
-// memory (static, or sized at launch).
+// blocks of 256 threads, at most launch::groups_per_unit per SM; each_one:
+// one thread per item. Group kinds: n blocks of `threads` (the list's, or
+// the launch's for group_sized), with the scratch array in shared memory
+// (static, or sized at launch); a kernel with variants is compiled once per
+// variant, as a template argument.
 #pragma once
 #include <algorithm>
 #include <string>
@@ -35,61 +37,113 @@ void cuda_launch(Queue& q, const char* kernel, unsigned blocks, unsigned threads
   cuda::check_launch(kernel);
 }
 
+/// A group kernel's launch: the block size checked, and dynamic shared
+/// memory beyond the default 48 KiB opted into where the device allows it.
+template <class... P, class... A>
+void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, unsigned threads,
+                       std::size_t shared_bytes, void (*k)(P...), A&&... args) {
+  if (threads < 1 || threads > 1024)
+    throw Error(std::string(kernel) + ": " + std::to_string(threads) +
+                " threads per block (CUDA allows 1 to 1024)");
+  if (shared_bytes > 48 * 1024) {
+    const std::size_t most = cuda::device_of(d).properties().sharedMemPerBlockOptin;
+    if (shared_bytes > most)
+      throw Error(std::string(kernel) + ": " + format_bytes(shared_bytes) +
+                  " of shared memory per block; " + d.id() + " allows " + format_bytes(most));
+    cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
+    cuda::cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shared_bytes)),
+                     "cudaFuncSetAttribute", kernel);
+  }
+  cuda_launch(q, kernel, cuda_groups(kernel, groups), threads, shared_bytes, k,
+              std::forward<A>(args)...);
+}
+
 }  // namespace tessera::launch
 
 // Occupancy 0 gives __launch_bounds__(threads, 0): no minimum, the
 // compiler's own register choice (a minimum of 1 would let it take more).
-#define TS_CUDA_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) \
-  TS_CUDA_##kind(K, THREADS, SCRATCH, (OCCUPANCY))
+#define TS_CUDA_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) \
+  TS_CUDA_##kind(K, THREADS, SCRATCH, (OCCUPANCY), VARIANTS)
 
-#define TS_CUDA_each(K, THREADS, SCRATCH, OCC)                                                   \
-  template <class ts_real>                                                                       \
-  __global__ void __launch_bounds__(::tessera::launch::kCudaItemBlock)                           \
-      K##_kernel(ts_size ts_n TS_PARAMS(K)) {                                                    \
-    const ts_size ts_stride = ts_size(gridDim.x) * blockDim.x;                                   \
-    for (ts_size ts_i = ts_size(blockIdx.x) * blockDim.x + threadIdx.x; ts_i < ts_n;             \
-         ts_i += ts_stride)                                                                      \
-      K##_item(ts_i TS_NAMES(K));                                                                \
-  }                                                                                              \
-  template <class ts_real>                                                                       \
-  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, each, K) {                                           \
-    auto& ts_dev = ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                            \
-    if (ts_count == 0) return;                                                                   \
-    ::tessera::launch::cuda_launch(q, #K, ::tessera::launch::cuda_item_blocks(ts_dev, ts_count), \
-                                   ::tessera::launch::kCudaItemBlock, 0, K##_kernel<ts_real>,    \
-                                   ts_count TS_HOST_NAMES(K));                                   \
-  }                                                                                              \
-  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, each, K)
-
-// A group kernel: SCRATCH_DECL declares ts_scratch, SHARED_BYTES is the
-// dynamic shared memory of a launch.
-#define TS_CUDA_GROUP_KERNEL(kind, K, THREADS, OCC, SCRATCH_DECL, SHARED_BYTES)                   \
-  template <class ts_real>                                                                        \
-  __global__ void __launch_bounds__(THREADS, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {         \
-    SCRATCH_DECL                                                                                  \
-    ts_group ts_g;                                                                                \
-    ts_g.id = blockIdx.x;                                                                         \
-    ts_g.count = ts_n;                                                                            \
-    ts_g.lid = threadIdx.x;                                                                       \
-    K##_group(ts_g, ts_scratch TS_NAMES(K));                                                      \
-  }                                                                                               \
-  template <class ts_real>                                                                        \
-  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K) {                                            \
-    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                            \
-    if (ts_count == 0) return;                                                                    \
-    ::tessera::launch::cuda_launch(q, #K, ::tessera::launch::cuda_groups(#K, ts_count), THREADS,  \
-                                   SHARED_BYTES, K##_kernel<ts_real>, ts_count TS_HOST_NAMES(K)); \
-  }                                                                                               \
+#define TS_CUDA_ITEM_LAUNCHER(kind, K, BLOCKS)                                              \
+  template <class ts_value>                                                                 \
+  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K) {                                      \
+    [[maybe_unused]] auto& ts_dev = ::tessera::launch::device_of(#K TS_HOST_NAMES(K));      \
+    if (ts_count == 0) return;                                                              \
+    ::tessera::launch::cuda_launch(q, #K, BLOCKS, ::tessera::launch::kCudaItemBlock, 0,     \
+                                   K##_kernel<::tessera::launch::device_value_t<ts_value>>, \
+                                   ts_count TS_HOST_NAMES(K));                              \
+  }                                                                                         \
   TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, kind, K)
 
-#define TS_CUDA_group(K, THREADS, SCRATCH, OCC) \
-  TS_CUDA_GROUP_KERNEL(                         \
-      group, K, THREADS, OCC, __shared__ __align__(16) ts_real ts_scratch[SCRATCH];, 0)
+#define TS_CUDA_each(K, THREADS, SCRATCH, OCC, VARIANTS)                             \
+  template <class ts_value>                                                          \
+  __global__ void __launch_bounds__(::tessera::launch::kCudaItemBlock)               \
+      K##_kernel(ts_size ts_n TS_PARAMS(K)) {                                        \
+    const ts_size ts_stride = ts_size(gridDim.x) * blockDim.x;                       \
+    for (ts_size ts_i = ts_size(blockIdx.x) * blockDim.x + threadIdx.x; ts_i < ts_n; \
+         ts_i += ts_stride)                                                          \
+      K##_item(ts_i TS_NAMES(K));                                                    \
+  }                                                                                  \
+  TS_CUDA_ITEM_LAUNCHER(each, K, ::tessera::launch::cuda_item_blocks(ts_dev, ts_count))
 
-// Dynamic shared memory is declared as bytes: the float and double
-// instantiations share the extern symbol.
-#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC)                                     \
-  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC,                                      \
-                       extern __shared__ __align__(16) unsigned char ts_dynamic_shared[];   \
-                       ts_real* ts_scratch = reinterpret_cast<ts_real*>(ts_dynamic_shared); \
-                       , ts_scratch_elems * sizeof(ts_real))
+#define TS_CUDA_each_one(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
+  template <class ts_value>                                                                   \
+  __global__ void __launch_bounds__(::tessera::launch::kCudaItemBlock)                        \
+      K##_kernel(ts_size ts_n TS_PARAMS(K)) {                                                 \
+    const ts_size ts_i = ts_size(blockIdx.x) * blockDim.x + threadIdx.x;                      \
+    if (ts_i < ts_n) K##_item(ts_i TS_NAMES(K));                                              \
+  }                                                                                           \
+  TS_CUDA_ITEM_LAUNCHER(                                                                      \
+      each_one, K,                                                                            \
+      ::tessera::launch::cuda_groups(#K, (ts_count + ::tessera::launch::kCudaItemBlock - 1) / \
+                                             ::tessera::launch::kCudaItemBlock))
+
+// A group kernel: SCRATCH_DECL declares ts_scratch; SIZE is the block size
+// in the kernel (a constant where the list fixes it), BLOCK the threads of a
+// launch, SHARED_BYTES its dynamic shared memory.
+#define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, BLOCK,         \
+                             SHARED_BYTES)                                                     \
+  template <class ts_value, int ts_variant>                                                    \
+  __global__ void __launch_bounds__(BOUND, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
+    SCRATCH_DECL                                                                               \
+    ts_group ts_g;                                                                             \
+    ts_g.id = blockIdx.x;                                                                      \
+    ts_g.count = ts_n;                                                                         \
+    ts_g.lid = threadIdx.x;                                                                    \
+    ts_g.size = SIZE;                                                                          \
+    ts_g.variant = ts_variant;                                                                 \
+    K##_group(ts_g, ts_scratch TS_NAMES(K));                                                   \
+  }                                                                                            \
+  template <class ts_value>                                                                    \
+  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K) {                                         \
+    auto& ts_dev = ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                          \
+    if (ts_shape.count == 0) return;                                                           \
+    using ts_device_value = ::tessera::launch::device_value_t<ts_value>;                       \
+    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_shape.variant, [&](auto ts_v) {         \
+      ::tessera::launch::cuda_group_launch(q, ts_dev, #K, ts_shape.count, BLOCK, SHARED_BYTES, \
+                                           K##_kernel<ts_device_value, decltype(ts_v)::value>, \
+                                           ts_shape.count TS_HOST_NAMES(K));                   \
+    });                                                                                        \
+  }                                                                                            \
+  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, kind, K)
+
+#define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                     \
+  TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS,                      \
+                       __shared__ __align__(16) ts_value ts_scratch[SCRATCH]; \
+                       , THREADS, THREADS, 0)
+
+// Dynamic shared memory is declared as bytes: the instantiations for every
+// element type share the extern symbol.
+#define TS_CUDA_DYNAMIC_SCRATCH                                      \
+  extern __shared__ __align__(16) unsigned char ts_dynamic_shared[]; \
+  ts_value* ts_scratch = reinterpret_cast<ts_value*>(ts_dynamic_shared);
+#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
+  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, \
+                       THREADS,                                                                    \
+                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))
+#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
+  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, \
+                       ts_shape.threads,                                                         \
+                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))

@@ -8,9 +8,12 @@
 // built once per precision with precision_options<T>(); the arguments are set
 // in the list's order from the launcher's own parameters, so no argument list
 // is written twice. Kind each: a grid-stride loop in groups of 256, at most
-// launch::groups_per_unit per compute unit; group kinds: n groups of `threads`.
+// launch::groups_per_unit per compute unit; each_one: one work-item per item;
+// group kinds: n groups of `threads`, a kernel with variants built with
+// -DTS_VARIANT=v.
 #pragma once
 #include <algorithm>
+#include <complex>
 #include <string>
 #include <type_traits>
 
@@ -21,13 +24,24 @@ namespace tessera::launch {
 
 constexpr std::size_t kClItemGroup = 256;
 
-/// The one precision idiom in OpenCL: the program's ts_real, its 16-byte
-/// pack and (for double) the fp64 extension.
+/// The one precision idiom in OpenCL: the program's element type ts_value,
+/// its real type ts_real with a 16-byte pack of it, and (for double) the
+/// fp64 extension.
 template <class T>
 std::string precision_options() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-  return std::is_same_v<T, float> ? "-Dts_real=float -Dts_pack=float4 -DTS_PACK=4"
-                                  : "-Dts_real=double -DTS_DOUBLE=1 -Dts_pack=double2 -DTS_PACK=2";
+  if constexpr (std::is_same_v<T, float>)
+    return "-Dts_real=float -Dts_value=float -DTS_COMPLEX=0 -Dts_pack=float4 -DTS_PACK=4";
+  else if constexpr (std::is_same_v<T, double>)
+    return "-Dts_real=double -Dts_value=double -DTS_COMPLEX=0 -DTS_DOUBLE=1 -Dts_pack=double2 "
+           "-DTS_PACK=2";
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return "-Dts_real=float -Dts_value=float2 -DTS_COMPLEX=1 -Dts_pack=float4 -DTS_PACK=4";
+  else {
+    static_assert(std::is_same_v<T, std::complex<double>>,
+                  "an element type OpenCL has no name for");
+    return "-Dts_real=double -Dts_value=double2 -DTS_COMPLEX=1 -DTS_DOUBLE=1 -Dts_pack=double2 "
+           "-DTS_PACK=2";
+  }
 }
 
 template <class T>
@@ -47,62 +61,85 @@ void cl_set_all(const cl::Kernel& k, cl_uint first, const A&... args) {
   (cl_set(k, i++, args), ...);
 }
 
-/// Kind each: n items, grid-stride.
+/// Kinds each (grid-stride) and each_one (one work-item per item): n items.
 template <class T, class... A>
-void cl_for_each(Queue& q, const char* program, const char* kernel, ts_size n, const A&... args) {
+void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool grid_stride,
+              const A&... args) {
   Device& d = device_of(kernel, args...);
   if (n == 0) return;
   cl::Kernel k = opencl::device_of(d).kernel(program, kernel, precision_options<T>());
   cl_set_all(k, 0, static_cast<cl_ulong>(n), args...);
-  const std::size_t items =
-      grid_stride_groups(d, (n + kClItemGroup - 1) / kClItemGroup) * kClItemGroup;
+  const ts_size groups = (n + kClItemGroup - 1) / kClItemGroup;
+  const std::size_t items = (grid_stride ? grid_stride_groups(d, groups) : groups) * kClItemGroup;
   opencl::queue_of(q).launch(k, cl::NDRange(items), cl::NDRange(kClItemGroup), kernel);
 }
 
-/// Kinds group and group_dynamic: n groups of `threads` work-items, with
-/// `scratch` elements of `__local` memory set at launch (0: a static array).
+/// Group kinds: shape.count groups of `threads` work-items, with `scratch`
+/// elements of `__local` memory set at launch (0: a static array).
 /// `occupancy` > 0: built for that many groups per compute unit (NVIDIA:
-/// a register cap, as `__launch_bounds__` gives CUDA the same kernel).
+/// a register cap, as `__launch_bounds__` gives CUDA the same kernel);
+/// `variants`: whether the kernel is built per variant (-DTS_VARIANT).
 template <class T, class... A>
-void cl_groups(Queue& q, const char* program, const char* kernel, ts_size n, std::size_t threads,
-               std::size_t scratch, int occupancy, const A&... args) {
+void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& shape,
+               std::size_t threads, std::size_t scratch, int occupancy, bool variants,
+               const A&... args) {
   Device& d = device_of(kernel, args...);
-  if (n == 0) return;
+  if (shape.count == 0) return;
+  if (!variants && shape.variant != 0)
+    throw Error(std::string(kernel) + ": variant " + std::to_string(shape.variant) +
+                " asked of a kernel without variants");
   auto& cl = opencl::device_of(d);
+  const std::size_t local_bytes = scratch * sizeof(T);
+  if (scratch) {  // a shape set at launch: checked against the device
+    const auto most_items = cl.native().getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    const auto most_bytes = cl.native().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    if (threads < 1 || threads > most_items)
+      throw Error(std::string(kernel) + ": " + std::to_string(threads) + " work-items per group; " +
+                  d.id() + " allows 1 to " + std::to_string(most_items));
+    if (local_bytes > most_bytes)
+      throw Error(std::string(kernel) + ": " + format_bytes(local_bytes) +
+                  " of local memory per work-group; " + d.id() + " has " +
+                  format_bytes(most_bytes));
+  }
   std::string options = precision_options<T>();
+  if (variants) options += " -DTS_VARIANT=" + std::to_string(shape.variant);
   if (occupancy > 0 && cl.has_nv_compiler_options())
     options += " -cl-nv-maxrregcount=" +
                std::to_string(std::min<std::size_t>(255, 65536 / (threads * occupancy)));
   cl::Kernel k = cl.kernel(program, kernel, options);
-  cl_set(k, 0, static_cast<cl_ulong>(n));
+  cl_set(k, 0, static_cast<cl_ulong>(shape.count));
   cl_uint next = 1;
-  if (scratch) opencl::set_arg(k, next++, scratch * sizeof(T), nullptr);
+  if (scratch) opencl::set_arg(k, next++, local_bytes, nullptr);
   cl_set_all(k, next, args...);
-  opencl::queue_of(q).launch(k, cl::NDRange(n * threads), cl::NDRange(threads), kernel);
+  opencl::queue_of(q).launch(k, cl::NDRange(shape.count * threads), cl::NDRange(threads), kernel);
 }
 
 }  // namespace tessera::launch
 
-#define TS_OPENCL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY) \
-  TS_OPENCL_##kind(K, THREADS, (OCCUPANCY))
-#define TS_OPENCL_each(K, THREADS, OCC)                                                           \
-  template <class ts_real>                                                                        \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, each, K) {                                          \
-    ::tessera::launch::cl_for_each<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count TS_HOST_NAMES(K)); \
-  }                                                                                               \
-  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, each, K)
-#define TS_OPENCL_group(K, THREADS, OCC)                                                  \
-  template <class ts_real>                                                                \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group, K) {                                 \
-    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS, 0, \
-                                          OCC TS_HOST_NAMES(K));                          \
-  }                                                                                       \
-  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, group, K)
-#define TS_OPENCL_group_dynamic(K, THREADS, OCC)                                               \
-  template <class ts_real>                                                                     \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, group_dynamic, K) {                              \
-    if (ts_scratch_elems == 0) throw ::tessera::Error(#K ": a dynamic scratch of 0 elements"); \
-    ::tessera::launch::cl_groups<ts_real>(q, TS_OPENCL_PROGRAM, #K, ts_count, THREADS,         \
-                                          ts_scratch_elems, OCC TS_HOST_NAMES(K));             \
-  }                                                                                            \
-  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, group_dynamic, K)
+#define TS_OPENCL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) \
+  TS_OPENCL_##kind(K, THREADS, (OCCUPANCY), VARIANTS)
+#define TS_OPENCL_ITEMS(kind, K, GRID_STRIDE)                                 \
+  template <class ts_value>                                                   \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K) {                      \
+    ::tessera::launch::cl_items<ts_value>(q, TS_OPENCL_PROGRAM, #K, ts_count, \
+                                          GRID_STRIDE TS_HOST_NAMES(K));      \
+  }                                                                           \
+  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, kind, K)
+#define TS_OPENCL_each(K, THREADS, OCC, VARIANTS) TS_OPENCL_ITEMS(each, K, true)
+#define TS_OPENCL_each_one(K, THREADS, OCC, VARIANTS) TS_OPENCL_ITEMS(each_one, K, false)
+#define TS_OPENCL_GROUPS(kind, K, THREADS_AT_LAUNCH, SCRATCH_AT_LAUNCH, OCC, VARIANTS) \
+  template <class ts_value>                                                            \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K) {                               \
+    ::tessera::launch::cl_groups<ts_value>(                                            \
+        q, TS_OPENCL_PROGRAM, #K, ts_shape, THREADS_AT_LAUNCH, SCRATCH_AT_LAUNCH, OCC, \
+        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K));                   \
+  }                                                                                    \
+  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, kind, K)
+#define TS_OPENCL_group(K, THREADS, OCC, VARIANTS) \
+  TS_OPENCL_GROUPS(group, K, THREADS, 0, OCC, VARIANTS)
+#define TS_OPENCL_group_dynamic(K, THREADS, OCC, VARIANTS)                                      \
+  TS_OPENCL_GROUPS(group_dynamic, K, THREADS, ::tessera::launch::dynamic_scratch(#K, ts_shape), \
+                   OCC, VARIANTS)
+#define TS_OPENCL_group_sized(K, THREADS, OCC, VARIANTS) \
+  TS_OPENCL_GROUPS(group_sized, K, ts_shape.threads,     \
+                   ::tessera::launch::dynamic_scratch(#K, ts_shape), OCC, VARIANTS)

@@ -69,28 +69,28 @@ void cpu_fold(const ts_fold_params<T>& p, const Buffer<T>& x, const Buffer<T>& y
 
 }  // namespace
 
-template <class ts_real>
+template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_chunks) {
-  const auto groups = static_cast<std::ptrdiff_t>(ts_count);
-  cpu_fold(p, x, y, out, [&](const ts_real* xp, const ts_real* yp, ts_real* o, auto t, auto c) {
+  const auto groups = static_cast<std::ptrdiff_t>(ts_shape.count);
+  cpu_fold(p, x, y, out, [&](const ts_value* xp, const ts_value* yp, ts_value* o, auto t, auto c) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t g = 0; g < groups; ++g)
-      o[g] = fold_chunk<ts_real, t(), c()>(std::size_t(g) * TS_REDUCE_CHUNK, p.n, xp, yp);
+      o[g] = fold_chunk<ts_value, t(), c()>(std::size_t(g) * TS_REDUCE_CHUNK, p.n, xp, yp);
   });
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_chunks)
 
 // Device order on the CPU: group g folds the g-th contiguous block.
-template <class ts_real>
+template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, reduce_device) {
-  const auto groups = static_cast<std::ptrdiff_t>(ts_count);
-  const std::size_t n = p.n, per = (n + ts_count - 1) / ts_count;
-  cpu_fold(p, x, y, out, [&](const ts_real* xp, const ts_real* yp, ts_real* o, auto t, auto c) {
+  const auto groups = static_cast<std::ptrdiff_t>(ts_shape.count);
+  const std::size_t n = p.n, per = (n + ts_shape.count - 1) / ts_shape.count;
+  cpu_fold(p, x, y, out, [&](const ts_value* xp, const ts_value* yp, ts_value* o, auto t, auto c) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t g = 0; g < groups; ++g) {
       const std::size_t b = std::min<std::size_t>(n, g * per),
                         e = std::min<std::size_t>(n, b + per);
-      ts_real acc = ts_combine_identity(ts_real(0), c());
+      ts_value acc = ts_combine_identity(ts_value(0), c());
       for (std::size_t i = b; i < e; ++i) acc = ts_combine(c(), acc, ts_term(t(), xp[i], yp[i]));
       o[g] = acc;
     }
@@ -101,12 +101,12 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, reduce_device)
 // Vector add: a CPU has no programmer-managed local memory (its caches stage
 // every access by themselves), so the three stagings run one loop.
 #define TS_VECADD_CPU(kind, K)                                                \
-  template <class ts_real>                                                    \
+  template <class ts_value>                                                   \
   TS_LAUNCHER_SIGNATURE(CpuTag, kind, K) {                                    \
     launch::cpu_for_each(                                                     \
         n,                                                                    \
-        [](ts_size i, const ts_real* ap, const ts_real* bp, ts_real* cp) {    \
-          cp[i] = ts_ew_add(ts_real(0), ap[i], bp[i]);                        \
+        [](ts_size i, const ts_value* ap, const ts_value* bp, ts_value* cp) { \
+          cp[i] = ts_ew_add(ts_value(0), ap[i], bp[i]);                       \
         },                                                                    \
         launch::device_arg(a), launch::device_arg(b), launch::device_arg(c)); \
   }                                                                           \

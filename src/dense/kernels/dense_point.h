@@ -26,13 +26,13 @@
 #define TS_COMBINE_MAX 2
 
 /* The module's kernels (kernel_args.h): each backend expands this list. */
-#define TS_DENSE_KERNELS(X)                                        \
-  X(each, ew, 0, 0, 0)                                             \
-  X(group, reduce_chunks, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0) \
-  X(group, reduce_device, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0) \
-  X(group, vecadd_global, TS_VA_GROUP, 1, 0)                       \
-  X(group, vecadd_local_static, TS_VA_GROUP, 2 * TS_VA_GROUP, 0)   \
-  X(group_dynamic, vecadd_local_dynamic, TS_VA_GROUP, 0, 0)
+#define TS_DENSE_KERNELS(X)                                                        \
+  X(each, ew, 0, 0, 0, TS_NO_VARIANTS)                                             \
+  X(group, reduce_chunks, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0, TS_NO_VARIANTS) \
+  X(group, reduce_device, TS_REDUCE_THREADS, TS_REDUCE_THREADS, 0, TS_NO_VARIANTS) \
+  X(group, vecadd_global, TS_VA_GROUP, 1, 0, TS_NO_VARIANTS)                       \
+  X(group, vecadd_local_static, TS_VA_GROUP, 2 * TS_VA_GROUP, 0, TS_NO_VARIANTS)   \
+  X(group_dynamic, vecadd_local_dynamic, TS_VA_GROUP, 0, 0, TS_NO_VARIANTS)
 /* Work-group size of the vector-add kernels of the lecture. */
 #define TS_VA_GROUP 256
 #endif
@@ -116,7 +116,7 @@ TS_FN ts_real ts_combine_identity(ts_real zero, int c) {
  * items from there on update the n % TS_PACK tail elements one each. Launched
  * over n / TS_PACK + n % TS_PACK items. x and z may alias y. */
 #define TS_ARGS_ew(V, IN, OUT) \
-  V(TS_STRUCT(ts_ew_params), p) IN(ts_real, x) IN(ts_real, z) OUT(ts_real, y)
+  V(TS_STRUCT(ts_ew_params), p) IN(ts_value, x) IN(ts_value, z) OUT(ts_value, y)
 TS_ITEM(ew, i) {
   const int op = p.op;
   const ts_real s = p.s;
@@ -152,7 +152,7 @@ TS_FN void ts_reduce_tree(ts_group g, TS_LOCAL ts_real* s, int combine, ts_real 
 
 /* Canonical order (portable.h): group g folds chunk g of x (and y). */
 #define TS_ARGS_reduce_chunks(V, IN, OUT) \
-  V(TS_STRUCT(ts_fold_params), p) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
+  V(TS_STRUCT(ts_fold_params), p) IN(ts_value, x) IN(ts_value, y) OUT(ts_value, out)
 TS_GROUP(reduce_chunks, g, s) {
   const ts_size n = p.n;
   const int term = p.term, combine = p.combine;
@@ -167,7 +167,7 @@ TS_GROUP(reduce_chunks, g, s) {
 
 /* Device order: packs in a grid-stride loop, one partial per group. */
 #define TS_ARGS_reduce_device(V, IN, OUT) \
-  V(TS_STRUCT(ts_fold_params), p) IN(ts_real, x) IN(ts_real, y) OUT(ts_real, out)
+  V(TS_STRUCT(ts_fold_params), p) IN(ts_value, x) IN(ts_value, y) OUT(ts_value, out)
 TS_GROUP(reduce_device, g, s) {
   const ts_size n = p.n;
   const int term = p.term, combine = p.combine;
@@ -194,7 +194,7 @@ TS_GROUP(reduce_device, g, s) {
  * time; the benchmark measures that. Every work-item reaches the barrier (the
  * bounds test only guards the accesses). */
 #define TS_ARGS_vecadd_global(V, IN, OUT) \
-  V(ts_size, n) IN(ts_real, a) IN(ts_real, b) OUT(ts_real, c)
+  V(ts_size, n) IN(ts_value, a) IN(ts_value, b) OUT(ts_value, c)
 TS_GROUP(vecadd_global, g, s) {
   (void)s;
   const ts_size i = g.id * TS_VA_GROUP + g.lid;

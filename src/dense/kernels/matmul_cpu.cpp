@@ -141,9 +141,9 @@ void blocked_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B
 }
 
 #define TS_MATMUL_CPU(K, PRODUCT)           \
-  template <class ts_real>                  \
+  template <class ts_value>                 \
   TS_LAUNCHER_SIGNATURE(CpuTag, group, K) { \
-    PRODUCT<ts_real>(m, k, n, A, B, C);     \
+    PRODUCT<ts_value>(m, k, n, A, B, C);    \
   }                                         \
   TS_INSTANTIATE_LAUNCHER(CpuTag, group, K)
 TS_MATMUL_CPU(matmul_naive, naive_product)

@@ -39,17 +39,17 @@
 #define TS_MM_LB (TS_MM_BK * TS_MM_BN / (TS_MM_THREADS * TS_PACK)) /* B packs per work-item */
 /* Local memory of register_blocked: two slices of A (transposed, padded) and of B. */
 #define TS_MM_RB_SCRATCH \
-  (2 * TS_MM_BK * (TS_MM_BM + 16 / (int)sizeof(ts_real)) + 2 * TS_MM_BK * TS_MM_BN)
+  (2 * TS_MM_BK * (TS_MM_BM + 16 / (int)sizeof(ts_value)) + 2 * TS_MM_BK * TS_MM_BN)
 /* register_blocked in float is built for two work-groups per compute unit
  * (at most 128 registers a work-item), in double for one. */
-#define TS_MM_OCCUPANCY (sizeof(ts_real) == 4 ? 2 : 1)
+#define TS_MM_OCCUPANCY (sizeof(ts_value) == 4 ? 2 : 1)
 
 /* The module's kernels (core/kernels/kernel_args.h). */
-#define TS_MATMUL_KERNELS(X)                                                \
-  X(group, matmul_naive, TS_TILE* TS_TILE, 1, 0)                            \
-  X(group, matmul_tiled, TS_TILE* TS_TILE, 2 * TS_TILE * TS_TILE, 0)        \
-  X(group, matmul_rb_vec, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY) \
-  X(group, matmul_rb_any, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY)
+#define TS_MATMUL_KERNELS(X)                                                                \
+  X(group, matmul_naive, TS_TILE* TS_TILE, 1, 0, TS_NO_VARIANTS)                            \
+  X(group, matmul_tiled, TS_TILE* TS_TILE, 2 * TS_TILE * TS_TILE, 0, TS_NO_VARIANTS)        \
+  X(group, matmul_rb_vec, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY, TS_NO_VARIANTS) \
+  X(group, matmul_rb_any, TS_MM_THREADS, TS_MM_RB_SCRATCH, TS_MM_OCCUPANCY, TS_NO_VARIANTS)
 #endif
 
 /* One step of the dot product behind C_ij: acc + a*b, rounded once. */
@@ -60,7 +60,7 @@ TS_FN ts_real ts_mm_mac(ts_real acc, ts_real a, ts_real b) { return ts_fma(a, b,
  * g % tiles, tile row g / tiles; fewer than 2^31 groups, so int arithmetic).
  * Offsets in ts_size: m*k may exceed 2^31. */
 #define TS_ARGS_matmul_naive(V, IN, OUT) \
-  V(int, m) V(int, k) V(int, n) IN(ts_real, A) IN(ts_real, B) OUT(ts_real, C)
+  V(int, m) V(int, k) V(int, n) IN(ts_value, A) IN(ts_value, B) OUT(ts_value, C)
 
 /* naive: work-item (tx, ty) of a TS_TILE x TS_TILE group computes C[row][col]
  * from global memory; tx runs along the rows of B and C, so neighbouring

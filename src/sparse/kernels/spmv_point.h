@@ -1,13 +1,15 @@
-/* The arithmetic of every SpMV kernel, once, for the CPU loops, the OpenCL
- * programs (spmv.cl) and the CUDA kernels (spmv_cuda.cu).
+/* Every SpMV kernel, once, for the CPU, the OpenCL programs (spmv.cl) and the
+ * CUDA kernels (spmv_cuda.cu): the arithmetic, then the kernels built on it
+ * (core/kernels/kernel_args.h), listed in TS_SPMV_KERNELS.
  *
  * The includer defines:
  *   ts_real     float or double
  *   ts_value    the stored value: ts_real, or a complex pair with members .x
  *               (real part) and .y (imaginary part): float2/double2 in OpenCL
- *               and CUDA, point::Complex<R> on the CPU; the same bytes as
+ *               and CUDA, launch::Complex<R> on the CPU; the same bytes as
  *               std::complex (interleaved re, im)
  *   TS_COMPLEX  0 or 1
+ * (OpenCL: launch::precision_options of the element type).
  * C++ and CUDA include this header once per value type (spmv_point.hpp), so
  * the functions below are overloads on ts_value; OpenCL builds one program per
  * value type. No include guard for that reason (the constant section has one).
@@ -23,6 +25,7 @@
  * an array may hold up to 2^31-1 entries without any product overflowing. */
 
 #include "core/kernels/portable.h"
+#include "sparse/kernels/spmv_params.h"
 
 #ifndef TS_SPMV_POINT_CONSTANTS
 #define TS_SPMV_POINT_CONSTANTS
@@ -44,6 +47,34 @@
 /* Columns of a c-wide block starting at scalar column `first` that lie inside
  * a matrix of `cols` columns (the last block column may stick out). */
 #define TS_SPMV_BLOCK_COLS(first, c, cols) ((first) + (c) <= (cols) ? (c) : (int)((cols) - (first)))
+
+/* The module's kernels (kernel_args.h): each backend expands this list.
+ * Kernels over rows take one work-item per item (each_one): rows differ in
+ * length, and many short-lived groups balance better than a fixed stride.
+ * csr-vector is compiled per chain count (ts_spmv_gather_chains), bell-row
+ * per square block size of bell-bi (0: any shape, read at run time). */
+#define TS_SPMV_KERNELS(X)                                                                    \
+  X(each, spmv_zero, 0, 0, 0, TS_NO_VARIANTS)                                                 \
+  X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                       \
+  X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32)) \
+  X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                   \
+  X(each_one, spmv_ell_reduce, 0, 0, 0, TS_NO_VARIANTS)                                       \
+  X(each_one, spmv_ell_row, 0, 0, 0, TS_NO_VARIANTS)                                          \
+  X(each_one, spmv_sell, 0, 0, 0, TS_NO_VARIANTS)                                             \
+  X(each_one, spmv_bcsr_block, 0, 0, 0, TS_NO_VARIANTS)                                       \
+  X(each_one, spmv_bcsr_block_row, 0, 0, 0, TS_NO_VARIANTS)                                   \
+  X(each_one, spmv_bcsr_reduce, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(group, spmv_bcsr_warp, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_NO_VARIANTS)                   \
+  X(group, spmv_bell_row, TS_SPMV_GROUP, 1, 0, TS_VARIANTS(0, 2, 3, 4, 5, 6))                 \
+  X(each_one, spmv_bell_block_row, 0, 0, 0, TS_NO_VARIANTS)                                   \
+  X(group_sized, spmv_bell_window, 0, 0, 0, TS_NO_VARIANTS)                                   \
+  X(group_sized, spmv_bell_sub, 0, 0, 0, TS_NO_VARIANTS)
+
+/* The row that stored row i writes. */
+TS_FN long ts_spmv_row_of(TS_GLOBAL const int* map, int mapped, long i) {
+  return mapped ? (long)map[i] : i;
+}
+TS_FN long ts_spmv_min(long a, long b) { return a < b ? a : b; }
 #endif
 
 /* acc + a*x */
@@ -213,7 +244,6 @@ TS_FN ts_value ts_spmv_bcsr_lane(ts_value acc, TS_GLOBAL const int* col,
   return acc;
 }
 
-#if defined(__OPENCL_VERSION__) || defined(__CUDACC__)
 /* BELL V3: ts_spmv_bell_row with x read from the work-group's window
  * xw[0, size) = x[xfirst, xfirst + size) in local (shared) memory. The same
  * terms in the same order, so the same result. */
@@ -230,4 +260,236 @@ TS_FN ts_value ts_spmv_bell_row_window(ts_value acc, TS_GLOBAL const int* col,
   }
   return acc;
 }
+
+/* a + b of a warp's lane h positions down (csr-vector's reduction on CUDA:
+ * shuffles where OpenCL goes through local memory; the same additions). */
+#if defined(__CUDACC__)
+TS_FN ts_value ts_spmv_shfl_down(ts_value v, int h, int w) {
+#if defined(__CUDA_ARCH__)
+#if TS_COMPLEX
+  return TS_SPMV_COMPLEX(__shfl_down_sync(0xffffffffu, v.x, h, w),
+                         __shfl_down_sync(0xffffffffu, v.y, h, w));
+#else
+  return __shfl_down_sync(0xffffffffu, v, h, w);
 #endif
+#else
+  (void)h;
+  (void)w;
+  return v;
+#endif
+}
+#endif
+
+/* ---- the kernels ---------------------------------------------------------- */
+
+/* y = 0 (rows that no stored row of a mapped format writes) */
+#define TS_ARGS_spmv_zero(V, IN, OUT) OUT(ts_value, y)
+TS_ITEM(spmv_zero, i) { y[i] = TS_SPMV_ZERO; }
+
+/* CSR, one work-item per row */
+#define TS_ARGS_spmv_csr_scalar(V, IN, OUT) \
+  IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_ITEM(spmv_csr_scalar, i) {
+  y[i] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, rp[i], rp[i + 1], 1);
+}
+
+/* CSR, p.lanes chains per row: chain t sums entries t, t + lanes, ... in
+ * order, then a halving tree over the chains (chain t += chain t + h, h =
+ * lanes/2 .. 1). Each of the w = lanes / g.variant work-items of a row keeps
+ * g.variant chains in registers (ts_spmv_gather_chains) and does the first
+ * log2(variant) tree levels there; the last log2(w) go through shuffles
+ * (CUDA) or local memory with a barrier each (OpenCL has no shuffles on
+ * NVIDIA). The same terms in the same order for every variant. Every
+ * work-item stays to the end (the barriers, the full-warp shuffles). */
+#define TS_ARGS_spmv_csr_vector(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_GROUP(spmv_csr_vector, g, s) {
+  const int chains = g.variant, w = p.lanes / chains;
+  const long item = (long)(g.id * TS_SPMV_GROUP + g.lid), i = item / w, rows = (long)p.rows;
+  const int t = (int)(item % w);
+  ts_value acc = TS_SPMV_ZERO;
+  if (i < rows) acc = ts_spmv_gather_chains(chains, col, val, x, rp[i] + t, rp[i + 1], w);
+#if defined(__CUDA_ARCH__)
+  (void)s;
+  for (int h = w / 2; h > 0; h /= 2) {
+    const ts_value other = ts_spmv_shfl_down(acc, h, w);
+    if (t < h) acc = ts_spmv_add(acc, other);
+  }
+  if (t == 0 && i < rows) y[i] = acc;
+#else
+  s[g.lid] = acc;
+  TS_BARRIER();
+  for (int h = w / 2; h > 0; h /= 2) {
+    if (t < h) s[g.lid] = ts_spmv_add(s[g.lid], s[g.lid + h]);
+    TS_BARRIER();
+  }
+  if (t == 0 && i < rows) y[i] = s[g.lid];
+#endif
+}
+
+/* ---- ELL (column-major, p.n stored rows) ---- */
+/* Thesis ELL: item (subsection q, stored row s) sums slots [q sub, (q+1) sub);
+ * n * nsub items, partial sums by subsection. */
+#define TS_ARGS_spmv_ell_subsection(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, partial)
+TS_ITEM(spmv_ell_subsection, item) {
+  const long n = (long)p.n, L = (long)p.sub, g = (long)item, s = g % n, q = g / n;
+  partial[g] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, q * L * n + s,
+                              ts_spmv_min((q + 1) * L, (long)p.width) * n, n);
+}
+/* ... and the sum of each row's partial sums in subsection order */
+#define TS_ARGS_spmv_ell_reduce(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, map) IN(ts_value, partial) OUT(ts_value, y)
+TS_ITEM(spmv_ell_reduce, s) {
+  const long n = (long)p.n;
+  y[ts_spmv_row_of(map, p.mapped, (long)s)] =
+      ts_spmv_sum(TS_SPMV_ZERO, partial, (long)s, (long)p.nsub * n, n);
+}
+/* Thesis ELL V2: one work-item per stored row */
+#define TS_ARGS_spmv_ell_row(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, map) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_ITEM(spmv_ell_row, s) {
+  const long n = (long)p.n;
+  y[ts_spmv_row_of(map, p.mapped, (long)s)] =
+      ts_spmv_gather(TS_SPMV_ZERO, col, val, x, (long)s, (long)p.width * n, n);
+}
+
+/* ---- SELL-C-sigma: one work-item per (sorted) row ---- */
+#define TS_ARGS_spmv_sell(V, IN, OUT) \
+  V(ts_spmv_params, p)                \
+  IN(int, map) IN(int, sp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_ITEM(spmv_sell, item) {
+  const long r = (long)item, C = p.slice, s = r / C;
+  y[ts_spmv_row_of(map, p.mapped, r)] =
+      ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[s] + r % C, sp[s + 1], C);
+}
+
+/* ---- BCSR (p.si, p.sj: in-block row and column strides) ---- */
+/* Thesis V1: one work-item per block, writing its r partial row sums */
+#define TS_ARGS_spmv_bcsr_block(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, partial)
+TS_ITEM(spmv_bcsr_block, item) {
+  const long b = (long)item, r = p.r, first = (long)col[b] * p.c;
+  const int nc = TS_SPMV_BLOCK_COLS(first, p.c, (long)p.cols);
+  for (long i = 0; i < r; ++i)
+    partial[b * r + i] = ts_spmv_block_row(TS_SPMV_ZERO, val + b * r * p.c + i * (long)p.si,
+                                           (long)p.sj, x, first, nc);
+}
+/* Thesis V2 (row-major blocks) and V3 (column-major): one work-item per
+ * (block, in-block row) */
+#define TS_ARGS_spmv_bcsr_block_row(V, IN, OUT) TS_ARGS_spmv_bcsr_block(V, IN, OUT)
+TS_ITEM(spmv_bcsr_block_row, item) {
+  const long g = (long)item, r = p.r, b = g / r, i = g % r, first = (long)col[b] * p.c;
+  partial[g] = ts_spmv_block_row(TS_SPMV_ZERO, val + b * r * p.c + i * (long)p.si, (long)p.sj, x,
+                                 first, TS_SPMV_BLOCK_COLS(first, p.c, (long)p.cols));
+}
+/* The thesis's reduction: one work-item per stored scalar row */
+#define TS_ARGS_spmv_bcsr_reduce(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, map) IN(int, rp) IN(ts_value, partial) OUT(ts_value, y)
+TS_ITEM(spmv_bcsr_reduce, item) {
+  const long g = (long)item, r = p.r, sb = g / r, i = g % r;
+  const long row = ts_spmv_row_of(map, p.mapped, sb) * r + i;
+  if (row < (long)p.rows)
+    y[row] = ts_spmv_sum(TS_SPMV_ZERO, partial, (long)rp[sb] * r + i, (long)rp[sb + 1] * r + i, r);
+}
+/* One warp of TS_SPMV_WARP work-items per block row, column-major blocks of
+ * at most 32 values: 32 / (r c) blocks per step, read contiguously; the
+ * lanes of each in-block row are reduced through local memory in lane order. */
+#define TS_ARGS_spmv_bcsr_warp(V, IN, OUT) \
+  V(ts_spmv_params, p)                     \
+  IN(int, map) IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_GROUP(spmv_bcsr_warp, g, s) {
+  const int lid = (int)g.lid, lane = lid % TS_SPMV_WARP, r = p.r, c = p.c, bs = r * c;
+  const int bps = TS_SPMV_WARP / bs;
+  const long sb = (long)((g.id * TS_SPMV_GROUP + g.lid) / TS_SPMV_WARP), nbr = (long)p.n;
+  ts_value acc = TS_SPMV_ZERO;
+  if (sb < nbr && lane < bps * bs)
+    acc = ts_spmv_bcsr_lane(acc, col, val, x, rp[sb], rp[sb + 1], lane / bs, bps, lane % bs, r, c,
+                            (long)p.cols);
+  s[lid] = acc;
+  TS_BARRIER();
+  if (sb >= nbr || lane >= r) return;
+  const long row = ts_spmv_row_of(map, p.mapped, sb) * r + lane;
+  if (row >= (long)p.rows) return;
+  ts_value v = TS_SPMV_ZERO;
+  for (int q = 0; q < bps; ++q)
+    for (int j = 0; j < c; ++j) v = ts_spmv_add(v, s[lid - lane + q * bs + j * r + lane]);
+  y[row] = v;
+}
+
+/* ---- BELL (matrix-wide column-major, p.n stored scalar rows) ---- */
+/* BELL, BELL V4 (ir = iscale = 1: the per-scalar-row index, every slot) and
+ * bell-bi (ir = r, iscale = c: the block-row index; has_len: only the real
+ * blocks of each block row); one work-item per stored scalar row.
+ * Variant b > 0: bell-bi with b x b blocks as constants, so the divisions by
+ * r become multiplications and a block's loop unrolls (ts_spmv_bell_row_ix_ahead). */
+#define TS_ARGS_spmv_bell_row(V, IN, OUT) \
+  V(ts_spmv_params, p)                    \
+  IN(int, map) IN(int, len) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_GROUP(spmv_bell_row, g, s) {
+  (void)s;
+  const int b = g.variant;
+  const int r = b ? b : p.r, c = b ? b : p.c, ir = b ? b : p.ir, iscale = b ? b : p.iscale;
+  const long R = (long)(g.id * TS_SPMV_GROUP + g.lid), n = (long)p.n;
+  if (R >= n) return;
+  const long row = ts_spmv_row_of(map, p.mapped, R / r) * r + R % r;
+  const long k1 = p.has_len ? (long)len[R / r] : (long)p.width;
+  if (row >= (long)p.rows) return;
+  y[row] =
+      b ? ts_spmv_bell_row_ix_ahead(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c,
+                                    (long)p.cols)
+        : ts_spmv_bell_row_ix(TS_SPMV_ZERO, col, val, x, R, n, ir, iscale, 0, k1, c, (long)p.cols);
+}
+/* Thesis BELL V2: one work-item per stored block row (block-row index), r
+ * accumulators */
+#define TS_ARGS_spmv_bell_block_row(V, IN, OUT) TS_ARGS_spmv_ell_row(V, IN, OUT)
+TS_ITEM(spmv_bell_block_row, item) {
+  const long sb = (long)item, n = (long)p.n, nb = n / p.r, c = p.c;
+  ts_value acc[TS_SPMV_MAX_BLOCK];
+  for (int i = 0; i < p.r; ++i) acc[i] = TS_SPMV_ZERO;
+  for (long k = 0; k < (long)p.width; ++k) {
+    const long first = (long)col[k * nb + sb] * c;
+    const int nc = TS_SPMV_BLOCK_COLS(first, c, (long)p.cols);
+    for (int i = 0; i < p.r; ++i)
+      acc[i] = ts_spmv_block_row(acc[i], val + k * c * n + sb * p.r + i, n, x, first, nc);
+  }
+  const long base = ts_spmv_row_of(map, p.mapped, sb) * p.r;
+  for (int i = 0; i < p.r && base + i < (long)p.rows; ++i) y[base + i] = acc[i];
+}
+/* Thesis BELL V3: the work-group first copies its x window (first, size per
+ * group, precomputed in win) into its local scratch, then runs BELL. */
+#define TS_ARGS_spmv_bell_window(V, IN, OUT) \
+  V(ts_spmv_params, p)                       \
+  IN(int, map) IN(int, win) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+TS_GROUP(spmv_bell_window, g, s) {
+  const long R = (long)(g.id * g.size + g.lid), n = (long)p.n, r = p.r;
+  const long first = win[2 * g.id], size = win[2 * g.id + 1];
+  for (long t = g.lid; t < size; t += g.size) s[t] = x[first + t];
+  TS_BARRIER();
+  if (R >= n) return;
+  const long row = ts_spmv_row_of(map, p.mapped, R / r) * r + R % r;
+  if (row < (long)p.rows)
+    y[row] = ts_spmv_bell_row_window(TS_SPMV_ZERO, col, val, s, first, R, n, (long)p.width, p.c,
+                                     (long)p.cols);
+}
+/* BELL with subsections: work-item (row lr, subsection q) of a group of
+ * TS_SPMV_WARP rows x (size / TS_SPMV_WARP) subsections of p.sub slots sums
+ * its slots; the partial sums are added in subsection order. */
+#define TS_ARGS_spmv_bell_sub(V, IN, OUT) TS_ARGS_spmv_ell_row(V, IN, OUT)
+TS_GROUP(spmv_bell_sub, g, s) {
+  const int lr = (int)(g.lid % TS_SPMV_WARP), q = (int)(g.lid / TS_SPMV_WARP);
+  const int nsub = (int)(g.size / TS_SPMV_WARP);
+  const long R = (long)g.id * TS_SPMV_WARP + lr, n = (long)p.n, slots = (long)p.sub, r = p.r;
+  ts_value acc = TS_SPMV_ZERO;
+  if (R < n)
+    acc = ts_spmv_bell_row(acc, col, val, x, R, n, q * slots,
+                           ts_spmv_min((q + 1) * slots, (long)p.width), p.c, (long)p.cols);
+  s[q * TS_SPMV_WARP + lr] = acc;
+  TS_BARRIER();
+  if (q != 0 || R >= n) return;
+  const long row = ts_spmv_row_of(map, p.mapped, R / r) * r + R % r;
+  if (row >= (long)p.rows) return;
+  ts_value v = TS_SPMV_ZERO;
+  for (int k = 0; k < nsub; ++k) v = ts_spmv_add(v, s[k * TS_SPMV_WARP + lr]);
+  y[row] = v;
+}
