@@ -20,10 +20,13 @@
  * and the host launchers of every backend (core/launch/), whose
  * arguments are the list's values and Buffer<elem>s in the list's order.
  *
- * Two shapes of kernel:
+ * Three shapes of kernel:
  *   TS_ITEM(K, i)        body run once per item i of [0, n), in any order and
  *                        concurrently: the CPU's OpenMP loop, a grid-stride
  *                        loop on CUDA and OpenCL;
+ *   TS_CELL(K, i, j, k)  body run once per cell of an nx x ny x nz box, in
+ *                        any order and concurrently (GPUs: 2D work-groups
+ *                        over (i, j), one plane k each);
  *   TS_GROUP(K, g, s)    body run once per work-item of g.count work-groups of
  *                        a fixed size (GPUs only), with the group's local
  *                        scratch array s and TS_BARRIER(); for tiled kernels
@@ -42,17 +45,35 @@ typedef uint64_t ts_size;
 typedef uint32_t ts_uint;
 #endif
 
+/* A kernel's read-only arrays (IN) are never the array it writes: their
+ * loads may move past its stores and take the read-only path. OpenCL
+ * programs built with -DTS_CL_NO_RESTRICT (TESSERA_CL_OPTIONS) go without,
+ * to time the difference. */
 #if defined(__CUDACC__)
 #define TS_RESTRICT __restrict__
+#elif defined(__OPENCL_VERSION__) && !defined(TS_CL_NO_RESTRICT)
+#define TS_RESTRICT restrict
 #else
 #define TS_RESTRICT
+#endif
+
+/* x where CUDA compiles, 0 elsewhere: an occupancy a module gives its CUDA
+ * kernels only (kernel lists, below). */
+#if defined(__CUDACC__)
+#define TS_ON_CUDA(x) (x)
+#else
+#define TS_ON_CUDA(x) 0
 #endif
 
 /* Where a work-item stands in a TS_GROUP kernel. */
 typedef struct {
   ts_size id;    /* this group, 0 .. count-1 */
-  ts_size count; /* groups launched */
+  ts_size count; /* groups launched (along x) */
+  ts_size id_y;  /* this group along y and z, where a launch spans them */
+  ts_size id_z;  /*   (launch::Groups::count_y, count_z; else 0) */
   ts_uint lid;   /* this work-item in its group, 0 .. size-1 */
+  ts_uint lx;    /* ... in a group of kind group_xy: its x and y, lid = lx + ly * x size; */
+  ts_uint ly;    /*   (else lx = lid, ly = 0) */
   ts_uint size;  /* work-items per group */
   int variant;   /* the compile-time variant (below), 0 for a kernel without */
 } ts_group;
@@ -89,6 +110,7 @@ typedef struct {
 #define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
 #define TS_ITEM(K, i) TS_FN void K##_item(ts_size i TS_PARAMS(K))
+#define TS_CELL(K, i, j, k) TS_FN void K##_cell(long i, long j, long k TS_PARAMS(K))
 #define TS_GROUP(K, g, s) TS_FN void K##_group(ts_group g, TS_LOCAL ts_value* s TS_PARAMS(K))
 
 /* A module lists its kernels once, as X(kind, name, threads, scratch, occupancy, variants):
@@ -102,18 +124,31 @@ typedef struct {
  * kind group:         a TS_GROUP kernel of `threads` work-items per group and
  *                     `scratch` (>= 1) elements of ts_value local memory;
  * kind group_dynamic: the same with the scratch size given at launch;
- * kind group_sized:   threads and scratch both given at launch (threads 0).
- * occupancy: 0, or the work-groups per compute unit a group kernel's register
- * budget is cut for (CUDA __launch_bounds__, NVIDIA OpenCL
- * -cl-nv-maxrregcount); an expression that may use ts_value.
- * variants: TS_NO_VARIANTS, or TS_VARIANTS(v1, v2, ...) for a group kernel
- * compiled once per value of g.variant (a CUDA template argument, an OpenCL
- * -DTS_VARIANT=v), so that a loop bound or block size in it is a constant;
- * the launch picks one (launch::Groups::variant).
+ * kind group_sized:   threads and scratch both given at launch (threads 0);
+ * kind group_xy:      a TS_GROUP kernel whose groups are 2D, threads written
+ *                     (x, y): work-items find their (g.lx, g.ly) without a
+ *                     division (which costs registers a tile kernel needs);
+ * kind cells:         a TS_CELL kernel over a box given at launch with its
+ *                     work-group shape (threads: the most work-items of a
+ *                     group, for CUDA's __launch_bounds__; scratch 0).
+ * occupancy: 0, or the work-groups per compute unit a group or cells kernel's
+ * register budget is cut for (CUDA __launch_bounds__, NVIDIA OpenCL
+ * -cl-nv-maxrregcount); an expression that may use ts_value and ts_variant
+ * (TS_ON_CUDA(x): for CUDA only).
+ * variants: TS_NO_VARIANTS, or TS_VARIANTS(v1, v2, ...) for a group or cells
+ * kernel compiled once per value of ts_variant (a CUDA template argument, an
+ * OpenCL -DTS_VARIANT=v; a group body sees it as g.variant), so that a loop
+ * bound or block size in it is a constant; the launch picks one
+ * (launch::Groups::variant, launch::Cells::variant).
  * Each backend expands the list with its own generator: in an OpenCL program
  * TS_DENSE_KERNELS(TS_CL_KERNEL); on the host core/launch/launch_*.hpp. */
 #define TS_CL_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) \
   TS_CL_##kind(K, THREADS, SCRATCH)
+/* The x and y of a group_xy kernel's threads (x, y). */
+#define TS_XY_X(xy) TS_XY_X_ xy
+#define TS_XY_X_(x, y) (x)
+#define TS_XY_Y(xy) TS_XY_Y_ xy
+#define TS_XY_Y_(x, y) (y)
 
 #if defined(__OPENCL_VERSION__)
 #ifndef TS_VARIANT
@@ -129,11 +164,20 @@ typedef struct {
     const ulong ts_i = get_global_id(0);         \
     if (ts_i < ts_n) K##_item(ts_i TS_NAMES(K)); \
   }
+#define TS_CL_cells(K, THREADS, SCRATCH)                                                      \
+  __kernel void K(long ts_nx, long ts_ny, long ts_nz TS_PARAMS(K)) {                          \
+    const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2);     \
+    if (ts_i < ts_nx && ts_j < ts_ny && ts_k < ts_nz) K##_cell(ts_i, ts_j, ts_k TS_NAMES(K)); \
+  }
 #define TS_CL_GROUP_BODY(K)               \
   ts_group ts_g;                          \
   ts_g.id = get_group_id(0);              \
   ts_g.count = ts_n;                      \
+  ts_g.id_y = get_group_id(1);            \
+  ts_g.id_z = get_group_id(2);            \
   ts_g.lid = (ts_uint)get_local_id(0);    \
+  ts_g.lx = ts_g.lid;                     \
+  ts_g.ly = 0;                            \
   ts_g.size = (ts_uint)get_local_size(0); \
   ts_g.variant = TS_VARIANT;              \
   K##_group(ts_g, ts_scratch TS_NAMES(K));
@@ -141,6 +185,22 @@ typedef struct {
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(ulong ts_n TS_PARAMS(K)) { \
     __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                            \
     TS_CL_GROUP_BODY(K)                                                                           \
+  }
+#define TS_CL_group_xy(K, THREADS, SCRATCH)                                                     \
+  __kernel __attribute__((reqd_work_group_size(TS_XY_X(THREADS), TS_XY_Y(THREADS), 1))) void K( \
+      ulong ts_n TS_PARAMS(K)) {                                                                \
+    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                          \
+    ts_group ts_g;                                                                              \
+    ts_g.id = get_group_id(0);                                                                  \
+    ts_g.count = ts_n;                                                                          \
+    ts_g.id_y = get_group_id(1);                                                                \
+    ts_g.id_z = get_group_id(2);                                                                \
+    ts_g.lx = (ts_uint)get_local_id(0);                                                         \
+    ts_g.ly = (ts_uint)get_local_id(1);                                                         \
+    ts_g.lid = ts_g.lx + ts_g.ly * TS_XY_X(THREADS);                                            \
+    ts_g.size = TS_XY_X(THREADS) * TS_XY_Y(THREADS);                                            \
+    ts_g.variant = TS_VARIANT;                                                                  \
+    K##_group(ts_g, ts_scratch TS_NAMES(K));                                                    \
   }
 #define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \

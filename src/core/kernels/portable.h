@@ -44,10 +44,14 @@
 
 /* TS_UNROLL before a loop with a compile-time trip count asks device
  * compilers to unroll it (so small per-work-item arrays stay in registers). */
+/* TS_ROLLED keeps a loop rolled where unrolling costs registers or time
+ * (the multigrid kernels' march over planes). */
 #if defined(__OPENCL_VERSION__) || defined(__CUDA_ARCH__)
 #define TS_UNROLL _Pragma("unroll")
+#define TS_ROLLED _Pragma("unroll 1")
 #else
 #define TS_UNROLL
+#define TS_ROLLED
 #endif
 
 /* TS_PREFETCH(p): ask for the cache line of global address p ahead of its

@@ -32,12 +32,15 @@
 #define TS_HOST_PARAMS(K) TS_ARGS_##K(TS_H_VALUE, TS_H_IN, TS_H_OUT)
 #define TS_HOST_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
-// The first parameter of a launcher, by kind.
+// The first parameter of a launcher, by kind (items, launch::Groups or
+// launch::Cells).
 #define TS_LAUNCH_HEAD_each ts_size ts_count
 #define TS_LAUNCH_HEAD_each_one ts_size ts_count
 #define TS_LAUNCH_HEAD_group const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_group_dynamic const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_xy const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_group_sized const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_cells const ::tessera::launch::Cells& ts_cells
 
 #define TS_LAUNCHER_SIGNATURE(Tag, kind, K) \
   void K(Tag, [[maybe_unused]] ::tessera::Queue& q, TS_LAUNCH_HEAD_##kind TS_HOST_PARAMS(K))
@@ -75,22 +78,43 @@
 
 namespace tessera::launch {
 
-/// The shape of a group kernel's launch: `count` work-groups; where the
-/// kernel's kind leaves them to the launch, `scratch` elements of local
-/// memory (group_dynamic, group_sized) and `threads` work-items per group
-/// (group_sized); `variant`, one of the kernel's compiled variants.
+/// The shape of a group kernel's launch: `count` work-groups (times
+/// count_y times count_z, a grid the groups find themselves in as g.id,
+/// g.id_y, g.id_z); where the kernel's kind leaves them to the launch,
+/// `scratch` elements of local memory (group_dynamic, group_sized) and
+/// `threads` work-items per group (group_sized); `variant`, one of the
+/// kernel's compiled variants.
 struct Groups {
   ts_size count = 0;
   ts_size scratch = 0;
   unsigned threads = 0;
   int variant = 0;
+  ts_size count_y = 1, count_z = 1;
   Groups(ts_size c) : count(c) {}  // NOLINT: a plain count is a Groups
   Groups(ts_size c, ts_size s, unsigned t = 0, int v = 0)
       : count(c), scratch(s), threads(t), variant(v) {}
+  /// A grid of x * y * z groups.
+  static Groups grid(ts_size x, ts_size y, ts_size z, int variant = 0) {
+    Groups g(x, 0, 0, variant);
+    g.count_y = y;
+    g.count_z = z;
+    return g;
+  }
+  bool empty() const { return count == 0 || count_y == 0 || count_z == 0; }
 };
 
 template <int... V>
 std::integer_sequence<int, V...> variant_list();  // only named in decltype
+
+/// The shape of a cells kernel's launch: the box of nx x ny x nz cells and,
+/// on GPUs, work-groups of bx x by cells of one plane; `variant`, one of
+/// the kernel's compiled variants.
+struct Cells {
+  long nx = 0, ny = 1, nz = 1;
+  unsigned bx = 32, by = 1;
+  int variant = 0;
+  bool empty() const { return nx <= 0 || ny <= 0 || nz <= 0; }
+};
 
 /// The scratch elements of a kind that sizes them at launch: at least one.
 inline ts_size dynamic_scratch(const char* kernel, const Groups& shape) {

@@ -1,7 +1,8 @@
 // CPU generator of the one launcher: a module's _cpu.cpp expands its kernel
 // list with TS_CPU_KERNEL. A kernel of kind each or each_one runs its item
-// function in an OpenMP loop over [0, n) (static schedule, so the work split
-// is the same on every run); group kernels are GPU tilings, so the module
+// function in an OpenMP loop over [0, n), one of kind cells its cell function
+// over the box (static schedule, so the work split is the same on every
+// run); group kernels are GPU tilings, so the module
 // writes their CPU launcher itself (TS_LAUNCHER_SIGNATURE) as the plain loop
 // it stands for, summing in the order of the tiling (the oracle).
 #pragma once
@@ -20,6 +21,17 @@ void cpu_for_each(ts_size n, Item item, A... args) {
   for (std::ptrdiff_t i = 0; i < count; ++i) item(static_cast<ts_size>(i), args...);
 }
 
+/// cell(i, j, k, args...) for every cell of the box, planes and rows split
+/// statically over the threads.
+template <class Cell, class... A>
+void cpu_for_cells(const Cells& box, Cell cell, A... args) {
+  const long nx = box.nx, ny = box.ny, nz = box.nz;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j)
+      for (long i = 0; i < nx; ++i) cell(i, j, k, args...);
+}
+
 }  // namespace tessera::launch
 
 #define TS_CPU_ARG(type, name) , ::tessera::launch::device_arg(name)
@@ -36,6 +48,17 @@ void cpu_for_each(ts_size n, Item item, A... args) {
   }                                                                                   \
   TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, kind, K)
 #define TS_CPU_each_one(K, kind) TS_CPU_each(K, kind)
+#define TS_CPU_cells(K, kind)                                                                   \
+  template <class ts_value>                                                                     \
+  TS_LAUNCHER_SIGNATURE(::tessera::CpuTag, cells, K) {                                          \
+    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                          \
+    ::tessera::launch::cpu_for_cells(ts_cells,                                                  \
+                                     [](long ts_i, long ts_j, long ts_k, const auto&... ts_a) { \
+                                       K##_cell(ts_i, ts_j, ts_k, ts_a...);                     \
+                                     } TS_CPU_ARGS(K));                                         \
+  }                                                                                             \
+  TS_INSTANTIATE_LAUNCHER(::tessera::CpuTag, cells, K)
+#define TS_CPU_group_xy(K, kind)
 #define TS_CPU_group(K, kind)
 #define TS_CPU_group_dynamic(K, kind)
 #define TS_CPU_group_sized(K, kind)

@@ -1,7 +1,7 @@
 // CUDA generator of the one launcher: a module's _cuda.cu expands its kernel
 // list with TS_CUDA_KERNEL. Kind each: a grid-stride loop over [0, n) in
 // blocks of 256 threads, at most launch::groups_per_unit per SM; each_one:
-// one thread per item. Group kinds: n blocks of `threads` (the list's, or
+// one thread per item; cells: blocks of bx x by cells, one plane each. Group kinds: n blocks of `threads` (the list's, or
 // the launch's for group_sized), with the scratch array in shared memory
 // (static, or sized at launch); a kernel with variants is compiled once per
 // variant, as a template argument.
@@ -40,8 +40,9 @@ void cuda_launch(Queue& q, const char* kernel, unsigned blocks, unsigned threads
 /// A group kernel's launch: the block size checked, and dynamic shared
 /// memory beyond the default 48 KiB opted into where the device allows it.
 template <class... P, class... A>
-void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, unsigned threads,
+void cuda_group_launch(Queue& q, Device& d, const char* kernel, const Groups& shape, dim3 block,
                        std::size_t shared_bytes, void (*k)(P...), A&&... args) {
+  const unsigned threads = block.x * block.y;
   if (threads < 1 || threads > 1024)
     throw Error(std::string(kernel) + ": " + std::to_string(threads) +
                 " threads per block (CUDA allows 1 to 1024)");
@@ -55,8 +56,32 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, 
                                           static_cast<int>(shared_bytes)),
                      "cudaFuncSetAttribute", kernel);
   }
-  cuda_launch(q, kernel, cuda_groups(kernel, groups), threads, shared_bytes, k,
-              std::forward<A>(args)...);
+  if (shape.count_y > 65535 || shape.count_z > 65535)
+    throw Error(std::string(kernel) + ": " + std::to_string(shape.count_y) + " x " +
+                std::to_string(shape.count_z) + " work-groups in y and z exceed the CUDA grid");
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  k<<<dim3(cuda_groups(kernel, shape.count), unsigned(shape.count_y), unsigned(shape.count_z)),
+      block, shared_bytes, cq.native()>>>(device_arg(args)...);
+  cuda::check_launch(kernel);
+}
+
+/// A cells kernel's launch: work-groups of bx x by cells of one plane.
+template <class... P, class... A>
+void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)(P...),
+                       A&&... args) {
+  const unsigned long gx = (box.nx + box.bx - 1) / box.bx, gy = (box.ny + box.by - 1) / box.by;
+  if (box.bx * box.by < 1 || box.bx * box.by > 1024 || gx > 0x7fffffffu || gy > 65535 ||
+      box.nz > 65535)
+    throw Error(std::string(kernel) + ": a box of " + std::to_string(box.nx) + " x " +
+                std::to_string(box.ny) + " x " + std::to_string(box.nz) + " cells in groups of " +
+                std::to_string(box.bx) + " x " + std::to_string(box.by) +
+                " exceeds the CUDA grid (65535 groups in y and z, 1024 threads a group)");
+  auto& cq = cuda::queue_of(q);
+  cuda::DeviceGuard guard(cq.ordinal());
+  k<<<dim3(unsigned(gx), unsigned(gy), unsigned(box.nz)), dim3(box.bx, box.by, 1), 0,
+      cq.native()>>>(device_arg(args)...);
+  cuda::check_launch(kernel);
 }
 
 }  // namespace tessera::launch
@@ -100,9 +125,30 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, 
       ::tessera::launch::cuda_groups(#K, (ts_count + ::tessera::launch::kCudaItemBlock - 1) / \
                                              ::tessera::launch::kCudaItemBlock))
 
+#define TS_CUDA_cells(K, THREADS, SCRATCH, OCC, VARIANTS)                                      \
+  template <class ts_value, int ts_variant>                                                    \
+  __global__ void __launch_bounds__(THREADS, OCC)                                              \
+      K##_kernel(long ts_nx, long ts_ny TS_PARAMS(K)) {                                        \
+    const long ts_i = long(blockIdx.x) * blockDim.x + threadIdx.x;                             \
+    const long ts_j = long(blockIdx.y) * blockDim.y + threadIdx.y;                             \
+    if (ts_i < ts_nx && ts_j < ts_ny) K##_cell(ts_i, ts_j, long(blockIdx.z) TS_NAMES(K));      \
+  }                                                                                            \
+  template <class ts_value>                                                                    \
+  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, cells, K) {                                        \
+    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                         \
+    if (ts_cells.empty()) return;                                                              \
+    using ts_device_value = ::tessera::launch::device_value_t<ts_value>;                       \
+    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_cells.variant, [&](auto ts_v) {         \
+      ::tessera::launch::cuda_cells_launch(q, #K, ts_cells,                                    \
+                                           K##_kernel<ts_device_value, decltype(ts_v)::value>, \
+                                           ts_cells.nx, ts_cells.ny TS_HOST_NAMES(K));         \
+    });                                                                                        \
+  }                                                                                            \
+  TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, cells, K)
+
 // A group kernel: SCRATCH_DECL declares ts_scratch; SIZE is the block size
-// in the kernel (a constant where the list fixes it), BLOCK the threads of a
-// launch, SHARED_BYTES its dynamic shared memory.
+// in the kernel (a constant where the list fixes it), BLOCK the block of a
+// launch (dim3), SHARED_BYTES its dynamic shared memory.
 #define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, BLOCK,         \
                              SHARED_BYTES)                                                     \
   template <class ts_value, int ts_variant>                                                    \
@@ -111,7 +157,11 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, 
     ts_group ts_g;                                                                             \
     ts_g.id = blockIdx.x;                                                                      \
     ts_g.count = ts_n;                                                                         \
-    ts_g.lid = threadIdx.x;                                                                    \
+    ts_g.id_y = blockIdx.y;                                                                    \
+    ts_g.id_z = blockIdx.z;                                                                    \
+    ts_g.lx = threadIdx.x;                                                                     \
+    ts_g.ly = threadIdx.y;                                                                     \
+    ts_g.lid = threadIdx.x + threadIdx.y * blockDim.x;                                         \
     ts_g.size = SIZE;                                                                          \
     ts_g.variant = ts_variant;                                                                 \
     K##_group(ts_g, ts_scratch TS_NAMES(K));                                                   \
@@ -119,20 +169,24 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, 
   template <class ts_value>                                                                    \
   TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, kind, K) {                                         \
     auto& ts_dev = ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                          \
-    if (ts_shape.count == 0) return;                                                           \
+    if (ts_shape.empty()) return;                                                              \
     using ts_device_value = ::tessera::launch::device_value_t<ts_value>;                       \
     ::tessera::launch::with_variant(VARIANTS{}, #K, ts_shape.variant, [&](auto ts_v) {         \
-      ::tessera::launch::cuda_group_launch(q, ts_dev, #K, ts_shape.count, BLOCK, SHARED_BYTES, \
+      ::tessera::launch::cuda_group_launch(q, ts_dev, #K, ts_shape, BLOCK, SHARED_BYTES,       \
                                            K##_kernel<ts_device_value, decltype(ts_v)::value>, \
                                            ts_shape.count TS_HOST_NAMES(K));                   \
     });                                                                                        \
   }                                                                                            \
   TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, kind, K)
 
-#define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                     \
-  TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS,                      \
-                       __shared__ __align__(16) ts_value ts_scratch[SCRATCH]; \
-                       , THREADS, THREADS, 0)
+#define TS_CUDA_STATIC_SCRATCH(SCRATCH) __shared__ __align__(16) ts_value ts_scratch[SCRATCH];
+#define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                                          \
+  TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS, TS_CUDA_STATIC_SCRATCH(SCRATCH), THREADS, \
+                       dim3(THREADS), 0)
+#define TS_CUDA_group_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                                 \
+  TS_CUDA_GROUP_KERNEL(group_xy, K, TS_XY_X(THREADS) * TS_XY_Y(THREADS), OCC, VARIANTS,      \
+                       TS_CUDA_STATIC_SCRATCH(SCRATCH), TS_XY_X(THREADS) * TS_XY_Y(THREADS), \
+                       dim3(TS_XY_X(THREADS), TS_XY_Y(THREADS)), 0)
 
 // Dynamic shared memory is declared as bytes: the instantiations for every
 // element type share the extern symbol.
@@ -141,9 +195,9 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, ts_size groups, 
   ts_value* ts_scratch = reinterpret_cast<ts_value*>(ts_dynamic_shared);
 #define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
   TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, \
-                       THREADS,                                                                    \
+                       dim3(THREADS),                                                              \
                        ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))
 #define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
   TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, \
-                       ts_shape.threads,                                                         \
+                       dim3(ts_shape.threads),                                                   \
                        ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))

@@ -74,6 +74,40 @@ void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool
   opencl::queue_of(q).launch(k, cl::NDRange(items), cl::NDRange(kClItemGroup), kernel);
 }
 
+/// The build options of a group or cells kernel: precision, variant, and
+/// for occupancy > 0 NVIDIA's register cap for that many groups of `threads`
+/// per compute unit (as `__launch_bounds__` gives CUDA the same kernel).
+template <class T>
+std::string kernel_options(const opencl::ClDevice& cl, bool variants, int variant,
+                           std::size_t threads, int occupancy) {
+  std::string options = precision_options<T>();
+  if (variants) options += " -DTS_VARIANT=" + std::to_string(variant);
+  if (occupancy > 0 && cl.has_nv_compiler_options())
+    options += " -cl-nv-maxrregcount=" +
+               std::to_string(std::min<std::size_t>(255, 65536 / (threads * occupancy)));
+  return options;
+}
+
+/// Kind cells: the box in work-groups of bx x by cells of one plane.
+template <class T, class... A>
+void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& box, int occupancy,
+              bool variants, const A&... args) {
+  Device& d = device_of(kernel, args...);
+  if (box.empty()) return;
+  if (!variants && box.variant != 0)
+    throw Error(std::string(kernel) + ": variant " + std::to_string(box.variant) +
+                " asked of a kernel without variants");
+  auto& cl = opencl::device_of(d);
+  cl::Kernel k = cl.kernel(
+      program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
+  cl_set_all(k, 0, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
+             static_cast<cl_long>(box.nz), args...);
+  const auto up = [](long n, unsigned b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
+  opencl::queue_of(q).launch(
+      k, cl::NDRange(up(box.nx, box.bx), up(box.ny, box.by), static_cast<std::size_t>(box.nz)),
+      cl::NDRange(box.bx, box.by, 1), kernel);
+}
+
 /// Group kinds: shape.count groups of `threads` work-items, with `scratch`
 /// elements of `__local` memory set at launch (0: a static array).
 /// `occupancy` > 0: built for that many groups per compute unit (NVIDIA:
@@ -81,10 +115,10 @@ void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool
 /// `variants`: whether the kernel is built per variant (-DTS_VARIANT).
 template <class T, class... A>
 void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& shape,
-               std::size_t threads, std::size_t scratch, int occupancy, bool variants,
-               const A&... args) {
+               std::size_t threads, std::size_t threads_y, std::size_t scratch, int occupancy,
+               bool variants, const A&... args) {
   Device& d = device_of(kernel, args...);
-  if (shape.count == 0) return;
+  if (shape.empty()) return;
   if (!variants && shape.variant != 0)
     throw Error(std::string(kernel) + ": variant " + std::to_string(shape.variant) +
                 " asked of a kernel without variants");
@@ -101,17 +135,16 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
                   " of local memory per work-group; " + d.id() + " has " +
                   format_bytes(most_bytes));
   }
-  std::string options = precision_options<T>();
-  if (variants) options += " -DTS_VARIANT=" + std::to_string(shape.variant);
-  if (occupancy > 0 && cl.has_nv_compiler_options())
-    options += " -cl-nv-maxrregcount=" +
-               std::to_string(std::min<std::size_t>(255, 65536 / (threads * occupancy)));
-  cl::Kernel k = cl.kernel(program, kernel, options);
+  cl::Kernel k =
+      cl.kernel(program, kernel,
+                kernel_options<T>(cl, variants, shape.variant, threads * threads_y, occupancy));
   cl_set(k, 0, static_cast<cl_ulong>(shape.count));
   cl_uint next = 1;
   if (scratch) opencl::set_arg(k, next++, local_bytes, nullptr);
   cl_set_all(k, next, args...);
-  opencl::queue_of(q).launch(k, cl::NDRange(shape.count * threads), cl::NDRange(threads), kernel);
+  opencl::queue_of(q).launch(
+      k, cl::NDRange(shape.count * threads, shape.count_y * threads_y, shape.count_z),
+      cl::NDRange(threads, threads_y, 1), kernel);
 }
 
 }  // namespace tessera::launch
@@ -127,19 +160,31 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, kind, K)
 #define TS_OPENCL_each(K, THREADS, OCC, VARIANTS) TS_OPENCL_ITEMS(each, K, true)
 #define TS_OPENCL_each_one(K, THREADS, OCC, VARIANTS) TS_OPENCL_ITEMS(each_one, K, false)
-#define TS_OPENCL_GROUPS(kind, K, THREADS_AT_LAUNCH, SCRATCH_AT_LAUNCH, OCC, VARIANTS) \
-  template <class ts_value>                                                            \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K) {                               \
-    ::tessera::launch::cl_groups<ts_value>(                                            \
-        q, TS_OPENCL_PROGRAM, #K, ts_shape, THREADS_AT_LAUNCH, SCRATCH_AT_LAUNCH, OCC, \
-        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K));                   \
-  }                                                                                    \
+#define TS_OPENCL_GROUPS(kind, K, THREADS_AT_LAUNCH, THREADS_Y, SCRATCH_AT_LAUNCH, OCC, VARIANTS) \
+  template <class ts_value>                                                                       \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K) {                                          \
+    [[maybe_unused]] const int ts_variant = ts_shape.variant;                                     \
+    ::tessera::launch::cl_groups<ts_value>(                                                       \
+        q, TS_OPENCL_PROGRAM, #K, ts_shape, THREADS_AT_LAUNCH, THREADS_Y, SCRATCH_AT_LAUNCH, OCC, \
+        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K));                              \
+  }                                                                                               \
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, kind, K)
 #define TS_OPENCL_group(K, THREADS, OCC, VARIANTS) \
-  TS_OPENCL_GROUPS(group, K, THREADS, 0, OCC, VARIANTS)
-#define TS_OPENCL_group_dynamic(K, THREADS, OCC, VARIANTS)                                      \
-  TS_OPENCL_GROUPS(group_dynamic, K, THREADS, ::tessera::launch::dynamic_scratch(#K, ts_shape), \
+  TS_OPENCL_GROUPS(group, K, THREADS, 1, 0, OCC, VARIANTS)
+#define TS_OPENCL_group_xy(K, THREADS, OCC, VARIANTS) \
+  TS_OPENCL_GROUPS(group_xy, K, TS_XY_X(THREADS), TS_XY_Y(THREADS), 0, OCC, VARIANTS)
+#define TS_OPENCL_group_dynamic(K, THREADS, OCC, VARIANTS)                                         \
+  TS_OPENCL_GROUPS(group_dynamic, K, THREADS, 1, ::tessera::launch::dynamic_scratch(#K, ts_shape), \
                    OCC, VARIANTS)
 #define TS_OPENCL_group_sized(K, THREADS, OCC, VARIANTS) \
-  TS_OPENCL_GROUPS(group_sized, K, ts_shape.threads,     \
+  TS_OPENCL_GROUPS(group_sized, K, ts_shape.threads, 1,  \
                    ::tessera::launch::dynamic_scratch(#K, ts_shape), OCC, VARIANTS)
+#define TS_OPENCL_cells(K, THREADS, OCC, VARIANTS)                   \
+  template <class ts_value>                                          \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, cells, K) {            \
+    [[maybe_unused]] const int ts_variant = ts_cells.variant;        \
+    ::tessera::launch::cl_cells<ts_value>(                           \
+        q, TS_OPENCL_PROGRAM, #K, ts_cells, OCC,                     \
+        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K)); \
+  }                                                                  \
+  TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, cells, K)

@@ -11,6 +11,19 @@
 #define TS_MG_IDX(i, j, k, sx, sy, kh) \
   (((long)(k) + (kh)) * (long)(sy) + ((long)(j) + 1) * (long)(sx) + ((long)(i) + 1))
 
+/* Kernel parameters (core/kernels/kernel_args.h): a level's sizes and
+ * natural pitches, and a level's storage pitches (Dims::px, py, ph; ph 0:
+ * the natural layout). Plain structs, the same in C++, CUDA and OpenCL. */
+typedef struct {
+  long nx, ny, nz; /* interior points (nz 1 in 2D) */
+  long sx, sy;     /* natural layout: x and plane pitch */
+  int dim;         /* 2 or 3 */
+  int kh;          /* z halo: 1 in 3D, 0 in 2D (TS_MG_IDX) */
+} ts_mg_level;
+typedef struct {
+  long x, y, h;
+} ts_mg_pitch;
+
 /* Storage by colour (3D, Dims::split): the red points ((i + j + k) even) and
  * the black ones of a level with its halo ring, each in an array of their
  * own, black ph elements after red. Halo coordinate X = i + 1 of row
