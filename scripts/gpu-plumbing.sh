@@ -8,6 +8,7 @@
 # both builds, interleaved (baseline, new, baseline, new) on each device, and
 # prints the per-row ratio new/baseline of the medians.
 #   scripts/gpu-plumbing.sh --prepare ac2f681        # here, before the call
+#   ROUNDS (default 2): the interleaved rounds of the suites.
 #   TESSERA_COMMIT=<HEAD> TESTS='*Dense*:*Matmul*' SUITES='stream dense' \
 #     DEVICES='cuda:0 opencl:1:0' scripts/gpu-plumbing.sh   # there
 set -uo pipefail
@@ -44,7 +45,7 @@ fi
 for suite in ${SUITES:-stream}; do
   for dev in ${DEVICES:-cuda:0}; do
     tag=${suite}-${dev//:/_}
-    for round in 1 2; do
+    for round in $(seq 1 ${ROUNDS:-2}); do
       for which in baseline new; do
         bin=build/gpu/bin/tessera
         [[ $which == baseline ]] && bin=build-baseline/src/build/gpu/bin/tessera
@@ -79,3 +80,6 @@ json.dump({" | ".join(k): v for k, v in rows.items()}, open(f"{out}/comparison.j
 for t, w in worst.items(): print(f"worst new/baseline in {t}: {w:.3f}")
 PY
 printf '%s\n' "${summary[@]}"
+# At most 8 files come back from $OUT: the runs, logs and builds' logs go
+# into one archive beside comparison.json.
+(cd "$OUT" && tar czf runs.tgz --remove-files $(ls | grep -v -e '^comparison.json$' -e '^runs.tgz$'))

@@ -115,7 +115,9 @@ TS_CELL(mg_restrict_residual, i, j, k) {
   V(ts_mg_pitch, fs) V(ts_mg_pitch, cs) V(int, color) OUT(ts_value, xf) IN(ts_value, ec)
 TS_CELL(mg_prolong_add, i, j, k) {
   if (color >= 0 && ((i + j + k) & 1) != color) return;
-  const long f = ts_mg_index(i, j, k, fs.x, fs.y, fs.h, L.dim);
+  /* natural storage (every GPU launch): the plain index, without
+   * ts_mg_index's run-time branches (docs/mg-history.md); split: the CPU */
+  const long f = fs.h ? ts_mg_at3_split(i, j, k, fs.x, fs.y, fs.h) : TS_MG_AT(L, i, j, k);
   xf[f] = xf[f] + ts_mg_prolong_at(ec, i, j, k, cs.x, cs.y, cs.h, L.dim);
 }
 
@@ -170,11 +172,11 @@ TS_CELL(mg_prolong_slot, m, j, kp) {
 /* 3D prolongation by coarse cells (mg_point.h): cell (I + 1, J + 1, kc) is
  * the column (I, J), I = -1 .. C.nx - 1, marching `cells` cells from
  * K = kc * cells - 1; F, fs: the fine level, C, cs: the coarse one */
-#define TS_ARGS_mg_prolong_cells(V, IN, OUT)                                          \
-  V(ts_mg_level, F)                                                                   \
-  V(ts_mg_pitch, fs)                                                                  \
-  V(ts_mg_level, C) V(ts_mg_pitch, cs) V(int, colours) V(int, cells) OUT(ts_value, x) \
-      IN(ts_value, ec)
+#define TS_ARGS_mg_prolong_cells(V, IN, OUT) \
+  V(ts_mg_level, F)                          \
+  V(ts_mg_pitch, fs)                         \
+  V(ts_mg_level, C)                          \
+  V(ts_mg_pitch, cs) V(int, colours) V(int, cells) OUT(ts_value, x) IN(ts_value, ec)
 TS_CELL(mg_prolong_cells, ci, cj, kc) {
   const long K0 = kc * cells - 1;
   ts_mg_prolong_cells(x, ec, ci - 1, cj - 1, K0, K0 + cells < C.nz ? K0 + cells : C.nz, colours,
@@ -201,11 +203,11 @@ TS_GROUP(mg_gs_fused, g, s) {
 
 /* 3D residual + restriction, one group per coarse tile of `planes` planes;
  * C, cs: the coarse level and storage, F, fs: the fine ones */
-#define TS_ARGS_mg_restrict_tile(V, IN, OUT)                                                       \
-  V(ts_mg_level, C)                                                                                \
-  V(ts_mg_pitch, cs)                                                                               \
-  V(ts_mg_level, F) V(ts_mg_pitch, fs) V(int, lean) V(int, planes) IN(ts_value, b) IN(ts_value, x) \
-      OUT(ts_value, bc)
+#define TS_ARGS_mg_restrict_tile(V, IN, OUT) \
+  V(ts_mg_level, C)                          \
+  V(ts_mg_pitch, cs)                         \
+  V(ts_mg_level, F)                          \
+  V(ts_mg_pitch, fs) V(int, lean) V(int, planes) IN(ts_value, b) IN(ts_value, x) OUT(ts_value, bc)
 TS_GROUP(mg_restrict_tile, g, s) {
   TS_MG_TILE_OF(g);
   ts_mg_restrict_residual_tile(b, x, bc, F.nx, F.ny, fs.x, fs.y, (g.variant >> 2) & 1, fs.h, C.nx,
