@@ -15,7 +15,8 @@ target_sources(tessera PRIVATE
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
   mg/kernels/mg_grid.h mg/kernels/mg_point.h mg/kernels/mg_tiles.h mg/kernels/mg_kernel_list.h
   mg/kernels/mg.cl
-  mg/kernels/mg_stream_point.h mg/kernels/mg_stream_cache.h mg/kernels/mg_stream.cl)
+  mg/kernels/mg_stream_point.h mg/kernels/mg_stream_cache.h mg/kernels/mg_stream_kernel_list.h
+  mg/kernels/mg_stream.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE mg/kernels/mg_opencl.cpp mg/kernels/mg_stream_opencl.cpp)
 endif()

@@ -109,6 +109,15 @@ typedef struct {
 #define TS_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_P_IN, TS_P_OUT)
 #define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
+/* An OpenCL __kernel wrapper takes each array as its buffer and an offset in
+ * elements (an array may be a tile of a larger buffer: launch::In, Out),
+ * and hands the kernel's body the array from there. */
+#define TS_CL_P_IN(elem, name) , TS_GLOBAL const elem *TS_RESTRICT name##_base, ulong name##_off
+#define TS_CL_P_OUT(elem, name) , TS_GLOBAL elem *name##_base, ulong name##_off
+#define TS_CL_P_FROM(elem, name) , name##_base + name##_off
+#define TS_CL_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_CL_P_IN, TS_CL_P_OUT)
+#define TS_CL_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_CL_P_FROM, TS_CL_P_FROM)
+
 #define TS_ITEM(K, i) TS_FN void K##_item(ts_size i TS_PARAMS(K))
 #define TS_CELL(K, i, j, k) TS_FN void K##_cell(long i, long j, long k TS_PARAMS(K))
 #define TS_GROUP(K, g, s) TS_FN void K##_group(ts_group g, TS_LOCAL ts_value* s TS_PARAMS(K))
@@ -155,19 +164,19 @@ typedef struct {
 #define TS_VARIANT 0
 #endif
 #define TS_CL_each(K, THREADS, SCRATCH)                                          \
-  __kernel void K(ulong ts_n TS_PARAMS(K)) {                                     \
+  __kernel void K(ulong ts_n TS_CL_PARAMS(K)) {                                  \
     for (ulong ts_i = get_global_id(0); ts_i < ts_n; ts_i += get_global_size(0)) \
-      K##_item(ts_i TS_NAMES(K));                                                \
+      K##_item(ts_i TS_CL_NAMES(K));                                             \
   }
-#define TS_CL_each_one(K, THREADS, SCRATCH)      \
-  __kernel void K(ulong ts_n TS_PARAMS(K)) {     \
-    const ulong ts_i = get_global_id(0);         \
-    if (ts_i < ts_n) K##_item(ts_i TS_NAMES(K)); \
+#define TS_CL_each_one(K, THREADS, SCRATCH)         \
+  __kernel void K(ulong ts_n TS_CL_PARAMS(K)) {     \
+    const ulong ts_i = get_global_id(0);            \
+    if (ts_i < ts_n) K##_item(ts_i TS_CL_NAMES(K)); \
   }
-#define TS_CL_cells(K, THREADS, SCRATCH)                                                      \
-  __kernel void K(long ts_nx, long ts_ny, long ts_nz TS_PARAMS(K)) {                          \
-    const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2);     \
-    if (ts_i < ts_nx && ts_j < ts_ny && ts_k < ts_nz) K##_cell(ts_i, ts_j, ts_k TS_NAMES(K)); \
+#define TS_CL_cells(K, THREADS, SCRATCH)                                                         \
+  __kernel void K(long ts_nx, long ts_ny, long ts_nz TS_CL_PARAMS(K)) {                          \
+    const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2);        \
+    if (ts_i < ts_nx && ts_j < ts_ny && ts_k < ts_nz) K##_cell(ts_i, ts_j, ts_k TS_CL_NAMES(K)); \
   }
 #define TS_CL_GROUP_BODY(K)               \
   ts_group ts_g;                          \
@@ -180,15 +189,16 @@ typedef struct {
   ts_g.ly = 0;                            \
   ts_g.size = (ts_uint)get_local_size(0); \
   ts_g.variant = TS_VARIANT;              \
-  K##_group(ts_g, ts_scratch TS_NAMES(K));
-#define TS_CL_group(K, THREADS, SCRATCH)                                                          \
-  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K(ulong ts_n TS_PARAMS(K)) { \
-    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                            \
-    TS_CL_GROUP_BODY(K)                                                                           \
+  K##_group(ts_g, ts_scratch TS_CL_NAMES(K));
+#define TS_CL_group(K, THREADS, SCRATCH)                                \
+  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
+      ulong ts_n TS_CL_PARAMS(K)) {                                     \
+    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));  \
+    TS_CL_GROUP_BODY(K)                                                 \
   }
 #define TS_CL_group_xy(K, THREADS, SCRATCH)                                                     \
   __kernel __attribute__((reqd_work_group_size(TS_XY_X(THREADS), TS_XY_Y(THREADS), 1))) void K( \
-      ulong ts_n TS_PARAMS(K)) {                                                                \
+      ulong ts_n TS_CL_PARAMS(K)) {                                                             \
     __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                          \
     ts_group ts_g;                                                                              \
     ts_g.id = get_group_id(0);                                                                  \
@@ -200,15 +210,15 @@ typedef struct {
     ts_g.lid = ts_g.lx + ts_g.ly * TS_XY_X(THREADS);                                            \
     ts_g.size = TS_XY_X(THREADS) * TS_XY_Y(THREADS);                                            \
     ts_g.variant = TS_VARIANT;                                                                  \
-    K##_group(ts_g, ts_scratch TS_NAMES(K));                                                    \
+    K##_group(ts_g, ts_scratch TS_CL_NAMES(K));                                                 \
   }
 #define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
-      ulong ts_n, __local ts_value* ts_scratch TS_PARAMS(K)) {          \
+      ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) {       \
     TS_CL_GROUP_BODY(K)                                                 \
   }
 #define TS_CL_group_sized(K, THREADS, SCRATCH) \
-  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_PARAMS(K)) { TS_CL_GROUP_BODY(K) }
+  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { TS_CL_GROUP_BODY(K) }
 #endif
 
 #endif /* TESSERA_KERNEL_ARGS_H */

@@ -25,10 +25,11 @@
 #include "core/error.hpp"
 #include "core/kernels/portable.h"
 
-// The list as host parameters: values by const reference, arrays as buffers.
+// The list as host parameters: values by const reference, arrays as
+// launch::In / launch::Out (a Buffer, or a tile of one from an offset).
 #define TS_H_VALUE(type, name) , const type& name
-#define TS_H_IN(elem, name) , const ::tessera::Buffer<elem>& name
-#define TS_H_OUT(elem, name) , ::tessera::Buffer<elem>& name
+#define TS_H_IN(elem, name) , const ::tessera::launch::In<elem>& name
+#define TS_H_OUT(elem, name) , const ::tessera::launch::Out<elem>& name
 #define TS_HOST_PARAMS(K) TS_ARGS_##K(TS_H_VALUE, TS_H_IN, TS_H_OUT)
 #define TS_HOST_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
 
@@ -165,19 +166,44 @@ ts_size pack_width(const Device& d) {
   return d.backend() == Backend::cpu ? 1 : 16 / sizeof(T);
 }
 
-// The device of a launch: that of its buffers, which must all be on one.
+/// A kernel's array argument: a whole Buffer<T>, or the elements of a
+/// device allocation from `offset` on (a tile of a larger block, whose
+/// owner keeps it alive). In: the kernel only reads it; Out: it writes it.
+/// A Buffer converts to either; an unallocated one has no device (an
+/// optional array the kernel does not read).
+template <class T, class Handle>
+struct ArrayArg {
+  Handle handle = nullptr;
+  std::size_t offset = 0;  ///< in elements of T
+  Device* device = nullptr;
+};
+template <class T>
+struct In : ArrayArg<T, const void*> {
+  In(const Buffer<T>& b)  // NOLINT: a buffer is an array argument
+      : ArrayArg<T, const void*>{b.handle(), 0, b.device_ptr().get()} {}
+  In(Device& d, const void* handle, std::size_t offset)
+      : ArrayArg<T, const void*>{handle, offset, &d} {}
+};
+template <class T>
+struct Out : ArrayArg<T, void*> {
+  Out(Buffer<T>& b)  // NOLINT: a buffer is an array argument
+      : ArrayArg<T, void*>{b.handle(), 0, b.device_ptr().get()} {}
+  Out(Device& d, void* handle, std::size_t offset) : ArrayArg<T, void*>{handle, offset, &d} {}
+};
+
+// The device of a launch: that of its arrays, which must all be on one.
 inline void same_device(Device*&, const char*) {}
 template <class A, class... Rest>
 void same_device(Device*& d, const char* kernel, const A& a, const Rest&... rest) {
   if constexpr (requires {
-                  a.device_ptr();
-                  a.handle();
+                  a.device;
+                  a.offset;
                 }) {
-    if (!a.device_ptr()) return same_device(d, kernel, rest...);  // an unallocated optional array
-    if (d && d != &a.device())
+    if (!a.device) return same_device(d, kernel, rest...);  // an unallocated optional array
+    if (d && d != a.device)
       throw Error(std::string(kernel) + ": buffers on different devices (" + d->id() + ", " +
-                  a.device().id() + ")");
-    d = &a.device();
+                  a.device->id() + ")");
+    d = a.device;
   }
   same_device(d, kernel, rest...);
 }
@@ -217,12 +243,12 @@ static_assert(sizeof(device_value_t<std::complex<double>>) == sizeof(std::comple
 /// What a kernel argument becomes on the CPU and CUDA, where a buffer's
 /// handle is its address: a buffer its element pointer, a value itself.
 template <class T>
-device_value_t<T>* device_arg(Buffer<T>& b) {
-  return static_cast<device_value_t<T>*>(b.handle());
+device_value_t<T>* device_arg(const Out<T>& a) {
+  return static_cast<device_value_t<T>*>(a.handle) + a.offset;
 }
 template <class T>
-const device_value_t<T>* device_arg(const Buffer<T>& b) {
-  return static_cast<const device_value_t<T>*>(b.handle());
+const device_value_t<T>* device_arg(const In<T>& a) {
+  return static_cast<const device_value_t<T>*>(a.handle) + a.offset;
 }
 template <class V>
 const V& device_arg(const V& v) {

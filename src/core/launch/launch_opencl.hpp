@@ -44,21 +44,36 @@ std::string precision_options() {
   }
 }
 
-template <class T>
-void cl_set(const cl::Kernel& k, cl_uint index, const Buffer<T>& b) {
-  const cl_mem m = opencl::mem(b.handle());
+/// Sets the kernel arguments of one list entry from `index` on and says how
+/// many: an array is its buffer and its offset (kernel_args.h's
+/// TS_CL_PARAMS), a value itself.
+template <class T, class Handle>
+cl_uint cl_set_array(const cl::Kernel& k, cl_uint index, const ArrayArg<T, Handle>& a) {
+  const cl_mem m = opencl::mem(const_cast<void*>(static_cast<const void*>(a.handle)));
+  const cl_ulong offset = a.offset;
   opencl::set_arg(k, index, sizeof(m), &m);
+  opencl::set_arg(k, index + 1, sizeof(offset), &offset);
+  return 2;
+}
+template <class T>
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const In<T>& a) {
+  return cl_set_array(k, index, a);
+}
+template <class T>
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const Out<T>& a) {
+  return cl_set_array(k, index, a);
 }
 template <class V>
-void cl_set(const cl::Kernel& k, cl_uint index, const V& v) {
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const V& v) {
   static_assert(std::is_trivially_copyable_v<V>, "an OpenCL kernel value must be plain data");
   opencl::set_arg(k, index, sizeof(V), &v);
+  return 1;
 }
 
 template <class... A>
 void cl_set_all(const cl::Kernel& k, cl_uint first, const A&... args) {
   cl_uint i = first;
-  (cl_set(k, i++, args), ...);
+  ((i += cl_set(k, i, args)), ...);
 }
 
 /// Kinds each (grid-stride) and each_one (one work-item per item): n items.

@@ -59,8 +59,8 @@ T fold_chunk(std::size_t begin, std::size_t n, const T* x, const T* y) {
 // A CPU reduction: body(x, y, out, term, combine) with the arrays and the
 // fold's term and combine as compile-time constants.
 template <class T, class Body>
-void cpu_fold(const ts_fold_params<T>& p, const Buffer<T>& x, const Buffer<T>& y, Buffer<T>& out,
-              Body body) {
+void cpu_fold(const ts_fold_params<T>& p, const launch::In<T>& x, const launch::In<T>& y,
+              const launch::Out<T>& out, Body body) {
   const T* xp = launch::device_arg(x);
   const T* yp = launch::device_arg(y);
   T* o = launch::device_arg(out);

@@ -122,7 +122,8 @@ TS_CPU_ISA_PAIR(block)
 // tiled and register_blocked are the GPUs' ways of staging operands, which on
 // a CPU its caches do; both run the one blocked loop nest.
 template <class T>
-void naive_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
+void naive_product(int m, int k, int n, const launch::In<T>& A, const launch::In<T>& B,
+                   const launch::Out<T>& C) {
   const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
   static const bool fma = TS_CPU_HAS_FMA();
   auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
@@ -131,7 +132,8 @@ void naive_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, 
 }
 
 template <class T>
-void blocked_product(int m, int k, int n, const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C) {
+void blocked_product(int m, int k, int n, const launch::In<T>& A, const launch::In<T>& B,
+                     const launch::Out<T>& C) {
   const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
   static const bool fma = TS_CPU_HAS_FMA();
   auto blk = fma ? block_fma<T> : block_base<T>;

@@ -23,6 +23,14 @@ typedef struct {
 typedef struct {
   long x, y, h;
 } ts_mg_pitch;
+/* Streaming mode (mg_stream_point.h): a tile array's row pitch and origin
+ * (TS_MGS_AT), and the region [i0, i0 + w) x [j0, j0 + h) a kernel writes. */
+typedef struct {
+  long p, i0, j0;
+} ts_mgs_tile;
+typedef struct {
+  long i0, j0, w, h;
+} ts_mgs_region;
 
 /* Storage by colour (3D, Dims::split): the red points ((i + j + k) even) and
  * the black ones of a level with its halo ring, each in an array of their

@@ -1,4 +1,5 @@
-// mg_stream_point.h for C++ and CUDA: float and double overloads.
+// The streaming mode's kernels for C++ and CUDA (mg_stream_point.h,
+// mg_stream_cache.h and mg_stream_kernel_list.h): float and double overloads.
 #pragma once
 #include <math.h>
 
@@ -7,6 +8,6 @@
 #include "core/kernels/portable.h"  // at file scope: before each_precision.h
 
 namespace tessera::mg::stream::point {
-#define TS_POINT_HEADER "mg/kernels/mg_stream_point.h"
+#define TS_POINT_HEADER "mg/kernels/mg_stream_kernel_list.h"
 #include "core/kernels/each_precision.h"
 }  // namespace tessera::mg::stream::point
