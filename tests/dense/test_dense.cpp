@@ -205,6 +205,56 @@ TEST_P(DenseTest, ReducerReuseAndCapacity) {
   EXPECT_THROW(r.sum(big), Error);
 }
 
+// Arrays given as a device allocation from an offset (launch::In / Out, as
+// mg's streamed tiles are): y[oy + i] = 3 x[ox + i] for i < m, every other
+// element of y untouched. Offsets of whole 16-byte packs (the element-wise
+// kernel moves packs on GPUs); m odd, so the tail path runs too.
+TEST_P(DenseTest, ArraysFromAnOffsetAreReadAndWrittenThere) {
+  const std::size_t n = 1003, m = 517, ox = 36, oy = 100;
+  const std::vector<float> hx = test::random_vector<float>(n, 5);
+  auto x = upload(hx);
+  auto y = poisoned<float>(n);
+  const std::size_t pw = launch::pack_width<float>(*dev);  // elements per item
+  dispatch(*dev, [&](auto tag) {
+    dense::kernels::ew<float>(
+        tag, dev->queue(), m / pw + m % pw, ts_ew_params<float>{m, 3.0f, TS_EW_SCALE},
+        launch::In<float>(*dev, x.handle(), ox), launch::In<float>(*dev, x.handle(), ox),
+        launch::Out<float>(*dev, y.handle(), oy));
+  });
+  const std::vector<float> hy = y.to_vector();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i >= oy && i < oy + m)
+      ASSERT_EQ(hy[i], 3.0f * hx[ox + i - oy]) << "element " << i;
+    else
+      ASSERT_TRUE(std::isnan(hy[i])) << "element " << i << " outside the view was written";
+  }
+}
+
+// A kernel compiled per variant refuses a variant it was not compiled for,
+// on every backend whose launcher the list generates (OpenCL and CUDA; the
+// CPU's launchers of group kernels are loops without variants).
+TEST(LaunchGuard, AVariantNotCompiledIsRefused) {
+  int checked = 0;
+  for (const std::string& id : test::device_ids()) {
+    auto dev = open_device(id);
+    if (dev->backend() == Backend::cpu) continue;
+    Buffer<double> x(dev, 4), out(dev, 4);
+    try {
+      dispatch(*dev, [&](auto tag) {
+        dense::kernels::reduce_chunks<double>(tag, dev->queue(), {1, 0, 0, 3},
+                                              ts_fold_params<double>{4, TS_TERM_DOT, 0}, x, x, out);
+      });
+      FAIL() << id << ": no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("variant 3"), std::string::npos) << e.what();
+    }
+    ++checked;
+  }
+  if (test::device_ids().size() > 1) {
+    EXPECT_GT(checked, 0);
+  }
+}
+
 // The one launcher (core/launch) refuses a launch whose buffers live on two
 // devices, before any work, naming both (two CPU devices: two Device objects).
 TEST(LaunchGuard, BuffersOnTwoDevicesAreRefused) {

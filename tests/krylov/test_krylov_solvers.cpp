@@ -602,7 +602,9 @@ TEST_P(KrylovSolvers, SstepGmresCutsBlocksShortWhereTheKrylovSpaceEnds) {
     EXPECT_EQ(r.iterations, 6) << what;
     EXPECT_EQ(r.status, Status::converged) << what;
     EXPECT_LE(r.true_relres, 1e-13) << what;
-    if (bs == 4) EXPECT_GE(r.sstep_short_blocks, 1) << what;
+    if (bs == 4) {
+      EXPECT_GE(r.sstep_short_blocks, 1) << what;
+    }
     // the block after it lies in span(Q): its Pythagorean Gram matrix is
     // rounding, so it is projected three times before the breakdown shows
     EXPECT_GE(r.sstep_reprojected, 1) << what;

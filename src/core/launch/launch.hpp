@@ -17,6 +17,7 @@
 #pragma once
 #include <complex>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -37,10 +38,10 @@
 // launch::Cells).
 #define TS_LAUNCH_HEAD_each ts_size ts_count
 #define TS_LAUNCH_HEAD_each_one ts_size ts_count
-#define TS_LAUNCH_HEAD_group const ::tessera::launch::Groups& ts_shape
-#define TS_LAUNCH_HEAD_group_dynamic const ::tessera::launch::Groups& ts_shape
-#define TS_LAUNCH_HEAD_group_xy const ::tessera::launch::Groups& ts_shape
-#define TS_LAUNCH_HEAD_group_sized const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_dynamic [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_xy [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_sized [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_cells const ::tessera::launch::Cells& ts_cells
 
 #define TS_LAUNCHER_SIGNATURE(Tag, kind, K) \
@@ -253,6 +254,12 @@ const device_value_t<T>* device_arg(const In<T>& a) {
 template <class V>
 const V& device_arg(const V& v) {
   return v;
+}
+/// device_arg of each argument, as a tuple (for structured bindings in the
+/// hand-written CPU launchers of group kernels).
+template <class... A>
+auto device_args(const A&... args) {
+  return std::make_tuple(device_arg(args)...);
 }
 
 template <class... A>

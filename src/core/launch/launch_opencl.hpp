@@ -109,9 +109,6 @@ void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& bo
               bool variants, const A&... args) {
   Device& d = device_of(kernel, args...);
   if (box.empty()) return;
-  if (!variants && box.variant != 0)
-    throw Error(std::string(kernel) + ": variant " + std::to_string(box.variant) +
-                " asked of a kernel without variants");
   auto& cl = opencl::device_of(d);
   cl::Kernel k = cl.kernel(
       program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
@@ -134,9 +131,6 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
                bool variants, const A&... args) {
   Device& d = device_of(kernel, args...);
   if (shape.empty()) return;
-  if (!variants && shape.variant != 0)
-    throw Error(std::string(kernel) + ": variant " + std::to_string(shape.variant) +
-                " asked of a kernel without variants");
   auto& cl = opencl::device_of(d);
   const std::size_t local_bytes = scratch * sizeof(T);
   if (scratch) {  // a shape set at launch: checked against the device
@@ -179,6 +173,7 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   template <class ts_value>                                                                       \
   TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, kind, K) {                                          \
     [[maybe_unused]] const int ts_variant = ts_shape.variant;                                     \
+    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_variant, [](auto) {});                     \
     ::tessera::launch::cl_groups<ts_value>(                                                       \
         q, TS_OPENCL_PROGRAM, #K, ts_shape, THREADS_AT_LAUNCH, THREADS_Y, SCRATCH_AT_LAUNCH, OCC, \
         ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K));                              \
@@ -194,12 +189,13 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
 #define TS_OPENCL_group_sized(K, THREADS, OCC, VARIANTS) \
   TS_OPENCL_GROUPS(group_sized, K, ts_shape.threads, 1,  \
                    ::tessera::launch::dynamic_scratch(#K, ts_shape), OCC, VARIANTS)
-#define TS_OPENCL_cells(K, THREADS, OCC, VARIANTS)                   \
-  template <class ts_value>                                          \
-  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, cells, K) {            \
-    [[maybe_unused]] const int ts_variant = ts_cells.variant;        \
-    ::tessera::launch::cl_cells<ts_value>(                           \
-        q, TS_OPENCL_PROGRAM, #K, ts_cells, OCC,                     \
-        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K)); \
-  }                                                                  \
+#define TS_OPENCL_cells(K, THREADS, OCC, VARIANTS)                            \
+  template <class ts_value>                                                   \
+  TS_LAUNCHER_SIGNATURE(::tessera::OpenCLTag, cells, K) {                     \
+    [[maybe_unused]] const int ts_variant = ts_cells.variant;                 \
+    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_variant, [](auto) {}); \
+    ::tessera::launch::cl_cells<ts_value>(                                    \
+        q, TS_OPENCL_PROGRAM, #K, ts_cells, OCC,                              \
+        ::tessera::launch::has_variants<VARIANTS> TS_HOST_NAMES(K));          \
+  }                                                                           \
   TS_INSTANTIATE_LAUNCHER(::tessera::OpenCLTag, cells, K)

@@ -26,8 +26,6 @@ int csr_vector_lanes(size64 rows, size64 nnz) {
 
 namespace {
 
-using launch::device_arg;
-
 /// f(i) for i in [0, n), split statically over the threads.
 template <class F>
 void cpu_rows(long n, F f) {
@@ -48,9 +46,7 @@ inline long bell_row_of(const ts_spmv_params &p, const int *map, long R) {
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_csr_vector) {
   using K = launch::device_value_t<ts_value>;
-  const int *R = device_arg(rp), *C = device_arg(col);
-  const K *A = device_arg(val), *X = device_arg(x);
-  K *Y = device_arg(y);
+  const auto [R, C, A, X, Y] = launch::device_args(rp, col, val, x, y);
   const int lanes = p.lanes;
   cpu_rows(static_cast<long>(p.rows), [&](long i) {
     K part[TS_SPMV_WARP];
@@ -68,9 +64,7 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_csr_vector)
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_bcsr_warp) {
   using K = launch::device_value_t<ts_value>;
-  const int *M = device_arg(map), *R = device_arg(rp), *C = device_arg(col);
-  const K *A = device_arg(val), *X = device_arg(x);
-  K *Y = device_arg(y);
+  const auto [M, R, C, A, X, Y] = launch::device_args(map, rp, col, val, x, y);
   const int r = p.r, c = p.c, bs = r * c, bps = TS_SPMV_WARP / bs;
   cpu_rows(static_cast<long>(p.n), [&](long sb) {
     const long first_row = ts_spmv_row_of(M, p.mapped, sb) * r;
@@ -93,9 +87,7 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_bcsr_warp)
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_bell_row) {
   using K = launch::device_value_t<ts_value>;
-  const int *M = device_arg(map), *L = device_arg(len), *C = device_arg(col);
-  const K *A = device_arg(val), *X = device_arg(x);
-  K *Y = device_arg(y);
+  const auto [M, L, C, A, X, Y] = launch::device_args(map, len, col, val, x, y);
   const long n = static_cast<long>(p.n);
   cpu_rows(n, [&](long R) {
     const long row = bell_row_of(p, M, R);
@@ -111,9 +103,8 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_bell_row)
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group_sized, spmv_bell_window) {
   using K = launch::device_value_t<ts_value>;
-  const int *M = device_arg(map), *C = device_arg(col);
-  const K *A = device_arg(val), *X = device_arg(x);
-  K *Y = device_arg(y);
+  (void)win;  // the windows only move x closer on a GPU
+  const auto [M, C, A, X, Y] = launch::device_args(map, col, val, x, y);
   const long n = static_cast<long>(p.n);
   cpu_rows(n, [&](long R) {
     const long row = bell_row_of(p, M, R);
@@ -128,9 +119,7 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group_sized, spmv_bell_window)
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group_sized, spmv_bell_sub) {
   using K = launch::device_value_t<ts_value>;
-  const int *M = device_arg(map), *C = device_arg(col);
-  const K *A = device_arg(val), *X = device_arg(x);
-  K *Y = device_arg(y);
+  const auto [M, C, A, X, Y] = launch::device_args(map, col, val, x, y);
   const long n = static_cast<long>(p.n), slots = static_cast<long>(p.sub);
   const long width = static_cast<long>(p.width), nsub = ts_shape.threads / TS_SPMV_WARP;
   cpu_rows(n, [&](long R) {
