@@ -198,21 +198,23 @@ TS_FN ts_real ts_mg_thesis_restrict_at(TS_GLOBAL const ts_real* s, long I, long 
                                s[f - sx]);
 }
 
-/* Thesis prolongation (eqs. 2.5-2.8) at fine point (i, j) = (column, row),
- * gathered from the coarse solution c through its zero halo. */
+/* Thesis prolongation (eqs. 2.5-2.8) at fine point (i, j) = (column, row)
+ * from coarse values C(J, I) (I = i / 2, J = j / 2): the one body of the
+ * whole-grid and the streamed-tile gathers, which differ only in C. */
+#ifndef TS_MG_THESIS_PROLONG
+#define TS_MG_THESIS_PROLONG(C, i, j)                                                       \
+  (((j) % 2 == 0 && (i) % 2 == 0)                                                           \
+       ? ts_mg_thesis_prolong_pair(C((j) / 2 - 1, (i) / 2), C((j) / 2, (i) / 2 - 1))        \
+   : (j) % 2 == 0 ? ts_mg_thesis_prolong_pair(C((j) / 2 - 1, (i) / 2), C((j) / 2, (i) / 2)) \
+   : (i) % 2 == 0 ? ts_mg_thesis_prolong_pair(C((j) / 2, (i) / 2 - 1), C((j) / 2, (i) / 2)) \
+                  : ts_mg_thesis_prolong_single(C((j) / 2, (i) / 2)))
+#endif
+
+/* ... gathered from the coarse solution c through its zero halo */
 TS_FN ts_real ts_mg_thesis_prolong_at(TS_GLOBAL const ts_real* c, long i, long j, long csx,
                                       long csy) {
-  const long I = i / 2, J = j / 2;
 #define TS_C(jj, ii) c[TS_MG_IDX((ii), (jj), 0, csx, csy, 0)]
-  ts_real v;
-  if (j % 2 == 0 && i % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I - 1));
-  else if (j % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I));
-  else if (i % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J, I - 1), TS_C(J, I));
-  else
-    v = ts_mg_thesis_prolong_single(TS_C(J, I));
+  const ts_real v = TS_MG_THESIS_PROLONG(TS_C, i, j);
 #undef TS_C
   return v;
 }

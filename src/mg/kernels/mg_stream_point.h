@@ -40,17 +40,8 @@ TS_FN ts_real ts_mgs_restrict_at(TS_GLOBAL const ts_real* s, long off, long p, l
  * whose ring supplies coarse index I0 - 1 / J0 - 1 (as ts_mg_thesis_prolong_at). */
 TS_FN ts_real ts_mgs_prolong_at(TS_GLOBAL const ts_real* c, long off, long p, long I0, long J0,
                                 long i, long j) {
-  const long I = i / 2, J = j / 2;
 #define TS_C(jj, ii) c[TS_MGS_AT(off, p, I0, J0, (ii), (jj))]
-  ts_real v;
-  if (j % 2 == 0 && i % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I - 1));
-  else if (j % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J - 1, I), TS_C(J, I));
-  else if (i % 2 == 0)
-    v = ts_mg_thesis_prolong_pair(TS_C(J, I - 1), TS_C(J, I));
-  else
-    v = ts_mg_thesis_prolong_single(TS_C(J, I));
+  const ts_real v = TS_MG_THESIS_PROLONG(TS_C, i, j);
 #undef TS_C
   return v;
 }
