@@ -208,7 +208,8 @@ TEST_P(DenseTest, ReducerReuseAndCapacity) {
 // Arrays given as a device allocation from an offset (launch::In / Out, as
 // mg's streamed tiles are): y[oy + i] = 3 x[ox + i] for i < m, every other
 // element of y untouched. Offsets of whole 16-byte packs (the element-wise
-// kernel moves packs on GPUs); m odd, so the tail path runs too.
+// kernel moves packs on GPUs); m odd, so the tail path runs too. Exact
+// equality: one product, rounded once, on every backend and on the host.
 TEST_P(DenseTest, ArraysFromAnOffsetAreReadAndWrittenThere) {
   const std::size_t n = 1003, m = 517, ox = 36, oy = 100;
   const std::vector<float> hx = test::random_vector<float>(n, 5);
