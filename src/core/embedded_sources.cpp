@@ -32,11 +32,16 @@ std::string quoted_include(const std::string& line) {
   return line.substr(open + 1, close - open - 1);
 }
 
-void expand_into(std::string_view name, std::set<std::string, std::less<>>& seen,
+// Every #include is expanded where it stands, as the C preprocessor would:
+// a guarded header's guard keeps its second copy empty, and a header
+// without one (krylov_basis.h, included once per basis storage) is meant to
+// be included again. Only a file already being expanded (an include cycle)
+// is not entered again.
+void expand_into(std::string_view name, std::set<std::string, std::less<>>& open,
                  std::ostringstream& out) {
   const EmbeddedSource* src = find_source(name);
   if (!src) throw Error("embedded kernel source '" + std::string(name) + "' not found");
-  seen.emplace(name);
+  open.emplace(name);
   std::istringstream in(src->text);
   std::string line;
   int lineno = 0;
@@ -53,9 +58,10 @@ void expand_into(std::string_view name, std::set<std::string, std::less<>>& seen
     if (!find_source(resolved))
       throw Error("embedded kernel source '" + std::string(name) + "' line " +
                   std::to_string(lineno) + ": included file '" + inc + "' is not embedded");
-    if (!seen.count(resolved)) expand_into(resolved, seen, out);
+    if (!open.count(resolved)) expand_into(resolved, open, out);
     out << "#line " << lineno + 1 << " \"" << name << "\"\n";
   }
+  open.erase(open.find(name));
 }
 
 }  // namespace
@@ -67,9 +73,9 @@ std::string_view embedded_source(std::string_view name) {
 }
 
 std::string expand_includes(std::string_view name) {
-  std::set<std::string, std::less<>> seen;
+  std::set<std::string, std::less<>> open;
   std::ostringstream out;
-  expand_into(name, seen, out);
+  expand_into(name, open, out);
   return out.str();
 }
 

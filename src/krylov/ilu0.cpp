@@ -231,12 +231,15 @@ void Ilu0<V>::solve(const Triangle& t, const std::vector<index_t>& levels, bool 
                     const Buffer<V>* inv_diag, const Buffer<V>& b, Buffer<V>& x) {
   using R = sparse::real_t<V>;
   constexpr int nc = components<V>();
-  dispatch(*device_, [&](auto tag) {
+  Device& d = *device_;
+  dispatch(d, [&](auto tag) {
     for (std::size_t l = 0; l + 1 < levels.size(); ++l)
-      kernels::tri_group<R>(tag, *device_, nc, std::size_t(levels[l + 1] - levels[l]),
-                            t.groups.handle(), std::size_t(levels[l]), f_.group, n_, backward,
-                            t.ptr.handle(), t.col.handle(), t.val.handle(),
-                            inv_diag ? inv_diag->handle() : nullptr, b.handle(), x.handle());
+      kernels::tri_group(tag, d.queue(), nc, std::size_t(levels[l + 1] - levels[l]), f_.group, n_,
+                         backward, kernels::in<int>(d, t.groups.handle(), std::size_t(levels[l])),
+                         launch::In<int>(t.ptr), launch::In<int>(t.col),
+                         kernels::in<R>(d, t.val.handle()),
+                         kernels::in<R>(d, inv_diag ? inv_diag->handle() : nullptr),
+                         kernels::in<R>(d, b.handle()), kernels::out<R>(d, x.handle()));
   });
 }
 

@@ -11,7 +11,8 @@ target_sources(tessera PRIVATE
   krylov/poisson.cpp
   krylov/kernels/krylov_cpu.cpp)
 tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  krylov/kernels/krylov_point.h krylov/kernels/krylov_dcgs2.h krylov/kernels/krylov_constants.h
+  krylov/kernels/krylov_point.h krylov/kernels/krylov_basis.h krylov/kernels/krylov_dcgs2.h
+  krylov/kernels/krylov_constants.h krylov/kernels/krylov_params.h
   krylov/kernels/krylov.cl)
 if(TESSERA_HAVE_OPENCL)
   target_sources(tessera PRIVATE krylov/kernels/krylov_opencl.cpp)

@@ -11,6 +11,21 @@ namespace tessera::krylov {
 
 namespace {
 
+using kernels::in;
+using kernels::out;
+using launch::In;
+using launch::Out;
+
+/// Calls f(S{}) with the basis storage type S: R, or the narrow one of a
+/// compressed basis.
+template <class R, class F>
+void with_storage(bool compressed, F&& f) {
+  if (compressed)
+    f(launch::narrow_t<R>{});
+  else
+    f(R{});
+}
+
 template <class V>
 constexpr int components() {
   return sparse::is_complex_v<V> ? 2 : 1;
@@ -83,10 +98,15 @@ void DeviceVectorOps<V>::dots_raw(Operand basis, int k, Operand w, Operand w2, V
   const int count =
       w2.handle ? 2 * k : k;  // the second right-hand side's products follow the first's
   // the chunk partials are reduced on the device too: only 2 * count reals cross
-  dispatch(*device_, [&](auto tag) {
-    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle, basis.slot * n_ * nc, n_ * nc,
-                     w.handle, w.slot * n_ * nc, w2.handle, w2.slot * n_ * nc, partials_.handle(),
-                     compressed);
+  Device& d = *device_;
+  const std::size_t values = n_ * nc;
+  with_storage<R>(compressed, [&](auto store) {
+    using S = decltype(store);
+    dispatch(d, [&](auto tag) {
+      kernels::dots(tag, d.queue(), nc, n_, k, values, in<S>(d, basis.handle, basis.slot * values),
+                    in<S>(d, w.handle, w.slot * values), in<R>(d, w2.handle, w2.slot * values),
+                    Out<R>(partials_));
+    });
   });
   reduce_partials(count, nullptr);
   if (out) pairs_to_values<V>(host_sums_.data(), std::size_t(k), out);
@@ -97,8 +117,7 @@ template <Scalar V>
 void DeviceVectorOps<V>::reduce_partials(int count, V* out) {
   using R = real_of<V>;
   dispatch(*device_, [&](auto tag) {
-    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), count, partials_.handle(),
-                           sums_.handle());
+    kernels::sum_chunks(tag, device_->queue(), n_, count, In<R>(partials_), Out<R>(sums_));
   });
   host_sums_.resize(2 * std::size_t(count));
   device_->queue().read(sums_.handle(), 0, host_sums_.data(), host_sums_.size() * sizeof(R), true);
@@ -131,7 +150,7 @@ template <class B>
 void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   using R = real_of<V>;
   constexpr int nc = components<V>();
-  constexpr bool compressed = std::is_same_v<B, Basis>;
+  using S = std::conditional_t<std::is_same_v<B, Basis>, launch::narrow_t<R>, R>;
   const int k = static_cast<int>(j) + 1;
   if (pending_.size() >= 2)
     throw Error("krylov: a third DCGS2 step enqueued before the first one's sums were taken");
@@ -152,29 +171,33 @@ void DeviceVectorOps<V>::dcgs2_step_on(B& basis, std::size_t j, const Vec& w) {
   const int slot = next_step_slot_;
   next_step_slot_ ^= 1;
   const std::size_t ld = n_ * nc;
-  dispatch(*device_, [&](auto tag) {
-    kernels::dots<R>(tag, *device_, nc, n_, k, basis.handle(), 0, ld, basis.handle(), j * ld,
-                     w.handle(), 0, partials_.handle(), compressed);
-    kernels::sum_chunks<R>(tag, *device_, kernels::chunks(n_), 2 * k, partials_.handle(),
-                           steps_->device[slot].handle());
+  Device& d = *device_;
+  dispatch(d, [&](auto tag) {
+    kernels::dots(tag, d.queue(), nc, n_, k, ld, in<S>(d, basis.handle(), 0),
+                  in<S>(d, basis.handle(), j * ld), in<R>(d, w.handle()), Out<R>(partials_));
+    kernels::sum_chunks(tag, d.queue(), n_, 2 * k, In<R>(partials_), Out<R>(steps_->device[slot]));
   });
   Queue& q = device_->queue();
   q.read(steps_->device[slot].handle(), 0, steps_->host.data() + slot * reals,
          4 * std::size_t(k) * sizeof(R), false);
   pending_.push_back({slot, k, q.record()});
   const std::size_t off = claim_coefficient_slot();
-  kernels::SecondOutput s2;
-  s2.y = basis.handle();
-  s2.y_off = j * ld;
-  s2.k = static_cast<int>(j);
-  s2.coef_off = off + std::size_t(nc) * (j + 2);
-  s2.x = basis.handle();
-  s2.x_off = j * ld;
-  dispatch(*device_, [&](auto tag) {
-    kernels::dcgs2_coef<R>(tag, *device_, nc, static_cast<int>(j), steps_->device[slot].handle(), 0,
-                           coef_.handle(), off);
-    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, w.handle(), 0,
-                        basis.handle(), 0, ld, basis.handle(), (j + 1) * ld, s2, compressed, false);
+  // the next candidate to slot j + 1 and q_j in place in slot j, one pass
+  kernels::Combine<R, S> o;
+  o.coef = in<R>(d, coef_.handle(), off);
+  o.x = in<R>(d, w.handle());
+  o.v = in<S>(d, basis.handle());
+  o.ld = ld;
+  o.k = k;
+  o.y = out<S>(d, basis.handle(), (j + 1) * ld);
+  o.coef2 = in<R>(d, coef_.handle(), off + std::size_t(nc) * (j + 2));
+  o.x2 = in<S>(d, basis.handle(), j * ld);
+  o.y2 = out<S>(d, basis.handle(), j * ld);
+  o.k2 = static_cast<int>(j);
+  dispatch(d, [&](auto tag) {
+    kernels::dcgs2_coef(tag, d.queue(), nc, static_cast<int>(j), In<R>(steps_->device[slot]),
+                        out<R>(d, coef_.handle(), off));
+    kernels::combine(tag, d.queue(), nc, n_, o);
   });
 }
 
@@ -239,19 +262,27 @@ void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V
   const std::size_t off2 = packed_.size();
   if (second.y) pack_coef(second.a, second.c, second.k, packed_);
   const std::size_t off = upload_coefficients();
-  kernels::SecondOutput s2;
-  if (second.y) {
-    s2.y = second.y;
-    s2.y_off = second.y_slot * n_ * nc;
-    s2.k = second.k;
-    s2.coef_off = off + off2;
-    s2.x = second.x.handle;
-    s2.x_off = second.x.slot * n_ * nc;
-  }
-  dispatch(*device_, [&](auto tag) {
-    kernels::combine<R>(tag, *device_, nc, n_, k, coef_.handle(), off, x.handle, x.slot * n_ * nc,
-                        k > 0 ? basis.handle : nullptr, basis.slot * n_ * nc, n_ * nc, y,
-                        y_slot * n_ * nc, s2, compressed, y_real);
+  Device& d = *device_;
+  const std::size_t values = n_ * nc;
+  with_storage<R>(compressed, [&](auto store) {
+    using S = decltype(store);
+    kernels::Combine<R, S> o;
+    o.coef = in<R>(d, coef_.handle(), off);
+    o.x = in<R>(d, x.handle, x.slot * values);
+    o.v = in<S>(d, k > 0 ? basis.handle : nullptr, basis.slot * values);
+    o.ld = values;
+    o.k = k;
+    if (y_real)  // a working vector over a narrow basis
+      o.yw = out<R>(d, y, y_slot * values);
+    else
+      o.y = out<S>(d, y, y_slot * values);
+    if (second.y) {
+      o.y2 = out<S>(d, second.y, second.y_slot * values);
+      o.coef2 = in<R>(d, coef_.handle(), off + off2);
+      o.x2 = in<S>(d, second.x.handle, second.x.slot * values);
+      o.k2 = second.k;
+    }
+    dispatch(d, [&](auto tag) { kernels::combine(tag, d.queue(), nc, n_, o); });
   });
 }
 
@@ -320,9 +351,11 @@ void DeviceVectorOps<V>::block_diag(int bs, const Buffer<V>& d, const Vec& x, Ve
     throw Error("krylov: block_diag sizes do not fit (n " + std::to_string(x.size()) + ", block " +
                 std::to_string(bs) + ", diagonal " + std::to_string(d.size()) + ")");
   constexpr int nc = components<V>();
-  dispatch(*device_, [&](auto tag) {
-    kernels::block_diag<real_of<V>>(tag, *device_, nc, x.size(), bs, d.handle(), x.handle(),
-                                    y.handle());
+  using R = real_of<V>;
+  Device& dev = *device_;
+  dispatch(dev, [&](auto tag) {
+    kernels::block_diag(tag, dev.queue(), nc, x.size(), bs, in<R>(dev, d.handle()),
+                        in<R>(dev, x.handle()), out<R>(dev, y.handle()));
   });
 }
 
@@ -338,9 +371,12 @@ void DeviceVectorOps<V>::dots_block(const Vec& basis, std::size_t first, int k, 
   check_slot(basis.size(), n_, y_first, std::size_t(t), "dots_block (block)");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  dispatch(*device_, [&](auto tag) {
-    kernels::dots_block<R>(tag, *device_, nc, n_, k, basis.handle(), first * n_ * nc, t,
-                           basis.handle(), y_first * n_ * nc, n_ * nc, partials_.handle());
+  Device& d = *device_;
+  const std::size_t values = n_ * nc;
+  dispatch(d, [&](auto tag) {
+    kernels::dots_block(tag, d.queue(), nc, n_, k, t, values,
+                        in<R>(d, basis.handle(), first * values),
+                        in<R>(d, basis.handle(), y_first * values), Out<R>(partials_));
   });
   reduce_partials(k * t, out);
 }
@@ -365,10 +401,12 @@ void DeviceVectorOps<V>::combine_block(Vec& basis, std::size_t y_first, int t, c
     for (int i = 0; i < k; ++i) pack_coef<V>(c[std::size_t(r) * k + i], nullptr, 0, packed_);
   }
   const std::size_t off = upload_coefficients();
-  dispatch(*device_, [&](auto tag) {
-    kernels::combine_block<R>(tag, *device_, nc, n_, t, coef_.handle(), off, k,
-                              k > 0 ? basis.handle() : nullptr, first * n_ * nc, basis.handle(),
-                              y_first * n_ * nc, n_ * nc);
+  Device& d = *device_;
+  const std::size_t values = n_ * nc;
+  dispatch(d, [&](auto tag) {
+    kernels::combine_block(tag, d.queue(), nc, n_, t, k, values, in<R>(d, coef_.handle(), off),
+                           in<R>(d, k > 0 ? basis.handle() : nullptr, first * values),
+                           out<R>(d, basis.handle(), y_first * values));
   });
 }
 
@@ -407,18 +445,21 @@ void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2
   pack_coef(lin.a, c3, 2, packed_);
   pack_coef(lin2.a, c3b, 2, packed_);
   const std::size_t off = upload_coefficients();
-  auto h = [](const Buffer<V>* v) -> const void* { return v ? v->handle() : nullptr; };
-  kernels::UpdateOperands op;
-  op.x = h(lin.x), op.u = h(lin.u), op.w = h(lin.w), op.y = y.handle();
-  if (y2) op.x2 = h(lin2.x), op.u2 = h(lin2.u), op.w2 = h(lin2.w), op.y2 = y2->handle();
+  Device& dev = *device_;
+  auto h = [&](const Buffer<V>* v) { return in<R>(dev, v ? v->handle() : nullptr); };
+  auto o = [&](Buffer<V>* v) { return kernels::out<R>(dev, v ? v->handle() : nullptr); };
+  kernels::Update<R> op;
+  op.x = h(lin.x), op.u = h(lin.u), op.w = h(lin.w), op.y = o(&y);
+  if (y2) op.x2 = h(lin2.x), op.u2 = h(lin2.u), op.w2 = h(lin2.w), op.y2 = o(y2);
   if (z)
-    op.d = d->handle(), op.z = z->handle();
+    op.d = h(d), op.z = o(z);
   else
     op.e = h(e);
   op.norm = want.norm;
   op.dot = want.yz || e;
-  dispatch(*device_, [&](auto tag) {
-    kernels::update<R>(tag, *device_, nc, n_, coef_.handle(), off, op, partials_.handle());
+  dispatch(dev, [&](auto tag) {
+    kernels::update(tag, dev.queue(), nc, n_, in<R>(dev, coef_.handle(), off), op,
+                    Out<R>(partials_));
   });
   if (op.products() > 0) reduce_partials(op.products(), out);
 }
@@ -473,7 +514,7 @@ void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, s
   };
   host::combine<R>(
       nc, n_, k, coef_.data(), ptr(x, x_slot), k > 0 ? ptr(basis, first) : nullptr, n_ * nc,
-      reinterpret_cast<R*>(y.data() + y_slot * n_), 0, second.k, coef_.data() + off2,
+      reinterpret_cast<R*>(y.data() + y_slot * n_), second.k, coef_.data() + off2,
       ptr(second.x, second.x_slot),
       second.y ? reinterpret_cast<R*>(second.y->data() + second.y_slot * n_) : nullptr);
 }

@@ -53,7 +53,7 @@ struct CombineSecond {
 template <Scalar V>
 class CompressedBlock {
  public:
-  using Store = kernels::compressed_t<real_of<V>>;
+  using Store = launch::narrow_t<real_of<V>>;
   CompressedBlock(std::shared_ptr<Device> device, std::size_t n, std::size_t slots)
       : n_(n), slots_(slots), data_(std::move(device), (slots + 1) * n * components()) {}
   /// values of the visible slots (as a Buffer<V>'s size)

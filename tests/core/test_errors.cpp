@@ -27,13 +27,14 @@ TEST(Errors, ExitCodes) {
                "CUDA error in cudaMalloc (code 2: cudaErrorMemoryAllocation) while allocating x");
 }
 
-TEST(EmbeddedSources, IncludesExpandedOnceWithLineMarkers) {
+// Includes are expanded where they stand, as the C preprocessor would: the
+// shared header is inlined, the guarded portability header wherever it is
+// included (its guard keeps the later copies empty), and a header without a
+// guard each time (tests/krylov: krylov.cl takes krylov_basis.h twice).
+TEST(EmbeddedSources, IncludesExpandedWhereTheyStandWithLineMarkers) {
   std::string s = expand_includes("dense/kernels/dense.cl");
-  // The shared header is inlined, the portability header exactly once.
   EXPECT_NE(s.find("ts_ew_triad"), std::string::npos);
-  std::size_t first = s.find("#line 1 \"core/kernels/portable.h\"");
-  ASSERT_NE(first, std::string::npos);
-  EXPECT_EQ(s.find("#line 1 \"core/kernels/portable.h\"", first + 1), std::string::npos);
+  EXPECT_NE(s.find("#line 1 \"core/kernels/portable.h\""), std::string::npos);
   EXPECT_NE(s.find("#line 1 \"dense/kernels/dense_point.h\""), std::string::npos);
   EXPECT_EQ(s.find("#include \""), std::string::npos);
 }

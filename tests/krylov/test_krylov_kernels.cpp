@@ -8,6 +8,7 @@
 #include <typeinfo>
 
 #include "core/dispatch.hpp"
+#include "core/embedded_sources.hpp"
 #include "core/kernels/portable.h"
 #include "krylov/kernels/krylov_kernels.hpp"
 #include "krylov/kernels/krylov_point.hpp"
@@ -22,6 +23,19 @@ using test_util::random_values;
 using test_util::val;
 
 class KrylovKernels : public ::testing::TestWithParam<std::string> {};
+
+// The OpenCL program takes the basis operations twice, for a basis of
+// ts_real and a narrow one (the expansion keeps C's include semantics).
+TEST(KrylovProgram, TakesTheBasisHeaderTwice) {
+  const std::string k = expand_includes("krylov/kernels/krylov.cl");
+  const std::string basis = "#line 1 \"krylov/kernels/krylov_basis.h\"";
+  const std::size_t first = k.find(basis);
+  ASSERT_NE(first, std::string::npos);
+  const std::size_t second = k.find(basis, first + 1);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_EQ(k.find(basis, second + 1), std::string::npos);
+  EXPECT_EQ(k.find("#include \""), std::string::npos);
+}
 
 template <class V>
 double tol() {
@@ -443,7 +457,8 @@ void check_dcgs2_coef(const std::string& id, int nc) {
       dsums.copy_from_host(sums);
       coef.copy_from_host(std::vector<R>(reals + 2 * off, R(std::nan(""))));
       dispatch(*dev, [&](auto tag) {
-        kernels::dcgs2_coef<R>(tag, *dev, nc, j, dsums.handle(), 0, coef.handle(), off);
+        kernels::dcgs2_coef(tag, dev->queue(), nc, j, launch::In<R>(dsums),
+                            kernels::out<R>(*dev, coef.handle(), off));
       });
       const auto got = coef.to_vector();
       std::vector<R> want(reals);

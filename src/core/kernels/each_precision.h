@@ -22,17 +22,26 @@
 #error "define TS_POINT_HEADER before including core/kernels/each_precision.h"
 #endif
 
+/* ts_narrow: the storage at half the width of ts_real (binary16 bits for
+ * float, float for double; core/kernels/narrow.h reads and writes it), for
+ * arrays a kernel keeps compressed. The host's launchers name it too
+ * (core/launch/launch.hpp), so its definition there is kept across the
+ * passes. */
+#pragma push_macro("ts_narrow")
+#undef ts_narrow
 #if defined(__CUDACC__)
 inline namespace packs16 {
 #define ts_real float
 #define ts_value float
 #define ts_pack float4
 #define TS_PACK 4
+#define ts_narrow unsigned short
 #include "core/kernels/one_precision.h"
 #define ts_real double
 #define ts_value double
 #define ts_pack double2
 #define TS_PACK 2
+#define ts_narrow float
 #include "core/kernels/one_precision.h"
 }  // namespace packs16
 #else
@@ -41,15 +50,18 @@ inline namespace packs1 {
 #define ts_value float
 #define ts_pack float
 #define TS_PACK 1
+#define ts_narrow unsigned short
 #include "core/kernels/one_precision.h"
 #define ts_real double
 #define ts_value double
 #define ts_pack double
 #define TS_PACK 1
+#define ts_narrow float
 #include "core/kernels/one_precision.h"
 }  // namespace packs1
 #endif
 
+#pragma pop_macro("ts_narrow")
 #undef TS_POINT_HEADER
 #undef TS_POINT_HEADER2
 #undef TS_POINT_HEADER3

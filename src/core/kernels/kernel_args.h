@@ -12,7 +12,11 @@
  *
  * V(type, name)   a value copied to the kernel: a scalar or a parameter
  *                 struct (TS_PARAMS_STRUCT below);
- * IN(elem, name)  a global array of elem the kernel only reads;
+ * IN(elem, name)  a global array of elem the kernel only reads, and never
+ *                 through memory the kernel writes (restrict);
+ * IN(elem, name, TS_ALIASED)  one it only reads but that may be memory the
+ *                 kernel also writes (an output updated in place reads its
+ *                 old values here): not restrict;
  * OUT(elem, name) a global array of elem the kernel writes (it may also read).
  *
  * Everything else is generated from that list: the item function's signature
@@ -56,6 +60,8 @@ typedef uint32_t ts_uint;
 #else
 #define TS_RESTRICT
 #endif
+
+#define TS_ALIASED
 
 /* x where CUDA compiles, 0 elsewhere: an occupancy a module gives its CUDA
  * kernels only (kernel lists, below). */
@@ -102,21 +108,33 @@ typedef struct {
 
 /* The list, expanded as parameters and as names (each with a leading comma:
  * every generated signature starts with a fixed first parameter). */
+/* IN takes an optional third argument (TS_ALIASED: no restrict), so its
+ * generators are variadic: TS_IN_(M, elem, name, qualifier) hands M the
+ * qualifier given or TS_RESTRICT. */
+#define TS_IN_ARGS(M, elem, ...) TS_IN_PICK(M, elem, __VA_ARGS__, TS_RESTRICT, ~)
+#define TS_IN_PICK(M, elem, name, qualifier, ...) M(elem, name, qualifier)
 #define TS_P_VALUE(type, name) , type name
-#define TS_P_IN(elem, name) , TS_GLOBAL const elem* TS_RESTRICT name
+#define TS_P_IN(elem, ...) TS_IN_ARGS(TS_P_IN_, elem, __VA_ARGS__)
+#define TS_P_IN_(elem, name, qualifier) , TS_GLOBAL const elem* qualifier name
 #define TS_P_OUT(elem, name) , TS_GLOBAL elem* name
 #define TS_P_NAME(type, name) , name
+#define TS_P_IN_NAME(elem, ...) TS_IN_ARGS(TS_P_IN_NAME_, elem, __VA_ARGS__)
+#define TS_P_IN_NAME_(elem, name, qualifier) , name
 #define TS_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_P_IN, TS_P_OUT)
-#define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
+#define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_IN_NAME, TS_P_NAME)
 
 /* An OpenCL __kernel wrapper takes each array as its buffer and an offset in
  * elements (an array may be a tile of a larger buffer: launch::In, Out),
  * and hands the kernel's body the array from there. */
-#define TS_CL_P_IN(elem, name) , TS_GLOBAL const elem *TS_RESTRICT name##_base, ulong name##_off
+#define TS_CL_P_IN(elem, ...) TS_IN_ARGS(TS_CL_P_IN_, elem, __VA_ARGS__)
+#define TS_CL_P_IN_(elem, name, qualifier) \
+  , TS_GLOBAL const elem *qualifier name##_base, ulong name##_off
 #define TS_CL_P_OUT(elem, name) , TS_GLOBAL elem *name##_base, ulong name##_off
 #define TS_CL_P_FROM(elem, name) , name##_base + name##_off
+#define TS_CL_P_IN_FROM(elem, ...) TS_IN_ARGS(TS_CL_P_IN_FROM_, elem, __VA_ARGS__)
+#define TS_CL_P_IN_FROM_(elem, name, qualifier) , name##_base + name##_off
 #define TS_CL_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_CL_P_IN, TS_CL_P_OUT)
-#define TS_CL_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_CL_P_FROM, TS_CL_P_FROM)
+#define TS_CL_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_CL_P_IN_FROM, TS_CL_P_FROM)
 
 #define TS_ITEM(K, i) TS_FN void K##_item(ts_size i TS_PARAMS(K))
 #define TS_CELL(K, i, j, k) TS_FN void K##_cell(long i, long j, long k TS_PARAMS(K))
@@ -163,6 +181,8 @@ typedef struct {
 #ifndef TS_VARIANT
 #define TS_VARIANT 0
 #endif
+/* the variant as the list's scratch and occupancy expressions name it */
+#define ts_variant TS_VARIANT
 #define TS_CL_each(K, THREADS, SCRATCH)                                          \
   __kernel void K(ulong ts_n TS_CL_PARAMS(K)) {                                  \
     for (ulong ts_i = get_global_id(0); ts_i < ts_n; ts_i += get_global_size(0)) \

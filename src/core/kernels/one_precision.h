@@ -1,5 +1,5 @@
 /* One precision's pass of core/kernels/each_precision.h: the point headers
- * with the ts_real, ts_value, ts_pack and TS_PACK the includer defined, which are
+ * with the ts_real, ts_value, ts_pack, TS_PACK and ts_narrow the includer defined, which are
  * undefined after. */
 #include TS_POINT_HEADER
 #ifdef TS_POINT_HEADER2
@@ -12,3 +12,4 @@
 #undef ts_value
 #undef ts_pack
 #undef TS_PACK
+#undef ts_narrow

@@ -16,6 +16,7 @@
 // where the kind leaves them to the launch); a plain count converts to it.
 #pragma once
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -29,10 +30,15 @@
 // The list as host parameters: values by const reference, arrays as
 // launch::In / launch::Out (a Buffer, or a tile of one from an offset).
 #define TS_H_VALUE(type, name) , const type& name
-#define TS_H_IN(elem, name) , const ::tessera::launch::In<elem>& name
+#define TS_H_IN(elem, ...) TS_IN_ARGS(TS_H_IN_, elem, __VA_ARGS__)
+#define TS_H_IN_(elem, name, qualifier) , const ::tessera::launch::In<elem>& name
 #define TS_H_OUT(elem, name) , const ::tessera::launch::Out<elem>& name
 #define TS_HOST_PARAMS(K) TS_ARGS_##K(TS_H_VALUE, TS_H_IN, TS_H_OUT)
-#define TS_HOST_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_NAME, TS_P_NAME)
+// ts_narrow in an argument list: the narrow storage of the launch's element
+// type (the per-point passes of core/kernels/each_precision.h and OpenCL's
+// precision options name it for themselves).
+#define ts_narrow ::tessera::launch::narrow_t<ts_value>
+#define TS_HOST_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_IN_NAME, TS_P_NAME)
 
 // The first parameter of a launcher, by kind (items, launch::Groups or
 // launch::Cells).
@@ -180,6 +186,7 @@ struct ArrayArg {
 };
 template <class T>
 struct In : ArrayArg<T, const void*> {
+  In() = default;         // an absent array (no device; the kernel does not read it)
   In(const Buffer<T>& b)  // NOLINT: a buffer is an array argument
       : ArrayArg<T, const void*>{b.handle(), 0, b.device_ptr().get()} {}
   In(Device& d, const void* handle, std::size_t offset)
@@ -187,6 +194,7 @@ struct In : ArrayArg<T, const void*> {
 };
 template <class T>
 struct Out : ArrayArg<T, void*> {
+  Out() = default;   // an absent array (no device; the kernel does not write it)
   Out(Buffer<T>& b)  // NOLINT: a buffer is an array argument
       : ArrayArg<T, void*>{b.handle(), 0, b.device_ptr().get()} {}
   Out(Device& d, void* handle, std::size_t offset) : ArrayArg<T, void*>{handle, offset, &d} {}
@@ -239,6 +247,21 @@ struct device_value<std::complex<R>> {
 #endif
 template <class T>
 using device_value_t = typename device_value<T>::type;
+
+/// The narrow storage of a real type (kernel_args.h's ts_narrow): binary16
+/// bits for float, float for double.
+template <class T>
+struct narrow;
+template <>
+struct narrow<float> {
+  using type = std::uint16_t;
+};
+template <>
+struct narrow<double> {
+  using type = float;
+};
+template <class T>
+using narrow_t = typename narrow<T>::type;
 static_assert(sizeof(device_value_t<std::complex<double>>) == sizeof(std::complex<double>));
 
 /// What a kernel argument becomes on the CPU and CUDA, where a buffer's

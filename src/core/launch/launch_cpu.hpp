@@ -35,7 +35,9 @@ void cpu_for_cells(const Cells& box, Cell cell, A... args) {
 }  // namespace tessera::launch
 
 #define TS_CPU_ARG(type, name) , ::tessera::launch::device_arg(name)
-#define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_ARG, TS_CPU_ARG)
+#define TS_CPU_IN_ARG(elem, ...) TS_IN_ARGS(TS_CPU_IN_ARG_, elem, __VA_ARGS__)
+#define TS_CPU_IN_ARG_(elem, name, qualifier) , ::tessera::launch::device_arg(name)
+#define TS_CPU_ARGS(K) TS_ARGS_##K(TS_CPU_ARG, TS_CPU_IN_ARG, TS_CPU_ARG)
 
 #define TS_CPU_KERNEL(kind, K, THREADS, SCRATCH, OCCUPANCY, VARIANTS) TS_CPU_##kind(K, kind)
 #define TS_CPU_each(K, kind)                                                          \

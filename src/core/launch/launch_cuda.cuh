@@ -148,9 +148,10 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)
 
 // A group kernel: SCRATCH_DECL declares ts_scratch; SIZE is the block size
 // in the kernel (a constant where the list fixes it), BLOCK the block of a
-// launch (dim3), SHARED_BYTES its dynamic shared memory.
+// launch (dim3), SHARED_BYTES its dynamic shared memory, LY the work-item's
+// y in its group (0 for 1D groups: no register spent on threadIdx.y).
 #define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, BLOCK,         \
-                             SHARED_BYTES)                                                     \
+                             SHARED_BYTES, LY)                                                 \
   template <class ts_value, int ts_variant>                                                    \
   __global__ void __launch_bounds__(BOUND, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
     SCRATCH_DECL                                                                               \
@@ -160,8 +161,8 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)
     ts_g.id_y = blockIdx.y;                                                                    \
     ts_g.id_z = blockIdx.z;                                                                    \
     ts_g.lx = threadIdx.x;                                                                     \
-    ts_g.ly = threadIdx.y;                                                                     \
-    ts_g.lid = threadIdx.x + threadIdx.y * blockDim.x;                                         \
+    ts_g.ly = LY;                                                                              \
+    ts_g.lid = threadIdx.x + ts_g.ly * blockDim.x;                                             \
     ts_g.size = SIZE;                                                                          \
     ts_g.variant = ts_variant;                                                                 \
     K##_group(ts_g, ts_scratch TS_NAMES(K));                                                   \
@@ -182,22 +183,23 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)
 #define TS_CUDA_STATIC_SCRATCH(SCRATCH) __shared__ __align__(16) ts_value ts_scratch[SCRATCH];
 #define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                                          \
   TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS, TS_CUDA_STATIC_SCRATCH(SCRATCH), THREADS, \
-                       dim3(THREADS), 0)
+                       dim3(THREADS), 0, 0)
 #define TS_CUDA_group_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                                 \
   TS_CUDA_GROUP_KERNEL(group_xy, K, TS_XY_X(THREADS) * TS_XY_Y(THREADS), OCC, VARIANTS,      \
                        TS_CUDA_STATIC_SCRATCH(SCRATCH), TS_XY_X(THREADS) * TS_XY_Y(THREADS), \
-                       dim3(TS_XY_X(THREADS), TS_XY_Y(THREADS)), 0)
+                       dim3(TS_XY_X(THREADS), TS_XY_Y(THREADS)), 0, threadIdx.y)
 
 // Dynamic shared memory is declared as bytes: the instantiations for every
 // element type share the extern symbol.
 #define TS_CUDA_DYNAMIC_SCRATCH                                      \
   extern __shared__ __align__(16) unsigned char ts_dynamic_shared[]; \
   ts_value* ts_scratch = reinterpret_cast<ts_value*>(ts_dynamic_shared);
-#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
-  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, \
-                       dim3(THREADS),                                                              \
-                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))
-#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
-  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, \
-                       dim3(ts_shape.threads),                                                   \
-                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value))
+#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                \
+  TS_CUDA_GROUP_KERNEL(                                                                          \
+      group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, dim3(THREADS), \
+      ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value), 0)
+#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                    \
+  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x,   \
+                       dim3(ts_shape.threads),                                                     \
+                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value), \
+                       0)

@@ -25,15 +25,16 @@ namespace tessera::launch {
 constexpr std::size_t kClItemGroup = 256;
 
 /// The one precision idiom in OpenCL: the program's element type ts_value,
-/// its real type ts_real with a 16-byte pack of it, and (for double) the
-/// fp64 extension.
+/// its real type ts_real with a 16-byte pack of it, (for real types) its
+/// narrow storage ts_narrow, and (for double) the fp64 extension.
 template <class T>
 std::string precision_options() {
   if constexpr (std::is_same_v<T, float>)
-    return "-Dts_real=float -Dts_value=float -DTS_COMPLEX=0 -Dts_pack=float4 -DTS_PACK=4";
+    return "-Dts_real=float -Dts_value=float -DTS_COMPLEX=0 -Dts_pack=float4 -DTS_PACK=4 "
+           "-Dts_narrow=ushort";
   else if constexpr (std::is_same_v<T, double>)
     return "-Dts_real=double -Dts_value=double -DTS_COMPLEX=0 -DTS_DOUBLE=1 -Dts_pack=double2 "
-           "-DTS_PACK=2";
+           "-DTS_PACK=2 -Dts_narrow=float";
   else if constexpr (std::is_same_v<T, std::complex<float>>)
     return "-Dts_real=float -Dts_value=float2 -DTS_COMPLEX=1 -Dts_pack=float4 -DTS_PACK=4";
   else {

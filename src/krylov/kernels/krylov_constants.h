@@ -27,4 +27,7 @@
 #define TS_KRY_TRI_THREADS 32 /* work-items per group of rows */
 #define TS_KRY_TRI_CAP 512    /* entries of a group staged in group memory */
 #define TS_KRY_TRI_ROWS 64    /* rows of a group kept in group memory */
+/* DCGS2's coefficient kernel: lanes of its first reduction (fixed: the host
+ * and every device must agree) */
+#define TS_KRY_DCGS2_LANES 32
 #endif

@@ -1,20 +1,22 @@
-// CPU (OpenMP) Krylov kernels. The dots follow portable.h's canonical chunk
-// order exactly (strided accumulators, then the halving tree), so the GPU
-// kernels reproduce them bitwise.
+// CPU (OpenMP) Krylov kernels. The item kernels are generated from the
+// kernel list (krylov_point.h); the work-group kernels are written here as
+// the loops they stand for, following portable.h's canonical chunk order
+// exactly (strided accumulators, then the halving tree), so the GPU kernels
+// reproduce them bitwise. host:: holds the loops the thesis mode runs on
+// plain host pointers too (krylov_host.hpp).
 #include <algorithm>
 #include <array>
+#include <string>
 
-#include "backends/cpu/cpu_device.hpp"
+#include "core/launch/launch_cpu.hpp"
 #include "krylov/kernels/krylov_host.hpp"
 #include "krylov/kernels/krylov_kernels.hpp"
-#include "krylov/kernels/krylov_point.hpp"
 
 namespace tessera::krylov {
 
 namespace host {
 
 using namespace point;
-
 template <class R, class S>
 void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, const R* w2,
           R* partials) {
@@ -52,44 +54,6 @@ void dots(int nc, std::size_t n, int k, const S* v, std::size_t ld, const S* w, 
 }
 
 template <class R>
-void dots_block(int nc, std::size_t n, int k, const R* v, int t, const R* y, std::size_t ld,
-                R* partials) {
-  const std::size_t nch = kernels::chunks(n);
-  const auto jobs = static_cast<std::ptrdiff_t>(nch * static_cast<std::size_t>(k));
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t job = 0; job < jobs; ++job) {
-    const std::size_t kk = static_cast<std::size_t>(job) / nch,
-                      c = static_cast<std::size_t>(job) % nch;
-    std::array<std::array<R, TS_REDUCE_THREADS>, 2 * TS_KRY_BLOCK_MAX> s;
-    for (std::size_t th = 0; th < TS_REDUCE_THREADS; ++th) {
-      R acc[2 * TS_KRY_BLOCK_MAX] = {};
-      for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-        const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + th;
-        if (i >= n) break;
-        ts_kry_dotsb_element(nc, t, long(i), v + kk * ld, long(ld), y, acc);
-      }
-      for (int q = 0; q < 2 * t; ++q) s[q][th] = acc[q];
-    }
-    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
-      for (std::size_t th = 0; th < h; ++th)
-        for (int q = 0; q < 2 * t; ++q) s[q][th] = s[q][th] + s[q][th + h];
-    for (int r = 0; r < t; ++r) {
-      const std::size_t at = 2 * ((std::size_t(r) * std::size_t(k) + kk) * nch + c);
-      partials[at] = s[2 * r][0];
-      partials[at + 1] = s[2 * r + 1][0];
-    }
-  }
-}
-
-template <class R>
-void combine_block(int nc, std::size_t n, int t, const R* coef, int k, const R* v, R* y,
-                   std::size_t ld) {
-  const auto nn = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < nn; ++i) ts_kry_combb_at(nc, t, long(i), k, coef, v, y, long(ld));
-}
-
-template <class R>
 void sum_chunks(std::size_t chunks, int count, const R* partials, R* out) {
 #pragma omp parallel for schedule(static) if (count > 8)
   for (int q = 0; q < count; ++q) {
@@ -111,62 +75,14 @@ void sum_chunks(std::size_t chunks, int count, const R* partials, R* out) {
   }
 }
 
-template <class R, class S>
-void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const S* v, std::size_t ld,
-             S* y, int y_real, int k2, const R* coef2, const S* x2, S* y2) {
+template <class R>
+void combine(int nc, std::size_t n, int k, const R* coef, const R* x, const R* v, std::size_t ld,
+             R* y, int k2, const R* coef2, const R* x2, R* y2) {
   const auto nn = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < nn; ++i)
-    combine2_at<R, S>(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y_real, y2 != nullptr,
-                      k2, coef2, x2 != nullptr, x2, y2);
-}
-
-// The fused update (krylov_kernels.hpp's UpdateOperands, pointers typed):
-// chunk by chunk, "thread" t taking elements t, t + THREADS, ... as dots does,
-// so the products have the bits of dots on the updated vector.
-template <class R>
-void update(int nc, std::size_t n, const R* coef, const kernels::UpdateOperands& op, R* partials) {
-  const unsigned f = op.flags();
-  const int products = op.products();
-  const std::size_t nch = kernels::chunks(n);
-  auto in = [](const void* h) { return static_cast<const R*>(h); };
-  auto out = [](void* h) { return static_cast<R*>(h); };
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t cc = 0; cc < static_cast<std::ptrdiff_t>(nch); ++cc) {
-    const std::size_t c = static_cast<std::size_t>(cc);
-    std::array<std::array<R, TS_REDUCE_THREADS>, 3> s;  // <y,y>, then the second product (re, im)
-    for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
-      R dot[3] = {0, 0, 0};
-      for (std::size_t p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-        const std::size_t i = c * TS_REDUCE_CHUNK + p * TS_REDUCE_THREADS + t;
-        if (i >= n) break;
-        ts_kry_update_at(nc, long(i), f, coef, in(op.x), in(op.u), in(op.w), out(op.y), in(op.x2),
-                         in(op.u2), in(op.w2), out(op.y2), in(op.d), out(op.z), in(op.e), dot);
-      }
-      for (int q = 0; q < 3; ++q) s[q][t] = dot[q];
-    }
-    if (products == 0) continue;
-    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
-      for (std::size_t t = 0; t < h; ++t)
-        for (int q = 0; q < 3; ++q) s[q][t] = s[q][t] + s[q][t + h];
-    std::size_t q = 0;
-    if (op.norm) {
-      partials[2 * c] = s[0][0];
-      partials[2 * c + 1] = 0;
-      ++q;
-    }
-    if (op.dot) {
-      partials[2 * (q * nch + c)] = s[1][0];
-      partials[2 * (q * nch + c) + 1] = s[2][0];
-    }
-  }
-}
-
-template <class R>
-void block_diag(int nc, std::size_t n, int bs, const R* d, const R* x, R* y) {
-  const auto nn = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < nn; ++i) ts_kry_block_diag_at(nc, long(i), bs, d, x, y);
+    ts_kry_combine2_at(nc, long(i), k, coef, x != nullptr, x, v, long(ld), y, y, 0, y2 != nullptr,
+                       k2, coef2, x2 != nullptr, x2, y2);
 }
 
 template <class R>
@@ -183,24 +99,16 @@ void tri_group(int nc, std::size_t count, const int* groups, int group, std::siz
   }
 }
 
-#define TS_INSTANTIATE(R)                                                                          \
-  template void tri_group<R>(int, std::size_t, const int*, int, std::size_t, bool, const int*,     \
-                             const int*, const R*, const R*, const R*, R*);                        \
-  template void dots<R, R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*);  \
-  template void dots<R, point::compressed_t<R>>(int, std::size_t, int,                             \
-                                                const point::compressed_t<R>*, std::size_t,        \
-                                                const point::compressed_t<R>*, const R*, R*);      \
-  template void sum_chunks<R>(std::size_t, int, const R*, R*);                                     \
-  template void dots_block<R>(int, std::size_t, int, const R*, int, const R*, std::size_t, R*);    \
-  template void combine_block<R>(int, std::size_t, int, const R*, int, const R*, R*, std::size_t); \
-  template void combine<R, R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t,    \
-                              R*, int, int, const R*, const R*, R*);                               \
-  template void combine<R, point::compressed_t<R>>(                                                \
-      int, std::size_t, int, const R*, const R*, const point::compressed_t<R>*, std::size_t,       \
-      point::compressed_t<R>*, int, int, const R*, const point::compressed_t<R>*,                  \
-      point::compressed_t<R>*);                                                                    \
-  template void block_diag<R>(int, std::size_t, int, const R*, const R*, R*);                      \
-  template void update<R>(int, std::size_t, const R*, const kernels::UpdateOperands&, R*);
+#define TS_INSTANTIATE(R)                                                                         \
+  template void tri_group<R>(int, std::size_t, const int*, int, std::size_t, bool, const int*,    \
+                             const int*, const R*, const R*, const R*, R*);                       \
+  template void dots<R, R>(int, std::size_t, int, const R*, std::size_t, const R*, const R*, R*); \
+  template void dots<R, launch::narrow_t<R>>(int, std::size_t, int, const launch::narrow_t<R>*,   \
+                                             std::size_t, const launch::narrow_t<R>*, const R*,   \
+                                             R*);                                                 \
+  template void sum_chunks<R>(std::size_t, int, const R*, R*);                                    \
+  template void combine<R>(int, std::size_t, int, const R*, const R*, const R*, std::size_t, R*,  \
+                           int, const R*, const R*, R*);
 TS_INSTANTIATE(float)
 TS_INSTANTIATE(double)
 #undef TS_INSTANTIATE
@@ -209,117 +117,145 @@ TS_INSTANTIATE(double)
 
 namespace kernels {
 
-template <class R>
-const R* at(const void* h, std::size_t off) {
-  return h ? cpu::ptr<R>(const_cast<void*>(h)) + off : nullptr;
-}
+using namespace point;
+TS_KRYLOV_KERNELS(TS_CPU_KERNEL)
 
-template <class R>
-void dots(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
-          std::size_t ld, const void* w, std::size_t w_off, const void* w2, std::size_t w2_off,
-          void* partials, bool compressed) {
-  point::with_storage<R>(compressed, [&](auto s) {
-    using S = decltype(s);
-    host::dots<R, S>(nc, n, k, at<S>(v, v_off), ld, at<S>(w, w_off), at<R>(w2, w2_off),
-                     cpu::ptr<R>(partials));
-  });
-}
+// The work-group kernels, as the loops they stand for, in the order of
+// their GPU tiling.
 
-template <class R>
-void dots_block(CpuTag, Device&, int nc, std::size_t n, int k, const void* v, std::size_t v_off,
-                int t, const void* y, std::size_t y_off, std::size_t ld, void* partials) {
-  if (n == 0 || k == 0 || t == 0) return;
-  host::dots_block<R>(nc, n, k, at<R>(v, v_off), t, at<R>(y, y_off), ld, cpu::ptr<R>(partials));
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_dots) {
+  const auto [V, W, W2, P] = launch::device_args(v, w, w2, partials);
+  host::dots<ts_value, ts_value>(p.nc, p.n, int(p.k), V, p.ld, W, ts_shape.variant ? W2 : nullptr,
+                                 P);
 }
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_dots)
 
-template <class R>
-void combine_block(CpuTag, Device&, int nc, std::size_t n, int t, const void* coef,
-                   std::size_t coef_off, int k, const void* v, std::size_t v_off, void* y,
-                   std::size_t y_off, std::size_t ld) {
-  if (n == 0 || t == 0) return;
-  host::combine_block<R>(nc, n, t, at<R>(coef, coef_off), k, at<R>(v, v_off),
-                         cpu::ptr<R>(y) + y_off, ld);
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_dots_narrow) {
+  const auto [V, W, W2, P] = launch::device_args(v, w, w2, partials);
+  host::dots<ts_value, launch::narrow_t<ts_value>>(p.nc, p.n, int(p.k), V, p.ld, W,
+                                                   ts_shape.variant ? W2 : nullptr, P);
 }
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_dots_narrow)
 
-template <class R>
-void sum_chunks(CpuTag, Device&, std::size_t chunks, int count, const void* partials, void* out) {
-  host::sum_chunks<R>(chunks, count, at<R>(partials, 0), cpu::ptr<R>(out));
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_sum_chunks) {
+  const auto [P, O] = launch::device_args(partials, out);
+  host::sum_chunks<ts_value>(p.nch, int(ts_shape.count), P, O);
 }
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_sum_chunks)
 
-template <class R>
-void dcgs2_coef(CpuTag, Device&, int nc, int j, const void* sums, std::size_t sums_off, void* coef,
-                std::size_t coef_off) {
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_dcgs2_coef) {
+  const auto [S, C] = launch::device_args(sums, coef);
   double st[7];
-  point::ts_kry_dcgs2_coef(nc, j, at<R>(sums, sums_off), st, cpu::ptr<R>(coef) + coef_off);
+  ts_kry_dcgs2_coef(p.nc, p.j, S, st, C);
+}
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_dcgs2_coef)
+
+// The fused update: chunk by chunk, "thread" t taking elements t, t +
+// THREADS, ... as dots does, so the products have the bits of dots on the
+// updated vector.
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_update) {
+  using R = ts_value;
+  const auto [C, X, U, W, Y, X2, U2, W2, Y2, D, Z, E, P] =
+      launch::device_args(coef, x, u, w, y, x2, u2, w2, y2, d, z, e, partials);
+  const std::size_t nch = p.nch, n = p.n;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t cc = 0; cc < static_cast<std::ptrdiff_t>(nch); ++cc) {
+    const std::size_t c = static_cast<std::size_t>(cc);
+    std::array<std::array<R, TS_REDUCE_THREADS>, 3> s;  // <y,y>, then the second product (re, im)
+    for (std::size_t t = 0; t < TS_REDUCE_THREADS; ++t) {
+      R dot[3] = {0, 0, 0};
+      for (std::size_t q = 0; q < TS_REDUCE_PER_THREAD; ++q) {
+        const std::size_t i = c * TS_REDUCE_CHUNK + q * TS_REDUCE_THREADS + t;
+        if (i >= n) break;
+        ts_kry_update_at(p.nc, long(i), p.flags, C, X, U, W, Y, X2, U2, W2, Y2, D, Z, E, dot);
+      }
+      for (int r = 0; r < 3; ++r) s[r][t] = dot[r];
+    }
+    if (p.products == 0) continue;
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t t = 0; t < h; ++t)
+        for (int r = 0; r < 3; ++r) s[r][t] = s[r][t] + s[r][t + h];
+    std::size_t q = 0;
+    if (p.flags & TS_KRY_UP_NORM) {
+      P[2 * c] = s[0][0];
+      P[2 * c + 1] = 0;
+      ++q;
+    }
+    if (p.flags & TS_KRY_UP_DOT) {
+      P[2 * (q * nch + c)] = s[1][0];
+      P[2 * (q * nch + c) + 1] = s[2][0];
+    }
+  }
+}
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_update)
+
+// The block kernels' width (their variant), as the GPUs' compiled ones.
+static void check_width(const char* kernel, int t) {
+  if (t < 1 || t > TS_KRY_BLOCK_MAX)
+    throw Error(std::string(kernel) + ": variant " + std::to_string(t) +
+                " is not compiled (compiled: 1 to " + std::to_string(TS_KRY_BLOCK_MAX) + ")");
 }
 
-template <class R>
-void combine(CpuTag, Device&, int nc, std::size_t n, int k, const void* coef, std::size_t coef_off,
-             const void* x, std::size_t x_off, const void* v, std::size_t v_off, std::size_t ld,
-             void* y, std::size_t y_off, const SecondOutput& second, bool compressed, bool y_real) {
-  point::with_storage<R>(compressed, [&](auto s) {
-    using S = decltype(s);
-    S* yp = y_real ? reinterpret_cast<S*>(cpu::ptr<R>(y) + y_off) : cpu::ptr<S>(y) + y_off;
-    S* y2 = second.y ? cpu::ptr<S>(second.y) + second.y_off : nullptr;
-    host::combine<R, S>(nc, n, k, at<R>(coef, coef_off), at<R>(x, x_off), at<S>(v, v_off), ld, yp,
-                        y_real, second.k, at<R>(coef, second.coef_off),
-                        at<S>(second.x, second.x_off), y2);
-  });
+// s-step GMRES's block products: one job per (basis vector kk, chunk c),
+// the block's t = variant products in dots' order.
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_dots_block) {
+  using R = ts_value;
+  const auto [Vb, Yb, P] = launch::device_args(v, y, partials);
+  const int t = ts_shape.variant;
+  check_width("kry_dots_block", t);
+  const std::size_t nch = p.nch, n = p.n, k = p.k, ld = p.ld;
+  const auto jobs = static_cast<std::ptrdiff_t>(nch * k);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t job = 0; job < jobs; ++job) {
+    const std::size_t kk = static_cast<std::size_t>(job) / nch,
+                      c = static_cast<std::size_t>(job) % nch;
+    std::array<std::array<R, TS_REDUCE_THREADS>, 2 * TS_KRY_BLOCK_MAX> s;
+    for (std::size_t th = 0; th < TS_REDUCE_THREADS; ++th) {
+      R acc[2 * TS_KRY_BLOCK_MAX] = {};
+      for (std::size_t q = 0; q < TS_REDUCE_PER_THREAD; ++q) {
+        const std::size_t i = c * TS_REDUCE_CHUNK + q * TS_REDUCE_THREADS + th;
+        if (i >= n) break;
+        ts_kry_dotsb_element(p.nc, t, long(i), Vb + kk * ld, long(ld), Yb, acc);
+      }
+      for (int r = 0; r < 2 * t; ++r) s[r][th] = acc[r];
+    }
+    for (std::size_t h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1)
+      for (std::size_t th = 0; th < h; ++th)
+        for (int r = 0; r < 2 * t; ++r) s[r][th] = s[r][th] + s[r][th + h];
+    for (int r = 0; r < t; ++r) {
+      const std::size_t at = 2 * ((std::size_t(r) * k + kk) * nch + c);
+      P[at] = s[2 * r][0];
+      P[at + 1] = s[2 * r + 1][0];
+    }
+  }
 }
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_dots_block)
 
-template <class R>
-void update(CpuTag, Device&, int nc, std::size_t n, const void* coef, std::size_t coef_off,
-            const UpdateOperands& op, void* partials) {
-  // CPU handles are host pointers: typed views of the same operands
-  UpdateOperands h = op;
-  auto view = [](const void* p) -> const void* {
-    return p ? cpu::ptr<R>(const_cast<void*>(p)) : nullptr;
-  };
-  auto mut = [](void* p) -> void* { return p ? cpu::ptr<R>(p) : nullptr; };
-  h.x = view(op.x), h.u = view(op.u), h.w = view(op.w), h.y = mut(op.y);
-  h.x2 = view(op.x2), h.u2 = view(op.u2), h.w2 = view(op.w2), h.y2 = mut(op.y2);
-  h.d = view(op.d), h.z = mut(op.z), h.e = view(op.e);
-  host::update<R>(nc, n, at<R>(coef, coef_off), h, partials ? cpu::ptr<R>(partials) : nullptr);
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_combine_block) {
+  const auto [C, Vb, Yb] = launch::device_args(coef, v, y);
+  const int t = ts_shape.variant;
+  check_width("kry_combine_block", t);
+  const auto nn = static_cast<std::ptrdiff_t>(p.n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < nn; ++i)
+    ts_kry_combb_at(p.nc, t, long(i), int(p.k), C, Vb, Yb, long(p.ld));
 }
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_combine_block)
 
-template <class R>
-void block_diag(CpuTag, Device&, int nc, std::size_t n, int bs, const void* d, const void* x,
-                void* y) {
-  host::block_diag<R>(nc, n, bs, at<R>(d, 0), at<R>(x, 0), cpu::ptr<R>(y));
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, kry_tri_group) {
+  const auto [G, Pt, Cl, Va, Dv, B, X] = launch::device_args(groups, ptr, col, val, inv_d, b, x);
+  host::tri_group<ts_value>(p.nc, ts_shape.count, G, p.group, p.n, p.backward != 0, Pt, Cl, Va,
+                            p.has_d ? Dv : nullptr, B, X);
 }
-
-template <class R>
-void tri_group(CpuTag, Device&, int nc, std::size_t count, const void* groups,
-               std::size_t groups_off, int group, std::size_t n, bool backward, const void* ptr,
-               const void* col, const void* val, const void* inv_d, const void* b, void* x) {
-  host::tri_group<R>(nc, count, at<int>(groups, groups_off), group, n, backward, at<int>(ptr, 0),
-                     at<int>(col, 0), at<R>(val, 0), at<R>(inv_d, 0), at<R>(b, 0), cpu::ptr<R>(x));
-}
-
-#define TS_INSTANTIATE(R)                                                                          \
-  template void tri_group<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t, int,     \
-                             std::size_t, bool, const void*, const void*, const void*,             \
-                             const void*, const void*, void*);                                     \
-  template void dots<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,          \
-                        std::size_t, const void*, std::size_t, const void*, std::size_t, void*,    \
-                        bool);                                                                     \
-  template void sum_chunks<R>(CpuTag, Device&, std::size_t, int, const void*, void*);              \
-  template void dots_block<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,    \
-                              int, const void*, std::size_t, std::size_t, void*);                  \
-  template void combine_block<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t, \
-                                 int, const void*, std::size_t, void*, std::size_t, std::size_t);  \
-  template void dcgs2_coef<R>(CpuTag, Device&, int, int, const void*, std::size_t, void*,          \
-                              std::size_t);                                                        \
-  template void combine<R>(CpuTag, Device&, int, std::size_t, int, const void*, std::size_t,       \
-                           const void*, std::size_t, const void*, std::size_t, std::size_t, void*, \
-                           std::size_t, const SecondOutput&, bool, bool);                          \
-  template void block_diag<R>(CpuTag, Device&, int, std::size_t, int, const void*, const void*,    \
-                              void*);                                                              \
-  template void update<R>(CpuTag, Device&, int, std::size_t, const void*, std::size_t,             \
-                          const UpdateOperands&, void*);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
-#undef TS_INSTANTIATE
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, kry_tri_group)
 
 }  // namespace kernels
 }  // namespace tessera::krylov

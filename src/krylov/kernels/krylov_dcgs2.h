@@ -32,7 +32,6 @@ TS_FN void ts_kry_dcgs2_pair(int nc, int k, int i, TS_GLOBAL const ts_real* sums
  * TS_KRY_DCGS2_LANES strided partial sums (lane l: i = l, l + LANES, ...,
  * in order) added in lane order afterwards, so that a GPU work-group can
  * take the lanes in parallel with the bits of one work-item. */
-#define TS_KRY_DCGS2_LANES 32 /* fixed: the host and every device must agree */
 TS_FN void ts_kry_dcgs2_lane(int nc, int j, int l, TS_GLOBAL const ts_real* sums, double* asq,
                              double* hr, double* hi) {
   const int k = j + 1;
@@ -170,3 +169,11 @@ TS_FN void ts_kry_dcgs2_group(int nc, int j, int t, int threads, TS_GLOBAL const
   for (int q = t; q < 2 * j + 3; q += threads) ts_kry_dcgs2_value(nc, j, q, sums, st, coef);
 }
 #endif
+
+/* dcgs2_coef: step p.j's coefficient lists from the sums, by one work-group
+ * (the host refuses a device without double precision) */
+TS_GROUP(kry_dcgs2_coef, g, s) {
+  TS_LOCAL double* part = (TS_LOCAL double*)s;
+  ts_kry_dcgs2_group(p.nc, p.j, (int)g.lid, (int)g.size, sums, part, part + 3 * TS_KRY_DCGS2_LANES,
+                     coef);
+}

@@ -10,8 +10,50 @@
  *   block_diag: y_b = D_b x_b with dense bs x bs blocks (Jacobi, block Jacobi)
  *   tri_row/tri_group: a sparse triangular solve (ILU(0)'s L and U)
  * Each term of a complex product is formed here once, in a fixed order. */
+#include "core/kernels/narrow.h"
 #include "core/kernels/portable.h"
 #include "krylov/kernels/krylov_constants.h"
+#include "krylov/kernels/krylov_params.h"
+
+#ifndef TESSERA_KRYLOV_KERNEL_LIST
+#define TESSERA_KRYLOV_KERNEL_LIST
+/* The kernels (bodies at the end of this file and in krylov_dcgs2.h), for
+ * every backend (core/kernels/kernel_args.h). Reductions: one work-group of
+ * TS_REDUCE_THREADS per (product, chunk); dots' variant 1 has a second
+ * right-hand side, its scratch twice as large; the block kernels are
+ * compiled per block width, so their arrays stay in registers. The float
+ * dots run six groups per SM (40 registers instead of 48, occupancy 75%;
+ * docs/krylov-history.md); the other dots instances keep the register
+ * budget of one group per SM, which they use. */
+#define TS_KRYLOV_KERNELS(X)                                                                \
+  X(group, kry_dots, TS_REDUCE_THREADS, (2 + 2 * ts_variant) * TS_REDUCE_THREADS,           \
+    TS_ON_CUDA(sizeof(ts_value) == 4 ? 6 : 1), TS_VARIANTS(0, 1))                           \
+  X(group, kry_dots_narrow, TS_REDUCE_THREADS, (2 + 2 * ts_variant) * TS_REDUCE_THREADS,    \
+    TS_ON_CUDA(1), TS_VARIANTS(0, 1))                                                       \
+  X(each_one, kry_combine, 0, 0, 0, TS_NO_VARIANTS)                                         \
+  X(each_one, kry_combine_narrow, 0, 0, 0, TS_NO_VARIANTS)                                  \
+  X(group, kry_sum_chunks, TS_REDUCE_THREADS, 2 * TS_REDUCE_THREADS, 0, TS_NO_VARIANTS)     \
+  X(group, kry_dcgs2_coef, 128, TS_KRY_DCGS2_SCRATCH, 0, TS_NO_VARIANTS)                    \
+  X(group, kry_update, TS_REDUCE_THREADS, 3 * TS_REDUCE_THREADS, 0, TS_NO_VARIANTS)         \
+  X(group, kry_dots_block, TS_REDUCE_THREADS, 2 * ts_variant * TS_REDUCE_THREADS, 0,        \
+    TS_VARIANTS(1, 2, 3, 4, 5, 6, 7, 8))                                                    \
+  X(group, kry_combine_block, TS_KRY_ITEM_GROUP, 1, 0, TS_VARIANTS(1, 2, 3, 4, 5, 6, 7, 8)) \
+  X(each_one, kry_block_diag, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(group, kry_tri_group, TS_KRY_TRI_THREADS, TS_KRY_TRI_SCRATCH, 0, TS_NO_VARIANTS)
+/* dcgs2_coef's arguments (its body is in krylov_dcgs2.h, which OpenCL
+ * compiles only with double precision) */
+#define TS_ARGS_kry_dcgs2_coef(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, sums) OUT(ts_value, coef)
+/* combine_block's work-items per group, one per element */
+#define TS_KRY_ITEM_GROUP 256
+/* group memory of the kernels that keep doubles or ints in it, counted in
+ * elements of ts_value: dcgs2_coef's 3 LANES + 7 doubles; tri_group's s,
+ * acc and xs (reals), then at and span (ints) */
+#define TS_KRY_DCGS2_SCRATCH ((3 * TS_KRY_DCGS2_LANES + 8) * (8 / sizeof(ts_value)))
+#define TS_KRY_TRI_SCRATCH                    \
+  (2 * TS_KRY_TRI_CAP + 4 * TS_KRY_TRI_ROWS + \
+   (TS_KRY_TRI_CAP + 3 * TS_KRY_TRI_ROWS) * 4 / sizeof(ts_value))
+#endif
 
 /* Unroll a loop over basis vectors by 4 on the GPUs: four independent loads
  * of each work-item in flight instead of one (the order of the sums is that
@@ -73,138 +115,6 @@ TS_FN void ts_kry_st2(ts_real* p, long i, ts_real re, ts_real im) {
 TS_FN ts_real ts_kry_rdot(ts_real v, ts_real w) { return v * w; }
 TS_FN ts_real ts_kry_rmul(ts_real c, ts_real v) { return c * v; }
 
-/* Storage of the basis operands (marked ts_vstore below), defined by the
- * includer: ts_real in the full-precision programs; with TS_KRY_COMPRESSED
- * (GMRES's compressed basis) half bits (unsigned short, TS_KRY_HALF) for
- * float arithmetic and float for double. Loads widen exactly; stores round
- * to nearest even on every backend, so all backends keep the same bits. */
-#if defined(TS_KRY_COMPRESSED)
-TS_FN ts_real ts_kry_vget(TS_GLOBAL const ts_vstore* p, long j) {
-#if defined(TS_KRY_HALF) && defined(__OPENCL_VERSION__)
-  return vload_half(j, (TS_GLOBAL const half*)p);
-#elif defined(TS_KRY_HALF)
-  return ts_half_to_float(p[j]);
-#else
-  return (ts_real)p[j];
-#endif
-}
-TS_FN void ts_kry_vput(TS_GLOBAL ts_vstore* p, long j, ts_real v) {
-#if defined(TS_KRY_HALF) && defined(__OPENCL_VERSION__)
-  vstore_half_rte(v, j, (TS_GLOBAL half*)p);
-#elif defined(TS_KRY_HALF)
-  p[j] = ts_half_from_float(v);
-#else
-  p[j] = (ts_vstore)v;
-#endif
-}
-TS_FN void ts_kry_vget2(TS_GLOBAL const ts_vstore* p, long i, ts_real* re, ts_real* im) {
-  *re = ts_kry_vget(p, 2 * i);
-  *im = ts_kry_vget(p, 2 * i + 1);
-}
-TS_FN void ts_kry_vput2(TS_GLOBAL ts_vstore* p, long i, ts_real re, ts_real im) {
-  ts_kry_vput(p, 2 * i, re);
-  ts_kry_vput(p, 2 * i + 1, im);
-}
-#else
-TS_FN ts_real ts_kry_vget(TS_GLOBAL const ts_real* p, long j) { return p[j]; }
-TS_FN void ts_kry_vput(TS_GLOBAL ts_real* p, long j, ts_real v) { p[j] = v; }
-TS_FN void ts_kry_vget2(TS_GLOBAL const ts_real* p, long i, ts_real* re, ts_real* im) {
-  ts_kry_ld2(p, i, re, im);
-}
-TS_FN void ts_kry_vput2(TS_GLOBAL ts_real* p, long i, ts_real re, ts_real im) {
-  ts_kry_st2(p, i, re, im);
-}
-#endif
-/* y, a basis operand, or with y_real a ts_real vector (the compressed
- * basis widened into a working vector: the SpMV's input, the solution update) */
-TS_FN void ts_kry_yput(TS_GLOBAL ts_vstore* y, int y_real, long j, ts_real v) {
-  if (y_real)
-    ((TS_GLOBAL ts_real*)y)[j] = v;
-  else
-    ts_kry_vput(y, j, v);
-}
-TS_FN void ts_kry_yput2(TS_GLOBAL ts_vstore* y, int y_real, long i, ts_real re, ts_real im) {
-  if (y_real)
-    ts_kry_st2((TS_GLOBAL ts_real*)y, i, re, im);
-  else
-    ts_kry_vput2(y, i, re, im);
-}
-
-/* combine at element i: y_i = a * x_i + sum_k c_k * v_k,i with the
- * coefficients (a, c_0, ..., c_{k-1}) in coef (nc = 1 real, 2 interleaved
- * complex) and the basis vectors ld apart in v; has_x = 0: no x term (x is
- * not read). Terms are added in the order a x, c_0 v_0, c_1 v_1, ...
- * With two = 1 the same pass also forms a second combination of the first
- * k2 <= k basis vectors, y2_i = a2 * x2_i + sum_{k < k2} c2_k * v_k,i
- * (coefficients coef2, same order), reading each v_k,i once: DCGS2's two
- * updates. Every input of element i is read before y_i or y2_i is written,
- * so the outputs may be inputs (a basis slot updated in place). v, x2, y2
- * and y (unless y_real) are basis operands (ts_vstore). */
-TS_FN void ts_kry_combine2_at(int nc, long i, int k, TS_GLOBAL const ts_real* coef, int has_x,
-                              TS_GLOBAL const ts_real* x, TS_GLOBAL const ts_vstore* v, long ld,
-                              TS_GLOBAL ts_vstore* y, int y_real, int two, int k2,
-                              TS_GLOBAL const ts_real* coef2, int has_x2,
-                              TS_GLOBAL const ts_vstore* x2, TS_GLOBAL ts_vstore* y2) {
-  if (nc == 1) {
-    ts_real acc = has_x ? ts_kry_rmul(coef[0], x[i]) : (ts_real)0;
-    ts_real acc2 = (two && has_x2) ? ts_kry_rmul(coef2[0], ts_kry_vget(x2, i)) : (ts_real)0;
-    TS_KRY_UNROLL4
-    for (int kk = 0; kk < k; ++kk) {
-      const ts_real vk = ts_kry_vget(v, (long)kk * ld + i);
-      acc = acc + ts_kry_rmul(coef[1 + kk], vk);
-      if (two && kk < k2) acc2 = acc2 + ts_kry_rmul(coef2[1 + kk], vk);
-    }
-    ts_kry_yput(y, y_real, i, acc);
-    if (two) ts_kry_vput(y2, i, acc2);
-    return;
-  }
-  ts_real ar = 0, ai = 0, br = 0, bi = 0, xr, xi;
-  if (has_x) {
-    ts_kry_ld2(x, i, &xr, &xi);
-    ar = ts_kry_mul_re(coef[0], coef[1], xr, xi);
-    ai = ts_kry_mul_im(coef[0], coef[1], xr, xi);
-  }
-  if (two && has_x2) {
-    ts_kry_vget2(x2, i, &xr, &xi);
-    br = ts_kry_mul_re(coef2[0], coef2[1], xr, xi);
-    bi = ts_kry_mul_im(coef2[0], coef2[1], xr, xi);
-  }
-  TS_KRY_UNROLL4
-  for (int kk = 0; kk < k; ++kk) {
-    const int cc = 2 * (1 + kk);
-    ts_real vr, vi;
-    ts_kry_vget2(v + (long)kk * ld, i, &vr, &vi);
-    ar = ar + ts_kry_mul_re(coef[cc], coef[cc + 1], vr, vi);
-    ai = ai + ts_kry_mul_im(coef[cc], coef[cc + 1], vr, vi);
-    if (two && kk < k2) {
-      br = br + ts_kry_mul_re(coef2[cc], coef2[cc + 1], vr, vi);
-      bi = bi + ts_kry_mul_im(coef2[cc], coef2[cc + 1], vr, vi);
-    }
-  }
-  ts_kry_yput2(y, y_real, i, ar, ai);
-  if (two) ts_kry_vput2(y2, i, br, bi);
-}
-
-/* Element i of the dots kernels' operands: the basis element v (vr, vi),
- * w (wr, wi) and, with two = 1, w2 (xr, xi); real vectors (nc = 1) leave
- * the imaginary parts 0. v and w are basis operands (ts_vstore), w2 a
- * working vector. Loading and adding are apart so that a GPU work-item can
- * put the loads of several elements in flight before the first sum. */
-TS_FN void ts_kry_dots_load(int nc, long i, TS_GLOBAL const ts_vstore* v,
-                            TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
-                            ts_real* vr, ts_real* vi, ts_real* wr, ts_real* wi, ts_real* xr,
-                            ts_real* xi) {
-  *vi = *wi = *xi = *xr = (ts_real)0;
-  if (nc == 1) {
-    *vr = ts_kry_vget(v, i);
-    *wr = ts_kry_vget(w, i);
-    if (two) *xr = w2[i];
-    return;
-  }
-  ts_kry_vget2(v, i, vr, vi);
-  ts_kry_vget2(w, i, wr, wi);
-  if (two) ts_kry_ld2(w2, i, xr, xi);
-}
 /* The Hermitian products' terms of one element (the conjugate on the basis
  * element) added to the running sums (re, im) and, with two = 1, (re2, im2). */
 TS_FN void ts_kry_dots_add(int nc, int two, ts_real vr, ts_real vi, ts_real wr, ts_real wi,
@@ -222,68 +132,21 @@ TS_FN void ts_kry_dots_add(int nc, int two, ts_real vr, ts_real vi, ts_real wr, 
     *im2 = *im2 + ts_kry_hdot_im(vr, vi, xr, xi);
   }
 }
-/* Both for element i (the CPU's loop). */
-TS_FN void ts_kry_dots_at(int nc, long i, TS_GLOBAL const ts_vstore* v,
-                          TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
-                          ts_real* re, ts_real* im, ts_real* re2, ts_real* im2) {
-  ts_real vr, vi, wr, wi, xr, xi;
-  ts_kry_dots_load(nc, i, v, w, two, w2, &vr, &vi, &wr, &wi, &xr, &xi);
-  ts_kry_dots_add(nc, two, vr, vi, wr, wi, xr, xi, re, im, re2, im2);
-}
+#define ts_vstore ts_real
+#define TS_KRY_NARROW 0
+#define TS_KRY_B(name) name
+#include "krylov/kernels/krylov_basis.h"
+#undef ts_vstore
+#undef TS_KRY_NARROW
+#undef TS_KRY_B
+#define ts_vstore ts_narrow
+#define TS_KRY_NARROW 1
+#define TS_KRY_B(name) name##_narrow
+#include "krylov/kernels/krylov_basis.h"
+#undef ts_vstore
+#undef TS_KRY_NARROW
+#undef TS_KRY_B
 
-#if defined(TS_BARRIER)
-/* One work-group's job of the GPU dots kernels: chunk c of basis element vk
- * against w (and w2 when two, a literal at every call, so each kernel keeps
- * only its own loads), in portable.h's canonical order: work-item t takes
- * elements t, t + THREADS, ... of the chunk, then the halving tree. The
- * chunk's partial goes to partials[2 job + {0,1}], the second right-hand
- * side's to partials[set + 2 job + {0,1}]. s: 4 * TS_REDUCE_THREADS reals
- * of group memory (2 * THREADS without two). */
-TS_FN void ts_kry_dots_group(int nc, unsigned long n, unsigned long c, unsigned long job,
-                             unsigned long set, unsigned t, TS_GLOBAL const ts_vstore* vk,
-                             TS_GLOBAL const ts_vstore* w, int two, TS_GLOBAL const ts_real* w2,
-                             TS_LOCAL ts_real* s, TS_GLOBAL ts_real* partials) {
-  ts_real acc[4] = {0, 0, 0, 0};
-  if ((c + 1) * TS_REDUCE_CHUNK <= n) {
-    /* a whole chunk: the loads of TS_KRY_DOTS_BATCH elements go out before
-     * their sums (no bounds test between them to keep them apart) */
-    for (unsigned p0 = 0; p0 < TS_REDUCE_PER_THREAD; p0 += TS_KRY_DOTS_BATCH) {
-      ts_real vr[TS_KRY_DOTS_BATCH], vi[TS_KRY_DOTS_BATCH], wr[TS_KRY_DOTS_BATCH],
-          wi[TS_KRY_DOTS_BATCH], xr[TS_KRY_DOTS_BATCH], xi[TS_KRY_DOTS_BATCH];
-      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q) ts_kry_dots_load(
-          nc, (long)(c * TS_REDUCE_CHUNK + (unsigned long)(p0 + q) * TS_REDUCE_THREADS + t), vk, w,
-          two, w2, &vr[q], &vi[q], &wr[q], &wi[q], &xr[q], &xi[q]);
-      TS_UNROLL for (unsigned q = 0; q < TS_KRY_DOTS_BATCH; ++q) ts_kry_dots_add(
-          nc, two, vr[q], vi[q], wr[q], wi[q], xr[q], xi[q], &acc[0], &acc[1], &acc[2], &acc[3]);
-    }
-  } else {
-    TS_UNROLL for (unsigned p = 0; p < TS_REDUCE_PER_THREAD; ++p) {
-      const unsigned long i = c * TS_REDUCE_CHUNK + (unsigned long)p * TS_REDUCE_THREADS + t;
-      if (i < n) ts_kry_dots_at(nc, (long)i, vk, w, two, w2, &acc[0], &acc[1], &acc[2], &acc[3]);
-    }
-  }
-  const int sums = two ? 4 : 2;
-  for (int q = 0; q < sums; ++q) s[q * TS_REDUCE_THREADS + t] = acc[q];
-  TS_BARRIER();
-  for (unsigned h = TS_REDUCE_THREADS / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int q = 0; q < sums; ++q)
-        s[q * TS_REDUCE_THREADS + t] =
-            s[q * TS_REDUCE_THREADS + t] + s[q * TS_REDUCE_THREADS + t + h];
-    TS_BARRIER();
-  }
-  if (t == 0) {
-    partials[2 * job] = s[0];
-    partials[2 * job + 1] = s[TS_REDUCE_THREADS];
-    if (two) {
-      partials[set + 2 * job] = s[2 * TS_REDUCE_THREADS];
-      partials[set + 2 * job + 1] = s[3 * TS_REDUCE_THREADS];
-    }
-  }
-}
-#endif
-
-#if !defined(TS_KRY_COMPRESSED) /* the rest: working vectors only */
 /* s-step GMRES's block operations: a block of t <= TS_KRY_BLOCK_MAX vectors
  * y_0 .. y_{t-1} (ld apart) against k basis vectors v_0 .. v_{k-1} (ld
  * apart), each basis element read once for the whole block. GPU kernels pass
@@ -759,4 +622,116 @@ TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch
   }
 }
 #endif
-#endif /* !TS_KRY_COMPRESSED */
+
+/* ---- the kernels (list at the top) ----
+ * Arrays marked TS_ALIASED may be memory the kernel writes (a basis slot or
+ * a vector updated in place: every input of element i is read before its
+ * outputs are written). */
+
+/* dots: chunk c = g.id / k of <v_kk, w>, kk = g.id % k (consecutive groups
+ * share a chunk of w, so its re-reads hit the cache), and with variant 1 of
+ * <v_kk, w2>, in the second right-hand side's partials 2 nch k reals on. */
+#define TS_ARGS_kry_dots(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, v) IN(ts_value, w) IN(ts_value, w2) OUT(ts_value, partials)
+TS_GROUP(kry_dots, g, s) {
+  const ts_size kk = g.id % p.k, c = g.id / p.k;
+  ts_kry_dots_group(p.nc, p.n, c, kk * p.nch + c, 2 * p.nch * p.k, g.lid, v + kk * p.ld, w,
+                    g.variant, w2, s, partials);
+}
+#define TS_ARGS_kry_dots_narrow(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_narrow, v) IN(ts_narrow, w) IN(ts_value, w2) OUT(ts_value, partials)
+TS_GROUP(kry_dots_narrow, g, s) {
+  const ts_size kk = g.id % p.k, c = g.id / p.k;
+  ts_kry_dots_group_narrow(p.nc, p.n, c, kk * p.nch + c, 2 * p.nch * p.k, g.lid, v + kk * p.ld, w,
+                           g.variant, w2, s, partials);
+}
+
+/* combine: y = a x + sum_k c_k v_k (coef), and with p.two y2 = a2 x2 +
+ * sum_{k < k2} c2_k v_k (coef2), one work-item per element. */
+/* (clang-format 14 does not settle on a layout for three-argument IN entries) */
+/* clang-format off */
+#define TS_ARGS_kry_combine(V, IN, OUT)                                                \
+  V(ts_kry_params, p) IN(ts_value, coef) IN(ts_value, coef2)                           \
+  IN(ts_value, x, TS_ALIASED) IN(ts_value, v, TS_ALIASED) OUT(ts_value, y)             \
+  IN(ts_value, x2, TS_ALIASED) OUT(ts_value, y2)
+/* clang-format on */
+TS_ITEM(kry_combine, i) {
+  ts_kry_combine2_at(p.nc, (long)i, (int)p.k, coef, p.has_x, x, v, (long)p.ld, y, y, 0, p.two, p.k2,
+                     coef2, p.has_x2, x2, y2);
+}
+/* over a narrow basis: v, x2, y2 and y narrow, or with p.y_real the working
+ * vector yw in y's stead */
+/* (clang-format 14 does not settle on a layout for three-argument IN entries) */
+/* clang-format off */
+#define TS_ARGS_kry_combine_narrow(V, IN, OUT)                                         \
+  V(ts_kry_params, p) IN(ts_value, coef) IN(ts_value, coef2)                           \
+  IN(ts_value, x, TS_ALIASED) IN(ts_narrow, v, TS_ALIASED) OUT(ts_narrow, y)           \
+  OUT(ts_value, yw) IN(ts_narrow, x2, TS_ALIASED) OUT(ts_narrow, y2)
+/* clang-format on */
+TS_ITEM(kry_combine_narrow, i) {
+  ts_kry_combine2_at_narrow(p.nc, (long)i, (int)p.k, coef, p.has_x, x, v, (long)p.ld, y, yw,
+                            p.y_real, p.two, p.k2, coef2, p.has_x2, x2, y2);
+}
+
+/* sum_chunks: product g.id's chunk partials summed in the canonical order */
+#define TS_ARGS_kry_sum_chunks(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, partials) OUT(ts_value, out)
+TS_GROUP(kry_sum_chunks, g, s) { ts_kry_sum_chunks_group(p.nch, g.id, g.lid, partials, s, out); }
+
+/* update: the fused steps of CG and BiCGStab over chunk g.id */
+/* (clang-format 14 does not settle on a layout for three-argument IN entries) */
+/* clang-format off */
+#define TS_ARGS_kry_update(V, IN, OUT)                                                 \
+  V(ts_kry_params, p) IN(ts_value, coef)                                               \
+  IN(ts_value, x, TS_ALIASED) IN(ts_value, u, TS_ALIASED)                              \
+  IN(ts_value, w, TS_ALIASED) OUT(ts_value, y)                                         \
+  IN(ts_value, x2, TS_ALIASED) IN(ts_value, u2, TS_ALIASED)                            \
+  IN(ts_value, w2, TS_ALIASED) OUT(ts_value, y2)                                       \
+  IN(ts_value, d) OUT(ts_value, z) IN(ts_value, e, TS_ALIASED) OUT(ts_value, partials)
+/* clang-format on */
+TS_GROUP(kry_update, g, s) {
+  ts_kry_update_group(g.id, g.lid, p.nc, p.n, p.nch, p.flags, p.products, coef, x, u, w, y, x2, u2,
+                      w2, y2, d, z, e, s, partials);
+}
+
+/* dots_block: chunk c = g.id / k of basis vector kk = g.id % k against the
+ * block's g.variant vectors y */
+#define TS_ARGS_kry_dots_block(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, v) IN(ts_value, y) OUT(ts_value, partials)
+TS_GROUP(kry_dots_block, g, s) {
+  const ts_size kk = g.id % p.k, c = g.id / p.k;
+  ts_kry_dotsb_group(p.nc, g.variant, p.n, p.nch, p.k, kk, c, g.lid, v + kk * p.ld, y, (long)p.ld,
+                     s, partials);
+}
+/* combine_block: the block of g.variant vectors y in place, one work-item
+ * per element (its groups TS_KRY_ITEM_GROUP work-items; no group memory) */
+#define TS_ARGS_kry_combine_block(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, coef) IN(ts_value, v, TS_ALIASED) OUT(ts_value, y)
+TS_GROUP(kry_combine_block, g, s) {
+  const ts_size i = g.id * TS_KRY_ITEM_GROUP + g.lid;
+  (void)s;
+  if (i < p.n) ts_kry_combb_at(p.nc, g.variant, (long)i, (int)p.k, coef, v, y, (long)p.ld);
+}
+
+/* block_diag: y = blockdiag(d) x, one work-item per row */
+#define TS_ARGS_kry_block_diag(V, IN, OUT) \
+  V(ts_kry_params, p) IN(ts_value, d) IN(ts_value, x) OUT(ts_value, y)
+TS_ITEM(kry_block_diag, i) { ts_kry_block_diag_at(p.nc, (long)i, p.bs, d, x, y); }
+
+/* tri_group: the group of rows groups[g.id] of one level (ts_kry_tri_group) */
+/* (clang-format 14 does not settle on a layout for three-argument IN entries) */
+/* clang-format off */
+#define TS_ARGS_kry_tri_group(V, IN, OUT)                                              \
+  V(ts_kry_params, p) IN(int, groups) IN(int, ptr) IN(int, col) IN(ts_value, val)      \
+  IN(ts_value, inv_d) IN(ts_value, b, TS_ALIASED) OUT(ts_value, x)
+/* clang-format on */
+TS_GROUP(kry_tri_group, g, s) {
+  TS_LOCAL ts_value* acc = s + 2 * TS_KRY_TRI_CAP;
+  TS_LOCAL ts_value* xs = acc + 2 * TS_KRY_TRI_ROWS;
+  TS_LOCAL int* at = (TS_LOCAL int*)(xs + 2 * TS_KRY_TRI_ROWS);
+  TS_LOCAL int* span = at + TS_KRY_TRI_CAP;
+  const long n = (long)p.n, r0 = (long)groups[g.id] * p.group;
+  const long r1 = r0 + p.group < n ? r0 + p.group : n;
+  ts_kry_tri_group(p.nc, r0, r1, p.backward, g.lid, ptr, col, val, p.has_d, inv_d, b, x, s, at, acc,
+                   xs, span);
+}
