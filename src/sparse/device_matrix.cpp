@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
@@ -86,23 +87,11 @@ std::vector<index_t> bell_windows(const Bell<V>& b, int group, size64& max_windo
   return w;
 }
 
+constexpr std::array<std::string_view, 5> kFormatNames{"CSR", "ELL", "SELL", "BCSR", "BELL"};
+static_assert(kFormatNames.size() == std::size_t(Format::bell) + 1);
 }  // namespace
 
-std::string_view to_string(Format f) {
-  switch (f) {
-    case Format::csr:
-      return "CSR";
-    case Format::ell:
-      return "ELL";
-    case Format::sell:
-      return "SELL";
-    case Format::bcsr:
-      return "BCSR";
-    case Format::bell:
-      return "BELL";
-  }
-  return "?";
-}
+std::string_view to_string(Format f) { return enum_name(f, kFormatNames); }
 
 std::string_view to_string(Kernel k) { return entry(k).name; }
 Format format_of(Kernel k) { return entry(k).format; }
