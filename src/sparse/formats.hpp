@@ -230,3 +230,12 @@ inline size64 mapped_row(const std::vector<index_t>& map, size64 i) {
 }
 
 }  // namespace tessera::sparse
+
+/// F(Format, T) for every format template above, with T passed through: the
+/// explicit instantiations of what every format has (storage, validate).
+// The list by hand: clang-format 14 splits it unevenly.
+// clang-format off
+#define TESSERA_SPARSE_FOR_EACH_FORMAT(F, T)                 \
+  F(Coo, T) F(Csr, T) F(Dia, T) F(Bcsr, T) F(GappedBcsr, T) \
+  F(Ell, T) F(Bell, T) F(Sell, T) F(Hyb, T)
+// clang-format on
