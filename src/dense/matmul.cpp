@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/enum_names.hpp"
+#include "core/for_each_real.hpp"
 #include "dense/dense.hpp"
 #include "dense/kernels/matmul_kernels.hpp"
 #include "dense/kernels/dense_kernels.hpp"
@@ -147,8 +148,7 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
   template void vector_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, VecAddVariant); \
   template void matmul<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, std::size_t,        \
                           std::size_t, std::size_t, MatmulVariant);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
+TS_FOR_EACH_REAL(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::dense
