@@ -7,6 +7,7 @@
 
 #include "bench/stream.hpp"
 #include "core/buffer.hpp"
+#include "core/enum_names.hpp"
 #include "core/progress.hpp"
 #include "dense/matmul.hpp"
 
@@ -71,16 +72,14 @@ struct Recorder {
   }
 };
 
-const char* vecadd_note(VecAddVariant v) {
-  switch (v) {
-    case VecAddVariant::global:
-      return "c = a + b, one element per work-item, global memory";
-    case VecAddVariant::local_static:
-      return "staged through __local/__shared__ arrays of static size";
-    case VecAddVariant::local_dynamic:
-      break;
-  }
-  return "staged through __local/__shared__ memory sized at launch";
+constexpr std::array<std::string_view, 3> kVecAddNotes{
+    "c = a + b, one element per work-item, global memory",
+    "staged through __local/__shared__ arrays of static size",
+    "staged through __local/__shared__ memory sized at launch"};
+static_assert(kVecAddNotes.size() == std::size_t(VecAddVariant::local_dynamic) + 1);
+
+std::string vecadd_note(VecAddVariant v) {
+  return std::string(enum_name(v, kVecAddNotes, kVecAddNotes.back()));
 }
 
 template <class T>

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -11,6 +12,14 @@
 #include "core/error.hpp"
 
 namespace tessera {
+
+namespace detail {
+/// Swaps two std::tie's of the same members pairwise: how both buffers move.
+template <class... M>
+void swap_members(std::tuple<M&...> a, std::tuple<M&...> b) noexcept {
+  a.swap(b);
+}
+}  // namespace detail
 
 /// Page-locked host memory from a device (cudaMallocHost, CL_MEM_ALLOC_HOST_PTR,
 /// or plain aligned memory on the CPU backend).
@@ -41,9 +50,7 @@ class PinnedBuffer {
 
  private:
   void swap(PinnedBuffer& o) noexcept {
-    std::swap(device_, o.device_);
-    std::swap(size_, o.size_);
-    std::swap(data_, o.data_);
+    detail::swap_members(std::tie(device_, size_, data_), std::tie(o.device_, o.size_, o.data_));
   }
   std::shared_ptr<Device> device_;
   std::size_t size_ = 0;
@@ -130,9 +137,8 @@ class Buffer {
                   " elements given, buffer holds " + std::to_string(size_) + ")");
   }
   void swap(Buffer& o) noexcept {
-    std::swap(device_, o.device_);
-    std::swap(size_, o.size_);
-    std::swap(handle_, o.handle_);
+    detail::swap_members(std::tie(device_, size_, handle_),
+                         std::tie(o.device_, o.size_, o.handle_));
   }
   std::shared_ptr<Device> device_;
   std::size_t size_ = 0;

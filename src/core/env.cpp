@@ -73,22 +73,10 @@ std::optional<std::uint64_t> env_bytes(const char* name) {
   const std::size_t number_end = i;
   std::uint64_t scale = 1;
   if (i < s.size()) {
-    switch (std::toupper(static_cast<unsigned char>(s[i]))) {
-      case 'K':
-        scale = 1ull << 10;
-        break;
-      case 'M':
-        scale = 1ull << 20;
-        break;
-      case 'G':
-        scale = 1ull << 30;
-        break;
-      case 'T':
-        scale = 1ull << 40;
-        break;
-      default:
-        scale = 0;
-    }
+    // K, M, G, T: 2^10, 2^20, 2^30, 2^40; anything else is refused below (scale 0)
+    const auto unit = std::string_view("KMGT").find(
+        static_cast<char>(std::toupper(static_cast<unsigned char>(s[i]))));
+    scale = unit == std::string_view::npos ? 0 : 1ull << (10 * (unit + 1));
     ++i;
     if (scale && i < s.size() && std::toupper(static_cast<unsigned char>(s[i])) == 'B') ++i;
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,13 @@
 #include "tessera/config.hpp"
 
 namespace tessera::demo {
+
+SectionResult section(std::string id, std::string title) {
+  SectionResult r;
+  r.id = std::move(id);
+  r.title = std::move(title);
+  return r;
+}
 
 std::string roofline(const Context& c, double bytes, double seconds) {
   if (!(c.copy_gbps > 0) || !(seconds > 0) || !(bytes > 0)) return "-";

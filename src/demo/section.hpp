@@ -53,6 +53,8 @@ struct SectionResult {
   std::vector<Table> tables;
 };
 
+/// An empty result with its id and title: how every section starts.
+SectionResult section(std::string id, std::string title);
 /// Fraction of the copy bandwidth as "NN% of copy", or "-" without one.
 std::string roofline(const Context& c, double bytes, double seconds);
 /// "12.3 ms", "4.56 s".

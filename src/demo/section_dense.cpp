@@ -22,9 +22,7 @@ constexpr double kLectureNaiveMs = 156, kLectureTiledMs = 17;  // GTX 670, n = 1
 }  // namespace
 
 SectionResult run_dense(const Context& c) {
-  SectionResult r;
-  r.id = "dense";
-  r.title = "Dense matrix product (lecture: naive vs tiled)";
+  SectionResult r = section("dense", "Dense matrix product (lecture: naive vs tiled)");
   const std::size_t n = c.pick<std::size_t>(512, 1024, 1024);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-1, 1);

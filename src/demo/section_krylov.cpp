@@ -48,9 +48,7 @@ double host_relres(const sparse::Csr<V>& a, const std::vector<V>& b, const std::
 }  // namespace
 
 SectionResult run_krylov(const Context& c) {
-  SectionResult r;
-  r.id = "krylov";
-  r.title = "Sparse + GMRES (TRACE-like system)";
+  SectionResult r = section("krylov", "Sparse + GMRES (TRACE-like system)");
   const std::string spec =
       c.pick<std::string>("trace:10x40x10,blocks=1", "trace:10x40x20,blocks=2", "trace:10x40x80");
   Progress bar("sparse+gmres", 3);

@@ -44,9 +44,7 @@ int skeleton_parts(const Device& d) {
 }  // namespace
 
 SectionResult run_lbm(const Context& c) {
-  SectionResult r;
-  r.id = "lbm";
-  r.title = "Skeleton + lattice Boltzmann (flow past a sphere)";
+  SectionResult r = section("lbm", "Skeleton + lattice Boltzmann (flow past a sphere)");
   // quick: a coarse sphere (6 cells) at Re 40 keeps tau = 0.545 stable
   const lbm::Grid g =
       c.pick(lbm::Grid{80, 24, 24}, lbm::Grid{96, 32, 32}, lbm::Grid{320, 128, 128});

@@ -47,9 +47,7 @@ constexpr double kThesisSeconds = 4.2;  // 10 x V(0,2) at 8191^2 on a Radeon HD 
 }  // namespace
 
 SectionResult run_mg(const Context& c) {
-  SectionResult r;
-  r.id = "mg";
-  r.title = "Multigrid (thesis 2D Poisson)";
+  SectionResult r = section("mg", "Multigrid (thesis 2D Poisson)");
   const long n = c.pick(1023L, 2047L, 8191L);
   const mg::Dims d{n, n, 1, 2};
   Progress bar("mg", 3);

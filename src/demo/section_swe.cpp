@@ -50,9 +50,7 @@ double stoker_error(const swe::PhysCase& pc, const swe::HostFields& f, double t)
 }  // namespace
 
 SectionResult run_swe(const Context& c) {
-  SectionResult r;
-  r.id = "swe";
-  r.title = "Shallow water (thesis dam break, physical model)";
+  SectionResult r = section("swe", "Shallow water (thesis dam break, physical model)");
   const long n = c.pick(100L, 400L, 2000L);
   const swe::PhysCase pc = swe::make_case("thesis-dam", n, n);
   swe::PhysOptions po;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/for_each_real.hpp"
 #include "dense/kernels/dense_kernels.hpp"
 
 namespace tessera::dense {
@@ -195,8 +196,7 @@ T max(const Buffer<T>& x, ReduceOrder o) {
   template T min<T>(const Buffer<T>&, ReduceOrder);                                 \
   template T max<T>(const Buffer<T>&, ReduceOrder);                                 \
   template class Reducer<T>;
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
+TS_FOR_EACH_REAL(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::dense

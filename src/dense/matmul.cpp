@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
+#include "core/for_each_real.hpp"
 #include "dense/dense.hpp"
 #include "dense/kernels/matmul_kernels.hpp"
 #include "dense/kernels/dense_kernels.hpp"
@@ -13,30 +15,19 @@
 
 namespace tessera::dense {
 
-std::string_view to_string(VecAddVariant v) noexcept {
-  switch (v) {
-    case VecAddVariant::global:
-      return "global";
-    case VecAddVariant::local_static:
-      return "local_static";
-    case VecAddVariant::local_dynamic:
-      break;
-  }
-  return "local_dynamic";
-}
+namespace {
+constexpr std::array<std::string_view, 3> kVecAddNames{"global", "local_static", "local_dynamic"};
+static_assert(kVecAddNames.size() == std::size_t(VecAddVariant::local_dynamic) + 1);
+constexpr std::array<std::string_view, 4> kMatmulNames{"naive", "tiled", "register_blocked",
+                                                       "vendor"};
+static_assert(kMatmulNames.size() == std::size_t(MatmulVariant::vendor) + 1);
+}  // namespace
 
+std::string_view to_string(VecAddVariant v) noexcept {
+  return enum_name(v, kVecAddNames, kVecAddNames.back());
+}
 std::string_view to_string(MatmulVariant v) noexcept {
-  switch (v) {
-    case MatmulVariant::naive:
-      return "naive";
-    case MatmulVariant::tiled:
-      return "tiled";
-    case MatmulVariant::register_blocked:
-      return "register_blocked";
-    case MatmulVariant::vendor:
-      break;
-  }
-  return "vendor";
+  return enum_name(v, kMatmulNames, kMatmulNames.back());
 }
 
 bool matmul_available(MatmulVariant v, const Device& device) noexcept {
@@ -157,8 +148,7 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
   template void vector_add<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, VecAddVariant); \
   template void matmul<T>(const Buffer<T>&, const Buffer<T>&, Buffer<T>&, std::size_t,        \
                           std::size_t, std::size_t, MatmulVariant);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
+TS_FOR_EACH_REAL(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::dense

@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,34 @@ ContainerContents parse_container(std::string_view data, std::string_view magic,
 
 /// The Error every checkpoint reader throws for a bad file.
 Error container_error(const std::string& source, const std::string& what, const std::string& why);
+
+/// A parsed container (parse_container) with the steps every checkpoint
+/// reader takes next: its errors name the source and what it should be, and
+/// any failure while reading the header is reported as "header: ...".
+class ContainerReader {
+ public:
+  ContainerReader(std::string_view data, std::string_view magic, std::string what,
+                  std::string source)
+      : box_(parse_container(data, magic, what, source)),
+        what_(std::move(what)),
+        source_(std::move(source)) {}
+  std::string_view payload() const noexcept { return box_.payload; }
+  /// container_error(source, what, why), to throw.
+  Error bad(const std::string& why) const { return container_error(source_, what_, why); }
+  /// Calls f(header); an exception from it becomes bad("header: <what()>").
+  template <class F>
+  void read_header(F&& f) const {
+    try {
+      std::forward<F>(f)(box_.header);
+    } catch (const std::exception& e) {
+      throw bad(std::string("header: ") + e.what());
+    }
+  }
+
+ private:
+  ContainerContents box_;
+  std::string what_, source_;
+};
 
 // Typed header fields. A JSON number converted to an integer type without a
 // check would be undefined behaviour for 1e300 or 2.5: these throw

@@ -2,66 +2,31 @@
 // method, the time split.
 #include "krylov/solver.hpp"
 
+#include "core/enum_names.hpp"
 #include "krylov/cg_fused.hpp"
 
 namespace tessera::krylov {
 
-std::string_view to_string(Method m) {
-  switch (m) {
-    case Method::gmres:
-      return "gmres";
-    case Method::fgmres:
-      return "fgmres";
-    case Method::cg:
-      return "cg";
-    case Method::bicgstab:
-      break;
-  }
-  return "bicgstab";
-}
-std::string_view to_string(Ortho o) {
-  return o == Ortho::mgs     ? "mgs"
-         : o == Ortho::cgs   ? "cgs"
-         : o == Ortho::cgs2  ? "cgs2"
-         : o == Ortho::dcgs2 ? "dcgs2"
-                             : "bcgs2";
-}
-std::string_view to_string(Mode m) {
-  return m == Mode::resident ? "resident" : m == Mode::thesis ? "thesis" : "fused";
-}
-std::string_view to_string(Status s) {
-  switch (s) {
-    case Status::converged:
-      return "converged";
-    case Status::max_iters:
-      return "max-iters";
-    case Status::breakdown:
-      return "breakdown";
-    case Status::stagnated:
-      return "stagnated";
-    case Status::not_finite:
-      break;
-  }
-  return "not-finite";
-}
+namespace {
+constexpr std::array<std::string_view, 4> kMethods{"gmres", "fgmres", "cg", "bicgstab"};
+constexpr std::array<std::string_view, 5> kOrthos{"mgs", "cgs", "cgs2", "dcgs2", "bcgs2"};
+constexpr std::array<std::string_view, 3> kModes{"resident", "thesis", "fused"};
+constexpr std::array<std::string_view, 5> kStatuses{"converged", "max-iters", "breakdown",
+                                                    "stagnated", "not-finite"};
+static_assert(kMethods.size() == std::size_t(Method::bicgstab) + 1);
+static_assert(kOrthos.size() == std::size_t(Ortho::bcgs2) + 1);
+static_assert(kModes.size() == std::size_t(Mode::fused) + 1);
+static_assert(kStatuses.size() == std::size_t(Status::not_finite) + 1);
+}  // namespace
 
-Method parse_method(std::string_view s) {
-  for (Method m : {Method::gmres, Method::fgmres, Method::cg, Method::bicgstab})
-    if (s == to_string(m)) return m;
-  throw UsageError("unknown method '" + std::string(s) +
-                   "' (expected gmres, fgmres, cg or bicgstab)");
-}
-Ortho parse_ortho(std::string_view s) {
-  for (Ortho o : {Ortho::mgs, Ortho::cgs, Ortho::cgs2, Ortho::dcgs2, Ortho::bcgs2})
-    if (s == to_string(o)) return o;
-  throw UsageError("unknown orthogonalisation '" + std::string(s) +
-                   "' (expected mgs, cgs, cgs2, dcgs2 or bcgs2)");
-}
-Mode parse_mode(std::string_view s) {
-  for (Mode m : {Mode::resident, Mode::thesis, Mode::fused})
-    if (s == to_string(m)) return m;
-  throw UsageError("unknown mode '" + std::string(s) + "' (expected resident, thesis or fused)");
-}
+std::string_view to_string(Method m) { return enum_name(m, kMethods, kMethods.back()); }
+std::string_view to_string(Ortho o) { return enum_name(o, kOrthos, kOrthos.back()); }
+std::string_view to_string(Mode m) { return enum_name(m, kModes, kModes.back()); }
+std::string_view to_string(Status s) { return enum_name(s, kStatuses, kStatuses.back()); }
+
+Method parse_method(std::string_view s) { return enum_parse<Method>(s, kMethods, "method"); }
+Ortho parse_ortho(std::string_view s) { return enum_parse<Ortho>(s, kOrthos, "orthogonalisation"); }
+Mode parse_mode(std::string_view s) { return enum_parse<Mode>(s, kModes, "mode"); }
 
 Options parse_options(std::string_view method, std::string_view ortho, std::string_view mode,
                       int restart, double tol, int max_iters, bool fixed_iterations) {

@@ -96,12 +96,10 @@ std::string format_checkpoint(const Config& c, long time, std::string_view flags
 }
 
 CheckpointContents parse_checkpoint(std::string_view data, const std::string& source) {
-  auto bad = [&](const std::string& why) { return io::container_error(source, kWhat, why); };
-  const io::ContainerContents box = io::parse_container(data, kMagic, kWhat, source);
-  const nlohmann::json& h = box.header;
+  const io::ContainerReader in(data, kMagic, kWhat, source);
   CheckpointContents out;
   Config& c = out.config;
-  try {
+  in.read_header([&](const nlohmann::json& h) {
     c.lattice = parse_lattice(io::header_string(h.at("lattice"), "lattice"));
     c.collision = parse_collision(io::header_string(h.at("collision"), "collision"));
     c.precision = parse_precision(io::header_string(h.at("precision"), "precision"));
@@ -123,46 +121,44 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
         throw Error("'layout' is '" + l + "' (esoteric or pull)");
     }
     c.validate();  // also rejects grids with a side < 1
-  } catch (const std::exception& e) {
-    throw bad(std::string("header: ") + e.what());
-  }
+  });
   // Sizes from the header, overflow-checked, compared with the payload before
   // anything is allocated.
   std::uint64_t cells = 0, pop_bytes = 0, needed = 0, total = 0;
   const auto v = c.variant();
   const std::uint64_t framing =
-      data.size() - box.payload.size();  // magic, lengths, header, checksum
+      data.size() - in.payload().size();  // magic, lengths, header, checksum
   if (!io::checked_size(std::uint64_t(c.grid.nx), std::uint64_t(c.grid.ny), 0, cells) ||
       !io::checked_size(cells, std::uint64_t(c.grid.nz), 0, cells) ||
       cells > std::uint64_t(std::numeric_limits<long>::max()) ||
       !io::checked_size(cells, std::uint64_t(v.q) * std::uint64_t(v.store_bytes()), 0, pop_bytes) ||
       !io::checked_size(1, cells, pop_bytes, needed) ||
       !io::checked_size(1, needed, framing, total))
-    throw bad(fmt::format("grid {}x{}x{} is too large", c.grid.nx, c.grid.ny, c.grid.nz));
+    throw in.bad(fmt::format("grid {}x{}x{} is too large", c.grid.nx, c.grid.ny, c.grid.nz));
   if (data.size() != total)
-    throw bad(fmt::format("{} bytes, the header's lattice needs {}", data.size(), total));
+    throw in.bad(fmt::format("{} bytes, the header's lattice needs {}", data.size(), total));
   // The meaning of the state, before anything is copied: every flag in the
   // defined set, every population finite.
   auto cell_text = [&](long n) {
     return fmt::format("({}, {}, {})", n % c.grid.nx, (n / c.grid.nx) % c.grid.ny,
                        n / (c.grid.nx * c.grid.ny));
   };
-  const std::string_view flags = box.payload.substr(0, cells),
-                         pops = box.payload.substr(cells, pop_bytes);
+  const std::string_view flags = in.payload().substr(0, cells),
+                         pops = in.payload().substr(cells, pop_bytes);
   for (std::size_t n = 0; n < flags.size(); ++n) {
     const auto f = std::uint8_t(flags[n]);
     if ((f & 0x38) == 0 && (f & TS_LBM_TYPE_MASK) <= TS_LBM_OUTLET)
       continue;  // the common case, fast
-    throw bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)),
-                          flag_problem(f), f));
+    throw in.bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)),
+                             flag_problem(f), f));
   }
   if (const long k = first_non_finite(pops, v.store_bits); k >= 0) {
     const auto [n, i] = cell_of_slot(c, out.time, out.layout, k);
-    throw bad(fmt::format(
+    throw in.bad(fmt::format(
         "populations: non-finite value at cell {}, direction {} ({} layout, storage slot {})",
         cell_text(n), i, to_string(out.layout), k));
   }
-  const char* p = box.payload.data();
+  const char* p = in.payload().data();
   out.flags.assign(p, p + cells);
   out.populations.assign(p + cells, p + cells + pop_bytes);
   return out;

@@ -3,25 +3,20 @@
 #include <cmath>
 #include <utility>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "mg/layout.hpp"
 
 namespace tessera::mg {
 
-std::string to_string(Status s) {
-  switch (s) {
-    case Status::converged:
-      return "converged";
-    case Status::max_cycles:
-      return "max-cycles";
-    case Status::diverged:
-      return "diverged";
-    case Status::stagnated:
-      return "stagnated";
-  }
-  return "unknown";
-}
+namespace {
+constexpr std::array<std::string_view, 4> kStatuses{"converged", "max-cycles", "diverged",
+                                                    "stagnated"};
+static_assert(kStatuses.size() == std::size_t(Status::stagnated) + 1);
+}  // namespace
+
+std::string to_string(Status s) { return std::string(enum_name(s, kStatuses, "unknown")); }
 
 double SolveReport::asymptotic_factor() const {
   const std::size_t n = residuals.size();

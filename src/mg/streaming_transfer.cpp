@@ -3,31 +3,21 @@
 #include <cstring>
 #include <limits>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "mg/kernels/mg_stream_kernels.hpp"
 
 namespace tessera::mg::stream {
 
-std::string to_string(TransferPath p) {
-  switch (p) {
-    case TransferPath::rect:
-      return "rect";
-    case TransferPath::contiguous:
-      return "contiguous";
-    case TransferPath::pinned:
-      return "pinned";
-    case TransferPath::staged:
-      return "staged";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<std::string_view, 4> kPaths{"rect", "contiguous", "pinned", "staged"};
+static_assert(kPaths.size() == std::size_t(TransferPath::staged) + 1);
+}  // namespace
+
+std::string to_string(TransferPath p) { return std::string(enum_name(p, kPaths)); }
 
 TransferPath parse_transfer_path(const std::string& s) {
-  for (auto p :
-       {TransferPath::rect, TransferPath::contiguous, TransferPath::pinned, TransferPath::staged})
-    if (s == to_string(p)) return p;
-  throw UsageError("unknown transfer path '" + s +
-                   "' (expected rect, contiguous, pinned or staged)");
+  return enum_parse<TransferPath>(s, kPaths, "transfer path");
 }
 
 template <class T>

@@ -70,12 +70,10 @@ std::string format_field_checkpoint(const FieldCheckpointHeader& h, std::string_
 }
 
 FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std::string& source) {
-  auto bad = [&](const std::string& why) { return io::container_error(source, kWhat, why); };
-  const io::ContainerContents box = io::parse_container(data, kMagic, kWhat, source);
-  const nlohmann::json& j = box.header;
+  const io::ContainerReader in(data, kMagic, kWhat, source);
   FieldCheckpointContents out;
   FieldCheckpointHeader& h = out.header;
-  try {
+  in.read_header([&](const nlohmann::json& j) {
     const auto e = io::header_integers3(j.at("extents"), "extents");
     for (int a = 0; a < 3; ++a) {
       h.extents.n[a] = e[static_cast<std::size_t>(a)];
@@ -111,9 +109,7 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
       throw Error(fmt::format("'order' is '{}' (only '{}' is written)", order, kOrder));
     // the caller goes on counting from it (step + steps, file names)
     h.step = static_cast<std::uint64_t>(io::header_count(j.at("step"), "step"));
-  } catch (const std::exception& e) {
-    throw bad(std::string("header: ") + e.what());
-  }
+  });
   // The payload the header implies, overflow-checked, before anything is allocated.
   std::uint64_t cells = 0, values = 0, bytes = 0;
   if (!io::checked_size(std::uint64_t(h.extents.n[0]), std::uint64_t(h.extents.n[1]), 0, cells) ||
@@ -121,12 +117,12 @@ FieldCheckpointContents parse_field_checkpoint(std::string_view data, const std:
       cells > std::uint64_t(std::numeric_limits<index_t>::max()) ||
       !io::checked_size(cells, std::uint64_t(h.components), 0, values) ||
       !io::checked_size(values, h.element_bytes, 0, bytes))
-    throw bad(fmt::format("extents {} x {} components are too large", extents_text(h.extents),
-                          h.components));
-  if (box.payload.size() != bytes)
-    throw bad(
-        fmt::format("{} bytes of values, the header's field needs {}", box.payload.size(), bytes));
-  out.values = box.payload;
+    throw in.bad(fmt::format("extents {} x {} components are too large", extents_text(h.extents),
+                             h.components));
+  if (in.payload().size() != bytes)
+    throw in.bad(
+        fmt::format("{} bytes of values, the header's field needs {}", in.payload().size(), bytes));
+  out.values = in.payload();
   return out;
 }
 

@@ -45,9 +45,7 @@ Coo<T> sorted_unique(const Coo<T>& a) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     return a.row[x] != a.row[y] ? a.row[x] < a.row[y] : a.col[x] < a.col[y];
   });
-  Coo<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Coo<T>>(a);
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::size_t e = order[k];
     if (k > 0 && a.row[e] == out.row.back() && a.col[e] == out.col.back()) {

@@ -37,9 +37,7 @@ Csr<T> drop_zeros(const Csr<T>& a);
 template <Scalar To, Scalar From>
 Csr<To> cast_values(const Csr<From>& a) {
   static_assert(is_complex_v<To> || !is_complex_v<From>, "complex values do not fit a real type");
-  Csr<To> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Csr<To>>(a);
   out.row_ptr = a.row_ptr;
   out.col = a.col;
   out.val.reserve(a.val.size());

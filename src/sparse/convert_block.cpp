@@ -110,9 +110,7 @@ Csr<T> to_csr(const Bcsr<T>& a, Zeros zeros) {
         if (keep(col, v)) f(col, v);
       }
   };
-  Csr<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Csr<T>>(a);
   std::vector<size64> len(static_cast<std::size_t>(a.rows) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (size64 sb = 0; sb < a.stored_block_rows(); ++sb) {
@@ -215,12 +213,7 @@ RestrictedSystem<T> drop_empty_block_rows(const Bcsr<T>& a) {
 
 template <Scalar T>
 Bcsr<T> to_bcsr(const GappedBcsr<T>& a) {
-  Bcsr<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
-  out.block = a.block;
-  out.col = a.col;
-  out.val = a.val;
+  auto out = same_entries<Bcsr<T>>(a);
   const size64 nbr = a.block_rows();
   for (size64 br = 0; br < nbr; ++br) {
     if (a.row_ptr[br] == kGhostRow) continue;
@@ -234,12 +227,7 @@ Bcsr<T> to_bcsr(const GappedBcsr<T>& a) {
 
 template <Scalar T>
 GappedBcsr<T> to_gapped(const Bcsr<T>& a) {
-  GappedBcsr<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
-  out.block = a.block;
-  out.col = a.col;
-  out.val = a.val;
+  auto out = same_entries<GappedBcsr<T>>(a);
   const size64 nbr = to_index(a.block_rows(), "BCSR block rows");
   out.row_ptr.assign(static_cast<std::size_t>(nbr) + 1, kGhostRow);
   for (size64 sb = 0; sb < a.stored_block_rows(); ++sb)
@@ -256,10 +244,7 @@ Csr<T> to_csr(const GappedBcsr<T>& a, Zeros zeros) {
 template <Scalar T>
 Bell<T> to_bell(const Bcsr<T>& a, BellOptions opt) {
   if (opt.subsection < 1) throw Error("BELL subsection length must be at least 1");
-  Bell<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
-  out.block = a.block;
+  auto out = same_shape<Bell<T>>(a);
   out.index = opt.index;
   out.subsection = opt.subsection;
   out.block_row_map = a.block_row_map;

@@ -48,9 +48,7 @@ Csr<T> to_csr(const Coo<T>& a) {
       if (it == b || a.col[*it] != a.col[*(it - 1)]) ++distinct;
     unique[i + 1] = distinct;
   }
-  Csr<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Csr<T>>(a);
   out.row_ptr.resize(unique.size());
   std::partial_sum(unique.begin(), unique.end(), out.row_ptr.begin());
   out.col.resize(static_cast<std::size_t>(out.row_ptr.back()));
@@ -74,11 +72,7 @@ Csr<T> to_csr(const Coo<T>& a) {
 
 template <Scalar T>
 Coo<T> to_coo(const Csr<T>& a) {
-  Coo<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
-  out.col = a.col;
-  out.val = a.val;
+  auto out = same_entries<Coo<T>>(a);
   out.row.resize(a.col.size());
   for (size64 i = 0; i < a.rows; ++i)
     std::fill(out.row.begin() + a.row_ptr[i], out.row.begin() + a.row_ptr[i + 1],
@@ -88,9 +82,7 @@ Coo<T> to_coo(const Csr<T>& a) {
 
 template <Scalar T>
 Csr<T> drop_zeros(const Csr<T>& a) {
-  Csr<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Csr<T>>(a);
   out.row_ptr.assign(a.row_ptr.size(), 0);
   for (size64 i = 0; i < a.rows; ++i) {
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
@@ -124,9 +116,7 @@ size64 count_diagonals(const Csr<T>& a) {
 template <Scalar T>
 Dia<T> to_dia(const Csr<T>& a, DiaOptions opt) {
   auto used = diagonal_marks(a);
-  Dia<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Dia<T>>(a);
   for (size64 k = 0; k < static_cast<size64>(used.size()); ++k)
     if (used[k]) out.offsets.push_back(static_cast<index_t>(k - (a.rows - 1)));
   const size64 slots = checked_mul(a.rows, out.diagonals(), "DIA slots");

@@ -14,9 +14,7 @@ namespace detail {
 template <Scalar T>
 Ell<T> build_ell(const Csr<T>& a, std::optional<std::vector<index_t>> order, size64 width,
                  size64 subsection) {
-  Ell<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Ell<T>>(a);
   out.subsection = subsection;
   out.width = a.cols > 0 ? width : 0;  // without columns no padding slot could point anywhere
   out.stored_rows = order ? static_cast<size64>(order->size()) : a.rows;
@@ -82,9 +80,7 @@ Sell<T> to_sell(const Csr<T>& a, SellOptions opt) {
   if (opt.slice_height < 1 || opt.sort_window < 1)
     throw Error(fmt::format("SELL-C-sigma needs C >= 1 and sigma >= 1 (got C={}, sigma={})",
                             opt.slice_height, opt.sort_window));
-  Sell<T> out;
-  out.rows = a.rows;
-  out.cols = a.cols;
+  auto out = same_shape<Sell<T>>(a);
   out.slice_height = opt.slice_height;
   out.sort_window = opt.sort_window;
   const size64 C = opt.slice_height;

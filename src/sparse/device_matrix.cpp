@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
@@ -62,6 +63,22 @@ Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
   return b;
 }
 
+/// same_shape(h) with h's col and val uploaded: every device format starts so.
+template <class D, class H>
+D device_entries(const std::shared_ptr<Device>& d, const H& h) {
+  auto m = same_shape<D>(h);
+  m.col = upload(d, h.col);
+  m.val = upload(d, h.val);
+  return m;
+}
+
+/// upload(d, map), and in `mapped` whether there is a map (device_formats.hpp).
+Buffer<index_t> upload_map(const std::shared_ptr<Device>& d, const std::vector<index_t>& map,
+                           bool& mapped) {
+  mapped = !map.empty();
+  return upload(d, map);
+}
+
 /// BELL V3's window per group of `group` stored scalar rows: the x indices
 /// [first, first + size) every slot of the group reads, padding slots
 /// included (their column is valid but may lie outside the real blocks').
@@ -86,23 +103,11 @@ std::vector<index_t> bell_windows(const Bell<V>& b, int group, size64& max_windo
   return w;
 }
 
+constexpr std::array<std::string_view, 5> kFormatNames{"CSR", "ELL", "SELL", "BCSR", "BELL"};
+static_assert(kFormatNames.size() == std::size_t(Format::bell) + 1);
 }  // namespace
 
-std::string_view to_string(Format f) {
-  switch (f) {
-    case Format::csr:
-      return "CSR";
-    case Format::ell:
-      return "ELL";
-    case Format::sell:
-      return "SELL";
-    case Format::bcsr:
-      return "BCSR";
-    case Format::bell:
-      return "BELL";
-  }
-  return "?";
-}
+std::string_view to_string(Format f) { return enum_name(f, kFormatNames); }
 
 std::string_view to_string(Kernel k) { return entry(k).name; }
 Format format_of(Kernel k) { return entry(k).format; }
@@ -175,55 +180,43 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     if (opt.block_r < 1 || opt.block_c < 1) throw UsageError("block size must be at least 1x1");
     init(to_bcsr(a, {opt.block_r, opt.block_c, layout_for(kernel), true}), kernel, opt);
   } else if (format_ == Format::csr) {
-    DeviceCsr<V> m;
-    m.rows = a.rows;
-    m.cols = a.cols;
-    m.nnz = a.nnz();
-    m.lanes = opt.csr_lanes > 0 ? opt.csr_lanes : kernels::csr_vector_lanes(a.rows, a.nnz());
-    if (m.lanes > TS_SPMV_WARP || (m.lanes & (m.lanes - 1)) != 0)
-      throw UsageError(
-          fmt::format("csr-vector lanes per row must be a power of two up to {}, not {}",
-                      TS_SPMV_WARP, m.lanes));
+    const int lanes =
+        opt.csr_lanes > 0 ? opt.csr_lanes : kernels::csr_vector_lanes(a.rows, a.nnz());
+    if (lanes > TS_SPMV_WARP || (lanes & (lanes - 1)) != 0)
+      throw UsageError(fmt::format(
+          "csr-vector lanes per row must be a power of two up to {}, not {}", TS_SPMV_WARP, lanes));
     if (opt.csr_chains < 0 || (opt.csr_chains & (opt.csr_chains - 1)) != 0)
       throw UsageError(fmt::format("csr-vector chains per work-item must be a power of two, not {}",
                                    opt.csr_chains));
+    // the options are checked before anything is allocated on the device
+    auto m = device_entries<DeviceCsr<V>>(device_, a);
+    m.nnz = a.nnz();
+    m.lanes = lanes;
     // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse-history.md)
-    m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, m.lanes);
+    m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, lanes);
     m.row_ptr = upload(device_, a.row_ptr);
-    m.col = upload(device_, a.col);
-    m.val = upload(device_, a.val);
     account(sparse::storage(a));
     data_ = std::move(m);
   } else if (format_ == Format::ell) {
     if (opt.ell_subsection < 1) throw UsageError("the ELL subsection length must be at least 1");
     // ELL V2 has no subsections (no padding to a multiple of L)
     const Ell<V> e = to_ell(a, {kernel == Kernel::ell ? opt.ell_subsection : 1, false, true});
-    DeviceEll<V> m;
-    m.rows = e.rows;
-    m.cols = e.cols;
+    auto m = device_entries<DeviceEll<V>>(device_, e);
     m.stored_rows = e.stored_rows;
     m.width = e.width;
     m.subsection = e.subsection;
-    m.mapped = !e.row_map.empty();
-    m.row_map = upload(device_, e.row_map);
-    m.col = upload(device_, e.col);
-    m.val = upload(device_, e.val);
+    m.row_map = upload_map(device_, e.row_map, m.mapped);
     account(sparse::storage(e));
     data_ = std::move(m);
   } else {
     if (opt.sell_slice < 1 || opt.sell_slice > 1024)
       throw UsageError("SELL slice height must be 1..1024");
     const Sell<V> s = to_sell(a, {opt.sell_slice, std::max(1, opt.sell_sort)});
-    DeviceSell<V> m;
-    m.rows = s.rows;
-    m.cols = s.cols;
+    auto m = device_entries<DeviceSell<V>>(device_, s);
     m.slices = s.slices();
     m.slice_height = s.slice_height;
-    m.mapped = !s.row_map.empty();
     m.slice_ptr = upload(device_, s.slice_ptr);
-    m.row_map = upload(device_, s.row_map);
-    m.col = upload(device_, s.col);
-    m.val = upload(device_, s.val);
+    m.row_map = upload_map(device_, s.row_map, m.mapped);
     account(sparse::storage(s));
     data_ = std::move(m);
   }
@@ -245,34 +238,22 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
                                  r, a.block.c));
   sparse::Storage s;
   if (format_ == Format::bcsr) {
-    DeviceBcsr<V> m;
-    m.host = a.block.layout == layout_for(kernel) ? a : with_layout(a, layout_for(kernel));
-    const Bcsr<V>& h = m.host;
-    m.rows = h.rows;
-    m.cols = h.cols;
-    m.block = h.block;
+    Bcsr<V> h = a.block.layout == layout_for(kernel) ? a : with_layout(a, layout_for(kernel));
+    auto m = device_entries<DeviceBcsr<V>>(device_, h);
     m.stored_block_rows = h.stored_block_rows();
     m.nblocks = h.nblocks();
-    m.mapped = !h.block_row_map.empty();
     m.row_ptr = upload(device_, h.row_ptr);
-    m.block_row_map = upload(device_, h.block_row_map);
-    m.col = upload(device_, h.col);
-    m.val = upload(device_, h.val);
+    m.block_row_map = upload_map(device_, h.block_row_map, m.mapped);
     s = sparse::storage(h);
+    m.host = std::move(h);
     data_ = std::move(m);
   } else {
     const Bell<V> b = to_bell(a, {bell_index_for(kernel), 1});
-    DeviceBell<V> m;
-    m.rows = b.rows;
-    m.cols = b.cols;
-    m.block = b.block;
+    auto m = device_entries<DeviceBell<V>>(device_, b);
     m.stored_block_rows = b.stored_block_rows;
     m.width = b.width;
     m.index = b.index;
-    m.mapped = !b.block_row_map.empty();
-    m.block_row_map = upload(device_, b.block_row_map);
-    m.col = upload(device_, b.col);
-    m.val = upload(device_, b.val);
+    m.block_row_map = upload_map(device_, b.block_row_map, m.mapped);
     if (kernel == Kernel::bell_bi) {  // the slots past a block row's length are zero padding
       std::vector<index_t> len(static_cast<std::size_t>(b.stored_block_rows));
       for (size64 sb = 0; sb < b.stored_block_rows; ++sb)

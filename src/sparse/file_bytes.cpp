@@ -166,6 +166,19 @@ constexpr std::array<Suffix, 9> kSuffixes{{
     {".bz2", "bzip2-compressed"},
 }};
 
+/// Hands data to step(in, n, last) in pieces of at most 1 GiB (zlib and libbz2
+/// count input in 32-bit unsigned ints), at least once, last set on the final
+/// piece.
+template <class Step>
+void for_each_chunk(std::string_view data, Step step) {
+  std::size_t pos = 0;
+  do {
+    const std::size_t chunk = std::min<std::size_t>(data.size() - pos, 1u << 30);
+    const char* in = data.data() + pos;
+    pos += chunk;
+    step(in, chunk, pos == data.size());
+  } while (pos < data.size());
+}
 }  // namespace
 
 bool bzip2_supported() {
@@ -216,14 +229,11 @@ std::string bzip2_compress(std::string_view data) {
   if (BZ2_bzCompressInit(&bz, 9, 0, 0) != BZ_OK) throw Error("libbz2: BZ2_bzCompressInit failed");
   std::string out;
   char buf[1 << 16];
-  std::size_t pos = 0;
-  int rc;
-  do {
-    const std::size_t chunk = std::min<std::size_t>(data.size() - pos, 1u << 30);
-    bz.next_in = const_cast<char*>(data.data() + pos);
-    bz.avail_in = static_cast<unsigned>(chunk);
-    pos += chunk;
-    const int action = pos == data.size() ? BZ_FINISH : BZ_RUN;
+  for_each_chunk(data, [&](const char* in, std::size_t n, bool last) {
+    bz.next_in = const_cast<char*>(in);
+    bz.avail_in = static_cast<unsigned>(n);
+    const int action = last ? BZ_FINISH : BZ_RUN;
+    int rc;
     do {
       bz.next_out = buf;
       bz.avail_out = sizeof buf;
@@ -233,8 +243,8 @@ std::string bzip2_compress(std::string_view data) {
         throw Error(fmt::format("libbz2: compression failed (code {})", rc));
       }
       out.append(buf, sizeof buf - bz.avail_out);
-    } while (action == BZ_FINISH ? rc != BZ_STREAM_END : bz.avail_in > 0);
-  } while (pos < data.size());
+    } while (last ? rc != BZ_STREAM_END : bz.avail_in > 0);
+  });
   BZ2_bzCompressEnd(&bz);
   return out;
 #else
@@ -250,21 +260,18 @@ std::string gzip_compress(std::string_view data) {
     throw Error("zlib: deflateInit2 failed");
   std::string out;
   char buf[1 << 16];
-  std::size_t pos = 0;
-  int rc;
-  do {
-    const std::size_t chunk = std::min<std::size_t>(data.size() - pos, 1u << 30);
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + pos));
-    zs.avail_in = static_cast<uInt>(chunk);
-    pos += chunk;
-    const int flush = pos == data.size() ? Z_FINISH : Z_NO_FLUSH;
+  for_each_chunk(data, [&](const char* in, std::size_t n, bool last) {
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in));
+    zs.avail_in = static_cast<uInt>(n);
+    const int flush = last ? Z_FINISH : Z_NO_FLUSH;
+    int rc;
     do {
       zs.next_out = reinterpret_cast<Bytef*>(buf);
       zs.avail_out = sizeof buf;
       rc = deflate(&zs, flush);
       out.append(buf, sizeof buf - zs.avail_out);
-    } while (zs.avail_out == 0);
-  } while (pos < data.size() || rc != Z_STREAM_END);
+    } while (zs.avail_out == 0 || (last && rc != Z_STREAM_END));
+  });
   deflateEnd(&zs);
   return out;
 }

@@ -203,9 +203,39 @@ struct Hyb {
   size64 cols() const { return ell.cols; }
 };
 
+/// A fresh To with a's size, and a's block shape where both have one: how a
+/// conversion (host or device) starts.
+template <class To, class From>
+To same_shape(const From& a) {
+  To out;
+  out.rows = a.rows;
+  out.cols = a.cols;
+  if constexpr (requires { out.block = a.block; }) out.block = a.block;
+  return out;
+}
+
+/// same_shape plus a's col and val, for conversions that keep the entries in
+/// their order (BCSR <-> gapped BCSR, CSR -> COO).
+template <class To, class From>
+To same_entries(const From& a) {
+  To out = same_shape<To>(a);
+  out.col = a.col;
+  out.val = a.val;
+  return out;
+}
+
 /// Stored row `i` of a format with a row map: the matrix row it writes.
 inline size64 mapped_row(const std::vector<index_t>& map, size64 i) {
   return map.empty() ? i : static_cast<size64>(map[i]);
 }
 
 }  // namespace tessera::sparse
+
+/// F(Format, T) for every format template above, with T passed through: the
+/// explicit instantiations of what every format has (storage, validate).
+// The list by hand: clang-format 14 splits it unevenly.
+// clang-format off
+#define TESSERA_SPARSE_FOR_EACH_FORMAT(F, T)                 \
+  F(Coo, T) F(Csr, T) F(Dia, T) F(Bcsr, T) F(GappedBcsr, T) \
+  F(Ell, T) F(Bell, T) F(Sell, T) F(Hyb, T)
+// clang-format on

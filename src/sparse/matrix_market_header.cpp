@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/file_bytes.hpp"
 #include "sparse/matrix_market_detail.hpp"
@@ -22,18 +23,10 @@ constexpr std::array<std::string_view, 5> kFields{"real", "double", "integer", "
 constexpr std::array<std::string_view, 4> kSymmetries{"general", "symmetric", "skew-symmetric",
                                                       "hermitian"};
 
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
+// Matrix Market words may be written in any case.
 template <class E, std::size_t N>
 std::optional<E> lookup(const std::array<std::string_view, N>& names, std::string_view s) {
-  for (std::size_t k = 0; k < N; ++k)
-    if (iequal(names[k], s)) return static_cast<E>(k);
-  return std::nullopt;
+  return enum_lookup<E>(s, names, /*ignore_case=*/true);
 }
 
 template <std::size_t N>

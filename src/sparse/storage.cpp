@@ -77,17 +77,10 @@ Storage storage(const Hyb<T>& a) {
   return s;
 }
 
-#define TESSERA_INSTANTIATE(T)                    \
-  template Storage storage(const Coo<T>&);        \
-  template Storage storage(const Csr<T>&);        \
-  template Storage storage(const Dia<T>&);        \
-  template Storage storage(const Bcsr<T>&);       \
-  template Storage storage(const GappedBcsr<T>&); \
-  template Storage storage(const Ell<T>&);        \
-  template Storage storage(const Bell<T>&);       \
-  template Storage storage(const Sell<T>&);       \
-  template Storage storage(const Hyb<T>&);
+#define TESSERA_INSTANTIATE_FORMAT(Format, T) template Storage storage(const Format<T>&);
+#define TESSERA_INSTANTIATE(T) TESSERA_SPARSE_FOR_EACH_FORMAT(TESSERA_INSTANTIATE_FORMAT, T)
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
+#undef TESSERA_INSTANTIATE_FORMAT
 
 }  // namespace tessera::sparse

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
 
@@ -115,21 +116,11 @@ N parse_number(std::string_view spec, std::string_view text, std::string_view wh
   return v;
 }
 
+constexpr std::array<std::string_view, 4> kStencilNames{"euler2d", "ns2d", "euler3d", "ns3d"};
+static_assert(kStencilNames.size() == std::size_t(Stencil::ns3d_25) + 1);
 }  // namespace
 
-std::string_view to_string(Stencil s) {
-  switch (s) {
-    case Stencil::euler2d_9:
-      return "euler2d";
-    case Stencil::ns2d_13:
-      return "ns2d";
-    case Stencil::euler3d_13:
-      return "euler3d";
-    case Stencil::ns3d_25:
-      return "ns3d";
-  }
-  return "?";
-}
+std::string_view to_string(Stencil s) { return enum_name(s, kStencilNames); }
 
 std::vector<std::array<int, 3>> stencil_offsets(Stencil s) {
   const bool three_d = s == Stencil::euler3d_13 || s == Stencil::ns3d_25;

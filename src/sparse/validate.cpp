@@ -211,17 +211,10 @@ void validate(const Hyb<T>& a) {
     fail("HYB", "ELL and COO parts differ in size");
 }
 
-#define TESSERA_INSTANTIATE(T)                  \
-  template void validate(const Coo<T>&);        \
-  template void validate(const Csr<T>&);        \
-  template void validate(const Dia<T>&);        \
-  template void validate(const Bcsr<T>&);       \
-  template void validate(const GappedBcsr<T>&); \
-  template void validate(const Ell<T>&);        \
-  template void validate(const Bell<T>&);       \
-  template void validate(const Sell<T>&);       \
-  template void validate(const Hyb<T>&);
+#define TESSERA_INSTANTIATE_FORMAT(Format, T) template void validate(const Format<T>&);
+#define TESSERA_INSTANTIATE(T) TESSERA_SPARSE_FOR_EACH_FORMAT(TESSERA_INSTANTIATE_FORMAT, T)
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
+#undef TESSERA_INSTANTIATE_FORMAT
 
 }  // namespace tessera::sparse

@@ -1,5 +1,6 @@
 #include "swe/checkpoint_format.hpp"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -22,20 +23,13 @@ template <class S>
 constexpr bool is_physical =
     std::is_same_v<S, PhysSolverState<float>> || std::is_same_v<S, PhysSolverState<double>>;
 
+/// {nx, ny} of either model's state.
 template <class S>
-long grid_nx(const S& s) {
+std::array<long, 2> grid_of(const S& s) {
   if constexpr (is_physical<S>)
-    return s.nx;
+    return {s.nx, s.ny};
   else
-    return s.fields.grid.nx;
-}
-
-template <class S>
-long grid_ny(const S& s) {
-  if constexpr (is_physical<S>)
-    return s.ny;
-  else
-    return s.fields.grid.ny;
+    return {s.fields.grid.nx, s.fields.grid.ny};
 }
 
 template <class S>
@@ -178,11 +172,11 @@ std::string SweCheckpoint::precision() const {
 }
 
 long SweCheckpoint::nx() const {
-  return std::visit([](const auto& s) { return grid_nx(s); }, state);
+  return std::visit([](const auto& s) { return grid_of(s)[0]; }, state);
 }
 
 long SweCheckpoint::ny() const {
-  return std::visit([](const auto& s) { return grid_ny(s); }, state);
+  return std::visit([](const auto& s) { return grid_of(s)[1]; }, state);
 }
 
 long SweCheckpoint::steps() const {
@@ -227,14 +221,12 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
 }
 
 SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& source) {
-  auto bad = [&](const std::string& why) { return io::container_error(source, kWhat, why); };
-  const io::ContainerContents box = io::parse_container(data, kMagic, kWhat, source);
-  const nlohmann::json& h = box.header;
+  const io::ContainerReader in(data, kMagic, kWhat, source);
   SweCheckpoint out;
   std::string model, precision;
   long nx = 0, ny = 0, steps = 0;
   double header_time = 0;
-  try {
+  in.read_header([&](const nlohmann::json& h) {
     model = io::header_string(h.at("model"), "model");
     if (model != "physical" && model != "thesis")
       throw Error("'model' is neither physical nor thesis");
@@ -263,9 +255,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
         throw Error(
             fmt::format("'time' = {} is not 'steps' * dt = {} * {}", header_time, steps, dt));
     }
-  } catch (const std::exception& e) {
-    throw bad(std::string("header: ") + e.what());
-  }
+  });
   // Sizes from the header, overflow-checked, compared with the payload before
   // anything is allocated.
   const bool physical = model == "physical";
@@ -277,13 +267,13 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
                      io::checked_size(cells, 4 * word, 3 * word + 5 * 4, needed)
                : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
                      io::checked_size(cells, 3 * word, word, needed);
-  if (!fits) throw bad(fmt::format("grid {}x{} is too large", nx, ny));
+  if (!fits) throw in.bad(fmt::format("grid {}x{} is too large", nx, ny));
   if (physical && std::uint64_t(steps) > std::uint64_t(slot::none - 1))
-    throw bad(fmt::format("header: 'steps' {} exceeds the 32-bit step counter", steps));
-  if (box.payload.size() != needed)
-    throw bad(fmt::format("{} payload bytes, the header's {} {} {}x{} state needs {}",
-                          box.payload.size(), model, precision, nx, ny, needed));
-  const char* p = box.payload.data();
+    throw in.bad(fmt::format("header: 'steps' {} exceeds the 32-bit step counter", steps));
+  if (in.payload().size() != needed)
+    throw in.bad(fmt::format("{} payload bytes, the header's {} {} {}x{} state needs {}",
+                             in.payload().size(), model, precision, nx, ny, needed));
+  const char* p = in.payload().data();
   auto fill = [&](auto tag) {
     using T = decltype(tag);
     if (physical) {
@@ -302,11 +292,12 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
       s.bad_cell = fl[3];
       s.bad_step = fl[4];
       if (long(s.steps) != steps)
-        throw bad(fmt::format("the header says step {}, the state step {}", steps, s.steps));
+        throw in.bad(fmt::format("the header says step {}, the state step {}", steps, s.steps));
       if (s.bad_cell != slot::none && std::uint64_t(s.bad_cell) >= cells)
-        throw bad(fmt::format("the bad cell {} lies outside the {}x{} grid", s.bad_cell, nx, ny));
+        throw in.bad(
+            fmt::format("the bad cell {} lies outside the {}x{} grid", s.bad_cell, nx, ny));
       if (double(s.time) != header_time)
-        throw bad(
+        throw in.bad(
             fmt::format("the header says t = {}, the state t = {}", header_time, double(s.time)));
       out.state = std::move(s);
     } else {

@@ -417,10 +417,7 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
 
 template <class T>
 double DistributedPhysSolver<T>::mass() const {
-  const auto s = state();
-  double m = 0;
-  for (double h : s.h) m += h;
-  return m * dx_ * dy_;
+  return water_volume(state().h, dx_, dy_);
 }
 
 template class DistributedPhysSolver<float>;

@@ -210,12 +210,15 @@ HostFields PhysSolver<T>::state() const {
   return out;
 }
 
+double water_volume(const std::vector<double>& h, double dx, double dy) {
+  double m = 0;
+  for (double d : h) m += d;
+  return m * dx * dy;
+}
+
 template <class T>
 double PhysSolver<T>::mass() const {
-  const auto s = state();
-  double m = 0;
-  for (double h : s.h) m += h;
-  return m * dx_ * dy_;
+  return water_volume(state().h, dx_, dy_);
 }
 
 template <class T>

@@ -24,6 +24,9 @@ struct HostFields {
   std::vector<double> h, hu, hv;
 };
 
+/// Σ h dx dy: the water a depth field holds (the solvers' mass()).
+double water_volume(const std::vector<double>& h, double dx, double dy);
+
 /// A problem for the physical model.
 struct PhysCase {
   std::string name;

@@ -9,6 +9,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/for_each_real.hpp"
 #include "swe/kernels/swe_kernels.hpp"
 #include "swe/kernels/swe_point.hpp"
 
@@ -296,8 +297,7 @@ ThesisState<T> ThesisSolver<T>::state() const {
   template void thesis_reference_step<T>(ThesisState<T>&, T);    \
   template double thesis_mass<T>(const ThesisState<T>&, double); \
   template class ThesisSolver<T>;
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
+TS_FOR_EACH_REAL(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::swe

@@ -5,6 +5,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/embedded_sources.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace tessera {
@@ -64,6 +65,24 @@ TEST(AtomicFile, FailureNamesThePathAndKeepsNothing) {
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/x.txt"), std::string::npos);
+  }
+}
+
+enum class Colour { red, green, blue };
+constexpr std::array<std::string_view, 3> kColours{"red", "green", "blue"};
+
+TEST(EnumNames, NameLookupAndParse) {
+  EXPECT_EQ(enum_name(Colour::green, kColours), "green");
+  EXPECT_EQ(enum_name(static_cast<Colour>(7), kColours, "unknown"), "unknown");
+  EXPECT_EQ(enum_lookup<Colour>("blue", kColours), Colour::blue);
+  EXPECT_EQ(enum_lookup<Colour>("BLUE", kColours), std::nullopt);
+  EXPECT_EQ(enum_lookup<Colour>("BLUE", kColours, /*ignore_case=*/true), Colour::blue);
+  EXPECT_EQ(enum_parse<Colour>("red", kColours, "colour"), Colour::red);
+  try {
+    enum_parse<Colour>("mauve", kColours, "colour");
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "unknown colour 'mauve' (expected red, green or blue)");
   }
 }
 

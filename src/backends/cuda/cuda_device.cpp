@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/backend_cast.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "core/env.hpp"
 #include "core/error.hpp"
@@ -210,16 +211,7 @@ std::unique_ptr<Queue> CudaDevice::create_queue() {
   return std::make_unique<CudaQueue>(ordinal_, id());
 }
 
-CudaDevice& device_of(Device& d) {
-  auto* c = dynamic_cast<CudaDevice*>(&d);
-  if (!c) throw Error("internal: " + d.id() + " is not a CUDA device");
-  return *c;
-}
-
-CudaQueue& queue_of(Queue& q) {
-  auto* c = dynamic_cast<CudaQueue*>(&q);
-  if (!c) throw Error("internal: queue is not a CUDA stream");
-  return *c;
-}
+CudaDevice& device_of(Device& d) { return backend_cast<CudaDevice>(d, "a CUDA device"); }
+CudaQueue& queue_of(Queue& q) { return backend_cast<CudaQueue>(q, "a CUDA stream"); }
 
 }  // namespace tessera::cuda

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/backend_cast.hpp"
 #include "core/error.hpp"
 #include "core/fault_injection.hpp"
 
@@ -222,16 +223,7 @@ cl::Kernel ClDevice::kernel(const std::string& program, const std::string& kerne
   return kernels_.emplace(key, k).first->second;
 }
 
-ClDevice& device_of(Device& d) {
-  auto* c = dynamic_cast<ClDevice*>(&d);
-  if (!c) throw Error("internal: " + d.id() + " is not an OpenCL device");
-  return *c;
-}
-
-ClQueue& queue_of(Queue& q) {
-  auto* c = dynamic_cast<ClQueue*>(&q);
-  if (!c) throw Error("internal: queue is not an OpenCL queue");
-  return *c;
-}
+ClDevice& device_of(Device& d) { return backend_cast<ClDevice>(d, "an OpenCL device"); }
+ClQueue& queue_of(Queue& q) { return backend_cast<ClQueue>(q, "an OpenCL queue"); }
 
 }  // namespace tessera::opencl

@@ -116,6 +116,19 @@ TS_CPU_ISA_PAIR(naive_rows)
 TS_CPU_ISA_PAIR(block)
 #undef TS_CPU_ISA_PAIR
 
+/// fma_fn where the CPU has AVX2+FMA (asked once), else base_fn.
+template <class F>
+F pick_isa(F fma_fn, F base_fn) {
+  static const bool fma = TS_CPU_HAS_FMA();
+  return fma ? fma_fn : base_fn;
+}
+
+template <class T>
+Operands<T> operands(int m, int k, int n, const launch::In<T>& A, const launch::In<T>& B,
+                     const launch::Out<T>& C) {
+  return {launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
+}
+
 }  // namespace
 
 // The CPU launchers of the four GPU kernels: naive is the textbook loop;
@@ -124,9 +137,8 @@ TS_CPU_ISA_PAIR(block)
 template <class T>
 void naive_product(int m, int k, int n, const launch::In<T>& A, const launch::In<T>& B,
                    const launch::Out<T>& C) {
-  const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
-  static const bool fma = TS_CPU_HAS_FMA();
-  auto rows = fma ? naive_rows_fma<T> : naive_rows_base<T>;
+  const Operands<T> g = operands(m, k, n, A, B, C);
+  auto rows = pick_isa(naive_rows_fma<T>, naive_rows_base<T>);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < g.m; ++i) rows(g, i, i + 1);
 }
@@ -134,9 +146,8 @@ void naive_product(int m, int k, int n, const launch::In<T>& A, const launch::In
 template <class T>
 void blocked_product(int m, int k, int n, const launch::In<T>& A, const launch::In<T>& B,
                      const launch::Out<T>& C) {
-  const Operands<T> g{launch::device_arg(A), launch::device_arg(B), launch::device_arg(C), m, k, n};
-  static const bool fma = TS_CPU_HAS_FMA();
-  auto blk = fma ? block_fma<T> : block_base<T>;
+  const Operands<T> g = operands(m, k, n, A, B, C);
+  auto blk = pick_isa(block_fma<T>, block_base<T>);
   const std::ptrdiff_t bm = (g.m + MB - 1) / MB, bn = (g.n + NB - 1) / NB;
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t t = 0; t < bm * bn; ++t) blk(g, (t / bn) * MB, (t % bn) * NB);

@@ -13,6 +13,7 @@
 
 #include "backends/cuda/cuda_device.hpp"
 #include "core/error.hpp"
+#include "core/for_each_real.hpp"
 #include "dense/kernels/matmul_kernels.hpp"
 
 namespace tessera::dense::kernels {
@@ -89,8 +90,7 @@ void matmul_vendor(CudaTag, Queue& q, const Buffer<T>& A, const Buffer<T>& B, Bu
 #define TS_INSTANTIATE(T)                                                                         \
   template void matmul_vendor<T>(CudaTag, Queue&, const Buffer<T>&, const Buffer<T>&, Buffer<T>&, \
                                  MatmulShape);
-TS_INSTANTIATE(float)
-TS_INSTANTIATE(double)
+TS_FOR_EACH_REAL(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 
 }  // namespace tessera::dense::kernels

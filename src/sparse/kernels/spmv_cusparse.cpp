@@ -8,6 +8,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_device.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
 
@@ -40,21 +41,12 @@ Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
   return b;
 }
 
+constexpr std::array<std::string_view, 4> kKernelNames{"cusparse-csr-alg1", "cusparse-csr-alg2",
+                                                       "cusparse-sell", "cusparse-bsrmv"};
+static_assert(kKernelNames.size() == std::size_t(CusparseKernel::bsr) + 1);
 }  // namespace
 
-std::string_view to_string(CusparseKernel k) {
-  switch (k) {
-    case CusparseKernel::csr_alg1:
-      return "cusparse-csr-alg1";
-    case CusparseKernel::csr_alg2:
-      return "cusparse-csr-alg2";
-    case CusparseKernel::sell:
-      return "cusparse-sell";
-    case CusparseKernel::bsr:
-      return "cusparse-bsrmv";
-  }
-  return "?";
-}
+std::string_view to_string(CusparseKernel k) { return enum_name(k, kKernelNames); }
 
 template <Scalar V>
 struct CusparseSpmv<V>::State {
