@@ -9,29 +9,14 @@
 #define TESSERA_HALF_H
 #if !defined(__OPENCL_VERSION__)
 #include "core/kernels/portable.h"
+#include "core/kernels/bits.h"
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
 #endif
 
-TS_FN unsigned ts_half_float_bits(float v) {
-  union {
-    float f;
-    unsigned u;
-  } b;
-  b.f = v;
-  return b.u;
-}
-TS_FN float ts_half_bits_float(unsigned u) {
-  union {
-    float f;
-    unsigned u;
-  } b;
-  b.u = u;
-  return b.f;
-}
 /* float -> half bits, round to nearest even (software) */
 TS_FN unsigned short ts_half_from_float_sw(float v) {
-  const unsigned x = ts_half_float_bits(v), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+  const unsigned x = ts_float_bits(v), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
   if (ax > 0x7f800000u) return (unsigned short)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
   if (ax >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u); /* >= 65520: infinity */
   if (ax < 0x38800000u) {                                         /* half subnormal or zero */
@@ -55,8 +40,8 @@ TS_FN float ts_half_to_float_sw(unsigned short h) {
     const float v = (float)m * 5.9604644775390625e-8f; /* m * 2^-24, exact */
     return sign ? -v : v;
   }
-  if (e == 31) return ts_half_bits_float(sign | 0x7f800000u | (m << 13));
-  return ts_half_bits_float(sign | ((e + 112u) << 23) | (m << 13));
+  if (e == 31) return ts_bits_float(sign | 0x7f800000u | (m << 13));
+  return ts_bits_float(sign | ((e + 112u) << 23) | (m << 13));
 }
 TS_FN unsigned short ts_half_from_float(float v) {
 #if defined(__CUDA_ARCH__)

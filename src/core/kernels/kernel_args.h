@@ -198,40 +198,37 @@ typedef struct {
     const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2);        \
     if (ts_i < ts_nx && ts_j < ts_ny && ts_k < ts_nz) K##_cell(ts_i, ts_j, ts_k TS_CL_NAMES(K)); \
   }
-#define TS_CL_GROUP_BODY(K)               \
-  ts_group ts_g;                          \
-  ts_g.id = get_group_id(0);              \
-  ts_g.count = ts_n;                      \
-  ts_g.id_y = get_group_id(1);            \
-  ts_g.id_z = get_group_id(2);            \
-  ts_g.lid = (ts_uint)get_local_id(0);    \
-  ts_g.lx = ts_g.lid;                     \
-  ts_g.ly = 0;                            \
-  ts_g.size = (ts_uint)get_local_size(0); \
-  ts_g.variant = TS_VARIANT;              \
+/* The work-item's place (ts_group) and the call of the group body: LX, LY
+ * its x and y in the group, LID its index (it may name ts_g.lx, ts_g.ly),
+ * SIZE the group's work-items. */
+#define TS_CL_GROUP_CALL(K, LX, LY, LID, SIZE) \
+  ts_group ts_g;                               \
+  ts_g.id = get_group_id(0);                   \
+  ts_g.count = ts_n;                           \
+  ts_g.id_y = get_group_id(1);                 \
+  ts_g.id_z = get_group_id(2);                 \
+  ts_g.lx = LX;                                \
+  ts_g.ly = LY;                                \
+  ts_g.lid = LID;                              \
+  ts_g.size = SIZE;                            \
+  ts_g.variant = TS_VARIANT;                   \
   K##_group(ts_g, ts_scratch TS_CL_NAMES(K));
-#define TS_CL_group(K, THREADS, SCRATCH)                                \
-  __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
-      ulong ts_n TS_CL_PARAMS(K)) {                                     \
-    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));  \
-    TS_CL_GROUP_BODY(K)                                                 \
+#define TS_CL_GROUP_BODY(K)                                                  \
+  TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), 0, (ts_uint)get_local_id(0), \
+                   (ts_uint)get_local_size(0))
+/* A kernel of WX x WY work-items per group with a static scratch array. */
+#define TS_CL_STATIC_GROUP(K, WX, WY, SCRATCH, CALL)                                             \
+  __kernel __attribute__((reqd_work_group_size(WX, WY, 1))) void K(ulong ts_n TS_CL_PARAMS(K)) { \
+    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                           \
+    CALL                                                                                         \
   }
-#define TS_CL_group_xy(K, THREADS, SCRATCH)                                                     \
-  __kernel __attribute__((reqd_work_group_size(TS_XY_X(THREADS), TS_XY_Y(THREADS), 1))) void K( \
-      ulong ts_n TS_CL_PARAMS(K)) {                                                             \
-    __local ts_value ts_scratch[SCRATCH] __attribute__((aligned(16)));                          \
-    ts_group ts_g;                                                                              \
-    ts_g.id = get_group_id(0);                                                                  \
-    ts_g.count = ts_n;                                                                          \
-    ts_g.id_y = get_group_id(1);                                                                \
-    ts_g.id_z = get_group_id(2);                                                                \
-    ts_g.lx = (ts_uint)get_local_id(0);                                                         \
-    ts_g.ly = (ts_uint)get_local_id(1);                                                         \
-    ts_g.lid = ts_g.lx + ts_g.ly * TS_XY_X(THREADS);                                            \
-    ts_g.size = TS_XY_X(THREADS) * TS_XY_Y(THREADS);                                            \
-    ts_g.variant = TS_VARIANT;                                                                  \
-    K##_group(ts_g, ts_scratch TS_CL_NAMES(K));                                                 \
-  }
+#define TS_CL_group(K, THREADS, SCRATCH) \
+  TS_CL_STATIC_GROUP(K, THREADS, 1, SCRATCH, TS_CL_GROUP_BODY(K))
+#define TS_CL_group_xy(K, THREADS, SCRATCH)                                   \
+  TS_CL_STATIC_GROUP(                                                         \
+      K, TS_XY_X(THREADS), TS_XY_Y(THREADS), SCRATCH,                         \
+      TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), (ts_uint)get_local_id(1), \
+                       ts_g.lx + ts_g.ly * TS_XY_X(THREADS), TS_XY_X(THREADS) * TS_XY_Y(THREADS)))
 #define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
       ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) {       \

@@ -135,18 +135,23 @@ TS_FN void TS_KRY_B(ts_kry_dots_at)(int nc, long i, TS_GLOBAL const ts_vstore* v
 }
 
 #if defined(TS_BARRIER)
-/* One work-group's job of the GPU dots kernels: chunk c of basis element vk
- * against w (and w2 when two, a literal at every call, so each kernel keeps
- * only its own loads), in portable.h's canonical order: work-item t takes
- * elements t, t + THREADS, ... of the chunk, then the halving tree. The
- * chunk's partial goes to partials[2 job + {0,1}], the second right-hand
- * side's to partials[set + 2 job + {0,1}]. s: 4 * TS_REDUCE_THREADS reals
- * of group memory (2 * THREADS without two). */
-TS_FN void TS_KRY_B(ts_kry_dots_group)(int nc, unsigned long n, unsigned long c, unsigned long job,
-                                       unsigned long set, unsigned t, TS_GLOBAL const ts_vstore* vk,
-                                       TS_GLOBAL const ts_vstore* w, int two,
-                                       TS_GLOBAL const ts_real* w2, TS_LOCAL ts_real* s,
+/* Work-group `id`'s job of the GPU dots kernels: chunk c = id / k of basis
+ * vector kk = id % k (p.ld reals apart from v; consecutive groups share a
+ * chunk of w, so its re-reads hit the cache) against w (and w2 when two, a
+ * constant in each kernel, so that each keeps only its own loads), in
+ * portable.h's canonical order: work-item t takes elements t, t + THREADS,
+ * ... of the chunk, then the halving tree. The chunk's partial goes to
+ * partials[2 job + {0,1}], job = kk nch + c, the second right-hand side's
+ * 2 nch k reals on. s: 4 * TS_REDUCE_THREADS reals of group memory
+ * (2 * THREADS without two). */
+TS_FN void TS_KRY_B(ts_kry_dots_group)(ts_kry_params p, ts_size id, unsigned t,
+                                       TS_GLOBAL const ts_vstore* v, TS_GLOBAL const ts_vstore* w,
+                                       int two, TS_GLOBAL const ts_real* w2, TS_LOCAL ts_real* s,
                                        TS_GLOBAL ts_real* partials) {
+  const int nc = p.nc;
+  const unsigned long n = p.n, kk = id % p.k, c = id / p.k;
+  const unsigned long job = kk * p.nch + c, set = 2 * p.nch * p.k;
+  TS_GLOBAL const ts_vstore* vk = v + kk * p.ld;
   ts_real acc[4] = {0, 0, 0, 0};
   if ((c + 1) * TS_REDUCE_CHUNK <= n) {
     /* a whole chunk: the loads of TS_KRY_DOTS_BATCH elements go out before

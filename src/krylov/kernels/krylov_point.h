@@ -628,22 +628,15 @@ TS_FN void ts_kry_dotsb_group(int nc, int nt, unsigned long n, unsigned long nch
  * a vector updated in place: every input of element i is read before its
  * outputs are written). */
 
-/* dots: chunk c = g.id / k of <v_kk, w>, kk = g.id % k (consecutive groups
- * share a chunk of w, so its re-reads hit the cache), and with variant 1 of
- * <v_kk, w2>, in the second right-hand side's partials 2 nch k reals on. */
+/* dots: the chunk partials of <v_kk, w> and, with variant 1, of <v_kk, w2>
+ * (ts_kry_dots_group), over a basis of ts_real or a narrow one */
 #define TS_ARGS_kry_dots(V, IN, OUT) \
   V(ts_kry_params, p) IN(ts_value, v) IN(ts_value, w) IN(ts_value, w2) OUT(ts_value, partials)
-TS_GROUP(kry_dots, g, s) {
-  const ts_size kk = g.id % p.k, c = g.id / p.k;
-  ts_kry_dots_group(p.nc, p.n, c, kk * p.nch + c, 2 * p.nch * p.k, g.lid, v + kk * p.ld, w,
-                    g.variant, w2, s, partials);
-}
+TS_GROUP(kry_dots, g, s) { ts_kry_dots_group(p, g.id, g.lid, v, w, g.variant, w2, s, partials); }
 #define TS_ARGS_kry_dots_narrow(V, IN, OUT) \
   V(ts_kry_params, p) IN(ts_narrow, v) IN(ts_narrow, w) IN(ts_value, w2) OUT(ts_value, partials)
 TS_GROUP(kry_dots_narrow, g, s) {
-  const ts_size kk = g.id % p.k, c = g.id / p.k;
-  ts_kry_dots_group_narrow(p.nc, p.n, c, kk * p.nch + c, 2 * p.nch * p.k, g.lid, v + kk * p.ld, w,
-                           g.variant, w2, s, partials);
+  ts_kry_dots_group_narrow(p, g.id, g.lid, v, w, g.variant, w2, s, partials);
 }
 
 /* combine: y = a x + sum_k c_k v_k (coef), and with p.two y2 = a2 x2 +
