@@ -151,7 +151,7 @@ SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V
     std::copy(x.begin(), x.end(), hx.data());
   }
   Queue& q = device->queue();
-  r.timing = bench::time_runs(
+  r.timing = time_runs(
       q,
       [&](int) {
         for (int s = 0; s < r.spmvs_per_run; ++s) {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/harness.hpp"
+#include "core/timing.hpp"
 #include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
 
@@ -16,7 +16,7 @@ struct SpmvRunOptions {
   std::string kernel;  ///< kernel name; empty: the format's default
   std::string format;  ///< csr|ell|sell|bcsr|bell; checked against the kernel when both are given
   int spmvs_per_run = 1;  ///< SpMVs per timed run (the thesis's tables time 100)
-  bench::TimingOptions timing{3, 20};
+  TimingOptions timing{3, 20};
   DeviceOptions device;
   bool verify = true;  ///< compare with the host reference once
   /// Keep the L2 cache out of the figures: with a working set below this many
@@ -34,7 +34,7 @@ struct SpmvRunResult {
   std::string matrix, kernel, device, value_type;
   size64 rows = 0, cols = 0, stored = 0, nonzeros = 0;
   double model_bytes = 0;  ///< per SpMV (DeviceMatrix::model_bytes)
-  bench::Timing timing;    ///< per timed run of spmvs_per_run SpMVs
+  Timing timing;           ///< per timed run of spmvs_per_run SpMVs
   int spmvs_per_run = 1;
   int copies = 1;          ///< matrix copies cycled through (see working_set_bytes)
   bool transfers = false;  ///< x and y crossed the bus on every SpMV

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/harness.hpp"
+#include "core/run_info.hpp"
 #include "core/atomic_file.hpp"
 #include "core/hash.hpp"
 #include "core/error.hpp"
@@ -313,8 +313,8 @@ int run_swe(const RunOptions& o, nlohmann::json& j) {
        {"model", o.model},
        {"case", o.bathymetry.empty() ? o.case_name : o.bathymetry},
        {"precision", o.precision},
-       {"device", bench::to_json(dev->info())},
-       {"run", bench::run_metadata()},
+       {"device", to_json(dev->info())},
+       {"run", run_metadata()},
        {"status", "ok"}};
   const bool dbl = o.precision == "double";
   if (o.model == "thesis" && (o.gpus > 1 || o.mpi))
