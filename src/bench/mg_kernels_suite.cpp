@@ -89,6 +89,24 @@ std::vector<Variant> cycle_variants(long fine_points) {
       Variant{"V(1,1) split (default), levels <= 15^3 on the host CPU", true, false, -1, 15, -1}};
 }
 
+/// The operands of a group of kernel timings on fine level f and coarse
+/// level c: b and x hold the same random interior, bc is zero and ec a
+/// random coarse correction.
+struct LevelOperands {
+  Buffer<double> b, x, bc, ec;
+  LevelOperands(const std::shared_ptr<Device>& device, const mg::Dims& f, const mg::Dims& c)
+      : b(device, f.storage()),
+        x(device, f.storage()),
+        bc(device, c.storage()),
+        ec(device, c.storage()) {
+    const auto interior = mg::random_problem<double>(f, 1).b;
+    mg::upload_interior(b, f, interior);
+    mg::upload_interior(x, f, interior);
+    dense::fill(bc, 0.0);
+    mg::upload_interior(ec, c, mg::random_problem<double>(c, 2).b);
+  }
+};
+
 }  // namespace
 
 DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKernelsOptions& opt) {
@@ -123,14 +141,10 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
   const double pts = double(d.points());
   progress.step("kernels");
   {
-    Buffer<double> b(device, d.storage()), x(device, d.storage()), x2(device, d.storage()),
-        bc(device, c.storage()), ec(device, c.storage());
-    const auto interior = random_problem<double>(d, 1).b;
-    b.copy_from_host(to_halo_layout(d, interior));
-    x.copy_from_host(to_halo_layout(d, interior));
+    LevelOperands o(device, d, c);
+    Buffer<double>&b = o.b, &x = o.x, &bc = o.bc, &ec = o.ec;
+    Buffer<double> x2(device, d.storage());
     dense::fill(x2, 0.0);
-    dense::fill(bc, 0.0);
-    ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
       timed(*device, "fused red-black sweep", kSweepFused, pts, opt.timing, [&] {
@@ -156,14 +170,10 @@ DeviceReport run_mg_kernels(const std::shared_ptr<Device>& device, const MgKerne
     ds.split = true;
     Dims cs = c;
     cs.split = true;
-    Buffer<double> b(device, ds.storage()), x(device, ds.storage()), bc(device, c.storage()),
-        ec(device, c.storage()), ecs(device, cs.storage());
-    const auto interior = random_problem<double>(d, 1).b;
-    b.copy_from_host(to_halo_layout(ds, interior));
-    x.copy_from_host(to_halo_layout(ds, interior));
-    dense::fill(bc, 0.0);
-    ec.copy_from_host(to_halo_layout(c, random_problem<double>(c, 2).b));
-    ecs.copy_from_host(to_halo_layout(cs, random_problem<double>(c, 2).b));
+    LevelOperands o(device, ds, c);
+    Buffer<double>&b = o.b, &x = o.x, &bc = o.bc, &ec = o.ec;
+    Buffer<double> ecs(device, cs.storage());
+    mg::upload_interior(ecs, cs, mg::random_problem<double>(c, 2).b);
     Queue& q = device->queue();
     dispatch(*device, [&](auto tag) {
       timed(*device, "split: red-black sweep (two colour kernels)", 2 * kSplitColour, pts,

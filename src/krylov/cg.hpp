@@ -73,101 +73,121 @@ struct Recurrence {
   }
 };
 
-template <class Space, class V>
-Result cg(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
-  using Vec = typename Space::Vec;
+/// <a, c> by one dots call, its time counted as orthogonalisation.
+template <class V, class Space, class Vec>
+V timed_dot(Space& s, const Vec& a, const Vec& c) {
+  V d{};
+  s.timed(&TimeSplit::ortho, [&] { s.dots(a, 0, 1, c, 0, &d); });
+  return d;
+}
+
+/// CG's next search direction: p = z + beta p with beta = rz_new / rz; rz
+/// becomes rz_new.
+template <class Space, class Vec, class V>
+void next_direction(Space& s, Vec& p, const Vec& z, V& rz, V rz_new) {
+  const V one(1), beta = rz_new / rz;
+  rz = rz_new;
+  s.combine(p, 0, beta, &p, 0, &z, 0, 1, &one);  // p = z + beta p
+}
+
+/// The frame of CG and BiCGStab in every mode: b and x from the device, the
+/// start (r = b - A x0, w scratch); unless the start ends it,
+/// iterate(x, res, rn, rec) and then the true residual (w and r scratch) and
+/// x back to the device.
+template <class Space, class V, class Iterate>
+Result short_recurrence(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o,
+                        typename Space::Vec& w, typename Space::Vec& r, Iterate&& iterate) {
   Result res;
-  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
-  Vec r = s.make(), z = s.make(), p = s.make(), q = s.make();
-  const V one(1);
+  typename Space::Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   double bnorm = 0, rn = 0;
-  if (!start<Space, V>(s, b, x, x_dev, q, r, res, bnorm, rn)) return res;
+  if (!start<Space, V>(s, b, x, x_dev, w, r, res, bnorm, rn)) return res;
   Recurrence rec(o, res, bnorm, rn);
-  s.precond(r, z);
-  s.combine(p, 0, one, &z, 0, nullptr, 0, 0, nullptr);
-  V rz{};
-  s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz); });
-  while (!rec.done(rn)) {
-    s.apply_a(p, q);
-    V pq{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots(p, 0, 1, q, 0, &pq); });
-    if (rec.breaks_down(pq)) break;
-    const V alpha = rz / pq, minus_alpha = -alpha;
-    s.combine(x, 0, one, &x, 0, &p, 0, 1, &alpha);
-    s.combine(r, 0, one, &r, 0, &q, 0, 1, &minus_alpha);
-    ++res.iterations;
-    rn = norm<Space, V>(s, r);
-    if (rec.record(rn) || rec.stagnates(rn)) break;
-    s.precond(r, z);
-    V rz_new{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, z, 0, &rz_new); });
-    const V beta = rz_new / rz;
-    rz = rz_new;
-    s.combine(p, 0, beta, &p, 0, &z, 0, 1, &one);  // p = z + beta p
-  }
-  Vec w = s.make();
+  iterate(x, res, rn, rec);
   res.true_relres = residual<Space, V>(s, b, x, w, r) / bnorm;
   s.to_device(x, x_dev);
   return res;
 }
 
+/// BiCGStab's vectors before the first iteration: rhat = r, p = v = 0.
+template <class Space, class Vec>
+void bicgstab_start(Space& s, const Vec& r, Vec& rhat, Vec& p, Vec& v) {
+  using V = typename Vec::value_type;
+  s.combine(rhat, 0, V(1), &r, 0, nullptr, 0, 0, nullptr);
+  s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+  s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+}
+
+template <class Space, class V>
+Result cg(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
+  using Vec = typename Space::Vec;
+  Vec r = s.make(), z = s.make(), p = s.make(), q = s.make();
+  const V one(1);
+  return short_recurrence<Space, V>(s, b_dev, x_dev, o, q, r,
+                                    [&](Vec& x, Result& res, double& rn, Recurrence& rec) {
+                                      s.precond(r, z);
+                                      s.combine(p, 0, one, &z, 0, nullptr, 0, 0, nullptr);
+                                      V rz = timed_dot<V>(s, r, z);
+                                      while (!rec.done(rn)) {
+                                        s.apply_a(p, q);
+                                        const V pq = timed_dot<V>(s, p, q);
+                                        if (rec.breaks_down(pq)) break;
+                                        const V alpha = rz / pq, minus_alpha = -alpha;
+                                        s.combine(x, 0, one, &x, 0, &p, 0, 1, &alpha);
+                                        s.combine(r, 0, one, &r, 0, &q, 0, 1, &minus_alpha);
+                                        ++res.iterations;
+                                        rn = norm<Space, V>(s, r);
+                                        if (rec.record(rn) || rec.stagnates(rn)) break;
+                                        s.precond(r, z);
+                                        next_direction(s, p, z, rz, timed_dot<V>(s, r, z));
+                                      }
+                                    });
+}
+
 template <class Space, class V>
 Result bicgstab(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
   using Vec = typename Space::Vec;
-  Result res;
-  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   Vec r = s.make(), rhat = s.make(), p = s.make(), v = s.make(), ph = s.make(), sv = s.make(),
       sh = s.make(), tv = s.make();
   const V one(1);
-  double bnorm = 0, rn = 0;
-  if (!start<Space, V>(s, b, x, x_dev, v, r, res, bnorm, rn)) return res;
-  Recurrence rec(o, res, bnorm, rn);
-  s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);
-  s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-  s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-  V rho(1), alpha(1), omega(1);
-  auto dot = [&](const Vec& a, const Vec& c) {
-    V d{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots(a, 0, 1, c, 0, &d); });
-    return d;
-  };
-  while (!rec.done(rn)) {
-    const V rho_new = dot(rhat, r);
-    if (rec.breaks_down(rho_new)) break;
-    const V beta = (rho_new / rho) * (alpha / omega), mbo = -beta * omega;
-    s.combine(p, 0, beta, &p, 0, &v, 0, 1, &mbo);  // p = beta (p - omega v)
-    s.combine(p, 0, one, &p, 0, &r, 0, 1, &one);   //     + r
-    s.precond(p, ph);
-    s.apply_a(ph, v);
-    const V rv = dot(rhat, v);
-    if (rec.breaks_down(rv)) break;
-    alpha = rho_new / rv;
-    const V malpha = -alpha;
-    s.combine(sv, 0, one, &r, 0, &v, 0, 1, &malpha);  // s = r - alpha v
-    ++res.iterations;
-    const double sn = norm<Space, V>(s, sv);
-    if (!o.fixed_iterations && sn <= o.tol * bnorm) {
-      s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
-      rn = sn;
-      rec.record(rn);
-      continue;  // converged at the loop's top
-    }
-    s.precond(sv, sh);
-    s.apply_a(sh, tv);
-    const V ts = dot(tv, sv), tt = dot(tv, tv);
-    if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
-    omega = ts / tt;
-    s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
-    s.combine(x, 0, one, &x, 0, &sh, 0, 1, &omega);
-    const V momega = -omega;
-    s.combine(r, 0, one, &sv, 0, &tv, 0, 1, &momega);  // r = s - omega t
-    rho = rho_new;
-    rn = norm<Space, V>(s, r);
-    if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
-  }
-  res.true_relres = residual<Space, V>(s, b, x, v, r) / bnorm;
-  s.to_device(x, x_dev);
-  return res;
+  return short_recurrence<Space, V>(
+      s, b_dev, x_dev, o, v, r, [&](Vec& x, Result& res, double& rn, Recurrence& rec) {
+        bicgstab_start(s, r, rhat, p, v);
+        V rho(1), alpha(1), omega(1);
+        while (!rec.done(rn)) {
+          const V rho_new = timed_dot<V>(s, rhat, r);
+          if (rec.breaks_down(rho_new)) break;
+          const V beta = (rho_new / rho) * (alpha / omega), mbo = -beta * omega;
+          s.combine(p, 0, beta, &p, 0, &v, 0, 1, &mbo);  // p = beta (p - omega v)
+          s.combine(p, 0, one, &p, 0, &r, 0, 1, &one);   //     + r
+          s.precond(p, ph);
+          s.apply_a(ph, v);
+          const V rv = timed_dot<V>(s, rhat, v);
+          if (rec.breaks_down(rv)) break;
+          alpha = rho_new / rv;
+          const V malpha = -alpha;
+          s.combine(sv, 0, one, &r, 0, &v, 0, 1, &malpha);  // s = r - alpha v
+          ++res.iterations;
+          const double sn = norm<Space, V>(s, sv);
+          if (!o.fixed_iterations && sn <= o.tol * rec.bnorm) {
+            s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
+            rn = sn;
+            rec.record(rn);
+            continue;  // converged at the loop's top
+          }
+          s.precond(sv, sh);
+          s.apply_a(sh, tv);
+          const V ts = timed_dot<V>(s, tv, sv), tt = timed_dot<V>(s, tv, tv);
+          if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
+          omega = ts / tt;
+          s.combine(x, 0, one, &x, 0, &ph, 0, 1, &alpha);
+          s.combine(x, 0, one, &x, 0, &sh, 0, 1, &omega);
+          const V momega = -omega;
+          s.combine(r, 0, one, &sv, 0, &tv, 0, 1, &momega);  // r = s - omega t
+          rho = rho_new;
+          rn = norm<Space, V>(s, r);
+          if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
+        }
+      });
 }
 
 }  // namespace tessera::krylov::detail

@@ -22,8 +22,6 @@ template <class Space, class V>
 Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Options& o, TimeSplit&) {
   using Vec = typename Space::Vec;
   using Lin = typename Space::Lin;
-  Result res;
-  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   Vec r = s.make(), q = s.make(), p = s.make();
   const Buffer<V>* d = s.point_diagonal();
   const bool general = s.preconditioned() && !d;  // applied as an operator between the passes
@@ -31,40 +29,32 @@ Result cg_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const Option
   if (s.preconditioned()) zbuf.emplace(s.make());
   Vec& zr = zbuf ? *zbuf : r;
   const V one(1);
-  double bnorm = 0, rn = 0;
-  if (!start<Space, V>(s, b, x, x_dev, q, r, res, bnorm, rn)) return res;
-  Recurrence rec(o, res, bnorm, rn);
-  if (s.preconditioned()) s.precond(r, zr);
-  V rz{};
-  s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, zr, 0, &rz); });
-  s.combine(p, 0, one, &zr, 0, nullptr, 0, 0, nullptr);
-  while (!rec.done(rn)) {
-    s.apply_a(p, q);
-    V pq{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots(p, 0, 1, q, 0, &pq); });
-    if (rec.breaks_down(pq)) break;
-    const V alpha = rz / pq;
-    V prod[2]{};  // <r, r>, <r, z>
-    s.timed(&TimeSplit::ortho, [&] {
-      s.update(r, Lin{&r, one, &q, -alpha}, &x, Lin{&x, one, &p, alpha}, d, d ? &zr : nullptr,
-               {true, d != nullptr, nullptr}, prod);
-    });
-    ++res.iterations;
-    rn = std::sqrt(static_cast<double>(std::real(prod[0])));
-    if (rec.record(rn) || rec.stagnates(rn)) break;
-    V rz_new = d ? prod[1] : prod[0];
-    if (general) {
-      s.precond(r, zr);
-      s.timed(&TimeSplit::ortho, [&] { s.dots(r, 0, 1, zr, 0, &rz_new); });
-    }
-    const V beta = rz_new / rz;
-    rz = rz_new;
-    s.combine(p, 0, beta, &p, 0, &zr, 0, 1, &one);  // p = z + beta p
-  }
-  Vec w = s.make();
-  res.true_relres = residual<Space, V>(s, b, x, w, r) / bnorm;
-  s.to_device(x, x_dev);
-  return res;
+  return short_recurrence<Space, V>(
+      s, b_dev, x_dev, o, q, r, [&](Vec& x, Result& res, double& rn, Recurrence& rec) {
+        if (s.preconditioned()) s.precond(r, zr);
+        V rz = timed_dot<V>(s, r, zr);
+        s.combine(p, 0, one, &zr, 0, nullptr, 0, 0, nullptr);
+        while (!rec.done(rn)) {
+          s.apply_a(p, q);
+          const V pq = timed_dot<V>(s, p, q);
+          if (rec.breaks_down(pq)) break;
+          const V alpha = rz / pq;
+          V prod[2]{};  // <r, r>, <r, z>
+          s.timed(&TimeSplit::ortho, [&] {
+            s.update(r, Lin{&r, one, &q, -alpha}, &x, Lin{&x, one, &p, alpha}, d, d ? &zr : nullptr,
+                     {true, d != nullptr, nullptr}, prod);
+          });
+          ++res.iterations;
+          rn = std::sqrt(static_cast<double>(std::real(prod[0])));
+          if (rec.record(rn) || rec.stagnates(rn)) break;
+          V rz_new = d ? prod[1] : prod[0];
+          if (general) {
+            s.precond(r, zr);
+            rz_new = timed_dot<V>(s, r, zr);
+          }
+          next_direction(s, p, zr, rz, rz_new);
+        }
+      });
 }
 
 // Vector passes per iteration without a preconditioner (resident in brackets,
@@ -82,8 +72,6 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
                       TimeSplit&) {
   using Vec = typename Space::Vec;
   using Lin = typename Space::Lin;
-  Result res;
-  Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   const Buffer<V>* d = s.point_diagonal();
   const bool general = s.preconditioned() && !d;
   Vec r = s.make(), rhat = s.make(), p = s.make(), v = s.make(), sv = s.make(), tv = s.make();
@@ -93,59 +81,54 @@ Result bicgstab_fused(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, const 
   Vec& php = phb ? *phb : p;
   Vec& shs = shb ? *shb : sv;
   const V one(1);
-  double bnorm = 0, rn = 0;
-  if (!start<Space, V>(s, b, x, x_dev, v, r, res, bnorm, rn)) return res;
-  Recurrence rec(o, res, bnorm, rn);
-  s.combine(rhat, 0, one, &r, 0, nullptr, 0, 0, nullptr);
-  s.combine(p, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-  s.combine(v, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
-  V rho(1), alpha(1), omega(1), rho_new{};
-  auto timed_update = [&](Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, Vec* z,
-                          const typename Space::Products& want, V* out) {
-    s.timed(&TimeSplit::ortho, [&] { s.update(y, lin, y2, lin2, z ? d : nullptr, z, want, out); });
-  };
-  s.timed(&TimeSplit::ortho, [&] { s.dots(rhat, 0, 1, r, 0, &rho_new); });
-  while (!rec.done(rn)) {
-    if (rec.breaks_down(rho_new)) break;
-    const V beta = (rho_new / rho) * (alpha / omega);
-    // p = beta p - beta omega v + r (p^ = D p with point Jacobi)
-    timed_update(p, Lin{&p, beta, &v, -beta * omega, &r, one}, nullptr, {}, d ? &php : nullptr, {},
-                 nullptr);
-    if (general) s.precond(p, php);
-    s.apply_a(php, v);
-    V rv{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots(rhat, 0, 1, v, 0, &rv); });
-    if (rec.breaks_down(rv)) break;
-    alpha = rho_new / rv;
-    V ss{};
-    timed_update(sv, Lin{&r, one, &v, -alpha}, nullptr, {}, d ? &shs : nullptr,
-                 {true, false, nullptr}, &ss);
-    ++res.iterations;
-    const double sn = std::sqrt(static_cast<double>(std::real(ss)));
-    if (!o.fixed_iterations && sn <= o.tol * bnorm) {
-      s.combine(x, 0, one, &x, 0, &php, 0, 1, &alpha);
-      rn = sn;
-      rec.record(rn);
-      continue;  // converged at the loop's top
-    }
-    if (general) s.precond(sv, shs);
-    s.apply_a(shs, tv);
-    V ts{}, tt{};
-    s.timed(&TimeSplit::ortho, [&] { s.dots2(tv, 0, 1, sv, 0, &tv, 0, &ts, &tt); });
-    if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
-    omega = ts / tt;
-    // r = s - omega t, x += alpha p^ + omega s^; <r, r> and <rhat, r> (the next rho)
-    V prod[2]{};
-    timed_update(r, Lin{&sv, one, &tv, -omega}, &x, Lin{&x, one, &php, alpha, &shs, omega}, nullptr,
-                 {true, false, &rhat}, prod);
-    rho = rho_new;
-    rho_new = prod[1];
-    rn = std::sqrt(static_cast<double>(std::real(prod[0])));
-    if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
-  }
-  res.true_relres = residual<Space, V>(s, b, x, v, r) / bnorm;
-  s.to_device(x, x_dev);
-  return res;
+  return short_recurrence<Space, V>(
+      s, b_dev, x_dev, o, v, r, [&](Vec& x, Result& res, double& rn, Recurrence& rec) {
+        bicgstab_start(s, r, rhat, p, v);
+        V rho(1), alpha(1), omega(1), rho_new{};
+        auto timed_update = [&](Vec& y, const Lin& lin, Vec* y2, const Lin& lin2, Vec* z,
+                                const typename Space::Products& want, V* out) {
+          s.timed(&TimeSplit::ortho,
+                  [&] { s.update(y, lin, y2, lin2, z ? d : nullptr, z, want, out); });
+        };
+        rho_new = timed_dot<V>(s, rhat, r);
+        while (!rec.done(rn)) {
+          if (rec.breaks_down(rho_new)) break;
+          const V beta = (rho_new / rho) * (alpha / omega);
+          // p = beta p - beta omega v + r (p^ = D p with point Jacobi)
+          timed_update(p, Lin{&p, beta, &v, -beta * omega, &r, one}, nullptr, {},
+                       d ? &php : nullptr, {}, nullptr);
+          if (general) s.precond(p, php);
+          s.apply_a(php, v);
+          const V rv = timed_dot<V>(s, rhat, v);
+          if (rec.breaks_down(rv)) break;
+          alpha = rho_new / rv;
+          V ss{};
+          timed_update(sv, Lin{&r, one, &v, -alpha}, nullptr, {}, d ? &shs : nullptr,
+                       {true, false, nullptr}, &ss);
+          ++res.iterations;
+          const double sn = std::sqrt(static_cast<double>(std::real(ss)));
+          if (!o.fixed_iterations && sn <= o.tol * rec.bnorm) {
+            s.combine(x, 0, one, &x, 0, &php, 0, 1, &alpha);
+            rn = sn;
+            rec.record(rn);
+            continue;  // converged at the loop's top
+          }
+          if (general) s.precond(sv, shs);
+          s.apply_a(shs, tv);
+          V ts{}, tt{};
+          s.timed(&TimeSplit::ortho, [&] { s.dots2(tv, 0, 1, sv, 0, &tv, 0, &ts, &tt); });
+          if (rec.not_finite(ts) || rec.breaks_down(tt)) break;
+          omega = ts / tt;
+          // r = s - omega t, x += alpha p^ + omega s^; <r, r> and <rhat, r> (the next rho)
+          V prod[2]{};
+          timed_update(r, Lin{&sv, one, &tv, -omega}, &x, Lin{&x, one, &php, alpha, &shs, omega},
+                       nullptr, {true, false, &rhat}, prod);
+          rho = rho_new;
+          rho_new = prod[1];
+          rn = std::sqrt(static_cast<double>(std::real(prod[0])));
+          if (rec.record(rn) || rec.breaks_down(omega) || rec.stagnates(rn)) break;
+        }
+      });
 }
 
 }  // namespace tessera::krylov::detail

@@ -50,6 +50,19 @@ Options parse_options(std::string_view method, std::string_view ortho, std::stri
 
 namespace {
 
+/// CG or BiCGStab (o.method): the fused form where the Space is resident and
+/// o.mode asks for it.
+template <class Space, Scalar V>
+Result short_recurrence(Space& s, const Buffer<V>& b, Buffer<V>& x, const Options& o,
+                        TimeSplit& t) {
+  const bool cg = o.method == Method::cg;
+  if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
+    if (o.mode == Mode::fused)
+      return cg ? detail::cg_fused<Space, V>(s, b, x, o, t)
+                : detail::bicgstab_fused<Space, V>(s, b, x, o, t);
+  return cg ? detail::cg<Space, V>(s, b, x, o, t) : detail::bicgstab<Space, V>(s, b, x, o, t);
+}
+
 template <class Space, Scalar V>
 Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffer<V>& x,
            const Options& o) {
@@ -70,20 +83,8 @@ Result run(LinearOperator<V>& a, LinearOperator<V>* m, const Buffer<V>& b, Buffe
       res = detail::gmres<Space, V>(s, b, x, o, m != nullptr, m != nullptr, t);
       break;
     case Method::cg:
-      if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
-        if (o.mode == Mode::fused) {
-          res = detail::cg_fused<Space, V>(s, b, x, o, t);
-          break;
-        }
-      res = detail::cg<Space, V>(s, b, x, o, t);
-      break;
     case Method::bicgstab:
-      if constexpr (std::is_same_v<Space, detail::ResidentSpace<V>>)
-        if (o.mode == Mode::fused) {
-          res = detail::bicgstab_fused<Space, V>(s, b, x, o, t);
-          break;
-        }
-      res = detail::bicgstab<Space, V>(s, b, x, o, t);
+      res = short_recurrence<Space, V>(s, b, x, o, t);
       break;
   }
   a.device()->queue().synchronize();

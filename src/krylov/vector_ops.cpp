@@ -47,6 +47,18 @@ void pack_coef(V a, const V* c, int k, std::vector<real_of<V>>& out) {
   for (int i = 0; i < k; ++i) put(c[i]);
 }
 
+/// combine2's coefficients: a and c[0..k), then, where `second` has an
+/// output, its own; returns where the second's start.
+template <class V, class Second>
+std::size_t pack_combine(V a, const V* c, int k, const Second& second,
+                         std::vector<real_of<V>>& out) {
+  out.clear();
+  pack_coef(a, c, k, out);
+  const std::size_t off2 = out.size();
+  if (second.y) pack_coef(second.a, second.c, second.k, out);
+  return off2;
+}
+
 void check_slot(std::size_t size, std::size_t n, std::size_t slot, std::size_t count,
                 const char* what) {
   if ((slot + count) * n > size)
@@ -68,8 +80,8 @@ void check_dots(std::size_t n, const B& basis, std::size_t first, int k, const B
 template <Scalar V>
 DeviceVectorOps<V>::DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms,
                                     int block)
-    : device_(std::move(device)),
-      n_(n),
+    : Base(n),
+      device_(std::move(device)),
       max_terms_(std::max(max_terms, 1)),
       block_(std::clamp(block, 1, TS_KRY_BLOCK_MAX)),
       // two complex coefficient lists, at least update's two lists of 3, and
@@ -257,10 +269,7 @@ void DeviceVectorOps<V>::combine_raw(void* y, std::size_t y_slot, bool y_real, V
     throw Error("krylov: combine's second output takes at most the first's vectors");
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  packed_.clear();
-  pack_coef(a, c, k, packed_);
-  const std::size_t off2 = packed_.size();
-  if (second.y) pack_coef(second.a, second.c, second.k, packed_);
+  const std::size_t off2 = pack_combine(a, c, k, second, packed_);
   const std::size_t off = upload_coefficients();
   Device& d = *device_;
   const std::size_t values = n_ * nc;
@@ -465,7 +474,7 @@ void DeviceVectorOps<V>::update(Vec& y, const Lin& lin, Vec* y2, const Lin& lin2
 }
 
 template <Scalar V>
-HostVectorOps<V>::HostVectorOps(std::size_t n, int max_terms) : n_(n) {
+HostVectorOps<V>::HostVectorOps(std::size_t n, int max_terms) : Base(n) {
   (void)max_terms;
 }
 
@@ -505,10 +514,7 @@ void HostVectorOps<V>::combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, s
   }
   constexpr int nc = components<V>();
   using R = real_of<V>;
-  coef_.clear();
-  pack_coef(a, c, k, coef_);
-  const std::size_t off2 = coef_.size();
-  if (second.y) pack_coef(second.a, second.c, second.k, coef_);
+  const std::size_t off2 = pack_combine(a, c, k, second, coef_);
   auto ptr = [&](const Vec* v, std::size_t slot) {
     return v ? reinterpret_cast<const R*>(v->data() + slot * n_) : nullptr;
   };

@@ -46,6 +46,32 @@ struct CombineSecond {
   const V* c = nullptr;
 };
 
+/// What DeviceVectorOps and HostVectorOps (Ops) share: vectors Vec of n
+/// values, combine2's second output, and dots and combine as the one-output
+/// forms of Ops's dots2 and combine2.
+template <class Ops, class Vec, Scalar V>
+class VectorOpsBase {
+ public:
+  using Second = CombineSecond<Vec, V>;
+  std::size_t n() const { return n_; }
+  /// out[i] = <basis[first+i], w[w_slot]> (conjugate on the basis), i < k.
+  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
+    ops().dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
+  }
+  /// y[y_slot] = a*x[x_slot] + sum_i c[i]*basis[first+i]; x may be null, may be y.
+  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
+               std::size_t first, int k, const V* c) {
+    ops().combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
+  }
+
+ protected:
+  explicit VectorOpsBase(std::size_t n) : n_(n) {}
+  std::size_t n_;
+
+ private:
+  Ops& ops() { return static_cast<Ops&>(*this); }
+};
+
 /// A block of `slots` basis vectors stored in lower precision (GMRES's
 /// compressed basis: half for float values, float for double; complex
 /// values interleaved), plus one hidden scratch slot. Arithmetic stays in
@@ -68,31 +94,25 @@ class CompressedBlock {
 };
 
 template <Scalar V>
-class DeviceVectorOps {
+class DeviceVectorOps : public VectorOpsBase<DeviceVectorOps<V>, Buffer<V>, V> {
+  using Base = VectorOpsBase<DeviceVectorOps<V>, Buffer<V>, V>;
+
  public:
   using Vec = Buffer<V>;
   using Basis = CompressedBlock<V>;
+  using Base::combine;
+  using Base::dots;
+  using typename Base::Second;
   /// Vectors of n values; combinations of up to max_terms basis vectors;
   /// block operations (s-step GMRES) on blocks of up to `block` vectors.
   DeviceVectorOps(std::shared_ptr<Device> device, std::size_t n, int max_terms, int block = 1);
   Vec make(std::size_t slots = 1) const { return Vec(device_, n_ * slots); }
-  std::size_t n() const { return n_; }
 
-  /// out[i] = <basis[first+i], w[w_slot]> (conjugate on the basis), i < k.
-  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
-    dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
-  }
   /// dots with a second right-hand side in the same pass over the basis:
   /// out2[i] = <basis[first+i], w2[w2_slot]> (w2 null: none). Each result
   /// has the bits dots gives it alone.
   void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
              const Vec* w2, std::size_t w2_slot, V* out, V* out2);
-  /// y[y_slot] = a*x[x_slot] + sum_i c[i]*basis[first+i]; x may be null, may be y.
-  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
-               std::size_t first, int k, const V* c) {
-    combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
-  }
-  using Second = CombineSecond<Vec, V>;
   /// combine with an optional second output formed in the same pass (each
   /// basis element read once; outputs may be inputs, element by element).
   void combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
@@ -194,8 +214,8 @@ class DeviceVectorOps {
   void finish() { device_->queue().synchronize(); }
 
  private:
+  using Base::n_;
   std::shared_ptr<Device> device_;
-  std::size_t n_;
   int max_terms_, block_;
   // Coefficients travel through a ring of slots (pinned host memory ->
   // device) with asynchronous writes, so a combination does not stall the
@@ -261,23 +281,17 @@ class DeviceVectorOps {
 };
 
 template <Scalar V>
-class HostVectorOps {
+class HostVectorOps : public VectorOpsBase<HostVectorOps<V>, std::vector<V>, V> {
+  using Base = VectorOpsBase<HostVectorOps<V>, std::vector<V>, V>;
+
  public:
   using Vec = std::vector<V>;
+  using typename Base::Second;
   HostVectorOps(std::size_t n, int max_terms);
   Vec make(std::size_t slots = 1) const { return Vec(n_ * slots); }
-  std::size_t n() const { return n_; }
 
-  void dots(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot, V* out) {
-    dots2(basis, first, k, w, w_slot, nullptr, 0, out, nullptr);
-  }
   void dots2(const Vec& basis, std::size_t first, int k, const Vec& w, std::size_t w_slot,
              const Vec* w2, std::size_t w2_slot, V* out, V* out2);
-  void combine(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
-               std::size_t first, int k, const V* c) {
-    combine2(y, y_slot, a, x, x_slot, basis, first, k, c, {});
-  }
-  using Second = CombineSecond<Vec, V>;
   void combine2(Vec& y, std::size_t y_slot, V a, const Vec* x, std::size_t x_slot, const Vec* basis,
                 std::size_t first, int k, const V* c, const Second& second);
   void set(Vec& y, const std::vector<V>& host) { y = host; }
@@ -285,7 +299,7 @@ class HostVectorOps {
   void finish() {}
 
  private:
-  std::size_t n_;
+  using Base::n_;
   std::vector<real_of<V>> partials_, sums_, coef_;
 };
 

@@ -18,25 +18,38 @@ bool is_wall(std::uint8_t f) {
   return t == TS_LBM_WALL || t == TS_LBM_MOVING;
 }
 
-}  // namespace
-
-void mark_near_wall(const Grid& g, Lattice l, std::vector<std::uint8_t>& flags) {
-  point::with_variant(q_of(l), 32, [&](auto var) {
+/// For every cell n of g in order (x fastest): cell(n); then, unless n is a
+/// wall, link(Variant{}, n, i, m) for each link i >= 1 of l's lattice (the
+/// variant with store_bits storage), m the neighbour of n along i (periodic).
+template <class Cell, class Link>
+void for_each_link(const Grid& g, Lattice l, int store_bits, const std::vector<std::uint8_t>& flags,
+                   Cell&& cell, Link&& link) {
+  point::with_variant(q_of(l), store_bits, [&](auto var) {
     using V = decltype(var);
     for (long z = 0; z < g.nz; ++z)
       for (long y = 0; y < g.ny; ++y)
         for (long x = 0; x < g.nx; ++x) {
           const long n = x + g.nx * (y + g.ny * z);
-          flags[n] &= std::uint8_t(~TS_LBM_NEAR_WALL);
+          cell(n);
           if (is_wall(flags[n])) continue;
           for (int i = 1; i < V::q; ++i) {
             const long xx = (x + V::cx(i) + g.nx) % g.nx, yy = (y + V::cy(i) + g.ny) % g.ny,
                        zz = (z + V::cz(i) + g.nz) % g.nz;
-            if (is_wall(flags[xx + g.nx * (yy + g.ny * zz)])) flags[n] |= TS_LBM_NEAR_WALL;
+            link(var, n, i, xx + g.nx * (yy + g.ny * zz));
           }
         }
     return 0;
   });
+}
+
+}  // namespace
+
+void mark_near_wall(const Grid& g, Lattice l, std::vector<std::uint8_t>& flags) {
+  for_each_link(
+      g, l, 32, flags, [&](long n) { flags[n] &= std::uint8_t(~TS_LBM_NEAR_WALL); },
+      [&](auto, long n, int, long m) {
+        if (is_wall(flags[m])) flags[n] |= TS_LBM_NEAR_WALL;
+      });
 }
 
 void check_fits(const Config& c, const Device& dev) {
@@ -200,29 +213,20 @@ std::array<double, 3> body_force_of(const std::vector<double>& in,
                                     Lattice l) {
   const std::size_t N = flags.size();
   std::array<double, 3> F{0, 0, 0};
-  point::with_variant(q_of(l), 64, [&](auto var) {
-    using V = decltype(var);
-    for (long z = 0; z < g.nz; ++z)
-      for (long y = 0; y < g.ny; ++y)
-        for (long x = 0; x < g.nx; ++x) {
-          const long n = x + g.nx * (y + g.ny * z);
-          if (is_wall(flags[n])) continue;
-          for (int i = 1; i < V::q; ++i) {
-            const long xx = (x + V::cx(i) + g.nx) % g.nx, yy = (y + V::cy(i) + g.ny) % g.ny,
-                       zz = (z + V::cz(i) + g.nz) % g.nz;
-            const std::uint8_t nb = flags[xx + g.nx * (yy + g.ny * zz)];
-            if (!is_wall(nb) || !(nb & TS_LBM_BODY)) continue;
-            // link i leaves n into the body; the population bounced back is i's
-            // opposite (pairs: i odd <-> i+1), which carries out_i reversed
-            const int back = (i & 1) ? i + 1 : i - 1;
-            const double both = 2.0 * (in[std::size_t(back) * N + n] + V::w(i));
-            F[0] += both * V::cx(i);
-            F[1] += both * V::cy(i);
-            F[2] += both * V::cz(i);
-          }
-        }
-    return 0;
-  });
+  for_each_link(
+      g, l, 64, flags, [](long) {},
+      [&](auto var, long n, int i, long m) {
+        using V = decltype(var);
+        const std::uint8_t nb = flags[m];
+        if (!is_wall(nb) || !(nb & TS_LBM_BODY)) return;
+        // link i leaves n into the body; the population bounced back is i's
+        // opposite (pairs: i odd <-> i+1), which carries out_i reversed
+        const int back = (i & 1) ? i + 1 : i - 1;
+        const double both = 2.0 * (in[std::size_t(back) * N + n] + V::w(i));
+        F[0] += both * V::cx(i);
+        F[1] += both * V::cy(i);
+        F[2] += both * V::cz(i);
+      });
   return F;
 }
 

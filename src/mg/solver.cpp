@@ -113,17 +113,7 @@ void Solver<T>::set_rhs(const std::vector<T>& interior) {
   for (T v : interior)
     if (!std::isfinite(static_cast<double>(v)))
       throw Error("multigrid: the right-hand side contains non-finite values");
-  levels_[0].b.copy_from_host(to_halo_layout(levels_[0].d, interior));
-}
-
-template <class T>
-void Solver<T>::set_solution(const std::vector<T>& interior) {
-  levels_[0].x.copy_from_host(to_halo_layout(levels_[0].d, interior));
-}
-
-template <class T>
-std::vector<T> Solver<T>::solution() const {
-  return from_halo_layout(levels_[0].d, levels_[0].x.to_vector());
+  upload_interior(levels_[0].b, levels_[0].d, interior);
 }
 
 template <class T>

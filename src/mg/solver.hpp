@@ -15,6 +15,7 @@
 #include "core/buffer.hpp"
 #include "dense/dense.hpp"
 #include "mg/kernels/mg_kernels.hpp"
+#include "mg/layout.hpp"
 
 namespace tessera::mg {
 
@@ -108,8 +109,8 @@ class Solver {
   Solver(std::shared_ptr<Device> device, Dims finest, Options options);
 
   void set_rhs(const std::vector<T>& interior);
-  void set_solution(const std::vector<T>& interior);
-  std::vector<T> solution() const;
+  void set_solution(const std::vector<T>& x) { upload_interior(levels_[0].x, levels_[0].d, x); }
+  std::vector<T> solution() const { return download_interior(levels_[0].x, levels_[0].d); }
   /// Sets the solution to zero (on the device).
   void reset();
 

@@ -109,89 +109,77 @@ std::size_t span_elems(const Rect& r) { return r.rows ? (r.rows - 1) * r.dev_pit
 }  // namespace
 
 template <class T>
-void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
+template <bool Up, class HostPtr>
+void Streamer<T>::transfer(Slot<T>& s, int block, const Rect& r, HostPtr host) {
   if (!r.elems()) return;
   Queue& q = *s.queue;
-  void* dst = s.block[block].handle();
+  void* dev = s.block[block].handle();
   if (r.dev_off + span_elems(r) > block_elems_)
-    throw Error("streaming upload exceeds its device block (internal tiling error)");
-  counts_.up_bytes += double(r.elems() * sizeof(T));
-  const T* src = host + r.host_off;
+    throw Error(std::string("streaming ") + (Up ? "upload" : "download") +
+                " exceeds its device block (internal tiling error)");
+  (Up ? counts_.up_bytes : counts_.down_bytes) += double(r.elems() * sizeof(T));
+  const HostPtr h = host + r.host_off;
   const std::size_t E = sizeof(T);
+  // elems elements between device element dev_off and hp, in this direction
+  auto copy = [&](std::size_t dev_off, HostPtr hp, std::size_t elems) {
+    if constexpr (Up)
+      q.write(dev, dev_off * E, hp, elems * E, false);
+    else
+      q.read(dev, dev_off * E, hp, elems * E, false);
+  };
   switch (path_) {
     case TransferPath::rect:
     case TransferPath::pinned:
       dispatch(*dev_, [&](auto tag) {
-        kernels::write_rect(tag, *dev_, q, dst, r.dev_off * E, r.dev_pitch * E, src,
-                            r.host_pitch * E, r.width * E, r.rows);
+        if constexpr (Up)
+          kernels::write_rect(tag, *dev_, q, dev, r.dev_off * E, r.dev_pitch * E, h,
+                              r.host_pitch * E, r.width * E, r.rows);
+        else
+          kernels::read_rect(tag, *dev_, q, dev, r.dev_off * E, r.dev_pitch * E, h,
+                             r.host_pitch * E, r.width * E, r.rows);
       });
       break;
     case TransferPath::contiguous:
       if (r.rows == 1 || (r.width == r.host_pitch && r.width == r.dev_pitch)) {
-        q.write(dst, r.dev_off * E, src, r.elems() * E, false);
+        copy(r.dev_off, h, r.elems());
       } else {
         for (std::size_t row = 0; row < r.rows; ++row)
-          q.write(dst, (r.dev_off + row * r.dev_pitch) * E, src + row * r.host_pitch, r.width * E,
-                  false);
+          copy(r.dev_off + row * r.dev_pitch, h + row * r.host_pitch, r.width);
       }
       break;
     case TransferPath::staged: {
-      // pack in the device's row layout, then one contiguous copy; the gaps
-      // between rows carry staging contents into columns the kernels never
-      // read (the ring of b arrays)
       const std::size_t n = span_elems(r);
-      if (s.staged_up + n > s.staging.size())
+      std::size_t& staged = Up ? s.staged_up : s.staged_down;
+      if (staged + n > s.staging.size())
         throw Error("streaming staging buffer overflow (internal)");
-      T* stage = s.staging.data() + s.staged_up;
-      copy_rows(stage, r.dev_pitch, src, r.host_pitch, r.width, r.rows);
-      q.write(dst, r.dev_off * E, stage, n * E, false);
-      s.staged_up += n;
+      T* stage = s.staging.data() + staged;
+      if constexpr (Up) {
+        // pack in the device's row layout, then one contiguous copy; the gaps
+        // between rows carry staging contents into columns the kernels never
+        // read (the ring of b arrays)
+        copy_rows(stage, r.dev_pitch, h, r.host_pitch, r.width, r.rows);
+        copy(r.dev_off, stage, n);
+      } else {
+        // the tile's uploads precede this read on the in-order queue, so the
+        // staging area is reused from its start
+        copy(r.dev_off, stage, n);
+        s.after.push_back(
+            [stage, h, r] { copy_rows(h, r.host_pitch, stage, r.dev_pitch, r.width, r.rows); });
+      }
+      staged += n;
       break;
     }
   }
 }
 
 template <class T>
+void Streamer<T>::upload(Slot<T>& s, const T* host, const Rect& r, int block) {
+  transfer<true>(s, block, r, host);
+}
+
+template <class T>
 void Streamer<T>::download(Slot<T>& s, int block, const Rect& r, T* host) {
-  if (!r.elems()) return;
-  Queue& q = *s.queue;
-  const void* src = s.block[block].handle();
-  if (r.dev_off + span_elems(r) > block_elems_)
-    throw Error("streaming download exceeds its device block (internal tiling error)");
-  counts_.down_bytes += double(r.elems() * sizeof(T));
-  T* dst = host + r.host_off;
-  const std::size_t E = sizeof(T);
-  switch (path_) {
-    case TransferPath::rect:
-    case TransferPath::pinned:
-      dispatch(*dev_, [&](auto tag) {
-        kernels::read_rect(tag, *dev_, q, src, r.dev_off * E, r.dev_pitch * E, dst,
-                           r.host_pitch * E, r.width * E, r.rows);
-      });
-      break;
-    case TransferPath::contiguous:
-      if (r.rows == 1 || (r.width == r.host_pitch && r.width == r.dev_pitch)) {
-        q.read(src, r.dev_off * E, dst, r.elems() * E, false);
-      } else {
-        for (std::size_t row = 0; row < r.rows; ++row)
-          q.read(src, (r.dev_off + row * r.dev_pitch) * E, dst + row * r.host_pitch, r.width * E,
-                 false);
-      }
-      break;
-    case TransferPath::staged: {
-      // the tile's uploads precede this read on the in-order queue, so the
-      // staging area is reused from its start
-      const std::size_t n = span_elems(r);
-      if (s.staged_down + n > s.staging.size())
-        throw Error("streaming staging buffer overflow (internal)");
-      T* stage = s.staging.data() + s.staged_down;
-      q.read(src, r.dev_off * E, stage, n * E, false);
-      s.staged_down += n;
-      s.after.push_back(
-          [stage, dst, r] { copy_rows(dst, r.host_pitch, stage, r.dev_pitch, r.width, r.rows); });
-      break;
-    }
-  }
+  transfer<false>(s, block, r, host);
 }
 
 template class HostArray<float>;

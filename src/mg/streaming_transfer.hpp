@@ -93,6 +93,9 @@ class Streamer {
  private:
   void finish(Slot<T>& s);
   void submit_last();
+  /// upload (Up, host a const T*) or download (host a T*): one body for both.
+  template <bool Up, class HostPtr>
+  void transfer(Slot<T>& s, int block, const Rect& r, HostPtr host);
   std::shared_ptr<Device> dev_;
   TransferPath path_;
   std::size_t block_elems_;

@@ -33,21 +33,6 @@ ThesisMultigrid<T>::ThesisMultigrid(std::shared_ptr<Device> device, long w, long
 }
 
 template <class T>
-void ThesisMultigrid<T>::set_rhs(const std::vector<T>& b) {
-  levels_[0].b.copy_from_host(to_halo_layout(levels_[0].d, b));
-}
-
-template <class T>
-void ThesisMultigrid<T>::set_solution(const std::vector<T>& x) {
-  levels_[0].xs.copy_from_host(to_halo_layout(levels_[0].d, x));
-}
-
-template <class T>
-std::vector<T> ThesisMultigrid<T>::solution() const {
-  return from_halo_layout(levels_[0].d, levels_[0].xs.to_vector());
-}
-
-template <class T>
 void ThesisMultigrid<T>::jacobi_steps(Level& L, int steps) {
   Queue& q = device_->queue();
   for (int s = 0; s < steps; ++s) {

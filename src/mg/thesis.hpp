@@ -22,9 +22,10 @@ class ThesisMultigrid {
   /// sizes at every level).
   ThesisMultigrid(std::shared_ptr<Device> device, long w, long h, int nu);
 
-  void set_rhs(const std::vector<T>& b);  ///< w*h values, row-major
-  void set_solution(const std::vector<T>& x);
-  std::vector<T> solution() const;
+  /// w*h values, row-major
+  void set_rhs(const std::vector<T>& b) { upload_interior(levels_[0].b, levels_[0].d, b); }
+  void set_solution(const std::vector<T>& x) { upload_interior(levels_[0].xs, levels_[0].d, x); }
+  std::vector<T> solution() const { return download_interior(levels_[0].xs, levels_[0].d); }
   /// One V(0,nu) cycle, as cpu_multigrid.
   void cycle();
   /// nu Jacobi steps on the finest level only (the thesis's smoother benchmark).

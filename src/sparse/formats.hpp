@@ -231,11 +231,21 @@ inline size64 mapped_row(const std::vector<index_t>& map, size64 i) {
 
 }  // namespace tessera::sparse
 
-/// F(Format, T) for every format template above, with T passed through: the
-/// explicit instantiations of what every format has (storage, validate).
+/// F(Format, args...) for every format template above, with the arguments
+/// (none or more) passed through: the declarations and explicit
+/// instantiations of what every format has (storage, validate, spmv).
 // The list by hand: clang-format 14 splits it unevenly.
 // clang-format off
-#define TESSERA_SPARSE_FOR_EACH_FORMAT(F, T)                 \
-  F(Coo, T) F(Csr, T) F(Dia, T) F(Bcsr, T) F(GappedBcsr, T) \
-  F(Ell, T) F(Bell, T) F(Sell, T) F(Hyb, T)
+#define TESSERA_SPARSE_FOR_EACH_FORMAT(F, ...)                                     \
+  F(Coo, __VA_ARGS__) F(Csr, __VA_ARGS__) F(Dia, __VA_ARGS__) F(Bcsr, __VA_ARGS__) \
+  F(GappedBcsr, __VA_ARGS__) F(Ell, __VA_ARGS__) F(Bell, __VA_ARGS__)              \
+  F(Sell, __VA_ARGS__) F(Hyb, __VA_ARGS__)
 // clang-format on
+
+/// Declares `template <Scalar T> Ret name(const Format<T>& a);` for every
+/// format: the per-format functions of storage.hpp and validate.hpp.
+#define TESSERA_SPARSE_DECLARE_ONE(Format, Ret, name) \
+  template <Scalar T>                                 \
+  Ret name(const Format<T>& a);
+#define TESSERA_SPARSE_DECLARE_FOR_EACH_FORMAT(Ret, name) \
+  TESSERA_SPARSE_FOR_EACH_FORMAT(TESSERA_SPARSE_DECLARE_ONE, Ret, name)

@@ -1,43 +1,23 @@
 # sparse: host-side formats, converters, reference SpMV, Matrix Market I/O
 # (gzip always, bzip2 where libbz2 is found), the TRACE generator; device-
 # resident matrices, the public SpMV and its kernels (included from
-# src/CMakeLists.txt; paths relative to src/).
-tessera_module_apps(cmd_sparse.cpp bench_spmv.cpp)
+# src/CMakeLists.txt; paths relative to src/ outside tessera_module).
 find_package(ZLIB REQUIRED)
-target_sources(tessera PRIVATE
-  sparse/types.cpp
-  sparse/convert_csr.cpp
-  sparse/convert_block.cpp
-  sparse/convert_ell.cpp
-  sparse/spmv.cpp
-  sparse/storage.cpp
-  sparse/validate.cpp
-  sparse/file_bytes.cpp
-  sparse/matrix_market_header.cpp
-  sparse/matrix_market_read.cpp
-  sparse/matrix_market_write.cpp
-  sparse/trace_generator.cpp
-  sparse/x_window.cpp
-  sparse/analysis.cpp
-  sparse/device_matrix.cpp
-  sparse/device_spmv.cpp
-  sparse/device_inputs.cpp
-  sparse/device_run.cpp
-  sparse/laplacian.cpp
-  sparse/kernels/spmv_cpu.cpp)
-tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  sparse/kernels/spmv_point.h sparse/kernels/spmv_params.h sparse/kernels/spmv.cl)
-if(TESSERA_HAVE_OPENCL)
-  target_sources(tessera PRIVATE sparse/kernels/spmv_opencl.cpp)
-endif()
-if(TESSERA_HAVE_CUDA)
-  target_sources(tessera_cuda_kernels PRIVATE sparse/kernels/spmv_cuda.cu)
-  # The vendor baselines of the bench (cuSPARSE CSR, SELL, BSR).
-  if(TARGET CUDA::cusparse)
-    target_sources(tessera PRIVATE sparse/kernels/spmv_cusparse.cpp)
-    target_compile_definitions(tessera PUBLIC TESSERA_HAVE_CUSPARSE=1)
-    target_link_libraries(tessera PUBLIC CUDA::cusparse)
-  endif()
+tessera_module(sparse
+  APPS cmd_sparse.cpp bench_spmv.cpp
+  SOURCES types.cpp convert_csr.cpp convert_block.cpp convert_ell.cpp spmv.cpp storage.cpp
+          validate.cpp file_bytes.cpp matrix_market_header.cpp matrix_market_read.cpp
+          matrix_market_write.cpp trace_generator.cpp x_window.cpp analysis.cpp
+          device_matrix.cpp device_spmv.cpp device_inputs.cpp device_run.cpp laplacian.cpp
+          kernels/spmv_cpu.cpp
+  EMBED kernels/spmv_point.h kernels/spmv_params.h kernels/spmv.cl
+  OPENCL kernels/spmv_opencl.cpp
+  CUDA kernels/spmv_cuda.cu)
+# The vendor baselines of the bench (cuSPARSE CSR, SELL, BSR).
+if(TESSERA_HAVE_CUDA AND TARGET CUDA::cusparse)
+  target_sources(tessera PRIVATE sparse/kernels/spmv_cusparse.cpp)
+  target_compile_definitions(tessera PUBLIC TESSERA_HAVE_CUSPARSE=1)
+  target_link_libraries(tessera PUBLIC CUDA::cusparse)
 endif()
 
 target_link_libraries(tessera PRIVATE ZLIB::ZLIB)

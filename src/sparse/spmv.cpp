@@ -61,7 +61,7 @@ void each_row(size64 n, bool parallel, F&& f) {
 }
 
 template <class T, class X, class Y>
-void csr_into(const Csr<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+void into(const Csr<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
   check_sizes("CSR", a.rows, a.cols, x, y);
   each_row(a.rows, parallel, [&](size64 i) { y[i] = csr_row<Y>(a, x, i); });
 }
@@ -86,13 +86,13 @@ Y ell_row(const Ell<T>& a, std::span<const X> x, size64 s) {
 }
 
 template <class T, class X, class Y>
-void dia_into(const Dia<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+void into(const Dia<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
   check_sizes("DIA", a.rows, a.cols, x, y);
   each_row(a.rows, parallel, [&](size64 i) { y[i] = dia_row<Y>(a, x, i); });
 }
 
 template <class T, class X, class Y>
-void ell_into(const Ell<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+void into(const Ell<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
   check_sizes("ELL", a.rows, a.cols, x, y);
   zero(y);  // rows the ELL does not store (TRACE's ghost rows)
   each_row(a.stored_rows, parallel,
@@ -120,41 +120,49 @@ void coo_add_omp(const Coo<T>& a, std::span<const X> x, std::span<Y> y) {
     }
 }
 
-}  // namespace
-
-template <Scalar T, Scalar X>
-void spmv(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  check_sizes("COO", a.rows, a.cols, x, y);
-  zero(y);
+/// y[row] += each COO entry in storage order: in one loop, or through
+/// coo_add_omp (the same sums).
+template <class T, class X, class Y>
+void coo_add(const Coo<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+  if (parallel) return coo_add_omp(a, x, y);
   for (size64 k = 0; k < a.nnz(); ++k) y[a.row[k]] = madd(y[a.row[k]], a.val[k], x[a.col[k]]);
 }
 
-template <Scalar T, Scalar X>
-void spmv(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  csr_into(a, x, y, false);
-}
-
-template <Scalar T, Scalar X>
-void spmv_omp(const Csr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  csr_into(a, x, y, true);
-}
-
-template <Scalar T, Scalar X>
-void spmv(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  dia_into(a, x, y, false);
-}
-
-template <Scalar T, Scalar X>
-void spmv_omp(const Dia<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  dia_into(a, x, y, true);
-}
-
-template <Scalar T, Scalar X>
-void spmv_omp(const Coo<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
+template <class T, class X, class Y>
+void into(const Coo<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
   check_sizes("COO", a.rows, a.cols, x, y);
   zero(y);
-  coo_add_omp(a, x, y);
+  coo_add(a, x, y, parallel);
 }
+
+template <class T, class X, class Y>
+void into(const Hyb<T>& a, std::span<const X> x, std::span<Y> y, bool parallel) {
+  into(a.ell, x, y, parallel);
+  check_sizes("HYB (COO part)", a.coo.rows, a.coo.cols, x, std::span<const Y>(y));
+  coo_add(a.coo, x, y, parallel);
+}
+
+}  // namespace
+
+/// F(Format, args...) for the formats with an OpenMP SpMV (spmv.hpp).
+// clang-format off
+#define TESSERA_SPMV_FOR_EACH_OMP_FORMAT(F, ...) \
+  F(Coo, __VA_ARGS__) F(Csr, __VA_ARGS__) F(Dia, __VA_ARGS__) F(Ell, __VA_ARGS__) F(Hyb, __VA_ARGS__)
+// clang-format on
+
+/// spmv and spmv_omp of a format with an OpenMP form: one into(), run in
+/// order or over threads.
+#define TESSERA_SPMV_PAIR(M, ...)                                                    \
+  template <Scalar T, Scalar X>                                                      \
+  void spmv(const M<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {     \
+    into(a, x, y, false);                                                            \
+  }                                                                                  \
+  template <Scalar T, Scalar X>                                                      \
+  void spmv_omp(const M<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) { \
+    into(a, x, y, true);                                                             \
+  }
+TESSERA_SPMV_FOR_EACH_OMP_FORMAT(TESSERA_SPMV_PAIR)
+#undef TESSERA_SPMV_PAIR
 
 template <Scalar T, Scalar X>
 void spmv(const Bcsr<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
@@ -174,16 +182,6 @@ void spmv(const GappedBcsr<T>& a, std::span<const X> x, std::span<product_t<T, X
     while (a.row_ptr[next] == kGhostRow) ++next;
     block_rows_into(a, br, a.row_ptr[br], a.row_ptr[next], x, y);
   }
-}
-
-template <Scalar T, Scalar X>
-void spmv(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  ell_into(a, x, y, false);
-}
-
-template <Scalar T, Scalar X>
-void spmv_omp(const Ell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  ell_into(a, x, y, true);
 }
 
 template <Scalar T, Scalar X>
@@ -224,37 +222,17 @@ void spmv(const Sell<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) 
     }
 }
 
-template <Scalar T, Scalar X>
-void spmv(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  spmv(a.ell, x, y);
-  check_sizes("HYB (COO part)", a.coo.rows, a.coo.cols, x, std::span<const product_t<T, X>>(y));
-  for (size64 k = 0; k < a.coo.nnz(); ++k)
-    y[a.coo.row[k]] = madd(y[a.coo.row[k]], a.coo.val[k], x[a.coo.col[k]]);
-}
-
-template <Scalar T, Scalar X>
-void spmv_omp(const Hyb<T>& a, std::span<const X> x, std::span<product_t<T, X>> y) {
-  spmv_omp(a.ell, x, y);
-  check_sizes("HYB (COO part)", a.coo.rows, a.coo.cols, x, std::span<const product_t<T, X>>(y));
-  coo_add_omp(a.coo, x, y);
-}
-
-#define TESSERA_INSTANTIATE(T, X)                                                           \
-  template void spmv(const Coo<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv(const Dia<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv(const Bcsr<T>&, std::span<const X>, std::span<product_t<T, X>>);       \
-  template void spmv(const GappedBcsr<T>&, std::span<const X>, std::span<product_t<T, X>>); \
-  template void spmv(const Ell<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv(const Bell<T>&, std::span<const X>, std::span<product_t<T, X>>);       \
-  template void spmv(const Sell<T>&, std::span<const X>, std::span<product_t<T, X>>);       \
-  template void spmv(const Hyb<T>&, std::span<const X>, std::span<product_t<T, X>>);        \
-  template void spmv_omp(const Csr<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
-  template void spmv_omp(const Coo<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
-  template void spmv_omp(const Dia<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
-  template void spmv_omp(const Ell<T>&, std::span<const X>, std::span<product_t<T, X>>);    \
-  template void spmv_omp(const Hyb<T>&, std::span<const X>, std::span<product_t<T, X>>);
+#define TESSERA_INSTANTIATE_SPMV(Format, T, X) \
+  template void spmv(const Format<T>&, std::span<const X>, std::span<product_t<T, X>>);
+#define TESSERA_INSTANTIATE_SPMV_OMP(Format, T, X) \
+  template void spmv_omp(const Format<T>&, std::span<const X>, std::span<product_t<T, X>>);
+#define TESSERA_INSTANTIATE(T, X)                                \
+  TESSERA_SPARSE_FOR_EACH_FORMAT(TESSERA_INSTANTIATE_SPMV, T, X) \
+  TESSERA_SPMV_FOR_EACH_OMP_FORMAT(TESSERA_INSTANTIATE_SPMV_OMP, T, X)
 TESSERA_SPARSE_FOR_EACH_SPMV_PAIR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
+#undef TESSERA_INSTANTIATE_SPMV_OMP
+#undef TESSERA_INSTANTIATE_SPMV
+#undef TESSERA_SPMV_FOR_EACH_OMP_FORMAT
 
 }  // namespace tessera::sparse

@@ -38,23 +38,7 @@ struct Storage {
   }
 };
 
-template <Scalar T>
-Storage storage(const Coo<T>& a);
-template <Scalar T>
-Storage storage(const Csr<T>& a);
-template <Scalar T>
-Storage storage(const Dia<T>& a);
-template <Scalar T>
-Storage storage(const Bcsr<T>& a);
-template <Scalar T>
-Storage storage(const GappedBcsr<T>& a);
-template <Scalar T>
-Storage storage(const Ell<T>& a);
-template <Scalar T>
-Storage storage(const Bell<T>& a);
-template <Scalar T>
-Storage storage(const Sell<T>& a);
-template <Scalar T>
-Storage storage(const Hyb<T>& a);
+/// storage(const Format<T>&) for every format of formats.hpp.
+TESSERA_SPARSE_DECLARE_FOR_EACH_FORMAT(Storage, storage)
 
 }  // namespace tessera::sparse

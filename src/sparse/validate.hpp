@@ -7,23 +7,7 @@
 
 namespace tessera::sparse {
 
-template <Scalar T>
-void validate(const Coo<T>& a);
-template <Scalar T>
-void validate(const Csr<T>& a);
-template <Scalar T>
-void validate(const Dia<T>& a);
-template <Scalar T>
-void validate(const Bcsr<T>& a);
-template <Scalar T>
-void validate(const GappedBcsr<T>& a);
-template <Scalar T>
-void validate(const Ell<T>& a);
-template <Scalar T>
-void validate(const Bell<T>& a);
-template <Scalar T>
-void validate(const Sell<T>& a);
-template <Scalar T>
-void validate(const Hyb<T>& a);
+/// validate(const Format<T>&) for every format of formats.hpp.
+TESSERA_SPARSE_DECLARE_FOR_EACH_FORMAT(void, validate)
 
 }  // namespace tessera::sparse

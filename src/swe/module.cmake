@@ -1,24 +1,14 @@
 # swe: shallow-water solvers (thesis-exact Lax-Friedrichs and a physical
 # HLL/hydrostatic-reconstruction model), CPU/OpenCL/CUDA. Paths relative to src/.
-tessera_module_requires(swe skeleton)
-tessera_module_apps(cmd_swe.cpp bench_swe.cpp)
-target_sources(tessera PRIVATE
-  swe/thesis.cpp
-  swe/physical.cpp
-  swe/distributed.cpp
-  swe/cases.cpp
-  swe/asc.cpp
-  swe/kernels/swe_cpu.cpp
-  swe/kernels/swe_strip_rows.cpp)
-tessera_embed_sources(tessera BASE ${PROJECT_SOURCE_DIR}/src FILES
-  swe/kernels/swe_point.h swe/kernels/swe_hll_consts.h swe/kernels/swe_hll_point.h
-  swe/kernels/swe_tiles.h swe/kernels/swe_strip.h swe/kernels/swe_thesis_strip.h swe/kernels/swe.cl)
-if(TESSERA_HAVE_OPENCL)
-  target_sources(tessera PRIVATE swe/kernels/swe_opencl.cpp)
-endif()
-if(TESSERA_HAVE_CUDA)
-  target_sources(tessera_cuda_kernels PRIVATE swe/kernels/swe_cuda.cu)
-endif()
+tessera_module(swe
+  REQUIRES skeleton
+  APPS cmd_swe.cpp bench_swe.cpp
+  SOURCES thesis.cpp physical.cpp distributed.cpp cases.cpp asc.cpp kernels/swe_cpu.cpp
+          kernels/swe_strip_rows.cpp
+  EMBED kernels/swe_point.h kernels/swe_hll_consts.h kernels/swe_hll_point.h kernels/swe_tiles.h
+        kernels/swe_strip.h kernels/swe_thesis_strip.h kernels/swe.cl
+  OPENCL kernels/swe_opencl.cpp
+  CUDA kernels/swe_cuda.cu)
 
 # Output: legacy VTK / .vti / .pvd (no dependency), PNG (io/png.cpp: libpng,
 # required here, linked in src/CMakeLists.txt), NetCDF
