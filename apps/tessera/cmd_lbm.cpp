@@ -99,7 +99,10 @@ lbm::Case make_case(const LbmArgs& a) {
     return lbm::cylinder(l, g, a.diameter > 0 ? a.diameter : double(g.ny) / 5.0, a.re, a.u);
   }
   if (a.case_name == "sphere") {
-    if (two_d) throw UsageError("the sphere case is 3D (D3Q19)");
+    // its walls and drag are set up on D3Q19's links only: another lattice
+    // is refused, not replaced
+    if (l != lbm::Lattice::d3q19)
+      throw UsageError(fmt::format("--lattice {}: the sphere case runs on D3Q19 only", a.lattice));
     const lbm::Grid g = grid_of(a.size, {160, 64, 64});
     check_mach(a.u, "inlet speed");
     return lbm::sphere(g, a.diameter > 0 ? a.diameter : double(g.ny) / 4.0, a.re, a.u);

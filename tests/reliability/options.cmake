@@ -36,6 +36,12 @@ foreach(c "swe|--t-end|nan" "swe|--t-end|inf" "swe|--t-end|0" "swe|--t-end|-1" "
   opt_case(options.${cmd}_${o}_${val}_exit2 2 "${opt}" "${OPT_${CMD}}|${opt}|${val}")
 endforeach()
 
+# a lattice the case does not run on is refused, not replaced by its own
+opt_case(options.lbm_sphere_lattice_D3Q27_exit2 2 "--lattice.D3Q27:.the.sphere.case.runs.on.D3Q19.only"
+         "lbm|--case|sphere|--lattice|D3Q27|--size|32|16|16|--steps|1|--device|cpu")
+opt_case(options.lbm_sphere_lattice_D2Q9_exit2 2 "--lattice.D2Q9:.the.sphere.case.runs.on.D3Q19.only"
+         "lbm|--case|sphere|--lattice|D2Q9|--steps|1|--device|cpu")
+
 # --- runs that cannot end in a representable number of steps or outputs:
 #     refused before they start (exit 2, saying why and the limit) ---
 opt_case(options.swe_thesis_dt_1e-300_exit2 2 "--dt.*2e.301 steps.*2.53"
