@@ -182,6 +182,13 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
   const auto& variants = swe::thesis_variants();
   Progress p("bench swe", int(variants.size()) * 2 + 4);
   const std::vector<std::string> only = a.param_list("variants", "");
+  for (const auto& name : only) {  // a name given is a variant, or refused
+    try {
+      swe::thesis_variant(name);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--param variants: {}", e.what()));
+    }
+  }
   if (a.param_flag("thesis", true))
     for (const auto& v : variants) {
       if (cpu && v.buffers == swe::ThesisBuffers::in_place) continue;

@@ -36,6 +36,9 @@ foreach(c "swe|--t-end|nan" "swe|--t-end|inf" "swe|--t-end|0" "swe|--t-end|-1" "
   opt_case(options.${cmd}_${o}_${val}_exit2 2 "${opt}" "${OPT_${CMD}}|${opt}|${val}")
 endforeach()
 
+# a variant name the suite does not know is refused, not skipped
+opt_case(options.bench_swe_variants_unknown_exit2 2 "--param.variants:.unknown.thesis.variant.'v9-bogus'"
+         "bench|swe|--device|cpu|--quick|--param|variants=v5-pingpong,v9-bogus")
 # a lattice the case does not run on is refused, not replaced by its own
 opt_case(options.lbm_sphere_lattice_D3Q27_exit2 2 "--lattice.D3Q27:.the.sphere.case.runs.on.D3Q19.only"
          "lbm|--case|sphere|--lattice|D3Q27|--size|32|16|16|--steps|1|--device|cpu")
