@@ -1,6 +1,7 @@
 #include "core/fault_injection.hpp"
 
 #include <atomic>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -39,9 +40,13 @@ Plan& plan() {
       rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       const auto colon = item.find(':');
       const std::string_view point = item.substr(0, colon);
+      // N: digits only (atol read "3x" as 3 and an overflow as anything)
       long n = 1;
-      if (colon != std::string_view::npos)
-        n = std::atol(std::string(item.substr(colon + 1)).c_str());
+      if (colon != std::string_view::npos) {
+        const std::string_view digits = item.substr(colon + 1);
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        if (ec != std::errc() || end != digits.data() + digits.size()) n = 0;
+      }
       int k = 0;
       while (k < kPoints && point != kNames[k]) ++k;
       if (k == kPoints || n < 1) {

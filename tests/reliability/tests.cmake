@@ -20,6 +20,14 @@ function(rel_fault name fault)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "TESSERA_FAULT=${fault};TESSERA_CACHE_DIR=${REL_DIR}/cache"
                        LABELS reliability)
 endfunction()
+# A malformed count is refused (exit 2), not read as its leading digits or
+# as an overflowed number: a test that injects at another call than it says
+# could pass without testing anything.
+foreach(bad "device_alloc:3x" "device_alloc:99999999999999999999999" "device_alloc:-1" "device_alloc:")
+  string(MAKE_C_IDENTIFIER "${bad}" id)
+  rel_fault(fault.malformed_count_${id} "${bad}" -DARGS=bench|stream|--device|cpu|--size|1000|--reps|1
+            -DEXPECT=2 -DMATCH=TESSERA_FAULT.item.*is.not.point)
+endforeach()
 
 # --- allocation failures: OutOfMemory, exit 1, nothing leaked (asan preset) ---
 rel_fault(fault.device_alloc_cpu device_alloc
