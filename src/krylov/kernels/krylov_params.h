@@ -15,8 +15,8 @@ typedef struct {
   int nc;        /* reals per value: 1 real, 2 complex (interleaved) */
   int k2;        /* combine's second output: its basis vectors (<= k) */
   int two;       /* combine: a second output y2 */
-  int has_x;     /* combine: an x term; has_x2: the second output's */
-  int has_x2;    /* */
+  int has_x;     /* combine: an x term in the first output */
+  int has_x2;    /* combine: an x2 term in the second output */
   int y_real;    /* combine over a narrow basis: y is the working vector yw */
   ts_uint flags; /* update: its operands and products (TS_KRY_UP_*) */
   int products;  /* update: products formed (0, 1 or 2) */
@@ -25,7 +25,7 @@ typedef struct {
   int backward;  /* tri_group: rows in descending order (U) */
   int has_d;     /* tri_group: inv_d given (else a unit diagonal) */
   int j;         /* dcgs2_coef: the step */
-  int pad;       /* */
+  int pad;       /* keeps the size a multiple of 8 bytes on every compiler */
 } ts_kry_params;
 
 #endif /* TESSERA_KRYLOV_PARAMS_H */
