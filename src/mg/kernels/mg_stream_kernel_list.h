@@ -36,10 +36,13 @@ TS_GROUP(mgs_jacobi_cache, g, s) {
                          (int)g.lx, s);
 }
 
-/* eq. 2.3 at the points of x's tile t; out may be b (in place), so both
- * are OUT arrays (not restrict) */
-#define TS_ARGS_mgs_residual(V, IN, OUT) \
-  V(ts_mgs_region, R) V(ts_mgs_tile, t) OUT(ts_value, b) IN(ts_value, x) OUT(ts_value, out)
+/* eq. 2.3 at the points of x's tile t; out may be b (in place), so b is
+ * read without restrict */
+/* clang-format off */
+#define TS_ARGS_mgs_residual(V, IN, OUT)                                       \
+  V(ts_mgs_region, R) V(ts_mgs_tile, t)                                        \
+  IN(ts_value, b, TS_ALIASED) IN(ts_value, x) OUT(ts_value, out)
+/* clang-format on */
 TS_CELL(mgs_residual, x0, y0, z) {
   (void)z;
   const long c = TS_MGS_AT(0, t.p, t.i0, t.j0, R.i0 + x0, R.j0 + y0);

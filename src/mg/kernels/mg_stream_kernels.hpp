@@ -80,7 +80,7 @@ void jacobi_cache(Tag tag, Device& dev, Queue& q, const Region& r, const TileArr
 template <class T, class Tag>
 void residual(Tag tag, Device& dev, Queue& q, const Region& r, const TileArray& b,
               const TileArray& x, const TileArray& result) {
-  mgs_residual<T>(tag, q, points(r), region_of(r), tile(x), out<T>(dev, b), in<T>(dev, x),
+  mgs_residual<T>(tag, q, points(r), region_of(r), tile(x), in<T>(dev, b), in<T>(dev, x),
                   out<T>(dev, result));
 }
 /* coarse points `coarse` from the fine tile `src` into the coarse tile `dst` (eq. 2.4) */
