@@ -28,6 +28,7 @@ struct DeviceInfo {
   std::uint64_t global_mem_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;
   std::uint64_t cache_bytes = 0;  ///< last-level cache (L2 on GPUs), 0 if unknown
+  double memory_gbps = 0;         ///< peak DRAM bandwidth in GB/s, 0 if unknown
 };
 
 /// A point in a queue's command stream; two events of the same queue give the

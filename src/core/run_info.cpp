@@ -19,7 +19,8 @@ nlohmann::json to_json(const DeviceInfo& d) {
           {"is_gpu", d.is_gpu},
           {"compute_units", d.compute_units},
           {"global_mem_bytes", d.global_mem_bytes},
-          {"cache_bytes", d.cache_bytes}};
+          {"cache_bytes", d.cache_bytes},
+          {"memory_gbps", d.memory_gbps}};
 }
 
 nlohmann::json run_metadata() {

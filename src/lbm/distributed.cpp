@@ -9,7 +9,6 @@
 #include "core/error.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/kernels/lbm_kernels.hpp"
-#include "lbm/kernels/lbm_params.hpp"
 #include "lbm/kernels/lbm_point.hpp"
 #include "skeleton/field.hpp"
 
@@ -162,7 +161,7 @@ struct TypedImpl final : DistributedSolver::Impl {
       if constexpr (!std::is_same_v<typename V::store, S>) {
         throw Error("internal: lbm storage type mismatch");
       } else {
-        const auto prm = to_point_params<V>(params);
+        const auto prm = kernels::detail::params<typename V::real>(params);
         typename V::real fin[V::q];
         // the pull of the kernel on the gathered (periodic, unpadded) lattice
         for (long z = 0; z < g.nz; ++z)
@@ -269,7 +268,7 @@ Fields DistributedSolver::fields() {
            std::vector<double>(N)};
   point::with_variant(impl_->variant.q, impl_->variant.store_bits, [&](auto var) {
     using V = decltype(var);
-    const auto prm = to_point_params<V>(impl_->params);
+    const auto prm = kernels::detail::params<typename V::real>(impl_->params);
     typename V::real fin[V::q];
     for (std::size_t n = 0; n < N; ++n) {
       if (is_wall(impl_->flags[n])) continue;

@@ -6,7 +6,6 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
-#include "lbm/kernels/lbm_params.hpp"
 #include "lbm/kernels/lbm_point.hpp"
 
 namespace tessera::lbm {
@@ -172,7 +171,7 @@ std::vector<double> Solver::incoming_of(const std::vector<std::uint8_t>& raw) co
   const std::size_t N = static_cast<std::size_t>(g.cells());
   return point::with_variant(variant_.q, variant_.store_bits, [&](auto var) {
     using V = decltype(var);
-    const auto prm = to_point_params<V>(params_);
+    const auto prm = kernels::detail::params<typename V::real>(params_);
     const auto* f = reinterpret_cast<const typename V::store*>(raw.data());
     std::vector<double> in(std::size_t(V::q) * N, 0.0);
     typename V::real fin[V::q];

@@ -12,7 +12,7 @@
 namespace tessera::lbm {
 namespace {
 
-namespace h = point::q19_s16;
+namespace h = point::f32::variant_1019;
 
 TEST(LbmHalf, EveryHalfConvertsToTheSameFloat) {
   for (unsigned u = 0; u < 65536; ++u) {

@@ -7,6 +7,7 @@
  *   #include "core/kernels/each_precision.h"
  *   }
  *
+ * The double pass defines TS_DOUBLE, as OpenCL's double programs do.
  * TS_POINT_HEADER2 and TS_POINT_HEADER3, where defined, follow it in each
  * precision (headers that build on the first one's functions).
  *
@@ -42,6 +43,7 @@ inline namespace packs16 {
 #define ts_pack double2
 #define TS_PACK 2
 #define ts_narrow float
+#define TS_DOUBLE 1
 #include "core/kernels/one_precision.h"
 }  // namespace packs16
 #else
@@ -57,6 +59,7 @@ inline namespace packs1 {
 #define ts_pack double
 #define TS_PACK 1
 #define ts_narrow float
+#define TS_DOUBLE 1
 #include "core/kernels/one_precision.h"
 }  // namespace packs1
 #endif

@@ -40,6 +40,8 @@
 #ifndef TESSERA_KERNEL_ARGS_H
 #define TESSERA_KERNEL_ARGS_H
 
+#include "core/kernels/portable.h"
+
 #if defined(__OPENCL_VERSION__)
 typedef ulong ts_size;
 typedef uint ts_uint;
@@ -62,6 +64,9 @@ typedef uint32_t ts_uint;
 #endif
 
 #define TS_ALIASED
+
+/* A kernel list's occupancy that caps a cells kernel's registers at n. */
+#define TS_MAX_REGISTERS(n) (-(n))
 
 /* x where CUDA compiles, 0 elsewhere: an occupancy a module gives its CUDA
  * kernels only (kernel lists, below). */
@@ -137,7 +142,24 @@ typedef struct {
 #define TS_CL_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_CL_P_IN_FROM, TS_CL_P_FROM)
 
 #define TS_ITEM(K, i) TS_FN void K##_item(ts_size i TS_PARAMS(K))
+#if defined(__OPENCL_VERSION__)
 #define TS_CELL(K, i, j, k) TS_FN void K##_cell(long i, long j, long k TS_PARAMS(K))
+#else
+/* In C++ and CUDA a cell body's first parameter says which variants it
+ * serves: any (ts_any_variant, the default), or the one of the pass that
+ * defines it (core/kernels/variant_pass.h: a point header compiled once per
+ * variant, as OpenCL builds its program once per -DTS_VARIANT). The
+ * launchers pass ts_variant_tag<v> for the variant launched, so overload
+ * resolution picks that pass's body. */
+template <int V>
+struct ts_variant_tag {};
+struct ts_any_variant {
+  template <int V>
+  TS_FN constexpr ts_any_variant(ts_variant_tag<V>) {}  // NOLINT: every variant converts
+};
+#define TS_CELL_TAG ts_any_variant
+#define TS_CELL(K, i, j, k) TS_FN void K##_cell(TS_CELL_TAG, long i, long j, long k TS_PARAMS(K))
+#endif
 #define TS_GROUP(K, g, s) TS_FN void K##_group(ts_group g, TS_LOCAL ts_value* s TS_PARAMS(K))
 
 /* A module lists its kernels once, as X(kind, name, threads, scratch, occupancy, variants):
@@ -160,8 +182,10 @@ typedef struct {
  *                     group, for CUDA's __launch_bounds__; scratch 0).
  * occupancy: 0, or the work-groups per compute unit a group or cells kernel's
  * register budget is cut for (CUDA __launch_bounds__, NVIDIA OpenCL
- * -cl-nv-maxrregcount); an expression that may use ts_value and ts_variant
- * (TS_ON_CUDA(x): for CUDA only).
+ * -cl-nv-maxrregcount), or for a cells kernel TS_MAX_REGISTERS(n), a cap of
+ * n registers a work-item (__maxnreg__); an expression that may use ts_value
+ * and ts_variant (TS_ON_CUDA(x): for CUDA only). A cells kernel of threads
+ * 0 and occupancy 0 has no bound at all (the compiler's register choice).
  * variants: TS_NO_VARIANTS, or TS_VARIANTS(v1, v2, ...) for a group or cells
  * kernel compiled once per value of ts_variant (a CUDA template argument, an
  * OpenCL -DTS_VARIANT=v; a group body sees it as g.variant), so that a loop

@@ -67,10 +67,16 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, const Groups& sh
 }
 
 /// A cells kernel's launch: work-groups of bx x by cells of one plane.
+/// `bound`: the most threads a group of the kernel may have (its
+/// __launch_bounds__).
 template <class... P, class... A>
-void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)(P...),
-                       A&&... args) {
+void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned bound,
+                       void (*k)(P...), A&&... args) {
   const unsigned long gx = (box.nx + box.bx - 1) / box.bx, gy = (box.ny + box.by - 1) / box.by;
+  if (box.bx * box.by > bound)
+    throw Error(std::string(kernel) + ": groups of " + std::to_string(box.bx) + " x " +
+                std::to_string(box.by) + " cells; the kernel is compiled for at most " +
+                std::to_string(bound) + " threads a group");
   if (box.bx * box.by < 1 || box.bx * box.by > 1024 || gx > 0x7fffffffu || gy > 65535 ||
       box.nz > 65535)
     throw Error(std::string(kernel) + ": a box of " + std::to_string(box.nx) + " x " +
@@ -125,25 +131,47 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, void (*k)
       ::tessera::launch::cuda_groups(#K, (ts_count + ::tessera::launch::kCudaItemBlock - 1) / \
                                              ::tessera::launch::kCudaItemBlock))
 
-#define TS_CUDA_cells(K, THREADS, SCRATCH, OCC, VARIANTS)                                      \
-  template <class ts_value, int ts_variant>                                                    \
-  __global__ void __launch_bounds__(THREADS, OCC)                                              \
-      K##_kernel(long ts_nx, long ts_ny TS_PARAMS(K)) {                                        \
-    const long ts_i = long(blockIdx.x) * blockDim.x + threadIdx.x;                             \
-    const long ts_j = long(blockIdx.y) * blockDim.y + threadIdx.y;                             \
-    if (ts_i < ts_nx && ts_j < ts_ny) K##_cell(ts_i, ts_j, long(blockIdx.z) TS_NAMES(K));      \
-  }                                                                                            \
-  template <class ts_value>                                                                    \
-  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, cells, K) {                                        \
-    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                         \
-    if (ts_cells.empty()) return;                                                              \
-    using ts_device_value = ::tessera::launch::device_value_t<ts_value>;                       \
-    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_cells.variant, [&](auto ts_v) {         \
-      ::tessera::launch::cuda_cells_launch(q, #K, ts_cells,                                    \
-                                           K##_kernel<ts_device_value, decltype(ts_v)::value>, \
-                                           ts_cells.nx, ts_cells.ny TS_HOST_NAMES(K));         \
-    });                                                                                        \
-  }                                                                                            \
+// A cells kernel comes in three forms, of which a launch instantiates the
+// one its list entry asks for: bounded (__launch_bounds__(threads,
+// occupancy)), capped (occupancy TS_MAX_REGISTERS(n): __maxnreg__(n)) or
+// free (threads 0 and occupancy 0: no attribute, the compiler's own
+// register choice; a bound of 512 alone moved lbm's registers).
+#define TS_CUDA_CELL_KERNEL(K, NAME, ATTRIBUTE)                                           \
+  template <class ts_value, int ts_variant>                                               \
+  __global__ void ATTRIBUTE NAME(long ts_nx, long ts_ny TS_PARAMS(K)) {                   \
+    const long ts_i = long(blockIdx.x) * blockDim.x + threadIdx.x;                        \
+    const long ts_j = long(blockIdx.y) * blockDim.y + threadIdx.y;                        \
+    if (ts_i < ts_nx && ts_j < ts_ny)                                                     \
+      K##_cell(::ts_variant_tag<ts_variant>{}, ts_i, ts_j, long(blockIdx.z) TS_NAMES(K)); \
+  }
+#define TS_CUDA_cells(K, THREADS, SCRATCH, OCC, VARIANTS)                                          \
+  TS_CUDA_CELL_KERNEL(K, K##_kernel,                                                               \
+                      __launch_bounds__((THREADS) > 0 ? (THREADS) : 1024, (OCC) > 0 ? (OCC) : 0))  \
+  TS_CUDA_CELL_KERNEL(K, K##_capped_kernel, __maxnreg__((OCC) < 0 ? -(OCC) : 255))                 \
+  TS_CUDA_CELL_KERNEL(K, K##_free_kernel, )                                                        \
+  template <class ts_value>                                                                        \
+  TS_LAUNCHER_SIGNATURE(::tessera::CudaTag, cells, K) {                                            \
+    ::tessera::launch::device_of(#K TS_HOST_NAMES(K));                                             \
+    if (ts_cells.empty()) return;                                                                  \
+    using ts_device_value = ::tessera::launch::device_value_t<ts_value>;                           \
+    ::tessera::launch::with_variant(VARIANTS{}, #K, ts_cells.variant, [&](auto ts_v) {             \
+      constexpr int ts_variant = decltype(ts_v)::value;                                            \
+      constexpr int ts_occupancy = OCC, ts_threads = THREADS;                                      \
+      constexpr unsigned ts_bound = ts_threads > 0 ? ts_threads : 1024;                            \
+      if constexpr (ts_occupancy < 0)                                                              \
+        ::tessera::launch::cuda_cells_launch(q, #K, ts_cells, ts_bound,                            \
+                                             K##_capped_kernel<ts_device_value, ts_variant>,       \
+                                             ts_cells.nx, ts_cells.ny TS_HOST_NAMES(K));           \
+      else if constexpr (ts_occupancy > 0 || ts_threads > 0)                                       \
+        ::tessera::launch::cuda_cells_launch(q, #K, ts_cells, ts_bound,                            \
+                                             K##_kernel<ts_device_value, ts_variant>, ts_cells.nx, \
+                                             ts_cells.ny TS_HOST_NAMES(K));                        \
+      else                                                                                         \
+        ::tessera::launch::cuda_cells_launch(q, #K, ts_cells, ts_bound,                            \
+                                             K##_free_kernel<ts_device_value, ts_variant>,         \
+                                             ts_cells.nx, ts_cells.ny TS_HOST_NAMES(K));           \
+    });                                                                                            \
+  }                                                                                                \
   TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, cells, K)
 
 // A group kernel: SCRATCH_DECL declares ts_scratch; SIZE is the block size

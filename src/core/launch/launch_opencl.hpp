@@ -24,11 +24,8 @@ namespace tessera::launch {
 
 constexpr std::size_t kClItemGroup = 256;
 
-/// The one precision idiom in OpenCL: the program's element type ts_value,
-/// its real type ts_real with a 16-byte pack of it, (for real types) its
-/// narrow storage ts_narrow, and (for double) the fp64 extension.
 template <class T>
-std::string precision_options() {
+std::string precision_defines() {
   if constexpr (std::is_same_v<T, float>)
     return "-Dts_real=float -Dts_value=float -DTS_COMPLEX=0 -Dts_pack=float4 -DTS_PACK=4 "
            "-Dts_narrow=ushort";
@@ -43,6 +40,16 @@ std::string precision_options() {
     return "-Dts_real=double -Dts_value=double2 -DTS_COMPLEX=1 -DTS_DOUBLE=1 -Dts_pack=double2 "
            "-DTS_PACK=2";
   }
+}
+
+/// The one precision idiom in OpenCL: the program's element type ts_value,
+/// its real type ts_real with a 16-byte pack of it, (for real types) its
+/// narrow storage ts_narrow, and (for double) the fp64 extension; single
+/// precision divisions and square roots correctly rounded, as CUDA's and
+/// the CPU's are (NVIDIA's OpenCL approximates them otherwise).
+template <class T>
+std::string precision_options() {
+  return "-cl-fp32-correctly-rounded-divide-sqrt " + precision_defines<T>();
 }
 
 /// Sets the kernel arguments of one list entry from `index` on and says how
@@ -101,10 +108,15 @@ std::string kernel_options(const opencl::ClDevice& cl, bool variants, int varian
   if (occupancy > 0 && cl.has_nv_compiler_options())
     options += " -cl-nv-maxrregcount=" +
                std::to_string(std::min<std::size_t>(255, 65536 / (threads * occupancy)));
+  if (occupancy < 0 && cl.has_nv_compiler_options())  // TS_MAX_REGISTERS(n)
+    options += " -cl-nv-maxrregcount=" + std::to_string(-occupancy);
   return options;
 }
 
-/// Kind cells: the box in work-groups of bx x by cells of one plane.
+/// Kind cells: the box in work-groups of bx x by cells of one plane, or
+/// of fewer along x (halving) where the compiled kernel allows fewer work-items
+/// a group (a large kernel of many registers may): a cell's result does not
+/// depend on its group.
 template <class T, class... A>
 void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& box, int occupancy,
               bool variants, const A&... args) {
@@ -115,10 +127,15 @@ void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& bo
       program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
   cl_set_all(k, 0, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
              static_cast<cl_long>(box.nz), args...);
-  const auto up = [](long n, unsigned b) { return static_cast<std::size_t>((n + b - 1) / b * b); };
+  const std::size_t most = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.native());
+  std::size_t bx = box.bx;
+  while (bx > 1 && bx * box.by > most) bx /= 2;
+  const auto up = [](long n, std::size_t b) {
+    return (static_cast<std::size_t>(n) + b - 1) / b * b;
+  };
   opencl::queue_of(q).launch(
-      k, cl::NDRange(up(box.nx, box.bx), up(box.ny, box.by), static_cast<std::size_t>(box.nz)),
-      cl::NDRange(box.bx, box.by, 1), kernel);
+      k, cl::NDRange(up(box.nx, bx), up(box.ny, box.by), static_cast<std::size_t>(box.nz)),
+      cl::NDRange(bx, box.by, 1), kernel);
 }
 
 /// Group kinds: shape.count groups of `threads` work-items, with `scratch`

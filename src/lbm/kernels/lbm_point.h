@@ -1,11 +1,13 @@
 /* Per-point mathematics of the lattice Boltzmann solver (C99 subset; see
- * core/kernels/portable.h). Shared by lbm_cpu.cpp, lbm.cl and lbm_cuda.cu.
+ * core/kernels/portable.h), under the kernels of lbm_kernel_list.h.
  *
- * Selected at build time by the includer (one inclusion per namespace in
- * C++/CUDA, one program per variant in OpenCL):
- *   TS_LBM_Q      9 (D2Q9), 19 (D3Q19) or 27 (D3Q27)
- *   TS_LBM_STORE  16 (FP16S: range-shifted IEEE half), 32 (float), 64 (double)
- *   ts_real       arithmetic type: float for 16/32, double for 64
+ * One pass per precision (ts_real) and variant (TS_VARIANT, lbm_params.h:
+ * core/kernels/variant_pass.h in C++ and CUDA, one program per variant in
+ * OpenCL), which selects
+ *   TS_LBM_Q       9 (D2Q9), 19 (D3Q19) or 27 (D3Q27)
+ *   TS_LBM_NARROW  storage ts_narrow (FP16S: range-shifted IEEE half, for
+ *                  float), else ts_real (FP32, FP64)
+ *   TS_LBM_IDX32   32-bit population offsets
  *
  * Populations are stored DDF-shifted (f_i - w_i, so that rho = 1 + sum) in
  * structure-of-arrays layout f[i*N + n] with ONE copy (esoteric pull,
@@ -20,9 +22,13 @@
  * -cl-fp32-correctly-rounded-divide-sqrt), no contraction: CPU, OpenCL and
  * CUDA give identical bits. */
 #include "core/kernels/portable.h"
-#include "core/kernels/half.h"
+#include "core/kernels/narrow.h"
 
-#include "lbm_flags.h"
+#include "lbm_params.h"
+
+#define TS_LBM_Q (TS_VARIANT % 100)
+#define TS_LBM_IDX32 ((TS_VARIANT / 100) % 10)
+#define TS_LBM_NARROW ((TS_VARIANT / 1000) % 10)
 
 /* ---- velocity set: pairs of opposites (i odd, i+1) ---- */
 #if TS_LBM_Q == 9
@@ -75,36 +81,13 @@ TS_FN ts_real ts_lbm_w(int i) {
 }
 
 /* ---- storage precision ---- */
-#if TS_LBM_STORE == 16
-typedef unsigned short ts_lbm_store;
-#if defined(__OPENCL_VERSION__)
-TS_FN ts_real ts_lbm_half_to_real(TS_GLOBAL const ts_lbm_store* p, long k) {
-  return vload_half(k, (TS_GLOBAL const half*)p);
-}
-TS_FN void ts_lbm_real_to_half(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) {
-  vstore_half_rte(v, k, (TS_GLOBAL half*)p);
-}
-#elif defined(__CUDA_ARCH__)
-TS_FN ts_real ts_lbm_half_to_real(const ts_lbm_store* p, long k) {
-  return __half2float(__ushort_as_half(p[k]));
-}
-TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) {
-  p[k] = __half_as_ushort(__float2half_rn(v));
-}
-#else
-/* the CPU: core/kernels/half.h (the same bits as the hardware conversions) */
-TS_FN ts_real ts_lbm_half_to_real(const ts_lbm_store* p, long k) { return ts_half_to_float(p[k]); }
-TS_FN void ts_lbm_real_to_half(ts_lbm_store* p, long k, ts_real v) { p[k] = ts_half_from_float(v); }
-#endif
+#if TS_LBM_NARROW
+typedef ts_narrow ts_lbm_store;
 /* The kernels compute in storage units (below), so loads and stores are bare
  * conversions: scaling each of the 2Q values cost 38 of the FP16S kernel's
  * ~590 instructions per cell. */
-TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) {
-  return ts_lbm_half_to_real(p, k);
-}
-TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) {
-  ts_lbm_real_to_half(p, k, v);
-}
+TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return ts_narrow_get(p, k); }
+TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { ts_narrow_put(p, k, v); }
 TS_FN ts_real ts_lbm_unit(void) { return (ts_real)TS_LBM_HALF_SCALE; }
 /* a value in storage units as a real quantity: exact (a power of two) */
 TS_FN ts_real ts_lbm_from_units(ts_real v) { return v * (ts_real)TS_LBM_HALF_UNSCALE; }
@@ -113,13 +96,9 @@ TS_FN ts_real ts_lbm_rho_of(ts_real s) {
   return ts_fma(s, (ts_real)TS_LBM_HALF_UNSCALE, (ts_real)1);
 }
 #else
-#if TS_LBM_STORE == 64
-typedef double ts_lbm_store;
-#else
-typedef float ts_lbm_store;
-#endif
-TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return (ts_real)p[k]; }
-TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { p[k] = (ts_lbm_store)v; }
+typedef ts_real ts_lbm_store;
+TS_FN ts_real ts_lbm_load(TS_GLOBAL const ts_lbm_store* p, long k) { return p[k]; }
+TS_FN void ts_lbm_save(TS_GLOBAL ts_lbm_store* p, long k, ts_real v) { p[k] = v; }
 TS_FN ts_real ts_lbm_unit(void) { return (ts_real)1; }
 TS_FN ts_real ts_lbm_from_units(ts_real v) { return v; }
 TS_FN ts_real ts_lbm_rho_of(ts_real s) { return (ts_real)1 + s; }
@@ -133,20 +112,13 @@ TS_FN ts_real ts_lbm_rho_of(ts_real s) { return (ts_real)1 + s; }
  * kernel that unscales every load and rescales every store. */
 TS_FN ts_real ts_lbm_wu(int i) { return ts_lbm_w(i) * ts_lbm_unit(); }
 
-/* ---- per-run constants ---- */
-typedef struct {
-  ts_real omega_p, omega_m; /* relaxation rates: BGK uses omega_p only */
-  ts_real fx, fy, fz;       /* body force density (Guo) */
-  ts_real uwx, uwy, uwz;    /* moving-wall velocity */
-  ts_real uix, uiy, uiz;    /* inlet velocity */
-  ts_real rho_out;          /* outlet density */
-  int trt;
-} ts_lbm_params;
+/* ---- per-run constants (lbm_params.h) in this pass's precision ---- */
+typedef TS_STRUCT(ts_lbm_step_params) ts_lbm_params;
 
 /* Cell and population offsets: 32-bit where the includer guarantees that
  * Q * cells < 2^31 (TS_LBM_IDX32): fewer registers and no 64-bit index
  * arithmetic, which lets the GPU keep more cells in flight; 64-bit otherwise. */
-#if defined(TS_LBM_IDX32)
+#if TS_LBM_IDX32
 typedef int ts_lbm_idx;
 #else
 typedef long ts_lbm_idx;
