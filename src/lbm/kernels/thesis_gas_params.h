@@ -21,7 +21,7 @@ typedef struct {
 
 /* Threads 0, occupancy 0: the compiler's own register choice. */
 #define TS_THESIS_KERNELS(X)                                \
-  X(cells, thesis_gas_update, 0, 0, 0, TS_VARIANTS(0, 1))       \
-  X(cells, thesis_gas_generate, 0, 0, 0, TS_VARIANTS(0, 1))     \
+  X(cells, thesis_gas_update, 0, 0, 0, TS_VARIANTS(0, 1))   \
+  X(cells, thesis_gas_generate, 0, 0, 0, TS_VARIANTS(0, 1)) \
   X(cells, thesis_gas_update_part, 0, 0, 0, TS_NO_VARIANTS)
 #endif
