@@ -30,6 +30,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/tessera_report/ DESTINATION ${CMA
 # headers are included by the kernel declarations), plus the generated config.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera
         FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera/bench
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "results" EXCLUDE PATTERN "probes" EXCLUDE
+        PATTERN "cli" EXCLUDE)
 install(FILES ${CMAKE_BINARY_DIR}/generated/tessera/config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera)
 
 install(EXPORT tesseraTargets NAMESPACE tessera:: DESTINATION ${TESSERA_INSTALL_CMAKEDIR})

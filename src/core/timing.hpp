@@ -1,6 +1,6 @@
 // Timing on a device: warm-up, repeated runs between two events of a queue
 // (or host wall-clock time between two synchronisations for work spread over
-// several devices), median and minimum. The benchmark harness (src/bench) and
+// several devices), median and minimum. The benchmark harness (bench/) and
 // the modules' own timed runs (sparse's SpMV runs, the demo) use it.
 #pragma once
 #include <functional>

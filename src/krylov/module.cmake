@@ -3,7 +3,8 @@
 # src/CMakeLists.txt).
 tessera_module(krylov
   REQUIRES sparse
-  APPS cmd_solve.cpp bench_gmres.cpp cmd_report.cpp cmd_report_histories.cpp
+  APPS cmd_solve.cpp cmd_report.cpp cmd_report_histories.cpp
+  BENCH gmres.cpp
   SOURCES solver.cpp vector_ops.cpp precond.cpp ilu0.cpp poisson.cpp kernels/krylov_cpu.cpp
   EMBED kernels/krylov_point.h kernels/krylov_basis.h kernels/krylov_dcgs2.h
         kernels/krylov_constants.h kernels/krylov_params.h kernels/krylov.cl

@@ -1,7 +1,8 @@
 # lbm: lattice Boltzmann (production solver and the thesis-exact gas simulation)
 tessera_module(lbm
   REQUIRES skeleton
-  APPS cmd_lbm.cpp bench_lbm.cpp
+  APPS cmd_lbm.cpp
+  BENCH lbm.cpp
   SOURCES config.cpp solver.cpp cases.cpp thesis_gas.cpp kernels/thesis_gas_cpu.cpp
           kernels/lbm_cpu.cpp output.cpp checkpoint.cpp checkpoint_format.cpp driver.cpp
           distributed.cpp thesis_gas_parts.cpp

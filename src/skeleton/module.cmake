@@ -1,6 +1,7 @@
 # --- skeleton: distributed fields, halo exchange, map/zip/fold/mapStencil (issue 8) ---
 tessera_module(skeleton
-  APPS cmd_skel.cpp bench_skeleton.cpp
+  APPS cmd_skel.cpp
+  BENCH skeleton.cpp
   SOURCES decomposition.cpp layout.cpp team.cpp halo_plan.cpp halo_engine_host.cpp
           field_shape.cpp checkpoint_format.cpp kernels/transfer_cpu.cpp skeletons.cpp
           kernels/native_stencil_cpu.cpp

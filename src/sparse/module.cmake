@@ -4,7 +4,8 @@
 # src/CMakeLists.txt; paths relative to src/ outside tessera_module).
 find_package(ZLIB REQUIRED)
 tessera_module(sparse
-  APPS cmd_sparse.cpp bench_spmv.cpp
+  APPS cmd_sparse.cpp
+  BENCH spmv.cpp
   SOURCES types.cpp convert_csr.cpp convert_block.cpp convert_ell.cpp spmv.cpp storage.cpp
           validate.cpp file_bytes.cpp matrix_market_header.cpp matrix_market_read.cpp
           matrix_market_write.cpp trace_generator.cpp x_window.cpp analysis.cpp

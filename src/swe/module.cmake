@@ -2,7 +2,8 @@
 # HLL/hydrostatic-reconstruction model), CPU/OpenCL/CUDA. Paths relative to src/.
 tessera_module(swe
   REQUIRES skeleton
-  APPS cmd_swe.cpp bench_swe.cpp
+  APPS cmd_swe.cpp
+  BENCH swe.cpp
   SOURCES thesis.cpp physical.cpp distributed.cpp cases.cpp asc.cpp kernels/swe_cpu.cpp
           kernels/swe_strip_rows.cpp
   EMBED kernels/swe_point.h kernels/swe_hll_consts.h kernels/swe_hll_point.h kernels/swe_tiles.h
