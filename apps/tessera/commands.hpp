@@ -1,7 +1,7 @@
 // Sub-commands of the `tessera` program and `tessera bench` suites. Each
 // apps/tessera/cmd_<name>.cpp registers its sub-command and each
-// bench_<suite>.cpp its suite with a static registrar, so adding a module's
-// command touches no shared file.
+// bench/cli/<suite>.cpp its suite with a static registrar, so adding a
+// module's command touches no shared file.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
