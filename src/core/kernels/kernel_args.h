@@ -217,10 +217,12 @@ struct ts_any_variant {
     const ulong ts_i = get_global_id(0);            \
     if (ts_i < ts_n) K##_item(ts_i TS_CL_NAMES(K)); \
   }
-#define TS_CL_cells(K, THREADS, SCRATCH)                                                         \
-  __kernel void K(long ts_nx, long ts_ny, long ts_nz TS_CL_PARAMS(K)) {                          \
-    const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2);        \
-    if (ts_i < ts_nx && ts_j < ts_ny && ts_k < ts_nz) K##_cell(ts_i, ts_j, ts_k TS_CL_NAMES(K)); \
+/* The range's z is the box's (groups are one plane deep), so only x and y
+ * are checked, as CUDA does. */
+#define TS_CL_cells(K, THREADS, SCRATCH)                                                  \
+  __kernel void K(long ts_nx, long ts_ny, long ts_nz TS_CL_PARAMS(K)) {                   \
+    const long ts_i = get_global_id(0), ts_j = get_global_id(1), ts_k = get_global_id(2); \
+    if (ts_i < ts_nx && ts_j < ts_ny) K##_cell(ts_i, ts_j, ts_k TS_CL_NAMES(K));          \
   }
 /* The work-item's place (ts_group) and the call of the group body: LX, LY
  * its x and y in the group, LID its index (it may name ts_g.lx, ts_g.ly),
