@@ -16,17 +16,18 @@
 #define TS_LBM_ARGS_STEP(S, V, IN, OUT) \
   V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) OUT(S, f) IN(unsigned char, flags)
 /* the equilibrium of fields, or of (rho0, u0) everywhere when `uniform` */
-#define TS_LBM_ARGS_INIT(S, V, IN, OUT)                                                  \
-  V(ts_lbm_geom, g) V(ts_value, rho0) V(ts_value, ux0) V(ts_value, uy0) V(ts_value, uz0) \
-  V(int, uniform) OUT(S, f) IN(unsigned char, flags) IN(ts_value, fields)
+#define TS_LBM_ARGS_INIT(S, V, IN, OUT)                                                          \
+  V(ts_lbm_geom, g)                                                                              \
+  V(ts_value, rho0) V(ts_value, ux0) V(ts_value, uy0) V(ts_value, uz0) V(int, uniform) OUT(S, f) \
+      IN(unsigned char, flags) IN(ts_value, fields)
 /* rho and u (with half the body force) at the start of step g.odd */
-#define TS_LBM_ARGS_MOMENTS(S, V, IN, OUT)                                        \
-  V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) IN(S, f) IN(unsigned char, flags) \
-  OUT(ts_value, fields)
+#define TS_LBM_ARGS_MOMENTS(S, V, IN, OUT) \
+  V(ts_lbm_geom, g)                        \
+  V(TS_STRUCT(ts_lbm_step_params), p) IN(S, f) IN(unsigned char, flags) OUT(ts_value, fields)
 /* two-lattice pull step of the owned layers z0 <= z < z0 + nz of a padded part */
-#define TS_LBM_ARGS_PULL(S, V, IN, OUT)                                                   \
-  V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) IN(S, src) OUT(S, dst) \
-  IN(unsigned char, flags)
+#define TS_LBM_ARGS_PULL(S, V, IN, OUT) \
+  V(ts_lbm_geom, g)                     \
+  V(TS_STRUCT(ts_lbm_step_params), p) IN(S, src) OUT(S, dst) IN(unsigned char, flags)
 
 #define TS_ARGS_lbm_step(V, IN, OUT) TS_LBM_ARGS_STEP(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_init(V, IN, OUT) TS_LBM_ARGS_INIT(ts_value, V, IN, OUT)
@@ -43,18 +44,18 @@
  * kernels and spilled FP64). The narrow step's cap variants (D3Q19 only)
  * hold it to 48 registers (the fastest on an H100) or 40 (on an H200;
  * docs/lbm-history.md). */
-#define TS_LBM_KERNELS(X)                                                   \
-  X(cells, lbm_step, 0, 0, 0, TS_VARIANTS(9, 19, 27, 109, 119, 127))       \
-  X(cells, lbm_init, 0, 0, 0, TS_VARIANTS(9, 19, 27))                      \
-  X(cells, lbm_moments, 0, 0, 0, TS_VARIANTS(9, 19, 27))                   \
+#define TS_LBM_KERNELS(X)                                            \
+  X(cells, lbm_step, 0, 0, 0, TS_VARIANTS(9, 19, 27, 109, 119, 127)) \
+  X(cells, lbm_init, 0, 0, 0, TS_VARIANTS(9, 19, 27))                \
+  X(cells, lbm_moments, 0, 0, 0, TS_VARIANTS(9, 19, 27))             \
   X(cells, lbm_pull, 0, 0, 0, TS_VARIANTS(9, 19, 27))
 #define TS_LBM_CAP(v) \
   ((v) / 10000 == 1 ? TS_MAX_REGISTERS(48) : (v) / 10000 == 2 ? TS_MAX_REGISTERS(40) : 0)
-#define TS_LBM_NARROW_KERNELS(X)                                                   \
-  X(cells, lbm_step_narrow, 0, 0, TS_ON_CUDA(TS_LBM_CAP(ts_variant)),              \
-    TS_VARIANTS(1009, 1019, 1027, 1109, 1119, 1127, 11019, 11119, 21019, 21119))   \
-  X(cells, lbm_init_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))                \
-  X(cells, lbm_moments_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))             \
+#define TS_LBM_NARROW_KERNELS(X)                                                 \
+  X(cells, lbm_step_narrow, 0, 0, TS_ON_CUDA(TS_LBM_CAP(ts_variant)),            \
+    TS_VARIANTS(1009, 1019, 1027, 1109, 1119, 1127, 11019, 11119, 21019, 21119)) \
+  X(cells, lbm_init_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))              \
+  X(cells, lbm_moments_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))           \
   X(cells, lbm_pull_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))
 #endif
 
