@@ -12,22 +12,23 @@
  * FP64) or ts_narrow (FP16S), a kernel of each name (the second suffixed
  * _narrow); flags one byte per cell; fields 4 * cells values (rho, ux, uy,
  * uz, structure of arrays). */
+/* clang-format off */
 /* one time step in place (esoteric pull) */
 #define TS_LBM_ARGS_STEP(S, V, IN, OUT) \
   V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) OUT(S, f) IN(unsigned char, flags)
 /* the equilibrium of fields, or of (rho0, u0) everywhere when `uniform` */
-#define TS_LBM_ARGS_INIT(S, V, IN, OUT)                                                          \
-  V(ts_lbm_geom, g)                                                                              \
-  V(ts_value, rho0) V(ts_value, ux0) V(ts_value, uy0) V(ts_value, uz0) V(int, uniform) OUT(S, f) \
-      IN(unsigned char, flags) IN(ts_value, fields)
+#define TS_LBM_ARGS_INIT(S, V, IN, OUT)                                                  \
+  V(ts_lbm_geom, g) V(ts_value, rho0) V(ts_value, ux0) V(ts_value, uy0) V(ts_value, uz0) \
+  V(int, uniform) OUT(S, f) IN(unsigned char, flags) IN(ts_value, fields)
 /* rho and u (with half the body force) at the start of step g.odd */
-#define TS_LBM_ARGS_MOMENTS(S, V, IN, OUT) \
-  V(ts_lbm_geom, g)                        \
-  V(TS_STRUCT(ts_lbm_step_params), p) IN(S, f) IN(unsigned char, flags) OUT(ts_value, fields)
+#define TS_LBM_ARGS_MOMENTS(S, V, IN, OUT)                                                 \
+  V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) IN(S, f) IN(unsigned char, flags) \
+  OUT(ts_value, fields)
 /* two-lattice pull step of the owned layers z0 <= z < z0 + nz of a padded part */
-#define TS_LBM_ARGS_PULL(S, V, IN, OUT) \
-  V(ts_lbm_geom, g)                     \
-  V(TS_STRUCT(ts_lbm_step_params), p) IN(S, src) OUT(S, dst) IN(unsigned char, flags)
+#define TS_LBM_ARGS_PULL(S, V, IN, OUT)                                           \
+  V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) IN(S, src) OUT(S, dst) \
+  IN(unsigned char, flags)
+/* clang-format on */
 
 #define TS_ARGS_lbm_step(V, IN, OUT) TS_LBM_ARGS_STEP(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_init(V, IN, OUT) TS_LBM_ARGS_INIT(ts_value, V, IN, OUT)
