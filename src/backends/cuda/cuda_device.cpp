@@ -72,13 +72,14 @@ DeviceInfo describe(int ordinal, cudaDeviceProp& props) {
   d.cache_bytes = static_cast<std::uint64_t>(props.l2CacheSize);
   // peak DRAM bandwidth: double data rate x bus width (the clock is an
   // attribute only since CUDA 13; querying it costs about a millisecond,
-  // so it is done here once per device)
+  // so it is done here once per device). Not knowing it is no reason to
+  // lose the device: memory_gbps stays 0 ("unknown", DeviceInfo).
   int khz = 0, bits = 0;
-  cuda_check(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal),
-             "cudaDeviceGetAttribute", "peak memory clock");
-  cuda_check(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, ordinal),
-             "cudaDeviceGetAttribute", "memory bus width");
-  d.memory_gbps = 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, ordinal) == cudaSuccess)
+    d.memory_gbps = 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;
+  else
+    cudaGetLastError();  // clear the failed query's error
   return d;
 }
 

@@ -200,6 +200,18 @@ struct Out : ArrayArg<T, void*> {
   Out(Device& d, void* handle, std::size_t offset) : ArrayArg<T, void*>{handle, offset, &d} {}
 };
 
+/// An array argument from a device handle (as core/device.hpp hands them
+/// out) from `offset` on; a null handle is an absent array (an operand the
+/// kernel's flag leaves out and does not read).
+template <class T>
+In<T> in(Device& d, const void* handle, std::size_t offset = 0) {
+  return In<T>(d, handle, handle ? offset : 0);
+}
+template <class T>
+Out<T> out(Device& d, void* handle, std::size_t offset = 0) {
+  return Out<T>(d, handle, handle ? offset : 0);
+}
+
 // The device of a launch: that of its arrays, which must all be on one.
 inline void same_device(Device*&, const char*) {}
 template <class A, class... Rest>

@@ -127,7 +127,10 @@ void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& bo
       program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
   cl_set_all(k, 0, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
              static_cast<cl_long>(box.nz), args...);
-  const std::size_t most = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.native());
+  std::size_t most = 0;
+  opencl::cl_check(clGetKernelWorkGroupInfo(k(), cl.native()(), CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof(most), &most, nullptr),
+                   "clGetKernelWorkGroupInfo", std::string(kernel) + ": work-items a group");
   std::size_t bx = box.bx;
   while (bx > 1 && bx * box.by > most) bx /= 2;
   const auto up = [](long n, std::size_t b) {

@@ -39,16 +39,8 @@ using launch::Out;
 
 inline std::size_t chunks(std::size_t n) { return (n + TS_REDUCE_CHUNK - 1) / TS_REDUCE_CHUNK; }
 
-/// An array argument from a handle that may be null (an operand a step
-/// leaves out: the kernel's flag says so and it is not read).
-template <class T>
-In<T> in(Device& d, const void* handle, std::size_t offset = 0) {
-  return In<T>(d, handle, handle ? offset : 0);
-}
-template <class T>
-Out<T> out(Device& d, void* handle, std::size_t offset = 0) {
-  return Out<T>(d, handle, handle ? offset : 0);
-}
+using launch::in;
+using launch::out;
 
 /// The fields every kernel reads: the vectors' values and reals per value.
 inline ts_kry_params params(int nc, std::size_t n) {

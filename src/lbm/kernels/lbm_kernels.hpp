@@ -85,6 +85,16 @@ inline ts_lbm_geom geometry(const Grid& g, long t) {
   s.odd = int(t & 1);
   return s;
 }
+/// A padded part's owned cells from layer z0 on (lbm_pull).
+inline ts_lbm_geom geometry(const PartGeometry& p, long z0) {
+  ts_lbm_geom s = geometry(Grid{p.nx, p.ny, p.nz}, 0);
+  s.sy = p.sy;
+  s.sz = p.sz;
+  s.cs = p.cs;
+  s.origin = p.origin;
+  s.z0 = z0;
+  return s;
+}
 
 template <class R>
 ts_lbm_step_params<R> params(const StepParams& s) {
@@ -122,14 +132,8 @@ void with_storage(const KernelVariant& v, F&& f) {
 template <class R, bool Narrow>
 using store_t = std::conditional_t<Narrow, launch::narrow_t<R>, R>;
 
-template <class T>
-launch::In<T> in(Device& d, const void* handle) {
-  return launch::In<T>(d, handle, 0);
-}
-template <class T>
-launch::Out<T> out(Device& d, void* handle) {
-  return launch::Out<T>(d, handle, 0);
-}
+using launch::in;
+using launch::out;
 
 inline launch::Cells cells(const KernelVariant& v, long nx, long ny, long nz, int variant) {
   return launch::Cells{nx, ny, nz, v.group_x(), 1, variant};
@@ -211,18 +215,9 @@ void stream_collide_pull(Tag tag, Device& d, Queue& q, const KernelVariant& v,
   detail::with_storage(v, [&](auto r, auto narrow) {
     using R = decltype(r);
     using S = detail::store_t<R, decltype(narrow)::value>;
-    ts_lbm_geom g{};
-    g.nx = pg.nx;
-    g.ny = pg.ny;
-    g.nz = pg.nz;
-    g.sy = pg.sy;
-    g.sz = pg.sz;
-    g.cs = pg.cs;
-    g.origin = pg.origin;
-    g.z0 = z0;
     const auto box = detail::cells(v, pg.nx, pg.ny, z1 - z0, TS_LBM_VARIANT(v.q, 0, narrow, 0));
-    TS_LBM_RUN(lbm_pull, narrow, R, tag, q, box, g, detail::params<R>(sp), detail::in<S>(d, src),
-               detail::out<S>(d, dst), detail::in<unsigned char>(d, flags));
+    TS_LBM_RUN(lbm_pull, narrow, R, tag, q, box, detail::geometry(pg, z0), detail::params<R>(sp),
+               detail::in<S>(d, src), detail::out<S>(d, dst), detail::in<unsigned char>(d, flags));
   });
 }
 

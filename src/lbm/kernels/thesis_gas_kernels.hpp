@@ -69,7 +69,7 @@ void thesis_update_part(Tag tag, Device& d, Queue& q, const Grid& global, const 
   g.sz = part.sz;
   g.origin = part.origin;
   thesis_gas_update_part<float>(tag, q, thesis_cells(part.nx, part.ny, part.nz, 0), g, omega,
-                                launch::In<float>(d, src, 0), launch::Out<float>(d, dst, 0));
+                                launch::in<float>(d, src), launch::out<float>(d, dst));
 }
 
 }  // namespace kernels
