@@ -57,7 +57,7 @@ def main():
         text = strip_comments(text)
         if name.endswith(".h"):
             m["math"] += n
-            m["kernels"] += len(re.findall(r"X\((?:each|each_one|cells|group|group_xy|group_dynamic|group_sized),", text))
+            m["kernels"] += len(re.findall(r"X\((?:each|each_one|cells|group|group_xy|group_dynamic|group_sized|group_sized_xy),", text))
         else:
             m["launch"] += n
         if name.endswith(".cl"):

@@ -86,7 +86,9 @@ typedef struct {
   ts_uint lx;    /* ... in a group of kind group_xy: its x and y, lid = lx + ly * x size; */
   ts_uint ly;    /*   (else lx = lid, ly = 0) */
   ts_uint size;  /* work-items per group */
-  int variant;   /* the compile-time variant (below), 0 for a kernel without */
+  ts_uint sx;    /* ... of them along x and y (size and 1 for a 1D group) */
+  ts_uint sy;
+  int variant; /* the compile-time variant (below), 0 for a kernel without */
 } ts_group;
 
 /* Parameter structs: scalars that travel together, declared once and usable
@@ -174,6 +176,9 @@ struct ts_any_variant {
  *                     `scratch` (>= 1) elements of ts_value local memory;
  * kind group_dynamic: the same with the scratch size given at launch;
  * kind group_sized:   threads and scratch both given at launch (threads 0);
+ * kind group_sized_xy: the same with 2D groups, threads (x, y) given at
+ *                     launch (launch::Groups::threads, threads_y): tiles
+ *                     of a shape the user chooses;
  * kind group_xy:      a TS_GROUP kernel whose groups are 2D, threads written
  *                     (x, y): work-items find their (g.lx, g.ly) without a
  *                     division (which costs registers a tile kernel needs);
@@ -237,6 +242,8 @@ struct ts_any_variant {
   ts_g.ly = LY;                                \
   ts_g.lid = LID;                              \
   ts_g.size = SIZE;                            \
+  ts_g.sx = (ts_uint)get_local_size(0);        \
+  ts_g.sy = (ts_uint)get_local_size(1);        \
   ts_g.variant = TS_VARIANT;                   \
   K##_group(ts_g, ts_scratch TS_CL_NAMES(K));
 #define TS_CL_GROUP_BODY(K)                                                  \
@@ -262,6 +269,12 @@ struct ts_any_variant {
   }
 #define TS_CL_group_sized(K, THREADS, SCRATCH) \
   __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { TS_CL_GROUP_BODY(K) }
+#define TS_CL_group_sized_xy(K, THREADS, SCRATCH)                             \
+  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { \
+    TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), (ts_uint)get_local_id(1),   \
+                     ts_g.lx + ts_g.ly * (ts_uint)get_local_size(0),          \
+                     (ts_uint)(get_local_size(0) * get_local_size(1)))        \
+  }
 #endif
 
 #endif /* TESSERA_KERNEL_ARGS_H */

@@ -48,6 +48,7 @@
 #define TS_LAUNCH_HEAD_group_dynamic [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_group_xy [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_group_sized [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
+#define TS_LAUNCH_HEAD_group_sized_xy [[maybe_unused]] const ::tessera::launch::Groups& ts_shape
 #define TS_LAUNCH_HEAD_cells const ::tessera::launch::Cells& ts_cells
 
 #define TS_LAUNCHER_SIGNATURE(Tag, kind, K) \
@@ -89,15 +90,19 @@ namespace tessera::launch {
 /// The shape of a group kernel's launch: `count` work-groups (times
 /// count_y times count_z, a grid the groups find themselves in as g.id,
 /// g.id_y, g.id_z); where the kernel's kind leaves them to the launch,
-/// `scratch` elements of local memory (group_dynamic, group_sized) and
-/// `threads` work-items per group (group_sized); `variant`, one of the
-/// kernel's compiled variants.
+/// `scratch` elements of local memory (group_dynamic, group_sized*) and
+/// `threads` work-items per group (group_sized; group_sized_xy: threads
+/// x threads_y); `variant`, one of the kernel's compiled variants.
+/// `users_shape`: the group shape is an option the user gave, so a shape
+/// the kernel cannot run is a UsageError.
 struct Groups {
   ts_size count = 0;
   ts_size scratch = 0;
   unsigned threads = 0;
   int variant = 0;
   ts_size count_y = 1, count_z = 1;
+  unsigned threads_y = 1;
+  bool users_shape = false;
   Groups(ts_size c) : count(c) {}  // NOLINT: a plain count is a Groups
   Groups(ts_size c, ts_size s, unsigned t = 0, int v = 0)
       : count(c), scratch(s), threads(t), variant(v) {}
@@ -121,6 +126,12 @@ struct Cells {
   long nx = 0, ny = 1, nz = 1;
   unsigned bx = 32, by = 1;
   int variant = 0;
+  /// OpenCL picks the work-group itself (a NULL local size over exactly
+  /// the box); bx x by then serve CUDA only.
+  bool driver_group = false;
+  /// bx x by is an option the user gave: a shape the kernel cannot run is
+  /// a UsageError (else OpenCL halves bx until the kernel can).
+  bool users_shape = false;
   bool empty() const { return nx <= 0 || ny <= 0 || nz <= 0; }
 };
 
@@ -128,6 +139,13 @@ struct Cells {
 inline ts_size dynamic_scratch(const char* kernel, const Groups& shape) {
   if (shape.scratch == 0) throw Error(std::string(kernel) + ": a dynamic scratch of 0 elements");
   return shape.scratch;
+}
+
+/// A group shape a kernel cannot run: a UsageError where the shape is the
+/// user's option, an Error where the module chose it.
+[[noreturn]] inline void refuse_shape(bool users_shape, const std::string& what) {
+  if (users_shape) throw UsageError(what);
+  throw Error(what);
 }
 
 /// Calls f(std::integral_constant<int, v>) for the run-time variant `v`,

@@ -71,3 +71,4 @@ void cpu_for_cells(const Cells& box, Cell cell, A... args) {
 #define TS_CPU_group(K, kind, VARIANTS)
 #define TS_CPU_group_dynamic(K, kind, VARIANTS)
 #define TS_CPU_group_sized(K, kind, VARIANTS)
+#define TS_CPU_group_sized_xy(K, kind, VARIANTS)

@@ -7,6 +7,8 @@
 // variant, as a template argument.
 #pragma once
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -37,20 +39,56 @@ void cuda_launch(Queue& q, const char* kernel, unsigned blocks, unsigned threads
   cuda::check_launch(kernel);
 }
 
+/// The most threads a block of kernel `k` can have (its registers may allow
+/// fewer than 1024), asked of the runtime once per kernel.
+inline int cuda_kernel_threads(const void* k, const char* kernel) {
+  static std::mutex mutex;
+  static std::map<const void*, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto it = known.find(k);
+  if (it != known.end()) return it->second;
+  cudaFuncAttributes a{};
+  cuda::cuda_check(cudaFuncGetAttributes(&a, k), "cudaFuncGetAttributes", kernel);
+  return known[k] = a.maxThreadsPerBlock;
+}
+
+/// Refuses a block of `threads` (x by y) that kernel `k` cannot run: more
+/// than 1024 or `bound` (its __launch_bounds__), or, above 256 threads
+/// (which every kernel can run: 255 registers each), more than its
+/// registers allow.
+inline void cuda_check_block(const void* k, const char* kernel, unsigned x, unsigned y,
+                             unsigned bound, bool users_shape) {
+  const unsigned threads = x * y;
+  const auto shape = [&] {
+    return std::string(kernel) + ": work-groups of " + std::to_string(x) + " x " +
+           std::to_string(y) + " threads";
+  };
+  if (threads < 1 || threads > 1024)
+    refuse_shape(users_shape, shape() + " (CUDA allows 1 to 1024 a block)");
+  if (threads > bound)
+    refuse_shape(users_shape,
+                 shape() + "; the kernel is compiled for at most " + std::to_string(bound));
+  if (threads > 256) {
+    const int most = cuda_kernel_threads(reinterpret_cast<const void*>(k), kernel);
+    if (threads > static_cast<unsigned>(most))
+      refuse_shape(users_shape,
+                   shape() + "; its registers allow at most " + std::to_string(most) + " a block");
+  }
+}
+
 /// A group kernel's launch: the block size checked, and dynamic shared
 /// memory beyond the default 48 KiB opted into where the device allows it.
 template <class... P, class... A>
 void cuda_group_launch(Queue& q, Device& d, const char* kernel, const Groups& shape, dim3 block,
                        std::size_t shared_bytes, void (*k)(P...), A&&... args) {
-  const unsigned threads = block.x * block.y;
-  if (threads < 1 || threads > 1024)
-    throw Error(std::string(kernel) + ": " + std::to_string(threads) +
-                " threads per block (CUDA allows 1 to 1024)");
+  cuda_check_block(reinterpret_cast<const void*>(k), kernel, block.x, block.y, 1024,
+                   shape.users_shape);
   if (shared_bytes > 48 * 1024) {
     const std::size_t most = cuda::device_of(d).properties().sharedMemPerBlockOptin;
     if (shared_bytes > most)
-      throw Error(std::string(kernel) + ": " + format_bytes(shared_bytes) +
-                  " of shared memory per block; " + d.id() + " allows " + format_bytes(most));
+      refuse_shape(shape.users_shape, std::string(kernel) + ": " + format_bytes(shared_bytes) +
+                                          " of shared memory per block; " + d.id() + " allows " +
+                                          format_bytes(most));
     cuda::DeviceGuard guard(cuda::queue_of(q).ordinal());
     cuda::cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shared_bytes)),
@@ -72,13 +110,10 @@ void cuda_group_launch(Queue& q, Device& d, const char* kernel, const Groups& sh
 template <class... P, class... A>
 void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned bound,
                        void (*k)(P...), A&&... args) {
+  cuda_check_block(reinterpret_cast<const void*>(k), kernel, box.bx, box.by, bound,
+                   box.users_shape);
   const unsigned long gx = (box.nx + box.bx - 1) / box.bx, gy = (box.ny + box.by - 1) / box.by;
-  if (box.bx * box.by > bound)
-    throw Error(std::string(kernel) + ": groups of " + std::to_string(box.bx) + " x " +
-                std::to_string(box.by) + " cells; the kernel is compiled for at most " +
-                std::to_string(bound) + " threads a group");
-  if (box.bx * box.by < 1 || box.bx * box.by > 1024 || gx > 0x7fffffffu || gy > 65535 ||
-      box.nz > 65535)
+  if (gx > 0x7fffffffu || gy > 65535 || box.nz > 65535)
     throw Error(std::string(kernel) + ": a box of " + std::to_string(box.nx) + " x " +
                 std::to_string(box.ny) + " x " + std::to_string(box.nz) + " cells in groups of " +
                 std::to_string(box.bx) + " x " + std::to_string(box.by) +
@@ -178,7 +213,7 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
 // in the kernel (a constant where the list fixes it), BLOCK the block of a
 // launch (dim3), SHARED_BYTES its dynamic shared memory, LY the work-item's
 // y in its group (0 for 1D groups: no register spent on threadIdx.y).
-#define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, BLOCK,         \
+#define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, SX, SY, BLOCK, \
                              SHARED_BYTES, LY)                                                 \
   template <class ts_value, int ts_variant>                                                    \
   __global__ void __launch_bounds__(BOUND, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
@@ -192,6 +227,8 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
     ts_g.ly = LY;                                                                              \
     ts_g.lid = threadIdx.x + ts_g.ly * blockDim.x;                                             \
     ts_g.size = SIZE;                                                                          \
+    ts_g.sx = SX;                                                                              \
+    ts_g.sy = SY;                                                                              \
     ts_g.variant = ts_variant;                                                                 \
     K##_group(ts_g, ts_scratch TS_NAMES(K));                                                   \
   }                                                                                            \
@@ -211,10 +248,11 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
 #define TS_CUDA_STATIC_SCRATCH(SCRATCH) __shared__ __align__(16) ts_value ts_scratch[SCRATCH];
 #define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                                          \
   TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS, TS_CUDA_STATIC_SCRATCH(SCRATCH), THREADS, \
-                       dim3(THREADS), 0, 0)
+                       THREADS, 1, dim3(THREADS), 0, 0)
 #define TS_CUDA_group_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                                 \
   TS_CUDA_GROUP_KERNEL(group_xy, K, TS_XY_X(THREADS) * TS_XY_Y(THREADS), OCC, VARIANTS,      \
                        TS_CUDA_STATIC_SCRATCH(SCRATCH), TS_XY_X(THREADS) * TS_XY_Y(THREADS), \
+                       TS_XY_X(THREADS), TS_XY_Y(THREADS),                                   \
                        dim3(TS_XY_X(THREADS), TS_XY_Y(THREADS)), 0, threadIdx.y)
 
 // Dynamic shared memory is declared as bytes: the instantiations for every
@@ -222,12 +260,16 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
 #define TS_CUDA_DYNAMIC_SCRATCH                                      \
   extern __shared__ __align__(16) unsigned char ts_dynamic_shared[]; \
   ts_value* ts_scratch = reinterpret_cast<ts_value*>(ts_dynamic_shared);
-#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                \
-  TS_CUDA_GROUP_KERNEL(                                                                          \
-      group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, dim3(THREADS), \
-      ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value), 0)
-#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                    \
-  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x,   \
-                       dim3(ts_shape.threads),                                                     \
-                       ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value), \
-                       0)
+#define TS_CUDA_DYNAMIC_BYTES(K) \
+  ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value)
+#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
+  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, \
+                       THREADS, 1, dim3(THREADS), TS_CUDA_DYNAMIC_BYTES(K), 0)
+#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
+  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, \
+                       blockDim.x, 1, dim3(ts_shape.threads), TS_CUDA_DYNAMIC_BYTES(K), 0)
+#define TS_CUDA_group_sized_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                           \
+  TS_CUDA_GROUP_KERNEL(group_sized_xy, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH,      \
+                       blockDim.x* blockDim.y, blockDim.x, blockDim.y,                       \
+                       dim3(ts_shape.threads, ts_shape.threads_y), TS_CUDA_DYNAMIC_BYTES(K), \
+                       threadIdx.y)

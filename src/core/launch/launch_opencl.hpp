@@ -84,13 +84,22 @@ void cl_set_all(const cl::Kernel& k, cl_uint first, const A&... args) {
   ((i += cl_set(k, i, args)), ...);
 }
 
+/// The options every program gets on device `cl`: precision, and on
+/// NVIDIA's OpenCL -DTS_NV_PTX=1 (inline PTX, as CUDA compiles:
+/// core/kernels/ieee_fast.h).
+template <class T>
+std::string device_options(const opencl::ClDevice& cl) {
+  return precision_options<T>() + (cl.has_nv_compiler_options() ? " -DTS_NV_PTX=1" : "");
+}
+
 /// Kinds each (grid-stride) and each_one (one work-item per item): n items.
 template <class T, class... A>
 void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool grid_stride,
               const A&... args) {
   Device& d = device_of(kernel, args...);
   if (n == 0) return;
-  cl::Kernel k = opencl::device_of(d).kernel(program, kernel, precision_options<T>());
+  auto& cl = opencl::device_of(d);
+  cl::Kernel k = cl.kernel(program, kernel, device_options<T>(cl));
   cl_set_all(k, 0, static_cast<cl_ulong>(n), args...);
   const ts_size groups = (n + kClItemGroup - 1) / kClItemGroup;
   const std::size_t items = (grid_stride ? grid_stride_groups(d, groups) : groups) * kClItemGroup;
@@ -103,7 +112,7 @@ void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool
 template <class T>
 std::string kernel_options(const opencl::ClDevice& cl, bool variants, int variant,
                            std::size_t threads, int occupancy) {
-  std::string options = precision_options<T>();
+  std::string options = device_options<T>(cl);
   if (variants) options += " -DTS_VARIANT=" + std::to_string(variant);
   if (occupancy > 0 && cl.has_nv_compiler_options())
     options += " -cl-nv-maxrregcount=" +
@@ -113,10 +122,22 @@ std::string kernel_options(const opencl::ClDevice& cl, bool variants, int varian
   return options;
 }
 
+/// The most work-items a group of kernel k can have on device cl.
+inline std::size_t cl_kernel_items(const cl::Kernel& k, const opencl::ClDevice& cl,
+                                   const char* kernel) {
+  std::size_t most = 0;
+  opencl::cl_check(clGetKernelWorkGroupInfo(k(), cl.native()(), CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof(most), &most, nullptr),
+                   "clGetKernelWorkGroupInfo", std::string(kernel) + ": work-items a group");
+  return most;
+}
+
 /// Kind cells: the box in work-groups of bx x by cells of one plane, or
 /// of fewer along x (halving) where the compiled kernel allows fewer work-items
 /// a group (a large kernel of many registers may): a cell's result does not
-/// depend on its group.
+/// depend on its group. A shape the user gave is refused instead; with
+/// driver_group the driver picks the group (a NULL local size over exactly
+/// the box, of as many dimensions as the box has).
 template <class T, class... A>
 void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& box, int occupancy,
               bool variants, const A&... args) {
@@ -127,18 +148,26 @@ void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& bo
       program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
   cl_set_all(k, 0, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
              static_cast<cl_long>(box.nz), args...);
-  std::size_t most = 0;
-  opencl::cl_check(clGetKernelWorkGroupInfo(k(), cl.native()(), CL_KERNEL_WORK_GROUP_SIZE,
-                                            sizeof(most), &most, nullptr),
-                   "clGetKernelWorkGroupInfo", std::string(kernel) + ": work-items a group");
+  auto& cq = opencl::queue_of(q);
+  if (box.driver_group) {
+    const auto n = [](long v) { return static_cast<std::size_t>(v); };
+    const cl::NDRange range = box.nz > 1   ? cl::NDRange(n(box.nx), n(box.ny), n(box.nz))
+                              : box.ny > 1 ? cl::NDRange(n(box.nx), n(box.ny))
+                                           : cl::NDRange(n(box.nx));
+    return cq.launch(k, range, cl::NullRange, kernel);
+  }
+  const std::size_t most = cl_kernel_items(k, cl, kernel);
   std::size_t bx = box.bx;
+  if (box.users_shape && bx * box.by > most)
+    throw UsageError(std::string(kernel) + ": work-groups of " + std::to_string(box.bx) + " x " +
+                     std::to_string(box.by) + " work-items; it can run at most " +
+                     std::to_string(most) + " on " + d.id());
   while (bx > 1 && bx * box.by > most) bx /= 2;
   const auto up = [](long n, std::size_t b) {
     return (static_cast<std::size_t>(n) + b - 1) / b * b;
   };
-  opencl::queue_of(q).launch(
-      k, cl::NDRange(up(box.nx, bx), up(box.ny, box.by), static_cast<std::size_t>(box.nz)),
-      cl::NDRange(bx, box.by, 1), kernel);
+  cq.launch(k, cl::NDRange(up(box.nx, bx), up(box.ny, box.by), static_cast<std::size_t>(box.nz)),
+            cl::NDRange(bx, box.by, 1), kernel);
 }
 
 /// Group kinds: shape.count groups of `threads` work-items, with `scratch`
@@ -154,20 +183,22 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   if (shape.empty()) return;
   auto& cl = opencl::device_of(d);
   const std::size_t local_bytes = scratch * sizeof(T);
-  if (scratch) {  // a shape set at launch: checked against the device
-    const auto most_items = cl.native().getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-    const auto most_bytes = cl.native().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-    if (threads < 1 || threads > most_items)
-      throw Error(std::string(kernel) + ": " + std::to_string(threads) + " work-items per group; " +
-                  d.id() + " allows 1 to " + std::to_string(most_items));
-    if (local_bytes > most_bytes)
-      throw Error(std::string(kernel) + ": " + format_bytes(local_bytes) +
-                  " of local memory per work-group; " + d.id() + " has " +
-                  format_bytes(most_bytes));
-  }
   cl::Kernel k =
       cl.kernel(program, kernel,
                 kernel_options<T>(cl, variants, shape.variant, threads * threads_y, occupancy));
+  if (scratch) {  // a shape set at launch: checked against the device and the kernel
+    const auto most_items = cl_kernel_items(k, cl, kernel);
+    const auto most_bytes = cl.native().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    if (threads * threads_y < 1 || threads * threads_y > most_items)
+      refuse_shape(shape.users_shape,
+                   std::string(kernel) + ": work-groups of " + std::to_string(threads) + " x " +
+                       std::to_string(threads_y) + " work-items; it can run 1 to " +
+                       std::to_string(most_items) + " on " + d.id());
+    if (local_bytes > most_bytes)
+      refuse_shape(shape.users_shape, std::string(kernel) + ": " + format_bytes(local_bytes) +
+                                          " of local memory per work-group; " + d.id() + " has " +
+                                          format_bytes(most_bytes));
+  }
   cl_set(k, 0, static_cast<cl_ulong>(shape.count));
   cl_uint next = 1;
   if (scratch) opencl::set_arg(k, next++, local_bytes, nullptr);
@@ -209,6 +240,9 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
                    OCC, VARIANTS)
 #define TS_OPENCL_group_sized(K, THREADS, OCC, VARIANTS) \
   TS_OPENCL_GROUPS(group_sized, K, ts_shape.threads, 1,  \
+                   ::tessera::launch::dynamic_scratch(#K, ts_shape), OCC, VARIANTS)
+#define TS_OPENCL_group_sized_xy(K, THREADS, OCC, VARIANTS)                 \
+  TS_OPENCL_GROUPS(group_sized_xy, K, ts_shape.threads, ts_shape.threads_y, \
                    ::tessera::launch::dynamic_scratch(#K, ts_shape), OCC, VARIANTS)
 #define TS_OPENCL_cells(K, THREADS, OCC, VARIANTS)                            \
   template <class ts_value>                                                   \

@@ -121,6 +121,22 @@ TS_FN void ts_swe_thesis_ghost_col(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
   Qy[hi] = -Qy[hi - 1];
 }
 
+/* The four corners of the frame as the row-then-column order leaves them,
+ * taken from the interior's corner cells directly (Z copied, both momenta
+ * negated): the frame kernels, whose work-items fill rows and columns at
+ * once, leave the corners to one of them and still give the sequential
+ * frame's bits. */
+TS_FN void ts_swe_thesis_ghost_corners(TS_GLOBAL ts_real* Z, TS_GLOBAL ts_real* Qx,
+                                       TS_GLOBAL ts_real* Qy, long nx, long ny, long w) {
+  const long corner[4] = {0, ny + 1, (nx + 1) * w, (nx + 1) * w + ny + 1};
+  const long inside[4] = {w + 1, w + ny, nx * w + 1, nx * w + ny};
+  for (int k = 0; k < 4; ++k) {
+    Z[corner[k]] = Z[inside[k]];
+    Qx[corner[k]] = -Qx[inside[k]];
+    Qy[corner[k]] = -Qy[inside[k]];
+  }
+}
+
 /* Interior cell (i, j) (1-based) with the reflective walls applied on the fly
  * instead of from a ghost frame: a missing neighbour takes the value the
  * frame would hold (Z and the tangential momentum copied, the normal one

@@ -1,0 +1,297 @@
+/* The shallow-water kernels (core/kernels/kernel_args.h): argument lists,
+ * bodies over the mathematics of swe_point.h, swe_hll_point.h, swe_tiles.h,
+ * swe_strip.h and swe_thesis_strip.h, and the module's kernel list, written
+ * once for the CPU, OpenCL (swe.cl) and CUDA (swe_cuda.cu). Which kernel a
+ * step runs and its launch shape: swe_kernels.hpp.
+ * Cells kernels run along j (contiguous) first: a cell (cj, ci) is column
+ * j = cj + 1 of row i = ci + 1 (thesis), and a thesis work-group "A x B"
+ * (A rows, B columns) is bx = B, by = A. */
+#include "swe_tiles.h"
+#include "swe_strip.h"
+#include "swe_thesis_strip.h"
+#include "core/kernels/load4.h"
+
+#ifndef TESSERA_SWE_KERNEL_LIST
+#define TESSERA_SWE_KERNEL_LIST
+#include "core/kernels/group_fold.h"
+#include "core/kernels/ieee_check.h"
+#include "swe_params.h"
+
+/* clang-format off */
+/* thesis model: one step's interior from (Zs, Xs, Ys) into (Zd, Xd, Yd); the
+ * racy in-place variants pass the same arrays (hence not restrict) */
+#define TS_SWE_THESIS_ARGS(V, IN, OUT)                                           \
+  V(TS_STRUCT(ts_swe_thesis), a) IN(ts_value, Zs, TS_ALIASED)                    \
+  IN(ts_value, Xs, TS_ALIASED) IN(ts_value, Ys, TS_ALIASED) OUT(ts_value, Zd)    \
+  OUT(ts_value, Xd) OUT(ts_value, Yd)
+/* thesis model: the ghost frame of (Z, X, Y) */
+#define TS_SWE_FRAME_ARGS(V, IN, OUT) \
+  V(TS_STRUCT(ts_swe_thesis), a) OUT(ts_value, Z) OUT(ts_value, X) OUT(ts_value, Y)
+/* physical model: the ghosts of (H, HU, HV) over the bed Z, and (once a
+ * step) the dt bookkeeping of the scalars sc and flags fl */
+#define TS_ARGS_phys_frame(V, IN, OUT)                                            \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU) \
+  OUT(ts_value, HV) OUT(ts_value, sc) OUT(ts_uint, fl)
+/* physical model, first order: (H, HU, HV) -> (Hd, HUd, HVd) with dt sc[0];
+ * the wave-rate maximum and the first bad cell folded into fl */
+#define TS_ARGS_phys_strip(V, IN, OUT)                                                 \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)        \
+  IN(ts_value, HV) OUT(ts_value, Hd) OUT(ts_value, HUd) OUT(ts_value, HVd)             \
+  IN(ts_value, sc) OUT(ts_uint, fl)
+/* the same, y-faces handed over in local memory; plain loads (restrict made
+ * CUDA take the non-coherent path, 4% slower on an H100: docs/swe-history.md) */
+#define TS_ARGS_phys_strip_shared(V, IN, OUT)                                          \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
+  IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
+  OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
+/* physical model, second order: RK2 stage p.stage, base (BH, BHU, BHV) */
+#define TS_ARGS_phys_rk_stage(V, IN, OUT)                                                   \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, BH, TS_ALIASED)  \
+  IN(ts_value, BHU, TS_ALIASED) IN(ts_value, BHV, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
+  IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)            \
+  OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
+/* the self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
+ * (ieee_check.h) added to counts[4] */
+#define TS_ARGS_ieee_count(V, IN, OUT) V(ts_size, first) V(ts_size, count) OUT(ts_uint, counts)
+/* clang-format on */
+
+#define TS_ARGS_thesis_global(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_walls(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_simd4(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_rows(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_tile_halo(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_tile_edge(V, IN, OUT) TS_SWE_THESIS_ARGS(V, IN, OUT)
+/* strip-walls runs ping-pong only: restrict */
+#define TS_ARGS_thesis_strip(V, IN, OUT) \
+  V(TS_STRUCT(ts_swe_thesis), a)         \
+  IN(ts_value, Zs)                       \
+  IN(ts_value, Xs) IN(ts_value, Ys) OUT(ts_value, Zd) OUT(ts_value, Xd) OUT(ts_value, Yd)
+#define TS_ARGS_thesis_frame(V, IN, OUT) TS_SWE_FRAME_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_frame_rows4(V, IN, OUT) TS_SWE_FRAME_ARGS(V, IN, OUT)
+#define TS_ARGS_thesis_frame_cols(V, IN, OUT) TS_SWE_FRAME_ARGS(V, IN, OUT)
+
+/* work-items of the shared-face update: 256 in single precision, 128 in
+ * double (swe_hll_consts.h) */
+#define TS_SWE_SHARED_THREADS \
+  (sizeof(ts_value) == 4 ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D)
+/* its local memory: two buffers of 8 values per work-item, then the fold */
+#define TS_SWE_SHARED_XCH (2 * 8 * TS_SWE_SHARED_THREADS)
+
+/* The list (kernel_args.h). Cells kernels without bounds (threads 0,
+ * occupancy 0), as their CUDA forms always were; the shared-face update
+ * bounded for 4 blocks an SM on CUDA (every other count measured slower,
+ * docs/swe-history.md). */
+#define TS_SWE_KERNELS(X)                                                                      \
+  X(cells, thesis_global, 0, 0, 0, TS_NO_VARIANTS)                                             \
+  X(cells, thesis_walls, 0, 0, 0, TS_NO_VARIANTS)                                              \
+  X(cells, thesis_simd4, 0, 0, 0, TS_NO_VARIANTS)                                              \
+  X(cells, thesis_rows, 0, 0, 0, TS_NO_VARIANTS)                                               \
+  X(group_sized_xy, thesis_tile_halo, 0, 0, 0, TS_NO_VARIANTS)                                 \
+  X(group_sized_xy, thesis_tile_edge, 0, 0, 0, TS_NO_VARIANTS)                                 \
+  X(group, thesis_strip, TS_SWE_BLOCK, 2 * 5 * TS_SWE_BLOCK, 0, TS_NO_VARIANTS)                \
+  X(cells, thesis_frame, 0, 0, 0, TS_NO_VARIANTS)                                              \
+  X(cells, thesis_frame_rows4, 0, 0, 0, TS_NO_VARIANTS)                                        \
+  X(cells, thesis_frame_cols, 0, 0, 0, TS_NO_VARIANTS)                                         \
+  X(cells, phys_frame, 0, 0, 0, TS_NO_VARIANTS)                                                \
+  X(group, phys_strip, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)         \
+  X(group, phys_strip_shared, TS_SWE_SHARED_THREADS,                                           \
+    TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_NO_VARIANTS) \
+  X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)      \
+  X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
+
+/* The wave-rate maximum (when `rate`) and the first bad cell of a group,
+ * folded into the flags with one atomic each. */
+TS_FN void ts_swe_fold_flags(ts_group g, ts_uint rmax, ts_uint bad, int rate, TS_LOCAL ts_uint* s,
+                             TS_GLOBAL ts_uint* fl) {
+  ts_group_max_min(g, &rmax, &bad, s);
+  if (g.lid == 0) {
+    if (rate) ts_atomic_max_uint(&fl[fl[TS_SWE_STEPS] & 1u], rmax);
+    if (bad != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
+      ts_atomic_min_uint(&fl[TS_SWE_BAD_CELL], bad);
+  }
+}
+#endif
+
+/* ---- thesis model ---- */
+
+TS_CELL(thesis_global, cj, ci, ck) {
+  const long i = ci + 1, j = cj + 1, c = i * a.w + j;
+  ts_real z, qx, qy;
+  (void)ck;
+  ts_swe_thesis_at(Zs, Xs, Ys, c, a.w, a.k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
+/* the walled stencil: no ghost frame read */
+TS_CELL(thesis_walls, cj, ci, ck) {
+  const long i = ci + 1, j = cj + 1, c = i * a.w + j;
+  ts_real z, qx, qy;
+  (void)ck;
+  ts_swe_thesis_at_walls(Zs, Xs, Ys, i, j, a.nx, a.ny, a.w, a.k, &z, &qx, &qy);
+  Zd[c] = z;
+  Xd[c] = qx;
+  Yd[c] = qy;
+}
+
+/* V6 (thesis §4.5.5): cell (q, ci) computes cells 4q .. 4q+3 of row ci + 1
+ * from 4-vector loads (rows padded to a multiple of 4), the lanes by
+ * ts_swe_thesis_simd4; a vector wholly inside the interior is stored as
+ * one, an edge vector lane by lane. */
+TS_CELL(thesis_simd4, q, ci, ck) {
+  const long c = (ci + 1) * a.w + 4 * q;
+  ts_real zr[12], xr[12], yr[12], zn[4], xn[4], yn[4], zs[4], xs[4], ys[4], z4[4], x4[4], y4[4];
+  (void)ck;
+  for (int v = 0; v < 3; ++v) {
+    ts_load4(Zs + c + 4 * (v - 1), zr + 4 * v);
+    ts_load4(Xs + c + 4 * (v - 1), xr + 4 * v);
+    ts_load4(Ys + c + 4 * (v - 1), yr + 4 * v);
+  }
+  ts_load4(Zs + c + a.w, zn);
+  ts_load4(Xs + c + a.w, xn);
+  ts_load4(Ys + c + a.w, yn);
+  ts_load4(Zs + c - a.w, zs);
+  ts_load4(Xs + c - a.w, xs);
+  ts_load4(Ys + c - a.w, ys);
+  const int mask =
+      ts_swe_thesis_simd4(a.k, zr, xr, yr, zn, xn, yn, zs, xs, ys, 4 * q, a.ny, z4, x4, y4);
+  ts_store4_lanes(Zd + c, z4, mask);
+  ts_store4_lanes(Xd + c, x4, mask);
+  ts_store4_lanes(Yd + c, y4, mask);
+}
+
+/* V7: one work-item per compute unit (a.rows of them), each a slice of rows */
+TS_CELL(thesis_rows, t, cu, ck) {
+  (void)cu, (void)ck;
+  ts_swe_thesis_rows(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, a.k, t, a.rows);
+}
+
+/* V2b (Listing 4.1) and V2a: tiles of the launch's group shape over the whole
+ * frame (the thesis's rounded-up global size), three fields in the scratch */
+TS_GROUP(thesis_tile_halo, g, s) {
+  const int l1 = (int)g.sx, l0 = (int)g.sy, tile = (l0 + 2) * (l1 + 2);
+  ts_swe_thesis_tile_halo(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, a.k, (long)g.id_y * l0 + g.ly,
+                          (long)g.id * l1 + g.lx, (int)g.ly, (int)g.lx, l0, l1, s, s + tile,
+                          s + 2 * tile);
+}
+
+TS_GROUP(thesis_tile_edge, g, s) {
+  const int l1 = (int)g.sx, l0 = (int)g.sy, tile = l0 * l1;
+  ts_swe_thesis_tile_edge(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, a.k, (long)g.id_y * l0 + g.ly,
+                          (long)g.id * l1 + g.lx, (int)g.ly, (int)g.lx, l0, l1, s, s + tile,
+                          s + 2 * tile);
+}
+
+/* strip-walls: groups of TS_SWE_BLOCK items overlapping by two columns, each
+ * a strip of a.rows rows */
+TS_GROUP(thesis_strip, g, s) {
+  const int t = (int)g.lid;
+  const long j = (long)g.id * (TS_SWE_BLOCK - 2) + t, i0 = 1 + (long)g.id_y * a.rows;
+  const long i1 = i0 + a.rows < a.nx + 1 ? i0 + a.rows : a.nx + 1;
+  ts_swe_thesis_strip(Zs, Xs, Ys, Zd, Xd, Yd, a.nx, a.ny, a.w, a.k, j, i0, i1, t, TS_SWE_BLOCK, s);
+}
+
+/* copyrow / copycolumn of the thesis fused into one launch: work-item t
+ * fills the ghost rows at interior column t+1 and the ghost columns at
+ * interior row t+1, work-item 0 the four corners (which the 5-point stencil
+ * never reads, but a checkpoint holds) from the interior, so no two
+ * work-items touch the same cell. */
+TS_CELL(thesis_frame, t, cu, ck) {
+  (void)cu, (void)ck;
+  if (t < a.ny) ts_swe_thesis_ghost_row(Z, X, Y, a.nx, a.w, t + 1);
+  if (t < a.nx) ts_swe_thesis_ghost_col(Z, X, Y, a.ny, a.w, t + 1);
+  if (t == 0) ts_swe_thesis_ghost_corners(Z, X, Y, a.nx, a.ny, a.w);
+}
+
+/* V1f4 (thesis §4.5.5): item q copies columns 4q..4q+3 of both ghost rows as
+ * one 4-vector each (rows padded to a multiple of 4), the momentum normal to
+ * the wall negated; the columns follow in thesis_frame_cols */
+TS_FN void ts_swe_copy4(TS_GLOBAL const ts_real* from, TS_GLOBAL ts_real* to, int negate) {
+  ts_real v[4];
+  ts_load4(from, v);
+  if (negate)
+    for (int l = 0; l < 4; ++l) v[l] = -v[l];
+  ts_store4(to, v);
+}
+TS_CELL(thesis_frame_rows4, q, cu, ck) {
+  const long lo = 4 * q, hi = (a.nx + 1) * a.w + 4 * q;
+  (void)cu, (void)ck;
+  ts_swe_copy4(Z + lo + a.w, Z + lo, 0);
+  ts_swe_copy4(Z + hi - a.w, Z + hi, 0);
+  ts_swe_copy4(X + lo + a.w, X + lo, 1);
+  ts_swe_copy4(X + hi - a.w, X + hi, 1);
+  ts_swe_copy4(Y + lo + a.w, Y + lo, 0);
+  ts_swe_copy4(Y + hi - a.w, Y + hi, 0);
+}
+TS_CELL(thesis_frame_cols, t, cu, ck) {
+  (void)cu, (void)ck;
+  ts_swe_thesis_ghost_col(Z, X, Y, a.ny, a.w, t + 1);
+  if (t == 0) ts_swe_thesis_ghost_corners(Z, X, Y, a.nx, a.ny, a.w);
+}
+
+/* ---- physical model ---- */
+
+/* work-item t: the ghosts along x at interior row t and along y at interior
+ * column t; the first also the dt bookkeeping */
+TS_CELL(phys_frame, t, cu, ck) {
+  (void)cu, (void)ck;
+  if (t < p.ny) ts_swe_ghosts_x(p.bc[0], p.bc[1], p.bv[0], p.bv[1], H, HU, HV, Z, p.nx, p.w, t);
+  if (t < p.nx) ts_swe_ghosts_y(p.bc[2], p.bc[3], p.bv[2], p.bv[3], H, HU, HV, Z, p.ny, p.w, t);
+  if (t == 0 && p.bookkeeping) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt);
+}
+
+/* one column per work-item over a strip of p.strip rows */
+TS_GROUP(phys_strip, g, s) {
+  const long j = (long)g.id * TS_SWE_BLOCK + g.lid, i0 = (long)g.id_y * p.strip;
+  const long i1 = i0 + p.strip < p.nx ? i0 + p.strip : p.nx;
+  ts_uint rmax = 0u, bad = TS_SWE_NONE;
+  if (j < p.ny)
+    ts_swe_strip1(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, p.nx, p.ny, p.w,
+                  j, i0, i1, &rmax, &bad);
+  ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)s, fl);
+}
+
+/* one column per work-item, y-faces handed over in local memory; groups
+ * overlap by two columns (their edge items own no cell) */
+TS_GROUP(phys_strip_shared, g, s) {
+  const int t = (int)g.lid, nt = TS_SWE_SHARED_THREADS;
+  const long j = (long)g.id * (nt - 2) + t - 1, i0 = (long)g.id_y * p.strip;
+  const long i1 = i0 + p.strip < p.nx ? i0 + p.strip : p.nx;
+  ts_uint rmax = 0u, bad = TS_SWE_NONE;
+  ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, p.nx, p.ny,
+                      p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
+  ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)(s + TS_SWE_SHARED_XCH), fl);
+}
+
+/* one cell per work-item: column j of row g.id_y */
+TS_GROUP(phys_rk_stage, g, s) {
+  const long j = (long)g.id * TS_SWE_BLOCK + g.lid, i = (long)g.id_y;
+  ts_uint rmax = 0u, bad = TS_SWE_NONE;
+  if (j < p.ny) {
+    const long c = (i + 2) * p.w + j + 2;
+    ts_real h, hu, hv;
+    if (ts_swe_stage(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], p.stage, BH, BHU, BHV, H, HU, HV, Z, c,
+                     p.w, &h, &hu, &hv))
+      bad = (ts_uint)(i * p.ny + j);
+    Hd[c] = h;
+    HUd[c] = hu;
+    HVd[c] = hv;
+    rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h, hu, hv));
+  }
+  ts_swe_fold_flags(g, rmax, bad, p.stage == 1, (TS_LOCAL ts_uint*)s, fl);
+}
+
+/* a grid-stride loop over the samples, then one atomic per count and item */
+TS_GROUP(ieee_count, g, s) {
+  unsigned int c[4] = {0u, 0u, 0u, 0u};
+  (void)s;
+  for (ts_size x = g.id * g.size + g.lid; x < count; x += g.count * g.size) {
+#if defined(TS_DOUBLE)
+    ts_ieee_check_d(ts_ieee_sample_d(first + x), c);
+#else
+    ts_ieee_check_f(ts_ieee_sample_f(first + x), c);
+#endif
+  }
+  for (int k = 0; k < 4; ++k) ts_atomic_add_uint(&counts[k], c[k]);
+}

@@ -1,0 +1,28 @@
+/* The scalars of the shallow-water kernels, one parameter struct per model
+ * (core/kernels/kernel_args.h; guarded, included at file scope). */
+#ifndef TESSERA_SWE_PARAMS_H
+#define TESSERA_SWE_PARAMS_H
+#include "core/kernels/kernel_args.h"
+
+/* The thesis model: nx x ny interior cells in rows of w values (one ghost
+ * frame), k = dt / (2 dx); rows: the rows of a strip (thesis_strip) or the
+ * work-items of V7 (thesis_rows). */
+TS_PARAMS_STRUCT(ts_swe_thesis) {
+  long nx, ny, w, rows;
+  ts_real k;
+};
+
+/* The physical model: nx x ny interior cells in rows of w values (two ghost
+ * layers), rows of a strip; gravity, dry depth, spacings, Manning n, CFL
+ * number and fixed dt; per side (x_lo, x_hi, y_lo, y_hi) the boundary
+ * values and kinds; rows prefetched ahead, the RK2 stage, and whether the
+ * ghost launch also does the dt bookkeeping. */
+TS_PARAMS_STRUCT(ts_swe_phys) {
+  long nx, ny, w, strip;
+  ts_real g, hdry, dx, dy, n, cfl, fixed_dt;
+  ts_real bv[4];
+  int bc[4];
+  int pf, stage, bookkeeping;
+};
+
+#endif /* TESSERA_SWE_PARAMS_H */
