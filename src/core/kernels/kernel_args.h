@@ -130,16 +130,27 @@ typedef struct {
 #define TS_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_P_IN, TS_P_OUT)
 #define TS_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_P_IN_NAME, TS_P_NAME)
 
-/* An OpenCL __kernel wrapper takes each array as its buffer and an offset in
- * elements (an array may be a tile of a larger buffer: launch::In, Out),
- * and hands the kernel's body the array from there. */
-#define TS_CL_P_IN(elem, ...) TS_IN_ARGS(TS_CL_P_IN_, elem, __VA_ARGS__)
+/* An OpenCL __kernel wrapper takes each array as its buffer and hands the
+ * kernel's body the array. A launch whose arrays include a tile of a larger
+ * buffer (launch::In, Out from an offset) builds the program with
+ * -DTS_CL_OFFSETS=1: then each array also takes its offset in elements, and
+ * the body gets the array from there. Other launches go without: an offset
+ * costs every work-item a parameter load and a 64-bit address add per array
+ * (8% of the thesis stencil's time on NVIDIA's OpenCL). */
+#if defined(TS_CL_OFFSETS)
 #define TS_CL_P_IN_(elem, name, qualifier) \
   , TS_GLOBAL const elem *qualifier name##_base, ulong name##_off
 #define TS_CL_P_OUT(elem, name) , TS_GLOBAL elem *name##_base, ulong name##_off
 #define TS_CL_P_FROM(elem, name) , name##_base + name##_off
-#define TS_CL_P_IN_FROM(elem, ...) TS_IN_ARGS(TS_CL_P_IN_FROM_, elem, __VA_ARGS__)
 #define TS_CL_P_IN_FROM_(elem, name, qualifier) , name##_base + name##_off
+#else
+#define TS_CL_P_IN_(elem, name, qualifier) , TS_GLOBAL const elem* qualifier name##_base
+#define TS_CL_P_OUT(elem, name) , TS_GLOBAL elem* name##_base
+#define TS_CL_P_FROM(elem, name) , name##_base
+#define TS_CL_P_IN_FROM_(elem, name, qualifier) , name##_base
+#endif
+#define TS_CL_P_IN(elem, ...) TS_IN_ARGS(TS_CL_P_IN_, elem, __VA_ARGS__)
+#define TS_CL_P_IN_FROM(elem, ...) TS_IN_ARGS(TS_CL_P_IN_FROM_, elem, __VA_ARGS__)
 #define TS_CL_PARAMS(K) TS_ARGS_##K(TS_P_VALUE, TS_CL_P_IN, TS_CL_P_OUT)
 #define TS_CL_NAMES(K) TS_ARGS_##K(TS_P_NAME, TS_CL_P_IN_FROM, TS_CL_P_FROM)
 
@@ -246,9 +257,10 @@ struct ts_any_variant {
   ts_g.sy = (ts_uint)get_local_size(1);        \
   ts_g.variant = TS_VARIANT;                   \
   K##_group(ts_g, ts_scratch TS_CL_NAMES(K));
-#define TS_CL_GROUP_BODY(K)                                                  \
-  TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), 0, (ts_uint)get_local_id(0), \
-                   (ts_uint)get_local_size(0))
+/* SIZE: the group's work-items, a constant where the list fixes it (loops
+ * over the group unroll) */
+#define TS_CL_GROUP_BODY(K, SIZE) \
+  TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), 0, (ts_uint)get_local_id(0), (ts_uint)(SIZE))
 /* A kernel of WX x WY work-items per group with a static scratch array. */
 #define TS_CL_STATIC_GROUP(K, WX, WY, SCRATCH, CALL)                                             \
   __kernel __attribute__((reqd_work_group_size(WX, WY, 1))) void K(ulong ts_n TS_CL_PARAMS(K)) { \
@@ -256,7 +268,7 @@ struct ts_any_variant {
     CALL                                                                                         \
   }
 #define TS_CL_group(K, THREADS, SCRATCH) \
-  TS_CL_STATIC_GROUP(K, THREADS, 1, SCRATCH, TS_CL_GROUP_BODY(K))
+  TS_CL_STATIC_GROUP(K, THREADS, 1, SCRATCH, TS_CL_GROUP_BODY(K, THREADS))
 #define TS_CL_group_xy(K, THREADS, SCRATCH)                                   \
   TS_CL_STATIC_GROUP(                                                         \
       K, TS_XY_X(THREADS), TS_XY_Y(THREADS), SCRATCH,                         \
@@ -265,10 +277,12 @@ struct ts_any_variant {
 #define TS_CL_group_dynamic(K, THREADS, SCRATCH)                        \
   __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void K( \
       ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) {       \
-    TS_CL_GROUP_BODY(K)                                                 \
+    TS_CL_GROUP_BODY(K, THREADS)                                        \
   }
-#define TS_CL_group_sized(K, THREADS, SCRATCH) \
-  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { TS_CL_GROUP_BODY(K) }
+#define TS_CL_group_sized(K, THREADS, SCRATCH)                                \
+  __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { \
+    TS_CL_GROUP_BODY(K, get_local_size(0))                                    \
+  }
 #define TS_CL_group_sized_xy(K, THREADS, SCRATCH)                             \
   __kernel void K(ulong ts_n, __local ts_value* ts_scratch TS_CL_PARAMS(K)) { \
     TS_CL_GROUP_CALL(K, (ts_uint)get_local_id(0), (ts_uint)get_local_id(1),   \

@@ -213,10 +213,10 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
 // in the kernel (a constant where the list fixes it), BLOCK the block of a
 // launch (dim3), SHARED_BYTES its dynamic shared memory, LY the work-item's
 // y in its group (0 for 1D groups: no register spent on threadIdx.y).
-#define TS_CUDA_GROUP_KERNEL(kind, K, BOUND, OCC, VARIANTS, SCRATCH_DECL, SIZE, SX, SY, BLOCK, \
+#define TS_CUDA_GROUP_KERNEL(kind, K, BOUNDS, VARIANTS, SCRATCH_DECL, SIZE, SX, SY, BLOCK,     \
                              SHARED_BYTES, LY)                                                 \
   template <class ts_value, int ts_variant>                                                    \
-  __global__ void __launch_bounds__(BOUND, OCC) K##_kernel(ts_size ts_n TS_PARAMS(K)) {        \
+  __global__ void BOUNDS K##_kernel(ts_size ts_n TS_PARAMS(K)) {                               \
     SCRATCH_DECL                                                                               \
     ts_group ts_g;                                                                             \
     ts_g.id = blockIdx.x;                                                                      \
@@ -246,13 +246,13 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
   TS_INSTANTIATE_LAUNCHER(::tessera::CudaTag, kind, K)
 
 #define TS_CUDA_STATIC_SCRATCH(SCRATCH) __shared__ __align__(16) ts_value ts_scratch[SCRATCH];
-#define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                                          \
-  TS_CUDA_GROUP_KERNEL(group, K, THREADS, OCC, VARIANTS, TS_CUDA_STATIC_SCRATCH(SCRATCH), THREADS, \
-                       THREADS, 1, dim3(THREADS), 0, 0)
-#define TS_CUDA_group_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                                 \
-  TS_CUDA_GROUP_KERNEL(group_xy, K, TS_XY_X(THREADS) * TS_XY_Y(THREADS), OCC, VARIANTS,      \
-                       TS_CUDA_STATIC_SCRATCH(SCRATCH), TS_XY_X(THREADS) * TS_XY_Y(THREADS), \
-                       TS_XY_X(THREADS), TS_XY_Y(THREADS),                                   \
+#define TS_CUDA_group(K, THREADS, SCRATCH, OCC, VARIANTS)                   \
+  TS_CUDA_GROUP_KERNEL(group, K, __launch_bounds__(THREADS, OCC), VARIANTS, \
+                       TS_CUDA_STATIC_SCRATCH(SCRATCH), THREADS, THREADS, 1, dim3(THREADS), 0, 0)
+#define TS_CUDA_group_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                                     \
+  TS_CUDA_GROUP_KERNEL(group_xy, K, __launch_bounds__(TS_XY_X(THREADS) * TS_XY_Y(THREADS), OCC), \
+                       VARIANTS, TS_CUDA_STATIC_SCRATCH(SCRATCH),                                \
+                       TS_XY_X(THREADS) * TS_XY_Y(THREADS), TS_XY_X(THREADS), TS_XY_Y(THREADS),  \
                        dim3(TS_XY_X(THREADS), TS_XY_Y(THREADS)), 0, threadIdx.y)
 
 // Dynamic shared memory is declared as bytes: the instantiations for every
@@ -262,14 +262,19 @@ void cuda_cells_launch(Queue& q, const char* kernel, const Cells& box, unsigned 
   ts_value* ts_scratch = reinterpret_cast<ts_value*>(ts_dynamic_shared);
 #define TS_CUDA_DYNAMIC_BYTES(K) \
   ::tessera::launch::dynamic_scratch(#K, ts_shape) * sizeof(ts_device_value)
-#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
-  TS_CUDA_GROUP_KERNEL(group_dynamic, K, THREADS, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, THREADS, \
-                       THREADS, 1, dim3(THREADS), TS_CUDA_DYNAMIC_BYTES(K), 0)
-#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                  \
-  TS_CUDA_GROUP_KERNEL(group_sized, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, \
-                       blockDim.x, 1, dim3(ts_shape.threads), TS_CUDA_DYNAMIC_BYTES(K), 0)
+#define TS_CUDA_group_dynamic(K, THREADS, SCRATCH, OCC, VARIANTS)                   \
+  TS_CUDA_GROUP_KERNEL(group_dynamic, K, __launch_bounds__(THREADS, OCC), VARIANTS, \
+                       TS_CUDA_DYNAMIC_SCRATCH, THREADS, THREADS, 1, dim3(THREADS), \
+                       TS_CUDA_DYNAMIC_BYTES(K), 0)
+#define TS_CUDA_group_sized(K, THREADS, SCRATCH, OCC, VARIANTS)                                    \
+  TS_CUDA_GROUP_KERNEL(group_sized, K, __launch_bounds__(1024, OCC), VARIANTS,                     \
+                       TS_CUDA_DYNAMIC_SCRATCH, blockDim.x, blockDim.x, 1, dim3(ts_shape.threads), \
+                       TS_CUDA_DYNAMIC_BYTES(K), 0)
+// A group_sized_xy kernel's shape is the user's: no bound (nvcc's own
+// register choice; a bound of 1024 took the thesis tile from 46 to 50
+// registers, a block of 256 threads fewer per SM), so no occupancy either.
 #define TS_CUDA_group_sized_xy(K, THREADS, SCRATCH, OCC, VARIANTS)                           \
-  TS_CUDA_GROUP_KERNEL(group_sized_xy, K, 1024, OCC, VARIANTS, TS_CUDA_DYNAMIC_SCRATCH,      \
+  TS_CUDA_GROUP_KERNEL(group_sized_xy, K, , VARIANTS, TS_CUDA_DYNAMIC_SCRATCH,               \
                        blockDim.x* blockDim.y, blockDim.x, blockDim.y,                       \
                        dim3(ts_shape.threads, ts_shape.threads_y), TS_CUDA_DYNAMIC_BYTES(K), \
                        threadIdx.y)

@@ -52,44 +52,57 @@ std::string precision_options() {
   return "-cl-fp32-correctly-rounded-divide-sqrt " + precision_defines<T>();
 }
 
+/// Whether any array of a launch starts at an offset into its buffer: its
+/// program is then built with -DTS_CL_OFFSETS=1 (kernel_args.h).
+inline bool cl_has_offset() { return false; }
+template <class A, class... Rest>
+bool cl_has_offset(const A& a, const Rest&... rest) {
+  if constexpr (requires { a.offset; })
+    if (a.offset != 0) return true;
+  return cl_has_offset(rest...);
+}
+
 /// Sets the kernel arguments of one list entry from `index` on and says how
-/// many: an array is its buffer and its offset (kernel_args.h's
-/// TS_CL_PARAMS), a value itself.
+/// many: an array is its buffer (and, with `offsets`, its offset:
+/// kernel_args.h's TS_CL_PARAMS), a value itself.
 template <class T, class Handle>
-cl_uint cl_set_array(const cl::Kernel& k, cl_uint index, const ArrayArg<T, Handle>& a) {
+cl_uint cl_set_array(const cl::Kernel& k, cl_uint index, const ArrayArg<T, Handle>& a,
+                     bool offsets) {
   const cl_mem m = opencl::mem(const_cast<void*>(static_cast<const void*>(a.handle)));
   const cl_ulong offset = a.offset;
   opencl::set_arg(k, index, sizeof(m), &m);
-  opencl::set_arg(k, index + 1, sizeof(offset), &offset);
-  return 2;
+  if (offsets) opencl::set_arg(k, index + 1, sizeof(offset), &offset);
+  return offsets ? 2 : 1;
 }
 template <class T>
-cl_uint cl_set(const cl::Kernel& k, cl_uint index, const In<T>& a) {
-  return cl_set_array(k, index, a);
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const In<T>& a, bool offsets) {
+  return cl_set_array(k, index, a, offsets);
 }
 template <class T>
-cl_uint cl_set(const cl::Kernel& k, cl_uint index, const Out<T>& a) {
-  return cl_set_array(k, index, a);
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const Out<T>& a, bool offsets) {
+  return cl_set_array(k, index, a, offsets);
 }
 template <class V>
-cl_uint cl_set(const cl::Kernel& k, cl_uint index, const V& v) {
+cl_uint cl_set(const cl::Kernel& k, cl_uint index, const V& v, bool = false) {
   static_assert(std::is_trivially_copyable_v<V>, "an OpenCL kernel value must be plain data");
   opencl::set_arg(k, index, sizeof(V), &v);
   return 1;
 }
 
 template <class... A>
-void cl_set_all(const cl::Kernel& k, cl_uint first, const A&... args) {
+void cl_set_all(const cl::Kernel& k, cl_uint first, bool offsets, const A&... args) {
   cl_uint i = first;
-  ((i += cl_set(k, i, args)), ...);
+  ((i += cl_set(k, i, args, offsets)), ...);
 }
 
-/// The options every program gets on device `cl`: precision, and on
-/// NVIDIA's OpenCL -DTS_NV_PTX=1 (inline PTX, as CUDA compiles:
-/// core/kernels/ieee_fast.h).
+/// The options every program gets on device `cl`: precision, on NVIDIA's
+/// OpenCL -DTS_NV_PTX=1 (inline PTX, as CUDA compiles:
+/// core/kernels/ieee_fast.h), and where a launch's arrays start at offsets
+/// -DTS_CL_OFFSETS=1.
 template <class T>
-std::string device_options(const opencl::ClDevice& cl) {
-  return precision_options<T>() + (cl.has_nv_compiler_options() ? " -DTS_NV_PTX=1" : "");
+std::string device_options(const opencl::ClDevice& cl, bool offsets) {
+  return precision_options<T>() + (cl.has_nv_compiler_options() ? " -DTS_NV_PTX=1" : "") +
+         (offsets ? " -DTS_CL_OFFSETS=1" : "");
 }
 
 /// Kinds each (grid-stride) and each_one (one work-item per item): n items.
@@ -99,8 +112,9 @@ void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool
   Device& d = device_of(kernel, args...);
   if (n == 0) return;
   auto& cl = opencl::device_of(d);
-  cl::Kernel k = cl.kernel(program, kernel, device_options<T>(cl));
-  cl_set_all(k, 0, static_cast<cl_ulong>(n), args...);
+  const bool offsets = cl_has_offset(args...);
+  cl::Kernel k = cl.kernel(program, kernel, device_options<T>(cl, offsets));
+  cl_set_all(k, 0, offsets, static_cast<cl_ulong>(n), args...);
   const ts_size groups = (n + kClItemGroup - 1) / kClItemGroup;
   const std::size_t items = (grid_stride ? grid_stride_groups(d, groups) : groups) * kClItemGroup;
   opencl::queue_of(q).launch(k, cl::NDRange(items), cl::NDRange(kClItemGroup), kernel);
@@ -111,8 +125,8 @@ void cl_items(Queue& q, const char* program, const char* kernel, ts_size n, bool
 /// per compute unit (as `__launch_bounds__` gives CUDA the same kernel).
 template <class T>
 std::string kernel_options(const opencl::ClDevice& cl, bool variants, int variant,
-                           std::size_t threads, int occupancy) {
-  std::string options = device_options<T>(cl);
+                           std::size_t threads, int occupancy, bool offsets) {
+  std::string options = device_options<T>(cl, offsets);
   if (variants) options += " -DTS_VARIANT=" + std::to_string(variant);
   if (occupancy > 0 && cl.has_nv_compiler_options())
     options += " -cl-nv-maxrregcount=" +
@@ -144,9 +158,11 @@ void cl_cells(Queue& q, const char* program, const char* kernel, const Cells& bo
   Device& d = device_of(kernel, args...);
   if (box.empty()) return;
   auto& cl = opencl::device_of(d);
-  cl::Kernel k = cl.kernel(
-      program, kernel, kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy));
-  cl_set_all(k, 0, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
+  const bool offsets = cl_has_offset(args...);
+  cl::Kernel k =
+      cl.kernel(program, kernel,
+                kernel_options<T>(cl, variants, box.variant, box.bx * box.by, occupancy, offsets));
+  cl_set_all(k, 0, offsets, static_cast<cl_long>(box.nx), static_cast<cl_long>(box.ny),
              static_cast<cl_long>(box.nz), args...);
   auto& cq = opencl::queue_of(q);
   if (box.driver_group) {
@@ -183,9 +199,9 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   if (shape.empty()) return;
   auto& cl = opencl::device_of(d);
   const std::size_t local_bytes = scratch * sizeof(T);
-  cl::Kernel k =
-      cl.kernel(program, kernel,
-                kernel_options<T>(cl, variants, shape.variant, threads * threads_y, occupancy));
+  cl::Kernel k = cl.kernel(program, kernel,
+                           kernel_options<T>(cl, variants, shape.variant, threads * threads_y,
+                                             occupancy, cl_has_offset(args...)));
   if (scratch) {  // a shape set at launch: checked against the device and the kernel
     const auto most_items = cl_kernel_items(k, cl, kernel);
     const auto most_bytes = cl.native().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
@@ -202,7 +218,7 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   cl_set(k, 0, static_cast<cl_ulong>(shape.count));
   cl_uint next = 1;
   if (scratch) opencl::set_arg(k, next++, local_bytes, nullptr);
-  cl_set_all(k, next, args...);
+  cl_set_all(k, next, cl_has_offset(args...), args...);
   opencl::queue_of(q).launch(
       k, cl::NDRange(shape.count * threads, shape.count_y * threads_y, shape.count_z),
       cl::NDRange(threads, threads_y, 1), kernel);

@@ -33,13 +33,14 @@
   V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU) \
   OUT(ts_value, HV) OUT(ts_value, sc) OUT(ts_uint, fl)
 /* physical model, first order: (H, HU, HV) -> (Hd, HUd, HVd) with dt sc[0];
- * the wave-rate maximum and the first bad cell folded into fl */
+ * the wave-rate maximum and the first bad cell folded into fl. Plain loads
+ * (restrict: the non-coherent path, 20% slower on NVIDIA's OpenCL, 4% for
+ * the shared-face update on CUDA, H100: docs/swe-history.md) */
 #define TS_ARGS_phys_strip(V, IN, OUT)                                                 \
-  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)        \
-  IN(ts_value, HV) OUT(ts_value, Hd) OUT(ts_value, HUd) OUT(ts_value, HVd)             \
-  IN(ts_value, sc) OUT(ts_uint, fl)
-/* the same, y-faces handed over in local memory; plain loads (restrict made
- * CUDA take the non-coherent path, 4% slower on an H100: docs/swe-history.md) */
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
+  IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
+  OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
+/* the same, y-faces handed over in local memory */
 #define TS_ARGS_phys_strip_shared(V, IN, OUT)                                          \
   V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
