@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "swe/kernels/swe_kernels.hpp"
 #include "swe/thesis.hpp"
 #include "test_support.hpp"
 
@@ -150,6 +151,60 @@ TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseDouble) {
 }
 TEST_P(SweThesisDevice, EveryVariantMatchesTheReferenceBitwiseFloat) {
   check_variants<float>(GetParam());
+}
+
+// The frame kernels fill every ghost cell, the four corners too, with the
+// bits of the sequential frame (thesis_fill_ghosts): fused rows and columns,
+// or V1f4's rows of 4-vectors (w = 24, a multiple of 4) then the columns.
+TEST_P(SweThesisDevice, FrameKernelsEqualTheSequentialFrame) {
+  auto dev = open_device(GetParam());
+  for (const bool vector_rows : {false, true}) {
+    ThesisState<float> s = random_state<float>(13, 22, 9);
+    Fields<float> f;
+    for (auto [b, v] : {std::pair{&f.z, &s.z}, {&f.qx, &s.qx}, {&f.qy, &s.qy}}) {
+      *b = Buffer<float>(dev, v->size());
+      b->copy_from_host(*v);
+    }
+    dispatch(*dev,
+             [&](auto tag) { kernels::thesis_ghosts(tag, dev->queue(), s.grid, f, vector_rows); });
+    thesis_fill_ghosts(s);
+    long bad = 0;
+    for (auto [b, v] : {std::pair{&f.z, &s.z}, {&f.qx, &s.qx}, {&f.qy, &s.qy}}) {
+      std::vector<float> got(v->size());
+      b->copy_to_host(got);
+      bad += std::memcmp(got.data(), v->data(), got.size() * sizeof(float)) != 0;
+    }
+    EXPECT_EQ(bad, 0) << "vector_rows " << vector_rows << " on " << GetParam();
+  }
+}
+
+// A work-group the user asks for runs as asked or is refused as a usage
+// error naming the kernel (GPUs: at most 1024 work-items a group), never
+// shrunk to one that runs; the CPU's loops have no groups.
+TEST_P(SweThesisDevice, AWorkGroupTooLargeIsRefusedNotShrunk) {
+  auto dev = open_device(GetParam());
+  const auto init = random_state<float>(37, 23, 5);
+  const float k = thesis_coefficient<float>(thesis_dt(0.5, 20, 10), 0.5);
+  ThesisState<float> ref = init;
+  thesis_reference_step(ref, k);
+  for (auto [variant, kernel] :
+       {std::pair{"v5-pingpong", "thesis_tile_halo"}, {"pingpong-global", "thesis_global"}}) {
+    ThesisSolver<float> solver(dev, init, k, thesis_variant(variant),
+                               parse_work_group("64x64", *dev));
+    if (!dev->info().is_gpu) {
+      solver.step();
+      EXPECT_EQ(interior_mismatches(solver.state(), ref), 0) << variant << " on " << GetParam();
+      continue;
+    }
+    try {
+      solver.step();
+      dev->queue().synchronize();
+      ADD_FAILURE() << variant << " ran 64x64 work-groups on " << GetParam();
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(kernel), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("64 x 64"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // The in-place kernels race only between work-groups: on a grid that one
