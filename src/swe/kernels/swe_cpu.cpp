@@ -53,14 +53,6 @@ void update_interior(const ts_swe_phys<T>& p, T* hd, T* hud, T* hvd, std::uint32
   if (fl[slot::bad_step] == slot::none) fl[slot::bad_cell] = std::min(fl[slot::bad_cell], bad);
 }
 
-template <class T>
-void first_order(const ts_swe_phys<T>& p, const T* z, const T* h, const T* hu, const T* hv, T* hd,
-                 T* hud, T* hvd, const T* sc, std::uint32_t* fl) {
-  update_interior(p, hd, hud, hvd, fl, true, [&](long c, T* a, T* b, T* d) {
-    return ts_swe_cell1(p.g, p.hdry, p.dx, p.dy, p.n, sc[slot::dt], h, hu, hv, z, c, p.w, a, b, d);
-  });
-}
-
 }  // namespace
 
 template <class ts_value>
@@ -85,15 +77,15 @@ template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip) {
   const auto [z, h, hu, hv, hd, hud, hvd, s, f] =
       launch::device_args(Z, H, HU, HV, Hd, HUd, HVd, sc, fl);
-  first_order(p, z, h, hu, hv, hd, hud, hvd, s, f);
+  update_interior(p, hd, hud, hvd, f, true, [&](long c, ts_value* a, ts_value* b, ts_value* d) {
+    return ts_swe_cell1(p.g, p.hdry, p.dx, p.dy, p.n, s[slot::dt], h, hu, hv, z, c, p.w, a, b, d);
+  });
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_strip)
 
 template <class ts_value>
-TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip_shared) {
-  const auto [z, h, hu, hv, hd, hud, hvd, s, f] =
-      launch::device_args(Z, H, HU, HV, Hd, HUd, HVd, sc, fl);
-  first_order(p, z, h, hu, hv, hd, hud, hvd, s, f);
+TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip_shared) {  // the same values as phys_strip
+  phys_strip<ts_value>(CpuTag{}, q, ts_shape, p, Z, H, HU, HV, Hd, HUd, HVd, sc, fl);
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_strip_shared)
 
