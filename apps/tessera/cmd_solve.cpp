@@ -36,6 +36,7 @@ using namespace tessera::sparse;
 struct SolveArgs {
   std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
   std::string mode = "resident", precision = "double", device = "best", out, json, basis = "full";
+  std::string stagnation = "200";
   int restart = 30, max_iters = 1000, block = 5, sstep = 4;
   double tol = 1e-8;
   bool fixed = false, real = false, drop_ghosts = false;
@@ -58,6 +59,7 @@ krylov::Options options_of(const SolveArgs& a) {
       krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
   o.compressed_basis = a.basis == "compressed";
   o.block_size = a.sstep;
+  o.stagnation_window = a.stagnation == "off" ? 0 : static_cast<int>(std::stol(a.stagnation));
   return o;
 }
 
@@ -238,6 +240,7 @@ int solve_as(const SolveArgs& args) {
                         {"rows_solved", args.drop_ghosts ? rows.size() : hb.size()},
                         {"tol", args.tol},
                         {"fixed_iterations", args.fixed},
+                        {"stagnation_window", o.stagnation_window},
                         {"status", std::string(krylov::to_string(r.status))},
                         {"converged", r.converged()},
                         {"iterations", r.iterations},
@@ -432,6 +435,21 @@ Command add_solve_command(CLI::App& app) {
       ->check(non_negative());
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")
       ->check(CLI::Range(0, 100000000));
+  cmd->add_option("--stagnation", a->stagnation,
+                  "Stop CG/BiCGStab after max(N, iterations to the best residual) iterations "
+                  "without a 0.1% improvement, GMRES after such a restart cycle; off: never")
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            if (v == "off") return {};
+            try {
+              std::size_t used = 0;
+              const long n = std::stol(v, &used);
+              if (used == v.size() && n >= 1 && n <= 100000000) return {};
+            } catch (const std::exception&) {
+            }
+            return "expected an integer from 1 to 100000000 or off, got '" + v + "'";
+          },
+          "N|off"));
   cmd->add_flag("--fixed", a->fixed,
                 "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
   cmd->add_option("--mode", a->mode,

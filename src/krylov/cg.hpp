@@ -16,9 +16,10 @@ struct Recurrence {
   double bnorm;
   double best = 0;  // the best residual so far and its iteration: stagnation
   int best_at = 0;
+  long rows = 0;  // of the system (this part's, distributed)
 
-  Recurrence(const Options& opt, Result& r, double bn, double rn0)
-      : o(opt), res(r), bnorm(bn), best(rn0) {
+  Recurrence(const Options& opt, Result& r, double bn, double rn0, long n)
+      : o(opt), res(r), bnorm(bn), best(rn0), rows(n) {
     res.status = Status::max_iters;
   }
   /// At the loop's top: converged, or out of iterations (status max_iters).
@@ -37,13 +38,16 @@ struct Recurrence {
     return true;
   }
   /// Stops when the residual has not improved by the stagnation factor for
-  /// the stagnation window, or has grown 1e12 above the best so far (not in
-  /// the fixed-iteration mode or once converged). The growth test catches CG
+  /// max(stagnation window, the best's iteration, 5 times the rows)
+  /// iterations (CG's residual may rise for 2.4 n iterations before it
+  /// falls on an ill-conditioned matrix: tests/krylov, KrylovStagnation), or has grown
+  /// 1e12 above the best so far (not in the fixed-iteration mode, once
+  /// converged, or with the window 0: off). The growth test catches CG
   /// on a singular, inconsistent system: <p, A p> comes out near zero
   /// rather than zero, so no breakdown is seen and the iterates run to inf
   /// (1e12 is above any growth an SPD residual shows, at most sqrt(cond)).
   bool stagnates(double rn) {
-    if (o.fixed_iterations || rn <= o.tol * bnorm) return false;
+    if (o.fixed_iterations || o.stagnation_window <= 0 || rn <= o.tol * bnorm) return false;
     if (rn > 1e12 * best) {
       res.status = Status::stagnated;
       return true;
@@ -52,7 +56,8 @@ struct Recurrence {
       best = rn;
       best_at = res.iterations;
     }
-    if (res.iterations - best_at <= o.stagnation_window) return false;
+    if (res.iterations - best_at <= std::max({long(o.stagnation_window), long(best_at), 5 * rows}))
+      return false;
     res.status = Status::stagnated;
     return true;
   }
@@ -101,7 +106,7 @@ Result short_recurrence(Space& s, const Buffer<V>& b_dev, Buffer<V>& x_dev, cons
   typename Space::Vec b = s.from_device(b_dev), x = s.from_device(x_dev);
   double bnorm = 0, rn = 0;
   if (!start<Space, V>(s, b, x, x_dev, w, r, res, bnorm, rn)) return res;
-  Recurrence rec(o, res, bnorm, rn);
+  Recurrence rec(o, res, bnorm, rn, static_cast<long>(b_dev.size()));
   iterate(x, res, rn, rec);
   res.true_relres = residual<Space, V>(s, b, x, w, r) / bnorm;
   s.to_device(x, x_dev);

@@ -77,9 +77,14 @@ struct Options {
   /// blocking read's round trip), and `other` the rest of the wall time.
   /// Wins over time_split.
   bool time_split_events = false;
-  /// Stop as stagnated when a whole GMRES restart cycle (or, for CG and
-  /// BiCGStab, `stagnation_window` iterations) reduces the residual by less
-  /// than this factor.
+  /// Stop as stagnated when a whole GMRES restart cycle reduces the residual
+  /// by less than this factor, or when CG and BiCGStab have not improved
+  /// their best residual by it for max(stagnation_window, the iterations
+  /// that best took, 5 times the rows) iterations: a run waits as long for
+  /// progress as it took to get where it is (CG on an ill-conditioned
+  /// matrix has plateaus of thousands of iterations, its residual rising for
+  /// 2.4 n of them, before it converges). stagnation_window 0:
+  /// never stop as stagnated (`--stagnation off`).
   double stagnation_factor = 1 - 1e-3;
   int stagnation_window = 200;
   /// GMRES: measure max |(I - V^H V)_ij| of each cycle's basis (tests).
