@@ -19,6 +19,7 @@ struct SolveArgs {
   bool fixed;
   std::string basis;
   int sstep;
+  int stagnation;  // krylov::Options::stagnation_window (0: off)
 };
 
 template <class V>
@@ -42,6 +43,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
     throw UsageError("solve: basis must be 'full' or 'compressed', got '" + s.basis + "'");
   o.compressed_basis = s.basis == "compressed";
   o.block_size = s.sstep;
+  o.stagnation_window = s.stagnation;
   krylov::Result r;
   {
     nb::gil_scoped_release release;
@@ -83,9 +85,10 @@ void bind_krylov(nb::module_& m) {
       [](nb::handle dev, AnyArray indptr, AnyArray indices, AnyArray data,
          std::pair<long, long> shape, AnyArray b, std::optional<AnyArray> x0, std::string method,
          int restart, std::string ortho, double tol, int max_iters, std::string precond, int block,
-         std::string mode, std::string kernel, bool fixed, std::string basis, int sstep) {
-        const SolveArgs s{method,    ortho, precond, mode,  kernel, restart,
-                          max_iters, block, tol,     fixed, basis,  sstep};
+         std::string mode, std::string kernel, bool fixed, std::string basis, int sstep,
+         int stagnation) {
+        const SolveArgs s{method, ortho, precond, mode,  kernel, restart,   max_iters,
+                          block,  tol,   fixed,   basis, sstep,  stagnation};
         auto d = device_from(dev);
         return dispatch_value(data, "solve", [&]<class V>() {
           auto a = csr_from_arrays<V>(indptr, indices, data, shape);
@@ -96,7 +99,7 @@ void bind_krylov(nb::module_& m) {
       nb::arg("shape"), nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"),
       nb::arg("ortho"), nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"),
       nb::arg("mode"), nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"),
-      nb::arg("sstep"));
+      nb::arg("sstep"), nb::arg("stagnation"));
 }
 
 }  // namespace tessera::py

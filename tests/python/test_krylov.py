@@ -136,3 +136,25 @@ def test_compressed_basis_double_reaches_the_tolerance(rng):
         tessera.solve(A, b, "gmres", "cpu", basis="half")
     with pytest.raises(tessera.UsageError, match="compressed basis"):
         tessera.solve(A, b, "gmres", "cpu", mode="thesis", basis="compressed")
+
+
+def test_stagnation_waits_for_slow_but_steady_cg():
+    """Unpreconditioned CG on D L D (1D Laplacian, D = 10^U(-1, 1)) rises
+    before it falls: the old rule (200 iterations without a 0.1% gain)
+    stopped it; it converges, as SciPy's CG does, and 'off' is taken."""
+    rng = np.random.default_rng(5)
+    n = 500
+    d = sp.diags_array(10.0 ** rng.uniform(-1, 1, n))
+    lap = sp.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(n, n))
+    A = sp.csr_array(d @ lap @ d)
+    b = rng.standard_normal(n)
+    ref, code = spla.cg(A, b, rtol=1e-8, maxiter=50000)
+    assert code == 0
+    for stagnation in (200, "off"):
+        x, info = tessera.solve(A, b, "cg", "cpu", tol=1e-8, max_iters=50000, stagnation=stagnation)
+        assert info["converged"], (stagnation, info["status"], info["iterations"])
+        assert info["true_relres"] < 1e-7
+    with pytest.raises(ValueError, match="stagnation"):
+        tessera.solve(A, b, "cg", "cpu", stagnation=0)
+    with pytest.raises(ValueError, match="stagnation"):
+        tessera.solve(A, b, "cg", "cpu", stagnation="never")
