@@ -4,6 +4,7 @@
 // Exit codes: 0 converged (or --fixed), 1 not converged (stagnation,
 // breakdown, max iterations) or bad input, 2 usage errors.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <complex>
@@ -15,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "io/npy.hpp"
 #include "krylov/poisson.hpp"
 #include "krylov/ilu0.hpp"
 #include "krylov/precond.hpp"
@@ -100,6 +102,19 @@ std::vector<V> make_vector(const std::string& spec, const Csr<V>& a, const char*
       if (spec == "zero" || a.row_ptr[i] == a.row_ptr[i + 1]) continue;
       v[i] = spec == "ones" ? from_real<V>(1) : from_real<V>(re, im);
     }
+    return v;
+  }
+  if (spec.ends_with(".npy")) {  // NumPy's own format (io/npy.hpp: float32, float64)
+    const io::NpyArray a = io::read_npy(spec);
+    const bool vector =
+        a.shape.size() == 1 || (a.shape.size() == 2 && (a.shape[0] == 1 || a.shape[1] == 1));
+    if (!vector)
+      throw Error(fmt::format("{} {}: holds an array of shape ({}), not a vector", what, spec,
+                              fmt::join(a.shape, ", ")));
+    if (a.data.size() != n)
+      throw Error(fmt::format("{} {}: {} entries, but the matrix has {} rows", what, spec,
+                              a.data.size(), n));
+    for (std::size_t i = 0; i < n; ++i) v[i] = from_real<V>(a.data[i]);
     return v;
   }
   // The size first: a vector file declaring another length is refused before
@@ -412,7 +427,8 @@ Command add_solve_command(CLI::App& app) {
       "--generate", a->generate,
       "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, or poisson3d:N / poisson2d:N (matrix free, mg's halo layout)");
   cmd->add_option("--rhs", a->rhs,
-                  "ones, random or a Matrix Market vector file (zero in empty rows)");
+                  "ones, random (zero in empty rows), a Matrix Market vector file or a .npy "
+                  "vector (float32 or float64)");
   cmd->add_option("--x0", a->x0, "Initial guess: zero (default), ones, random or a vector file");
   cmd->add_option("--method", a->method, "gmres, fgmres, cg or bicgstab")
       ->check(CLI::IsMember({"gmres", "fgmres", "cg", "bicgstab"}));

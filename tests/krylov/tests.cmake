@@ -121,3 +121,10 @@ krylov_cli(solve_stagnation_word_exit2 2 "--stagnation.*got..never"
            solve --generate laplace7:4 --method cg --stagnation never --device cpu)
 krylov_cli(solve_stagnation_off 0 "converged.after"
            solve --generate laplace7:6 --method bicgstab --stagnation off --device cpu)
+# --rhs as a NumPy vector: used as given; another length or a 2-D array refused naming the file
+krylov_cli(solve_rhs_npy 0 "converged.after"
+           solve --generate laplace7:4 --method cg --rhs ${KRYLOV_DATA}/rhs64.npy --device cpu)
+krylov_cli(solve_rhs_npy_length_exit1 1 "--rhs.*rhs63.npy:.63.entries,.but.the.matrix.has.64.rows"
+           solve --generate laplace7:4 --method cg --rhs ${KRYLOV_DATA}/rhs63.npy --device cpu)
+krylov_cli(solve_rhs_npy_matrix_exit1 1 "--rhs.*rhs8x8.npy:.holds.an.array.of.shape..8,.8.,.not.a.vector"
+           solve --generate laplace7:4 --method cg --rhs ${KRYLOV_DATA}/rhs8x8.npy --device cpu)
