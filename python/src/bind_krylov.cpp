@@ -22,21 +22,7 @@ struct SolveArgs {
   int stagnation;  // krylov::Options::stagnation_window (0: off)
 };
 
-template <class V>
-nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, const AnyArray& b,
-                const AnyArray* x0, const SolveArgs& s) {
-  if (a.rows != a.cols)
-    throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " +
-                     std::to_string(a.cols));
-  auto hb = to_vector<V>(b, "solve: b (the dtype of A)");
-  if (hb.size() != static_cast<std::size_t>(a.rows))
-    throw UsageError("solve: b has " + std::to_string(hb.size()) + " entries, A " +
-                     std::to_string(a.rows) + " rows");
-  std::vector<V> hx(hb.size(), V(0));
-  if (x0) {
-    hx = to_vector<V>(*x0, "solve: x0 (the dtype of A)");
-    if (hx.size() != hb.size()) throw UsageError("solve: x0 must have the length of b");
-  }
+krylov::Options options_of(const SolveArgs& s, nb::handle callback) {
   krylov::Options o =
       krylov::parse_options(s.method, s.ortho, s.mode, s.restart, s.tol, s.max_iters, s.fixed);
   if (s.basis != "full" && s.basis != "compressed")
@@ -44,18 +30,19 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   o.compressed_basis = s.basis == "compressed";
   o.block_size = s.sstep;
   o.stagnation_window = s.stagnation;
-  krylov::Result r;
-  {
-    nb::gil_scoped_release release;
-    auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, sparse::parse_kernel(s.kernel));
-    krylov::MatrixOperator<V> op(dm);
-    const auto m = krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
-    Buffer<V> db(dev, hb.size()), dx(dev, hx.size());
-    db.copy_from_host(hb);
-    dx.copy_from_host(hx);
-    r = krylov::solve<V>(op, m.get(), db, dx, o);
-    dx.copy_to_host(hx);
-  }
+  // The callback is a borrowed handle (the caller's argument outlives the
+  // solve): the options are copied without the GIL, so no reference count
+  // may change when they are.
+  if (callback.is_valid() && !callback.is_none())
+    o.progress = [cb = callback.ptr()](int iteration, double relres) {
+      nb::gil_scoped_acquire acquire;
+      const nb::handle fn(cb);
+      fn(iteration, relres);
+    };
+  return o;
+}
+
+nb::dict info_of(const krylov::Result& r, const Device& dev) {
   nb::dict info;
   info["status"] = std::string(krylov::to_string(r.status));
   info["converged"] = r.converged();
@@ -74,8 +61,85 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   t["other"] = r.time.other;
   t["phases"] = r.time.phases;
   info["time"] = t;
-  info["device"] = dev->id();
-  return nb::make_tuple(to_numpy(std::move(hx)), info);
+  info["device"] = dev.id();
+  return info;
+}
+
+// b and x0 (when given) as V, checked against the operator's n.
+template <class V>
+std::pair<std::vector<V>, std::vector<V>> rhs_and_guess(std::size_t n, const AnyArray& b,
+                                                        const AnyArray* x0) {
+  auto hb = to_vector<V>(b, "solve: b (the dtype of A)");
+  if (hb.size() != n)
+    throw UsageError("solve: b has " + std::to_string(hb.size()) + " entries, A " +
+                     std::to_string(n) + " rows");
+  std::vector<V> hx(n, V(0));
+  if (x0) {
+    hx = to_vector<V>(*x0, "solve: x0 (the dtype of A)");
+    if (hx.size() != n) throw UsageError("solve: x0 must have the length of b");
+  }
+  return {std::move(hb), std::move(hx)};
+}
+
+// Solves with the GIL released (taken again only by a Python matvec or
+// callback); x comes back as a NumPy array.
+template <class V>
+nb::tuple run(krylov::LinearOperator<V>& op, krylov::LinearOperator<V>* m, std::vector<V> hb,
+              std::vector<V> hx, const krylov::Options& o) {
+  const auto& dev = op.device();
+  Buffer<V> db(dev, hb.size()), dx(dev, hx.size());
+  db.copy_from_host(hb);
+  dx.copy_from_host(hx);
+  krylov::Result r;
+  {
+    nb::gil_scoped_release release;
+    r = krylov::solve<V>(op, m, db, dx, o);
+    dx.copy_to_host(hx);
+  }
+  return nb::make_tuple(to_numpy(std::move(hx)), info_of(r, *dev));
+}
+
+template <class V>
+nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, const AnyArray& b,
+                const AnyArray* x0, const SolveArgs& s, nb::handle callback) {
+  if (a.rows != a.cols)
+    throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " +
+                     std::to_string(a.cols));
+  auto [hb, hx] = rhs_and_guess<V>(static_cast<std::size_t>(a.rows), b, x0);
+  const krylov::Options o = options_of(s, callback);
+  nb::gil_scoped_release release;
+  auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, sparse::parse_kernel(s.kernel));
+  krylov::MatrixOperator<V> op(dm);
+  const auto m = krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
+  nb::gil_scoped_acquire acquire;  // run() releases it again around the solve
+  return run<V>(op, m.get(), std::move(hb), std::move(hx), o);
+}
+
+// A is any object with matvec (scipy.sparse.linalg.LinearOperator):
+// `matvec` takes and returns contiguous 1-D arrays of V (the Python side
+// converts), called with the GIL on the host copy of each vector.
+template <class V>
+nb::tuple solve_operator(const std::shared_ptr<Device>& dev, std::size_t n, nb::handle matvec,
+                         const AnyArray& b, const AnyArray* x0, const SolveArgs& s,
+                         nb::handle callback) {
+  if (s.precond != "none")
+    throw UsageError("solve: precond '" + s.precond +
+                     "' needs the matrix; A is an operator (matvec only): precond 'none'");
+  auto [hb, hx] = rhs_and_guess<V>(n, b, x0);
+  const krylov::Options o = options_of(s, callback);
+  krylov::FunctionOperator<V> op(dev, n, [mv = matvec.ptr(), n](const Buffer<V>& x, Buffer<V>& y) {
+    std::vector<V> hy;
+    {
+      nb::gil_scoped_acquire acquire;
+      const nb::object r = nb::handle(mv)(to_numpy(x.to_vector()));
+      hy = to_vector<V>(nb::cast<AnyArray>(r), "solve: A.matvec's result");
+    }
+    if (hy.size() != n)
+      throw UsageError("solve: A.matvec returned " + std::to_string(hy.size()) +
+                       " entries for a vector of " + std::to_string(n));
+    y.copy_from_host(hy);
+  });
+  return run<V>(op, nullptr, std::move(hb), std::move(hx), o);
 }
 }  // namespace
 
@@ -86,20 +150,39 @@ void bind_krylov(nb::module_& m) {
          std::pair<long, long> shape, AnyArray b, std::optional<AnyArray> x0, std::string method,
          int restart, std::string ortho, double tol, int max_iters, std::string precond, int block,
          std::string mode, std::string kernel, bool fixed, std::string basis, int sstep,
-         int stagnation) {
+         int stagnation, nb::object callback) {
         const SolveArgs s{method, ortho, precond, mode,  kernel, restart,   max_iters,
                           block,  tol,   fixed,   basis, sstep,  stagnation};
         auto d = device_from(dev);
         return dispatch_value(data, "solve", [&]<class V>() {
           auto a = csr_from_arrays<V>(indptr, indices, data, shape);
-          return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s);
+          return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s, callback);
         });
       },
       nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"),
       nb::arg("shape"), nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"),
       nb::arg("ortho"), nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"),
       nb::arg("mode"), nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"),
-      nb::arg("sstep"), nb::arg("stagnation"));
+      nb::arg("sstep"), nb::arg("stagnation"), nb::arg("callback").none());
+  m.def(
+      "_solve_operator",
+      [](nb::handle dev, long n, nb::object matvec, AnyArray b, std::optional<AnyArray> x0,
+         std::string method, int restart, std::string ortho, double tol, int max_iters,
+         std::string precond, std::string mode, bool fixed, std::string basis, int sstep,
+         int stagnation, nb::object callback) {
+        if (n < 1) throw UsageError("solve: the operator has " + std::to_string(n) + " rows");
+        const SolveArgs s{method, ortho, precond, mode,  "csr-vector", restart,   max_iters,
+                          5,      tol,   fixed,   basis, sstep,        stagnation};
+        auto d = device_from(dev);
+        return dispatch_value(b, "solve", [&]<class V>() {
+          return solve_operator<V>(d, static_cast<std::size_t>(n), matvec, b, x0 ? &*x0 : nullptr,
+                                   s, callback);
+        });
+      },
+      nb::arg("device").none(), nb::arg("n"), nb::arg("matvec"), nb::arg("b"), nb::arg("x0").none(),
+      nb::arg("method"), nb::arg("restart"), nb::arg("ortho"), nb::arg("tol"), nb::arg("max_iters"),
+      nb::arg("precond"), nb::arg("mode"), nb::arg("fixed_iterations"), nb::arg("basis"),
+      nb::arg("sstep"), nb::arg("stagnation"), nb::arg("callback").none());
 }
 
 }  // namespace tessera::py

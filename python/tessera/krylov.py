@@ -9,12 +9,17 @@ __all__ = ["solve"]
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
           precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full",
-          sstep=4, stagnation=200):
+          sstep=4, stagnation=200, callback=None):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
     (float32/float64/complex64/complex128) is the working precision and ``b``
-    is converted to it. ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
+    is converted to it. Or an operator: any object with ``matvec`` and
+    ``shape`` (``scipy.sparse.linalg.LinearOperator``), its ``dtype`` (else
+    b's, else float64) the working precision; each product copies the
+    vector to the host and back, and ``precond`` must be none.
+    ``callback``: called as ``callback(iteration, relres)`` after every
+    iteration (an exception it raises ends the solve and propagates). ``method``: gmres, fgmres, cg, bicgstab. ``ortho``:
     mgs, cgs, cgs2, dcgs2 (default: mgs; in the fused mode dcgs2), or bcgs2:
     s-step GMRES, blocks of ``sstep`` (1 to 8) Krylov vectors orthogonalised
     by block CGS2 (resident and fused modes, gmres only).
@@ -40,10 +45,33 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
         raise ValueError(f"stagnation: expected an integer >= 1 or 'off', got {stagnation!r}")
     if ortho is None:
         ortho = "dcgs2" if mode == "fused" else "mgs"
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback: expected a callable, got {type(callback).__name__}")
+    if hasattr(A, "matvec") and not hasattr(A, "tocsr"):
+        return _solve_operator(A, b, device, x0, method, restart, ortho, tol, max_iters, precond, mode,
+                               fixed_iterations, basis, sstep, window, callback)
     indptr, indices, data, shape = csr_arrays(A)
     b = np.ascontiguousarray(b, dtype=data.dtype).reshape(-1)
     if x0 is not None:
         x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
     return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
                        int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis),
-                       int(sstep), window)
+                       int(sstep), window, callback)
+
+
+def _solve_operator(A, b, device, x0, method, restart, ortho, tol, max_iters, precond, mode, fixed_iterations,
+                    basis, sstep, window, callback):
+    shape = tuple(getattr(A, "shape", ()))
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"solve: an operator A needs a square shape, got {shape}")
+    dtype = np.dtype(getattr(A, "dtype", None) or np.result_type(np.asarray(b).dtype, np.float32))
+    b = np.ascontiguousarray(b, dtype=dtype).reshape(-1)
+    if x0 is not None:
+        x0 = np.ascontiguousarray(x0, dtype=dtype).reshape(-1)
+
+    def matvec(x):
+        return np.ascontiguousarray(A.matvec(x), dtype=dtype).reshape(-1)
+
+    return _ext._solve_operator(device, int(shape[0]), matvec, b, x0, method, int(restart), ortho, float(tol),
+                                int(max_iters), precond, mode, bool(fixed_iterations), str(basis), int(sstep),
+                                window, callback)

@@ -33,6 +33,7 @@ struct Recurrence {
   /// The residual norm after an iteration into the history; stops when it is not finite.
   bool record(double rn) {
     res.history.push_back(rn / bnorm);
+    if (o.progress) o.progress(res.iterations, res.history.back());
     if (std::isfinite(rn)) return false;
     res.status = Status::not_finite;
     return true;

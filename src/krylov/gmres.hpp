@@ -249,6 +249,7 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
     ++res.iterations;
     k = j + 1;
     res.history.push_back(std::abs(g[j + 1]) / bnorm);
+    if (o.progress) o.progress(res.iterations, res.history.back());
     // The Krylov space is (numerically) invariant: w vanished to round-off
     // (whose size grows like sqrt(n) eps ||A z|| over the projection sums).
     return hn <= happy_factor * eps * std::sqrt(colsq) ? 2 : 0;

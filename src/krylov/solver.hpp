@@ -30,6 +30,7 @@
 // exactly max_iters iterations, no restart, tolerance ignored (the thesis's
 // benchmark; GMRES then uses restart = max_iters).
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +102,10 @@ struct Options {
   bool pipeline = true;
   /// s-step GMRES (Ortho::bcgs2): Krylov vectors per block, 1 to 8.
   int block_size = 4;
+  /// Called after every iteration with the iterations done and the
+  /// relative residual just added to the history (Python's callback); an
+  /// exception it throws ends the solve and reaches the caller.
+  std::function<void(int, double)> progress;
 };
 
 /// Options from the names and numbers `tessera solve` and the Python package

@@ -158,3 +158,47 @@ def test_stagnation_waits_for_slow_but_steady_cg():
         tessera.solve(A, b, "cg", "cpu", stagnation=0)
     with pytest.raises(ValueError, match="stagnation"):
         tessera.solve(A, b, "cg", "cpu", stagnation="never")
+
+
+def test_solve_takes_a_linear_operator_and_a_callback(rng):
+    """A LinearOperator (matvec only) gives the iterates of its matrix, and
+    the callback sees every history entry after the first."""
+    A = _convection_diffusion(12)
+    b = rng.standard_normal(A.shape[0])
+    op = spla.LinearOperator(A.shape, matvec=lambda v: A @ v, dtype=np.float64)
+    seen = []
+    x, info = tessera.solve(op, b, "gmres", "cpu", restart=20, tol=1e-10,
+                            callback=lambda it, rel: seen.append((it, rel)))
+    xm, im = tessera.solve(A, b, "gmres", "cpu", restart=20, tol=1e-10)
+    assert info["converged"] and info["iterations"] == im["iterations"]
+    np.testing.assert_allclose(x, xm, rtol=1e-12, atol=1e-14)
+    assert [r for _, r in seen] == list(info["history"][1:])
+    assert [it for it, _ in seen] == list(range(1, info["iterations"] + 1))
+    # BiCGStab through the operator, float32 from the operator's dtype
+    op32 = spla.LinearOperator(A.shape, matvec=lambda v: (A @ v).astype(np.float32), dtype=np.float32)
+    x32, i32 = tessera.solve(op32, b, "bicgstab", "cpu", tol=1e-5)
+    assert i32["converged"] and x32.dtype == np.float32
+    with pytest.raises(tessera.UsageError, match="needs the matrix"):
+        tessera.solve(op, b, "gmres", "cpu", precond="jacobi")
+    class Bad:  # any object with matvec and shape; this one answers with 3 entries
+        shape = A.shape
+        dtype = np.float64
+
+        def matvec(self, v):
+            return np.ones(3)
+
+    bad = Bad()
+    with pytest.raises(tessera.UsageError, match="matvec returned 3 entries"):
+        tessera.solve(bad, b, "gmres", "cpu")
+
+    class Stop(Exception):
+        pass
+
+    def stop(it, rel):
+        if it == 3:
+            raise Stop()
+
+    with pytest.raises(Stop):
+        tessera.solve(A, b, "cg", "cpu", callback=stop)
+    with pytest.raises(TypeError, match="callback"):
+        tessera.solve(A, b, "cg", "cpu", callback=3)
