@@ -30,7 +30,7 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     (GMRES keeps its Krylov basis in half precision for float32/complex64
     and in float for float64/complex128; resident and fused modes).
     ``stagnation``: CG and BiCGStab stop as stagnated after max(stagnation,
-    the iterations to their best residual, 5 n) iterations without a 0.1%
+    the iterations to their best residual, 20 n) iterations without a 0.1%
     gain on it, GMRES after such a restart cycle; ``"off"``: never.
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres

@@ -81,7 +81,7 @@ struct Options {
   /// Stop as stagnated when a whole GMRES restart cycle reduces the residual
   /// by less than this factor, or when CG and BiCGStab have not improved
   /// their best residual by it for max(stagnation_window, the iterations
-  /// that best took, 5 times the rows) iterations: a run waits as long for
+  /// that best took, 20 times the rows) iterations: a run waits as long for
   /// progress as it took to get where it is (CG on an ill-conditioned
   /// matrix has plateaus of thousands of iterations, its residual rising for
   /// 2.4 n of them, before it converges). stagnation_window 0:
