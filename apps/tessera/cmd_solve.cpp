@@ -38,7 +38,7 @@ using namespace tessera::sparse;
 struct SolveArgs {
   std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
   std::string mode = "resident", precision = "double", device = "best", out, json, basis = "full";
-  std::string stagnation = "200";
+  std::string stagnation = "auto";
   int restart = 30, max_iters = 1000, block = 5, sstep = 4;
   double tol = 1e-8;
   bool fixed = false, real = false, drop_ghosts = false;
@@ -61,7 +61,9 @@ krylov::Options options_of(const SolveArgs& a) {
       krylov::parse_options(a.method, ortho_of(a), a.mode, a.restart, a.tol, a.max_iters, a.fixed);
   o.compressed_basis = a.basis == "compressed";
   o.block_size = a.sstep;
-  o.stagnation_window = a.stagnation == "off" ? 0 : static_cast<int>(std::stol(a.stagnation));
+  o.stagnation_window = a.stagnation == "off"    ? 0
+                        : a.stagnation == "auto" ? krylov::Options::kStagnationAuto
+                                                 : static_cast<int>(std::stol(a.stagnation));
   return o;
 }
 
@@ -255,7 +257,7 @@ int solve_as(const SolveArgs& args) {
                         {"rows_solved", args.drop_ghosts ? rows.size() : hb.size()},
                         {"tol", args.tol},
                         {"fixed_iterations", args.fixed},
-                        {"stagnation_window", o.stagnation_window},
+                        {"stagnation", args.stagnation},
                         {"status", std::string(krylov::to_string(r.status))},
                         {"converged", r.converged()},
                         {"iterations", r.iterations},
@@ -452,20 +454,21 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")
       ->check(CLI::Range(0, 100000000));
   cmd->add_option("--stagnation", a->stagnation,
-                  "Stop CG/BiCGStab after max(N, iterations to the best residual) iterations "
-                  "without a 0.1% improvement, GMRES after such a restart cycle; off: never")
+                  "Stop CG/BiCGStab after N iterations without a 0.1% gain on the best "
+                  "residual (auto: max(200, iterations to the best, 20 n)), GMRES after a restart "
+                  "cycle without one; off: never")
       ->check(CLI::Validator(
           [](const std::string& v) -> std::string {
-            if (v == "off") return {};
+            if (v == "off" || v == "auto") return {};
             try {
               std::size_t used = 0;
               const long n = std::stol(v, &used);
               if (used == v.size() && n >= 1 && n <= 100000000) return {};
             } catch (const std::exception&) {
             }
-            return "expected an integer from 1 to 100000000 or off, got '" + v + "'";
+            return "expected auto, off or an integer from 1 to 100000000, got '" + v + "'";
           },
-          "N|off"));
+          "auto|N|off"));
   cmd->add_flag("--fixed", a->fixed,
                 "Run exactly --max-iters iterations, no restart (the thesis's benchmark)");
   cmd->add_option("--mode", a->mode,

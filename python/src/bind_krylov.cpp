@@ -19,7 +19,7 @@ struct SolveArgs {
   bool fixed;
   std::string basis;
   int sstep;
-  int stagnation;  // krylov::Options::stagnation_window (0: off)
+  int stagnation;  // krylov::Options::stagnation_window (-1 auto, 0 off)
 };
 
 krylov::Options options_of(const SolveArgs& s, nb::handle callback) {

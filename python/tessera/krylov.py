@@ -9,7 +9,7 @@ __all__ = ["solve"]
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
           precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full",
-          sstep=4, stagnation=200, callback=None):
+          sstep=4, stagnation="auto", callback=None):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
@@ -29,9 +29,10 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     host, SpMV and preconditioner offloaded). ``basis``: full, or compressed
     (GMRES keeps its Krylov basis in half precision for float32/complex64
     and in float for float64/complex128; resident and fused modes).
-    ``stagnation``: CG and BiCGStab stop as stagnated after max(stagnation,
-    the iterations to their best residual, 20 n) iterations without a 0.1%
-    gain on it, GMRES after such a restart cycle; ``"off"``: never.
+    ``stagnation``: CG and BiCGStab stop as stagnated after that many
+    iterations without a 0.1% gain on their best residual (``"auto"``:
+    max(200, the iterations to the best, 20 n)), GMRES after a restart cycle
+    without one; ``"off"``: never.
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres
     (||b - A x|| / ||b|| recomputed), time (seconds by phase, and ``phases``: how many
@@ -39,10 +40,12 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     """
     if stagnation == "off":
         window = 0
+    elif stagnation == "auto":
+        window = -1
     elif isinstance(stagnation, (int, np.integer)) and not isinstance(stagnation, bool) and stagnation >= 1:
         window = int(stagnation)
     else:
-        raise ValueError(f"stagnation: expected an integer >= 1 or 'off', got {stagnation!r}")
+        raise ValueError(f"stagnation: expected 'auto', 'off' or an integer >= 1, got {stagnation!r}")
     if ortho is None:
         ortho = "dcgs2" if mode == "fused" else "mgs"
     if callback is not None and not callable(callback):

@@ -39,18 +39,14 @@ struct Recurrence {
     return true;
   }
   /// Stops when the residual has not improved by the stagnation factor for
-  /// max(stagnation window, the best's iteration, 20 times the rows)
-  /// iterations (CG's residual may rise for 2.4 n iterations before it
-  /// falls on an ill-conditioned matrix, tests/krylov KrylovStagnation;
-  /// Jacobi BiCGStab on D (L + C) D, n = 1000, went 13.9 n iterations
-  /// without a gain and converged: docs/krylov.md), or has grown
-  /// 1e12 above the best so far (not in the fixed-iteration mode, once
-  /// converged, or with the window 0: off). The growth test catches CG
+  /// the stagnation window (Options::stagnation_window: automatic, N, or
+  /// off), or has grown 1e12 above the best so far (not in the
+  /// fixed-iteration mode, once converged, or with the test off). The growth test catches CG
   /// on a singular, inconsistent system: <p, A p> comes out near zero
   /// rather than zero, so no breakdown is seen and the iterates run to inf
   /// (1e12 is above any growth an SPD residual shows, at most sqrt(cond)).
   bool stagnates(double rn) {
-    if (o.fixed_iterations || o.stagnation_window <= 0 || rn <= o.tol * bnorm) return false;
+    if (o.fixed_iterations || o.stagnation_window == 0 || rn <= o.tol * bnorm) return false;
     if (rn > 1e12 * best) {
       res.status = Status::stagnated;
       return true;
@@ -59,8 +55,9 @@ struct Recurrence {
       best = rn;
       best_at = res.iterations;
     }
-    if (res.iterations - best_at <= std::max({long(o.stagnation_window), long(best_at), 20 * rows}))
-      return false;
+    const long wait = o.stagnation_window > 0 ? long(o.stagnation_window)
+                                              : std::max({200L, long(best_at), 20 * rows});
+    if (res.iterations - best_at <= wait) return false;
     res.status = Status::stagnated;
     return true;
   }

@@ -388,7 +388,7 @@ Result gmres_on(Space& s, Basis& basis, int m, const Buffer<V>& b_dev, Buffer<V>
       res.status = Status::not_finite;
       break;
     }
-    if (!o.fixed_iterations && o.stagnation_window > 0 && beta > o.tol * bnorm &&
+    if (!o.fixed_iterations && o.stagnation_window != 0 && beta > o.tol * bnorm &&
         beta > o.stagnation_factor * before) {
       res.status = Status::stagnated;
       break;

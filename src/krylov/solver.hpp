@@ -80,14 +80,16 @@ struct Options {
   bool time_split_events = false;
   /// Stop as stagnated when a whole GMRES restart cycle reduces the residual
   /// by less than this factor, or when CG and BiCGStab have not improved
-  /// their best residual by it for max(stagnation_window, the iterations
-  /// that best took, 20 times the rows) iterations: a run waits as long for
-  /// progress as it took to get where it is (CG on an ill-conditioned
-  /// matrix has plateaus of thousands of iterations, its residual rising for
-  /// 2.4 n of them, before it converges). stagnation_window 0:
-  /// never stop as stagnated (`--stagnation off`).
+  /// their best residual by it for `stagnation_window` iterations:
+  /// kStagnationAuto (the default) waits max(200, the iterations the best
+  /// took, 20 n) (a run waits for progress as long as it took to get where
+  /// it is, and at least 20 n: CG on an ill-conditioned matrix rose for 2.4
+  /// n iterations before it converged, Jacobi BiCGStab went 13.9 n without a
+  /// gain; docs/krylov.md); N > 0 exactly N; 0 never stops as stagnated
+  /// (`--stagnation auto|N|off`).
   double stagnation_factor = 1 - 1e-3;
-  int stagnation_window = 200;
+  static constexpr int kStagnationAuto = -1;
+  int stagnation_window = kStagnationAuto;
   /// GMRES: measure max |(I - V^H V)_ij| of each cycle's basis (tests).
   bool measure_orthogonality = false;
   /// GMRES/FGMRES in the resident and fused modes: keep the Krylov basis in

@@ -997,8 +997,8 @@ TEST(KrylovStagnation, SlowButSteadyConvergenceIsNotStoppedAStuckRunIs) {
   EXPECT_GT(longest, 200) << "no plateau: the test would not tell the rules apart";
 
   // BiCGStab on a singular system whose right-hand side has a part in the
-  // null space: the residual cannot fall below that part. Stagnated, long
-  // before max_iters; with the test off, max_iters.
+  // null space: the residual cannot fall below that part. With a window of
+  // 50, stagnated (before it goes on to overflow); with the test off, not.
   std::vector<double> dd(30, 1.0);
   for (std::size_t i = 0; i < dd.size(); ++i) dd[i] = 1.0 + 0.1 * double(i);
   dd.back() = 0;
@@ -1006,7 +1006,7 @@ TEST(KrylovStagnation, SlowButSteadyConvergenceIsNotStoppedAStuckRunIs) {
       std::make_shared<sparse::DeviceMatrix<double>>(dev, diagonal<double>(dd)));
   Buffer<double> bs(dev, 30), xs(dev, 30);
   bs.copy_from_host(random_values<double>(30, 3));
-  for (const int window : {200, 0}) {
+  for (const int window : {50, 0}) {
     xs.copy_from_host(std::vector<double>(30, 0));
     Options os;
     os.method = Method::bicgstab;
@@ -1015,7 +1015,7 @@ TEST(KrylovStagnation, SlowButSteadyConvergenceIsNotStoppedAStuckRunIs) {
     auto rs = solve<double>(sing, nullptr, bs, xs, os);
     if (window) {
       EXPECT_EQ(rs.status, Status::stagnated) << to_string(rs.status) << " at " << rs.iterations;
-      EXPECT_LT(rs.iterations, 2000);
+      EXPECT_LT(rs.iterations, 200);
     } else {
       EXPECT_NE(rs.status, Status::stagnated) << to_string(rs.status) << " at " << rs.iterations;
       EXPECT_NE(rs.status, Status::converged);

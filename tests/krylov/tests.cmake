@@ -114,8 +114,8 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/krylov_huge_rhs.mtx
 krylov_cli(solve_rhs_declared_huge_exit1 1 "2147483647.entries,.but.the.matrix.has.4.rows"
            solve --matrix ${KRYLOV_DATA}/singular4.mtx --rhs ${CMAKE_CURRENT_BINARY_DIR}/krylov_huge_rhs.mtx --device cpu)
 set_tests_properties(cli.krylov_solve_rhs_declared_huge_exit1 PROPERTIES TIMEOUT 20)
-# --stagnation N|off: a bad value is refused naming it; off runs
-krylov_cli(solve_stagnation_zero_exit2 2 "--stagnation.*expected.an.integer.from.1.*or.off.*got..0"
+# --stagnation auto|N|off: a bad value is refused naming it; off runs
+krylov_cli(solve_stagnation_zero_exit2 2 "--stagnation.*expected.auto,.off.or.an.integer.from.1.*got..0"
            solve --generate laplace7:4 --method cg --stagnation 0 --device cpu)
 krylov_cli(solve_stagnation_word_exit2 2 "--stagnation.*got..never"
            solve --generate laplace7:4 --method cg --stagnation never --device cpu)
