@@ -55,23 +55,18 @@ void update_interior(const ts_swe_phys<T>& p, T* hd, T* hud, T* hvd, std::uint32
 
 }  // namespace
 
-template <class ts_value>
-TS_LAUNCHER_SIGNATURE(CpuTag, group_sized_xy, thesis_tile_halo) {
-  thesis_global<ts_value>(CpuTag{}, q, interior(a), a, Zs, Xs, Ys, Zd, Xd, Yd);
-}
-TS_INSTANTIATE_LAUNCHER(CpuTag, group_sized_xy, thesis_tile_halo)
-
-template <class ts_value>
-TS_LAUNCHER_SIGNATURE(CpuTag, group_sized_xy, thesis_tile_edge) {
-  thesis_global<ts_value>(CpuTag{}, q, interior(a), a, Zs, Xs, Ys, Zd, Xd, Yd);
-}
-TS_INSTANTIATE_LAUNCHER(CpuTag, group_sized_xy, thesis_tile_edge)
-
-template <class ts_value>
-TS_LAUNCHER_SIGNATURE(CpuTag, group, thesis_strip) {
-  thesis_walls<ts_value>(CpuTag{}, q, interior(a), a, Zs, Xs, Ys, Zd, Xd, Yd);
-}
-TS_INSTANTIATE_LAUNCHER(CpuTag, group, thesis_strip)
+// The tiles compute the plain stencil, the strip the walled one: on the CPU
+// those loops themselves.
+#define TS_SWE_CPU_AS(kind, K, PLAIN)                                     \
+  template <class ts_value>                                               \
+  TS_LAUNCHER_SIGNATURE(CpuTag, kind, K) {                                \
+    PLAIN<ts_value>(CpuTag{}, q, interior(a), a, Zs, Xs, Ys, Zd, Xd, Yd); \
+  }                                                                       \
+  TS_INSTANTIATE_LAUNCHER(CpuTag, kind, K)
+TS_SWE_CPU_AS(group_sized_xy, thesis_tile_halo, thesis_global)
+TS_SWE_CPU_AS(group_sized_xy, thesis_tile_edge, thesis_global)
+TS_SWE_CPU_AS(group, thesis_strip, thesis_walls)
+#undef TS_SWE_CPU_AS
 
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip) {
