@@ -305,7 +305,7 @@ Command add_mg_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--rhs", a->rhs, "random, manufactured or file")
       ->check(CLI::IsMember({"random", "manufactured", "file"}));
-  cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (with --rhs file)");
+  cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (selects --rhs file)");
   cmd->add_option("--out", a->out,
                   "Write the solution: FILE.npy (NumPy) or FILE.vti (VTK image data)");
   cmd->add_option("--device,-d", a->device, "Device id");
@@ -333,6 +333,15 @@ Command add_mg_command(CLI::App& app) {
       cmd, [a, cmd] {
         if (a->rhs == "file" && a->rhs_file.empty())
           throw UsageError("--rhs file needs --rhs-file PATH");
+        // A file given is the right-hand side: never a random one instead.
+        if (!a->rhs_file.empty()) {
+          if (cmd->count("--rhs") && a->rhs != "file")
+            throw UsageError(fmt::format(
+                "--rhs-file {} gives the right-hand side, --rhs {} another: leave --rhs out "
+                "(or say --rhs file)",
+                a->rhs_file, a->rhs));
+          a->rhs = "file";
+        }
         // Options a mode does not have are refused, not silently ignored.
         const bool resident = a->mode == "resident", streaming = a->mode == "streaming";
         for (const char* opt : {"--tol", "--pre", "--cycle", "--smoother", "--omega",

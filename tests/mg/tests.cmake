@@ -57,6 +57,14 @@ add_test(NAME cli.mg_thesis_tol_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FI
 add_test(NAME cli.mg_resident_budget_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg|--n|15|--budget|1M|--device|cpu
          -DEXPECT=2 -DMATCH=--budget.is.an.option.of.--mode.streaming -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+# --rhs-file alone selects the file (this one's NaN is reported: it was read);
+# with another --rhs it is a usage error, not a silent random right-hand side
+add_test(NAME cli.mg_rhs_file_selects_it_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--mode|thesis|--n|3|--rhs-file|${CMAKE_CURRENT_SOURCE_DIR}/mg/data/rhs3_nan.npy|--device|cpu
+         -DEXPECT=1 -DMATCH=rhs3_nan.npy:.value.nan.*index.5.*not.finite -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+add_test(NAME cli.mg_rhs_file_with_random_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=mg|--mode|thesis|--n|3|--rhs|random|--rhs-file|${CMAKE_CURRENT_SOURCE_DIR}/mg/data/rhs3_nan.npy|--device|cpu
+         -DEXPECT=2 -DMATCH=--rhs-file.*rhs3_nan.npy.gives.the.right-hand.side,.--rhs.random.another -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
 add_test(NAME cli.mg_rhs_nan_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=mg|--mode|thesis|--n|3|--rhs|file|--rhs-file|${CMAKE_CURRENT_SOURCE_DIR}/mg/data/rhs3_nan.npy|--device|cpu
          -DEXPECT=1 -DMATCH=rhs3_nan.npy:.value.nan.*index.5.*not.finite -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
