@@ -435,7 +435,8 @@ Command add_sparse_command(CLI::App& app) {
       "bell-v2 bell-v3 bell-v4 bell-sub bell-bi (default: the format's)");
   spmv_cmd
       ->add_option("--precision", args->precision,
-                   "Value precision (complex for complex files and TRACE)")
+                   "Value precision (complex for complex files and TRACE; default: double "
+                   "for --matrix, single for --generate)")
       ->check(precisions);
   spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");
   spmv_cmd->add_option("--device", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
@@ -475,7 +476,14 @@ Command add_sparse_command(CLI::App& app) {
             }
             if (convert_cmd->parsed()) return convert(*args);
             if (gen_cmd->parsed()) return generate(*args);
-            if (spmv_cmd->parsed()) return spmv_command(*args);
+            if (spmv_cmd->parsed()) {
+              // A file's values are decimal text, read in double: without
+              // --precision, a file runs in its own precision, not rounded
+              // to single (generated TRACE cases keep the study's single).
+              if (!spmv_cmd->count("--precision") && !args->file.empty())
+                args->precision = "double";
+              return spmv_command(*args);
+            }
             return 2;
           }};
 }

@@ -98,3 +98,10 @@ add_test(NAME cli.sparse_bad_case_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_missing_file_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;info\;${CMAKE_CURRENT_BINARY_DIR}/no_such.mtx -DEXPECT=1 -DMATCH=cannot.open
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# spmv of a file runs in double unless --precision says otherwise
+add_test(NAME cli.sparse_spmv_file_double COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;spmv\;--matrix\;${CMAKE_CURRENT_SOURCE_DIR}/krylov/data/convdiff144.mtx\;--device\;cpu\;--reps\;1
+         -DEXPECT=0 -DMATCH=144.x.144.*double.values -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_spmv_file_single COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;spmv\;--matrix\;${CMAKE_CURRENT_SOURCE_DIR}/krylov/data/convdiff144.mtx\;--precision\;single\;--device\;cpu\;--reps\;1
+         -DEXPECT=0 -DMATCH=144.x.144.*float.values -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
