@@ -42,10 +42,10 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
         window = 0
     elif stagnation == "auto":
         window = -1
-    elif isinstance(stagnation, (int, np.integer)) and not isinstance(stagnation, bool) and stagnation >= 1:
+    elif isinstance(stagnation, (int, np.integer)) and not isinstance(stagnation, bool) and 1 <= stagnation <= 10**8:
         window = int(stagnation)
     else:
-        raise ValueError(f"stagnation: expected 'auto', 'off' or an integer >= 1, got {stagnation!r}")
+        raise ValueError(f"stagnation: expected 'auto', 'off' or an integer from 1 to 100000000, got {stagnation!r}")
     if ortho is None:
         ortho = "dcgs2" if mode == "fused" else "mgs"
     if callback is not None and not callable(callback):

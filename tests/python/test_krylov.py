@@ -158,6 +158,8 @@ def test_stagnation_waits_for_slow_but_steady_cg():
         tessera.solve(A, b, "cg", "cpu", stagnation=0)
     with pytest.raises(ValueError, match="stagnation"):
         tessera.solve(A, b, "cg", "cpu", stagnation="never")
+    with pytest.raises(ValueError, match="stagnation"):  # beyond the C++ int, as the CLI's bound
+        tessera.solve(A, b, "cg", "cpu", stagnation=2**40)
 
 
 def test_solve_takes_a_linear_operator_and_a_callback(rng):

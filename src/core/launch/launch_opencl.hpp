@@ -199,9 +199,10 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   if (shape.empty()) return;
   auto& cl = opencl::device_of(d);
   const std::size_t local_bytes = scratch * sizeof(T);
-  cl::Kernel k = cl.kernel(program, kernel,
-                           kernel_options<T>(cl, variants, shape.variant, threads * threads_y,
-                                             occupancy, cl_has_offset(args...)));
+  const bool offsets = cl_has_offset(args...);
+  cl::Kernel k = cl.kernel(
+      program, kernel,
+      kernel_options<T>(cl, variants, shape.variant, threads * threads_y, occupancy, offsets));
   if (scratch) {  // a shape set at launch: checked against the device and the kernel
     const auto most_items = cl_kernel_items(k, cl, kernel);
     const auto most_bytes = cl.native().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
@@ -218,7 +219,7 @@ void cl_groups(Queue& q, const char* program, const char* kernel, const Groups& 
   cl_set(k, 0, static_cast<cl_ulong>(shape.count));
   cl_uint next = 1;
   if (scratch) opencl::set_arg(k, next++, local_bytes, nullptr);
-  cl_set_all(k, next, cl_has_offset(args...), args...);
+  cl_set_all(k, next, offsets, args...);
   opencl::queue_of(q).launch(
       k, cl::NDRange(shape.count * threads, shape.count_y * threads_y, shape.count_z),
       cl::NDRange(threads, threads_y, 1), kernel);
