@@ -9,6 +9,8 @@
 # prints the per-row ratio new/baseline of the medians.
 #   scripts/gpu-plumbing.sh --prepare ac2f681        # here, before the call
 #   ROUNDS (default 2): the interleaved rounds of the suites.
+#   ARGS_<suite> (dashes as underscores, e.g. ARGS_mg_kernels): that
+#   suite's bench options, else BENCH_ARGS; SUITE_TIMEOUT (900 s) per run.
 #   TESSERA_COMMIT=<HEAD> TESTS='*Dense*:*Matmul*' SUITES='stream dense' \
 #     DEVICES='cuda:0 opencl:1:0' scripts/gpu-plumbing.sh   # there
 set -uo pipefail
@@ -49,7 +51,8 @@ for suite in ${SUITES:-stream}; do
       for which in baseline new; do
         bin=build/gpu/bin/tessera
         [[ $which == baseline ]] && bin=build-baseline/src/build/gpu/bin/tessera
-        timeout 900 $bin bench $suite --device $dev ${BENCH_ARGS:-} --json "$OUT/$tag-$which-$round.json" \
+        args_var=ARGS_${suite//-/_}
+        timeout ${SUITE_TIMEOUT:-900} $bin bench $suite --device $dev ${!args_var:-${BENCH_ARGS:-}} --json "$OUT/$tag-$which-$round.json" \
           > "$OUT/$tag-$which-$round.md" 2>&1 || summary+=("bench $tag $which $round: exit $?")
       done
     done
