@@ -128,9 +128,9 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
   detail::check_stencil(in.shape(), st, has_user);
   kernels::BoundarySpec<T> spec{};
   for (int a = 0; a < 3; ++a) {
-    spec.mode[a] = static_cast<int>(st.mode[a]);
-    spec.has_halo[a] = !one_part && in.decomposition().decomposed(a) ? 1 : 0;
-    spec.n[a] = in.extents().n[a];
+    spec.bounds.mode[a] = static_cast<int>(st.mode[a]);
+    spec.bounds.has_halo[a] = !one_part && in.decomposition().decomposed(a) ? 1 : 0;
+    spec.bounds.n[a] = in.extents().n[a];
   }
   spec.neutral = neutral;
   // fill = true: the ghost cells of `in` (its shell); else the stencil on `boxes`.
@@ -141,11 +141,7 @@ void map_stencil(const Fn& fn, Field<T>& in, Field<T>& out, const Stencil& st, c
     if (dev.backend() == Backend::opencl) {
       if constexpr (UF::has_cl) {
         kernels::cl::ClBoundary cb{};
-        for (int a = 0; a < 3; ++a) {
-          cb.mode[a] = spec.mode[a];
-          cb.has_halo[a] = spec.has_halo[a];
-          cb.n[a] = spec.n[a];
-        }
+        cb.bounds = spec.bounds;
         cb.neutral.resize(sizeof(T));
         std::memcpy(cb.neutral.data(), &neutral, sizeof(T));
         if constexpr (UB::has_cl) cb.user = &UB::cl(user);

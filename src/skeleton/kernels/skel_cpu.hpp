@@ -1,8 +1,9 @@
 // CPU launchers of the skeleton operations (header-only: the user's functor
-// is compiled into the caller). OpenMP over z and y; x innermost.
+// is compiled into the caller): each box through the one launcher's
+// launch::cpu_for_cells, as the GPUs run it (BoxRuns); the fold as the plain
+// loop of its canonical order (the oracle of skel_fold.h).
 #pragma once
-#include <vector>
-
+#include "core/launch/launch_cpu.hpp"
 #include "skeleton/kernels/skel_ops.hpp"
 
 namespace tessera::skeleton::kernels {
@@ -10,13 +11,9 @@ namespace tessera::skeleton::kernels {
 template <class Op>
 void cpu_for_boxes(const BoxList& boxes, const Op& op) {
   for (int i = 0; i < boxes.count; ++i) {
-    const Box b = boxes.box[i];
-    if (b.empty()) continue;
-      // Frame boxes are thin: threads only pay off on large ones.
-#pragma omp parallel for collapse(2) schedule(static) if (b.volume() > 16384)
-    for (index_t z = b.lo[2]; z < b.hi[2]; ++z)
-      for (index_t y = b.lo[1]; y < b.hi[1]; ++y)
-        for (index_t x = b.lo[0]; x < b.hi[0]; ++x) op(x, y, z);
+    if (boxes.box[i].empty()) continue;
+    const BoxRuns<Op> runs{op, boxes.box[i]};
+    launch::cpu_for_cells(runs.cells(), runs);
   }
 }
 

@@ -1,7 +1,8 @@
-// Runs a skeleton operation with a C++ functor on a part's device: the CPU
-// loops inline; CUDA through the templates of skel_cuda.cuh, which must be
-// instantiated in a .cu file for that functor (declared here, defined there);
-// OpenCL cannot run C++ and says so (use an OpenCL C source function).
+// Runs a skeleton operation with a C++ functor on a part's device, through
+// the one launcher: the CPU inline (skel_cpu.hpp); CUDA through the templates
+// of skel_cuda.cuh, which must be instantiated in a .cu file for that functor
+// (declared here, defined there); OpenCL cannot run C++ and says so (use an
+// OpenCL C source function).
 #pragma once
 #include <string>
 #include <typeinfo>
@@ -14,7 +15,7 @@
 namespace tessera::skeleton::kernels {
 
 template <class Op>
-void cuda_for_boxes(Queue& q, const BoxList& boxes, const Op& op);
+void cuda_for_boxes(Device& d, Queue& q, const BoxList& boxes, const Op& op);
 template <class F, class T>
 void cuda_reduce_rows(Queue& q, const RowsReduce<F, T>& op, index_t rows);
 
@@ -41,7 +42,7 @@ void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, 
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
       if constexpr (cuda_ready<Op>())
-        cuda_for_boxes(q, boxes, op);
+        cuda_for_boxes(device, q, boxes, op);
       else
         not_instantiated_for_cuda(skeleton, typeid(typename Op::functor).name());
       return;

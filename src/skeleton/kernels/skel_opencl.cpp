@@ -124,17 +124,17 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
   return k;
 }
 
-/// Sets argument i to raw bytes (element values of any type).
-void set_bytes(const ::cl::Kernel& k, cl_uint i, const void* data, std::size_t bytes) {
-  opencl::cl_check(clSetKernelArg(k(), i, bytes, data), "clSetKernelArg",
-                   fmt::format("argument {}", i));
-}
-
 std::size_t sz(index_t v) { return static_cast<std::size_t>(v); }
 
 /// Work-items along z: each takes TS_SKEL_Z_CELLS cells (skel_access.h).
 std::size_t z_items(const Box& b) {
   return sz((b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS);
+}
+
+/// The launch parameters of box b of a part whose local (0, 0, 0) is global lo.
+ts_skel_box box_params(const Box& b, const Index3& lo) {
+  return {
+      {b.lo[0], b.lo[1], b.lo[2]}, {b.extent(0), b.extent(1), b.extent(2)}, {lo[0], lo[1], lo[2]}};
 }
 
 }  // namespace
@@ -148,12 +148,8 @@ void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, con
       static_cast<int>(kind), dims, a.type, vb.type, out.type);
   const std::string decl = a.declaration + vb.declaration + out.declaration;
   ::cl::Kernel k = generated(dev, f, a.type, decl, defines, "ts_skel_map");
-  opencl::set_args(k, cl_long(box.extent(0)), cl_long(box.extent(1)), cl_long(box.extent(2)),
-                   cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), cl_int(components),
-                   opencl::mem(a.handle), cl_long(a.origin), cl_long(a.sy), cl_long(a.sz),
-                   cl_long(a.cs), opencl::mem(vb.handle), cl_long(vb.origin), cl_long(vb.sy),
-                   cl_long(vb.sz), cl_long(vb.cs), opencl::mem(out.handle), cl_long(out.origin),
-                   cl_long(out.sy), cl_long(out.sz), cl_long(out.cs));
+  opencl::set_args(k, box_params(box, lo), cl_int(components), opencl::mem(a.handle), a.params(),
+                   opencl::mem(vb.handle), vb.params(), opencl::mem(out.handle), out.params());
   opencl::queue_of(q).launch(k, ::cl::NDRange(sz(box.extent(0)), sz(box.extent(1)), z_items(box)),
                              ::cl::NullRange, "skeleton map/zip");
 }
@@ -173,23 +169,14 @@ void stencil(Device& dev, Queue& q, const ClFunction& f, const ClBoundary& bd, b
     const Box& b = boxes.box[i];
     if (b.empty()) continue;
     if (fill) {
-      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]),
-                       cl_long(b.extent(0)), cl_long(b.extent(1)), cl_long(b.extent(2)),
-                       cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), opencl::mem(in.handle),
-                       cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), cl_long(bd.n[0]),
-                       cl_long(bd.n[1]), cl_long(bd.n[2]), cl_int(bd.mode[0]), cl_int(bd.mode[1]),
-                       cl_int(bd.mode[2]), cl_int(bd.has_halo[0]), cl_int(bd.has_halo[1]),
-                       cl_int(bd.has_halo[2]));
-      set_bytes(k, 22, bd.neutral.data(), bd.neutral.size());
+      opencl::set_args(k, box_params(b, lo), opencl::mem(in.handle), in.params(), bd.bounds);
+      opencl::set_arg(k, 4, bd.neutral.size(), bd.neutral.data());  // an element of any type
       opencl::queue_of(q).launch(k,
                                  ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), sz(b.extent(2))),
                                  ::cl::NullRange, "skeleton stencil ghost fill");
     } else {
-      opencl::set_args(k, cl_long(b.lo[0]), cl_long(b.lo[1]), cl_long(b.lo[2]),
-                       cl_long(b.extent(0)), cl_long(b.extent(1)), cl_long(b.extent(2)),
-                       cl_long(lo[0]), cl_long(lo[1]), cl_long(lo[2]), opencl::mem(in.handle),
-                       cl_long(in.origin), cl_long(in.sy), cl_long(in.sz), opencl::mem(out.handle),
-                       cl_long(out.origin), cl_long(out.sy), cl_long(out.sz));
+      opencl::set_args(k, box_params(b, lo), opencl::mem(in.handle), in.params(),
+                       opencl::mem(out.handle), out.params());
       opencl::queue_of(q).launch(k, ::cl::NDRange(sz(b.extent(0)), sz(b.extent(1)), z_items(b)),
                                  ::cl::NullRange, "skeleton stencil");
     }
@@ -201,8 +188,8 @@ void reduce_rows(Device& dev, Queue& q, const ClFunction& f, const ClView& in, i
   if (rows == 0) return;
   ::cl::Kernel k =
       generated(dev, f, in.type, in.declaration, "-DTS_SKEL_KIND=5", "ts_skel_reduce_rows");
-  opencl::set_args(k, opencl::mem(in.handle), cl_long(in.origin), cl_long(len), cl_long(rows_y),
-                   cl_long(in.sy), cl_long(in.sz), opencl::mem(out_handle), cl_long(chunks));
+  opencl::set_args(k, opencl::mem(in.handle), in.params(), cl_long(len), cl_long(rows_y),
+                   opencl::mem(out_handle), cl_long(chunks));
   opencl::queue_of(q).launch(k, ::cl::NDRange(sz(rows * chunks) * TS_REDUCE_THREADS),
                              ::cl::NDRange(TS_REDUCE_THREADS), "skeleton fold");
 }

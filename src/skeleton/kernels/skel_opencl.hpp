@@ -8,6 +8,7 @@
 
 #include "core/device.hpp"
 #include "skeleton/kernels/skel_ops.hpp"
+#include "skeleton/kernels/skel_params.h"
 #include "skeleton/user_function.hpp"
 
 namespace tessera::skeleton::kernels::cl {
@@ -20,15 +21,14 @@ struct ClView {
   std::string type;         ///< OpenCL C type name
   std::string declaration;  ///< prepended type declaration, if any
   std::size_t elem_bytes = 0;
+  ts_skel_view params() const { return {origin, sy, sz, cs}; }
 };
 
 void map(Device& dev, Queue& q, const ClFunction& f, MapKind kind, int dims, const ClView& a,
          const ClView* b, const ClView& out, const Box& box, const Index3& lo, int components);
 
 struct ClBoundary {
-  int mode[3];
-  int has_halo[3];
-  index_t n[3];
+  ts_skel_bounds bounds;
   std::vector<unsigned char> neutral;  ///< the neutral value's bytes
   const ClFunction* user = nullptr;    ///< for BoundaryMode::user
 };

@@ -1,14 +1,19 @@
 // The per-cell operations of the skeletons for the C++ backends (CPU loops and
 // CUDA kernels): small structs, passed by value into the kernel, whose
 // operator()(x, y, z) computes one cell (local owned coordinates) by calling
-// the user's functor. The CPU runs them in OpenMP loops (skel_cpu.hpp), CUDA
-// in the kernels of skel_cuda.cuh; their mathematics is the user's.
+// the user's functor; BoxRuns and BoxListItems turn them into the functors
+// the one launcher runs (launch::cpu_for_cells, core/launch/functor_cuda.cuh).
+// Their mathematics is the user's, and the boundary modes' skel_boundary.h's.
 #pragma once
+#include <concepts>
 #include <cstdint>
 #include <type_traits>
 
 #include "core/kernels/portable.h"
+#include "core/launch/launch.hpp"
 #include "skeleton/extents.hpp"
+#include "skeleton/kernels/skel_access.h"  // TS_SKEL_Z_CELLS
+#include "skeleton/kernels/skel_boundary.h"
 #include "skeleton/layout.hpp"
 
 namespace tessera::skeleton::kernels {
@@ -132,6 +137,12 @@ struct CudaEnabled : std::false_type {};
   struct tessera::skeleton::kernels::CudaEnabled<F> : std::true_type {};
 
 enum class BoundaryMode : int { neutral = 0, periodic = 1, clamp = 2, mirror = 3, user = 4 };
+static_assert(int(BoundaryMode::neutral) == TS_SKEL_NEUTRAL &&
+                  int(BoundaryMode::periodic) == TS_SKEL_PERIODIC &&
+                  int(BoundaryMode::clamp) == TS_SKEL_CLAMP &&
+                  int(BoundaryMode::mirror) == TS_SKEL_MIRROR &&
+                  int(BoundaryMode::user) == TS_SKEL_USER,
+              "skel_boundary.h numbers the modes as BoundaryMode does");
 
 /// No user boundary function.
 struct NoBoundaryFunction {
@@ -141,79 +152,12 @@ struct NoBoundaryFunction {
   }
 };
 
-/// Where a boundary cell's neighbourhood leaves the domain: per-axis modes.
+/// Where a stencil's neighbourhood leaves the domain: per-axis modes
+/// (skel_boundary.h) and the neutral value.
 template <class T>
 struct BoundarySpec {
-  int mode[3];
-  int has_halo[3];  // the axis is decomposed: a periodic read goes to the halo
-  index_t n[3];     // global extents
+  ts_skel_bounds bounds;
   T neutral;
-};
-
-/// A read outside the domain under the boundary modes (what GhostFillOp stores in each ghost cell): applies the
-/// boundary mode of each axis; only this accessor has branches.
-template <class T, class B>
-struct BoundaryAccess {
-  using value_type = T;
-  const T* origin;  // local owned (0, 0, 0)
-  index_t sy, sz;
-  index_t g[3];   // global coordinates of the cell being computed
-  index_t lo[3];  // global coordinates of local (0, 0, 0)
-  // By value: the address of a CUDA kernel parameter (the op) would be a
-  // generic pointer the compiler must assume anything of.
-  BoundarySpec<T> spec;
-  B user;
-  TS_FN index_t pos(int a) const { return g[a]; }
-  // Axis by axis as documented (tests' reference_read): the first axis
-  // outside the domain whose mode yields a value of its own (neutral, user)
-  // decides, and the user function sees the axes before it already wrapped.
-  // Two sets of coordinates: w, the documented ones, and c, where the value
-  // is loaded from (a periodic axis with a halo keeps c outside: the halo
-  // holds the wrap). The load is issued whatever the modes say, from an
-  // address clamped into the domain, and the value chosen afterwards.
-  TS_FN T operator()(int dx, int dy, int dz) const {
-    index_t w0 = g[0] + dx, w1 = g[1] + dy, w2 = g[2] + dz;
-    index_t c0 = w0, c1 = w1, c2 = w2;
-    index_t u0 = 0, u1 = 0, u2 = 0;  // what the user function sees
-    int m = -1;
-    resolve(0, w0, c0, m, w0, w1, w2, u0, u1, u2);
-    resolve(1, w1, c1, m, w0, w1, w2, u0, u1, u2);
-    resolve(2, w2, c2, m, w0, w1, w2, u0, u1, u2);
-    const T v = origin[(c2 - lo[2]) * sz + (c1 - lo[1]) * sy + (c0 - lo[0])];
-    if (m < 0) return v;
-    return m == int(BoundaryMode::user) ? user(u0, u1, u2, spec.neutral) : spec.neutral;
-  }
-  /// Applies axis a's mode to its documented coordinate w and load
-  /// coordinate c. The first axis whose mode yields a value (neutral, user)
-  /// sets m and the user's coordinates; its coordinates are then clamped,
-  /// only to keep the load inside.
-  TS_FN void resolve(int a, index_t& w, index_t& c, int& m, const index_t& w0, const index_t& w1,
-                     const index_t& w2, index_t& u0, index_t& u1, index_t& u2) const {
-    const index_t n = spec.n[a];
-    if (w >= 0 && w < n) return;
-    switch (spec.mode[a]) {
-      case int(BoundaryMode::neutral):
-      case int(BoundaryMode::user):
-        if (m < 0) {
-          m = spec.mode[a];
-          u0 = w0;
-          u1 = w1;
-          u2 = w2;
-        }
-        c = w = w < 0 ? 0 : n - 1;
-        return;
-      case int(BoundaryMode::periodic):
-        w = w < 0 ? w + n : w - n;
-        if (!spec.has_halo[a]) c = w;  // else c stays outside: the halo holds the wrap
-        return;
-      case int(BoundaryMode::clamp):
-        c = w = w < 0 ? 0 : n - 1;
-        return;
-      default:
-        c = w = w < 0 ? -w : 2 * (n - 1) - w;
-        return;  // mirror (edge not repeated)
-    }
-  }
 };
 
 /// mapStencil, interior cells.
@@ -245,8 +189,7 @@ struct StencilInnerOp {
 /// Fills the ghost cells of a stencil's input (local coordinates in the shell
 /// around the owned box) that lie outside the global domain along an axis
 /// without a halo wrap: each gets what a stencil would read there under the
-/// boundary modes (BoundaryAccess at offset 0). Its reads resolve to cells
-/// inside the domain or in halos the exchange filled, never to other ghosts.
+/// boundary modes (skel_boundary.h's ts_skel_fill_source).
 /// F, the stencil the fill serves, only names the instantiation: CUDA code is
 /// instantiated per stencil (TS_SKEL_CUDA_STENCIL(F, T, B)), so a program
 /// that enabled its stencil and boundary function has the fill too.
@@ -255,34 +198,20 @@ struct GhostFillOp {
   using functor = F;
   using boundary = B;
   B user;
+  // By value: the address of a CUDA kernel parameter (the op) would be a
+  // generic pointer the compiler must assume anything of.
   BoundarySpec<T> spec;
   View<T> field;
   Index3 lo;
   TS_FN void operator()(index_t x, index_t y, index_t z) const {
-    const index_t g0 = lo[0] + x, g1 = lo[1] + y, g2 = lo[2] + z;
-    if (!(ghost(g0, 0) || ghost(g1, 1) || ghost(g2, 2))) return;  // a halo cell: the exchange's
-    // The first axis outside with a mode that yields a value of its own
-    // decides (as in BoundaryAccess): neutral stores without a load.
-    const int m = constant(g0, 0)   ? spec.mode[0]
-                  : constant(g1, 1) ? spec.mode[1]
-                  : constant(g2, 2) ? spec.mode[2]
-                                    : -1;
-    if (m == int(BoundaryMode::neutral)) {
-      field.at(x, y, z) = spec.neutral;
-      return;
-    }
-    const BoundaryAccess<T, B> s{field.origin,          field.sy, field.sz, {g0, g1, g2},
-                                 {lo[0], lo[1], lo[2]}, spec,     user};
-    field.at(x, y, z) = s(0, 0, 0);
-  }
-  /// Outside along axis a with the neutral or user mode.
-  TS_FN bool constant(index_t g, int a) const {
-    return (g < 0 || g >= spec.n[a]) &&
-           (spec.mode[a] == int(BoundaryMode::neutral) || spec.mode[a] == int(BoundaryMode::user));
-  }
-  TS_FN bool ghost(index_t g, int a) const {
-    return (g < 0 || g >= spec.n[a]) &&
-           !(spec.has_halo[a] && spec.mode[a] == int(BoundaryMode::periodic));
+    const index_t g[3] = {lo[0] + x, lo[1] + y, lo[2] + z};
+    index_t c[3], u[3] = {0, 0, 0};
+    const ts_skel_bounds b = spec.bounds;
+    const int m = ts_skel_fill_source(&b, g, c, u);
+    if (m == TS_SKEL_NOT_GHOST) return;  // a halo cell: the exchange's
+    field.at(x, y, z) = m == TS_SKEL_NEUTRAL ? spec.neutral
+                        : m == TS_SKEL_USER  ? user(u[0], u[1], u[2], spec.neutral)
+                                             : field.at(c[0] - lo[0], c[1] - lo[1], c[2] - lo[2]);
   }
 };
 
@@ -298,6 +227,60 @@ struct RowsReduce {
   T* out;          // out[r * chunks + k]: chunk k of row r
   index_t chunks;  // ceil(len / TS_REDUCE_CHUNK)
   TS_FN const T* row(index_t r) const { return in + (r / rows_y) * sz + (r % rows_y) * sy; }
+};
+
+/// An op whose cells can be computed in runs before any is stored.
+template <class Op>
+concept SplitOp = requires(const Op& op, typename Op::result v) {
+  { op.fast_run(index_t{}, index_t{}, index_t{}, int{}) } -> std::same_as<bool>;
+  op.compute_run(index_t{}, index_t{}, index_t{}, int{});
+  op.store_run(index_t{}, index_t{}, index_t{}, int{}, v);
+};
+
+/// One box as cells of runs of TS_SKEL_Z_CELLS consecutive z (skel_access.h
+/// says why): cell (i, j, r) of the launch is the run from (lo + i, lo + j,
+/// lo + r * TS_SKEL_Z_CELLS), computed before stored where the op's
+/// fast_run() allows, else cell by cell.
+template <class Op>
+struct BoxRuns {
+  Op op;
+  Box b;
+  TS_FN void operator()(long i, long j, long r) const {
+    constexpr int U = TS_SKEL_Z_CELLS;
+    const index_t x = b.lo[0] + i, y = b.lo[1] + j, z = b.lo[2] + r * U;
+    if constexpr (SplitOp<Op>) {
+      if (z + U <= b.hi[2] && op.fast_run(x, y, z, U)) {
+        typename Op::result v[U];
+        TS_UNROLL
+        for (int u = 0; u < U; ++u) v[u] = op.compute_run(x, y, z, u);
+        TS_UNROLL
+        for (int u = 0; u < U; ++u) op.store_run(x, y, z, u, v[u]);
+        return;
+      }
+    }
+    for (index_t k = z; k < z + U && k < b.hi[2]; ++k) op(x, y, k);
+  }
+  /// The launch: blocks of 32 x 8 cells on GPUs.
+  launch::Cells cells() const {
+    return {b.extent(0), b.extent(1), (b.extent(2) + TS_SKEL_Z_CELLS - 1) / TS_SKEL_Z_CELLS, 32, 8};
+  }
+};
+
+/// Several boxes (a frame or the ghost shell) as items: item i is the i-th
+/// cell of the boxes in order, x fastest, indexed in I.
+template <class Op>
+struct BoxListItems {
+  Op op;
+  BoxList l;
+  template <class I>
+  TS_FN void operator()(I i) const {
+    int k = 0;
+    while (i >= I(l.box[k].volume())) i -= I(l.box[k++].volume());
+    const Box& b = l.box[k];
+    const I ex = I(b.extent(0)), ey = I(b.extent(1));
+    const I row = i / ex;
+    op(b.lo[0] + index_t(i - row * ex), b.lo[1] + index_t(row % ey), b.lo[2] + index_t(row / ey));
+  }
 };
 
 }  // namespace tessera::skeleton::kernels

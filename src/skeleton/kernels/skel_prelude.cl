@@ -3,6 +3,7 @@
  * program defines ts_real (the element type) before this file. */
 #include "core/kernels/portable.h"
 #include "skel_access.h"
+#include "skel_params.h"
 
 /* What a stencil function sees: `p` is the cell being computed; the ghost
  * layers around the owned box hold what the boundary modes say. */

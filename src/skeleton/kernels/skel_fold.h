@@ -1,0 +1,44 @@
+/* One chunk of a fold row in the canonical order (skeletons.hpp's fold), as
+ * one work-group of TS_REDUCE_THREADS: work-item t < min(n, 256) folds
+ * e[t], e[t + 256], ... in sequence into s[t]; then a halving tree over the
+ * valid prefix of s; work-item 0 stores the chunk's value at *out. Written
+ * once for CUDA (a template over the user's C++ functor f) and the OpenCL
+ * program generated around a user function (TS_SKEL_F). The CPU's oracle is
+ * skel_cpu.hpp's reduce_chunk, the same order as a plain loop.
+ * Guarded: include once. */
+#ifndef TESSERA_SKEL_FOLD_H
+#define TESSERA_SKEL_FOLD_H
+
+#include "core/kernels/portable.h"
+
+#if defined(__OPENCL_VERSION__)
+#define TS_SKEL_COMBINE(x, y) TS_SKEL_F(x, y)
+#define ts_skel_elem ts_real
+TS_FN void ts_skel_fold_chunk(int t, __local ts_real* s, __global const ts_real* e, long n,
+                              __global ts_real* out)
+#else
+#define TS_SKEL_COMBINE(x, y) f(x, y)
+template <class F, class ts_skel_elem>
+TS_FN void ts_skel_fold_chunk(const F& f, int t, ts_skel_elem* s, const ts_skel_elem* e, long n,
+                              ts_skel_elem* out)
+#endif
+{
+  const int m0 = n < TS_REDUCE_THREADS ? (int)n : TS_REDUCE_THREADS;
+  if (t < m0) {
+    ts_skel_elem acc = e[t];
+    for (long j = t + TS_REDUCE_THREADS; j < n; j += TS_REDUCE_THREADS)
+      acc = TS_SKEL_COMBINE(acc, e[j]);
+    s[t] = acc;
+  }
+  TS_BARRIER();
+  int m = m0;
+  for (int h = TS_REDUCE_THREADS / 2; h >= 1; h /= 2) {
+    if (t < h && t + h < m) s[t] = TS_SKEL_COMBINE(s[t], s[t + h]);
+    TS_BARRIER();
+    m = m < h ? m : h;
+  }
+  if (t == 0) *out = s[0];
+}
+#undef TS_SKEL_COMBINE
+
+#endif /* TESSERA_SKEL_FOLD_H */
