@@ -9,6 +9,7 @@
 # prints the per-row ratio new/baseline of the medians.
 #   scripts/gpu-plumbing.sh --prepare ac2f681        # here, before the call
 #   ROUNDS (default 2): the interleaved rounds of the suites.
+#   DEADLINE (s): suites not started by then are skipped (and listed).
 #   ARGS_<suite> (dashes as underscores, e.g. ARGS_mg_kernels): that
 #   suite's bench options, else BENCH_ARGS; SUITE_TIMEOUT (900 s) per run.
 #   TESSERA_COMMIT=<HEAD> TESTS='*Dense*:*Matmul*' SUITES='stream dense' \
@@ -47,6 +48,7 @@ fi
 for suite in ${SUITES:-stream}; do
   for dev in ${DEVICES:-cuda:0}; do
     tag=${suite}-${dev//:/_}
+    if (( SECONDS > ${DEADLINE:-100000} )); then summary+=("skipped $tag: past DEADLINE ${DEADLINE} s"); continue; fi
     for round in $(seq 1 ${ROUNDS:-2}); do
       for which in baseline new; do
         bin=build/gpu/bin/tessera
