@@ -32,19 +32,22 @@ constexpr bool cuda_ready() {
     return CudaEnabled<typename Op::functor>::value;
 }
 
-template <class Op>
-void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, const Op& op,
-               const char* skeleton) {
+/// Runs cpu() on the CPU and cuda(0) on CUDA where the functor was
+/// instantiated for it (a generic lambda: never instantiated otherwise);
+/// OpenCL cannot run C++.
+template <bool CudaReady, class Cpu, class Cuda>
+void run_cxx(Device& device, const char* skeleton, [[maybe_unused]] const char* functor,
+             const Cpu& cpu, [[maybe_unused]] const Cuda& cuda) {
   switch (device.backend()) {
     case Backend::cpu:
-      cpu_for_boxes(boxes, op);
+      cpu();
       return;
     case Backend::cuda:
 #if TESSERA_HAVE_CUDA
-      if constexpr (cuda_ready<Op>())
-        cuda_for_boxes(device, q, boxes, op);
+      if constexpr (CudaReady)
+        cuda(0);
       else
-        not_instantiated_for_cuda(skeleton, typeid(typename Op::functor).name());
+        not_instantiated_for_cuda(skeleton, functor);
       return;
 #else
       break;
@@ -55,27 +58,18 @@ void run_boxes(Device& device, [[maybe_unused]] Queue& q, const BoxList& boxes, 
   throw UsageError(std::string(skeleton) + ": backend not built in");
 }
 
+template <class Op>
+void run_boxes(Device& device, Queue& q, const BoxList& boxes, const Op& op, const char* skeleton) {
+  run_cxx<cuda_ready<Op>()>(
+      device, skeleton, typeid(typename Op::functor).name(), [&] { cpu_for_boxes(boxes, op); },
+      [&](auto) { cuda_for_boxes(device, q, boxes, op); });
+}
+
 template <class F, class T>
-void run_reduce_rows(Device& device, [[maybe_unused]] Queue& q, const RowsReduce<F, T>& op,
-                     index_t rows) {
-  switch (device.backend()) {
-    case Backend::cpu:
-      cpu_reduce_rows(op, rows);
-      return;
-    case Backend::cuda:
-#if TESSERA_HAVE_CUDA
-      if constexpr (CudaEnabled<F>::value)
-        cuda_reduce_rows(q, op, rows);
-      else
-        not_instantiated_for_cuda("fold", typeid(F).name());
-      return;
-#else
-      break;
-#endif
-    case Backend::opencl:
-      no_cxx_on_opencl("fold");
-  }
-  throw UsageError("fold: backend not built in");
+void run_reduce_rows(Device& device, Queue& q, const RowsReduce<F, T>& op, index_t rows) {
+  run_cxx<CudaEnabled<F>::value>(
+      device, "fold", typeid(F).name(), [&] { cpu_reduce_rows(op, rows); },
+      [&](auto) { cuda_reduce_rows(q, op, rows); });
 }
 
 }  // namespace tessera::skeleton::kernels
