@@ -9,6 +9,7 @@
 #pragma once
 #include "core/buffer.hpp"
 #include "sparse/formats.hpp"
+#include "sparse/kernels/spmv_params.h"  // TS_SPMV_MERGE_ITEMS
 
 namespace tessera::sparse {
 
@@ -19,6 +20,11 @@ struct DeviceCsr {
   int chains = 1;  ///< csr-vector: lane chains per work-item (lanes / chains work-items per row)
   Buffer<index_t> row_ptr, col;
   Buffer<V> val;
+  /// csr-merge, made on first use: each slice's first row, and the pieces of
+  /// the rows spread over slices (head, tail per slice).
+  mutable Buffer<index_t> slice_row;
+  mutable Buffer<V> carry;
+  size64 slices() const { return ceil_div(rows + nnz, size64{TS_SPMV_MERGE_ITEMS}); }
 };
 
 template <Scalar V>

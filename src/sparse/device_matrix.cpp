@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
+#include "sparse/kernels/spmv_launch.hpp"
 #include "sparse/kernels/spmv_point.hpp"
 #include "sparse/storage.hpp"
 
@@ -23,9 +24,10 @@ struct KernelName {
   std::string_view name;
   Format format;
 };
-constexpr std::array<KernelName, 17> kKernels{{
+constexpr std::array<KernelName, 18> kKernels{{
     {Kernel::csr_scalar, "csr-scalar", Format::csr},
     {Kernel::csr_vector, "csr-vector", Format::csr},
+    {Kernel::csr_merge, "csr-merge", Format::csr},
     {Kernel::ell, "ell", Format::ell},
     {Kernel::ell_v2, "ell-v2", Format::ell},
     {Kernel::sell, "sell", Format::sell},
@@ -195,6 +197,9 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse-history.md)
     m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, lanes);
     m.row_ptr = upload(device_, a.row_ptr);
+    if (kernel == Kernel::csr_merge && a.nnz() > 0)  // its partition, once, on the device
+      dispatch(*device_,
+               [&](auto tag) { kernels::merge_prepare(tag, device_->queue(), device_, m); });
     account(sparse::storage(a));
     data_ = std::move(m);
   } else if (format_ == Format::ell) {
@@ -282,6 +287,9 @@ template <Scalar V>
 double DeviceMatrix<V>::model_bytes(Kernel k) const {
   const double v = sizeof(V);
   double bytes = static_cast<double>(matrix_bytes_) + v * static_cast<double>(rows_ + cols_);
+  if (const auto* c = std::get_if<DeviceCsr<V>>(&data_); c && k == Kernel::csr_merge)
+    // the partition read, and each slice's head and tail written and read
+    bytes += static_cast<double>(c->slices()) * (sizeof(index_t) + 4 * v);
   if (const auto* e = std::get_if<DeviceEll<V>>(&data_)) {
     if (k == Kernel::ell) bytes += 2 * v * static_cast<double>(e->stored_rows * e->subsections());
     if (e->stored_rows < e->rows) bytes += v * static_cast<double>(rows_);

@@ -38,6 +38,7 @@ std::string_view to_string(Format f);
 enum class Kernel {
   csr_scalar,  ///< one thread per row
   csr_vector,  ///< a sub-warp of 1..32 lanes per row, chosen by the mean row length
+  csr_merge,   ///< load-balanced: the merge path over rows and nonzeros, 8 items a work-item
   ell,         ///< thesis ELL: one thread per (row, subsection of L slots) + reduction kernel
   ell_v2,      ///< thesis ELL V2: one thread per row
   sell,        ///< SELL-C-sigma: one thread per row of a slice

@@ -77,7 +77,10 @@ void spmv(const DeviceMatrix<V>& a, const Buffer<V>& x, Buffer<V>& y, Kernel k) 
     if (a.stored_entries() == 0) return kernels::zero(tag, q, y);  // also no zero-sized launches
     std::visit(
         overloaded{
-            [&](const DeviceCsr<V>& m) { kernels::csr(tag, q, m, k, x, y); },
+            [&](const DeviceCsr<V>& m) {
+              if (k == Kernel::csr_merge) kernels::merge_prepare(tag, q, dev, m);
+              kernels::csr(tag, q, m, k, x, y);
+            },
             [&](const DeviceEll<V>& m) {
               if (m.stored_rows < m.rows) kernels::zero(tag, q, y);
               if (k == Kernel::ell &&

@@ -148,6 +148,29 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     }
     const Csr<V> l = laplacian_7pt<V>(5, 4, 3);
     check_all<V>(l, l, {"laplace7_5x4x3", true}, DeviceOptions{});
+    // irregular rows, as real matrices have: power-law lengths (most rows
+    // 0..3 entries), one row of 1,900 entries spread over ~240 csr-merge
+    // slices, one of exactly a slice, empty rows at both ends; real values
+    const Csr<V> pl = to_csr(power_law_coo<V>(301, 2400, 31));
+    check_all<V>(pl, pl, {"power_law_301x2400", false}, opt);
+  }
+
+  /// Row i gets floor(2000 / (i + 1)^1.4) entries at random columns (row 7
+  /// exactly TS_SPMV_MERGE_ITEMS - 1, rows 0, 150 and 300 none), values in [-1, 1).
+  template <Scalar V>
+  static Coo<V> power_law_coo(size64 rows, size64 cols, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Coo<V> a;
+    a.rows = rows;
+    a.cols = cols;
+    for (size64 i = 1; i + 1 < rows; ++i) {
+      if (i == rows / 2) continue;
+      auto len = static_cast<size64>(2000.0 / std::pow(double(i), 1.4));
+      if (i == 7) len = TS_SPMV_MERGE_ITEMS - 1;
+      for (size64 k = 0; k < len; ++k)
+        test::add(a, i, static_cast<size64>(rng() % cols), test::uniform<V>(rng));
+    }
+    return a;
   }
 
   template <Scalar V>

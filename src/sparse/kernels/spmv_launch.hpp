@@ -21,10 +21,32 @@ void zero(Tag tag, Queue& q, Buffer<V>& y) {
   spmv_zero<V>(tag, q, y.size(), y);
 }
 
+inline ts_spmv_params merge_params(size64 rows, size64 nnz) {
+  ts_spmv_params p{};
+  p.rows = rows;
+  p.nnz = nnz;
+  return p;
+}
+
+/// csr-merge's partition and carry buffer, made on first use.
+template <class Tag, class V>
+void merge_prepare(Tag tag, Queue& q, const std::shared_ptr<Device>& d, const DeviceCsr<V>& a) {
+  const auto slices = static_cast<std::size_t>(a.slices());
+  if (a.slice_row.size() == slices) return;
+  a.slice_row = Buffer<index_t>(d, slices);
+  a.carry = Buffer<V>(d, 2 * slices);
+  spmv_merge_partition<V>(tag, q, slices, merge_params(a.rows, a.nnz), a.row_ptr, a.slice_row);
+}
+
 template <class Tag, class V>
 void csr(Tag tag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x, Buffer<V>& y) {
   if (k == Kernel::csr_scalar)
     return spmv_csr_scalar<V>(tag, q, a.rows, a.row_ptr, a.col, a.val, x, y);
+  if (k == Kernel::csr_merge) {  // merge_prepare made the partition
+    const ts_spmv_params p = merge_params(a.rows, a.nnz);
+    spmv_csr_merge<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.col, a.val, x, y, a.carry);
+    return spmv_merge_carry<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.carry, y);
+  }
   ts_spmv_params p{};
   p.rows = a.rows;
   p.lanes = a.lanes;

@@ -6,11 +6,15 @@
 #define TESSERA_SPMV_PARAMS_H
 #include "core/kernels/portable.h"
 
+/* csr-merge: merge-path items (row ends and nonzeros) per work-item. */
+#define TS_SPMV_MERGE_ITEMS 8
+
 typedef struct {
   ts_size n;      /* stored rows: scalar rows (ELL, BELL) or block rows (BCSR) */
   ts_size width;  /* ELL and BELL: slots per stored row */
   ts_size rows;   /* the matrix's rows */
   ts_size cols;   /* the matrix's columns */
+  ts_size nnz;    /* csr-merge: the matrix's nonzeros */
   ts_size sub;    /* slots per subsection (thesis ELL) or per work-item (bell-sub) */
   ts_size nsub;   /* subsections (thesis ELL) */
   ts_size si, sj; /* BCSR: in-block row and column strides of the values */

@@ -56,6 +56,9 @@
 #define TS_SPMV_KERNELS(X)                                                                    \
   X(each, spmv_zero, 0, 0, 0, TS_NO_VARIANTS)                                                 \
   X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                       \
+  X(each_one, spmv_merge_partition, 0, 0, 0, TS_NO_VARIANTS)                                  \
+  X(each_one, spmv_csr_merge, 0, 0, 0, TS_NO_VARIANTS)                                        \
+  X(each_one, spmv_merge_carry, 0, 0, 0, TS_NO_VARIANTS)                                      \
   X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32)) \
   X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                   \
   X(each_one, spmv_ell_reduce, 0, 0, 0, TS_NO_VARIANTS)                                       \
@@ -75,6 +78,26 @@ TS_FN long ts_spmv_row_of(TS_GLOBAL const int* map, int mapped, long i) {
   return mapped ? (long)map[i] : i;
 }
 TS_FN long ts_spmv_min(long a, long b) { return a < b ? a : b; }
+
+#define TS_SPMV_MERGE_TOTAL(p) ((long)(p).rows + (long)(p).nnz)
+/* csr-merge's partition (one definition: no value type in it).
+ * slice_row[s]: the row at slice s's first item (the merge path's split at
+ * diagonal s * TS_SPMV_MERGE_ITEMS: the rows whose ends come before it). */
+#define TS_ARGS_spmv_merge_partition(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, rp) OUT(int, slice_row)
+TS_ITEM(spmv_merge_partition, s) {
+  const long total = TS_SPMV_MERGE_TOTAL(p);
+  const long d = ts_spmv_min((long)s * TS_SPMV_MERGE_ITEMS, total);
+  long lo = d > (long)p.nnz ? d - (long)p.nnz : 0, hi = ts_spmv_min(d, (long)p.rows);
+  while (lo < hi) { /* the first row i whose end is not before item d */
+    const long mid = lo + (hi - lo) / 2;
+    if ((long)rp[mid + 1] <= d - mid - 1)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  slice_row[s] = (int)lo;
+}
 #endif
 
 /* acc + a*x */
@@ -291,6 +314,70 @@ TS_ITEM(spmv_zero, i) { y[i] = TS_SPMV_ZERO; }
   IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
 TS_ITEM(spmv_csr_scalar, i) {
   y[i] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, rp[i], rp[i + 1], 1);
+}
+
+/* csr-merge: CSR with the work split by rows + nonzeros, not by rows (the
+ * merge path of Merrill and Garland, "Merge-based parallel sparse
+ * matrix-vector multiplication", SC 2016). The rows' ends (row_ptr[1..]) and
+ * the nonzeros 0 .. nnz-1 merge into one sequence of rows + nnz items, a
+ * nonzero j before the end of row i exactly when j < row_ptr[i + 1]; each
+ * work-item takes TS_SPMV_MERGE_ITEMS consecutive items (a slice), so a row of
+ * 3,000 entries costs its ~375 slices what 375 short rows cost theirs.
+ * A row whose items lie in one slice is summed there in storage order; a
+ * row spread over slices a < b gets its pieces there (the tail of a, the
+ * heads of a+1 .. b) and their sum, in slice order, from spmv_merge_carry.
+ * Deterministic: the CPU runs the same items and gives the same bits. */
+/* The slice where merge item d lies. */
+#define TS_SPMV_MERGE_SLICE(d) ((d) / TS_SPMV_MERGE_ITEMS)
+
+/* One slice: the rows it ends are stored in y (a continued row's last piece
+ * in carry[2s] instead); the piece of a row it neither starts nor ends goes
+ * to carry[2s] (head), the first piece of a row it starts and does not end
+ * to carry[2s + 1] (tail). */
+#define TS_ARGS_spmv_csr_merge(V, IN, OUT)                                                       \
+  V(ts_spmv_params, p)                                                                           \
+  IN(int, slice_row) IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y) \
+      OUT(ts_value, carry)
+TS_ITEM(spmv_csr_merge, s) {
+  const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
+  const long d1 = ts_spmv_min(d0 + TS_SPMV_MERGE_ITEMS, TS_SPMV_MERGE_TOTAL(p));
+  long i = slice_row[s], j = d0 - i;
+  int head = i < rows && j > (long)rp[i]; /* row i began in an earlier slice */
+  long end = i < rows ? (long)rp[i + 1] : j;
+  ts_value acc = TS_SPMV_ZERO;
+  for (long d = d0; d < d1; ++d) {
+    if (j < end) {
+      acc = ts_spmv_madd(acc, val[j], x[col[j]]);
+      ++j;
+    } else {
+      if (head)
+        carry[2 * s] = acc;
+      else
+        y[i] = acc;
+      head = 0;
+      acc = TS_SPMV_ZERO;
+      ++i;
+      end = i < rows ? (long)rp[i + 1] : j;
+    }
+  }
+  if (i < rows && j > (long)rp[i]) carry[2 * s + (head ? 0 : 1)] = acc;
+}
+
+/* The rows spread over slices: a slice whose first row began earlier and
+ * ends in it sums that row's pieces, tail of its first slice a, then the
+ * heads of slices a+1 .. s, in order. */
+#define TS_ARGS_spmv_merge_carry(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, slice_row) IN(int, rp) IN(ts_value, carry) OUT(ts_value, y)
+TS_ITEM(spmv_merge_carry, s) {
+  const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
+  const long i = slice_row[s];
+  if (i >= rows || d0 - i <= (long)rp[i]) return;   /* no row continues into slice s */
+  const long last = (long)rp[i + 1] + i;            /* the item that ends row i */
+  if (TS_SPMV_MERGE_SLICE(last) != (long)s) return; /* it ends in a later slice */
+  const long a = TS_SPMV_MERGE_SLICE((long)rp[i] + i);
+  ts_value acc = carry[2 * a + 1];
+  for (long k = a + 1; k <= (long)s; ++k) acc = ts_spmv_add(acc, carry[2 * k]);
+  y[i] = acc;
 }
 
 /* CSR, p.lanes chains per row: chain t sums entries t, t + lanes, ... in
