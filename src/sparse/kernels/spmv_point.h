@@ -334,10 +334,10 @@ TS_ITEM(spmv_csr_scalar, i) {
  * in carry[2s] instead); the piece of a row it neither starts nor ends goes
  * to carry[2s] (head), the first piece of a row it starts and does not end
  * to carry[2s + 1] (tail). */
-#define TS_ARGS_spmv_csr_merge(V, IN, OUT)                                                       \
-  V(ts_spmv_params, p)                                                                           \
-  IN(int, slice_row) IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y) \
-      OUT(ts_value, carry)
+#define TS_ARGS_spmv_csr_merge(V, IN, OUT) \
+  V(ts_spmv_params, p)                     \
+  IN(int, slice_row)                       \
+  IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y) OUT(ts_value, carry)
 TS_ITEM(spmv_csr_merge, s) {
   const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
   const long d1 = ts_spmv_min(d0 + TS_SPMV_MERGE_ITEMS, TS_SPMV_MERGE_TOTAL(p));
