@@ -8,6 +8,7 @@
 #include "sparse/convert.hpp"
 #include "sparse/host_memory.hpp"
 #include "sparse/laplacian.hpp"
+#include "sparse/matrix_families.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace tessera::sparse {
@@ -38,7 +39,9 @@ Bcsr<T> trace_bcsr(const TraceCase& c) {
   return out;
 }
 
-bool spec_is_complex(std::string_view spec) { return spec.rfind("laplace7:", 0) != 0; }
+bool spec_is_complex(std::string_view spec) {
+  return spec.rfind("laplace7:", 0) != 0 && !is_family_spec(spec);
+}
 
 bool file_is_complex(const std::string& path) {
   return read_matrix_market_header(path).field == MmField::complex;
@@ -51,6 +54,8 @@ HostMatrix<T> generate_matrix(std::string_view spec) {
   if (spec.rfind("laplace7:", 0) == 0) {
     const GridSize g = parse_laplacian(spec);
     m.csr = laplacian_7pt<T>(g.nx, g.ny, g.nz);
+  } else if (is_family_spec(spec)) {
+    m.csr = generate_family<T>(spec);
   } else {
     m.block = trace_bcsr<T>(parse_trace_case(spec));
     m.is_block = true;

@@ -27,8 +27,9 @@ struct HostMatrix {
   bool is_block = false;
 };
 
-/// "trace:...", "euler3d:..." etc. (trace_generator.hpp) or "laplace7:..."
-/// (laplacian.hpp); UsageError otherwise.
+/// "trace:...", "euler3d:..." etc. (trace_generator.hpp), "laplace7:..."
+/// (laplacian.hpp) or a matrix family (matrix_families.hpp: "powerlaw:...",
+/// "fem3:...", ...); UsageError otherwise.
 template <Scalar T>
 HostMatrix<T> generate_matrix(std::string_view spec);
 
