@@ -352,6 +352,7 @@ int spmv_as(const SparseArgs& args) {
               (long long)r.nonzeros, r.value_type.c_str());
   std::printf("kernel   %s on %s, checked against the host reference (error %.3g of the bound)\n",
               r.kernel.c_str(), r.device.c_str(), r.max_error);
+  if (!r.choice.empty()) std::printf("choice   auto: %s\n", r.choice.c_str());
   std::printf(
       "time     %.4f ms per SpMV%s (median of %zu runs of %d; min %.4f ms; %d matrix cop%s against L2)\n",
       r.ms_per_spmv(), r.transfers ? " with x/y transfers" : "", r.timing.ms.size(),
@@ -426,13 +427,18 @@ Command add_sparse_command(CLI::App& app) {
   spmv_cmd->add_option("--matrix", args->file, "Matrix Market file (.mtx or .mtx.gz)");
   spmv_cmd->add_option(
       "--generate", args->generate,
-      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]) or laplace7:N|NXxNYxNZ");
+      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]), "
+      "laplace7:N|NXxNYxNZ, or a family: powerlaw:ROWS[,alpha=,mean=,max=,seed=], "
+      "uniform:ROWS[,mean=,seed=], banded:ROWS[,width=], stencil2d5:N, stencil2d9:N, "
+      "stencil3d27:N, fem3:N, arrow:ROWS[,dense=,mean=], emptyrows:ROWS[,filled=,mean=]");
   spmv_cmd->add_option("--format", args->run.format,
                        "csr, ell, sell, bcsr, bell (default: the kernel's)");
   spmv_cmd->add_option(
       "--kernel", args->run.kernel,
-      "csr-scalar csr-vector ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a bcsr-v2b bcsr-v3 bcsr-warp bell "
-      "bell-v2 bell-v3 bell-v4 bell-sub bell-bi (default: the format's)");
+      "auto (the default without --format: chosen from the matrix's rows and blocks, the reason "
+      "printed), csr-scalar csr-vector csr-merge ell ell-v2 sell bcsr-v1a bcsr-v1b bcsr-v2a "
+      "bcsr-v2b bcsr-v3 bcsr-warp bell bell-v2 bell-v3 bell-v4 bell-sub bell-bi (with --format: "
+      "that format's default)");
   spmv_cmd
       ->add_option("--precision", args->precision,
                    "Value precision (complex for complex files and TRACE; default: double "

@@ -14,6 +14,16 @@
 //   group_rows=160     BELL V3 work-group rows
 //   csr_chains=4       csr-vector: lane chains per work-item (the same sums)
 //   kernels=a,b        the modern section's tessera kernels (default all six)
+//   nnz=10000000       matrices section: nonzeros of each family (quick: 1000000)
+//   families=a,b       matrices section: these specs instead of the set
+//   precisions=double,float   matrices section: value types
+//
+// parts=matrices (not in the default): the families of matrix_families.hpp
+// (power law at three exponents, uniform, banded, 2D/3D stencils, fem3,
+// arrow, mostly-empty rows) with every CSR kernel, SELL and ELL V2 where
+// their padding stays under 4x the nonzeros, bell-bi and bcsr-warp on
+// block matrices, cuSPARSE CSR ALG1/ALG2, SELL (and BSR on blocks); then
+// the best tessera and cuSPARSE rows and auto's choice against them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +34,8 @@
 #include "core/progress.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/device_run.hpp"
+#include "sparse/kernel_choice.hpp"
+#include "sparse/matrix_families.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/storage.hpp"
 #if defined(TESSERA_HAVE_CUSPARSE)
@@ -270,13 +282,126 @@ void stencil_section(Context& c, Progress& progress) {
   }
 }
 
+/// Slots ELL (every row padded to the longest) and SELL-32 (each slice of 32
+/// rows to its longest) would store.
+template <Scalar V>
+std::pair<double, double> padded_slots(const Csr<V>& a) {
+  double ell = 0, sell = 0, slice = 0;
+  for (size64 i = 0; i < a.rows; ++i) {
+    const double len = a.row_ptr[i + 1] - a.row_ptr[i];
+    ell = std::max(ell, len);
+    slice = std::max(slice, len);
+    if (i % 32 == 31 || i + 1 == a.rows) {
+      sell += 32 * slice;
+      slice = 0;
+    }
+  }
+  return {ell * static_cast<double>(a.rows), sell};
+}
+
+template <Scalar V>
+void family_matrix(Context& c, const std::string& spec) {
+  const HostMatrix<V> m = generate_matrix<V>(spec);
+  const Csr<V>& a = m.csr;
+  const SpmvReference<V> ref = spmv_reference(m);
+  const double nnz = static_cast<double>(a.nnz());
+  const double minimal = static_cast<double>(sparse::storage(a).total_bytes()) +
+                         static_cast<double>(sizeof(V) * (a.rows + a.cols));
+  const KernelChoice choice = choose_kernel(a, c.device->backend());
+  const auto [ell_slots, sell_slots] = padded_slots(a);
+  std::vector<std::pair<std::string, double>> ours, vendor;
+  auto row = [&](Kernel k, const DeviceOptions& o, const std::string& label) {
+    kernel_row(c, m, k, label, 1, o, minimal, "CSR", &ours, ref);
+  };
+  for (Kernel k : {Kernel::csr_scalar, Kernel::csr_vector, Kernel::csr_merge})
+    row(k, DeviceOptions{}, fmt::format("{} {}", spec, to_string(k)));
+  auto padded = [&](Kernel k, double slots) {
+    if (slots <= 4 * nnz) return row(k, DeviceOptions{}, fmt::format("{} {}", spec, to_string(k)));
+    Measurement r;
+    r.kernel = fmt::format("{} {}", spec, to_string(k));
+    r.note = fmt::format("not run: its padding would store {:.1f}x the nonzeros", slots / nnz);
+    c.report.results.push_back(r);
+  };
+  padded(Kernel::sell, sell_slots);
+  padded(Kernel::ell_v2, ell_slots);
+  const bool blocks = choice.kernel == Kernel::bell_bi;
+  if (blocks)
+    for (Kernel k : {Kernel::bell_bi, Kernel::bcsr_warp})
+      row(k, choice.options,
+          fmt::format("{} {} {}x{}", spec, to_string(k), choice.options.block_r,
+                      choice.options.block_c));
+#if defined(TESSERA_HAVE_CUSPARSE)
+  if (c.device->backend() == Backend::cuda) {
+    for (auto k : {vendor::CusparseKernel::csr_alg1, vendor::CusparseKernel::csr_alg2,
+                   vendor::CusparseKernel::sell})
+      if (k != vendor::CusparseKernel::sell || sell_slots <= 4 * nnz)
+        cusparse_row<V>(
+            c, fmt::format("{} {}", spec, vendor::to_string(k)), a.rows, a.cols, nnz, minimal,
+            [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, a, k); }, &vendor);
+    if (blocks) {
+      const Bcsr<V> b = to_bcsr(a, {choice.options.block_r, choice.options.block_c});
+      cusparse_row<V>(
+          c, fmt::format("{} cusparse-bsrmv", spec), a.rows, a.cols, nnz, minimal,
+          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, b); }, &vendor);
+    }
+  }
+#endif
+  summary_row(c, spec, ours, vendor);
+  // auto: the row of the kernel it picks, against the fastest
+  const std::string picked = blocks ? fmt::format("{} {} {}x{}", spec, to_string(choice.kernel),
+                                                  choice.options.block_r, choice.options.block_c)
+                                    : fmt::format("{} {}", spec, to_string(choice.kernel));
+  Measurement r;
+  r.kernel = "auto: " + spec;
+  r.note = fmt::format("picks {} ({})", to_string(choice.kernel), choice.reason);
+  const auto it =
+      std::find_if(ours.begin(), ours.end(), [&](auto& p) { return p.first == picked; });
+  if (it != ours.end()) {
+    const double best = std::min_element(ours.begin(), ours.end(), [](auto& x, auto& y) {
+                          return x.second < y.second;
+                        })->second;
+    r.note += fmt::format("; {:.4f} ms, {:.2f}x the fastest tessera kernel", it->second,
+                          it->second / best);
+    if (!vendor.empty()) {
+      const double v = std::min_element(vendor.begin(), vendor.end(), [](auto& x, auto& y) {
+                         return x.second < y.second;
+                       })->second;
+      r.note += fmt::format(", {:.2f}x the fastest cuSPARSE (speed-up)", v / it->second);
+    }
+  }
+  c.report.results.push_back(r);
+}
+
+void matrices_section(Context& c, Progress& progress) {
+  const size64 nnz = c.args.param_int("nnz", c.args.quick ? "1000000" : "10000000", 1);
+  std::vector<std::string> specs = c.args.param_list("families", "");
+  if (specs.empty()) specs = family_benchmark_set(nnz);
+  for (const std::string& p : c.args.param_list("precisions", "double,float"))
+    if (p != "double" && p != "float")
+      throw UsageError(fmt::format("--param precisions: '{}' (double, float)", p));
+  for (const std::string& p : c.args.param_list("precisions", "double,float"))
+    for (const std::string& spec : specs) {
+      progress.step(fmt::format("{} ({})", spec, p));
+      if (p == "double")
+        family_matrix<double>(c, spec);
+      else
+        family_matrix<float>(c, spec);
+    }
+}
+
 bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const BenchArgs& args) {
   bench::DeviceReport report;
   report.device = device->info();
   const std::vector<std::string> parts = args.param_list("parts", "thesis,modern,stencil");
   auto has = [&](const char* p) { return std::find(parts.begin(), parts.end(), p) != parts.end(); };
+  const std::size_t families =
+      has("matrices")
+          ? (args.param_list("families", "").empty() ? 12
+                                                     : args.param_list("families", "").size()) *
+                args.param_list("precisions", "double,float").size()
+          : 0;
   Progress progress("spmv on " + device->id(),
-                    2 + 6 + static_cast<int>(args.param_list("matrices", "").size()));
+                    2 + 6 + static_cast<int>(args.param_list("matrices", "").size() + families));
   progress.step("copy");
   const std::size_t copy_bytes = std::size_t(1) << (args.quick ? 28 : 30);
   const Measurement copy = bench::measure_native_copy(*device, copy_bytes, args.timing);
@@ -287,6 +412,7 @@ bench::DeviceReport run_spmv_suite(const std::shared_ptr<Device>& device, const 
   Context c{device, args, report, 4 * cache, &progress};
   if (has("thesis") || has("modern")) trace_sections(c, progress, has("thesis"), has("modern"));
   if (has("stencil")) stencil_section(c, progress);
+  if (has("matrices")) matrices_section(c, progress);
   return report;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/kernel_choice.hpp"
 #include "sparse/spmv.hpp"
 
 namespace tessera::sparse {
@@ -84,6 +85,9 @@ Kernel resolve_kernel(const SpmvRunOptions& opt) {
     if (!format)
       throw UsageError(fmt::format("unknown format '{}' (csr, ell, sell, bcsr, bell)", opt.format));
   }
+  if (opt.kernel == "auto" && format)
+    throw UsageError(fmt::format(
+        "--kernel auto chooses the format too: give a kernel of --format {} by name", opt.format));
   if (opt.kernel.empty()) return default_kernel(format.value_or(Format::csr));
   const Kernel k = parse_kernel(opt.kernel);
   if (format && *format != format_of(k))
@@ -95,12 +99,19 @@ Kernel resolve_kernel(const SpmvRunOptions& opt) {
 template <Scalar V>
 SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V>& m,
                        const SpmvRunOptions& opt, const SpmvReference<V>* reference) {
-  const Kernel k = resolve_kernel(opt);
+  const bool automatic = opt.kernel == "auto" || (opt.kernel.empty() && opt.format.empty());
+  if (automatic) resolve_kernel(opt);  // refuses auto with a format
+  const Backend be = device->backend();
+  const KernelChoice choice = automatic ? (m.is_block ? choose_kernel(m.block, be, opt.device)
+                                                      : choose_kernel(m.csr, be, opt.device))
+                                        : KernelChoice{};
+  const Kernel k = automatic ? choice.kernel : resolve_kernel(opt);
+  const DeviceOptions& dopt = automatic ? choice.options : opt.device;
   if (!available(k, device->backend()))
     throw UsageError(fmt::format("kernel {} does not exist on {}", to_string(k), device->id()));
   auto upload = [&] {
-    return m.is_block ? DeviceMatrix<V>(device, m.block, k, opt.device)
-                      : DeviceMatrix<V>(device, m.csr, k, opt.device);
+    return m.is_block ? DeviceMatrix<V>(device, m.block, k, dopt)
+                      : DeviceMatrix<V>(device, m.csr, k, dopt);
   };
   std::vector<DeviceMatrix<V>> copies;
   copies.reserve(64);  // `a` below stays valid
@@ -112,6 +123,7 @@ SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V
   SpmvRunResult r;
   r.matrix = m.name;
   r.kernel = std::string(to_string(k));
+  r.choice = choice.reason;
   r.device = device->id();
   r.value_type = is_complex_v<V> ? fmt::format("complex<{}>", sizeof(V) == 8 ? "float" : "double")
                                  : (sizeof(V) == 4 ? "float" : "double");
@@ -167,6 +179,7 @@ SpmvRunResult run_spmv(const std::shared_ptr<Device>& device, const HostMatrix<V
 nlohmann::json to_json(const SpmvRunResult& r, bool complex) {
   return {{"matrix", r.matrix},
           {"kernel", r.kernel},
+          {"kernel_choice", r.choice.empty() ? "given" : "auto: " + r.choice},
           {"device", r.device},
           {"value_type", r.value_type},
           {"rows", r.rows},

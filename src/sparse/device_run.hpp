@@ -13,7 +13,9 @@
 namespace tessera::sparse {
 
 struct SpmvRunOptions {
-  std::string kernel;  ///< kernel name; empty: the format's default
+  /// Kernel name, or "auto" (kernel_choice.hpp); empty: auto, or with a
+  /// format that format's default kernel.
+  std::string kernel;
   std::string format;  ///< csr|ell|sell|bcsr|bell; checked against the kernel when both are given
   int spmvs_per_run = 1;  ///< SpMVs per timed run (the thesis's tables time 100)
   TimingOptions timing{3, 20};
@@ -32,6 +34,7 @@ struct SpmvRunOptions {
 
 struct SpmvRunResult {
   std::string matrix, kernel, device, value_type;
+  std::string choice;  ///< with auto: why this kernel (kernel_choice.hpp); else empty
   size64 rows = 0, cols = 0, stored = 0, nonzeros = 0;
   double model_bytes = 0;  ///< per SpMV (DeviceMatrix::model_bytes)
   Timing timing;           ///< per timed run of spmvs_per_run SpMVs

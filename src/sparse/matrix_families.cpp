@@ -15,9 +15,9 @@ namespace tessera::sparse {
 
 namespace {
 
-constexpr std::string_view kFamilies[] = {"powerlaw",    "uniform", "banded", "stencil2d5",
-                                          "stencil2d9",  "stencil3d27", "fem3", "arrow",
-                                          "emptyrows"};
+constexpr std::string_view kFamilies[] = {"powerlaw",   "uniform",    "banded",
+                                          "stencil2d5", "stencil2d9", "stencil3d27",
+                                          "fem3",       "arrow",      "emptyrows"};
 
 /// "family:N,key=value,..." split and checked against the keys a family takes.
 struct Spec {
@@ -134,8 +134,7 @@ struct Builder {
     a.val.push_back(v);
   }
   void end_row() {
-    if (a.col.size() > 2147483647u)
-      spec.fail("more than 2^31-1 nonzeros: beyond 32-bit indices");
+    if (a.col.size() > 2147483647u) spec.fail("more than 2^31-1 nonzeros: beyond 32-bit indices");
     a.row_ptr.push_back(static_cast<index_t>(a.col.size()));
   }
   /// `len` distinct uniform columns (ascending), plus `extra` given ones.
@@ -169,9 +168,13 @@ Csr<T> powerlaw(const Spec& s) {
   std::vector<double> raw(static_cast<std::size_t>(rows));
   for (double& l : raw) l = std::pow(1.0 - r.unit(), -1.0 / (alpha - 1.0));
   const double target = mean * static_cast<double>(rows);
+  // at least one entry a row (a graph's vertices have an edge), at most cap
+  const auto length = [&](double l, double f) {
+    return std::min(std::max(1.0, std::floor(l * f + 0.5)), static_cast<double>(cap));
+  };
   const auto total = [&](double f) {
     double t = 0;
-    for (double l : raw) t += std::min(std::floor(l * f + 0.5), static_cast<double>(cap));
+    for (double l : raw) t += length(l, f);
     return t;
   };
   double lo = 0, hi = mean;
@@ -179,8 +182,7 @@ Csr<T> powerlaw(const Spec& s) {
   for (int it = 0; it < 60; ++it) (total((lo + hi) / 2) < target ? lo : hi) = (lo + hi) / 2;
   Builder<T> b(s, rows, rows, total(hi));
   std::vector<index_t> scratch;
-  for (double l : raw)
-    b.random_row(r, static_cast<size64>(std::min(std::floor(l * hi + 0.5), double(cap))), scratch);
+  for (double l : raw) b.random_row(r, static_cast<size64>(length(l, hi)), scratch);
   return std::move(b.a);
 }
 
@@ -319,8 +321,8 @@ Csr<T> generate_family(std::string_view text) {
   if (family == "emptyrows") return emptyrows<T>(parse(text, {"filled", "mean", "seed"}));
   std::string known;
   for (auto f : kFamilies) known += (known.empty() ? "" : ", ") + std::string(f);
-  throw UsageError(fmt::format("matrix spec '{}': unknown family '{}' (known: {})", text, family,
-                               known));
+  throw UsageError(
+      fmt::format("matrix spec '{}': unknown family '{}' (known: {})", text, family, known));
 }
 
 std::vector<std::string> family_benchmark_set(size64 nnz) {

@@ -4,7 +4,8 @@
 //
 //   powerlaw:ROWS[,alpha=2.2][,mean=8][,max=ROWS][,seed=1]
 //       row lengths from a Pareto law of tail exponent alpha (P(len >= l)
-//       ~ l^(1 - alpha)), scaled to the mean, capped at max; columns uniform
+//       ~ l^(1 - alpha)), scaled to the mean, at least 1, capped at max;
+//       columns uniform
 //       (graphs, circuits, economics)
 //   uniform:ROWS[,mean=8][,seed=1]     Poisson row lengths, uniform columns
 //   banded:ROWS[,width=11]             every row the band |i - j| <= width / 2

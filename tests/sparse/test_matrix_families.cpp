@@ -90,7 +90,7 @@ TEST(MatrixFamilies, RandomFamiliesKeepTheirPromises) {
   const Csr<double> r = generate_family<double>("arrow:3000,dense=2,mean=4");
   expect_valid(r);
   EXPECT_EQ(r.row_ptr[1] - r.row_ptr[0], 3000);  // a full row
-  size64 hub = 0;  // a full column: every row has column 1
+  size64 hub = 0;                                // a full column: every row has column 1
   for (size64 i = 0; i < r.rows; ++i)
     hub += std::binary_search(r.col.begin() + r.row_ptr[i], r.col.begin() + r.row_ptr[i + 1], 1);
   EXPECT_EQ(hub, 3000);

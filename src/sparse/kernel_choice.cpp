@@ -1,0 +1,95 @@
+#include "sparse/kernel_choice.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace tessera::sparse {
+
+namespace {
+
+/// Distinct b x b blocks holding a's entries (one pass; a marker per block
+/// column remembers the last block row that used it).
+template <Scalar T>
+size64 blocks_of(const Csr<T>& a, int b) {
+  std::vector<size64> seen(static_cast<std::size_t>(ceil_div(a.cols, size64{b})), -1);
+  size64 blocks = 0;
+  for (size64 i = 0; i < a.rows; ++i)
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+      size64& s = seen[static_cast<std::size_t>(a.col[p] / b)];
+      if (s != i / b) {
+        s = i / b;
+        ++blocks;
+      }
+    }
+  return blocks;
+}
+
+}  // namespace
+
+template <Scalar T>
+KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions& base) {
+  KernelChoice c;
+  c.options = base;
+  const size64 nnz = a.nnz();
+  if (backend == Backend::cpu) {
+    c.kernel = Kernel::csr_scalar;
+    c.reason = "the CPU: csr-scalar (its threads take rows; the GPU kernels' tilings only add work)";
+    return c;
+  }
+  if (a.rows == 0 || nnz == 0) {
+    c.kernel = Kernel::csr_vector;
+    c.reason = "no entries: csr-vector (any kernel only zeroes y)";
+    return c;
+  }
+  for (int b = 6; b >= 2; --b) {
+    const size64 blocks = blocks_of(a, b);
+    const double fill = static_cast<double>(nnz) / static_cast<double>(blocks * b * b);
+    const double per_row = static_cast<double>(blocks) / static_cast<double>(ceil_div(a.rows, size64{b}));
+    if (fill >= 0.9 && per_row >= 2) {
+      c.kernel = Kernel::bell_bi;
+      c.options.block_r = c.options.block_c = b;
+      c.reason = fmt::format(
+          "{0}x{0} blocks {1:.0f}% full, {2:.1f} a block row: bell-bi reads one 4-byte index a "
+          "block",
+          b, 100 * fill, per_row);
+      return c;
+    }
+  }
+  size64 longest = 0, empty = 0;
+  for (size64 i = 0; i < a.rows; ++i) {
+    const size64 len = a.row_ptr[i + 1] - a.row_ptr[i];
+    longest = std::max(longest, len);
+    empty += len == 0;
+  }
+  const double mean = static_cast<double>(nnz) / static_cast<double>(a.rows);
+  const std::string stats =
+      fmt::format("rows of up to {} entries, mean {:.1f}, {:.0f}% empty", longest, mean,
+                  100.0 * static_cast<double>(empty) / static_cast<double>(a.rows));
+  if (static_cast<double>(longest) <= 2 * mean + 16) {
+    c.kernel = Kernel::csr_vector;
+    c.reason = stats + ": even rows, csr-vector (lanes a row from the mean)";
+  } else {
+    c.kernel = Kernel::csr_merge;
+    c.reason = stats + ": uneven rows, csr-merge (the work split by nonzeros)";
+  }
+  return c;
+}
+
+template <Scalar T>
+KernelChoice choose_kernel(const Bcsr<T>& a, Backend, const DeviceOptions& base) {
+  KernelChoice c;
+  c.options = base;
+  c.kernel = block_solver_kernel();
+  c.reason = fmt::format("a {}x{} block matrix: {}", a.block.r, a.block.c, to_string(c.kernel));
+  return c;
+}
+
+#define TS_INSTANTIATE(T)                                                        \
+  template KernelChoice choose_kernel<T>(const Csr<T>&, Backend, const DeviceOptions&);  \
+  template KernelChoice choose_kernel<T>(const Bcsr<T>&, Backend, const DeviceOptions&);
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::sparse

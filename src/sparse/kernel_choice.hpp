@@ -1,0 +1,29 @@
+// `--kernel auto`: the SpMV kernel (and its format options) for a matrix,
+// from its row-length statistics and block structure, with the reason in
+// words. The rules, and the measurements they rest on: docs/sparse.md
+// ("Choosing a kernel").
+#pragma once
+#include <string>
+
+#include "sparse/device_matrix.hpp"
+
+namespace tessera::sparse {
+
+struct KernelChoice {
+  Kernel kernel = Kernel::csr_vector;
+  DeviceOptions options;  ///< the block size where the choice is a block kernel
+  std::string reason;     ///< one sentence: the statistics that decided
+};
+
+/// On a GPU: dense square blocks (b = 2..6, at least 90% of their slots
+/// nonzero, 2 or more a block row): bell-bi with b x b blocks. Else rows of
+/// even length (max <= 2 mean + 16): csr-vector; else (long rows, many empty
+/// ones): csr-merge, which splits the work by nonzeros. On the CPU:
+/// csr-scalar. O(nnz) passes, no copies.
+template <Scalar T>
+KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions& base = {});
+/// A matrix given as BCSR (TRACE's block systems): bell-bi on its blocks.
+template <Scalar T>
+KernelChoice choose_kernel(const Bcsr<T>& a, Backend backend, const DeviceOptions& base = {});
+
+}  // namespace tessera::sparse
