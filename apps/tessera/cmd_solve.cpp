@@ -26,6 +26,7 @@
 #include "sparse/host_memory.hpp"
 #include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
+#include "sparse/kernel_choice.hpp"
 #include "sparse/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 
@@ -38,7 +39,7 @@ using namespace tessera::sparse;
 struct SolveArgs {
   std::string matrix, generate, rhs = "ones", x0, method = "gmres", ortho, precond = "none";
   std::string mode = "resident", precision = "double", device = "best", out, json, basis = "full";
-  std::string stagnation = "auto";
+  std::string stagnation = "auto", kernel = "auto";
   int restart = 30, max_iters = 1000, block = 5, sstep = 4;
   double tol = 1e-8;
   bool fixed = false, real = false, drop_ghosts = false;
@@ -199,10 +200,14 @@ int solve_as(const SolveArgs& args) {
   const Csr<V>& a_csr = args.drop_ghosts ? sys_csr : csr;
 
   const auto dev = open_device(args.device);
-  auto dm = !hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, csr)
-            : args.drop_ghosts
-                ? std::make_shared<DeviceMatrix<V>>(dev, red.a, block_solver_kernel())
-                : std::make_shared<DeviceMatrix<V>>(dev, hm.block, block_solver_kernel());
+  // a block system keeps its blocks (bell-bi, or the kernel named)
+  const KernelChoice kc = !hm.is_block            ? kernel_for(args.kernel, csr, dev->backend())
+                          : args.kernel == "auto" ? choose_kernel(hm.block, dev->backend())
+                                                  : KernelChoice{parse_kernel(args.kernel),
+                                                                 DeviceOptions{}, std::string()};
+  auto dm = !hm.is_block       ? std::make_shared<DeviceMatrix<V>>(dev, csr, kc.kernel, kc.options)
+            : args.drop_ghosts ? std::make_shared<DeviceMatrix<V>>(dev, red.a, kc.kernel)
+                               : std::make_shared<DeviceMatrix<V>>(dev, hm.block, kc.kernel);
   krylov::MatrixOperator<V> op(dm);
   const auto m = krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
 
@@ -227,6 +232,8 @@ int solve_as(const SolveArgs& args) {
   const std::string ortho_name =
       std::string(krylov::to_string(o.ortho)) +
       (o.ortho == krylov::Ortho::bcgs2 ? fmt::format(" (s = {})", o.block_size) : "");
+  std::printf("spmv     %s%s%s\n", std::string(to_string(kc.kernel)).c_str(),
+              kc.reason.empty() ? "" : ", auto: ", kc.reason.c_str());
   std::printf("method   %s(%d), %s, precond %s, %s mode, %s basis, tol %.3g%s\n",
               args.method.c_str(), args.restart, ortho_name.c_str(), args.precond.c_str(),
               args.mode.c_str(), args.basis.c_str(), args.tol,
@@ -258,6 +265,8 @@ int solve_as(const SolveArgs& args) {
                         {"tol", args.tol},
                         {"fixed_iterations", args.fixed},
                         {"stagnation", args.stagnation},
+                        {"kernel", std::string(to_string(kc.kernel))},
+                        {"kernel_choice", kc.reason.empty() ? "given" : "auto: " + kc.reason},
                         {"status", std::string(krylov::to_string(r.status))},
                         {"converged", r.converged()},
                         {"iterations", r.iterations},
@@ -446,6 +455,12 @@ Command add_solve_command(CLI::App& app) {
          "--precond", a->precond,
          "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
       ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
+  std::vector<std::string> kernel_names{"auto"};
+  for (sparse::Kernel k : sparse::all_kernels()) kernel_names.emplace_back(sparse::to_string(k));
+  cmd->add_option("--kernel", a->kernel,
+                  "SpMV kernel: auto (default: chosen from the matrix's rows and blocks, the "
+                  "reason printed and in --json) or a name of `tessera sparse spmv --kernel`")
+      ->check(CLI::IsMember(kernel_names));
   cmd->add_option("--block", a->block,
                   "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")
       ->check(CLI::Range(1, 64));

@@ -7,6 +7,7 @@
 #include "krylov/precond.hpp"
 #include "krylov/solver.hpp"
 #include "sparse/device_matrix.hpp"
+#include "sparse/kernel_choice.hpp"
 #include "sparse_csr.hpp"
 
 namespace tessera::py {
@@ -108,7 +109,8 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   auto [hb, hx] = rhs_and_guess<V>(static_cast<std::size_t>(a.rows), b, x0);
   const krylov::Options o = options_of(s, callback);
   nb::gil_scoped_release release;
-  auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, sparse::parse_kernel(s.kernel));
+  const sparse::KernelChoice kc = sparse::kernel_for(s.kernel, a, dev->backend());
+  auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, kc.kernel, kc.options);
   krylov::MatrixOperator<V> op(dm);
   const auto m = krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
   nb::gil_scoped_acquire acquire;  // run() releases it again around the solve

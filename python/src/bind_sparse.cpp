@@ -13,6 +13,7 @@
 #include "core/buffer.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/device_matrix.hpp"
+#include "sparse/kernel_choice.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse_csr.hpp"
 
@@ -33,6 +34,7 @@ struct PyDeviceMatrix {
                std::shared_ptr<DeviceMatrix<std::complex<float>>>,
                std::shared_ptr<DeviceMatrix<std::complex<double>>>>
       m;
+  std::string choice;  ///< kernel="auto": why this kernel; else empty
   template <class F>
   auto visit(F&& f) const {
     return std::visit([&](const auto& p) { return f(*p); }, m);
@@ -89,6 +91,8 @@ void bind_sparse(nb::module_& m) {
                    [](const PyDeviceMatrix& p) {
                      return p.visit([](const auto& a) { return a.matrix_bytes(); });
                    })
+      .def_prop_ro("kernel_choice",
+                   [](const PyDeviceMatrix& p) { return p.choice.empty() ? "given" : p.choice; })
       .def_prop_ro("kernel",
                    [](const PyDeviceMatrix& p) {
                      return p.visit(
@@ -126,11 +130,13 @@ void bind_sparse(nb::module_& m) {
         o.sell_slice = sell_slice;
         o.sell_sort = sell_sort;
         o.ell_subsection = ell_subsection;
-        const sparse::Kernel k = sparse::parse_kernel(kernel);
+        if (kernel != "auto") (void)sparse::parse_kernel(kernel);  // before any conversion
         return dispatch_value(data, "DeviceMatrix", [&]<class V>() {
           auto a = csr_from_arrays<V>(indptr, indices, data, shape);
           nb::gil_scoped_release release;
-          return PyDeviceMatrix{std::make_shared<DeviceMatrix<V>>(d, a, k, o)};
+          const sparse::KernelChoice c = sparse::kernel_for(kernel, a, d->backend(), o);
+          return PyDeviceMatrix{std::make_shared<DeviceMatrix<V>>(d, a, c.kernel, c.options),
+                                c.reason};
         });
       },
       nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"),

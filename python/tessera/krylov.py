@@ -8,7 +8,7 @@ __all__ = ["solve"]
 
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
-          precond="none", block=5, mode="resident", kernel="csr-vector", fixed_iterations=False, basis="full",
+          precond="none", block=5, mode="resident", kernel="auto", fixed_iterations=False, basis="full",
           sstep=4, stagnation="auto", callback=None):
     """Solves A x = b; returns ``(x, info)``.
 
@@ -29,6 +29,8 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     host, SpMV and preconditioner offloaded). ``basis``: full, or compressed
     (GMRES keeps its Krylov basis in half precision for float32/complex64
     and in float for float64/complex128; resident and fused modes).
+    ``kernel``: the SpMV kernel of a matrix, or ``"auto"`` (chosen from its
+    rows and blocks, as ``tessera.sparse.DeviceMatrix`` does).
     ``stagnation``: CG and BiCGStab stop as stagnated after that many
     iterations without a 0.1% gain on their best residual (``"auto"``:
     max(200, the iterations to the best, 20 n)), GMRES after a restart cycle

@@ -15,10 +15,12 @@ kernel_format = _ext.sparse.kernel_format
 
 class DeviceMatrix:
     """A matrix uploaded once to a device in the format of ``kernel``
-    (csr-scalar, csr-vector, ell, ell-v2, sell, bcsr-*, bell*; see
-    ``tessera.sparse.kernels()``). ``A @ x`` runs the SpMV on the device."""
+    (csr-scalar, csr-vector, csr-merge, ell, ell-v2, sell, bcsr-*, bell*; see
+    ``tessera.sparse.kernels()``), or with ``kernel="auto"`` (the default) the
+    kernel chosen from the matrix's rows and blocks (``kernel_choice`` says
+    why). ``A @ x`` runs the SpMV on the device."""
 
-    def __init__(self, A, device=None, kernel="csr-vector", *, block=(5, 5), sell_slice=32, sell_sort=1,
+    def __init__(self, A, device=None, kernel="auto", *, block=(5, 5), sell_slice=32, sell_sort=1,
                  ell_subsection=20, dtype=None):
         indptr, indices, data, shape = csr_arrays(A, dtype)
         self.dtype = data.dtype
@@ -26,7 +28,7 @@ class DeviceMatrix:
         self._m = _ext.sparse._device_matrix(device, indptr, indices, data, shape, kernel, int(block[0]),
                                              int(block[1]), int(sell_slice), int(sell_sort), int(ell_subsection))
 
-    def __getattr__(self, name):  # rows, cols, nonzeros, stored_entries, matrix_bytes, kernel, format, device
+    def __getattr__(self, name):  # rows, cols, nonzeros, stored_entries, matrix_bytes, kernel, kernel_choice, format, device
         return getattr(self._m, name)
 
     def spmv(self, x, kernel=None):
@@ -42,7 +44,7 @@ class DeviceMatrix:
                 f"{self.kernel} on {self.device}>")
 
 
-def spmv(A, x, device=None, kernel="csr-vector"):
+def spmv(A, x, device=None, kernel="auto"):
     """y = A x once on a device (uploads A; keep a DeviceMatrix for repeated products)."""
     return DeviceMatrix(A, device, kernel) @ x
 

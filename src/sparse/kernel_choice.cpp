@@ -35,7 +35,8 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
   const size64 nnz = a.nnz();
   if (backend == Backend::cpu) {
     c.kernel = Kernel::csr_scalar;
-    c.reason = "the CPU: csr-scalar (its threads take rows; the GPU kernels' tilings only add work)";
+    c.reason =
+        "the CPU: csr-scalar (its threads take rows; the GPU kernels' tilings only add work)";
     return c;
   }
   if (a.rows == 0 || nnz == 0) {
@@ -46,7 +47,8 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
   for (int b = 6; b >= 2; --b) {
     const size64 blocks = blocks_of(a, b);
     const double fill = static_cast<double>(nnz) / static_cast<double>(blocks * b * b);
-    const double per_row = static_cast<double>(blocks) / static_cast<double>(ceil_div(a.rows, size64{b}));
+    const double per_row =
+        static_cast<double>(blocks) / static_cast<double>(ceil_div(a.rows, size64{b}));
     if (fill >= 0.9 && per_row >= 2) {
       c.kernel = Kernel::bell_bi;
       c.options.block_r = c.options.block_c = b;
@@ -78,6 +80,16 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
 }
 
 template <Scalar T>
+KernelChoice kernel_for(const std::string& name, const Csr<T>& a, Backend backend,
+                        const DeviceOptions& given) {
+  if (name == "auto") return choose_kernel(a, backend, given);
+  KernelChoice c;
+  c.kernel = parse_kernel(name);
+  c.options = given;
+  return c;
+}
+
+template <Scalar T>
 KernelChoice choose_kernel(const Bcsr<T>& a, Backend, const DeviceOptions& base) {
   KernelChoice c;
   c.options = base;
@@ -86,9 +98,11 @@ KernelChoice choose_kernel(const Bcsr<T>& a, Backend, const DeviceOptions& base)
   return c;
 }
 
-#define TS_INSTANTIATE(T)                                                        \
+#define TS_INSTANTIATE(T)                                                                \
   template KernelChoice choose_kernel<T>(const Csr<T>&, Backend, const DeviceOptions&);  \
-  template KernelChoice choose_kernel<T>(const Bcsr<T>&, Backend, const DeviceOptions&);
+  template KernelChoice choose_kernel<T>(const Bcsr<T>&, Backend, const DeviceOptions&); \
+  template KernelChoice kernel_for<T>(const std::string&, const Csr<T>&, Backend,        \
+                                      const DeviceOptions&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 

@@ -22,6 +22,12 @@ struct KernelChoice {
 /// csr-scalar. O(nnz) passes, no copies.
 template <Scalar T>
 KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions& base = {});
+/// The kernel a user named, with the options given; or for "auto" the
+/// choice for this matrix on this backend (reason set).
+template <Scalar T>
+KernelChoice kernel_for(const std::string& name, const Csr<T>& a, Backend backend,
+                        const DeviceOptions& given = {});
+
 /// A matrix given as BCSR (TRACE's block systems): bell-bi on its blocks.
 template <Scalar T>
 KernelChoice choose_kernel(const Bcsr<T>& a, Backend backend, const DeviceOptions& base = {});

@@ -15,7 +15,7 @@ def _random_matrix(rng, n, m, density, dtype):
     return sp.csr_array(a.astype(dtype))
 
 
-KERNELS = ["csr-scalar", "csr-vector", "ell", "ell-v2", "sell", "bcsr-v1b", "bcsr-v3", "bcsr-warp", "bell",
+KERNELS = ["auto", "csr-scalar", "csr-vector", "csr-merge", "ell", "ell-v2", "sell", "bcsr-v1b", "bcsr-v3", "bcsr-warp", "bell",
            "bell-sub", "bell-bi"]
 
 
@@ -26,6 +26,21 @@ def test_spmv_every_kernel_matches_scipy(device, rng, kernel):
     y = sparse.spmv(a, x, device, kernel)
     assert y.shape == (103,) and y.dtype == np.float64
     np.testing.assert_allclose(y, a @ x, rtol=1e-12, atol=1e-12)
+
+
+def test_auto_picks_the_kernel_and_says_why(device, rng):
+    # rows of 1 .. 1,500 entries: the load-balanced kernel on a GPU, csr-scalar on the CPU
+    lengths = np.minimum(1500, np.floor(rng.pareto(1.2, 2000) + 1)).astype(int)
+    rows = np.repeat(np.arange(2000), lengths)
+    cols = rng.integers(0, 2000, rows.size)
+    a = sp.csr_array((rng.standard_normal(rows.size), (rows, cols)), shape=(2000, 2000))
+    m = sparse.DeviceMatrix(a, device)
+    gpu = not str(m.device).startswith("cpu")
+    assert m.kernel == ("csr-merge" if gpu else "csr-scalar")
+    assert ("uneven rows" if gpu else "the CPU") in m.kernel_choice
+    x = rng.standard_normal(2000)
+    np.testing.assert_allclose(m @ x, a @ x, rtol=1e-12, atol=1e-12)
+    assert sparse.DeviceMatrix(a, device, "sell").kernel_choice == "given"
 
 
 @pytest.mark.parametrize("dtype,rtol", [(np.float32, 1e-5), (np.complex64, 1e-5), (np.complex128, 1e-12)])

@@ -34,7 +34,8 @@ TEST(KernelChoice, EachFamilyGetsItsKernel) {
     EXPECT_NE(c.reason.find(w.says), std::string::npos) << c.reason;
     if (c.kernel == Kernel::bell_bi) EXPECT_EQ(c.options.block_r * c.options.block_c, 9);
   }
-  EXPECT_EQ(choose_kernel(laplacian_7pt<float>(10, 9, 8), Backend::opencl).kernel, Kernel::csr_vector);
+  EXPECT_EQ(choose_kernel(laplacian_7pt<float>(10, 9, 8), Backend::opencl).kernel,
+            Kernel::csr_vector);
   // the CPU takes rows whatever their lengths
   EXPECT_EQ(choose_kernel(generate_family<double>("powerlaw:2000"), Backend::cpu).kernel,
             Kernel::csr_scalar);
