@@ -83,7 +83,7 @@ std::string SuiteReport::to_markdown() const {
 }
 
 void write_json(const SuiteReport& r, const std::string& path) {
-  write_file_atomic(path, r.to_json().dump(2) + "\n");
+  write_output(path, r.to_json().dump(2) + "\n");
 }
 
 }  // namespace tessera::bench

@@ -21,9 +21,12 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("suite", args->suite, "Suite to run")->required()->check(CLI::IsMember(names));
   cmd->add_option("--device,-d", args->devices,
                   "Device id(s): best, cpu, opencl:P:D, cuda:N (repeatable)");
-  cmd->add_option("--size,-n", args->size,
+  cmd->add_option("--size,-s", args->size,
                   "Problem size (stream: elements per array; dense: matrix order n; 0 = the "
                   "suite's defaults)");
+  // -n was --size here and is --steps elsewhere: accepted for one release
+  auto old_size = std::make_shared<std::size_t>(0);
+  auto* old_n = cmd->add_option("-n", *old_size, "deprecated: -s/--size")->group("");
   cmd->add_option("--precision", args->precision, "float, double or both")
       ->check(CLI::IsMember({"float", "double", "both"}));
   cmd->add_option("--reps", args->timing.reps, "Timed repetitions (median reported)")
@@ -35,10 +38,16 @@ Command add_bench_command(CLI::App& app) {
          "Stop a row's repetitions once its runs took this long (at least 1 warm-up and 3 timed runs; "
          "default 0: every repetition)")
       ->check(CLI::Range(0.0, 3600.0));
-  cmd->add_option("--json", args->json, "Write results as JSON to this file");
+  add_json_option(cmd, args->json, "Write the results");
   cmd->add_flag("--quick", args->quick, "Fewer configurations");
   cmd->add_option("--param", args->params, "Suite-specific key=value (repeatable)");
-  return {cmd, [args] {
+  return {cmd, [args, old_size, old_n] {
+            if (old_n->count() > 0) {
+              std::fprintf(stderr,
+                           "tessera bench: -n is deprecated (it means --steps in other commands); "
+                           "use -s/--size\n");
+              if (args->size == 0) args->size = *old_size;
+            }
             if (args->devices.empty()) args->devices.push_back("best");
             const BenchSuiteEntry* suite = nullptr;
             for (const auto& s : bench_suites())

@@ -14,7 +14,7 @@ Command add_demo_command(CLI::App& app) {
       "demo", "Show every module working: one checked case each, pictures, DIR/index.html");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_flag("--quick", a->quick, "Small sizes (a CPU finishes in about two minutes)");
-  cmd->add_option("--out", a->out, "Folder for the pictures and index.html")->required();
+  cmd->add_option("--out,-o", a->out, "Folder for the pictures and index.html")->required();
   return {cmd, [a] { return demo::run_demo(*a); }};
 }
 

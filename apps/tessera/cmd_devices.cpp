@@ -1,4 +1,4 @@
-// `tessera devices [--json]`: every device of every built-in backend.
+// `tessera devices [--json [FILE]]`: every device of every built-in backend.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -6,6 +6,7 @@
 
 #include "apps/tessera/commands.hpp"
 #include "bench/harness.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 
@@ -14,15 +15,15 @@ namespace tessera::app {
 Command add_devices_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("devices", "List compute devices (id, backend, name, memory, units)");
-  auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Machine-readable output");
+  auto json = std::make_shared<std::string>();
+  add_json_option(cmd, *json, "Write the devices");
   return {cmd, [json] {
             auto devices = list_devices();
-            if (*json) {
+            if (!json->empty()) {
               nlohmann::json j = nlohmann::json::array();
               for (const auto& d : devices) j.push_back(bench::to_json(d));
-              std::printf("%s\n", j.dump(2).c_str());
-              return 0;
+              write_output(*json, j.dump(2) + "\n");
+              if (*json == "-") return 0;
             }
             std::printf("%-14s %-7s %-44s %10s %5s  %s\n", "id", "backend", "name", "memory",
                         "units", "platform / driver");

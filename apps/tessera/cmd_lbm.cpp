@@ -351,7 +351,7 @@ Command add_lbm_command(CLI::App& app) {
       "lbm", "Lattice Boltzmann flows (D2Q9/D3Q19/D3Q27) and the thesis's gas simulation");
   cmd->add_option("--case", a->case_name, "thesis-gas, cavity, poiseuille, tgv, cylinder or sphere")
       ->check(CLI::IsMember({"thesis-gas", "cavity", "poiseuille", "tgv", "cylinder", "sphere"}));
-  cmd->add_option("--size,-d", a->size, "Cells: X [Y [Z]] (thesis-gas: -d x y z)")
+  cmd->add_option("--size,-s", a->size, "Cells: X [Y [Z]] (thesis-gas: -s x y z)")
       ->expected(1, 3)
       ->check(CLI::Range(1L, 1L << 20));
   cmd->add_option(
@@ -378,8 +378,8 @@ Command add_lbm_command(CLI::App& app) {
          "--gpus,-g", a->gpus,
          "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--device", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
-  cmd->add_option("--out", a->out, "Folder for .vti/.pvd/.png outputs");
+  cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
+  cmd->add_option("--out,-o", a->out, "Folder for .vti/.pvd/.png outputs");
   cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")
       ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--png", a->png, "PNG slice quantity: speed, density, ux, uy, uz ('' for none)");
@@ -400,7 +400,7 @@ Command add_lbm_command(CLI::App& app) {
          "thesis-gas: native (the thesis's native kernel) or mapstencil (its Muesli program: the user "
          "function through the skeleton's mapStencil); the same bits")
       ->check(CLI::IsMember({"native", "mapstencil"}));
-  cmd->add_option("--json", a->json, "Write the summary as JSON");
+  add_json_option(cmd, a->json, "Write the summary");
   return {
       cmd, [a] {
         const bool thesis = a->case_name == "thesis-gas";
@@ -428,7 +428,7 @@ Command add_lbm_command(CLI::App& app) {
           const std::string id = a->device == "best" ? best_device_id() : a->device;
           nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
           const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);
-          if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+          if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");
           return rc;
         }
         auto dev = open_device(a->device);
@@ -436,7 +436,7 @@ Command add_lbm_command(CLI::App& app) {
                             {"device", bench::to_json(dev->info())},
                             {"run", bench::run_metadata()}};
         const int rc = thesis ? run_thesis(*a, dev, j) : run_production(*a, dev, j);
-        if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+        if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");
         return rc;
       }};
 }

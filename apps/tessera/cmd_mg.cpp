@@ -306,7 +306,7 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_option("--rhs", a->rhs, "random, manufactured or file")
       ->check(CLI::IsMember({"random", "manufactured", "file"}));
   cmd->add_option("--rhs-file", a->rhs_file, "Right-hand side as .npy (selects --rhs file)");
-  cmd->add_option("--out", a->out,
+  cmd->add_option("--out,-o", a->out,
                   "Write the solution: FILE.npy (NumPy) or FILE.vti (VTK image data)");
   cmd->add_option("--device,-d", a->device, "Device id");
   cmd->add_option(
@@ -328,7 +328,7 @@ Command add_mg_command(CLI::App& app) {
   cmd->add_flag(
       "--row-cache", a->row_cache,
       "Streaming: smooth with the thesis's local-memory row cache (kernel_smoothing_cache; same results)");
-  cmd->add_option("--json", a->json, "Write the residual history and timings as JSON");
+  add_json_option(cmd, a->json, "Write the residual history and timings");
   return {
       cmd, [a, cmd] {
         if (a->rhs == "file" && a->rhs_file.empty())
@@ -372,7 +372,7 @@ Command add_mg_command(CLI::App& app) {
                  : a->mode == "streaming"
                      ? (dbl ? run_streaming<double>(*a, dev, j) : run_streaming<float>(*a, dev, j))
                      : (dbl ? run_resident<double>(*a, dev, j) : run_resident<float>(*a, dev, j));
-        if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+        if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");
         return rc;
       }};
 }

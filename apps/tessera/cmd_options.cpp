@@ -19,6 +19,8 @@ void describe(CLI::App& app, const std::vector<std::string>& path, nlohmann::jso
     options.push_back(
         {{"name", o->get_name()},
          {"names", o->get_lnames()},
+         {"short_names", o->get_snames()},
+         {"hidden", o->get_group().empty()},
          {"positional", o->get_positional()},
          {"type", o->get_type_name()},  // e.g. "FLOAT:FINITE", "TEXT:{a,b}", "INT:INT in [1 - 64]"
          {"flag", o->get_items_expected_max() == 0},

@@ -311,7 +311,7 @@ Command add_report_command(CLI::App& app) {
                   "Comma-separated subset (default: all; none: only the histories)");
   cmd->add_option("--param", r->params,
                   "suite.key=value passed to a suite (repeatable), e.g. lbm.gpus=1,2");
-  cmd->add_option("--size", r->sizes, "suite=N: a suite's --size (repeatable)");
+  cmd->add_option("--size,-s", r->sizes, "suite=N: a suite's --size (repeatable)");
   cmd->add_option("--python", r->python,
                   "Python interpreter for the report writer (default $TESSERA_PYTHON or python3)");
   cmd->add_flag("--no-python", r->no_python, "Only run the suites and write results/");

@@ -213,17 +213,17 @@ Command add_skel_command(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember({"da", "heat2d", "blur3d"}));
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
-  cmd->add_option("--gpus", a->gpus,
+  cmd->add_option("--gpus,-g", a->gpus,
                   "Devices per process (CUDA: GPUs N..; cpu/OpenCL: logical devices)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--size", a->size, "Cells per side (heat2d: 1024, blur3d: 128)")
+  cmd->add_option("--size,-s", a->size, "Cells per side (heat2d: 1024, blur3d: 128)")
       ->check(CLI::Range(3L, 1L << 20));
-  cmd->add_option("--steps", a->steps, "Stencil steps")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--steps,-n", a->steps, "Stencil steps")->check(CLI::Range(1, 1000000));
   cmd->add_option("--precision", a->precision, "float or double")
       ->check(CLI::IsMember({"float", "double"}));
   cmd->add_flag("--check", a->check, "Compare with a one-part run (bitwise)");
   cmd->add_flag("--mpi", a->mpi, "Distribute over the MPI ranks this was started on (mpirun)");
-  cmd->add_option("--json", a->json, "Write the results as JSON");
+  add_json_option(cmd, a->json, "Write the results");
   cmd->add_option("--checkpoint", a->checkpoint,
                   "heat2d/blur3d: save the field after the last step (atomic write)");
   cmd->add_option(
@@ -258,7 +258,7 @@ Command add_skel_command(CLI::App& app) {
             else
               rc = a->precision == "double" ? run_stencil_demo<double>(*a, team, j)
                                             : run_stencil_demo<float>(*a, team, j);
-            if (!a->json.empty() && team.rank() == 0) write_file_atomic(a->json, j.dump(2) + "\n");
+            if (!a->json.empty() && team.rank() == 0) write_output(a->json, j.dump(2) + "\n");
             return rc;
           }};
 }

@@ -279,7 +279,7 @@ int solve_as(const SolveArgs& args) {
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
                         {"time_s", time_json(t)}};
-    write_file_atomic(args.json, j.dump(2) + "\n");
+    write_output(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
   std::fprintf(
@@ -361,7 +361,7 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
                         {"history", r.history},
                         {"true_relres", r.true_relres},
                         {"time_s", time_json(r.time)}};
-    write_file_atomic(args.json, j.dump(2) + "\n");
+    write_output(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
   std::fprintf(
@@ -502,8 +502,8 @@ Command add_solve_command(CLI::App& app) {
       "Solve only the block rows that exist (TRACE's ghost cells have none: 38% shorter vectors on "
       "trace:10x40x80); x keeps x0 there, the residual is the whole system's");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
-  cmd->add_option("--out", a->out, "Write the solution as a Matrix Market vector");
-  cmd->add_option("--json", a->json, "Write the residual history, status and time split as JSON");
+  cmd->add_option("--out,-o", a->out, "Write the solution as a Matrix Market vector");
+  add_json_option(cmd, a->json, "Write the residual history, status and time split");
   return {cmd, [a] { return run_solve(*a); }};
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/tessera/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "sparse/analysis.hpp"
 #include "sparse/host_memory.hpp"
@@ -31,7 +32,8 @@ struct SparseArgs {
   std::string file, out, block = "auto", precision = "single", symmetry = "general", field,
                          format = "coordinate";
   std::string spec;
-  bool json = false, real = false;
+  std::string json;
+  bool real = false;
   int grid_block = -1;
   // spmv
   std::string generate, device = "best";
@@ -191,9 +193,9 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
   } else {
     j["storage"] = single ? storage_table(cast_values<Single>(a), bs, b) : storage_table(a, bs, b);
   }
-  if (args.json) {
-    std::printf("%s\n", j.dump(2).c_str());
-    return 0;
+  if (!args.json.empty()) {
+    write_output(args.json, j.dump(2) + "\n");
+    if (args.json == "-") return 0;
   }
   std::printf("file         %s (%s)\n", args.file.c_str(), j["banner"].get<std::string>().c_str());
   std::printf(
@@ -343,9 +345,9 @@ int spmv_as(const SparseArgs& args) {
   run.working_set_bytes = 4 * cache;  // figures of memory, not of L2
   const SpmvRunResult r = run_spmv<V>(device, m, run);
   const bool complex = is_complex_v<V>;
-  if (args.json) {
-    std::printf("%s\n", to_json(r, complex).dump(2).c_str());
-    return 0;
+  if (!args.json.empty()) {
+    write_output(args.json, to_json(r, complex).dump(2) + "\n");
+    if (args.json == "-") return 0;
   }
   std::printf("matrix   %s: %lld x %lld, %lld stored entries, %lld nonzeros, %s values\n",
               r.matrix.c_str(), (long long)r.rows, (long long)r.cols, (long long)r.stored,
@@ -395,7 +397,7 @@ Command add_sparse_command(CLI::App& app) {
                        "Block size RxC for the block formats (auto: 5x5 if it divides)");
   info_cmd->add_option("--precision", args->precision, "Value precision for the storage table")
       ->check(precisions);
-  info_cmd->add_flag("--json", args->json, "Machine-readable output");
+  add_json_option(info_cmd, args->json, "Write the description");
 
   auto* convert_cmd =
       cmd->add_subcommand("convert", "Rewrite a Matrix Market file (.gz by the output's name)");
@@ -445,7 +447,7 @@ Command add_sparse_command(CLI::App& app) {
                    "for --matrix, single for --generate)")
       ->check(precisions);
   spmv_cmd->add_flag("--real", args->real, "Real values for a generated TRACE case");
-  spmv_cmd->add_option("--device", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
+  spmv_cmd->add_option("--device,-d", args->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   spmv_cmd->add_option("--reps", args->run.timing.reps, "Timed runs")->check(CLI::Range(1, 100000));
   spmv_cmd->add_option("--warmup", args->run.timing.warmup, "Untimed runs first")
       ->check(CLI::Range(0, 1000));
@@ -473,7 +475,7 @@ Command add_sparse_command(CLI::App& app) {
                        "Block columns for block formats built from CSR");
   spmv_cmd->add_flag("--transfers", args->run.transfer_vectors,
                      "Upload x and download y on every SpMV (the thesis's per-call transfers)");
-  spmv_cmd->add_flag("--json", args->json, "Machine-readable output");
+  add_json_option(spmv_cmd, args->json, "Write the run");
 
   return {cmd, [args, info_cmd, convert_cmd, gen_cmd, spmv_cmd] {
             if (info_cmd->parsed()) {

@@ -101,7 +101,7 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_flag(
       "--mpi", r.mpi,
       "Physical model: also split over the MPI ranks this was started on (mpirun; --gpus devices per rank)");
-  cmd->add_option("--out", r.out, "Output directory (files, summary.json)");
+  cmd->add_option("--out,-o", r.out, "Output directory (files, summary.json)");
   cmd->add_option("--format", a->format, "Comma-separated: vtk (thesis legacy), vti, netcdf, png");
   cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]")
@@ -119,7 +119,7 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option(
       "--restart", r.restart,
       "Continue the run a checkpoint holds (same model, precision, grid, case and scheme options)");
-  cmd->add_option("--json", a->json, "Write the summary as JSON");
+  add_json_option(cmd, a->json, "Write the summary");
   return {cmd, [a, cmd] {
             if (!a->config.empty()) {
               apply_case_file(*cmd, a->config);
@@ -133,7 +133,7 @@ Command add_swe_command(CLI::App& app) {
               throw UsageError("give --every or --every-time, not both");
             nlohmann::json j;
             const int rc = swe::run_swe(o, j);
-            if (!a->json.empty()) write_file_atomic(a->json, j.dump(2) + "\n");
+            if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");
             return rc;
           }};
 }

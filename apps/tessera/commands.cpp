@@ -51,6 +51,14 @@ std::string BenchArgs::param(const std::string& key, const std::string& fallback
   return fallback;
 }
 
+CLI::Option* add_json_option(CLI::App* cmd, std::string& path, const std::string& what) {
+  return cmd
+      ->add_option("--json", path, what + " as JSON to FILE (\"-\" or no FILE: standard output)")
+      ->expected(0, 1)
+      ->default_str("-")
+      ->option_text("[FILE]");
+}
+
 long parse_int_param(const std::string& key, const std::string& text, long min) {
   try {
     std::size_t used = 0;

@@ -27,6 +27,10 @@ struct RegisterCommand {
   RegisterCommand(int order, CommandFactory factory);
 };
 
+/// `--json [FILE]`, the same in every command: the machine-readable output
+/// to FILE, or to standard output for "-" or no value.
+CLI::Option* add_json_option(CLI::App* cmd, std::string& path, const std::string& what);
+
 /// Every registered sub-command added to `app`, in order.
 std::vector<Command> make_commands(CLI::App& app);
 

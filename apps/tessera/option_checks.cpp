@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace tessera::app {
@@ -123,7 +124,7 @@ bool inside(const fs::path& p, const fs::path& folder) {
 // --checkpoint run/c.ckpt), not into a subfolder the run does not make.
 void probe(const std::string& option, const std::string& value, Output kind,
            const std::vector<fs::path>& folders) {
-  if (value.empty()) return;
+  if (value.empty() || (option == "--json" && value == "-")) return;  // standard output
   // (normalised for comparing with --out; a trailing separator names the same path)
   fs::path target = fs::absolute(fs::path(value)).lexically_normal();
   if (!target.has_filename() && target.has_parent_path()) target = target.parent_path();
@@ -180,6 +181,9 @@ void probe(const std::string& option, const std::string& value, Output kind,
 }  // namespace
 
 void probe_output_paths(CLI::App& command) {
+  // `--json -` (or a bare --json): standard output carries the JSON alone
+  if (const CLI::Option* j = command.get_option_no_throw("--json"); j && j->count() > 0)
+    if (j->results().empty() || j->results().front() == "-") reserve_stdout_for_output();
   std::vector<fs::path> folders;
   for (const CLI::Option* o : command.get_options())
     if (o->count() > 0 && output_kind(command, *o) == Output::folder)

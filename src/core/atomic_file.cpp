@@ -1,5 +1,7 @@
 #include "core/atomic_file.hpp"
 
+#include <cstdio>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -84,6 +86,33 @@ std::string read_file(const std::filesystem::path& path, std::string_view what) 
     throw Error(head + "read the " + std::string(what) +
                 fmt::format(" ({} of {} bytes read)", in.gcount(), size));
   return data;
+}
+
+namespace {
+int output_fd = STDOUT_FILENO;  // where write_output("-") writes
+}  // namespace
+
+void reserve_stdout_for_output() {
+  if (output_fd != STDOUT_FILENO) return;
+  std::fflush(stdout);
+  const int saved = ::dup(STDOUT_FILENO);
+  if (saved < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    throw Error(std::string("standard output: cannot keep it for the JSON output: ") +
+                std::strerror(errno));
+  output_fd = saved;
+}
+
+void write_output(const std::string& path, std::string_view data) {
+  if (path != "-") return write_file_atomic(path, data);
+  std::fflush(stdout);
+  for (std::size_t done = 0; done < data.size();) {
+    const ssize_t n = ::write(output_fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw Error(std::string("standard output: cannot write the JSON output: ") +
+                  std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 }  // namespace tessera

@@ -19,7 +19,7 @@ add_test(NAME cli.lbm_restart_mismatch_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TA
          -DARGS=lbm\;--case\;cavity\;--lattice\;D2Q9\;--size\;30\;--steps\;1\;--device\;cpu\;--restart\;${LBM_CLI_DIR}/cavity.ckpt
          -DEXPECT=2 -DMATCH=checkpoint.holds -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 set_tests_properties(cli.lbm_restart cli.lbm_restart_mismatch_exit2 PROPERTIES FIXTURES_REQUIRED lbm_cli)
-add_test(NAME cli.lbm_thesis_gas COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+add_test(NAME cli.lbm_thesis_gas COMMAND tessera_cli lbm --case thesis-gas -s 24 20 18 -n 3 --device cpu
          -e ${LBM_CLI_DIR}/thesis.raw)
 add_test(NAME cli.lbm_tau_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;tgv\;--tau\;0.5\;--size\;8\;--device\;cpu -DEXPECT=2 -DMATCH=tau
@@ -31,25 +31,25 @@ add_test(NAME cli.lbm_too_big_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE
          -DARGS=lbm\;--case\;tgv\;--size\;100000\;100000\;1000\;--device\;cpu -DEXPECT=1 -DMATCH=needed
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.lbm_bad_frame_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
-         -DARGS=lbm\;--case\;thesis-gas\;-d\;5\;5\;5\;-i\;${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt\;--device\;cpu
+         -DARGS=lbm\;--case\;thesis-gas\;-s\;5\;5\;5\;-i\;${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt\;--device\;cpu
          -DEXPECT=1 -DMATCH=frame.has -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.lbm_diverges_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;tgv\;--lattice\;D2Q9\;--size\;16\;--tau\;0.5001\;--u\;0.17\;--steps\;5000\;--every\;500\;--device\;cpu
          -DEXPECT=1 -DMATCH=diverged -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.lbm_thesis_slabs_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
-         -DARGS=lbm\;--case\;thesis-gas\;-g\;4\;-d\;8\;8\;3\;--device\;cpu -DEXPECT=2 -DMATCH=z-slabs
+         -DARGS=lbm\;--case\;thesis-gas\;-g\;4\;-s\;8\;8\;3\;--device\;cpu -DEXPECT=2 -DMATCH=z-slabs
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
-add_test(NAME cli.lbm_thesis_slabs COMMAND tessera_cli lbm --case thesis-gas -g 3 -d 24 20 19 -n 3 --device cpu
+add_test(NAME cli.lbm_thesis_slabs COMMAND tessera_cli lbm --case thesis-gas -g 3 -s 24 20 19 -n 3 --device cpu
          -e ${LBM_CLI_DIR}/thesis3.raw)
 # the structure-of-arrays layout computes the thesis's bits: its exported
 # frame (AoS on disk) equals the AoS run's byte for byte
-add_test(NAME cli.lbm_thesis_soa COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+add_test(NAME cli.lbm_thesis_soa COMMAND tessera_cli lbm --case thesis-gas -s 24 20 18 -n 3 --device cpu
          --thesis-layout soa -e ${LBM_CLI_DIR}/thesis_soa.raw)
 add_test(NAME cli.lbm_thesis_soa_equals_aos COMMAND ${CMAKE_COMMAND} -E compare_files
          ${LBM_CLI_DIR}/thesis.raw ${LBM_CLI_DIR}/thesis_soa.raw)
 # the thesis's Muesli program (its user function through mapStencil, on 2
 # logical devices) exports the native kernel's frame byte for byte
-add_test(NAME cli.lbm_thesis_mapstencil COMMAND tessera_cli lbm --case thesis-gas -d 24 20 18 -n 3 --device cpu
+add_test(NAME cli.lbm_thesis_mapstencil COMMAND tessera_cli lbm --case thesis-gas -s 24 20 18 -n 3 --device cpu
          -g 2 --thesis-impl mapstencil -e ${LBM_CLI_DIR}/thesis_muesli.raw)
 add_test(NAME cli.lbm_thesis_mapstencil_equals_native COMMAND ${CMAKE_COMMAND} -E compare_files
          ${LBM_CLI_DIR}/thesis.raw ${LBM_CLI_DIR}/thesis_muesli.raw)

@@ -163,4 +163,10 @@ if(Python3_Interpreter_FOUND)
            $<TARGET_FILE:tessera_cli> ${OPT_FUZZ_DEVICES} --sample 160 --seed 40 --timeout 120)
   set_tests_properties(options.fuzz_sample PROPERTIES LABELS reliability TIMEOUT 900
                        ENVIRONMENT "TESSERA_CACHE_DIR=${OPT_DIR}/fuzz-cache")
+  # one meaning per short option, -d/-o/-s/-n/-g where their long forms are,
+  # --json [FILE] everywhere (issue 45, item 2)
+  add_test(NAME options.conventions COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_conventions.py
+           $<TARGET_FILE:tessera_cli>)
+  set_tests_properties(options.conventions PROPERTIES LABELS reliability TIMEOUT 300
+                       ENVIRONMENT "TESSERA_CACHE_DIR=${OPT_DIR}/conventions-cache")
 endif()
