@@ -29,6 +29,8 @@ lbm::Case make_case(const LbmArgs& a) {
   if (a.u <= 0 || a.u > 0.3)
     throw UsageError("lbm.run: u must be in (0, 0.3] (lattice units, low Mach)");
   if (a.name == "cavity") {
+    if (a.size.size() > 1 && a.size[0] != a.size[1])  // as the CLI: used or refused
+      throw UsageError("lbm.run: the cavity is square: give size=(n,) or (n, n, nz)");
     const long n = a.size.empty() ? 65 : a.size[0], nz = a.size.size() > 2 ? a.size[2] : 1;
     return lbm::cavity(l, n, a.re, a.u, nz);
   }

@@ -1,6 +1,8 @@
 // tessera.swe: the physical shallow-water model (HLL, bathymetry, Manning
-// friction) on a built-in case or on user arrays; fields come back as NumPy
-// arrays of shape (nx, ny) (index i*ny + j, i along x).
+// friction) on a built-in case or on user arrays. Python's arrays are in
+// the one order of every module (docs/python.md): C order (ny, nx), x
+// fastest; the solver's own arrays are x-major (index i*ny + j), so the
+// binding transposes on the way in and out.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -29,25 +31,34 @@ swe::Bc parse_bc(const std::string& s, double& value) {
                    "': expected wall, transmissive, periodic, level:V or discharge:Q");
 }
 
+/// (ny, nx) in C order -> the solver's x-major order, or back.
+std::vector<double> transpose(const std::vector<double>& v, long rows, long cols) {
+  std::vector<double> t(v.size());
+  for (long r = 0; r < rows; ++r)
+    for (long c = 0; c < cols; ++c)
+      t[static_cast<std::size_t>(c * rows + r)] = v[static_cast<std::size_t>(r * cols + c)];
+  return t;
+}
+
 std::vector<double> field(const nb::dict& d, const char* key, long nx, long ny, bool required) {
   if (!d.contains(key)) {
     if (required) throw UsageError(std::string("swe.run: the case dict needs '") + key + "'");
     return std::vector<double>(static_cast<std::size_t>(nx * ny), 0.0);
   }
   auto a = nb::cast<AnyArray>(d[key]);
-  if (a.ndim() != 2 || static_cast<long>(a.shape(0)) != nx || static_cast<long>(a.shape(1)) != ny)
-    throw UsageError(std::string("swe.run: '") + key + "' must have the shape (nx, ny) = (" +
-                     std::to_string(nx) + ", " + std::to_string(ny) + ")");
-  return to_vector<double>(a, (std::string("swe.run: ") + key).c_str());
+  if (a.ndim() != 2 || static_cast<long>(a.shape(0)) != ny || static_cast<long>(a.shape(1)) != nx)
+    throw UsageError(std::string("swe.run: '") + key + "' must have the shape (ny, nx) = (" +
+                     std::to_string(ny) + ", " + std::to_string(nx) + ") of 'h'");
+  return transpose(to_vector<double>(a, (std::string("swe.run: ") + key).c_str()), ny, nx);
 }
 
 swe::PhysCase case_from_dict(const nb::dict& d) {
   swe::PhysCase c;
   c.name = d.contains("name") ? nb::cast<std::string>(d["name"]) : "user";
   auto h = nb::cast<AnyArray>(d["h"]);
-  if (h.ndim() != 2) throw UsageError("swe.run: 'h' must be a 2-D array of shape (nx, ny)");
-  c.nx = static_cast<long>(h.shape(0));
-  c.ny = static_cast<long>(h.shape(1));
+  if (h.ndim() != 2) throw UsageError("swe.run: 'h' must be a 2-D array of shape (ny, nx)");
+  c.ny = static_cast<long>(h.shape(0));
+  c.nx = static_cast<long>(h.shape(1));
   c.h = field(d, "h", c.nx, c.ny, true);
   c.z = field(d, "z", c.nx, c.ny, false);
   c.hu = field(d, "hu", c.nx, c.ny, false);
@@ -79,13 +90,13 @@ nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const 
     mass1 = s.mass();
     f = s.state();
   }
-  const std::vector<std::size_t> shape{static_cast<std::size_t>(f.nx),
-                                       static_cast<std::size_t>(f.ny)};
+  const std::vector<std::size_t> shape{static_cast<std::size_t>(f.ny),
+                                       static_cast<std::size_t>(f.nx)};
   nb::dict fields;
-  fields["h"] = to_numpy(std::move(f.h), shape);
-  fields["hu"] = to_numpy(std::move(f.hu), shape);
-  fields["hv"] = to_numpy(std::move(f.hv), shape);
-  fields["z"] = to_numpy(std::vector<double>(c.z), shape);
+  fields["h"] = to_numpy(transpose(f.h, f.nx, f.ny), shape);
+  fields["hu"] = to_numpy(transpose(f.hu, f.nx, f.ny), shape);
+  fields["hv"] = to_numpy(transpose(f.hv, f.nx, f.ny), shape);
+  fields["z"] = to_numpy(transpose(c.z, f.nx, f.ny), shape);
   nb::dict summary;
   summary["case"] = c.name;
   summary["nx"] = c.nx;
@@ -98,7 +109,7 @@ nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const 
   summary["bad"] = health.bad;
   if (health.bad) {
     summary["bad_step"] = health.bad_step;
-    summary["bad_cell"] = nb::make_tuple(health.bad_i, health.bad_j);
+    summary["bad_cell"] = nb::make_tuple(health.bad_j, health.bad_i);  // the arrays' (y, x)
   }
   summary["mass_start"] = mass0;
   summary["mass_end"] = mass1;

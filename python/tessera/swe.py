@@ -16,12 +16,14 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
 
     ``case``: a built-in name (``tessera.swe.cases()``; ``nx``/``ny`` 0 take
     its default size, ``t_end`` < 0 its end time) or a dict with arrays of
-    shape (nx, ny) (index [i, j], i along x): ``h`` (required), ``z``, ``hu``,
+    shape (ny, nx) (C order, index [j, i], x fastest, as every tessera module
+    takes and returns fields): ``h`` (required), ``z``, ``hu``,
     ``hv``, and ``dx``, ``dy``, ``manning``, ``g``, ``t_end``, ``bc`` (four of
     wall, transmissive, periodic, level:V, discharge:Q for x_lo, x_hi, y_lo,
     y_hi).
-    ``fields``: h, hu, hv, z as float64 arrays (nx, ny). ``summary``: steps,
-    time, dt, bad (and bad_step, bad_cell), mass_start, mass_end, device.
+    ``fields``: h, hu, hv, z as float64 arrays (ny, nx). ``summary``: steps,
+    time, dt, bad (and bad_step, bad_cell: the (y, x) index of the first bad
+    cell), mass_start, mass_end, device.
     """
     if isinstance(case, dict):
         case = {k: (np.ascontiguousarray(v, dtype=np.float64) if k in ("h", "z", "hu", "hv") else v)
