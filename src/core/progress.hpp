@@ -1,9 +1,11 @@
-// A one-line progress indicator on terminals; silent when stderr is a pipe or
-// a file, so logs and --json output stay clean. TESSERA_PROGRESS=log prints
-// one line per step with the seconds since the indicator was made instead (for
-// batch runs whose log should say where the time went); TESSERA_PROGRESS=off
-// silences it on terminals too; TESSERA_PROGRESS=auto (the default) is the
-// bar on terminals only. Any other value is a usage error (core/env.hpp).
+// A one-line progress indicator on terminals. When stderr is a pipe or a
+// file it prints a step's line only once `pulse_s` seconds (30) have passed
+// since the last line: a short run's log stays clean, and a long one still
+// says where it is. TESSERA_PROGRESS=log prints one line per step with the
+// seconds since the indicator was made (for batch runs whose log should say
+// where the time went); TESSERA_PROGRESS=off silences it; TESSERA_PROGRESS=
+// auto (the default) is the bar on terminals, the pulse elsewhere. Any other
+// value is a usage error (core/env.hpp).
 #pragma once
 #include <chrono>
 #include <string>
@@ -12,20 +14,23 @@ namespace tessera {
 
 class Progress {
  public:
-  Progress(std::string label, int total);
+  Progress(std::string label, int total, double pulse_s = 30);
   ~Progress();
   void step(const std::string& what);
-  /// A line in log mode only (a finished sub-step), without advancing the count.
+  /// A finished sub-step, without advancing the count: a line in log mode,
+  /// and in pulse mode once the interval has passed.
   void note(const std::string& what);
 
-  enum class Mode { off, bar, log };
+  enum class Mode { off, bar, log, pulse };
   Mode mode() const { return mode_; }
 
  private:
   std::string label_;
   int total_, done_ = 0;
   Mode mode_;
+  double pulse_s_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_line_ = start_;
 };
 
 }  // namespace tessera

@@ -142,9 +142,9 @@ TEST(Env, MalformedProgressModeIsAUsageError) {
       << what;
 }
 
-TEST(Env, ProgressModeDefaultsToABarOnTerminalsOnly) {
+TEST(Env, ProgressModeDefaultsToABarOnTerminalsAndAPulseElsewhere) {
   const auto expected_default =
-      ::isatty(STDERR_FILENO) == 1 ? Progress::Mode::bar : Progress::Mode::off;
+      ::isatty(STDERR_FILENO) == 1 ? Progress::Mode::bar : Progress::Mode::pulse;
   {
     const ScopedEnv env("TESSERA_PROGRESS", nullptr);
     EXPECT_EQ(Progress("test", 1).mode(), expected_default);
@@ -159,6 +159,25 @@ TEST(Env, ProgressModeDefaultsToABarOnTerminalsOnly) {
   }
   const ScopedEnv env("TESSERA_PROGRESS", "off");
   EXPECT_EQ(Progress("test", 1).mode(), Progress::Mode::off);
+}
+
+// Piped (the pulse): a step's line only once the interval has passed since
+// the last line, so a long run still says where it is and a short one is quiet.
+TEST(Env, APipedProgressPrintsALineAfterEachInterval) {
+  if (::isatty(STDERR_FILENO) == 1) GTEST_SKIP() << "stderr is a terminal here";
+  const ScopedEnv env("TESSERA_PROGRESS", nullptr);
+  ::testing::internal::CaptureStderr();
+  {
+    Progress every("every", 2, 0.0);  // no interval: every step
+    every.step("first");
+    every.step("second");
+    Progress never("never", 2, 1e9);
+    never.step("hidden");
+  }
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("every [1/2] first (at "), std::string::npos) << err;
+  EXPECT_NE(err.find("every [2/2] second"), std::string::npos) << err;
+  EXPECT_EQ(err.find("hidden"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -21,6 +21,18 @@ def _suite(name, rows, copy=100.0):
     return {"suite": name, "run": {}, "devices": [{"device": {"id": "cpu"}, "copy_gbps": copy, "results": rows}]}
 
 
+def test_cpu_rows_beyond_the_copy_are_marked_as_cache():
+    s = {"suite": "stream", "run": {}, "devices": [
+        {"device": {"id": "cpu", "backend": "cpu", "cache_bytes": 32 << 20}, "copy_gbps": 10.0,
+         "results": [_row("triad", 0.1, frac=7.77), _row("copy", 1.0, frac=0.95)]}]}
+    text = report.measurements_table(s)
+    assert "777.0% (cache)" in text and "95.0% |" in text
+    assert "fits in its caches (32 MiB here)" in text
+    gpu = {"suite": "stream", "run": {}, "devices": [
+        {"device": {"id": "cuda:0", "backend": "cuda"}, "copy_gbps": 10.0, "results": [_row("triad", 0.1, frac=1.02)]}]}
+    assert "(cache)" not in report.measurements_table(gpu)
+
+
 @pytest.fixture
 def out(tmp_path):
     res = tmp_path / "results"
