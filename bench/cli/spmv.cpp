@@ -324,7 +324,7 @@ void family_matrix(Context& c, const std::string& spec) {
   };
   padded(Kernel::sell, sell_slots);
   padded(Kernel::ell_v2, ell_slots);
-  const bool blocks = choice.kernel == Kernel::bell_bi;
+  const bool blocks = choice.kernel == Kernel::bell_bi || choice.kernel == Kernel::bcsr_warp;
   if (blocks)
     for (Kernel k : {Kernel::bell_bi, Kernel::bcsr_warp})
       row(k, choice.options,

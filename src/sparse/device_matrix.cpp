@@ -266,9 +266,11 @@ void DeviceMatrix<V>::init(const Bcsr<V>& a, Kernel kernel, const DeviceOptions&
       m.lengths = upload(device_, len);
       m.real_blocks = a.nblocks();
     }
-    // at most TS_SPMV_WARP subsections: a work-group is 32 rows x subsections
-    m.sub_slots = static_cast<int>(
-        std::max<size64>({1, opt.bell_sub_slots, ceil_div(b.width, TS_SPMV_WARP)}));
+    // a work-group is 32 rows x subsections: at most 8 subsections keeps it
+    // at 256 work-items, which every backend runs this kernel with (NVIDIA's
+    // OpenCL refuses more); the same slots on every backend, the same sums
+    m.sub_slots = static_cast<int>(std::max<size64>(
+        {1, opt.bell_sub_slots, ceil_div(b.width, size64{kBellSubMaxSubsections})}));
     if (b.index == BellIndex::scalar_row) {
       if (opt.bell_group_rows < 1 || opt.bell_group_rows > 1024)
         throw UsageError("BELL V3 work-group rows must be 1..1024");

@@ -71,6 +71,9 @@ BellIndex bell_index_for(Kernel k);
 /// Whether the kernel exists on a backend (CUDA BELL V4 is CUDA only).
 bool available(Kernel k, Backend b);
 
+/// bell-sub's most subsections (work-items a row) in a group of 32 rows.
+inline constexpr int kBellSubMaxSubsections = 8;
+
 /// Tuning of the formats a kernel needs (defaults are the thesis's or the
 /// bandwidth-minded choices; the bench sweeps them).
 struct DeviceOptions {
@@ -82,7 +85,8 @@ struct DeviceOptions {
   int csr_chains =
       0;  ///< csr-vector: lane chains per work-item (a power of two; 0 = 4, capped at lanes; same sums)
   int bell_group_rows = 160;  ///< BELL V3 work-group (thesis: multiple of 5 and 32)
-  int bell_sub_slots = 4;     ///< bell-sub: block slots per thread
+  int bell_sub_slots = 4;     ///< bell-sub: block slots per thread, at least (more where 8
+                              ///< subsections of them would not cover the longest row)
 };
 
 template <Scalar V>

@@ -9,21 +9,30 @@ namespace tessera::sparse {
 
 namespace {
 
-/// Distinct b x b blocks holding a's entries (one pass; a marker per block
+struct BlockCount {
+  size64 blocks = 0, block_rows = 0;  ///< distinct blocks; block rows holding any
+};
+
+/// The b x b blocks holding a's entries (one pass; a marker per block
 /// column remembers the last block row that used it).
 template <Scalar T>
-size64 blocks_of(const Csr<T>& a, int b) {
+BlockCount blocks_of(const Csr<T>& a, int b) {
   std::vector<size64> seen(static_cast<std::size_t>(ceil_div(a.cols, size64{b})), -1);
-  size64 blocks = 0;
+  BlockCount n;
+  size64 last_row = -1;
   for (size64 i = 0; i < a.rows; ++i)
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       size64& s = seen[static_cast<std::size_t>(a.col[p] / b)];
       if (s != i / b) {
         s = i / b;
-        ++blocks;
+        ++n.blocks;
+      }
+      if (last_row != i / b) {
+        last_row = i / b;
+        ++n.block_rows;
       }
     }
-  return blocks;
+  return n;
 }
 
 }  // namespace
@@ -45,17 +54,17 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
     return c;
   }
   for (int b = 6; b >= 2; --b) {
-    const size64 blocks = blocks_of(a, b);
-    const double fill = static_cast<double>(nnz) / static_cast<double>(blocks * b * b);
-    const double per_row =
-        static_cast<double>(blocks) / static_cast<double>(ceil_div(a.rows, size64{b}));
+    const BlockCount n = blocks_of(a, b);
+    const double fill = static_cast<double>(nnz) / static_cast<double>(n.blocks * b * b);
+    // over the block rows that hold any (TRACE's ghost rows hold none)
+    const double per_row = static_cast<double>(n.blocks) / static_cast<double>(n.block_rows);
     if (fill >= 0.9 && per_row >= 2) {
-      c.kernel = Kernel::bell_bi;
+      // small blocks: a warp reads a block row's blocks contiguously (fem3's
+      // 3x3: bcsr-warp fastest); 5x5 and up: one index per block (TRACE)
+      c.kernel = b <= 4 ? Kernel::bcsr_warp : Kernel::bell_bi;
       c.options.block_r = c.options.block_c = b;
-      c.reason = fmt::format(
-          "{0}x{0} blocks {1:.0f}% full, {2:.1f} a block row: bell-bi reads one 4-byte index a "
-          "block",
-          b, 100 * fill, per_row);
+      c.reason = fmt::format("{0}x{0} blocks {1:.0f}% full, {2:.1f} a block row: {3}", b,
+                             100 * fill, per_row, to_string(c.kernel));
       return c;
     }
   }
@@ -66,12 +75,18 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
     empty += len == 0;
   }
   const double mean = static_cast<double>(nnz) / static_cast<double>(a.rows);
+  const double filled_mean = static_cast<double>(nnz) / static_cast<double>(a.rows - empty);
+  const bool mostly_empty = 2 * empty > a.rows;
   const std::string stats =
       fmt::format("rows of up to {} entries, mean {:.1f}, {:.0f}% empty", longest, mean,
                   100.0 * static_cast<double>(empty) / static_cast<double>(a.rows));
-  if (static_cast<double>(longest) <= 2 * mean + 16) {
-    c.kernel = Kernel::csr_vector;
-    c.reason = stats + ": even rows, csr-vector (lanes a row from the mean)";
+  const bool even = static_cast<double>(longest) <= 2 * (mostly_empty ? filled_mean : mean) + 16;
+  if (even && mostly_empty) {
+    c.kernel = Kernel::csr_scalar;
+    c.reason = stats + ": few, even rows, csr-scalar (an empty row costs a thread one load)";
+  } else if (even) {
+    c.kernel = Kernel::sell;
+    c.reason = stats + ": even rows, sell (little padding, coalesced slices)";
   } else {
     c.kernel = Kernel::csr_merge;
     c.reason = stats + ": uneven rows, csr-merge (the work split by nonzeros)";

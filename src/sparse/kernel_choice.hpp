@@ -16,10 +16,12 @@ struct KernelChoice {
 };
 
 /// On a GPU: dense square blocks (b = 2..6, at least 90% of their slots
-/// nonzero, 2 or more a block row): bell-bi with b x b blocks. Else rows of
-/// even length (max <= 2 mean + 16): csr-vector; else (long rows, many empty
-/// ones): csr-merge, which splits the work by nonzeros. On the CPU:
-/// csr-scalar. O(nnz) passes, no copies.
+/// nonzero, 2 or more a block row): bcsr-warp for b <= 4, bell-bi above,
+/// with b x b blocks. Else rows of even length (max <= 2 mean + 16, the mean
+/// over non-empty rows where most are empty): sell, or csr-scalar where
+/// most rows are empty; else csr-merge, which splits the work by nonzeros.
+/// On the CPU: csr-scalar. O(nnz) passes, no copies. (The measurements
+/// behind the rule: docs/sparse.md, "Choosing a kernel".)
 template <Scalar T>
 KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions& base = {});
 /// The kernel a user named, with the options given; or for "auto" the
