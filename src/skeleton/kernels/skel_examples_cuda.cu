@@ -1,7 +1,9 @@
 // CUDA instantiations of the skeleton operations for the built-in user
 // functions (examples.hpp), so that .cpp code (tests, `tessera skel-demo`,
-// the benchmark) can run them on GPUs. A user's own functor gets the same
-// lines in the user's .cu file.
+// the benchmark) and the Python module (zip and fold of add, max and axpy)
+// can run them on GPUs. A user's own functor gets the same lines in the
+// user's .cu file. A combination called but not listed here is an undefined
+// symbol: the Python module's build refuses one (cmake/check_undefined.cmake).
 #include "skeleton/examples.hpp"
 #include "skeleton/kernels/skel_cuda.cuh"
 
@@ -15,9 +17,12 @@ using tessera::skeleton::kernels::NoBoundaryFunction;
   TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 2)                \
   TS_SKEL_CUDA_MAP_INDEX(ex::Wave, T, T, 3)                \
   TS_SKEL_CUDA_ZIP(ex::Axpy, T, T, T, 0)                   \
+  TS_SKEL_CUDA_ZIP(ex::Add, T, T, T, 0)                    \
+  TS_SKEL_CUDA_ZIP(ex::Max, T, T, T, 0)                    \
   TS_SKEL_CUDA_ZIP_INDEX(ex::AxpyAt, T, T, T, 3)           \
   TS_SKEL_CUDA_FOLD(ex::Add, T)                            \
   TS_SKEL_CUDA_FOLD(ex::Max, T)                            \
+  TS_SKEL_CUDA_FOLD(ex::Axpy, T)                           \
   TS_SKEL_CUDA_STENCIL(ex::Jacobi5, T, NoBoundaryFunction) \
   TS_SKEL_CUDA_STENCIL(ex::Heat7, T, NoBoundaryFunction)   \
   TS_SKEL_CUDA_STENCIL(ex::Blur27, T, NoBoundaryFunction)  \
