@@ -20,11 +20,17 @@ struct DeviceCsr {
   int chains = 1;  ///< csr-vector: lane chains per work-item (lanes / chains work-items per row)
   Buffer<index_t> row_ptr, col;
   Buffer<V> val;
-  /// csr-merge, made on first use: each slice's first row, and the pieces of
-  /// the rows spread over slices (head, tail per slice).
+  size64 longest = 0;  ///< the longest row's entries
+  /// csr-merge, made on first use: each slice's first row, the pieces of
+  /// the rows spread over slices (head, tail per slice), and where a row
+  /// can span a whole block of slices the blocks' sums of heads.
   mutable Buffer<index_t> slice_row;
-  mutable Buffer<V> carry;
+  mutable Buffer<V> carry, block_sums;
   size64 slices() const { return ceil_div(rows + nnz, size64{TS_SPMV_MERGE_ITEMS}); }
+  /// Whether a row can cover a whole block of TS_SPMV_MERGE_BLOCK slices.
+  bool merge_blocks() const {
+    return ceil_div(longest, size64{TS_SPMV_MERGE_ITEMS}) + 2 >= TS_SPMV_MERGE_BLOCK;
+  }
 };
 
 template <Scalar V>

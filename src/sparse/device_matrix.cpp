@@ -193,6 +193,8 @@ void DeviceMatrix<V>::init(const Csr<V>& a, Kernel kernel, const DeviceOptions& 
     // the options are checked before anything is allocated on the device
     auto m = device_entries<DeviceCsr<V>>(device_, a);
     m.nnz = a.nnz();
+    for (size64 i = 0; i < a.rows; ++i)
+      m.longest = std::max<size64>(m.longest, a.row_ptr[i + 1] - a.row_ptr[i]);
     m.lanes = lanes;
     // 4 chains per work-item: measured on TRACE case 4 (bench/results, docs/sparse-history.md)
     m.chains = std::min(opt.csr_chains > 0 ? opt.csr_chains : 4, lanes);
@@ -290,8 +292,10 @@ double DeviceMatrix<V>::model_bytes(Kernel k) const {
   const double v = sizeof(V);
   double bytes = static_cast<double>(matrix_bytes_) + v * static_cast<double>(rows_ + cols_);
   if (const auto* c = std::get_if<DeviceCsr<V>>(&data_); c && k == Kernel::csr_merge)
-    // the partition read, and each slice's head and tail written and read
-    bytes += static_cast<double>(c->slices()) * (sizeof(index_t) + 4 * v);
+    // the partition read, each slice's head and tail written and read (the
+    // heads again by the block sums where rows span blocks)
+    bytes +=
+        static_cast<double>(c->slices()) * (sizeof(index_t) + 4 * v + (c->merge_blocks() ? v : 0));
   if (const auto* e = std::get_if<DeviceEll<V>>(&data_)) {
     if (k == Kernel::ell) bytes += 2 * v * static_cast<double>(e->stored_rows * e->subsections());
     if (e->stored_rows < e->rows) bytes += v * static_cast<double>(rows_);

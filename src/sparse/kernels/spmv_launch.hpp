@@ -21,10 +21,13 @@ void zero(Tag tag, Queue& q, Buffer<V>& y) {
   spmv_zero<V>(tag, q, y.size(), y);
 }
 
-inline ts_spmv_params merge_params(size64 rows, size64 nnz) {
+template <class V>
+ts_spmv_params merge_params(const DeviceCsr<V>& a) {
   ts_spmv_params p{};
-  p.rows = rows;
-  p.nnz = nnz;
+  p.rows = a.rows;
+  p.nnz = a.nnz;
+  p.n = a.slices();
+  p.sub = a.merge_blocks() ? 1 : 0;  // the carry takes block sums
   return p;
 }
 
@@ -35,7 +38,10 @@ void merge_prepare(Tag tag, Queue& q, const std::shared_ptr<Device>& d, const De
   if (a.slice_row.size() == slices) return;
   a.slice_row = Buffer<index_t>(d, slices);
   a.carry = Buffer<V>(d, 2 * slices);
-  spmv_merge_partition<V>(tag, q, slices, merge_params(a.rows, a.nnz), a.row_ptr, a.slice_row);
+  if (a.merge_blocks())
+    a.block_sums =
+        Buffer<V>(d, static_cast<std::size_t>(ceil_div(a.slices(), size64{TS_SPMV_MERGE_BLOCK})));
+  spmv_merge_partition<V>(tag, q, slices, merge_params(a), a.row_ptr, a.slice_row);
 }
 
 template <class Tag, class V>
@@ -43,9 +49,13 @@ void csr(Tag tag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x,
   if (k == Kernel::csr_scalar)
     return spmv_csr_scalar<V>(tag, q, a.rows, a.row_ptr, a.col, a.val, x, y);
   if (k == Kernel::csr_merge) {  // merge_prepare made the partition
-    const ts_spmv_params p = merge_params(a.rows, a.nnz);
+    const ts_spmv_params p = merge_params(a);
     spmv_csr_merge<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.col, a.val, x, y, a.carry);
-    return spmv_merge_carry<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.carry, y);
+    if (p.sub)
+      spmv_merge_blocks<V>(tag, q, a.block_sums.size(), p, a.slice_row, a.row_ptr, a.carry,
+                           a.block_sums);
+    return spmv_merge_carry<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.carry,
+                               p.sub ? launch::In<V>(a.block_sums) : launch::In<V>(), y);
   }
   ts_spmv_params p{};
   p.rows = a.rows;

@@ -6,8 +6,10 @@
 #define TESSERA_SPMV_PARAMS_H
 #include "core/kernels/portable.h"
 
-/* csr-merge: merge-path items (row ends and nonzeros) per work-item. */
+/* csr-merge: merge-path items (row ends and nonzeros) per work-item, and
+ * slices per block of the carry's block sums. */
 #define TS_SPMV_MERGE_ITEMS 8
+#define TS_SPMV_MERGE_BLOCK 64
 
 typedef struct {
   ts_size n;      /* stored rows: scalar rows (ELL, BELL) or block rows (BCSR) */

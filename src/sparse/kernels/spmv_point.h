@@ -58,6 +58,7 @@
   X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                       \
   X(each_one, spmv_merge_partition, 0, 0, 0, TS_NO_VARIANTS)                                  \
   X(each_one, spmv_csr_merge, 0, 0, 0, TS_NO_VARIANTS)                                        \
+  X(each_one, spmv_merge_blocks, 0, 0, 0, TS_NO_VARIANTS)                                     \
   X(each_one, spmv_merge_carry, 0, 0, 0, TS_NO_VARIANTS)                                      \
   X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32)) \
   X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                   \
@@ -363,11 +364,30 @@ TS_ITEM(spmv_csr_merge, s) {
   if (i < rows && j > (long)rp[i]) carry[2 * s + (head ? 0 : 1)] = acc;
 }
 
+/* For rows spread over many slices (p.n: the slices): block k's sum of the
+ * heads of its TS_SPMV_MERGE_BLOCK slices, in order, where every one of them
+ * continues one row (0 elsewhere: never read). */
+#define TS_ARGS_spmv_merge_blocks(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, slice_row) IN(int, rp) IN(ts_value, carry) OUT(ts_value, sums)
+TS_ITEM(spmv_merge_blocks, k) {
+  const long s0 = (long)k * TS_SPMV_MERGE_BLOCK;
+  const long s1 = ts_spmv_min(s0 + TS_SPMV_MERGE_BLOCK, (long)p.n) - 1;
+  const long i = slice_row[s0];
+  ts_value acc = TS_SPMV_ZERO;
+  if (i < (long)p.rows && s0 * TS_SPMV_MERGE_ITEMS - i > (long)rp[i] && slice_row[s1] == i)
+    for (long s = s0; s <= s1; ++s) acc = ts_spmv_add(acc, carry[2 * s]);
+  sums[k] = acc;
+}
+
 /* The rows spread over slices: a slice whose first row began earlier and
  * ends in it sums that row's pieces, tail of its first slice a, then the
- * heads of slices a+1 .. s, in order. */
+ * heads of slices a+1 .. s, in order; with p.sub = 1 a whole block of
+ * TS_SPMV_MERGE_BLOCK heads inside (a, s] is taken as its block sum
+ * (spmv_merge_blocks), so a row of k slices costs at most 2 blocks of
+ * heads and k / 64 sums, not k heads. */
 #define TS_ARGS_spmv_merge_carry(V, IN, OUT) \
-  V(ts_spmv_params, p) IN(int, slice_row) IN(int, rp) IN(ts_value, carry) OUT(ts_value, y)
+  V(ts_spmv_params, p)                       \
+  IN(int, slice_row) IN(int, rp) IN(ts_value, carry) IN(ts_value, sums) OUT(ts_value, y)
 TS_ITEM(spmv_merge_carry, s) {
   const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
   const long i = slice_row[s];
@@ -376,7 +396,15 @@ TS_ITEM(spmv_merge_carry, s) {
   if (TS_SPMV_MERGE_SLICE(last) != (long)s) return; /* it ends in a later slice */
   const long a = TS_SPMV_MERGE_SLICE((long)rp[i] + i);
   ts_value acc = carry[2 * a + 1];
-  for (long k = a + 1; k <= (long)s; ++k) acc = ts_spmv_add(acc, carry[2 * k]);
+  for (long k = a + 1; k <= (long)s;) {
+    if (p.sub && k % TS_SPMV_MERGE_BLOCK == 0 && k + TS_SPMV_MERGE_BLOCK - 1 <= (long)s) {
+      acc = ts_spmv_add(acc, sums[k / TS_SPMV_MERGE_BLOCK]);
+      k += TS_SPMV_MERGE_BLOCK;
+    } else {
+      acc = ts_spmv_add(acc, carry[2 * k]);
+      ++k;
+    }
+  }
   y[i] = acc;
 }
 
