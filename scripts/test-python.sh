@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Python package with pip (scikit-build-core, build folder reused
-# under build/python-wheel, ccache when present) into a virtual environment
-# (build/python-venv, reused) and runs the pytest suite (tests/python).
+# Builds the Python package's wheel with pip (scikit-build-core, build folder
+# reused under build/python-wheel, ccache when present; the build tools in
+# build/python-venv, reused), installs it into a fresh environment
+# (build/python-fresh-venv) and runs the pytest suite (tests/python) there.
 #   PYTHON=python3.12 scripts/test-python.sh     # another interpreter
 #   TESSERA_PY_CUDA=ON scripts/test-python.sh    # build the CUDA backend too
 #                                                # (off by default: nothing CUDA runs without a GPU)
@@ -32,9 +33,19 @@ if command -v ccache >/dev/null; then
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 start=$(date +%s)
-"$VPY" -m pip install -q --disable-pip-version-check --no-build-isolation \
+# The wheel (the build folder reused: incremental), then a fresh environment
+# with nothing but the wheel and the test dependencies: the tests run against
+# what a user's `pip install` gets, console command included.
+WHEELS=build/wheelhouse
+rm -rf "$WHEELS"
+"$VPY" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$WHEELS" \
   -Cbuild-dir="${TESSERA_PY_BUILD_DIR:-build/python-wheel}" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" .
-echo "test-python.sh: pip install . took $(( $(date +%s) - start )) s"
+echo "test-python.sh: the wheel took $(( $(date +%s) - start )) s: $(ls "$WHEELS")"
+FRESH=build/python-fresh-venv
+"$PY" -m venv --clear "$FRESH"
+FPY="$(cd "$FRESH" && pwd)/bin/python"
+"$FPY" -m pip install -q --disable-pip-version-check numpy scipy pytest "$WHEELS"/*.whl
+"$(dirname "$FPY")/tessera" devices > /dev/null || { echo "test-python.sh: the wheel's tessera command fails" >&2; exit 1; }
 # run from tests/python so that the installed package, not python/tessera, is imported
 cd tests/python
-"$VPY" -m pytest -q "$@"
+"$FPY" -m pytest -q "$@"
