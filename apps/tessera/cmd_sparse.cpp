@@ -490,6 +490,13 @@ Command add_sparse_command(CLI::App& app) {
               // to single (generated TRACE cases keep the study's single).
               if (!spmv_cmd->count("--precision") && !args->file.empty())
                 args->precision = "double";
+              // auto chooses the block size too: a size given is used or refused
+              const bool automatic = args->run.kernel == "auto" ||
+                                     (args->run.kernel.empty() && args->run.format.empty());
+              if (automatic && (spmv_cmd->count("--block-rows") || spmv_cmd->count("--block-cols")))
+                throw UsageError(
+                    "--block-rows/--block-cols: --kernel auto chooses the block size; give a "
+                    "block kernel by name (--kernel bell-bi, bcsr-warp, ...) with them");
               return spmv_command(*args);
             }
             return 2;

@@ -113,7 +113,7 @@ void kernel_row(Context& c, const HostMatrix<V>& m, Kernel k, const std::string&
 template <Scalar V, class Make>
 void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols, double stored,
                   double minimal_bytes, Make make,
-                  std::vector<std::pair<std::string, double>>* best) {
+                  std::vector<std::pair<std::string, double>>* best, const char* model = "BCSR") {
   Measurement r;
   r.kernel = label;
   r.precision = is_complex_v<V> ? "complex" : (sizeof(V) == 4 ? "float" : "double");
@@ -134,9 +134,9 @@ void cusparse_row(Context& c, const std::string& label, size64 rows, size64 cols
     r.bytes = mbytes + static_cast<double>(sizeof(V)) * static_cast<double>(rows + cols);
     r.flops = (is_complex_v<V> ? 8.0 : 2.0) * stored;
     r.note =
-        fmt::format("{:.1f}% of copy under the BCSR model; {} matrix copies",
+        fmt::format("{:.1f}% of copy under the {} model; {} matrix copies",
                     100.0 * minimal_bytes / (r.timing.median_ms * 1e-3) * 1e-9 / c.report.copy_gbps,
-                    copies.size());
+                    model, copies.size());
     if (best) best->emplace_back(label, r.timing.median_ms);
   } catch (const Error& e) {
     r.note = fmt::format("not run: {}", e.what());
@@ -337,12 +337,13 @@ void family_matrix(Context& c, const std::string& spec) {
       if (k != vendor::CusparseKernel::sell || sell_slots <= 4 * nnz)
         cusparse_row<V>(
             c, fmt::format("{} {}", spec, vendor::to_string(k)), a.rows, a.cols, nnz, minimal,
-            [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, a, k); }, &vendor);
+            [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, a, k); }, &vendor,
+            "CSR");
     if (blocks) {
       const Bcsr<V> b = to_bcsr(a, {choice.options.block_r, choice.options.block_c});
       cusparse_row<V>(
           c, fmt::format("{} cusparse-bsrmv", spec), a.rows, a.cols, nnz, minimal,
-          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, b); }, &vendor);
+          [&] { return std::make_unique<vendor::CusparseSpmv<V>>(c.device, b); }, &vendor, "CSR");
     }
   }
 #endif

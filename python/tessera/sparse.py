@@ -20,8 +20,12 @@ class DeviceMatrix:
     kernel chosen from the matrix's rows and blocks (``kernel_choice`` says
     why). ``A @ x`` runs the SpMV on the device."""
 
-    def __init__(self, A, device=None, kernel="auto", *, block=(5, 5), sell_slice=32, sell_sort=1,
+    def __init__(self, A, device=None, kernel="auto", *, block=None, sell_slice=32, sell_sort=1,
                  ell_subsection=20, dtype=None):
+        if block is not None and kernel == "auto":
+            raise _ext.UsageError("DeviceMatrix: kernel='auto' chooses the block size; give a block "
+                                  "kernel by name (bell-bi, bcsr-warp, ...) with block=")
+        block = (5, 5) if block is None else block
         indptr, indices, data, shape = csr_arrays(A, dtype)
         self.dtype = data.dtype
         self.shape = shape

@@ -177,8 +177,11 @@ Csr<T> powerlaw(const Spec& s) {
     for (double l : raw) t += length(l, f);
     return t;
   };
+  if (mean > double(cap)) s.fail(fmt::format("mean={}: more than max={} allows", mean, cap));
   double lo = 0, hi = mean;
   while (total(hi) < target && hi < 1e12) hi *= 2;
+  if (total(hi) < 0.99 * target)  // the cap binds too many rows to reach the mean
+    s.fail(fmt::format("mean={} cannot be reached with max={} at alpha={}", mean, cap, alpha));
   for (int it = 0; it < 60; ++it) (total((lo + hi) / 2) < target ? lo : hi) = (lo + hi) / 2;
   Builder<T> b(s, rows, rows, total(hi));
   std::vector<index_t> scratch;

@@ -41,6 +41,10 @@ def test_auto_picks_the_kernel_and_says_why(device, rng):
     x = rng.standard_normal(2000)
     np.testing.assert_allclose(m @ x, a @ x, rtol=1e-12, atol=1e-12)
     assert sparse.DeviceMatrix(a, device, "sell").kernel_choice == "given"
+    # auto chooses the block size too: one given with it is refused, not overridden
+    with pytest.raises(tessera.UsageError, match="chooses the block size"):
+        sparse.DeviceMatrix(a, device, block=(3, 3))
+    assert sparse.DeviceMatrix(a, device, "bell-bi", block=(2, 2)).kernel == "bell-bi"
 
 
 @pytest.mark.parametrize("dtype,rtol", [(np.float32, 1e-5), (np.complex64, 1e-5), (np.complex128, 1e-12)])

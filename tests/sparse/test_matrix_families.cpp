@@ -125,6 +125,10 @@ TEST(MatrixFamilies, BadSpecsAreRefusedWithTheirReason) {
   EXPECT_NE(why("powerlaw:10x").find("size=10x: expected a number"), std::string::npos);
   EXPECT_NE(why("powerlaw:100,alpha=1").find("alpha=1: expected 1.1 to 10"), std::string::npos);
   EXPECT_NE(why("stencil2d5:5,width=3").find("takes only a size"), std::string::npos);
+  // a mean the cap cannot reach is refused, not silently lowered
+  EXPECT_NE(why("powerlaw:1000,mean=20,max=10").find("mean=20: more than max=10"),
+            std::string::npos);
+  EXPECT_EQ(why("powerlaw:1000,alpha=1.2,mean=30,max=31"), "accepted");  // every row at 30-31
   EXPECT_NE(why("uniform:2000000000,mean=400").find("beyond 32-bit indices"), std::string::npos);
   EXPECT_NE(why("stencil3d27:2000").find("beyond 32-bit indices"), std::string::npos);
   EXPECT_TRUE(is_family_spec("fem3:3"));

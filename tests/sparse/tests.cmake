@@ -10,6 +10,9 @@ add_test(NAME cli.sparse_spmv_trace COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE
 add_test(NAME cli.sparse_spmv_laplace_json COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;spmv\;--generate\;laplace7:9x8x7\;--kernel\;sell\;--precision\;double\;--reps\;2\;--json
          -DEXPECT=0 -DMATCH=verified.:.true -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.sparse_spmv_auto_block_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;spmv\;--generate\;fem3:3\;--block-rows\;2\;--device\;cpu -DEXPECT=2
+         -DMATCH=auto.chooses.the.block.size -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_spmv_bad_kernel_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;spmv\;--generate\;laplace7:4\;--kernel\;bcsr-v9 -DEXPECT=2 -DMATCH=unknown.SpMV.kernel
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
