@@ -8,6 +8,9 @@
 # both builds, interleaved (baseline, new, baseline, new) on each device, and
 # prints the per-row ratio new/baseline of the medians.
 #   scripts/gpu-plumbing.sh --prepare ac2f681        # here, before the call
+#   scripts/gpu-plumbing.sh --prepare HEAD build-new  # optional: the new side
+#     from a commit too (NEW_SRC=build-new/src there), so that edits made
+#     here while the call runs cannot enter its build
 #   ROUNDS (default 2): the interleaved rounds of the suites.
 #   DEADLINE (s): suites not started by then are skipped (and listed).
 #   ARGS_<suite> (dashes as underscores, e.g. ARGS_mg_kernels): that
@@ -17,31 +20,35 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [[ ${1:-} == --prepare ]]; then
-  rev=${2:?usage: scripts/gpu-plumbing.sh --prepare REV}
-  rm -rf build-baseline && mkdir -p build-baseline/src
-  git archive "$rev" | tar -x -C build-baseline/src && echo "$rev" > build-baseline/src/BASELINE_REV
-  echo "build-baseline/src: $rev ($(du -sh build-baseline/src | cut -f1)); carry build-baseline"
+  rev=${2:?usage: scripts/gpu-plumbing.sh --prepare REV [DIR]}
+  dir=${3:-build-baseline}
+  [[ $dir == build-* ]] || { echo "DIR must be an ignored build-* folder" >&2; exit 2; }
+  rm -rf "$dir" && mkdir -p "$dir/src"
+  git archive "$rev" | tar -x -C "$dir/src" && git rev-parse --short "$rev" > "$dir/src/BASELINE_REV"
+  echo "$dir/src: $rev ($(du -sh "$dir/src" | cut -f1)); carry $dir"
   exit 0
 fi
 source scripts/gpu-common.sh
 export TESSERA_CACHE_DIR=/tmp/tessera-cache
 [[ -f build-baseline/src/BASELINE_REV ]] || { echo "no build-baseline/src: run --prepare REV here and carry it"; exit 2; }
 base_rev=$(cat build-baseline/src/BASELINE_REV)
-gpu_build build/gpu tessera_cli tessera_tests
+new_src=${NEW_SRC:-.}
+[[ $new_src == . ]] || TESSERA_COMMIT=$(cat "$new_src/BASELINE_REV")
+(cd "$new_src" && TESSERA_COMMIT=${TESSERA_COMMIT:-} gpu_build build/gpu tessera_cli ${TESTS:+tessera_tests}) || exit 1
 cp "$OUT/build.log" "$OUT/build-new.log"
-(cd build-baseline/src && TESSERA_COMMIT=$base_rev gpu_build build/gpu tessera_cli)
+(cd build-baseline/src && TESSERA_COMMIT=$base_rev gpu_build build/gpu tessera_cli) || exit 1
 cp "$OUT/build.log" "$OUT/build-baseline.log"
-build/gpu/bin/tessera devices | tee "$OUT/devices.txt" | head -5
+$new_src/build/gpu/bin/tessera devices | tee "$OUT/devices.txt" | head -5
 echo "new ${TESSERA_COMMIT:-?}, baseline $base_rev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
 summary=()
 if [[ -n ${TESTS:-} ]]; then
-  timeout 600 build/gpu/bin/tessera_tests --gtest_filter="$TESTS" > "$OUT/tests.log" 2>&1
+  timeout 600 $new_src/build/gpu/bin/tessera_tests --gtest_filter="$TESTS" > "$OUT/tests.log" 2>&1
   summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
   grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
   cuda_filter=$(echo "${SAN_TESTS:-$TESTS}" | sed 's|\([^:]*\)|\1/cuda_*|g')
   for tool in ${SANITIZERS:-memcheck racecheck}; do
     timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
-      build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
+      $new_src/build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
     summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
   done
 fi
@@ -51,10 +58,12 @@ for suite in ${SUITES:-stream}; do
     if (( SECONDS > ${DEADLINE:-100000} )); then summary+=("skipped $tag: past DEADLINE ${DEADLINE} s"); continue; fi
     for round in $(seq 1 ${ROUNDS:-2}); do
       for which in baseline new; do
-        bin=build/gpu/bin/tessera
+        bin=$new_src/build/gpu/bin/tessera
         [[ $which == baseline ]] && bin=build-baseline/src/build/gpu/bin/tessera
         args_var=ARGS_${suite//-/_}
-        timeout ${SUITE_TIMEOUT:-900} $bin bench $suite --device $dev ${!args_var:-${BENCH_ARGS:-}} --json "$OUT/$tag-$which-$round.json" \
+        limit=$(( ${DEADLINE:-100000} - SECONDS )); (( limit > ${SUITE_TIMEOUT:-900} )) && limit=${SUITE_TIMEOUT:-900}
+        (( limit < 5 )) && { summary+=("skipped $tag $which $round: past DEADLINE"); continue; }
+        timeout $limit $bin bench $suite --device $dev ${!args_var:-${BENCH_ARGS:-}} --json "$OUT/$tag-$which-$round.json" \
           > "$OUT/$tag-$which-$round.md" 2>&1 || summary+=("bench $tag $which $round: exit $?")
       done
     done
