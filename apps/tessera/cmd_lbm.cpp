@@ -37,6 +37,7 @@ struct LbmArgs {
   std::vector<long> size;
   long steps = -1, every = 0, slice_z = -1;
   double re = 100, tau = 0, u = 0.1, diameter = 0;
+  double trt_magic = 0;  ///< 0: the case's (lbm::kTrtMagicWalls or lbm::trt_magic_open)
   int gpus = 1;
   std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame,
               export_frame;
@@ -108,6 +109,26 @@ lbm::Case make_case(const LbmArgs& a) {
     return lbm::sphere(g, a.diameter > 0 ? a.diameter : double(g.ny) / 4.0, a.re, a.u);
   }
   throw UsageError("--case '" + a.case_name + "': unknown case");
+}
+
+// The case with the run's collision, precision and TRT parameter, validated:
+// the same for one device and several.
+lbm::Case configured_case(const LbmArgs& a) {
+  lbm::Case c = make_case(a);
+  c.config.collision = lbm::parse_collision(a.collision);
+  c.config.precision = lbm::parse_precision(a.precision);
+  if (a.tau > 0 &&
+      (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
+    throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
+  if (a.trt_magic > 0) {
+    if (c.config.collision != lbm::Collision::trt)
+      throw UsageError(fmt::format(
+          "--trt-magic {}: it sets TRT's odd relaxation; add --collision trt", a.trt_magic));
+    c.config.trt_magic = a.trt_magic;
+  }
+  check_tau_from_re(a, c);
+  c.config.validate();
+  return c;
 }
 
 // The case's lattice must fit before its flags and fields are built on the host.
@@ -192,14 +213,7 @@ void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& wa
 
 int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohmann::json& j) {
   preflight(a, *dev);
-  lbm::Case c = make_case(a);
-  c.config.collision = lbm::parse_collision(a.collision);
-  c.config.precision = lbm::parse_precision(a.precision);
-  if (a.tau > 0 &&
-      (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
-    throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
-  check_tau_from_re(a, c);
-  c.config.validate();
+  const lbm::Case c = configured_case(a);
   std::unique_ptr<lbm::Solver> s;
   if (!a.restart.empty()) {
     s = lbm::read_checkpoint(a.restart, dev);
@@ -210,11 +224,15 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   }
   const auto& cfg = s->config();
   std::printf(
-      "lbm %s: %s %s %s, %ldx%ldx%ld cells, tau %.5g (nu %.5g), %ld B/cell/step streamed, on %s\n",
+      "lbm %s: %s %s %s, %ldx%ldx%ld cells, tau %.5g (nu %.5g%s), %ld B/cell/step streamed, on "
+      "%s\n",
       c.name.c_str(), lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
       lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz, cfg.tau,
-      cfg.viscosity(), long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1),
-      dev->id().c_str());
+      cfg.viscosity(),
+      cfg.collision == lbm::Collision::trt
+          ? fmt::format(", TRT Lambda {:.4g}", cfg.trt_magic).c_str()
+          : "",
+      long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
   std::fflush(stdout);  // the run has started: say so now, also into a file
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*s, c, run_options(a, bar), j);
@@ -226,6 +244,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
                  {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
                  {"tau", cfg.tau},
                  {"streaming", "esoteric-pull"}};
+  if (cfg.collision == lbm::Collision::trt) j["config"]["trt_magic"] = cfg.trt_magic;
   j["summary"] = r.to_json();
   return 0;
 }
@@ -235,11 +254,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
 // Checkpoints hold the gathered lattice: a restart may use another N.
 int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
   preflight(a, *open_device(device_id));
-  lbm::Case c = make_case(a);
-  c.config.collision = lbm::parse_collision(a.collision);
-  c.config.precision = lbm::parse_precision(a.precision);
-  check_tau_from_re(a, c);
-  c.config.validate();
+  const lbm::Case c = configured_case(a);
   auto team = skeleton::Team::open(device_id, a.gpus);
   std::unique_ptr<lbm::DistributedSolver> d;
   if (!a.restart.empty()) {
@@ -270,6 +285,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
                  {"grid", {cfg.grid.nx, cfg.grid.ny, cfg.grid.nz}},
                  {"tau", cfg.tau},
                  {"streaming", "ab-pull"}};
+  if (cfg.collision == lbm::Collision::trt) j["config"]["trt_magic"] = cfg.trt_magic;
   j["summary"] = r.to_json();
   j["summary"]["halo_bytes_per_step"] = x.peer_bytes + x.local_bytes + x.mpi_bytes;
   return 0;
@@ -368,6 +384,10 @@ Command add_lbm_command(CLI::App& app) {
       ->check(positive());
   cmd->add_option("--lattice", a->lattice, "D2Q9, D3Q19 (default) or D3Q27");
   cmd->add_option("--collision", a->collision, "bgk or trt");
+  cmd->add_option("--trt-magic", a->trt_magic,
+                  "TRT: Lambda = (tau+ - 1/2)(tau- - 1/2) (default 3/16 with walls only; with an "
+                  "inlet or outlet 1/12, less above grid Reynolds number 10: docs/lbm.md)")
+      ->check(positive());
   cmd->add_option("--precision", a->precision,
                   "fp32, fp16s or fp64 (storage; fp16s computes in fp32)");
   cmd->add_option(

@@ -118,6 +118,7 @@ namespace {
 Case with_inflow(Case c, double u_in, double re, double d) {
   c.config.u_in = {u_in, 0, 0};
   c.config.tau = tau_for(re, u_in, d);
+  c.config.trt_magic = trt_magic_open(c.config.tau, u_in);  // equilibrium inlet and outlet
   c.u0 = {u_in, 0, 0};
   c.length = d;
   c.speed = u_in;

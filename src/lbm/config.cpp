@@ -64,6 +64,14 @@ Precision parse_precision(const std::string& s) {
 
 double mach(double speed) { return speed * std::sqrt(3.0); }
 
+double trt_magic_open(double tau, double speed) {
+  const double lambda_plus = tau - 0.5, grid_re = std::fabs(speed) / (lambda_plus / 3.0);
+  // (the 1e-6: g computed from tau = 3 u d / Re + 1/2 lands a few ulps off an integer)
+  const int halvings = int(std::ceil(std::max(0.0, grid_re - 10.0 - 1e-6)));
+  const double measured = std::ldexp(1.0 / 12.0, -std::min(halvings, 60));
+  return std::max(measured, lambda_plus * lambda_plus);
+}
+
 KernelVariant Config::variant() const {
   return {q_of(lattice), precision == Precision::fp16s  ? 16
                          : precision == Precision::fp32 ? 32

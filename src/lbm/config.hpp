@@ -27,13 +27,28 @@ Precision parse_precision(const std::string& s);
 /// The largest speed the solver accepts, |u| <= kMaxMach * c_s (c_s = 1/sqrt(3)).
 constexpr double kMaxMach = 0.3;
 
+/// TRT's Lambda = (tau+ - 1/2)(tau- - 1/2) fixes the odd relaxation rate.
+/// Flows bounded by walls only: 3/16 puts halfway bounce-back walls exactly
+/// halfway for Poiseuille flow at every viscosity (Ginzburg).
+constexpr double kTrtMagicWalls = 3.0 / 16.0;
+
+/// TRT's Lambda for a flow with equilibrium inlets or outlets, at relaxation
+/// time tau and inflow speed `speed` (lattice units). Next to such boundaries
+/// TRT diverges at small tau where BGK runs (also in an independent NumPy
+/// solver): the largest stable Lambda falls steeply with the grid Reynolds
+/// number g = speed / nu (measured: 1/12 up to g = 10, 1/48 at 12, 1/96 at
+/// 15, 1/192 at 20). So: 1/12 up to g = 10, halved for each unit of g above,
+/// and never below BGK's own (tau - 1/2)^2, where TRT is BGK.
+/// docs/lbm.md, "TRT next to inlets and outlets".
+double trt_magic_open(double tau, double speed);
+
 struct Config {
   Lattice lattice = Lattice::d3q19;
   Collision collision = Collision::bgk;
   Precision precision = Precision::fp32;
   Grid grid{64, 64, 64};
   double tau = 0.6;                       ///< BGK relaxation time (TRT: of the even moments)
-  double trt_magic = 3.0 / 16.0;          ///< TRT Lambda = (tau+ - 1/2)(tau- - 1/2)
+  double trt_magic = kTrtMagicWalls;      ///< TRT Lambda = (tau+ - 1/2)(tau- - 1/2)
   std::array<double, 3> force{0, 0, 0};   ///< body force density (Guo)
   std::array<double, 3> u_wall{0, 0, 0};  ///< moving-wall velocity
   std::array<double, 3> u_in{0, 0, 0};    ///< inlet velocity

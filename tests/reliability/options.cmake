@@ -25,6 +25,7 @@ foreach(c "swe|--t-end|nan" "swe|--t-end|inf" "swe|--t-end|0" "swe|--t-end|-1" "
           "swe|--every-time|0" "swe|--h-left|nan" "swe|--nx|0"
           "lbm|--tau|nan" "lbm|--tau|0.5" "lbm|--re|nan" "lbm|--re|0" "lbm|--re|-100" "lbm|--diameter|0"
           "lbm|--diameter|nan" "lbm|--u|nan" "lbm|--u|inf" "lbm|--slice-z|-1"
+          "lbm|--trt-magic|nan" "lbm|--trt-magic|0" "lbm|--trt-magic|-0.1"
           "mg|--omega|nan" "mg|--omega|0" "mg|--omega|2" "mg|--tol|nan" "mg|--tol|-1"
           "solve|--tol|nan" "solve|--tol|-1" "solve|--tol|inf")
   string(REPLACE "|" ";" parts "${c}")
@@ -40,6 +41,10 @@ endforeach()
 opt_case(options.bench_swe_variants_unknown_exit2 2 "--param.variants:.unknown.thesis.variant.'v9-bogus'"
          "bench|swe|--device|cpu|--quick|--param|variants=v5-pingpong,v9-bogus")
 # a lattice the case does not run on is refused, not replaced by its own
+# --trt-magic sets TRT's odd rate: with BGK it would be ignored, so it is refused
+opt_case(options.lbm_trt_magic_with_bgk_exit2 2 "--trt-magic.0.1:.it.sets.TRT"
+  "${OPT_LBM}|--trt-magic|0.1")
+opt_case(options.lbm_trt_magic_used 0 "TRT.Lambda.0.1[,)]" "${OPT_LBM}|--collision|trt|--trt-magic|0.1")
 opt_case(options.lbm_sphere_lattice_D3Q27_exit2 2 "--lattice.D3Q27:.the.sphere.case.runs.on.D3Q19.only"
          "lbm|--case|sphere|--lattice|D3Q27|--size|32|16|16|--steps|1|--device|cpu")
 opt_case(options.lbm_sphere_lattice_D2Q9_exit2 2 "--lattice.D2Q9:.the.sphere.case.runs.on.D3Q19.only"
