@@ -9,7 +9,7 @@
 #include "apps/tessera/option_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "swe/case_file.hpp"
+#include "io/case_file.hpp"
 #include "swe/cases.hpp"
 #include "swe/run.hpp"
 #include "swe/thesis.hpp"
@@ -25,7 +25,7 @@ struct SweArgs {
 
 // Keys of the case file become options that the command line did not give.
 void apply_case_file(CLI::App& cmd, const std::string& path) {
-  for (const auto& e : swe::read_case_file(path)) {
+  for (const auto& e : io::read_case_file(path)) {
     if (e.key == "config")
       throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
     CLI::Option* opt = nullptr;

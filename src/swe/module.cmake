@@ -15,8 +15,8 @@ tessera_module(swe
 # Output: legacy VTK / .vti / .pvd (no dependency), PNG (io/png.cpp: libpng,
 # required here, linked in src/CMakeLists.txt), NetCDF
 # (optional: TESSERA_SWE_HAVE_NETCDF), case files
-# (a flat TOML subset parsed in case_file.cpp; no dependency).
-target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/case_file.cpp swe/run.cpp)
+# (io/case_file.cpp, the TOML subset; no dependency).
+target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/run.cpp)
 find_package(PNG REQUIRED)
 find_package(netCDF CONFIG QUIET)
 if(TARGET netCDF::netcdf)

@@ -20,7 +20,7 @@
 #include "core/interrupt.hpp"
 #include "io/npy.hpp"
 #include "lbm/checkpoint_format.hpp"
-#include "swe/case_file.hpp"
+#include "io/case_file.hpp"
 #include "swe/cases.hpp"
 
 namespace tessera {
@@ -125,7 +125,7 @@ TEST(ReaderRegressions, CaseFileInputsThatCrashedTomlppAreRefusedWithPosition) {
   for (const auto& c : cases) {
     const auto p = put(c.name, c.bytes);
     try {
-      swe::read_case_file(p.string());
+      io::read_case_file(p.string());
       ADD_FAILURE() << c.name << " accepted";
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();

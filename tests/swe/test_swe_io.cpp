@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "swe/case_file.hpp"
 #include "swe/cases.hpp"
 #include "swe/output.hpp"
 #include "test_support.hpp"
@@ -275,96 +274,5 @@ TEST(SweIo, AscReaderRejectsMalformedFilesWithFileAndLine) {
 
 // Case files: every value form of the flat TOML subset, turned into the text
 // the command line would carry. Expected values are the TOML spec's meanings.
-TEST(SweIo, CaseFileReadsEveryScalarFormOfTheTomlSubset) {
-  const auto p = write_text("case.toml",
-                            "# a comment line\n"
-                            "\n"
-                            "model = \"physical\"   # trailing comment\n"
-                            "case='ritter'\r\n"
-                            "nx = 1_024\n"
-                            "hex = 0xFf\n"
-                            "oct = 0o17\n"
-                            "bin = 0b101\n"
-                            "neg = -42\n"
-                            "plus = +7\n"
-                            "t-end = 1.5e1\n"
-                            "cfl = 0.45\n"
-                            "tiny = -2E-3\n"
-                            "big = 6.02e+23\n"
-                            "inf = -inf\n"
-                            "flag = true\n"
-                            "off = false\n"
-                            "escaped = \"a\\\"b\\\\c\\u0041\"\n"
-                            "hash = \"x # not a comment\"\n"
-                            "\tindented_key=3");
-  const auto e = read_case_file(p.string());
-  const std::vector<std::pair<std::string, std::string>> want = {{"model", "physical"},
-                                                                 {"case", "ritter"},
-                                                                 {"nx", "1024"},
-                                                                 {"hex", "255"},
-                                                                 {"oct", "15"},
-                                                                 {"bin", "5"},
-                                                                 {"neg", "-42"},
-                                                                 {"plus", "7"},
-                                                                 {"t-end", "15"},
-                                                                 {"cfl", "0.45"},
-                                                                 {"tiny", "-0.002"},
-                                                                 {"big", "6.02e+23"},
-                                                                 {"inf", "-inf"},
-                                                                 {"flag", "true"},
-                                                                 {"off", "false"},
-                                                                 {"escaped", "a\"b\\cA"},
-                                                                 {"hash", "x # not a comment"},
-                                                                 {"indented_key", "3"}};
-  ASSERT_EQ(e.size(), want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(e[i].key, want[i].first);
-    EXPECT_EQ(e[i].value, want[i].second) << e[i].key;
-  }
-  EXPECT_EQ(e[0].line, 3);
-  EXPECT_EQ(e.back().line, 20);
-}
-
-TEST(SweIo, CaseFileRejectsWhatIsNotFlatTomlWithFileLineAndColumn) {
-  const std::vector<std::pair<std::string, std::string>> bad = {
-      {"x = 1\nx = 2\n", ":2: key 'x' is given twice"},
-      {"a.b = 1\n", ":1:2: dotted keys"},
-      {"\"q\" = 1\n", ":1:1: quoted keys"},
-      {"nx 5\n", ":1:4: expected '=' after the key 'nx'"},
-      {"nx =\n", ":1:5: key 'nx' has no value"},
-      {"nx = 5 6\n", ":1:8: unexpected '6'"},
-      {"nx = 05\n", ":1:6: '05' is not a valid value: leading zeros"},
-      {"nx = 1__0\n", "'1__0' is not a valid value"},
-      {"nx = _1\n", "'_1' is not a valid value"},
-      {"nx = 9223372036854775808\n", "out of the 64-bit integer range"},
-      {"nx = -0x5\n", "prefixed integers take no sign"},
-      {"t = 1.\n", "a '.' needs digits on both sides"},
-      {"t = .5\n", "'.5' is not a valid value"},
-      {"t = 1e\n", "malformed exponent"},
-      {"t = 1e999\n", "out of the double range"},
-      {"d = 1979-05-27\n", "dates and times"},
-      {"s = \"open\n", ":1:5: unterminated string"},
-      {"s = 'open\n", ":1:5: unterminated string"},
-      {"s = \"\"\"x\"\"\"\n", "multi-line strings"},
-      {"s = \"\\q\"\n", "unknown escape '\\q'"},
-      {"s = \"\\u00e9\"\n", "printable ASCII"},
-      {"s = yes\n", "'yes' is not a valid value: not a number"},
-      {"v = {a = 1}\n", ":1:5: arrays and inline tables"},
-  };
-  for (const auto& [text, message] : bad) {
-    const auto p = write_text("bad.toml", text);
-    try {
-      read_case_file(p.string());
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find(p.string() + (message[0] == ':' ? "" : ":")),
-                std::string::npos)
-          << e.what();
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
-          << "for '" << text << "': " << e.what();
-    }
-  }
-}
-
 }  // namespace
 }  // namespace tessera::swe

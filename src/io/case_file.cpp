@@ -1,6 +1,8 @@
-// Case files are the flat subset of TOML that `tessera swe` needs: one
-// `key = value` per line, values strings, integers, floats or booleans,
-// comments with '#'. Every case file is valid TOML and means the same there.
+// Case files are the subset of TOML that `tessera swe` and `tessera lbm`
+// need: one `key = value` per line, values strings, integers, floats or
+// booleans (and, where the command allows, one-line arrays of them and table
+// headers), comments with '#'. Every case file is valid TOML and means the
+// same there.
 //
 // Why not toml++: fuzzing found five inputs on which toml++ 3.3 (Debian
 // bookworm) reaches __builtin_unreachable() or a failed internal assertion,
@@ -9,12 +11,13 @@
 // docs/reliability.md). Each was worked around before toml++ saw the text, but
 // the library's unchecked assumptions kept surfacing, and the subset case files
 // use is small enough to parse completely and strictly here.
-#include "swe/case_file.hpp"
+#include "io/case_file.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -22,7 +25,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
-namespace tessera::swe {
+namespace tessera::io {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -33,15 +36,21 @@ bool is_bare_key_char(char c) {
 /// One line being parsed; errors carry file:line:column (1-based).
 class LineParser {
  public:
-  LineParser(const std::string& path, long line, std::string_view text)
-      : path_(path), line_(line), s_(text) {}
+  LineParser(const std::string& path, long line, std::string_view text, CaseFileSyntax syntax)
+      : path_(path), line_(line), s_(text), syntax_(syntax) {}
 
-  /// Parses the line into `out`; returns false for a blank or comment line.
-  bool parse(CaseFileEntry& out) {
+  enum class Kind { blank, entry, table, table_array };
+
+  /// Parses the line: a `key = value` into `out`, a table header's name into
+  /// `header`, or nothing (a blank or comment line).
+  Kind parse(CaseFileEntry& out, std::string& header) {
     skip_space();
-    if (at_end_or_comment()) return false;
-    if (s_[i_] == '[')
-      fail("tables ([...]) are not part of a case file (flat 'key = value' lines only)");
+    if (at_end_or_comment()) return Kind::blank;
+    if (s_[i_] == '[') {
+      if (!syntax_.tables)
+        fail("tables ([...]) are not part of a case file (flat 'key = value' lines only)");
+      return table_header(header);
+    }
     if (s_[i_] == '"' || s_[i_] == '\'')
       fail("quoted keys are not used in case files (keys are option names)");
     const std::size_t k0 = i_;
@@ -58,12 +67,17 @@ class LineParser {
     ++i_;
     skip_space();
     if (at_end_or_comment()) fail(fmt::format("key '{}' has no value", out.key));
-    out.value = value();
+    if (s_[i_] == '[' && syntax_.arrays) {
+      out.is_array = true;
+      out.items = array(out.key);
+    } else {
+      out.value = value();
+    }
     skip_space();
     if (!at_end_or_comment())
       fail(fmt::format("unexpected '{}' after the value of '{}' (one 'key = value' per line)",
                        s_[i_], out.key));
-    return true;
+    return Kind::entry;
   }
 
  private:
@@ -74,6 +88,68 @@ class LineParser {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
   }
   bool at_end_or_comment() const { return i_ >= s_.size() || s_[i_] == '#'; }
+
+  /// `[name]` or `[[name]]`, a bare name, then the end of the line or a comment.
+  Kind table_header(std::string& name) {
+    const bool of_array = s_.substr(i_, 2) == "[[";
+    i_ += of_array ? 2 : 1;
+    skip_space();
+    const std::size_t n0 = i_;
+    while (i_ < s_.size() && is_bare_key_char(s_[i_])) ++i_;
+    if (i_ == n0) fail("expected a table name (letters, digits, '-', '_') after '['");
+    name = std::string(s_.substr(n0, i_ - n0));
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == '.') fail("dotted table names are not part of a case file");
+    if (s_.substr(i_, of_array ? 2 : 1) != (of_array ? "]]" : "]"))
+      fail(fmt::format("expected '{}' to close the table name '{}'", of_array ? "]]" : "]", name));
+    i_ += of_array ? 2 : 1;
+    skip_space();
+    if (!at_end_or_comment()) fail(fmt::format("unexpected '{}' after the table header", s_[i_]));
+    return of_array ? Kind::table_array : Kind::table;
+  }
+
+  /// A one-line array of scalars: '[' [value (',' value)* [',']] ']'.
+  std::vector<std::string> array(const std::string& key) {
+    const std::size_t start = i_;
+    std::vector<std::string> items;
+    ++i_;
+    for (;;) {
+      skip_space();
+      if (i_ >= s_.size() || s_[i_] == '#') {
+        i_ = start;
+        fail(fmt::format("the array of '{}' must end with ']' on the same line", key));
+      }
+      if (s_[i_] == ']') break;
+      if (s_[i_] == '[' || s_[i_] == '{')
+        fail("arrays of arrays or of tables are not part of a case file");
+      items.push_back(element());
+      skip_space();
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ < s_.size() && s_[i_] == ']') break;
+      if (i_ >= s_.size() || s_[i_] == '#') continue;  // reported above
+      fail(fmt::format("expected ',' or ']' in the array of '{}', found '{}'", key, s_[i_]));
+    }
+    ++i_;
+    return items;
+  }
+
+  /// One array element: a scalar ending at ',', ']', a space or a comment.
+  std::string element() {
+    const char c = s_[i_];
+    if (c == '"') return basic_string();
+    if (c == '\'') return literal_string();
+    const std::size_t v0 = i_;
+    while (i_ < s_.size() && s_[i_] != ' ' && s_[i_] != '\t' && s_[i_] != '#' && s_[i_] != ',' &&
+           s_[i_] != ']')
+      ++i_;
+    const std::string_view token = s_.substr(v0, i_ - v0);
+    if (token == "true" || token == "false") return std::string(token);
+    i_ = v0;
+    return number(token);
+  }
 
   std::string value() {
     const char c = s_[i_];
@@ -248,12 +324,13 @@ class LineParser {
   const std::string& path_;
   long line_;
   std::string_view s_;
+  CaseFileSyntax syntax_;
   std::size_t i_ = 0;
 };
 
 }  // namespace
 
-std::vector<CaseFileEntry> read_case_file(const std::string& path) {
+std::vector<CaseFileEntry> read_case_file(const std::string& path, CaseFileSyntax syntax) {
   const std::string text = read_file(path, "case file");
   // Keys and values are printable ASCII; TOML forbids control characters other
   // than tab and newlines anywhere.
@@ -273,21 +350,49 @@ std::vector<CaseFileEntry> read_case_file(const std::string& path) {
       column++;
   }
   std::vector<CaseFileEntry> out;
-  std::set<std::string> seen;
+  std::set<std::string> seen, tables;      // "table\nindex\nkey"; plain tables seen
+  std::map<std::string, int> array_count;  // [[name]]: how many so far
+  std::string table;
+  int index = -1;
   line = 1;
   for (std::size_t at = 0; at < text.size(); ++line) {
     std::size_t end = std::min(text.find('\n', at), text.size());
     std::size_t stop = end;
     if (stop > at && text[stop - 1] == '\r') --stop;  // CRLF files
     CaseFileEntry e;
-    if (LineParser(path, line, std::string_view(text).substr(at, stop - at)).parse(e)) {
-      if (!seen.insert(e.key).second)
-        throw UsageError(fmt::format("{}:{}: key '{}' is given twice", path, line, e.key));
-      out.push_back(std::move(e));
+    std::string header;
+    using Kind = LineParser::Kind;
+    switch (LineParser(path, line, std::string_view(text).substr(at, stop - at), syntax)
+                .parse(e, header)) {
+      case Kind::blank:
+        break;
+      case Kind::table:
+        if (array_count.count(header) || !tables.insert(header).second)
+          throw UsageError(fmt::format("{}:{}: table [{}] is given twice", path, line, header));
+        table = header, index = -1;
+        break;
+      case Kind::table_array:
+        if (tables.count(header))
+          throw UsageError(
+              fmt::format("{}:{}: [[{}]] repeats the table [{}]", path, line, header, header));
+        table = header, index = array_count[header]++;
+        break;
+      case Kind::entry:
+        e.table = table;
+        e.index = index;
+        if (!seen.insert(table + '\n' + std::to_string(index) + '\n' + e.key).second)
+          throw UsageError(fmt::format("{}:{}: key '{}' is given twice{}", path, line, e.key,
+                                       table.empty() ? "" : " in [" + table + "]"));
+        out.push_back(std::move(e));
+        break;
     }
     at = end + 1;
   }
   return out;
 }
 
-}  // namespace tessera::swe
+std::string where(const std::string& path, const CaseFileEntry& e) {
+  return fmt::format("{}:{}", path, e.line);
+}
+
+}  // namespace tessera::io
