@@ -9,7 +9,9 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/registry.hpp"
 #include "lbm/geometry/placement.hpp"
+#include "lbm/geometry/voxelize.hpp"
 #include "voxel_meshes.hpp"
 
 namespace tessera::lbm {
@@ -123,6 +125,44 @@ TEST(Placement, ScaleCentreTranslateExactly) {
   p.centre.reset();
   const auto t = geometry::bounds(geometry::place(m, p));
   EXPECT_EQ(t.lo, (P3{-1.5, 0, 4.25}));
+}
+
+// Turned by 90 degrees about z around the lattice's centre, the body's mask
+// is the mask turned: cell (x, y, z) -> (n-1-y, x, z).
+TEST(Placement, MaskOfTurnedBodyIsTurnedMask) {
+  const long n = 23;
+  const Grid g{n, n, n};
+  const std::array<P3, 4> t{P3{3.16, 2.71, 3.97}, P3{19.51, 5.28, 3.88}, P3{7.03, 18.39, 6.11},
+                            P3{8.15, 7.77, 19.78}};
+  const Triangles body = test::tetrahedron(t[0], t[1], t[2], t[3]);
+  Placement straight, turned;
+  straight.centre = turned.centre = P3{11, 11, 11};
+  turned.rotate = {{Axis::z, 90}};
+  const Triangles a = geometry::place(body, straight), b = geometry::place(body, turned);
+  // the placed corners: triangles (t0, t2, t1) and (t0, t1, t3) come first
+  std::array<P3, 4> ta;
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t v = std::size_t(3 * (i == 3 ? 5 : i == 1 ? 2 : i == 2 ? 1 : 0));
+    ta[std::size_t(i)] = {a.xyz[v], a.xyz[v + 1], a.xyz[v + 2]};
+  }
+  long robust = 0;
+  test::cells_where(g, [&](double x, double y, double z) {
+    robust += test::tetrahedron_side(ta, {x, y, z}, 2e-3) != 0;
+    return false;
+  });
+  ASSERT_EQ(robust, g.cells()) << "a centre on a face: the tie rules are not turned";
+  const auto cpu = open_device("cpu");
+  const auto ma = geometry::voxelize(a, g, cpu), mb = geometry::voxelize(b, g, cpu);
+  std::size_t wrong = 0, solid = 0;
+  for (long z = 0; z < n; ++z)
+    for (long y = 0; y < n; ++y)
+      for (long x = 0; x < n; ++x) {
+        const auto sa = ma[std::size_t(x + n * (y + n * z))];
+        wrong += sa != mb[std::size_t((n - 1 - y) + n * (x + n * z))];
+        solid += sa;
+      }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(solid, 300u);
 }
 
 void expect_usage(const Triangles& m, const Placement& p, const std::string& text) {

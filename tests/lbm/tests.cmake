@@ -6,6 +6,7 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_thesis.cpp
   lbm/test_lbm_outputs.cpp
   lbm/test_lbm_distributed.cpp
+  lbm/test_voxelize.cpp
   lbm/test_placement.cpp)
 
 # tessera lbm: runs and bad input (exit 2 usage, 1 runtime), with the message checked.
