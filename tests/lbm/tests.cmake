@@ -5,7 +5,9 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_validation.cpp
   lbm/test_lbm_thesis.cpp
   lbm/test_lbm_outputs.cpp
-  lbm/test_lbm_distributed.cpp)
+  lbm/test_lbm_distributed.cpp
+  lbm/test_voxelize.cpp
+  lbm/test_placement.cpp)
 
 # tessera lbm: runs and bad input (exit 2 usage, 1 runtime), with the message checked.
 set(LBM_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/lbm_cli)
