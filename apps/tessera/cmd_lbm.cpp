@@ -18,6 +18,7 @@
 #include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
+#include "lbm/case_file.hpp"
 #include "lbm/cases.hpp"
 #include "lbm/checkpoint.hpp"
 #include "lbm/distributed.hpp"
@@ -43,6 +44,8 @@ struct LbmArgs {
               export_frame;
   std::string thesis_layout = "aos";
   std::string thesis_impl = "native";
+  std::string config;                            ///< --config FILE
+  std::shared_ptr<lbm::CaseFromFile> from_file;  ///< its [domain] ... tables, if any
 };
 
 lbm::Grid grid_of(const std::vector<long>& s, lbm::Grid fallback) {
@@ -74,6 +77,7 @@ void check_tau_from_re(const LbmArgs& a, const lbm::Case& c) {
 }
 
 lbm::Case make_case(const LbmArgs& a) {
+  if (a.from_file) return a.from_file->c;
   const lbm::Lattice l = a.lattice.empty() ? lbm::Lattice::d3q19 : lbm::parse_lattice(a.lattice);
   const bool two_d = l == lbm::Lattice::d2q9;
   if (a.case_name == "cavity") {
@@ -111,6 +115,46 @@ lbm::Case make_case(const LbmArgs& a) {
   throw UsageError("--case '" + a.case_name + "': unknown case");
 }
 
+// A case file's unit conversion, printed and in the JSON.
+void print_units(const LbmArgs& a, const lbm::Config& cfg, nlohmann::json& j) {
+  if (!a.from_file) return;
+  const lbm::Units& u = a.from_file->units;
+  std::printf("%s\n", u.describe(cfg.tau).c_str());
+  j["units"] = {{"physical", u.physical},
+                {"dx_m", u.dx},
+                {"dt_s", u.dt},
+                {"density_kg_m3", u.density},
+                {"speed_lattice", u.speed},
+                {"speed_m_s", u.speed_si},
+                {"viscosity_lattice", (cfg.tau - 0.5) / 3.0},
+                {"reference_length_cells", u.length}};
+  // a force in lattice units times this is newtons (rho dx^4 / dt^2; 2D: per dx of depth)
+  if (u.physical && u.density > 0)
+    j["units"]["newton_per_lattice_force"] = u.density * std::pow(u.dx, 4) / (u.dt * u.dt);
+}
+
+// --config FILE: its top-level keys are options; a [domain] table makes it a
+// case of its own, which the built-in cases' options would contradict.
+void read_config(CLI::App& cmd, LbmArgs& a) {
+  const auto entries = io::read_case_file(a.config, {true, true});
+  apply_case_file_options(cmd, a.config, entries, "lbm");
+  if (!lbm::describes_a_case(entries)) return;
+  for (const char* o : {"--case", "--size", "--re", "--tau", "--u", "--diameter"})
+    if (cmd.get_option(o)->count() > 0)
+      throw UsageError(fmt::format(
+          "{} and the case file {}: its [domain] table describes the case (give one or the other)",
+          o, a.config));
+  const lbm::Lattice l = a.lattice.empty() ? lbm::Lattice::d3q19 : lbm::parse_lattice(a.lattice);
+  a.from_file = std::make_shared<lbm::CaseFromFile>(lbm::case_from_file(a.config, entries, l));
+  a.case_name = "file";
+  // [run] time and output-interval, unless the command line gives --steps
+  // and --every (the command line wins, as for the file's top-level keys)
+  if (a.from_file->steps >= 0 && cmd.get_option("--steps")->count() == 0)
+    a.steps = a.from_file->steps;
+  if (a.from_file->every >= 0 && cmd.get_option("--every")->count() == 0)
+    a.every = a.from_file->every;
+}
+
 // The case with the run's collision, precision and TRT parameter, validated:
 // the same for one device and several.
 lbm::Case configured_case(const LbmArgs& a) {
@@ -120,6 +164,8 @@ lbm::Case configured_case(const LbmArgs& a) {
   if (a.tau > 0 &&
       (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
     throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
+  if (a.from_file && c.config.collision == lbm::Collision::trt)
+    c.config.trt_magic = a.from_file->c.config.trt_magic;
   if (a.trt_magic > 0) {
     if (c.config.collision != lbm::Collision::trt)
       throw UsageError(fmt::format(
@@ -138,6 +184,7 @@ void preflight(const LbmArgs& a, const Device& dev) {
   c.precision = lbm::parse_precision(a.precision);
   const long x = a.size.empty() ? 1 : a.size[0];
   c.grid = {x, a.size.size() > 1 ? a.size[1] : x, a.size.size() > 2 ? a.size[2] : 1};
+  if (a.from_file) c.grid = a.from_file->c.config.grid;
   lbm::check_fits(c, dev);
 }
 
@@ -151,6 +198,10 @@ lbm::RunOptions run_options(const LbmArgs& a, Progress& bar) {
   o.png = a.png;
   o.slice_z = a.slice_z;
   o.checkpoint = a.checkpoint;
+  if (a.from_file && a.from_file->units.physical) {
+    o.seconds_per_step = a.from_file->units.dt;
+    o.metres_per_cell = a.from_file->units.dx;
+  }
   o.progress = [&bar](long done, long total, double mlups) {
     bar.step(fmt::format("step {}/{}  {:.0f} MLUPS", done, total, mlups));
   };
@@ -233,6 +284,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
           ? fmt::format(", TRT Lambda {:.4g}", cfg.trt_magic).c_str()
           : "",
       long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
+  print_units(a, cfg, j);
   std::fflush(stdout);  // the run has started: say so now, also into a file
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*s, c, run_options(a, bar), j);
@@ -270,6 +322,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
       c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
       lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx,
       cfg.grid.ny, cfg.grid.nz);
+  print_units(a, cfg, j);
   std::fflush(stdout);
   Progress bar("lbm " + c.name, int(chunks_of(a)));
   const lbm::RunSummary r = lbm::run(*d, c, run_options(a, bar), j);
@@ -365,6 +418,11 @@ Command add_lbm_command(CLI::App& app) {
   auto a = std::make_shared<LbmArgs>();
   auto* cmd = app.add_subcommand(
       "lbm", "Lattice Boltzmann flows (D2Q9/D3Q19/D3Q27) and the thesis's gas simulation");
+  cmd->add_option(
+      "--config", a->config,
+      "TOML case file: top-level keys = these options without dashes; tables [domain], "
+      "[units], [flow], [boundary], [[body]], [[probe]], [run] describe a case of its own "
+      "(docs/lbm.md)");
   cmd->add_option("--case", a->case_name, "thesis-gas, cavity, poiseuille, tgv, cylinder or sphere")
       ->check(CLI::IsMember({"thesis-gas", "cavity", "poiseuille", "tgv", "cylinder", "sphere"}));
   cmd->add_option("--size,-s", a->size, "Cells: X [Y [Z]] (thesis-gas: -s x y z)")
@@ -422,7 +480,8 @@ Command add_lbm_command(CLI::App& app) {
       ->check(CLI::IsMember({"native", "mapstencil"}));
   add_json_option(cmd, a->json, "Write the summary");
   return {
-      cmd, [a] {
+      cmd, [a, cmd] {
+        if (!a->config.empty()) read_config(*cmd, *a);
         const bool thesis = a->case_name == "thesis-gas";
         if (!a->png.empty())
           lbm::parse_slice_quantity(a->png);  // before anything runs or is written

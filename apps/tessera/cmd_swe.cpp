@@ -23,28 +23,6 @@ struct SweArgs {
   std::string config, json, format;
 };
 
-// Keys of the case file become options that the command line did not give.
-void apply_case_file(CLI::App& cmd, const std::string& path) {
-  for (const auto& e : io::read_case_file(path)) {
-    if (e.key == "config")
-      throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
-    CLI::Option* opt = nullptr;
-    try {
-      opt = cmd.get_option("--" + e.key);
-    } catch (const CLI::OptionNotFound&) {
-      throw UsageError(fmt::format("{}:{}: unknown key '{}' (keys are the options of tessera swe)",
-                                   path, e.line, e.key));
-    }
-    if (opt->count() > 0) continue;  // the command line wins
-    try {
-      opt->add_result(e.value);
-      opt->run_callback();
-    } catch (const CLI::Error& err) {
-      throw UsageError(fmt::format("{}:{}: {}: {}", path, e.line, e.key, err.what()));
-    }
-  }
-}
-
 }  // namespace
 
 Command add_swe_command(CLI::App& app) {
@@ -122,7 +100,7 @@ Command add_swe_command(CLI::App& app) {
   add_json_option(cmd, a->json, "Write the summary");
   return {cmd, [a, cmd] {
             if (!a->config.empty()) {
-              apply_case_file(*cmd, a->config);
+              apply_case_file_options(*cmd, a->config, io::read_case_file(a->config), "swe");
               probe_output_paths(*cmd);  // the case file may name outputs too
             }
             swe::RunOptions& o = a->run;

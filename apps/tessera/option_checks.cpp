@@ -201,4 +201,35 @@ void probe_output_paths(CLI::App& command) {
     if (sub->parsed()) probe_output_paths(*sub);
 }
 
+void apply_case_file_options(CLI::App& cmd, const std::string& path,
+                             const std::vector<io::CaseFileEntry>& entries,
+                             const std::string& command) {
+  for (const auto& e : entries) {
+    if (!e.table.empty()) continue;
+    if (e.key == "config")
+      throw UsageError(fmt::format("{}:{}: a case file cannot name another", path, e.line));
+    CLI::Option* opt = nullptr;
+    try {
+      opt = cmd.get_option("--" + e.key);
+    } catch (const CLI::OptionNotFound&) {
+      throw UsageError(fmt::format("{}:{}: unknown key '{}' (keys are the options of tessera {})",
+                                   path, e.line, e.key, command));
+    }
+    if (opt->count() > 0) continue;  // the command line wins
+    try {
+      if (e.is_array) {
+        if (e.items.empty())
+          throw UsageError(
+              fmt::format("{}:{}: {}: an empty array gives no value", path, e.line, e.key));
+        for (const auto& item : e.items) opt->add_result(item);
+      } else {
+        opt->add_result(e.value);
+      }
+      opt->run_callback();
+    } catch (const CLI::Error& err) {
+      throw UsageError(fmt::format("{}:{}: {}: {}", path, e.line, e.key, err.what()));
+    }
+  }
+}
+
 }  // namespace tessera::app

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/case_file.hpp"
+
 namespace tessera::app {
 
 /// A finite number (no NaN, no ±inf). main() adds it to every FLOAT option of
@@ -48,5 +50,14 @@ namespace tessera::app {
 /// left behind, and a read-only or full filesystem is caught as well as a
 /// path under a regular file.
 void probe_output_paths(CLI::App& command);
+
+/// `--config FILE`: the case file's top-level keys become the options of
+/// `command` that the command line did not give (an array gives a
+/// multi-value option its values); entries in tables are the command's own
+/// business and skipped. An unknown key, `config` itself, or a value the
+/// option refuses is a UsageError naming file:line.
+void apply_case_file_options(CLI::App& cmd, const std::string& path,
+                             const std::vector<io::CaseFileEntry>& entries,
+                             const std::string& command);
 
 }  // namespace tessera::app

@@ -2,6 +2,7 @@
 // (flags), constants and initial state, all in lattice units.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,19 @@ namespace tessera::lbm {
 
 class DistributedSolver;
 
+/// A body whose force the run reports (Case::bodies).
+struct BodyRef {
+  std::string name;
+  double length = 0;  ///< reference length in cells (diameter; box: its height)
+  double area = 0;    ///< reference area in cells^2 (frontal; 2D: per unit depth, times nz)
+};
+/// A point whose velocity and density the run reports.
+struct ProbeRef {
+  std::string name;
+  long cell = 0;                      ///< index n = x + nx (y + ny z)
+  std::array<double, 3> at{0, 0, 0};  ///< where the user asked for it (their units)
+};
+
 struct Case {
   std::string name;
   Config config;
@@ -20,6 +34,13 @@ struct Case {
   std::array<double, 3> u0{0, 0, 0};
   Fields initial;                ///< ... or these fields
   double length = 1, speed = 1;  ///< reference length (cells) and speed, for Re and drag
+  /// Bodies of a case file with their forces reported over time: body_of[n]
+  /// is 1 + the index into `bodies` of the wall cell n belongs to, 0 for
+  /// none (empty: the built-in cases' one body, TS_LBM_BODY).
+  std::vector<BodyRef> bodies;
+  std::vector<std::uint8_t> body_of;
+  std::vector<ProbeRef> probes;
+  std::array<double, 3> drag_dir{1, 0, 0}, lift_dir{0, 1, 0};  ///< unit vectors
   /// Sets the flags and the initial state of a solver built from `config`.
   void apply(Solver& s) const;
   void apply(DistributedSolver& s) const;

@@ -15,6 +15,7 @@
 #include "lbm/checkpoint.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/output.hpp"
+#include "lbm/series.hpp"
 
 namespace tessera::lbm {
 
@@ -196,10 +197,12 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   const long z_slice = o.slice_z >= 0 ? o.slice_z : s.grid().nz / 2;
   long checked = start;
   Fields f;
+  Series series(c, o.out, o.seconds_per_step, start);
   auto outputs = [&](const Fields& fields) {
+    if (!series.empty()) series.sample(s.time(), s.incoming(), fields, s.flags());
     if (!o.out.empty()) {
       const std::string name = fmt::format("{}_{:08d}.vti", c.name, s.time());
-      write_vti(o.out / name, fields);
+      write_vti(o.out / name, fields, s.flags(), o.metres_per_cell);
       pvd.emplace_back(double(s.time()), name);
       write_pvd(o.out / (c.name + ".pvd"), pvd);
       if (!o.png.empty() && png_available())
@@ -276,6 +279,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   r.mass_end = s.mass();
   if (f.rho.empty()) f = s.fields();
   case_figures(c, s, f, report);
+  if (!series.empty()) report["series"] = series.to_json();
   return r;
 }
 

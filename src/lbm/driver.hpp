@@ -23,6 +23,8 @@ struct RunOptions {
   std::string png = "speed";         ///< quantity of the PNG slices ("" for none)
   long slice_z = -1;                 ///< z of the PNG slice (-1: the middle)
   std::filesystem::path checkpoint;  ///< written (atomically) at every output and at the end
+  double seconds_per_step = 1;       ///< a case file's [units]: the time column of its series
+  double metres_per_cell = 1;        ///< ... and the .vti spacing
   /// called after every chunk: steps done, total, MLUPS of the chunk
   std::function<void(long, long, double)> progress;
 };

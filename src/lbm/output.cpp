@@ -14,12 +14,15 @@
 
 namespace tessera::lbm {
 
-void write_vti(const std::filesystem::path& path, const Fields& f) {
+void write_vti(const std::filesystem::path& path, const Fields& f,
+               const std::vector<std::uint8_t>& flags, double dx) {
   const Grid& g = f.grid;
   const std::size_t N = f.rho.size();
   io::VtiArray rho{"density", 1, {}, std::vector<float>(N)},
-      u{"velocity", 3, {}, std::vector<float>(3 * N)};
+      u{"velocity", 3, {}, std::vector<float>(3 * N)}, solid{"solid", 1, {}, std::vector<float>(N)};
   for (std::size_t n = 0; n < N; ++n) {
+    const int type = flags[n] & TS_LBM_TYPE_MASK;
+    solid.f32[n] = type == TS_LBM_WALL || type == TS_LBM_MOVING ? 1.0f : 0.0f;
     rho.f32[n] = float(f.rho[n]);
     u.f32[3 * n] = float(f.ux[n]);
     u.f32[3 * n + 1] = float(f.uy[n]);
@@ -27,10 +30,13 @@ void write_vti(const std::filesystem::path& path, const Fields& f) {
   }
   io::VtiImage im;
   im.extent = {g.nx - 1, g.ny - 1, g.nz - 1};  // one point per cell centre
+  im.spacing = {dx, dx, dx};
+  im.origin = {dx == 1 ? 0.0 : dx / 2, dx == 1 ? 0.0 : dx / 2, dx == 1 ? 0.0 : dx / 2};
   im.active_scalars = "density";
   im.active_vectors = "velocity";
   im.arrays.push_back(std::move(rho));
   im.arrays.push_back(std::move(u));
+  im.arrays.push_back(std::move(solid));
   io::write_vti(path, im);
 }
 

@@ -12,7 +12,10 @@
 namespace tessera::lbm {
 
 /// density and velocity as float32 arrays, appended raw binary (VTK XML).
-void write_vti(const std::filesystem::path& path, const Fields& f);
+/// Density, velocity and `solid` (1 on wall and moving-wall cells, so that
+/// ParaView shows the bodies), spacing `dx` (metres per cell, or 1).
+void write_vti(const std::filesystem::path& path, const Fields& f,
+               const std::vector<std::uint8_t>& flags, double dx = 1);
 
 /// A .pvd collection: (time, file name relative to the .pvd) entries.
 void write_pvd(const std::filesystem::path& path,

@@ -210,21 +210,31 @@ double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& f
 std::array<double, 3> body_force_of(const std::vector<double>& in,
                                     const std::vector<std::uint8_t>& flags, const Grid& g,
                                     Lattice l) {
+  std::vector<std::uint8_t> one(flags.size());
+  for (std::size_t n = 0; n < flags.size(); ++n)
+    one[n] = is_wall(flags[n]) && (flags[n] & TS_LBM_BODY) ? 1 : 0;
+  return body_forces_of(in, flags, one, 1, g, l)[0];
+}
+
+std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& in,
+                                                  const std::vector<std::uint8_t>& flags,
+                                                  const std::vector<std::uint8_t>& body_of,
+                                                  std::size_t bodies, const Grid& g, Lattice l) {
   const std::size_t N = flags.size();
-  std::array<double, 3> F{0, 0, 0};
+  std::vector<std::array<double, 3>> F(bodies, {0, 0, 0});
   for_each_link(
       g, l, 64, flags, [](long) {},
       [&](auto var, long n, int i, long m) {
         using V = decltype(var);
-        const std::uint8_t nb = flags[m];
-        if (!is_wall(nb) || !(nb & TS_LBM_BODY)) return;
+        const std::size_t b = body_of[std::size_t(m)];
+        if (b == 0 || !is_wall(flags[std::size_t(m)])) return;
         // link i leaves n into the body; the population bounced back is i's
         // opposite (pairs: i odd <-> i+1), which carries out_i reversed
         const int back = (i & 1) ? i + 1 : i - 1;
         const double both = 2.0 * (in[std::size_t(back) * N + n] + V::w(i));
-        F[0] += both * V::cx(i);
-        F[1] += both * V::cy(i);
-        F[2] += both * V::cz(i);
+        F[b - 1][0] += both * V::cx(i);
+        F[b - 1][1] += both * V::cy(i);
+        F[b - 1][2] += both * V::cz(i);
       });
   return F;
 }

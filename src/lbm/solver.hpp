@@ -74,6 +74,12 @@ double mass_of(const std::vector<double>& incoming, const std::vector<std::uint8
 std::array<double, 3> body_force_of(const std::vector<double>& incoming,
                                     const std::vector<std::uint8_t>& flags, const Grid& g,
                                     Lattice l);
+/// Momentum-exchange force on each body of a case file: body_of[n] = 1 + the
+/// body's index for its wall cells, 0 elsewhere (Case::body_of).
+std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& incoming,
+                                                  const std::vector<std::uint8_t>& flags,
+                                                  const std::vector<std::uint8_t>& body_of,
+                                                  std::size_t bodies, const Grid& g, Lattice l);
 
 /// Throws OutOfMemory (with the bytes needed) when `c`'s state cannot fit `dev`.
 void check_fits(const Config& c, const Device& dev);

@@ -17,7 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path write_text(const std::string& name, const std::string& text) {
-  const fs::path d = fs::temp_directory_path() / ("tessera_case_file_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("tessera_case_file_" + std::to_string(::getpid()));
   fs::create_directories(d);
   const auto p = d / name;
   std::ofstream(p) << text;
@@ -114,7 +115,6 @@ TEST(CaseFile, RejectsWhatIsNotFlatTomlWithFileLineAndColumn) {
     }
   }
 }
-
 
 TEST(CaseFile, TablesAndArraysWhereTheCommandAllowsThem) {
   const auto p = write_text("tables.toml",

@@ -115,10 +115,15 @@ TEST(LbmOutput, VtiPvdAndPngAreWritten) {
   c.apply(s);
   s.step(200);
   const Fields f = s.fields();
-  write_vti(dir / "a.vti", f);
+  write_vti(dir / "a.vti", f, s.flags());
   write_pvd(dir / "a.pvd", {{200.0, "a.vti"}});
   const auto size = std::filesystem::file_size(dir / "a.vti");
-  EXPECT_GT(size, 32u * 32u * 16u);
+  EXPECT_GT(size, 32u * 32u * 20u);  // density, velocity (3) and solid, 4 bytes each
+  {
+    std::ifstream vti(dir / "a.vti", std::ios::binary);
+    std::string xml((std::istreambuf_iterator<char>(vti)), std::istreambuf_iterator<char>());
+    EXPECT_NE(xml.find("Name=\"solid\""), std::string::npos);  // ParaView shows the walls
+  }
   std::ifstream pvd(dir / "a.pvd");
   std::string text((std::istreambuf_iterator<char>(pvd)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("file=\"a.vti\""), std::string::npos);

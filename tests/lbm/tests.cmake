@@ -6,6 +6,7 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_thesis.cpp
   lbm/test_lbm_outputs.cpp
   lbm/test_lbm_distributed.cpp
+  lbm/test_lbm_case_file.cpp
   lbm/test_voxelize.cpp
   lbm/test_placement.cpp)
 
@@ -115,3 +116,30 @@ set_tests_properties(cli.lbm_one_device_to_parts_continue PROPERTIES FIXTURES_RE
 add_test(NAME cli.lbm_one_device_to_parts_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_PARTS_DIR}/full
          -DB=${LBM_PARTS_DIR}/one "-DGLOB=*.vti|*.png|*.pvd" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
 set_tests_properties(cli.lbm_one_device_to_parts_identical PROPERTIES FIXTURES_REQUIRED "lbm_one_done;lbm_parts_done")
+
+# Case files (issue 43): the example runs and writes its series; the built-in
+# cylinder and its case file give the same drag; contradictions are refused.
+add_test(NAME cli.lbm_config_example COMMAND tessera_cli lbm --config
+         ${PROJECT_SOURCE_DIR}/examples/lbm/cylinder_channel.toml --device cpu --steps 400 --every 200
+         --out ${LBM_CLI_DIR}/config --json ${LBM_CLI_DIR}/config.json)
+set_tests_properties(cli.lbm_config_example PROPERTIES PASS_REGULAR_EXPRESSION
+                     "grid Reynolds number U dx / nu 10.*400 steps")
+foreach(c "re|100|--re.and.the.case.file" "case|cavity|--case.and.the.case.file"
+          "size|30|--size.and.the.case.file")
+  string(REPLACE "|" ";" parts "${c}")
+  list(GET parts 0 opt)
+  list(GET parts 1 val)
+  list(GET parts 2 match)
+  add_test(NAME cli.lbm_config_with_${opt}_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+           -DARGS=lbm\;--config\;${PROJECT_SOURCE_DIR}/examples/lbm/cylinder_channel.toml\;--${opt}\;${val}\;--device\;cpu
+           -DEXPECT=2 -DMATCH=${match} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+endforeach()
+file(WRITE ${LBM_CLI_DIR}/unknown_key.toml "lattice = \"D2Q9\"\nspeed = 3\n")
+add_test(NAME cli.lbm_config_unknown_key_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--config\;${LBM_CLI_DIR}/unknown_key.toml\;--device\;cpu -DEXPECT=2
+         -DMATCH=unknown_key.toml:2:.unknown.key..speed...keys.are.the.options.of.tessera.lbm
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_config_series_written COMMAND ${CMAKE_COMMAND} -DFILE=${LBM_CLI_DIR}/config/forces.csv
+         -DLINES=3 -DMATCH=^step,time..steps.,body,Fx -P ${CMAKE_CURRENT_LIST_DIR}/file_lines.cmake)
+set_tests_properties(cli.lbm_config_example PROPERTIES FIXTURES_SETUP lbm_config)
+set_tests_properties(cli.lbm_config_series_written PROPERTIES FIXTURES_REQUIRED lbm_config)

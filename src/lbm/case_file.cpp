@@ -1,0 +1,476 @@
+#include "lbm/case_file.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.hpp"
+#include "lbm/kernels/lbm_flags.h"
+
+namespace tessera::lbm {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// The keys of each table; anything else is refused with file:line.
+const std::map<std::string, std::set<std::string>>& known_keys() {
+  static const std::map<std::string, std::set<std::string>> k = {
+      {"domain", {"cells"}},
+      {"units", {"cell-size", "density", "lattice-velocity"}},
+      {"flow", {"velocity", "viscosity", "reynolds", "length"}},
+      {"boundary",
+       {"x-min", "x-max", "y-min", "y-max", "z-min", "z-max", "inlet-velocity", "wall-velocity",
+        "outlet-density"}},
+      {"body", {"name", "shape", "centre", "diameter", "axis", "size", "force"}},
+      {"probe", {"name", "at"}},
+      {"run", {"time", "output-interval"}},
+  };
+  return k;
+}
+
+// One table's entries, read once each by name; unread keys are errors.
+class Table {
+ public:
+  Table(const std::string& path, std::string name, int index) : path_(path), name_(std::move(name)), index_(index) {}
+  void add(const io::CaseFileEntry& e) { entries_[e.key] = &e; }
+  bool has(const std::string& key) const { return entries_.count(key) != 0; }
+  long line() const { return entries_.empty() ? 0 : entries_.begin()->second->line; }
+  std::string label() const {
+    return index_ < 0 ? fmt::format("[{}]", name_) : fmt::format("[[{}]] #{}", name_, index_ + 1);
+  }
+
+  std::optional<double> number(const std::string& key) const {
+    const auto* e = find(key);
+    if (!e) return std::nullopt;
+    return to_number(*e, e->value);
+  }
+  double number_or(const std::string& key, double fallback) const {
+    return number(key).value_or(fallback);
+  }
+  double required_number(const std::string& key) const {
+    if (auto v = number(key)) return *v;
+    throw missing(key);
+  }
+  std::optional<std::string> text(const std::string& key) const {
+    const auto* e = find(key);
+    if (!e) return std::nullopt;
+    if (e->is_array) fail(*e, "expected a string, found an array");
+    return e->value;
+  }
+  std::optional<bool> flag(const std::string& key) const {
+    const auto* e = find(key);
+    if (!e) return std::nullopt;
+    if (e->is_array || (e->value != "true" && e->value != "false"))
+      fail(*e, fmt::format("expected true or false, found '{}'", e->value));
+    return e->value == "true";
+  }
+  /// An array of `n` numbers (n = 0: any length from 1 to 3).
+  std::optional<std::vector<double>> numbers(const std::string& key, std::size_t n) const {
+    const auto* e = find(key);
+    if (!e) return std::nullopt;
+    if (!e->is_array) fail(*e, fmt::format("expected an array of {} numbers", n ? n : 3));
+    if ((n && e->items.size() != n) || (!n && (e->items.empty() || e->items.size() > 3)))
+      fail(*e, fmt::format("expected {} numbers, found {}", n ? fmt::format("{}", n) : "1 to 3",
+                           e->items.size()));
+    std::vector<double> v;
+    for (const auto& item : e->items) v.push_back(to_number(*e, item));
+    return v;
+  }
+  [[noreturn]] void fail(const io::CaseFileEntry& e, const std::string& what) const {
+    throw UsageError(fmt::format("{}:{}: {} {}: {}", path_, e.line, label(), e.key, what));
+  }
+  UsageError missing(const std::string& key) const {
+    return UsageError(fmt::format("{}:{}: {} needs the key '{}'", path_, line(), label(), key));
+  }
+  const io::CaseFileEntry* find(const std::string& key) const {
+    const auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : it->second;
+  }
+
+ private:
+  double to_number(const io::CaseFileEntry& e, const std::string& v) const {
+    if (e.is_array && &v == &e.value) fail(e, "expected a number, found an array");
+    double x = 0;
+    std::size_t used = 0;
+    try {
+      x = std::stod(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != v.size() || v.empty()) fail(e, fmt::format("expected a number, found '{}'", v));
+    if (!std::isfinite(x)) fail(e, fmt::format("'{}' is not a finite number", v));
+    return x;
+  }
+
+  const std::string& path_;
+  std::string name_;
+  int index_;
+  std::map<std::string, const io::CaseFileEntry*> entries_;
+};
+
+// Face types, in the order of precedence where faces meet (edges, corners).
+enum class Face { periodic, outlet, inlet, moving, wall };
+
+Face parse_face(const Table& t, const std::string& key) {
+  const auto v = t.text(key);
+  if (!v) return Face::periodic;
+  static const std::map<std::string, Face> names = {{"periodic", Face::periodic},
+                                                    {"wall", Face::wall},
+                                                    {"moving-wall", Face::moving},
+                                                    {"inlet", Face::inlet},
+                                                    {"outlet", Face::outlet}};
+  const auto it = names.find(*v);
+  if (it == names.end())
+    t.fail(*t.find(key),
+           fmt::format("'{}' is not a face type (periodic, wall, moving-wall, inlet, outlet)", *v));
+  return it->second;
+}
+
+std::uint8_t flag_of(Face f) {
+  switch (f) {
+    case Face::wall:
+      return TS_LBM_WALL;
+    case Face::moving:
+      return TS_LBM_MOVING;
+    case Face::inlet:
+      return TS_LBM_INLET;
+    case Face::outlet:
+      return TS_LBM_OUTLET;
+    case Face::periodic:
+      break;
+  }
+  return TS_LBM_FLUID;
+}
+
+}  // namespace
+
+bool describes_a_case(const std::vector<io::CaseFileEntry>& entries) {
+  return std::any_of(entries.begin(), entries.end(),
+                     [](const io::CaseFileEntry& e) { return e.table == "domain"; });
+}
+
+std::string Units::describe(double tau) const {
+  const double nu = (tau - 0.5) / 3.0;
+  std::string s;
+  if (physical)
+    s += fmt::format("units: dx {:.6g} m, dt {:.6g} s; U {:.6g} m/s = {:.6g} lattice, nu {:.6g} m^2/s = {:.6g} lattice\n",
+                     dx, dt, speed_si, speed, nu * dx * dx / dt, nu);
+  s += fmt::format("lattice: tau {:.6g}, Mach {:.3g}", tau, mach(speed));
+  if (length > 0) s += fmt::format(", Re {:.6g} (U L / nu, L {:.6g} cells)", speed * length / nu, length);
+  s += fmt::format(", grid Reynolds number U dx / nu {:.3g}", speed / nu);
+  return s;
+}
+
+CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseFileEntry>& entries,
+                            Lattice lattice) {
+  // Group the entries by table and refuse what no table knows.
+  std::map<std::string, Table> tables;
+  std::vector<Table> bodies, probes;
+  for (const auto& e : entries) {
+    if (e.table.empty()) continue;
+    const auto known = known_keys().find(e.table);
+    if (known == known_keys().end())
+      throw UsageError(fmt::format(
+          "{}:{}: unknown table [{}] (tables: domain, units, flow, boundary, body, probe, run)",
+          path, e.line, e.table));
+    if (!known->second.count(e.key))
+      throw UsageError(fmt::format("{}:{}: unknown key '{}' in [{}] (keys: {})", path, e.line, e.key,
+                                   e.table, fmt::join(known->second, ", ")));
+    const bool repeated = e.table == "body" || e.table == "probe";
+    if (repeated != (e.index >= 0))
+      throw UsageError(fmt::format("{}:{}: [{}] is {}", path, e.line, e.table,
+                                   repeated ? "an array of tables: write [[" + e.table + "]]"
+                                            : "one table: write [" + e.table + "]"));
+    if (repeated) {
+      auto& list = e.table == "body" ? bodies : probes;
+      while (int(list.size()) <= e.index) list.emplace_back(path, e.table, int(list.size()));
+      list[std::size_t(e.index)].add(e);
+    } else {
+      tables.try_emplace(e.table, path, e.table, -1).first->second.add(e);
+    }
+  }
+  auto table = [&](const std::string& name) -> const Table& {
+    auto it = tables.find(name);
+    if (it == tables.end()) it = tables.emplace(name, Table(path, name, -1)).first;
+    return it->second;
+  };
+
+  // [domain]
+  const auto cells = table("domain").numbers("cells", 3);
+  if (!cells) throw UsageError(fmt::format("{}: [domain] needs the key 'cells' ([nx, ny, nz])", path));
+  Grid g;
+  long* dims[3] = {&g.nx, &g.ny, &g.nz};
+  for (int a = 0; a < 3; ++a) {
+    const double v = (*cells)[std::size_t(a)];
+    if (!(v >= 1 && v <= 1048576 && v == std::floor(v)))
+      table("domain").fail(*table("domain").find("cells"),
+                           fmt::format("{} is not a cell count (whole numbers from 1 to 2^20)", v));
+    *dims[a] = long(v);
+  }
+  if (lattice == Lattice::d2q9 && g.nz != 1)
+    table("domain").fail(*table("domain").find("cells"),
+                         fmt::format("D2Q9 takes nz = 1 (found {})", g.nz));
+
+  // [units], [flow]: lattice units unless [units] gives the cell size
+  CaseFromFile out;
+  Units& u = out.units;
+  const Table& units = table("units");
+  const Table& flow = table("flow");
+  u.physical = units.has("cell-size");
+  if (!u.physical && (units.has("density") || units.has("lattice-velocity")))
+    throw UsageError(fmt::format("{}:{}: [units] needs 'cell-size' (metres per cell) for its other keys",
+                                 path, units.line()));
+  const double speed_given = flow.required_number("velocity");
+  if (!(speed_given > 0)) flow.fail(*flow.find("velocity"), "must be > 0");
+  if (u.physical) {
+    u.dx = units.required_number("cell-size");
+    if (!(u.dx > 0)) units.fail(*units.find("cell-size"), "must be > 0");
+    u.density = units.number_or("density", 0);
+    if (units.has("density") && !(u.density > 0)) units.fail(*units.find("density"), "must be > 0");
+    // the speed of the inflow in lattice units: the user's, or 0.05 (Mach
+    // 0.087: compressibility errors ~Ma^2 below 1%), which sets the time step
+    u.speed = units.number_or("lattice-velocity", 0.05);
+    if (!(u.speed > 0)) units.fail(*units.find("lattice-velocity"), "must be > 0");
+    u.speed_si = speed_given;
+    u.dt = u.speed * u.dx / u.speed_si;
+  } else {
+    u.speed = u.speed_si = speed_given;
+  }
+  if (mach(u.speed) > kMaxMach) {
+    const bool chosen = units.has("lattice-velocity");
+    const Table& t = chosen ? units : flow;
+    t.fail(*t.find(chosen ? "lattice-velocity" : "velocity"),
+           fmt::format("the flow's speed is {:.4g} in lattice units, Mach {:.3g} > {}: too fast for "
+                       "the lattice Boltzmann model",
+                       u.speed, mach(u.speed), kMaxMach));
+  }
+  const double to_cells = u.physical ? 1.0 / u.dx : 1.0;
+  if (flow.has("length")) {
+    u.length = flow.required_number("length") * to_cells;
+    if (!(u.length > 0)) flow.fail(*flow.find("length"), "must be > 0");
+  }
+  if (flow.has("viscosity") == flow.has("reynolds"))
+    throw UsageError(fmt::format("{}:{}: [flow] needs exactly one of 'viscosity' and 'reynolds'",
+                                 path, flow.line()));
+  if (flow.has("viscosity")) {
+    const double nu = flow.required_number("viscosity");
+    if (!(nu > 0)) flow.fail(*flow.find("viscosity"), "must be > 0");
+    u.viscosity = u.physical ? nu * u.dt / (u.dx * u.dx) : nu;
+  } else {
+    const double re = flow.required_number("reynolds");
+    if (!(re > 0)) flow.fail(*flow.find("reynolds"), "must be > 0");
+    if (!(u.length > 0)) throw flow.missing("length");
+    u.viscosity = u.speed * u.length / re;
+  }
+
+  Case& c = out.c;
+  c.name = std::filesystem::path(path).stem().string();
+  c.config.lattice = lattice;
+  c.config.grid = g;
+  c.config.tau = 3.0 * u.viscosity + 0.5;
+  c.flags.assign(std::size_t(g.cells()), TS_LBM_FLUID);
+  c.length = u.length > 0 ? u.length : 1;
+  c.speed = u.speed;
+
+  // [boundary]: one type per face; where faces meet, wall > moving-wall >
+  // inlet > outlet (a channel's corners are its walls)
+  const Table& b = table("boundary");
+  const std::array<const char*, 6> face_keys = {"x-min", "x-max", "y-min", "y-max", "z-min", "z-max"};
+  std::array<Face, 6> faces{};
+  for (int f = 0; f < 6; ++f) faces[std::size_t(f)] = parse_face(b, face_keys[std::size_t(f)]);
+  for (int a = 0; a < 3; ++a)
+    if ((faces[std::size_t(2 * a)] == Face::periodic) != (faces[std::size_t(2 * a + 1)] == Face::periodic))
+      throw UsageError(fmt::format(
+          "{}:{}: [boundary] {} and {}: a periodic face needs a periodic opposite face", path, b.line(),
+          face_keys[std::size_t(2 * a)], face_keys[std::size_t(2 * a + 1)]));
+  if (lattice == Lattice::d2q9 && faces[4] != Face::periodic)
+    throw UsageError(fmt::format("{}:{}: [boundary] z-min/z-max: D2Q9 is periodic in z", path, b.line()));
+  const bool has_inlet = std::count(faces.begin(), faces.end(), Face::inlet) > 0;
+  const bool has_moving = std::count(faces.begin(), faces.end(), Face::moving) > 0;
+  auto velocity = [&](const char* key) {
+    std::array<double, 3> v{0, 0, 0};
+    const auto given = b.numbers(key, 3);
+    for (int a = 0; a < 3; ++a) v[std::size_t(a)] = given ? (*given)[std::size_t(a)] * u.speed / u.speed_si : 0;
+    return v;
+  };
+  if (has_inlet) {
+    if (b.has("inlet-velocity")) {
+      c.config.u_in = velocity("inlet-velocity");
+    } else {  // the flow's velocity along the inward normal of the first inlet face
+      const int f = int(std::find(faces.begin(), faces.end(), Face::inlet) - faces.begin());
+      c.config.u_in[std::size_t(f / 2)] = f % 2 ? -u.speed : u.speed;
+    }
+  } else if (b.has("inlet-velocity")) {
+    b.fail(*b.find("inlet-velocity"), "no face is an inlet");
+  }
+  if (has_moving) {
+    if (!b.has("wall-velocity")) throw b.missing("wall-velocity");
+    c.config.u_wall = velocity("wall-velocity");
+  } else if (b.has("wall-velocity")) {
+    b.fail(*b.find("wall-velocity"), "no face is a moving-wall");
+  }
+  c.config.rho_out = b.number_or("outlet-density", 1.0);
+  if (!(c.config.rho_out > 0)) b.fail(*b.find("outlet-density"), "must be > 0");
+  const double un = std::hypot(c.config.u_in[0], c.config.u_in[1], c.config.u_in[2]);
+  if (un > 0)
+    for (int a = 0; a < 3; ++a) c.drag_dir[std::size_t(a)] = c.config.u_in[std::size_t(a)] / un;
+  c.lift_dir = c.drag_dir[1] == 0 ? std::array<double, 3>{0, 1, 0} : std::array<double, 3>{1, 0, 0};
+  const long ext[3] = {g.nx, g.ny, g.nz};
+  for (long z = 0; z < g.nz; ++z)
+    for (long y = 0; y < g.ny; ++y)
+      for (long x = 0; x < g.nx; ++x) {
+        const long p[3] = {x, y, z};
+        Face strongest = Face::periodic;
+        for (int a = 0; a < 3; ++a) {
+          if (p[a] == 0) strongest = std::max(strongest, faces[std::size_t(2 * a)]);
+          if (p[a] == ext[a] - 1) strongest = std::max(strongest, faces[std::size_t(2 * a + 1)]);
+        }
+        c.flags[std::size_t(x + g.nx * (y + g.ny * z))] = flag_of(strongest);
+      }
+  const bool open = has_inlet || std::count(faces.begin(), faces.end(), Face::outlet) > 0;
+  if (open) c.config.trt_magic = trt_magic_open(c.config.tau, u.speed);
+  c.u0 = c.config.u_in;
+
+  // [[body]]: primitives in the user's units (cell centres at (i + 1/2) dx
+  // with [units], at i in lattice units)
+  auto position = [&](double v) { return u.physical ? v / u.dx - 0.5 : v; };
+  c.body_of.assign(std::size_t(g.cells()), 0);
+  bool any_body_cell = false;
+  for (const Table& t : bodies) {
+    BodyRef ref;
+    ref.name = t.text("name").value_or(fmt::format("body{}", c.bodies.size() + 1));
+    const std::string shape = t.text("shape").value_or("");
+    if (shape.empty()) throw t.missing("shape");
+    const auto centre_in = t.numbers("centre", 3);
+    if (!centre_in) throw t.missing("centre");
+    const double cx = position((*centre_in)[0]), cy = position((*centre_in)[1]),
+                 cz = lattice == Lattice::d2q9 ? 0 : position((*centre_in)[2]);
+    std::function<bool(double, double, double)> inside;
+    double lo[3], hi[3];
+    if (shape == "sphere" || shape == "cylinder") {
+      const double d = t.required_number("diameter") * to_cells;
+      if (!(d >= 2))
+        t.fail(*t.find("diameter"), fmt::format("{:.4g} cells: a body needs at least 2 cells across", d));
+      const double r = d / 2;
+      ref.length = d;
+      if (shape == "sphere") {
+        if (lattice == Lattice::d2q9) t.fail(*t.find("shape"), "a sphere needs a 3D lattice (D2Q9: a cylinder along z)");
+        inside = [=](double x, double y, double z) { return (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz) <= r * r; };
+        ref.area = kPi * r * r;
+        for (int a = 0; a < 3; ++a) lo[a] = -r, hi[a] = r;
+      } else {
+        const std::string axis = t.text("axis").value_or("z");
+        if (axis != "x" && axis != "y" && axis != "z") t.fail(*t.find("axis"), fmt::format("'{}' is not x, y or z", axis));
+        if (lattice == Lattice::d2q9 && axis != "z") t.fail(*t.find("axis"), "D2Q9 takes cylinders along z");
+        const int ax = axis[0] - 'x';
+        inside = [=](double x, double y, double z) {
+          const double p[3] = {x - cx, y - cy, z - cz};
+          double s = 0;
+          for (int a = 0; a < 3; ++a) s += a == ax ? 0 : p[a] * p[a];
+          return s <= r * r;
+        };
+        ref.area = d * double(ext[ax]);  // frontal: diameter x its length (the lattice's extent)
+        for (int a = 0; a < 3; ++a) lo[a] = a == ax ? -1e300 : -r, hi[a] = a == ax ? 1e300 : r;
+      }
+    } else if (shape == "box") {
+      const auto size = t.numbers("size", 3);
+      if (!size) throw t.missing("size");
+      double h[3];
+      for (int a = 0; a < 3; ++a) {
+        h[a] = (*size)[std::size_t(a)] * to_cells / 2;
+        if (!(h[a] > 0) && !(lattice == Lattice::d2q9 && a == 2))
+          t.fail(*t.find("size"), "every side must be > 0");
+        lo[a] = -h[a], hi[a] = h[a];
+      }
+      if (lattice == Lattice::d2q9) lo[2] = -1e300, hi[2] = 1e300;
+      inside = [=](double x, double y, double z) {
+        return std::fabs(x - cx) <= h[0] && std::fabs(y - cy) <= h[1] &&
+               (lattice == Lattice::d2q9 || std::fabs(z - cz) <= h[2]);
+      };
+      // frontal area normal to the drag direction (axis-aligned flows)
+      int ax = 0;
+      for (int a = 1; a < 3; ++a) if (std::fabs(c.drag_dir[std::size_t(a)]) > std::fabs(c.drag_dir[std::size_t(ax)])) ax = a;
+      const double side[3] = {2 * h[0], 2 * h[1], lattice == Lattice::d2q9 ? double(g.nz) : 2 * h[2]};
+      ref.area = 1;
+      for (int a = 0; a < 3; ++a) if (a != ax) ref.area *= side[a];
+      ref.length = side[1 - (ax == 1)];
+    } else {
+      t.fail(*t.find("shape"), fmt::format("'{}' is not a shape (sphere, cylinder, box)", shape));
+    }
+    // the body must lie inside the domain, clear of its faces
+    const double ctr[3] = {cx, cy, cz};
+    for (int a = 0; a < (lattice == Lattice::d2q9 ? 2 : 3); ++a)
+      if (lo[a] > -1e299 && (ctr[a] + lo[a] < 0.5 || ctr[a] + hi[a] > double(ext[a]) - 1.5))
+        t.fail(*t.find("centre"),
+               fmt::format("the body reaches {:.4g}..{:.4g} cells along {}, outside the fluid cells 1..{}",
+                           ctr[a] + lo[a], ctr[a] + hi[a], "xyz"[a], ext[a] - 2));
+    const bool measure = t.flag("force").value_or(true);
+    const std::size_t id = c.bodies.size() + 1;
+    if (id > 255) t.fail(*t.find("shape"), "at most 255 bodies");
+    long count = 0;
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x)
+          if (inside(double(x), double(y), double(z))) {
+            const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
+            if (c.body_of[n] != 0)
+              t.fail(*t.find("centre"), fmt::format("it overlaps '{}' at cell ({}, {}, {})",
+                                                    c.bodies[c.body_of[n] - 1].name, x, y, z));
+            c.flags[n] = std::uint8_t(TS_LBM_WALL | (measure ? TS_LBM_BODY : 0));
+            c.body_of[n] = std::uint8_t(id);
+            ++count;
+          }
+    if (count == 0) t.fail(*t.find("centre"), "the body covers no cell centre");
+    any_body_cell = true;
+    if (!measure) ref.area = 0;  // no coefficients for it
+    c.bodies.push_back(ref);
+  }
+  if (!any_body_cell) c.body_of.clear();
+
+  // [[probe]]
+  for (const Table& t : probes) {
+    ProbeRef p;
+    p.name = t.text("name").value_or(fmt::format("probe{}", c.probes.size() + 1));
+    const auto at = t.numbers("at", 3);
+    if (!at) throw t.missing("at");
+    long cell[3];
+    for (int a = 0; a < 3; ++a) {
+      p.at[std::size_t(a)] = (*at)[std::size_t(a)];
+      cell[a] = lattice == Lattice::d2q9 && a == 2 ? 0 : std::lround(position((*at)[std::size_t(a)]));
+      if (cell[a] < 0 || cell[a] >= ext[a])
+        t.fail(*t.find("at"), fmt::format("{} is outside the domain along {}", (*at)[std::size_t(a)], "xyz"[a]));
+    }
+    p.cell = cell[0] + g.nx * (cell[1] + g.ny * cell[2]);
+    if (c.flags[std::size_t(p.cell)] != TS_LBM_FLUID)
+      t.fail(*t.find("at"), fmt::format("cell ({}, {}, {}) is not a fluid cell", cell[0], cell[1], cell[2]));
+    c.probes.push_back(p);
+  }
+
+  // [run]: physical time needs [units]
+  const Table& run = table("run");
+  auto steps_of = [&](const char* key) -> long {
+    const auto v = run.number(key);
+    if (!v) return -1;
+    if (!(*v > 0)) run.fail(*run.find(key), "must be > 0");
+    return std::max(1L, std::lround(*v / u.dt));
+  };
+  out.steps = steps_of("time");
+  out.every = steps_of("output-interval");
+
+  try {
+    c.config.validate();  // tau > 1/2, Mach <= 0.3
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", path, e.what()));
+  }
+  return out;
+}
+
+}  // namespace tessera::lbm

@@ -1,0 +1,115 @@
+#include "lbm/series.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+
+namespace tessera::lbm {
+namespace {
+
+// The rows of an earlier run's CSV up to step `start` (its first column).
+std::vector<std::string> rows_up_to(const std::filesystem::path& file, long start) {
+  std::vector<std::string> rows;
+  std::ifstream in(file);
+  std::string line;
+  if (!std::getline(in, line)) return rows;  // the header
+  while (std::getline(in, line)) {
+    long step = -1;
+    if (std::sscanf(line.c_str(), "%ld,", &step) == 1 && step >= 0 && step <= start)
+      rows.push_back(line);
+  }
+  return rows;
+}
+
+double dot(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+}  // namespace
+
+Series::Series(const Case& c, std::filesystem::path out, double seconds_per_step, long start)
+    : c_(c), out_(std::move(out)), dt_(seconds_per_step), bodies_(c.bodies.size()),
+      probes_(c.probes.size()) {
+  if (!out_.empty() && start > 0) {
+    if (!bodies_.empty()) force_rows_ = rows_up_to(out_ / "forces.csv", start);
+    if (!probes_.empty()) probe_rows_ = rows_up_to(out_ / "probes.csv", start);
+  }
+}
+
+void Series::sample(long step, const std::vector<double>& incoming, const Fields& f,
+                    const std::vector<std::uint8_t>& flags) {
+  const double t = double(step) * dt_;
+  if (!bodies_.empty()) {
+    const auto F = body_forces_of(incoming, flags, c_.body_of, bodies_.size(), f.grid,
+                                  c_.config.lattice);
+    // coefficients against rho = 1, the reference speed and each body's area
+    const double q = 0.5 * c_.speed * c_.speed;
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const double area = c_.bodies[b].area;
+      const double cd = area > 0 ? dot(F[b], c_.drag_dir) / (q * area) : 0.0;
+      const double cl = area > 0 ? dot(F[b], c_.lift_dir) / (q * area) : 0.0;
+      bodies_[b].step.push_back(step);
+      bodies_[b].force.push_back(F[b]);
+      bodies_[b].cd.push_back(cd);
+      bodies_[b].cl.push_back(cl);
+      force_rows_.push_back(fmt::format("{},{:.9g},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", step, t,
+                                        c_.bodies[b].name, F[b][0], F[b][1], F[b][2], cd, cl));
+    }
+  }
+  for (std::size_t p = 0; p < probes_.size(); ++p) {
+    const auto n = std::size_t(c_.probes[p].cell);
+    const std::array<double, 4> v{f.ux[n], f.uy[n], f.uz[n], f.rho[n]};
+    probes_[p].step.push_back(step);
+    probes_[p].value.push_back(v);
+    probe_rows_.push_back(fmt::format("{},{:.9g},{},{:.9g},{:.9g},{:.9g},{:.9g}", step, t,
+                                      c_.probes[p].name, v[0], v[1], v[2], v[3]));
+  }
+  write();
+}
+
+void Series::write() const {
+  if (out_.empty()) return;
+  auto csv = [](const std::string& header, const std::vector<std::string>& rows) {
+    std::string s = header + "\n";
+    for (const auto& r : rows) s += r + "\n";
+    return s;
+  };
+  const char* time = dt_ == 1.0 ? "time (steps)" : "time (s)";
+  if (!bodies_.empty())
+    write_file_atomic(out_ / "forces.csv",
+                      csv(fmt::format("step,{},body,Fx,Fy,Fz (lattice units),Cd,Cl", time), force_rows_));
+  if (!probes_.empty())
+    write_file_atomic(out_ / "probes.csv",
+                      csv(fmt::format("step,{},probe,ux,uy,uz (lattice units),rho", time), probe_rows_));
+}
+
+nlohmann::json Series::to_json() const {
+  nlohmann::json j;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const auto& s = bodies_[b];
+    j["bodies"].push_back({{"name", c_.bodies[b].name},
+                           {"reference_area_cells", c_.bodies[b].area},
+                           {"reference_length_cells", c_.bodies[b].length},
+                           {"drag_direction", c_.drag_dir},
+                           {"lift_direction", c_.lift_dir},
+                           {"step", s.step},
+                           {"force", s.force},
+                           {"cd", s.cd},
+                           {"cl", s.cl}});
+  }
+  for (std::size_t p = 0; p < probes_.size(); ++p) {
+    const auto& s = probes_[p];
+    nlohmann::json v = nlohmann::json::array();
+    for (const auto& x : s.value) v.push_back(x);
+    j["probes"].push_back({{"name", c_.probes[p].name},
+                           {"at", c_.probes[p].at},
+                           {"step", s.step},
+                           {"ux_uy_uz_rho", v}});
+  }
+  return j;
+}
+
+}  // namespace tessera::lbm

@@ -1,0 +1,208 @@
+// Case files of `tessera lbm --config` (issue 43): the tables build the same
+// case as the built-in one where they describe it, physical units convert as
+// written out by hand here, bodies' forces add up to the total, and bad input
+// is refused with file:line.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "io/case_file.hpp"
+#include "lbm/case_file.hpp"
+#include "lbm/kernels/lbm_flags.h"
+#include "lbm/solver.hpp"
+
+namespace tessera::lbm {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path write_case(const std::string& name, const std::string& text) {
+  const fs::path d = fs::temp_directory_path() / ("tessera_lbm_case_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  const auto p = d / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+CaseFromFile load(const std::string& name, const std::string& text, Lattice l = Lattice::d2q9) {
+  const auto p = write_case(name, text);
+  return case_from_file(p.string(), io::read_case_file(p.string(), {true, true}), l);
+}
+
+const char* kChannel =
+    "lattice = \"D2Q9\"\n"  // a top-level key: the command's option, skipped here
+    "[domain]\n"
+    "cells = [200, 50, 1]\n"
+    "[flow]\n"
+    "velocity = 0.1\n"
+    "reynolds = 100\n"
+    "length = 10\n"
+    "[boundary]\n"
+    "x-min = \"inlet\"\n"
+    "x-max = \"outlet\"\n"
+    "y-min = \"wall\"\n"
+    "y-max = \"wall\"\n"
+    "[[body]]\n"
+    "name = \"cylinder\"\n"
+    "shape = \"cylinder\"\n"
+    "centre = [50, 24.5, 0]\n"
+    "diameter = 10\n";
+
+TEST(LbmCaseFile, DescribesTheBuiltInCylinderExactly) {
+  const CaseFromFile f = load("channel.toml", kChannel);
+  const Case ref = cylinder(Lattice::d2q9, Grid{200, 50, 1}, 10, 100, 0.1);
+  EXPECT_EQ(f.c.flags, ref.flags);  // walls, inlet, outlet, the body with its force bit
+  EXPECT_EQ(f.c.config.tau, ref.config.tau);
+  EXPECT_EQ(f.c.config.u_in, ref.config.u_in);
+  EXPECT_EQ(f.c.config.trt_magic, ref.config.trt_magic);
+  EXPECT_EQ(f.c.config.rho_out, 1.0);
+  EXPECT_EQ(f.c.u0, ref.u0);
+  ASSERT_EQ(f.c.bodies.size(), 1u);
+  EXPECT_EQ(f.c.bodies[0].name, "cylinder");
+  EXPECT_EQ(f.c.bodies[0].area, 10.0);  // diameter x 1 cell of depth
+  EXPECT_FALSE(f.units.physical);
+  EXPECT_EQ(f.steps, -1);
+}
+
+TEST(LbmCaseFile, PhysicalUnitsConvertAsWrittenOut) {
+  // water-like, 0.1 m/s past a sphere of 10 cells, dx = 1/1024 m (binary
+  // fractions throughout, so the centre lands exactly on cell 20), U = 0.05
+  // in lattice units
+  const CaseFromFile f = load("water.toml",
+                              "[domain]\ncells = [60, 30, 30]\n"
+                              "[units]\ncell-size = 0.0009765625\ndensity = 1000\nlattice-velocity = 0.05\n"
+                              "[flow]\nvelocity = 0.1\nviscosity = 1e-5\nlength = 0.009765625\n"
+                              "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+                              "y-min = \"wall\"\ny-max = \"wall\"\nz-min = \"wall\"\nz-max = \"wall\"\n"
+                              "[[body]]\nshape = \"sphere\"\ncentre = [0.02001953125, 0.01513671875, 0.01513671875]\n"
+                              "diameter = 0.009765625\n"
+                              "[[probe]]\nat = [0.03955078125, 0.01513671875, 0.01513671875]\n"
+                              "[run]\ntime = 0.5\noutput-interval = 0.05\n",
+                              Lattice::d3q19);
+  const Units& u = f.units;
+  EXPECT_TRUE(u.physical);
+  const double dx = 1.0 / 1024, dt = 0.05 * dx / 0.1;  // dt = 1/2048 s
+  EXPECT_DOUBLE_EQ(u.dt, 1.0 / 2048);
+  EXPECT_DOUBLE_EQ(u.viscosity, 1e-5 * dt / (dx * dx));  // 1e-5 x 512 in lattice units
+  EXPECT_NEAR(u.viscosity, 0.00512, 1e-15);
+  EXPECT_DOUBLE_EQ(f.c.config.tau, 3 * u.viscosity + 0.5);
+  EXPECT_DOUBLE_EQ(u.length, 10.0);  // cells
+  EXPECT_DOUBLE_EQ(f.c.config.u_in[0], 0.05);
+  EXPECT_EQ(f.steps, 1024);  // 0.5 s at 2048 steps per second
+  EXPECT_EQ(f.every, 102);   // 0.05 s = 102.4 steps, rounded
+  // the centre 20.5 dx is cell 20 (centres at (i + 1/2) dx); diameter 10 cells
+  const Grid g = f.c.config.grid;
+  auto flag = [&](long x, long y, long z) { return f.c.flags[std::size_t(x + g.nx * (y + g.ny * z))]; };
+  EXPECT_EQ(flag(20, 15, 15), TS_LBM_WALL | TS_LBM_BODY);
+  EXPECT_EQ(flag(25, 15, 15), TS_LBM_WALL | TS_LBM_BODY);  // on the surface: 5 cells from the centre
+  EXPECT_EQ(flag(26, 15, 15), TS_LBM_FLUID);
+  EXPECT_EQ(flag(0, 15, 15), TS_LBM_INLET);
+  EXPECT_EQ(flag(0, 0, 15), TS_LBM_WALL);  // where faces meet, the wall
+  ASSERT_EQ(f.c.probes.size(), 1u);
+  EXPECT_EQ(f.c.probes[0].cell, 40 + 60 * (15 + 30 * 15));
+  EXPECT_NEAR(f.c.bodies[0].area, 3.14159265358979 * 25, 1e-9);
+  // a sphere of radius 5 cells holds the cells within 5 of the centre
+  long count = 0;
+  for (long z = 0; z < g.nz; ++z)
+    for (long y = 0; y < g.ny; ++y)
+      for (long x = 0; x < g.nx; ++x) count += f.c.body_of[std::size_t(x + g.nx * (y + g.ny * z))] == 1;
+  long want = 0;
+  for (long dz = -5; dz <= 5; ++dz)
+    for (long dy = -5; dy <= 5; ++dy)
+      for (long dx = -5; dx <= 5; ++dx) want += dx * dx + dy * dy + dz * dz <= 25;
+  EXPECT_EQ(count, want);
+}
+
+TEST(LbmCaseFile, ForcesOfTwoBodiesAddUpToTheTotal) {
+  const CaseFromFile f = load("two.toml",
+                              "[domain]\ncells = [120, 48, 1]\n"
+                              "[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
+                              "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+                              "y-min = \"wall\"\ny-max = \"wall\"\n"
+                              "[[body]]\nname = \"front\"\nshape = \"cylinder\"\ncentre = [30, 23.5, 0]\n"
+                              "diameter = 8\n"
+                              "[[body]]\nname = \"back\"\nshape = \"box\"\ncentre = [60, 20, 0]\n"
+                              "size = [6, 10, 0]\n");
+  Solver s(open_device("cpu"), f.c.config);
+  f.c.apply(s);
+  s.step(300);
+  const auto in = s.incoming();
+  const auto per = body_forces_of(in, s.flags(), f.c.body_of, 2, s.grid(), Lattice::d2q9);
+  const auto total = body_force_of(in, s.flags(), s.grid(), Lattice::d2q9);
+  for (int a = 0; a < 3; ++a)
+    EXPECT_NEAR(per[0][std::size_t(a)] + per[1][std::size_t(a)], total[std::size_t(a)],
+                1e-12 * (1 + std::fabs(total[std::size_t(a)])));
+  EXPECT_GT(per[0][0], 0);  // both are pushed downstream
+  EXPECT_GT(per[1][0], 0);
+  EXPECT_EQ(f.c.bodies[1].area, 10.0);  // the box's frontal height x 1 cell
+}
+
+TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
+  const std::string base = "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n";
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"[domains]\ncells = [4, 4, 1]\n", ":2: unknown table [domains]"},
+      {base + "[flow2]\nx = 1\n", ":7: unknown table [flow2]"},
+      {"[domain]\ncells = [40, 20, 1]\nsize = 3\n", ":3: unknown key 'size' in [domain]"},
+      {"[domain]\ncells = [40, 20]\n", ":2: [domain] cells: expected 3 numbers, found 2"},
+      {"[domain]\ncells = [40, 20.5, 1]\n", "20.5 is not a cell count"},
+      {"[domain]\ncells = [40, 20, 2]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n",
+       "D2Q9 takes nz = 1"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nviscosity = 0.02\n", "[flow] needs the key 'velocity'"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\n",
+       "[flow] needs exactly one of 'viscosity' and 'reynolds'"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nreynolds = 10\n",
+       "[flow] needs the key 'length'"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = \"fast\"\nviscosity = 0.02\n",
+       ":4: [flow] velocity: expected a number, found 'fast'"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.3\nviscosity = 0.02\n", "Mach"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nviscosity = -1\n",
+       ":5: [flow] viscosity: must be > 0"},
+      {base + "[boundary]\nx-min = \"door\"\n", ":7: [boundary] x-min: 'door' is not a face type"},
+      {base + "[boundary]\nx-min = \"wall\"\n", "a periodic face needs a periodic opposite face"},
+      {base + "[boundary]\nx-min = \"wall\"\nx-max = \"wall\"\nwall-velocity = [0.1, 0, 0]\n",
+       ":9: [boundary] wall-velocity: no face is a moving-wall"},
+      {base + "[boundary]\ny-min = \"moving-wall\"\ny-max = \"wall\"\n",
+       "[boundary] needs the key 'wall-velocity'"},
+      {base + "[units]\ndensity = 1000\n", "[units] needs 'cell-size'"},
+      {base + "[body]\nshape = \"cylinder\"\n", ":7: [body] is an array of tables: write [[body]]"},
+      {base + "[[run]]\ntime = 3\n", ":7: [run] is one table: write [run]"},
+      {base + "[[body]]\nshape = \"cone\"\ncentre = [20, 10, 0]\n",
+       ":7: [[body]] #1 shape: 'cone' is not a shape"},
+      {base + "[[body]]\nshape = \"cylinder\"\ndiameter = 4\n", "[[body]] #1 needs the key 'centre'"},
+      {base + "[[body]]\nshape = \"cylinder\"\ncentre = [38, 10, 0]\ndiameter = 4\n",
+       "outside the fluid cells 1..38"},
+      {base + "[[body]]\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 1.5\n",
+       "1.5 cells: a body needs at least 2 cells across"},
+      {base + "[[body]]\nshape = \"sphere\"\ncentre = [20, 10, 0]\ndiameter = 4\n",
+       "a sphere needs a 3D lattice"},
+      {base +
+           "[[body]]\nname = \"a\"\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 6\n"
+           "[[body]]\nshape = \"cylinder\"\ncentre = [22, 10, 0]\ndiameter = 6\n",
+       "[[body]] #2 centre: it overlaps 'a'"},
+      {base + "[[probe]]\nat = [50, 10, 0]\n", "[[probe]] #1 at: 50 is outside the domain along x"},
+      {base + "[[body]]\nshape = \"box\"\ncentre = [20, 10, 0]\nsize = [4, 4, 0]\n"
+              "[[probe]]\nat = [20, 10, 0]\n",
+       "cell (20, 10, 0) is not a fluid cell"},
+      {base + "[run]\ntime = 0\n", ":7: [run] time: must be > 0"},
+  };
+  for (const auto& [text, message] : bad) {
+    const auto p = write_case("bad.toml", text);
+    try {
+      case_from_file(p.string(), io::read_case_file(p.string(), {true, true}), Lattice::d2q9);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(p.string() + ":"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
+          << "for '" << text << "': " << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera::lbm
