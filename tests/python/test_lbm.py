@@ -29,3 +29,47 @@ def test_lbm_errors():
         lbm.run("river", "cpu")
     with pytest.raises(tessera.UsageError):
         lbm.run("tgv", "cpu", tau=0.4, steps=1)
+
+
+CHANNEL = {
+    "domain": {"cells": [200, 50, 1]},
+    "flow": {"velocity": 0.1, "reynolds": 100, "length": 10},
+    "boundary": {"x_min": "inlet", "x_max": "outlet", "y_min": "wall", "y_max": "wall"},
+    "body": [{"name": "cylinder", "shape": "cylinder", "centre": (50, 24.5, 0), "diameter": 10}],
+    "probe": [{"name": "wake", "at": np.array([80, 24, 0])}],
+}
+
+
+def test_simulate_a_dict_case_is_the_built_in_cylinder():
+    fields, s = lbm.simulate(CHANNEL, "cpu", lattice="D2Q9", collision="trt", steps=200, every=100)
+    ref, r = lbm.run("cylinder", "cpu", size=(200, 50), lattice="D2Q9", collision="trt", steps=200, re=100,
+                     u=0.1, diameter=10)
+    for k in ("rho", "ux", "uy"):
+        assert np.array_equal(fields[k], ref[k]), k  # the same flags and constants: the same bits
+    body = s["series"]["bodies"][0]
+    assert body["name"] == "cylinder"
+    assert body["step"].tolist() == [100, 200]
+    assert body["force"].shape == (2, 3) and body["cd"].shape == (2,)
+    assert body["cd"][-1] == pytest.approx(r["drag_coefficient"], rel=1e-12)
+    probe = s["series"]["probes"][0]
+    assert probe["ux_uy_uz_rho"].shape == (2, 4)
+    assert probe["ux_uy_uz_rho"][-1, 0] == ref["ux"][0, 24, 80]
+    assert s["units"]["physical"] is False and s["units"]["trt_magic"] == pytest.approx(1 / 12)
+
+
+def test_simulate_refuses_typos_and_wrong_types():
+    with pytest.raises(ValueError, match="unknown table 'flwo'"):
+        lbm.simulate({**CHANNEL, "flwo": {}}, "cpu", lattice="D2Q9", steps=1)
+    with pytest.raises(tessera.UsageError, match=r"<dict>.*unknown key 'speed' in \[flow\]"):
+        lbm.simulate({**CHANNEL, "flow": {"speed": 0.1, "reynolds": 100, "length": 10}}, "cpu", lattice="D2Q9",
+                     steps=1)
+    with pytest.raises(TypeError, match="flow.velocity: expected a number"):
+        lbm.simulate({**CHANNEL, "flow": {"velocity": {"x": 1}, "reynolds": 100, "length": 10}}, "cpu",
+                     lattice="D2Q9", steps=1)
+    with pytest.raises(TypeError, match="'body' is a list of dicts"):
+        lbm.simulate({**CHANNEL, "body": {"shape": "cylinder"}}, "cpu", lattice="D2Q9", steps=1)
+    with pytest.raises(TypeError, match="steps must be an int"):
+        lbm.simulate(CHANNEL, "cpu", lattice="D2Q9", steps=1.5)
+    with pytest.raises(tessera.UsageError, match="Mach"):
+        lbm.simulate({**CHANNEL, "flow": {"velocity": 0.3, "reynolds": 100, "length": 10}}, "cpu", lattice="D2Q9",
+                     steps=1)
