@@ -27,7 +27,7 @@
 #include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
 #include "sparse/kernel_choice.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace tessera::app {
@@ -376,7 +376,7 @@ int run_solve(const SolveArgs& args) {
     throw UsageError("solve: give exactly one of --matrix and --generate");
   if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
     try {
-      output_compression(args.out);
+      io::output_compression(args.out);
     } catch (const UsageError&) {
       throw;
     } catch (const Error& e) {

@@ -16,7 +16,7 @@
 #include "sparse/host_memory.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/device_run.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/storage.hpp"
 #include "sparse/trace_generator.hpp"
@@ -243,7 +243,7 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
 /// (exit 2), refused before the input is read or anything is written.
 void check_output_name(const std::string& out) {
   try {
-    output_compression(out);
+    io::output_compression(out);
   } catch (const UsageError&) {
     throw;
   } catch (const Error& e) {

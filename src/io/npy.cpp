@@ -71,9 +71,10 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (!in.read(header.data(), hlen)) bad(path, "truncated header");
   NpyArray a;
   a.dtype = header_value(header, "descr");
-  if (a.dtype != "'<f4'" && a.dtype != "'<f8'")
+  if (a.dtype != "'<f4'" && a.dtype != "'<f8'" && a.dtype != "'|b1'" && a.dtype != "'|u1'" &&
+      a.dtype != "'|i1'")
     bad(path, "dtype " + (a.dtype.empty() ? std::string("missing") : a.dtype) +
-                  " (supported: '<f4', '<f8')");
+                  " (supported: '<f4', '<f8', '|b1', '|u1', '|i1')");
   a.dtype = a.dtype.substr(1, 3);
   if (header_value(header, "fortran_order") != "False") bad(path, "Fortran order is not supported");
   std::string shape = header_value(header, "shape");
@@ -93,7 +94,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
     a.shape.push_back(v);
     count *= v;
   }
-  const std::size_t width = a.dtype == "<f4" ? 4 : 8;
+  const std::size_t width = a.dtype == "<f8" ? 8 : a.dtype == "<f4" ? 4 : 1;
   // Compare with what the file holds before allocating: a forged shape must
   // not ask for terabytes.
   const auto data_start = in.tellg();
@@ -107,8 +108,19 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size())))
     bad(path, "data truncated (expected " + std::to_string(count) + " values)");
   a.data.resize(static_cast<std::size_t>(count));
+  const char kind = a.dtype[1];  // f (float), b (bool), u (uint8), i (int8)
   for (std::size_t i = 0; i < a.data.size(); ++i) {
-    if (width == 4) {
+    if (kind == 'b') {
+      const auto b = static_cast<unsigned char>(raw[i]);
+      if (b > 1)
+        bad(path, "boolean value " + std::to_string(b) + " at element " + std::to_string(i) +
+                      " (NumPy stores bool as 0 or 1)");
+      a.data[i] = b;
+    } else if (kind == 'u') {
+      a.data[i] = static_cast<unsigned char>(raw[i]);
+    } else if (kind == 'i') {
+      a.data[i] = static_cast<signed char>(raw[i]);
+    } else if (width == 4) {
       float f;
       std::memcpy(&f, raw.data() + i * 4, 4);
       a.data[i] = f;

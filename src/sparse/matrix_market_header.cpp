@@ -10,7 +10,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/matrix_market_detail.hpp"
 
 namespace tessera::sparse {
@@ -203,7 +203,7 @@ Preamble parse_preamble(std::string_view text, std::string_view source) {
 }  // namespace mm
 
 MmHeader read_matrix_market_header(const std::filesystem::path& path) {
-  const std::string text = read_file_bytes(path);
+  const std::string text = io::read_file_bytes(path);
   return mm::parse_preamble(text, path.string()).header;
 }
 

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/host_memory.hpp"
 #include "sparse/matrix_market_detail.hpp"
 
@@ -327,7 +327,7 @@ Coo<T> parse_matrix_market(std::string_view text, std::string_view source, MmHea
 
 template <Scalar T>
 Coo<T> read_matrix_market(const std::filesystem::path& path, MmHeader* header, MmReadOptions opt) {
-  const std::string text = read_file_bytes(path);
+  const std::string text = io::read_file_bytes(path);
   return parse_matrix_market<T>(text, path.string(), header, opt);
 }
 
@@ -351,7 +351,7 @@ std::vector<T> read_matrix_market_vector(const std::filesystem::path& path, MmHe
 }
 
 MmMatrix read_matrix_market_any(const std::filesystem::path& path, MmReadOptions opt) {
-  const std::string text = read_file_bytes(path);
+  const std::string text = io::read_file_bytes(path);
   MmMatrix m;
   if (mm::parse_preamble(text, path.string()).header.field == MmField::complex)
     m.coo = parse_matrix_market<std::complex<double>>(text, path.string(), &m.header, opt);

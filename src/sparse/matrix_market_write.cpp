@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace tessera::sparse {
@@ -198,7 +198,7 @@ std::string format_matrix_market(const Csr<T>& a, const MmWriteOptions& opt) {
 template <Scalar T>
 void write_matrix_market(const std::filesystem::path& path, const Csr<T>& a,
                          const MmWriteOptions& opt) {
-  write_file_maybe_gz(path, format_matrix_market(a, opt));
+  io::write_file_maybe_gz(path, format_matrix_market(a, opt));
 }
 
 template <Scalar T>

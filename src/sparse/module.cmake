@@ -1,13 +1,13 @@
 # sparse: host-side formats, converters, reference SpMV, Matrix Market I/O
-# (gzip always, bzip2 where libbz2 is found), the TRACE generator; device-
-# resident matrices, the public SpMV and its kernels (included from
-# src/CMakeLists.txt; paths relative to src/ outside tessera_module).
-find_package(ZLIB REQUIRED)
+# (gzip always, bzip2 where libbz2 is found: io/file_bytes, src/CMakeLists.txt),
+# the TRACE generator; device-resident matrices, the public SpMV and its
+# kernels (included from src/CMakeLists.txt; paths relative to src/ outside
+# tessera_module).
 tessera_module(sparse
   APPS cmd_sparse.cpp
   BENCH spmv.cpp
   SOURCES types.cpp convert_csr.cpp convert_block.cpp convert_ell.cpp spmv.cpp storage.cpp
-          validate.cpp file_bytes.cpp matrix_market_header.cpp matrix_market_read.cpp
+          validate.cpp matrix_market_header.cpp matrix_market_read.cpp
           matrix_market_write.cpp trace_generator.cpp x_window.cpp analysis.cpp
           device_matrix.cpp device_spmv.cpp device_inputs.cpp device_run.cpp laplacian.cpp matrix_families.cpp kernel_choice.cpp
           kernels/spmv_cpu.cpp
@@ -21,15 +21,3 @@ if(TESSERA_HAVE_CUDA AND TARGET CUDA::cusparse)
   target_link_libraries(tessera PUBLIC CUDA::cusparse)
 endif()
 
-target_link_libraries(tessera PRIVATE ZLIB::ZLIB)
-# bzip2 (.bz2 Matrix Market files), optional like the other extras: without
-# libbz2 (Debian: libbz2-dev) .bz2 files are refused by name. The library file
-# is linked, not BZip2::BZip2, so that the installed package's link interface
-# names no target its config would have to find.
-find_package(BZip2)
-if(BZIP2_FOUND)
-  target_compile_definitions(tessera PRIVATE TESSERA_HAVE_BZIP2=1)
-  target_include_directories(tessera PRIVATE ${BZIP2_INCLUDE_DIRS})
-  target_link_libraries(tessera PRIVATE ${BZIP2_LIBRARIES})
-endif()
-set(TESSERA_HAVE_BZIP2 ${BZIP2_FOUND} CACHE INTERNAL "sparse: .bz2 files read and written")

@@ -53,5 +53,97 @@ TEST(Npy, MalformedFilesAreRejectedWithReasons) {
   EXPECT_THROW(read_npy(tmp("does-not-exist.npy")), Error);
 }
 
+/// A version 1.0 .npy file with the given header dict and raw data, written
+/// byte by byte (not by write_npy, which writes floats only).
+std::string npy_v1(const std::string& dict, const std::string& data) {
+  std::string h = dict;
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(h.size() & 0xff);
+  out += static_cast<char>(h.size() >> 8);
+  return out + h + data;
+}
+
+std::filesystem::path put(const std::string& name, const std::string& bytes) {
+  std::ofstream(tmp(name), std::ios::binary) << bytes;
+  return tmp(name);
+}
+
+TEST(Npy, ReadsBoolMasks) {
+  // np.array([[True, False, True], [False, False, True]]) as NumPy writes it
+  const auto a = read_npy(put("mask_b1.npy", npy_v1("{'descr': '|b1', 'fortran_order': False, "
+                                                    "'shape': (2, 3), }",
+                                                    std::string("\x01\x00\x01\x00\x00\x01", 6))));
+  EXPECT_EQ(a.dtype, "|b1");
+  EXPECT_EQ(a.shape, (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(a.data, (std::vector<double>{1, 0, 1, 0, 0, 1}));
+  // a 3-D mask (nz, ny, nx) = (2, 2, 2), last index fastest
+  const auto b =
+      read_npy(put("mask3_b1.npy", npy_v1("{'descr': '|b1', 'fortran_order': False, "
+                                          "'shape': (2, 2, 2), }",
+                                          std::string("\x00\x00\x00\x01\x01\x00\x00\x00", 8))));
+  EXPECT_EQ(b.shape, (std::vector<std::int64_t>{2, 2, 2}));
+  EXPECT_EQ(b.data, (std::vector<double>{0, 0, 0, 1, 1, 0, 0, 0}));
+}
+
+TEST(Npy, ReadsUint8AndInt8) {
+  const auto u = read_npy(put("u1.npy", npy_v1("{'descr': '|u1', 'fortran_order': False, "
+                                               "'shape': (4,), }",
+                                               std::string("\x00\x01\x7f\xff", 4))));
+  EXPECT_EQ(u.dtype, "|u1");
+  EXPECT_EQ(u.data, (std::vector<double>{0, 1, 127, 255}));
+  const auto i = read_npy(put("i1.npy", npy_v1("{'descr': '|i1', 'fortran_order': False, "
+                                               "'shape': (4,), }",
+                                               std::string("\x00\x01\x7f\xff", 4))));
+  EXPECT_EQ(i.dtype, "|i1");
+  EXPECT_EQ(i.data, (std::vector<double>{0, 1, 127, -1}));
+  // a scalar and an empty array
+  EXPECT_EQ(read_npy(put("u1_scalar.npy", npy_v1("{'descr': '|u1', 'fortran_order': False, "
+                                                 "'shape': (), }",
+                                                 "\x2a")))
+                .data,
+            (std::vector<double>{42}));
+  EXPECT_TRUE(read_npy(put("u1_empty.npy", npy_v1("{'descr': '|u1', 'fortran_order': False, "
+                                                  "'shape': (0, 5), }",
+                                                  "")))
+                  .data.empty());
+}
+
+TEST(Npy, MaskErrorsNameTheFileAndTheProblem) {
+  auto expect_error = [](const std::string& name, const std::string& bytes,
+                         const std::string& reason) {
+    const auto p = put(name, bytes);
+    try {
+      read_npy(p);
+      ADD_FAILURE() << name << " accepted; expected: " << reason;
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(p.string()), std::string::npos) << what;
+      EXPECT_NE(what.find(reason), std::string::npos) << what;
+    }
+  };
+  expect_error(
+      "b1_fortran.npy",
+      npy_v1("{'descr': '|b1', 'fortran_order': True, 'shape': (2, 2), }", std::string(4, '\x01')),
+      "Fortran order is not supported");
+  expect_error("u1_short.npy",
+               npy_v1("{'descr': '|u1', 'fortran_order': False, 'shape': (3, 4), }",
+                      std::string(11, '\x01')),
+               "data truncated (expected 12 values)");
+  expect_error("b1_two.npy",
+               npy_v1("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+                      std::string("\x01\x00\x02", 3)),
+               "boolean value 2 at element 2");
+  expect_error(
+      "u2.npy",
+      npy_v1("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", std::string(4, '\x01')),
+      "dtype '<u2' (supported: '<f4', '<f8', '|b1', '|u1', '|i1')");
+  expect_error("u1_huge.npy",
+               npy_v1("{'descr': '|u1', 'fortran_order': False, 'shape': (1048576, 1048576), }",
+                      std::string(16, '\x01')),
+               "data truncated");
+}
+
 }  // namespace
 }  // namespace tessera::io

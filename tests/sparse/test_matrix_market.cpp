@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/analysis.hpp"
 #include "sparse/validate.hpp"
@@ -197,8 +197,8 @@ TEST_F(MatrixMarket, GzipReadWriteAndCorruptStreams) {
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(gz)), a));
   // Recognised by content, whatever the name; concatenated members are one stream.
   const std::string text = format_matrix_market(a);
-  const auto two =
-      file("two_members.mtx", gzip_compress(text.substr(0, 100)) + gzip_compress(text.substr(100)));
+  const auto two = file("two_members.mtx", io::gzip_compress(text.substr(0, 100)) +
+                                               io::gzip_compress(text.substr(100)));
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(two)), a));
   const auto cut = file("cut.mtx.gz", raw.substr(0, raw.size() / 2));
   try {
@@ -427,7 +427,7 @@ TEST_F(MatrixMarket, MalformedFilesNameTheLineAndTheReason) {
 TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
   const Csr<double> a = to_csr(test::random_coo<double>(40, 30, 0.1, 6, 0, false));
   const fs::path bz = dir_ / "a.mtx.bz2";
-  if (!bzip2_supported()) {
+  if (!io::bzip2_supported()) {
     try {
       write_matrix_market(bz, a);
       FAIL() << ".bz2 was written without libbz2";
@@ -449,8 +449,8 @@ TEST_F(MatrixMarket, Bzip2ReadWriteOrRefusedByName) {
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(bz)), a));
   // by content, whatever the name; two concatenated streams are one file
   const std::string text = format_matrix_market(a);
-  const auto two =
-      file("two_streams.mtx", bzip2_compress(text.substr(0, 70)) + bzip2_compress(text.substr(70)));
+  const auto two = file("two_streams.mtx", io::bzip2_compress(text.substr(0, 70)) +
+                                               io::bzip2_compress(text.substr(70)));
   EXPECT_TRUE(test::same_csr(to_csr(read_matrix_market<double>(two)), a));
   const auto cut = file("cut.mtx.bz2", raw.substr(0, raw.size() / 2));
   try {
@@ -500,8 +500,8 @@ TEST_F(MatrixMarket, ForeignCompressionIsNamedNotDumped) {
     }
     EXPECT_FALSE(fs::exists(dir_ / name)) << name;
   }
-  EXPECT_EQ(output_compression(dir_ / "a.mtx"), "");
-  EXPECT_EQ(output_compression(dir_ / "a.mtx.gz"), "gzip");
+  EXPECT_EQ(io::output_compression(dir_ / "a.mtx"), "");
+  EXPECT_EQ(io::output_compression(dir_ / "a.mtx.gz"), "gzip");
 }
 
 // The statistics from entries alone agree with those from CSR.

@@ -1,4 +1,4 @@
-#include "sparse/file_bytes.hpp"
+#include "io/file_bytes.hpp"
 
 #include <zlib.h>
 #if defined(TESSERA_HAVE_BZIP2)
@@ -18,7 +18,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
-namespace tessera::sparse {
+namespace tessera::io {
 
 namespace {
 
@@ -189,7 +189,7 @@ bool bzip2_supported() {
 #endif
 }
 
-std::string read_file_bytes(const std::filesystem::path& path) {
+std::string read_file_bytes(const std::filesystem::path& path, ForeignData foreign) {
   std::string data = read_plain(path);
   if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
       static_cast<unsigned char>(data[1]) == 0x8b)
@@ -201,6 +201,7 @@ std::string read_file_bytes(const std::filesystem::path& path) {
     unsupported(path, "bzip2-compressed", " by this build (no libbz2)");
 #endif
   }
+  if (foreign == ForeignData::keep) return data;
   for (const Magic& m : kForeign) {
     if (!starts_with(data, m.bytes)) continue;
     if (m.kind.ends_with("compressed")) unsupported(path, m.kind);
@@ -286,4 +287,4 @@ void write_file_maybe_gz(const std::filesystem::path& path, std::string_view dat
     write_file_atomic(path, data);
 }
 
-}  // namespace tessera::sparse
+}  // namespace tessera::io

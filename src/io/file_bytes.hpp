@@ -1,21 +1,32 @@
-// Whole-file reading with transparent gzip, and gzip compression for writers.
-// Matrix Market files are parsed from memory (the parser works on chunks in
-// parallel), so a file is read or decompressed in one go.
+// Whole-file reading with transparent gzip (and bzip2), and compression for
+// writers. Matrix Market and STL files are parsed from memory (the Matrix
+// Market parser works on chunks in parallel), so a file is read or
+// decompressed in one go.
 #pragma once
 #include <filesystem>
 #include <string>
 #include <string_view>
 
-namespace tessera::sparse {
+namespace tessera::io {
+
+/// What read_file_bytes does with data whose first bytes are the magic of a
+/// format it does not decompress (xz, zstd, zip, 7z, lz4, lzma, compress, HDF5,
+/// PNG).
+enum class ForeignData {
+  refuse,  ///< throw Error naming the format (text formats: Matrix Market)
+  keep,    ///< return the bytes as they are (binary formats whose first bytes
+           ///< are free, such as the 80-byte header of a binary STL file)
+};
 
 /// The bytes of `path`; gzip and bzip2 data (recognised by their magic bytes,
 /// whatever the file is called) are decompressed. Throws Error naming the file
-/// and the reason (missing, unreadable, corrupt or truncated stream); other
-/// compressed or binary data recognised by its magic bytes (xz, zstd, zip, 7z,
-/// lz4, lzma, compress, HDF5, NetCDF, PNG; bzip2 in a build without libbz2) is
-/// refused by name: "<file>: xz-compressed files are not supported (use .gz or
-/// uncompressed)", never shown as raw bytes.
-std::string read_file_bytes(const std::filesystem::path& path);
+/// and the reason (missing, unreadable, corrupt or truncated stream; bzip2 in a
+/// build without libbz2). With ForeignData::refuse (the default), other
+/// compressed or binary data recognised by its magic bytes is refused by name:
+/// "<file>: xz-compressed files are not supported (use .gz or uncompressed)",
+/// never shown as raw bytes.
+std::string read_file_bytes(const std::filesystem::path& path,
+                            ForeignData foreign = ForeignData::refuse);
 
 /// Whether this build reads and writes .bz2 (libbz2 found at configure time).
 bool bzip2_supported();
@@ -39,4 +50,4 @@ std::string gzip_compress(std::string_view data);
 /// (output_compression).
 void write_file_maybe_gz(const std::filesystem::path& path, std::string_view data);
 
-}  // namespace tessera::sparse
+}  // namespace tessera::io
