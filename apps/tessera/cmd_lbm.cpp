@@ -145,7 +145,10 @@ void read_config(CLI::App& cmd, LbmArgs& a) {
           "{} and the case file {}: its [domain] table describes the case (give one or the other)",
           o, a.config));
   const lbm::Lattice l = a.lattice.empty() ? lbm::Lattice::d3q19 : lbm::parse_lattice(a.lattice);
-  a.from_file = std::make_shared<lbm::CaseFromFile>(lbm::case_from_file(a.config, entries, l));
+  // STL bodies are voxelized on the run's device (several devices: the CPU)
+  const auto voxels = a.gpus == 1 ? open_device(a.device) : nullptr;
+  a.from_file =
+      std::make_shared<lbm::CaseFromFile>(lbm::case_from_file(a.config, entries, l, voxels));
   a.case_name = "file";
   // [run] time and output-interval, unless the command line gives --steps
   // and --every (the command line wins, as for the file's top-level keys)

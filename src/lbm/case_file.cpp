@@ -8,15 +8,23 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "core/registry.hpp"
+#include "io/npy.hpp"
+#include "io/stl.hpp"
+#include "lbm/geometry/placement.hpp"
+#include "lbm/geometry/voxelize.hpp"
 #include "lbm/kernels/lbm_flags.h"
 
 namespace tessera::lbm {
 namespace {
+
+using geometry::Axis;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -29,7 +37,9 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
       {"boundary",
        {"x-min", "x-max", "y-min", "y-max", "z-min", "z-max", "inlet-velocity", "wall-velocity",
         "outlet-density"}},
-      {"body", {"name", "shape", "centre", "diameter", "axis", "size", "force"}},
+      {"body",
+       {"name", "shape", "centre", "diameter", "axis", "size", "force", "file", "scale", "length",
+        "length-axis", "rotate"}},
       {"probe", {"name", "at"}},
       {"run", {"time", "output-interval"}},
   };
@@ -39,7 +49,8 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
 // One table's entries, read once each by name; unread keys are errors.
 class Table {
  public:
-  Table(const std::string& path, std::string name, int index) : path_(path), name_(std::move(name)), index_(index) {}
+  Table(const std::string& path, std::string name, int index)
+      : path_(path), name_(std::move(name)), index_(index) {}
   void add(const io::CaseFileEntry& e) { entries_[e.key] = &e; }
   bool has(const std::string& key) const { return entries_.count(key) != 0; }
   long line() const { return entries_.empty() ? 0 : entries_.begin()->second->line; }
@@ -150,6 +161,113 @@ std::uint8_t flag_of(Face f) {
   return TS_LBM_FLUID;
 }
 
+// A file named in the case file: relative to the case file's folder.
+std::filesystem::path beside(const std::string& case_path, const std::string& file) {
+  const std::filesystem::path f(file);
+  return f.is_absolute() ? f : std::filesystem::path(case_path).parent_path() / f;
+}
+
+Axis axis_of(const Table& t, const char* key) {
+  const std::string a = t.text(key).value_or("x");
+  if (a != "x" && a != "y" && a != "z")
+    t.fail(*t.find(key), fmt::format("'{}' is not x, y or z", a));
+  return Axis(a[0] - 'x');
+}
+
+// An STL surface placed in the lattice (rotate about x, y, z in that order;
+// then `scale` or `length` along `length-axis`; its bounding box centred at
+// `centre`), voxelized on `device`: 1 where a cell centre is inside.
+std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, const Grid& g,
+                                    Lattice lattice, const std::function<double(double)>& position,
+                                    double to_cells, const std::shared_ptr<Device>& device) {
+  if (lattice == Lattice::d2q9) t.fail(*t.find("shape"), "an STL body needs a 3D lattice");
+  const auto file = t.text("file");
+  if (!file) throw t.missing("file");
+  const io::Mesh mesh = io::read_stl(beside(path, *file));
+  geometry::Placement p;
+  if (const auto r = t.numbers("rotate", 3))
+    for (int a = 0; a < 3; ++a)
+      if ((*r)[std::size_t(a)] != 0) p.rotate.push_back({Axis(a), (*r)[std::size_t(a)]});
+  if (t.has("scale") && t.has("length"))
+    t.fail(*t.find("length"), "give 'scale' or 'length', not both");
+  if (t.has("length")) {
+    const double l = t.required_number("length");
+    if (!(l > 0)) t.fail(*t.find("length"), "must be > 0");
+    p.length = geometry::LengthAlong{axis_of(t, "length-axis"), l * to_cells};
+  } else {
+    const double s = t.number_or("scale", 1.0);
+    if (!(s > 0)) t.fail(*t.find("scale"), "must be > 0");
+    p.scale = s * to_cells;
+  }
+  if (const auto ctr = t.numbers("centre", 3)) {
+    p.centre = std::array<double, 3>{position((*ctr)[0]), position((*ctr)[1]), position((*ctr)[2])};
+  } else {  // the file's coordinates are the case's (cells, or metres with [units])
+    const double shift = position(0.0);
+    p.translate = {shift, shift, shift};
+  }
+  try {
+    const auto placed = geometry::place(
+        geometry::triangles_from(std::span<const float>(mesh.data(), 9 * mesh.size())), p);
+    return geometry::voxelize(placed, g, device ? device : open_device("cpu"));
+  } catch (const Error& e) {
+    t.fail(*t.find("file"), e.what());
+  }
+}
+
+// A solid mask from a .npy file of the domain's shape (nz, ny, nx), C order
+// (x fastest), nonzero = solid; D2Q9 also takes (ny, nx).
+std::vector<std::uint8_t> mask_cells(const Table& t, const std::string& path, const Grid& g) {
+  const auto file = t.text("file");
+  if (!file) throw t.missing("file");
+  const io::NpyArray a = io::read_npy(beside(path, *file));
+  const std::vector<std::int64_t> want{g.nz, g.ny, g.nx};
+  const bool plane = g.nz == 1 && a.shape == std::vector<std::int64_t>{g.ny, g.nx};
+  if (a.shape != want && !plane)
+    t.fail(*t.find("file"),
+           fmt::format("the mask's shape ({}) is not the domain's (nz, ny, nx) = ({})",
+                       fmt::join(a.shape, ", "), fmt::join(want, ", ")));
+  std::vector<std::uint8_t> cells(a.data.size());
+  for (std::size_t n = 0; n < cells.size(); ++n) {
+    if (!std::isfinite(a.data[n]))
+      t.fail(*t.find("file"), fmt::format("element {} of the mask is not finite", n));
+    cells[n] = a.data[n] != 0 ? 1 : 0;
+  }
+  return cells;
+}
+
+// A body's frontal area (cells^2: the cells of the plane normal to the drag
+// direction's main axis that the body covers) and its extent along the lift
+// direction's main axis (cells), from its cells.
+std::pair<double, double> frontal_area(const std::vector<std::uint8_t>& cells, const Grid& g,
+                                       const std::array<double, 3>& drag,
+                                       const std::array<double, 3>& lift) {
+  auto main_axis = [](const std::array<double, 3>& d) {
+    int a = 0;
+    for (int k = 1; k < 3; ++k)
+      if (std::fabs(d[std::size_t(k)]) > std::fabs(d[std::size_t(a)])) a = k;
+    return a;
+  };
+  const int da = main_axis(drag), la = main_axis(lift);
+  const long ext[3] = {g.nx, g.ny, g.nz};
+  std::vector<std::uint8_t> shadow(std::size_t(g.cells() / ext[da]), 0);
+  long lo = ext[la], hi = -1;
+  for (long z = 0; z < g.nz; ++z)
+    for (long y = 0; y < g.ny; ++y)
+      for (long x = 0; x < g.nx; ++x) {
+        if (!cells[std::size_t(x + g.nx * (y + g.ny * z))]) continue;
+        const long p[3] = {x, y, z};
+        long k = 0, stride = 1;
+        for (int a = 0; a < 3; ++a)
+          if (a != da) k += p[a] * stride, stride *= ext[a];
+        shadow[std::size_t(k)] = 1;
+        lo = std::min(lo, p[la]);
+        hi = std::max(hi, p[la]);
+      }
+  double area = 0;
+  for (auto v : shadow) area += v;
+  return {area, hi >= lo ? double(hi - lo + 1) : 0.0};
+}
+
 }  // namespace
 
 bool describes_a_case(const std::vector<io::CaseFileEntry>& entries) {
@@ -161,16 +279,18 @@ std::string Units::describe(double tau) const {
   const double nu = (tau - 0.5) / 3.0;
   std::string s;
   if (physical)
-    s += fmt::format("units: dx {:.6g} m, dt {:.6g} s; U {:.6g} m/s = {:.6g} lattice, nu {:.6g} m^2/s = {:.6g} lattice\n",
-                     dx, dt, speed_si, speed, nu * dx * dx / dt, nu);
+    s += fmt::format(
+        "units: dx {:.6g} m, dt {:.6g} s; U {:.6g} m/s = {:.6g} lattice, nu {:.6g} m^2/s = {:.6g} lattice\n",
+        dx, dt, speed_si, speed, nu * dx * dx / dt, nu);
   s += fmt::format("lattice: tau {:.6g}, Mach {:.3g}", tau, mach(speed));
-  if (length > 0) s += fmt::format(", Re {:.6g} (U L / nu, L {:.6g} cells)", speed * length / nu, length);
+  if (length > 0)
+    s += fmt::format(", Re {:.6g} (U L / nu, L {:.6g} cells)", speed * length / nu, length);
   s += fmt::format(", grid Reynolds number U dx / nu {:.3g}", speed / nu);
   return s;
 }
 
 CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseFileEntry>& entries,
-                            Lattice lattice) {
+                            Lattice lattice, const std::shared_ptr<Device>& device) {
   // Group the entries by table and refuse what no table knows.
   std::map<std::string, Table> tables;
   std::vector<Table> bodies, probes;
@@ -182,8 +302,8 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
           "{}:{}: unknown table [{}] (tables: domain, units, flow, boundary, body, probe, run)",
           path, e.line, e.table));
     if (!known->second.count(e.key))
-      throw UsageError(fmt::format("{}:{}: unknown key '{}' in [{}] (keys: {})", path, e.line, e.key,
-                                   e.table, fmt::join(known->second, ", ")));
+      throw UsageError(fmt::format("{}:{}: unknown key '{}' in [{}] (keys: {})", path, e.line,
+                                   e.key, e.table, fmt::join(known->second, ", ")));
     const bool repeated = e.table == "body" || e.table == "probe";
     if (repeated != (e.index >= 0))
       throw UsageError(fmt::format("{}:{}: [{}] is {}", path, e.line, e.table,
@@ -205,7 +325,8 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
 
   // [domain]
   const auto cells = table("domain").numbers("cells", 3);
-  if (!cells) throw UsageError(fmt::format("{}: [domain] needs the key 'cells' ([nx, ny, nz])", path));
+  if (!cells)
+    throw UsageError(fmt::format("{}: [domain] needs the key 'cells' ([nx, ny, nz])", path));
   Grid g;
   long* dims[3] = {&g.nx, &g.ny, &g.nz};
   for (int a = 0; a < 3; ++a) {
@@ -226,8 +347,9 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   const Table& flow = table("flow");
   u.physical = units.has("cell-size");
   if (!u.physical && (units.has("density") || units.has("lattice-velocity")))
-    throw UsageError(fmt::format("{}:{}: [units] needs 'cell-size' (metres per cell) for its other keys",
-                                 path, units.line()));
+    throw UsageError(
+        fmt::format("{}:{}: [units] needs 'cell-size' (metres per cell) for its other keys", path,
+                    units.line()));
   const double speed_given = flow.required_number("velocity");
   if (!(speed_given > 0)) flow.fail(*flow.find("velocity"), "must be > 0");
   if (u.physical) {
@@ -247,10 +369,11 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   if (mach(u.speed) > kMaxMach) {
     const bool chosen = units.has("lattice-velocity");
     const Table& t = chosen ? units : flow;
-    t.fail(*t.find(chosen ? "lattice-velocity" : "velocity"),
-           fmt::format("the flow's speed is {:.4g} in lattice units, Mach {:.3g} > {}: too fast for "
-                       "the lattice Boltzmann model",
-                       u.speed, mach(u.speed), kMaxMach));
+    t.fail(
+        *t.find(chosen ? "lattice-velocity" : "velocity"),
+        fmt::format("the flow's speed is {:.4g} in lattice units, Mach {:.3g} > {}: too fast for "
+                    "the lattice Boltzmann model",
+                    u.speed, mach(u.speed), kMaxMach));
   }
   const double to_cells = u.physical ? 1.0 / u.dx : 1.0;
   if (flow.has("length")) {
@@ -283,22 +406,26 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   // [boundary]: one type per face; where faces meet, wall > moving-wall >
   // inlet > outlet (a channel's corners are its walls)
   const Table& b = table("boundary");
-  const std::array<const char*, 6> face_keys = {"x-min", "x-max", "y-min", "y-max", "z-min", "z-max"};
+  const std::array<const char*, 6> face_keys = {"x-min", "x-max", "y-min",
+                                                "y-max", "z-min", "z-max"};
   std::array<Face, 6> faces{};
   for (int f = 0; f < 6; ++f) faces[std::size_t(f)] = parse_face(b, face_keys[std::size_t(f)]);
   for (int a = 0; a < 3; ++a)
-    if ((faces[std::size_t(2 * a)] == Face::periodic) != (faces[std::size_t(2 * a + 1)] == Face::periodic))
+    if ((faces[std::size_t(2 * a)] == Face::periodic) !=
+        (faces[std::size_t(2 * a + 1)] == Face::periodic))
       throw UsageError(fmt::format(
-          "{}:{}: [boundary] {} and {}: a periodic face needs a periodic opposite face", path, b.line(),
-          face_keys[std::size_t(2 * a)], face_keys[std::size_t(2 * a + 1)]));
+          "{}:{}: [boundary] {} and {}: a periodic face needs a periodic opposite face", path,
+          b.line(), face_keys[std::size_t(2 * a)], face_keys[std::size_t(2 * a + 1)]));
   if (lattice == Lattice::d2q9 && faces[4] != Face::periodic)
-    throw UsageError(fmt::format("{}:{}: [boundary] z-min/z-max: D2Q9 is periodic in z", path, b.line()));
+    throw UsageError(
+        fmt::format("{}:{}: [boundary] z-min/z-max: D2Q9 is periodic in z", path, b.line()));
   const bool has_inlet = std::count(faces.begin(), faces.end(), Face::inlet) > 0;
   const bool has_moving = std::count(faces.begin(), faces.end(), Face::moving) > 0;
   auto velocity = [&](const char* key) {
     std::array<double, 3> v{0, 0, 0};
     const auto given = b.numbers(key, 3);
-    for (int a = 0; a < 3; ++a) v[std::size_t(a)] = given ? (*given)[std::size_t(a)] * u.speed / u.speed_si : 0;
+    for (int a = 0; a < 3; ++a)
+      v[std::size_t(a)] = given ? (*given)[std::size_t(a)] * u.speed / u.speed_si : 0;
     return v;
   };
   if (has_inlet) {
@@ -349,27 +476,56 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
     ref.name = t.text("name").value_or(fmt::format("body{}", c.bodies.size() + 1));
     const std::string shape = t.text("shape").value_or("");
     if (shape.empty()) throw t.missing("shape");
-    const auto centre_in = t.numbers("centre", 3);
+    std::vector<std::uint8_t> from_file;  // stl, mask: the body's cells
+    if (shape == "stl" || shape == "mask") {
+      from_file = shape == "stl" ? stl_cells(t, path, g, lattice, position, to_cells, device)
+                                 : mask_cells(t, path, g);
+      // on a face layer the body would replace the boundary there
+      for (long z = 0; z < g.nz; ++z)
+        for (long y = 0; y < g.ny; ++y)
+          for (long x = 0; x < g.nx; ++x) {
+            const long p[3] = {x, y, z};
+            for (int a = 0; a < 3; ++a)
+              if (from_file[std::size_t(x + g.nx * (y + g.ny * z))] &&
+                  faces[std::size_t(2 * a)] != Face::periodic && (p[a] == 0 || p[a] == ext[a] - 1))
+                t.fail(*t.find("file"),
+                       fmt::format("the body reaches the domain's {} face at cell ({}, {}, {})",
+                                   face_keys[std::size_t(2 * a + (p[a] != 0))], x, y, z));
+          }
+      const auto [area, length] = frontal_area(from_file, g, c.drag_dir, c.lift_dir);
+      ref.area = area;
+      ref.length = length;
+    }
+    const auto centre_in =
+        from_file.empty() ? t.numbers("centre", 3) : std::optional<std::vector<double>>{{0, 0, 0}};
     if (!centre_in) throw t.missing("centre");
     const double cx = position((*centre_in)[0]), cy = position((*centre_in)[1]),
                  cz = lattice == Lattice::d2q9 ? 0 : position((*centre_in)[2]);
     std::function<bool(double, double, double)> inside;
-    double lo[3], hi[3];
-    if (shape == "sphere" || shape == "cylinder") {
+    double lo[3] = {-1e300, -1e300, -1e300}, hi[3] = {1e300, 1e300, 1e300};
+    if (!from_file.empty()) {
+      // the cells are decided
+    } else if (shape == "sphere" || shape == "cylinder") {
       const double d = t.required_number("diameter") * to_cells;
       if (!(d >= 2))
-        t.fail(*t.find("diameter"), fmt::format("{:.4g} cells: a body needs at least 2 cells across", d));
+        t.fail(*t.find("diameter"),
+               fmt::format("{:.4g} cells: a body needs at least 2 cells across", d));
       const double r = d / 2;
       ref.length = d;
       if (shape == "sphere") {
-        if (lattice == Lattice::d2q9) t.fail(*t.find("shape"), "a sphere needs a 3D lattice (D2Q9: a cylinder along z)");
-        inside = [=](double x, double y, double z) { return (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz) <= r * r; };
+        if (lattice == Lattice::d2q9)
+          t.fail(*t.find("shape"), "a sphere needs a 3D lattice (D2Q9: a cylinder along z)");
+        inside = [=](double x, double y, double z) {
+          return (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz) <= r * r;
+        };
         ref.area = kPi * r * r;
         for (int a = 0; a < 3; ++a) lo[a] = -r, hi[a] = r;
       } else {
         const std::string axis = t.text("axis").value_or("z");
-        if (axis != "x" && axis != "y" && axis != "z") t.fail(*t.find("axis"), fmt::format("'{}' is not x, y or z", axis));
-        if (lattice == Lattice::d2q9 && axis != "z") t.fail(*t.find("axis"), "D2Q9 takes cylinders along z");
+        if (axis != "x" && axis != "y" && axis != "z")
+          t.fail(*t.find("axis"), fmt::format("'{}' is not x, y or z", axis));
+        if (lattice == Lattice::d2q9 && axis != "z")
+          t.fail(*t.find("axis"), "D2Q9 takes cylinders along z");
         const int ax = axis[0] - 'x';
         inside = [=](double x, double y, double z) {
           const double p[3] = {x - cx, y - cy, z - cz};
@@ -397,21 +553,26 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
       };
       // frontal area normal to the drag direction (axis-aligned flows)
       int ax = 0;
-      for (int a = 1; a < 3; ++a) if (std::fabs(c.drag_dir[std::size_t(a)]) > std::fabs(c.drag_dir[std::size_t(ax)])) ax = a;
-      const double side[3] = {2 * h[0], 2 * h[1], lattice == Lattice::d2q9 ? double(g.nz) : 2 * h[2]};
+      for (int a = 1; a < 3; ++a)
+        if (std::fabs(c.drag_dir[std::size_t(a)]) > std::fabs(c.drag_dir[std::size_t(ax)])) ax = a;
+      const double side[3] = {2 * h[0], 2 * h[1],
+                              lattice == Lattice::d2q9 ? double(g.nz) : 2 * h[2]};
       ref.area = 1;
-      for (int a = 0; a < 3; ++a) if (a != ax) ref.area *= side[a];
+      for (int a = 0; a < 3; ++a)
+        if (a != ax) ref.area *= side[a];
       ref.length = side[1 - (ax == 1)];
     } else {
-      t.fail(*t.find("shape"), fmt::format("'{}' is not a shape (sphere, cylinder, box)", shape));
+      t.fail(*t.find("shape"),
+             fmt::format("'{}' is not a shape (sphere, cylinder, box, stl, mask)", shape));
     }
     // the body must lie inside the domain, clear of its faces
     const double ctr[3] = {cx, cy, cz};
     for (int a = 0; a < (lattice == Lattice::d2q9 ? 2 : 3); ++a)
       if (lo[a] > -1e299 && (ctr[a] + lo[a] < 0.5 || ctr[a] + hi[a] > double(ext[a]) - 1.5))
         t.fail(*t.find("centre"),
-               fmt::format("the body reaches {:.4g}..{:.4g} cells along {}, outside the fluid cells 1..{}",
-                           ctr[a] + lo[a], ctr[a] + hi[a], "xyz"[a], ext[a] - 2));
+               fmt::format(
+                   "the body reaches {:.4g}..{:.4g} cells along {}, outside the fluid cells 1..{}",
+                   ctr[a] + lo[a], ctr[a] + hi[a], "xyz"[a], ext[a] - 2));
     const bool measure = t.flag("force").value_or(true);
     const std::size_t id = c.bodies.size() + 1;
     if (id > 255) t.fail(*t.find("shape"), "at most 255 bodies");
@@ -419,16 +580,18 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
     for (long z = 0; z < g.nz; ++z)
       for (long y = 0; y < g.ny; ++y)
         for (long x = 0; x < g.nx; ++x)
-          if (inside(double(x), double(y), double(z))) {
-            const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
+          if (const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
+              from_file.empty() ? inside(double(x), double(y), double(z)) : from_file[n] != 0) {
             if (c.body_of[n] != 0)
-              t.fail(*t.find("centre"), fmt::format("it overlaps '{}' at cell ({}, {}, {})",
-                                                    c.bodies[c.body_of[n] - 1].name, x, y, z));
+              t.fail(*t.find(from_file.empty() ? "centre" : "file"),
+                     fmt::format("it overlaps '{}' at cell ({}, {}, {})",
+                                 c.bodies[c.body_of[n] - 1].name, x, y, z));
             c.flags[n] = std::uint8_t(TS_LBM_WALL | (measure ? TS_LBM_BODY : 0));
             c.body_of[n] = std::uint8_t(id);
             ++count;
           }
-    if (count == 0) t.fail(*t.find("centre"), "the body covers no cell centre");
+    if (count == 0)
+      t.fail(*t.find(from_file.empty() ? "centre" : "file"), "the body covers no cell centre");
     any_body_cell = true;
     if (!measure) ref.area = 0;  // no coefficients for it
     c.bodies.push_back(ref);
@@ -444,13 +607,16 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
     long cell[3];
     for (int a = 0; a < 3; ++a) {
       p.at[std::size_t(a)] = (*at)[std::size_t(a)];
-      cell[a] = lattice == Lattice::d2q9 && a == 2 ? 0 : std::lround(position((*at)[std::size_t(a)]));
+      cell[a] =
+          lattice == Lattice::d2q9 && a == 2 ? 0 : std::lround(position((*at)[std::size_t(a)]));
       if (cell[a] < 0 || cell[a] >= ext[a])
-        t.fail(*t.find("at"), fmt::format("{} is outside the domain along {}", (*at)[std::size_t(a)], "xyz"[a]));
+        t.fail(*t.find("at"),
+               fmt::format("{} is outside the domain along {}", (*at)[std::size_t(a)], "xyz"[a]));
     }
     p.cell = cell[0] + g.nx * (cell[1] + g.ny * cell[2]);
     if (c.flags[std::size_t(p.cell)] != TS_LBM_FLUID)
-      t.fail(*t.find("at"), fmt::format("cell ({}, {}, {}) is not a fluid cell", cell[0], cell[1], cell[2]));
+      t.fail(*t.find("at"),
+             fmt::format("cell ({}, {}, {}) is not a fluid cell", cell[0], cell[1], cell[2]));
     c.probes.push_back(p);
   }
 

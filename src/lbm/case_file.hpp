@@ -6,9 +6,11 @@
 // command applies them, as `tessera swe --config` does). docs/lbm.md, "Case
 // files", lists every key.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/device.hpp"
 #include "io/case_file.hpp"
 #include "lbm/cases.hpp"
 
@@ -39,8 +41,9 @@ struct CaseFromFile {
 /// missing key, values of the wrong kind, bodies outside the domain or below
 /// two cells across, and settings the lattice cannot run (Mach > 0.3, tau <=
 /// 1/2) are refused with file:line (UsageError).
+/// STL bodies are voxelized on `device` (null: the CPU).
 CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseFileEntry>& entries,
-                            Lattice lattice);
+                            Lattice lattice, const std::shared_ptr<Device>& device = nullptr);
 
 /// Whether the file describes a case of its own (it has a [domain] table).
 bool describes_a_case(const std::vector<io::CaseFileEntry>& entries);

@@ -31,7 +31,10 @@ double dot(const std::array<double, 3>& a, const std::array<double, 3>& b) {
 }  // namespace
 
 Series::Series(const Case& c, std::filesystem::path out, double seconds_per_step, long start)
-    : c_(c), out_(std::move(out)), dt_(seconds_per_step), bodies_(c.bodies.size()),
+    : c_(c),
+      out_(std::move(out)),
+      dt_(seconds_per_step),
+      bodies_(c.bodies.size()),
       probes_(c.probes.size()) {
   if (!out_.empty() && start > 0) {
     if (!bodies_.empty()) force_rows_ = rows_up_to(out_ / "forces.csv", start);
@@ -43,8 +46,8 @@ void Series::sample(long step, const std::vector<double>& incoming, const Fields
                     const std::vector<std::uint8_t>& flags) {
   const double t = double(step) * dt_;
   if (!bodies_.empty()) {
-    const auto F = body_forces_of(incoming, flags, c_.body_of, bodies_.size(), f.grid,
-                                  c_.config.lattice);
+    const auto F =
+        body_forces_of(incoming, flags, c_.body_of, bodies_.size(), f.grid, c_.config.lattice);
     // coefficients against rho = 1, the reference speed and each body's area
     const double q = 0.5 * c_.speed * c_.speed;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -79,11 +82,13 @@ void Series::write() const {
   };
   const char* time = dt_ == 1.0 ? "time (steps)" : "time (s)";
   if (!bodies_.empty())
-    write_file_atomic(out_ / "forces.csv",
-                      csv(fmt::format("step,{},body,Fx,Fy,Fz (lattice units),Cd,Cl", time), force_rows_));
+    write_file_atomic(
+        out_ / "forces.csv",
+        csv(fmt::format("step,{},body,Fx,Fy,Fz (lattice units),Cd,Cl", time), force_rows_));
   if (!probes_.empty())
-    write_file_atomic(out_ / "probes.csv",
-                      csv(fmt::format("step,{},probe,ux,uy,uz (lattice units),rho", time), probe_rows_));
+    write_file_atomic(
+        out_ / "probes.csv",
+        csv(fmt::format("step,{},probe,ux,uy,uz (lattice units),rho", time), probe_rows_));
 }
 
 nlohmann::json Series::to_json() const {

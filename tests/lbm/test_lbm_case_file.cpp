@@ -16,6 +16,7 @@
 #include "lbm/case_file.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/solver.hpp"
+#include "voxel_meshes.hpp"
 
 namespace tessera::lbm {
 namespace {
@@ -74,17 +75,18 @@ TEST(LbmCaseFile, PhysicalUnitsConvertAsWrittenOut) {
   // water-like, 0.1 m/s past a sphere of 10 cells, dx = 1/1024 m (binary
   // fractions throughout, so the centre lands exactly on cell 20), U = 0.05
   // in lattice units
-  const CaseFromFile f = load("water.toml",
-                              "[domain]\ncells = [60, 30, 30]\n"
-                              "[units]\ncell-size = 0.0009765625\ndensity = 1000\nlattice-velocity = 0.05\n"
-                              "[flow]\nvelocity = 0.1\nviscosity = 1e-5\nlength = 0.009765625\n"
-                              "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
-                              "y-min = \"wall\"\ny-max = \"wall\"\nz-min = \"wall\"\nz-max = \"wall\"\n"
-                              "[[body]]\nshape = \"sphere\"\ncentre = [0.02001953125, 0.01513671875, 0.01513671875]\n"
-                              "diameter = 0.009765625\n"
-                              "[[probe]]\nat = [0.03955078125, 0.01513671875, 0.01513671875]\n"
-                              "[run]\ntime = 0.5\noutput-interval = 0.05\n",
-                              Lattice::d3q19);
+  const CaseFromFile f =
+      load("water.toml",
+           "[domain]\ncells = [60, 30, 30]\n"
+           "[units]\ncell-size = 0.0009765625\ndensity = 1000\nlattice-velocity = 0.05\n"
+           "[flow]\nvelocity = 0.1\nviscosity = 1e-5\nlength = 0.009765625\n"
+           "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+           "y-min = \"wall\"\ny-max = \"wall\"\nz-min = \"wall\"\nz-max = \"wall\"\n"
+           "[[body]]\nshape = \"sphere\"\ncentre = [0.02001953125, 0.01513671875, 0.01513671875]\n"
+           "diameter = 0.009765625\n"
+           "[[probe]]\nat = [0.03955078125, 0.01513671875, 0.01513671875]\n"
+           "[run]\ntime = 0.5\noutput-interval = 0.05\n",
+           Lattice::d3q19);
   const Units& u = f.units;
   EXPECT_TRUE(u.physical);
   const double dx = 1.0 / 1024, dt = 0.05 * dx / 0.1;  // dt = 1/2048 s
@@ -98,9 +100,12 @@ TEST(LbmCaseFile, PhysicalUnitsConvertAsWrittenOut) {
   EXPECT_EQ(f.every, 102);   // 0.05 s = 102.4 steps, rounded
   // the centre 20.5 dx is cell 20 (centres at (i + 1/2) dx); diameter 10 cells
   const Grid g = f.c.config.grid;
-  auto flag = [&](long x, long y, long z) { return f.c.flags[std::size_t(x + g.nx * (y + g.ny * z))]; };
+  auto flag = [&](long x, long y, long z) {
+    return f.c.flags[std::size_t(x + g.nx * (y + g.ny * z))];
+  };
   EXPECT_EQ(flag(20, 15, 15), TS_LBM_WALL | TS_LBM_BODY);
-  EXPECT_EQ(flag(25, 15, 15), TS_LBM_WALL | TS_LBM_BODY);  // on the surface: 5 cells from the centre
+  EXPECT_EQ(flag(25, 15, 15),
+            TS_LBM_WALL | TS_LBM_BODY);  // on the surface: 5 cells from the centre
   EXPECT_EQ(flag(26, 15, 15), TS_LBM_FLUID);
   EXPECT_EQ(flag(0, 15, 15), TS_LBM_INLET);
   EXPECT_EQ(flag(0, 0, 15), TS_LBM_WALL);  // where faces meet, the wall
@@ -111,7 +116,8 @@ TEST(LbmCaseFile, PhysicalUnitsConvertAsWrittenOut) {
   long count = 0;
   for (long z = 0; z < g.nz; ++z)
     for (long y = 0; y < g.ny; ++y)
-      for (long x = 0; x < g.nx; ++x) count += f.c.body_of[std::size_t(x + g.nx * (y + g.ny * z))] == 1;
+      for (long x = 0; x < g.nx; ++x)
+        count += f.c.body_of[std::size_t(x + g.nx * (y + g.ny * z))] == 1;
   long want = 0;
   for (long dz = -5; dz <= 5; ++dz)
     for (long dy = -5; dy <= 5; ++dy)
@@ -120,15 +126,16 @@ TEST(LbmCaseFile, PhysicalUnitsConvertAsWrittenOut) {
 }
 
 TEST(LbmCaseFile, ForcesOfTwoBodiesAddUpToTheTotal) {
-  const CaseFromFile f = load("two.toml",
-                              "[domain]\ncells = [120, 48, 1]\n"
-                              "[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
-                              "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
-                              "y-min = \"wall\"\ny-max = \"wall\"\n"
-                              "[[body]]\nname = \"front\"\nshape = \"cylinder\"\ncentre = [30, 23.5, 0]\n"
-                              "diameter = 8\n"
-                              "[[body]]\nname = \"back\"\nshape = \"box\"\ncentre = [60, 20, 0]\n"
-                              "size = [6, 10, 0]\n");
+  const CaseFromFile f =
+      load("two.toml",
+           "[domain]\ncells = [120, 48, 1]\n"
+           "[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
+           "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+           "y-min = \"wall\"\ny-max = \"wall\"\n"
+           "[[body]]\nname = \"front\"\nshape = \"cylinder\"\ncentre = [30, 23.5, 0]\n"
+           "diameter = 8\n"
+           "[[body]]\nname = \"back\"\nshape = \"box\"\ncentre = [60, 20, 0]\n"
+           "size = [6, 10, 0]\n");
   Solver s(open_device("cpu"), f.c.config);
   f.c.apply(s);
   s.step(300);
@@ -143,8 +150,112 @@ TEST(LbmCaseFile, ForcesOfTwoBodiesAddUpToTheTotal) {
   EXPECT_EQ(f.c.bodies[1].area, 10.0);  // the box's frontal height x 1 cell
 }
 
+// An STL sphere (an icosphere written as binary STL) placed where the
+// built-in sphere is: the same cells wherever no cell centre lies within the
+// facets' sagitta of the sphere (checked: the radius is chosen so), hence the
+// same flags and the same forces.
+void write_binary_stl(const fs::path& p, const geometry::Triangles& m) {
+  std::ofstream out(p, std::ios::binary);
+  const char header[80] = "solid icosphere (tessera test)";
+  out.write(header, 80);
+  const auto n = static_cast<std::uint32_t>(m.size());
+  out.write(reinterpret_cast<const char*>(&n), 4);
+  for (std::size_t t = 0; t < m.size(); ++t) {
+    float v[12] = {0, 0, 0};  // the normal (unused), then a, b, c
+    for (int k = 0; k < 9; ++k) v[3 + k] = float(m.xyz[9 * t + std::size_t(k)]);
+    out.write(reinterpret_cast<const char*>(v), sizeof v);
+    const std::uint16_t attr = 0;
+    out.write(reinterpret_cast<const char*>(&attr), 2);
+  }
+}
+
+TEST(LbmCaseFile, StlSphereHasTheBuiltInSpheresCellsAndForce) {
+  // level 5: edges subtend 1.107 / 32 = 0.035 rad (x1.3 for the subdivision's
+  // unevenness), a facet's circumradius less: every facet lies within
+  // r (1 - cos 0.05) of the sphere; the voxelizer's rounding adds 7e-4 cells
+  const double r = 6.3, sagitta = r * (1 - std::cos(0.05)) + 7e-4;
+  double gap = 1e300;
+  for (long z = -8; z <= 8; ++z)
+    for (long y = -8; y <= 8; ++y)
+      for (long x = -8; x <= 8; ++x)
+        gap = std::min(gap, std::fabs(std::sqrt(double(x * x + y * y + z * z)) - r));
+  ASSERT_GT(gap, 1.5 * sagitta) << "choose another radius";
+  const auto stl = write_case("ball.stl", "");
+  write_binary_stl(stl, test::icosphere({0, 0, 0}, r, 5));
+  const std::string head =
+      "[domain]\ncells = [40, 24, 24]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
+      "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n";
+  const CaseFromFile mesh = load("stl_ball.toml",
+                                 head +
+                                     "[[body]]\nshape = \"stl\"\nfile = \"ball.stl\"\n"
+                                     "centre = [14, 11.5, 11.5]\n",
+                                 Lattice::d3q19);
+  const CaseFromFile ball = load("ball.toml",
+                                 head +
+                                     "[[body]]\nshape = \"sphere\"\ncentre = [14, 11.5, 11.5]\n"
+                                     "diameter = 12.6\n",
+                                 Lattice::d3q19);
+  EXPECT_EQ(mesh.c.flags, ball.c.flags);
+  EXPECT_EQ(mesh.c.body_of, ball.c.body_of);
+  long cells = 0;
+  for (auto b : mesh.c.body_of) cells += b;
+  EXPECT_GT(cells, 900);  // 4/3 pi 6.3^3 = 1047
+  // the frontal area counted from the cells: the (y, z) cell centres, at
+  // half-integer offsets from the centre, within r of it (the built-in
+  // sphere takes pi r^2 = 124.7)
+  long shadow = 0;
+  for (int j = -8; j < 8; ++j)
+    for (int k = -8; k < 8; ++k) shadow += (j + 0.5) * (j + 0.5) + (k + 0.5) * (k + 0.5) <= r * r;
+  EXPECT_EQ(mesh.c.bodies[0].area, double(shadow));
+}
+
+TEST(LbmCaseFile, MaskBodyFromNpy) {
+  // a 2D mask: a 4 x 3 block of solid cells, written by the test as .npy (uint8)
+  const auto npy = write_case("block.npy", "");
+  std::vector<std::uint8_t> m(20 * 40, 0);
+  for (long y = 8; y < 11; ++y)
+    for (long x = 10; x < 14; ++x) m[std::size_t(x + 40 * y)] = 1;
+  {
+    std::ofstream out(npy, std::ios::binary);
+    std::string header = "{'descr': '|u1', 'fortran_order': False, 'shape': (20, 40), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    out.write("\x93NUMPY\x01\x00", 8);
+    const auto len = static_cast<std::uint16_t>(header.size());
+    out.write(reinterpret_cast<const char*>(&len), 2);
+    out << header;
+    out.write(reinterpret_cast<const char*>(m.data()), std::streamsize(m.size()));
+  }
+  const CaseFromFile f =
+      load("mask.toml",
+           "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\n"
+           "viscosity = 0.02\n[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+           "[[body]]\nname = \"block\"\nshape = \"mask\"\nfile = \"block.npy\"\n");
+  for (std::size_t n = 0; n < m.size(); ++n) {
+    ASSERT_EQ(f.c.body_of[n], m[n]) << n;
+    if (m[n]) EXPECT_EQ(f.c.flags[n], TS_LBM_WALL | TS_LBM_BODY);
+  }
+  EXPECT_EQ(f.c.bodies[0].area, 3.0);    // 3 rows face the flow
+  EXPECT_EQ(f.c.bodies[0].length, 3.0);  // its height
+  // the wrong shape is refused with both shapes
+  const auto bad =
+      write_case("mask_bad.toml",
+                 "[domain]\ncells = [40, 21, 1]\n[flow]\nvelocity = 0.05\n"
+                 "viscosity = 0.02\n[[body]]\nshape = \"mask\"\nfile = \"block.npy\"\n");
+  try {
+    case_from_file(bad.string(), io::read_case_file(bad.string(), {true, true}), Lattice::d2q9);
+    ADD_FAILURE() << "a mask of another shape was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "the mask's shape (20, 40) is not the domain's (nz, ny, nx) = (1, 21, 40)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
-  const std::string base = "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n";
+  const std::string base =
+      "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n";
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"[domains]\ncells = [4, 4, 1]\n", ":2: unknown table [domains]"},
       {base + "[flow2]\nx = 1\n", ":7: unknown table [flow2]"},
@@ -153,7 +264,8 @@ TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
       {"[domain]\ncells = [40, 20.5, 1]\n", "20.5 is not a cell count"},
       {"[domain]\ncells = [40, 20, 2]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n",
        "D2Q9 takes nz = 1"},
-      {"[domain]\ncells = [40, 20, 1]\n[flow]\nviscosity = 0.02\n", "[flow] needs the key 'velocity'"},
+      {"[domain]\ncells = [40, 20, 1]\n[flow]\nviscosity = 0.02\n",
+       "[flow] needs the key 'velocity'"},
       {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\n",
        "[flow] needs exactly one of 'viscosity' and 'reynolds'"},
       {"[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nreynolds = 10\n",
@@ -174,16 +286,16 @@ TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
       {base + "[[run]]\ntime = 3\n", ":7: [run] is one table: write [run]"},
       {base + "[[body]]\nshape = \"cone\"\ncentre = [20, 10, 0]\n",
        ":7: [[body]] #1 shape: 'cone' is not a shape"},
-      {base + "[[body]]\nshape = \"cylinder\"\ndiameter = 4\n", "[[body]] #1 needs the key 'centre'"},
+      {base + "[[body]]\nshape = \"cylinder\"\ndiameter = 4\n",
+       "[[body]] #1 needs the key 'centre'"},
       {base + "[[body]]\nshape = \"cylinder\"\ncentre = [38, 10, 0]\ndiameter = 4\n",
        "outside the fluid cells 1..38"},
       {base + "[[body]]\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 1.5\n",
        "1.5 cells: a body needs at least 2 cells across"},
       {base + "[[body]]\nshape = \"sphere\"\ncentre = [20, 10, 0]\ndiameter = 4\n",
        "a sphere needs a 3D lattice"},
-      {base +
-           "[[body]]\nname = \"a\"\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 6\n"
-           "[[body]]\nshape = \"cylinder\"\ncentre = [22, 10, 0]\ndiameter = 6\n",
+      {base + "[[body]]\nname = \"a\"\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 6\n"
+              "[[body]]\nshape = \"cylinder\"\ncentre = [22, 10, 0]\ndiameter = 6\n",
        "[[body]] #2 centre: it overlaps 'a'"},
       {base + "[[probe]]\nat = [50, 10, 0]\n", "[[probe]] #1 at: 50 is outside the domain along x"},
       {base + "[[body]]\nshape = \"box\"\ncentre = [20, 10, 0]\nsize = [4, 4, 0]\n"
