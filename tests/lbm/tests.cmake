@@ -143,3 +143,9 @@ add_test(NAME cli.lbm_config_series_written COMMAND ${CMAKE_COMMAND} -DFILE=${LB
          -DLINES=3 -DMATCH=^step,time..steps.,body,Fx -P ${CMAKE_CURRENT_LIST_DIR}/file_lines.cmake)
 set_tests_properties(cli.lbm_config_example PROPERTIES FIXTURES_SETUP lbm_config)
 set_tests_properties(cli.lbm_config_series_written PROPERTIES FIXTURES_REQUIRED lbm_config)
+# the geometry tutorial's case: an STL body, placed, rotated and voxelized
+add_test(NAME cli.lbm_config_stl_example COMMAND tessera_cli lbm --config
+         ${PROJECT_SOURCE_DIR}/examples/lbm/ellipsoid.toml --device cpu --steps 10 --every 10
+         --out ${LBM_CLI_DIR}/ellipsoid)
+set_tests_properties(cli.lbm_config_stl_example PROPERTIES PASS_REGULAR_EXPRESSION
+                     "grid Reynolds number U dx / nu 3.12.*10 steps")
