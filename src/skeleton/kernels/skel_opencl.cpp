@@ -61,20 +61,15 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
 ::cl::Kernel generated(Device& dev, const ClFunction& f, const std::string& element_type,
                        const std::string& declaration, const std::string& defines,
                        const char* kernel, const std::string& extra_source = {}) {
-  const bool fp64 = defines.find("double") != std::string::npos || element_type == "double";
-  std::string src = fmt::format("#define ts_real {}\n{}{}\n", element_type,
-                                fp64 ? "#define TS_DOUBLE 1\n" : "", declaration);
-  src += expand_includes("skeleton/kernels/skel_prelude.cl");
-  src += fmt::format("\n#line 1 \"{}\"\n", f.origin);
-  const long user_first_line = 1 + static_cast<long>(std::count(src.begin(), src.end(), '\n'));
-  const long user_line_count =
-      1 + static_cast<long>(std::count(f.source.begin(), f.source.end(), '\n'));
-  src += f.source;
-  src += "\n" + extra_source;
-  src += expand_includes("skeleton/kernels/skel_template.cl");
   const std::string options = defines + fmt::format(" -DTS_SKEL_F={} {}", f.name, f.options);
+  // What decides the program, without the templates' text, which does not
+  // change within a process: every launch looks its program up, and
+  // building and comparing the whole 76 kB source each time cost ~85 us of
+  // host time per launch (docs/skeleton.md, "Performance").
+  const std::string key =
+      fmt::format("{}\n{}\n{}\n{}\n", options, element_type, declaration, f.origin) + f.source +
+      '\n' + extra_source;
   auto& ocl = opencl::device_of(dev);
-  const std::string key = options + '\n' + src;
   auto& c = cache();
   std::lock_guard lock(c.mutex);
   // A cl::Program holds its context: drop those of devices that are gone, or
@@ -83,6 +78,17 @@ std::string user_lines(const std::string& log, const std::string& origin, long f
   std::erase_if(c.programs, [](const auto& e) { return e.second.first.expired(); });
   auto it = c.programs.find({&dev, key});
   if (it == c.programs.end()) {
+    const bool fp64 = defines.find("double") != std::string::npos || element_type == "double";
+    std::string src = fmt::format("#define ts_real {}\n{}{}\n", element_type,
+                                  fp64 ? "#define TS_DOUBLE 1\n" : "", declaration);
+    src += expand_includes("skeleton/kernels/skel_prelude.cl");
+    src += fmt::format("\n#line 1 \"{}\"\n", f.origin);
+    const long user_first_line = 1 + static_cast<long>(std::count(src.begin(), src.end(), '\n'));
+    const long user_line_count =
+        1 + static_cast<long>(std::count(f.source.begin(), f.source.end(), '\n'));
+    src += f.source;
+    src += "\n" + extra_source;
+    src += expand_includes("skeleton/kernels/skel_template.cl");
     ::cl::Program program;
     auto bin = c.binaries.find({ocl.native()(), key});
     bool loaded = false;
