@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -28,6 +30,36 @@ bool parse_number(const std::string& tok, double& v) {
   return ec == std::errc() && p == e && std::isfinite(v);
 }
 
+// The WKT of an ESRI .prj file beside a grid (one line, or several joined),
+// or "" when there is none. Refused: a .prj that cannot be read, is empty or
+// holds what is not printable ASCII WKT.
+std::string read_prj(const std::filesystem::path& prj) {
+  std::error_code ec;
+  if (!std::filesystem::exists(prj, ec)) return "";
+  std::ifstream in(prj, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open", prj.string()));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() > (1u << 20))
+    throw Error(
+        fmt::format("{}: {} bytes: not a projection (WKT is a few kB)", prj.string(), text.size()));
+  std::string wkt;
+  for (unsigned char ch : text) {
+    if (ch == '\r' || ch == '\n' || ch == '\t') ch = ' ';
+    if (ch < 0x20 || ch >= 0x7f)
+      throw Error(fmt::format("{}: byte 0x{:02X} at offset {}: WKT is printable ASCII",
+                              prj.string(), ch, wkt.size()));
+    if (ch == ' ' && (wkt.empty() || wkt.back() == ' ')) continue;
+    wkt += char(ch);
+  }
+  while (!wkt.empty() && wkt.back() == ' ') wkt.pop_back();
+  if (wkt.empty()) throw Error(fmt::format("{}: empty projection file", prj.string()));
+  const auto open = wkt.find('[');
+  if (open == std::string::npos || wkt.back() != ']' || open == 0)
+    throw Error(
+        fmt::format("{}: expected WKT (NAME[...]), found '{}'", prj.string(), wkt.substr(0, 40)));
+  return wkt;
+}
+
 }  // namespace
 
 AscGrid read_asc(const std::string& path) {
@@ -39,7 +71,9 @@ AscGrid read_asc(const std::string& path) {
   };
   std::string text;
   long line = 0;
-  bool have[5] = {false, false, false, false, false};  // ncols nrows x y cellsize
+  bool have[5] = {false, false, false, false, false};  // ncols nrows x y cellsize/dx+dy
+  bool have_dx = false, have_dy = false;
+  long cellsize_line = 0, dxy_line = 0;
   bool centre = false;
   // header: "key value" lines until the first line that starts with a number
   std::streampos data_start = in.tellg();
@@ -76,24 +110,38 @@ AscGrid read_asc(const std::string& path) {
       have[3] = true;
     } else if (key == "cellsize") {
       if (!(num > 0)) throw fail(line, fmt::format("cellsize must be positive, got {}", val));
-      g.cellsize = num;
+      g.cellsize = g.dx = g.dy = num;
       have[4] = true;
+      cellsize_line = line;
+    } else if (key == "dx" || key == "dy") {  // GDAL's AAIGrid for non-square cells
+      if (!(num > 0)) throw fail(line, fmt::format("{} must be positive, got {}", key, val));
+      (key == "dx" ? g.dx : g.dy) = num;
+      (key == "dx" ? have_dx : have_dy) = true;
+      dxy_line = line;
     } else if (key == "nodata_value") {
       g.nodata = num;
       g.has_nodata = true;
     } else
       throw fail(line,
                  fmt::format("unknown header keyword '{}' (expected ncols, nrows, "
-                             "xllcorner/xllcenter, yllcorner/yllcenter, cellsize, NODATA_value)",
+                             "xllcorner/xllcenter, yllcorner/yllcenter, cellsize or dx and dy, "
+                             "NODATA_value)",
                              key));
     data_start = in.tellg();
   }
-  const char* names[5] = {"ncols", "nrows", "xllcorner", "yllcorner", "cellsize"};
+  if (have[4] && (have_dx || have_dy))
+    throw fail(dxy_line,
+               fmt::format("cellsize (line {}) and dx/dy: give one or the other", cellsize_line));
+  if (have_dx != have_dy)
+    throw fail(dxy_line, fmt::format("{} without {}: non-square cells need both",
+                                     have_dx ? "dx" : "dy", have_dx ? "dy" : "dx"));
+  have[4] = have[4] || (have_dx && have_dy);
+  const char* names[5] = {"ncols", "nrows", "xllcorner", "yllcorner", "cellsize (or dx and dy)"};
   for (int k = 0; k < 5; ++k)
     if (!have[k]) throw fail(line + 1, fmt::format("header lacks {}", names[k]));
   if (centre) {  // centre of the lower-left cell -> its corner
-    g.xll -= 0.5 * g.cellsize;
-    g.yll -= 0.5 * g.cellsize;
+    g.xll -= 0.5 * g.dx;
+    g.yll -= 0.5 * g.dy;
   }
   in.clear();
   in.seekg(data_start);
@@ -132,6 +180,7 @@ AscGrid read_asc(const std::string& path) {
       throw fail(line,
                  fmt::format("unexpected data after the {} rows the header announced", g.nrows));
   }
+  g.crs_wkt = read_prj(std::filesystem::path(path).replace_extension(".prj"));
   return g;
 }
 
@@ -152,9 +201,11 @@ void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error) {
   if (any_nodata && nodata_error) throw UsageError("bathymetry has NODATA cells");
   if (!std::isfinite(high)) throw UsageError("bathymetry holds only NODATA cells");
   const double wall = high + 1000.0;  // NODATA: ground no water reaches
-  c.dx = c.dy = g.cellsize;
+  c.dx = g.dx;
+  c.dy = g.dy;
   c.x0 = g.xll;
   c.y0 = g.yll;
+  c.crs_wkt = g.crs_wkt;
   for (long r = 0; r < g.nrows; ++r)
     for (long col = 0; col < g.ncols; ++col) {
       const double v = g.at(r, col);

@@ -39,13 +39,17 @@ struct Thacker2D {
 struct AscGrid {
   long ncols = 0, nrows = 0;
   double xll = 0, yll = 0, cellsize = 0;
+  double dx = 0, dy = 0;  ///< cell sizes: cellsize both, or GDAL's `dx`/`dy` (non-square cells)
+  std::string crs_wkt;  ///< the coordinate reference system of a `.prj` beside the file ("": none)
   bool has_nodata = false;
   double nodata = -9999;
   std::vector<double> values;
   double at(long row, long col) const { return values[row * ncols + col]; }
 };
 /// Strict reader: errors name the file and line and what was expected;
-/// NODATA cells are kept as NODATA (callers decide).
+/// NODATA cells are kept as NODATA (callers decide). Cells are `cellsize`
+/// square or `dx` by `dy` (GDAL writes those for non-square cells); a `.prj`
+/// beside the file (the same name with .prj) gives the CRS as WKT.
 AscGrid read_asc(const std::string& path);
 /// Bathymetry for a case from a grid: x = columns, y = rows (bottom row
 /// first), NODATA cells become high ground (above every other value) unless

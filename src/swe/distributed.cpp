@@ -30,6 +30,7 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   s.dy = c.dy;
   s.x0 = c.x0 + double(i0) * c.dx;
   s.y0 = c.y0;
+  s.crs_wkt = c.crs_wkt;
   const auto first = static_cast<std::ptrdiff_t>(i0 * c.ny),
              last = static_cast<std::ptrdiff_t>((i0 + n) * c.ny);
   s.z.assign(c.z.begin() + first, c.z.begin() + last);

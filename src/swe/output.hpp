@@ -19,6 +19,7 @@ struct Snapshot {
   double time = 0;
   long step = 0;
   std::vector<double> h, hu, hv, z;  ///< z may be empty (flat bottom, thesis)
+  std::string crs_wkt;               ///< written as CF grid_mapping (NetCDF) when given
   double u(std::size_t k) const { return h[k] > 0 ? hu[k] / h[k] : 0.0; }
   double v(std::size_t k) const { return h[k] > 0 ? hv[k] / h[k] : 0.0; }
   double eta(std::size_t k) const { return h[k] + (z.empty() ? 0.0 : z[k]); }

@@ -106,6 +106,16 @@ struct NetcdfWriter::Impl {
     var_z = var("z", 2, yx, "m", "bed elevation", nullptr);
     var_hmax = var("hmax", 2, yx, "m", "maximum water depth over the written times", nullptr);
     var_tmax = var("time_of_hmax", 2, yx, "s", "time of the maximum water depth", nullptr);
+    if (!s.crs_wkt.empty()) {  // CF grid_mapping: GDAL and QGIS read crs_wkt / spatial_ref
+      int crs;
+      check(nc_def_var(id, "crs", NC_INT, 0, nullptr, &crs), "crs");
+      for (const char* att : {"crs_wkt", "spatial_ref"})
+        check(nc_put_att_text(id, crs, att, s.crs_wkt.size(), s.crs_wkt.c_str()), att);
+      const char* mapping = "crs";
+      for (int v : {var_h, var_u, var_v, var_eta, var_z, var_hmax, var_tmax})
+        check(nc_put_att_text(id, v, "grid_mapping", std::strlen(mapping), mapping),
+              "grid_mapping");
+    }
     const char* conv = "CF-1.8";
     check(nc_put_att_text(id, NC_GLOBAL, "Conventions", std::strlen(conv), conv), "Conventions");
     const char* src = "tessera swe";

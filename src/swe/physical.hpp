@@ -32,7 +32,8 @@ struct PhysCase {
   std::string name;
   long nx = 0, ny = 0;
   double dx = 1, dy = 1, x0 = 0, y0 = 0;  ///< cell sizes, lower-left corner
-  std::vector<double> z, h, hu, hv;       ///< interior, i*ny + j
+  std::string crs_wkt;               ///< the terrain's coordinate reference system (WKT; "": none)
+  std::vector<double> z, h, hu, hv;  ///< interior, i*ny + j
   Bc bc[4] = {Bc::wall, Bc::wall, Bc::wall, Bc::wall};
   double bc_value[4] = {0, 0, 0, 0};
   double manning = 0, g = 9.81;

@@ -76,13 +76,15 @@ PhysCase physical_case(const RunOptions& o) {
       if (l.ncols != g.ncols || l.nrows != g.nrows)
         throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", o.level_file,
                                      l.ncols, l.nrows, g.ncols, g.nrows));
-      if (std::fabs(l.cellsize - g.cellsize) > 1e-9 * g.cellsize ||
-          std::fabs(l.xll - g.xll) > 1e-6 * g.cellsize ||
-          std::fabs(l.yll - g.yll) > 1e-6 * g.cellsize)
+      if (std::fabs(l.dx - g.dx) > 1e-9 * g.dx || std::fabs(l.dy - g.dy) > 1e-9 * g.dy ||
+          std::fabs(l.xll - g.xll) > 1e-6 * g.dx || std::fabs(l.yll - g.yll) > 1e-6 * g.dy)
         throw UsageError(fmt::format(
-            "{} (cell size {}, corner {}, {}) does not lie on the bathymetry's grid (cell size "
+            "{} (cells {} x {}, corner {}, {}) does not lie on the bathymetry's grid (cells {} x "
             "{}, corner {}, {})",
-            o.level_file, l.cellsize, l.xll, l.yll, g.cellsize, g.xll, g.yll));
+            o.level_file, l.dx, l.dy, l.xll, l.yll, g.dx, g.dy, g.xll, g.yll));
+      if (!l.crs_wkt.empty() && !g.crs_wkt.empty() && l.crs_wkt != g.crs_wkt)
+        throw UsageError(fmt::format("{}: its .prj names another coordinate system than {}'s",
+                                     o.level_file, o.bathymetry));
       for (long r = 0; r < l.nrows; ++r)
         for (long col = 0; col < l.ncols; ++col) {
           const long k = col * c.ny + (l.nrows - 1 - r);
@@ -177,7 +179,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   RunProgress progress;
   auto snapshot = [&](const Health& h) {
     const HostFields f = s.state();
-    Snapshot sn{c.nx, c.ny, c.dx, c.dy, c.x0, c.y0, h.time, h.steps, f.h, f.hu, f.hv, c.z};
+    Snapshot sn{c.nx,    c.ny, c.dx, c.dy, c.x0, c.y0,     h.time,
+                h.steps, f.h,  f.hu, f.hv, c.z,  c.crs_wkt};
     return sn;
   };
   if (!detail::resume<PhysSolverState<T>>(o, restart, s, out, progress)) {

@@ -145,6 +145,43 @@ TEST(SweIo, PngHasTheMapAndTheColourBar) {
 }
 
 #if TS_TEST_NETCDF
+TEST(SweIo, NetcdfCarriesTheCrsAsCfGridMapping) {
+  const auto path = scratch("crs.nc");
+  Snapshot s = random_snapshot(4, 3);
+  s.crs_wkt = "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\"]]";
+  {
+    NetcdfWriter w(path.string());
+    w.append(s);
+    w.close();
+  }
+  int id, crs, h;
+  ASSERT_EQ(nc_open(path.string().c_str(), NC_NOWRITE, &id), NC_NOERR);
+  ASSERT_EQ(nc_inq_varid(id, "crs", &crs), NC_NOERR);
+  for (const char* att : {"crs_wkt", "spatial_ref"}) {
+    std::size_t len = 0;
+    ASSERT_EQ(nc_inq_attlen(id, crs, att, &len), NC_NOERR) << att;
+    std::string text(len, '\0');
+    ASSERT_EQ(nc_get_att_text(id, crs, att, text.data()), NC_NOERR);
+    EXPECT_EQ(text, s.crs_wkt) << att;
+  }
+  ASSERT_EQ(nc_inq_varid(id, "h", &h), NC_NOERR);
+  char mapping[8] = {};
+  ASSERT_EQ(nc_get_att_text(id, h, "grid_mapping", mapping), NC_NOERR);
+  EXPECT_STREQ(mapping, "crs");
+  nc_close(id);
+  // without a CRS: no crs variable
+  const auto plain = scratch("plain.nc");
+  s.crs_wkt.clear();
+  {
+    NetcdfWriter w(plain.string());
+    w.append(s);
+    w.close();
+  }
+  ASSERT_EQ(nc_open(plain.string().c_str(), NC_NOWRITE, &id), NC_NOERR);
+  EXPECT_NE(nc_inq_varid(id, "crs", &crs), NC_NOERR);
+  nc_close(id);
+}
+
 TEST(SweIo, NetcdfIsCfAndReadsBack) {
   ASSERT_TRUE(NetcdfWriter::available());
   const auto path = scratch("a.nc");
@@ -250,6 +287,43 @@ TEST(SweIo, AscReaderReadsAGoodGridTopRowFirst) {
   EXPECT_THROW(apply_bathymetry(wrong, g, false), UsageError);
 }
 
+TEST(SweIo, AscReaderTakesGdalsNonSquareCellsAndTheCrsOfAPrj) {
+  // GDAL's AAIGrid writes dx and dy for non-square cells; xllcenter moves by half a cell of each
+  const auto p = write_text("wide.asc",
+                            "ncols 2\nnrows 2\nxllcenter 101\nyllcenter 200.25\ndx 2\ndy 0.5\n"
+                            "1 2\n3 4\n");
+  const std::string wkt =
+      "PROJCS[\"ETRS89 / UTM zone 32N\",\r\n  GEOGCS[\"ETRS89\"],\n  UNIT[\"metre\",1]]\n";
+  write_text("wide.prj", wkt);
+  const AscGrid g = read_asc(p.string());
+  EXPECT_EQ(g.dx, 2.0);
+  EXPECT_EQ(g.dy, 0.5);
+  EXPECT_EQ(g.xll, 100.0);
+  EXPECT_EQ(g.yll, 200.0);
+  EXPECT_EQ(g.crs_wkt, "PROJCS[\"ETRS89 / UTM zone 32N\", GEOGCS[\"ETRS89\"], UNIT[\"metre\",1]]");
+  PhysCase c = make_case("radial-dam", 2, 2);
+  apply_bathymetry(c, g, false);
+  EXPECT_EQ(c.dx, 2.0);
+  EXPECT_EQ(c.dy, 0.5);
+  EXPECT_EQ(c.crs_wkt, g.crs_wkt);
+  // a grid without a .prj has no CRS
+  const auto q =
+      write_text("plain.asc", "ncols 1\nnrows 1\nxllcorner 0\nyllcorner 0\ncellsize 1\n7\n");
+  EXPECT_EQ(read_asc(q.string()).crs_wkt, "");
+  // a .prj that is not WKT, or not text, is refused naming it
+  for (const std::string bad :
+       {std::string("\n \n"), std::string("just words"), std::string("GEOGCS[\"x\"]\x01")}) {
+    write_text("plain.prj", bad);
+    try {
+      read_asc(q.string());
+      ADD_FAILURE() << "accepted .prj: " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("plain.prj"), std::string::npos) << e.what();
+    }
+  }
+  fs::remove(scratch("plain.prj"));
+}
+
 void expect_error(const std::string& text, const std::string& where_what) {
   const auto p = write_text("bad.asc", text);
   try {
@@ -270,9 +344,12 @@ TEST(SweIo, AscReaderRejectsMalformedFilesWithFileAndLine) {
   expect_error("ncols 2\nnrows 2\ncellsize 1\n1 2\n3 4\n", "4: header lacks xllcorner");
   expect_error("ncols -2\n", "1: ncols must be a positive integer");
   expect_error("ncols 2\nbogus 1\n", "2: unknown header keyword");
+  const std::string corner = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\n";
+  expect_error(corner + "cellsize 1\ndx 2\ndy 1\n1 2\n3 4\n",
+               "7: cellsize (line 5) and dx/dy: give one or the other");
+  expect_error(corner + "dx 2\n1 2\n3 4\n", "5: dx without dy: non-square cells need both");
+  expect_error(corner + "dx 2\ndy -1\n1 2\n3 4\n", "6: dy must be positive");
 }
 
-// Case files: every value form of the flat TOML subset, turned into the text
-// the command line would carry. Expected values are the TOML spec's meanings.
 }  // namespace
 }  // namespace tessera::swe
