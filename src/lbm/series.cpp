@@ -1,5 +1,6 @@
 #include "lbm/series.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -29,6 +30,24 @@ double dot(const std::array<double, 3>& a, const std::array<double, 3>& b) {
 }
 
 }  // namespace
+
+double strouhal(const std::vector<long>& step, const std::vector<double>& value, double length,
+                double speed) {
+  const std::size_t n = std::min(step.size(), value.size()), first = n / 2;
+  if (n - first < 4 || !(length > 0) || !(speed > 0)) return std::nan("");
+  double mean = 0;
+  for (std::size_t k = first; k < n; ++k) mean += value[k];
+  mean /= double(n - first);
+  std::vector<double> up;  // steps where the signal crosses its mean upwards (interpolated)
+  for (std::size_t k = first + 1; k < n; ++k) {
+    const double a = value[k - 1] - mean, b = value[k] - mean;
+    if (a < 0 && b >= 0)
+      up.push_back(double(step[k - 1]) + double(step[k] - step[k - 1]) * (-a) / (b - a));
+  }
+  if (up.size() < 3) return std::nan("");
+  const double period = (up.back() - up.front()) / double(up.size() - 1);
+  return length / (period * speed);
+}
 
 Series::Series(const Case& c, std::filesystem::path out, double seconds_per_step, long start)
     : c_(c),
@@ -95,24 +114,33 @@ nlohmann::json Series::to_json() const {
   nlohmann::json j;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     const auto& s = bodies_[b];
-    j["bodies"].push_back({{"name", c_.bodies[b].name},
-                           {"reference_area_cells", c_.bodies[b].area},
-                           {"reference_length_cells", c_.bodies[b].length},
-                           {"drag_direction", c_.drag_dir},
-                           {"lift_direction", c_.lift_dir},
-                           {"step", s.step},
-                           {"force", s.force},
-                           {"cd", s.cd},
-                           {"cl", s.cl}});
+    const double st = strouhal(s.step, s.cl, c_.bodies[b].length, c_.speed);
+    j["bodies"].push_back(
+        {{"name", c_.bodies[b].name},
+         {"strouhal_from_lift", std::isfinite(st) ? nlohmann::json(st) : nlohmann::json()},
+         {"reference_area_cells", c_.bodies[b].area},
+         {"reference_length_cells", c_.bodies[b].length},
+         {"drag_direction", c_.drag_dir},
+         {"lift_direction", c_.lift_dir},
+         {"step", s.step},
+         {"force", s.force},
+         {"cd", s.cd},
+         {"cl", s.cl}});
   }
   for (std::size_t p = 0; p < probes_.size(); ++p) {
     const auto& s = probes_[p];
     nlohmann::json v = nlohmann::json::array();
-    for (const auto& x : s.value) v.push_back(x);
-    j["probes"].push_back({{"name", c_.probes[p].name},
-                           {"at", c_.probes[p].at},
-                           {"step", s.step},
-                           {"ux_uy_uz_rho", v}});
+    std::vector<double> uy;
+    for (const auto& x : s.value) v.push_back(x), uy.push_back(x[1]);
+    // the Strouhal number of the transverse velocity, against the first body's length
+    const double st =
+        c_.bodies.empty() ? std::nan("") : strouhal(s.step, uy, c_.bodies[0].length, c_.speed);
+    j["probes"].push_back(
+        {{"name", c_.probes[p].name},
+         {"at", c_.probes[p].at},
+         {"strouhal_from_uy", std::isfinite(st) ? nlohmann::json(st) : nlohmann::json()},
+         {"step", s.step},
+         {"ux_uy_uz_rho", v}});
   }
   return j;
 }

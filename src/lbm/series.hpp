@@ -15,6 +15,13 @@
 
 namespace tessera::lbm {
 
+/// The Strouhal number f L / U of an oscillating signal sampled at `step`s:
+/// f from the mean spacing of its upward crossings of its mean over the
+/// second half of the samples (the first half is the start-up); L, U in
+/// lattice units. NaN with fewer than three crossings there.
+double strouhal(const std::vector<long>& step, const std::vector<double>& value, double length,
+                double speed);
+
 class Series {
  public:
   /// `seconds_per_step` labels the time column (1: lattice units). A run

@@ -15,6 +15,7 @@
 #include "io/case_file.hpp"
 #include "lbm/case_file.hpp"
 #include "lbm/kernels/lbm_flags.h"
+#include "lbm/series.hpp"
 #include "lbm/solver.hpp"
 #include "voxel_meshes.hpp"
 
@@ -251,6 +252,24 @@ TEST(LbmCaseFile, MaskBodyFromNpy) {
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(LbmSeries, StrouhalFromASampledOscillation) {
+  // Cl = 0.3 + sin(2 pi t / 400) + a start-up drift in the first half, sampled
+  // every 10 steps: f = 1/400 per step, St = f L / U
+  std::vector<long> step;
+  std::vector<double> cl;
+  for (long t = 10; t <= 8000; t += 10) {
+    step.push_back(t);
+    cl.push_back(0.3 + std::sin(2 * 3.14159265358979 * double(t) / 400.0) +
+                 (t < 4000 ? 1e-3 * double(4000 - t) : 0));
+  }
+  EXPECT_NEAR(strouhal(step, cl, 20, 0.1), 20.0 / (400.0 * 0.1), 1e-3);
+  // too few periods in the second half: none
+  std::vector<long> s2(step.begin(), step.begin() + 60);
+  std::vector<double> c2(cl.begin(), cl.begin() + 60);
+  EXPECT_TRUE(std::isnan(strouhal(s2, c2, 20, 0.1)));
+  EXPECT_TRUE(std::isnan(strouhal(step, std::vector<double>(step.size(), 1.0), 20, 0.1)));
 }
 
 TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
