@@ -84,6 +84,10 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--every", r.every, "Output every k steps")->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--every-time", r.every_time, "Output every this much simulated time [s]")
       ->check(positive());
+  cmd->add_option("--png-range", r.png_range,
+                  "The PNG colour scale LO HI (m), the same for every frame (default: the "
+                  "initial state's range)")
+      ->expected(2);
   cmd->add_option("--png-field", r.png_field, "depth or eta")
       ->check(CLI::IsMember({"depth", "eta"}));
   cmd->add_flag("--mass", r.mass, "Thesis model: print the mass every step");
@@ -109,6 +113,9 @@ Command add_swe_command(CLI::App& app) {
               o.formats = {o.model == "thesis" ? "vtk" : "vti"};
             if (o.every > 0 && o.every_time > 0)
               throw UsageError("give --every or --every-time, not both");
+            if (o.png_range.size() == 2 && !(o.png_range[0] < o.png_range[1]))
+              throw UsageError(fmt::format("--png-range {} {}: LO must be below HI", o.png_range[0],
+                                           o.png_range[1]));
             nlohmann::json j;
             const int rc = swe::run_swe(o, j);
             if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");

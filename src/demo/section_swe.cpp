@@ -74,7 +74,7 @@ SectionResult run_swe(const Context& c) {
     const swe::Snapshot snap{pc.nx, pc.ny,   pc.dx, pc.dy, pc.x0, pc.y0,
                              t,     h.steps, f.h,   f.hu,  f.hv,  pc.z};
     const std::string file = fmt::format("swe_t{:02d}.png", int(t));
-    swe::write_png((c.out / file).string(), snap, "depth");
+    swe::write_png((c.out / file).string(), snap, "depth", swe::png_scale_of(snap, "depth"));
     r.figures.push_back(
         {file,
          fmt::format("Water depth at t = {:g} s ({}x{} cells, 500 m x 500 m, dam at x = 100 m; "

@@ -22,8 +22,29 @@ const unsigned char* glyph(char c) {
                              e[5] = {7, 4, 7, 4, 7}, plus[5] = {0, 2, 7, 2, 0},
                              x[5] = {0, 5, 2, 5, 0}, pct[5] = {5, 1, 2, 4, 5},
                              blank[5] = {0, 0, 0, 0, 0};
+  // capitals for labels (axes, units, times); lower case draws them too,
+  // except 'e' and 'x', which numbers and sizes use in their own shapes
+  static const unsigned char letters[26][5] = {
+      {2, 5, 7, 5, 5}, {6, 5, 6, 5, 6}, {3, 4, 4, 4, 3}, {6, 5, 5, 5, 6}, {7, 4, 6, 4, 7},
+      {7, 4, 6, 4, 4}, {3, 4, 5, 5, 3}, {5, 5, 7, 5, 5}, {7, 2, 2, 2, 7}, {1, 1, 1, 5, 2},
+      {5, 5, 6, 5, 5}, {4, 4, 4, 4, 7}, {5, 7, 7, 5, 5}, {6, 5, 5, 5, 5}, {2, 5, 5, 5, 2},
+      {6, 5, 6, 4, 4}, {2, 5, 5, 6, 3}, {6, 5, 6, 5, 5}, {3, 4, 2, 1, 6}, {7, 2, 2, 2, 2},
+      {5, 5, 5, 5, 7}, {5, 5, 5, 5, 2}, {5, 5, 7, 7, 5}, {5, 5, 2, 5, 5}, {5, 5, 2, 2, 2},
+      {7, 1, 2, 4, 7}};
+  static const unsigned char equal[5] = {0, 7, 0, 7, 0}, less[5] = {1, 2, 4, 2, 1},
+                             greater[5] = {4, 2, 1, 2, 4}, colon[5] = {0, 2, 0, 2, 0};
   if (c >= '0' && c <= '9') return digits[c - '0'];
+  if (c >= 'A' && c <= 'Z') return letters[c - 'A'];
+  if (c >= 'a' && c <= 'z' && c != 'e' && c != 'x') return letters[c - 'a'];
   switch (c) {
+    case '=':
+      return equal;
+    case '<':
+      return less;
+    case '>':
+      return greater;
+    case ':':
+      return colon;
     case '.':
       return dot;
     case '-':

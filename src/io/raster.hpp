@@ -32,7 +32,8 @@ class Image {
   void fill_rect(int x0, int y0, int x1, int y1, Rgb c);
   /// A line `thickness` pixels wide (Bresenham, square pen).
   void line(int x0, int y0, int x1, int y1, Rgb c, int thickness = 1);
-  /// Digits, '.', '-', '+', 'e', 'x', '%' and space (anything else is blank),
+  /// Digits, letters (lower case as capitals but 'e' and 'x'), '.', '-', '+',
+  /// '%', '=', '<', '>', ':' and space (anything else is blank),
   /// each glyph 3x5 pixels times `scale`, its top left corner at (x, y), the
   /// next glyph 4 x `scale` pixels to the right.
   void text(int x, int y, const std::string& s, int scale, Rgb c = {0, 0, 0});

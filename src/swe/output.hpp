@@ -33,7 +33,19 @@ void write_vti(const std::string& path, const Snapshot& s);
 /// A ParaView collection of (time, file) entries.
 void write_pvd(const std::string& path, const std::vector<std::pair<double, std::string>>& entries);
 /// Quick-look of "depth" or "eta" with a colour bar and min/max labels.
-void write_png(const std::string& path, const Snapshot& s, const std::string& field);
+/// The colour scale of a run's PNG quick-looks, one for all its frames.
+struct PngScale {
+  double lo = 0, hi = 1;
+};
+/// The scale of `field` (depth, eta) from a state, the run's start: depth
+/// from 0 to its largest value (1 m where everything is dry); eta over the
+/// wet cells only (dry ground and NODATA walls, high above, would wash the
+/// water's colours out).
+PngScale png_scale_of(const Snapshot& s, const std::string& field);
+/// The field on `scale` (values beyond it take the end colours; the bar's
+/// labels say so), dry cells grey in eta images, the time and the extent.
+void write_png(const std::string& path, const Snapshot& s, const std::string& field,
+               const PngScale& scale);
 
 /// CF-1.8 NetCDF time series: dims (t, y, x); h, u, v, eta with units; z;
 /// max depth and time of max (over the written instants) added at close.

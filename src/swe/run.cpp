@@ -176,6 +176,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   }
   Solver s(dev, c, po);
   Outputs out(o);
+  out.set_initial(
+      Snapshot{c.nx, c.ny, c.dx, c.dy, c.x0, c.y0, 0, 0, c.h, c.hu, c.hv, c.z, c.crs_wkt});
   RunProgress progress;
   auto snapshot = [&](const Health& h) {
     const HostFields f = s.state();

@@ -30,9 +30,10 @@ struct RunOptions {
   long every = 0;                    // output every k steps
   double every_time = 0;             // or every this much simulated time
   std::string png_field = "depth";
-  bool mass = false;  // thesis: print the mass every step
-  int gpus = 1;       // physical: devices of this process (x-slabs, swe/distributed.hpp)
-  bool mpi = false;   // physical: also over the MPI ranks this was started on
+  std::vector<double> png_range;  // the PNG colour scale [lo, hi]; empty: the initial state's
+  bool mass = false;              // thesis: print the mass every step
+  int gpus = 1;      // physical: devices of this process (x-slabs, swe/distributed.hpp)
+  bool mpi = false;  // physical: also over the MPI ranks this was started on
   std::string
       checkpoint;  // write a checkpoint here at the end (and every N steps, when interrupted)
   long checkpoint_every =

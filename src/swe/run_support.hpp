@@ -52,13 +52,25 @@ class Outputs {
         series_.emplace_back(s.time, stem + ".vti");
         write_pvd(path("swe.pvd"), series_);
       }
-      if (f == "png") last_ = path(stem + ".png"), write_png(last_, s, o_.png_field);
+      if (f == "png") {
+        if (!scale_) scale_ = png_scale_of(s, o_.png_field);  // no initial state given
+        last_ = path(stem + ".png"), write_png(last_, s, o_.png_field, *scale_);
+      }
       if (f == "netcdf") nc_->append(s), last_ = path("swe.nc") + " (after close)";
     }
     ++count_;
   }
   void finish() {
     if (nc_) nc_->close();
+  }
+  /// The PNG colour scale of every frame: --png-range, or the run's initial
+  /// state (a restarted run sets up the same case, so its frames match the
+  /// straight run's).
+  void set_initial(const Snapshot& s0) {
+    if (o_.png_range.size() == 2)
+      scale_ = PngScale{o_.png_range[0], o_.png_range[1]};
+    else
+      scale_ = png_scale_of(s0, o_.png_field);
   }
   const std::string& last() const { return last_; }
   int count() const { return count_; }
@@ -78,6 +90,7 @@ class Outputs {
     return (std::filesystem::path(o_.out) / name).string();
   }
   const RunOptions& o_;
+  std::optional<PngScale> scale_;
   std::unique_ptr<NetcdfWriter> nc_;
   std::vector<std::pair<double, std::string>> series_;
   int count_ = 0;
@@ -111,6 +124,7 @@ class Checkpoints {
 
  private:
   const RunOptions& o_;
+  std::optional<PngScale> scale_;
   bool writer_;
   long mark_;
 };

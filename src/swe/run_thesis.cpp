@@ -93,6 +93,17 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   ThesisSolver<T> s(dev, init, thesis_coefficient<T>(dt, dx), thesis_variant(o.variant),
                     parse_work_group(o.work_group, *dev));
   Outputs out(o);
+  {  // the PNG colour scale from the initial state (a restart sets up the same)
+    Snapshot s0;
+    s0.nx = c.nx;
+    s0.ny = c.ny;
+    s0.dx = s0.dy = dx;
+    for (long i = 1; i <= c.nx; ++i)
+      for (long jj = 1; jj <= c.ny; ++jj) s0.h.push_back(double(init.z[init.grid.at(i, jj)]));
+    s0.hu.assign(s0.h.size(), 0.0);
+    s0.hv.assign(s0.h.size(), 0.0);
+    out.set_initial(s0);
+  }
   RunProgress progress;
   if (!resume<ThesisSolverState<T>>(o, restart, s, out, progress))
     progress.mass_start = thesis_mass(init, dx);

@@ -2,6 +2,7 @@
 // .asc reader on good and bad files, the case-file (flat TOML) reader.
 #include <png.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "io/raster.hpp"
 #include "swe/cases.hpp"
 #include "swe/output.hpp"
 #include "test_support.hpp"
@@ -126,22 +128,65 @@ TEST(SweIo, VtiAppendedArraysReadBackBitwise) {
   EXPECT_NE(x.find("timestep=\"1.5\" part=\"0\" file=\"a_1.vti\""), std::string::npos);
 }
 
+// The pixels of a PNG file as RGB rows.
+std::vector<unsigned char> read_rgb(const fs::path& path, png_image& im) {
+  im = png_image{};
+  im.version = PNG_IMAGE_VERSION;
+  EXPECT_TRUE(png_image_begin_read_from_file(&im, path.string().c_str()));
+  im.format = PNG_FORMAT_RGB;
+  std::vector<unsigned char> px(PNG_IMAGE_SIZE(im));
+  EXPECT_TRUE(png_image_finish_read(&im, nullptr, px.data(), 0, nullptr));
+  return px;
+}
+
 TEST(SweIo, PngHasTheMapAndTheColourBar) {
   const Snapshot s = random_snapshot(40, 20);
   const auto path = scratch("a.png");
-  write_png(path.string(), s, "depth");
-  png_image im{};
-  im.version = PNG_IMAGE_VERSION;
-  ASSERT_TRUE(png_image_begin_read_from_file(&im, path.string().c_str()));
-  im.format = PNG_FORMAT_RGB;
-  std::vector<unsigned char> px(PNG_IMAGE_SIZE(im));
-  ASSERT_TRUE(png_image_finish_read(&im, nullptr, px.data(), 0, nullptr));
-  EXPECT_EQ(im.width, 256u + 8 + 16 + 8 + 80);
-  EXPECT_EQ(im.height, 128u);
+  write_png(path.string(), s, "depth", png_scale_of(s, "depth"));
+  png_image im;
+  const auto px = read_rgb(path, im);
+  EXPECT_EQ(im.width, 256u + 8 + 16 + 8 + 88);
+  EXPECT_EQ(im.height, 128u + 24);  // the map, then a line of time and extent
   const std::size_t bar_top = (0 * im.width + 256 + 8 + 4) * 3,
-                    bar_bottom = ((im.height - 1) * im.width + 256 + 8 + 4) * 3;
+                    bar_bottom = ((128 - 1) * im.width + 256 + 8 + 4) * 3;
   EXPECT_EQ(px[bar_top], 253);    // maximum colour at the top of the bar
   EXPECT_EQ(px[bar_bottom], 68);  // minimum at the bottom
+}
+
+TEST(SweIo, PngFramesShareOneScaleAndEtaGreysDryCells) {
+  // two frames of a 2 x 1 grid on the scale [0, 2]: depth 1 has the same
+  // colour in both; 5 (beyond the scale) takes the top colour
+  Snapshot a;
+  a.nx = 2;
+  a.ny = 1;
+  a.h = {1.0, 0.5};
+  a.hu = a.hv = {0.0, 0.0};
+  a.z = {0.0, 0.0};
+  Snapshot b = a;
+  b.h = {1.0, 5.0};
+  const PngScale scale{0, 2};
+  write_png(scratch("f0.png").string(), a, "depth", scale);
+  write_png(scratch("f1.png").string(), b, "depth", scale);
+  png_image ia, ib;
+  const auto pa = read_rgb(scratch("f0.png"), ia), pb = read_rgb(scratch("f1.png"), ib);
+  auto pixel = [](const std::vector<unsigned char>& p, const png_image& im, int x, int y) {
+    const std::size_t k = (std::size_t(y) * im.width + std::size_t(x)) * 3;
+    return std::array<int, 3>{p[k], p[k + 1], p[k + 2]};
+  };
+  EXPECT_EQ(pixel(pa, ia, 0, 0), pixel(pb, ib, 0, 0));  // depth 1 in both frames
+  const io::Rgb mid = io::viridis(0.5), top = io::viridis(1.0);
+  EXPECT_EQ(pixel(pa, ia, 0, 0), (std::array<int, 3>{mid.r, mid.g, mid.b}));
+  EXPECT_EQ(pixel(pb, ib, 255, 0), (std::array<int, 3>{top.r, top.g, top.b}));
+  // eta: a dry cell is grey and outside the scale of png_scale_of
+  Snapshot dry = a;
+  dry.h = {0.0, 0.5};
+  dry.z = {1000.0, 0.0};  // a NODATA wall: high ground
+  const PngScale eta = png_scale_of(dry, "eta");
+  EXPECT_EQ(eta.lo, 0.5);  // the wet cell alone (the wall would make it 0.5 .. 1000)
+  write_png(scratch("eta.png").string(), dry, "eta", eta);
+  png_image ie;
+  const auto pe = read_rgb(scratch("eta.png"), ie);
+  EXPECT_EQ(pixel(pe, ie, 0, 0), (std::array<int, 3>{200, 200, 200}));
 }
 
 #if TS_TEST_NETCDF
