@@ -41,6 +41,11 @@ endforeach()
 opt_case(options.bench_swe_variants_unknown_exit2 2 "--param.variants:.unknown.thesis.variant.'v9-bogus'"
          "bench|swe|--device|cpu|--quick|--param|variants=v5-pingpong,v9-bogus")
 # a lattice the case does not run on is refused, not replaced by its own
+# --png-range: two finite values, LO below HI
+opt_case(options.swe_png_range_reversed_exit2 2 "--png-range.2.1:.LO.must.be.below.HI"
+  "${OPT_SWE}|--png-range|2|1")
+opt_case(options.swe_png_range_nan_exit2 2 "--png-range" "${OPT_SWE}|--png-range|nan|1")
+opt_case(options.swe_png_range_one_value_exit2 2 "--png-range" "${OPT_SWE}|--png-range|1")
 # --trt-magic sets TRT's odd rate: with BGK it would be ignored, so it is refused
 opt_case(options.lbm_trt_magic_with_bgk_exit2 2 "--trt-magic.0.1:.it.sets.TRT"
   "${OPT_LBM}|--trt-magic|0.1")
