@@ -62,6 +62,32 @@ def _rows(case):
     return rows
 
 
+def _masks_to_files(case, folder):
+    """A body {"shape": "mask", "array": A}: A (shape (nz, ny, nx), or (ny, nx)
+    in 2D; nonzero = solid) goes through the same .npy reader as a file."""
+    import os
+    bodies = case.get("body")
+    if not isinstance(bodies, (list, tuple)):
+        return case
+    out = dict(case)
+    out["body"] = []
+    for i, b in enumerate(bodies):
+        if isinstance(b, dict) and "array" in b:
+            if "file" in b:
+                raise ValueError(f"lbm.simulate: body[{i}]: give 'array' or 'file', not both")
+            a = b["array"]
+            if not isinstance(a, np.ndarray):
+                raise TypeError(f"lbm.simulate: body[{i}].array must be a NumPy array, got {type(a).__name__}")
+            if a.dtype.kind not in "biuf":
+                raise TypeError(f"lbm.simulate: body[{i}].array: a bool, integer or float array, got {a.dtype}")
+            path = os.path.join(folder, f"body{i}.npy")
+            np.save(path, np.ascontiguousarray(a.astype(np.uint8) if a.dtype.kind == "b" else a))
+            b = {k: v for k, v in b.items() if k != "array"}
+            b["file"] = path
+        out["body"].append(b)
+    return out
+
+
 def simulate(case, device=None, *, lattice="D3Q19", collision="bgk", precision="fp32", trt_magic=None,
              steps=None, every=None):
     """Runs a case described as a dict of the case-file tables of
@@ -70,6 +96,9 @@ def simulate(case, device=None, *, lattice="D3Q19", collision="bgk", precision="
     dicts); keys with ``_`` or ``-``. The same checks as the command: an
     unknown table or key, a missing one, an unstable setting raise
     ``ValueError``; a value of the wrong type ``TypeError``.
+
+    A body may be a NumPy array: ``{"shape": "mask", "array": A}`` with A
+    of the domain's shape (nz, ny, nx) ((ny, nx) in 2D), nonzero = solid.
 
     ``steps``/``every`` (steps) override the ``run`` table's time and output
     interval. Returns ``(fields, summary)``: fields as in ``run``; the
@@ -83,9 +112,12 @@ def simulate(case, device=None, *, lattice="D3Q19", collision="bgk", precision="
             raise TypeError(f"lbm.simulate: {name} must be an int >= 0, got {v!r}")
     if trt_magic is not None and not isinstance(trt_magic, (int, float)):
         raise TypeError(f"lbm.simulate: trt_magic must be a number, got {type(trt_magic).__name__}")
-    fields, summary = _ext.lbm._simulate(device, _rows(case), lattice, collision, precision,
-                                         float(trt_magic or 0.0), -1 if steps is None else int(steps),
-                                         -1 if every is None else int(every))
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="tessera-lbm-") as folder:
+        rows = _rows(_masks_to_files(case, folder))
+        fields, summary = _ext.lbm._simulate(device, rows, lattice, collision, precision,
+                                             float(trt_magic or 0.0), -1 if steps is None else int(steps),
+                                             -1 if every is None else int(every))
     series = summary.get("series", {})
     for b in series.get("bodies", []):
         for k in ("step", "force", "cd", "cl"):

@@ -73,3 +73,21 @@ def test_simulate_refuses_typos_and_wrong_types():
     with pytest.raises(tessera.UsageError, match="Mach"):
         lbm.simulate({**CHANNEL, "flow": {"velocity": 0.3, "reynolds": 100, "length": 10}}, "cpu", lattice="D2Q9",
                      steps=1)
+
+
+def test_simulate_takes_a_numpy_mask_as_a_body():
+    # the cylinder of the built-in case as a (ny, nx) mask: the same cells, the same bits
+    ny, nx = 50, 200
+    y, x = np.mgrid[0:ny, 0:nx]
+    mask = (x - 50.0) ** 2 + (y - 24.5) ** 2 <= 25.0
+    case = {**CHANNEL, "body": [{"name": "cylinder", "shape": "mask", "array": mask}]}
+    fields, s = lbm.simulate(case, "cpu", lattice="D2Q9", collision="trt", steps=100, every=100)
+    ref, r = lbm.run("cylinder", "cpu", size=(200, 50), lattice="D2Q9", collision="trt", steps=100, re=100,
+                     u=0.1, diameter=10)
+    assert np.array_equal(fields["ux"], ref["ux"])
+    assert s["series"]["bodies"][0]["force"][-1][0] == pytest.approx(r["force"][0], rel=1e-12)
+    with pytest.raises(tessera.UsageError, match="the mask's shape"):
+        lbm.simulate({**CHANNEL, "body": [{"shape": "mask", "array": mask[:, :100]}]}, "cpu", lattice="D2Q9",
+                     steps=1)
+    with pytest.raises(TypeError, match="array must be a NumPy array"):
+        lbm.simulate({**CHANNEL, "body": [{"shape": "mask", "array": [[1]]}]}, "cpu", lattice="D2Q9", steps=1)
