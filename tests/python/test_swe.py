@@ -51,3 +51,22 @@ def test_swe_errors():
         swe.run({"h": np.ones((4, 5)), "z": np.ones((5, 4))}, "cpu")  # z transposed
     with pytest.raises(tessera.Error):
         swe.run({"h": -np.ones((4, 4))}, "cpu")
+
+
+def test_dict_case_typos_and_types_are_refused():
+    h = np.ones((4, 5))
+    with pytest.raises(ValueError, match="unknown key 'manning_n'"):
+        swe.run({"h": h, "manning_n": 0.03}, "cpu")
+    with pytest.raises(TypeError, match=r"case\['dx'\] must be a number, got str"):
+        swe.run({"h": h, "dx": "1"}, "cpu")
+    with pytest.raises(TypeError, match=r"case\['t_end'\] must be a number, got bool"):
+        swe.run({"h": h, "t_end": True}, "cpu")
+    with pytest.raises(TypeError, match=r"case\['bc'\] must be a list of four strings"):
+        swe.run({"h": h, "bc": "wall"}, "cpu")
+    with pytest.raises(TypeError, match=r"case\['z'\] must be 2D"):
+        swe.run({"h": h, "z": np.ones(20)}, "cpu")
+    with pytest.raises(TypeError, match=r"case\['h'\] must be a 2D array of numbers"):
+        swe.run({"h": [["a", "b"]]}, "cpu")
+    # the good form still runs
+    fields, s = swe.run({"h": h, "dx": 1.0, "dy": 2.0, "t_end": 0.01, "bc": ["wall"] * 4, "name": "pond"}, "cpu")
+    assert fields["h"].shape == (4, 5)
