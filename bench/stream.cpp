@@ -4,7 +4,11 @@
 #include <random>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/buffer.hpp"
+#include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/progress.hpp"
 #include "dense/dense.hpp"
 
@@ -27,6 +31,21 @@ void run_precision(Device& dev, const std::shared_ptr<Device>& devp, const Strea
   const std::size_t n = opt.size ? opt.size : default_stream_size(dev.info(), sizeof(T));
   const char* prec = sizeof(T) == 4 ? "float" : "double";
   const double b = static_cast<double>(n * sizeof(T));
+  // Refused before anything is allocated (a --size the memory cannot hold was
+  // killed by the kernel's OOM killer on CPU-side devices): three arrays on
+  // the device, one on the host for their values, and on a device that is
+  // host memory (the CPU, PoCL) the three as well.
+  if (n > (std::uint64_t(1) << 58) / sizeof(T))  // 4 arrays' bytes must not wrap
+    throw UsageError(fmt::format("--size {}: more elements than any memory holds", n));
+  const std::uint64_t array = std::uint64_t(n) * sizeof(T);
+  if (dev.info().global_mem_bytes && 3 * array > dev.info().global_mem_bytes)
+    throw OutOfMemory(
+        fmt::format("{} for stream's three {} arrays of {} elements", dev.id(), prec, n), 3 * array,
+        dev.info().global_mem_bytes);
+  const std::uint64_t host = (dev.info().is_gpu ? 1 : 4) * array;
+  if (host > host_memory_limit())
+    throw OutOfMemory(fmt::format("host memory for stream's {} arrays of {} elements", prec, n),
+                      host, host_memory_limit());
   Buffer<T> a(devp, n), bb(devp, n), c(devp, n);
   {
     std::vector<T> h(n);

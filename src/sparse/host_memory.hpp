@@ -7,15 +7,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/host_memory.hpp"
 #include "sparse/types.hpp"
 
 namespace tessera::sparse {
 
-/// Host memory a sparse command may plan to use: the environment variable
-/// TESSERA_HOST_MEMORY if set (bytes, suffix K, M, G or T for powers of 1024;
-/// an override for tests and shared machines), else MemAvailable of
-/// /proc/meminfo, else the physical memory.
-std::uint64_t host_memory_limit();
+/// Host memory a sparse command may plan to use (core/host_memory.hpp).
+using ::tessera::host_memory_limit;
 
 /// Refuses, before anything is allocated, work whose size follows a file's
 /// declared dimensions rather than its entries: throws Error("<source>: <what>

@@ -31,21 +31,6 @@ size64 checked_mul(size64 a, size64 b, std::string_view what) {
   return r;
 }
 
-std::uint64_t host_memory_limit() {
-  if (const auto limit = env_bytes("TESSERA_HOST_MEMORY")) return *limit;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return kib << 10;
-    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0
-             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-             : std::numeric_limits<std::uint64_t>::max();
-}
-
 void require_host_memory(std::uint64_t bytes, std::string_view what, std::string_view source,
                          std::string_view advice) {
   const std::uint64_t limit = host_memory_limit();
