@@ -42,4 +42,16 @@ constexpr T poison() {
   return std::numeric_limits<T>::quiet_NaN();
 }
 
+/// A version 1.0 .npy file with the given header dict and raw data, written
+/// byte by byte (io::write_npy writes floats only): masks, forged headers.
+inline std::string npy_v1(const std::string& header_dict, const std::string& data) {
+  std::string h = header_dict;
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(h.size() & 0xff);
+  out += static_cast<char>(h.size() >> 8);
+  return out + h + data;
+}
+
 }  // namespace tessera::test

@@ -167,14 +167,7 @@ lbm::Case configured_case(const LbmArgs& a) {
   if (a.tau > 0 &&
       (a.case_name == "cavity" || a.case_name == "cylinder" || a.case_name == "sphere"))
     throw UsageError("--tau follows from --re for the " + a.case_name + " case; give --re instead");
-  if (a.from_file && c.config.collision == lbm::Collision::trt)
-    c.config.trt_magic = a.from_file->c.config.trt_magic;
-  if (a.trt_magic > 0) {
-    if (c.config.collision != lbm::Collision::trt)
-      throw UsageError(fmt::format(
-          "--trt-magic {}: it sets TRT's odd relaxation; add --collision trt", a.trt_magic));
-    c.config.trt_magic = a.trt_magic;
-  }
+  if (a.trt_magic > 0) lbm::set_trt_magic(c.config, a.trt_magic, "--trt-magic");
   check_tau_from_re(a, c);
   c.config.validate();
   return c;

@@ -135,11 +135,7 @@ void bind_lbm(nb::module_& m) {
         lbm::Case c = f.c;
         c.config.collision = lbm::parse_collision(collision);
         c.config.precision = lbm::parse_precision(precision);
-        if (trt_magic > 0) {
-          if (c.config.collision != lbm::Collision::trt)
-            throw UsageError("lbm.simulate: trt_magic sets TRT's odd relaxation: collision='trt'");
-          c.config.trt_magic = trt_magic;
-        }
+        if (trt_magic != 0) lbm::set_trt_magic(c.config, trt_magic, "lbm.simulate: trt_magic");
         c.config.validate();
         lbm::RunOptions o;
         o.steps = steps >= 0 ? steps : f.steps;

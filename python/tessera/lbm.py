@@ -110,13 +110,15 @@ def simulate(case, device=None, *, lattice="D3Q19", collision="bgk", precision="
     for name, v in (("steps", steps), ("every", every)):
         if v is not None and (not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0):
             raise TypeError(f"lbm.simulate: {name} must be an int >= 0, got {v!r}")
-    if trt_magic is not None and not isinstance(trt_magic, (int, float)):
+    if trt_magic is not None and (isinstance(trt_magic, bool) or not isinstance(trt_magic, (int, float))):
         raise TypeError(f"lbm.simulate: trt_magic must be a number, got {type(trt_magic).__name__}")
+    if trt_magic is not None and not trt_magic > 0:  # 0 and NaN too: used or refused, never "not given"
+        raise ValueError(f"lbm.simulate: trt_magic {trt_magic}: TRT's Lambda must be a finite number > 0")
     import tempfile
     with tempfile.TemporaryDirectory(prefix="tessera-lbm-") as folder:
         rows = _rows(_masks_to_files(case, folder))
         fields, summary = _ext.lbm._simulate(device, rows, lattice, collision, precision,
-                                             float(trt_magic or 0.0), -1 if steps is None else int(steps),
+                                             0.0 if trt_magic is None else float(trt_magic), -1 if steps is None else int(steps),
                                              -1 if every is None else int(every))
     series = summary.get("series", {})
     for b in series.get("bodies", []):

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/registry.hpp"
 #include "io/npy.hpp"
 #include "io/stl.hpp"
@@ -399,6 +400,13 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   c.config.lattice = lattice;
   c.config.grid = g;
   c.config.tau = 3.0 * u.viscosity + 0.5;
+  // the host holds the flags and one body id per cell while the case is
+  // built (and the solver's fields after): refused before allocating
+  const std::uint64_t host = 2 * std::uint64_t(g.cells());
+  if (host > host_memory_limit())
+    throw OutOfMemory(
+        fmt::format("{}: the host, for the flags of {}x{}x{} cells", path, g.nx, g.ny, g.nz), host,
+        host_memory_limit());
   c.flags.assign(std::size_t(g.cells()), TS_LBM_FLUID);
   c.length = u.length > 0 ? u.length : 1;
   c.speed = u.speed;
@@ -607,11 +615,13 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
     long cell[3];
     for (int a = 0; a < 3; ++a) {
       p.at[std::size_t(a)] = (*at)[std::size_t(a)];
-      cell[a] =
-          lattice == Lattice::d2q9 && a == 2 ? 0 : std::lround(position((*at)[std::size_t(a)]));
-      if (cell[a] < 0 || cell[a] >= ext[a])
+      // the nearest cell centre, range-checked in double (lround of a huge
+      // value is undefined)
+      const double q = lattice == Lattice::d2q9 && a == 2 ? 0.0 : position((*at)[std::size_t(a)]);
+      if (!(q > -0.5 && q < double(ext[a]) - 0.5))
         t.fail(*t.find("at"),
                fmt::format("{} is outside the domain along {}", (*at)[std::size_t(a)], "xyz"[a]));
+      cell[a] = std::lround(q);
     }
     p.cell = cell[0] + g.nx * (cell[1] + g.ny * cell[2]);
     if (c.flags[std::size_t(p.cell)] != TS_LBM_FLUID)
@@ -626,7 +636,10 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
     const auto v = run.number(key);
     if (!v) return -1;
     if (!(*v > 0)) run.fail(*run.find(key), "must be > 0");
-    return std::max(1L, std::lround(*v / u.dt));
+    const double steps = *v / u.dt;  // the command's --steps range: up to 2^40
+    if (!(steps <= double(1L << 40)))
+      run.fail(*run.find(key), fmt::format("{:.6g} steps of {:.6g}: more than 2^40", steps, u.dt));
+    return std::max(1L, std::lround(steps));
   };
   out.steps = steps_of("time");
   out.every = steps_of("output-interval");

@@ -64,11 +64,22 @@ Precision parse_precision(const std::string& s) {
 
 double mach(double speed) { return speed * std::sqrt(3.0); }
 
+void set_trt_magic(Config& c, double lambda, const std::string& given_as) {
+  if (c.collision != Collision::trt)
+    throw UsageError(fmt::format("{} {}: it sets TRT's odd relaxation; the run's collision is {}",
+                                 given_as, lambda, to_string(c.collision)));
+  if (!(lambda > 0 && std::isfinite(lambda)))
+    throw UsageError(
+        fmt::format("{} {}: TRT's Lambda must be a finite number > 0", given_as, lambda));
+  c.trt_magic = lambda;
+}
+
 double trt_magic_open(double tau, double speed) {
   const double lambda_plus = tau - 0.5, grid_re = std::fabs(speed) / (lambda_plus / 3.0);
   // (the 1e-6: g computed from tau = 3 u d / Re + 1/2 lands a few ulps off an integer)
-  const int halvings = int(std::ceil(std::max(0.0, grid_re - 10.0 - 1e-6)));
-  const double measured = std::ldexp(1.0 / 12.0, -std::min(halvings, 60));
+  // clamped in double: tau at 1/2 makes grid_re infinite (int of inf is undefined)
+  const double halvings = std::min(60.0, std::ceil(std::max(0.0, grid_re - 10.0 - 1e-6)));
+  const double measured = std::ldexp(1.0 / 12.0, -int(std::isnan(halvings) ? 60.0 : halvings));
   return std::max(measured, lambda_plus * lambda_plus);
 }
 

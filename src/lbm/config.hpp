@@ -63,6 +63,10 @@ struct Config {
   void validate() const;
 };
 
+/// A Lambda the user gave (`given_as`: the option or key, for the message):
+/// used, or refused (UsageError) for a BGK run or a value not finite and > 0.
+void set_trt_magic(Config& c, double lambda, const std::string& given_as);
+
 /// Mach number of a speed in lattice units.
 double mach(double speed);
 

@@ -53,17 +53,7 @@ TEST(Npy, MalformedFilesAreRejectedWithReasons) {
   EXPECT_THROW(read_npy(tmp("does-not-exist.npy")), Error);
 }
 
-/// A version 1.0 .npy file with the given header dict and raw data, written
-/// byte by byte (not by write_npy, which writes floats only).
-std::string npy_v1(const std::string& dict, const std::string& data) {
-  std::string h = dict;
-  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
-  h += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  out += static_cast<char>(h.size() & 0xff);
-  out += static_cast<char>(h.size() >> 8);
-  return out + h + data;
-}
+using test::npy_v1;
 
 std::filesystem::path put(const std::string& name, const std::string& bytes) {
   std::ofstream(tmp(name), std::ios::binary) << bytes;

@@ -17,6 +17,7 @@
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/series.hpp"
 #include "lbm/solver.hpp"
+#include "test_support.hpp"
 #include "voxel_meshes.hpp"
 
 namespace tessera::lbm {
@@ -216,17 +217,9 @@ TEST(LbmCaseFile, MaskBodyFromNpy) {
   std::vector<std::uint8_t> m(20 * 40, 0);
   for (long y = 8; y < 11; ++y)
     for (long x = 10; x < 14; ++x) m[std::size_t(x + 40 * y)] = 1;
-  {
-    std::ofstream out(npy, std::ios::binary);
-    std::string header = "{'descr': '|u1', 'fortran_order': False, 'shape': (20, 40), }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    out.write("\x93NUMPY\x01\x00", 8);
-    const auto len = static_cast<std::uint16_t>(header.size());
-    out.write(reinterpret_cast<const char*>(&len), 2);
-    out << header;
-    out.write(reinterpret_cast<const char*>(m.data()), std::streamsize(m.size()));
-  }
+  std::ofstream(npy, std::ios::binary)
+      << ::tessera::test::npy_v1("{'descr': '|u1', 'fortran_order': False, 'shape': (20, 40), }",
+                                 std::string(m.begin(), m.end()));
   const CaseFromFile f =
       load("mask.toml",
            "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\n"
@@ -270,6 +263,19 @@ TEST(LbmSeries, StrouhalFromASampledOscillation) {
   std::vector<double> c2(cl.begin(), cl.begin() + 60);
   EXPECT_TRUE(std::isnan(strouhal(s2, c2, 20, 0.1)));
   EXPECT_TRUE(std::isnan(strouhal(step, std::vector<double>(step.size(), 1.0), 20, 0.1)));
+}
+
+TEST(LbmCaseFile, ALatticeTheHostCannotHoldIsRefusedBeforeAllocating) {
+  // 2^60 cells: refused by the host-memory check, not a bad_alloc or the OOM killer
+  const auto p = write_case("huge.toml",
+                            "[domain]\ncells = [1048576, 1048576, 1048576]\n[flow]\n"
+                            "velocity = 0.05\nviscosity = 0.02\n");
+  try {
+    case_from_file(p.string(), io::read_case_file(p.string(), {true, true}), Lattice::d3q19);
+    ADD_FAILURE() << "a 2^60-cell lattice was accepted";
+  } catch (const OutOfMemory& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+  }
 }
 
 TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
@@ -321,6 +327,10 @@ TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
               "[[probe]]\nat = [20, 10, 0]\n",
        "cell (20, 10, 0) is not a fluid cell"},
       {base + "[run]\ntime = 0\n", ":7: [run] time: must be > 0"},
+      {base + "[run]\ntime = 1e300\n", ":7: [run] time: 1e+300 steps of 1: more than 2^40"},
+      {base + "[[probe]]\nat = [1e300, 10, 0]\n",
+       "[[probe]] #1 at: 1e+300 is outside the domain along x"},
+
   };
   for (const auto& [text, message] : bad) {
     const auto p = write_case("bad.toml", text);

@@ -91,3 +91,13 @@ def test_simulate_takes_a_numpy_mask_as_a_body():
                      steps=1)
     with pytest.raises(TypeError, match="array must be a NumPy array"):
         lbm.simulate({**CHANNEL, "body": [{"shape": "mask", "array": [[1]]}]}, "cpu", lattice="D2Q9", steps=1)
+
+
+def test_simulate_trt_magic_is_used_or_refused():
+    for bad in (0, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="trt_magic"):
+            lbm.simulate(CHANNEL, "cpu", lattice="D2Q9", collision="trt", trt_magic=bad, steps=1)
+    with pytest.raises(tessera.UsageError, match="the run's collision is BGK"):
+        lbm.simulate(CHANNEL, "cpu", lattice="D2Q9", collision="bgk", trt_magic=0.1, steps=1)
+    _, s = lbm.simulate(CHANNEL, "cpu", lattice="D2Q9", collision="trt", trt_magic=0.01, steps=1)
+    assert s["units"]["trt_magic"] == 0.01

@@ -16,6 +16,7 @@
 #include "backends/opencl/cl_binary_entry.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "test_support.hpp"
 #include "core/hash.hpp"
 #include "core/interrupt.hpp"
 #include "io/npy.hpp"
@@ -48,15 +49,7 @@ void expect_error(F&& f, const std::string& part) {
   }
 }
 
-std::string npy_v1(const std::string& header_dict, const std::string& data) {
-  std::string h = header_dict;
-  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
-  h += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  out += static_cast<char>(h.size() & 0xff);
-  out += static_cast<char>(h.size() >> 8);
-  return out + h + data;
-}
+using test::npy_v1;
 
 // Fuzzing: a shape of 2^39 elements in a 100-byte file made read_npy allocate
 // 4 TiB before noticing the file was short.
