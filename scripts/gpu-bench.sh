@@ -10,6 +10,8 @@
 #            $OUT/bench-i.json and bench-i.md; leading NAME=VALUE words are
 #            set in that run's environment (e.g. TESSERA_SWE_PREFETCH=6 swe ...)
 # NSYS=i     run bench i under nsys too (kernel summary in $OUT/nsys-i.txt)
+# TARGETS    what to build (default 'tessera_cli tessera_tests'; tessera_cli
+#            alone when no TESTS run saves minutes on a fresh machine)
 # PACK=0     leave the files in $OUT (default: one $OUT/results.tgz, since
 #            the device tool returns only a few files)
 # NCU        ';'-separated 'REGEX|bench args' pairs: Nsight Compute profiles the
@@ -31,7 +33,8 @@ started=$(mktemp)
 export TESSERA_CACHE_DIR=/tmp/tessera-cache
 [[ ${CL_PTX:-0} == 1 ]] && rm -rf "$TESSERA_CACHE_DIR/opencl"
 B=${BUILD_DIR:-build/gpu}
-gpu_build "$B" tessera_cli tessera_tests
+read -ra targets <<< "${TARGETS:-tessera_cli tessera_tests}"
+gpu_build "$B" "${targets[@]}"
 echo "commit ${TESSERA_COMMIT:-?}; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
 summary=()
 if [[ -n ${TESTS:-} ]]; then
