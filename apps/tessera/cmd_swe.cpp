@@ -71,6 +71,22 @@ Command add_swe_command(CLI::App& app) {
   const char* sides[4] = {"--bc-x-lo", "--bc-x-hi", "--bc-y-lo", "--bc-y-hi"};
   for (int s = 0; s < 4; ++s)
     cmd->add_option(sides[s], r.bc[s], "wall, transmissive, periodic, level:ETA or discharge:Q");
+  cmd->add_option("--rain", r.rain,
+                  "Physical model: rain from a CSV of time (s), intensity (mm/h); each row's "
+                  "intensity holds until the next row; on every cell but NODATA");
+  cmd->add_option("--losses", r.losses,
+                  "Physical model: infiltration: none, constant:RATE (mm/h) or "
+                  "green-ampt:KS,PSI,DTHETA (mm/h, mm, fraction)");
+  cmd->add_option("--inflow", r.inflows,
+                  "Physical model: an inflow hydrograph into the cells along a side: SIDE:FILE or "
+                  "SIDE:FROM:TO:FILE (SIDE x-lo, x-hi, y-lo, y-hi; FROM, TO world coordinates "
+                  "along it; FILE a CSV of time (s), discharge (m^3/s), linear between rows); "
+                  "repeatable")
+      ->take_all();
+  cmd->add_option("--source", r.sources,
+                  "Physical model: a point source X:Y:FILE (world coordinates; FILE as --inflow); "
+                  "repeatable")
+      ->take_all();
   cmd->add_option("--device,-d", r.device, "Device id");
   cmd->add_option(
          "--gpus,-g", r.gpus,

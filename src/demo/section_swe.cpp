@@ -71,8 +71,8 @@ SectionResult run_swe(const Context& c) {
     }
     const swe::HostFields f = s.state();
     if (t == 5) stoker = stoker_error(pc, f, t);
-    const swe::Snapshot snap{pc.nx, pc.ny,   pc.dx, pc.dy, pc.x0, pc.y0,
-                             t,     h.steps, f.h,   f.hu,  f.hv,  pc.z};
+    const swe::Snapshot snap{pc.nx,   pc.ny, pc.dx, pc.dy, pc.x0, pc.y0,     t,
+                             h.steps, f.h,   f.hu,  f.hv,  pc.z,  pc.crs_wkt};
     const std::string file = fmt::format("swe_t{:02d}.png", int(t));
     swe::write_png((c.out / file).string(), snap, "depth", swe::png_scale_of(snap, "depth"));
     r.figures.push_back(

@@ -206,6 +206,7 @@ void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error) {
   c.x0 = g.xll;
   c.y0 = g.yll;
   c.crs_wkt = g.crs_wkt;
+  c.z_nodata = any_nodata ? wall : std::numeric_limits<double>::infinity();
   for (long r = 0; r < g.nrows; ++r)
     for (long col = 0; col < g.ncols; ++col) {
       const double v = g.at(r, col);

@@ -46,6 +46,9 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   s.manning = c.manning;
   s.g = c.g;
   s.t_end = c.t_end;
+  s.z_nodata = c.z_nodata;
+  s.forcing = c.forcing;  // global rows: each part launches its own
+  s.row0 = c.row0 + i0;
   return s;
 }
 
@@ -173,9 +176,13 @@ void DistributedPhysSolver<T>::step() {
                             p->flags_);
     });
   }
+  auto sources = [&] {
+    for (auto& p : parts_)
+      if (!p->sources_.empty()) p->add_sources();
+  };
   if (first) {
     for (auto& p : parts_) std::swap(p->a_, p->b_);
-    return;
+    return sources();
   }
   exchange(1);
   for (auto& p : parts_) {
@@ -186,6 +193,7 @@ void DistributedPhysSolver<T>::step() {
                           p->flags_);
     });
   }
+  sources();
 }
 
 template <class T>
@@ -258,10 +266,20 @@ Health DistributedPhysSolver<T>::health() const {
 template <class T>
 Health DistributedPhysSolver<T>::advance_to(double t,
                                             const std::function<void(const Health&)>& on_check) {
-  set_target(T(t));
-  return detail::advance_loop(
-      T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
-      on_check);
+  auto advance = [&](double b) {
+    set_target(T(b));
+    return detail::advance_loop(
+        T(b), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
+        on_check);
+  };
+  const Forcing& f = parts_[0]->forcing_;
+  if (!f.any()) return advance(t);
+  return advance_in_rows<T, Health>(
+      f, health().time, t,
+      [&](double a, double b) {
+        for (auto& p : parts_) p->set_sources(a, b);
+      },
+      advance);
 }
 
 template <class T>
@@ -414,6 +432,21 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
     parts_[std::size_t(l)]->restore_state(mine);
   }
   exchange(2);  // the bed's ghost rows across internal faces
+}
+
+template <class T>
+double DistributedPhysSolver<T>::infiltrated() const {
+  std::vector<double> mine;  // per local part, summed in global part order
+  for (const auto& p : parts_) mine.push_back(p->infiltrated());
+  std::vector<double> all = mine;
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
+    all.resize(bytes.size() / sizeof(double));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
+  }
+  double m = 0;
+  for (double v : all) m += v;
+  return m;
 }
 
 template <class T>

@@ -58,6 +58,7 @@ class DistributedPhysSolver {
   /// a single device); then the bed's halo rows are exchanged (collective).
   void restore_state(const PhysSolverState<T>& s);
   double mass() const;
+  double infiltrated() const;  ///< as PhysSolver::infiltrated, over every part
   /// Waits for every local part's queue.
   void synchronize() const;
 

@@ -140,6 +140,38 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   scalars_.copy_from_host(std::vector<T>{T(0), T(0), T(0)});
   flags_ = Buffer<std::uint32_t>(device_, slot::nflags);
   flags_.copy_from_host(std::vector<std::uint32_t>{r0, 0u, 0u, slot::none, slot::none});
+  forcing_ = c.forcing;
+  row0_ = c.row0;
+  zwall_ = T(c.z_nodata);
+  infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
+  infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
+  if (forcing_.any()) set_sources(0.0, 0.0);
+}
+
+template <class T>
+void PhysSolver<T>::set_sources(double a, double b) {
+  sources_.clear();
+  const Losses& L = forcing_.losses;
+  for (const SourceLaunch& l : forcing_.launches(a, b, row0_ + grid_.nx, grid_.ny, dx_, dy_)) {
+    const long i0 = std::max(l.i0, row0_), i1 = std::min(l.i1, row0_ + grid_.nx);
+    if (i0 >= i1) continue;  // another part's rows
+    ts_swe_src<T> p{};
+    p.ny = grid_.ny, p.w = grid_.w;
+    p.i0 = i0 - row0_, p.ni = i1 - i0, p.j0 = l.j0, p.nj = l.j1 - l.j0;
+    p.g = prm_.g, p.hdry = prm_.h_dry, p.dx = prm_.dx, p.dy = prm_.dy;
+    p.rate = T(l.rate), p.slope = T(l.slope), p.ta = T(l.ta), p.zwall = zwall_;
+    p.losses = l.losses ? int(L.model) : 0;
+    p.loss = T(L.rate), p.ks = T(L.ks), p.suction = T(L.psi * L.dtheta);
+    sources_.push_back(p);
+  }
+}
+
+template <class T>
+void PhysSolver<T>::add_sources() {
+  dispatch(*device_, [&](auto tag) {
+    for (const ts_swe_src<T>& p : sources_)
+      kernels::add_sources(tag, device_->queue(), p, zb_, a_, infil_, scalars_, flags_);
+  });
 }
 
 template <class T>
@@ -156,6 +188,7 @@ void PhysSolver<T>::step() {
     }
   });
   if (opt_.order == Order::first) std::swap(a_, b_);
+  if (!sources_.empty()) add_sources();
 }
 
 template <class T>
@@ -180,13 +213,18 @@ Health PhysSolver<T>::health() const {
 
 template <class T>
 Health PhysSolver<T>::advance_to(double t, const std::function<void(const Health&)>& on_check) {
-  std::vector<T> s(slot::nscalars);
-  scalars_.copy_to_host(s);
-  s[slot::target] = T(t);
-  scalars_.copy_from_host(s);
-  return detail::advance_loop(
-      T(t), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
-      on_check);
+  auto advance = [&](double b) {  // to b, as the device stores it
+    std::vector<T> s(slot::nscalars);
+    scalars_.copy_to_host(s);
+    s[slot::target] = T(b);
+    scalars_.copy_from_host(s);
+    return detail::advance_loop(
+        T(b), opt_.check_every, opt_.align_every, [&] { step(); }, [&] { return health(); },
+        on_check);
+  };
+  if (!forcing_.any()) return advance(t);
+  return advance_in_rows<T, Health>(
+      forcing_, health().time, t, [&](double a, double b) { set_sources(a, b); }, advance);
 }
 
 template <class T>
@@ -219,6 +257,16 @@ double water_volume(const std::vector<double>& h, double dx, double dy) {
 template <class T>
 double PhysSolver<T>::mass() const {
   return water_volume(state().h, dx_, dy_);
+}
+
+template <class T>
+double PhysSolver<T>::infiltrated() const {
+  if (forcing_.losses.model == LossModel::none) return 0.0;
+  const auto f = infil_.to_vector();
+  double m = 0;
+  for (long i = 0; i < grid_.nx; ++i)
+    for (long j = 0; j < grid_.ny; ++j) m += double(f[grid_.at(i, j)]);
+  return m * dx_ * dy_;
 }
 
 template <class T>

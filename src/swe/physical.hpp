@@ -9,12 +9,15 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/buffer.hpp"
+#include "swe/forcing.hpp"
 #include "swe/grid.hpp"
+#include "swe/kernels/swe_params.h"
 
 namespace tessera::swe {
 
@@ -38,6 +41,10 @@ struct PhysCase {
   double bc_value[4] = {0, 0, 0, 0};
   double manning = 0, g = 9.81;
   double t_end = 1;
+  /// Cells with z >= z_nodata are NODATA (high ground): no rain, no losses.
+  double z_nodata = std::numeric_limits<double>::infinity();
+  Forcing forcing;  ///< rain, losses, inflows (global rows)
+  long row0 = 0;    ///< the global row of this case's first (a distributed part's slab)
 };
 
 enum class Order { first, second };
@@ -106,6 +113,8 @@ class PhysSolver {
   Health health() const;
   HostFields state() const;
   double mass() const;  ///< Σ h dx dy over the interior
+  /// Σ F dx dy: the water infiltrated so far (0 without losses).
+  double infiltrated() const;
   const PhysGrid& grid() const { return grid_; }
   /// The full state (fields, bed, time, dt bookkeeping, step count, health).
   PhysSolverState<T> save_state() const;
@@ -117,6 +126,9 @@ class PhysSolver {
   // sequences the phases of step() itself, with halo exchanges between them
   friend class DistributedPhysSolver<T>;
   void step();
+  // the sources' launches over [a, b] (PhysCase::forcing), on this grid's rows
+  void set_sources(double a, double b);
+  void add_sources();  // this interval's launches, after a step's update
   std::shared_ptr<Device> device_;
   PhysGrid grid_;
   PhysParams<T> prm_;
@@ -126,6 +138,11 @@ class PhysSolver {
   Fields<T> a_, b_;
   Buffer<T> scalars_;
   Buffer<std::uint32_t> flags_;
+  Forcing forcing_;
+  long row0_ = 0;
+  T zwall_ = 0;
+  Buffer<T> infil_;                     // the infiltrated depth F per cell (losses; else one value)
+  std::vector<ts_swe_src<T>> sources_;  // this interval's launches
 };
 
 }  // namespace tessera::swe

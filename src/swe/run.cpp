@@ -18,6 +18,8 @@
 #include "core/registry.hpp"
 #include "swe/cases.hpp"
 #include "swe/distributed.hpp"
+#include "swe/forcing.hpp"
+#include "io/time_series.hpp"
 #include "swe/output.hpp"
 #include "swe/physical.hpp"
 #include "swe/run_support.hpp"
@@ -105,7 +107,52 @@ PhysCase physical_case(const RunOptions& o) {
     if (!o.bc[s].empty()) c.bc[s] = parse_bc(o.bc[s], c.bc_value[s]);
   if (o.manning >= 0) c.manning = o.manning;
   if (o.t_end >= 0) c.t_end = o.t_end;
+  Forcing& f = c.forcing;
+  f.losses = parse_losses(o.losses);
+  if (!o.rain.empty())
+    f.rain = io::read_time_series(o.rain, "rain intensity (mm/h)", io::Between::step, 0.0);
+  for (const std::string& s : o.inflows) f.inflows.push_back(parse_inflow(s, c));
+  for (const std::string& s : o.sources) f.inflows.push_back(parse_point_source(s, c));
+  f.require_covers(c.t_end);
+  long rained = 0;
+  for (double z : c.z) rained += z < c.z_nodata;
+  f.rain_area = double(rained) * c.dx * c.dy;
+  if (f.losses.model != LossModel::none && (!o.checkpoint.empty() || !o.restart.empty()))
+    throw UsageError(
+        fmt::format("--losses {} with --checkpoint/--restart: the infiltrated depth is not kept in "
+                    "checkpoints yet; run without losses, or without checkpoints",
+                    o.losses));
   return c;
+}
+
+// A series as the restart check compares it: its file and a hash of its rows.
+std::string series_id(const io::TimeSeries& s) {
+  std::uint64_t h = fnv1a64({});
+  for (std::size_t k = 0; k < s.t.size(); ++k)
+    for (double v : {s.t[k], s.v[k]})
+      h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&v), sizeof v), h);
+  return fmt::format("{} {:016x}", s.path, h);
+}
+
+// The volumes the run's sources brought and took, and what is left over:
+// stored_end - stored_start - rain - inflow + infiltrated (closed boundaries:
+// round-off; open ones: also the net flow through them).
+template <class Solver>
+nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double start,
+                            double end) {
+  const Forcing& f = c.forcing;
+  const double rain = f.rain_volume(t), inflow = f.inflow_volume(t), lost = s.infiltrated();
+  const double residual = end - start - rain - inflow + lost;
+  bool open = false;
+  for (Bc b : c.bc) open = open || (b != Bc::wall && b != Bc::periodic);
+  return {{"stored_start_m3", start},
+          {"stored_end_m3", end},
+          {"rain_m3", rain},
+          {"inflow_m3", inflow},
+          {"infiltrated_m3", lost},
+          {"residual_m3", residual},
+          {"relative_residual", residual / std::max({start + rain + inflow, end, 1e-300})},
+          {"open_boundaries", open}};
 }
 
 // What a restarted physical run must agree on with its checkpoint besides
@@ -139,6 +186,11 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   for (double g : {c.dx, c.dy, c.x0, c.y0})
     h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&g), sizeof g), h);
   j["bed"] = fmt::format("{:016x}", h);
+  const Forcing& f = c.forcing;
+  if (f.rain) j["rain"] = series_id(*f.rain);
+  if (f.losses.model != LossModel::none) j["losses"] = f.losses.spec;
+  for (const Inflow& in : f.inflows)
+    j["inflows"].push_back(fmt::format("{} {}: {}", in.option, in.spec, series_id(in.q)));
   return j;
 }
 
@@ -272,8 +324,11 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   out.finish();
   resume_k = target_k;
   if (!o.checkpoint.empty()) ckpt.write(h.steps, save);
+  const double mass_end = s.mass();
   finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start,
-                 s.mass());
+                 mass_end);
+  if (c.forcing.any())
+    j["mass_balance"] = mass_balance(c, s, h.time, progress.mass_start, mass_end);
   return 0;
 }
 
@@ -341,6 +396,18 @@ int run_swe(const RunOptions& o, nlohmann::json& j) {
       j["mcells_per_s"].get<double>(), j["mass_start"].get<double>(),
       j["mass_end"].is_number() ? j["mass_end"].get<double>() : NAN,
       j["mass_relative_drift"].is_number() ? j["mass_relative_drift"].get<double>() : NAN);
+  if (j.contains("mass_balance")) {
+    const auto& b = j["mass_balance"];
+    std::printf(
+        "mass balance: stored %.9g -> %.9g m3, rain %.9g, inflow %.9g, infiltrated %.9g; "
+        "residual %.3g m3 (%.3g relative%s)\n",
+        b["stored_start_m3"].get<double>(), b["stored_end_m3"].get<double>(),
+        b["rain_m3"].get<double>(), b["inflow_m3"].get<double>(), b["infiltrated_m3"].get<double>(),
+        b["residual_m3"].get<double>(), b["relative_residual"].get<double>(),
+        b["open_boundaries"].get<bool>()
+            ? "; boundaries are open: it includes the net flow in through them"
+            : "");
+  }
   if (!o.out.empty())
     write_file_atomic((std::filesystem::path(o.out) / "summary.json").string(), j.dump(2) + "\n");
   return rc;

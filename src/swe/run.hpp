@@ -39,6 +39,11 @@ struct RunOptions {
   long checkpoint_every =
       0;                // every N steps (physical: at the first health check after each multiple)
   std::string restart;  // continue from this checkpoint
+  // physical: sources (swe/forcing.hpp)
+  std::string rain;                  // CSV: time (s), intensity (mm/h)
+  std::string losses = "none";       // none, constant:MM_H, green-ampt:KS,PSI,DTHETA
+  std::vector<std::string> inflows;  // SIDE[:FROM:TO]:FILE (m^3/s)
+  std::vector<std::string> sources;  // X:Y:FILE (m^3/s)
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

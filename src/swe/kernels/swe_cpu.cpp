@@ -97,6 +97,27 @@ TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_rk_stage) {
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_rk_stage)
 
 template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_source) {
+  const auto [z, h, hu, hv, f, s, fl_] = launch::device_args(Z, H, HU, HV, F, sc, fl);
+  const ts_value dt = s[slot::dt], t_mid = s[slot::time] - ts_value(0.5) * dt;
+  std::uint32_t rmax = 0;
+#pragma omp parallel for schedule(static) reduction(max : rmax)
+  for (long i = 0; i < p.ni; ++i)
+    for (long j = 0; j < p.nj; ++j) {
+      const long c = (p.i0 + i + 2) * p.w + p.j0 + j + 2;
+      ts_value fc = p.losses != 0 ? f[c] : ts_value(0);
+      ts_swe_source_cell(dt, t_mid, p.rate, p.slope, p.ta, p.zwall, p.losses, p.loss, p.ks,
+                         p.suction, p.hdry, z[c], &h[c], &hu[c], &hv[c], &fc);
+      if (p.losses != 0) f[c] = fc;
+      rmax = std::max(rmax,
+                      ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h[c], hu[c], hv[c])));
+    }
+  std::uint32_t& r = fl_[fl_[slot::steps] & 1u];
+  r = std::max(r, rmax);
+}
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_source)
+
+template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, ieee_count) {
   unsigned c[4] = {0, 0, 0, 0};
   for (ts_size s = first; s < first + count; ++s) {

@@ -8,6 +8,7 @@
  * (A rows, B columns) is bx = B, by = A. */
 #include "swe_tiles.h"
 #include "swe_strip.h"
+#include "swe_source_point.h"
 #include "swe_thesis_strip.h"
 #include "core/kernels/load4.h"
 
@@ -51,6 +52,13 @@
   IN(ts_value, BHU, TS_ALIASED) IN(ts_value, BHV, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)            \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
+/* physical model: sources and losses (swe_source_point.h) on (H, HU, HV)
+ * over a rectangle, after the step's update (dt sc[0], time sc[1]); F the
+ * infiltrated depth (read and written with losses only); the wave rate of
+ * what the cells hold then folded into fl */
+#define TS_ARGS_phys_source(V, IN, OUT)                                                   \
+  V(TS_STRUCT(ts_swe_src), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU)        \
+  OUT(ts_value, HV) OUT(ts_value, F) IN(ts_value, sc) OUT(ts_uint, fl)
 /* the self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4] */
 #define TS_ARGS_ieee_count(V, IN, OUT) V(ts_size, first) V(ts_size, count) OUT(ts_uint, counts)
@@ -98,6 +106,7 @@
   X(group, phys_strip_shared, TS_SWE_SHARED_THREADS,                                           \
     TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_NO_VARIANTS) \
   X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)      \
+  X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)        \
   X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
 
 /* The wave-rate maximum (when `rate`) and the first bad cell of a group,
@@ -281,6 +290,26 @@ TS_GROUP(phys_rk_stage, g, s) {
     rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h, hu, hv));
   }
   ts_swe_fold_flags(g, rmax, bad, p.stage == 1, (TS_LOCAL ts_uint*)s, fl);
+}
+
+/* sources: column j of the rectangle's row g.id_y; dt sc[0] (0 once the
+ * target is reached: nothing arrives), the step's midpoint sc[1] - dt/2 */
+TS_GROUP(phys_source, g, s) {
+  const long j = (long)g.id * TS_SWE_BLOCK + g.lid, i = (long)g.id_y;
+  ts_uint rmax = 0u;
+  if (j < p.nj) {
+    const long c = (p.i0 + i + 2) * p.w + p.j0 + j + 2;
+    const ts_real dt = sc[0];
+    ts_real h = H[c], hu = HU[c], hv = HV[c], f = p.losses != 0 ? F[c] : (ts_real)0;
+    ts_swe_source_cell(dt, sc[1] - (ts_real)0.5 * dt, p.rate, p.slope, p.ta, p.zwall, p.losses,
+                       p.loss, p.ks, p.suction, p.hdry, Z[c], &h, &hu, &hv, &f);
+    H[c] = h;
+    HU[c] = hu;
+    HV[c] = hv;
+    if (p.losses != 0) F[c] = f;
+    rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h, hu, hv));
+  }
+  ts_swe_fold_flags(g, rmax, TS_SWE_NONE, 1, (TS_LOCAL ts_uint*)s, fl);
 }
 
 /* a grid-stride loop over the samples, then one atomic per count and item */

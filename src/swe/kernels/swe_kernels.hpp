@@ -168,6 +168,15 @@ void phys_stage(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, co
                    src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
 }
 
+/* physical model: sources and losses over the rectangle of `a` (after a
+ * step's update, on its result f); infil: the infiltrated depth (losses) */
+template <class Tag, class T>
+void add_sources(Tag tag, Queue& q, const ts_swe_src<T>& a, const Buffer<T>& zb, Fields<T>& f,
+                 Buffer<T>& infil, Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+  phys_source<T>(tag, q, launch::Groups::grid(detail::blocks(a.nj, TS_SWE_BLOCK), a.ni, 1), a, zb,
+                 f.z, f.qx, f.qy, infil, scalars, flags);
+}
+
 /* self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4]; count <= 2^31 */
 template <class T, class Tag>

@@ -25,4 +25,17 @@ TS_PARAMS_STRUCT(ts_swe_phys) {
   int pf, stage, bookkeeping;
 };
 
+/* The sources of the physical model (swe_source_point.h) over the interior
+ * rectangle of ni x nj cells from (i0, j0), rows of w values: the depth rate
+ * rate + slope (t - ta), NODATA from zwall, gravity, dry depth and spacings
+ * (the wave rate), and the losses (0 none, 1 constant `loss`, 2 Green-Ampt
+ * with ks and suction). */
+TS_PARAMS_STRUCT(ts_swe_src) {
+  long ny, w, i0, j0, ni, nj;
+  ts_real g, hdry, dx, dy;
+  ts_real rate, slope, ta, zwall;
+  ts_real loss, ks, suction;
+  int losses;
+};
+
 #endif /* TESSERA_SWE_PARAMS_H */

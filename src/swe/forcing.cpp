@@ -1,0 +1,229 @@
+#include "swe/forcing.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "swe/physical.hpp"
+
+namespace tessera::swe {
+
+namespace {
+
+constexpr double mm_per_h = 1e-3 / 3600.0;  // m/s
+
+std::vector<std::string> split(const std::string& s, char sep, std::size_t max_parts) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (out.size() + 1 < max_parts) {
+    const std::size_t c = s.find(sep, at);
+    if (c == std::string::npos) break;
+    out.push_back(s.substr(at, c - at));
+    at = c + 1;
+  }
+  out.push_back(s.substr(at));
+  return out;
+}
+
+bool to_number(const std::string& s, double& v) {
+  const char* b = s.data() + (!s.empty() && s[0] == '+');
+  const auto [end, ec] = std::from_chars(b, s.data() + s.size(), v);
+  return !s.empty() && ec == std::errc() && end == s.data() + s.size() && std::isfinite(v);
+}
+
+double number(const std::string& option, const std::string& spec, const std::string& what,
+              const std::string& text) {
+  double v = 0;
+  if (!to_number(text, v))
+    throw UsageError(fmt::format("{} {}: {} '{}' is not a finite number", option, spec, what, text));
+  return v;
+}
+
+// The cells of c whose centres lie in [lo, hi] along an axis of n cells of
+// size d from origin o: [first, last); empty when none.
+std::pair<long, long> cells_between(double lo, double hi, long n, double d, double o) {
+  const long first = std::max(0L, long(std::ceil((lo - o) / d - 0.5)));
+  const long last = std::min(n, long(std::floor((hi - o) / d - 0.5)) + 1);
+  return {first, std::max(first, last)};
+}
+
+void refuse_nodata(const std::string& option, const Inflow& in, const PhysCase& c) {
+  for (long i = in.i0; i < in.i1; ++i)
+    for (long j = in.j0; j < in.j1; ++j)
+      if (!(c.z[std::size_t(i * c.ny + j)] < c.z_nodata))
+        throw UsageError(fmt::format(
+            "{} {}: cell (i={}, j={}) is NODATA (high ground): water cannot enter there", option,
+            in.spec, i, j));
+}
+
+io::TimeSeries discharge_series(const std::string& path) {
+  return io::read_time_series(path, "discharge (m^3/s)", io::Between::linear, 0.0);
+}
+
+}  // namespace
+
+Losses parse_losses(const std::string& spec) {
+  Losses l;
+  l.spec = spec;
+  const auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon), rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (kind == "none" && colon == std::string::npos) return l;
+  if (kind == "constant" && colon != std::string::npos) {
+    l.model = LossModel::constant;
+    const double r = number("--losses", spec, "rate (mm/h)", rest);
+    if (!(r > 0)) throw UsageError(fmt::format("--losses {}: the rate must be > 0 mm/h", spec));
+    l.rate = r * mm_per_h;
+    return l;
+  }
+  if (kind == "green-ampt" && colon != std::string::npos) {
+    const auto p = split(rest, ',', 4);
+    if (p.size() != 3)
+      throw UsageError(fmt::format(
+          "--losses {}: expected green-ampt:KS,PSI,DTHETA (conductivity mm/h, suction mm, "
+          "moisture deficit)",
+          spec));
+    l.model = LossModel::green_ampt;
+    const double ks = number("--losses", spec, "KS (mm/h)", p[0]),
+                 psi = number("--losses", spec, "PSI (mm)", p[1]),
+                 dth = number("--losses", spec, "DTHETA", p[2]);
+    if (!(ks > 0)) throw UsageError(fmt::format("--losses {}: KS must be > 0 mm/h", spec));
+    if (psi < 0) throw UsageError(fmt::format("--losses {}: PSI must be >= 0 mm", spec));
+    if (!(dth >= 0 && dth <= 1))
+      throw UsageError(fmt::format("--losses {}: DTHETA must lie in [0, 1]", spec));
+    l.ks = ks * mm_per_h;
+    l.psi = psi * 1e-3;
+    l.dtheta = dth;
+    return l;
+  }
+  throw UsageError(fmt::format(
+      "--losses {}: expected none, constant:RATE (mm/h) or green-ampt:KS,PSI,DTHETA", spec));
+}
+
+Inflow parse_inflow(const std::string& spec, const PhysCase& c) {
+  static const char* names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
+  auto p = split(spec, ':', 2);
+  const int side = int(std::find(names, names + 4, p[0]) - names);
+  if (p.size() < 2 || side == 4)
+    throw UsageError(fmt::format(
+        "--inflow {}: expected SIDE:FILE or SIDE:FROM:TO:FILE, SIDE one of x-lo, x-hi, y-lo, y-hi",
+        spec));
+  Inflow in;
+  in.option = "--inflow";
+  in.spec = spec;
+  const bool along_y = side < 2;  // x sides run along y
+  const long n = along_y ? c.ny : c.nx;
+  const double d = along_y ? c.dy : c.dx, o = along_y ? c.y0 : c.x0;
+  long first = 0, last = n;
+  std::string file = p[1];
+  // SIDE:FROM:TO:FILE when the next two fields are numbers
+  const auto q = split(p[1], ':', 3);
+  double lo = 0, hi = 0;
+  if (q.size() == 3 && to_number(q[0], lo) && to_number(q[1], hi)) {
+    if (!(lo < hi))
+      throw UsageError(fmt::format("--inflow {}: FROM {} must be below TO {}", spec, q[0], q[1]));
+    std::tie(first, last) = cells_between(lo, hi, n, d, o);
+    if (first >= last)
+      throw UsageError(fmt::format(
+          "--inflow {}: no cell centre of side {} lies between {} and {} (the side's centres run "
+          "from {} to {})",
+          spec, names[side], lo, hi, o + 0.5 * d, o + (double(n) - 0.5) * d));
+    file = q[2];
+  }
+  if (along_y) {
+    in.i0 = side == 0 ? 0 : c.nx - 1;
+    in.i1 = in.i0 + 1;
+    in.j0 = first;
+    in.j1 = last;
+  } else {
+    in.j0 = side == 2 ? 0 : c.ny - 1;
+    in.j1 = in.j0 + 1;
+    in.i0 = first;
+    in.i1 = last;
+  }
+  refuse_nodata("--inflow", in, c);
+  in.q = discharge_series(file);
+  return in;
+}
+
+Inflow parse_point_source(const std::string& spec, const PhysCase& c) {
+  const auto p = split(spec, ':', 3);
+  double x = 0, y = 0;
+  if (p.size() != 3 || !to_number(p[0], x) || !to_number(p[1], y))
+    throw UsageError(fmt::format("--source {}: expected X:Y:FILE (world coordinates, a CSV of "
+                                 "time (s), discharge (m^3/s))",
+                                 spec));
+  const double i = std::floor((x - c.x0) / c.dx), j = std::floor((y - c.y0) / c.dy);
+  if (!(i >= 0 && i < double(c.nx) && j >= 0 && j < double(c.ny)))
+    throw UsageError(fmt::format("--source {}: ({}, {}) lies outside the grid [{}, {}] x [{}, {}]",
+                                 spec, x, y, c.x0, c.x0 + double(c.nx) * c.dx, c.y0,
+                                 c.y0 + double(c.ny) * c.dy));
+  Inflow in;
+  in.option = "--source";
+  in.spec = spec;
+  in.i0 = long(i);
+  in.i1 = in.i0 + 1;
+  in.j0 = long(j);
+  in.j1 = in.j0 + 1;
+  refuse_nodata("--source", in, c);
+  in.q = discharge_series(p[2]);
+  return in;
+}
+
+double Forcing::next_break(double t) const {
+  double b = std::numeric_limits<double>::infinity();
+  auto after = [&](const io::TimeSeries& s) {
+    const auto it = std::upper_bound(s.t.begin(), s.t.end(), t);
+    if (it != s.t.end()) b = std::min(b, *it);
+  };
+  if (rain) after(*rain);
+  for (const Inflow& in : inflows) after(in.q);
+  return b;
+}
+
+std::vector<SourceLaunch> Forcing::launches(double a, double b, long nx, long ny, double dx,
+                                            double dy) const {
+  std::vector<SourceLaunch> out;
+  const double mid = 0.5 * (a + b);  // robust to a or b rounded onto a row's edge
+  for (const Inflow& in : inflows) {
+    const io::TimeSeries& s = in.q;
+    const std::size_t k = std::min(s.row_at(mid), s.t.size() - 2);
+    const double area = double(in.cells()) * dx * dy;
+    SourceLaunch l{in.i0, in.i1, in.j0, in.j1};
+    l.ta = s.t[k];
+    l.rate = s.v[k] / area;
+    l.slope = (s.v[k + 1] - s.v[k]) / (s.t[k + 1] - s.t[k]) / area;
+    out.push_back(l);
+  }
+  if (rain || losses.model != LossModel::none) {  // last: losses see the water that came
+    SourceLaunch l{0, nx, 0, ny};
+    if (rain) {
+      const std::size_t k = rain->row_at(mid);
+      l.ta = rain->t[k];
+      l.rate = rain->v[k] * mm_per_h;
+    }
+    l.losses = losses.model != LossModel::none;
+    out.push_back(l);
+  }
+  return out;
+}
+
+double Forcing::rain_volume(double t) const {
+  return rain ? rain->integral(0.0, t) * mm_per_h * rain_area : 0.0;
+}
+
+double Forcing::inflow_volume(double t) const {
+  double v = 0;
+  for (const Inflow& in : inflows) v += in.q.integral(0.0, t);
+  return v;
+}
+
+void Forcing::require_covers(double t_end) const {
+  if (rain) io::require_covers(*rain, 0.0, t_end, "--rain");
+  for (const Inflow& in : inflows)
+    io::require_covers(in.q, 0.0, t_end, in.option);
+}
+
+}  // namespace tessera::swe

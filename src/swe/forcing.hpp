@@ -1,0 +1,103 @@
+// What drives a flood besides its initial state: rain (a hyetograph),
+// infiltration losses, and inflow hydrographs Q(t) into boundary segments or
+// cells. The per-cell mathematics is swe_source_point.h; this is the host
+// side: the series, where they act, the per-interval launch parameters and
+// the volumes they bring (the mass balance).
+#pragma once
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/time_series.hpp"
+
+namespace tessera::swe {
+
+struct PhysCase;
+
+enum class LossModel : int { none = 0, constant = 1, green_ampt = 2 };
+
+/// Infiltration losses, SI units (swe_source_point.h).
+struct Losses {
+  LossModel model = LossModel::none;
+  double rate = 0;  ///< constant: m/s
+  double ks = 0;    ///< Green-Ampt: saturated hydraulic conductivity, m/s
+  double psi = 0;   ///< Green-Ampt: wetting-front suction head, m
+  double dtheta = 0;  ///< Green-Ampt: moisture deficit (porosity - initial content), 0..1
+  std::string spec;   ///< as given
+};
+
+/// "none", "constant:RATE" (mm/h) or "green-ampt:KS,PSI,DTHETA" (mm/h, mm,
+/// fraction); UsageError naming the option otherwise.
+Losses parse_losses(const std::string& spec);
+
+/// An inflow hydrograph Q(t) [m^3/s] spread evenly over the interior cells
+/// [i0, i1) x [j0, j1) of the whole grid.
+struct Inflow {
+  std::string option;  ///< --inflow or --source
+  std::string spec;    ///< as given (messages, the restart check)
+  long i0 = 0, i1 = 0, j0 = 0, j1 = 0;
+  io::TimeSeries q;
+  long cells() const { return (i1 - i0) * (j1 - j0); }
+};
+
+/// `--inflow SIDE:FILE` (a whole side: x-lo, x-hi, y-lo, y-hi) or
+/// `--inflow SIDE:FROM:TO:FILE` (the side's cells whose centres lie between
+/// the world coordinates FROM and TO along it), or `--source X:Y:FILE` (the
+/// cell holding the point): the cells on case c's grid and the series (m^3/s,
+/// linear in time). Refused: an unknown side, a segment or point outside the
+/// grid or holding no cell centre, a NODATA cell among them, a bad file.
+Inflow parse_inflow(const std::string& spec, const PhysCase& c);
+Inflow parse_point_source(const std::string& spec, const PhysCase& c);
+
+/// One source launch over an interval of the series: the depth rate
+/// rate + slope (t - ta) [m/s] on the interior cells [i0, i1) x [j0, j1)
+/// (global rows), with the losses on that launch (the whole-grid one).
+struct SourceLaunch {
+  long i0 = 0, i1 = 0, j0 = 0, j1 = 0;
+  double rate = 0, slope = 0, ta = 0;
+  bool losses = false;
+};
+
+/// The sources of a case (PhysCase::forcing).
+struct Forcing {
+  std::optional<io::TimeSeries> rain;  ///< intensity, mm/h, constant over each row
+  Losses losses;
+  std::vector<Inflow> inflows;
+  double rain_area = 0;  ///< m^2 that rain falls on (cells below z_nodata)
+
+  bool any() const {
+    return rain.has_value() || losses.model != LossModel::none || !inflows.empty();
+  }
+  /// The first time after t at which a series starts a new row (inf: none).
+  double next_break(double t) const;
+  /// The launches of a step inside [a, b], an interval within one row of
+  /// every series, on a grid of nx x ny cells of dx x dy.
+  std::vector<SourceLaunch> launches(double a, double b, long nx, long ny, double dx,
+                                     double dy) const;
+  /// Rain and inflow volumes [m^3] from t = 0 to t.
+  double rain_volume(double t) const;
+  double inflow_volume(double t) const;
+  /// Refuses series that do not cover [0, t_end] (option names in messages).
+  void require_covers(double t_end) const;
+};
+
+/// Runs `advance(b)` over consecutive intervals [a, b] from `now` to `t` that
+/// each lie within one row of every series of `f`, calling `set(a, b)` before
+/// each; stops early when `advance` returns a health that is bad or short of
+/// b. Time values are compared as T stores them.
+template <class T, class Health, class Set, class Advance>
+Health advance_in_rows(const Forcing& f, double now, double t, Set&& set, Advance&& advance) {
+  Health h{};
+  for (;;) {
+    double b = f.next_break(now);
+    while (b < t && !(T(b) > T(now))) b = f.next_break(b);  // rows shorter than T resolves
+    if (!(b < t)) b = t;
+    set(now, b);
+    h = advance(b);
+    if (h.bad || !(T(h.time) >= T(b)) || !(T(b) < T(t))) return h;
+    now = h.time;
+  }
+}
+
+}  // namespace tessera::swe
