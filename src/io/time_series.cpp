@@ -52,8 +52,8 @@ bool number(std::string_view f, double& v) {
 
 }  // namespace
 
-TimeSeries read_time_series(const std::string& path, const std::string& value_name,
-                            Between between, double min_value) {
+TimeSeries read_time_series(const std::string& path, const std::string& value_name, Between between,
+                            double min_value) {
   const std::string bytes = read_file_bytes(path);
   TimeSeries s;
   s.path = path;
@@ -84,8 +84,7 @@ TimeSeries read_time_series(const std::string& path, const std::string& value_na
     if (f.size() != 2)
       throw fail(line, fmt::format("expected two fields, time (s) and {}; found {}", value_name,
                                    f.size()));
-    if (!number(f[0], t))
-      throw fail(line, fmt::format("time '{}' is not a number", f[0]));
+    if (!number(f[0], t)) throw fail(line, fmt::format("time '{}' is not a number", f[0]));
     if (!number(f[1], v))
       throw fail(line, fmt::format("{} '{}' is not a number", value_name, f[1]));
     if (!std::isfinite(t)) throw fail(line, fmt::format("time {} is not finite", f[0]));
@@ -128,13 +127,15 @@ double TimeSeries::integral(double a, double b) const {
 
 void require_covers(const TimeSeries& s, double t0, double t1, const std::string& what) {
   if (s.t.front() > t0)
-    throw UsageError(fmt::format("{} {}: the series starts at t = {} s (line {}), after the run's "
-                                 "start t = {} s",
-                                 what, s.path, s.t.front(), s.line.front(), t0));
+    throw UsageError(
+        fmt::format("{} {}: the series starts at t = {} s (line {}), after the run's "
+                    "start t = {} s",
+                    what, s.path, s.t.front(), s.line.front(), t0));
   if (s.t.back() < t1)
-    throw UsageError(fmt::format("{} {}: the series ends at t = {} s (line {}), before the run's "
-                                 "end t = {} s",
-                                 what, s.path, s.t.back(), s.line.back(), t1));
+    throw UsageError(
+        fmt::format("{} {}: the series ends at t = {} s (line {}), before the run's "
+                    "end t = {} s",
+                    what, s.path, s.t.back(), s.line.back(), t1));
 }
 
 }  // namespace tessera::io

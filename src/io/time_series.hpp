@@ -37,8 +37,8 @@ struct TimeSeries {
 /// (UsageError, file:line): a missing or unreadable file, a row with other
 /// than two fields, a field that is not a number, NaN or infinite values,
 /// times that do not increase, a value below `min_value`, fewer than two rows.
-TimeSeries read_time_series(const std::string& path, const std::string& value_name,
-                            Between between, double min_value = 0.0);
+TimeSeries read_time_series(const std::string& path, const std::string& value_name, Between between,
+                            double min_value = 0.0);
 
 /// Refuses (UsageError) a series that does not cover [t0, t1]: its first time
 /// after t0 or its last before t1. `what` names the option that gave it.

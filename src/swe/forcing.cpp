@@ -38,7 +38,8 @@ double number(const std::string& option, const std::string& spec, const std::str
               const std::string& text) {
   double v = 0;
   if (!to_number(text, v))
-    throw UsageError(fmt::format("{} {}: {} '{}' is not a finite number", option, spec, what, text));
+    throw UsageError(
+        fmt::format("{} {}: {} '{}' is not a finite number", option, spec, what, text));
   return v;
 }
 
@@ -69,7 +70,8 @@ Losses parse_losses(const std::string& spec) {
   Losses l;
   l.spec = spec;
   const auto colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon), rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  const std::string kind = spec.substr(0, colon),
+                    rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (kind == "none" && colon == std::string::npos) return l;
   if (kind == "constant" && colon != std::string::npos) {
     l.model = LossModel::constant;
@@ -152,9 +154,10 @@ Inflow parse_point_source(const std::string& spec, const PhysCase& c) {
   const auto p = split(spec, ':', 3);
   double x = 0, y = 0;
   if (p.size() != 3 || !to_number(p[0], x) || !to_number(p[1], y))
-    throw UsageError(fmt::format("--source {}: expected X:Y:FILE (world coordinates, a CSV of "
-                                 "time (s), discharge (m^3/s))",
-                                 spec));
+    throw UsageError(
+        fmt::format("--source {}: expected X:Y:FILE (world coordinates, a CSV of "
+                    "time (s), discharge (m^3/s))",
+                    spec));
   const double i = std::floor((x - c.x0) / c.dx), j = std::floor((y - c.y0) / c.dy);
   if (!(i >= 0 && i < double(c.nx) && j >= 0 && j < double(c.ny)))
     throw UsageError(fmt::format("--source {}: ({}, {}) lies outside the grid [{}, {}] x [{}, {}]",
@@ -222,8 +225,7 @@ double Forcing::inflow_volume(double t) const {
 
 void Forcing::require_covers(double t_end) const {
   if (rain) io::require_covers(*rain, 0.0, t_end, "--rain");
-  for (const Inflow& in : inflows)
-    io::require_covers(in.q, 0.0, t_end, in.option);
+  for (const Inflow& in : inflows) io::require_covers(in.q, 0.0, t_end, in.option);
 }
 
 }  // namespace tessera::swe

@@ -20,9 +20,9 @@ enum class LossModel : int { none = 0, constant = 1, green_ampt = 2 };
 /// Infiltration losses, SI units (swe_source_point.h).
 struct Losses {
   LossModel model = LossModel::none;
-  double rate = 0;  ///< constant: m/s
-  double ks = 0;    ///< Green-Ampt: saturated hydraulic conductivity, m/s
-  double psi = 0;   ///< Green-Ampt: wetting-front suction head, m
+  double rate = 0;    ///< constant: m/s
+  double ks = 0;      ///< Green-Ampt: saturated hydraulic conductivity, m/s
+  double psi = 0;     ///< Green-Ampt: wetting-front suction head, m
   double dtheta = 0;  ///< Green-Ampt: moisture deficit (porosity - initial content), 0..1
   std::string spec;   ///< as given
 };

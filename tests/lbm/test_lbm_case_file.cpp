@@ -227,7 +227,9 @@ TEST(LbmCaseFile, MaskBodyFromNpy) {
            "[[body]]\nname = \"block\"\nshape = \"mask\"\nfile = \"block.npy\"\n");
   for (std::size_t n = 0; n < m.size(); ++n) {
     ASSERT_EQ(f.c.body_of[n], m[n]) << n;
-    if (m[n]) EXPECT_EQ(f.c.flags[n], TS_LBM_WALL | TS_LBM_BODY);
+    if (m[n]) {
+      EXPECT_EQ(f.c.flags[n], TS_LBM_WALL | TS_LBM_BODY);
+    }
   }
   EXPECT_EQ(f.c.bodies[0].area, 3.0);    // 3 rows face the flow
   EXPECT_EQ(f.c.bodies[0].length, 3.0);  // its height

@@ -356,7 +356,7 @@ TEST(SweIo, AscReaderTakesGdalsNonSquareCellsAndTheCrsOfAPrj) {
       write_text("plain.asc", "ncols 1\nnrows 1\nxllcorner 0\nyllcorner 0\ncellsize 1\n7\n");
   EXPECT_EQ(read_asc(q.string()).crs_wkt, "");
   // a .prj that is not WKT, or not text, is refused naming it
-  for (const std::string bad :
+  for (const std::string& bad :
        {std::string("\n \n"), std::string("just words"), std::string("GEOGCS[\"x\"]\x01")}) {
     write_text("plain.prj", bad);
     try {

@@ -1,7 +1,7 @@
 # swe: shallow-water tests (paths relative to tests/).
 target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
   swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp
-  swe/test_swe_ieee_fast.cpp)
+  swe/test_swe_ieee_fast.cpp swe/test_swe_forcing.cpp)
 
 # the distributed physical model across MPI ranks: its own executable, run with
 # mpirun -np 2 and -np 3 (oversubscribed, root allowed), bitwise equal to one device
@@ -60,6 +60,24 @@ add_test(NAME cli.swe_thesis_blowup_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--mo
          -DEXPECT=1 -DMATCH=diverged.between.step.5.and.step.10:.a.depth.<=.0.*in.cell..14,.0..*step.5.was.the.last.one.checked.good ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_unstable_dt_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--dt\;20\;--device\;cpu -DEXPECT=2 -DMATCH=unstable ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_blowup_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;32\;--dt\;3\;--device\;cpu\;--out\;${SWE_CLI_DIR}/bad\;--every\;1 -DEXPECT=1 -DMATCH=at.step.1.in.cell ${SWE_EXPECT_SCRIPT})
+# sources (swe/forcing.hpp): a rain, Green-Ampt and inflow run reports its
+# mass balance; bad series and options name the file:line or the value
+file(WRITE ${SWE_CLI_DIR}/rain.csv "time (s),intensity (mm/h)\n0,40\n0.2,80\n0.4,0\n5,0\n")
+file(WRITE ${SWE_CLI_DIR}/q.csv "# hydrograph\n0,0\n0.3,2\n5,1\n")
+file(WRITE ${SWE_CLI_DIR}/rain_unsorted.csv "0,1\n10,2\n5,3\n")
+file(WRITE ${SWE_CLI_DIR}/rain_short.csv "0,1\n0.2,2\n")
+add_test(NAME cli.swe_rain_inflow_losses COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain.csv\;--losses\;green-ampt:10,50,0.3\;--inflow\;y-lo:1:5:${SWE_CLI_DIR}/q.csv\;--source\;3:3:${SWE_CLI_DIR}/q.csv
+         -DEXPECT=0 -DMATCH=mass.balance:.*residual.*e-1[0-9].m3 ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_rain_unsorted_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_unsorted.csv
+         -DEXPECT=1 -DMATCH=rain_unsorted.csv:3:.time.5.after.10 ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_rain_short_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_short.csv
+         -DEXPECT=2 -DMATCH=--rain.*rain_short.csv:.the.series.ends.at.t.=.0.2.s.*before.the.run.s.end ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_bad_losses_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--device\;cpu\;--losses\;green-ampt:1,2
+         -DEXPECT=2 -DMATCH=--losses.green-ampt:1,2:.expected ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--device\;cpu\;--inflow\;x-lo:100:200:${SWE_CLI_DIR}/q.csv
+         -DEXPECT=2 -DMATCH=no.cell.centre.of.side.x-lo ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_losses_checkpoint_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--device\;cpu\;--losses\;constant:5\;--checkpoint\;${SWE_CLI_DIR}/never.ckpt
+         -DEXPECT=2 -DMATCH=not.kept.in.checkpoints ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
 
 # several parts in one process (x-slabs): a run with outputs, and usage errors
@@ -110,6 +128,11 @@ swe_restart(physical_parts sigint_at_step:3 130 --gpus|2 "--gpus;3"
 # physical in float, stopped between two --every-time advances (after the output of the first)
 swe_restart(physical_between sigterm_at_step:2 143 "" ""
   --case radial-dam --nx 80 --t-end 0.6 --every-time 0.3 --device cpu --format vti --precision float)
+# physical with rain and an inflow hydrograph (series are functions of time:
+# nothing of them in the checkpoint), stopped inside an advance
+swe_restart(physical_rain sigint_at_step:3 130 "" ""
+  --case radial-dam --nx 80 --order 2 --t-end 0.6 --every-time 0.3 --device cpu --format vti
+  --rain ${SWE_CLI_DIR}/rain.csv --inflow x-lo:${SWE_CLI_DIR}/q.csv)
 # thesis, outputs every 4 steps, continued in another variant
 swe_restart(thesis sigterm_at_step:7 143 --variant|v1-ghost-kernels "--variant;pingpong-global"
   --model thesis --nx 30 --ny 20 --t-end 3 --every 4 --device cpu --format vtk,vti)

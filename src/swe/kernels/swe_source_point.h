@@ -8,18 +8,25 @@
  * step's midpoint, so over a step that lies within one row of the series
  * s dt is the exact integral (the driver ends steps at the rows' times).
  * It arrives without momentum (hu, hv unchanged).
- * Losses (infiltration) then take up to
- *   constant:   loss dt
- *   Green-Ampt: ks (1 + suction / max(F, TS_SWE_GA_FMIN)) dt, suction = psi dtheta
- * (explicit in time, F the depth infiltrated so far, kept per cell) of the
- * water the cell holds; what they take is added to F. NODATA cells (Z >=
- * zwall, high ground) get and lose nothing. A cell left at or below the dry
- * depth keeps no momentum. */
+ * Losses (infiltration) then take up to their capacity over the step of the
+ * water the cell holds; what they take is added to F, the depth infiltrated
+ * so far (kept per cell):
+ *   constant:   loss dt;
+ *   Green-Ampt: the dF of backward Euler on dF/dt = ks (1 + S / F), S = psi
+ *     dtheta (the suction term at the step's end, F + dF): the positive root
+ *     of dF^2 + (F - ks dt) dF - ks dt (F + S) = 0. It needs no floor at F = 0
+ *     (where the rate is infinite), is first order in dt (the exact ponded
+ *     F(t) solves ks t = F - S ln(1 + F / S); tests compare), and uses only
+ *     correctly rounded operations (sqrt, /), so every backend gives the same
+ *     bits; the root is taken in the form without cancellation.
+ * NODATA cells (Z >= zwall, high ground) get and lose nothing. A cell left at
+ * or below the dry depth keeps no momentum. */
 #include "core/kernels/portable.h"
 
-#ifndef TS_SWE_GA_FMIN
-#define TS_SWE_GA_FMIN 1e-6 /* m: the infiltrated depth below which Green-Ampt's rate is capped */
-#endif
+TS_FN ts_real ts_swe_green_ampt(ts_real F, ts_real kdt, ts_real suction) {
+  const ts_real b = F - kdt, c = kdt * (F + suction), r = sqrt(b * b + (ts_real)4 * c);
+  return b >= (ts_real)0 ? (ts_real)2 * c / (b + r) : (r - b) * (ts_real)0.5;
+}
 
 TS_FN void ts_swe_source_cell(ts_real dt, ts_real t_mid, ts_real rate, ts_real slope, ts_real ta,
                               ts_real zwall, int losses, ts_real loss, ts_real ks, ts_real suction,
@@ -28,9 +35,7 @@ TS_FN void ts_swe_source_cell(ts_real dt, ts_real t_mid, ts_real rate, ts_real s
   if (!(z < zwall)) return;
   ts_real d = *h + (rate + slope * (t_mid - ta)) * dt;
   if (losses != 0) {
-    const ts_real cap = losses == 1
-                            ? loss * dt
-                            : ks * ((ts_real)1 + suction / fmax(*F, (ts_real)TS_SWE_GA_FMIN)) * dt;
+    const ts_real cap = losses == 1 ? loss * dt : ts_swe_green_ampt(*F, ks * dt, suction);
     const ts_real taken = fmin(d, cap);
     d = d - taken;
     *F = *F + taken;
