@@ -168,6 +168,7 @@ void DistributedPhysSolver<T>::step() {
     Queue& q = p->device_->queue();
     dispatch(*p->device_, [&](auto tag) {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->scalars_, p->flags_, true);
+      p->tally(p->a_, first ? T(1) : T(0.5));
       if (first)
         kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->scalars_,
                              p->flags_);
@@ -189,6 +190,7 @@ void DistributedPhysSolver<T>::step() {
     Queue& q = p->device_->queue();
     dispatch(*p->device_, [&](auto tag) {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->b_, p->scalars_, p->flags_, false);
+      p->tally(p->b_, T(0.5));
       kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->a_, 1, p->scalars_,
                           p->flags_);
     });
@@ -446,6 +448,24 @@ double DistributedPhysSolver<T>::infiltrated() const {
   }
   double m = 0;
   for (double v : all) m += v;
+  return m;
+}
+
+template <class T>
+std::array<double, 4> DistributedPhysSolver<T>::boundary_inflow() const {
+  std::vector<double> mine;  // 4 per local part, summed in global part order
+  for (const auto& p : parts_) {
+    const auto v = p->boundary_inflow();
+    mine.insert(mine.end(), v.begin(), v.end());
+  }
+  std::vector<double> all = mine;
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
+    all.resize(bytes.size() / sizeof(double));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
+  }
+  std::array<double, 4> m{0, 0, 0, 0};
+  for (std::size_t k = 0; k < all.size(); ++k) m[k % 4] += all[k];
   return m;
 }
 

@@ -58,7 +58,8 @@ class DistributedPhysSolver {
   /// a single device); then the bed's halo rows are exchanged (collective).
   void restore_state(const PhysSolverState<T>& s);
   double mass() const;
-  double infiltrated() const;  ///< as PhysSolver::infiltrated, over every part
+  double infiltrated() const;                     ///< as PhysSolver::infiltrated, over every part
+  std::array<double, 4> boundary_inflow() const;  ///< as PhysSolver's, over every part
   /// Waits for every local part's queue.
   void synchronize() const;
 

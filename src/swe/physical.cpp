@@ -146,6 +146,37 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
   infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
   if (forcing_.any()) set_sources(0.0, 0.0);
+  for (Bc b : c.bc) tally_ = tally_ || ts_swe_open_side(int(b));
+  const std::size_t faces = tally_ ? std::size_t(2 * (grid_.nx + grid_.ny)) : 1;
+  flow_ = Buffer<T>(device_, faces);
+  flow_comp_ = Buffer<T>(device_, faces);
+  flow_.copy_from_host(std::vector<T>(faces, T(0)));
+  flow_comp_.copy_from_host(std::vector<T>(faces, T(0)));
+}
+
+template <class T>
+void PhysSolver<T>::tally(const Fields<T>& f, T weight) {
+  if (!tally_) return;
+  dispatch(*device_, [&](auto tag) {
+    kernels::tally_boundaries(tag, device_->queue(), grid_, prm_,
+                              opt_.order == Order::first ? 1 : 2, weight, zb_, f, scalars_, flow_,
+                              flow_comp_);
+  });
+}
+
+template <class T>
+std::array<double, 4> PhysSolver<T>::boundary_inflow() const {
+  std::array<double, 4> v{0, 0, 0, 0};
+  if (!tally_) return v;
+  const auto acc = flow_.to_vector();
+  const long n[4] = {grid_.ny, grid_.ny, grid_.nx, grid_.nx};
+  std::size_t k = 0;
+  for (int s = 0; s < 4; ++s) {
+    double sum = 0;
+    for (long f = 0; f < n[s]; ++f) sum += double(acc[k++]);
+    v[std::size_t(s)] = sum * (s < 2 ? dy_ : dx_);
+  }
+  return v;
 }
 
 template <class T>
@@ -180,10 +211,13 @@ void PhysSolver<T>::step() {
   dispatch(*device_, [&](auto tag) {
     kernels::phys_ghosts(tag, q, grid_, prm_, zb_, a_, scalars_, flags_, true);
     if (opt_.order == Order::first) {
+      tally(a_, T(1));
       kernels::phys_update(tag, q, grid_, prm_, zb_, a_, b_, scalars_, flags_);
     } else {
+      tally(a_, T(0.5));
       kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, a_, b_, 0, scalars_, flags_);
       kernels::phys_ghosts(tag, q, grid_, prm_, zb_, b_, scalars_, flags_, false);
+      tally(b_, T(0.5));
       kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, b_, a_, 1, scalars_, flags_);
     }
   });

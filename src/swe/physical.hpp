@@ -7,6 +7,7 @@
 // driver replaces the ghost fill with a halo exchange and the rate maximum
 // with an all-reduce, the update kernels stay as they are.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -115,6 +116,10 @@ class PhysSolver {
   double mass() const;  ///< Σ h dx dy over the interior
   /// Σ F dx dy: the water infiltrated so far (0 without losses).
   double infiltrated() const;
+  /// The water [m^3] that entered through each side so far (x_lo, x_hi,
+  /// y_lo, y_hi; negative: it left), exactly the update's boundary fluxes;
+  /// 0 for walls, periodic and internal sides.
+  std::array<double, 4> boundary_inflow() const;
   const PhysGrid& grid() const { return grid_; }
   /// The full state (fields, bed, time, dt bookkeeping, step count, health).
   PhysSolverState<T> save_state() const;
@@ -129,6 +134,8 @@ class PhysSolver {
   // the sources' launches over [a, b] (PhysCase::forcing), on this grid's rows
   void set_sources(double a, double b);
   void add_sources();  // this interval's launches, after a step's update
+  // the open boundaries' flows of state f this step (weight 1 or 1/2)
+  void tally(const Fields<T>& f, T weight);
   std::shared_ptr<Device> device_;
   PhysGrid grid_;
   PhysParams<T> prm_;
@@ -143,6 +150,8 @@ class PhysSolver {
   T zwall_ = 0;
   Buffer<T> infil_;                     // the infiltrated depth F per cell (losses; else one value)
   std::vector<ts_swe_src<T>> sources_;  // this interval's launches
+  bool tally_ = false;                  // an open side: its flows are tallied
+  Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)
 };
 
 }  // namespace tessera::swe

@@ -134,25 +134,28 @@ std::string series_id(const io::TimeSeries& s) {
   return fmt::format("{} {:016x}", s.path, h);
 }
 
-// The volumes the run's sources brought and took, and what is left over:
-// stored_end - stored_start - rain - inflow + infiltrated (closed boundaries:
-// round-off; open ones: also the net flow through them).
+// The volumes the run's sources and open boundaries brought and took, and
+// what is left over: stored_end - stored_start - rain - inflow - boundaries
+// + infiltrated (round-off).
 template <class Solver>
 nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double start,
                             double end) {
   const Forcing& f = c.forcing;
   const double rain = f.rain_volume(t), inflow = f.inflow_volume(t), lost = s.infiltrated();
-  const double residual = end - start - rain - inflow + lost;
-  bool open = false;
-  for (Bc b : c.bc) open = open || (b != Bc::wall && b != Bc::periodic);
+  const std::array<double, 4> sides = s.boundary_inflow();
+  const double through = sides[0] + sides[1] + sides[2] + sides[3];
+  const double residual = end - start - rain - inflow - through + lost;
   return {{"stored_start_m3", start},
           {"stored_end_m3", end},
           {"rain_m3", rain},
           {"inflow_m3", inflow},
           {"infiltrated_m3", lost},
+          {"boundary_inflow_m3",
+           {{"x-lo", sides[0]}, {"x-hi", sides[1]}, {"y-lo", sides[2]}, {"y-hi", sides[3]}}},
+          {"boundary_net_inflow_m3", through},
           {"residual_m3", residual},
-          {"relative_residual", residual / std::max({start + rain + inflow, end, 1e-300})},
-          {"open_boundaries", open}};
+          {"relative_residual",
+           residual / std::max({start + rain + inflow + std::fabs(through), end, 1e-300})}};
 }
 
 // What a restarted physical run must agree on with its checkpoint besides
@@ -327,8 +330,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   const double mass_end = s.mass();
   finish_summary(j, c.nx * c.ny, h.steps, h.steps - first, h.time, wall, progress.mass_start,
                  mass_end);
-  if (c.forcing.any())
-    j["mass_balance"] = mass_balance(c, s, h.time, progress.mass_start, mass_end);
+  j["mass_balance"] = mass_balance(c, s, h.time, progress.mass_start, mass_end);
   return 0;
 }
 
@@ -399,14 +401,12 @@ int run_swe(const RunOptions& o, nlohmann::json& j) {
   if (j.contains("mass_balance")) {
     const auto& b = j["mass_balance"];
     std::printf(
-        "mass balance: stored %.9g -> %.9g m3, rain %.9g, inflow %.9g, infiltrated %.9g; "
-        "residual %.3g m3 (%.3g relative%s)\n",
+        "mass balance: stored %.9g -> %.9g m3, rain %.9g, inflow %.9g, through boundaries %.9g, "
+        "infiltrated %.9g; residual %.3g m3 (%.3g relative)\n",
         b["stored_start_m3"].get<double>(), b["stored_end_m3"].get<double>(),
-        b["rain_m3"].get<double>(), b["inflow_m3"].get<double>(), b["infiltrated_m3"].get<double>(),
-        b["residual_m3"].get<double>(), b["relative_residual"].get<double>(),
-        b["open_boundaries"].get<bool>()
-            ? "; boundaries are open: it includes the net flow in through them"
-            : "");
+        b["rain_m3"].get<double>(), b["inflow_m3"].get<double>(),
+        b["boundary_net_inflow_m3"].get<double>(), b["infiltrated_m3"].get<double>(),
+        b["residual_m3"].get<double>(), b["relative_residual"].get<double>());
   }
   if (!o.out.empty())
     write_file_atomic((std::filesystem::path(o.out) / "summary.json").string(), j.dump(2) + "\n");

@@ -49,9 +49,10 @@ class TimeSeriesFile : public ::testing::Test {
 };
 
 TEST_F(TimeSeriesFile, ReadsHeadersCommentsAndEverySeparator) {
-  for (const std::string& text :
-       {std::string("time,q\n0,1\n60,2.5\n120,0\n"), std::string("# gauge 7\n\n0;1\n60;2.5\n120;0\n"),
-        std::string("0\t1\n60  2.5\r\n  120 0  \n"), std::string("t [s], Q [m3/s]\n0, 1\n6e1, +2.5\n120,0")}) {
+  for (const std::string& text : {std::string("time,q\n0,1\n60,2.5\n120,0\n"),
+                                  std::string("# gauge 7\n\n0;1\n60;2.5\n120;0\n"),
+                                  std::string("0\t1\n60  2.5\r\n  120 0  \n"),
+                                  std::string("t [s], Q [m3/s]\n0, 1\n6e1, +2.5\n120,0")}) {
     const TimeSeries s = read_time_series(file(text), "discharge", Between::linear);
     ASSERT_EQ(s.t, (std::vector<double>{0, 60, 120})) << text;
     EXPECT_EQ(s.v, (std::vector<double>{1, 2.5, 0})) << text;
@@ -80,8 +81,9 @@ TEST_F(TimeSeriesFile, ValuesAndIntegralsFollowTheRows) {
 }
 
 TEST_F(TimeSeriesFile, BadRowsAreRefusedWithTheirLine) {
-  EXPECT_NE(error_of("t,q\n0,1\n60,2\n30,1\n").find(":4: time 30 after 60 (line 3): times must increase"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("t,q\n0,1\n60,2\n30,1\n").find(":4: time 30 after 60 (line 3): times must increase"),
+      std::string::npos);
   EXPECT_NE(error_of("0,1\n0,2\n").find(":2: time 0 after 0"), std::string::npos);
   EXPECT_NE(error_of("0,1\n60,nan\n").find(":2: discharge (m^3/s) nan is not finite"),
             std::string::npos);
@@ -109,7 +111,8 @@ TEST_F(TimeSeriesFile, ASeriesMustCoverTheRun) {
     require_covers(s, 0, 30, "--inflow x-lo");
     ADD_FAILURE() << "a series starting at 10 s covered a run from 0";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("--inflow x-lo " + s.path + ": the series starts at t = 10 s (line 2)"),
+    EXPECT_NE(std::string(e.what()).find("--inflow x-lo " + s.path +
+                                         ": the series starts at t = 10 s (line 2)"),
               std::string::npos)
         << e.what();
   }

@@ -150,7 +150,12 @@ TEST_P(SweForcing, InflowHydrographsBringTheirIntegral) {
   if (!fp64()) GTEST_SKIP() << GetParam() << " has no double precision";
   for (Order order : {Order::first, Order::second}) {
     PhysCase c = basin(14, 10, 0.2);
-    Inflow side{"--inflow", "x-lo:56:70:q", 0, 1, 2, 7,
+    Inflow side{"--inflow",
+                "x-lo:56:70:q",
+                0,
+                1,
+                2,
+                7,
                 series({0, 60, 100}, {0, 4, 1}, io::Between::linear)};
     Inflow point{"--source", "p", 9, 10, 3, 4, series({0, 100}, {0.5, 0.5}, io::Between::linear)};
     c.forcing.inflows = {side, point};
@@ -182,8 +187,8 @@ void sources_match_cpu(const std::string& id, Order order) {
   c.forcing.rain = series({0, 3, 6}, {900, 2000, 0}, io::Between::step);
   c.forcing.rain_area = area_of(c);
   c.forcing.losses = parse_losses("green-ampt:30,80,0.3");
-  c.forcing.inflows = {Inflow{"--inflow", "x-hi", 22, 23, 0, 37,
-                              series({0, 2, 6}, {0, 3, 1}, io::Between::linear)}};
+  c.forcing.inflows = {
+      Inflow{"--inflow", "x-hi", 22, 23, 0, 37, series({0, 2, 6}, {0, 3, 1}, io::Between::linear)}};
   PhysOptions o;
   o.order = order;
   auto run = [&](const std::string& dev_id) {
@@ -209,6 +214,48 @@ TEST_P(SweForcing, EveryBackendMatchesTheCpu) {
   }
 }
 
+// Open sides: a discharge inflow on x-lo, a transmissive x-hi, a level on
+// y-lo, rain: the stored water changes by exactly what the tallies say came
+// through each side (round-off), and every backend tallies the CPU's bits.
+template <class T>
+void boundaries_tallied(const std::string& id, Order order) {
+  PhysCase c = basin(31, 17, 0.0);
+  const auto bump = test::random_vector<double>(c.z.size(), 9, 0.0, 0.2);
+  for (std::size_t k = 0; k < c.z.size(); ++k) {
+    c.z[k] = bump[k];
+    c.h[k] = std::max(0.0, 0.5 - bump[k]);
+  }
+  c.bc[x_lo] = Bc::discharge, c.bc_value[x_lo] = 0.4;
+  c.bc[x_hi] = Bc::transmissive;
+  c.bc[y_lo] = Bc::level, c.bc_value[y_lo] = 0.3;
+  c.forcing.rain = series({0, 50}, {3600, 3600}, io::Between::step);
+  c.forcing.rain_area = area_of(c);
+  PhysOptions o;
+  o.order = order;
+  auto run = [&](const std::string& dev_id) {
+    PhysSolver<T> s(open_device(dev_id), c, o);
+    const double start = s.mass();
+    EXPECT_FALSE(s.advance_to(20).bad);
+    const auto in = s.boundary_inflow();
+    const double residual =
+        s.mass() - start - c.forcing.rain_volume(20) - (in[0] + in[1] + in[2] + in[3]);
+    EXPECT_NEAR(residual, 0.0, (sizeof(T) == 8 ? 1e-13 : 1e-5) * start) << dev_id;
+    EXPECT_EQ(in[3], 0.0) << "a wall";
+    return in;
+  };
+  const auto cpu = run("cpu");
+  EXPECT_GT(cpu[0], 0.0) << "the discharge side brings water";
+  EXPECT_LT(cpu[2], 0.0) << "the low level drains the basin";
+  EXPECT_EQ(run(id), cpu);
+}
+
+TEST_P(SweForcing, OpenBoundariesAreTalliedToRoundOff) {
+  for (Order order : {Order::first, Order::second}) {
+    if (fp64()) boundaries_tallied<double>(GetParam(), order);
+    boundaries_tallied<float>(GetParam(), order);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SweForcing, ::testing::ValuesIn(test::device_ids()),
                          test::id_name);
 
@@ -222,8 +269,10 @@ TEST(SweForcingParts, ThreePartsGiveOneDevicesBits) {
   c.forcing.rain = series({0, 4, 8}, {500, 100, 0}, io::Between::step);
   c.forcing.rain_area = area_of(c);
   c.forcing.losses = parse_losses("constant:200");
-  c.forcing.inflows = {Inflow{"--inflow", "y-lo", 5, 25, 0, 1,
-                              series({0, 8}, {1, 2}, io::Between::linear)}};
+  c.forcing.inflows = {
+      Inflow{"--inflow", "y-lo", 5, 25, 0, 1, series({0, 8}, {1, 2}, io::Between::linear)}};
+  c.bc[x_hi] = Bc::transmissive;
+  c.bc[y_hi] = Bc::level, c.bc_value[y_hi] = 0.01;
   PhysOptions o;
   o.order = Order::second;
   PhysSolver<double> one(open_device("cpu"), c, o);
@@ -236,6 +285,10 @@ TEST(SweForcingParts, ThreePartsGiveOneDevicesBits) {
   EXPECT_EQ(a.hv, b.hv);
   // the parts sum their own cells first: the totals agree to round-off
   EXPECT_NEAR(one.infiltrated(), three.infiltrated(), 1e-14 * one.infiltrated());
+  // and the open sides' tallies: y-lo runs along every part, x-hi on the last
+  const auto a_in = one.boundary_inflow(), b_in = three.boundary_inflow();
+  for (int s = 0; s < 4; ++s) EXPECT_NEAR(a_in[s], b_in[s], 1e-13 * (1 + std::fabs(a_in[s]))) << s;
+  EXPECT_NE(a_in[1], 0.0);
   EXPECT_GT(one.infiltrated(), 0.0);
 }
 

@@ -46,4 +46,10 @@ TS_FN long ts_swe_ghost_source(int bc, int hi, long n, long m) {
   return hi ? n + 2 - m : 1 + m;
 }
 
+/* Whether water crosses a side of this kind (the boundary flow tally counts
+ * it): transmissive, level and discharge sides */
+TS_FN int ts_swe_open_side(int bc) {
+  return bc == TS_SWE_BC_TRANSMISSIVE || bc == TS_SWE_BC_LEVEL || bc == TS_SWE_BC_DISCHARGE;
+}
+
 #endif /* TESSERA_SWE_HLL_CONSTS_H */

@@ -59,6 +59,12 @@
 #define TS_ARGS_phys_source(V, IN, OUT)                                                   \
   V(TS_STRUCT(ts_swe_src), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU)        \
   OUT(ts_value, HV) OUT(ts_value, F) IN(ts_value, sc) OUT(ts_uint, fl)
+/* physical model: the water that entered through each open boundary face
+ * this step (weight x mass flux x dt sc[0], into the domain positive), added
+ * to acc with compensation comp: x_lo's ny faces, x_hi's, y_lo's nx, y_hi's */
+#define TS_ARGS_phys_boundary_flux(V, IN, OUT)                                               \
+  V(TS_STRUCT(ts_swe_tally), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)            \
+  IN(ts_value, HV) IN(ts_value, sc) OUT(ts_value, acc) OUT(ts_value, comp)
 /* the self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4] */
 #define TS_ARGS_ieee_count(V, IN, OUT) V(ts_size, first) V(ts_size, count) OUT(ts_uint, counts)
@@ -107,6 +113,7 @@
     TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_NO_VARIANTS) \
   X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)      \
   X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)        \
+  X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                        \
   X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
 
 /* The wave-rate maximum (when `rate`) and the first bad cell of a group,
@@ -310,6 +317,34 @@ TS_GROUP(phys_source, g, s) {
     rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h, hu, hv));
   }
   ts_swe_fold_flags(g, rmax, TS_SWE_NONE, 1, (TS_LOCAL ts_uint*)s, fl);
+}
+
+/* work-item t: the x sides' faces at interior column t, the y sides' at
+ * interior row t (the faces between the first ghost and the first interior
+ * cell) */
+TS_CELL(phys_boundary_flux, t, cu, ck) {
+  const ts_real v = p.weight * sc[0];
+  (void)cu, (void)ck;
+  if (t < p.ny) {
+    const long J = t + 2;
+    if (ts_swe_open_side(p.bc[0]))
+      ts_swe_kahan_add(acc + t, comp + t,
+                       v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HU, HV, Z, p.w + J, p.w));
+    if (ts_swe_open_side(p.bc[1]))
+      ts_swe_kahan_add(acc + p.ny + t, comp + p.ny + t,
+                       -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HU, HV, Z,
+                                                  (p.nx + 1) * p.w + J, p.w));
+  }
+  if (t < p.nx) {
+    const long r = (t + 2) * p.w, k = 2 * p.ny + t;
+    if (ts_swe_open_side(p.bc[2]))
+      ts_swe_kahan_add(acc + k, comp + k,
+                       v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + 1, 1));
+    if (ts_swe_open_side(p.bc[3]))
+      ts_swe_kahan_add(
+          acc + k + p.nx, comp + k + p.nx,
+          -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + p.ny + 1, 1));
+  }
 }
 
 /* a grid-stride loop over the samples, then one atomic per count and item */

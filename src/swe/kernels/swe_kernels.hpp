@@ -177,6 +177,20 @@ void add_sources(Tag tag, Queue& q, const ts_swe_src<T>& a, const Buffer<T>& zb,
                  f.z, f.qx, f.qy, infil, scalars, flags);
 }
 
+/* physical model: the open boundaries' flows of state f this step (weight:
+ * 1 first order, 1/2 per RK2 stage) into acc/comp (2 (nx + ny) faces) */
+template <class Tag, class T>
+void tally_boundaries(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, int order,
+                      T weight, const Buffer<T>& zb, const Fields<T>& f, const Buffer<T>& scalars,
+                      Buffer<T>& acc, Buffer<T>& comp) {
+  ts_swe_tally<T> a{};
+  a.nx = g.nx, a.ny = g.ny, a.w = g.w, a.g = p.g, a.hdry = p.h_dry, a.weight = weight;
+  a.order = order;
+  for (int s = 0; s < 4; ++s) a.bc[s] = p.bc[s];
+  phys_boundary_flux<T>(tag, q, detail::line(std::max(g.nx, g.ny)), a, zb, f.z, f.qx, f.qy, scalars,
+                        acc, comp);
+}
+
 /* self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4]; count <= 2^31 */
 template <class T, class Tag>

@@ -38,4 +38,15 @@ TS_PARAMS_STRUCT(ts_swe_src) {
   int losses;
 };
 
+/* The boundary flow tally (swe_source_point.h): nx x ny interior cells in
+ * rows of w values; gravity, dry depth; the scheme's order (1, 2) and the
+ * weight of this evaluation (1, or 1/2 per RK2 stage); per side its kind
+ * (only open sides are tallied). */
+TS_PARAMS_STRUCT(ts_swe_tally) {
+  long nx, ny, w;
+  ts_real g, hdry, weight;
+  int order;
+  int bc[4];
+};
+
 #endif /* TESSERA_SWE_PARAMS_H */

@@ -22,6 +22,8 @@
  * NODATA cells (Z >= zwall, high ground) get and lose nothing. A cell left at
  * or below the dry depth keeps no momentum. */
 #include "core/kernels/portable.h"
+/* after swe_hll_point.h (swe_kernel_list.h includes it first, through
+ * swe_strip.h; the point headers are included once per precision, unguarded) */
 
 TS_FN ts_real ts_swe_green_ampt(ts_real F, ts_real kdt, ts_real suction) {
   const ts_real b = F - kdt, c = kdt * (F + suction), r = sqrt(b * b + (ts_real)4 * c);
@@ -45,4 +47,27 @@ TS_FN void ts_swe_source_cell(ts_real dt, ts_real t_mid, ts_real rate, ts_real s
     *hu = (ts_real)0;
     *hv = (ts_real)0;
   }
+}
+
+/* The mass flux [m^2/s, along +axis] through the face between cell l and
+ * l + s as the step's update computes it: first order ts_swe_face1, second
+ * order ts_swe_face2 (same inputs, same bits). QN: the momentum normal to
+ * the face. */
+TS_FN ts_real ts_swe_face_mass_flux(int order, ts_real g, ts_real hdry, TS_GLOBAL const ts_real* H,
+                                    TS_GLOBAL const ts_real* QN, TS_GLOBAL const ts_real* QT,
+                                    TS_GLOBAL const ts_real* Z, long l, long s) {
+  ts_real fh, dl, dr, ft;
+  if (order == 1)
+    ts_swe_face1(g, hdry, H, QN, QT, Z, l, l + s, &fh, &dl, &dr, &ft);
+  else
+    ts_swe_face2(g, hdry, H, QN, QT, Z, l, s, &fh, &dl, &dr, &ft);
+  return fh;
+}
+
+/* sum += v with Kahan's compensation (the volume through a boundary face
+ * over a long run: many small terms) */
+TS_FN void ts_swe_kahan_add(TS_GLOBAL ts_real* sum, TS_GLOBAL ts_real* comp, ts_real v) {
+  const ts_real y = v - *comp, t = *sum + y;
+  *comp = (t - *sum) - y;
+  *sum = t;
 }
