@@ -62,6 +62,9 @@ Command add_swe_command(CLI::App& app) {
       ->check(non_negative());
   cmd->add_option("--manning", r.manning, "Manning n [s m^-1/3] (default: the case's)")
       ->check(non_negative());
+  cmd->add_option("--manning-file", r.manning_file,
+                  "Manning n per cell from an .asc on the bathymetry's grid (NODATA only where "
+                  "the bed is NODATA)");
   cmd->add_option("--bathymetry", r.bathymetry, "Bed elevation from an ESRI ASCII grid (.asc)");
   cmd->add_option("--level-file", r.level_file,
                   "Initial water surface elevation from an .asc grid");
@@ -86,6 +89,12 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--source", r.sources,
                   "Physical model: a point source X:Y:FILE (world coordinates; FILE as --inflow); "
                   "repeatable")
+      ->take_all();
+  cmd->add_option("--bc-segment", r.segments,
+                  "Physical model: cells along a side of another kind than the side's: "
+                  "SIDE:FROM:TO:KIND (FROM, TO world coordinates along it; KIND wall, "
+                  "transmissive, level:ETA, discharge:Q or stage:FILE, a CSV of time (s), water "
+                  "level (m), linear between rows); one a side")
       ->take_all();
   cmd->add_option("--device,-d", r.device, "Device id");
   cmd->add_option(

@@ -44,6 +44,8 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   if (lo_internal) s.bc[x_lo] = Bc::exchange;
   if (hi_internal) s.bc[x_hi] = Bc::exchange;
   s.manning = c.manning;
+  if (!c.manning_map.empty())
+    s.manning_map.assign(c.manning_map.begin() + first, c.manning_map.begin() + last);
   s.g = c.g;
   s.t_end = c.t_end;
   s.z_nodata = c.z_nodata;
@@ -170,11 +172,11 @@ void DistributedPhysSolver<T>::step() {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->scalars_, p->flags_, true);
       p->tally(p->a_, first ? T(1) : T(0.5));
       if (first)
-        kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->scalars_,
+        kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->nmap_, p->a_, p->b_, p->scalars_,
                              p->flags_);
       else
-        kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->a_, p->b_, 0, p->scalars_,
-                            p->flags_);
+        kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->nmap_, p->a_, p->a_, p->b_, 0,
+                            p->scalars_, p->flags_);
     });
   }
   auto sources = [&] {
@@ -191,8 +193,8 @@ void DistributedPhysSolver<T>::step() {
     dispatch(*p->device_, [&](auto tag) {
       kernels::phys_ghosts(tag, q, p->grid_, p->prm_, p->zb_, p->b_, p->scalars_, p->flags_, false);
       p->tally(p->b_, T(0.5));
-      kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->a_, p->b_, p->a_, 1, p->scalars_,
-                          p->flags_);
+      kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->nmap_, p->a_, p->b_, p->a_, 1,
+                          p->scalars_, p->flags_);
     });
   }
   sources();

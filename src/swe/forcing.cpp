@@ -66,6 +66,61 @@ io::TimeSeries discharge_series(const std::string& path) {
 
 }  // namespace
 
+Bc parse_boundary(const std::string& option, const std::string& s, double& value) {
+  const auto colon = s.find(':');
+  const std::string kind = s.substr(0, colon);
+  if (kind == "wall" || kind == "transmissive" || kind == "periodic") {
+    if (colon != std::string::npos)
+      throw UsageError(fmt::format("{} {}: '{}' takes no value", option, s, kind));
+    return kind == "wall" ? Bc::wall : kind == "periodic" ? Bc::periodic : Bc::transmissive;
+  }
+  if ((kind == "level" || kind == "discharge") && colon != std::string::npos) {
+    if (!to_number(s.substr(colon + 1), value))
+      throw UsageError(
+          fmt::format("{} {}: '{}' is not a finite number", option, s, s.substr(colon + 1)));
+    return kind == "level" ? Bc::level : Bc::discharge;
+  }
+  throw UsageError(fmt::format(
+      "{} {}: expected wall, transmissive, periodic, level:ETA or discharge:Q", option, s));
+}
+
+BcSegment parse_segment(const std::string& spec, const PhysCase& c) {
+  static const char* names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
+  const auto p = split(spec, ':', 4);
+  double lo = 0, hi = 0;
+  const int side = int(std::find(names, names + 4, p[0]) - names);
+  if (p.size() != 4 || side == 4 || !to_number(p[1], lo) || !to_number(p[2], hi))
+    throw UsageError(fmt::format(
+        "--bc-segment {}: expected SIDE:FROM:TO:KIND (SIDE x-lo, x-hi, y-lo, y-hi; FROM, TO "
+        "world coordinates along it; KIND wall, transmissive, level:ETA, discharge:Q or "
+        "stage:FILE)",
+        spec));
+  if (!(lo < hi))
+    throw UsageError(fmt::format("--bc-segment {}: FROM {} must be below TO {}", spec, p[1], p[2]));
+  if (c.bc[side] == Bc::periodic)
+    throw UsageError(fmt::format("--bc-segment {}: side {} is periodic", spec, names[side]));
+  BcSegment g;
+  g.spec = spec;
+  g.side = side;
+  const bool along_y = side < 2;
+  std::tie(g.lo, g.hi) =
+      cells_between(lo, hi, along_y ? c.ny : c.nx, along_y ? c.dy : c.dx, along_y ? c.y0 : c.x0);
+  if (g.lo >= g.hi)
+    throw UsageError(
+        fmt::format("--bc-segment {}: no cell centre of side {} lies between {} and {}", spec,
+                    names[side], lo, hi));
+  if (p[3].rfind("stage:", 0) == 0) {
+    g.kind = Bc::level;
+    g.stage = io::read_time_series(p[3].substr(6), "water level (m)", io::Between::linear,
+                                   -std::numeric_limits<double>::infinity());
+  } else {
+    g.kind = parse_boundary("--bc-segment", p[3], g.value);
+    if (g.kind == Bc::periodic)
+      throw UsageError(fmt::format("--bc-segment {}: a segment cannot be periodic", spec));
+  }
+  return g;
+}
+
 Losses parse_losses(const std::string& spec) {
   Losses l;
   l.spec = spec;
@@ -183,6 +238,8 @@ double Forcing::next_break(double t) const {
   };
   if (rain) after(*rain);
   for (const Inflow& in : inflows) after(in.q);
+  for (const BcSegment& g : segments)
+    if (g.stage) after(*g.stage);
   return b;
 }
 
@@ -207,10 +264,19 @@ std::vector<SourceLaunch> Forcing::launches(double a, double b, long nx, long ny
       l.ta = rain->t[k];
       l.rate = rain->v[k] * mm_per_h;
     }
-    l.losses = losses.model != LossModel::none;
+    l.whole_grid = true;
     out.push_back(l);
   }
   return out;
+}
+
+double Forcing::max_dt(const std::vector<SourceLaunch>& launches, double a, double b, double g,
+                       double cfl, double dx, double dy) {
+  double s = 0;
+  for (const SourceLaunch& l : launches)
+    s = std::max({s, l.rate + l.slope * (a - l.ta), l.rate + l.slope * (b - l.ta)});
+  if (!(s > 0)) return 0;
+  return std::cbrt(std::pow(cfl / ((1 / dx + 1 / dy) * std::sqrt(g * s)), 2.0));
 }
 
 double Forcing::rain_volume(double t) const {

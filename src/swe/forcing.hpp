@@ -4,12 +4,14 @@
 // side: the series, where they act, the per-interval launch parameters and
 // the volumes they bring (the mass balance).
 #pragma once
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "io/time_series.hpp"
+#include "swe/grid.hpp"
 
 namespace tessera::swe {
 
@@ -50,13 +52,33 @@ struct Inflow {
 Inflow parse_inflow(const std::string& spec, const PhysCase& c);
 Inflow parse_point_source(const std::string& spec, const PhysCase& c);
 
+/// A side's boundary kind from its option value: wall, transmissive,
+/// periodic, level:ETA or discharge:Q (value set for the last two);
+/// UsageError naming `option` and the value otherwise.
+Bc parse_boundary(const std::string& option, const std::string& s, double& value);
+
+/// A boundary segment (`--bc-segment SIDE:FROM:TO:KIND`): the cells
+/// [lo, hi) along a side (x sides: columns j; y sides: rows i of the whole
+/// grid) take another kind than the side's: wall, transmissive, level:ETA,
+/// discharge:Q (m^2/s into the domain, as the sides') or stage:FILE (a
+/// level eta(t) in m from a CSV, linear between rows).
+struct BcSegment {
+  std::string spec;
+  int side = 0;
+  long lo = 0, hi = 0;
+  Bc kind = Bc::wall;
+  double value = 0;
+  std::optional<io::TimeSeries> stage;
+};
+BcSegment parse_segment(const std::string& spec, const PhysCase& c);
+
 /// One source launch over an interval of the series: the depth rate
 /// rate + slope (t - ta) [m/s] on the interior cells [i0, i1) x [j0, j1)
-/// (global rows), with the losses on that launch (the whole-grid one).
+/// (global rows); the whole-grid launch (the last) also takes the losses.
 struct SourceLaunch {
   long i0 = 0, i1 = 0, j0 = 0, j1 = 0;
   double rate = 0, slope = 0, ta = 0;
-  bool losses = false;
+  bool whole_grid = false;
 };
 
 /// The sources of a case (PhysCase::forcing).
@@ -64,10 +86,11 @@ struct Forcing {
   std::optional<io::TimeSeries> rain;  ///< intensity, mm/h, constant over each row
   Losses losses;
   std::vector<Inflow> inflows;
-  double rain_area = 0;  ///< m^2 that rain falls on (cells below z_nodata)
-
+  std::vector<BcSegment> segments;  ///< at most one per side
+  double rain_area = 0;             ///< m^2 that rain falls on (cells below z_nodata)
   bool any() const {
-    return rain.has_value() || losses.model != LossModel::none || !inflows.empty();
+    return rain.has_value() || losses.model != LossModel::none || !inflows.empty() ||
+           !segments.empty();
   }
   /// The first time after t at which a series starts a new row (inf: none).
   double next_break(double t) const;
@@ -75,12 +98,48 @@ struct Forcing {
   /// every series, on a grid of nx x ny cells of dx x dy.
   std::vector<SourceLaunch> launches(double a, double b, long nx, long ny, double dx,
                                      double dy) const;
+  /// The segments' kinds and values over [a, b] (within one row of every
+  /// series) into p, for a grid whose first row is global row `row0` of
+  /// `rows` (distributed parts: y-side segments clipped to their rows;
+  /// x-side ones only where the side is a boundary, not an exchange).
+  template <class T>
+  void set_segments(PhysParams<T>& p, double a, double b, long row0, long rows) const;
+  /// The longest step over [a, b] (0: no bound) after which water arriving
+  /// at the largest depth rate s of `launches` on a dry cell is within the
+  /// CFL rule: dt (1/dx + 1/dy) sqrt(g s dt) <= cfl. From a dry state the
+  /// wave rates bound no step; this does.
+  static double max_dt(const std::vector<SourceLaunch>& launches, double a, double b, double g,
+                       double cfl, double dx, double dy);
   /// Rain and inflow volumes [m^3] from t = 0 to t.
   double rain_volume(double t) const;
   double inflow_volume(double t) const;
   /// Refuses series that do not cover [0, t_end] (option names in messages).
   void require_covers(double t_end) const;
 };
+
+template <class T>
+void Forcing::set_segments(PhysParams<T>& p, double a, double b, long row0, long rows) const {
+  const double mid = 0.5 * (a + b);
+  for (const BcSegment& g : segments) {
+    const int s = g.side;
+    long lo = g.lo, hi = g.hi;
+    if (s >= 2) lo = std::max(lo - row0, 0L), hi = std::min(hi - row0, rows);
+    if ((s < 2 && p.bc[s] == int(Bc::exchange)) || lo >= hi) {
+      p.seg_lo[s] = p.seg_hi[s] = 0;
+      continue;
+    }
+    p.seg_lo[s] = lo, p.seg_hi[s] = hi, p.seg_bc[s] = int(g.kind);
+    p.seg_value[s] = T(g.value), p.seg_slope[s] = 0, p.seg_ta[s] = 0;
+    if (g.stage) {
+      const io::TimeSeries& st = *g.stage;
+      const std::size_t k = std::min(st.row_at(mid), st.t.size() - 2);
+      p.seg_value[s] = T(st.v[k]);
+      p.seg_slope[s] = T((st.v[k + 1] - st.v[k]) / (st.t[k + 1] - st.t[k]));
+      p.seg_ta[s] = T(st.t[k]);
+      p.timed = true;
+    }
+  }
+}
 
 /// Runs `advance(b)` over consecutive intervals [a, b] from `now` to `t` that
 /// each lie within one row of every series of `f`, calling `set(a, b)` before

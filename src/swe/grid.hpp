@@ -72,10 +72,18 @@ struct PhysParams {
   T manning = 0;    ///< Manning n [s m^-1/3]; 0: no friction
   T cfl = T(0.45);  ///< dt = cfl / max((|u|+c)/dx + (|v|+c)/dy)
   T fixed_dt = 0;   ///< > 0: this dt instead of the CFL rule
+  T max_dt = 0;     ///< > 0: no longer step (the sources' bound, Forcing::max_dt)
   T h_dry = 0;      ///< depths at or below this are dry (no velocity)
   int bc[4] = {0, 0, 0, 0};
   T bc_value[4] = {0, 0, 0, 0};  ///< level: water surface elevation; discharge: q into the domain
-  int columns = 3;  ///< GPU first-order update kernel (PhysOptions::columns; same values)
+  /// one segment per side [seg_lo, seg_hi) of cells along it (x sides:
+  /// columns; y sides: rows of this grid) of kind seg_bc, value seg_value +
+  /// seg_slope (t - seg_ta); empty (lo = hi = 0): none
+  long seg_lo[4] = {0, 0, 0, 0}, seg_hi[4] = {0, 0, 0, 0};
+  int seg_bc[4] = {0, 0, 0, 0};
+  T seg_value[4] = {0, 0, 0, 0}, seg_slope[4] = {0, 0, 0, 0}, seg_ta[4] = {0, 0, 0, 0};
+  bool timed = false;  ///< a segment's value changes in time
+  int columns = 3;     ///< GPU first-order update kernel (PhysOptions::columns; same values)
 };
 
 /// Slots of the device-side scalar buffers of the physical model.

@@ -46,6 +46,15 @@ void validate(const PhysCase& c, const PhysOptions& o) {
                     o.cfl));
   if (o.fixed_dt < 0) throw UsageError("fixed dt must be positive");
   if (c.manning < 0) throw UsageError("Manning coefficient must be >= 0");
+  if (!c.manning_map.empty()) {
+    if (c.manning_map.size() != n)
+      throw UsageError(fmt::format("case {}: the Manning map holds {} values, the grid has {}",
+                                   c.name, c.manning_map.size(), n));
+    for (std::size_t k = 0; k < n; ++k)
+      if (!(c.manning_map[k] >= 0) || !std::isfinite(c.manning_map[k]))
+        throw UsageError(fmt::format("case {}: Manning n {} at cell ({}, {}): expected >= 0",
+                                     c.name, c.manning_map[k], k / c.ny, k % c.ny));
+  }
 }
 
 namespace {
@@ -141,12 +150,18 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   flags_ = Buffer<std::uint32_t>(device_, slot::nflags);
   flags_.copy_from_host(std::vector<std::uint32_t>{r0, 0u, 0u, slot::none, slot::none});
   forcing_ = c.forcing;
+  const bool map = !c.manning_map.empty();
+  if (map) prm_.manning = T(-1);  // the kernels read the map (ts_swe_manning)
+  nmap_ = Buffer<T>(device_, map ? n : 1);
+  nmap_.copy_from_host(map ? to_storage<T>(grid_, c.manning_map) : std::vector<T>(1, T(0)));
   row0_ = c.row0;
   zwall_ = T(c.z_nodata);
   infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
   infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
   if (forcing_.any()) set_sources(0.0, 0.0);
   for (Bc b : c.bc) tally_ = tally_ || ts_swe_open_side(int(b));
+  for (int s = 0; s < 4; ++s)
+    tally_ = tally_ || (prm_.seg_lo[s] < prm_.seg_hi[s] && ts_swe_open_side(prm_.seg_bc[s]));
   const std::size_t faces = tally_ ? std::size_t(2 * (grid_.nx + grid_.ny)) : 1;
   flow_ = Buffer<T>(device_, faces);
   flow_comp_ = Buffer<T>(device_, faces);
@@ -181,9 +196,13 @@ std::array<double, 4> PhysSolver<T>::boundary_inflow() const {
 
 template <class T>
 void PhysSolver<T>::set_sources(double a, double b) {
+  forcing_.set_segments(prm_, a, b, row0_, grid_.nx);
   sources_.clear();
   const Losses& L = forcing_.losses;
-  for (const SourceLaunch& l : forcing_.launches(a, b, row0_ + grid_.nx, grid_.ny, dx_, dy_)) {
+  // the global launches (every part bounds dt alike), then this grid's rows
+  const auto launches = forcing_.launches(a, b, row0_ + grid_.nx, grid_.ny, dx_, dy_);
+  prm_.max_dt = T(Forcing::max_dt(launches, a, b, double(prm_.g), double(prm_.cfl), dx_, dy_));
+  for (const SourceLaunch& l : launches) {
     const long i0 = std::max(l.i0, row0_), i1 = std::min(l.i1, row0_ + grid_.nx);
     if (i0 >= i1) continue;  // another part's rows
     ts_swe_src<T> p{};
@@ -191,7 +210,7 @@ void PhysSolver<T>::set_sources(double a, double b) {
     p.i0 = i0 - row0_, p.ni = i1 - i0, p.j0 = l.j0, p.nj = l.j1 - l.j0;
     p.g = prm_.g, p.hdry = prm_.h_dry, p.dx = prm_.dx, p.dy = prm_.dy;
     p.rate = T(l.rate), p.slope = T(l.slope), p.ta = T(l.ta), p.zwall = zwall_;
-    p.losses = l.losses ? int(L.model) : 0;
+    p.losses = l.whole_grid ? int(L.model) : 0;
     p.loss = T(L.rate), p.ks = T(L.ks), p.suction = T(L.psi * L.dtheta);
     sources_.push_back(p);
   }
@@ -212,13 +231,13 @@ void PhysSolver<T>::step() {
     kernels::phys_ghosts(tag, q, grid_, prm_, zb_, a_, scalars_, flags_, true);
     if (opt_.order == Order::first) {
       tally(a_, T(1));
-      kernels::phys_update(tag, q, grid_, prm_, zb_, a_, b_, scalars_, flags_);
+      kernels::phys_update(tag, q, grid_, prm_, zb_, nmap_, a_, b_, scalars_, flags_);
     } else {
       tally(a_, T(0.5));
-      kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, a_, b_, 0, scalars_, flags_);
+      kernels::phys_stage(tag, q, grid_, prm_, zb_, nmap_, a_, a_, b_, 0, scalars_, flags_);
       kernels::phys_ghosts(tag, q, grid_, prm_, zb_, b_, scalars_, flags_, false);
       tally(b_, T(0.5));
-      kernels::phys_stage(tag, q, grid_, prm_, zb_, a_, b_, a_, 1, scalars_, flags_);
+      kernels::phys_stage(tag, q, grid_, prm_, zb_, nmap_, a_, b_, a_, 1, scalars_, flags_);
     }
   });
   if (opt_.order == Order::first) std::swap(a_, b_);

@@ -41,6 +41,8 @@ struct PhysCase {
   Bc bc[4] = {Bc::wall, Bc::wall, Bc::wall, Bc::wall};
   double bc_value[4] = {0, 0, 0, 0};
   double manning = 0, g = 9.81;
+  /// Manning n per interior cell (i*ny + j); empty: `manning` everywhere
+  std::vector<double> manning_map;
   double t_end = 1;
   /// Cells with z >= z_nodata are NODATA (high ground): no rain, no losses.
   double z_nodata = std::numeric_limits<double>::infinity();
@@ -131,7 +133,8 @@ class PhysSolver {
   // sequences the phases of step() itself, with halo exchanges between them
   friend class DistributedPhysSolver<T>;
   void step();
-  // the sources' launches over [a, b] (PhysCase::forcing), on this grid's rows
+  // the sources' launches and the boundary segments' values over [a, b]
+  // (PhysCase::forcing), on this grid's rows
   void set_sources(double a, double b);
   void add_sources();  // this interval's launches, after a step's update
   // the open boundaries' flows of state f this step (weight 1 or 1/2)
@@ -149,6 +152,7 @@ class PhysSolver {
   long row0_ = 0;
   T zwall_ = 0;
   Buffer<T> infil_;                     // the infiltrated depth F per cell (losses; else one value)
+  Buffer<T> nmap_;                      // the Manning map (PhysCase::manning_map; else one value)
   std::vector<ts_swe_src<T>> sources_;  // this interval's launches
   bool tally_ = false;                  // an open side: its flows are tallied
   Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)

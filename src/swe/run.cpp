@@ -40,24 +40,51 @@ using detail::interruption;
 using detail::Outputs;
 using detail::progress_to;
 
-Bc parse_bc(const std::string& s, double& value) {
-  const auto colon = s.find(':');
-  const std::string kind = s.substr(0, colon);
-  if (kind == "wall" || kind == "transmissive" || kind == "periodic") {
-    if (colon != std::string::npos)
-      throw UsageError(fmt::format("boundary '{}' takes no value", s));
-    return kind == "wall" ? Bc::wall : kind == "periodic" ? Bc::periodic : Bc::transmissive;
-  }
-  if ((kind == "level" || kind == "discharge") && colon != std::string::npos) {
-    try {
-      value = std::stod(s.substr(colon + 1));
-    } catch (const std::exception&) {
-      throw UsageError(fmt::format("boundary '{}': '{}' is not a number", s, s.substr(colon + 1)));
+// An .asc that must lie on the bathymetry's grid: the same size, cells and
+// corner, and no other coordinate system.
+AscGrid read_aligned_asc(const std::string& path, const AscGrid& g, const std::string& bed_path) {
+  const AscGrid l = read_asc(path);
+  if (l.ncols != g.ncols || l.nrows != g.nrows)
+    throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", path, l.ncols, l.nrows,
+                                 g.ncols, g.nrows));
+  if (std::fabs(l.dx - g.dx) > 1e-9 * g.dx || std::fabs(l.dy - g.dy) > 1e-9 * g.dy ||
+      std::fabs(l.xll - g.xll) > 1e-6 * g.dx || std::fabs(l.yll - g.yll) > 1e-6 * g.dy)
+    throw UsageError(fmt::format(
+        "{} (cells {} x {}, corner {}, {}) does not lie on the bathymetry's grid (cells {} x "
+        "{}, corner {}, {})",
+        path, l.dx, l.dy, l.xll, l.yll, g.dx, g.dy, g.xll, g.yll));
+  if (!l.crs_wkt.empty() && !g.crs_wkt.empty() && l.crs_wkt != g.crs_wkt)
+    throw UsageError(
+        fmt::format("{}: its .prj names another coordinate system than {}'s", path, bed_path));
+  return l;
+}
+
+// --manning-file: n per cell on the bathymetry's grid; NODATA only where the
+// bed is NODATA too (those cells hold no water).
+std::vector<double> manning_map(const std::string& path, const AscGrid& g, const PhysCase& c,
+                                const std::string& bed_path) {
+  const AscGrid m = read_aligned_asc(path, g, bed_path);
+  std::vector<double> n(c.z.size(), 0.0);
+  for (long r = 0; r < m.nrows; ++r)
+    for (long col = 0; col < m.ncols; ++col) {
+      const long k = col * c.ny + (m.nrows - 1 - r);
+      const double v = m.at(r, col);
+      if (m.has_nodata && v == m.nodata) {
+        if (c.z[std::size_t(k)] < c.z_nodata)
+          throw UsageError(
+              fmt::format("{}: NODATA at row {}, column {}, where {} has ground: "
+                          "every wet cell needs a Manning n",
+                          path, r + 1, col + 1, bed_path));
+        continue;
+      }
+      if (!(v >= 0) || !(v < 1))
+        throw UsageError(
+            fmt::format("{}: Manning n {} at row {}, column {}: expected 0 <= n < 1 "
+                        "s m^-1/3",
+                        path, v, r + 1, col + 1));
+      n[std::size_t(k)] = v;
     }
-    return kind == "level" ? Bc::level : Bc::discharge;
-  }
-  throw UsageError(fmt::format(
-      "boundary '{}': expected wall, transmissive, periodic, level:ETA or discharge:Q", s));
+  return n;
 }
 
 PhysCase physical_case(const RunOptions& o) {
@@ -74,19 +101,7 @@ PhysCase physical_case(const RunOptions& o) {
     c.name = o.bathymetry;
     apply_bathymetry(c, g, o.nodata == "error");
     if (!o.level_file.empty()) {
-      const AscGrid l = read_asc(o.level_file);
-      if (l.ncols != g.ncols || l.nrows != g.nrows)
-        throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", o.level_file,
-                                     l.ncols, l.nrows, g.ncols, g.nrows));
-      if (std::fabs(l.dx - g.dx) > 1e-9 * g.dx || std::fabs(l.dy - g.dy) > 1e-9 * g.dy ||
-          std::fabs(l.xll - g.xll) > 1e-6 * g.dx || std::fabs(l.yll - g.yll) > 1e-6 * g.dy)
-        throw UsageError(fmt::format(
-            "{} (cells {} x {}, corner {}, {}) does not lie on the bathymetry's grid (cells {} x "
-            "{}, corner {}, {})",
-            o.level_file, l.dx, l.dy, l.xll, l.yll, g.dx, g.dy, g.xll, g.yll));
-      if (!l.crs_wkt.empty() && !g.crs_wkt.empty() && l.crs_wkt != g.crs_wkt)
-        throw UsageError(fmt::format("{}: its .prj names another coordinate system than {}'s",
-                                     o.level_file, o.bathymetry));
+      const AscGrid l = read_aligned_asc(o.level_file, g, o.bathymetry);
       for (long r = 0; r < l.nrows; ++r)
         for (long col = 0; col < l.ncols; ++col) {
           const long k = col * c.ny + (l.nrows - 1 - r);
@@ -100,11 +115,18 @@ PhysCase physical_case(const RunOptions& o) {
           "--bathymetry needs an initial water level: --level-file FILE.asc or --level ETA");
     }
     c.t_end = 10;
+    if (!o.manning_file.empty()) {
+      if (o.manning >= 0) throw UsageError("give --manning N or --manning-file FILE.asc, not both");
+      c.manning_map = manning_map(o.manning_file, g, c, o.bathymetry);
+    }
   } else {
+    if (!o.manning_file.empty())
+      throw UsageError("--manning-file needs --bathymetry (the map lies on its grid)");
     c = make_case(o.case_name, o.nx, o.ny);
   }
+  static const char* bc_options[4] = {"--bc-x-lo", "--bc-x-hi", "--bc-y-lo", "--bc-y-hi"};
   for (int s = 0; s < 4; ++s)
-    if (!o.bc[s].empty()) c.bc[s] = parse_bc(o.bc[s], c.bc_value[s]);
+    if (!o.bc[s].empty()) c.bc[s] = parse_boundary(bc_options[s], o.bc[s], c.bc_value[s]);
   if (o.manning >= 0) c.manning = o.manning;
   if (o.t_end >= 0) c.t_end = o.t_end;
   Forcing& f = c.forcing;
@@ -113,6 +135,14 @@ PhysCase physical_case(const RunOptions& o) {
     f.rain = io::read_time_series(o.rain, "rain intensity (mm/h)", io::Between::step, 0.0);
   for (const std::string& s : o.inflows) f.inflows.push_back(parse_inflow(s, c));
   for (const std::string& s : o.sources) f.inflows.push_back(parse_point_source(s, c));
+  for (const std::string& s : o.segments) {
+    BcSegment g = parse_segment(s, c);
+    for (const BcSegment& other : f.segments)
+      if (other.side == g.side)
+        throw UsageError(fmt::format("--bc-segment {}: side already has the segment {}; one a side",
+                                     s, other.spec));
+    f.segments.push_back(std::move(g));
+  }
   f.require_covers(c.t_end);
   long rained = 0;
   for (double z : c.z) rained += z < c.z_nodata;
@@ -189,11 +219,22 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   for (double g : {c.dx, c.dy, c.x0, c.y0})
     h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&g), sizeof g), h);
   j["bed"] = fmt::format("{:016x}", h);
+  if (!c.manning_map.empty()) {
+    std::uint64_t m = fnv1a64({});
+    for (double n : c.manning_map) {
+      const T v = T(n);
+      m = fnv1a64(std::string_view(reinterpret_cast<const char*>(&v), sizeof v), m);
+    }
+    j["manning-map"] = fmt::format("{:016x}", m);
+  }
   const Forcing& f = c.forcing;
   if (f.rain) j["rain"] = series_id(*f.rain);
   if (f.losses.model != LossModel::none) j["losses"] = f.losses.spec;
   for (const Inflow& in : f.inflows)
     j["inflows"].push_back(fmt::format("{} {}: {}", in.option, in.spec, series_id(in.q)));
+  for (const BcSegment& g : f.segments)
+    j["bc-segments"].push_back(g.stage ? fmt::format("{}: {}", g.spec, series_id(*g.stage))
+                                       : g.spec);
   return j;
 }
 

@@ -23,6 +23,7 @@ struct RunOptions {
   int columns = 3;                   // GPU first-order update kernel (PhysOptions::columns)
   double h_left = 20, h_right = 10;  // thesis dam break depths
   std::string bathymetry, level_file, nodata = "wall";
+  std::string manning_file;  // Manning n per cell (.asc on the bathymetry's grid)
   double level = NAN;
   std::string bc[4];  // "" (case default), wall, transmissive, periodic, level:V, discharge:Q
   std::string out;
@@ -40,10 +41,11 @@ struct RunOptions {
       0;                // every N steps (physical: at the first health check after each multiple)
   std::string restart;  // continue from this checkpoint
   // physical: sources (swe/forcing.hpp)
-  std::string rain;                  // CSV: time (s), intensity (mm/h)
-  std::string losses = "none";       // none, constant:MM_H, green-ampt:KS,PSI,DTHETA
-  std::vector<std::string> inflows;  // SIDE[:FROM:TO]:FILE (m^3/s)
-  std::vector<std::string> sources;  // X:Y:FILE (m^3/s)
+  std::string rain;                   // CSV: time (s), intensity (mm/h)
+  std::string losses = "none";        // none, constant:MM_H, green-ampt:KS,PSI,DTHETA
+  std::vector<std::string> inflows;   // SIDE[:FROM:TO]:FILE (m^3/s)
+  std::vector<std::string> sources;   // X:Y:FILE (m^3/s)
+  std::vector<std::string> segments;  // SIDE:FROM:TO:KIND (--bc-segment)
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

@@ -70,28 +70,29 @@ TS_SWE_CPU_AS(group, thesis_strip, thesis_walls)
 
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip) {
-  const auto [z, h, hu, hv, hd, hud, hvd, s, f] =
-      launch::device_args(Z, H, HU, HV, Hd, HUd, HVd, sc, fl);
+  const auto [z, nm, h, hu, hv, hd, hud, hvd, s, f] =
+      launch::device_args(Z, N, H, HU, HV, Hd, HUd, HVd, sc, fl);
   update_interior(p, hd, hud, hvd, f, true, [&](long c, ts_value* a, ts_value* b, ts_value* d) {
-    return ts_swe_cell1(p.g, p.hdry, p.dx, p.dy, p.n, s[slot::dt], h, hu, hv, z, c, p.w, a, b, d);
+    return ts_swe_cell1(p.g, p.hdry, p.dx, p.dy, p.n, s[slot::dt], h, hu, hv, z, nm, c, p.w, a, b,
+                        d);
   });
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_strip)
 
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_strip_shared) {  // the same values as phys_strip
-  phys_strip<ts_value>(CpuTag{}, q, ts_shape, p, Z, H, HU, HV, Hd, HUd, HVd, sc, fl);
+  phys_strip<ts_value>(CpuTag{}, q, ts_shape, p, Z, N, H, HU, HV, Hd, HUd, HVd, sc, fl);
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_strip_shared)
 
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_rk_stage) {
-  const auto [z, bh, bhu, bhv, h, hu, hv, hd, hud, hvd, s, f] =
-      launch::device_args(Z, BH, BHU, BHV, H, HU, HV, Hd, HUd, HVd, sc, fl);
+  const auto [z, nm, bh, bhu, bhv, h, hu, hv, hd, hud, hvd, s, f] =
+      launch::device_args(Z, N, BH, BHU, BHV, H, HU, HV, Hd, HUd, HVd, sc, fl);
   update_interior(p, hd, hud, hvd, f, p.stage == 1,
                   [&](long c, ts_value* a, ts_value* b, ts_value* d) {
                     return ts_swe_stage(p.g, p.hdry, p.dx, p.dy, p.n, s[slot::dt], p.stage, bh, bhu,
-                                        bhv, h, hu, hv, z, c, p.w, a, b, d);
+                                        bhv, h, hu, hv, z, nm, c, p.w, a, b, d);
                   });
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_rk_stage)

@@ -13,8 +13,8 @@
  * exactly zero, and the tangential flux ft: the mass flux times the upwind
  * side's tangential velocity (HLLC's contact treatment). Second order: minmod (MUSCL)
  * reconstruction of h, eta = h + z, u, v and the centred bed-slope term.
- * Manning friction is implicit and pointwise:
- * q <- q / (1 + dt g n^2 |u| / h^(4/3)). */
+ * Manning friction is implicit (backward Euler, solved exactly) and pointwise:
+ * ts_swe_friction. */
 #include "core/kernels/ieee_fast.h"
 #include "core/kernels/portable.h"
 #include "swe_hll_consts.h"
@@ -133,6 +133,19 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
     *dl = *dl - (dry ? half_g * hls * hls : (ts_real)0);
     *dr = *dr - (dry ? half_g * hrs * hrs : (ts_real)0);
   }
+  /* Where the lower side's water surface lies below the higher side's bed
+   * (a thin sheet on a slope steeper than depth per cell: rain on hills),
+   * the hydrostatic reconstruction alone gives the higher cell only the
+   * pressure g h^2/2 of its own column, not the weight g h dz of its water
+   * on the slope, and the sheet barely moves (Delestre et al. 2012). The
+   * face bed of Chen & Noelle (2017), z* = min(max(zL, zR), min(etaL,
+   * etaR)), restores it: the face depths (and fluxes) are Audusse's, and
+   * the higher cell gains the momentum source g h (z - eta_lower). Nothing
+   * changes elsewhere: a lake at rest, or any face whose surfaces both lie
+   * above the higher bed, keeps its bits. */
+  const ts_real el = hl + zl, er = hr + zr;
+  *dl = *dl - (er < zl ? g * hl * (zl - er) : (ts_real)0);
+  *dr = *dr - (el < zr ? g * hr * (zr - el) : (ts_real)0);
   /* tangential momentum: v is carried across the face by the mass flux and
    * taken from the upwind side (HLLC's treatment of a passively advected
    * quantity, the contact's direction given by the sign of the mass flux);
@@ -214,6 +227,27 @@ TS_FN unsigned int ts_swe_rate_bits(ts_real r) {
   return (ts_real)f < r ? b + 1u : b;
 }
 
+/* Manning friction on a wet cell (h > h_dry, n > 0), dq/dt = -g n^2 q |q| /
+ * h^(7/3), by backward Euler, solved exactly: |q'| + a |q'|^2 = |q|, a = dt
+ * g n^2 / h^(7/3), so q' = q 2 / (1 + sqrt(1 + 4 a |q|)) (the root without
+ * cancellation). The linearised q / (1 + a |q|) takes the friction at the
+ * velocity before it acts: where gravity's dt g S exceeds the flow's speed
+ * (a thin sheet on a slope) it over-damps, and a sheet on a 5% slope at
+ * dt = 7 s moved at half its speed (docs/swe.md, V-catchment); the exact
+ * root's steady state is the balance g S = g n^2 u^2 / h^(4/3) at any dt. */
+TS_FN void ts_swe_friction(ts_real g, ts_real n, ts_real dt, ts_real h, ts_real* hu, ts_real* hv) {
+  const ts_real q = sqrt(*hu * *hu + *hv * *hv);
+  const ts_real a4 = (ts_real)4 * dt * (g * n * n * q / (h * h * cbrt(h)));
+  const ts_real f = (ts_real)2 / ((ts_real)1 + sqrt((ts_real)1 + a4));
+  *hu = *hu * f;
+  *hv = *hv * f;
+}
+
+/* The Manning n of cell c: n, or the map's N[c] when n < 0 (--manning-file) */
+TS_FN ts_real ts_swe_manning(ts_real n, TS_GLOBAL const ts_real* N, long c) {
+  return n < (ts_real)0 ? N[c] : n;
+}
+
 /* Friction, dry cells and the health check after an update; returns 1 when
  * the new state is not finite or the depth is negative beyond round-off. */
 TS_FN int ts_swe_finish(ts_real g, ts_real n, ts_real dt, ts_real hdry, ts_real* h, ts_real* hu,
@@ -226,10 +260,7 @@ TS_FN int ts_swe_finish(ts_real g, ts_real n, ts_real dt, ts_real hdry, ts_real*
     *hu = (ts_real)0;
     *hv = (ts_real)0;
   } else if (n > (ts_real)0) {
-    const ts_real speed = sqrt(*hu * *hu + *hv * *hv) / *h;
-    const ts_real den = (ts_real)1 + dt * (g * n * n * speed / (*h * cbrt(*h)));
-    *hu = *hu / den;
-    *hv = *hv / den;
+    ts_swe_friction(g, n, dt, *h, hu, hv);
   }
   return bad;
 }
@@ -237,8 +268,9 @@ TS_FN int ts_swe_finish(ts_real g, ts_real n, ts_real dt, ts_real hdry, ts_real*
 /* First-order update of the cell at c (row pitch w); every face recomputed. */
 TS_FN int ts_swe_cell1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
                        TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
-                       TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z, long c, long w,
-                       ts_real* h, ts_real* hu, ts_real* hv) {
+                       TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
+                       TS_GLOBAL const ts_real* N, long c, long w, ts_real* h, ts_real* hu,
+                       ts_real* hv) {
   ts_real e_h, e_l, e_r, e_t, w_h, w_l, w_r, w_t, n_h, n_l, n_r, n_t, s_h, s_l, s_r, s_t;
   ts_swe_face1(g, hdry, H, HU, HV, Z, c, c + w, &e_h, &e_l, &e_r, &e_t);
   ts_swe_face1(g, hdry, H, HU, HV, Z, c - w, c, &w_h, &w_l, &w_r, &w_t);
@@ -246,7 +278,7 @@ TS_FN int ts_swe_cell1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
   ts_swe_face1(g, hdry, H, HV, HU, Z, c - 1, c, &s_h, &s_l, &s_r, &s_t);
   ts_swe_combine(dt / dx, dt / dy, H[c], HU[c], HV[c], e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t,
                  s_h, s_r, s_t, h, hu, hv);
-  return ts_swe_finish(g, n, dt, hdry, h, hu, hv);
+  return ts_swe_finish(g, ts_swe_manning(n, N, c), dt, hdry, h, hu, hv);
 }
 
 /* ---- second order (MUSCL-minmod reconstruction, used inside RK2 stages) ---- */
@@ -313,8 +345,8 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
                        int stage, TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
                        TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* H,
                        TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
-                       TS_GLOBAL const ts_real* Z, long c, long w, ts_real* h, ts_real* hu,
-                       ts_real* hv) {
+                       TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N, long c, long w,
+                       ts_real* h, ts_real* hu, ts_real* hv) {
   ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
   if (stage == 1) {
     const ts_real mean = (ts_real)0.5;
@@ -322,7 +354,7 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
     *hu = mean * (BHU[c] + *hu);
     *hv = mean * (BHV[c] + *hv);
   }
-  return ts_swe_finish(g, n, dt, hdry, h, hu, hv);
+  return ts_swe_finish(g, ts_swe_manning(n, N, c), dt, hdry, h, hu, hv);
 }
 
 /* The ghost cell gc from the interior cell sc (mirror image, or the wrapped
@@ -347,10 +379,11 @@ TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_r
 }
 
 /* Start of a step, on one work-item: dt from the last step's maximal rate
- * (or fixed), capped to reach the target time exactly; resets the next rate
+ * (or fixed), at most max_dt (> 0: the sources' bound, swe/forcing.hpp),
+ * capped to reach the target time exactly; resets the next rate
  * slot; dates a detected bad cell. */
 TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl, ts_real cfl,
-                              ts_real fixed_dt) {
+                              ts_real fixed_dt, ts_real max_dt) {
   const unsigned int s = fl[TS_SWE_STEPS];
   const ts_real rate = (ts_real)ts_bits_float(fl[s & 1u]);
   fl[(s + 1u) & 1u] = 0u;
@@ -358,6 +391,7 @@ TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl,
     fl[TS_SWE_BAD_STEP] = s;
   ts_real dt =
       fixed_dt > (ts_real)0 ? fixed_dt : (rate > (ts_real)0 ? cfl / rate : (ts_real)INFINITY);
+  if (max_dt > (ts_real)0 && !(dt <= max_dt)) dt = max_dt;
   const ts_real t = sc[1], target = sc[2];
   ts_real tn = t;
   if (!(target > t)) {

@@ -38,24 +38,27 @@
  * (restrict: the non-coherent path, 20% slower on NVIDIA's OpenCL, 4% for
  * the shared-face update on CUDA, H100: docs/swe-history.md) */
 #define TS_ARGS_phys_strip(V, IN, OUT)                                                 \
-  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, N, TS_ALIASED) \
+  IN(ts_value, H, TS_ALIASED)                                                          \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
 /* the same, y-faces handed over in local memory */
 #define TS_ARGS_phys_strip_shared(V, IN, OUT)                                          \
-  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, N, TS_ALIASED) \
+  IN(ts_value, H, TS_ALIASED)                                                          \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
 /* physical model, second order: RK2 stage p.stage, base (BH, BHU, BHV) */
 #define TS_ARGS_phys_rk_stage(V, IN, OUT)                                                   \
-  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, BH, TS_ALIASED)  \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, N, TS_ALIASED)   \
+  IN(ts_value, BH, TS_ALIASED)                                                            \
   IN(ts_value, BHU, TS_ALIASED) IN(ts_value, BHV, TS_ALIASED) IN(ts_value, H, TS_ALIASED) \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)            \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
 /* physical model: sources and losses (swe_source_point.h) on (H, HU, HV)
  * over a rectangle, after the step's update (dt sc[0], time sc[1]); F the
- * infiltrated depth (read and written with losses only); the wave rate of
- * what the cells hold then folded into fl */
+ * infiltrated depth (read and written with losses only); the wave rate of what the cells hold then
+ * folded into fl */
 #define TS_ARGS_phys_source(V, IN, OUT)                                                   \
   V(TS_STRUCT(ts_swe_src), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU)        \
   OUT(ts_value, HV) OUT(ts_value, F) IN(ts_value, sc) OUT(ts_uint, fl)
@@ -63,7 +66,7 @@
  * this step (weight x mass flux x dt sc[0], into the domain positive), added
  * to acc with compensation comp: x_lo's ny faces, x_hi's, y_lo's nx, y_hi's */
 #define TS_ARGS_phys_boundary_flux(V, IN, OUT)                                               \
-  V(TS_STRUCT(ts_swe_tally), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)            \
+  V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)             \
   IN(ts_value, HV) IN(ts_value, sc) OUT(ts_value, acc) OUT(ts_value, comp)
 /* the self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4] */
@@ -253,9 +256,27 @@ TS_CELL(thesis_frame_cols, t, cu, ck) {
  * column t; the first also the dt bookkeeping */
 TS_CELL(phys_frame, t, cu, ck) {
   (void)cu, (void)ck;
-  if (t < p.ny) ts_swe_ghosts_x(p.bc[0], p.bc[1], p.bv[0], p.bv[1], H, HU, HV, Z, p.nx, p.w, t);
-  if (t < p.nx) ts_swe_ghosts_y(p.bc[2], p.bc[3], p.bv[2], p.bv[3], H, HU, HV, Z, p.ny, p.w, t);
-  if (t == 0 && p.bookkeeping) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt);
+  if (p.bookkeeping == 2) { /* alone: the ghosts (timed values) follow in another launch */
+    if (t == 0) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt);
+    return;
+  }
+  const ts_real tm = p.timed ? sc[1] - (ts_real)0.5 * sc[0] : (ts_real)0;
+  int b[4];
+  ts_real v[4];
+  for (int s = 0; s < 4; ++s) b[s] = p.bc[s], v[s] = p.bv[s];
+  if (t < p.ny) {
+    for (int s = 0; s < 2; ++s)
+      ts_swe_segment(t, p.seg_lo[s], p.seg_hi[s], p.seg_bc[s], p.seg_v[s], p.seg_slope[s],
+                     p.seg_ta[s], p.timed, tm, &b[s], &v[s]);
+    ts_swe_ghosts_x(b[0], b[1], v[0], v[1], H, HU, HV, Z, p.nx, p.w, t);
+  }
+  if (t < p.nx) {
+    for (int s = 2; s < 4; ++s)
+      ts_swe_segment(t, p.seg_lo[s], p.seg_hi[s], p.seg_bc[s], p.seg_v[s], p.seg_slope[s],
+                     p.seg_ta[s], p.timed, tm, &b[s], &v[s]);
+    ts_swe_ghosts_y(b[2], b[3], v[2], v[3], H, HU, HV, Z, p.ny, p.w, t);
+  }
+  if (t == 0 && p.bookkeeping == 1) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt);
 }
 
 /* one column per work-item over a strip of p.strip rows */
@@ -264,8 +285,8 @@ TS_GROUP(phys_strip, g, s) {
   const long i1 = i0 + p.strip < p.nx ? i0 + p.strip : p.nx;
   ts_uint rmax = 0u, bad = TS_SWE_NONE;
   if (j < p.ny)
-    ts_swe_strip1(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, p.nx, p.ny, p.w,
-                  j, i0, i1, &rmax, &bad);
+    ts_swe_strip1(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, N, Hd, HUd, HVd, p.nx, p.ny,
+                  p.w, j, i0, i1, &rmax, &bad);
   ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)s, fl);
 }
 
@@ -276,8 +297,8 @@ TS_GROUP(phys_strip_shared, g, s) {
   const long j = (long)g.id * (nt - 2) + t - 1, i0 = (long)g.id_y * p.strip;
   const long i1 = i0 + p.strip < p.nx ? i0 + p.strip : p.nx;
   ts_uint rmax = 0u, bad = TS_SWE_NONE;
-  ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, Hd, HUd, HVd, p.nx, p.ny,
-                      p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
+  ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, N, Hd, HUd, HVd, p.nx,
+                      p.ny, p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
   ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)(s + TS_SWE_SHARED_XCH), fl);
 }
 
@@ -288,7 +309,7 @@ TS_GROUP(phys_rk_stage, g, s) {
   if (j < p.ny) {
     const long c = (i + 2) * p.w + j + 2;
     ts_real h, hu, hv;
-    if (ts_swe_stage(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], p.stage, BH, BHU, BHV, H, HU, HV, Z, c,
+    if (ts_swe_stage(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], p.stage, BH, BHU, BHV, H, HU, HV, Z, N, c,
                      p.w, &h, &hu, &hv))
       bad = (ts_uint)(i * p.ny + j);
     Hd[c] = h;
@@ -324,23 +345,30 @@ TS_GROUP(phys_source, g, s) {
  * cell) */
 TS_CELL(phys_boundary_flux, t, cu, ck) {
   const ts_real v = p.weight * sc[0];
+  int b[4];
+  ts_real unused = 0;
   (void)cu, (void)ck;
+  for (int s = 0; s < 4; ++s) {
+    b[s] = p.bc[s];
+    ts_swe_segment(t, p.seg_lo[s], p.seg_hi[s], p.seg_bc[s], (ts_real)0, (ts_real)0, (ts_real)0, 0,
+                   (ts_real)0, &b[s], &unused);
+  }
   if (t < p.ny) {
     const long J = t + 2;
-    if (ts_swe_open_side(p.bc[0]))
+    if (ts_swe_open_side(b[0]))
       ts_swe_kahan_add(acc + t, comp + t,
                        v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HU, HV, Z, p.w + J, p.w));
-    if (ts_swe_open_side(p.bc[1]))
+    if (ts_swe_open_side(b[1]))
       ts_swe_kahan_add(acc + p.ny + t, comp + p.ny + t,
                        -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HU, HV, Z,
                                                   (p.nx + 1) * p.w + J, p.w));
   }
   if (t < p.nx) {
     const long r = (t + 2) * p.w, k = 2 * p.ny + t;
-    if (ts_swe_open_side(p.bc[2]))
+    if (ts_swe_open_side(b[2]))
       ts_swe_kahan_add(acc + k, comp + k,
                        v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + 1, 1));
-    if (ts_swe_open_side(p.bc[3]))
+    if (ts_swe_open_side(b[3]))
       ts_swe_kahan_add(
           acc + k + p.nx, comp + k + p.nx,
           -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + p.ny + 1, 1));

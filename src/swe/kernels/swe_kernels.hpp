@@ -46,12 +46,17 @@ inline ts_size blocks(long n, long b) { return static_cast<ts_size>((n + b - 1) 
 
 template <class T>
 ts_swe_phys<T> phys(const PhysGrid& g, const PhysParams<T>& p, long strip = 0, int stage = 0,
-                    bool bookkeeping = false) {
+                    int bookkeeping = 0) {
   ts_swe_phys<T> a{};
   a.nx = g.nx, a.ny = g.ny, a.w = g.w, a.strip = strip;
   a.g = p.g, a.hdry = p.h_dry, a.dx = p.dx, a.dy = p.dy, a.n = p.manning;
-  a.cfl = p.cfl, a.fixed_dt = p.fixed_dt;
-  for (int s = 0; s < 4; ++s) a.bv[s] = p.bc_value[s], a.bc[s] = p.bc[s];
+  a.cfl = p.cfl, a.fixed_dt = p.fixed_dt, a.max_dt = p.max_dt;
+  for (int s = 0; s < 4; ++s) {
+    a.bv[s] = p.bc_value[s], a.bc[s] = p.bc[s];
+    a.seg_lo[s] = p.seg_lo[s], a.seg_hi[s] = p.seg_hi[s], a.seg_bc[s] = p.seg_bc[s];
+    a.seg_v[s] = p.seg_value[s], a.seg_slope[s] = p.seg_slope[s], a.seg_ta[s] = p.seg_ta[s];
+  }
+  a.timed = p.timed;
   a.pf = phys_prefetch_rows(), a.stage = stage, a.bookkeeping = bookkeeping;
   return a;
 }
@@ -129,12 +134,18 @@ void thesis_ghosts(Tag tag, Queue& q, const ThesisGrid& g, Fields<T>& f, bool ve
   thesis_frame<T>(tag, q, detail::line(std::max(g.nx, g.ny)), a, f.z, f.qx, f.qy);
 }
 
-/* physical model: boundary ghosts + device-side dt bookkeeping (one launch) */
+/* physical model: boundary ghosts + device-side dt bookkeeping (one launch;
+ * two when a boundary value changes in time: the ghosts read the step's dt
+ * and time, which the bookkeeping sets) */
 template <class Tag, class T>
 void phys_ghosts(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  Fields<T>& f, Buffer<T>& scalars, Buffer<std::uint32_t>& flags, bool bookkeeping) {
-  phys_frame<T>(tag, q, detail::line(std::max(g.nx, g.ny)), detail::phys(g, p, 0, 0, bookkeeping),
-                zb, f.z, f.qx, f.qy, scalars, flags);
+  const auto line = detail::line(std::max(g.nx, g.ny));
+  if (bookkeeping && p.timed)
+    phys_frame<T>(tag, q, detail::line(1), detail::phys(g, p, 0, 0, 2), zb, f.z, f.qx, f.qy,
+                  scalars, flags);
+  phys_frame<T>(tag, q, line, detail::phys(g, p, 0, 0, bookkeeping && !p.timed ? 1 : 0), zb, f.z,
+                f.qx, f.qy, scalars, flags);
 }
 
 /* physical model: first-order update src -> dst with the fused wave-speed
@@ -142,7 +153,7 @@ void phys_ghosts(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, c
  * and the grid fits their 32-bit offsets, else one column per work-item */
 template <class Tag, class T>
 void phys_update(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
-                 const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
+                 const Buffer<T>& nmap, const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
                  Buffer<std::uint32_t>& flags) {
   const long strip = phys_strip_rows(g);
   const auto a = detail::phys(g, p, strip);
@@ -150,21 +161,21 @@ void phys_update(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, c
     const long nt = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
     return phys_strip_shared<T>(
         tag, q, launch::Groups::grid(detail::blocks(g.ny, nt - 2), detail::blocks(g.nx, strip), 1),
-        a, zb, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
+        a, zb, nmap, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
   }
   phys_strip<T>(
       tag, q,
       launch::Groups::grid(detail::blocks(g.ny, TS_SWE_BLOCK), detail::blocks(g.nx, strip), 1), a,
-      zb, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
+      zb, nmap, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
 }
 
 /* physical model, second order: one RK2 stage, dst = a*base + (1-a)*(src + dt L(src)) */
 template <class Tag, class T>
 void phys_stage(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
-                const Fields<T>& base, const Fields<T>& src, Fields<T>& dst, int stage,
-                Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+                const Buffer<T>& nmap, const Fields<T>& base, const Fields<T>& src, Fields<T>& dst,
+                int stage, Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
   phys_rk_stage<T>(tag, q, launch::Groups::grid(detail::blocks(g.ny, TS_SWE_BLOCK), g.nx, 1),
-                   detail::phys(g, p, 0, stage), zb, base.z, base.qx, base.qy, src.z, src.qx,
+                   detail::phys(g, p, 0, stage), zb, nmap, base.z, base.qx, base.qy, src.z, src.qx,
                    src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
 }
 
@@ -183,10 +194,9 @@ template <class Tag, class T>
 void tally_boundaries(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, int order,
                       T weight, const Buffer<T>& zb, const Fields<T>& f, const Buffer<T>& scalars,
                       Buffer<T>& acc, Buffer<T>& comp) {
-  ts_swe_tally<T> a{};
-  a.nx = g.nx, a.ny = g.ny, a.w = g.w, a.g = p.g, a.hdry = p.h_dry, a.weight = weight;
+  auto a = detail::phys(g, p);
+  a.weight = weight;
   a.order = order;
-  for (int s = 0; s < 4; ++s) a.bc[s] = p.bc[s];
   phys_boundary_flux<T>(tag, q, detail::line(std::max(g.nx, g.ny)), a, zb, f.z, f.qx, f.qy, scalars,
                         acc, comp);
 }

@@ -14,21 +14,31 @@ TS_PARAMS_STRUCT(ts_swe_thesis) {
 
 /* The physical model: nx x ny interior cells in rows of w values (two ghost
  * layers), rows of a strip; gravity, dry depth, spacings, Manning n, CFL
- * number and fixed dt; per side (x_lo, x_hi, y_lo, y_hi) the boundary
- * values and kinds; rows prefetched ahead, the RK2 stage, and whether the
- * ghost launch also does the dt bookkeeping. */
+ * number (n < 0: the Manning map's per cell), fixed dt and the sources'
+ * largest dt (0: none); per side (x_lo, x_hi, y_lo, y_hi) the boundary
+ * values and kinds, and one segment [seg_lo, seg_hi) of cells along it
+ * (x sides: columns j; y sides: rows i) of another kind seg_bc whose value
+ * is seg_v + seg_slope (t - seg_ta) at the step's midpoint t (a stage
+ * hydrograph; `timed` when a slope is not 0: the bookkeeping then runs
+ * first, alone); rows prefetched ahead, the RK2 stage, the ghost launch's
+ * bookkeeping (0 none, 1 with the ghosts, 2 alone); the boundary tally's
+ * order and weight. */
 TS_PARAMS_STRUCT(ts_swe_phys) {
   long nx, ny, w, strip;
-  ts_real g, hdry, dx, dy, n, cfl, fixed_dt;
+  long seg_lo[4], seg_hi[4];
+  ts_real g, hdry, dx, dy, n, cfl, fixed_dt, max_dt;
   ts_real bv[4];
+  ts_real seg_v[4], seg_slope[4], seg_ta[4];
+  ts_real weight;
   int bc[4];
-  int pf, stage, bookkeeping;
+  int seg_bc[4];
+  int pf, stage, bookkeeping, timed, order;
 };
 
 /* The sources of the physical model (swe_source_point.h) over the interior
  * rectangle of ni x nj cells from (i0, j0), rows of w values: the depth rate
  * rate + slope (t - ta), NODATA from zwall, gravity, dry depth and spacings
- * (the wave rate), and the losses (0 none, 1 constant `loss`, 2 Green-Ampt
+ * (the wave rate), the losses (0 none, 1 constant `loss`, 2 Green-Ampt
  * with ks and suction). */
 TS_PARAMS_STRUCT(ts_swe_src) {
   long ny, w, i0, j0, ni, nj;
@@ -36,17 +46,6 @@ TS_PARAMS_STRUCT(ts_swe_src) {
   ts_real rate, slope, ta, zwall;
   ts_real loss, ks, suction;
   int losses;
-};
-
-/* The boundary flow tally (swe_source_point.h): nx x ny interior cells in
- * rows of w values; gravity, dry depth; the scheme's order (1, 2) and the
- * weight of this evaluation (1, or 1/2 per RK2 stage); per side its kind
- * (only open sides are tallied). */
-TS_PARAMS_STRUCT(ts_swe_tally) {
-  long nx, ny, w;
-  ts_real g, hdry, weight;
-  int order;
-  int bc[4];
 };
 
 #endif /* TESSERA_SWE_PARAMS_H */

@@ -71,3 +71,14 @@ TS_FN void ts_swe_kahan_add(TS_GLOBAL ts_real* sum, TS_GLOBAL ts_real* comp, ts_
   *comp = (t - *sum) - y;
   *sum = t;
 }
+
+/* The kind and value of a side's boundary at cell k along it: its segment's
+ * where lo <= k < hi (the value at time tm when the segment is timed), else
+ * the side's (*bc, *value unchanged). */
+TS_FN void ts_swe_segment(long k, long lo, long hi, int kind, ts_real v, ts_real slope, ts_real ta,
+                          int timed, ts_real tm, int* bc, ts_real* value) {
+  if (k >= lo && k < hi) {
+    *bc = kind;
+    *value = timed ? v + slope * (tm - ta) : v;
+  }
+}
