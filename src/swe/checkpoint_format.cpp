@@ -195,10 +195,17 @@ double SweCheckpoint::time(double thesis_dt) const {
 }
 
 std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
-  const nlohmann::json h = {{"model", c.model()},        {"precision", c.precision()},
-                            {"grid", {c.nx(), c.ny()}},  {"steps", c.steps()},
-                            {"time", c.time(thesis_dt)}, {"config", c.config},
-                            {"run", run_json(c.run)}};
+  nlohmann::json h = {{"model", c.model()},        {"precision", c.precision()},
+                      {"grid", {c.nx(), c.ny()}},  {"steps", c.steps()},
+                      {"time", c.time(thesis_dt)}, {"config", c.config},
+                      {"run", run_json(c.run)}};
+  std::visit(
+      [&](const auto& s) {
+        if constexpr (is_physical<std::decay_t<decltype(s)>>)
+          if (!s.infil.empty() || !s.flow.empty())
+            h["extras"] = {{"infiltrated", !s.infil.empty()}, {"boundary_flows", !s.flow.empty()}};
+      },
+      c.state);
   return std::visit(
       [&](const auto& s) {
         using S = std::decay_t<decltype(s)>;
@@ -209,7 +216,8 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
                                                  s.bad_step};
           return io::format_container(
               kMagic, h,
-              {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags)});
+              {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags),
+               bytes(s.infil), bytes(s.flow), bytes(s.flow_comp)});
         } else {
           using T = std::decay_t<decltype(s.k)>;
           const std::vector<T> k{s.k};
@@ -226,6 +234,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   std::string model, precision;
   long nx = 0, ny = 0, steps = 0;
   double header_time = 0;
+  bool infiltrated = false, flows = false;  // the physical state's extras
   in.read_header([&](const nlohmann::json& h) {
     model = io::header_string(h.at("model"), "model");
     if (model != "physical" && model != "thesis")
@@ -247,6 +256,16 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
     out.config = h.at("config");
     if (!out.config.is_object()) throw Error("'config' is not an object");
     out.run = parse_run(h.at("run"));
+    if (h.contains("extras")) {
+      const auto& x = h.at("extras");
+      if (model != "physical" || !x.is_object() || x.size() != 2 ||
+          !x.at("infiltrated").is_boolean() || !x.at("boundary_flows").is_boolean())
+        throw Error(
+            "'extras' is not {\"infiltrated\": bool, \"boundary_flows\": bool} of a "
+            "physical state");
+      infiltrated = x["infiltrated"].get<bool>();
+      flows = x["boundary_flows"].get<bool>();
+    }
     check_progress(out.run, out.config, model == "physical", steps, header_time);
     if (model == "thesis" && out.config.contains("dt") && out.config["dt"].is_number()) {
       const double dt =
@@ -261,10 +280,13 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   const bool physical = model == "physical";
   const std::uint64_t word = precision == "float" ? 4 : 8;
   std::uint64_t cells = 0, needed = 0;
+  // faces of the tallies: 2 (nx + ny), bounded by the cells' count check
+  const std::uint64_t faces = 2 * (std::uint64_t(nx) + std::uint64_t(ny));
   const bool fits =
       physical ? io::checked_size(std::uint64_t(nx), std::uint64_t(ny), 0, cells) &&
                      cells < std::uint64_t(slot::none) &&
-                     io::checked_size(cells, 4 * word, 3 * word + 5 * 4, needed)
+                     io::checked_size(cells, (4 + infiltrated) * word,
+                                      3 * word + 5 * 4 + (flows ? 2 * faces * word : 0), needed)
                : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
                      io::checked_size(cells, 3 * word, word, needed);
   if (!fits) throw in.bad(fmt::format("grid {}x{} is too large", nx, ny));
@@ -299,6 +321,11 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
       if (double(s.time) != header_time)
         throw in.bad(
             fmt::format("the header says t = {}, the state t = {}", header_time, double(s.time)));
+      if (infiltrated) s.infil = take<T>(p, cells);
+      if (flows) {
+        s.flow = take<T>(p, faces);
+        s.flow_comp = take<T>(p, faces);
+      }
       out.state = std::move(s);
     } else {
       ThesisSolverState<T> s;
@@ -332,8 +359,11 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
       const char* name;
       const std::vector<T>& v;
       bool depth;
-    } fields[] = {
-        {"h", s.h, true}, {"hu", s.hu, false}, {"hv", s.hv, false}, {"bed z", s.z, false}};
+    } fields[] = {{"h", s.h, true},
+                  {"hu", s.hu, false},
+                  {"hv", s.hv, false},
+                  {"bed z", s.z, false},
+                  {"infiltrated depth", s.infil, true}};
     for (const auto& f : fields)
       for (std::size_t m = 0; m < f.v.size(); ++m) {
         const char* what = !std::isfinite(f.v[m])     ? "non-finite"
@@ -351,6 +381,11 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
       if (!std::isfinite(sc.v) || sc.v < T(0))
         throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name,
                               double(sc.v)));
+    for (const auto* f : {&s.flow, &s.flow_comp})
+      for (std::size_t m = 0; m < f->size(); ++m)
+        if (!std::isfinite((*f)[m]))
+          throw bad(
+              fmt::format("state: boundary tally {} of face {} is not finite", double((*f)[m]), m));
     for (int r = 0; r < 2; ++r)  // the float bits of a wave rate >= 0 (0x7f800000: infinity)
       if (s.rate[r] >= 0x7f800000u)
         throw bad(fmt::format(

@@ -340,10 +340,17 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   Summary sum{{0, 0}, {none, none}, slot::none};
   std::vector<T> mine;
   PhysSolverState<T> out;
+  bool has_infil = false, has_flow = false;
   for (int l = 0; l < local_parts(); ++l) {
     const PhysSolverState<T> p = parts_[std::size_t(l)]->save_state();
     for (const auto* v : {&p.h, &p.hu, &p.hv, &p.z}) mine.insert(mine.end(), v->begin(), v->end());
+    // every part has the same extras (the same case): the infiltrated depth
+    // of its rows, its faces' tallies
+    for (const auto* v : {&p.infil, &p.flow, &p.flow_comp})
+      mine.insert(mine.end(), v->begin(), v->end());
     if (l == 0) {
+      has_infil = !p.infil.empty();
+      has_flow = !p.flow.empty();
       out.dt = p.dt;
       out.time = p.time;
       out.target = p.target;
@@ -377,14 +384,31 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   out.ny = ny_;
   const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
   for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) v->resize(N);
+  if (has_infil) out.infil.resize(N);
+  const std::size_t faces = std::size_t(2 * (nx_ + ny_));
+  if (has_flow) out.flow.assign(faces, T(0)), out.flow_comp.assign(faces, T(0));
   std::size_t at = 0;
+  auto take = [&](std::size_t n) {
+    if (at + n > all.size()) throw Error("internal: swe gathered state is short");
+    at += n;
+    return all.begin() + std::ptrdiff_t(at - n);
+  };
   for (int g = 0; g < parts(); ++g) {
     const std::size_t n = static_cast<std::size_t>(rows(g) * ny_),
                       o = static_cast<std::size_t>(first_row(g) * ny_);
-    for (auto* v : {&out.h, &out.hu, &out.hv, &out.z}) {
-      if (at + n > all.size()) throw Error("internal: swe gathered state is short");
-      std::copy_n(all.begin() + std::ptrdiff_t(at), n, v->begin() + std::ptrdiff_t(o));
-      at += n;
+    for (auto* v : {&out.h, &out.hu, &out.hv, &out.z})
+      std::copy_n(take(n), n, v->begin() + std::ptrdiff_t(o));
+    if (has_infil) std::copy_n(take(n), n, out.infil.begin() + std::ptrdiff_t(o));
+    // a part's faces: x_lo's ny, x_hi's ny (zero where the side is an
+    // exchange), then y_lo's and y_hi's for its rows
+    const std::size_t ny = std::size_t(ny_), r = std::size_t(rows(g)),
+                      r0 = std::size_t(first_row(g)), gx = std::size_t(nx_);
+    for (auto* v : {&out.flow, &out.flow_comp}) {
+      if (!has_flow) break;
+      const auto f = take(2 * ny + 2 * r);
+      for (std::size_t k = 0; k < 2 * ny; ++k) (*v)[k] += f[std::ptrdiff_t(k)];
+      std::copy_n(f + std::ptrdiff_t(2 * ny), r, v->begin() + std::ptrdiff_t(2 * ny + r0));
+      std::copy_n(f + std::ptrdiff_t(2 * ny + r), r, v->begin() + std::ptrdiff_t(2 * ny + gx + r0));
     }
   }
   I first[2] = {none, none};
@@ -432,6 +456,18 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
         long(s.bad_cell) < (r0 + n) * ny_) {
       mine.bad_cell = std::uint32_t(long(s.bad_cell) - r0 * ny_);
       mine.bad_step = s.bad_step;
+    }
+    if (s.infil.size() == N) mine.infil.assign(s.infil.begin() + b, s.infil.begin() + e);
+    const std::size_t faces = std::size_t(2 * (nx_ + ny_)), ny = std::size_t(ny_);
+    for (auto [from, to] : {std::pair{&s.flow, &mine.flow}, {&s.flow_comp, &mine.flow_comp}}) {
+      if (from->size() != faces) continue;
+      to->assign(2 * ny + 2 * std::size_t(n), T(0));
+      if (g == 0) std::copy_n(from->begin(), ny, to->begin());  // x_lo: the first part's
+      if (g == parts() - 1)                                     // x_hi: the last part's
+        std::copy_n(from->begin() + std::ptrdiff_t(ny), ny, to->begin() + std::ptrdiff_t(ny));
+      for (int side = 0; side < 2; ++side)
+        std::copy_n(from->begin() + std::ptrdiff_t(2 * ny + std::size_t(side * nx_ + r0)), n,
+                    to->begin() + std::ptrdiff_t(2 * ny + std::size_t(side * n)));
     }
     parts_[std::size_t(l)]->restore_state(mine);
   }

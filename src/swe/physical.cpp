@@ -341,6 +341,11 @@ PhysSolverState<T> PhysSolver<T>::save_state() const {
   s.steps = fl[slot::steps];
   s.bad_cell = fl[slot::bad_cell];
   s.bad_step = fl[slot::bad_step];
+  if (forcing_.losses.model != LossModel::none) s.infil = interior(grid_, infil_.to_vector());
+  if (tally_) {
+    s.flow = flow_.to_vector();
+    s.flow_comp = flow_comp_.to_vector();
+  }
   return s;
 }
 
@@ -365,6 +370,15 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
     f->qy.copy_from_host(hv);
   }
   scalars_.copy_from_host(std::vector<T>{s.dt, s.time, s.target});
+  // what the checkpoint holds of the sources' and boundaries' state (its
+  // config equals this run's: the same losses, the same open sides)
+  if (forcing_.losses.model != LossModel::none && s.infil.size() == n)
+    infil_.copy_from_host(to_storage<T>(grid_, s.infil));
+  const std::size_t faces = std::size_t(2 * (grid_.nx + grid_.ny));
+  if (tally_ && s.flow.size() == faces && s.flow_comp.size() == faces) {
+    flow_.copy_from_host(s.flow);
+    flow_comp_.copy_from_host(s.flow_comp);
+  }
   flags_.copy_from_host(
       std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});
 }

@@ -90,6 +90,11 @@ struct PhysSolverState {
   std::uint32_t steps = 0;
   std::uint32_t bad_cell = slot::none,
                 bad_step = slot::none;  ///< first bad cell i*ny + j, its step
+  /// the infiltrated depth per cell, i*ny + j (runs with losses; else empty)
+  std::vector<T> infil;
+  /// the open boundaries' tallies and their compensations per face: x_lo's
+  /// ny, x_hi's ny, y_lo's nx, y_hi's nx (runs with an open side; else empty)
+  std::vector<T> flow, flow_comp;
 };
 
 /// Checks a case (sizes, finite values, non-negative depth, periodic sides in

@@ -147,11 +147,6 @@ PhysCase physical_case(const RunOptions& o) {
   long rained = 0;
   for (double z : c.z) rained += z < c.z_nodata;
   f.rain_area = double(rained) * c.dx * c.dy;
-  if (f.losses.model != LossModel::none && (!o.checkpoint.empty() || !o.restart.empty()))
-    throw UsageError(
-        fmt::format("--losses {} with --checkpoint/--restart: the infiltrated depth is not kept in "
-                    "checkpoints yet; run without losses, or without checkpoints",
-                    o.losses));
   return c;
 }
 

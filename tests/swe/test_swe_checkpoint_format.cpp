@@ -140,6 +140,49 @@ TEST(SweCheckpointFormat, RoundTripsBothModelsBitForBit) {
   EXPECT_EQ(u.k, 0.125);
 }
 
+// A physical state with the sources' and boundaries' extras: each present
+// alone or both, back bit for bit; a header that claims extras the payload
+// lacks, or extras of a thesis state, is refused.
+TEST(SweCheckpointFormat, ExtrasRoundTripAndMustMatchThePayload) {
+  for (int mask = 1; mask < 4; ++mask) {
+    SweCheckpoint c = sample();
+    auto& s = std::get<PhysSolverState<float>>(c.state);
+    if (mask & 1) s.infil = test::random_vector<float>(15, 8, 0, 0.1);
+    if (mask & 2) {
+      s.flow = test::random_vector<float>(16, 9);
+      s.flow_comp = test::random_vector<float>(16, 10, -1e-7, 1e-7);
+    }
+    const std::string bytes = format_swe_checkpoint(c);
+    const SweCheckpoint back = parse_swe_checkpoint(bytes, "c.ckpt");
+    const auto& b = std::get<PhysSolverState<float>>(back.state);
+    EXPECT_EQ(b.infil, s.infil) << mask;
+    EXPECT_EQ(b.flow, s.flow) << mask;
+    EXPECT_EQ(b.flow_comp, s.flow_comp) << mask;
+    EXPECT_EQ(b.h.size(), s.h.size());
+    // the same header on the payload of a state without extras: sizes differ
+    SweCheckpoint plain = sample();
+    const std::string none = format_swe_checkpoint(plain);
+    const std::size_t hb = 16, hn = 8;
+    std::uint64_t len_b = 0, len_n = 0;
+    std::memcpy(&len_b, bytes.data() + hn, 8);
+    std::memcpy(&len_n, none.data() + hn, 8);
+    const std::string forged = with_header(bytes.substr(hb, len_b), none.size() - hb - len_n - 8);
+    expect_error([&] { parse_swe_checkpoint(forged, "c.ckpt"); }, "payload bytes");
+  }
+  SweCheckpoint c = sample();
+  std::get<PhysSolverState<float>>(c.state).hu[1] = 0;  // the sample's NaN would be named first
+  std::get<PhysSolverState<float>>(c.state).infil.assign(15, -1.0f);
+  expect_error(
+      [&] {
+        validate_swe_state(parse_swe_checkpoint(format_swe_checkpoint(c), "c.ckpt"), "c.ckpt");
+      },
+      "negative value -1 of 'infiltrated depth'");
+  const std::string thesis_extras =
+      header("thesis", "2,2", "0")
+          .insert(1, R"("extras":{"infiltrated":true,"boundary_flows":false},)");
+  expect_error([&] { parse_swe_checkpoint(with_header(thesis_extras, 0), "c.ckpt"); }, "'extras'");
+}
+
 TEST(SweCheckpointFormat, TruncatedFlippedAndForeignFilesAreRejected) {
   const std::string good = format_swe_checkpoint(sample());
   for (std::size_t cut :

@@ -76,8 +76,6 @@ add_test(NAME cli.swe_bad_losses_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\
          -DEXPECT=2 -DMATCH=--losses.green-ampt:1,2:.expected ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--device\;cpu\;--inflow\;x-lo:100:200:${SWE_CLI_DIR}/q.csv
          -DEXPECT=2 -DMATCH=no.cell.centre.of.side.x-lo ${SWE_EXPECT_SCRIPT})
-add_test(NAME cli.swe_losses_checkpoint_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--device\;cpu\;--losses\;constant:5\;--checkpoint\;${SWE_CLI_DIR}/never.ckpt
-         -DEXPECT=2 -DMATCH=not.kept.in.checkpoints ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
 
 # several parts in one process (x-slabs): a run with outputs, and usage errors
@@ -173,6 +171,11 @@ function(swe_every name every)
 endfunction()
 swe_every(thesis 3 --model thesis --nx 24 --t-end 4 --precision float --device cpu)
 swe_every(physical 20 --case ritter --nx 160 --t-end 4 --gpus 2 --device cpu)
+# the sources' state (infiltrated depth) and the open sides' tallies travel in
+# the checkpoint: the continued run's final checkpoint is the straight one's
+swe_every(physical_sources 20 --case lake-at-rest --nx 40 --t-end 5 --gpus 2 --device cpu
+  --rain ${SWE_CLI_DIR}/rain.csv --losses green-ampt:30,50,0.3 --bc-x-hi transmissive
+  --inflow x-lo:${SWE_CLI_DIR}/q.csv)
 # regression: in float, T(0.7) < 0.7, and the --every-time loop compared the
 # device's time with the double t-end: it never ended (now the end is T(t-end))
 add_test(NAME cli.swe_float_every_time_ends COMMAND ${SWE_EXPECT}
