@@ -96,6 +96,15 @@ Command add_swe_command(CLI::App& app) {
                   "transmissive, level:ETA, discharge:Q or stage:FILE, a CSV of time (s), water "
                   "level (m), linear between rows); one a side")
       ->take_all();
+  cmd->add_option("--series-every", r.series_every,
+                  "Physical model: time series (series.csv and the summary) at every multiple of "
+                  "this many seconds and at the end: the --gauge points and the outflow through "
+                  "each open side")
+      ->check(positive());
+  cmd->add_option("--gauge", r.gauges,
+                  "Physical model: a point gauge NAME:X:Y (world coordinates): depth, level, "
+                  "velocity in the series; repeatable")
+      ->take_all();
   cmd->add_option("--device,-d", r.device, "Device id");
   cmd->add_option(
          "--gpus,-g", r.gpus,

@@ -56,11 +56,16 @@ std::vector<T> take(const char*& p, std::size_t n) {
 nlohmann::json run_json(const RunProgress& r) {
   nlohmann::json series = nlohmann::json::array();
   for (const auto& [t, name] : r.series) series.push_back({t, name});
-  return {{"outputs", r.outputs},
-          {"series", series},
-          {"last_output", r.last_output},
-          {"next_target", r.next_target},
-          {"mass_start", r.mass_start}};
+  nlohmann::json j = {{"outputs", r.outputs},
+                      {"series", series},
+                      {"last_output", r.last_output},
+                      {"next_target", r.next_target},
+                      {"mass_start", r.mass_start}};
+  if (!r.samples.empty() || r.next_sample != 0) {
+    j["samples"] = r.samples;
+    j["next_sample"] = r.next_sample;
+  }
+  return j;
 }
 
 // The numbered outputs are counted in an int by the run (swe_NNNNNN files).
@@ -92,6 +97,19 @@ RunProgress parse_run(const nlohmann::json& r) {
   p.next_target = io::header_count(r.at("next_target"), "next_target");
   if (p.next_target < 1) throw Error("'next_target' is below 1");
   p.mass_start = io::header_finite(r.at("mass_start"), "mass_start");
+  if (r.contains("samples") || r.contains("next_sample")) {
+    const auto& rows = r.at("samples");
+    if (!rows.is_array()) throw Error("'samples' is not an array");
+    for (const auto& row : rows) {
+      if (!row.is_array() || row.empty() ||
+          (!p.samples.empty() && row.size() != p.samples[0].size()))
+        throw Error("a 'samples' row is not an array of as many numbers as the first");
+      std::vector<double> v;
+      for (const auto& x : row) v.push_back(io::header_finite(x, "samples"));
+      p.samples.push_back(std::move(v));
+    }
+    p.next_sample = io::header_count(r.at("next_sample"), "next_sample");
+  }
   return p;
 }
 

@@ -7,6 +7,9 @@
 // payload holds the solver state's raw values (host byte order):
 //   physical: h, hu, hv, z (nx*ny each, i*ny + j) | dt, time, target (T)
 //             | rate0, rate1, steps, bad cell, bad step (uint32)
+//             [| infiltrated depth (nx*ny)] [| boundary tallies, their
+//             compensations (2 (nx + ny) each)]: the header's optional
+//             "extras" says which
 //   thesis:   Z, Qx, Qy ((nx+2)*(ny+2) each, frame included) | k (T)
 #pragma once
 #include <string>
@@ -30,6 +33,10 @@ struct RunProgress {
   std::string last_output;
   long next_target = 1;  ///< --every-time: k of the next advance to k * every-time
   double mass_start = 0;
+  /// --series-every: the rows of series.csv so far (swe/series.hpp) and the
+  /// k of the next sample time k * every
+  std::vector<std::vector<double>> samples;
+  long next_sample = 0;
 };
 
 using SolverStateAny = std::variant<PhysSolverState<float>, PhysSolverState<double>,

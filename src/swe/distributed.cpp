@@ -11,6 +11,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
+#include "swe/kernels/swe_hll_consts.h"
 #include "swe/advance_loop.hpp"
 #include "skeleton/field.hpp"
 #include "swe/kernels/swe_kernels.hpp"
@@ -51,6 +52,8 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   s.z_nodata = c.z_nodata;
   s.forcing = c.forcing;  // global rows: each part launches its own
   s.row0 = c.row0 + i0;
+  for (int k = 0; k < 4; ++k) s.tally = s.tally || ts_swe_open_side(int(c.bc[k]));
+  for (const BcSegment& g : c.forcing.segments) s.tally = s.tally || ts_swe_open_side(int(g.kind));
   return s;
 }
 
@@ -472,6 +475,31 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
     parts_[std::size_t(l)]->restore_state(mine);
   }
   exchange(2);  // the bed's ghost rows across internal faces
+}
+
+template <class T>
+std::vector<std::array<double, 3>> DistributedPhysSolver<T>::probe(
+    const std::vector<std::pair<long, long>>& cells) const {
+  // each cell from the part that holds its row; NaN where this rank has none
+  std::vector<double> mine(3 * cells.size(), std::nan(""));
+  for (int l = 0; l < local_parts(); ++l) {
+    const long r0 = first_row(team_.first_part() + l), n = rows(team_.first_part() + l);
+    for (std::size_t k = 0; k < cells.size(); ++k)
+      if (cells[k].first >= r0 && cells[k].first < r0 + n) {
+        const auto v = parts_[std::size_t(l)]->probe({cells[k]})[0];
+        std::copy(v.begin(), v.end(), mine.begin() + std::ptrdiff_t(3 * k));
+      }
+  }
+  std::vector<double> all = mine;
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
+    all.resize(bytes.size() / sizeof(double));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
+  }
+  std::vector<std::array<double, 3>> out(cells.size());
+  for (std::size_t at = 0; at < all.size(); ++at)
+    if (!std::isnan(all[at])) out[(at / 3) % cells.size()][at % 3] = all[at];
+  return out;
 }
 
 template <class T>

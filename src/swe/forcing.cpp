@@ -69,10 +69,13 @@ io::TimeSeries discharge_series(const std::string& path) {
 Bc parse_boundary(const std::string& option, const std::string& s, double& value) {
   const auto colon = s.find(':');
   const std::string kind = s.substr(0, colon);
-  if (kind == "wall" || kind == "transmissive" || kind == "periodic") {
+  if (kind == "wall" || kind == "transmissive" || kind == "periodic" || kind == "normal-depth") {
     if (colon != std::string::npos)
       throw UsageError(fmt::format("{} {}: '{}' takes no value", option, s, kind));
-    return kind == "wall" ? Bc::wall : kind == "periodic" ? Bc::periodic : Bc::transmissive;
+    return kind == "wall"           ? Bc::wall
+           : kind == "periodic"     ? Bc::periodic
+           : kind == "normal-depth" ? Bc::normal_depth
+                                    : Bc::transmissive;
   }
   if ((kind == "level" || kind == "discharge") && colon != std::string::npos) {
     if (!to_number(s.substr(colon + 1), value))
@@ -81,7 +84,8 @@ Bc parse_boundary(const std::string& option, const std::string& s, double& value
     return kind == "level" ? Bc::level : Bc::discharge;
   }
   throw UsageError(fmt::format(
-      "{} {}: expected wall, transmissive, periodic, level:ETA or discharge:Q", option, s));
+      "{} {}: expected wall, transmissive, normal-depth, periodic, level:ETA or discharge:Q",
+      option, s));
 }
 
 BcSegment parse_segment(const std::string& spec, const PhysCase& c) {
@@ -92,8 +96,8 @@ BcSegment parse_segment(const std::string& spec, const PhysCase& c) {
   if (p.size() != 4 || side == 4 || !to_number(p[1], lo) || !to_number(p[2], hi))
     throw UsageError(fmt::format(
         "--bc-segment {}: expected SIDE:FROM:TO:KIND (SIDE x-lo, x-hi, y-lo, y-hi; FROM, TO "
-        "world coordinates along it; KIND wall, transmissive, level:ETA, discharge:Q or "
-        "stage:FILE)",
+        "world coordinates along it; KIND wall, transmissive, normal-depth, level:ETA, "
+        "discharge:Q or stage:FILE)",
         spec));
   if (!(lo < hi))
     throw UsageError(fmt::format("--bc-segment {}: FROM {} must be below TO {}", spec, p[1], p[2]));
@@ -240,6 +244,7 @@ double Forcing::next_break(double t) const {
   for (const Inflow& in : inflows) after(in.q);
   for (const BcSegment& g : segments)
     if (g.stage) after(*g.stage);
+  if (sample_every > 0) b = std::min(b, (std::floor(t / sample_every) + 1) * sample_every);
   return b;
 }
 

@@ -87,10 +87,12 @@ struct Forcing {
   Losses losses;
   std::vector<Inflow> inflows;
   std::vector<BcSegment> segments;  ///< at most one per side
-  double rain_area = 0;             ///< m^2 that rain falls on (cells below z_nodata)
+  double rain_area = 0;
+  double sample_every =
+      0;  ///< > 0: advances also end at its multiples (swe/series.hpp)             ///< m^2 that rain falls on (cells below z_nodata)
   bool any() const {
     return rain.has_value() || losses.model != LossModel::none || !inflows.empty() ||
-           !segments.empty();
+           !segments.empty() || sample_every > 0;
   }
   /// The first time after t at which a series starts a new row (inf: none).
   double next_break(double t) const;

@@ -58,7 +58,8 @@ enum class Bc : int {
   periodic = 2,
   level = 3,
   discharge = 4,
-  exchange = 5
+  exchange = 5,
+  normal_depth = 6
 };
 
 /// Sides in the order of PhysParams::bc: x_lo (i = 0), x_hi, y_lo (j = 0), y_hi.

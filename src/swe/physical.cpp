@@ -60,20 +60,34 @@ void validate(const PhysCase& c, const PhysOptions& o) {
 namespace {
 
 // The bed's ghost cells (constant over the run; an exchange face's are
-// overwritten by the distributed solver's halo exchange).
+// overwritten by the distributed solver's halo exchange): mirrored or
+// wrapped, or, on normal-depth cells (a side's kind or its segment's),
+// extrapolated along the slope of the two cells next to the side.
 template <class T>
-void fill_z_ghosts(const PhysGrid& g, const int (&bc)[4], std::vector<T>& z) {
-  const int bx0 = bc[0], bx1 = bc[1], by0 = bc[2], by1 = bc[3];
+void fill_z_ghosts(const PhysGrid& g, const PhysParams<T>& p, std::vector<T>& z) {
+  auto kind = [&](int s, long k) {
+    return k >= p.seg_lo[s] && k < p.seg_hi[s] ? p.seg_bc[s] : p.bc[s];
+  };
+  // ghost m of the cell at storage index `in` (first interior), `step` away
+  // from the side (into the domain), `from` the mirror/wrap source
+  auto fill = [&](int s, long k, long ghost, long in, long step, long from, long m) {
+    z[ghost] =
+        kind(s, k) == TS_SWE_BC_NORMAL_DEPTH ? z[in] + T(m) * (z[in] - z[in + step]) : z[from];
+  };
   for (long j = 0; j < g.ny; ++j)
     for (long m = 1; m <= 2; ++m) {
-      z[(2 - m) * g.w + j + 2] = z[ts_swe_ghost_source(bx0, 0, g.nx, m) * g.w + j + 2];
-      z[(g.nx + 1 + m) * g.w + j + 2] = z[ts_swe_ghost_source(bx1, 1, g.nx, m) * g.w + j + 2];
+      const long J = j + 2;
+      fill(0, j, (2 - m) * g.w + J, 2 * g.w + J, g.w,
+           ts_swe_ghost_source(p.bc[0], 0, g.nx, m) * g.w + J, m);
+      fill(1, j, (g.nx + 1 + m) * g.w + J, (g.nx + 1) * g.w + J, -g.w,
+           ts_swe_ghost_source(p.bc[1], 1, g.nx, m) * g.w + J, m);
     }
   for (long i = -2; i < g.nx + 2; ++i) {  // columns, corners included (never read)
     const long r = (i + 2) * g.w;
     for (long m = 1; m <= 2; ++m) {
-      z[r + 2 - m] = z[r + ts_swe_ghost_source(by0, 0, g.ny, m)];
-      z[r + g.ny + 1 + m] = z[r + ts_swe_ghost_source(by1, 1, g.ny, m)];
+      fill(2, i, r + 2 - m, r + 2, 1, r + ts_swe_ghost_source(p.bc[2], 0, g.ny, m), m);
+      fill(3, i, r + g.ny + 1 + m, r + g.ny + 1, -1, r + ts_swe_ghost_source(p.bc[3], 1, g.ny, m),
+           m);
     }
   }
 }
@@ -120,8 +134,11 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
     prm_.bc_value[s] = T(c.bc_value[s]);
   }
   const std::size_t n = grid_.size();
+  forcing_ = c.forcing;
+  row0_ = c.row0;
+  forcing_.set_segments(prm_, 0.0, 0.0, row0_, grid_.nx);  // their kinds shape the bed's ghosts
   auto z = to_storage<T>(grid_, c.z);
-  fill_z_ghosts(grid_, prm_.bc, z);
+  fill_z_ghosts(grid_, prm_, z);
   zb_ = Buffer<T>(device_, n);
   zb_.copy_from_host(z);
   for (Fields<T>* f : {&a_, &b_}) {
@@ -149,16 +166,15 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   scalars_.copy_from_host(std::vector<T>{T(0), T(0), T(0)});
   flags_ = Buffer<std::uint32_t>(device_, slot::nflags);
   flags_.copy_from_host(std::vector<std::uint32_t>{r0, 0u, 0u, slot::none, slot::none});
-  forcing_ = c.forcing;
   const bool map = !c.manning_map.empty();
   if (map) prm_.manning = T(-1);  // the kernels read the map (ts_swe_manning)
   nmap_ = Buffer<T>(device_, map ? n : 1);
   nmap_.copy_from_host(map ? to_storage<T>(grid_, c.manning_map) : std::vector<T>(1, T(0)));
-  row0_ = c.row0;
   zwall_ = T(c.z_nodata);
   infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
   infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
   if (forcing_.any()) set_sources(0.0, 0.0);
+  tally_ = c.tally;
   for (Bc b : c.bc) tally_ = tally_ || ts_swe_open_side(int(b));
   for (int s = 0; s < 4; ++s)
     tally_ = tally_ || (prm_.seg_lo[s] < prm_.seg_hi[s] && ts_swe_open_side(prm_.seg_bc[s]));
@@ -313,6 +329,25 @@ double PhysSolver<T>::mass() const {
 }
 
 template <class T>
+std::vector<std::array<double, 3>> PhysSolver<T>::probe(
+    const std::vector<std::pair<long, long>>& cells) const {
+  std::vector<std::array<double, 3>> out;
+  Queue& q = device_->queue();
+  for (const auto& [i, j] : cells) {
+    std::array<double, 3> v{};
+    const std::size_t at = std::size_t(grid_.at(i - row0_, j)) * sizeof(T);
+    const Buffer<T>* f[3] = {&a_.z, &a_.qx, &a_.qy};
+    for (int k = 0; k < 3; ++k) {
+      T x{};
+      q.read(f[k]->handle(), at, &x, sizeof x, true);
+      v[std::size_t(k)] = double(x);
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+template <class T>
 double PhysSolver<T>::infiltrated() const {
   if (forcing_.losses.model == LossModel::none) return 0.0;
   const auto f = infil_.to_vector();
@@ -360,7 +395,7 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
       throw Error(
           fmt::format("internal: a state field holds {} values, the grid {}", f->size(), n));
   auto z = to_storage<T>(grid_, s.z);
-  fill_z_ghosts(grid_, prm_.bc, z);
+  fill_z_ghosts(grid_, prm_, z);
   zb_.copy_from_host(z);
   const auto h = to_storage<T>(grid_, s.h), hu = to_storage<T>(grid_, s.hu),
              hv = to_storage<T>(grid_, s.hv);

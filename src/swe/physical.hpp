@@ -48,6 +48,9 @@ struct PhysCase {
   double z_nodata = std::numeric_limits<double>::infinity();
   Forcing forcing;  ///< rain, losses, inflows (global rows)
   long row0 = 0;    ///< the global row of this case's first (a distributed part's slab)
+  /// keep boundary tallies even without an open side here (a part of a
+  /// distributed case that has one: every part's state has the same extras)
+  bool tally = false;
 };
 
 enum class Order { first, second };
@@ -127,6 +130,8 @@ class PhysSolver {
   /// y_lo, y_hi; negative: it left), exactly the update's boundary fluxes;
   /// 0 for walls, periodic and internal sides.
   std::array<double, 4> boundary_inflow() const;
+  /// h, hu, hv of interior cells (i, j).
+  std::vector<std::array<double, 3>> probe(const std::vector<std::pair<long, long>>& cells) const;
   const PhysGrid& grid() const { return grid_; }
   /// The full state (fields, bed, time, dt bookkeeping, step count, health).
   PhysSolverState<T> save_state() const;

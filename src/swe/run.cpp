@@ -23,6 +23,7 @@
 #include "swe/output.hpp"
 #include "swe/physical.hpp"
 #include "swe/run_support.hpp"
+#include "swe/series.hpp"
 #include "swe/thesis.hpp"
 #include "tessera/config.hpp"
 #if TESSERA_HAVE_MPI
@@ -144,6 +145,7 @@ PhysCase physical_case(const RunOptions& o) {
     f.segments.push_back(std::move(g));
   }
   f.require_covers(c.t_end);
+  f.sample_every = o.series_every;
   long rained = 0;
   for (double z : c.z) rained += z < c.z_nodata;
   f.rain_area = double(rained) * c.dx * c.dy;
@@ -190,8 +192,8 @@ nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double
 template <class T>
 nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   static const char* sides[4] = {"bc-x-lo", "bc-x-hi", "bc-y-lo", "bc-y-hi"};
-  static const char* kinds[] = {"wall",  "transmissive", "periodic",
-                                "level", "discharge",    "exchange"};
+  static const char* kinds[] = {"wall",      "transmissive", "periodic",    "level",
+                                "discharge", "exchange",     "normal-depth"};
   nlohmann::ordered_json j = {{"case", o.bathymetry.empty() ? o.case_name : "bathymetry"},
                               {"order", o.order},
                               {"cfl", o.cfl},
@@ -227,6 +229,8 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   if (f.losses.model != LossModel::none) j["losses"] = f.losses.spec;
   for (const Inflow& in : f.inflows)
     j["inflows"].push_back(fmt::format("{} {}: {}", in.option, in.spec, series_id(in.q)));
+  if (o.series_every > 0) j["series-every"] = o.series_every;
+  for (const std::string& g : o.gauges) j["gauges"].push_back(g);
   for (const BcSegment& g : f.segments)
     j["bc-segments"].push_back(g.stage ? fmt::format("{}: {}", g.spec, series_id(*g.stage))
                                        : g.spec);
@@ -276,9 +280,14 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
                 h.steps, f.h,  f.hu, f.hv, c.z,  c.crs_wkt};
     return sn;
   };
+  SweSeries series(o.series_every, o.gauges, c);
+  auto sample = [&](double t) { series.record(t, s.probe(series.cells()), s.boundary_inflow()); };
   if (!detail::resume<PhysSolverState<T>>(o, restart, s, out, progress)) {
     progress.mass_start = s.mass();
     out.write(snapshot(Health{}));
+    if (series.active()) sample(0.0);
+  } else {
+    series.resume(progress);
   }
   Health h = s.health();
   const long first = h.steps;
@@ -291,6 +300,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     ck.run = progress;
     ck.run.next_target = resume_k;
     out.record(ck.run);
+    series.save(ck.run);
+    series.write(o.out);        // the rows a restart continues from
     ck.state = s.save_state();  // collective
     if (write) write_swe_checkpoint(path, ck);
   };
@@ -317,6 +328,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   auto on_check = [&](const Health& now) {
     progress_to(bar, shown, now.time / c.t_end, now.time, c.t_end,
                 std::chrono::duration<double>(Clock::now() - t0).count());
+    if (!now.bad && series.template due<T>(now.time)) sample(now.time);  // collective
     // --every: the multiples of the step count, and the run's last check
     if (o.every > 0 && !now.bad && (now.steps % o.every == 0 || !(now.time < advance_end)))
       out.write(snapshot(now));
@@ -340,6 +352,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     }
   } catch (const StopAt& stop) {
     out.finish();
+    series.write(o.out);
     throw interruption(stop.at.signal ? stop.at.signal : interrupted(), stop.at.steps, stop.at.time,
                        stop.checkpoint, out);
   }
@@ -361,6 +374,9 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     return 1;
   }
   out.finish();
+  if (series.active() && h.time > series.last_time()) sample(h.time);  // the end
+  series.write(o.out);
+  if (series.active()) j["series"] = series.json();
   resume_k = target_k;
   if (!o.checkpoint.empty()) ckpt.write(h.steps, save);
   const double mass_end = s.mass();

@@ -46,6 +46,8 @@ struct RunOptions {
   std::vector<std::string> inflows;   // SIDE[:FROM:TO]:FILE (m^3/s)
   std::vector<std::string> sources;   // X:Y:FILE (m^3/s)
   std::vector<std::string> segments;  // SIDE:FROM:TO:KIND (--bc-segment)
+  double series_every = 0;            // > 0: series.csv rows at its multiples
+  std::vector<std::string> gauges;    // NAME:X:Y
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

@@ -11,6 +11,10 @@
 #define TS_SWE_BC_DISCHARGE 4
 /* an internal face of a distributed grid: the halo exchange fills the ghosts */
 #define TS_SWE_BC_EXCHANGE 5
+/* free outflow at the normal depth: depth and velocities copied (as
+ * transmissive), the bed extrapolated along the slope (physical.cpp), so the
+ * surface keeps the bed's slope across the side */
+#define TS_SWE_BC_NORMAL_DEPTH 6
 /* slots of the uint32 flag buffer, as swe::slot */
 #define TS_SWE_RATE0 0
 #define TS_SWE_STEPS 2
@@ -49,7 +53,8 @@ TS_FN long ts_swe_ghost_source(int bc, int hi, long n, long m) {
 /* Whether water crosses a side of this kind (the boundary flow tally counts
  * it): transmissive, level and discharge sides */
 TS_FN int ts_swe_open_side(int bc) {
-  return bc == TS_SWE_BC_TRANSMISSIVE || bc == TS_SWE_BC_LEVEL || bc == TS_SWE_BC_DISCHARGE;
+  return bc == TS_SWE_BC_TRANSMISSIVE || bc == TS_SWE_BC_LEVEL || bc == TS_SWE_BC_DISCHARGE ||
+         bc == TS_SWE_BC_NORMAL_DEPTH;
 }
 
 #endif /* TESSERA_SWE_HLL_CONSTS_H */

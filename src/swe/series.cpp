@@ -1,0 +1,152 @@
+#include "swe/series.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "swe/kernels/swe_hll_consts.h"
+
+namespace tessera::swe {
+
+namespace {
+
+const char* side_names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
+
+bool plain_name(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+  return true;
+}
+
+}  // namespace
+
+Gauge parse_gauge(const std::string& spec, const PhysCase& c) {
+  Gauge g;
+  const auto a = spec.find(':'), b = a == std::string::npos ? a : spec.find(':', a + 1);
+  std::size_t used_x = 0, used_y = 0;
+  bool ok = b != std::string::npos;
+  if (ok) {
+    g.name = spec.substr(0, a);
+    try {
+      const std::string xs = spec.substr(a + 1, b - a - 1), ys = spec.substr(b + 1);
+      g.x = std::stod(xs, &used_x);
+      g.y = std::stod(ys, &used_y);
+      ok = used_x == xs.size() && used_y == ys.size() && std::isfinite(g.x) && std::isfinite(g.y);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  if (!ok || !plain_name(g.name))
+    throw UsageError(fmt::format(
+        "--gauge {}: expected NAME:X:Y (NAME of letters, digits, '_' and '-'; X, Y world "
+        "coordinates)",
+        spec));
+  const double i = std::floor((g.x - c.x0) / c.dx), j = std::floor((g.y - c.y0) / c.dy);
+  if (!(i >= 0 && i < double(c.nx) && j >= 0 && j < double(c.ny)))
+    throw UsageError(fmt::format("--gauge {}: ({}, {}) lies outside the grid [{}, {}] x [{}, {}]",
+                                 spec, g.x, g.y, c.x0, c.x0 + double(c.nx) * c.dx, c.y0,
+                                 c.y0 + double(c.ny) * c.dy));
+  g.i = long(i);
+  g.j = long(j);
+  g.z = c.z[std::size_t(g.i * c.ny + g.j)];
+  if (!(c.z[std::size_t(g.i * c.ny + g.j)] < c.z_nodata))
+    throw UsageError(fmt::format("--gauge {}: cell (i={}, j={}) is NODATA", spec, g.i, g.j));
+  return g;
+}
+
+SweSeries::SweSeries(double every, const std::vector<std::string>& gauges, const PhysCase& c)
+    : every_(every) {
+  if (!(every >= 0) || !std::isfinite(every))
+    throw UsageError(fmt::format("--series-every {}: expected a time > 0 s", every));
+  if (every == 0) {
+    if (!gauges.empty()) throw UsageError("--gauge needs --series-every SECONDS (the sampling)");
+    return;
+  }
+  for (const std::string& s : gauges) {
+    Gauge g = parse_gauge(s, c);
+    for (const Gauge& o : gauges_)
+      if (o.name == g.name) throw UsageError(fmt::format("--gauge {}: '{}' is taken", s, g.name));
+    gauges_.push_back(std::move(g));
+  }
+  for (int s = 0; s < 4; ++s) {
+    bool open = ts_swe_open_side(int(c.bc[s]));
+    for (const BcSegment& g : c.forcing.segments)
+      open = open || (g.side == s && ts_swe_open_side(int(g.kind)));
+    if (open) sides_.push_back(s);
+  }
+  columns_ = {"time_s"};
+  for (const Gauge& g : gauges_)
+    for (const char* q : {"depth_m", "level_m", "u_m_s", "v_m_s"})
+      columns_.push_back(g.name + "_" + q);
+  for (int s : sides_) {
+    columns_.push_back(fmt::format("{}_outflow_m3", side_names[s]));
+    columns_.push_back(fmt::format("{}_outflow_m3_s", side_names[s]));
+  }
+}
+
+std::vector<std::pair<long, long>> SweSeries::cells() const {
+  std::vector<std::pair<long, long>> out;
+  for (const Gauge& g : gauges_) out.emplace_back(g.i, g.j);
+  return out;
+}
+
+void SweSeries::record(double t, const std::vector<std::array<double, 3>>& probe,
+                       const std::array<double, 4>& inflow) {
+  if (!active() || (!rows_.empty() && !(t > rows_.back()[0]))) return;
+  std::vector<double> row{t};
+  for (std::size_t k = 0; k < gauges_.size(); ++k) {
+    const auto [h, hu, hv] = probe[k];
+    row.push_back(h);
+    row.push_back(h + gauges_[k].z);
+    row.push_back(h > 0 ? hu / h : 0.0);
+    row.push_back(h > 0 ? hv / h : 0.0);
+  }
+  for (std::size_t k = 0; k < sides_.size(); ++k) {
+    const double out = -inflow[std::size_t(sides_[k])];
+    const std::size_t at = row.size();
+    row.push_back(out);
+    // the mean discharge since the previous row (0 on the first)
+    row.push_back(rows_.empty() ? 0.0 : (out - rows_.back()[at]) / (t - rows_.back()[0]));
+  }
+  rows_.push_back(std::move(row));
+  next_ = long(std::floor(t / every_)) + 1;
+}
+
+void SweSeries::resume(const RunProgress& p) {
+  if (!active()) return;
+  for (const auto& r : p.samples)
+    if (r.size() != columns_.size())
+      throw UsageError(fmt::format(
+          "the checkpoint's series rows hold {} values, this run's --gauge and open sides make {}",
+          r.size(), columns_.size()));
+  rows_ = p.samples;
+  next_ = p.next_sample;
+}
+
+void SweSeries::write(const std::string& dir) const {
+  if (!active() || dir.empty()) return;
+  std::string text;
+  for (std::size_t k = 0; k < columns_.size(); ++k) text += (k ? "," : "") + columns_[k];
+  text += "\n";
+  for (const auto& r : rows_) {
+    for (std::size_t k = 0; k < r.size(); ++k) text += fmt::format("{}{:.17g}", k ? "," : "", r[k]);
+    text += "\n";
+  }
+  write_file_atomic((std::filesystem::path(dir) / "series.csv").string(), text);
+}
+
+nlohmann::json SweSeries::json() const {
+  nlohmann::json j = {{"columns", columns_}};
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    nlohmann::json col = nlohmann::json::array();
+    for (const auto& r : rows_) col.push_back(r[k]);
+    j[columns_[k]] = col;
+  }
+  return j;
+}
+
+}  // namespace tessera::swe

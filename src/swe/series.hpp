@@ -1,0 +1,73 @@
+// Time series of a physical run (`--series-every SECONDS`): point gauges
+// (`--gauge NAME:X:Y`: depth, water level, velocity) and the water out
+// through each open side (cumulative volume and the mean discharge since the
+// previous row: the outflow hydrograph), sampled at exact multiples of the
+// interval (the run ends its advances there, swe/forcing.hpp) and at the
+// end. Written as series.csv in the output folder and as columns in the
+// summary; kept in checkpoints so a restarted run writes the same rows.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "swe/checkpoint_format.hpp"
+#include "swe/physical.hpp"
+
+namespace tessera::swe {
+
+/// A point gauge: the cell holding (x, y).
+struct Gauge {
+  std::string name;
+  double x = 0, y = 0;
+  long i = 0, j = 0;
+  double z = 0;  ///< the cell's bed (level = z + depth)
+};
+
+/// `NAME:X:Y`; UsageError naming the option for a bad name, a point off the
+/// grid or on a NODATA cell.
+Gauge parse_gauge(const std::string& spec, const PhysCase& c);
+
+class SweSeries {
+ public:
+  /// No sampling when `every` is 0 (then gauges are refused).
+  SweSeries(double every, const std::vector<std::string>& gauges, const PhysCase& c);
+  bool active() const { return every_ > 0; }
+  double every() const { return every_; }
+  /// The next sample time after the rows so far.
+  double next_time() const { return double(next_) * every_; }
+  /// Whether the run at time t (the device's time in T) has reached the next
+  /// sample time as T stores it.
+  template <class T>
+  bool due(double t) const {
+    return active() && t >= double(T(next_time()));
+  }
+  /// Adds the row at time t (a sample time, or the run's end): gauges from
+  /// `probe` (h, hu, hv per gauge cell), the open sides from `inflow`
+  /// (Solver::boundary_inflow, cumulative).
+  void record(double t, const std::vector<std::array<double, 3>>& probe,
+              const std::array<double, 4>& inflow);
+  const std::vector<Gauge>& gauges() const { return gauges_; }
+  std::vector<std::pair<long, long>> cells() const;
+  /// series.csv in `dir` (atomic); nothing when inactive or dir is "".
+  void write(const std::string& dir) const;
+  /// {"columns": [...], NAME: [values...]} for the summary.
+  nlohmann::json json() const;
+  void save(RunProgress& p) const {
+    p.samples = rows_;
+    p.next_sample = next_;
+  }
+  void resume(const RunProgress& p);
+  double last_time() const { return rows_.empty() ? -1.0 : rows_.back()[0]; }
+
+ private:
+  double every_ = 0;
+  std::vector<Gauge> gauges_;
+  std::vector<int> sides_;  // open sides (x_lo, x_hi, y_lo, y_hi)
+  std::vector<std::string> columns_;
+  std::vector<std::vector<double>> rows_;
+  long next_ = 0;  // k of the next sample time k * every
+};
+
+}  // namespace tessera::swe
