@@ -76,6 +76,15 @@ add_test(NAME cli.swe_bad_losses_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\
          -DEXPECT=2 -DMATCH=--losses.green-ampt:1,2:.expected ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--device\;cpu\;--inflow\;x-lo:100:200:${SWE_CLI_DIR}/q.csv
          -DEXPECT=2 -DMATCH=no.cell.centre.of.side.x-lo ${SWE_EXPECT_SCRIPT})
+# the V-catchment rainfall-runoff benchmark against the published hydrographs
+# (bench/validation/swe_v_catchment.py; second order, 180 min, 3 s here)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME swe.validation_v_catchment COMMAND ${Python3_EXECUTABLE}
+           ${PROJECT_SOURCE_DIR}/bench/validation/swe_v_catchment.py --tessera $<TARGET_FILE:tessera_cli>
+           --device cpu --order 2 --out ${SWE_CLI_DIR}/v_catchment --check)
+  set_tests_properties(swe.validation_v_catchment PROPERTIES TIMEOUT 300)
+endif()
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
 
 # several parts in one process (x-slabs): a run with outputs, and usage errors
