@@ -105,6 +105,13 @@ Command add_swe_command(CLI::App& app) {
                   "Physical model: a point gauge NAME:X:Y (world coordinates): depth, level, "
                   "velocity in the series; repeatable")
       ->take_all();
+  cmd->add_flag("--max-maps", r.max_maps,
+                "Physical model: maximum depth and speed, the time of the maximum depth and the "
+                "arrival time, kept every step; max_depth.asc, max_speed.asc, "
+                "time_of_max_depth.asc, arrival_time.asc in --out");
+  cmd->add_option("--arrival-depth", r.arrival_depth,
+                  "The depth [m] whose first crossing is a cell's arrival time (default 0.01)")
+      ->check(positive());
   cmd->add_option("--device,-d", r.device, "Device id");
   cmd->add_option(
          "--gpus,-g", r.gpus,

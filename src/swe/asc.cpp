@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "swe/cases.hpp"
 
@@ -213,6 +214,30 @@ void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error) {
       const long j = g.nrows - 1 - r;  // the first row is the top (largest y)
       c.z[col * c.ny + j] = g.has_nodata && v == g.nodata ? wall : v;
     }
+}
+
+}  // namespace tessera::swe
+
+namespace tessera::swe {
+
+void write_asc(const std::string& path, const PhysCase& c, const std::vector<double>& values,
+               const std::function<bool(std::size_t)>& nodata) {
+  std::string text = fmt::format("ncols {}\nnrows {}\nxllcorner {:.17g}\nyllcorner {:.17g}\n", c.nx,
+                                 c.ny, c.x0, c.y0);
+  text += c.dx == c.dy ? fmt::format("cellsize {:.17g}\n", c.dx)
+                       : fmt::format("dx {:.17g}\ndy {:.17g}\n", c.dx, c.dy);
+  text += "NODATA_value -9999\n";
+  for (long j = c.ny - 1; j >= 0; --j) {  // the top row (largest y) first
+    for (long i = 0; i < c.nx; ++i) {
+      const std::size_t k = std::size_t(i * c.ny + j);
+      text += fmt::format("{}{:.9g}", i ? " " : "", nodata && nodata(k) ? -9999.0 : values[k]);
+    }
+    text += "\n";
+  }
+  write_file_atomic(path, text);
+  if (!c.crs_wkt.empty())
+    write_file_atomic(std::filesystem::path(path).replace_extension(".prj").string(),
+                      c.crs_wkt + "\n");
 }
 
 }  // namespace tessera::swe

@@ -2,6 +2,7 @@
 // validation compares against (SWASHES parameters, anchors-shallow-water.md
 // §2.1), plus the ESRI ASCII grid reader for bathymetry and initial levels.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,11 @@ AscGrid read_asc(const std::string& path);
 /// first), NODATA cells become high ground (above every other value) unless
 /// `nodata_error`, in which case they are an error.
 void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error);
+/// Writes values of c's grid (i*ny + j, x = columns, the top row first in
+/// the file) as an ESRI ASCII grid readable by read_asc and GDAL: `cellsize`
+/// or `dx`/`dy`, NODATA -9999 where `nodata(k)`, and a `.prj` with the case's
+/// CRS; both atomically.
+void write_asc(const std::string& path, const PhysCase& c, const std::vector<double>& values,
+               const std::function<bool(std::size_t)>& nodata = {});
 
 }  // namespace tessera::swe

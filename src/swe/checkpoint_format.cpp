@@ -220,8 +220,10 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
   std::visit(
       [&](const auto& s) {
         if constexpr (is_physical<std::decay_t<decltype(s)>>)
-          if (!s.infil.empty() || !s.flow.empty())
-            h["extras"] = {{"infiltrated", !s.infil.empty()}, {"boundary_flows", !s.flow.empty()}};
+          if (!s.infil.empty() || !s.flow.empty() || !s.maxmap.empty())
+            h["extras"] = {{"infiltrated", !s.infil.empty()},
+                           {"boundary_flows", !s.flow.empty()},
+                           {"max_maps", !s.maxmap.empty()}};
       },
       c.state);
   return std::visit(
@@ -235,7 +237,7 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
           return io::format_container(
               kMagic, h,
               {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags),
-               bytes(s.infil), bytes(s.flow), bytes(s.flow_comp)});
+               bytes(s.infil), bytes(s.flow), bytes(s.flow_comp), bytes(s.maxmap)});
         } else {
           using T = std::decay_t<decltype(s.k)>;
           const std::vector<T> k{s.k};
@@ -252,7 +254,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   std::string model, precision;
   long nx = 0, ny = 0, steps = 0;
   double header_time = 0;
-  bool infiltrated = false, flows = false;  // the physical state's extras
+  bool infiltrated = false, flows = false, maxima = false;  // the physical state's extras
   in.read_header([&](const nlohmann::json& h) {
     model = io::header_string(h.at("model"), "model");
     if (model != "physical" && model != "thesis")
@@ -276,13 +278,15 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
     out.run = parse_run(h.at("run"));
     if (h.contains("extras")) {
       const auto& x = h.at("extras");
-      if (model != "physical" || !x.is_object() || x.size() != 2 ||
-          !x.at("infiltrated").is_boolean() || !x.at("boundary_flows").is_boolean())
+      if (model != "physical" || !x.is_object() || x.size() != 3 ||
+          !x.at("infiltrated").is_boolean() || !x.at("boundary_flows").is_boolean() ||
+          !x.at("max_maps").is_boolean())
         throw Error(
-            "'extras' is not {\"infiltrated\": bool, \"boundary_flows\": bool} of a "
-            "physical state");
+            "'extras' is not {\"infiltrated\": bool, \"boundary_flows\": bool, \"max_maps\": "
+            "bool} of a physical state");
       infiltrated = x["infiltrated"].get<bool>();
       flows = x["boundary_flows"].get<bool>();
+      maxima = x["max_maps"].get<bool>();
     }
     check_progress(out.run, out.config, model == "physical", steps, header_time);
     if (model == "thesis" && out.config.contains("dt") && out.config["dt"].is_number()) {
@@ -303,7 +307,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   const bool fits =
       physical ? io::checked_size(std::uint64_t(nx), std::uint64_t(ny), 0, cells) &&
                      cells < std::uint64_t(slot::none) &&
-                     io::checked_size(cells, (4 + infiltrated) * word,
+                     io::checked_size(cells, (4 + infiltrated + 4 * maxima) * word,
                                       3 * word + 5 * 4 + (flows ? 2 * faces * word : 0), needed)
                : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
                      io::checked_size(cells, 3 * word, word, needed);
@@ -344,6 +348,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
         s.flow = take<T>(p, faces);
         s.flow_comp = take<T>(p, faces);
       }
+      if (maxima) s.maxmap = take<T>(p, 4 * cells);
       out.state = std::move(s);
     } else {
       ThesisSolverState<T> s;
@@ -399,7 +404,7 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
       if (!std::isfinite(sc.v) || sc.v < T(0))
         throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name,
                               double(sc.v)));
-    for (const auto* f : {&s.flow, &s.flow_comp})
+    for (const auto* f : {&s.flow, &s.flow_comp, &s.maxmap})
       for (std::size_t m = 0; m < f->size(); ++m)
         if (!std::isfinite((*f)[m]))
           throw bad(

@@ -182,9 +182,11 @@ void DistributedPhysSolver<T>::step() {
                             p->scalars_, p->flags_);
     });
   }
-  auto sources = [&] {
-    for (auto& p : parts_)
+  auto sources = [&] {  // and the maximum maps: the step's end
+    for (auto& p : parts_) {
       if (!p->sources_.empty()) p->add_sources();
+      p->track();
+    }
   };
   if (first) {
     for (auto& p : parts_) std::swap(p->a_, p->b_);
@@ -343,15 +345,16 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   Summary sum{{0, 0}, {none, none}, slot::none};
   std::vector<T> mine;
   PhysSolverState<T> out;
-  bool has_infil = false, has_flow = false;
+  bool has_infil = false, has_flow = false, has_max = false;
   for (int l = 0; l < local_parts(); ++l) {
     const PhysSolverState<T> p = parts_[std::size_t(l)]->save_state();
     for (const auto* v : {&p.h, &p.hu, &p.hv, &p.z}) mine.insert(mine.end(), v->begin(), v->end());
     // every part has the same extras (the same case): the infiltrated depth
     // of its rows, its faces' tallies
-    for (const auto* v : {&p.infil, &p.flow, &p.flow_comp})
+    for (const auto* v : {&p.infil, &p.flow, &p.flow_comp, &p.maxmap})
       mine.insert(mine.end(), v->begin(), v->end());
     if (l == 0) {
+      has_max = !p.maxmap.empty();
       has_infil = !p.infil.empty();
       has_flow = !p.flow.empty();
       out.dt = p.dt;
@@ -390,6 +393,7 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   if (has_infil) out.infil.resize(N);
   const std::size_t faces = std::size_t(2 * (nx_ + ny_));
   if (has_flow) out.flow.assign(faces, T(0)), out.flow_comp.assign(faces, T(0));
+  if (has_max) out.maxmap.resize(4 * N);
   std::size_t at = 0;
   auto take = [&](std::size_t n) {
     if (at + n > all.size()) throw Error("internal: swe gathered state is short");
@@ -413,6 +417,8 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
       std::copy_n(f + std::ptrdiff_t(2 * ny), r, v->begin() + std::ptrdiff_t(2 * ny + r0));
       std::copy_n(f + std::ptrdiff_t(2 * ny + r), r, v->begin() + std::ptrdiff_t(2 * ny + gx + r0));
     }
+    for (std::size_t b = 0; b < 4 && has_max; ++b)  // the part's four blocks
+      std::copy_n(take(n), n, out.maxmap.begin() + std::ptrdiff_t(b * N + o));
   }
   I first[2] = {none, none};
   for (const Summary& s : sums) {
@@ -461,6 +467,10 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
       mine.bad_step = s.bad_step;
     }
     if (s.infil.size() == N) mine.infil.assign(s.infil.begin() + b, s.infil.begin() + e);
+    if (s.maxmap.size() == 4 * N)
+      for (std::size_t k = 0; k < 4; ++k)
+        mine.maxmap.insert(mine.maxmap.end(), s.maxmap.begin() + std::ptrdiff_t(k * N) + b,
+                           s.maxmap.begin() + std::ptrdiff_t(k * N) + e);
     const std::size_t faces = std::size_t(2 * (nx_ + ny_)), ny = std::size_t(ny_);
     for (auto [from, to] : {std::pair{&s.flow, &mine.flow}, {&s.flow_comp, &mine.flow_comp}}) {
       if (from->size() != faces) continue;
@@ -500,6 +510,19 @@ std::vector<std::array<double, 3>> DistributedPhysSolver<T>::probe(
   for (std::size_t at = 0; at < all.size(); ++at)
     if (!std::isnan(all[at])) out[(at / 3) % cells.size()][at % 3] = all[at];
   return out;
+}
+
+template <class T>
+MaxMaps DistributedPhysSolver<T>::max_maps() const {
+  const PhysSolverState<T> s = save_state();  // gathered (collective)
+  MaxMaps m;
+  const std::size_t N = s.h.size();
+  std::vector<double>* dst[4] = {&m.depth, &m.time_of_max, &m.speed, &m.arrival};
+  if (s.maxmap.size() == 4 * N)
+    for (std::size_t b = 0; b < 4; ++b)
+      dst[b]->assign(s.maxmap.begin() + std::ptrdiff_t(b * N),
+                     s.maxmap.begin() + std::ptrdiff_t((b + 1) * N));
+  return m;
 }
 
 template <class T>

@@ -60,6 +60,7 @@ class DistributedPhysSolver {
   double mass() const;
   double infiltrated() const;                     ///< as PhysSolver::infiltrated, over every part
   std::array<double, 4> boundary_inflow() const;  ///< as PhysSolver's, over every part
+  MaxMaps max_maps() const;  ///< as PhysSolver's, the whole grid (collective under MPI)
   /// As PhysSolver::probe, cells of the whole grid (collective under MPI).
   std::vector<std::array<double, 3>> probe(const std::vector<std::pair<long, long>>& cells) const;
   /// Waits for every local part's queue.

@@ -183,6 +183,17 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   flow_comp_ = Buffer<T>(device_, faces);
   flow_.copy_from_host(std::vector<T>(faces, T(0)));
   flow_comp_.copy_from_host(std::vector<T>(faces, T(0)));
+  // the maximum maps start from the initial state at t = 0
+  maxmap_ = Buffer<T>(device_, o.track_max ? 4 * n : 1);
+  std::vector<T> m(maxmap_.size(), T(0));
+  if (o.track_max)
+    for (std::size_t k = 0; k < n; ++k) {
+      T tarr = T(-1);
+      point::ts_swe_track(T(0), T(o.arrival_depth), prm_.h_dry, h[k], hu[k], hv[k], &m[k],
+                          &m[k + n], &m[k + 2 * n], &tarr);
+      m[k + 3 * n] = tarr;
+    }
+  maxmap_.copy_from_host(m);
 }
 
 template <class T>
@@ -258,6 +269,30 @@ void PhysSolver<T>::step() {
   });
   if (opt_.order == Order::first) std::swap(a_, b_);
   if (!sources_.empty()) add_sources();
+  track();
+}
+
+template <class T>
+void PhysSolver<T>::track() {
+  if (!opt_.track_max) return;
+  dispatch(*device_, [&](auto tag) {
+    kernels::track_maxima(tag, device_->queue(), grid_, prm_, T(opt_.arrival_depth), a_, scalars_,
+                          maxmap_);
+  });
+}
+
+template <class T>
+MaxMaps PhysSolver<T>::max_maps() const {
+  MaxMaps out;
+  if (!opt_.track_max) return out;
+  const auto m = maxmap_.to_vector();
+  const std::size_t n = grid_.size();
+  std::vector<double>* dst[4] = {&out.depth, &out.time_of_max, &out.speed, &out.arrival};
+  for (int b = 0; b < 4; ++b)
+    for (long i = 0; i < grid_.nx; ++i)
+      for (long j = 0; j < grid_.ny; ++j)
+        dst[b]->push_back(double(m[std::size_t(b) * n + std::size_t(grid_.at(i, j))]));
+  return out;
 }
 
 template <class T>
@@ -381,6 +416,11 @@ PhysSolverState<T> PhysSolver<T>::save_state() const {
     s.flow = flow_.to_vector();
     s.flow_comp = flow_comp_.to_vector();
   }
+  if (opt_.track_max) {
+    const MaxMaps m = max_maps();
+    for (const auto* v : {&m.depth, &m.time_of_max, &m.speed, &m.arrival})
+      for (double x : *v) s.maxmap.push_back(T(x));
+  }
   return s;
 }
 
@@ -413,6 +453,17 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
   if (tally_ && s.flow.size() == faces && s.flow_comp.size() == faces) {
     flow_.copy_from_host(s.flow);
     flow_comp_.copy_from_host(s.flow_comp);
+  }
+  if (opt_.track_max && s.maxmap.size() == 4 * n) {
+    const std::size_t size = grid_.size();
+    std::vector<T> m(4 * size, T(0));
+    for (std::size_t b = 0; b < 4; ++b) {
+      const std::vector<T> block(s.maxmap.begin() + std::ptrdiff_t(b * n),
+                                 s.maxmap.begin() + std::ptrdiff_t((b + 1) * n));
+      const auto st = to_storage<T>(grid_, block);
+      std::copy(st.begin(), st.end(), m.begin() + std::ptrdiff_t(b * size));
+    }
+    maxmap_.copy_from_host(m);
   }
   flags_.copy_from_host(
       std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});

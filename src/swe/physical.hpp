@@ -63,6 +63,8 @@ struct PhysOptions {
   long check_every = 16;  ///< at most this many steps between host reads of the device flags
   long align_every =
       0;  ///< > 0: a read also falls on every multiple of this many steps (--every outputs)
+  bool track_max = false;       ///< keep the maximum maps (max_maps) every step
+  double arrival_depth = 0.01;  ///< the depth [m] whose first crossing is a cell's arrival time
   int columns = 3;  ///< GPU first-order update kernel: 3 one column per work-item, faces
                     ///< shared in local memory (fastest); 1 one column, every face per
                     ///< item (same values either way)
@@ -98,6 +100,15 @@ struct PhysSolverState {
   /// the open boundaries' tallies and their compensations per face: x_lo's
   /// ny, x_hi's ny, y_lo's nx, y_hi's nx (runs with an open side; else empty)
   std::vector<T> flow, flow_comp;
+  /// the maximum maps (PhysOptions::track_max; else empty): four blocks of
+  /// nx*ny (i*ny + j): depth, its time, speed, arrival time (< 0: none)
+  std::vector<T> maxmap;
+};
+
+/// The maximum maps over the interior, i*ny + j (MaxMaps::arrival < 0: the
+/// cell never reached the arrival depth).
+struct MaxMaps {
+  std::vector<double> depth, time_of_max, speed, arrival;
 };
 
 /// Checks a case (sizes, finite values, non-negative depth, periodic sides in
@@ -130,6 +141,8 @@ class PhysSolver {
   /// y_lo, y_hi; negative: it left), exactly the update's boundary fluxes;
   /// 0 for walls, periodic and internal sides.
   std::array<double, 4> boundary_inflow() const;
+  /// The maximum maps so far (PhysOptions::track_max; else empty).
+  MaxMaps max_maps() const;
   /// h, hu, hv of interior cells (i, j).
   std::vector<std::array<double, 3>> probe(const std::vector<std::pair<long, long>>& cells) const;
   const PhysGrid& grid() const { return grid_; }
@@ -147,6 +160,7 @@ class PhysSolver {
   // (PhysCase::forcing), on this grid's rows
   void set_sources(double a, double b);
   void add_sources();  // this interval's launches, after a step's update
+  void track();        // the maximum maps, at a step's end
   // the open boundaries' flows of state f this step (weight 1 or 1/2)
   void tally(const Fields<T>& f, T weight);
   std::shared_ptr<Device> device_;
@@ -166,6 +180,7 @@ class PhysSolver {
   std::vector<ts_swe_src<T>> sources_;  // this interval's launches
   bool tally_ = false;                  // an open side: its flows are tallied
   Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)
+  Buffer<T> maxmap_;                    // the maximum maps: 4 blocks of the storage size
 };
 
 }  // namespace tessera::swe

@@ -185,6 +185,38 @@ nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double
            residual / std::max({start + rain + inflow + std::fabs(through), end, 1e-300})}};
 }
 
+// The maximum maps as rasters on the case's grid (.asc with the CRS's .prj;
+// NODATA on NODATA cells, and for arrival and its time where the water never
+// came) when there is an output folder; the summary's digest either way.
+nlohmann::json write_max_maps(const RunOptions& o, const PhysCase& c, const MaxMaps& m) {
+  std::size_t at = 0;
+  for (std::size_t k = 1; k < m.depth.size(); ++k)
+    if (m.depth[k] > m.depth[at]) at = k;
+  nlohmann::json j = {{"max_depth_m", m.depth.empty() ? 0.0 : m.depth[at]},
+                      {"at", {{"i", long(at) / c.ny}, {"j", long(at) % c.ny}}},
+                      {"arrival_depth_m", o.arrival_depth}};
+  if (o.out.empty()) return j;
+  const auto nodata = [&](std::size_t k) { return !(c.z[k] < c.z_nodata); };
+  const auto dry = [&](std::size_t k) { return nodata(k) || m.arrival[k] < 0; };
+  const struct {
+    const char* file;
+    const std::vector<double>& v;
+    bool when_wet;
+  } maps[] = {{"max_depth.asc", m.depth, false},
+              {"max_speed.asc", m.speed, false},
+              {"time_of_max_depth.asc", m.time_of_max, true},
+              {"arrival_time.asc", m.arrival, true}};
+  for (const auto& f : maps) {
+    const std::string path = (std::filesystem::path(o.out) / f.file).string();
+    if (f.when_wet)
+      write_asc(path, c, f.v, dry);
+    else
+      write_asc(path, c, f.v, nodata);
+    j["files"].push_back(path);
+  }
+  return j;
+}
+
 // What a restarted physical run must agree on with its checkpoint besides
 // the grid and precision (option name -> effective value): the scheme, the
 // boundaries, the bed and the stepping schedule. The device, the part count,
@@ -230,6 +262,7 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   for (const Inflow& in : f.inflows)
     j["inflows"].push_back(fmt::format("{} {}: {}", in.option, in.spec, series_id(in.q)));
   if (o.series_every > 0) j["series-every"] = o.series_every;
+  if (o.max_maps) j["max-maps"] = o.arrival_depth;
   for (const std::string& g : o.gauges) j["gauges"].push_back(g);
   for (const BcSegment& g : f.segments)
     j["bc-segments"].push_back(g.stage ? fmt::format("{}: {}", g.spec, series_id(*g.stage))
@@ -249,6 +282,10 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   po.fixed_dt = o.dt;
   po.columns = o.columns;
   po.align_every = o.every;
+  po.track_max = o.max_maps;
+  po.arrival_depth = o.arrival_depth;
+  if (!(o.arrival_depth > 0) || !std::isfinite(o.arrival_depth))
+    throw UsageError(fmt::format("--arrival-depth {}: expected a depth > 0 m", o.arrival_depth));
   const nlohmann::ordered_json config = physical_config<T>(o, c);
   // the run ends when the time reaches t_end as the device stores it
   const double t_stop = double(T(c.t_end));
@@ -377,6 +414,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   if (series.active() && h.time > series.last_time()) sample(h.time);  // the end
   series.write(o.out);
   if (series.active()) j["series"] = series.json();
+  if (o.max_maps) j["max_maps"] = write_max_maps(o, c, s.max_maps());  // collective
   resume_k = target_k;
   if (!o.checkpoint.empty()) ckpt.write(h.steps, save);
   const double mass_end = s.mass();

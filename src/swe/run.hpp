@@ -48,6 +48,8 @@ struct RunOptions {
   std::vector<std::string> segments;  // SIDE:FROM:TO:KIND (--bc-segment)
   double series_every = 0;            // > 0: series.csv rows at its multiples
   std::vector<std::string> gauges;    // NAME:X:Y
+  bool max_maps = false;              // maximum depth/speed, their times, arrival (rasters)
+  double arrival_depth = 0.01;        // m: a cell's arrival is its first depth above this
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "skeleton/team.hpp"
+#include "swe/cases.hpp"
 #include "swe/distributed.hpp"
 #include "swe/forcing.hpp"
 #include "swe/physical.hpp"
@@ -256,6 +257,50 @@ TEST_P(SweForcing, OpenBoundariesAreTalliedToRoundOff) {
   }
 }
 
+// The maximum maps: rain at 36 mm/h (1e-5 m/s) on a flat dry basin: the
+// maximum depth is the last, reached at the end; the arrival at 0.5 mm falls
+// in the step that crosses 50 s; a radial dam break's inner cells keep their
+// initial depth as maximum, at t = 0. Every backend: the CPU's bits.
+TEST_P(SweForcing, MaximumMapsFollowTheWater) {
+  PhysCase c = basin(9, 7);
+  c.forcing.rain = series({0, 500}, {36, 36}, io::Between::step);
+  c.forcing.rain_area = area_of(c);
+  PhysOptions o;
+  o.track_max = true;
+  o.arrival_depth = 5e-4;
+  o.fixed_dt = 3;
+  PhysSolver<double> s(dev(), c, o);
+  if (!fp64()) GTEST_SKIP() << GetParam() << " has no double precision";
+  ASSERT_FALSE(s.advance_to(90).bad);
+  const MaxMaps m = s.max_maps();
+  const HostFields f = s.state();
+  ASSERT_EQ(m.depth.size(), f.h.size());
+  for (std::size_t k = 0; k < f.h.size(); ++k) {
+    EXPECT_EQ(m.depth[k], f.h[k]);
+    EXPECT_EQ(m.time_of_max[k], 90.0);
+    EXPECT_EQ(m.speed[k], 0.0);
+    EXPECT_EQ(m.arrival[k], 51.0) << "steps of 3 s: 48 s hold 0.48 mm, 51 s 0.51 mm";
+  }
+  PhysCase d = make_case("radial-dam", 24, 24);
+  PhysOptions od;
+  od.track_max = true;
+  PhysSolver<double> cpu(open_device("cpu"), d, od), mine(dev(), d, od);
+  ASSERT_FALSE(cpu.advance_to(0.5).bad);
+  ASSERT_FALSE(mine.advance_to(0.5).bad);
+  const MaxMaps a = cpu.max_maps(), b = mine.max_maps();
+  EXPECT_EQ(a.depth, b.depth);
+  EXPECT_EQ(a.time_of_max, b.time_of_max);
+  EXPECT_EQ(a.speed, b.speed);
+  EXPECT_EQ(a.arrival, b.arrival);
+  const std::size_t centre = 12 * 24 + 12;
+  EXPECT_EQ(a.depth[centre], d.h[centre]) << "the inner cells only fall";
+  EXPECT_EQ(a.time_of_max[centre], 0.0);
+  EXPECT_EQ(a.arrival[centre], 0.0) << "wet from the start";
+  double top_speed = 0;
+  for (double v : a.speed) top_speed = std::max(top_speed, v);
+  EXPECT_GT(top_speed, 1.0) << "the bore moves metres a second";
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SweForcing, ::testing::ValuesIn(test::device_ids()),
                          test::id_name);
 
@@ -275,6 +320,7 @@ TEST(SweForcingParts, ThreePartsGiveOneDevicesBits) {
   c.bc[y_hi] = Bc::level, c.bc_value[y_hi] = 0.01;
   PhysOptions o;
   o.order = Order::second;
+  o.track_max = true;
   PhysSolver<double> one(open_device("cpu"), c, o);
   DistributedPhysSolver<double> three(skeleton::Team::open("cpu", 3), c, o);
   ASSERT_FALSE(one.advance_to(6).bad);
@@ -289,6 +335,11 @@ TEST(SweForcingParts, ThreePartsGiveOneDevicesBits) {
   const auto a_in = one.boundary_inflow(), b_in = three.boundary_inflow();
   for (int s = 0; s < 4; ++s) EXPECT_NEAR(a_in[s], b_in[s], 1e-13 * (1 + std::fabs(a_in[s]))) << s;
   EXPECT_NE(a_in[1], 0.0);
+  const MaxMaps ma = one.max_maps(), mb = three.max_maps();
+  EXPECT_EQ(ma.depth, mb.depth);
+  EXPECT_EQ(ma.time_of_max, mb.time_of_max);
+  EXPECT_EQ(ma.speed, mb.speed);
+  EXPECT_EQ(ma.arrival, mb.arrival);
   EXPECT_GT(one.infiltrated(), 0.0);
 }
 

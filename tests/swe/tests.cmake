@@ -139,7 +139,8 @@ swe_restart(physical_between sigterm_at_step:2 143 "" ""
 # nothing of them in the checkpoint), stopped inside an advance
 swe_restart(physical_rain sigint_at_step:3 130 "" ""
   --case radial-dam --nx 80 --order 2 --t-end 0.6 --every-time 0.3 --device cpu --format vti
-  --rain ${SWE_CLI_DIR}/rain.csv --inflow x-lo:${SWE_CLI_DIR}/q.csv)
+  --rain ${SWE_CLI_DIR}/rain.csv --inflow x-lo:${SWE_CLI_DIR}/q.csv --bc-x-hi normal-depth
+  --series-every 0.1 --gauge mid:25:25 --max-maps)
 # thesis, outputs every 4 steps, continued in another variant
 swe_restart(thesis sigterm_at_step:7 143 --variant|v1-ghost-kernels "--variant;pingpong-global"
   --model thesis --nx 30 --ny 20 --t-end 3 --every 4 --device cpu --format vtk,vti)
@@ -184,7 +185,7 @@ swe_every(physical 20 --case ritter --nx 160 --t-end 4 --gpus 2 --device cpu)
 # the checkpoint: the continued run's final checkpoint is the straight one's
 swe_every(physical_sources 20 --case lake-at-rest --nx 40 --t-end 5 --gpus 2 --device cpu
   --rain ${SWE_CLI_DIR}/rain.csv --losses green-ampt:30,50,0.3 --bc-x-hi transmissive
-  --inflow x-lo:${SWE_CLI_DIR}/q.csv)
+  --inflow x-lo:${SWE_CLI_DIR}/q.csv --max-maps)
 # regression: in float, T(0.7) < 0.7, and the --every-time loop compared the
 # device's time with the double t-end: it never ended (now the end is T(t-end))
 add_test(NAME cli.swe_float_every_time_ends COMMAND ${SWE_EXPECT}

@@ -68,6 +68,12 @@
 #define TS_ARGS_phys_boundary_flux(V, IN, OUT)                                               \
   V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)             \
   IN(ts_value, HV) IN(ts_value, sc) OUT(ts_value, acc) OUT(ts_value, comp)
+/* physical model: the maximum maps M (depth, its time, speed, arrival time:
+ * four blocks of p.size values) after a step (time sc[1]; nothing when dt
+ * sc[0] is 0) */
+#define TS_ARGS_phys_track(V, IN, OUT)                                                     \
+  V(TS_STRUCT(ts_swe_trackp), p) IN(ts_value, H) IN(ts_value, HU) IN(ts_value, HV) \
+  IN(ts_value, sc) OUT(ts_value, M)
 /* the self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4] */
 #define TS_ARGS_ieee_count(V, IN, OUT) V(ts_size, first) V(ts_size, count) OUT(ts_uint, counts)
@@ -117,6 +123,7 @@
   X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)      \
   X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)        \
   X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                        \
+  X(cells, phys_track, 0, 0, 0, TS_NO_VARIANTS)                                                \
   X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
 
 /* The wave-rate maximum (when `rate`) and the first bad cell of a group,
@@ -373,6 +380,16 @@ TS_CELL(phys_boundary_flux, t, cu, ck) {
           acc + k + p.nx, comp + k + p.nx,
           -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + p.ny + 1, 1));
   }
+}
+
+/* cell (cj, ci): column cj of interior row ci */
+TS_CELL(phys_track, cj, ci, ck) {
+  const long c = (ci + 2) * p.w + cj + 2, n = p.size;
+  (void)ck;
+  if (!(sc[0] > (ts_real)0)) return;
+  ts_real hmax = M[c], tmax = M[c + n], smax = M[c + 2 * n], tarr = M[c + 3 * n];
+  ts_swe_track(sc[1], p.arrive, p.hdry, H[c], HU[c], HV[c], &hmax, &tmax, &smax, &tarr);
+  M[c] = hmax, M[c + n] = tmax, M[c + 2 * n] = smax, M[c + 3 * n] = tarr;
 }
 
 /* a grid-stride loop over the samples, then one atomic per count and item */

@@ -201,6 +201,17 @@ void tally_boundaries(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>&
                         acc, comp);
 }
 
+/* physical model: the maximum maps after a step, on its result f */
+template <class Tag, class T>
+void track_maxima(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, T arrive,
+                  const Fields<T>& f, const Buffer<T>& scalars, Buffer<T>& maps) {
+  ts_swe_trackp<T> a{g.nx, g.ny, g.w, long(g.size()), p.h_dry, arrive};
+  launch::Cells box;
+  box.nx = g.ny;
+  box.ny = g.nx;
+  phys_track<T>(tag, q, box, a, f.z, f.qx, f.qy, scalars, maps);
+}
+
 /* self-check of core/kernels/ieee_fast.h: samples first .. first+count-1
  * (ieee_check.h) added to counts[4]; count <= 2^31 */
 template <class T, class Tag>

@@ -48,4 +48,11 @@ TS_PARAMS_STRUCT(ts_swe_src) {
   int losses;
 };
 
+/* The maximum maps (swe_source_point.h): nx x ny interior cells in rows of
+ * w values, buffers of `size` values each; dry depth, arrival depth. */
+TS_PARAMS_STRUCT(ts_swe_trackp) {
+  long nx, ny, w, size;
+  ts_real hdry, arrive;
+};
+
 #endif /* TESSERA_SWE_PARAMS_H */

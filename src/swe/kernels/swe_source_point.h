@@ -82,3 +82,17 @@ TS_FN void ts_swe_segment(long k, long lo, long hi, int kind, ts_real v, ts_real
     *value = timed ? v + slope * (tm - ta) : v;
   }
 }
+
+/* The maximum maps after a step ending at time t: the largest depth and
+ * when it came, the largest speed, and the first time the depth exceeded
+ * `arrive` (tarr < 0: not yet). */
+TS_FN void ts_swe_track(ts_real t, ts_real arrive, ts_real hdry, ts_real h, ts_real hu, ts_real hv,
+                        ts_real* hmax, ts_real* tmax, ts_real* smax, ts_real* tarr) {
+  if (h > *hmax) {
+    *hmax = h;
+    *tmax = t;
+  }
+  const ts_real s = h > hdry ? sqrt(hu * hu + hv * hv) / h : (ts_real)0;
+  if (s > *smax) *smax = s;
+  if (*tarr < (ts_real)0 && h > arrive) *tarr = t;
+}
