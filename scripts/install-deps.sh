@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config git
           libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev libbz2-dev
           ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-          libopenmpi-dev openmpi-bin libnetcdf-dev libpng-dev
+          libopenmpi-dev openmpi-bin libnetcdf-dev libpng-dev libgdal-dev gdal-bin
           chromium doxygen clang libclang-rt-14-dev clang-format-14)
 missing=()
 for p in "${packages[@]}"; do

@@ -109,6 +109,9 @@ Command add_swe_command(CLI::App& app) {
                 "Physical model: maximum depth and speed, the time of the maximum depth and the "
                 "arrival time, kept every step; max_depth.asc, max_speed.asc, "
                 "time_of_max_depth.asc, arrival_time.asc in --out");
+  cmd->add_option("--raster-format", r.raster_format,
+                  "The maximum maps as asc (ESRI ASCII + .prj) or geotiff (needs GDAL)")
+      ->check(CLI::IsMember({"asc", "geotiff"}));
   cmd->add_option("--arrival-depth", r.arrival_depth,
                   "The depth [m] whose first crossing is a cell's arrival time (default 0.01)")
       ->check(positive());

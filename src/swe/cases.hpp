@@ -56,6 +56,18 @@ AscGrid read_asc(const std::string& path);
 /// first), NODATA cells become high ground (above every other value) unless
 /// `nodata_error`, in which case they are an error.
 void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error);
+/// A raster by its name: .asc and .txt through read_asc (strict, file:line),
+/// anything else (GeoTIFF, ...) through GDAL (read_gdal): one band,
+/// north-up, finite values or NODATA, the CRS as WKT. Without GDAL a
+/// non-ESRI raster is refused (UsageError) saying how to convert it.
+AscGrid read_raster(const std::string& path);
+AscGrid read_gdal(const std::string& path);
+/// Whether this build reads and writes rasters through GDAL.
+bool gdal_supported();
+/// As write_asc, a GeoTIFF (Float32, DEFLATE, NODATA -9999, the case's CRS;
+/// written under a temporary name and renamed); UsageError without GDAL.
+void write_geotiff(const std::string& path, const PhysCase& c, const std::vector<double>& values,
+                   const std::function<bool(std::size_t)>& nodata = {});
 /// Writes values of c's grid (i*ny + j, x = columns, the top row first in
 /// the file) as an ESRI ASCII grid readable by read_asc and GDAL: `cellsize`
 /// or `dx`/`dy`, NODATA -9999 where `nodata(k)`, and a `.prj` with the case's

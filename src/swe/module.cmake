@@ -28,6 +28,19 @@ else()
 endif()
 message(STATUS "swe: NetCDF output ${TESSERA_SWE_NETCDF}")
 
+# Rasters through GDAL (GeoTIFF in and out): optional, TESSERA_SWE_HAVE_GDAL;
+# without it swe/gdal_raster.cpp refuses non-ESRI rasters, saying why.
+target_sources(tessera PRIVATE swe/gdal_raster.cpp)
+find_package(GDAL CONFIG QUIET)
+if(TARGET GDAL::GDAL)
+  target_link_libraries(tessera PRIVATE GDAL::GDAL)
+  set_property(SOURCE swe/gdal_raster.cpp APPEND PROPERTY COMPILE_DEFINITIONS TESSERA_SWE_HAVE_GDAL=1)
+  set(TESSERA_SWE_GDAL ON CACHE INTERNAL "swe reads and writes rasters through GDAL")
+else()
+  set(TESSERA_SWE_GDAL OFF CACHE INTERNAL "swe reads and writes rasters through GDAL")
+endif()
+message(STATUS "swe: GDAL rasters ${TESSERA_SWE_GDAL}")
+
 # Checkpoint/restart (swe/checkpoint.hpp): the byte format (validated and
 # fuzzed without a device) and the file reading/writing.
 target_sources(tessera PRIVATE swe/checkpoint_format.cpp swe/checkpoint.cpp swe/run_thesis.cpp)

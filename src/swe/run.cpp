@@ -44,7 +44,7 @@ using detail::progress_to;
 // An .asc that must lie on the bathymetry's grid: the same size, cells and
 // corner, and no other coordinate system.
 AscGrid read_aligned_asc(const std::string& path, const AscGrid& g, const std::string& bed_path) {
-  const AscGrid l = read_asc(path);
+  const AscGrid l = read_raster(path);
   if (l.ncols != g.ncols || l.nrows != g.nrows)
     throw UsageError(fmt::format("{} is {}x{} but the bathymetry is {}x{}", path, l.ncols, l.nrows,
                                  g.ncols, g.nrows));
@@ -91,7 +91,7 @@ std::vector<double> manning_map(const std::string& path, const AscGrid& g, const
 PhysCase physical_case(const RunOptions& o) {
   PhysCase c;
   if (!o.bathymetry.empty()) {
-    const AscGrid g = read_asc(o.bathymetry);
+    const AscGrid g = read_raster(o.bathymetry);
     // the grid is the file's: a different --nx/--ny is a contradiction, not a resampling
     if ((o.nx && o.nx != g.ncols) || (o.ny && o.ny != g.nrows))
       throw UsageError(
@@ -202,16 +202,20 @@ nlohmann::json write_max_maps(const RunOptions& o, const PhysCase& c, const MaxM
     const char* file;
     const std::vector<double>& v;
     bool when_wet;
-  } maps[] = {{"max_depth.asc", m.depth, false},
-              {"max_speed.asc", m.speed, false},
-              {"time_of_max_depth.asc", m.time_of_max, true},
-              {"arrival_time.asc", m.arrival, true}};
+  } maps[] = {{"max_depth", m.depth, false},
+              {"max_speed", m.speed, false},
+              {"time_of_max_depth", m.time_of_max, true},
+              {"arrival_time", m.arrival, true}};
+  const bool tif = o.raster_format == "geotiff";
   for (const auto& f : maps) {
-    const std::string path = (std::filesystem::path(o.out) / f.file).string();
-    if (f.when_wet)
-      write_asc(path, c, f.v, dry);
+    const std::string path =
+        (std::filesystem::path(o.out) / (std::string(f.file) + (tif ? ".tif" : ".asc"))).string();
+    const std::function<bool(std::size_t)> mask =
+        f.when_wet ? std::function<bool(std::size_t)>(dry) : nodata;
+    if (tif)
+      write_geotiff(path, c, f.v, mask);
     else
-      write_asc(path, c, f.v, nodata);
+      write_asc(path, c, f.v, mask);
     j["files"].push_back(path);
   }
   return j;
@@ -283,6 +287,12 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   po.columns = o.columns;
   po.align_every = o.every;
   po.track_max = o.max_maps;
+  if (o.raster_format != "asc" && o.raster_format != "geotiff")
+    throw UsageError(fmt::format("--raster-format {}: expected asc or geotiff", o.raster_format));
+  if (o.raster_format == "geotiff" && !gdal_supported())
+    throw UsageError(
+        "--raster-format geotiff: this tessera was built without GDAL (install libgdal-dev and "
+        "rebuild)");
   po.arrival_depth = o.arrival_depth;
   if (!(o.arrival_depth > 0) || !std::isfinite(o.arrival_depth))
     throw UsageError(fmt::format("--arrival-depth {}: expected a depth > 0 m", o.arrival_depth));

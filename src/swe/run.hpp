@@ -50,6 +50,7 @@ struct RunOptions {
   std::vector<std::string> gauges;    // NAME:X:Y
   bool max_maps = false;              // maximum depth/speed, their times, arrival (rasters)
   double arrival_depth = 0.01;        // m: a cell's arrival is its first depth above this
+  std::string raster_format = "asc";  // the maximum maps: asc or geotiff
 };
 
 /// Runs; returns the exit code (0, or 1 when the solution went bad) and

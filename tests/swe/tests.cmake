@@ -1,7 +1,12 @@
 # swe: shallow-water tests (paths relative to tests/).
 target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
   swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp
-  swe/test_swe_ieee_fast.cpp swe/test_swe_forcing.cpp)
+  swe/test_swe_ieee_fast.cpp swe/test_swe_forcing.cpp swe/test_swe_gdal.cpp)
+if(TESSERA_SWE_GDAL)
+  find_package(GDAL CONFIG REQUIRED)
+  target_link_libraries(tessera_tests PRIVATE GDAL::GDAL)
+  set_property(SOURCE swe/test_swe_gdal.cpp APPEND PROPERTY COMPILE_DEFINITIONS TS_TEST_GDAL=1)
+endif()
 
 # the distributed physical model across MPI ranks: its own executable, run with
 # mpirun -np 2 and -np 3 (oversubscribed, root allowed), bitwise equal to one device
