@@ -42,6 +42,10 @@ set(TESSERA_PACKAGE_NETCDF ${TESSERA_SWE_NETCDF})
 if(NOT TESSERA_PACKAGE_NETCDF)
   set(TESSERA_PACKAGE_NETCDF OFF)
 endif()
+set(TESSERA_PACKAGE_GDAL ${TESSERA_SWE_GDAL})
+if(NOT TESSERA_PACKAGE_GDAL)
+  set(TESSERA_PACKAGE_GDAL OFF)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tesseraConfig.cmake.in
   ${CMAKE_BINARY_DIR}/package/tesseraConfig.cmake INSTALL_DESTINATION ${TESSERA_INSTALL_CMAKEDIR})
 # 0.x: a minor version may break the API.

@@ -61,7 +61,8 @@ AscGrid read_gdal(const std::string& path) {
   CPLPushErrorHandler(CPLQuietErrorHandler);
   Dataset d(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
   CPLPopErrorHandler();
-  if (!d) throw Error(fmt::format("{}: GDAL cannot open it as a raster ({})", path, last_gdal_error()));
+  if (!d)
+    throw Error(fmt::format("{}: GDAL cannot open it as a raster ({})", path, last_gdal_error()));
   if (d->GetRasterCount() < 1) throw Error(fmt::format("{}: no raster band", path));
   if (d->GetRasterCount() > 1)
     throw Error(fmt::format("{}: {} bands; a terrain, level or Manning raster has one", path,
@@ -70,9 +71,10 @@ AscGrid read_gdal(const std::string& path) {
   if (d->GetGeoTransform(gt) != CE_None)
     throw Error(fmt::format("{}: no geotransform: the cells' size and position are unknown", path));
   if (gt[2] != 0 || gt[4] != 0)
-    throw Error(fmt::format("{}: a rotated grid (geotransform skew {}, {}); warp it to a north-up "
-                            "grid first (gdalwarp)",
-                            path, gt[2], gt[4]));
+    throw Error(
+        fmt::format("{}: a rotated grid (geotransform skew {}, {}); warp it to a north-up "
+                    "grid first (gdalwarp)",
+                    path, gt[2], gt[4]));
   if (!(gt[1] > 0) || gt[5] == 0 || !std::isfinite(gt[0]) || !std::isfinite(gt[3]))
     throw Error(fmt::format("{}: cell sizes {} x {}: expected positive sizes", path, gt[1], gt[5]));
   AscGrid g;
@@ -163,10 +165,10 @@ AscGrid read_gdal(const std::string& path) {
 
 void write_geotiff(const std::string& path, const PhysCase&, const std::vector<double>&,
                    const std::function<bool(std::size_t)>&) {
-  throw UsageError(fmt::format(
-      "{}: GeoTIFF output needs GDAL, and this tessera was built without it (install "
-      "libgdal-dev and rebuild); --raster-format asc writes ESRI grids",
-      path));
+  throw UsageError(
+      fmt::format("{}: GeoTIFF output needs GDAL, and this tessera was built without it (install "
+                  "libgdal-dev and rebuild); --raster-format asc writes ESRI grids",
+                  path));
 }
 
 #endif

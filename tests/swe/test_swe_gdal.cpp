@@ -49,7 +49,7 @@ std::string make_tif(const std::string& name, int bands = 1, double skew = 0, bo
   d->SetSpatialRef(&srs);
   double v[15];
   for (int k = 0; k < 15; ++k) v[k] = 10 * (k / 5) + k % 5 + 0.25;  // row r, column c: 10r + c
-  v[7] = -1;                                                          // NODATA (row 1, column 2)
+  v[7] = -1;                                                        // NODATA (row 1, column 2)
   GDALRasterBand* b = d->GetRasterBand(1);
   b->SetNoDataValue(-1);
   EXPECT_EQ(b->RasterIO(GF_Write, 0, 0, 5, 3, v, 5, 3, GDT_Float64, 0, 0), CE_None);

@@ -90,6 +90,17 @@ if(Python3_Interpreter_FOUND)
            --device cpu --order 2 --out ${SWE_CLI_DIR}/v_catchment --check)
   set_tests_properties(swe.validation_v_catchment PROPERTIES TIMEOUT 300)
 endif()
+# the flood tutorial end to end (examples/swe/flood/run.sh): a GeoTIFF DEM,
+# rain and a hydrograph in, a maximum-depth GeoTIFF out, read by gdalinfo;
+# shortened to 30 min, first order
+find_program(GDAL_TRANSLATE gdal_translate)
+find_program(GDALINFO gdalinfo)
+if(TESSERA_SWE_GDAL AND GDAL_TRANSLATE AND GDALINFO AND Python3_Interpreter_FOUND)
+  add_test(NAME swe.tutorial_flood COMMAND ${PROJECT_SOURCE_DIR}/examples/swe/flood/run.sh
+           $<TARGET_FILE:tessera_cli> cpu ${SWE_CLI_DIR}/flood)
+  set_tests_properties(swe.tutorial_flood PROPERTIES ENVIRONMENT "T_END=1800;ORDER=1" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "STATISTICS_MAXIMUM=[0-9]")
+endif()
 add_test(NAME cli.bench_swe_cpu COMMAND tessera_cli bench swe --device cpu --size 48 --quick --reps 1 --warmup 1 --param thesis-n=40 --param steps=4)
 
 # several parts in one process (x-slabs): a run with outputs, and usage errors
