@@ -4,33 +4,22 @@
 // fastest; the solver's own arrays are x-major (index i*ny + j), so the
 // binding transposes on the way in and out.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common.hpp"
 #include "swe/cases.hpp"
+#include "io/time_series.hpp"
+#include "swe/forcing.hpp"
 #include "swe/physical.hpp"
+#include "swe/series.hpp"
 
 namespace tessera::py {
 
 namespace {
-swe::Bc parse_bc(const std::string& s, double& value) {
-  auto starts = [&](const char* p) { return s.rfind(p, 0) == 0; };
-  if (s == "wall") return swe::Bc::wall;
-  if (s == "transmissive") return swe::Bc::transmissive;
-  if (s == "periodic") return swe::Bc::periodic;
-  if (starts("level:")) {
-    value = std::stod(s.substr(6));
-    return swe::Bc::level;
-  }
-  if (starts("discharge:")) {
-    value = std::stod(s.substr(10));
-    return swe::Bc::discharge;
-  }
-  throw UsageError("swe: boundary '" + s +
-                   "': expected wall, transmissive, periodic, level:V or discharge:Q");
-}
-
 /// (ny, nx) in C order -> the solver's x-major order, or back.
 std::vector<double> transpose(const std::vector<double>& v, long rows, long cols) {
   std::vector<double> t(v.size());
@@ -65,38 +54,84 @@ swe::PhysCase case_from_dict(const nb::dict& d) {
   c.hv = field(d, "hv", c.nx, c.ny, false);
   if (d.contains("dx")) c.dx = nb::cast<double>(d["dx"]);
   if (d.contains("dy")) c.dy = nb::cast<double>(d["dy"]);
-  if (d.contains("manning")) c.manning = nb::cast<double>(d["manning"]);
+  if (d.contains("manning")) {  // a number, or a map of the shape of 'h'
+    if (nb::isinstance<nb::float_>(d["manning"]) || nb::isinstance<nb::int_>(d["manning"]))
+      c.manning = nb::cast<double>(d["manning"]);
+    else
+      c.manning_map = field(d, "manning", c.nx, c.ny, true);
+  }
+  if (d.contains("x0")) c.x0 = nb::cast<double>(d["x0"]);
+  if (d.contains("y0")) c.y0 = nb::cast<double>(d["y0"]);
+  if (d.contains("z_nodata")) c.z_nodata = nb::cast<double>(d["z_nodata"]);
   if (d.contains("g")) c.g = nb::cast<double>(d["g"]);
   if (d.contains("t_end")) c.t_end = nb::cast<double>(d["t_end"]);
   if (d.contains("bc")) {
     auto bc = nb::cast<std::vector<std::string>>(d["bc"]);
     if (bc.size() != 4) throw UsageError("swe.run: 'bc' needs four sides: x_lo, x_hi, y_lo, y_hi");
-    for (int s = 0; s < 4; ++s) c.bc[s] = parse_bc(bc[s], c.bc_value[s]);
+    for (int s = 0; s < 4; ++s) c.bc[s] = swe::parse_boundary("swe.run: bc", bc[s], c.bc_value[s]);
   }
   return c;
 }
 
+// What the Python caller asks beyond the case: the series, the maximum maps,
+// snapshots every `every` seconds (to `callback`, or kept).
+struct Extras {
+  double series_every = 0;
+  std::vector<std::string> gauges;  // NAME:X:Y
+  double every = 0;
+  nb::object callback;
+};
+
 template <class T>
-nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const swe::PhysOptions& o,
-              double t_end) {
-  swe::HostFields f;
-  swe::Health health;
-  double mass0 = 0, mass1 = 0;
-  {
-    nb::gil_scoped_release release;
-    swe::PhysSolver<T> s(dev, c, o);
-    mass0 = s.mass();
-    health = s.advance_to(t_end);
-    mass1 = s.mass();
-    f = s.state();
-  }
+nb::dict fields_of(const swe::PhysSolver<T>& s, const swe::PhysCase& c) {
+  const swe::HostFields f = s.state();
   const std::vector<std::size_t> shape{static_cast<std::size_t>(f.ny),
                                        static_cast<std::size_t>(f.nx)};
-  nb::dict fields;
-  fields["h"] = to_numpy(transpose(f.h, f.nx, f.ny), shape);
-  fields["hu"] = to_numpy(transpose(f.hu, f.nx, f.ny), shape);
-  fields["hv"] = to_numpy(transpose(f.hv, f.nx, f.ny), shape);
-  fields["z"] = to_numpy(transpose(c.z, f.nx, f.ny), shape);
+  nb::dict out;
+  out["h"] = to_numpy(transpose(f.h, f.nx, f.ny), shape);
+  out["hu"] = to_numpy(transpose(f.hu, f.nx, f.ny), shape);
+  out["hv"] = to_numpy(transpose(f.hv, f.nx, f.ny), shape);
+  out["z"] = to_numpy(transpose(c.z, f.nx, f.ny), shape);
+  return out;
+}
+
+template <class T>
+nb::tuple run(const std::shared_ptr<Device>& dev, swe::PhysCase c, const swe::PhysOptions& o,
+              double t_end, const Extras& x) {
+  c.forcing.sample_every = x.series_every;
+  swe::SweSeries series(x.series_every, x.gauges, c);
+  std::unique_ptr<swe::PhysSolver<T>> sp;
+  swe::Health health;
+  double mass0 = 0;
+  nb::list snapshots;
+  auto on_check = [&](const swe::Health& h) {
+    if (!h.bad && series.template due<T>(h.time))
+      series.record(h.time, sp->probe(series.cells()), sp->boundary_inflow());
+  };
+  {
+    nb::gil_scoped_release release;
+    sp = std::make_unique<swe::PhysSolver<T>>(dev, c, o);
+    mass0 = sp->mass();
+    if (series.active()) series.record(0.0, sp->probe(series.cells()), sp->boundary_inflow());
+  }
+  swe::PhysSolver<T>& s = *sp;
+  const double stop = double(T(t_end));
+  for (long k = 1;; ++k) {
+    const double target = x.every > 0 ? std::min(t_end, double(k) * x.every) : t_end;
+    {
+      nb::gil_scoped_release release;
+      health = s.advance_to(target, on_check);
+    }
+    if (health.bad || !(health.time < stop)) break;
+    nb::dict f = fields_of(s, c);  // a snapshot between two advances
+    if (x.callback.is_valid() && !x.callback.is_none())
+      x.callback(health.time, f);
+    else
+      snapshots.append(nb::make_tuple(health.time, f));
+  }
+  if (!health.bad && series.active() && health.time > series.last_time())
+    series.record(health.time, s.probe(series.cells()), s.boundary_inflow());
+  const double mass1 = s.mass();
   nb::dict summary;
   summary["case"] = c.name;
   summary["nx"] = c.nx;
@@ -114,7 +149,47 @@ nb::tuple run(const std::shared_ptr<Device>& dev, const swe::PhysCase& c, const 
   summary["mass_start"] = mass0;
   summary["mass_end"] = mass1;
   summary["device"] = dev->id();
+  // the mass balance as the CLI's summary has it, as a dict
+  const nlohmann::json b = swe::mass_balance(c, s, health.time, mass0, mass1);
+  nb::dict mb;
+  for (auto it = b.begin(); it != b.end(); ++it)
+    if (it->is_number()) mb[it.key().c_str()] = it->get<double>();
+  nb::dict sides;
+  const nlohmann::json& in = b["boundary_inflow_m3"];
+  for (auto it = in.begin(); it != in.end(); ++it) sides[it.key().c_str()] = it->get<double>();
+  mb["boundary_inflow_m3"] = sides;
+  summary["mass_balance"] = mb;
+  if (series.active()) {  // the columns as NumPy arrays
+    const nlohmann::json j = series.json();
+    nb::dict cols;
+    for (const auto& name : j["columns"]) {
+      const std::string n = name.get<std::string>();
+      cols[n.c_str()] = to_numpy(j[n].get<std::vector<double>>());
+    }
+    summary["series"] = cols;
+  }
+  if (x.every > 0 && (!x.callback.is_valid() || x.callback.is_none()))
+    summary["snapshots"] = snapshots;
+  nb::dict fields = fields_of(s, c);
+  if (o.track_max) {
+    const swe::MaxMaps m = s.max_maps();
+    const std::vector<std::size_t> shape{static_cast<std::size_t>(c.ny),
+                                         static_cast<std::size_t>(c.nx)};
+    fields["max_depth"] = to_numpy(transpose(m.depth, c.nx, c.ny), shape);
+    fields["max_speed"] = to_numpy(transpose(m.speed, c.nx, c.ny), shape);
+    fields["time_of_max_depth"] = to_numpy(transpose(m.time_of_max, c.nx, c.ny), shape);
+    fields["arrival_time"] = to_numpy(transpose(m.arrival, c.nx, c.ny), shape);
+  }
   return nb::make_tuple(fields, summary);
+}
+
+// A (time, value) series from a path (CSV) or two sequences.
+io::TimeSeries series_arg(nb::handle v, const std::string& what, const std::string& value_name,
+                          io::Between between) {
+  if (nb::isinstance<nb::str>(v))
+    return io::read_time_series(nb::cast<std::string>(v), value_name, between, 0.0);
+  auto pair = nb::cast<std::pair<std::vector<double>, std::vector<double>>>(v);
+  return io::time_series_from(pair.first, pair.second, what, value_name, between, 0.0);
 }
 }  // namespace
 
@@ -124,7 +199,10 @@ void bind_swe(nb::module_& m) {
   m.def(
       "_run",
       [](nb::handle dev, nb::object case_, long nx, long ny, double t_end, std::string order,
-         double cfl, double manning, std::string precision, long check_every) {
+         double cfl, double manning, std::string precision, long check_every, nb::object rain,
+         std::string losses, nb::list inflows, nb::list sources, std::vector<std::string> segments,
+         double series_every, std::vector<std::string> gauges, bool max_maps, double arrival_depth,
+         double every, nb::object callback) {
         swe::PhysCase c;
         if (nb::isinstance<nb::str>(case_))
           c = swe::make_case(nb::cast<std::string>(case_), nx, ny);
@@ -143,16 +221,58 @@ void bind_swe(nb::module_& m) {
           throw UsageError("swe.run: order must be 'first' or 'second' (got '" + order + "')");
         o.cfl = cfl;
         o.check_every = check_every;
+        o.track_max = max_maps;
+        o.arrival_depth = arrival_depth;
+        if (!(arrival_depth > 0)) throw UsageError("swe.run: arrival_depth must be > 0 m");
+        if (every < 0 || series_every < 0)
+          throw UsageError("swe.run: every and series_every must be >= 0 s");
+        // the sources, as the command line builds them (swe/forcing.hpp)
+        swe::Forcing& f = c.forcing;
+        f.losses = swe::parse_losses(losses);
+        if (!rain.is_none())
+          f.rain = series_arg(rain, "swe.run: rain", "rain intensity (mm/h)", io::Between::step);
+        for (nb::handle in : inflows) {
+          auto t = nb::cast<nb::tuple>(in);
+          if (t.size() != 2)
+            throw UsageError("swe.run: an inflow is (side, series): ('x-lo:200:400', (t, q))");
+          swe::Inflow i = swe::inflow_cells(nb::cast<std::string>(t[0]), c);
+          i.q = series_arg(t[1], "swe.run: inflow " + i.spec, "discharge (m^3/s)",
+                           io::Between::linear);
+          f.inflows.push_back(std::move(i));
+        }
+        for (nb::handle in : sources) {
+          auto t = nb::cast<nb::tuple>(in);
+          if (t.size() != 3)
+            throw UsageError("swe.run: a source is (x, y, series): (350.0, 420.0, (t, q))");
+          swe::Inflow i = swe::point_cells(nb::cast<double>(t[0]), nb::cast<double>(t[1]), c);
+          i.q = series_arg(t[2], "swe.run: source " + i.spec, "discharge (m^3/s)",
+                           io::Between::linear);
+          f.inflows.push_back(std::move(i));
+        }
+        for (const std::string& sg : segments) {
+          swe::BcSegment g = swe::parse_segment(sg, c);
+          for (const swe::BcSegment& other : f.segments)
+            if (other.side == g.side)
+              throw UsageError("swe.run: bc_segments: two segments on one side");
+          f.segments.push_back(std::move(g));
+        }
+        f.require_covers(c.t_end);
+        long rained = 0;
+        for (double z : c.z) rained += z < c.z_nodata;
+        f.rain_area = double(rained) * c.dx * c.dy;
         swe::validate(c, o);
+        Extras x{series_every, gauges, every, callback};
         auto d = device_from(dev);
-        if (precision == "double") return run<double>(d, c, o, c.t_end);
-        if (precision == "float") return run<float>(d, c, o, c.t_end);
+        if (precision == "double") return run<double>(d, c, o, c.t_end, x);
+        if (precision == "float") return run<float>(d, c, o, c.t_end, x);
         throw UsageError("swe.run: precision must be 'float' or 'double' (got '" + precision +
                          "')");
       },
       nb::arg("device").none(), nb::arg("case"), nb::arg("nx"), nb::arg("ny"), nb::arg("t_end"),
       nb::arg("order"), nb::arg("cfl"), nb::arg("manning"), nb::arg("precision"),
-      nb::arg("check_every"));
+      nb::arg("check_every"), nb::arg("rain").none(), nb::arg("losses"), nb::arg("inflows"),
+      nb::arg("sources"), nb::arg("segments"), nb::arg("series_every"), nb::arg("gauges"),
+      nb::arg("max_maps"), nb::arg("arrival_depth"), nb::arg("every"), nb::arg("callback").none());
 }
 
 }  // namespace tessera::py

@@ -11,14 +11,14 @@ cases = _ext.swe.cases
 
 
 _ARRAYS = ("h", "z", "hu", "hv")
-_NUMBERS = ("dx", "dy", "manning", "g", "t_end")
+_NUMBERS = ("dx", "dy", "g", "t_end", "x0", "y0", "z_nodata")
 
 
 def _checked_case(case):
     """The dict case with its arrays as float64, every key known and every
     value of the right type: a typo is a ValueError, a wrong type a TypeError
     (not ignored, not a C++ cast error)."""
-    known = _ARRAYS + _NUMBERS + ("bc", "name")
+    known = _ARRAYS + _NUMBERS + ("bc", "name", "manning")
     out = {}
     for k, v in case.items():
         if k not in known:
@@ -35,6 +35,19 @@ def _checked_case(case):
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
                 raise TypeError(f"swe.run: case[{k!r}] must be a number, got {type(v).__name__}")
             out[k] = float(v)
+        elif k == "manning":  # a number, or a map of h's shape
+            if isinstance(v, bool):
+                raise TypeError("swe.run: case['manning'] must be a number or a 2D array")
+            if isinstance(v, (int, float, np.integer, np.floating)):
+                out[k] = float(v)
+            else:
+                try:
+                    a = np.ascontiguousarray(v, dtype=np.float64)
+                except (TypeError, ValueError) as e:
+                    raise TypeError(f"swe.run: case['manning'] must be a number or a 2D array: {e}") from None
+                if a.ndim != 2:
+                    raise TypeError(f"swe.run: case['manning'] as a map must be 2D (ny, nx), got {a.shape}")
+                out[k] = a
         elif k == "name":
             if not isinstance(v, str):
                 raise TypeError(f"swe.run: case['name'] must be a string, got {type(v).__name__}")
@@ -47,22 +60,71 @@ def _checked_case(case):
     return out
 
 
+def _series(v, what):
+    """A (time, value) series: a CSV path, or an (n, 2) array of rows."""
+    if isinstance(v, str):
+        return v
+    try:
+        a = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"swe.run: {what} must be a CSV path or an (n, 2) array of (time, value): {e}") from None
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise TypeError(f"swe.run: {what} must be an (n, 2) array of (time, value), got shape {a.shape}")
+    return (a[:, 0].tolist(), a[:, 1].tolist())
+
+
 def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first", cfl=0.45, manning=-1.0,
-        precision="double", check_every=16):
+        precision="double", check_every=16, rain=None, losses="none", inflows=(), sources=(),
+        bc_segments=(), series_every=0.0, gauges=None, max_maps=False, arrival_depth=0.01,
+        every=0.0, callback=None):
     """Runs a case to ``t_end``; returns ``(fields, summary)``.
 
     ``case``: a built-in name (``tessera.swe.cases()``; ``nx``/``ny`` 0 take
     its default size, ``t_end`` < 0 its end time) or a dict with arrays of
     shape (ny, nx) (C order, index [j, i], x fastest, as every tessera module
-    takes and returns fields): ``h`` (required), ``z``, ``hu``,
-    ``hv``, and ``dx``, ``dy``, ``manning``, ``g``, ``t_end``, ``bc`` (four of
-    wall, transmissive, periodic, level:V, discharge:Q for x_lo, x_hi, y_lo,
-    y_hi).
+    takes and returns fields): ``h`` (required), ``z``, ``hu``, ``hv``,
+    ``manning`` (a number or a map), and ``dx``, ``dy``, ``x0``, ``y0`` (the
+    lower-left corner), ``g``, ``t_end``, ``z_nodata`` (cells with z at or
+    above it are high ground: no rain), ``bc`` (four of wall, transmissive,
+    normal-depth, periodic, level:V, discharge:Q for x_lo, x_hi, y_lo, y_hi).
+
+    Sources and outputs, as ``tessera swe``'s options (docs/swe.md):
+    ``rain`` (a CSV path or an (n, 2) array of time s, intensity mm/h, each
+    row held to the next), ``losses`` ("none", "constant:MM_H",
+    "green-ampt:KS,PSI,DTHETA"), ``inflows`` (a list of (side, series): side
+    "x-lo" or "x-lo:FROM:TO" in world coordinates, series of time s,
+    discharge m3/s, linear), ``sources`` (a list of (x, y, series)),
+    ``bc_segments`` (strings "SIDE:FROM:TO:KIND"), ``series_every`` (s) with
+    ``gauges`` ({name: (x, y)}): ``summary["series"]`` holds the columns as
+    NumPy arrays (time_s, NAME_depth_m, NAME_level_m, NAME_u_m_s,
+    NAME_v_m_s, and per open side SIDE_outflow_m3, SIDE_outflow_m3_s);
+    ``max_maps``: fields gain max_depth, max_speed, time_of_max_depth,
+    arrival_time (< 0: never; ``arrival_depth`` m); ``every`` (s):
+    ``callback(t, fields)`` between advances, or ``summary["snapshots"]``, a
+    list of (t, fields).
+
     ``fields``: h, hu, hv, z as float64 arrays (ny, nx). ``summary``: steps,
     time, dt, bad (and bad_step, bad_cell: the (y, x) index of the first bad
-    cell), mass_start, mass_end, device.
+    cell), mass_start, mass_end, mass_balance (the volumes: stored, rain,
+    inflow, infiltrated, through each side, residual), device.
     """
     if isinstance(case, dict):
         case = _checked_case(case)
+    if callback is not None and not callable(callback):
+        raise TypeError("swe.run: callback must be callable as callback(t, fields)")
+    if gauges is None:
+        gauges = {}
+    if not isinstance(gauges, dict):
+        raise TypeError("swe.run: gauges must be a dict {name: (x, y)}")
+    gauge_specs = []
+    for name, xy in gauges.items():
+        if not isinstance(name, str) or len(xy) != 2:
+            raise TypeError("swe.run: gauges must be a dict {name: (x, y)}")
+        gauge_specs.append(f"{name}:{float(xy[0])!r}:{float(xy[1])!r}")
+    inflow_list = [(str(side), _series(ser, f"inflow {side!r}")) for side, ser in inflows]
+    source_list = [(float(x), float(y), _series(ser, f"source ({x}, {y})")) for x, y, ser in sources]
     return _ext.swe._run(device, case, int(nx), int(ny), float(t_end), order, float(cfl), float(manning),
-                         precision, int(check_every))
+                         precision, int(check_every), None if rain is None else _series(rain, "rain"),
+                         str(losses), inflow_list, source_list, [str(b) for b in bc_segments],
+                         float(series_every), gauge_specs, bool(max_maps), float(arrival_depth),
+                         float(every), callback)

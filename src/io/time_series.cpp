@@ -104,6 +104,33 @@ TimeSeries read_time_series(const std::string& path, const std::string& value_na
   return s;
 }
 
+TimeSeries time_series_from(const std::vector<double>& t, const std::vector<double>& v,
+                            const std::string& what, const std::string& value_name, Between between,
+                            double min_value) {
+  if (t.size() != v.size())
+    throw UsageError(fmt::format("{}: {} times but {} values", what, t.size(), v.size()));
+  if (t.size() < 2)
+    throw UsageError(fmt::format("{}: {} rows; a series needs at least two", what, t.size()));
+  TimeSeries s;
+  s.path = what;
+  s.between = between;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (!std::isfinite(t[k]) || !std::isfinite(v[k]))
+      throw UsageError(fmt::format("{}: row {}: time {} and {} {}: expected finite numbers", what,
+                                   k + 1, t[k], value_name, v[k]));
+    if (v[k] < min_value)
+      throw UsageError(
+          fmt::format("{}: row {}: {} {} is below {}", what, k + 1, value_name, v[k], min_value));
+    if (k > 0 && !(t[k] > t[k - 1]))
+      throw UsageError(fmt::format("{}: row {}: time {} after {}: times must increase", what, k + 1,
+                                   t[k], t[k - 1]));
+  }
+  s.t = t;
+  s.v = v;
+  for (std::size_t k = 0; k < t.size(); ++k) s.line.push_back(long(k + 1));
+  return s;
+}
+
 std::size_t TimeSeries::row_at(double x) const {
   const auto it = std::upper_bound(t.begin(), t.end(), x);
   return it == t.begin() ? 0 : std::size_t(it - t.begin()) - 1;

@@ -40,6 +40,13 @@ struct TimeSeries {
 TimeSeries read_time_series(const std::string& path, const std::string& value_name, Between between,
                             double min_value = 0.0);
 
+/// A series from values already in memory (the Python API), checked as
+/// read_time_series checks a file's rows; errors name `what` and the row
+/// (1-based). Throws UsageError.
+TimeSeries time_series_from(const std::vector<double>& t, const std::vector<double>& v,
+                            const std::string& what, const std::string& value_name, Between between,
+                            double min_value = 0.0);
+
 /// Refuses (UsageError) a series that does not cover [t0, t1]: its first time
 /// after t0 or its last before t1. `what` names the option that gave it.
 void require_covers(const TimeSeries& s, double t0, double t1, const std::string& what);

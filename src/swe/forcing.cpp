@@ -163,35 +163,28 @@ Losses parse_losses(const std::string& spec) {
       "--losses {}: expected none, constant:RATE (mm/h) or green-ampt:KS,PSI,DTHETA", spec));
 }
 
-Inflow parse_inflow(const std::string& spec, const PhysCase& c) {
+namespace {
+
+// The cells of side `names[side]` between [lo, hi] (whole side when !range).
+Inflow side_cells(const std::string& option, const std::string& spec, int side, bool range,
+                  double lo, double hi, const PhysCase& c) {
   static const char* names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
-  auto p = split(spec, ':', 2);
-  const int side = int(std::find(names, names + 4, p[0]) - names);
-  if (p.size() < 2 || side == 4)
-    throw UsageError(fmt::format(
-        "--inflow {}: expected SIDE:FILE or SIDE:FROM:TO:FILE, SIDE one of x-lo, x-hi, y-lo, y-hi",
-        spec));
   Inflow in;
-  in.option = "--inflow";
+  in.option = option;
   in.spec = spec;
   const bool along_y = side < 2;  // x sides run along y
   const long n = along_y ? c.ny : c.nx;
   const double d = along_y ? c.dy : c.dx, o = along_y ? c.y0 : c.x0;
   long first = 0, last = n;
-  std::string file = p[1];
-  // SIDE:FROM:TO:FILE when the next two fields are numbers
-  const auto q = split(p[1], ':', 3);
-  double lo = 0, hi = 0;
-  if (q.size() == 3 && to_number(q[0], lo) && to_number(q[1], hi)) {
+  if (range) {
     if (!(lo < hi))
-      throw UsageError(fmt::format("--inflow {}: FROM {} must be below TO {}", spec, q[0], q[1]));
+      throw UsageError(fmt::format("{} {}: FROM {} must be below TO {}", option, spec, lo, hi));
     std::tie(first, last) = cells_between(lo, hi, n, d, o);
     if (first >= last)
       throw UsageError(fmt::format(
-          "--inflow {}: no cell centre of side {} lies between {} and {} (the side's centres run "
+          "{} {}: no cell centre of side {} lies between {} and {} (the side's centres run "
           "from {} to {})",
-          spec, names[side], lo, hi, o + 0.5 * d, o + (double(n) - 0.5) * d));
-    file = q[2];
+          option, spec, names[side], lo, hi, o + 0.5 * d, o + (double(n) - 0.5) * d));
   }
   if (along_y) {
     in.i0 = side == 0 ? 0 : c.nx - 1;
@@ -204,8 +197,61 @@ Inflow parse_inflow(const std::string& spec, const PhysCase& c) {
     in.i0 = first;
     in.i1 = last;
   }
-  refuse_nodata("--inflow", in, c);
-  in.q = discharge_series(file);
+  refuse_nodata(option, in, c);
+  return in;
+}
+
+int side_of(const std::string& name) {
+  static const char* names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
+  return int(std::find(names, names + 4, name) - names);
+}
+
+}  // namespace
+
+Inflow parse_inflow(const std::string& spec, const PhysCase& c) {
+  auto p = split(spec, ':', 2);
+  const int side = side_of(p[0]);
+  if (p.size() < 2 || side == 4)
+    throw UsageError(fmt::format(
+        "--inflow {}: expected SIDE:FILE or SIDE:FROM:TO:FILE, SIDE one of x-lo, x-hi, y-lo, y-hi",
+        spec));
+  // SIDE:FROM:TO:FILE when the next two fields are numbers
+  const auto q = split(p[1], ':', 3);
+  double lo = 0, hi = 0;
+  const bool range = q.size() == 3 && to_number(q[0], lo) && to_number(q[1], hi);
+  Inflow in = side_cells("--inflow", spec, side, range, lo, hi, c);
+  in.q = discharge_series(range ? q[2] : p[1]);
+  return in;
+}
+
+Inflow inflow_cells(const std::string& side_spec, const PhysCase& c) {
+  const auto p = split(side_spec, ':', 3);
+  double lo = 0, hi = 0;
+  const int side = side_of(p[0]);
+  const bool range = p.size() == 3;
+  if (side == 4 || p.size() == 2 || (range && (!to_number(p[1], lo) || !to_number(p[2], hi))))
+    throw UsageError(
+        fmt::format("inflow '{}': expected SIDE or SIDE:FROM:TO (SIDE one of x-lo, "
+                    "x-hi, y-lo, y-hi)",
+                    side_spec));
+  return side_cells("inflow", side_spec, side, range, lo, hi, c);
+}
+
+Inflow point_cells(double x, double y, const PhysCase& c) {
+  const double i = std::floor((x - c.x0) / c.dx), j = std::floor((y - c.y0) / c.dy);
+  const std::string spec = fmt::format("{}:{}", x, y);
+  if (!(i >= 0 && i < double(c.nx) && j >= 0 && j < double(c.ny)))
+    throw UsageError(fmt::format("source ({}, {}) lies outside the grid [{}, {}] x [{}, {}]", x, y,
+                                 c.x0, c.x0 + double(c.nx) * c.dx, c.y0,
+                                 c.y0 + double(c.ny) * c.dy));
+  Inflow in;
+  in.option = "--source";
+  in.spec = spec;
+  in.i0 = long(i);
+  in.i1 = in.i0 + 1;
+  in.j0 = long(j);
+  in.j1 = in.j0 + 1;
+  refuse_nodata("--source", in, c);
   return in;
 }
 
@@ -217,19 +263,13 @@ Inflow parse_point_source(const std::string& spec, const PhysCase& c) {
         fmt::format("--source {}: expected X:Y:FILE (world coordinates, a CSV of "
                     "time (s), discharge (m^3/s))",
                     spec));
-  const double i = std::floor((x - c.x0) / c.dx), j = std::floor((y - c.y0) / c.dy);
-  if (!(i >= 0 && i < double(c.nx) && j >= 0 && j < double(c.ny)))
-    throw UsageError(fmt::format("--source {}: ({}, {}) lies outside the grid [{}, {}] x [{}, {}]",
-                                 spec, x, y, c.x0, c.x0 + double(c.nx) * c.dx, c.y0,
-                                 c.y0 + double(c.ny) * c.dy));
   Inflow in;
-  in.option = "--source";
+  try {
+    in = point_cells(x, y, c);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("--source {}: {}", spec, e.what()));
+  }
   in.spec = spec;
-  in.i0 = long(i);
-  in.i1 = in.i0 + 1;
-  in.j0 = long(j);
-  in.j1 = in.j0 + 1;
-  refuse_nodata("--source", in, c);
   in.q = discharge_series(p[2]);
   return in;
 }

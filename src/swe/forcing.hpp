@@ -51,6 +51,10 @@ struct Inflow {
 /// grid or holding no cell centre, a NODATA cell among them, a bad file.
 Inflow parse_inflow(const std::string& spec, const PhysCase& c);
 Inflow parse_point_source(const std::string& spec, const PhysCase& c);
+/// The cells of `SIDE` or `SIDE:FROM:TO` (no file; the series is the
+/// caller's), and of the point (x, y): the Python API's inflows and sources.
+Inflow inflow_cells(const std::string& side_spec, const PhysCase& c);
+Inflow point_cells(double x, double y, const PhysCase& c);
 
 /// A side's boundary kind from its option value: wall, transmissive,
 /// periodic, level:ETA or discharge:Q (value set for the last two);

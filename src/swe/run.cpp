@@ -161,30 +161,6 @@ std::string series_id(const io::TimeSeries& s) {
   return fmt::format("{} {:016x}", s.path, h);
 }
 
-// The volumes the run's sources and open boundaries brought and took, and
-// what is left over: stored_end - stored_start - rain - inflow - boundaries
-// + infiltrated (round-off).
-template <class Solver>
-nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double start,
-                            double end) {
-  const Forcing& f = c.forcing;
-  const double rain = f.rain_volume(t), inflow = f.inflow_volume(t), lost = s.infiltrated();
-  const std::array<double, 4> sides = s.boundary_inflow();
-  const double through = sides[0] + sides[1] + sides[2] + sides[3];
-  const double residual = end - start - rain - inflow - through + lost;
-  return {{"stored_start_m3", start},
-          {"stored_end_m3", end},
-          {"rain_m3", rain},
-          {"inflow_m3", inflow},
-          {"infiltrated_m3", lost},
-          {"boundary_inflow_m3",
-           {{"x-lo", sides[0]}, {"x-hi", sides[1]}, {"y-lo", sides[2]}, {"y-hi", sides[3]}}},
-          {"boundary_net_inflow_m3", through},
-          {"residual_m3", residual},
-          {"relative_residual",
-           residual / std::max({start + rain + inflow + std::fabs(through), end, 1e-300})}};
-}
-
 // The maximum maps as rasters on the case's grid (.asc with the CRS's .prj;
 // NODATA on NODATA cells, and for arrival and its time where the water never
 // came) when there is an output folder; the summary's digest either way.

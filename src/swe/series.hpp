@@ -6,7 +6,9 @@
 // end. Written as series.csv in the output folder and as columns in the
 // summary; kept in checkpoints so a restarted run writes the same rows.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -69,5 +71,29 @@ class SweSeries {
   std::vector<std::vector<double>> rows_;
   long next_ = 0;  // k of the next sample time k * every
 };
+
+// The volumes the run's sources and open boundaries brought and took, and
+// what is left over: stored_end - stored_start - rain - inflow - boundaries
+// + infiltrated (round-off).
+template <class Solver>
+nlohmann::json mass_balance(const PhysCase& c, const Solver& s, double t, double start,
+                            double end) {
+  const Forcing& f = c.forcing;
+  const double rain = f.rain_volume(t), inflow = f.inflow_volume(t), lost = s.infiltrated();
+  const std::array<double, 4> sides = s.boundary_inflow();
+  const double through = sides[0] + sides[1] + sides[2] + sides[3];
+  const double residual = end - start - rain - inflow - through + lost;
+  return {{"stored_start_m3", start},
+          {"stored_end_m3", end},
+          {"rain_m3", rain},
+          {"inflow_m3", inflow},
+          {"infiltrated_m3", lost},
+          {"boundary_inflow_m3",
+           {{"x-lo", sides[0]}, {"x-hi", sides[1]}, {"y-lo", sides[2]}, {"y-hi", sides[3]}}},
+          {"boundary_net_inflow_m3", through},
+          {"residual_m3", residual},
+          {"relative_residual",
+           residual / std::max({start + rain + inflow + std::fabs(through), end, 1e-300})}};
+}
 
 }  // namespace tessera::swe

@@ -70,3 +70,67 @@ def test_dict_case_typos_and_types_are_refused():
     # the good form still runs
     fields, s = swe.run({"h": h, "dx": 1.0, "dy": 2.0, "t_end": 0.01, "bc": ["wall"] * 4, "name": "pond"}, "cpu")
     assert fields["h"].shape == (4, 5)
+
+
+def _basin(nx=12, ny=10, depth=0.0):
+    return {"h": np.full((ny, nx), depth), "z": np.zeros((ny, nx)), "dx": 2.0, "dy": 3.0,
+            "x0": 100.0, "y0": 50.0, "t_end": 300.0}
+
+
+def test_rain_fills_a_basin_and_the_balance_closes(device):
+    # 36 mm/h for 100 s then 72 mm/h for 100 s: 3 mm everywhere, nothing moves
+    rain = np.array([[0, 36], [100, 72], [200, 0], [400, 0]])
+    fields, s = swe.run(_basin(), device, rain=rain)
+    np.testing.assert_allclose(fields["h"], 3e-3, rtol=1e-12)
+    b = s["mass_balance"]
+    assert b["rain_m3"] == pytest.approx(3e-3 * 12 * 10 * 6, rel=1e-12)
+    assert abs(b["residual_m3"]) < 1e-13 * b["rain_m3"]
+
+
+def test_inflow_gauges_and_series_are_numpy(tmp_path):
+    q = tmp_path / "q.csv"
+    q.write_text("time,q\n0,0\n60,4\n100,1\n")
+    case = _basin(depth=0.2)
+    case["t_end"] = 80.0
+    case["bc"] = ["wall", "normal-depth", "wall", "wall"]
+    fields, s = swe.run(case, "cpu", order="second", inflows=[("x-lo:56:70", str(q))],
+                        sources=[(118.0, 60.0, [[0, 0.5], [100, 0.5]])], series_every=10.0,
+                        gauges={"mid": (112.0, 65.0)}, max_maps=True)
+    ser = s["series"]
+    assert isinstance(ser["time_s"], np.ndarray)
+    np.testing.assert_array_equal(ser["time_s"], np.arange(0.0, 81.0, 10.0))
+    assert set(ser) >= {"mid_depth_m", "mid_level_m", "mid_u_m_s", "mid_v_m_s",
+                        "x-hi_outflow_m3", "x-hi_outflow_m3_s"}
+    assert ser["mid_depth_m"][-1] > 0.2  # the basin filled
+    b = s["mass_balance"]
+    assert b["inflow_m3"] == pytest.approx(120 + 65 + 40, rel=1e-12)  # trapezoids by hand
+    assert abs(b["residual_m3"]) < 1e-12 * b["stored_end_m3"]
+    assert fields["max_depth"].shape == (10, 12)
+    assert (fields["max_depth"] >= fields["h"]).all()
+
+
+def test_snapshots_and_callback():
+    seen = []
+    _, s = swe.run("radial-dam", "cpu", nx=24, ny=24, t_end=0.4, every=0.1,
+                   callback=lambda t, f: seen.append((t, f["h"].shape)))
+    assert [round(t, 6) for t, _ in seen] == [0.1, 0.2, 0.3]
+    assert seen[0][1] == (24, 24) and "snapshots" not in s
+    _, s = swe.run("radial-dam", "cpu", nx=24, ny=24, t_end=0.4, every=0.2)
+    assert [round(t, 6) for t, _ in s["snapshots"]] == [0.2]
+
+
+def test_forcing_arguments_are_checked():
+    with pytest.raises(TypeError, match=r"\(n, 2\) array"):
+        swe.run(_basin(), "cpu", rain=[1, 2, 3])
+    with pytest.raises(tessera.UsageError, match="times must increase"):
+        swe.run(_basin(), "cpu", rain=[[0, 1], [0, 2]])
+    with pytest.raises(tessera.UsageError, match="ends at t = 100"):
+        swe.run(_basin(), "cpu", rain=[[0, 1], [100, 2]])  # the run lasts 300 s
+    with pytest.raises(tessera.UsageError, match="--losses sponge"):
+        swe.run(_basin(), "cpu", losses="sponge")
+    with pytest.raises(tessera.UsageError, match="no cell centre"):
+        swe.run(_basin(), "cpu", inflows=[("x-lo:0:10", [[0, 1], [400, 1]])])
+    with pytest.raises(TypeError, match="callable"):
+        swe.run(_basin(), "cpu", every=10.0, callback=3)
+    with pytest.raises(tessera.UsageError, match="--gauge needs --series-every"):
+        swe.run(_basin(), "cpu", gauges={"g": (110.0, 60.0)})
