@@ -86,6 +86,16 @@ TS_FN void ts_swe_face_depths(ts_real hl, ts_real zl, ts_real hr, ts_real zr, ts
   *hls = ts_swe_max0(hl + zl - zs);
   *hrs = ts_swe_max0(hr + zr - zs);
 }
+/* The same and the surfaces' heights over the face bed, eta - z* (< 0: that
+ * side's surface lies below the higher bed; ts_swe_face_k) */
+TS_FN void ts_swe_face_depths_d(ts_real hl, ts_real zl, ts_real hr, ts_real zr, ts_real* hls,
+                                ts_real* hrs, ts_real* dls, ts_real* drs) {
+  const ts_real zs = ts_swe_max(zl, zr);
+  *dls = hl + zl - zs;
+  *drs = hr + zr - zs;
+  *hls = ts_swe_max0(*dls);
+  *hrs = ts_swe_max0(*drs);
+}
 
 /* HLL on the hydrostatically reconstructed states; u, v: normal and
  * tangential velocities of each side. Written without branches, so that a
@@ -100,8 +110,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
                          ts_real hr, ts_real ur, ts_real vr, ts_real zr, int fast, int known_wet,
                          ts_real* gs, ts_real* gl, ts_real* fh, ts_real* dl, ts_real* dr,
                          ts_real* ft) {
-  ts_real hls, hrs;
-  ts_swe_face_depths(hl, zl, hr, zr, &hls, &hrs);
+  ts_real hls, hrs, dls, drs;
+  ts_swe_face_depths_d(hl, zl, hr, zr, &hls, &hrs, &dls, &drs);
   const ts_real half_g = (ts_real)0.5 * g;
   const int wl = known_wet || hls > hdry, wr = known_wet || hrs > hdry;
   /* celerities of wet sides (a dry side's is never used) */
@@ -142,10 +152,12 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
    * etaR)), restores it: the face depths (and fluxes) are Audusse's, and
    * the higher cell gains the momentum source g h (z - eta_lower). Nothing
    * changes elsewhere: a lake at rest, or any face whose surfaces both lie
-   * above the higher bed, keeps its bits. */
-  const ts_real el = hl + zl, er = hr + zr;
-  *dl = *dl - (er < zl ? g * hl * (zl - er) : (ts_real)0);
-  *dr = *dr - (el < zr ? g * hr * (zr - el) : (ts_real)0);
+   * above the higher bed, keeps its value. With z* = max(zL, zR): the source
+   * g hL (zL - etaR) where etaR < zL is g hL min(0, etaR - z*) subtracted
+   * (it is 0 where zR is the higher bed: etaR - z* = hR >= 0), likewise on
+   * the right; min(0, eta - z*) is the reconstruction's own difference. */
+  *dl = ts_fma(g * hl, ts_swe_min0(drs), *dl);
+  *dr = ts_fma(g * hr, ts_swe_min0(dls), *dr);
   /* tangential momentum: v is carried across the face by the mass flux and
    * taken from the upwind side (HLLC's treatment of a passively advected
    * quantity, the contact's direction given by the sign of the mass flux);
