@@ -301,6 +301,87 @@ TEST_P(SweForcing, MaximumMapsFollowTheWater) {
   EXPECT_GT(top_speed, 1.0) << "the bore moves metres a second";
 }
 
+// A MacDonald-type steady solution with rain (the SWASHES construction,
+// Delestre et al. 2013): choose the depth h(x) of SWASHES's subcritical
+// long channel, let rain R feed the discharge q(x) = q0 + R x, and solve the
+// steady momentum balance for the bed: z' = -(d(q^2/h + g h^2/2)/dx + g n^2
+// q^2 / h^(7/3)) / (g h) (rain brings no momentum). Started from the exact
+// depth over that bed (at rest) with q0 in at x = 0 and the exact level at x
+// = L, the run must settle onto h(x); the L1 error falls with the cells.
+double macdonald_error(Order order, long nx) {
+  const double L = 1000, q0 = 2, R = 2e-4, n = 0.033, g = 9.81;
+  auto h = [&](double x) {
+    return std::cbrt(4 / g) * (1 + 0.5 * std::exp(-16 * std::pow(x / L - 0.5, 2)));
+  };
+  auto dz = [&](double x) {  // z'(x), the momentum flux differentiated by central differences
+    const double e = 1e-3, q = q0 + R * x;
+    auto flux = [&](double y) {
+      const double qy = q0 + R * y, hy = h(y);
+      return qy * qy / hy + 0.5 * g * hy * hy;
+    };
+    const double hx = h(x);
+    return -((flux(x + e) - flux(x - e)) / (2 * e) + g * n * n * q * q / std::pow(hx, 7.0 / 3.0)) /
+           (g * hx);
+  };
+  PhysCase c;
+  c.name = "macdonald-rain";
+  c.nx = nx, c.ny = 2, c.dx = L / double(nx), c.dy = c.dx;
+  const std::size_t N = std::size_t(nx * 2);
+  c.z.assign(N, 0), c.h.assign(N, 0), c.hu.assign(N, 0), c.hv.assign(N, 0);
+  double z = 0, x = 0;  // z(x) by Simpson on sub-steps from x = 0
+  std::vector<double> zc(static_cast<std::size_t>(nx));
+  for (long i = 0; i < nx; ++i) {
+    const double xc = (double(i) + 0.5) * c.dx;
+    const int m = 200;
+    const double hstep = (xc - x) / m;
+    for (int k = 0; k < m; ++k) {
+      const double a = x + k * hstep;
+      z += hstep / 6 * (dz(a) + 4 * dz(a + hstep / 2) + dz(a + hstep));
+    }
+    x = xc;
+    zc[std::size_t(i)] = z;
+  }
+  for (long i = 0; i < nx; ++i)
+    for (long j = 0; j < 2; ++j) {
+      const std::size_t k = std::size_t(i * 2 + j);
+      c.z[k] = zc[std::size_t(i)];
+      c.h[k] = h((double(i) + 0.5) * c.dx);
+      c.hu[k] = q0 + R * (double(i) + 0.5) * c.dx;
+    }
+  c.manning = n;
+  c.bc[x_lo] = Bc::discharge, c.bc_value[x_lo] = q0;
+  // the exact level one half cell beyond the last centre: the ghost's bed is the mirror
+  c.bc[x_hi] = Bc::level, c.bc_value[x_hi] = h(L) + zc.back() + dz(L) * 0.5 * c.dx;
+  c.forcing.rain = series({0, 1e6}, {R * 3.6e6, R * 3.6e6}, io::Between::step);
+  c.forcing.rain_area = double(nx) * 2 * c.dx * c.dy;
+  PhysOptions o;
+  o.order = order;
+  PhysSolver<double> s(open_device("cpu"), c, o);
+  EXPECT_FALSE(s.advance_to(3000).bad);  // steady: the error is the same at 30000 s
+  const HostFields f = s.state();
+  double err = 0;
+  for (long i = 0; i < nx; ++i)
+    err += std::fabs(f.h[std::size_t(i * 2)] - h((double(i) + 0.5) * c.dx));
+  return err / double(nx);
+}
+
+// Measured (L1 of h at 50, 100, 200 cells): first order 2.06e-2, 1.06e-2,
+// 5.24e-3 (observed order 0.96, 1.01); second order 5.79e-2, 3.26e-2,
+// 1.75e-2 (0.83, 0.89): the second order's error is dominated by its
+// discharge inflow, which delivers 6% too little at 50 cells (docs/swe.md).
+TEST(SweForcingValidation, RainOnAMacDonaldChannelConverges) {
+  for (Order order : {Order::first, Order::second}) {
+    const double e1 = macdonald_error(order, 50), e2 = macdonald_error(order, 100),
+                 e3 = macdonald_error(order, 200);
+    std::printf("order %d: L1 %.3e %.3e %.3e, observed orders %.2f %.2f\n",
+                order == Order::first ? 1 : 2, e1, e2, e3, std::log2(e1 / e2), std::log2(e2 / e3));
+    const double want = order == Order::first ? 0.9 : 0.75;
+    EXPECT_GT(std::log2(e1 / e2), want);
+    EXPECT_GT(std::log2(e2 / e3), want);
+    EXPECT_LT(e3, order == Order::first ? 6e-3 : 2e-2);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SweForcing, ::testing::ValuesIn(test::device_ids()),
                          test::id_name);
 

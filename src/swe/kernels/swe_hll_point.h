@@ -351,8 +351,9 @@ TS_FN void ts_swe_euler2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
   *hv = *hv - ry * (half_g * (hs + hn) * (zn - zs));
 }
 
-/* One RK2 (Heun) stage at c: stage 0: U1 = U + dt L(U); stage 1:
- * U = (Un + (U1 + dt L(U1))) / 2; then friction and the health check. */
+/* One RK2 (Heun) stage at c: stage 0: U1 = F(U + dt L(U)); stage 1:
+ * U = (Un + F(U1 + dt L(U1))) / 2, F the friction; then the dry cells and
+ * the health check. */
 TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
                        int stage, TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
                        TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* H,
@@ -360,13 +361,20 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
                        TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N, long c, long w,
                        ts_real* h, ts_real* hu, ts_real* hv) {
   ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
+  const ts_real nc = ts_swe_manning(n, N, c);
   if (stage == 1) {
+    /* SSP-RK2 with the friction inside each forward-Euler stage: U = (Un +
+     * F(U1 + dt L(U1))) / 2. Friction on the average instead (F with the
+     * full dt on half the step's gravity) moved the steady balance: a
+     * MacDonald channel's depth was 8% off at every resolution. */
+    if (nc > (ts_real)0 && *h > hdry) ts_swe_friction(g, nc, dt, *h, hu, hv);
     const ts_real mean = (ts_real)0.5;
     *h = mean * (BH[c] + *h);
     *hu = mean * (BHU[c] + *hu);
     *hv = mean * (BHV[c] + *hv);
+    return ts_swe_finish(g, (ts_real)0, dt, hdry, h, hu, hv);
   }
-  return ts_swe_finish(g, ts_swe_manning(n, N, c), dt, hdry, h, hu, hv);
+  return ts_swe_finish(g, nc, dt, hdry, h, hu, hv);
 }
 
 /* The ghost cell gc from the interior cell sc (mirror image, or the wrapped
