@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "apps/tessera/option_checks.hpp"
 #include "core/error.hpp"
 
@@ -68,6 +70,16 @@ long parse_int_param(const std::string& key, const std::string& text, long min) 
   }
   throw UsageError("--param " + key + "=" + text +
                    ": expected an integer >= " + std::to_string(min));
+}
+
+double parse_double_param(const std::string& key, const std::string& text, double lo, double hi) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {  // not a number, or out of range: the message below
+  }
+  throw UsageError(fmt::format("--param {}={}: expected a number in [{}, {}]", key, text, lo, hi));
 }
 
 long BenchArgs::param_int(const std::string& key, const std::string& fallback, long min) const {

@@ -61,6 +61,9 @@ struct BenchArgs {
 /// integer of at least `min`; a UsageError naming both otherwise.
 long parse_int_param(const std::string& key, const std::string& text, long min = 0);
 
+/// The same as a finite number in [lo, hi].
+double parse_double_param(const std::string& key, const std::string& text, double lo, double hi);
+
 /// A suite: runs on one device and returns its report.
 using BenchSuite =
     std::function<bench::DeviceReport(const std::shared_ptr<Device>&, const BenchArgs&)>;

@@ -114,6 +114,46 @@ void physical_rows(const std::shared_ptr<Device>& dev, long n, const std::vector
   }
 }
 
+// --param wet=F: dry skipping (the shared-face first-order update) on an n x n
+// basin whose water covers the fraction F (a square in one corner, 1 m over
+// the wavy bed; dry elsewhere) against the same basin wet everywhere, and
+// with skipping off. The byte model counts every cell, so "% of copy" above
+// 100 is the skipping's gain.
+template <class T>
+void dry_rows(const std::shared_ptr<Device>& dev, long n, double wet, int steps,
+              const TimingOptions& t, bench::DeviceReport& r) {
+  const long side = std::max(1L, long(std::lround(std::sqrt(wet) * double(n))));
+  using Row = std::tuple<std::string, double, bool>;
+  for (const auto& [label, fraction, skip] :
+       {Row{"wet everywhere", 1.0, true},
+        Row{fmt::format("{:.0f}% wet, dry tiles skipped", 100 * wet), wet, true},
+        Row{fmt::format("{:.0f}% wet, every tile computed", 100 * wet), wet, false}}) {
+    swe::PhysCase c = swe::make_case("thesis-dam", n, n);
+    for (long i = 0; i < c.nx; ++i)
+      for (long j = 0; j < c.ny; ++j) {
+        const std::size_t k = std::size_t(i * c.ny + j);
+        c.z[k] = 0.5 * std::sin(0.01 * double(i)) * std::cos(0.013 * double(j)) - 1.0;
+        c.h[k] = fraction >= 1.0 || (i < side && j < side) ? 1.0 - c.z[k] : 0.0;
+      }
+    swe::PhysOptions o;
+    o.skip_dry = skip;
+    swe::PhysSolver<T> s(dev, c, o);
+    c = swe::PhysCase{};
+    Measurement m;
+    m.precision = std::is_same_v<T, float> ? "float" : "double";
+    m.size = static_cast<std::size_t>(n);
+    m.kernel = fmt::format("physical first order, {} ({} steps)", label, steps);
+    m.bytes = 7.0 * sizeof(T) * double(n) * double(n) * steps;
+    m.timing = bench::time_runs(
+        dev->queue(), [&](int) { s.run_steps(steps); }, t);
+    const double ms_step = m.timing.median_ms / steps;
+    m.note = fmt::format("{:.4f} ms/step, {:.0f} Mcell/s of the whole grid; {} of the tiles dry",
+                         ms_step, double(n) * double(n) / ms_step * 1e-3, s.dry_tiles());
+    if (s.health().bad) m.note += " (solution went bad: timing invalid)";
+    r.results.push_back(m);
+  }
+}
+
 // --param parts=1,2,4 (or gpus=): the physical first-order model on x-slabs over
 // that many devices from this one on (cuda:0 -> cuda:0..N-1; cpu/OpenCL:
 // logical devices); weak scaling (n x n per part) and strong scaling (n x n in
@@ -179,6 +219,12 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
     if (fp64) scaling_rows<double>(dev, phys_n, parts, steps, t, r);
     return r;
   }
+  if (const std::string w = a.param("wet", ""); !w.empty()) {  // dry skipping rows only
+    const double wet = parse_double_param("wet", w, 1e-6, 1.0);
+    if (a.run_float()) dry_rows<float>(dev, phys_n, wet, steps, t, r);
+    if (fp64) dry_rows<double>(dev, phys_n, wet, steps, t, r);
+    return r;
+  }
   const auto& variants = swe::thesis_variants();
   Progress p("bench swe", int(variants.size()) * 2 + 4);
   const std::vector<std::string> only = a.param_list("variants", "");
@@ -239,7 +285,7 @@ bench::DeviceReport run_swe_suite(const std::shared_ptr<Device>& dev, const Benc
 const RegisterBenchSuite swe_suite{
     "swe",
     "shallow water: thesis variants (1000², SP/DP) and the physical model at 16384² vs copy; "
-    "parts=1,2,4: weak/strong scaling over devices",
+    "parts=1,2,4: weak/strong scaling over devices; wet=0.1: dry-tile skipping",
     run_swe_suite};
 
 }  // namespace

@@ -176,7 +176,7 @@ void DistributedPhysSolver<T>::step() {
       p->tally(p->a_, first ? T(1) : T(0.5));
       if (first)
         kernels::phys_update(tag, q, p->grid_, p->prm_, p->zb_, p->nmap_, p->a_, p->b_, p->scalars_,
-                             p->flags_);
+                             p->flags_, p->tiles_);
       else
         kernels::phys_stage(tag, q, p->grid_, p->prm_, p->zb_, p->nmap_, p->a_, p->a_, p->b_, 0,
                             p->scalars_, p->flags_);

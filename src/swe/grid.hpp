@@ -83,8 +83,9 @@ struct PhysParams {
   long seg_lo[4] = {0, 0, 0, 0}, seg_hi[4] = {0, 0, 0, 0};
   int seg_bc[4] = {0, 0, 0, 0};
   T seg_value[4] = {0, 0, 0, 0}, seg_slope[4] = {0, 0, 0, 0}, seg_ta[4] = {0, 0, 0, 0};
-  bool timed = false;  ///< a segment's value changes in time
-  int columns = 3;     ///< GPU first-order update kernel (PhysOptions::columns; same values)
+  bool timed = false;     ///< a segment's value changes in time
+  bool skip_dry = false;  ///< the shared-face update skips dry tiles (PhysSolver's tiles)
+  int columns = 3;        ///< GPU first-order update kernel (PhysOptions::columns; same values)
 };
 
 /// Slots of the device-side scalar buffers of the physical model.

@@ -173,6 +173,7 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   zwall_ = T(c.z_nodata);
   infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
   infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
+  prm_.skip_dry = o.skip_dry && o.order == Order::first;
   if (forcing_.any()) set_sources(0.0, 0.0);
   tally_ = c.tally;
   for (Bc b : c.bc) tally_ = tally_ || ts_swe_open_side(int(b));
@@ -182,7 +183,14 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   flow_ = Buffer<T>(device_, faces);
   flow_comp_ = Buffer<T>(device_, faces);
   flow_.copy_from_host(std::vector<T>(faces, T(0)));
-  flow_comp_.copy_from_host(std::vector<T>(faces, T(0)));
+  flow_comp_.copy_from_host(std::vector<T>(
+      faces, T(0)));  // dry skipping: the shared-face update's tiles; pinned where the
+  // boundaries or the sources bring water the flags do not see
+  {
+    const auto [tx, ty] = kernels::shared_tiles<T>(grid_);
+    tiles_ = Buffer<std::uint32_t>(device_, std::size_t(4 * tx * ty));
+    reset_tiles();
+  }
   // the maximum maps start from the initial state at t = 0
   maxmap_ = Buffer<T>(device_, o.track_max ? 4 * n : 1);
   std::vector<T> m(maxmap_.size(), T(0));
@@ -194,6 +202,53 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
       m[k + 3 * n] = tarr;
     }
   maxmap_.copy_from_host(m);
+}
+
+template <class T>
+long PhysSolver<T>::dry_tiles() const {
+  const auto [tx, ty] = kernels::shared_tiles<T>(grid_);
+  const auto w = tiles_.to_vector();
+  const std::uint32_t steps = flags_.to_vector()[slot::steps];
+  const std::size_t T_ = std::size_t(tx * ty), set = std::size_t((steps + 2u) % 3u) * T_;
+  long n = 0;
+  for (std::size_t k = 0; k < T_; ++k) n += w[set + k] == 0u;
+  return n;
+}
+
+template <class T>
+void PhysSolver<T>::reset_tiles() {
+  const auto [tx, ty] = kernels::shared_tiles<T>(grid_);
+  const long T_ = tx * ty, nt = tx == 0 ? 1 : (grid_.ny + tx - 1) / tx;
+  (void)nt;
+  std::vector<std::uint32_t> w(std::size_t(4 * T_), 1u);  // every set wet
+  std::vector<std::uint32_t> pin(std::size_t(T_), 0u);
+  const long cols =
+      std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F - 2 : TS_SWE_SHARED_BLOCK_D - 2;
+  const long rows = kernels::phys_strip_rows(grid_);
+  auto pin_cells = [&](long i0, long i1, long j0, long j1) {  // interior rows i, columns j
+    for (long y = std::max(0L, i0 / rows); y <= std::min(ty - 1, (i1 - 1) / rows); ++y)
+      for (long x = std::max(0L, j0 / cols); x <= std::min(tx - 1, (j1 - 1) / cols); ++x)
+        pin[std::size_t(y * tx + x)] = 1u;
+  };
+  for (int s = 0; s < 4; ++s) {
+    int k = prm_.bc[s];
+    bool seg = prm_.seg_lo[s] < prm_.seg_hi[s];
+    const bool inflowing = [&](int b) {
+      return b == TS_SWE_BC_LEVEL || b == TS_SWE_BC_DISCHARGE || b == TS_SWE_BC_PERIODIC ||
+             b == TS_SWE_BC_EXCHANGE;
+    }(k) || (seg && (prm_.seg_bc[s] == TS_SWE_BC_LEVEL || prm_.seg_bc[s] == TS_SWE_BC_DISCHARGE));
+    if (!inflowing) continue;
+    if (s == 0) pin_cells(0, 1, 0, grid_.ny);
+    if (s == 1) pin_cells(grid_.nx - 1, grid_.nx, 0, grid_.ny);
+    if (s == 2) pin_cells(0, grid_.nx, 0, 1);
+    if (s == 3) pin_cells(0, grid_.nx, grid_.ny - 1, grid_.ny);
+  }
+  for (const Inflow& in : forcing_.inflows)  // global rows: this grid's part
+    if (in.i1 > row0_ && in.i0 < row0_ + grid_.nx)
+      pin_cells(std::max(in.i0, row0_) - row0_, std::min(in.i1, row0_ + grid_.nx) - row0_, in.j0,
+                in.j1);
+  std::copy(pin.begin(), pin.end(), w.begin() + std::ptrdiff_t(3 * T_));
+  tiles_.copy_from_host(w);
 }
 
 template <class T>
@@ -226,6 +281,10 @@ void PhysSolver<T>::set_sources(double a, double b) {
   forcing_.set_segments(prm_, a, b, row0_, grid_.nx);
   sources_.clear();
   const Losses& L = forcing_.losses;
+  // rain wets every cell: no skipping while it falls in [a, b]
+  const double mid = 0.5 * (a + b);
+  prm_.skip_dry = opt_.skip_dry && opt_.order == Order::first &&
+                  !(forcing_.rain && forcing_.rain->at(std::min(mid, forcing_.rain->t.back())) > 0);
   // the global launches (every part bounds dt alike), then this grid's rows
   const auto launches = forcing_.launches(a, b, row0_ + grid_.nx, grid_.ny, dx_, dy_);
   prm_.max_dt = T(Forcing::max_dt(launches, a, b, double(prm_.g), double(prm_.cfl), dx_, dy_));
@@ -258,7 +317,7 @@ void PhysSolver<T>::step() {
     kernels::phys_ghosts(tag, q, grid_, prm_, zb_, a_, scalars_, flags_, true);
     if (opt_.order == Order::first) {
       tally(a_, T(1));
-      kernels::phys_update(tag, q, grid_, prm_, zb_, nmap_, a_, b_, scalars_, flags_);
+      kernels::phys_update(tag, q, grid_, prm_, zb_, nmap_, a_, b_, scalars_, flags_, tiles_);
     } else {
       tally(a_, T(0.5));
       kernels::phys_stage(tag, q, grid_, prm_, zb_, nmap_, a_, a_, b_, 0, scalars_, flags_);
@@ -445,6 +504,7 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
     f->qy.copy_from_host(hv);
   }
   scalars_.copy_from_host(std::vector<T>{s.dt, s.time, s.target});
+  reset_tiles();  // b is a's copy again: every tile computes its first two steps
   // what the checkpoint holds of the sources' and boundaries' state (its
   // config equals this run's: the same losses, the same open sides)
   if (forcing_.losses.model != LossModel::none && s.infil.size() == n)

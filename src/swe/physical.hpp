@@ -63,7 +63,11 @@ struct PhysOptions {
   long check_every = 16;  ///< at most this many steps between host reads of the device flags
   long align_every =
       0;  ///< > 0: a read also falls on every multiple of this many steps (--every outputs)
-  bool track_max = false;       ///< keep the maximum maps (max_maps) every step
+  bool track_max = false;  ///< keep the maximum maps (max_maps) every step
+  /// first order, GPU shared-face update: skip tiles that are dry with dry
+  /// neighbours for two steps (the same values; swe_kernel_list.h); off
+  /// while rain falls (it wets every cell)
+  bool skip_dry = true;
   double arrival_depth = 0.01;  ///< the depth [m] whose first crossing is a cell's arrival time
   int columns = 3;  ///< GPU first-order update kernel: 3 one column per work-item, faces
                     ///< shared in local memory (fastest); 1 one column, every face per
@@ -141,6 +145,9 @@ class PhysSolver {
   /// y_lo, y_hi; negative: it left), exactly the update's boundary fluxes;
   /// 0 for walls, periodic and internal sides.
   std::array<double, 4> boundary_inflow() const;
+  /// Tiles of the shared-face update whose last written state was dry (dry
+  /// skipping; 0 where the backend computes every cell, as the CPU does).
+  long dry_tiles() const;
   /// The maximum maps so far (PhysOptions::track_max; else empty).
   MaxMaps max_maps() const;
   /// h, hu, hv of interior cells (i, j).
@@ -181,6 +188,8 @@ class PhysSolver {
   bool tally_ = false;                  // an open side: its flows are tallied
   Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)
   Buffer<T> maxmap_;                    // the maximum maps: 4 blocks of the storage size
+  Buffer<std::uint32_t> tiles_;         // dry skipping: 3 rotating wet-flag sets, pinned tiles
+  void reset_tiles();                   // every tile wet (the first two steps compute all)
 };
 
 }  // namespace tessera::swe

@@ -382,6 +382,46 @@ TEST(SweForcingValidation, RainOnAMacDonaldChannelConverges) {
   }
 }
 
+// Dry skipping (the GPU shared-face update): a dam break in one corner of a
+// dry basin of 3 x 4 tiles; the wet region grows across tile edges; the GPU
+// backends skip the dry tiles and still give the CPU's bits (which computes
+// every cell), fields, rates and step counts; a transmissive side pins
+// nothing, a level side pins its tiles.
+TEST_P(SweForcing, DryTilesAreSkippedWithTheSameBits) {
+  PhysCase c = basin(90, 700);
+  const auto bump = test::random_vector<double>(c.z.size(), 21, 0.0, 0.05);
+  for (std::size_t k = 0; k < c.z.size(); ++k) c.z[k] = bump[k];
+  for (long i = 0; i < 20; ++i)
+    for (long j = 0; j < 40; ++j) c.h[std::size_t(i * c.ny + j)] = 1.0;
+  c.bc[x_hi] = Bc::transmissive;
+  PhysOptions o;
+  auto run = [&](const std::string& id, bool skip, long* dry) {
+    PhysOptions oo = o;
+    oo.skip_dry = skip;
+    PhysSolver<float> s(open_device(id), c, oo);
+    EXPECT_FALSE(s.advance_to(4.0).bad);
+    *dry = s.dry_tiles();
+    return std::pair{s.state(), s.health()};
+  };
+  long dry_cpu = 0, dry = 0, dry_off = 0;
+  const auto [cpu, hc] = run("cpu", true, &dry_cpu);
+  const auto [mine, hm] = run(GetParam(), true, &dry);
+  const auto [off, ho] = run(GetParam(), false, &dry_off);
+  EXPECT_EQ(hm.steps, hc.steps);
+  EXPECT_EQ(hm.time, hc.time);
+  EXPECT_EQ(mine.h, cpu.h);
+  EXPECT_EQ(mine.hu, cpu.hu);
+  EXPECT_EQ(mine.hv, cpu.hv);
+  EXPECT_EQ(off.h, cpu.h);
+  EXPECT_EQ(dry_off, 0) << "skipping off: no flags";
+  double wet = 0;
+  for (double h : cpu.h) wet += h > 1e-6;
+  EXPECT_GT(wet, 20 * 40) << "the water spread";
+  if (GetParam() != "cpu") {
+    EXPECT_GT(dry, 0) << "a GPU backend skipped tiles";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SweForcing, ::testing::ValuesIn(test::device_ids()),
                          test::id_name);
 

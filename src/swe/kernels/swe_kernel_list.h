@@ -42,10 +42,11 @@
   IN(ts_value, H, TS_ALIASED)                                                          \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
-/* the same, y-faces handed over in local memory */
+/* the same, y-faces handed over in local memory; W: the tiles' wet flags
+ * (dry skipping: three rotating sets and the pinned tiles) */
 #define TS_ARGS_phys_strip_shared(V, IN, OUT)                                          \
   V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z, TS_ALIASED) IN(ts_value, N, TS_ALIASED) \
-  IN(ts_value, H, TS_ALIASED)                                                          \
+  OUT(ts_uint, W) IN(ts_value, H, TS_ALIASED)                                          \
   IN(ts_value, HU, TS_ALIASED) IN(ts_value, HV, TS_ALIASED) OUT(ts_value, Hd)          \
   OUT(ts_value, HUd) OUT(ts_value, HVd) IN(ts_value, sc, TS_ALIASED) OUT(ts_uint, fl)
 /* physical model, second order: RK2 stage p.stage, base (BH, BHU, BHV) */
@@ -128,14 +129,38 @@
 
 /* The wave-rate maximum (when `rate`) and the first bad cell of a group,
  * folded into the flags with one atomic each. */
-TS_FN void ts_swe_fold_flags(ts_group g, ts_uint rmax, ts_uint bad, int rate, TS_LOCAL ts_uint* s,
-                             TS_GLOBAL ts_uint* fl) {
+TS_FN ts_uint ts_swe_fold_flags(ts_group g, ts_uint rmax, ts_uint bad, int rate,
+                                TS_LOCAL ts_uint* s, TS_GLOBAL ts_uint* fl) {
   ts_group_max_min(g, &rmax, &bad, s);
   if (g.lid == 0) {
     if (rate) ts_atomic_max_uint(&fl[fl[TS_SWE_STEPS] & 1u], rmax);
     if (bad != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
       ts_atomic_min_uint(&fl[TS_SWE_BAD_CELL], bad);
   }
+  return rmax; /* the group's maximum, in work-item 0 */
+}
+
+/* Dry tiles (p.skip): a group's tile whose cells and whose eight
+ * neighbours' cells were all dry (h <= h_dry: no flux, no velocity) in this
+ * step's state and the one before gives the values it holds (dry cells keep
+ * their depth exactly, momentum 0), and the destination still holds those
+ * (the state before): the group returns at once. The flags: W[k*T + tile]
+ * for the state each step writes, k = steps mod 3 (the step counter after
+ * the bookkeeping: this step's state was written at k-1, the one before at
+ * k-2), and W[3T + tile] pins tiles (boundary values, sources, part edges).
+ * A step of dt 0 (target reached) computes everything. */
+TS_FN int ts_swe_tile_dry(TS_GLOBAL const ts_uint* W, long tiles_x, long tiles_y, long tx, long ty,
+                          ts_uint steps) {
+  const long T = tiles_x * tiles_y;
+  TS_GLOBAL const ts_uint* cur = W + (long)((steps + 2u) % 3u) * T;
+  TS_GLOBAL const ts_uint* prev = W + (long)((steps + 1u) % 3u) * T;
+  if (W[3 * T + ty * tiles_x + tx]) return 0;
+  for (long y = ty - 1; y <= ty + 1; ++y)
+    for (long x = tx - 1; x <= tx + 1; ++x)
+      if (x >= 0 && x < tiles_x && y >= 0 && y < tiles_y &&
+          (cur[y * tiles_x + x] | prev[y * tiles_x + x]))
+        return 0;
+  return 1;
 }
 #endif
 
@@ -303,10 +328,21 @@ TS_GROUP(phys_strip_shared, g, s) {
   const int t = (int)g.lid, nt = TS_SWE_SHARED_THREADS;
   const long j = (long)g.id * (nt - 2) + t - 1, i0 = (long)g.id_y * p.strip;
   const long i1 = i0 + p.strip < p.nx ? i0 + p.strip : p.nx;
+  const long tile = (long)g.id_y * p.tiles_x + (long)g.id;
+  const ts_uint steps = fl[TS_SWE_STEPS];
+  TS_GLOBAL ts_uint* mine = W + (long)(steps % 3u) * p.tiles_x * p.tiles_y + tile;
+  if (p.skip && sc[0] > (ts_real)0 &&
+      ts_swe_tile_dry(W, p.tiles_x, p.tiles_y, (long)g.id, (long)g.id_y, steps)) {
+    if (t == 0) *mine = 0u; /* still dry */
+    return;                 /* the whole group: no barrier is left waiting */
+  }
   ts_uint rmax = 0u, bad = TS_SWE_NONE;
   ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, N, Hd, HUd, HVd, p.nx,
                       p.ny, p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
-  ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)(s + TS_SWE_SHARED_XCH), fl);
+  const ts_uint gmax =
+      ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)(s + TS_SWE_SHARED_XCH), fl);
+  /* a wet cell has a rate > 0: the group's maximum (item 0's) says wet */
+  if (p.skip && t == 0) *mine = gmax > 0u ? 1u : 0u;
 }
 
 /* one cell per work-item: column j of row g.id_y */

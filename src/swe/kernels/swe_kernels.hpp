@@ -33,6 +33,14 @@ long phys_strip_rows(const PhysGrid& g);
  * 64; still open on the H200, docs/swe-history.md). */
 int phys_prefetch_rows();
 
+/* The shared-face update's tiles (its work-groups: columns, strips) */
+template <class T>
+std::pair<long, long> shared_tiles(const PhysGrid& g) {
+  const long nt = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
+  return {long((g.ny + nt - 3) / (nt - 2)),
+          long((g.nx + phys_strip_rows(g) - 1) / phys_strip_rows(g))};
+}
+
 /* the "Max" work-group of the device (thesis §4.2 rule) */
 WorkGroup max_work_group(CpuTag, Device& d);
 WorkGroup max_work_group(OpenCLTag, Device& d);
@@ -154,14 +162,15 @@ void phys_ghosts(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, c
 template <class Tag, class T>
 void phys_update(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                  const Buffer<T>& nmap, const Fields<T>& src, Fields<T>& dst, Buffer<T>& scalars,
-                 Buffer<std::uint32_t>& flags) {
+                 Buffer<std::uint32_t>& flags, Buffer<std::uint32_t>& tiles) {
   const long strip = phys_strip_rows(g);
-  const auto a = detail::phys(g, p, strip);
+  auto a = detail::phys(g, p, strip);
   if (p.columns == 3 && ts_swe_shared_fits(g.nx, g.w)) {
-    const long nt = std::is_same_v<T, float> ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D;
-    return phys_strip_shared<T>(
-        tag, q, launch::Groups::grid(detail::blocks(g.ny, nt - 2), detail::blocks(g.nx, strip), 1),
-        a, zb, nmap, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
+    const auto [tx, ty] = shared_tiles<T>(g);
+    a.tiles_x = tx, a.tiles_y = ty;
+    a.skip = p.skip_dry && tiles.size() == std::size_t(4 * tx * ty);
+    return phys_strip_shared<T>(tag, q, launch::Groups::grid(tx, ty, 1), a, zb, nmap, tiles, src.z,
+                                src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
   }
   phys_strip<T>(
       tag, q,

@@ -30,9 +30,11 @@ TS_PARAMS_STRUCT(ts_swe_phys) {
   ts_real bv[4];
   ts_real seg_v[4], seg_slope[4], seg_ta[4];
   ts_real weight;
+  long tiles_x, tiles_y; /* the shared-face update's work-group tiles (dry skipping) */
   int bc[4];
   int seg_bc[4];
   int pf, stage, bookkeeping, timed, order;
+  int skip; /* the shared-face update skips dry tiles (swe_kernel_list.h) */
 };
 
 /* The sources of the physical model (swe_source_point.h) over the interior
