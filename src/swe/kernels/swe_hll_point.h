@@ -114,9 +114,11 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   ts_swe_face_depths_d(hl, zl, hr, zr, &hls, &hrs, &dls, &drs);
   const ts_real half_g = (ts_real)0.5 * g;
   const int wl = known_wet || hls > hdry, wr = known_wet || hrs > hdry;
-  /* celerities of wet sides (a dry side's is never used) */
-  const ts_real cl = ts_swe_sqrt_pos(g * (wl ? hls : (ts_real)1), fast, gs);
-  const ts_real cr = ts_swe_sqrt_pos(g * (wr ? hrs : (ts_real)1), fast, gs);
+  /* celerities of wet sides (a dry side's is never used); g h* also serves
+   * the steep-step source below */
+  const ts_real ghl = g * hls, ghr = g * hrs;
+  const ts_real cl = ts_swe_sqrt_pos(wl ? ghl : g, fast, gs);
+  const ts_real cr = ts_swe_sqrt_pos(wr ? ghr : g, fast, gs);
   /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
   const ts_real lf = ts_fma((ts_real)2, cl, ul), rf = ts_fma((ts_real)-2, cr, ur);
   const ts_real smin = ts_swe_min(ul - cl, ur - cr), smax = ts_swe_max(ul + cl, ur + cr);
@@ -155,9 +157,10 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
    * above the higher bed, keeps its value. With z* = max(zL, zR): the source
    * g hL (zL - etaR) where etaR < zL is g hL min(0, etaR - z*) subtracted
    * (it is 0 where zR is the higher bed: etaR - z* = hR >= 0), likewise on
-   * the right; min(0, eta - z*) is the reconstruction's own difference. */
-  *dl = ts_fma(g * hl, ts_swe_min0(drs), *dl);
-  *dr = ts_fma(g * hr, ts_swe_min0(dls), *dr);
+   * the right; min(0, eta - z*) is the reconstruction's own difference.
+   * Where etaR - z* < 0, z* is zL and hL* = hL: g hL* is the celerity's. */
+  *dl = ts_fma(ghl, ts_swe_min0(drs), *dl);
+  *dr = ts_fma(ghr, ts_swe_min0(dls), *dr);
   /* tangential momentum: v is carried across the face by the mass flux and
    * taken from the upwind side (HLLC's treatment of a passively advected
    * quantity, the contact's direction given by the sign of the mass flux);
