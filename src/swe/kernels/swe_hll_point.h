@@ -117,6 +117,9 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   /* celerities of wet sides (a dry side's is never used); g h* also serves
    * the steep-step source below */
   const ts_real ghl = g * hls, ghr = g * hrs;
+  /* the steep-step sources (below), formed here: two values live to the
+   * end instead of the four they come from */
+  const ts_real kl = ghl * ts_swe_min0(drs), kr = ghr * ts_swe_min0(dls);
   const ts_real cl = ts_swe_sqrt_pos(wl ? ghl : g, fast, gs);
   const ts_real cr = ts_swe_sqrt_pos(wr ? ghr : g, fast, gs);
   /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
@@ -159,8 +162,8 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
    * (it is 0 where zR is the higher bed: etaR - z* = hR >= 0), likewise on
    * the right; min(0, eta - z*) is the reconstruction's own difference.
    * Where etaR - z* < 0, z* is zL and hL* = hL: g hL* is the celerity's. */
-  *dl = ts_fma(ghl, ts_swe_min0(drs), *dl);
-  *dr = ts_fma(ghr, ts_swe_min0(dls), *dr);
+  *dl = *dl + kl;
+  *dr = *dr + kr;
   /* tangential momentum: v is carried across the face by the mass flux and
    * taken from the upwind side (HLLC's treatment of a passively advected
    * quantity, the contact's direction given by the sign of the mass flux);
@@ -258,9 +261,11 @@ TS_FN void ts_swe_friction(ts_real g, ts_real n, ts_real dt, ts_real h, ts_real*
   *hv = *hv * f;
 }
 
-/* The Manning n of cell c: n, or the map's N[c] when n < 0 (--manning-file) */
-TS_FN ts_real ts_swe_manning(ts_real n, TS_GLOBAL const ts_real* N, long c) {
-  return n < (ts_real)0 ? N[c] : n;
+/* The Manning n of cell c: the map's N[c] (--manning-file) or n. `map` is a
+ * literal in the shared-face update (a kernel variant), so without a map the
+ * pointer is not even kept; elsewhere the caller passes n < 0. */
+TS_FN ts_real ts_swe_manning(int map, ts_real n, TS_GLOBAL const ts_real* N, long c) {
+  return map ? N[c] : n;
 }
 
 /* Friction, dry cells and the health check after an update; returns 1 when
@@ -293,7 +298,7 @@ TS_FN int ts_swe_cell1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
   ts_swe_face1(g, hdry, H, HV, HU, Z, c - 1, c, &s_h, &s_l, &s_r, &s_t);
   ts_swe_combine(dt / dx, dt / dy, H[c], HU[c], HV[c], e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t,
                  s_h, s_r, s_t, h, hu, hv);
-  return ts_swe_finish(g, ts_swe_manning(n, N, c), dt, hdry, h, hu, hv);
+  return ts_swe_finish(g, ts_swe_manning(n < (ts_real)0, n, N, c), dt, hdry, h, hu, hv);
 }
 
 /* ---- second order (MUSCL-minmod reconstruction, used inside RK2 stages) ---- */
@@ -364,7 +369,7 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
                        TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N, long c, long w,
                        ts_real* h, ts_real* hu, ts_real* hv) {
   ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
-  const ts_real nc = ts_swe_manning(n, N, c);
+  const ts_real nc = ts_swe_manning(n < (ts_real)0, n, N, c);
   if (stage == 1) {
     /* SSP-RK2 with the friction inside each forward-Euler stage: U = (Un +
      * F(U1 + dt L(U1))) / 2. Friction on the average instead (F with the

@@ -106,25 +106,25 @@
  * occupancy 0), as their CUDA forms always were; the shared-face update
  * bounded for 4 blocks an SM on CUDA (every other count measured slower,
  * docs/swe-history.md). */
-#define TS_SWE_KERNELS(X)                                                                      \
-  X(cells, thesis_global, 0, 0, 0, TS_NO_VARIANTS)                                             \
-  X(cells, thesis_walls, 0, 0, 0, TS_NO_VARIANTS)                                              \
-  X(cells, thesis_simd4, 0, 0, 0, TS_NO_VARIANTS)                                              \
-  X(cells, thesis_rows, 0, 0, 0, TS_NO_VARIANTS)                                               \
-  X(group_sized_xy, thesis_tile_halo, 0, 0, 0, TS_NO_VARIANTS)                                 \
-  X(group_sized_xy, thesis_tile_edge, 0, 0, 0, TS_NO_VARIANTS)                                 \
-  X(group, thesis_strip, TS_SWE_BLOCK, 2 * 5 * TS_SWE_BLOCK, 0, TS_NO_VARIANTS)                \
-  X(cells, thesis_frame, 0, 0, 0, TS_NO_VARIANTS)                                              \
-  X(cells, thesis_frame_rows4, 0, 0, 0, TS_NO_VARIANTS)                                        \
-  X(cells, thesis_frame_cols, 0, 0, 0, TS_NO_VARIANTS)                                         \
-  X(cells, phys_frame, 0, 0, 0, TS_NO_VARIANTS)                                                \
-  X(group, phys_strip, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)         \
-  X(group, phys_strip_shared, TS_SWE_SHARED_THREADS,                                           \
-    TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_NO_VARIANTS) \
-  X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)      \
-  X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)        \
-  X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                        \
-  X(cells, phys_track, 0, 0, 0, TS_NO_VARIANTS)                                                \
+#define TS_SWE_KERNELS(X)                                                                         \
+  X(cells, thesis_global, 0, 0, 0, TS_NO_VARIANTS)                                                \
+  X(cells, thesis_walls, 0, 0, 0, TS_NO_VARIANTS)                                                 \
+  X(cells, thesis_simd4, 0, 0, 0, TS_NO_VARIANTS)                                                 \
+  X(cells, thesis_rows, 0, 0, 0, TS_NO_VARIANTS)                                                  \
+  X(group_sized_xy, thesis_tile_halo, 0, 0, 0, TS_NO_VARIANTS)                                    \
+  X(group_sized_xy, thesis_tile_edge, 0, 0, 0, TS_NO_VARIANTS)                                    \
+  X(group, thesis_strip, TS_SWE_BLOCK, 2 * 5 * TS_SWE_BLOCK, 0, TS_NO_VARIANTS)                   \
+  X(cells, thesis_frame, 0, 0, 0, TS_NO_VARIANTS)                                                 \
+  X(cells, thesis_frame_rows4, 0, 0, 0, TS_NO_VARIANTS)                                           \
+  X(cells, thesis_frame_cols, 0, 0, 0, TS_NO_VARIANTS)                                            \
+  X(cells, phys_frame, 0, 0, 0, TS_NO_VARIANTS)                                                   \
+  X(group, phys_strip, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)            \
+  X(group, phys_strip_shared, TS_SWE_SHARED_THREADS,                                              \
+    TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_VARIANTS(0, 1)) \
+  X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)         \
+  X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)           \
+  X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                           \
+  X(cells, phys_track, 0, 0, 0, TS_NO_VARIANTS)                                                   \
   X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
 
 /* The wave-rate maximum (when `rate`) and the first bad cell of a group,
@@ -337,8 +337,9 @@ TS_GROUP(phys_strip_shared, g, s) {
     return;                 /* the whole group: no barrier is left waiting */
   }
   ts_uint rmax = 0u, bad = TS_SWE_NONE;
-  ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], H, HU, HV, Z, N, Hd, HUd, HVd, p.nx,
-                      p.ny, p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
+  /* variant 1: the Manning map (a literal: without it no pointer is kept) */
+  ts_swe_strip_shared(p.g, p.hdry, p.dx, p.dy, g.variant == 1, p.n, sc[0], H, HU, HV, Z, N, Hd, HUd,
+                      HVd, p.nx, p.ny, p.w, j, i0, i1, t, nt, p.pf, s, &rmax, &bad);
   const ts_uint gmax =
       ts_swe_fold_flags(g, rmax, bad, 1, (TS_LOCAL ts_uint*)(s + TS_SWE_SHARED_XCH), fl);
   /* a wet cell has a rate > 0: the group's maximum (item 0's) says wet */

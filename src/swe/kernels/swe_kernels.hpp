@@ -169,8 +169,9 @@ void phys_update(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, c
     const auto [tx, ty] = shared_tiles<T>(g);
     a.tiles_x = tx, a.tiles_y = ty;
     a.skip = p.skip_dry && tiles.size() == std::size_t(4 * tx * ty);
-    return phys_strip_shared<T>(tag, q, launch::Groups::grid(tx, ty, 1), a, zb, nmap, tiles, src.z,
-                                src.qx, src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
+    return phys_strip_shared<T>(tag, q, launch::Groups::grid(tx, ty, 1, p.manning < T(0) ? 1 : 0),
+                                a, zb, nmap, tiles, src.z, src.qx, src.qy, dst.z, dst.qx, dst.qy,
+                                scalars, flags);
   }
   phys_strip<T>(
       tag, q,

@@ -47,7 +47,7 @@ TS_FN void ts_swe_strip1(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
                      Z[c - 1], h0, v0, u0, z0, &s_h, &s_l, &s_r, &s_t);
     ts_swe_combine(rx, ry, h0, hu0, hv0, e_h, e_l, e_t, w_h, w_r, w_t, n_h, n_l, n_t, s_h, s_r, s_t,
                    &h, &hu, &hv);
-    if (ts_swe_finish(g, ts_swe_manning(n, N, c), dt, hdry, &h, &hu, &hv)) {
+    if (ts_swe_finish(g, ts_swe_manning(n < (ts_real)0, n, N, c), dt, hdry, &h, &hu, &hv)) {
       const unsigned int cell = (unsigned int)(i * ny + j);
       *bad = cell < *bad ? cell : *bad;
     }
@@ -135,16 +135,16 @@ TS_FN int ts_swe_all_wet(ts_real hdry, const ts_real* cur, const ts_real* nxt, c
  * right neighbour's (h, u, v, z) of row i on entry and of row i+1 on return.
  * Then cur takes row i+4 from storage offset c4, and with pf the row at
  * storage offset cp (pf rows ahead) is asked into the cache. */
-TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_real rx, ts_real ry,
-                             ts_real idx, ts_real idy, ts_real gl0, TS_GLOBAL const ts_real* H,
-                             TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
-                             TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N,
-                             TS_GLOBAL ts_real* Hd, TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd,
-                             long ny, long i, TS_SWE_OFF c, TS_SWE_OFF c4, int pf, TS_SWE_OFF cp,
-                             int store, long j, int t, int tn, int ts, int nt, int p,
-                             TS_LOCAL ts_real* S, ts_real* cur, const ts_real* nxt,
-                             const ts_real* cv, ts_real* nv, ts_real* we, ts_real* nb,
-                             unsigned int* rmax, unsigned int* bad) {
+TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, int map, ts_real n, ts_real dt, ts_real rx,
+                             ts_real ry, ts_real idx, ts_real idy, ts_real gl0,
+                             TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
+                             TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
+                             TS_GLOBAL const ts_real* N, TS_GLOBAL ts_real* Hd,
+                             TS_GLOBAL ts_real* HUd, TS_GLOBAL ts_real* HVd, long ny, long i,
+                             TS_SWE_OFF c, TS_SWE_OFF c4, int pf, TS_SWE_OFF cp, int store, long j,
+                             int t, int tn, int ts, int nt, int p, TS_LOCAL ts_real* S,
+                             ts_real* cur, const ts_real* nxt, const ts_real* cv, ts_real* nv,
+                             ts_real* we, ts_real* nb, unsigned int* rmax, unsigned int* bad) {
   /* the guard sums start at -0: -0 + x is x for every x, so the first
    * addition folds away (from +0 it would not: +0 + -0 is +0) */
   ts_real fn[4], fe[4], gs = (ts_real)-0.0, gl = gl0;
@@ -175,7 +175,7 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
     TS_PREFETCH(HV + cp);
     TS_PREFETCH(Z + cp);
   }
-  const int sick = ts_swe_finish(g, ts_swe_manning(n, N, (long)c), dt, hdry, &h, &hu, &hv);
+  const int sick = ts_swe_finish(g, ts_swe_manning(map, n, N, (long)c), dt, hdry, &h, &hu, &hv);
   if (store) {
     if (sick) {
       const unsigned int cell = (unsigned int)(i * ny + j);
@@ -193,7 +193,7 @@ TS_FN void ts_swe_shared_row(ts_real g, ts_real hdry, ts_real n, ts_real dt, ts_
   we[0] = fe[0], we[1] = fe[1], we[2] = fe[2], we[3] = fe[3];
 }
 
-TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n,
+TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, int map, ts_real n,
                                ts_real dt, TS_GLOBAL const ts_real* H, TS_GLOBAL const ts_real* HU,
                                TS_GLOBAL const ts_real* HV, TS_GLOBAL const ts_real* Z,
                                TS_GLOBAL const ts_real* N, TS_GLOBAL ts_real* Hd,
@@ -234,8 +234,8 @@ TS_FN void ts_swe_strip_shared(ts_real g, ts_real hdry, ts_real dx, ts_real dy, 
     TS_UNROLL for (int k = 0; k < 4; ++k) {
       const TS_SWE_OFF ci = c + k * ww, c4 = ci + 4 * ww < clast ? ci + 4 * ww : clast;
       const TS_SWE_OFF cp = ci + pfw < clast ? ci + pfw : clast;
-      ts_swe_shared_row(g, hdry, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, N, Hd, HUd, HVd, ny,
-                        i0 + r + k, ci, c4, pf, cp, own && r + k < rows, j, t, tn, ts, nt,
+      ts_swe_shared_row(g, hdry, map, n, dt, rx, ry, idx, idy, gl0, H, HU, HV, Z, N, Hd, HUd, HVd,
+                        ny, i0 + r + k, ci, c4, pf, cp, own && r + k < rows, j, t, tn, ts, nt,
                         (k + 1) & 1, S, R[k], R[(k + 1) & 3], V[k & 1], V[(k + 1) & 1], W, NB, rmax,
                         bad);
     }
