@@ -77,6 +77,10 @@ Command add_swe_command(CLI::App& app) {
   cmd->add_option("--rain", r.rain,
                   "Physical model: rain from a CSV of time (s), intensity (mm/h); each row's "
                   "intensity holds until the next row; on every cell but NODATA");
+  cmd->add_option("--rain-grid", r.rain_grid,
+                  "Physical model: gridded rain from a CSV of time (s), raster (mm/h; .asc or a "
+                  "GDAL raster, relative to the CSV), each frame held to the next row, sampled at "
+                  "the cell centres");
   cmd->add_option("--losses", r.losses,
                   "Physical model: infiltration: none, constant:RATE (mm/h) or "
                   "green-ampt:KS,PSI,DTHETA (mm/h, mm, fraction)");

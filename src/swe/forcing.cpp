@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/file_bytes.hpp"
+#include "swe/cases.hpp"
 #include "swe/physical.hpp"
 
 namespace tessera::swe {
@@ -274,6 +277,84 @@ Inflow parse_point_source(const std::string& spec, const PhysCase& c) {
   return in;
 }
 
+void read_rain_grid(const std::string& path, PhysCase& c) {
+  const std::string text = io::read_file_bytes(path);
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  Forcing& f = c.forcing;
+  f.rain_grid = path;
+  long line = 0;
+  bool first_row_seen = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string row = text.substr(at, end - at);
+    at = end + 1;
+    ++line;
+    while (!row.empty() && (row.back() == '\r' || row.back() == ' ')) row.pop_back();
+    if (row.empty() || row[0] == '#') continue;
+    const auto comma = row.find(',');
+    double t = 0;
+    const bool numeric = comma != std::string::npos && to_number(row.substr(0, comma), t);
+    if (!numeric && !first_row_seen) {  // a header
+      first_row_seen = true;
+      continue;
+    }
+    first_row_seen = true;
+    if (!numeric) throw Error(fmt::format("{}:{}: expected 'time (s), raster file'", path, line));
+    std::string file = row.substr(comma + 1);
+    while (!file.empty() && file.front() == ' ') file.erase(file.begin());
+    if (!f.rain_times.empty() && !(t > f.rain_times.back()))
+      throw Error(fmt::format("{}:{}: time {} after {}: times must increase", path, line, t,
+                              f.rain_times.back()));
+    const std::filesystem::path raster =
+        std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : dir / file;
+    AscGrid g;
+    try {
+      g = read_raster(raster.string());
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}:{}: {}", path, line, e.what()));
+    }
+    std::vector<double> frame(c.z.size(), 0.0);
+    double rate = 0, top = 0;
+    for (long i = 0; i < c.nx; ++i)
+      for (long j = 0; j < c.ny; ++j) {
+        const std::size_t k = std::size_t(i * c.ny + j);
+        if (!(c.z[k] < c.z_nodata)) continue;  // NODATA: no rain
+        const double x = c.x0 + (double(i) + 0.5) * c.dx, y = c.y0 + (double(j) + 0.5) * c.dy;
+        const double col = std::floor((x - g.xll) / g.dx), up = std::floor((y - g.yll) / g.dy);
+        if (!(col >= 0 && col < double(g.ncols) && up >= 0 && up < double(g.nrows)))
+          throw Error(fmt::format("{}:{}: {} does not cover the cell centre ({}, {})", path, line,
+                                  raster.string(), x, y));
+        const double v = g.at(g.nrows - 1 - long(up), long(col));
+        if (g.has_nodata && v == g.nodata) continue;
+        if (!(v >= 0))
+          throw Error(fmt::format("{}:{}: {}: rain intensity {} mm/h at row {}, column {}", path,
+                                  line, raster.string(), v, g.nrows - long(up), long(col) + 1));
+        frame[k] = v * mm_per_h;
+        rate += frame[k] * c.dx * c.dy;
+        top = std::max(top, frame[k]);
+      }
+    f.rain_times.push_back(t);
+    f.rain_frames.push_back(std::move(frame));
+    f.rain_frame_rate.push_back(rate);
+    f.rain_frame_max.push_back(top);
+  }
+  if (f.rain_times.size() < 2)
+    throw Error(
+        fmt::format("{}: {} frame rows; a rain grid needs at least two (the last one's "
+                    "time ends the one before)",
+                    path, f.rain_times.size()));
+}
+
+long Forcing::rain_frame(double a, double b) const {
+  if (rain_times.empty()) return -1;
+  const double mid = 0.5 * (a + b);
+  const auto it = std::upper_bound(rain_times.begin(), rain_times.end(), mid);
+  const long k = long(it - rain_times.begin()) - 1;
+  return std::min(std::max(k, 0L), long(rain_times.size()) - 1);
+}
+
 double Forcing::next_break(double t) const {
   double b = std::numeric_limits<double>::infinity();
   auto after = [&](const io::TimeSeries& s) {
@@ -285,6 +366,10 @@ double Forcing::next_break(double t) const {
   for (const BcSegment& g : segments)
     if (g.stage) after(*g.stage);
   if (sample_every > 0) b = std::min(b, (std::floor(t / sample_every) + 1) * sample_every);
+  if (!rain_times.empty()) {
+    const auto it = std::upper_bound(rain_times.begin(), rain_times.end(), t);
+    if (it != rain_times.end()) b = std::min(b, *it);
+  }
   return b;
 }
 
@@ -302,8 +387,10 @@ std::vector<SourceLaunch> Forcing::launches(double a, double b, long nx, long ny
     l.slope = (s.v[k + 1] - s.v[k]) / (s.t[k + 1] - s.t[k]) / area;
     out.push_back(l);
   }
-  if (rain || losses.model != LossModel::none) {  // last: losses see the water that came
+  if (rain || losses.model != LossModel::none || !rain_times.empty()) {
+    // last: losses see the water that came
     SourceLaunch l{0, nx, 0, ny};
+    l.frame = rain_frame(a, b);
     if (rain) {
       const std::size_t k = rain->row_at(mid);
       l.ta = rain->t[k];
@@ -316,16 +403,25 @@ std::vector<SourceLaunch> Forcing::launches(double a, double b, long nx, long ny
 }
 
 double Forcing::max_dt(const std::vector<SourceLaunch>& launches, double a, double b, double g,
-                       double cfl, double dx, double dy) {
+                       double cfl, double dx, double dy) const {
   double s = 0;
   for (const SourceLaunch& l : launches)
-    s = std::max({s, l.rate + l.slope * (a - l.ta), l.rate + l.slope * (b - l.ta)});
+    s = std::max({s,
+                  l.rate + l.slope * (a - l.ta) +
+                      (l.frame >= 0 ? rain_frame_max[std::size_t(l.frame)] : 0.0),
+                  l.rate + l.slope * (b - l.ta) +
+                      (l.frame >= 0 ? rain_frame_max[std::size_t(l.frame)] : 0.0)});
   if (!(s > 0)) return 0;
   return std::cbrt(std::pow(cfl / ((1 / dx + 1 / dy) * std::sqrt(g * s)), 2.0));
 }
 
 double Forcing::rain_volume(double t) const {
-  return rain ? rain->integral(0.0, t) * mm_per_h * rain_area : 0.0;
+  double v = rain ? rain->integral(0.0, t) * mm_per_h * rain_area : 0.0;
+  for (std::size_t k = 0; k + 1 < rain_times.size(); ++k) {
+    const double lo = std::max(0.0, rain_times[k]), hi = std::min(t, rain_times[k + 1]);
+    if (hi > lo) v += rain_frame_rate[k] * (hi - lo);
+  }
+  return v;
 }
 
 double Forcing::inflow_volume(double t) const {
@@ -335,6 +431,11 @@ double Forcing::inflow_volume(double t) const {
 }
 
 void Forcing::require_covers(double t_end) const {
+  if (!rain_times.empty() && (rain_times.front() > 0 || rain_times.back() < t_end))
+    throw UsageError(
+        fmt::format("--rain-grid {}: its frames run from t = {} s to {} s; the run "
+                    "needs [0, {}] s",
+                    rain_grid, rain_times.front(), rain_times.back(), t_end));
   if (rain) io::require_covers(*rain, 0.0, t_end, "--rain");
   for (const Inflow& in : inflows) io::require_covers(in.q, 0.0, t_end, in.option);
 }

@@ -54,6 +54,13 @@ Inflow parse_point_source(const std::string& spec, const PhysCase& c);
 /// The cells of `SIDE` or `SIDE:FROM:TO` (no file; the series is the
 /// caller's), and of the point (x, y): the Python API's inflows and sources.
 Inflow inflow_cells(const std::string& side_spec, const PhysCase& c);
+
+/// `--rain-grid FILE.csv`: rows "time (s), raster" (a path relative to the
+/// CSV's folder; .asc or, with GDAL, any raster; intensity in mm/h, each
+/// frame held to the next row's time), sampled at c's cell centres (the
+/// raster must cover them; NODATA is no rain; negative values refused),
+/// into c.forcing's rain_* fields. Errors name the file and line.
+void read_rain_grid(const std::string& path, PhysCase& c);
 Inflow point_cells(double x, double y, const PhysCase& c);
 
 /// A side's boundary kind from its option value: wall, transmissive,
@@ -83,6 +90,7 @@ struct SourceLaunch {
   long i0 = 0, i1 = 0, j0 = 0, j1 = 0;
   double rate = 0, slope = 0, ta = 0;
   bool whole_grid = false;
+  long frame = -1;  ///< the whole-grid launch: the gridded rain's frame added per cell (-1: none)
 };
 
 /// The sources of a case (PhysCase::forcing).
@@ -91,13 +99,22 @@ struct Forcing {
   Losses losses;
   std::vector<Inflow> inflows;
   std::vector<BcSegment> segments;  ///< at most one per side
-  double rain_area = 0;
-  double sample_every =
-      0;  ///< > 0: advances also end at its multiples (swe/series.hpp)             ///< m^2 that rain falls on (cells below z_nodata)
+  double rain_area = 0;             ///< m^2 that rain falls on (cells below z_nodata)
+  double sample_every = 0;          ///< > 0: advances also end at its multiples (swe/series.hpp)
+  /// Gridded rain (--rain-grid): frame k's intensity per interior cell
+  /// (i*ny + j, m/s, 0 on NODATA) holds from rain_times[k] to the next
+  std::vector<double> rain_times;
+  std::vector<std::vector<double>> rain_frames;
+  std::vector<double> rain_frame_rate;  ///< Σ R dx dy of each frame, m^3/s
+  std::vector<double> rain_frame_max;   ///< the largest R of each frame, m/s
+  std::string rain_grid;                ///< the file (messages, the restart check)
+
   bool any() const {
     return rain.has_value() || losses.model != LossModel::none || !inflows.empty() ||
-           !segments.empty() || sample_every > 0;
+           !segments.empty() || sample_every > 0 || !rain_times.empty();
   }
+  /// The gridded rain's frame over [a, b] (-1: none).
+  long rain_frame(double a, double b) const;
   /// The first time after t at which a series starts a new row (inf: none).
   double next_break(double t) const;
   /// The launches of a step inside [a, b], an interval within one row of
@@ -114,8 +131,8 @@ struct Forcing {
   /// at the largest depth rate s of `launches` on a dry cell is within the
   /// CFL rule: dt (1/dx + 1/dy) sqrt(g s dt) <= cfl. From a dry state the
   /// wave rates bound no step; this does.
-  static double max_dt(const std::vector<SourceLaunch>& launches, double a, double b, double g,
-                       double cfl, double dx, double dy);
+  double max_dt(const std::vector<SourceLaunch>& launches, double a, double b, double g, double cfl,
+                double dx, double dy) const;
   /// Rain and inflow volumes [m^3] from t = 0 to t.
   double rain_volume(double t) const;
   double inflow_volume(double t) const;

@@ -174,6 +174,8 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   infil_ = Buffer<T>(device_, forcing_.losses.model != LossModel::none ? n : 1);
   infil_.copy_from_host(std::vector<T>(infil_.size(), T(0)));
   prm_.skip_dry = o.skip_dry && o.order == Order::first;
+  rainf_ = Buffer<T>(device_, forcing_.rain_times.empty() ? 1 : n);
+  rainf_.copy_from_host(std::vector<T>(rainf_.size(), T(0)));
   if (forcing_.any()) set_sources(0.0, 0.0);
   tally_ = c.tally;
   for (Bc b : c.bc) tally_ = tally_ || ts_swe_open_side(int(b));
@@ -283,11 +285,14 @@ void PhysSolver<T>::set_sources(double a, double b) {
   const Losses& L = forcing_.losses;
   // rain wets every cell: no skipping while it falls in [a, b]
   const double mid = 0.5 * (a + b);
-  prm_.skip_dry = opt_.skip_dry && opt_.order == Order::first &&
-                  !(forcing_.rain && forcing_.rain->at(std::min(mid, forcing_.rain->t.back())) > 0);
+  const long frame = forcing_.rain_frame(a, b);
+  prm_.skip_dry =
+      opt_.skip_dry && opt_.order == Order::first &&
+      !(forcing_.rain && forcing_.rain->at(std::min(mid, forcing_.rain->t.back())) > 0) &&
+      !(frame >= 0 && forcing_.rain_frame_max[std::size_t(frame)] > 0);
   // the global launches (every part bounds dt alike), then this grid's rows
   const auto launches = forcing_.launches(a, b, row0_ + grid_.nx, grid_.ny, dx_, dy_);
-  prm_.max_dt = T(Forcing::max_dt(launches, a, b, double(prm_.g), double(prm_.cfl), dx_, dy_));
+  prm_.max_dt = T(forcing_.max_dt(launches, a, b, double(prm_.g), double(prm_.cfl), dx_, dy_));
   for (const SourceLaunch& l : launches) {
     const long i0 = std::max(l.i0, row0_), i1 = std::min(l.i1, row0_ + grid_.nx);
     if (i0 >= i1) continue;  // another part's rows
@@ -297,6 +302,14 @@ void PhysSolver<T>::set_sources(double a, double b) {
     p.g = prm_.g, p.hdry = prm_.h_dry, p.dx = prm_.dx, p.dy = prm_.dy;
     p.rate = T(l.rate), p.slope = T(l.slope), p.ta = T(l.ta), p.zwall = zwall_;
     p.losses = l.whole_grid ? int(L.model) : 0;
+    p.field = l.frame >= 0;
+    if (l.frame >= 0 && l.frame != rain_frame_) {  // this grid's rows of the frame
+      const std::vector<double>& fr = forcing_.rain_frames[std::size_t(l.frame)];
+      const std::vector<double> mine(fr.begin() + std::ptrdiff_t(row0_ * grid_.ny),
+                                     fr.begin() + std::ptrdiff_t((row0_ + grid_.nx) * grid_.ny));
+      rainf_.copy_from_host(to_storage<T>(grid_, mine));
+      rain_frame_ = l.frame;
+    }
     p.loss = T(L.rate), p.ks = T(L.ks), p.suction = T(L.psi * L.dtheta);
     sources_.push_back(p);
   }
@@ -306,7 +319,7 @@ template <class T>
 void PhysSolver<T>::add_sources() {
   dispatch(*device_, [&](auto tag) {
     for (const ts_swe_src<T>& p : sources_)
-      kernels::add_sources(tag, device_->queue(), p, zb_, a_, infil_, scalars_, flags_);
+      kernels::add_sources(tag, device_->queue(), p, zb_, rainf_, a_, infil_, scalars_, flags_);
   });
 }
 

@@ -189,6 +189,8 @@ class PhysSolver {
   Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)
   Buffer<T> maxmap_;                    // the maximum maps: 4 blocks of the storage size
   Buffer<std::uint32_t> tiles_;         // dry skipping: 3 rotating wet-flag sets, pinned tiles
+  Buffer<T> rainf_;                     // the gridded rain\'s frame on the device (else one value)
+  long rain_frame_ = -1;                // which frame rainf_ holds
   void reset_tiles();                   // every tile wet (the first two steps compute all)
 };
 

@@ -134,6 +134,10 @@ PhysCase physical_case(const RunOptions& o) {
   f.losses = parse_losses(o.losses);
   if (!o.rain.empty())
     f.rain = io::read_time_series(o.rain, "rain intensity (mm/h)", io::Between::step, 0.0);
+  if (!o.rain_grid.empty()) {
+    if (!o.rain.empty()) throw UsageError("give --rain or --rain-grid, not both");
+    read_rain_grid(o.rain_grid, c);
+  }
   for (const std::string& s : o.inflows) f.inflows.push_back(parse_inflow(s, c));
   for (const std::string& s : o.sources) f.inflows.push_back(parse_point_source(s, c));
   for (const std::string& s : o.segments) {
@@ -238,6 +242,15 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   }
   const Forcing& f = c.forcing;
   if (f.rain) j["rain"] = series_id(*f.rain);
+  if (!f.rain_times.empty()) {  // the frames as the run samples them
+    std::uint64_t h = fnv1a64({});
+    for (std::size_t k = 0; k < f.rain_times.size(); ++k) {
+      h = fnv1a64(std::string_view(reinterpret_cast<const char*>(&f.rain_times[k]), 8), h);
+      const auto& fr = f.rain_frames[k];
+      h = fnv1a64(std::string_view(reinterpret_cast<const char*>(fr.data()), fr.size() * 8), h);
+    }
+    j["rain-grid"] = fmt::format("{} {:016x}", f.rain_grid, h);
+  }
   if (f.losses.model != LossModel::none) j["losses"] = f.losses.spec;
   for (const Inflow& in : f.inflows)
     j["inflows"].push_back(fmt::format("{} {}: {}", in.option, in.spec, series_id(in.q)));

@@ -42,6 +42,7 @@ struct RunOptions {
   std::string restart;  // continue from this checkpoint
   // physical: sources (swe/forcing.hpp)
   std::string rain;                   // CSV: time (s), intensity (mm/h)
+  std::string rain_grid;              // CSV: time (s), raster of intensity (mm/h)
   std::string losses = "none";        // none, constant:MM_H, green-ampt:KS,PSI,DTHETA
   std::vector<std::string> inflows;   // SIDE[:FROM:TO]:FILE (m^3/s)
   std::vector<std::string> sources;   // X:Y:FILE (m^3/s)

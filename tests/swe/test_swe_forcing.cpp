@@ -422,6 +422,43 @@ TEST_P(SweForcing, DryTilesAreSkippedWithTheSameBits) {
   }
 }
 
+// Gridded rain: frames of one value everywhere give uniform rain's bits;
+// a frame raining on half the basin brings exactly its cells' volume.
+TEST_P(SweForcing, GriddedRainMatchesUniformRain) {
+  PhysCase c = basin(11, 9);
+  c.z_nodata = 50;
+  c.z[3 * 9 + 4] = 50;
+  const double r = 36 * mm_h;
+  PhysCase u = c;
+  u.forcing.rain = series({0, 100, 200}, {36, 0, 0}, io::Between::step);
+  u.forcing.rain_area = area_of(u);
+  PhysCase g = c;
+  std::vector<double> full(c.z.size(), r), none(c.z.size(), 0.0), half(c.z.size(), 0.0);
+  full[3 * 9 + 4] = 0;  // NODATA: no rain
+  for (long i = 0; i < 5; ++i)
+    for (long j = 0; j < 9; ++j) half[std::size_t(i * 9 + j)] = r;
+  half[3 * 9 + 4] = 0;  // NODATA, as read_rain_grid leaves it
+  g.forcing.rain_times = {0, 100, 200};
+  g.forcing.rain_frames = {full, none, none};
+  g.forcing.rain_frame_rate = {r * 98 * 6, 0, 0};
+  g.forcing.rain_frame_max = {r, 0, 0};
+  auto run = [&](const PhysCase& k) {
+    PhysSolver<float> s(dev(), k, PhysOptions{});
+    EXPECT_FALSE(s.advance_to(150).bad);
+    return std::pair{s.state(), s.mass()};
+  };
+  const auto [a, ma] = run(u);
+  const auto [b, mb] = run(g);
+  EXPECT_EQ(a.h, b.h);
+  EXPECT_EQ(ma, mb);
+  EXPECT_DOUBLE_EQ(g.forcing.rain_volume(150), u.forcing.rain_volume(150));
+  g.forcing.rain_frames = {half, none, none};
+  g.forcing.rain_frame_rate = {r * 44 * 6, 0, 0};
+  const auto [h2, m2] = run(g);
+  EXPECT_NEAR(m2, r * 100 * 44 * 6, 1e-5 * m2) << "5 of 11 rows but NODATA rained for 100 s";
+  EXPECT_NEAR(g.forcing.rain_volume(150), m2, 1e-5 * m2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SweForcing, ::testing::ValuesIn(test::device_ids()),
                          test::id_name);
 
@@ -523,6 +560,46 @@ TEST_F(SweForcingOptions, InflowSegmentsAndPointsFindTheirCells) {
   Inflow p = parse_point_source("103.9:59.1:" + q_, c);
   EXPECT_EQ(std::tie(p.i0, p.j0), std::make_tuple(1L, 3L));
   EXPECT_EQ(p.cells(), 1);
+}
+
+// --rain-grid: coarser frames sampled at the cell centres, NODATA as no
+// rain; refusals with file:line.
+TEST_F(SweForcingOptions, RainGridsAreSampledAtTheCellCentres) {
+  PhysCase c = basin(10, 8);  // x 100..120 by 2 m, y 50..74 by 3 m
+  auto frame = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir_ / name) << "ncols 3\nnrows 2\nxllcorner 99\nyllcorner 48\ncellsize 13\n"
+                                  "NODATA_value -1\n"
+                               << body;
+  };
+  frame("a.asc", "1 2 -1\n4 5 6\n");  // top row first: y 61..74
+  frame("neg.asc", "1 2 3\n4 -5 6\n");
+  const std::string csv = (dir_ / "rain.csv").string();
+  std::ofstream(csv) << "time,frame\n0,a.asc\n60,a.asc\n";
+  read_rain_grid(csv, c);
+  ASSERT_EQ(c.forcing.rain_times, (std::vector<double>{0, 60}));
+  const auto& f = c.forcing.rain_frames[0];
+  // cell (i, j) centre x = 101 + 2i, y = 51.5 + 3j: raster column (x - 99)/13, row by y
+  EXPECT_DOUBLE_EQ(f[0 * 8 + 0], 4 * mm_h);  // (101, 51.5): bottom row, column 0
+  EXPECT_DOUBLE_EQ(f[9 * 8 + 7], 2 * mm_h);  // (119, 72.5): top row, column 1
+  EXPECT_DOUBLE_EQ(f[6 * 8 + 4], 2 * mm_h);  // (113, 63.5): the top row holds y >= 61
+  EXPECT_DOUBLE_EQ(f[6 * 8 + 0], 5 * mm_h);  // (113, 51.5): bottom row, column 1
+  PhysCase d = basin(10, 8);
+  std::ofstream(dir_ / "bad.csv") << "0,neg.asc\n60,neg.asc\n";
+  try {
+    read_rain_grid((dir_ / "bad.csv").string(), d);
+    ADD_FAILURE() << "a negative intensity was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.csv:1:"), std::string::npos) << e.what();
+  }
+  PhysCase e = basin(30, 8);  // reaches x = 160: beyond the frames (99..138)
+  try {
+    read_rain_grid(csv, e);
+    ADD_FAILURE() << "a frame not covering the grid was read";
+  } catch (const Error& x) {
+    EXPECT_NE(std::string(x.what()).find("does not cover the cell centre"), std::string::npos);
+  }
+  std::ofstream(dir_ / "order.csv") << "0,a.asc\n60,a.asc\n30,a.asc\n";
+  EXPECT_THROW(read_rain_grid((dir_ / "order.csv").string(), d), Error);
 }
 
 TEST_F(SweForcingOptions, BadSegmentsAndPointsAreRefusedByValue) {

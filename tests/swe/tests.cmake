@@ -73,6 +73,14 @@ file(WRITE ${SWE_CLI_DIR}/rain_unsorted.csv "0,1\n10,2\n5,3\n")
 file(WRITE ${SWE_CLI_DIR}/rain_short.csv "0,1\n0.2,2\n")
 add_test(NAME cli.swe_rain_inflow_losses COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain.csv\;--losses\;green-ampt:10,50,0.3\;--inflow\;y-lo:1:5:${SWE_CLI_DIR}/q.csv\;--source\;3:3:${SWE_CLI_DIR}/q.csv
          -DEXPECT=0 -DMATCH=mass.balance:.*residual.*e-1[0-9].m3 ${SWE_EXPECT_SCRIPT})
+file(WRITE ${SWE_CLI_DIR}/frame_a.asc "ncols 2\nnrows 2\nxllcorner -1\nyllcorner -1\ncellsize 5\n40 0\n80 20\n")
+file(WRITE ${SWE_CLI_DIR}/rain_grid.csv "time (s),frame\n0,frame_a.asc\n0.3,frame_a.asc\n5,frame_a.asc\n")
+file(WRITE ${SWE_CLI_DIR}/frame_small.asc "ncols 1\nnrows 1\nxllcorner -1\nyllcorner -1\ncellsize 5\n40\n")
+file(WRITE ${SWE_CLI_DIR}/rain_grid_small.csv "0,frame_a.asc\n5,frame_small.asc\n")
+add_test(NAME cli.swe_rain_grid COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu\;--rain-grid\;${SWE_CLI_DIR}/rain_grid.csv
+         -DEXPECT=0 -DMATCH=mass.balance:.*rain.[0-9].*residual.*e-1[0-9].m3 ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_rain_grid_uncovered_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu\;--rain-grid\;${SWE_CLI_DIR}/rain_grid_small.csv
+         -DEXPECT=1 -DMATCH=rain_grid_small.csv:2:.*frame_small.asc.does.not.cover.the.cell.centre ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_rain_unsorted_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_unsorted.csv
          -DEXPECT=1 -DMATCH=rain_unsorted.csv:3:.time.5.after.10 ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_rain_short_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_short.csv

@@ -100,7 +100,7 @@ TS_INSTANTIATE_LAUNCHER(CpuTag, group, phys_rk_stage)
 
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_source) {
-  const auto [z, h, hu, hv, f, s, fl_] = launch::device_args(Z, H, HU, HV, F, sc, fl);
+  const auto [z, rf, h, hu, hv, f, s, fl_] = launch::device_args(Z, R, H, HU, HV, F, sc, fl);
   const ts_value dt = s[slot::dt], t_mid = s[slot::time] - ts_value(0.5) * dt;
   std::uint32_t rmax = 0;
 #pragma omp parallel for schedule(static) reduction(max : rmax)
@@ -108,8 +108,9 @@ TS_LAUNCHER_SIGNATURE(CpuTag, group, phys_source) {
     for (long j = 0; j < p.nj; ++j) {
       const long c = (p.i0 + i + 2) * p.w + p.j0 + j + 2;
       ts_value fc = p.losses != 0 ? f[c] : ts_value(0);
-      ts_swe_source_cell(dt, t_mid, p.rate, p.slope, p.ta, p.zwall, p.losses, p.loss, p.ks,
-                         p.suction, p.hdry, z[c], &h[c], &hu[c], &hv[c], &fc);
+      ts_swe_source_cell(dt, t_mid, p.rate, p.slope, p.ta, p.field ? rf[c] : ts_value(0), p.zwall,
+                         p.losses, p.loss, p.ks, p.suction, p.hdry, z[c], &h[c], &hu[c], &hv[c],
+                         &fc);
       if (p.losses != 0) f[c] = fc;
       rmax = std::max(rmax,
                       ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h[c], hu[c], hv[c])));

@@ -61,8 +61,8 @@
  * infiltrated depth (read and written with losses only); the wave rate of what the cells hold then
  * folded into fl */
 #define TS_ARGS_phys_source(V, IN, OUT)                                                   \
-  V(TS_STRUCT(ts_swe_src), p) IN(ts_value, Z) OUT(ts_value, H) OUT(ts_value, HU)        \
-  OUT(ts_value, HV) OUT(ts_value, F) IN(ts_value, sc) OUT(ts_uint, fl)
+  V(TS_STRUCT(ts_swe_src), p) IN(ts_value, Z) IN(ts_value, R) OUT(ts_value, H)          \
+  OUT(ts_value, HU) OUT(ts_value, HV) OUT(ts_value, F) IN(ts_value, sc) OUT(ts_uint, fl)
 /* physical model: the water that entered through each open boundary face
  * this step (weight x mass flux x dt sc[0], into the domain positive), added
  * to acc with compensation comp: x_lo's ny faces, x_hi's, y_lo's nx, y_hi's */
@@ -373,8 +373,9 @@ TS_GROUP(phys_source, g, s) {
     const long c = (p.i0 + i + 2) * p.w + p.j0 + j + 2;
     const ts_real dt = sc[0];
     ts_real h = H[c], hu = HU[c], hv = HV[c], f = p.losses != 0 ? F[c] : (ts_real)0;
-    ts_swe_source_cell(dt, sc[1] - (ts_real)0.5 * dt, p.rate, p.slope, p.ta, p.zwall, p.losses,
-                       p.loss, p.ks, p.suction, p.hdry, Z[c], &h, &hu, &hv, &f);
+    ts_swe_source_cell(dt, sc[1] - (ts_real)0.5 * dt, p.rate, p.slope, p.ta,
+                       p.field ? R[c] : (ts_real)0, p.zwall, p.losses, p.loss, p.ks, p.suction,
+                       p.hdry, Z[c], &h, &hu, &hv, &f);
     H[c] = h;
     HU[c] = hu;
     HV[c] = hv;

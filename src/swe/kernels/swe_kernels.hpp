@@ -190,12 +190,14 @@ void phys_stage(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, co
 }
 
 /* physical model: sources and losses over the rectangle of `a` (after a
- * step's update, on its result f); infil: the infiltrated depth (losses) */
+ * step's update, on its result f); rain: the gridded rain's frame
+ * (a.field); infil: the infiltrated depth (losses) */
 template <class Tag, class T>
-void add_sources(Tag tag, Queue& q, const ts_swe_src<T>& a, const Buffer<T>& zb, Fields<T>& f,
-                 Buffer<T>& infil, Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
+void add_sources(Tag tag, Queue& q, const ts_swe_src<T>& a, const Buffer<T>& zb,
+                 const Buffer<T>& rain, Fields<T>& f, Buffer<T>& infil, Buffer<T>& scalars,
+                 Buffer<std::uint32_t>& flags) {
   phys_source<T>(tag, q, launch::Groups::grid(detail::blocks(a.nj, TS_SWE_BLOCK), a.ni, 1), a, zb,
-                 f.z, f.qx, f.qy, infil, scalars, flags);
+                 rain, f.z, f.qx, f.qy, infil, scalars, flags);
 }
 
 /* physical model: the open boundaries' flows of state f this step (weight:

@@ -48,6 +48,7 @@ TS_PARAMS_STRUCT(ts_swe_src) {
   ts_real rate, slope, ta, zwall;
   ts_real loss, ks, suction;
   int losses;
+  int field; /* the gridded rain R (m/s per cell) adds to the rate */
 };
 
 /* The maximum maps (swe_source_point.h): nx x ny interior cells in rows of

@@ -7,6 +7,7 @@
  * hydrograph Q(t) / area, linear between rows). It is evaluated at the
  * step's midpoint, so over a step that lies within one row of the series
  * s dt is the exact integral (the driver ends steps at the rows' times).
+ * A gridded rain adds its cell's rate (cell_rate, m/s; 0 without one).
  * It arrives without momentum (hu, hv unchanged).
  * Losses (infiltration) then take up to their capacity over the step of the
  * water the cell holds; what they take is added to F, the depth infiltrated
@@ -31,11 +32,11 @@ TS_FN ts_real ts_swe_green_ampt(ts_real F, ts_real kdt, ts_real suction) {
 }
 
 TS_FN void ts_swe_source_cell(ts_real dt, ts_real t_mid, ts_real rate, ts_real slope, ts_real ta,
-                              ts_real zwall, int losses, ts_real loss, ts_real ks, ts_real suction,
-                              ts_real hdry, ts_real z, ts_real* h, ts_real* hu, ts_real* hv,
-                              ts_real* F) {
+                              ts_real cell_rate, ts_real zwall, int losses, ts_real loss,
+                              ts_real ks, ts_real suction, ts_real hdry, ts_real z, ts_real* h,
+                              ts_real* hu, ts_real* hv, ts_real* F) {
   if (!(z < zwall)) return;
-  ts_real d = *h + (rate + slope * (t_mid - ta)) * dt;
+  ts_real d = *h + (rate + slope * (t_mid - ta) + cell_rate) * dt;
   if (losses != 0) {
     const ts_real cap = losses == 1 ? loss * dt : ts_swe_green_ampt(*F, ks * dt, suction);
     const ts_real taken = fmin(d, cap);
