@@ -202,7 +202,7 @@ void bind_swe(nb::module_& m) {
          double cfl, double manning, std::string precision, long check_every, nb::object rain,
          std::string losses, nb::list inflows, nb::list sources, std::vector<std::string> segments,
          double series_every, std::vector<std::string> gauges, bool max_maps, double arrival_depth,
-         double every, nb::object callback) {
+         double every, nb::object callback, nb::object rain_grid) {
         swe::PhysCase c;
         if (nb::isinstance<nb::str>(case_))
           c = swe::make_case(nb::cast<std::string>(case_), nx, ny);
@@ -231,6 +231,41 @@ void bind_swe(nb::module_& m) {
         f.losses = swe::parse_losses(losses);
         if (!rain.is_none())
           f.rain = series_arg(rain, "swe.run: rain", "rain intensity (mm/h)", io::Between::step);
+        if (!rain_grid.is_none()) {  // a CSV path, or (time, (ny, nx) mm/h) pairs
+          if (f.rain) throw UsageError("swe.run: give rain or rain_grid, not both");
+          if (nb::isinstance<nb::str>(rain_grid)) {
+            swe::read_rain_grid(nb::cast<std::string>(rain_grid), c);
+          } else {
+            f.rain_grid = "swe.run: rain_grid";
+            for (nb::handle fr : rain_grid) {
+              auto t = nb::cast<nb::tuple>(fr);
+              if (t.size() != 2)
+                throw UsageError("swe.run: a rain_grid frame is (time, (ny, nx) array of mm/h)");
+              const double time = nb::cast<double>(t[0]);
+              if (!f.rain_times.empty() && !(time > f.rain_times.back()))
+                throw UsageError("swe.run: rain_grid times must increase");
+              nb::dict one;
+              one["v"] = t[1];
+              std::vector<double> v = field(one, "v", c.nx, c.ny, true);
+              double rate = 0, top = 0;
+              for (std::size_t k = 0; k < v.size(); ++k) {
+                if (!(v[k] >= 0) || !std::isfinite(v[k]))
+                  throw UsageError("swe.run: rain_grid intensities must be finite and >= 0");
+                v[k] = c.z[k] < c.z_nodata ? v[k] * 1e-3 / 3600.0 : 0.0;
+                rate += v[k] * c.dx * c.dy;
+                top = std::max(top, v[k]);
+              }
+              f.rain_times.push_back(time);
+              f.rain_frames.push_back(std::move(v));
+              f.rain_frame_rate.push_back(rate);
+              f.rain_frame_max.push_back(top);
+            }
+            if (f.rain_times.size() < 2)
+              throw UsageError(
+                  "swe.run: rain_grid needs at least two frames (the last one's time "
+                  "ends the one before)");
+          }
+        }
         for (nb::handle in : inflows) {
           auto t = nb::cast<nb::tuple>(in);
           if (t.size() != 2)
@@ -272,7 +307,8 @@ void bind_swe(nb::module_& m) {
       nb::arg("order"), nb::arg("cfl"), nb::arg("manning"), nb::arg("precision"),
       nb::arg("check_every"), nb::arg("rain").none(), nb::arg("losses"), nb::arg("inflows"),
       nb::arg("sources"), nb::arg("segments"), nb::arg("series_every"), nb::arg("gauges"),
-      nb::arg("max_maps"), nb::arg("arrival_depth"), nb::arg("every"), nb::arg("callback").none());
+      nb::arg("max_maps"), nb::arg("arrival_depth"), nb::arg("every"), nb::arg("callback").none(),
+      nb::arg("rain_grid").none());
 }
 
 }  // namespace tessera::py

@@ -76,7 +76,7 @@ def _series(v, what):
 def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first", cfl=0.45, manning=-1.0,
         precision="double", check_every=16, rain=None, losses="none", inflows=(), sources=(),
         bc_segments=(), series_every=0.0, gauges=None, max_maps=False, arrival_depth=0.01,
-        every=0.0, callback=None):
+        every=0.0, callback=None, rain_grid=None):
     """Runs a case to ``t_end``; returns ``(fields, summary)``.
 
     ``case``: a built-in name (``tessera.swe.cases()``; ``nx``/``ny`` 0 take
@@ -90,7 +90,9 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
 
     Sources and outputs, as ``tessera swe``'s options (docs/swe.md):
     ``rain`` (a CSV path or an (n, 2) array of time s, intensity mm/h, each
-    row held to the next), ``losses`` ("none", "constant:MM_H",
+    row held to the next), ``rain_grid`` (a CSV of time s, raster path, or
+    a list of (time, (ny, nx) array of mm/h), each frame held to the next),
+    ``losses`` ("none", "constant:MM_H",
     "green-ampt:KS,PSI,DTHETA"), ``inflows`` (a list of (side, series): side
     "x-lo" or "x-lo:FROM:TO" in world coordinates, series of time s,
     discharge m3/s, linear), ``sources`` (a list of (x, y, series)),
@@ -127,4 +129,6 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
                          precision, int(check_every), None if rain is None else _series(rain, "rain"),
                          str(losses), inflow_list, source_list, [str(b) for b in bc_segments],
                          float(series_every), gauge_specs, bool(max_maps), float(arrival_depth),
-                         float(every), callback)
+                         float(every), callback,
+                         rain_grid if rain_grid is None or isinstance(rain_grid, str)
+                         else [(float(t), np.ascontiguousarray(a, dtype=np.float64)) for t, a in rain_grid])

@@ -134,3 +134,13 @@ def test_forcing_arguments_are_checked():
         swe.run(_basin(), "cpu", every=10.0, callback=3)
     with pytest.raises(tessera.UsageError, match="--gauge needs --series-every"):
         swe.run(_basin(), "cpu", gauges={"g": (110.0, 60.0)})
+
+
+def test_rain_grid_frames_equal_uniform_rain():
+    uniform = np.full((10, 12), 36.0)
+    _, a = swe.run(_basin(), "cpu", rain=[[0, 36], [100, 0], [400, 0]])
+    fields, b = swe.run(_basin(), "cpu", rain_grid=[(0.0, uniform), (100.0, 0 * uniform), (400.0, 0 * uniform)])
+    assert b["mass_balance"]["rain_m3"] == pytest.approx(a["mass_balance"]["rain_m3"], rel=1e-12)
+    np.testing.assert_allclose(fields["h"], 1e-3, rtol=1e-12)
+    with pytest.raises(tessera.UsageError, match="not both"):
+        swe.run(_basin(), "cpu", rain=[[0, 1], [400, 1]], rain_grid=[(0.0, uniform), (400.0, uniform)])
