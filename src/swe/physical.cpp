@@ -220,8 +220,7 @@ long PhysSolver<T>::dry_tiles() const {
 template <class T>
 void PhysSolver<T>::reset_tiles() {
   const auto [tx, ty] = kernels::shared_tiles<T>(grid_);
-  const long T_ = tx * ty, nt = tx == 0 ? 1 : (grid_.ny + tx - 1) / tx;
-  (void)nt;
+  const long T_ = tx * ty;
   std::vector<std::uint32_t> w(std::size_t(4 * T_), 1u);  // every set wet
   std::vector<std::uint32_t> pin(std::size_t(T_), 0u);
   const long cols =
