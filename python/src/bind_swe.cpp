@@ -8,6 +8,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
@@ -224,8 +225,14 @@ void bind_swe(nb::module_& m) {
         o.track_max = max_maps;
         o.arrival_depth = arrival_depth;
         if (!(arrival_depth > 0)) throw UsageError("swe.run: arrival_depth must be > 0 m");
-        if (every < 0 || series_every < 0)
-          throw UsageError("swe.run: every and series_every must be >= 0 s");
+        for (const double v : {every, series_every})
+          if (!(v >= 0) || !std::isfinite(v))
+            throw UsageError(fmt::format(
+                "swe.run: every and series_every must be finite and >= 0 s (got {})", v));
+        if (every > 0 && c.t_end / every > 1e7)
+          throw UsageError(
+              fmt::format("swe.run: every={} s over t_end={} s asks for more than 10^7 snapshots",
+                          every, c.t_end));
         // the sources, as the command line builds them (swe/forcing.hpp)
         swe::Forcing& f = c.forcing;
         f.losses = swe::parse_losses(losses);
@@ -245,20 +252,12 @@ void bind_swe(nb::module_& m) {
               if (!f.rain_times.empty() && !(time > f.rain_times.back()))
                 throw UsageError("swe.run: rain_grid times must increase");
               nb::dict one;
-              one["v"] = t[1];
-              std::vector<double> v = field(one, "v", c.nx, c.ny, true);
-              double rate = 0, top = 0;
-              for (std::size_t k = 0; k < v.size(); ++k) {
-                if (!(v[k] >= 0) || !std::isfinite(v[k]))
+              one["rain_grid frame"] = t[1];
+              std::vector<double> v = field(one, "rain_grid frame", c.nx, c.ny, true);
+              for (double x : v)
+                if (!(x >= 0) || !std::isfinite(x))
                   throw UsageError("swe.run: rain_grid intensities must be finite and >= 0");
-                v[k] = c.z[k] < c.z_nodata ? v[k] * 1e-3 / 3600.0 : 0.0;
-                rate += v[k] * c.dx * c.dy;
-                top = std::max(top, v[k]);
-              }
-              f.rain_times.push_back(time);
-              f.rain_frames.push_back(std::move(v));
-              f.rain_frame_rate.push_back(rate);
-              f.rain_frame_max.push_back(top);
+              swe::add_rain_frame(c, time, std::move(v));
             }
             if (f.rain_times.size() < 2)
               throw UsageError(

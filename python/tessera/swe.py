@@ -14,6 +14,17 @@ _ARRAYS = ("h", "z", "hu", "hv")
 _NUMBERS = ("dx", "dy", "g", "t_end", "x0", "y0", "z_nodata")
 
 
+def _array2d(k, v):
+    """case[k] as a 2D float64 array (ny, nx), or a TypeError naming k."""
+    try:
+        a = np.ascontiguousarray(v, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"swe.run: case[{k!r}] must be a 2D array of numbers: {e}") from None
+    if a.ndim != 2:
+        raise TypeError(f"swe.run: case[{k!r}] must be 2D (ny, nx), got shape {a.shape}")
+    return a
+
+
 def _checked_case(case):
     """The dict case with its arrays as float64, every key known and every
     value of the right type: a typo is a ValueError, a wrong type a TypeError
@@ -24,13 +35,7 @@ def _checked_case(case):
         if k not in known:
             raise ValueError(f"swe.run: unknown key {k!r} in the case dict (keys: {', '.join(known)})")
         if k in _ARRAYS:
-            try:
-                a = np.ascontiguousarray(v, dtype=np.float64)
-            except (TypeError, ValueError) as e:
-                raise TypeError(f"swe.run: case[{k!r}] must be a 2D array of numbers: {e}") from None
-            if a.ndim != 2:
-                raise TypeError(f"swe.run: case[{k!r}] must be 2D (ny, nx), got shape {a.shape}")
-            out[k] = a
+            out[k] = _array2d(k, v)
         elif k in _NUMBERS:
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
                 raise TypeError(f"swe.run: case[{k!r}] must be a number, got {type(v).__name__}")
@@ -38,16 +43,7 @@ def _checked_case(case):
         elif k == "manning":  # a number, or a map of h's shape
             if isinstance(v, bool):
                 raise TypeError("swe.run: case['manning'] must be a number or a 2D array")
-            if isinstance(v, (int, float, np.integer, np.floating)):
-                out[k] = float(v)
-            else:
-                try:
-                    a = np.ascontiguousarray(v, dtype=np.float64)
-                except (TypeError, ValueError) as e:
-                    raise TypeError(f"swe.run: case['manning'] must be a number or a 2D array: {e}") from None
-                if a.ndim != 2:
-                    raise TypeError(f"swe.run: case['manning'] as a map must be 2D (ny, nx), got {a.shape}")
-                out[k] = a
+            out[k] = float(v) if isinstance(v, (int, float, np.integer, np.floating)) else _array2d(k, v)
         elif k == "name":
             if not isinstance(v, str):
                 raise TypeError(f"swe.run: case['name'] must be a string, got {type(v).__name__}")

@@ -277,6 +277,20 @@ Inflow parse_point_source(const std::string& spec, const PhysCase& c) {
   return in;
 }
 
+void add_rain_frame(PhysCase& c, double time, std::vector<double> mm_h) {
+  Forcing& f = c.forcing;
+  double rate = 0, top = 0;
+  for (std::size_t k = 0; k < mm_h.size(); ++k) {
+    mm_h[k] = c.z[k] < c.z_nodata ? mm_h[k] * mm_per_h : 0.0;  // NODATA: no rain
+    rate += mm_h[k] * c.dx * c.dy;
+    top = std::max(top, mm_h[k]);
+  }
+  f.rain_times.push_back(time);
+  f.rain_frames.push_back(std::move(mm_h));
+  f.rain_frame_rate.push_back(rate);
+  f.rain_frame_max.push_back(top);
+}
+
 void read_rain_grid(const std::string& path, PhysCase& c) {
   const std::string text = io::read_file_bytes(path);
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -315,8 +329,7 @@ void read_rain_grid(const std::string& path, PhysCase& c) {
     } catch (const Error& e) {
       throw Error(fmt::format("{}:{}: {}", path, line, e.what()));
     }
-    std::vector<double> frame(c.z.size(), 0.0);
-    double rate = 0, top = 0;
+    std::vector<double> frame(c.z.size(), 0.0);  // mm/h
     for (long i = 0; i < c.nx; ++i)
       for (long j = 0; j < c.ny; ++j) {
         const std::size_t k = std::size_t(i * c.ny + j);
@@ -331,14 +344,9 @@ void read_rain_grid(const std::string& path, PhysCase& c) {
         if (!(v >= 0))
           throw Error(fmt::format("{}:{}: {}: rain intensity {} mm/h at row {}, column {}", path,
                                   line, raster.string(), v, g.nrows - long(up), long(col) + 1));
-        frame[k] = v * mm_per_h;
-        rate += frame[k] * c.dx * c.dy;
-        top = std::max(top, frame[k]);
+        frame[k] = v;
       }
-    f.rain_times.push_back(t);
-    f.rain_frames.push_back(std::move(frame));
-    f.rain_frame_rate.push_back(rate);
-    f.rain_frame_max.push_back(top);
+    add_rain_frame(c, t, std::move(frame));
   }
   if (f.rain_times.size() < 2)
     throw Error(

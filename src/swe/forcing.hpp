@@ -61,6 +61,10 @@ Inflow inflow_cells(const std::string& side_spec, const PhysCase& c);
 /// raster must cover them; NODATA is no rain; negative values refused),
 /// into c.forcing's rain_* fields. Errors name the file and line.
 void read_rain_grid(const std::string& path, PhysCase& c);
+/// Appends a frame of the gridded rain: `mm_h` per interior cell (i*ny + j,
+/// finite and >= 0, checked by the caller), from `time` (after the last
+/// frame's, checked by the caller); NODATA cells get none.
+void add_rain_frame(PhysCase& c, double time, std::vector<double> mm_h);
 Inflow point_cells(double x, double y, const PhysCase& c);
 
 /// A side's boundary kind from its option value: wall, transmissive,

@@ -120,8 +120,17 @@ void write_geotiff(const std::string& path, const PhysCase& c, const std::vector
   GDALAllRegister();
   GDALDriver* drv = GetGDALDriverManager()->GetDriverByName("GTiff");
   if (!drv) throw Error("GDAL has no GTiff driver");
-  // a temporary name in the same folder, renamed when complete
+  // a temporary name in the same folder, renamed when complete (removed on
+  // failure: no half-written file is left)
   const std::string tmp = path + ".partial.tif";
+  struct Remove {
+    const std::string& p;
+    bool keep = false;
+    ~Remove() {
+      std::error_code ec;
+      if (!keep) std::filesystem::remove(p, ec);
+    }
+  } remove{tmp};
   const char* options[] = {"COMPRESS=DEFLATE", "TILED=YES", nullptr};
   {
     CPLErrorReset();
@@ -152,6 +161,7 @@ void write_geotiff(const std::string& path, const PhysCase& c, const std::vector
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw Error(fmt::format("{}: cannot rename {} to it: {}", path, tmp, ec.message()));
+  remove.keep = true;
 }
 
 #else

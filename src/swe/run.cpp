@@ -150,6 +150,7 @@ PhysCase physical_case(const RunOptions& o) {
   }
   f.require_covers(c.t_end);
   f.sample_every = o.series_every;
+  SweSeries(o.series_every, o.gauges, c);  // its options refused before any output is written
   long rained = 0;
   for (double z : c.z) rained += z < c.z_nodata;
   f.rain_area = double(rained) * c.dx * c.dy;

@@ -66,6 +66,9 @@ SweSeries::SweSeries(double every, const std::vector<std::string>& gauges, const
     if (!gauges.empty()) throw UsageError("--gauge needs --series-every SECONDS (the sampling)");
     return;
   }
+  if (c.t_end / every > 1e7)  // rows kept in memory and in checkpoints
+    throw UsageError(fmt::format(
+        "--series-every {}: over the run's {} s that is more than 10^7 rows", every, c.t_end));
   for (const std::string& s : gauges) {
     Gauge g = parse_gauge(s, c);
     for (const Gauge& o : gauges_)

@@ -132,6 +132,12 @@ def test_forcing_arguments_are_checked():
         swe.run(_basin(), "cpu", inflows=[("x-lo:0:10", [[0, 1], [400, 1]])])
     with pytest.raises(TypeError, match="callable"):
         swe.run(_basin(), "cpu", every=10.0, callback=3)
+    with pytest.raises(tessera.UsageError, match="finite and >= 0"):
+        swe.run(_basin(), "cpu", every=float("nan"))
+    with pytest.raises(tessera.UsageError, match="10\\^7 snapshots"):
+        swe.run(_basin(), "cpu", every=1e-6)
+    with pytest.raises(tessera.UsageError, match="10\\^7 rows"):
+        swe.run(_basin(), "cpu", series_every=1e-6)
     with pytest.raises(tessera.UsageError, match="--gauge needs --series-every"):
         swe.run(_basin(), "cpu", gauges={"g": (110.0, 60.0)})
 

@@ -81,6 +81,8 @@ add_test(NAME cli.swe_rain_grid COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;
          -DEXPECT=0 -DMATCH=mass.balance:.*rain.[0-9].*residual.*e-1[0-9].m3 ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_rain_grid_uncovered_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--t-end\;0.5\;--device\;cpu\;--rain-grid\;${SWE_CLI_DIR}/rain_grid_small.csv
          -DEXPECT=1 -DMATCH=rain_grid_small.csv:2:.*frame_small.asc.does.not.cover.the.cell.centre ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_series_too_fine_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;100\;--device\;cpu\;--series-every\;1e-6\;--out\;${SWE_CLI_DIR}/never_series
+         -DEXPECT=2 -DMATCH=--series-every.1e-06:.*more.than.10.7.rows ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_rain_unsorted_exit1 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_unsorted.csv
          -DEXPECT=1 -DMATCH=rain_unsorted.csv:3:.time.5.after.10 ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_rain_short_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;lake-at-rest\;--nx\;20\;--t-end\;1\;--device\;cpu\;--rain\;${SWE_CLI_DIR}/rain_short.csv
