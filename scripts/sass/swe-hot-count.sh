@@ -8,6 +8,7 @@
 # against 234 counted here (strip set-up and the reduction).
 #   scripts/sass/swe-hot-count.sh [wet]   wet = 1: the all-wet path (default),
 #                                         0: the general path with wet/dry selects
+#   KEEP=FILE keeps the disassembly.
 # Needs nvcc (CUDA 13), cuobjdump and nvdisasm; the last two come from PyPI
 # (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into $SASS_TOOLS (default
 # ~/.cache/tessera/cutools).
@@ -24,7 +25,7 @@ if ! command -v cuobjdump > /dev/null && [[ ! -x $tools/nvidia/cu13/bin/cuobjdum
 fi
 export PATH=$tools/nvidia/cu13/bin:$PATH
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[[ -n ${KEEP:-} ]] && cp "$work"/hot.sass "$KEEP"; rm -rf "$work"' EXIT
 # the branch between the wet and the general faces, forced one way
 sed "s/if (ts_swe_all_wet(hdry, cur, nxt, nb))/if ($wet)/" "$root/src/swe/kernels/swe_strip.h" > "$work/swe_strip_forced.h"
 "$nvcc" -std=c++20 -arch=sm_90 -O3 -I"$work" -I"$root/src" -I"$root/src/swe/kernels" -Xptxas -v -cubin \

@@ -119,7 +119,7 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
   const ts_real ghl = g * hls, ghr = g * hrs;
   /* the steep-step sources (below), formed here: two values live to the
    * end instead of the four they come from */
-  const ts_real kl = ghl * ts_swe_min0(drs), kr = ghr * ts_swe_min0(dls);
+  const ts_real kl = ghl * ts_swe_max0(-drs), kr = ghr * ts_swe_max0(-dls);
   const ts_real cl = ts_swe_sqrt_pos(wl ? ghl : g, fast, gs);
   const ts_real cr = ts_swe_sqrt_pos(wr ? ghr : g, fast, gs);
   /* both wet: Davis speeds; one side dry: the dry-front speeds u -+ 2c */
@@ -161,9 +161,15 @@ TS_FN void ts_swe_face_k(ts_real g, ts_real hdry, ts_real hl, ts_real ul, ts_rea
    * g hL (zL - etaR) where etaR < zL is g hL min(0, etaR - z*) subtracted
    * (it is 0 where zR is the higher bed: etaR - z* = hR >= 0), likewise on
    * the right; min(0, eta - z*) is the reconstruction's own difference.
-   * Where etaR - z* < 0, z* is zL and hL* = hL: g hL* is the celerity's. */
-  *dl = *dl + kl;
-  *dr = *dr + kr;
+   * Where etaR - z* < 0, z* is zL and hL* = hL: g hL* is the celerity's.
+   * Subtracted as g hL max(0, z* - etaR): where the source is zero the
+   * subtraction of +0 returns dl's bits, even -0, so a known-wet face (both
+   * reconstructed depths > hdry >= 0: both eta - z* > 0) may skip it and
+   * keep the general form's values. */
+  if (!known_wet) {
+    *dl = *dl - kl;
+    *dr = *dr - kr;
+  }
   /* tangential momentum: v is carried across the face by the mass flux and
    * taken from the upwind side (HLLC's treatment of a passively advected
    * quantity, the contact's direction given by the sign of the mass flux);
