@@ -102,12 +102,18 @@ Command add_swe_command(CLI::App& app) {
       ->take_all();
   cmd->add_option("--series-every", r.series_every,
                   "Physical model: time series (series.csv and the summary) at every multiple of "
-                  "this many seconds and at the end: the --gauge points and the outflow through "
-                  "each open side")
+                  "this many seconds and at the end: the --gauge points, the --section lines "
+                  "and the outflow through each open side")
       ->check(positive());
   cmd->add_option("--gauge", r.gauges,
                   "Physical model: a point gauge NAME:X:Y (world coordinates): depth, level, "
                   "velocity in the series; repeatable")
+      ->take_all();
+  cmd->add_option("--section", r.sections,
+                  "Physical model: a cross-section NAME:X0:Y0:X1:Y1 (a straight line, world "
+                  "coordinates): the volume that crossed it from its left to its right (walking "
+                  "from X0,Y0 to X1,Y1) and the mean discharge between rows, in the series, "
+                  "from the update's own face fluxes; repeatable")
       ->take_all();
   cmd->add_flag("--max-maps", r.max_maps,
                 "Physical model: maximum depth and speed, the time of the maximum depth and the "

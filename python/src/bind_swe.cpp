@@ -106,14 +106,13 @@ nb::tuple run(const std::shared_ptr<Device>& dev, swe::PhysCase c, const swe::Ph
   double mass0 = 0;
   nb::list snapshots;
   auto on_check = [&](const swe::Health& h) {
-    if (!h.bad && series.template due<T>(h.time))
-      series.record(h.time, sp->probe(series.cells()), sp->boundary_inflow());
+    if (!h.bad && series.template due<T>(h.time)) series.sample(h.time, *sp);
   };
   {
     nb::gil_scoped_release release;
     sp = std::make_unique<swe::PhysSolver<T>>(dev, c, o);
     mass0 = sp->mass();
-    if (series.active()) series.record(0.0, sp->probe(series.cells()), sp->boundary_inflow());
+    if (series.active()) series.sample(0.0, *sp);
   }
   swe::PhysSolver<T>& s = *sp;
   const double stop = double(T(t_end));
@@ -131,7 +130,7 @@ nb::tuple run(const std::shared_ptr<Device>& dev, swe::PhysCase c, const swe::Ph
       snapshots.append(nb::make_tuple(health.time, f));
   }
   if (!health.bad && series.active() && health.time > series.last_time())
-    series.record(health.time, s.probe(series.cells()), s.boundary_inflow());
+    series.sample(health.time, s);
   const double mass1 = s.mass();
   nb::dict summary;
   summary["case"] = c.name;
@@ -203,7 +202,8 @@ void bind_swe(nb::module_& m) {
          double cfl, double manning, std::string precision, long check_every, nb::object rain,
          std::string losses, nb::list inflows, nb::list sources, std::vector<std::string> segments,
          double series_every, std::vector<std::string> gauges, bool max_maps, double arrival_depth,
-         double every, nb::object callback, nb::object rain_grid) {
+         double every, nb::object callback, nb::object rain_grid,
+         std::vector<std::string> sections) {
         swe::PhysCase c;
         if (nb::isinstance<nb::str>(case_))
           c = swe::make_case(nb::cast<std::string>(case_), nx, ny);
@@ -291,6 +291,7 @@ void bind_swe(nb::module_& m) {
           f.segments.push_back(std::move(g));
         }
         f.require_covers(c.t_end);
+        swe::add_sections(c, sections);
         long rained = 0;
         for (double z : c.z) rained += z < c.z_nodata;
         f.rain_area = double(rained) * c.dx * c.dy;
@@ -307,7 +308,7 @@ void bind_swe(nb::module_& m) {
       nb::arg("check_every"), nb::arg("rain").none(), nb::arg("losses"), nb::arg("inflows"),
       nb::arg("sources"), nb::arg("segments"), nb::arg("series_every"), nb::arg("gauges"),
       nb::arg("max_maps"), nb::arg("arrival_depth"), nb::arg("every"), nb::arg("callback").none(),
-      nb::arg("rain_grid").none());
+      nb::arg("rain_grid").none(), nb::arg("sections"));
 }
 
 }  // namespace tessera::py

@@ -72,7 +72,7 @@ def _series(v, what):
 def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first", cfl=0.45, manning=-1.0,
         precision="double", check_every=16, rain=None, losses="none", inflows=(), sources=(),
         bc_segments=(), series_every=0.0, gauges=None, max_maps=False, arrival_depth=0.01,
-        every=0.0, callback=None, rain_grid=None):
+        every=0.0, callback=None, rain_grid=None, sections=None):
     """Runs a case to ``t_end``; returns ``(fields, summary)``.
 
     ``case``: a built-in name (``tessera.swe.cases()``; ``nx``/``ny`` 0 take
@@ -95,7 +95,11 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
     ``bc_segments`` (strings "SIDE:FROM:TO:KIND"), ``series_every`` (s) with
     ``gauges`` ({name: (x, y)}): ``summary["series"]`` holds the columns as
     NumPy arrays (time_s, NAME_depth_m, NAME_level_m, NAME_u_m_s,
-    NAME_v_m_s, and per open side SIDE_outflow_m3, SIDE_outflow_m3_s);
+    NAME_v_m_s, per section NAME_volume_m3 and NAME_discharge_m3_s, per
+    open side SIDE_outflow_m3, SIDE_outflow_m3_s); ``sections`` ({name:
+    (x0, y0, x1, y1)}): cross-section lines, the water that crossed from
+    the line's left to its right (walking from (x0, y0) to (x1, y1)) and the
+    mean discharge since the previous row, from the update's face fluxes;
     ``max_maps``: fields gain max_depth, max_speed, time_of_max_depth,
     arrival_time (< 0: never; ``arrival_depth`` m); ``every`` (s):
     ``callback(t, fields)`` between advances, or ``summary["snapshots"]``, a
@@ -119,6 +123,15 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
         if not isinstance(name, str) or len(xy) != 2:
             raise TypeError("swe.run: gauges must be a dict {name: (x, y)}")
         gauge_specs.append(f"{name}:{float(xy[0])!r}:{float(xy[1])!r}")
+    if sections is None:
+        sections = {}
+    if not isinstance(sections, dict):
+        raise TypeError("swe.run: sections must be a dict {name: (x0, y0, x1, y1)}")
+    section_specs = []
+    for name, line in sections.items():
+        if not isinstance(name, str) or len(line) != 4:
+            raise TypeError("swe.run: sections must be a dict {name: (x0, y0, x1, y1)}")
+        section_specs.append(f"{name}:" + ":".join(repr(float(v)) for v in line))
     inflow_list = [(str(side), _series(ser, f"inflow {side!r}")) for side, ser in inflows]
     source_list = [(float(x), float(y), _series(ser, f"source ({x}, {y})")) for x, y, ser in sources]
     return _ext.swe._run(device, case, int(nx), int(ny), float(t_end), order, float(cfl), float(manning),
@@ -127,4 +140,5 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
                          float(series_every), gauge_specs, bool(max_maps), float(arrival_depth),
                          float(every), callback,
                          rain_grid if rain_grid is None or isinstance(rain_grid, str)
-                         else [(float(t), np.ascontiguousarray(a, dtype=np.float64)) for t, a in rain_grid])
+                         else [(float(t), np.ascontiguousarray(a, dtype=np.float64)) for t, a in rain_grid],
+                         section_specs)

@@ -220,10 +220,12 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
   std::visit(
       [&](const auto& s) {
         if constexpr (is_physical<std::decay_t<decltype(s)>>)
-          if (!s.infil.empty() || !s.flow.empty() || !s.maxmap.empty())
+          if (!s.infil.empty() || !s.flow.empty() || !s.maxmap.empty() || !s.section_flow.empty()) {
             h["extras"] = {{"infiltrated", !s.infil.empty()},
                            {"boundary_flows", !s.flow.empty()},
                            {"max_maps", !s.maxmap.empty()}};
+            if (!s.section_flow.empty()) h["extras"]["section_faces"] = s.section_flow.size();
+          }
       },
       c.state);
   return std::visit(
@@ -237,7 +239,8 @@ std::string format_swe_checkpoint(const SweCheckpoint& c, double thesis_dt) {
           return io::format_container(
               kMagic, h,
               {bytes(s.h), bytes(s.hu), bytes(s.hv), bytes(s.z), bytes(scalars), bytes(flags),
-               bytes(s.infil), bytes(s.flow), bytes(s.flow_comp), bytes(s.maxmap)});
+               bytes(s.infil), bytes(s.flow), bytes(s.flow_comp), bytes(s.maxmap),
+               bytes(s.section_flow), bytes(s.section_comp)});
         } else {
           using T = std::decay_t<decltype(s.k)>;
           const std::vector<T> k{s.k};
@@ -255,6 +258,7 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
   long nx = 0, ny = 0, steps = 0;
   double header_time = 0;
   bool infiltrated = false, flows = false, maxima = false;  // the physical state's extras
+  std::uint64_t section_faces = 0;
   in.read_header([&](const nlohmann::json& h) {
     model = io::header_string(h.at("model"), "model");
     if (model != "physical" && model != "thesis")
@@ -278,12 +282,16 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
     out.run = parse_run(h.at("run"));
     if (h.contains("extras")) {
       const auto& x = h.at("extras");
-      if (model != "physical" || !x.is_object() || x.size() != 3 ||
-          !x.at("infiltrated").is_boolean() || !x.at("boundary_flows").is_boolean() ||
-          !x.at("max_maps").is_boolean())
+      const bool sections = x.is_object() && x.contains("section_faces");
+      if (model != "physical" || !x.is_object() || x.size() != 3u + sections ||
+          !x.contains("infiltrated") || !x.at("infiltrated").is_boolean() ||
+          !x.contains("boundary_flows") || !x.at("boundary_flows").is_boolean() ||
+          !x.contains("max_maps") || !x.at("max_maps").is_boolean())
         throw Error(
             "'extras' is not {\"infiltrated\": bool, \"boundary_flows\": bool, \"max_maps\": "
-            "bool} of a physical state");
+            "bool[, \"section_faces\": count]} of a physical state");
+      if (sections)
+        section_faces = std::uint64_t(io::header_count(x.at("section_faces"), "section_faces"));
       infiltrated = x["infiltrated"].get<bool>();
       flows = x["boundary_flows"].get<bool>();
       maxima = x["max_maps"].get<bool>();
@@ -308,7 +316,10 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
       physical ? io::checked_size(std::uint64_t(nx), std::uint64_t(ny), 0, cells) &&
                      cells < std::uint64_t(slot::none) &&
                      io::checked_size(cells, (4 + infiltrated + 4 * maxima) * word,
-                                      3 * word + 5 * 4 + (flows ? 2 * faces * word : 0), needed)
+                                      3 * word + 5 * 4 + (flows ? 2 * faces * word : 0) +
+                                          2 * section_faces * word,
+                                      needed) &&
+                     section_faces <= 2 * cells
                : io::checked_size(std::uint64_t(nx) + 2, std::uint64_t(ny) + 2, 0, cells) &&
                      io::checked_size(cells, 3 * word, word, needed);
   if (!fits) throw in.bad(fmt::format("grid {}x{} is too large", nx, ny));
@@ -349,6 +360,8 @@ SweCheckpoint parse_swe_checkpoint(std::string_view data, const std::string& sou
         s.flow_comp = take<T>(p, faces);
       }
       if (maxima) s.maxmap = take<T>(p, 4 * cells);
+      s.section_flow = take<T>(p, section_faces);
+      s.section_comp = take<T>(p, section_faces);
       out.state = std::move(s);
     } else {
       ThesisSolverState<T> s;
@@ -404,7 +417,7 @@ void validate_swe_state(const SweCheckpoint& c, const std::string& source) {
       if (!std::isfinite(sc.v) || sc.v < T(0))
         throw bad(fmt::format("state: the scalar '{}' = {} is not a finite value >= 0", sc.name,
                               double(sc.v)));
-    for (const auto* f : {&s.flow, &s.flow_comp, &s.maxmap})
+    for (const auto* f : {&s.flow, &s.flow_comp, &s.maxmap, &s.section_flow, &s.section_comp})
       for (std::size_t m = 0; m < f->size(); ++m)
         if (!std::isfinite((*f)[m]))
           throw bad(

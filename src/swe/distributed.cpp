@@ -50,7 +50,8 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
   s.g = c.g;
   s.t_end = c.t_end;
   s.z_nodata = c.z_nodata;
-  s.forcing = c.forcing;  // global rows: each part launches its own
+  s.forcing = c.forcing;    // global rows: each part launches its own
+  s.sections = c.sections;  // global rows: each part tallies its own faces
   s.row0 = c.row0 + i0;
   for (int k = 0; k < 4; ++k) s.tally = s.tally || ts_swe_open_side(int(c.bc[k]));
   for (const BcSegment& g : c.forcing.segments) s.tally = s.tally || ts_swe_open_side(int(g.kind));
@@ -62,7 +63,13 @@ PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi
 template <class T>
 DistributedPhysSolver<T>::DistributedPhysSolver(skeleton::Team team, const PhysCase& c,
                                                 const PhysOptions& o)
-    : team_(std::move(team)), nx_(c.nx), ny_(c.ny), dx_(c.dx), dy_(c.dy), opt_(o) {
+    : team_(std::move(team)),
+      nx_(c.nx),
+      ny_(c.ny),
+      dx_(c.dx),
+      dy_(c.dy),
+      opt_(o),
+      sections_(c.sections) {
   validate(c, o);
   for (Bc b : c.bc)
     if (b == Bc::exchange)
@@ -351,7 +358,8 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
     for (const auto* v : {&p.h, &p.hu, &p.hv, &p.z}) mine.insert(mine.end(), v->begin(), v->end());
     // every part has the same extras (the same case): the infiltrated depth
     // of its rows, its faces' tallies
-    for (const auto* v : {&p.infil, &p.flow, &p.flow_comp, &p.maxmap})
+    for (const auto* v :
+         {&p.infil, &p.flow, &p.flow_comp, &p.maxmap, &p.section_flow, &p.section_comp})
       mine.insert(mine.end(), v->begin(), v->end());
     if (l == 0) {
       has_max = !p.maxmap.empty();
@@ -394,6 +402,9 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
   const std::size_t faces = std::size_t(2 * (nx_ + ny_));
   if (has_flow) out.flow.assign(faces, T(0)), out.flow_comp.assign(faces, T(0));
   if (has_max) out.maxmap.resize(4 * N);
+  const std::size_t sf = section_faces(sections_);
+  out.section_flow.assign(sf, T(0));
+  out.section_comp.assign(sf, T(0));
   std::size_t at = 0;
   auto take = [&](std::size_t n) {
     if (at + n > all.size()) throw Error("internal: swe gathered state is short");
@@ -419,6 +430,12 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
     }
     for (std::size_t b = 0; b < 4 && has_max; ++b)  // the part's four blocks
       std::copy_n(take(n), n, out.maxmap.begin() + std::ptrdiff_t(b * N + o));
+    // the sections' faces: every part's vector has them all, 0 where another
+    // part tallies the face
+    for (auto* v : {&out.section_flow, &out.section_comp}) {
+      const auto f = take(sf);
+      for (std::size_t k = 0; k < sf; ++k) (*v)[k] += f[std::ptrdiff_t(k)];
+    }
   }
   I first[2] = {none, none};
   for (const Summary& s : sums) {
@@ -482,6 +499,8 @@ void DistributedPhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
         std::copy_n(from->begin() + std::ptrdiff_t(2 * ny + std::size_t(side * nx_ + r0)), n,
                     to->begin() + std::ptrdiff_t(2 * ny + std::size_t(side * n)));
     }
+    mine.section_flow = s.section_flow;  // each part takes its own faces
+    mine.section_comp = s.section_comp;
     parts_[std::size_t(l)]->restore_state(mine);
   }
   exchange(2);  // the bed's ghost rows across internal faces
@@ -538,6 +557,26 @@ double DistributedPhysSolver<T>::infiltrated() const {
   double m = 0;
   for (double v : all) m += v;
   return m;
+}
+
+template <class T>
+std::vector<double> DistributedPhysSolver<T>::section_volumes() const {
+  const std::size_t sf = section_faces(sections_);
+  std::vector<T> mine;  // every local part's tallies, all faces each
+  for (const auto& p : parts_) {
+    const auto v = p->section_tallies(false);
+    mine.insert(mine.end(), v.begin(), v.end());
+  }
+  std::vector<T> all = mine;
+  if (skeleton::Comm* comm = team_.comm()) {
+    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(T));
+    all.resize(bytes.size() / sizeof(T));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(T));
+  }
+  // one part tallies each face, the others hold 0: the sum is that part's
+  std::vector<double> acc(sf, 0.0);
+  for (std::size_t k = 0; k < all.size(); ++k) acc[k % std::max<std::size_t>(sf, 1)] += all[k];
+  return swe::section_volumes(sections_, acc, dx_, dy_);
 }
 
 template <class T>

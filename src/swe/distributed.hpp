@@ -60,6 +60,8 @@ class DistributedPhysSolver {
   double mass() const;
   double infiltrated() const;                     ///< as PhysSolver::infiltrated, over every part
   std::array<double, 4> boundary_inflow() const;  ///< as PhysSolver's, over every part
+  /// As PhysSolver's, over every part (collective under MPI).
+  std::vector<double> section_volumes() const;
   MaxMaps max_maps() const;  ///< as PhysSolver's, the whole grid (collective under MPI)
   /// As PhysSolver::probe, cells of the whole grid (collective under MPI).
   std::vector<std::array<double, 3>> probe(const std::vector<std::pair<long, long>>& cells) const;
@@ -86,6 +88,7 @@ class DistributedPhysSolver {
   long nx_ = 0, ny_ = 0;
   double dx_ = 1, dy_ = 1;
   PhysOptions opt_;
+  std::vector<Section> sections_;
 };
 
 }  // namespace tessera::swe

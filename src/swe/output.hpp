@@ -53,6 +53,11 @@ void write_png(const std::string& path, const Snapshot& s, const std::string& fi
 /// close (a full disk) throws Error naming PATH and removes the .partial; a
 /// writer destroyed unclosed (a run that stops early) removes it too, so
 /// neither name holds an incomplete series (an earlier PATH stays intact).
+/// A column of a time series file: its name, units and long name.
+struct SeriesColumn {
+  std::string name, units, long_name;
+};
+
 class NetcdfWriter {
  public:
   static bool available();  ///< built with libnetcdf
@@ -60,6 +65,11 @@ class NetcdfWriter {
   ~NetcdfWriter();
   void append(const Snapshot& s);
   void close();
+  /// A whole time series (swe/series.hpp): dimension `time`, one variable a
+  /// column (the first, the time, named `time`), written as the fields are
+  /// (PATH.partial, renamed when whole).
+  static void write_series(const std::string& path, const std::vector<SeriesColumn>& columns,
+                           const std::vector<std::vector<double>>& rows);
 
  private:
   struct Impl;

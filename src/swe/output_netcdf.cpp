@@ -80,21 +80,6 @@ struct NetcdfWriter::Impl {
     check(nc_def_dim(id, "t", NC_UNLIMITED, &t_dim), "dim t");
     check(nc_def_dim(id, "y", static_cast<std::size_t>(ny), &y_dim), "dim y");
     check(nc_def_dim(id, "x", static_cast<std::size_t>(nx), &x_dim), "dim x");
-    auto var = [&](const char* name, int nd, const int* dims, const char* units,
-                   const char* long_name, const char* standard_name) {
-      int v;
-      check(nc_def_var(id, name, NC_DOUBLE, nd, dims, &v), name);
-      check(nc_put_att_text(id, v, "units", std::strlen(units), units), "units");
-      check(nc_put_att_text(id, v, "long_name", std::strlen(long_name), long_name), "long_name");
-      if (standard_name)
-        check(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name),
-              "standard_name");
-      if (nd >= 2) {
-        const double fill = std::numeric_limits<double>::quiet_NaN();
-        check(nc_def_var_fill(id, v, 0, &fill), "_FillValue");
-      }
-      return v;
-    };
     const int t3[3] = {t_dim, y_dim, x_dim}, yx[2] = {y_dim, x_dim};
     var_t = var("t", 1, &t_dim, "s", "simulated time", "time");
     var_x = var("x", 1, &x_dim, "m", "cell centre x", "projection_x_coordinate");
@@ -116,10 +101,8 @@ struct NetcdfWriter::Impl {
         check(nc_put_att_text(id, v, "grid_mapping", std::strlen(mapping), mapping),
               "grid_mapping");
     }
-    const char* conv = "CF-1.8";
-    check(nc_put_att_text(id, NC_GLOBAL, "Conventions", std::strlen(conv), conv), "Conventions");
-    const char* src = "tessera swe";
-    check(nc_put_att_text(id, NC_GLOBAL, "source", std::strlen(src), src), "source");
+    global_text("Conventions", "CF-1.8");
+    global_text("source", "tessera swe");
     check(nc_enddef(id), "enddef");
     std::vector<double> xs(static_cast<std::size_t>(nx)), ys(static_cast<std::size_t>(ny)),
         z(static_cast<std::size_t>(nx * ny), 0.0);
@@ -131,6 +114,56 @@ struct NetcdfWriter::Impl {
     check(written(nc_put_var_double(id, var_z, z.data())), "write z");
     hmax.assign(z.size(), -1.0);
     tmax.assign(z.size(), 0.0);
+  }
+  /// A variable with its units and long name (a 2D or 3D one with a NaN
+  /// fill value).
+  int var(const char* name, int nd, const int* dims, const char* units, const char* long_name,
+          const char* standard_name) {
+    int v;
+    check(nc_def_var(id, name, NC_DOUBLE, nd, dims, &v), name);
+    check(nc_put_att_text(id, v, "units", std::strlen(units), units), "units");
+    check(nc_put_att_text(id, v, "long_name", std::strlen(long_name), long_name), "long_name");
+    if (standard_name)
+      check(nc_put_att_text(id, v, "standard_name", std::strlen(standard_name), standard_name),
+            "standard_name");
+    if (nd >= 2) {
+      const double fill = std::numeric_limits<double>::quiet_NaN();
+      check(nc_def_var_fill(id, v, 0, &fill), "_FillValue");
+    }
+    return v;
+  }
+  void global_text(const char* name, const char* text) {
+    check(nc_put_att_text(id, NC_GLOBAL, name, std::strlen(text), text), name);
+  }
+  /// Closes the file, makes it durable and gives it its name (as
+  /// write_file_atomic does). A full disk is often seen only here, when
+  /// HDF5 flushes its caches; the handle stays open after a failed
+  /// nc_close, and is aborted by check().
+  void commit() {
+    const int closed = nc_close(id);
+    if (closed == NC_NOERR) id = -1;
+    check(written(closed), "close");
+    auto fail = [this](const char* step, int err) {
+      abandon();
+      throw Error(fmt::format("cannot write '{}' ({}): {}", path, step, std::strerror(err)));
+    };
+    if (const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
+      fail("open for fsync", errno);
+    } else if (::fsync(fd) != 0) {
+      const int err = errno;
+      ::close(fd);
+      fail("fsync", err);
+    } else {
+      ::close(fd);
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename", errno);
+    done = true;
+    const auto dir = std::filesystem::path(path).parent_path();
+    if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
   }
   // i*ny + j -> (y, x) row-major
   std::vector<double> yx_order(const std::vector<double>& a) const {
@@ -218,33 +251,32 @@ void NetcdfWriter::close() {
   errno = 0;
   m.check(m.written(nc_put_var_double(m.id, m.var_hmax, m.hmax.data())), "write hmax");
   m.check(m.written(nc_put_var_double(m.id, m.var_tmax, m.tmax.data())), "write time_of_hmax");
-  // A full disk is often seen only here, when HDF5 flushes its caches. The
-  // handle stays open after a failed nc_close, and is aborted by check().
-  const int closed = nc_close(m.id);
-  if (closed == NC_NOERR) m.id = -1;
-  m.check(m.written(closed), "close");
-  // Durable before it gets the final name (as write_file_atomic does).
-  auto fail = [&m](const char* step, int err) {
-    m.abandon();
-    throw Error(fmt::format("cannot write '{}' ({}): {}", m.path, step, std::strerror(err)));
-  };
-  if (const int fd = ::open(m.tmp.c_str(), O_RDONLY | O_CLOEXEC); fd < 0) {
-    fail("open for fsync", errno);
-  } else if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    fail("fsync", err);
-  } else {
-    ::close(fd);
+  m.commit();
+}
+
+void NetcdfWriter::write_series(const std::string& path, const std::vector<SeriesColumn>& columns,
+                                const std::vector<std::vector<double>>& rows) {
+  NetcdfWriter w(path);
+  Impl& m = *w.impl_;
+  errno = 0;
+  m.check(nc_create(m.tmp.c_str(), NC_CLOBBER | NC_NETCDF4, &m.id), "create");
+  int t_dim;
+  m.check(nc_def_dim(m.id, "time", rows.size(), &t_dim), "dim time");
+  std::vector<int> vars;
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    const SeriesColumn& c = columns[k];
+    vars.push_back(m.var(k == 0 ? "time" : c.name.c_str(), 1, &t_dim, c.units.c_str(),
+                         c.long_name.c_str(), k == 0 ? "time" : nullptr));
   }
-  if (::rename(m.tmp.c_str(), m.path.c_str()) != 0) fail("rename", errno);
-  m.done = true;
-  const auto dir = std::filesystem::path(m.path).parent_path();
-  if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+  m.global_text("Conventions", "CF-1.8");
+  m.global_text("source", "tessera swe");
+  m.check(nc_enddef(m.id), "enddef");
+  std::vector<double> v(rows.size());
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    for (std::size_t r = 0; r < rows.size(); ++r) v[r] = rows[r].at(k);
+    m.check(m.written(nc_put_var_double(m.id, vars[k], v.data())), columns[k].name.c_str());
   }
+  m.commit();
 }
 
 #else
@@ -258,6 +290,10 @@ NetcdfWriter::NetcdfWriter(std::string path) {
 NetcdfWriter::~NetcdfWriter() = default;
 void NetcdfWriter::append(const Snapshot&) {}
 void NetcdfWriter::close() {}
+void NetcdfWriter::write_series(const std::string& path, const std::vector<SeriesColumn>&,
+                                const std::vector<std::vector<double>>&) {
+  NetcdfWriter w(path);  // refuses, naming the file
+}
 
 #endif
 

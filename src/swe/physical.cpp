@@ -185,8 +185,29 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   flow_ = Buffer<T>(device_, faces);
   flow_comp_ = Buffer<T>(device_, faces);
   flow_.copy_from_host(std::vector<T>(faces, T(0)));
-  flow_comp_.copy_from_host(std::vector<T>(
-      faces, T(0)));  // dry skipping: the shared-face update's tiles; pinned where the
+  flow_comp_.copy_from_host(std::vector<T>(faces, T(0)));
+  // the cross-sections' faces whose first cell lies in this grid's rows
+  sections_ = c.sections;
+  std::vector<std::uint64_t> enc;
+  std::size_t k = 0;
+  for (const Section& sec : sections_)
+    for (const SectionFace& f : sec.faces) {
+      if (f.i >= row0_ && f.i < row0_ + grid_.nx) {
+        enc.push_back(std::uint64_t(grid_.at(f.i - row0_, f.j)) << 2 | std::uint64_t(f.y) << 1 |
+                      std::uint64_t(f.sign < 0));
+        sec_index_.push_back(k);
+      }
+      ++k;
+    }
+  const std::size_t nsec = std::max<std::size_t>(1, enc.size());
+  enc.resize(nsec, 0);
+  sec_faces_ = Buffer<std::uint64_t>(device_, nsec);
+  sec_faces_.copy_from_host(enc);
+  sec_acc_ = Buffer<T>(device_, nsec);
+  sec_comp_ = Buffer<T>(device_, nsec);
+  sec_acc_.copy_from_host(std::vector<T>(nsec, T(0)));
+  sec_comp_.copy_from_host(std::vector<T>(nsec, T(0)));
+  // dry skipping: the shared-face update's tiles; pinned where the
   // boundaries or the sources bring water the flags do not see
   {
     const auto [tx, ty] = kernels::shared_tiles<T>(grid_);
@@ -254,12 +275,32 @@ void PhysSolver<T>::reset_tiles() {
 
 template <class T>
 void PhysSolver<T>::tally(const Fields<T>& f, T weight) {
-  if (!tally_) return;
+  const int order = opt_.order == Order::first ? 1 : 2;
   dispatch(*device_, [&](auto tag) {
-    kernels::tally_boundaries(tag, device_->queue(), grid_, prm_,
-                              opt_.order == Order::first ? 1 : 2, weight, zb_, f, scalars_, flow_,
-                              flow_comp_);
+    if (tally_)
+      kernels::tally_boundaries(tag, device_->queue(), grid_, prm_, order, weight, zb_, f, scalars_,
+                                flow_, flow_comp_);
+    if (!sec_index_.empty()) {
+      const ts_swe_secp<T> a{long(sec_index_.size()), grid_.w, prm_.g, prm_.h_dry, weight, order};
+      kernels::tally_sections(tag, device_->queue(), a, sec_faces_, zb_, f, scalars_, sec_acc_,
+                              sec_comp_);
+    }
   });
+}
+
+template <class T>
+std::vector<T> PhysSolver<T>::section_tallies(bool comp) const {
+  std::vector<T> all(section_faces(sections_), T(0));
+  if (sec_index_.empty()) return all;
+  const auto mine = (comp ? sec_comp_ : sec_acc_).to_vector();
+  for (std::size_t k = 0; k < sec_index_.size(); ++k) all[sec_index_[k]] = mine[k];
+  return all;
+}
+
+template <class T>
+std::vector<double> PhysSolver<T>::section_volumes() const {
+  const std::vector<T> t = section_tallies(false);
+  return swe::section_volumes(sections_, std::vector<double>(t.begin(), t.end()), dx_, dy_);
 }
 
 template <class T>
@@ -487,6 +528,10 @@ PhysSolverState<T> PhysSolver<T>::save_state() const {
     s.flow = flow_.to_vector();
     s.flow_comp = flow_comp_.to_vector();
   }
+  if (!sections_.empty()) {
+    s.section_flow = section_tallies(false);
+    s.section_comp = section_tallies(true);
+  }
   if (opt_.track_max) {
     const MaxMaps m = max_maps();
     for (const auto* v : {&m.depth, &m.time_of_max, &m.speed, &m.arrival})
@@ -525,6 +570,20 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
   if (tally_ && s.flow.size() == faces && s.flow_comp.size() == faces) {
     flow_.copy_from_host(s.flow);
     flow_comp_.copy_from_host(s.flow_comp);
+  }
+  const std::size_t sf = section_faces(sections_);
+  if (s.section_flow.size() != sf || s.section_comp.size() != sf)
+    throw UsageError(fmt::format(
+        "the checkpoint holds {} cross-section faces, this run's --section lines make {}",
+        s.section_flow.size(), sf));
+  if (!sec_index_.empty()) {  // this grid's faces
+    std::vector<T> acc(sec_index_.size()), comp(sec_index_.size());
+    for (std::size_t k = 0; k < sec_index_.size(); ++k) {
+      acc[k] = s.section_flow[sec_index_[k]];
+      comp[k] = s.section_comp[sec_index_[k]];
+    }
+    sec_acc_.copy_from_host(acc);
+    sec_comp_.copy_from_host(comp);
   }
   if (opt_.track_max && s.maxmap.size() == 4 * n) {
     const std::size_t size = grid_.size();

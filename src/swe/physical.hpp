@@ -18,6 +18,7 @@
 #include "core/buffer.hpp"
 #include "swe/forcing.hpp"
 #include "swe/grid.hpp"
+#include "swe/section.hpp"
 #include "swe/kernels/swe_params.h"
 
 namespace tessera::swe {
@@ -51,6 +52,9 @@ struct PhysCase {
   /// keep boundary tallies even without an open side here (a part of a
   /// distributed case that has one: every part's state has the same extras)
   bool tally = false;
+  /// cross-section discharge lines (global rows; a part tallies the faces
+  /// whose first cell is in its rows)
+  std::vector<Section> sections;
 };
 
 enum class Order { first, second };
@@ -104,6 +108,9 @@ struct PhysSolverState {
   /// the open boundaries' tallies and their compensations per face: x_lo's
   /// ny, x_hi's ny, y_lo's nx, y_hi's nx (runs with an open side; else empty)
   std::vector<T> flow, flow_comp;
+  /// the cross-sections' tallies and compensations per face, in the
+  /// sections' face order (runs with --section; else empty)
+  std::vector<T> section_flow, section_comp;
   /// the maximum maps (PhysOptions::track_max; else empty): four blocks of
   /// nx*ny (i*ny + j): depth, its time, speed, arrival time (< 0: none)
   std::vector<T> maxmap;
@@ -145,6 +152,9 @@ class PhysSolver {
   /// y_lo, y_hi; negative: it left), exactly the update's boundary fluxes;
   /// 0 for walls, periodic and internal sides.
   std::array<double, 4> boundary_inflow() const;
+  /// The water [m^3] that crossed each cross-section so far, left to right
+  /// (swe/section.hpp), exactly the update's face fluxes.
+  std::vector<double> section_volumes() const;
   /// Tiles of the shared-face update whose last written state was dry (dry
   /// skipping; 0 where the backend computes every cell, as the CPU does).
   long dry_tiles() const;
@@ -168,8 +178,12 @@ class PhysSolver {
   void set_sources(double a, double b);
   void add_sources();  // this interval's launches, after a step's update
   void track();        // the maximum maps, at a step's end
-  // the open boundaries' flows of state f this step (weight 1 or 1/2)
+  // the open boundaries' and the cross-sections' flows of state f this
+  // step (weight 1 or 1/2)
   void tally(const Fields<T>& f, T weight);
+  // the cross-sections' tallies in their global face order (0 for another
+  // part's faces; comp: the compensations)
+  std::vector<T> section_tallies(bool comp) const;
   std::shared_ptr<Device> device_;
   PhysGrid grid_;
   PhysParams<T> prm_;
@@ -187,6 +201,10 @@ class PhysSolver {
   std::vector<ts_swe_src<T>> sources_;  // this interval's launches
   bool tally_ = false;                  // an open side: its flows are tallied
   Buffer<T> flow_, flow_comp_;          // per boundary face (kernels::tally_boundaries)
+  std::vector<Section> sections_;       // the cross-sections (global)
+  std::vector<std::size_t> sec_index_;  // this grid's section faces: their global index
+  Buffer<std::uint64_t> sec_faces_;     // and their encoding (kernels::tally_sections)
+  Buffer<T> sec_acc_, sec_comp_;        // their tallies
   Buffer<T> maxmap_;                    // the maximum maps: 4 blocks of the storage size
   Buffer<std::uint32_t> tiles_;         // dry skipping: 3 rotating wet-flag sets, pinned tiles
   Buffer<T> rainf_;                     // the gridded rain\'s frame on the device (else one value)

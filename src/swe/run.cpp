@@ -1,5 +1,6 @@
 #include "swe/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -150,6 +151,7 @@ PhysCase physical_case(const RunOptions& o) {
   }
   f.require_covers(c.t_end);
   f.sample_every = o.series_every;
+  add_sections(c, o.sections);
   SweSeries(o.series_every, o.gauges, c);  // its options refused before any output is written
   long rained = 0;
   for (double z : c.z) rained += z < c.z_nodata;
@@ -258,6 +260,7 @@ nlohmann::ordered_json physical_config(const RunOptions& o, const PhysCase& c) {
   if (o.series_every > 0) j["series-every"] = o.series_every;
   if (o.max_maps) j["max-maps"] = o.arrival_depth;
   for (const std::string& g : o.gauges) j["gauges"].push_back(g);
+  for (const std::string& g : o.sections) j["sections"].push_back(g);
   for (const BcSegment& g : f.segments)
     j["bc-segments"].push_back(g.stage ? fmt::format("{}: {}", g.spec, series_id(*g.stage))
                                        : g.spec);
@@ -318,7 +321,10 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     return sn;
   };
   SweSeries series(o.series_every, o.gauges, c);
-  auto sample = [&](double t) { series.record(t, s.probe(series.cells()), s.boundary_inflow()); };
+  // the series in NetCDF too when the fields are (--format netcdf)
+  const bool netcdf_series =
+      std::find(o.formats.begin(), o.formats.end(), "netcdf") != o.formats.end();
+  auto sample = [&](double t) { series.sample(t, s); };
   if (!detail::resume<PhysSolverState<T>>(o, restart, s, out, progress)) {
     progress.mass_start = s.mass();
     out.write(snapshot(Health{}));
@@ -338,8 +344,8 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     ck.run.next_target = resume_k;
     out.record(ck.run);
     series.save(ck.run);
-    series.write(o.out);        // the rows a restart continues from
-    ck.state = s.save_state();  // collective
+    series.write(o.out, netcdf_series);  // the rows a restart continues from
+    ck.state = s.save_state();           // collective
     if (write) write_swe_checkpoint(path, ck);
   };
   Progress bar("swe", 100);
@@ -389,7 +395,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
     }
   } catch (const StopAt& stop) {
     out.finish();
-    series.write(o.out);
+    series.write(o.out, netcdf_series);
     throw interruption(stop.at.signal ? stop.at.signal : interrupted(), stop.at.steps, stop.at.time,
                        stop.checkpoint, out);
   }
@@ -412,7 +418,7 @@ int run_physical(const RunOptions& o, const Where& dev, nlohmann::json& j, bool 
   }
   out.finish();
   if (series.active() && h.time > series.last_time()) sample(h.time);  // the end
-  series.write(o.out);
+  series.write(o.out, netcdf_series);
   if (series.active()) j["series"] = series.json();
   if (o.max_maps) j["max_maps"] = write_max_maps(o, c, s.max_maps());  // collective
   resume_k = target_k;

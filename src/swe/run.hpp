@@ -49,6 +49,7 @@ struct RunOptions {
   std::vector<std::string> segments;  // SIDE:FROM:TO:KIND (--bc-segment)
   double series_every = 0;            // > 0: series.csv rows at its multiples
   std::vector<std::string> gauges;    // NAME:X:Y
+  std::vector<std::string> sections;  // NAME:X0:Y0:X1:Y1
   bool max_maps = false;              // maximum depth/speed, their times, arrival (rasters)
   double arrival_depth = 0.01;        // m: a cell's arrival is its first depth above this
   std::string raster_format = "asc";  // the maximum maps: asc or geotiff

@@ -62,6 +62,21 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
                     o.case_name));
   if (!o.bathymetry.empty())
     throw UsageError("the thesis model has a flat bottom: no --bathymetry");
+  // the physical model's options: refused, never ignored
+  const std::pair<const char*, bool> physical_only[] = {{"--rain", !o.rain.empty()},
+                                                        {"--rain-grid", !o.rain_grid.empty()},
+                                                        {"--losses", o.losses != "none"},
+                                                        {"--inflow", !o.inflows.empty()},
+                                                        {"--source", !o.sources.empty()},
+                                                        {"--bc-segment", !o.segments.empty()},
+                                                        {"--series-every", o.series_every > 0},
+                                                        {"--gauge", !o.gauges.empty()},
+                                                        {"--section", !o.sections.empty()},
+                                                        {"--max-maps", o.max_maps},
+                                                        {"--manning-file", !o.manning_file.empty()},
+                                                        {"--level-file", !o.level_file.empty()}};
+  for (const auto& [option, given] : physical_only)
+    if (given) throw UsageError(fmt::format("{} is an option of --model physical", option));
   DamBreak c;
   c.nx = o.nx ? o.nx : 1000;
   c.ny = o.ny ? o.ny : c.nx;

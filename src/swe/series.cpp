@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "swe/output.hpp"
 #include "swe/kernels/swe_hll_consts.h"
 
 namespace tessera::swe {
@@ -58,12 +59,24 @@ Gauge parse_gauge(const std::string& spec, const PhysCase& c) {
   return g;
 }
 
+void add_sections(PhysCase& c, const std::vector<std::string>& specs) {
+  for (const std::string& spec : specs) {
+    Section s = parse_section(spec, SectionGrid{c.nx, c.ny, c.dx, c.dy, c.x0, c.y0});
+    for (const Section& o : c.sections)
+      if (o.name == s.name)
+        throw UsageError(fmt::format("--section {}: '{}' is taken", spec, s.name));
+    c.sections.push_back(std::move(s));
+  }
+}
+
 SweSeries::SweSeries(double every, const std::vector<std::string>& gauges, const PhysCase& c)
     : every_(every) {
   if (!(every >= 0) || !std::isfinite(every))
     throw UsageError(fmt::format("--series-every {}: expected a time > 0 s", every));
   if (every == 0) {
     if (!gauges.empty()) throw UsageError("--gauge needs --series-every SECONDS (the sampling)");
+    if (!c.sections.empty())
+      throw UsageError("--section needs --series-every SECONDS (the sampling)");
     return;
   }
   if (c.t_end / every > 1e7)  // rows kept in memory and in checkpoints
@@ -81,13 +94,31 @@ SweSeries::SweSeries(double every, const std::vector<std::string>& gauges, const
       open = open || (g.side == s && ts_swe_open_side(int(g.kind)));
     if (open) sides_.push_back(s);
   }
-  columns_ = {"time_s"};
-  for (const Gauge& g : gauges_)
-    for (const char* q : {"depth_m", "level_m", "u_m_s", "v_m_s"})
-      columns_.push_back(g.name + "_" + q);
+  auto column = [&](std::string name, const char* units, std::string long_name) {
+    columns_.push_back(name);
+    meta_.push_back({std::move(name), units, std::move(long_name)});
+  };
+  column("time_s", "s", "simulated time");
+  for (const Gauge& g : gauges_) {
+    const std::string at = fmt::format("gauge {} (x = {}, y = {})", g.name, g.x, g.y);
+    column(g.name + "_depth_m", "m", "water depth at " + at);
+    column(g.name + "_level_m", "m", "water level at " + at);
+    column(g.name + "_u_m_s", "m s-1", "x velocity at " + at);
+    column(g.name + "_v_m_s", "m s-1", "y velocity at " + at);
+  }
+  for (const Section& s : c.sections) {
+    const std::string across = fmt::format("section {} from ({}, {}) to ({}, {}), left to right",
+                                           s.name, s.x0, s.y0, s.x1, s.y1);
+    column(s.name + "_volume_m3", "m3", "volume across " + across);
+    column(s.name + "_discharge_m3_s", "m3 s-1",
+           "mean discharge since the last row across " + across);
+  }
+  sections_ = c.sections.size();
   for (int s : sides_) {
-    columns_.push_back(fmt::format("{}_outflow_m3", side_names[s]));
-    columns_.push_back(fmt::format("{}_outflow_m3_s", side_names[s]));
+    column(fmt::format("{}_outflow_m3", side_names[s]), "m3",
+           fmt::format("volume out through side {}", side_names[s]));
+    column(fmt::format("{}_outflow_m3_s", side_names[s]), "m3 s-1",
+           fmt::format("mean discharge since the last row out through side {}", side_names[s]));
   }
 }
 
@@ -98,7 +129,7 @@ std::vector<std::pair<long, long>> SweSeries::cells() const {
 }
 
 void SweSeries::record(double t, const std::vector<std::array<double, 3>>& probe,
-                       const std::array<double, 4>& inflow) {
+                       const std::vector<double>& through, const std::array<double, 4>& inflow) {
   if (!active() || (!rows_.empty() && !(t > rows_.back()[0]))) return;
   std::vector<double> row{t};
   for (std::size_t k = 0; k < gauges_.size(); ++k) {
@@ -108,13 +139,15 @@ void SweSeries::record(double t, const std::vector<std::array<double, 3>>& probe
     row.push_back(h > 0 ? hu / h : 0.0);
     row.push_back(h > 0 ? hv / h : 0.0);
   }
-  for (std::size_t k = 0; k < sides_.size(); ++k) {
-    const double out = -inflow[std::size_t(sides_[k])];
+  // a cumulative volume and the mean discharge since the previous row (0 on
+  // the first)
+  auto volume = [&](double v) {
     const std::size_t at = row.size();
-    row.push_back(out);
-    // the mean discharge since the previous row (0 on the first)
-    row.push_back(rows_.empty() ? 0.0 : (out - rows_.back()[at]) / (t - rows_.back()[0]));
-  }
+    row.push_back(v);
+    row.push_back(rows_.empty() ? 0.0 : (v - rows_.back()[at]) / (t - rows_.back()[0]));
+  };
+  for (std::size_t k = 0; k < sections_; ++k) volume(through.at(k));
+  for (int s : sides_) volume(-inflow[std::size_t(s)]);
   rows_.push_back(std::move(row));
   next_ = long(std::floor(t / every_)) + 1;
 }
@@ -130,8 +163,10 @@ void SweSeries::resume(const RunProgress& p) {
   next_ = p.next_sample;
 }
 
-void SweSeries::write(const std::string& dir) const {
+void SweSeries::write(const std::string& dir, bool netcdf) const {
   if (!active() || dir.empty()) return;
+  if (netcdf)
+    NetcdfWriter::write_series((std::filesystem::path(dir) / "series.nc").string(), meta_, rows_);
   std::string text;
   for (std::size_t k = 0; k < columns_.size(); ++k) text += (k ? "," : "") + columns_[k];
   text += "\n";

@@ -1,7 +1,8 @@
 // Time series of a physical run (`--series-every SECONDS`): point gauges
-// (`--gauge NAME:X:Y`: depth, water level, velocity) and the water out
-// through each open side (cumulative volume and the mean discharge since the
-// previous row: the outflow hydrograph), sampled at exact multiples of the
+// (`--gauge NAME:X:Y`: depth, water level, velocity), the water through
+// each cross-section (`--section`, swe/section.hpp) and out through each open
+// side (cumulative volume and the mean discharge since the previous row: the
+// hydrographs), sampled at exact multiples of the
 // interval (the run ends its advances there, swe/forcing.hpp) and at the
 // end. Written as series.csv in the output folder and as columns in the
 // summary; kept in checkpoints so a restarted run writes the same rows.
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swe/checkpoint_format.hpp"
+#include "swe/output.hpp"
 #include "swe/physical.hpp"
 
 namespace tessera::swe {
@@ -31,9 +33,14 @@ struct Gauge {
 /// grid or on a NODATA cell.
 Gauge parse_gauge(const std::string& spec, const PhysCase& c);
 
+/// Adds the cross-sections `NAME:X0:Y0:X1:Y1` (swe/section.hpp) to the case;
+/// UsageError for a bad one or a name given twice.
+void add_sections(PhysCase& c, const std::vector<std::string>& specs);
+
 class SweSeries {
  public:
-  /// No sampling when `every` is 0 (then gauges are refused).
+  /// No sampling when `every` is 0 (then gauges and sections are refused).
+  /// The sections are the case's (PhysCase::sections).
   SweSeries(double every, const std::vector<std::string>& gauges, const PhysCase& c);
   bool active() const { return every_ > 0; }
   double every() const { return every_; }
@@ -46,14 +53,21 @@ class SweSeries {
     return active() && t >= double(T(next_time()));
   }
   /// Adds the row at time t (a sample time, or the run's end): gauges from
-  /// `probe` (h, hu, hv per gauge cell), the open sides from `inflow`
+  /// `probe` (h, hu, hv per gauge cell), the sections from `through`
+  /// (Solver::section_volumes, cumulative), the open sides from `inflow`
   /// (Solver::boundary_inflow, cumulative).
   void record(double t, const std::vector<std::array<double, 3>>& probe,
-              const std::array<double, 4>& inflow);
+              const std::vector<double>& through, const std::array<double, 4>& inflow);
+  /// Samples solver s at time t (collective under MPI).
+  template <class Solver>
+  void sample(double t, const Solver& s) {
+    record(t, s.probe(cells()), s.section_volumes(), s.boundary_inflow());
+  }
   const std::vector<Gauge>& gauges() const { return gauges_; }
   std::vector<std::pair<long, long>> cells() const;
-  /// series.csv in `dir` (atomic); nothing when inactive or dir is "".
-  void write(const std::string& dir) const;
+  /// series.csv in `dir` (atomic), and series.nc when `netcdf`; nothing
+  /// when inactive or dir is "".
+  void write(const std::string& dir, bool netcdf = false) const;
   /// {"columns": [...], NAME: [values...]} for the summary.
   nlohmann::json json() const;
   void save(RunProgress& p) const {
@@ -66,8 +80,10 @@ class SweSeries {
  private:
   double every_ = 0;
   std::vector<Gauge> gauges_;
+  std::size_t sections_ = 0;
   std::vector<int> sides_;  // open sides (x_lo, x_hi, y_lo, y_hi)
   std::vector<std::string> columns_;
+  std::vector<SeriesColumn> meta_;  // columns_ with units and long names
   std::vector<std::vector<double>> rows_;
   long next_ = 0;  // k of the next sample time k * every
 };

@@ -140,11 +140,11 @@ TEST(SweCheckpointFormat, RoundTripsBothModelsBitForBit) {
   EXPECT_EQ(u.k, 0.125);
 }
 
-// A physical state with the sources' and boundaries' extras: each present
-// alone or both, back bit for bit; a header that claims extras the payload
-// lacks, or extras of a thesis state, is refused.
+// A physical state with the sources', boundaries' and cross-sections'
+// extras: each present alone or with others, back bit for bit; a header that
+// claims extras the payload lacks, or extras of a thesis state, is refused.
 TEST(SweCheckpointFormat, ExtrasRoundTripAndMustMatchThePayload) {
-  for (int mask = 1; mask < 4; ++mask) {
+  for (int mask = 1; mask < 8; ++mask) {
     SweCheckpoint c = sample();
     auto& s = std::get<PhysSolverState<float>>(c.state);
     if (mask & 1) s.infil = test::random_vector<float>(15, 8, 0, 0.1);
@@ -152,12 +152,18 @@ TEST(SweCheckpointFormat, ExtrasRoundTripAndMustMatchThePayload) {
       s.flow = test::random_vector<float>(16, 9);
       s.flow_comp = test::random_vector<float>(16, 10, -1e-7, 1e-7);
     }
+    if (mask & 4) {
+      s.section_flow = test::random_vector<float>(7, 11);
+      s.section_comp = test::random_vector<float>(7, 12, -1e-7, 1e-7);
+    }
     const std::string bytes = format_swe_checkpoint(c);
     const SweCheckpoint back = parse_swe_checkpoint(bytes, "c.ckpt");
     const auto& b = std::get<PhysSolverState<float>>(back.state);
     EXPECT_EQ(b.infil, s.infil) << mask;
     EXPECT_EQ(b.flow, s.flow) << mask;
     EXPECT_EQ(b.flow_comp, s.flow_comp) << mask;
+    EXPECT_EQ(b.section_flow, s.section_flow) << mask;
+    EXPECT_EQ(b.section_comp, s.section_comp) << mask;
     EXPECT_EQ(b.h.size(), s.h.size());
     // the same header on the payload of a state without extras: sizes differ
     SweCheckpoint plain = sample();
@@ -181,6 +187,11 @@ TEST(SweCheckpointFormat, ExtrasRoundTripAndMustMatchThePayload) {
       header("thesis", "2,2", "0")
           .insert(1, R"("extras":{"infiltrated":true,"boundary_flows":false},)");
   expect_error([&] { parse_swe_checkpoint(with_header(thesis_extras, 0), "c.ckpt"); }, "'extras'");
+  // more section faces than a grid has faces: refused before the payload
+  const std::string many = header("physical", "3,5", "0")
+                               .insert(1, R"("extras":{"infiltrated":false,"boundary_flows":false,)"
+                                          R"("max_maps":false,"section_faces":31},)");
+  expect_error([&] { parse_swe_checkpoint(with_header(many, 0), "c.ckpt"); }, "too large");
 }
 
 TEST(SweCheckpointFormat, TruncatedFlippedAndForeignFilesAreRejected) {

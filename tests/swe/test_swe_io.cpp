@@ -227,6 +227,43 @@ TEST(SweIo, NetcdfCarriesTheCrsAsCfGridMapping) {
   nc_close(id);
 }
 
+// The series (swe/series.hpp) in NetCDF: dimension time, a variable a
+// column with its units, the values back bit for bit; a folder that does
+// not exist gives an Error naming the file and leaves nothing.
+TEST(SweIo, NetcdfSeriesReadsBack) {
+  const auto path = scratch("series.nc");
+  const std::vector<SeriesColumn> cols = {{"time_s", "s", "simulated time"},
+                                          {"weir_volume_m3", "m3", "volume across weir"},
+                                          {"x-hi_outflow_m3_s", "m3 s-1", "outflow"}};
+  const std::vector<std::vector<double>> rows = {
+      {0, 0, 0}, {60, 1.25, -0.5}, {120, 3.0 + 1e-12, 0.1}};
+  NetcdfWriter::write_series(path.string(), cols, rows);
+  int id, dim, v;
+  ASSERT_EQ(nc_open(path.string().c_str(), NC_NOWRITE, &id), NC_NOERR);
+  ASSERT_EQ(nc_inq_dimid(id, "time", &dim), NC_NOERR);
+  std::size_t len = 0;
+  nc_inq_dimlen(id, dim, &len);
+  EXPECT_EQ(len, 3u);
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    ASSERT_EQ(nc_inq_varid(id, k ? cols[k].name.c_str() : "time", &v), NC_NOERR) << k;
+    std::vector<double> got(3);
+    ASSERT_EQ(nc_get_var_double(id, v, got.data()), NC_NOERR);
+    for (std::size_t r = 0; r < 3; ++r) EXPECT_EQ(got[r], rows[r][k]) << k << "," << r;
+    char units[16] = {};
+    ASSERT_EQ(nc_get_att_text(id, v, "units", units), NC_NOERR);
+    EXPECT_EQ(std::string(units), cols[k].units);
+  }
+  nc_close(id);
+  const auto bad = scratch("no-such-folder") / "series.nc";
+  try {
+    NetcdfWriter::write_series(bad.string(), cols, rows);
+    ADD_FAILURE() << "written";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(bad.string()), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(bad.string() + ".partial"));
+}
+
 TEST(SweIo, NetcdfIsCfAndReadsBack) {
   ASSERT_TRUE(NetcdfWriter::available());
   const auto path = scratch("a.nc");

@@ -1,7 +1,7 @@
 # swe: shallow-water tests (paths relative to tests/).
 target_sources(tessera_tests PRIVATE swe/test_swe_thesis.cpp swe/test_swe_physical.cpp swe/test_swe_io.cpp
   swe/test_swe_distributed.cpp swe/test_swe_checkpoint.cpp swe/test_swe_checkpoint_format.cpp
-  swe/test_swe_ieee_fast.cpp swe/test_swe_forcing.cpp swe/test_swe_gdal.cpp)
+  swe/test_swe_ieee_fast.cpp swe/test_swe_forcing.cpp swe/test_swe_gdal.cpp swe/test_swe_section.cpp)
 if(TESSERA_SWE_GDAL)
   find_package(GDAL CONFIG REQUIRED)
   target_link_libraries(tessera_tests PRIVATE GDAL::GDAL)
@@ -91,6 +91,10 @@ add_test(NAME cli.swe_bad_losses_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\
          -DEXPECT=2 -DMATCH=--losses.green-ampt:1,2:.expected ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--device\;cpu\;--inflow\;x-lo:100:200:${SWE_CLI_DIR}/q.csv
          -DEXPECT=2 -DMATCH=no.cell.centre.of.side.x-lo ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_section_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--t-end\;0.1\;--device\;cpu\;--series-every\;0.05\;--section\;cut:25:0:25:51
+         -DEXPECT=2 -DMATCH=--section.cut:25:0:25:51:.the.end..25,.51..lies.outside.the.grid ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_thesis_physical_option_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--device\;cpu\;--series-every\;1\;--section\;cut:1:1:2:2
+         -DEXPECT=2 -DMATCH=--series-every.is.an.option.of.--model.physical ${SWE_EXPECT_SCRIPT})
 # the V-catchment rainfall-runoff benchmark against the published hydrographs
 # (bench/validation/swe_v_catchment.py; second order, 180 min, 3 s here)
 find_package(Python3 COMPONENTS Interpreter QUIET)
@@ -166,7 +170,7 @@ swe_restart(physical_between sigterm_at_step:2 143 "" ""
 swe_restart(physical_rain sigint_at_step:3 130 "" ""
   --case radial-dam --nx 80 --order 2 --t-end 0.6 --every-time 0.3 --device cpu --format vti
   --rain ${SWE_CLI_DIR}/rain.csv --inflow x-lo:${SWE_CLI_DIR}/q.csv --bc-x-hi normal-depth
-  --series-every 0.1 --gauge mid:25:25 --max-maps)
+  --series-every 0.1 --gauge mid:25:25 --section ring:30:5:30:45 --max-maps)
 # thesis, outputs every 4 steps, continued in another variant
 swe_restart(thesis sigterm_at_step:7 143 --variant|v1-ghost-kernels "--variant;pingpong-global"
   --model thesis --nx 30 --ny 20 --t-end 3 --every 4 --device cpu --format vtk,vti)

@@ -69,6 +69,13 @@
 #define TS_ARGS_phys_boundary_flux(V, IN, OUT)                                               \
   V(TS_STRUCT(ts_swe_phys), p) IN(ts_value, Z) IN(ts_value, H) IN(ts_value, HU)             \
   IN(ts_value, HV) IN(ts_value, sc) OUT(ts_value, acc) OUT(ts_value, comp)
+/* physical model: the water through the cross-sections' faces this step,
+ * added to acc with compensation comp per face; faces[k] = l << 2 | y << 1
+ * | negative: the face between storage cells l and l + (y ? 1 : w), its
+ * mass flux counted negative when `negative` (swe/section.hpp) */
+#define TS_ARGS_phys_section_flux(V, IN, OUT)                                             \
+  V(TS_STRUCT(ts_swe_secp), p) IN(ts_size, faces) IN(ts_value, Z) IN(ts_value, H)      \
+  IN(ts_value, HU) IN(ts_value, HV) IN(ts_value, sc) OUT(ts_value, acc) OUT(ts_value, comp)
 /* physical model: the maximum maps M (depth, its time, speed, arrival time:
  * four blocks of p.size values) after a step (time sc[1]; nothing when dt
  * sc[0] is 0) */
@@ -124,6 +131,7 @@
   X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)         \
   X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)           \
   X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                           \
+  X(cells, phys_section_flux, 0, 0, 0, TS_NO_VARIANTS)                                            \
   X(cells, phys_track, 0, 0, 0, TS_NO_VARIANTS)                                                   \
   X(group, ieee_count, 256, 1, 0, TS_NO_VARIANTS)
 
@@ -418,6 +426,19 @@ TS_CELL(phys_boundary_flux, t, cu, ck) {
           acc + k + p.nx, comp + k + p.nx,
           -v * ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, r + p.ny + 1, 1));
   }
+}
+
+/* work-item k: section face k */
+TS_CELL(phys_section_flux, k, cu, ck) {
+  (void)cu, (void)ck;
+  if (k >= p.n) return;
+  const ts_size f = faces[k];
+  const long l = (long)(f >> 2);
+  const int y = (int)((f >> 1) & 1u);
+  const ts_real v = ((f & 1u) ? -p.weight : p.weight) * sc[0];
+  const ts_real q = y ? ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HV, HU, Z, l, 1)
+                      : ts_swe_face_mass_flux(p.order, p.g, p.hdry, H, HU, HV, Z, l, p.w);
+  ts_swe_kahan_add(acc + k, comp + k, v * q);
 }
 
 /* cell (cj, ci): column cj of interior row ci */

@@ -213,6 +213,16 @@ void tally_boundaries(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>&
                         acc, comp);
 }
 
+/* physical model: the cross-sections' flows of state f this step (a.n
+ * faces, encoded as phys_section_flux reads them) into acc/comp */
+template <class Tag, class T>
+void tally_sections(Tag tag, Queue& q, const ts_swe_secp<T>& a, const Buffer<std::uint64_t>& faces,
+                    const Buffer<T>& zb, const Fields<T>& f, const Buffer<T>& scalars,
+                    Buffer<T>& acc, Buffer<T>& comp) {
+  phys_section_flux<T>(tag, q, detail::line(a.n), a, faces, zb, f.z, f.qx, f.qy, scalars, acc,
+                       comp);
+}
+
 /* physical model: the maximum maps after a step, on its result f */
 template <class Tag, class T>
 void track_maxima(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, T arrive,

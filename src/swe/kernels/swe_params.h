@@ -51,6 +51,14 @@ TS_PARAMS_STRUCT(ts_swe_src) {
   int field; /* the gridded rain R (m/s per cell) adds to the rate */
 };
 
+/* The cross-section tally (swe/section.hpp): n faces, the scheme's order
+ * and the tally's weight (1 first order, 1/2 an RK2 stage). */
+TS_PARAMS_STRUCT(ts_swe_secp) {
+  long n, w;
+  ts_real g, hdry, weight;
+  int order;
+};
+
 /* The maximum maps (swe_source_point.h): nx x ny interior cells in rows of
  * w values, buffers of `size` values each; dry depth, arrival depth. */
 TS_PARAMS_STRUCT(ts_swe_trackp) {
