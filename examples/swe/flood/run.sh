@@ -21,6 +21,7 @@ gdal_translate -q -of GTiff -a_srs EPSG:32633 valley.asc valley.tif
   --inflow y-hi:500290:500310:river.csv --bc-segment y-lo:500280:500320:normal-depth \
   --t-end "${T_END:-10800}" --order "${ORDER:-2}" --device "$device" \
   --series-every 60 --gauge bridge:500300:4649500 --gauge field:500380:4649500 \
+  --section valley:500000:4649500:500600:4649500 \
   --max-maps --raster-format geotiff --out flood --format png --every-time 1800 \
   --png-field depth --png-range 0 3 --json flood/run.json
 # 3. the maximum depth, as GDAL sees it
