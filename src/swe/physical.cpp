@@ -61,18 +61,29 @@ namespace {
 
 // The bed's ghost cells (constant over the run; an exchange face's are
 // overwritten by the distributed solver's halo exchange): mirrored or
-// wrapped, or, on normal-depth cells (a side's kind or its segment's),
-// extrapolated along the slope of the two cells next to the side.
+// wrapped, or, on normal-depth and discharge cells (a side's kind or its
+// segment's), extrapolated along the slope of the two cells next to the side.
 template <class T>
 void fill_z_ghosts(const PhysGrid& g, const PhysParams<T>& p, std::vector<T>& z) {
   auto kind = [&](int s, long k) {
     return k >= p.seg_lo[s] && k < p.seg_hi[s] ? p.seg_bc[s] : p.bc[s];
   };
   // ghost m of the cell at storage index `in` (first interior), `step` away
-  // from the side (into the domain), `from` the mirror/wrap source
+  // from the side (into the domain), `from` the mirror/wrap source. Sides
+  // that continue the terrain (normal-depth outlets, discharge inlets)
+  // extend the bed along the slope of the two cells next to them: with the
+  // mirror, a sloping channel's inflow cell saw half its slope in the
+  // centred bed source and second order's steady depth was off by 6 %
+  // (docs/swe.md, MacDonald with rain). Level sides keep the mirror: their
+  // ghost depth is the level minus the ghost bed, which a rough DEM's
+  // extrapolated noise would turn into a surge.
   auto fill = [&](int s, long k, long ghost, long in, long step, long from, long m) {
-    z[ghost] =
-        kind(s, k) == TS_SWE_BC_NORMAL_DEPTH ? z[in] + T(m) * (z[in] - z[in + step]) : z[from];
+    const int b = kind(s, k);
+    if (b != TS_SWE_BC_NORMAL_DEPTH && b != TS_SWE_BC_DISCHARGE) {
+      z[ghost] = z[from];
+      return;
+    }
+    z[ghost] = z[in] + T(m) * (z[in] - z[in + step]);
   };
   for (long j = 0; j < g.ny; ++j)
     for (long m = 1; m <= 2; ++m) {

@@ -56,9 +56,10 @@ Section parse_section(const std::string& spec, const SectionGrid& g) {
   const double xe = g.x0 + double(g.nx) * g.dx, ye = g.y0 + double(g.ny) * g.dy;
   for (const auto& [x, y] : {std::pair{s.x0, s.y0}, {s.x1, s.y1}})
     if (!(x >= g.x0 && x <= xe && y >= g.y0 && y <= ye))
-      throw UsageError(fmt::format("--section {}: the end ({}, {}) lies outside the grid [{}, {}] x "
-                                   "[{}, {}]",
-                                   spec, x, y, g.x0, xe, g.y0, ye));
+      throw UsageError(
+          fmt::format("--section {}: the end ({}, {}) lies outside the grid [{}, {}] x "
+                      "[{}, {}]",
+                      spec, x, y, g.x0, xe, g.y0, ye));
   const double ex = s.x1 - s.x0, ey = s.y1 - s.y0, len2 = ex * ex + ey * ey;
   if (!(len2 > 0)) throw UsageError(fmt::format("--section {}: the line has zero length", spec));
   // which side of the line a point lies on (> 0: left), and where its

@@ -365,20 +365,21 @@ double macdonald_error(Order order, long nx) {
   return err / double(nx);
 }
 
-// Measured (L1 of h at 50, 100, 200 cells): first order 2.06e-2, 1.06e-2,
-// 5.24e-3 (observed order 0.96, 1.01); second order 5.79e-2, 3.26e-2,
-// 1.75e-2 (0.83, 0.89): the second order's error is dominated by its
-// discharge inflow, which delivers 6% too little at 50 cells (docs/swe.md).
+// Measured (L1 of h at 50, 100, 200 cells): first order 2.18e-2, 1.03e-2,
+// 5.03e-3 (observed order 1.08, 1.04); second order 2.36e-3, 1.00e-3,
+// 3.85e-4 (1.23, 1.38). With the discharge inlet's ghost bed mirrored (before
+// it was extended along the slope) second order was 5.79e-2, 3.26e-2,
+// 1.75e-2: worse than first order (docs/swe.md).
 TEST(SweForcingValidation, RainOnAMacDonaldChannelConverges) {
   for (Order order : {Order::first, Order::second}) {
     const double e1 = macdonald_error(order, 50), e2 = macdonald_error(order, 100),
                  e3 = macdonald_error(order, 200);
     std::printf("order %d: L1 %.3e %.3e %.3e, observed orders %.2f %.2f\n",
                 order == Order::first ? 1 : 2, e1, e2, e3, std::log2(e1 / e2), std::log2(e2 / e3));
-    const double want = order == Order::first ? 0.9 : 0.75;
+    const double want = order == Order::first ? 0.9 : 1.1;
     EXPECT_GT(std::log2(e1 / e2), want);
     EXPECT_GT(std::log2(e2 / e3), want);
-    EXPECT_LT(e3, order == Order::first ? 6e-3 : 2e-2);
+    EXPECT_LT(e3, order == Order::first ? 6e-3 : 6e-4);
   }
 }
 

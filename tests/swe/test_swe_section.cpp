@@ -52,8 +52,8 @@ std::vector<std::string> lines(const PhysCase& c) {
   return {fmt::format("mid:{}:{}:{}:{}", xm, c.y0, xm, y_end(c)),
           fmt::format("back:{}:{}:{}:{}", xm, y_end(c), xm, c.y0),
           fmt::format("diag:{}:{}:{}:{}", c.x0, c.y0, x_end(c), y_end(c)),
-          fmt::format("short:{}:{}:{}:{}", c.x0 + 5.5 * c.dx, c.y0 + 2.2 * c.dy,
-                      c.x0 + 14.3 * c.dx, c.y0 + 9.7 * c.dy)};
+          fmt::format("short:{}:{}:{}:{}", c.x0 + 5.5 * c.dx, c.y0 + 2.2 * c.dy, c.x0 + 14.3 * c.dx,
+                      c.y0 + 9.7 * c.dy)};
 }
 
 // The water in the cells whose centres lie on the right of the line from
