@@ -7,6 +7,7 @@ packages=(cmake ninja-build g++ pkg-config git
           libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev libbz2-dev
           ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
           libopenmpi-dev openmpi-bin libnetcdf-dev libpng-dev libgdal-dev gdal-bin
+          libfreetype-dev libfontconfig-dev fonts-dejavu-core
           chromium doxygen clang libclang-rt-14-dev clang-format-14)
 missing=()
 for p in "${packages[@]}"; do

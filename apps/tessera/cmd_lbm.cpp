@@ -42,6 +42,7 @@ struct LbmArgs {
   int gpus = 1;
   std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame,
               export_frame;
+  std::vector<double> png_range;  // --png-range LO HI
   std::string thesis_layout = "aos";
   std::string thesis_impl = "native";
   std::string config;                            ///< --config FILE
@@ -192,6 +193,7 @@ lbm::RunOptions run_options(const LbmArgs& a, Progress& bar) {
   o.every = a.every;
   o.out = a.out;
   o.png = a.png;
+  o.png_range = a.png_range;
   o.slice_z = a.slice_z;
   o.checkpoint = a.checkpoint;
   if (a.from_file && a.from_file->units.physical) {
@@ -457,6 +459,10 @@ Command add_lbm_command(CLI::App& app) {
   cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")
       ->check(CLI::Range(0L, 1L << 40));
   cmd->add_option("--png", a->png, "PNG slice quantity: speed, density, ux, uy, uz ('' for none)");
+  cmd->add_option("--png-range", a->png_range,
+                  "The PNG slices' colour scale LO HI (default: the first slice that is not "
+                  "uniform sets it for the run)")
+      ->expected(2);
   cmd->add_option("--slice-z", a->slice_z, "z of the PNG slice (default: the middle)")
       ->check(CLI::Range(0L, 1L << 20));
   cmd->add_option("--checkpoint", a->checkpoint,
@@ -481,6 +487,11 @@ Command add_lbm_command(CLI::App& app) {
         const bool thesis = a->case_name == "thesis-gas";
         if (!a->png.empty())
           lbm::parse_slice_quantity(a->png);  // before anything runs or is written
+        if (a->png_range.size() == 2 &&
+            !(std::isfinite(a->png_range[0]) && std::isfinite(a->png_range[1]) &&
+              a->png_range[0] < a->png_range[1]))
+          throw UsageError(fmt::format("--png-range {} {}: expected finite LO < HI",
+                                       a->png_range[0], a->png_range[1]));
         if (!thesis)
           install_interrupt_handlers();  // before the run's first line (tests wait for it)
         if (thesis && !a->lattice.empty() && lbm::parse_lattice(a->lattice) != lbm::Lattice::d3q19)

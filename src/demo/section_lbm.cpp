@@ -69,7 +69,10 @@ SectionResult run_lbm(const Context& c) {
     sum = lbm::run(s, cs, o, report);
     f = s.fields();
     flags = s.flags();
-    lbm::write_png_slice(c.out / "lbm_speed.png", f, flags, g.nz / 2, lbm::SliceQuantity::speed);
+    lbm::SliceFrame fr;
+    fr.step = s.time();
+    lbm::write_png_slice(c.out / "lbm_speed.png", f, flags, g.nz / 2, lbm::SliceQuantity::speed,
+                         fr);
   }
   r.figures.push_back(
       {"lbm_speed.png",

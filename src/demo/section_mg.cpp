@@ -83,7 +83,11 @@ SectionResult run_mg(const Context& c) {
   std::vector<double> hist;
   for (double v : rep.residuals) hist.push_back(v / rep.rhs_norm);
   plot_log_history(c.out / "mg_residuals.png",
-                   {{hist, {31, 119, 180}}, {thesis_hist, {255, 127, 14}}}, kTol);
+                   {{hist, {31, 119, 180}, "resident solver: FP64 V(1,1), red-black GS"},
+                    {thesis_hist, {255, 127, 14}, "thesis cycle: FP32 V(0,2), Jacobi"}},
+                   kTol,
+                   {fmt::format("Multigrid on the {}x{} Poisson problem", n, n), "V-cycle",
+                    "relative residual ||r|| / ||b||", fmt::format("tolerance {:g}", kTol)});
   r.figures.push_back(
       {"mg_residuals.png",
        fmt::format(

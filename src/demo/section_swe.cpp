@@ -60,6 +60,7 @@ SectionResult run_swe(const Context& c) {
   Progress bar("swe", 5);
   double wall = 0, stoker = -1;
   swe::Health h;
+  swe::PngScale scale{0, 0};  // the initial state's, for every frame
   for (double t : times) {
     bar.step(fmt::format("t = {:g} s", t));
     if (t > 0) {
@@ -74,11 +75,12 @@ SectionResult run_swe(const Context& c) {
     const swe::Snapshot snap{pc.nx,   pc.ny, pc.dx, pc.dy, pc.x0, pc.y0,     t,
                              h.steps, f.h,   f.hu,  f.hv,  pc.z,  pc.crs_wkt};
     const std::string file = fmt::format("swe_t{:02d}.png", int(t));
-    swe::write_png((c.out / file).string(), snap, "depth", swe::png_scale_of(snap, "depth"));
+    if (t == times[0]) scale = swe::png_scale_of(snap, "depth");
+    swe::write_png((c.out / file).string(), snap, "depth", scale);
     r.figures.push_back(
         {file,
          fmt::format("Water depth at t = {:g} s ({}x{} cells, 500 m x 500 m, dam at x = 100 m; "
-                     "x to the right, colour bar in metres)",
+                     "one colour scale for the four frames, in metres)",
                      t, n, n)});
   }
   const double m1 = s.mass(), drift = (m1 - m0) / m0;

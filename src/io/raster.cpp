@@ -4,6 +4,14 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <mutex>
+
+#if TESSERA_HAVE_FREETYPE
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#endif
+
 #include "core/error.hpp"
 #include "io/png.hpp"
 
@@ -13,54 +21,96 @@ static_assert(sizeof(Rgb) == 3, "Image rows are handed to the PNG encoder as pac
 
 namespace {
 
-// 3x5 glyphs, one 3-bit mask per row, top row first (bit 2 = left column).
-const unsigned char* glyph(char c) {
-  static const unsigned char digits[10][5] = {
-      {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
-      {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
-  static const unsigned char dot[5] = {0, 0, 0, 0, 2}, minus[5] = {0, 0, 7, 0, 0},
-                             e[5] = {7, 4, 7, 4, 7}, plus[5] = {0, 2, 7, 2, 0},
-                             x[5] = {0, 5, 2, 5, 0}, pct[5] = {5, 1, 2, 4, 5},
-                             blank[5] = {0, 0, 0, 0, 0};
-  // capitals for labels (axes, units, times); lower case draws them too,
-  // except 'e' and 'x', which numbers and sizes use in their own shapes
-  static const unsigned char letters[26][5] = {
-      {2, 5, 7, 5, 5}, {6, 5, 6, 5, 6}, {3, 4, 4, 4, 3}, {6, 5, 5, 5, 6}, {7, 4, 6, 4, 7},
-      {7, 4, 6, 4, 4}, {3, 4, 5, 5, 3}, {5, 5, 7, 5, 5}, {7, 2, 2, 2, 7}, {1, 1, 1, 5, 2},
-      {5, 5, 6, 5, 5}, {4, 4, 4, 4, 7}, {5, 7, 7, 5, 5}, {6, 5, 5, 5, 5}, {2, 5, 5, 5, 2},
-      {6, 5, 6, 4, 4}, {2, 5, 5, 6, 3}, {6, 5, 6, 5, 5}, {3, 4, 2, 1, 6}, {7, 2, 2, 2, 2},
-      {5, 5, 5, 5, 7}, {5, 5, 5, 5, 2}, {5, 5, 7, 7, 5}, {5, 5, 2, 5, 5}, {5, 5, 2, 2, 2},
-      {7, 1, 2, 4, 7}};
-  static const unsigned char equal[5] = {0, 7, 0, 7, 0}, less[5] = {1, 2, 4, 2, 1},
-                             greater[5] = {4, 2, 1, 2, 4}, colon[5] = {0, 2, 0, 2, 0};
-  if (c >= '0' && c <= '9') return digits[c - '0'];
-  if (c >= 'A' && c <= 'Z') return letters[c - 'A'];
-  if (c >= 'a' && c <= 'z' && c != 'e' && c != 'x') return letters[c - 'a'];
-  switch (c) {
-    case '=':
-      return equal;
-    case '<':
-      return less;
-    case '>':
-      return greater;
-    case ':':
-      return colon;
-    case '.':
-      return dot;
-    case '-':
-      return minus;
-    case 'e':
-      return e;
-    case '+':
-      return plus;
-    case 'x':
-      return x;
-    case '%':
-      return pct;
-    default:
-      return blank;
+// The text face: the system's sans-serif through fontconfig, rendered by
+// FreeType (anti-aliased, any size, UTF-8). Written by hand is only the glue:
+// no Debian library draws text into a plain RGB buffer without a graphics
+// stack. Loaded once; FreeType faces are not thread-safe, so drawing is
+// serialised.
+class Face {
+ public:
+  static Face& get() {
+    static Face f;
+    return f;
   }
-}
+  bool ok() const { return face_ != nullptr; }
+  std::mutex& mutex() { return mutex_; }
+#if TESSERA_HAVE_FREETYPE
+  ~Face() {
+    if (face_) FT_Done_Face(face_);
+    if (lib_) FT_Done_FreeType(lib_);
+  }
+  /// Lays out s at `px` pixels per em and hands each covered pixel to
+  /// put(x, y, alpha) (x from the pen's start, y from the line's top);
+  /// returns the width.
+  template <class Put>
+  int render(const std::string& s, int px, Put&& put) {
+    if (!ok() || px <= 0) return 0;
+    FT_Set_Pixel_Sizes(face_, 0, FT_UInt(px));
+    const int ascender = int(face_->size->metrics.ascender >> 6);
+    int pen = 0;
+    for (std::size_t k = 0; k < s.size();) {
+      const char32_t code = next_utf8(s, k);
+      if (FT_Load_Char(face_, code, FT_LOAD_RENDER) != 0) continue;
+      const FT_GlyphSlot g = face_->glyph;
+      for (unsigned r = 0; r < g->bitmap.rows; ++r)
+        for (unsigned c = 0; c < g->bitmap.width; ++c) {
+          const unsigned char a = g->bitmap.buffer[r * unsigned(g->bitmap.pitch) + c];
+          if (a) put(pen + g->bitmap_left + int(c), ascender - g->bitmap_top + int(r), a);
+        }
+      pen += int(g->advance.x >> 6);
+    }
+    return pen;
+  }
+
+ private:
+  Face() {
+    std::string file;
+    if (FcInit()) {
+      FcPattern* pat = FcNameParse(reinterpret_cast<const FcChar8*>("sans-serif"));
+      FcConfigSubstitute(nullptr, pat, FcMatchPattern);
+      FcDefaultSubstitute(pat);
+      FcResult res;
+      if (FcPattern* m = FcFontMatch(nullptr, pat, &res)) {
+        FcChar8* f = nullptr;
+        if (FcPatternGetString(m, FC_FILE, 0, &f) == FcResultMatch)
+          file = reinterpret_cast<char*>(f);
+        FcPatternDestroy(m);
+      }
+      FcPatternDestroy(pat);
+    }
+    if (file.empty() || FT_Init_FreeType(&lib_) != 0) return;
+    if (FT_New_Face(lib_, file.c_str(), 0, &face_) != 0) face_ = nullptr;
+  }
+  // the code point at s[k] (a malformed sequence: '?', one byte), k moved on
+  static char32_t next_utf8(const std::string& s, std::size_t& k) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+    const unsigned char c = byte(k);
+    const int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    bool ok = n >= 0 && k + std::size_t(n) < s.size();
+    for (int i = 1; ok && i <= n; ++i) ok = (byte(k + std::size_t(i)) >> 6) == 2;
+    if (!ok) {
+      ++k;
+      return U'?';
+    }
+    char32_t v = n == 0 ? c : char32_t(c & (0x3f >> n));
+    for (int i = 1; i <= n; ++i) v = (v << 6) | (byte(k + std::size_t(i)) & 0x3f);
+    k += std::size_t(n) + 1;
+    return v;
+  }
+  FT_Library lib_ = nullptr;
+  FT_Face face_ = nullptr;
+#else
+  template <class Put>
+  int render(const std::string&, int, Put&&) {
+    return 0;
+  }
+
+ private:
+  Face() = default;
+  void* face_ = nullptr;
+#endif
+  std::mutex mutex_;
+};
 
 }  // namespace
 
@@ -104,17 +154,31 @@ void Image::line(int x0, int y0, int x1, int y1, Rgb c, int thickness) {
   }
 }
 
-void Image::text(int x, int y, const std::string& s, int scale, Rgb c) {
-  for (char ch : s) {
-    const unsigned char* g = glyph(ch);
-    for (int r = 0; r < 5; ++r)
-      for (int col = 0; col < 3; ++col)
-        if (g[r] & (4 >> col))
-          fill_rect(x + col * scale, y + r * scale, x + col * scale + scale - 1,
-                    y + r * scale + scale - 1, c);
-    x += 4 * scale;
+void Image::text(int x, int y, const std::string& s, int size, Rgb c, Align align) {
+  Face& f = Face::get();
+  std::lock_guard<std::mutex> lock(f.mutex());
+  if (align != Align::left) {
+    const int w = f.render(s, size, [](int, int, unsigned char) {});
+    x -= align == Align::centre ? w / 2 : w;
   }
+  f.render(s, size, [&](int gx, int gy, unsigned char a) {
+    const int X = x + gx, Y = y + gy;
+    if (X < 0 || Y < 0 || X >= w_ || Y >= h_) return;
+    Rgb& p = px_[static_cast<std::size_t>(Y) * w_ + X];
+    auto mix = [a](std::uint8_t bg, std::uint8_t fg) {
+      return static_cast<std::uint8_t>((bg * (255 - a) + fg * a + 127) / 255);
+    };
+    p = {mix(p.r, c.r), mix(p.g, c.g), mix(p.b, c.b)};
+  });
 }
+
+int Image::text_width(const std::string& s, int size) {
+  Face& f = Face::get();
+  std::lock_guard<std::mutex> lock(f.mutex());
+  return f.render(s, size, [](int, int, unsigned char) {});
+}
+
+bool Image::has_font() { return Face::get().ok(); }
 
 std::string Image::encode_png() const {
   return io::encode_png(w_, h_, 3, reinterpret_cast<const std::uint8_t*>(px_.data()));

@@ -1,7 +1,7 @@
 // A small RGB raster for tessera's pictures (lbm slices, swe quick-looks, the
-// demo's plots): pixels, rectangles, lines, numeric labels in one 3x5 pixel
-// font, the viridis-like colour map of the field images, and PNG output
-// through io/png.hpp.
+// demo's plots): pixels, rectangles, lines, anti-aliased text in the
+// system's sans-serif face, the viridis-like colour map of the field images,
+// and PNG output through io/png.hpp. Figures with axes: io/figure.hpp.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -32,12 +32,18 @@ class Image {
   void fill_rect(int x0, int y0, int x1, int y1, Rgb c);
   /// A line `thickness` pixels wide (Bresenham, square pen).
   void line(int x0, int y0, int x1, int y1, Rgb c, int thickness = 1);
-  /// Digits, letters (lower case as capitals but 'e' and 'x'), '.', '-', '+',
-  /// '%', '=', '<', '>', ':' and space (anything else is blank),
-  /// each glyph 3x5 pixels times `scale`, its top left corner at (x, y), the
-  /// next glyph 4 x `scale` pixels to the right.
-  void text(int x, int y, const std::string& s, int scale, Rgb c = {0, 0, 0});
-  static int text_width(const std::string& s, int scale) { return int(s.size()) * 4 * scale; }
+  /// Where a text's x lies: its start, its centre or its end.
+  enum class Align { left, centre, right };
+  /// UTF-8 text in the system's sans-serif face (fontconfig, FreeType),
+  /// anti-aliased, `size` pixels per em, the line's top at y. Without a
+  /// font (FreeType or fontconfig absent at build time, or no font
+  /// installed: Debian's fonts-dejavu-core) nothing is drawn; has_font()
+  /// says which.
+  void text(int x, int y, const std::string& s, int size, Rgb c = {0, 0, 0},
+            Align align = Align::left);
+  /// The width `text` draws s in, in pixels (0 without a font).
+  static int text_width(const std::string& s, int size);
+  static bool has_font();
   /// PNG bytes (8-bit RGB).
   std::string encode_png() const;
   /// Writes the PNG atomically (io::write_png).

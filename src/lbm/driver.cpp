@@ -198,6 +198,8 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   long checked = start;
   Fields f;
   Series series(c, o.out, o.seconds_per_step, start);
+  std::pair<double, double> png_range{0, 0};
+  if (o.png_range.size() == 2) png_range = {o.png_range[0], o.png_range[1]};
   auto outputs = [&](const Fields& fields) {
     if (!series.empty()) series.sample(s.time(), s.incoming(), fields, s.flags());
     if (!o.out.empty()) {
@@ -205,9 +207,14 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
       write_vti(o.out / name, fields, s.flags(), o.metres_per_cell);
       pvd.emplace_back(double(s.time()), name);
       write_pvd(o.out / (c.name + ".pvd"), pvd);
-      if (!o.png.empty() && png_available())
-        write_png_slice(o.out / fmt::format("{}_{:08d}.png", c.name, s.time()), fields, s.flags(),
-                        z_slice, parse_slice_quantity(o.png));
+      if (!o.png.empty() && png_available()) {
+        SliceFrame fr{s.time(), o.seconds_per_step, o.metres_per_cell, png_range.first,
+                      png_range.second};
+        const auto used =
+            write_png_slice(o.out / fmt::format("{}_{:08d}.png", c.name, s.time()), fields,
+                            s.flags(), z_slice, parse_slice_quantity(o.png), fr);
+        if (!(png_range.second > png_range.first)) png_range = used;  // one scale from here on
+      }
     }
     if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, s);
   };

@@ -19,9 +19,12 @@ struct RunOptions {
   long steps = 1000;        ///< the step the run ends at (a restarted run continues to it)
   bool steps_given = true;  ///< false: `steps` is the default (the messages say so)
   long every = 0;           ///< outputs (and NaN checks) every this many steps; 0: at the end only
-  std::filesystem::path out;         ///< output folder (empty: no field output)
-  std::string png = "speed";         ///< quantity of the PNG slices ("" for none)
-  long slice_z = -1;                 ///< z of the PNG slice (-1: the middle)
+  std::filesystem::path out;  ///< output folder (empty: no field output)
+  std::string png = "speed";  ///< quantity of the PNG slices ("" for none)
+  long slice_z = -1;          ///< z of the PNG slice (-1: the middle)
+  /// the PNG slices' colour scale [lo, hi]; empty: the first slice whose
+  /// values are not all equal sets it for the rest
+  std::vector<double> png_range;
   std::filesystem::path checkpoint;  ///< written (atomically) at every output and at the end
   double seconds_per_step = 1;       ///< a case file's [units]: the time column of its series
   double metres_per_cell = 1;        ///< ... and the .vti spacing

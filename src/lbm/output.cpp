@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "io/png.hpp"
-#include "io/raster.hpp"
+#include "io/figure.hpp"
 #include "io/vti.hpp"
 #include "lbm/kernels/lbm_flags.h"
 
@@ -58,7 +58,7 @@ bool png_available() { return io::png_available(); }
 
 std::pair<double, double> write_png_slice(const std::filesystem::path& path, const Fields& f,
                                           const std::vector<std::uint8_t>& flags, long z,
-                                          SliceQuantity q) {
+                                          SliceQuantity q, const SliceFrame& frame) {
   const Grid& g = f.grid;
   z = std::clamp(z, 0L, g.nz - 1);
   auto value = [&](std::size_t n) {
@@ -79,36 +79,38 @@ std::pair<double, double> write_png_slice(const std::filesystem::path& path, con
     const int t = flags[n] & TS_LBM_TYPE_MASK;
     return t == TS_LBM_WALL || t == TS_LBM_MOVING;
   };
-  double lo = INFINITY, hi = -INFINITY;
-  for (long y = 0; y < g.ny; ++y)
-    for (long x = 0; x < g.nx; ++x) {
-      const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
-      if (wall(n) || !std::isfinite(value(n))) continue;
-      lo = std::min(lo, value(n));
-      hi = std::max(hi, value(n));
-    }
-  if (!(lo <= hi)) lo = hi = 0;
-  const double span = hi > lo ? hi - lo : 1.0;
-  // scale small lattices up so that the labels fit
-  const int scale = int(std::max<long>(1, 256 / std::max(g.nx, g.ny)));
-  const int bar = 24 * std::max(1, scale / 2), pad = 8, label_h = 5 * 2 + 4;
-  io::Image img(int(g.nx) * scale + pad + bar + pad, int(g.ny) * scale + 2 * label_h, {0, 0, 0});
-  for (long y = 0; y < g.ny; ++y)
-    for (long x = 0; x < g.nx; ++x) {
-      const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
-      const io::Rgb c = wall(n) ? io::Rgb{128, 128, 128} : io::viridis((value(n) - lo) / span);
-      for (int a = 0; a < scale; ++a)
-        for (int b = 0; b < scale; ++b)  // y up: row 0 at the bottom
-          img.set(int(x) * scale + b, label_h + int(g.ny - 1 - y) * scale + a, c);
-    }
-  const int bx = int(g.nx) * scale + pad, bh = int(g.ny) * scale;
-  for (int r = 0; r < bh; ++r)
-    for (int c = 0; c < bar; ++c)
-      img.set(bx + c, label_h + r, io::viridis(1.0 - double(r) / std::max(1, bh - 1)));
-  const io::Rgb white{255, 255, 255};
-  img.text(bx - 40, 2, fmt::format("{:.3e}", hi), 2, white);
-  img.text(bx - 40, label_h + bh + 4, fmt::format("{:.3e}", lo), 2, white);
-  img.write_png(path);
+  double lo = frame.lo, hi = frame.hi;
+  if (!(hi > lo)) {  // no scale given: this slice's range
+    lo = INFINITY, hi = -INFINITY;
+    for (long y = 0; y < g.ny; ++y)
+      for (long x = 0; x < g.nx; ++x) {
+        const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
+        if (wall(n) || !std::isfinite(value(n))) continue;
+        lo = std::min(lo, value(n));
+        hi = std::max(hi, value(n));
+      }
+    if (!(lo <= hi)) lo = hi = 0;
+  }
+  static const char* names[] = {"speed", "density", "x velocity", "y velocity", "z velocity"};
+  const char* name = names[int(q)];
+  const bool physical = frame.metres_per_cell != 1 || frame.seconds_per_step != 1;
+  io::FieldPlot p;
+  p.nx = g.nx, p.ny = g.ny;
+  p.x1 = double(g.nx) * frame.metres_per_cell, p.y1 = double(g.ny) * frame.metres_per_cell;
+  p.x_label = physical ? "x (m)" : "x (cells)";
+  p.y_label = physical ? "y (m)" : "y (cells)";
+  p.title = physical ? fmt::format("{}, z = {}, t = {:.6g} s", name, z,
+                                   double(frame.step) * frame.seconds_per_step)
+                     : fmt::format("{}, z = {}, step {}", name, z, frame.step);
+  p.value_label =
+      q == SliceQuantity::density ? "density (lattice)" : fmt::format("{} (lattice)", name);
+  p.lo = lo, p.hi = hi;
+  p.value = [&](long x, long y) {
+    const std::size_t n = std::size_t(x + g.nx * (y + g.ny * z));
+    return wall(n) ? double(NAN) : double(value(n));
+  };
+  p.masked = {128, 128, 128};
+  io::draw_field(p).image.write_png(path);
   return {lo, hi};
 }
 

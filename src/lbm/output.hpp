@@ -25,11 +25,20 @@ void write_pvd(const std::filesystem::path& path,
 enum class SliceQuantity { speed, density, ux, uy, uz };
 SliceQuantity parse_slice_quantity(const std::string& s);
 
-/// The z = `z` plane (clamped) as an RGB image with a colour bar and the
-/// range printed on it; walls are grey. Returns the (min, max) of the colour scale.
+/// What a slice's figure says: its step and units, and the colour scale
+/// (hi > lo: this one, shared by a sequence; else the slice's own range).
+struct SliceFrame {
+  long step = 0;
+  double seconds_per_step = 1, metres_per_cell = 1;  ///< both 1: lattice units
+  double lo = 0, hi = 0;
+};
+
+/// The z = `z` plane (clamped) as a figure (io/figure.hpp): axes in cells
+/// (or metres), the step (or time) in the title, a colour bar; walls are
+/// grey. Returns the (min, max) of the colour scale.
 std::pair<double, double> write_png_slice(const std::filesystem::path& path, const Fields& f,
                                           const std::vector<std::uint8_t>& flags, long z,
-                                          SliceQuantity q);
+                                          SliceQuantity q, const SliceFrame& frame = {});
 
 /// Whether PNG output is built in (libpng found at configure time).
 bool png_available();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/figure.hpp"
 #include "swe/physical.hpp"
 
 namespace tessera::swe {
@@ -46,6 +47,8 @@ PngScale png_scale_of(const Snapshot& s, const std::string& field);
 /// labels say so), dry cells grey in eta images, the time and the extent.
 void write_png(const std::string& path, const Snapshot& s, const std::string& field,
                const PngScale& scale);
+/// The figure write_png writes (io/figure.hpp), with where its parts lie.
+io::Figure png_figure(const Snapshot& s, const std::string& field, const PngScale& scale);
 
 /// CF-1.8 NetCDF time series: dims (t, y, x); h, u, v, eta with units; z;
 /// max depth and time of max (over the written instants) added at close.

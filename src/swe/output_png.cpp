@@ -1,4 +1,4 @@
-// PNG quick-look (io/raster.hpp): the field, a colour bar and its min/max labels.
+// PNG quick-look (io/figure.hpp): the field on its world axes, its time, a colour bar.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "io/raster.hpp"
+#include "io/figure.hpp"
 #include "swe/output.hpp"
 
 namespace tessera::swe {
@@ -32,43 +32,30 @@ PngScale png_scale_of(const Snapshot& s, const std::string& field) {
   return {lo, hi};
 }
 
+io::Figure png_figure(const Snapshot& s, const std::string& field, const PngScale& scale) {
+  check_field(field);
+  io::FieldPlot p;
+  p.nx = s.nx, p.ny = s.ny;
+  p.x0 = s.x0, p.x1 = s.x0 + double(s.nx) * s.dx;
+  p.y0 = s.y0, p.y1 = s.y0 + double(s.ny) * s.dy;
+  const bool depth = field == "depth";
+  p.title = fmt::format("{}, t = {:.6g} s", depth ? "water depth" : "water level", s.time);
+  p.x_label = "x (m)";
+  p.y_label = "y (m)";
+  p.value_label = depth ? "depth (m)" : "level (m)";
+  p.lo = scale.lo, p.hi = scale.hi;  // the run's one scale: values beyond it take the end colours
+  p.value = [&](long i, long j) {
+    const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
+    if (!depth && !(s.h[k] > 0)) return double(NAN);  // dry: grey
+    return depth ? s.h[k] : s.eta(k);
+  };
+  p.masked = {200, 200, 200};
+  return io::draw_field(p);
+}
+
 void write_png(const std::string& path, const Snapshot& s, const std::string& field,
                const PngScale& scale) {
-  check_field(field);
-  const double lo = scale.lo, hi = scale.hi;
-  // at most 1024 pixels per side (nearest cell), at least 256 on the long side
-  const double px_per_cell = std::min(1024.0 / double(std::max(s.nx, s.ny)),
-                                      std::max(1.0, 256.0 / double(std::max(s.nx, s.ny))));
-  const int mw = std::max(1, int(double(s.nx) * px_per_cell)),
-            mh = std::max(1, int(double(s.ny) * px_per_cell));
-  const int bar = 16, pad = 8, label = 4 * 2 * 11, footer = 2 * 10 + 4;
-  io::Image im(mw + pad + bar + pad + label, std::max(mh, 60) + footer);
-  const io::Rgb dry{200, 200, 200};
-  for (int py = 0; py < mh; ++py)
-    for (int px = 0; px < mw; ++px) {
-      const long i = std::min(s.nx - 1, long(double(px) / px_per_cell));
-      const long j = std::min(s.ny - 1, long(double(mh - 1 - py) / px_per_cell));  // y up
-      const std::size_t k = static_cast<std::size_t>(i * s.ny + j);
-      if (field == "eta" && !(s.h[k] > 0)) {
-        im.set(px, py, dry);
-        continue;
-      }
-      const double v = field == "depth" ? s.h[k] : s.eta(k);
-      im.set(px, py, io::viridis(std::clamp((v - lo) / (hi - lo), 0.0, 1.0)));
-    }
-  const int bar_h = std::max(mh, 60);
-  for (int py = 0; py < bar_h; ++py)
-    for (int b = 0; b < bar; ++b)
-      im.set(mw + pad + b, py, io::viridis(1.0 - double(py) / double(bar_h - 1)));
-  // the ends are the run's one scale: values beyond them take the end colours
-  im.text(mw + pad + bar + pad, 0, fmt::format(">={:.3g}", hi), 2);
-  im.text(mw + pad + bar + pad, bar_h - 10, fmt::format("<={:.3g}", lo), 2);
-  im.text(0, bar_h + 4,
-          fmt::format("{} M  T={:.4g} S  X {:.4g}..{:.4g} M  Y {:.4g}..{:.4g} M",
-                      field == "depth" ? "DEPTH" : "ETA", s.time, s.x0, s.x0 + double(s.nx) * s.dx,
-                      s.y0, s.y0 + double(s.ny) * s.dy),
-          2);
-  im.write_png(path);
+  png_figure(s, field, scale).image.write_png(path);
 }
 
 }  // namespace tessera::swe

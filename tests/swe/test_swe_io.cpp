@@ -139,18 +139,30 @@ std::vector<unsigned char> read_rgb(const fs::path& path, png_image& im) {
   return px;
 }
 
+// The file is the figure png_figure draws (its parts located by it): the
+// map 256 x 128 pixels for 40 x 20 cells, the colour bar from the scale's
+// top colour to its bottom one, each cell's colour its depth's.
 TEST(SweIo, PngHasTheMapAndTheColourBar) {
   const Snapshot s = random_snapshot(40, 20);
   const auto path = scratch("a.png");
-  write_png(path.string(), s, "depth", png_scale_of(s, "depth"));
+  const PngScale scale = png_scale_of(s, "depth");
+  write_png(path.string(), s, "depth", scale);
+  const io::Figure f = png_figure(s, "depth", scale);
   png_image im;
   const auto px = read_rgb(path, im);
-  EXPECT_EQ(im.width, 256u + 8 + 16 + 8 + 88);
-  EXPECT_EQ(im.height, 128u + 24);  // the map, then a line of time and extent
-  const std::size_t bar_top = (0 * im.width + 256 + 8 + 4) * 3,
-                    bar_bottom = ((128 - 1) * im.width + 256 + 8 + 4) * 3;
-  EXPECT_EQ(px[bar_top], 253);    // maximum colour at the top of the bar
-  EXPECT_EQ(px[bar_bottom], 68);  // minimum at the bottom
+  ASSERT_EQ(im.width, unsigned(f.image.width()));
+  ASSERT_EQ(im.height, unsigned(f.image.height()));
+  EXPECT_EQ(f.field.w, 256);
+  EXPECT_EQ(f.field.h, 128);
+  auto at = [&](int x, int y) { return px[(std::size_t(y) * im.width + std::size_t(x)) * 3]; };
+  EXPECT_EQ(at(f.bar.x + 4, f.bar.y), 253);               // maximum colour at the top of the bar
+  EXPECT_EQ(at(f.bar.x + 4, f.bar.y + f.bar.h - 1), 68);  // minimum at the bottom
+  for (long i : {0L, 17L, 39L})
+    for (long j : {0L, 11L, 19L}) {  // pixel rows run down, y up
+      const int x = f.field.x + int(i) * 256 / 40 + 2, y = f.field.y + int(19 - j) * 128 / 20 + 2;
+      const double v = s.h[std::size_t(i * s.ny + j)];
+      EXPECT_EQ(at(x, y), io::viridis((v - scale.lo) / (scale.hi - scale.lo)).r) << i << "," << j;
+    }
 }
 
 TEST(SweIo, PngFramesShareOneScaleAndEtaGreysDryCells) {
@@ -167,16 +179,18 @@ TEST(SweIo, PngFramesShareOneScaleAndEtaGreysDryCells) {
   const PngScale scale{0, 2};
   write_png(scratch("f0.png").string(), a, "depth", scale);
   write_png(scratch("f1.png").string(), b, "depth", scale);
+  const io::Figure fig = png_figure(a, "depth", scale);
+  const int x0 = fig.field.x, y0 = fig.field.y;  // cell (0, 0); cell (1, 0) at x0 + 128
   png_image ia, ib;
   const auto pa = read_rgb(scratch("f0.png"), ia), pb = read_rgb(scratch("f1.png"), ib);
   auto pixel = [](const std::vector<unsigned char>& p, const png_image& im, int x, int y) {
     const std::size_t k = (std::size_t(y) * im.width + std::size_t(x)) * 3;
     return std::array<int, 3>{p[k], p[k + 1], p[k + 2]};
   };
-  EXPECT_EQ(pixel(pa, ia, 0, 0), pixel(pb, ib, 0, 0));  // depth 1 in both frames
+  EXPECT_EQ(pixel(pa, ia, x0, y0), pixel(pb, ib, x0, y0));  // depth 1 in both frames
   const io::Rgb mid = io::viridis(0.5), top = io::viridis(1.0);
-  EXPECT_EQ(pixel(pa, ia, 0, 0), (std::array<int, 3>{mid.r, mid.g, mid.b}));
-  EXPECT_EQ(pixel(pb, ib, 255, 0), (std::array<int, 3>{top.r, top.g, top.b}));
+  EXPECT_EQ(pixel(pa, ia, x0, y0), (std::array<int, 3>{mid.r, mid.g, mid.b}));
+  EXPECT_EQ(pixel(pb, ib, x0 + 255, y0), (std::array<int, 3>{top.r, top.g, top.b}));
   // eta: a dry cell is grey and outside the scale of png_scale_of
   Snapshot dry = a;
   dry.h = {0.0, 0.5};
@@ -186,7 +200,7 @@ TEST(SweIo, PngFramesShareOneScaleAndEtaGreysDryCells) {
   write_png(scratch("eta.png").string(), dry, "eta", eta);
   png_image ie;
   const auto pe = read_rgb(scratch("eta.png"), ie);
-  EXPECT_EQ(pixel(pe, ie, 0, 0), (std::array<int, 3>{200, 200, 200}));
+  EXPECT_EQ(pixel(pe, ie, x0, y0), (std::array<int, 3>{200, 200, 200}));
 }
 
 #if TS_TEST_NETCDF
