@@ -140,7 +140,9 @@ def _histories(out_dir, entries, name, title, xlabel):
         (line,) = ax.semilogy(range(len(r)), r, "-", marker="." if len(r) < 60 else None, label=h["label"])
         if h.get("true_relres") is not None:  # the true residual at the end: x
             ax.semilogy([len(r) - 1], [max(h["true_relres"], FLOOR)], "x", ms=8, color=line.get_color())
-    ax.axhline(ROUNDOFF, ls=":", lw=1, color="gray")
+    if any(h.get("true_relres") is not None for h in entries):  # the markers' legend entry
+        ax.semilogy([], [], "x", ms=8, color="black", label="true ||b - Ax|| / ||b|| at the end")
+    ax.axhline(ROUNDOFF, ls=":", lw=1, color="gray", label="double round-off")
     ax.set_ylim(bottom=FLOOR / 3)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("relative residual")
