@@ -48,8 +48,8 @@ Figure draw_field(const FieldPlot& p) {
   const int mw = std::max(1, int(double(p.nx) * ppc)), mh = std::max(1, int(double(p.ny) * ppc));
   double xs = 1, ys = 1, vs = 1;
   const auto xt = nice_ticks(p.x0, p.x1, std::max(3, mw / 64), &xs);
-  const auto yt = nice_ticks(p.y0, p.y1, std::max(2, mh / 60), &ys);
-  const auto vt = nice_ticks(lo, hi, std::max(2, mh / 50), &vs);
+  const auto yt = nice_ticks(p.y0, p.y1, std::max(3, mh / 60), &ys);
+  const auto vt = nice_ticks(lo, hi, std::max(4, mh / 40), &vs);
   int yw = 0, vw = 0;
   for (double v : yt) yw = std::max(yw, Image::text_width(tick_label(v, ys), F::tick));
   for (double v : vt) vw = std::max(vw, Image::text_width(tick_label(v, vs), F::tick));
