@@ -7,6 +7,10 @@
 #   TESSERA_PY_CUDA=ON scripts/test-python.sh    # build the CUDA backend too
 #                                                # (off by default: nothing CUDA runs without a GPU)
 #   TESSERA_PY_BUILD_DIR=build-x/wheel ...       # another pip build folder (default build/python-wheel)
+#   TESSERA_PY_FROM_BUILD=build scripts/test-python.sh
+#                                                # the module against that C++ build (installed
+#                                                # under build/python-prebuilt): nothing compiled
+#                                                # twice, its backends (CUDA too) in the wheel
 #   scripts/test-python.sh -k sparse             # arguments go to pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,8 +42,17 @@ start=$(date +%s)
 # what a user's `pip install` gets, console command included.
 WHEELS=build/wheelhouse
 rm -rf "$WHEELS"
+from_build=()
+if [ -n "${TESSERA_PY_FROM_BUILD:-}" ]; then
+  prefix="$(pwd)/build/python-prebuilt"
+  rm -rf "$prefix"
+  cmake --install "$TESSERA_PY_FROM_BUILD" --prefix "$prefix" > /dev/null
+  from_build=(-Ccmake.define.TESSERA_PYTHON_PREBUILT="$prefix" -Cbuild.targets=_tessera)
+  echo "test-python.sh: the module against $TESSERA_PY_FROM_BUILD ($(grep -o 'HAVE_CUDA @*[A-Z0-9]*' "$prefix"/lib*/cmake/tessera/tesseraConfig.cmake | head -1))"
+fi
 "$VPY" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$WHEELS" \
-  -Cbuild-dir="${TESSERA_PY_BUILD_DIR:-build/python-wheel}" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" .
+  -Cbuild-dir="${TESSERA_PY_BUILD_DIR:-build/python-wheel}" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" \
+  "${from_build[@]}" .
 echo "test-python.sh: the wheel took $(( $(date +%s) - start )) s: $(ls "$WHEELS")"
 FRESH=build/python-fresh-venv
 "$PY" -m venv --clear "$FRESH"
