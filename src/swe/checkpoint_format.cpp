@@ -48,7 +48,7 @@ std::string_view bytes(const std::vector<T>& v) {
 template <class T>
 std::vector<T> take(const char*& p, std::size_t n) {
   std::vector<T> v(n);
-  std::memcpy(v.data(), p, n * sizeof(T));
+  if (n > 0) std::memcpy(v.data(), p, n * sizeof(T));  // an empty vector's data() may be null
   p += n * sizeof(T);
   return v;
 }
