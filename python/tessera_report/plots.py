@@ -76,16 +76,18 @@ def swe_scaling(out_dir, index, suites, histories):
     if not series:
         return "SWE scaling: no swe rows.\n"
     fig, ax = plt.subplots(figsize=(8, 5))
-    for label, pts in sorted(series.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=label, ms=4)
+    for i, (label, pts) in enumerate(sorted(series.items())):
+        pts.sort()  # ten colours, then another marker: every series its own look
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "os^Dv"[(i // 10) % 5] + "-", ms=4,
+                color=plt.cm.tab10(i % 10), label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("grid side n (n² cells)")
     ax.set_ylabel("Mcell/s")
     ax.set_title("Shallow water: throughput over grid size (--param swe.scaling=1 adds sizes)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6, ncol=2)
+    # beside the axes: with thirty variants a legend inside hides the points
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return _save(fig, out_dir, "swe_scaling")
 
 
@@ -101,8 +103,10 @@ def lbm_scaling(out_dir, index, suites, histories):
         if d:  # multi-device scaling: x = devices
             key = re.sub(r", \d+ device\(s\)", "", key)
             series.setdefault(("devices", key), []).append((int(d.group(1)), float(g.group(1))))
-        else:
-            series.setdefault(("side", key), []).append((int(m["size"]), float(g.group(1))))
+        else:  # x = lattice cells: the D3Q19 rows give cells, the thesis gas its cube's side
+            n = int(m["size"])
+            cells = n ** 3 if key.startswith("thesis-gas") else n
+            series.setdefault(("cells", key), []).append((cells, float(g.group(1))))
     if not series:
         return "LBM scaling: no lbm rows.\n"
     kinds = sorted(set(k[0] for k in series))
@@ -113,8 +117,10 @@ def lbm_scaling(out_dir, index, suites, histories):
                 continue
             pts.sort()
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=label, ms=4)
-        ax.set_xlabel("cube side / cells" if kind == "side" else "devices")
-        ax.set_ylabel("MLUPS")
+        if kind == "cells":
+            ax.set_xscale("log")
+        ax.set_xlabel("lattice cells" if kind == "cells" else "devices")
+        ax.set_ylabel("MLUPS (million lattice updates per second)")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     fig.suptitle("Lattice Boltzmann: MLUPS over size and devices")
