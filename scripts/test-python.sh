@@ -42,8 +42,12 @@ start=$(date +%s)
 # what a user's `pip install` gets, console command included.
 WHEELS=build/wheelhouse
 rm -rf "$WHEELS"
-from_build=()
+# the two modes in their own build folders: CMake's cache would keep the other's
+# TESSERA_PYTHON_PREBUILT
+build_dir=${TESSERA_PY_BUILD_DIR:-build/python-wheel}
+from_build=(-Ccmake.define.TESSERA_PYTHON_PREBUILT=)
 if [ -n "${TESSERA_PY_FROM_BUILD:-}" ]; then
+  build_dir=${TESSERA_PY_BUILD_DIR:-build/python-wheel-prebuilt}
   prefix="$(pwd)/build/python-prebuilt"
   rm -rf "$prefix"
   cmake --install "$TESSERA_PY_FROM_BUILD" --prefix "$prefix" > /dev/null
@@ -51,7 +55,7 @@ if [ -n "${TESSERA_PY_FROM_BUILD:-}" ]; then
   echo "test-python.sh: the module against $TESSERA_PY_FROM_BUILD ($(grep -o 'HAVE_CUDA @*[A-Z0-9]*' "$prefix"/lib*/cmake/tessera/tesseraConfig.cmake | head -1))"
 fi
 "$VPY" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$WHEELS" \
-  -Cbuild-dir="${TESSERA_PY_BUILD_DIR:-build/python-wheel}" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" \
+  -Cbuild-dir="$build_dir" -Ccmake.define.TESSERA_ENABLE_CUDA="${TESSERA_PY_CUDA:-OFF}" \
   "${from_build[@]}" .
 echo "test-python.sh: the wheel took $(( $(date +%s) - start )) s: $(ls "$WHEELS")"
 FRESH=build/python-fresh-venv

@@ -14,7 +14,10 @@ std::vector<double> nice_ticks(double lo, double hi, int max, double* step) {
   std::vector<double> t;
   if (!std::isfinite(lo) || !std::isfinite(hi) || max < 1) return t;
   if (hi < lo) std::swap(lo, hi);
-  const double span = hi > lo ? hi - lo : std::max(1.0, std::fabs(lo));
+  // a span of a few ulps (a lake's level in double) has no ticks of its own:
+  // at least 1e-9 of the values' magnitude, so that the tick count below is
+  // an integer of at most about `max`
+  const double span = std::max({hi - lo, 1e-9 * std::max(std::fabs(lo), std::fabs(hi)), 1e-300});
   const double raw = span / double(max), mag = std::pow(10.0, std::floor(std::log10(raw)));
   double s = 10 * mag;
   for (double m : {1.0, 2.0, 5.0, 10.0})
@@ -23,19 +26,31 @@ std::vector<double> nice_ticks(double lo, double hi, int max, double* step) {
       break;
     }
   // k m / 10^-e where the magnitude is below 1 (3 x 0.2 is 0.6000000000000001,
-  // 6 / 10 is 0.6); an exact 0, never -0
+  // 6 / 10 is 0.6); an exact 0, never -0. The count is bounded, not the
+  // condition k s <= hi: past 2^53, k + 1 is k.
   const double m = s / mag, inv = mag < 1 ? std::round(1 / mag) : 0;
-  for (double k = std::ceil(lo / s - 1e-9); k * s <= hi + 1e-9 * s; k += 1)
+  const double k0 = std::ceil(lo / s - 1e-9), k1 = std::floor(hi / s + 1e-9);
+  for (long i = 0; double(i) <= k1 - k0 && i <= long(max) + 2; ++i) {
+    const double k = k0 + double(i);
     t.push_back(std::fabs(k) < 0.5 ? 0.0 : inv > 0 ? k * m / inv : k * m * mag);
+  }
   if (step) *step = s;
   return t;
 }
 
 std::string tick_label(double v, double step) {
-  const double a = std::max(std::fabs(v), step);
-  if (a >= 1e5 || step < 1e-4) return fmt::format("{:.3g}", v);
-  const int digits = std::max(0, -int(std::floor(std::log10(step) + 1e-9)));
-  return fmt::format("{:.{}f}", v, digits);
+  if (!std::isfinite(v) || !(step > 0)) return fmt::format("{:g}", v);
+  const double a = std::fabs(v);
+  // whole numbers while the step is (UTM eastings: 500200, not 5e+05)
+  if (step >= 1 && a < 1e15) return fmt::format("{:.0f}", v);
+  if (step >= 1e-4 && a < 1e15) {
+    const int decimals = int(std::ceil(-std::log10(step) - 1e-9));
+    return fmt::format("{:.{}f}", v, std::max(0, decimals));
+  }
+  // tiny steps: as many significant digits as tell neighbours apart
+  const int digits =
+      int(std::floor(std::log10(std::max(a, step)))) - int(std::floor(std::log10(step))) + 1;
+  return fmt::format("{:.{}g}", v, std::clamp(digits, 1, 17));
 }
 
 Figure draw_field(const FieldPlot& p) {

@@ -24,13 +24,13 @@ struct FigureText {
 };
 
 struct FieldPlot {
-  long nx = 0, ny = 0;                      ///< cells (i along x, j along y)
-  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;    ///< the field's world extent
-  std::string title, x_label, y_label;      ///< e.g. "depth, t = 600 s", "x (m)"
-  std::string value_label;                  ///< the colour bar's, e.g. "depth (m)"
-  double lo = 0, hi = 1;                    ///< the colour scale; beyond it the end colours
-  std::function<double(long i, long j)> value;  ///< NaN: a masked cell
-  Rgb masked{200, 200, 200};                ///< (dry, wall, NODATA)
+  long nx = 0, ny = 0;                            ///< cells (i along x, j along y)
+  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;          ///< the field's world extent
+  std::string title, x_label, y_label;            ///< e.g. "depth, t = 600 s", "x (m)"
+  std::string value_label;                        ///< the colour bar's, e.g. "depth (m)"
+  double lo = 0, hi = 1;                          ///< the colour scale; beyond it the end colours
+  std::function<double(long i, long j)> value;    ///< NaN: a masked cell
+  Rgb masked{200, 200, 200};                      ///< (dry, wall, NODATA)
   int long_side_min = 256, long_side_max = 1024;  ///< the field's pixels on its long side
 };
 

@@ -50,14 +50,17 @@ class Face {
     int pen = 0;
     for (std::size_t k = 0; k < s.size();) {
       const char32_t code = next_utf8(s, k);
-      if (FT_Load_Char(face_, code, FT_LOAD_RENDER) != 0) continue;
+      // outlines only: a face's embedded bitmap strikes may be 1-bit
+      if (FT_Load_Char(face_, code, FT_LOAD_RENDER | FT_LOAD_NO_BITMAP) != 0) continue;
       const FT_GlyphSlot g = face_->glyph;
+      pen += int(g->advance.x >> 6);
+      if (g->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY || g->bitmap.pitch <= 0) continue;
+      const int start = pen - int(g->advance.x >> 6);
       for (unsigned r = 0; r < g->bitmap.rows; ++r)
         for (unsigned c = 0; c < g->bitmap.width; ++c) {
           const unsigned char a = g->bitmap.buffer[r * unsigned(g->bitmap.pitch) + c];
-          if (a) put(pen + g->bitmap_left + int(c), ascender - g->bitmap_top + int(r), a);
+          if (a) put(start + g->bitmap_left + int(c), ascender - g->bitmap_top + int(r), a);
         }
-      pen += int(g->advance.x >> 6);
     }
     return pen;
   }
@@ -65,6 +68,7 @@ class Face {
  private:
   Face() {
     std::string file;
+    int index = 0;
     if (FcInit()) {
       FcPattern* pat = FcNameParse(reinterpret_cast<const FcChar8*>("sans-serif"));
       FcConfigSubstitute(nullptr, pat, FcMatchPattern);
@@ -74,12 +78,13 @@ class Face {
         FcChar8* f = nullptr;
         if (FcPatternGetString(m, FC_FILE, 0, &f) == FcResultMatch)
           file = reinterpret_cast<char*>(f);
+        FcPatternGetInteger(m, FC_INDEX, 0, &index);  // a face of a collection (.ttc)
         FcPatternDestroy(m);
       }
       FcPatternDestroy(pat);
     }
     if (file.empty() || FT_Init_FreeType(&lib_) != 0) return;
-    if (FT_New_Face(lib_, file.c_str(), 0, &face_) != 0) face_ = nullptr;
+    if (FT_New_Face(lib_, file.c_str(), index, &face_) != 0) face_ = nullptr;
   }
   // the code point at s[k] (a malformed sequence: '?', one byte), k moved on
   static char32_t next_utf8(const std::string& s, std::size_t& k) {

@@ -28,7 +28,10 @@ PngScale png_scale_of(const Snapshot& s, const std::string& field) {
     hi = std::max(hi, v);
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {0, 1};  // dry everywhere
-  if (!(hi > lo)) hi = lo + (field == "depth" ? 1.0 : std::max(1e-3, 1e-3 * std::fabs(lo)));
+  // one value (a lake at rest), or a span of a few ulps of a level: a scale
+  // of its own
+  if (!(hi - lo > 1e-9 * std::max(std::fabs(lo), std::fabs(hi))))
+    hi = lo + (field == "depth" ? 1.0 : std::max(1e-3, 1e-3 * std::fabs(lo)));
   return {lo, hi};
 }
 

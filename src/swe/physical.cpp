@@ -64,7 +64,7 @@ namespace {
 // wrapped, or, on normal-depth and discharge cells (a side's kind or its
 // segment's), extrapolated along the slope of the two cells next to the side.
 template <class T>
-void fill_z_ghosts(const PhysGrid& g, const PhysParams<T>& p, std::vector<T>& z) {
+void fill_z_ghosts(const PhysGrid& g, const PhysParams<T>& p, T zwall, std::vector<T>& z) {
   auto kind = [&](int s, long k) {
     return k >= p.seg_lo[s] && k < p.seg_hi[s] ? p.seg_bc[s] : p.bc[s];
   };
@@ -74,16 +74,22 @@ void fill_z_ghosts(const PhysGrid& g, const PhysParams<T>& p, std::vector<T>& z)
   // extend the bed along the slope of the two cells next to them: with the
   // mirror, a sloping channel's inflow cell saw half its slope in the
   // centred bed source and second order's steady depth was off by 6 %
-  // (docs/swe.md, MacDonald with rain). Level sides keep the mirror: their
-  // ghost depth is the level minus the ghost bed, which a rough DEM's
-  // extrapolated noise would turn into a surge.
+  // (docs/swe.md, MacDonald with rain). A discharge inlet's ghost is only
+  // ever raised (the bed descending into the domain): lowered below the
+  // first cell by more than its depth (a step up into the domain, a rough
+  // DEM) it would be dry and let nothing in. Level sides keep the mirror:
+  // their ghost depth is the level minus the ghost bed, which a rough DEM's
+  // extrapolated noise would turn into a surge. Next to NODATA (z >= zwall)
+  // every side mirrors: 1000 m walls are not a slope.
   auto fill = [&](int s, long k, long ghost, long in, long step, long from, long m) {
     const int b = kind(s, k);
-    if (b != TS_SWE_BC_NORMAL_DEPTH && b != TS_SWE_BC_DISCHARGE) {
+    const T slope = z[in] - z[in + step];
+    if ((b != TS_SWE_BC_NORMAL_DEPTH && b != TS_SWE_BC_DISCHARGE) || !(z[in] < zwall) ||
+        !(z[in + step] < zwall) || (b == TS_SWE_BC_DISCHARGE && !(slope > T(0)))) {
       z[ghost] = z[from];
       return;
     }
-    z[ghost] = z[in] + T(m) * (z[in] - z[in + step]);
+    z[ghost] = z[in] + T(m) * slope;
   };
   for (long j = 0; j < g.ny; ++j)
     for (long m = 1; m <= 2; ++m) {
@@ -149,7 +155,7 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   row0_ = c.row0;
   forcing_.set_segments(prm_, 0.0, 0.0, row0_, grid_.nx);  // their kinds shape the bed's ghosts
   auto z = to_storage<T>(grid_, c.z);
-  fill_z_ghosts(grid_, prm_, z);
+  fill_z_ghosts(grid_, prm_, T(c.z_nodata), z);
   zb_ = Buffer<T>(device_, n);
   zb_.copy_from_host(z);
   for (Fields<T>* f : {&a_, &b_}) {
@@ -562,7 +568,7 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
       throw Error(
           fmt::format("internal: a state field holds {} values, the grid {}", f->size(), n));
   auto z = to_storage<T>(grid_, s.z);
-  fill_z_ghosts(grid_, prm_, z);
+  fill_z_ghosts(grid_, prm_, zwall_, z);
   zb_.copy_from_host(z);
   const auto h = to_storage<T>(grid_, s.h), hu = to_storage<T>(grid_, s.hu),
              hv = to_storage<T>(grid_, s.hv);

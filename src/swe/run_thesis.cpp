@@ -63,18 +63,29 @@ int run_thesis(const RunOptions& o, const std::shared_ptr<Device>& dev, nlohmann
   if (!o.bathymetry.empty())
     throw UsageError("the thesis model has a flat bottom: no --bathymetry");
   // the physical model's options: refused, never ignored
-  const std::pair<const char*, bool> physical_only[] = {{"--rain", !o.rain.empty()},
-                                                        {"--rain-grid", !o.rain_grid.empty()},
-                                                        {"--losses", o.losses != "none"},
-                                                        {"--inflow", !o.inflows.empty()},
-                                                        {"--source", !o.sources.empty()},
-                                                        {"--bc-segment", !o.segments.empty()},
-                                                        {"--series-every", o.series_every > 0},
-                                                        {"--gauge", !o.gauges.empty()},
-                                                        {"--section", !o.sections.empty()},
-                                                        {"--max-maps", o.max_maps},
-                                                        {"--manning-file", !o.manning_file.empty()},
-                                                        {"--level-file", !o.level_file.empty()}};
+  const std::pair<const char*, bool> physical_only[] = {
+      {"--rain", !o.rain.empty()},
+      {"--rain-grid", !o.rain_grid.empty()},
+      {"--losses", o.losses != "none"},
+      {"--inflow", !o.inflows.empty()},
+      {"--source", !o.sources.empty()},
+      {"--bc-segment", !o.segments.empty()},
+      {"--series-every", o.series_every > 0},
+      {"--gauge", !o.gauges.empty()},
+      {"--section", !o.sections.empty()},
+      {"--max-maps", o.max_maps},
+      {"--manning-file", !o.manning_file.empty()},
+      {"--level-file", !o.level_file.empty()},
+      {"--level", !std::isnan(o.level)},
+      {"--manning", o.manning >= 0},
+      {"--order 2", o.order != 1},
+      {"--nodata", o.nodata != "wall"},
+      {"--bc-x-lo", !o.bc[0].empty()},
+      {"--bc-x-hi", !o.bc[1].empty()},
+      {"--bc-y-lo", !o.bc[2].empty()},
+      {"--bc-y-hi", !o.bc[3].empty()},
+      {"--raster-format", o.raster_format != "asc"},
+      {"--columns", o.columns != 3}};
   for (const auto& [option, given] : physical_only)
     if (given) throw UsageError(fmt::format("{} is an option of --model physical", option));
   DamBreak c;

@@ -13,7 +13,8 @@ namespace tessera::swe {
 namespace {
 
 bool plain_name(const std::string& s) {
-  if (s.empty() || s.size() > 64) return false;
+  // a letter, digit or '_' first: the names become NetCDF variables
+  if (s.empty() || s.size() > 64 || s[0] == '-') return false;
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
   return true;
@@ -49,7 +50,8 @@ Section parse_section(const std::string& spec, const SectionGrid& g) {
   std::vector<double> v;
   if (!split_numbers(spec, s.name, v) || v.size() != 4 || !plain_name(s.name))
     throw UsageError(fmt::format(
-        "--section {}: expected NAME:X0:Y0:X1:Y1 (NAME of letters, digits, '_' and '-'; the "
+        "--section {}: expected NAME:X0:Y0:X1:Y1 (NAME of letters, digits, '_' and '-', not "
+        "starting with '-'; the "
         "line's ends in world coordinates)",
         spec));
   s.x0 = v[0], s.y0 = v[1], s.x1 = v[2], s.y1 = v[3];
@@ -68,11 +70,14 @@ Section parse_section(const std::string& spec, const SectionGrid& g) {
   auto along = [&](double x, double y) { return (ex * (x - s.x0) + ey * (y - s.y0)) / len2; };
   auto cx = [&](long i) { return g.x0 + (double(i) + 0.5) * g.dx; };
   auto cy = [&](long j) { return g.y0 + (double(j) + 0.5) * g.dy; };
-  // the faces lie within a cell of the segment's bounding box
-  const long i0 = std::max(0L, long(std::floor((std::min(s.x0, s.x1) - g.x0) / g.dx)) - 1),
-             i1 = std::min(g.nx - 1, long(std::floor((std::max(s.x0, s.x1) - g.x0) / g.dx)) + 1),
-             j0 = std::max(0L, long(std::floor((std::min(s.y0, s.y1) - g.y0) / g.dy)) - 1),
-             j1 = std::min(g.ny - 1, long(std::floor((std::max(s.y0, s.y1) - g.y0) / g.dy)) + 1);
+  // the faces lie near the segment's bounding box: within a cell, or within
+  // the other side's length on cells stretched one way (a line's end face
+  // can lie a long cell beyond the box)
+  const long mx = 1 + long(std::ceil(g.dy / g.dx)), my = 1 + long(std::ceil(g.dx / g.dy));
+  const long i0 = std::max(0L, long(std::floor((std::min(s.x0, s.x1) - g.x0) / g.dx)) - mx),
+             i1 = std::min(g.nx - 1, long(std::floor((std::max(s.x0, s.x1) - g.x0) / g.dx)) + mx),
+             j0 = std::max(0L, long(std::floor((std::min(s.y0, s.y1) - g.y0) / g.dy)) - my),
+             j1 = std::min(g.ny - 1, long(std::floor((std::max(s.y0, s.y1) - g.y0) / g.dy)) + my);
   for (long i = i0; i <= i1; ++i)
     for (long j = j0; j <= j1; ++j) {
       const bool l = left(cx(i), cy(j));

@@ -17,7 +17,8 @@ namespace {
 const char* side_names[4] = {"x-lo", "x-hi", "y-lo", "y-hi"};
 
 bool plain_name(const std::string& s) {
-  if (s.empty() || s.size() > 64) return false;
+  // a letter, digit or '_' first: the names become NetCDF variables
+  if (s.empty() || s.size() > 64 || s[0] == '-') return false;
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
   return true;
@@ -43,7 +44,7 @@ Gauge parse_gauge(const std::string& spec, const PhysCase& c) {
   }
   if (!ok || !plain_name(g.name))
     throw UsageError(fmt::format(
-        "--gauge {}: expected NAME:X:Y (NAME of letters, digits, '_' and '-'; X, Y world "
+        "--gauge {}: expected NAME:X:Y (NAME of letters, digits, '_' and '-', not starting with '-'; X, Y world "
         "coordinates)",
         spec));
   const double i = std::floor((g.x - c.x0) / c.dx), j = std::floor((g.y - c.y0) / c.dy);
@@ -157,7 +158,8 @@ void SweSeries::resume(const RunProgress& p) {
   for (const auto& r : p.samples)
     if (r.size() != columns_.size())
       throw UsageError(fmt::format(
-          "the checkpoint's series rows hold {} values, this run's --gauge and open sides make {}",
+          "the checkpoint's series rows hold {} values, this run's --gauge, --section and open "
+          "sides make {}",
           r.size(), columns_.size()));
   rows_ = p.samples;
   next_ = p.next_sample;
@@ -165,8 +167,6 @@ void SweSeries::resume(const RunProgress& p) {
 
 void SweSeries::write(const std::string& dir, bool netcdf) const {
   if (!active() || dir.empty()) return;
-  if (netcdf)
-    NetcdfWriter::write_series((std::filesystem::path(dir) / "series.nc").string(), meta_, rows_);
   std::string text;
   for (std::size_t k = 0; k < columns_.size(); ++k) text += (k ? "," : "") + columns_[k];
   text += "\n";
@@ -175,6 +175,8 @@ void SweSeries::write(const std::string& dir, bool netcdf) const {
     text += "\n";
   }
   write_file_atomic((std::filesystem::path(dir) / "series.csv").string(), text);
+  if (netcdf && !rows_.empty())  // after the CSV: a NetCDF failure leaves it written
+    NetcdfWriter::write_series((std::filesystem::path(dir) / "series.nc").string(), meta_, rows_);
 }
 
 nlohmann::json SweSeries::json() const {

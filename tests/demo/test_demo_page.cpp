@@ -112,6 +112,12 @@ TEST(Figures, TicksAreNiceAndLabelledByTheirStep) {
   EXPECT_EQ(io::tick_label(0.4, 0.2), "0.4");
   EXPECT_EQ(io::tick_label(1500, 500), "1500");
   EXPECT_EQ(io::tick_label(2.5e-6, 5e-7), "2.5e-06");
+  EXPECT_EQ(io::tick_label(4649500, 100), "4649500") << "UTM northings stay whole numbers";
+  EXPECT_EQ(io::tick_label(500200, 200), "500200");
+  // a span of a few ulps: a few ticks, never an endless loop
+  const auto tiny = io::nice_ticks(0.4999999999999998, 0.5000000000000002, 12);
+  EXPECT_LE(tiny.size(), 14u);
+  EXPECT_LE(io::nice_ticks(1e20, 1e20 + 1e5, 10).size(), 12u);
 }
 
 // A 4 x 3 field: every cell's colour where its value puts it, the masked

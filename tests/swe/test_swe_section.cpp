@@ -189,6 +189,8 @@ TEST(SweSectionOptions, LinesAreParsedOrRefusedNamingTheValue) {
   EXPECT_NE(refused(c, "q:122:50:122").find("expected NAME:X0:Y0:X1:Y1"), std::string::npos);
   EXPECT_NE(refused(c, "q:122:50:122:1e").find("--section q:122:50:122:1e"), std::string::npos);
   EXPECT_NE(refused(c, "q r:122:50:122:107").find("NAME of letters"), std::string::npos);
+  EXPECT_NE(refused(c, "-q:122:50:122:107").find("not starting with '-'"), std::string::npos)
+      << "names become NetCDF variables";
   EXPECT_NE(refused(c, "q:122:50:122:nan").find("expected"), std::string::npos);
   EXPECT_NE(refused(c, "q:122:50:122:108").find("(122, 108) lies outside the grid"),
             std::string::npos);
