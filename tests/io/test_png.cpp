@@ -61,19 +61,31 @@ TEST(Png, WrittenAtomically) {
   EXPECT_THROW(im.write_png(path / "under_a_missing_folder.png"), Error);
 }
 
-TEST(Raster, TextUsesTheOne3x5Font) {
-  Image im(8, 5, {255, 255, 255});
-  im.text(0, 0, "e1", 1, {0, 0, 0});
-  // 'e': rows 111 100 111 100 111; '1' from x = 4: 010 110 010 010 111
-  const char* want[5] = {"111 010 ", "100 110 ", "111 010 ", "100 010 ", "111 111 "};
-  for (int y = 0; y < 5; ++y)
-    for (int x = 0; x < 8; ++x)
-      EXPECT_EQ(im.at(x, y).r == 0, want[y][x] == '1') << "x " << x << " y " << y;
-  Image big(8, 10);
-  big.text(0, 0, "-", 2, {1, 1, 1});  // scale 2: row 2 of the glyph is pixel rows 4 and 5
-  EXPECT_TRUE(same(big.at(5, 5), {1, 1, 1}));
-  EXPECT_TRUE(same(big.at(5, 3), {255, 255, 255}));
-  EXPECT_EQ(Image::text_width("1.5e-3", 2), 48);
+// Text in the system's face (CI installs fonts-dejavu-core): black pixels
+// where it is drawn, anti-aliased (grey levels), wider for longer text,
+// centred and right-aligned text ending where asked.
+TEST(Raster, TextIsDrawnInARealFace) {
+  ASSERT_TRUE(Image::has_font()) << "no font: install fonts-dejavu-core (scripts/install-deps.sh)";
+  const int w = Image::text_width("depth (m)", 14);
+  EXPECT_GT(w, 40);
+  EXPECT_LT(w, 120);
+  EXPECT_GT(Image::text_width("depth (m), t = 600 s", 14), w);
+  EXPECT_EQ(Image::text_width("", 14), 0);
+  Image im(200, 40);
+  im.text(100, 10, "depth (m)", 14, {0, 0, 0}, Image::Align::right);
+  int dark = 0, grey = 0, right_of = 0;
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 200; ++x) {
+      const int v = im.at(x, y).r;
+      dark += v < 64;
+      grey += v >= 64 && v < 250;
+      right_of += x > 101 && v < 250;
+    }
+  EXPECT_GT(dark, 30);
+  EXPECT_GT(grey, 10) << "anti-aliased";
+  EXPECT_EQ(right_of, 0) << "right-aligned text ends at x";
+  Image bad(60, 20);
+  bad.text(0, 0, std::string("\xff\xfe ok \xe2\x82"), 12);  // malformed UTF-8: no crash
 }
 
 TEST(Raster, ViridisEndsAndNonFiniteValues) {

@@ -299,7 +299,7 @@ check() {  # check NAME FILE-REGEX COMMAND...
 }
 fresh; check swe_netcdf 'swe.nc' "$T" swe --case ritter --nx 64 --every 5 --device cpu --out "$M/o" --format netcdf
 fresh; check swe_vti 'swe_[0-9]*.vti' "$T" swe --case ritter --nx 64 --ny 16 --device cpu --out "$M/o" --format vti
-fresh; check lbm_vti 'cavity_[0-9]*.vti' "$T" lbm --case cavity --lattice D2Q9 --size 48 --steps 40 --every 10 --device cpu --out "$M/l"
+fresh; check lbm_vti 'cavity_[0-9]*.vti' "$T" lbm --case cavity --lattice D2Q9 --size 48 --steps 40 --every 10 --device cpu --png '' --out "$M/l"
 fresh; check sparse_mtx 'big.mtx' "$T" sparse generate trace:3x5x4,blocks=20 "$M/big.mtx"
 fresh; fill; check swe_json 's.json' "$T" swe --case ritter --nx 16 --device cpu --json "$M/s.json"
 fresh; fill; check swe_png 'swe_000000.png' "$T" swe --case ritter --nx 16 --device cpu --out "$M/o" --format png
