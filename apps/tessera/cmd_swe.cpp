@@ -1,5 +1,6 @@
 // `tessera swe`: the thesis-exact Lax-Friedrichs model or the physical
 // shallow-water model, from options or a TOML case file with the same keys.
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -167,9 +168,11 @@ Command add_swe_command(CLI::App& app) {
               o.formats = {o.model == "thesis" ? "vtk" : "vti"};
             if (o.every > 0 && o.every_time > 0)
               throw UsageError("give --every or --every-time, not both");
-            if (o.png_range.size() == 2 && !(o.png_range[0] < o.png_range[1]))
-              throw UsageError(fmt::format("--png-range {} {}: LO must be below HI", o.png_range[0],
-                                           o.png_range[1]));
+            if (o.png_range.size() == 2 &&
+                !(std::isfinite(o.png_range[0]) && std::isfinite(o.png_range[1]) &&
+                  o.png_range[0] < o.png_range[1]))
+              throw UsageError(fmt::format("--png-range {} {}: expected finite LO < HI",
+                                           o.png_range[0], o.png_range[1]));
             nlohmann::json j;
             const int rc = swe::run_swe(o, j);
             if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");

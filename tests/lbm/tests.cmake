@@ -27,6 +27,9 @@ add_test(NAME cli.lbm_thesis_gas COMMAND tessera_cli lbm --case thesis-gas -s 24
 add_test(NAME cli.lbm_tau_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;tgv\;--tau\;0.5\;--size\;8\;--device\;cpu -DEXPECT=2 -DMATCH=tau
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+add_test(NAME cli.lbm_png_range_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=lbm\;--case\;cavity\;--size\;8\;--device\;cpu\;--png-range\;1\;0 -DEXPECT=2
+         -DMATCH=--png-range.1.0:.expected.finite.LO.<.HI -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.lbm_mach_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=lbm\;--case\;cavity\;--u\;0.3\;--size\;8\;--device\;cpu -DEXPECT=2 -DMATCH=Mach
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)

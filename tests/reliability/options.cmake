@@ -42,7 +42,7 @@ opt_case(options.bench_swe_variants_unknown_exit2 2 "--param.variants:.unknown.t
          "bench|swe|--device|cpu|--quick|--param|variants=v5-pingpong,v9-bogus")
 # a lattice the case does not run on is refused, not replaced by its own
 # --png-range: two finite values, LO below HI
-opt_case(options.swe_png_range_reversed_exit2 2 "--png-range.2.1:.LO.must.be.below.HI"
+opt_case(options.swe_png_range_reversed_exit2 2 "--png-range.2.1:.expected.finite.LO.<.HI"
   "${OPT_SWE}|--png-range|2|1")
 opt_case(options.swe_png_range_nan_exit2 2 "--png-range" "${OPT_SWE}|--png-range|nan|1")
 opt_case(options.swe_png_range_one_value_exit2 2 "--png-range" "${OPT_SWE}|--png-range|1")

@@ -93,6 +93,8 @@ add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--
          -DEXPECT=2 -DMATCH=no.cell.centre.of.side.x-lo ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_section_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--t-end\;0.1\;--device\;cpu\;--series-every\;0.05\;--section\;cut:25:0:25:51
          -DEXPECT=2 -DMATCH=--section.cut:25:0:25:51:.the.end..25,.51..lies.outside.the.grid ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_png_range_infinite_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--t-end\;0.1\;--device\;cpu\;--png-range\;0\;inf
+         -DEXPECT=2 -DMATCH=--png-range:.expected.a.finite.number,.got.inf ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_thesis_physical_option_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--model\;thesis\;--nx\;20\;--device\;cpu\;--series-every\;1\;--section\;cut:1:1:2:2
          -DEXPECT=2 -DMATCH=--series-every.is.an.option.of.--model.physical ${SWE_EXPECT_SCRIPT})
 # the V-catchment rainfall-runoff benchmark against the published hydrographs
