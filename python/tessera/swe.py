@@ -69,6 +69,26 @@ def _series(v, what):
     return (a[:, 0].tolist(), a[:, 1].tolist())
 
 
+def _named_specs(arg, what, form, n):
+    """{name: n numbers} as the command line's NAME:V1:...:Vn strings (gauges,
+    sections); anything else is a TypeError naming the argument."""
+    if arg is None:
+        return []
+    bad = TypeError(f"swe.run: {what} must be a dict {{name: {form}}}")
+    if not isinstance(arg, dict):
+        raise bad
+    specs = []
+    for name, values in arg.items():
+        try:
+            numbers = [float(v) for v in values]
+        except (TypeError, ValueError):
+            raise bad from None
+        if not isinstance(name, str) or len(numbers) != n:
+            raise bad
+        specs.append(":".join([name] + [repr(v) for v in numbers]))
+    return specs
+
+
 def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first", cfl=0.45, manning=-1.0,
         precision="double", check_every=16, rain=None, losses="none", inflows=(), sources=(),
         bc_segments=(), series_every=0.0, gauges=None, max_maps=False, arrival_depth=0.01,
@@ -114,24 +134,8 @@ def run(case="thesis-dam", device=None, *, nx=0, ny=0, t_end=-1.0, order="first"
         case = _checked_case(case)
     if callback is not None and not callable(callback):
         raise TypeError("swe.run: callback must be callable as callback(t, fields)")
-    if gauges is None:
-        gauges = {}
-    if not isinstance(gauges, dict):
-        raise TypeError("swe.run: gauges must be a dict {name: (x, y)}")
-    gauge_specs = []
-    for name, xy in gauges.items():
-        if not isinstance(name, str) or len(xy) != 2:
-            raise TypeError("swe.run: gauges must be a dict {name: (x, y)}")
-        gauge_specs.append(f"{name}:{float(xy[0])!r}:{float(xy[1])!r}")
-    if sections is None:
-        sections = {}
-    if not isinstance(sections, dict):
-        raise TypeError("swe.run: sections must be a dict {name: (x0, y0, x1, y1)}")
-    section_specs = []
-    for name, line in sections.items():
-        if not isinstance(name, str) or len(line) != 4:
-            raise TypeError("swe.run: sections must be a dict {name: (x0, y0, x1, y1)}")
-        section_specs.append(f"{name}:" + ":".join(repr(float(v)) for v in line))
+    gauge_specs = _named_specs(gauges, "gauges", "(x, y)", 2)
+    section_specs = _named_specs(sections, "sections", "(x0, y0, x1, y1)", 4)
     inflow_list = [(str(side), _series(ser, f"inflow {side!r}")) for side, ser in inflows]
     source_list = [(float(x), float(y), _series(ser, f"source ({x}, {y})")) for x, y, ser in sources]
     return _ext.swe._run(device, case, int(nx), int(ny), float(t_end), order, float(cfl), float(manning),

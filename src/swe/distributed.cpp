@@ -20,6 +20,16 @@ namespace tessera::swe {
 
 namespace {
 
+// Every rank's `mine`, concatenated in rank order (`mine` itself without MPI).
+template <class V>
+std::vector<V> gather_all(skeleton::Comm* comm, std::vector<V> mine) {
+  if (!comm) return mine;
+  const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(V));
+  std::vector<V> all(bytes.size() / sizeof(V));
+  std::memcpy(all.data(), bytes.data(), all.size() * sizeof(V));
+  return all;
+}
+
 // The rows [i0, i0 + n) of a case, with Bc::exchange on the faces that meet
 // another part.
 PhysCase slab_case(const PhysCase& c, long i0, long n, bool lo_internal, bool hi_internal) {
@@ -312,14 +322,7 @@ HostFields DistributedPhysSolver<T>::state() const {
     const HostFields f = p->state();
     for (const auto* v : {&f.h, &f.hu, &f.hv}) mine.insert(mine.end(), v->begin(), v->end());
   }
-  std::vector<double> all;
-  if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
-    all.resize(bytes.size() / sizeof(double));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
-  } else {
-    all = std::move(mine);
-  }
+  const std::vector<double> all = gather_all(team_.comm(), std::move(mine));
   HostFields out{nx_, ny_, {}, {}, {}};
   const std::size_t N = static_cast<std::size_t>(nx_ * ny_);
   out.h.resize(N);
@@ -382,17 +385,12 @@ PhysSolverState<T> DistributedPhysSolver<T>::save_state() const {
       }
     }
   }
-  std::vector<T> all;
+  const std::vector<T> all = gather_all(team_.comm(), std::move(mine));
   std::vector<Summary> sums{sum};
   if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(T));
-    all.resize(bytes.size() / sizeof(T));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(T));
     const auto sb = comm->allgather(&sum, sizeof sum);
     sums.resize(sb.size() / sizeof(Summary));
     std::memcpy(sums.data(), sb.data(), sums.size() * sizeof(Summary));
-  } else {
-    all = std::move(mine);
   }
   out.nx = nx_;
   out.ny = ny_;
@@ -519,12 +517,7 @@ std::vector<std::array<double, 3>> DistributedPhysSolver<T>::probe(
         std::copy(v.begin(), v.end(), mine.begin() + std::ptrdiff_t(3 * k));
       }
   }
-  std::vector<double> all = mine;
-  if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
-    all.resize(bytes.size() / sizeof(double));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
-  }
+  const std::vector<double> all = gather_all(team_.comm(), std::move(mine));
   std::vector<std::array<double, 3>> out(cells.size());
   for (std::size_t at = 0; at < all.size(); ++at)
     if (!std::isnan(all[at])) out[(at / 3) % cells.size()][at % 3] = all[at];
@@ -548,12 +541,7 @@ template <class T>
 double DistributedPhysSolver<T>::infiltrated() const {
   std::vector<double> mine;  // per local part, summed in global part order
   for (const auto& p : parts_) mine.push_back(p->infiltrated());
-  std::vector<double> all = mine;
-  if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
-    all.resize(bytes.size() / sizeof(double));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
-  }
+  const std::vector<double> all = gather_all(team_.comm(), std::move(mine));
   double m = 0;
   for (double v : all) m += v;
   return m;
@@ -567,12 +555,7 @@ std::vector<double> DistributedPhysSolver<T>::section_volumes() const {
     const auto v = p->section_tallies(false);
     mine.insert(mine.end(), v.begin(), v.end());
   }
-  std::vector<T> all = mine;
-  if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(T));
-    all.resize(bytes.size() / sizeof(T));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(T));
-  }
+  const std::vector<T> all = gather_all(team_.comm(), std::move(mine));
   // one part tallies each face, the others hold 0: the sum is that part's
   std::vector<double> acc(sf, 0.0);
   for (std::size_t k = 0; k < all.size(); ++k) acc[k % std::max<std::size_t>(sf, 1)] += all[k];
@@ -586,12 +569,7 @@ std::array<double, 4> DistributedPhysSolver<T>::boundary_inflow() const {
     const auto v = p->boundary_inflow();
     mine.insert(mine.end(), v.begin(), v.end());
   }
-  std::vector<double> all = mine;
-  if (skeleton::Comm* comm = team_.comm()) {
-    const auto bytes = comm->allgather(mine.data(), mine.size() * sizeof(double));
-    all.resize(bytes.size() / sizeof(double));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(double));
-  }
+  const std::vector<double> all = gather_all(team_.comm(), std::move(mine));
   std::array<double, 4> m{0, 0, 0, 0};
   for (std::size_t k = 0; k < all.size(); ++k) m[k % 4] += all[k];
   return m;

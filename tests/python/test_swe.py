@@ -130,6 +130,8 @@ def test_sections_tally_what_crosses_them():
     np.testing.assert_allclose(ser["east_discharge_m3_s"][1:], np.diff(east) / 2.0, rtol=1e-12)
     with pytest.raises(TypeError, match="sections must be a dict"):
         swe.run(case, "cpu", series_every=2.0, sections=[(110.0, 50.0, 110.0, 80.0)])
+    with pytest.raises(TypeError, match="gauges must be a dict"):
+        swe.run(case, "cpu", series_every=2.0, gauges={"g": ("a", 60.0)})
     with pytest.raises(ValueError, match="lies outside the grid"):
         swe.run(case, "cpu", series_every=2.0, sections={"far": (110.0, 50.0, 110.0, 90.0)})
 
