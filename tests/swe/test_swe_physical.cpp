@@ -317,6 +317,40 @@ TEST_P(SwePhysical, InflowDischargeAddsWater) {
   EXPECT_LT(gained, 0.2 * width * 2.0 * 1.5);
 }
 
+// A discharge side next to dry cells: the ghost takes the inflow's critical
+// depth (q^2/g)^(1/3), the copied depth being 0. Before, nothing entered
+// (mass 0 -> 0). On a flat dry bed closed by walls the face's HLL flux is
+// exactly q while the ghost is critical (left wave speed u - c = 0), so the
+// tally and the volume must both be q W t until the bore slows down.
+TEST_P(SwePhysical, DischargeIntoDryCellsBringsItsWater) {
+  PhysCase c = make_case("radial-dam", 40, 6);
+  std::fill(c.z.begin(), c.z.end(), 0.0);
+  std::fill(c.h.begin(), c.h.end(), 0.0);
+  std::fill(c.hu.begin(), c.hu.end(), 0.0);
+  std::fill(c.hv.begin(), c.hv.end(), 0.0);
+  for (auto& b : c.bc) b = Bc::wall;
+  const double q = 0.3, t = 1.0, width = c.ny * c.dy;
+  c.bc[x_lo] = Bc::discharge;
+  c.bc_value[x_lo] = q;
+  PhysSolver<double> s(dev(), c, PhysOptions{});
+  ASSERT_EQ(s.mass(), 0.0);
+  const Health h = s.advance_to(t);
+  ASSERT_FALSE(h.bad);
+  const double in = s.boundary_inflow()[x_lo];
+  EXPECT_NEAR(s.mass(), in, 1e-12 * q * width * t) << "the tally is the volume";
+  EXPECT_GT(s.mass(), 0.9 * q * width * t);
+  EXPECT_LT(s.mass(), (1 + 1e-9) * q * width * t);
+}
+
+TEST(SwePhysicalPoint, CriticalDepthIsTheCubeRootToAnUlp) {
+  for (double q : {1e-6, 0.003, 0.3, 1.0, 7.5, 120.0, 4e4}) {
+    const double exact = std::cbrt(q * q / 9.81);
+    EXPECT_NEAR(point::ts_swe_critical_depth(9.81, q), exact, 4e-16 * exact) << q;
+    const float f = point::ts_swe_critical_depth(9.81f, float(q));
+    EXPECT_NEAR(f, exact, 3e-7 * exact) << q;
+  }
+}
+
 TEST_P(SwePhysical, AnUnstableFixedStepIsCaughtWithStepAndCell) {
   PhysCase c = make_case("radial-dam", 24, 24);
   PhysOptions o;

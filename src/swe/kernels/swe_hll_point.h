@@ -391,10 +391,27 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
   return ts_swe_finish(g, nc, dt, hdry, h, hu, hv);
 }
 
+/* The critical depth (q^2 / g)^(1/3) of a unit discharge q > 0, by Newton's
+ * iteration from above (x0 = max(1, a) >= a^(1/3), where the cubic is convex,
+ * so the iterates fall monotonically) until they stop falling: only +, *, /,
+ * so every backend gives the same bits, which cbrt does not promise. */
+TS_FN ts_real ts_swe_critical_depth(ts_real g, ts_real q) {
+  const ts_real a = q * q / g, third = (ts_real)1 / (ts_real)3;
+  ts_real x = a > (ts_real)1 ? a : (ts_real)1;
+  for (int k = 0; k < 400; ++k) {
+    const ts_real next = (x + x + a / (x * x)) * third;
+    if (!(next < x)) break;
+    x = next;
+  }
+  return x;
+}
+
 /* The ghost cell gc from the interior cell sc (mirror image, or the wrapped
  * cell for periodic sides); QN: momentum normal to the side; sign: +1 when
- * flow into the domain is along +axis (low sides), -1 on high sides. */
-TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_real* H,
+ * flow into the domain is along +axis (low sides), -1 on high sides. A
+ * discharge side's ghost is at least the critical depth of its inflow: the
+ * copied depth alone is 0 next to dry cells, and nothing would enter. */
+TS_FN void ts_swe_ghost_cell(ts_real g, int bc, ts_real value, ts_real sign, TS_GLOBAL ts_real* H,
                              TS_GLOBAL ts_real* QN, TS_GLOBAL ts_real* QT,
                              TS_GLOBAL const ts_real* Z, long gc, long sc) {
   if (bc == TS_SWE_BC_EXCHANGE) return; /* filled by the neighbouring part */
@@ -406,6 +423,7 @@ TS_FN void ts_swe_ghost_cell(int bc, ts_real value, ts_real sign, TS_GLOBAL ts_r
   } else if (bc == TS_SWE_BC_DISCHARGE) {
     qn = sign * value;
     qt = (ts_real)0;
+    if (value > (ts_real)0) h = fmax(h, ts_swe_critical_depth(g, value));
   }
   H[gc] = h;
   QN[gc] = qn;
@@ -442,27 +460,27 @@ TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl,
 }
 
 /* Both x sides (rows i = 0, 1 and nx+2, nx+3 of storage) at interior column j. */
-TS_FN void ts_swe_ghosts_x(int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi, TS_GLOBAL ts_real* H,
-                           TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV, TS_GLOBAL const ts_real* Z,
-                           long nx, long w, long j) {
+TS_FN void ts_swe_ghosts_x(ts_real g, int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi,
+                           TS_GLOBAL ts_real* H, TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV,
+                           TS_GLOBAL const ts_real* Z, long nx, long w, long j) {
   const long J = j + 2;
   for (long m = 1; m <= 2; ++m) {
-    ts_swe_ghost_cell(bc_lo, v_lo, (ts_real)1, H, HU, HV, Z, (2 - m) * w + J,
+    ts_swe_ghost_cell(g, bc_lo, v_lo, (ts_real)1, H, HU, HV, Z, (2 - m) * w + J,
                       ts_swe_ghost_source(bc_lo, 0, nx, m) * w + J);
-    ts_swe_ghost_cell(bc_hi, v_hi, (ts_real)-1, H, HU, HV, Z, (nx + 1 + m) * w + J,
+    ts_swe_ghost_cell(g, bc_hi, v_hi, (ts_real)-1, H, HU, HV, Z, (nx + 1 + m) * w + J,
                       ts_swe_ghost_source(bc_hi, 1, nx, m) * w + J);
   }
 }
 
 /* Both y sides (columns 0, 1 and ny+2, ny+3) at interior row i. */
-TS_FN void ts_swe_ghosts_y(int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi, TS_GLOBAL ts_real* H,
-                           TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV, TS_GLOBAL const ts_real* Z,
-                           long ny, long w, long i) {
+TS_FN void ts_swe_ghosts_y(ts_real g, int bc_lo, int bc_hi, ts_real v_lo, ts_real v_hi,
+                           TS_GLOBAL ts_real* H, TS_GLOBAL ts_real* HU, TS_GLOBAL ts_real* HV,
+                           TS_GLOBAL const ts_real* Z, long ny, long w, long i) {
   const long r = (i + 2) * w;
   for (long m = 1; m <= 2; ++m) {
-    ts_swe_ghost_cell(bc_lo, v_lo, (ts_real)1, H, HV, HU, Z, r + 2 - m,
+    ts_swe_ghost_cell(g, bc_lo, v_lo, (ts_real)1, H, HV, HU, Z, r + 2 - m,
                       r + ts_swe_ghost_source(bc_lo, 0, ny, m));
-    ts_swe_ghost_cell(bc_hi, v_hi, (ts_real)-1, H, HV, HU, Z, r + ny + 1 + m,
+    ts_swe_ghost_cell(g, bc_hi, v_hi, (ts_real)-1, H, HV, HU, Z, r + ny + 1 + m,
                       r + ts_swe_ghost_source(bc_hi, 1, ny, m));
   }
 }

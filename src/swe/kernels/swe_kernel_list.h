@@ -308,13 +308,13 @@ TS_CELL(phys_frame, t, cu, ck) {
     for (int s = 0; s < 2; ++s)
       ts_swe_segment(t, p.seg_lo[s], p.seg_hi[s], p.seg_bc[s], p.seg_v[s], p.seg_slope[s],
                      p.seg_ta[s], p.timed, tm, &b[s], &v[s]);
-    ts_swe_ghosts_x(b[0], b[1], v[0], v[1], H, HU, HV, Z, p.nx, p.w, t);
+    ts_swe_ghosts_x(p.g, b[0], b[1], v[0], v[1], H, HU, HV, Z, p.nx, p.w, t);
   }
   if (t < p.nx) {
     for (int s = 2; s < 4; ++s)
       ts_swe_segment(t, p.seg_lo[s], p.seg_hi[s], p.seg_bc[s], p.seg_v[s], p.seg_slope[s],
                      p.seg_ta[s], p.timed, tm, &b[s], &v[s]);
-    ts_swe_ghosts_y(b[2], b[3], v[2], v[3], H, HU, HV, Z, p.ny, p.w, t);
+    ts_swe_ghosts_y(p.g, b[2], b[3], v[2], v[3], H, HU, HV, Z, p.ny, p.w, t);
   }
   if (t == 0 && p.bookkeeping == 1) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt);
 }
