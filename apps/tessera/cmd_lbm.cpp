@@ -250,6 +250,7 @@ void check_restart(const LbmArgs& a, const lbm::Config& r, const lbm::Config& wa
   cmp("wall velocity (--u)", vec(r.u_wall), vec(want.u_wall));
   cmp("inlet velocity (--u)", vec(r.u_in), vec(want.u_in));
   cmp("outlet density", fmt::format("{:.17g}", r.rho_out), fmt::format("{:.17g}", want.rho_out));
+  cmp("inlet profile", lbm::describe(r.inlet), lbm::describe(want.inlet));
   if (!differ.empty()) {
     std::string list;
     for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;

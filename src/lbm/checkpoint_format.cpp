@@ -1,5 +1,6 @@
 #include "lbm/checkpoint_format.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -92,6 +93,10 @@ std::string format_checkpoint(const Config& c, long time, std::string_view flags
                       {"time", time}};
   // single-device files keep the layout they always had (no field)
   if (layout != PopulationLayout::esoteric) h["layout"] = to_string(layout);
+  // runs without an inlet normal keep the files they always had (no field)
+  if (c.inlet.normal != 0 || c.inlet.axes != 0)
+    h["inlet"] = {
+        {"normal", c.inlet.normal}, {"axes", c.inlet.axes}, {"lo", c.inlet.lo}, {"hi", c.inlet.hi}};
   return io::format_container(kMagic, h, {flags, populations});
 }
 
@@ -111,6 +116,20 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
     c.u_wall = vec3(h.at("u_wall"), "u_wall");
     c.u_in = vec3(h.at("u_in"), "u_in");
     c.rho_out = io::header_finite(h.at("rho_out"), "rho_out");
+    if (h.contains("inlet")) {
+      const auto& p = h.at("inlet");
+      if (!p.is_object()) throw Error("'inlet' is not an object");
+      auto small = [&](const char* key, double lo, double hi) {
+        const double v = io::header_finite(p.at(key), key);
+        if (!(v >= lo && v <= hi && v == std::floor(v)))
+          throw Error(fmt::format("'inlet.{}' is {} ({} to {})", key, v, lo, hi));
+        return int(v);
+      };
+      c.inlet.normal = small("normal", -3, 3);
+      c.inlet.axes = small("axes", 0, 7);
+      const auto lo = vec3(p.at("lo"), "inlet.lo"), hi = vec3(p.at("hi"), "inlet.hi");
+      for (int a = 0; a < 3; ++a) c.inlet.lo[a] = lo[std::size_t(a)], c.inlet.hi[a] = hi[std::size_t(a)];
+    }
     // file names, time + steps and the parity of the layout follow from it
     out.time = io::header_count(h.at("time"), "time");
     if (h.contains("layout")) {

@@ -89,6 +89,15 @@ KernelVariant Config::variant() const {
                                                         : 64};
 }
 
+std::string describe(const InletProfile& p) {
+  std::string s = p.axes == 0 ? "uniform" : "parabolic";
+  for (int a = 0; a < 3; ++a)
+    if (p.axes >> a & 1) s += fmt::format(" {} {:.17g}..{:.17g}", "xyz"[a], p.lo[a], p.hi[a]);
+  if (p.normal != 0)
+    s += fmt::format(", inward normal {}{}", p.normal < 0 ? "-" : "+", "xyz"[std::abs(p.normal) - 1]);
+  return s;
+}
+
 StepParams Config::step_params() const {
   StepParams p;
   p.omega_p = 1.0 / tau;
@@ -100,6 +109,7 @@ StepParams Config::step_params() const {
     p.u_wall[a] = u_wall[a];
     p.u_in[a] = u_in[a];
   }
+  p.inlet = inlet;
   p.rho_out = rho_out;
   return p;
 }
@@ -128,6 +138,15 @@ void Config::validate() const {
           name, norm(v), mach(norm(v)), kMaxMach));
   }
   if (!(rho_out > 0)) throw UsageError("outlet density must be > 0");
+  if (inlet.normal < -3 || inlet.normal > 3)
+    throw UsageError(fmt::format("inlet normal {} (+-1, +-2, +-3 or 0)", inlet.normal));
+  if (inlet.axes < 0 || inlet.axes > 7)
+    throw UsageError(fmt::format("inlet profile axes {} (a set of x, y, z: 0 to 7)", inlet.axes));
+  for (int a = 0; a < 3; ++a)
+    if ((inlet.axes >> a & 1) && !(inlet.lo[a] < inlet.hi[a] && std::isfinite(inlet.lo[a]) &&
+                                   std::isfinite(inlet.hi[a])))
+      throw UsageError(fmt::format("inlet profile along axis {}: walls at {} and {} (low < high)",
+                                   "xyz"[a], inlet.lo[a], inlet.hi[a]));
 }
 
 }  // namespace tessera::lbm

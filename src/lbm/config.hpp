@@ -51,7 +51,8 @@ struct Config {
   double trt_magic = kTrtMagicWalls;      ///< TRT Lambda = (tau+ - 1/2)(tau- - 1/2)
   std::array<double, 3> force{0, 0, 0};   ///< body force density (Guo)
   std::array<double, 3> u_wall{0, 0, 0};  ///< moving-wall velocity
-  std::array<double, 3> u_in{0, 0, 0};    ///< inlet velocity
+  std::array<double, 3> u_in{0, 0, 0};    ///< inlet velocity (a profile's peak)
+  InletProfile inlet;                     ///< uniform, or parabolas across the inlet
   double rho_out = 1;                     ///< outlet density
 
   KernelVariant variant() const;
@@ -66,6 +67,10 @@ struct Config {
 /// A Lambda the user gave (`given_as`: the option or key, for the message):
 /// used, or refused (UsageError) for a BGK run or a value not finite and > 0.
 void set_trt_magic(Config& c, double lambda, const std::string& given_as);
+
+/// "uniform" or the parabolas' axes and walls, then the inward normal
+/// ("parabolic y 0.5..48.5, inward normal +x").
+std::string describe(const InletProfile& p);
 
 /// Mach number of a speed in lattice units.
 double mach(double speed);

@@ -23,7 +23,7 @@ bool is_wall(std::uint8_t f) {
 
 PartGeometry geometry(const skeleton::PartLayout& L) {
   return {long(L.extent(0)), long(L.extent(1)),        long(L.extent(2)), long(L.sy),
-          long(L.sz),        long(L.component_stride), long(L.origin())};
+          long(L.sz),        long(L.component_stride), long(L.origin()), long(L.owned.lo[2])};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_outputs.cpp
   lbm/test_lbm_distributed.cpp
   lbm/test_lbm_case_file.cpp
+  lbm/test_lbm_inlet.cpp
   lbm/test_voxelize.cpp
   lbm/test_placement.cpp)
 

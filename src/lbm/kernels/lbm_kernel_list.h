@@ -87,7 +87,7 @@ TS_LBM_CELL(TS_LBM_K(lbm_moments), x, y, z) {
 
 TS_LBM_CELL(TS_LBM_K(lbm_pull), x, y, z) {
   ts_lbm_stream_collide_pull(src, dst, flags, x, y, g.z0 + z, g.nx, g.ny, g.sy, g.sz, g.cs,
-                             g.origin, &p);
+                             g.origin, g.zg + g.z0 + z, &p);
 }
 
 #undef TS_LBM_K

@@ -48,14 +48,28 @@ struct KernelVariant {
   static constexpr double kWideMemoryGbps = 4000;
 };
 
+/// The inlet's velocity profile: the peak velocity times, for each axis a
+/// in `axes` (bit a), the parabola 4 (c - lo)(hi - c) / (hi - lo)^2 of the
+/// cell-centre coordinate c, lo and hi the surfaces of the walls that bound
+/// the axis (halfway bounce-back: half a cell inside the wall layers).
+struct InletProfile {
+  /// The inlet's inward normal +-(axis + 1): its density from the populations
+  /// that came from the fluid (lbm_point.h ts_lbm_inlet_density); 0: the
+  /// density of all incoming populations (uniform inlets: case_file.cpp).
+  int normal = 0;
+  int axes = 0;  ///< 0: uniform
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+};
+
 /// Per-run constants of the step (converted to the arithmetic type).
 struct StepParams {
   double omega_p = 1, omega_m = 1;  ///< BGK: omega_p; TRT: both
   bool trt = false;
   double force[3] = {0, 0, 0};
   double u_wall[3] = {0, 0, 0};
-  double u_in[3] = {0, 0, 0};
+  double u_in[3] = {0, 0, 0};  ///< the inlet's velocity (a profile's peak)
   double rho_out = 1;
+  InletProfile inlet;
 };
 
 using Bytes = Buffer<std::uint8_t>;
@@ -66,6 +80,7 @@ using Bytes = Buffer<std::uint8_t>;
 struct PartGeometry {
   long nx = 1, ny = 1, nz = 1;
   long sy = 1, sz = 1, cs = 1, origin = 0;
+  long zg = 0;  ///< the global z of local layer 0 (the inlet's profile)
 };
 
 namespace kernels {
@@ -93,6 +108,7 @@ inline ts_lbm_geom geometry(const PartGeometry& p, long z0) {
   s.cs = p.cs;
   s.origin = p.origin;
   s.z0 = z0;
+  s.zg = p.zg;
   return s;
 }
 
@@ -112,6 +128,14 @@ ts_lbm_step_params<R> params(const StepParams& s) {
   p.uiz = R(s.u_in[2]);
   p.rho_out = R(s.rho_out);
   p.trt = s.trt ? 1 : 0;
+  p.profile = s.inlet.axes;
+  p.inlet_normal = s.inlet.normal;
+  for (int a = 0; a < 3; ++a) {
+    const double lo = s.inlet.lo[a], hi = s.inlet.hi[a];
+    p.plo[a] = R(lo);
+    p.phi[a] = R(hi);
+    p.pinv[a] = hi > lo ? R(4.0 / ((hi - lo) * (hi - lo))) : R(0);
+  }
   return p;
 }
 

@@ -14,6 +14,7 @@ typedef struct {
   long sy, sz, cs; /* a padded part (lbm_pull): strides of y, z and a direction */
   long origin;     /*   its offset of local (0, 0, 0) */
   long z0;         /*   the first owned layer the launch covers */
+  long zg;         /*   the global z of its local layer 0 */
   int odd;         /* the step's parity: which esoteric-pull slots it reads */
 } ts_lbm_geom;
 
@@ -23,9 +24,15 @@ TS_PARAMS_STRUCT(ts_lbm_step_params) {
   ts_real omega_p, omega_m; /* relaxation rates: BGK uses omega_p only */
   ts_real fx, fy, fz;       /* body force density (Guo) */
   ts_real uwx, uwy, uwz;    /* moving-wall velocity */
-  ts_real uix, uiy, uiz;    /* inlet velocity */
+  ts_real uix, uiy, uiz;    /* inlet velocity (a profile's peak) */
   ts_real rho_out;          /* outlet density */
-  int trt;                  /* two-relaxation-time collision (else BGK) */
+  /* the inlet's profile: a parabola across each axis a of bit a of
+   * `profile`, 4 (c - lo)(hi - c) / (hi - lo)^2 = (c - lo)(hi - c) inv at
+   * cell-centre coordinate c, lo and hi the walls' surfaces */
+  ts_real plo[3], phi[3], pinv[3];
+  int trt;     /* two-relaxation-time collision (else BGK) */
+  int profile; /* axes of the inlet's parabola (0: uniform) */
+  int inlet_normal; /* the inlet's inward normal, +-(axis + 1) (0: none given) */
 };
 
 /* A kernel's variant (launch::Cells::variant, OpenCL's -DTS_VARIANT): the
