@@ -126,7 +126,7 @@ def sphere(args):
     nu = u * d / re
     flow_throughs = args.flow_throughs
     steps = int(flow_throughs * nx / u)
-    every = max(1, steps // 40)
+    every = max(1, steps // 10)  # a sample downloads the whole lattice
     toml = f"""# A sphere at Re {re}, D = {d} cells, periodic lateral faces (bench/validation/lbm_validation.py)
 lattice = "D3Q19"
 collision = "{args.collision}"
