@@ -129,20 +129,20 @@ class Table {
 };
 
 // Face types, in the order of precedence where faces meet (edges, corners).
-enum class Face { periodic, outlet, inlet, moving, wall };
+enum class Face { periodic, outlet, inlet, slip, moving, wall };
 
 Face parse_face(const Table& t, const std::string& key) {
   const auto v = t.text(key);
   if (!v) return Face::periodic;
-  static const std::map<std::string, Face> names = {{"periodic", Face::periodic},
-                                                    {"wall", Face::wall},
-                                                    {"moving-wall", Face::moving},
-                                                    {"inlet", Face::inlet},
-                                                    {"outlet", Face::outlet}};
+  static const std::map<std::string, Face> names = {
+      {"periodic", Face::periodic}, {"wall", Face::wall},   {"moving-wall", Face::moving},
+      {"free-slip", Face::slip},    {"inlet", Face::inlet}, {"outlet", Face::outlet}};
   const auto it = names.find(*v);
   if (it == names.end())
     t.fail(*t.find(key),
-           fmt::format("'{}' is not a face type (periodic, wall, moving-wall, inlet, outlet)", *v));
+           fmt::format("'{}' is not a face type (periodic, wall, free-slip, moving-wall, inlet, "
+                       "outlet)",
+                       *v));
   return it->second;
 }
 
@@ -194,8 +194,10 @@ int inlet_normal(const std::array<Face, 6>& faces, bool parabolic) {
   return f % 2 ? -(axis + 1) : axis + 1;
 }
 
-std::uint8_t flag_of(Face f) {
+std::uint8_t flag_of(Face f, int axis) {
   switch (f) {
+    case Face::slip:
+      return std::uint8_t(TS_LBM_SLIP_X + axis);
     case Face::wall:
       return TS_LBM_WALL;
     case Face::moving:
@@ -460,7 +462,8 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   c.speed = u.speed;
 
   // [boundary]: one type per face; where faces meet, wall > moving-wall >
-  // inlet > outlet (a channel's corners are its walls)
+  // free-slip > inlet > outlet (a channel's corners are its walls; a
+  // free-slip face is whole up to no-slip walls: ts_lbm_slip_source)
   const Table& b = table("boundary");
   const std::array<const char*, 6> face_keys = {"x-min", "x-max", "y-min",
                                                 "y-max", "z-min", "z-max"};
@@ -533,11 +536,13 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
       for (long x = 0; x < g.nx; ++x) {
         const long p[3] = {x, y, z};
         Face strongest = Face::periodic;
-        for (int a = 0; a < 3; ++a) {
-          if (p[a] == 0) strongest = std::max(strongest, faces[std::size_t(2 * a)]);
-          if (p[a] == ext[a] - 1) strongest = std::max(strongest, faces[std::size_t(2 * a + 1)]);
-        }
-        c.flags[std::size_t(x + g.nx * (y + g.ny * z))] = flag_of(strongest);
+        int axis = 0;  // of the strongest face (a free-slip wall's normal)
+        for (int a = 0; a < 3; ++a)
+          for (int side = 0; side < 2; ++side) {
+            const Face f = faces[std::size_t(2 * a + side)];
+            if (p[a] == (side ? ext[a] - 1 : 0) && f > strongest) strongest = f, axis = a;
+          }
+        c.flags[std::size_t(x + g.nx * (y + g.ny * z))] = flag_of(strongest, axis);
       }
   const bool open = has_inlet || std::count(faces.begin(), faces.end(), Face::outlet) > 0;
   if (open) c.config.trt_magic = trt_magic_open(c.config.tau, u.speed);

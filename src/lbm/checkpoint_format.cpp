@@ -27,15 +27,12 @@ std::array<double, 3> vec3(const nlohmann::json& j, const char* what) {
 }
 
 // Why a flag byte is outside the set lbm_flags.h defines (empty when it is
-// inside): a type 0..4 in bits 0-2, bits 3-5 clear; bit 6 (body) and bit 7
-// (near a wall, recomputed on restore) may be set.
+// inside): a type 0..7 in bits 0-2 (every type is defined), bits 3-5 clear;
+// bit 6 (body) and bit 7 (near a wall, recomputed on restore) may be set.
 std::string flag_problem(std::uint8_t f) {
   constexpr unsigned kDefined = TS_LBM_TYPE_MASK | TS_LBM_BODY | TS_LBM_NEAR_WALL;
   if (f & ~kDefined & 0xffu)
     return fmt::format("has the undefined bits 0x{:02x} set", f & ~kDefined & 0xffu);
-  if ((f & TS_LBM_TYPE_MASK) > TS_LBM_OUTLET)
-    return fmt::format("has the cell type {} (fluid 0, wall 1, moving wall 2, inlet 3, outlet 4)",
-                       f & TS_LBM_TYPE_MASK);
   return {};
 }
 
@@ -128,7 +125,8 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
       c.inlet.normal = small("normal", -3, 3);
       c.inlet.axes = small("axes", 0, 7);
       const auto lo = vec3(p.at("lo"), "inlet.lo"), hi = vec3(p.at("hi"), "inlet.hi");
-      for (int a = 0; a < 3; ++a) c.inlet.lo[a] = lo[std::size_t(a)], c.inlet.hi[a] = hi[std::size_t(a)];
+      for (int a = 0; a < 3; ++a)
+        c.inlet.lo[a] = lo[std::size_t(a)], c.inlet.hi[a] = hi[std::size_t(a)];
     }
     // file names, time + steps and the parity of the layout follow from it
     out.time = io::header_count(h.at("time"), "time");
@@ -166,8 +164,7 @@ CheckpointContents parse_checkpoint(std::string_view data, const std::string& so
                          pops = in.payload().substr(cells, pop_bytes);
   for (std::size_t n = 0; n < flags.size(); ++n) {
     const auto f = std::uint8_t(flags[n]);
-    if ((f & 0x38) == 0 && (f & TS_LBM_TYPE_MASK) <= TS_LBM_OUTLET)
-      continue;  // the common case, fast
+    if ((f & 0x38) == 0) continue;  // the common case, fast
     throw in.bad(fmt::format("flags: cell {} {} (flag byte 0x{:02x})", cell_text(long(n)),
                              flag_problem(f), f));
   }

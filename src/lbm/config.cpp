@@ -94,7 +94,8 @@ std::string describe(const InletProfile& p) {
   for (int a = 0; a < 3; ++a)
     if (p.axes >> a & 1) s += fmt::format(" {} {:.17g}..{:.17g}", "xyz"[a], p.lo[a], p.hi[a]);
   if (p.normal != 0)
-    s += fmt::format(", inward normal {}{}", p.normal < 0 ? "-" : "+", "xyz"[std::abs(p.normal) - 1]);
+    s += fmt::format(", inward normal {}{}", p.normal < 0 ? "-" : "+",
+                     "xyz"[std::abs(p.normal) - 1]);
   return s;
 }
 
@@ -143,8 +144,8 @@ void Config::validate() const {
   if (inlet.axes < 0 || inlet.axes > 7)
     throw UsageError(fmt::format("inlet profile axes {} (a set of x, y, z: 0 to 7)", inlet.axes));
   for (int a = 0; a < 3; ++a)
-    if ((inlet.axes >> a & 1) && !(inlet.lo[a] < inlet.hi[a] && std::isfinite(inlet.lo[a]) &&
-                                   std::isfinite(inlet.hi[a])))
+    if ((inlet.axes >> a & 1) &&
+        !(inlet.lo[a] < inlet.hi[a] && std::isfinite(inlet.lo[a]) && std::isfinite(inlet.hi[a])))
       throw UsageError(fmt::format("inlet profile along axis {}: walls at {} and {} (low < high)",
                                    "xyz"[a], inlet.lo[a], inlet.hi[a]));
 }

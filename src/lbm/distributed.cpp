@@ -16,14 +16,11 @@ namespace tessera::lbm {
 
 namespace {
 
-bool is_wall(std::uint8_t f) {
-  const int t = f & TS_LBM_TYPE_MASK;
-  return t == TS_LBM_WALL || t == TS_LBM_MOVING;
-}
+bool is_wall(std::uint8_t f) { return TS_LBM_IS_WALL(f); }
 
 PartGeometry geometry(const skeleton::PartLayout& L) {
   return {long(L.extent(0)), long(L.extent(1)),        long(L.extent(2)), long(L.sy),
-          long(L.sz),        long(L.component_stride), long(L.origin()), long(L.owned.lo[2])};
+          long(L.sz),        long(L.component_stride), long(L.origin()),  long(L.owned.lo[2])};
 }
 
 }  // namespace

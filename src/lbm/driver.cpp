@@ -30,8 +30,7 @@ nlohmann::json RunSummary::to_json() const {
 
 long first_non_finite(const Fields& f, const std::vector<std::uint8_t>& flags) {
   for (std::size_t n = 0; n < f.rho.size(); ++n) {
-    const int t = flags[n] & TS_LBM_TYPE_MASK;
-    if (t == TS_LBM_WALL || t == TS_LBM_MOVING) continue;
+    if (TS_LBM_IS_WALL(flags[n])) continue;
     if (!std::isfinite(f.rho[n]) || !std::isfinite(f.ux[n]) || !std::isfinite(f.uy[n]) ||
         !std::isfinite(f.uz[n]))
       return long(n);

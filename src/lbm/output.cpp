@@ -21,8 +21,7 @@ void write_vti(const std::filesystem::path& path, const Fields& f,
   io::VtiArray rho{"density", 1, {}, std::vector<float>(N)},
       u{"velocity", 3, {}, std::vector<float>(3 * N)}, solid{"solid", 1, {}, std::vector<float>(N)};
   for (std::size_t n = 0; n < N; ++n) {
-    const int type = flags[n] & TS_LBM_TYPE_MASK;
-    solid.f32[n] = type == TS_LBM_WALL || type == TS_LBM_MOVING ? 1.0f : 0.0f;
+    solid.f32[n] = TS_LBM_IS_WALL(flags[n]) ? 1.0f : 0.0f;
     rho.f32[n] = float(f.rho[n]);
     u.f32[3 * n] = float(f.ux[n]);
     u.f32[3 * n + 1] = float(f.uy[n]);
@@ -75,10 +74,7 @@ std::pair<double, double> write_png_slice(const std::filesystem::path& path, con
         return std::sqrt(f.ux[n] * f.ux[n] + f.uy[n] * f.uy[n] + f.uz[n] * f.uz[n]);
     }
   };
-  auto wall = [&](std::size_t n) {
-    const int t = flags[n] & TS_LBM_TYPE_MASK;
-    return t == TS_LBM_WALL || t == TS_LBM_MOVING;
-  };
+  auto wall = [&](std::size_t n) { return TS_LBM_IS_WALL(flags[n]); };
   double lo = frame.lo, hi = frame.hi;
   if (!(hi > lo)) {  // no scale given: this slice's range
     lo = INFINITY, hi = -INFINITY;

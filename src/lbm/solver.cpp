@@ -12,10 +12,7 @@ namespace tessera::lbm {
 
 namespace {
 
-bool is_wall(std::uint8_t f) {
-  const int t = f & TS_LBM_TYPE_MASK;
-  return t == TS_LBM_WALL || t == TS_LBM_MOVING;
-}
+bool is_wall(std::uint8_t f) { return TS_LBM_IS_WALL(f); }
 
 /// For every cell n of g in order (x fastest): cell(n); then, unless n is a
 /// wall, link(Variant{}, n, i, m) for each link i >= 1 of l's lattice (the

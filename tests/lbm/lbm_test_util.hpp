@@ -34,9 +34,10 @@ inline Fields random_fields(const Grid& g, double amp, std::uint64_t seed, bool 
   return f;
 }
 
-/// Walls on y = 0, a moving lid on y = ny-1, an inlet column at x = 0, an
-/// outlet column at x = nx-1 and a small body (walls with the body bit).
-inline std::vector<std::uint8_t> mixed_flags(const Grid& g) {
+/// Walls on y = 0, a moving lid on y = ny-1, (with `slip_z`) free-slip
+/// walls on z = 0 and z = nz-1, an inlet column at x = 0, an outlet column
+/// at x = nx-1 and a small body (walls with the body bit).
+inline std::vector<std::uint8_t> mixed_flags(const Grid& g, bool slip_z = false) {
   std::vector<std::uint8_t> fl(static_cast<std::size_t>(g.cells()), TS_LBM_FLUID);
   for (long z = 0; z < g.nz; ++z)
     for (long y = 0; y < g.ny; ++y)
@@ -46,6 +47,8 @@ inline std::vector<std::uint8_t> mixed_flags(const Grid& g) {
           f = TS_LBM_WALL;
         else if (y == g.ny - 1)
           f = TS_LBM_MOVING;
+        else if (slip_z && (z == 0 || z == g.nz - 1))
+          f = TS_LBM_SLIP_Z;
         else if (x == 0)
           f = TS_LBM_INLET;
         else if (x == g.nx - 1)

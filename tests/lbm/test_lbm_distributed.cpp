@@ -28,14 +28,21 @@ Config mixed(Precision p, Collision c, Lattice l = Lattice::d3q19) {
   cfg.u_wall = {0.06, 0, 0.01};
   cfg.u_in = {0.04, 0, 0};
   cfg.rho_out = 0.998;
+  // a parabola across z (the decomposed axis: each part's global z) and the
+  // inlet's density from the fluid
+  cfg.inlet.normal = 1;
+  cfg.inlet.axes = 4;
+  cfg.inlet.lo[2] = 0.5;
+  cfg.inlet.hi[2] = double(cfg.grid.nz) - 1.5;
   return cfg;
 }
 
-// the lid and the bottom wall are y-faces: z-slabs cut through walls,
-// inlet, outlet, the body and the fluid
+// the lid and the bottom wall are y-faces, the free-slip walls z-faces:
+// z-slabs cut through walls, inlet, outlet, the body and the fluid, and the
+// first and last parts hold the free-slip walls
 std::vector<double> single(const Config& cfg, int steps) {
   Solver s(open_device("cpu"), cfg);
-  s.set_flags(test::mixed_flags(cfg.grid));
+  s.set_flags(test::mixed_flags(cfg.grid, true));
   s.initialize(test::random_fields(cfg.grid, 0.03, 21));
   s.step(steps);
   return s.incoming();
@@ -54,7 +61,7 @@ TEST_P(LbmDistributed, EqualsTheSingleDeviceSolverBitwise) {
       for (int parts = 1; parts <= max_parts; ++parts) {
         SCOPED_TRACE(to_string(p) + " " + to_string(c) + " parts " + std::to_string(parts));
         DistributedSolver d(skeleton::Team::open(id, parts), cfg);
-        d.set_flags(test::mixed_flags(cfg.grid));
+        d.set_flags(test::mixed_flags(cfg.grid, true));
         d.initialize(test::random_fields(cfg.grid, 0.03, 21));
         d.step(6);
         EXPECT_EQ(d.incoming(), want);
@@ -67,12 +74,12 @@ TEST_P(LbmDistributed, D3Q27AndMassAgree) {
   const Config cfg = mixed(Precision::fp64, Collision::bgk, Lattice::d3q27);
   const int parts = GetParam().rfind("cuda", 0) == 0 ? 1 : 2;
   DistributedSolver d(skeleton::Team::open(GetParam(), parts), cfg);
-  d.set_flags(test::mixed_flags(cfg.grid));
+  d.set_flags(test::mixed_flags(cfg.grid, true));
   d.initialize(test::random_fields(cfg.grid, 0.03, 21));
   d.step(5);
   EXPECT_EQ(d.incoming(), single(cfg, 5));
   Solver s(open_device("cpu"), cfg);
-  s.set_flags(test::mixed_flags(cfg.grid));
+  s.set_flags(test::mixed_flags(cfg.grid, true));
   s.initialize(test::random_fields(cfg.grid, 0.03, 21));
   s.step(5);
   EXPECT_EQ(d.mass(), s.mass());
@@ -98,7 +105,7 @@ TEST_P(LbmDistributed, CheckpointRestartsBitwiseOnAnotherPartCount) {
   for (Precision p : {Precision::fp32, Precision::fp16s, Precision::fp64}) {
     const Config cfg = mixed(p, Collision::trt);
     DistributedSolver a(skeleton::Team::open(id, std::min(2, max_parts)), cfg);
-    a.set_flags(test::mixed_flags(cfg.grid));
+    a.set_flags(test::mixed_flags(cfg.grid, true));
     a.initialize(test::random_fields(cfg.grid, 0.03, 21));
     a.step(5);
     write_checkpoint(dir / "a.ckpt", a);
@@ -129,12 +136,12 @@ TEST(LbmDistributedInput, CheckpointsRestartOnTheOtherSolver) {
       SCOPED_TRACE(to_string(p) + ", checkpoint at step " + std::to_string(t0));
       const std::vector<double> want = single(cfg, static_cast<int>(t0 + 3));
       Solver s(open_device("cpu"), cfg);
-      s.set_flags(test::mixed_flags(cfg.grid));
+      s.set_flags(test::mixed_flags(cfg.grid, true));
       s.initialize(test::random_fields(cfg.grid, 0.03, 21));
       s.step(t0);
       write_checkpoint(dir / "esoteric.ckpt", s);
       DistributedSolver d(skeleton::Team::open("cpu", 2), cfg);
-      d.set_flags(test::mixed_flags(cfg.grid));
+      d.set_flags(test::mixed_flags(cfg.grid, true));
       d.initialize(test::random_fields(cfg.grid, 0.03, 21));
       d.step(t0);
       write_checkpoint(dir / "pull.ckpt", d);

@@ -65,23 +65,23 @@ TEST(LbmInlet, ParabolaPeakAndWallsAsWrittenOut) {
 // fluid where one inlet face's inflow is parabolic or meets no no-slip wall;
 // a uniform inflow along walls keeps the density of all incoming populations.
 TEST(LbmInlet, TheDensityComesFromTheFluidWhereTheInflowMeetsNoWall) {
-  const std::string head = "[domain]\ncells = [20, 12, 1]\n[flow]\nvelocity = 0.04\n"
-                           "viscosity = 0.1\n[boundary]\n";
-  EXPECT_EQ(load(head + "x-min = \"outlet\"\nx-max = \"inlet\"\n", Lattice::d2q9)
-                .c.config.inlet.normal,
-            -1);
-  EXPECT_EQ(load(head + "y-min = \"inlet\"\ny-max = \"outlet\"\n", Lattice::d2q9)
-                .c.config.inlet.normal,
-            2);
+  const std::string head =
+      "[domain]\ncells = [20, 12, 1]\n[flow]\nvelocity = 0.04\n"
+      "viscosity = 0.1\n[boundary]\n";
+  EXPECT_EQ(
+      load(head + "x-min = \"outlet\"\nx-max = \"inlet\"\n", Lattice::d2q9).c.config.inlet.normal,
+      -1);
+  EXPECT_EQ(
+      load(head + "y-min = \"inlet\"\ny-max = \"outlet\"\n", Lattice::d2q9).c.config.inlet.normal,
+      2);
   EXPECT_EQ(load(head + "x-min = \"inlet\"\nx-max = \"outlet\"\ny-min = \"wall\"\n"
                         "y-max = \"wall\"\n",
                  Lattice::d2q9)
                 .c.config.inlet.normal,
             0)
       << "uniform along walls";
-  EXPECT_EQ(load(head + "x-min = \"inlet\"\nx-max = \"inlet\"\n", Lattice::d2q9)
-                .c.config.inlet.normal,
-            0)
+  EXPECT_EQ(
+      load(head + "x-min = \"inlet\"\nx-max = \"inlet\"\n", Lattice::d2q9).c.config.inlet.normal, 0)
       << "two inlet faces";
 }
 
@@ -132,7 +132,9 @@ TEST(LbmInlet, ParabolicInletIsPoiseuilleDownstream) {
       // the equilibrium inlet and outlet drop the shear's non-equilibrium
       // part: next to them the flow turns by up to 2.4% of the peak (x 1,
       // x 46); the middle of the channel is straight
-      if (x == 12 || x == 24) EXPECT_NEAR(fl.uy[n], 0.0, 0.002 * peak) << "x " << x << " y " << y;
+      if (x == 12 || x == 24) {
+        EXPECT_NEAR(fl.uy[n], 0.0, 0.002 * peak) << "x " << x << " y " << y;
+      }
     }
   }
 }
@@ -160,9 +162,9 @@ INSTANTIATE_TEST_SUITE_P(Devices, LbmInletDevice, ::testing::ValuesIn(test::devi
 
 TEST(LbmInlet, ACheckpointKeepsTheProfile) {
   const CaseFromFile f = load(channel(12, 9), Lattice::d2q9);
-  const std::string bytes = format_checkpoint(f.c.config, 7, std::string(108, '\0'),
-                                              std::string(108 * 9 * 4, '\0'),
-                                              PopulationLayout::esoteric);
+  const std::string bytes =
+      format_checkpoint(f.c.config, 7, std::string(108, '\0'), std::string(108 * 9 * 4, '\0'),
+                        PopulationLayout::esoteric);
   const CheckpointContents back = parse_checkpoint(bytes, "test");
   EXPECT_EQ(describe(back.config.inlet), describe(f.c.config.inlet));
   EXPECT_EQ(describe(back.config.inlet), "parabolic y 0.5..7.5, inward normal +x");

@@ -10,7 +10,16 @@
 #define TS_LBM_MOVING 2 /* moving wall (lid): bounce-back with u_wall */
 #define TS_LBM_INLET 3  /* equilibrium, velocity u_in, local density */
 #define TS_LBM_OUTLET 4 /* equilibrium, density rho_out, local velocity */
+/* free-slip wall with its normal along x, y or z: its fluid neighbours
+ * reflect populations specularly (lbm_point.h ts_lbm_slip_source) */
+#define TS_LBM_SLIP_X 5
+#define TS_LBM_SLIP_Y 6
+#define TS_LBM_SLIP_Z 7
 #define TS_LBM_TYPE_MASK 7
+/* whether a flag byte is a wall of any kind (not updated; host and kernels) */
+#define TS_LBM_IS_WALL(flag)                                                                 \
+  (((flag)&TS_LBM_TYPE_MASK) == TS_LBM_WALL || ((flag)&TS_LBM_TYPE_MASK) == TS_LBM_MOVING || \
+   ((flag)&TS_LBM_TYPE_MASK) >= TS_LBM_SLIP_X)
 #define TS_LBM_BODY 64
 #define TS_LBM_NEAR_WALL 128
 /* FP16S: f - w is stored times 2^15 (exact scaling), using half's range */

@@ -30,8 +30,8 @@ TS_PARAMS_STRUCT(ts_lbm_step_params) {
    * `profile`, 4 (c - lo)(hi - c) / (hi - lo)^2 = (c - lo)(hi - c) inv at
    * cell-centre coordinate c, lo and hi the walls' surfaces */
   ts_real plo[3], phi[3], pinv[3];
-  int trt;     /* two-relaxation-time collision (else BGK) */
-  int profile; /* axes of the inlet's parabola (0: uniform) */
+  int trt;          /* two-relaxation-time collision (else BGK) */
+  int profile;      /* axes of the inlet's parabola (0: uniform) */
   int inlet_normal; /* the inlet's inward normal, +-(axis + 1) (0: none given) */
 };
 

@@ -155,9 +155,43 @@ TS_FN ts_lbm_idx ts_lbm_neighbour(const ts_lbm_nbhd* h, int i, int s) {
          ts_lbm_pick(s * ts_lbm_cy(i), h->ym, h->y0, h->yp) +
          ts_lbm_pick(s * ts_lbm_cz(i), h->zm, h->z0, h->zp);
 }
-TS_FN int ts_lbm_is_wall(unsigned char flag) {
-  const int t = flag & TS_LBM_TYPE_MASK;
-  return t == TS_LBM_WALL || t == TS_LBM_MOVING;
+TS_FN int ts_lbm_is_wall(unsigned char flag) { return TS_LBM_IS_WALL(flag); }
+
+/* The direction with velocity (cx, cy, cz) (a constant where the loops over
+ * directions are unrolled). */
+TS_FN int ts_lbm_direction(int cx, int cy, int cz) {
+  int k = 0;
+  for (int j = 1; j < TS_LBM_Q; ++j)
+    if (ts_lbm_cx(j) == cx && ts_lbm_cy(j) == cy && ts_lbm_cz(j) == cz) k = j;
+  return k;
+}
+/* c_i with its component along axis a reversed */
+TS_FN int ts_lbm_mirror(int i, int a) {
+  return a == 0   ? ts_lbm_direction(-ts_lbm_cx(i), ts_lbm_cy(i), ts_lbm_cz(i))
+         : a == 1 ? ts_lbm_direction(ts_lbm_cx(i), -ts_lbm_cy(i), ts_lbm_cz(i))
+                  : ts_lbm_direction(ts_lbm_cx(i), ts_lbm_cy(i), -ts_lbm_cz(i));
+}
+/* Free slip: the population arriving at n along c_i from a free-slip wall
+ * cell (flag fm) is the one n sent along m = c_i mirrored in the wall's
+ * plane, where that one went into a free-slip wall of the same normal too
+ * (returns m; else -1: bounce-back). Exact for flows uniform along the
+ * wall (the specular partner of n's neighbour along the wall is replaced
+ * by n's own). Each such population n sent is read once: the pairing
+ * i -> m is a bijection between the directions it claims, and only n
+ * reads or writes the slots of populations sent into walls, so the
+ * in-place step stays race-free. */
+TS_FN int ts_lbm_slip_source(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h, int i,
+                             unsigned char fm) {
+  const int t = fm & TS_LBM_TYPE_MASK;
+  if (t < TS_LBM_SLIP_X) return -1;
+  const int m = ts_lbm_mirror(i, t - TS_LBM_SLIP_X);
+  return (flags[ts_lbm_neighbour(h, m, 1)] & TS_LBM_TYPE_MASK) == t ? m : -1;
+}
+/* where the previous step's out_m of cell n is, at step parity `odd`
+ * (ts_lbm_store_out of the other parity) */
+TS_FN ts_lbm_idx ts_lbm_sent(const ts_lbm_nbhd* h, int m, int odd) {
+  return (m & 1) ? (ts_lbm_idx)(odd ? m : m + 1) * h->N + ts_lbm_neighbour(h, m, 1)
+                 : (ts_lbm_idx)(odd ? m : m - 1) * h->N + h->n;
 }
 /* s + c v for c in {-1, 0, 1}, or c v where the sum has no term yet (`first`):
  * starting from 0 instead would cost an addition, since 0 + (-0) = +0 keeps
@@ -209,9 +243,16 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
                      nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
     const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
     /* wall behind (x - c_i): what this cell sent towards it, reversed */
-    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(f, other) : ts_lbm_load(f, own);
+    /* free-slip wall behind: the mirrored population this cell sent */
+    const int si = ts_lbm_slip_source(flags, h, i, fm),
+              sj = ts_lbm_slip_source(flags, h, i + 1, fp);
+    fin[i] = si >= 0              ? ts_lbm_load(f, ts_lbm_sent(h, si, odd))
+             : ts_lbm_is_wall(fm) ? ts_lbm_load(f, other)
+                                  : ts_lbm_load(f, own);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
-    fin[i + 1] = ts_lbm_is_wall(fp) ? ts_lbm_load(f, nb_other) : ts_lbm_load(f, nb);
+    fin[i + 1] = sj >= 0              ? ts_lbm_load(f, ts_lbm_sent(h, sj, odd))
+                 : ts_lbm_is_wall(fp) ? ts_lbm_load(f, nb_other)
+                                      : ts_lbm_load(f, nb);
     if ((fp & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i + 1] = fin[i + 1] - ts_lbm_wall_term(i, p);
   }
 }
@@ -436,7 +477,7 @@ TS_FN void ts_lbm_stream_collide(TS_GLOBAL ts_lbm_store* f, TS_GLOBAL const unsi
   const ts_lbm_nbhd h = ts_lbm_neighbourhood(x, y, z, nx, ny, nz);
   const unsigned char flag = flags[h.n];
   const int type = flag & TS_LBM_TYPE_MASK;
-  if (type == TS_LBM_WALL || type == TS_LBM_MOVING) return;
+  if (TS_LBM_IS_WALL(flag)) return;
   ts_real fin[TS_LBM_Q];
   ts_lbm_load_in(f, flags, flag, &h, odd, p, fin);
   ts_lbm_update_cell(fin, type, x, y, z, p);
@@ -498,8 +539,10 @@ TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src,
   for (int i = 1; i < TS_LBM_Q; ++i) {
     const ts_lbm_idx jm = ts_lbm_neighbour(h, i, -1);
     const unsigned char fm = flags[jm];
-    fin[i] = ts_lbm_is_wall(fm) ? ts_lbm_load(src, (ts_lbm_idx)ts_lbm_opposite(i) * N + n)
-                                : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
+    const int si = ts_lbm_slip_source(flags, h, i, fm);
+    fin[i] = ts_lbm_is_wall(fm)
+                 ? ts_lbm_load(src, (ts_lbm_idx)(si >= 0 ? si : ts_lbm_opposite(i)) * N + n)
+                 : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
   }
 }
@@ -512,7 +555,7 @@ TS_FN void ts_lbm_stream_collide_pull(TS_GLOBAL const ts_lbm_store* src,
   const ts_lbm_nbhd h = ts_lbm_neighbourhood_padded(x, y, z, nx, ny, sy, sz, cs, origin);
   const unsigned char flag = flags[h.n];
   const int type = flag & TS_LBM_TYPE_MASK;
-  if (type == TS_LBM_WALL || type == TS_LBM_MOVING) return;
+  if (TS_LBM_IS_WALL(flag)) return;
   ts_real fin[TS_LBM_Q];
   ts_lbm_load_in_pull(src, flags, flag, &h, p, fin);
   ts_lbm_update_cell(fin, type, x, y, zg, p);
