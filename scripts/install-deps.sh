@@ -4,7 +4,7 @@
 # (or in /usr/local/cuda/bin).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config git
-          libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev libbz2-dev
+          libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev libbz2-dev libexpat1-dev
           ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
           libopenmpi-dev openmpi-bin libnetcdf-dev libpng-dev libgdal-dev gdal-bin
           libfreetype-dev libfontconfig-dev fonts-dejavu-core

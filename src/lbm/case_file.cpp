@@ -18,6 +18,7 @@
 #include "core/registry.hpp"
 #include "io/npy.hpp"
 #include "io/stl.hpp"
+#include "io/vti_read.hpp"
 #include "lbm/geometry/placement.hpp"
 #include "lbm/geometry/voxelize.hpp"
 #include "lbm/kernels/lbm_flags.h"
@@ -39,8 +40,8 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
        {"x-min", "x-max", "y-min", "y-max", "z-min", "z-max", "inlet-velocity", "inlet-profile",
         "wall-velocity", "outlet-density"}},
       {"body",
-       {"name", "shape", "centre", "diameter", "axis", "size", "force", "file", "scale", "length",
-        "length-axis", "rotate"}},
+       {"name", "shape", "centre", "diameter", "axis", "size", "force", "file", "array", "scale",
+        "length", "length-axis", "rotate"}},
       {"probe", {"name", "at"}},
       {"run", {"time", "output-interval"}},
   };
@@ -265,11 +266,49 @@ std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, con
   }
 }
 
+// A solid mask from a .vti file (io/vti_read.hpp): one component, cell data
+// of the domain's cells or point data of one point per cell, x fastest;
+// the array `array`, else the only one, else "solid" (tessera's outputs).
+std::vector<std::uint8_t> vti_mask_cells(const Table& t, const std::filesystem::path& file,
+                                         const Grid& g) {
+  io::VtiField f;
+  try {
+    f = io::read_vti_array(file, t.text("array").value_or(""));
+  } catch (const Error& e) {
+    t.fail(*t.find("file"), e.what());
+  }
+  if (f.components != 1)
+    t.fail(*t.find("file"),
+           fmt::format("array '{}' has {} components (a mask has one)", f.name, f.components));
+  if (f.dims != std::array<long, 3>{g.nx, g.ny, g.nz})
+    t.fail(*t.find("file"),
+           fmt::format("array '{}' holds {} x {} x {} {} (x, y, z), the domain has {} x {} x {} "
+                       "cells",
+                       f.name, f.dims[0], f.dims[1], f.dims[2], f.cell_data ? "cells" : "points",
+                       g.nx, g.ny, g.nz));
+  std::vector<std::uint8_t> cells(f.values.size());
+  for (std::size_t n = 0; n < cells.size(); ++n) {
+    if (!std::isfinite(f.values[n]))
+      t.fail(*t.find("file"), fmt::format("value {} of array '{}' is not finite", n, f.name));
+    cells[n] = f.values[n] != 0 ? 1 : 0;
+  }
+  return cells;
+}
+
+bool is_vti(const std::string& file) {
+  auto ends = [&](const std::string& s) {
+    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends(".vti") || ends(".vti.gz") || ends(".vti.bz2");
+}
+
 // A solid mask from a .npy file of the domain's shape (nz, ny, nx), C order
-// (x fastest), nonzero = solid; D2Q9 also takes (ny, nx).
+// (x fastest), nonzero = solid; D2Q9 also takes (ny, nx). Or from a .vti.
 std::vector<std::uint8_t> mask_cells(const Table& t, const std::string& path, const Grid& g) {
   const auto file = t.text("file");
   if (!file) throw t.missing("file");
+  if (is_vti(*file)) return vti_mask_cells(t, beside(path, *file), g);
+  if (t.has("array")) t.fail(*t.find("array"), "only a .vti mask has named arrays");
   const io::NpyArray a = io::read_npy(beside(path, *file));
   const std::vector<std::int64_t> want{g.nz, g.ny, g.nx};
   const bool plane = g.nz == 1 && a.shape == std::vector<std::int64_t>{g.ny, g.nx};

@@ -13,6 +13,8 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "io/case_file.hpp"
+#include "io/vti.hpp"
+#include "io/vti_read.hpp"
 #include "lbm/case_file.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/series.hpp"
@@ -244,6 +246,66 @@ TEST(LbmCaseFile, MaskBodyFromNpy) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(
                   "the mask's shape (20, 40) is not the domain's (nz, ny, nx) = (1, 21, 40)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The same block as a .vti mask: cell data written by tessera's own writer
+// (another array beside it: the mask's is named), and the same block as
+// point data of a VTK-written fixture layout; a mask of another extent or
+// with three components is refused with the key's line.
+TEST(LbmCaseFile, MaskBodyFromVti) {
+  if (!io::vti_reading_available()) GTEST_SKIP() << "built without expat";
+  std::vector<std::uint8_t> m(20 * 40, 0);
+  for (long y = 8; y < 11; ++y)
+    for (long x = 10; x < 14; ++x) m[std::size_t(x + 40 * y)] = 1;
+  io::VtiImage im;
+  im.extent = {40, 20, 0};
+  im.cell_data = true;
+  io::VtiArray solid, other, vec;
+  solid.name = "obstacle";
+  other.name = "rho";
+  vec.name = "u";
+  vec.components = 3;
+  solid.f32.assign(m.begin(), m.end());
+  other.f32.assign(m.size(), 1.0f);
+  vec.f32.assign(3 * m.size(), 0.5f);
+  im.arrays = {other, solid, vec};
+  const auto vti = write_case("block.vti", "");
+  io::write_vti(vti, im);
+  const std::string head =
+      "[domain]\ncells = [40, 20, 1]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n[boundary]\n"
+      "x-min = \"inlet\"\nx-max = \"outlet\"\n[[body]]\nname = \"block\"\nshape = \"mask\"\n"
+      "file = \"block.vti\"\n";
+  const CaseFromFile f = load("mask_vti.toml", head + "array = \"obstacle\"\n");
+  for (std::size_t n = 0; n < m.size(); ++n) ASSERT_EQ(f.c.body_of[n], m[n]) << n;
+  EXPECT_EQ(f.c.bodies[0].area, 3.0);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {head, ":12: [[body]] #1 file: "},  // below: three arrays, none named solid
+      {head, "3 arrays (rho, obstacle, u): name the one to read"},
+      {head + "array = \"u\"\n", "array 'u' has 3 components (a mask has one)"},
+      {head + "array = \"p\"\n", "no array 'p' (the file has: rho, obstacle, u)"},
+  };
+  for (std::size_t k = 0; k < bad.size(); ++k) {
+    const auto p = write_case("mask_vti_bad.toml", bad[k].first);
+    try {
+      case_from_file(p.string(), io::read_case_file(p.string(), {true, true}), Lattice::d2q9);
+      ADD_FAILURE() << "accepted: " << bad[k].first;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad[k].second), std::string::npos) << e.what();
+    }
+  }
+  const auto wide = write_case("mask_vti_wide.toml", [&] {
+    std::string s = head + "array = \"obstacle\"\n";
+    return s.replace(s.find("[40, 20, 1]"), 11, "[40, 21, 1]");
+  }());
+  try {
+    case_from_file(wide.string(), io::read_case_file(wide.string(), {true, true}), Lattice::d2q9);
+    ADD_FAILURE() << "a mask of another extent was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("array 'obstacle' holds 40 x 20 x 1 cells (x, y, z), "
+                                         "the domain has 40 x 21 x 1 cells"),
               std::string::npos)
         << e.what();
   }

@@ -134,8 +134,8 @@ TEST_P(LbmFreeSlipDevice, FreeSlipGivesTheCpusBits) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, LbmFreeSlipDevice, ::testing::ValuesIn(tessera::test::device_ids()),
-                         tessera::test::id_name);
+INSTANTIATE_TEST_SUITE_P(Devices, LbmFreeSlipDevice,
+                         ::testing::ValuesIn(tessera::test::device_ids()), tessera::test::id_name);
 
 // `free-slip` faces in a case file: the layer's type carries its normal;
 // where a free-slip face meets a no-slip wall the wall wins, where it meets
