@@ -9,6 +9,9 @@
 #     (no build: the first call's binary) Schaefer-Turek 2D-2 and 2D-1 at
 #     D = 20, 40, 80 cells and the sphere drag at Re 20, 50, 100 on cuda:0
 #     (bench/validation/lbm_validation.py), then their table.
+#   TESSERA_COMMIT=<HEAD> scripts/gpu-lbm-validation.sh quick
+#     one call: the command only (no tests), then validate's runs in the
+#     time left (in order of importance).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
@@ -32,7 +35,8 @@ if [[ ${1:-} == build ]]; then
     > "$OUT/geometry-cuda_0.md" 2>&1
   summary+=("bench geometry cuda:0: exit $?")
   grep -E "empty box|solid|voxelize|copy bandwidth" "$OUT/geometry-cuda_0.md" | cut -c1-160
-elif [[ ${1:-} == validate ]]; then
+elif [[ ${1:-} == validate || ${1:-} == quick ]]; then
+  [[ ${1:-} == quick ]] && gpu_build build/gpu tessera_cli
   [[ -x build/gpu/bin/tessera ]] || { echo "no build/gpu/bin/tessera: run 'build' first"; exit 1; }
   V="python3 bench/validation/lbm_validation.py"
   common="--tessera build/gpu/bin/tessera --device cuda:0 --out $OUT/runs"
@@ -53,7 +57,7 @@ elif [[ ${1:-} == validate ]]; then
   one st-2d2-d80 schaefer-turek --case 2d2 --d 80 --lattice-velocity 0.025
   $V table "$OUT"/results/*.json | tee "$OUT/table.md"
 else
-  echo "usage: $0 build|validate" >&2
+  echo "usage: $0 build|validate|quick" >&2
   exit 2
 fi
 printf '%s\n' "${summary[@]}"
