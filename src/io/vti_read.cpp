@@ -49,7 +49,7 @@ struct ArrayInfo {
 // What the XML says before the appended data.
 struct Header {
   std::string type, byte_order = "LittleEndian", header_type = "UInt32", compressor;
-  std::optional<std::array<long, 6>> whole, piece;
+  std::optional<std::array<long, 6> > whole, piece;
   int pieces = 0;
   std::vector<ArrayInfo> arrays;
   // parsing state
@@ -65,7 +65,7 @@ std::map<std::string, std::string> attributes(const XML_Char** a) {
   return m;
 }
 
-std::optional<std::array<long, 6>> extent_of(const std::string& s) {
+std::optional<std::array<long, 6> > extent_of(const std::string& s) {
   std::array<long, 6> e{};
   const char* p = s.c_str();
   for (long& v : e) {
@@ -107,7 +107,8 @@ void XMLCALL on_start(void* user, const XML_Char* name, const XML_Char** atts) {
       }
     }
     h.whole = extent_of(get("WholeExtent"));
-    if (!h.whole) h.error = fmt::format("WholeExtent '{}' is not six whole numbers", get("WholeExtent"));
+    if (!h.whole)
+      h.error = fmt::format("WholeExtent '{}' is not six whole numbers", get("WholeExtent"));
   } else if (n == "Piece") {
     ++h.pieces;
     h.piece = extent_of(get("Extent"));
@@ -125,7 +126,8 @@ void XMLCALL on_start(void* user, const XML_Char* name, const XML_Char** atts) {
     if (!nc.empty()) {
       char* end = nullptr;
       const long v = std::strtol(nc.c_str(), &end, 10);
-      if (*end || v < 1 || v > 64) h.error = fmt::format("NumberOfComponents '{}' of '{}'", nc, info.name);
+      if (*end || v < 1 || v > 64)
+        h.error = fmt::format("NumberOfComponents '{}' of '{}'", nc, info.name);
       info.components = int(v);
     }
     if (a.count("offset")) {
@@ -261,8 +263,8 @@ class Blocks {
     if (separate) {
       const auto header = base64_decode(text.substr(0, hchars));
       if (!header) throw bad("the header is not base64");
-      const std::size_t dchars = std::size_t(
-          zlib_ ? (compressed_bytes(*header) + 2) / 3 * 4 : (word(*header, 0) + 2) / 3 * 4);
+      const std::size_t dchars = std::size_t(zlib_ ? (compressed_bytes(*header) + 2) / 3 * 4
+                                                   : (word(*header, 0) + 2) / 3 * 4);
       if (dchars > text.size() - hchars) throw bad("truncated data");
       const auto payload = base64_decode(text.substr(hchars, dchars));
       if (!payload) throw bad("the data are not base64");
@@ -299,7 +301,7 @@ class Blocks {
 
 int type_size(const std::string& t) {
   static const std::map<std::string, int> sizes = {
-      {"Int8", 1},  {"UInt8", 1},  {"Int16", 2},   {"UInt16", 2},  {"Int32", 4},
+      {"Int8", 1},   {"UInt8", 1}, {"Int16", 2},  {"UInt16", 2},  {"Int32", 4},
       {"UInt32", 4}, {"Int64", 8}, {"UInt64", 8}, {"Float32", 4}, {"Float64", 8}};
   const auto it = sizes.find(t);
   return it == sizes.end() ? 0 : it->second;
@@ -338,9 +340,9 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
   XML_SetElementHandler(parser, on_start, on_end);
   XML_SetCharacterDataHandler(parser, on_text);
   const bool done = appended == std::string::npos;
-  const auto status = XML_Parse(parser, xml.data(), int(std::min<std::size_t>(
-                                                        xml.size(), std::numeric_limits<int>::max())),
-                                done ? XML_TRUE : XML_FALSE);
+  const auto status = XML_Parse(
+      parser, xml.data(), int(std::min<std::size_t>(xml.size(), std::numeric_limits<int>::max())),
+      done ? XML_TRUE : XML_FALSE);
   if (status != XML_STATUS_OK) {
     const std::string why = XML_ErrorString(XML_GetErrorCode(parser));
     const auto line = XML_GetCurrentLineNumber(parser);
@@ -358,9 +360,10 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
     throw Error(fmt::format("{}: header_type {} (UInt32 or UInt64)", file, h.header_type));
   const bool zlib = h.compressor == "vtkZLibDataCompressor";
   if (!h.compressor.empty() && !zlib)
-    throw Error(fmt::format("{}: compressor {} (none or vtkZLibDataCompressor: save the file "
-                            "from ParaView with ZLib compression or none)",
-                            file, h.compressor));
+    throw Error(
+        fmt::format("{}: compressor {} (none or vtkZLibDataCompressor: save the file "
+                    "from ParaView with ZLib compression or none)",
+                    file, h.compressor));
   if (!h.whole) throw Error(file + ": no ImageData WholeExtent");
   if (h.pieces != 1)
     throw Error(fmt::format("{}: {} pieces (one is read: merge them in ParaView)", file, h.pieces));
@@ -380,8 +383,9 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
     for (const auto& x : h.arrays)
       if (x.name == name) a = &x;
     if (!a)
-      throw Error(fmt::format("{}: no array '{}' (the file has: {})", file, name,
-                              names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+      throw Error(fmt::format(
+          "{}: no array '{}' (the file has: {})", file, name,
+          names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   }
   const std::string where = fmt::format("{}: array '{}'", file, a->name);
   VtiField out;
@@ -424,7 +428,8 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
       p = end;
     }
     if (out.values.size() != count)
-      throw Error(fmt::format("{}: {} values, the extent needs {}", where, out.values.size(), count));
+      throw Error(
+          fmt::format("{}: {} values, the extent needs {}", where, out.values.size(), count));
     return out;
   }
   const Blocks blocks(where, h.header_type == "UInt64" ? 8 : 4, zlib);

@@ -117,19 +117,22 @@ TEST(VtiRead, BadFilesAreRefusedWithTheReason) {
   expect_refused(replaced(good, "Name=\"solid\"", "Name=\"mask\""), "",
                  "3 arrays (mask, value, velocity): name the one to read");
   EXPECT_EQ(read_vti_array(kData / "cells_binary_zlib.vti").name, "solid") << "the default";
-  expect_refused(replaced(good, "AQAAAAAAAABAAAAAAAAAADwAAAAAAAAAFwAAAAAAAAA=eF5jZGBgYIQhJIoBwWNAl4OxAAIkABE=",
-                          "AQAAAAAAAABAAAAAAAAAADwAAAAAAAAAFwAAAAAAAAA=eF5jZGBgYIQhJIoBwWNAl4OxAAIkABA="),
-                 "solid", "compressed block 1 of 1 is corrupt");
+  expect_refused(
+      replaced(good, "AQAAAAAAAABAAAAAAAAAADwAAAAAAAAAFwAAAAAAAAA=eF5jZGBgYIQhJIoBwWNAl4OxAAIkABE=",
+               "AQAAAAAAAABAAAAAAAAAADwAAAAAAAAAFwAAAAAAAAA=eF5jZGBgYIQhJIoBwWNAl4OxAAIkABA="),
+      "solid", "compressed block 1 of 1 is corrupt");
   expect_refused(replaced(good, "WholeExtent=\"0 5 0 4 0 3\"", "WholeExtent=\"0 5 0 4 0 4\""),
                  "solid", "the piece's Extent is not the WholeExtent");
-  expect_refused(replaced(replaced(good, "WholeExtent=\"0 5 0 4 0 3\"", "WholeExtent=\"0 5 0 4 0 4\""),
-                          "Extent=\"0 5 0 4 0 3\"", "Extent=\"0 5 0 4 0 4\""),
-                 "solid", "the array holds 60 bytes, the extent needs 80");
+  expect_refused(
+      replaced(replaced(good, "WholeExtent=\"0 5 0 4 0 3\"", "WholeExtent=\"0 5 0 4 0 4\""),
+               "Extent=\"0 5 0 4 0 3\"", "Extent=\"0 5 0 4 0 4\""),
+      "solid", "the array holds 60 bytes, the extent needs 80");
   expect_refused(raw.substr(0, raw.size() - 200), "velocity", "truncated");
   expect_refused(replaced(file_text(kData / "cells_ascii.vti"), "1.25 2.25", "1.25 2.x5"), "value",
                  "is not a number");
-  expect_refused(replaced(good, "Direction=\"1 0 0 0 1 0 0 0 1\"", "Direction=\"0 1 0 1 0 0 0 0 1\""),
-                 "solid", "a rotated image");
+  expect_refused(
+      replaced(good, "Direction=\"1 0 0 0 1 0 0 0 1\"", "Direction=\"0 1 0 1 0 0 0 0 1\""), "solid",
+      "a rotated image");
 }
 
 }  // namespace
