@@ -71,8 +71,8 @@ std::optional<std::array<long, 6> > extent_of(const std::string& s) {
   for (long& v : e) {
     char* end = nullptr;
     errno = 0;
-    const long long x = std::strtoll(p, &end, 10);
-    if (end == p || errno != 0 || x < 0 || x > (1LL << 30)) return std::nullopt;
+    const long long x = std::strtoll(p, &end, 10);  // VTK allows negative extents
+    if (end == p || errno != 0 || x < -(1LL << 30) || x > (1LL << 30)) return std::nullopt;
     v = long(x);
     p = end;
   }
@@ -235,6 +235,12 @@ class Blocks {
     const std::uint64_t total = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
     if (total != want)
       throw bad(fmt::format("the array holds {} bytes, the extent needs {}", total, want));
+    // the blocks must be in the file, and zlib inflates at most about 1032:1:
+    // checked before the output is allocated (a forged header asks for more)
+    const std::uint64_t packed = compressed_bytes(header);
+    if (packed > payload.size()) throw bad("truncated compressed data");
+    if (total / 1032 > packed + nb)
+      throw bad(fmt::format("{} compressed bytes cannot hold {} bytes", packed, total));
     std::string out(total, '\0');
     std::uint64_t at = 0, put = 0;
     for (std::uint64_t k = 0; k < nb; ++k) {
@@ -287,7 +293,7 @@ class Blocks {
     for (std::uint64_t k = 0; k < nb; ++k) {
       const std::uint64_t c = word(header, std::size_t(3 + k));
       if (c > (std::uint64_t(1) << 40)) throw bad("corrupt compression header");
-      s += c;
+      s += c;  // at most 2^24 blocks of 2^40: no wrap
     }
     return s;
   }
@@ -326,7 +332,20 @@ double value_at(const std::string& t, const char* p) {
 
 }  // namespace
 
+namespace {
+VtiField read_array(const std::filesystem::path& path, const std::string& name);
+}
+
 VtiField read_vti_array(const std::filesystem::path& path, const std::string& name) {
+  try {
+    return read_array(path, name);
+  } catch (const std::bad_alloc&) {
+    throw Error(fmt::format("{}: out of host memory while decoding it", path.string()));
+  }
+}
+
+namespace {
+VtiField read_array(const std::filesystem::path& path, const std::string& name) {
   const std::string file = path.string();
   const std::string bytes = read_file_bytes(path);
   // the XML before the appended data (whose raw bytes are no XML)
@@ -394,17 +413,19 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
   out.components = a->components;
   out.type = a->type;
   const auto& e = *h.whole;
+  constexpr std::uint64_t kMaxValues = std::uint64_t(1) << 40;
   std::uint64_t count = std::uint64_t(a->components);
   for (int k = 0; k < 3; ++k) {
     const long n = e[std::size_t(2 * k + 1)] - e[std::size_t(2 * k)];
     if (n < 0) throw Error(file + ": WholeExtent has an upper end below its lower end");
     out.dims[std::size_t(k)] = a->cell_data ? std::max(n, 1L) : n + 1;
-    count *= std::uint64_t(out.dims[std::size_t(k)]);
+    const auto d = std::uint64_t(out.dims[std::size_t(k)]);
+    if (count > kMaxValues / d) throw Error(where + ": more than 2^40 values");  // before it wraps
+    count *= d;
   }
   const int size = type_size(a->type);
   if (size == 0)
     throw Error(fmt::format("{}: type '{}' (Int8..UInt64, Float32, Float64)", where, a->type));
-  if (count > (std::uint64_t(1) << 40)) throw Error(where + ": more than 2^40 values");
   const std::uint64_t want = count * std::uint64_t(size);
   // zlib inflates at most about 1032:1: more than that cannot be in the file
   // (refused before allocating what a forged extent asks for)
@@ -465,6 +486,8 @@ VtiField read_vti_array(const std::filesystem::path& path, const std::string& na
     out.values[std::size_t(k)] = value_at(a->type, data.data() + k * std::uint64_t(size));
   return out;
 }
+
+}  // namespace
 
 #endif
 

@@ -84,6 +84,11 @@ Bc parse_boundary(const std::string& option, const std::string& s, double& value
     if (!to_number(s.substr(colon + 1), value))
       throw UsageError(
           fmt::format("{} {}: '{}' is not a finite number", option, s, s.substr(colon + 1)));
+    // the ghost's critical depth (q^2/g)^(1/3) in float: q^2 overflows
+    // near 1.8e19; no river carries 10^6 m^2/s per metre of width
+    if (kind == "discharge" && !(std::fabs(value) <= 1e6))
+      throw UsageError(fmt::format(
+          "{} {}: a unit discharge of {} m^2/s (at most 10^6 in magnitude)", option, s, value));
     return kind == "level" ? Bc::level : Bc::discharge;
   }
   throw UsageError(fmt::format(

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const tessera::io::VtiField f = tessera::io::read_vti_array(file, name);
       std::uint64_t n = std::uint64_t(f.components);
       for (long d : f.dims) {
-        if (d < 1) __builtin_trap();
+        if (d < 1 || n > (std::uint64_t(1) << 40) / std::uint64_t(d)) __builtin_trap();
         n *= std::uint64_t(d);
       }
       if (f.components < 1 || f.values.size() != n) __builtin_trap();

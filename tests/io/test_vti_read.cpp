@@ -128,6 +128,12 @@ TEST(VtiRead, BadFilesAreRefusedWithTheReason) {
                "Extent=\"0 5 0 4 0 3\"", "Extent=\"0 5 0 4 0 4\""),
       "solid", "the array holds 60 bytes, the extent needs 80");
   expect_refused(raw.substr(0, raw.size() - 200), "velocity", "truncated");
+  // 2^30 x 2^30 x 16 points: the count would wrap a 64-bit product
+  expect_refused(
+      replaced(replaced(file_text(kData / "cells_ascii.vti"), "WholeExtent=\"0 5 0 4 0 3\"",
+                        "WholeExtent=\"0 1073741823 0 1073741823 0 15\""),
+               "Extent=\"0 5 0 4 0 3\"", "Extent=\"0 1073741823 0 1073741823 0 15\""),
+      "value", "more than 2^40 values");
   expect_refused(replaced(file_text(kData / "cells_ascii.vti"), "1.25 2.25", "1.25 2.x5"), "value",
                  "is not a number");
   expect_refused(

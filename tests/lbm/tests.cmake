@@ -154,3 +154,14 @@ add_test(NAME cli.lbm_config_stl_example COMMAND tessera_cli lbm --config
          --out ${LBM_CLI_DIR}/ellipsoid)
 set_tests_properties(cli.lbm_config_stl_example PROPERTIES PASS_REGULAR_EXPRESSION
                      "grid Reynolds number U dx / nu 3.12.*10 steps")
+# ... and on two parts (--gpus 2, logical CPU devices: the distributed solver
+# with the STL body, a force series reduced over the parts): the same
+# forces.csv byte for byte
+add_test(NAME cli.lbm_config_stl_two_parts COMMAND tessera_cli lbm --config
+         ${PROJECT_SOURCE_DIR}/examples/lbm/ellipsoid.toml --device cpu --gpus 2 --steps 10 --every 10
+         --out ${LBM_CLI_DIR}/ellipsoid_parts)
+add_test(NAME cli.lbm_config_stl_parts_forces_equal COMMAND ${CMAKE_COMMAND} -E compare_files
+         ${LBM_CLI_DIR}/ellipsoid/forces.csv ${LBM_CLI_DIR}/ellipsoid_parts/forces.csv)
+set_tests_properties(cli.lbm_config_stl_example cli.lbm_config_stl_two_parts PROPERTIES FIXTURES_SETUP
+                     lbm_stl_parts)
+set_tests_properties(cli.lbm_config_stl_parts_forces_equal PROPERTIES FIXTURES_REQUIRED lbm_stl_parts)

@@ -430,14 +430,16 @@ TS_FN void ts_swe_ghost_cell(ts_real g, int bc, ts_real value, ts_real sign, TS_
   QT[gc] = qt;
 }
 
-/* Start of a step, on one work-item: dt from the last step's maximal rate
- * (or fixed), at most max_dt (> 0: the sources' bound, swe/forcing.hpp),
- * capped to reach the target time exactly; resets the next rate
- * slot; dates a detected bad cell. */
+/* Start of a step, on one work-item: dt from the last step's maximal rate,
+ * at least min_rate (the discharge ghosts': into dry cells the interior's
+ * is 0), or fixed; at most max_dt (> 0: the sources' bound,
+ * swe/forcing.hpp), capped to reach the target time exactly; resets the
+ * next rate slot; dates a detected bad cell. */
 TS_FN void ts_swe_bookkeeping(TS_GLOBAL ts_real* sc, TS_GLOBAL unsigned int* fl, ts_real cfl,
-                              ts_real fixed_dt, ts_real max_dt) {
+                              ts_real fixed_dt, ts_real max_dt, ts_real min_rate) {
   const unsigned int s = fl[TS_SWE_STEPS];
-  const ts_real rate = (ts_real)ts_bits_float(fl[s & 1u]);
+  ts_real rate = (ts_real)ts_bits_float(fl[s & 1u]);
+  if (rate < min_rate) rate = min_rate;
   fl[(s + 1u) & 1u] = 0u;
   if (fl[TS_SWE_BAD_CELL] != TS_SWE_NONE && fl[TS_SWE_BAD_STEP] == TS_SWE_NONE)
     fl[TS_SWE_BAD_STEP] = s;

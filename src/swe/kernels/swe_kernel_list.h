@@ -297,7 +297,7 @@ TS_CELL(thesis_frame_cols, t, cu, ck) {
 TS_CELL(phys_frame, t, cu, ck) {
   (void)cu, (void)ck;
   if (p.bookkeeping == 2) { /* alone: the ghosts (timed values) follow in another launch */
-    if (t == 0) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt);
+    if (t == 0) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt, p.min_rate);
     return;
   }
   const ts_real tm = p.timed ? sc[1] - (ts_real)0.5 * sc[0] : (ts_real)0;
@@ -316,7 +316,8 @@ TS_CELL(phys_frame, t, cu, ck) {
                      p.seg_ta[s], p.timed, tm, &b[s], &v[s]);
     ts_swe_ghosts_y(p.g, b[2], b[3], v[2], v[3], H, HU, HV, Z, p.ny, p.w, t);
   }
-  if (t == 0 && p.bookkeeping == 1) ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt);
+  if (t == 0 && p.bookkeeping == 1)
+    ts_swe_bookkeeping(sc, fl, p.cfl, p.fixed_dt, p.max_dt, p.min_rate);
 }
 
 /* one column per work-item over a strip of p.strip rows */

@@ -27,6 +27,7 @@ TS_PARAMS_STRUCT(ts_swe_phys) {
   long nx, ny, w, strip;
   long seg_lo[4], seg_hi[4];
   ts_real g, hdry, dx, dy, n, cfl, fixed_dt, max_dt;
+  ts_real min_rate; /* the discharge ghosts' rate: a floor of the step's (swe_kernels.hpp) */
   ts_real bv[4];
   ts_real seg_v[4], seg_slope[4], seg_ta[4];
   ts_real weight;
