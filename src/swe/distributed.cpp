@@ -97,6 +97,10 @@ DistributedPhysSolver<T>::DistributedPhysSolver(skeleton::Team team, const PhysC
         team_.device_ptr(l),
         slab_case(c, first_row(g), rows(g), g > 0 || periodic_x, g < P - 1 || periodic_x), o));
   }
+  // the discharge ghosts' rate floor of the whole case (a part's own sides
+  // miss the others': its steps would differ)
+  const T floor = discharge_rate_floor(c, parts_[0]->prm_);
+  for (auto& p : parts_) p->prm_.min_rate = floor;
   // the skeleton's view of one field: a 2-D (w, nx) array, x-slabs of the
   // slow axis with 2 halo rows, exactly PhysGrid's storage
   const long w = parts_[0]->grid_.w;

@@ -74,7 +74,9 @@ struct PhysParams {
   T cfl = T(0.45);  ///< dt = cfl / max((|u|+c)/dx + (|v|+c)/dy)
   T fixed_dt = 0;   ///< > 0: this dt instead of the CFL rule
   T max_dt = 0;     ///< > 0: no longer step (the sources' bound, Forcing::max_dt)
-  T h_dry = 0;      ///< depths at or below this are dry (no velocity)
+  /// a floor of the step's rate: the discharge ghosts' (discharge_rate_floor)
+  T min_rate = 0;
+  T h_dry = 0;  ///< depths at or below this are dry (no velocity)
   int bc[4] = {0, 0, 0, 0};
   T bc_value[4] = {0, 0, 0, 0};  ///< level: water surface elevation; discharge: q into the domain
   /// one segment per side [seg_lo, seg_hi) of cells along it (x sides:

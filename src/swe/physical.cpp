@@ -154,6 +154,7 @@ PhysSolver<T>::PhysSolver(std::shared_ptr<Device> device, const PhysCase& c, con
   forcing_ = c.forcing;
   row0_ = c.row0;
   forcing_.set_segments(prm_, 0.0, 0.0, row0_, grid_.nx);  // their kinds shape the bed's ghosts
+  prm_.min_rate = discharge_rate_floor(c, prm_);
   auto z = to_storage<T>(grid_, c.z);
   fill_z_ghosts(grid_, prm_, T(c.z_nodata), z);
   zb_ = Buffer<T>(device_, n);
@@ -617,6 +618,23 @@ void PhysSolver<T>::restore_state(const PhysSolverState<T>& s) {
       std::vector<std::uint32_t>{s.rate[0], s.rate[1], s.steps, s.bad_cell, s.bad_step});
 }
 
+template <class T>
+T discharge_rate_floor(const PhysCase& c, const PhysParams<T>& p) {
+  T floor = T(0);
+  auto add = [&](int side, Bc kind, double value) {
+    const T q = T(value);
+    if (kind != Bc::discharge || !(q > T(0))) return;
+    const T hc = point::ts_swe_critical_depth(p.g, q);
+    floor = std::max(floor, side < 2 ? point::ts_swe_rate(p.g, p.h_dry, p.dx, p.dy, hc, q, T(0))
+                                     : point::ts_swe_rate(p.g, p.h_dry, p.dx, p.dy, hc, T(0), q));
+  };
+  for (int s = 0; s < 4; ++s) add(s, c.bc[s], c.bc_value[s]);
+  for (const BcSegment& g : c.forcing.segments) add(g.side, g.kind, g.value);
+  return floor;
+}
+
+template float discharge_rate_floor(const PhysCase&, const PhysParams<float>&);
+template double discharge_rate_floor(const PhysCase&, const PhysParams<double>&);
 template class PhysSolver<float>;
 template class PhysSolver<double>;
 

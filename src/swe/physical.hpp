@@ -33,6 +33,18 @@ struct HostFields {
 double water_volume(const std::vector<double>& h, double dx, double dy);
 
 /// A problem for the physical model.
+struct PhysCase;
+
+/// A discharge side's ghost holds at least the critical depth h_c of its
+/// inflow q (ts_swe_ghost_cell): the largest such ghost's rate
+/// (q/h_c + c)/d + c/d' over the case's sides and segments (point functions
+/// in T, with `p`'s g, dry depth and spacings) floors the step's rate, or
+/// water poured into dry cells (interior rate 0) would arrive in one step
+/// of the whole interval. Of the whole case: a distributed run's parts all
+/// take it.
+template <class T>
+T discharge_rate_floor(const PhysCase& c, const PhysParams<T>& p);
+
 struct PhysCase {
   std::string name;
   long nx = 0, ny = 0;

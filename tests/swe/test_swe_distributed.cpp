@@ -3,12 +3,14 @@
 // time, dt, mass) for 1, 2 and 3 parts, first and second order, four
 // boundary sets, a random wet/dry state over a random bed, odd sizes, slabs
 // of the minimum 2 rows; the first bad cell is reported in global (i, j).
+#include <algorithm>
 #include <cstring>
 #include <map>
 
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "skeleton/team.hpp"
+#include "swe/cases.hpp"
 #include "swe/distributed.hpp"
 #include "swe_distributed_cases.hpp"
 #include "test_support.hpp"
@@ -89,6 +91,21 @@ TEST_P(SweDistributed, EqualsTheSingleDeviceSolverBitwise) {
       expect_equal<float>(c, o, 0.15, 3, what + ", float");
       if (fp64()) expect_equal<double>(c, o, 0.15, 3, what + ", double");
     }
+}
+
+// A discharge into a dry domain: the steps follow the discharge ghost's
+// rate floor, which only the first slab's side holds; every part takes the
+// whole case's floor, so the steps and bits are the single device's.
+TEST_P(SweDistributed, DischargeIntoDryCellsOnEveryPartCount) {
+  PhysCase c = make_case("radial-dam", 24, 9);
+  std::fill(c.z.begin(), c.z.end(), 0.0);
+  std::fill(c.h.begin(), c.h.end(), 0.0);
+  std::fill(c.hu.begin(), c.hu.end(), 0.0);
+  std::fill(c.hv.begin(), c.hv.end(), 0.0);
+  for (auto& b : c.bc) b = Bc::wall;
+  c.bc[x_lo] = Bc::discharge;
+  c.bc_value[x_lo] = 0.4;
+  expect_equal<float>(c, PhysOptions{}, 6.0, 3, "discharge into dry cells, float");
 }
 
 TEST_P(SweDistributed, SlabsOfTwoRowsAndFixedDt) {

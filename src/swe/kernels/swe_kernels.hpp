@@ -66,20 +66,7 @@ ts_swe_phys<T> phys(const PhysGrid& g, const PhysParams<T>& p, long strip = 0, i
   }
   a.timed = p.timed;
   a.pf = phys_prefetch_rows(), a.stage = stage, a.bookkeeping = bookkeeping;
-  // A discharge side's ghost holds at least the critical depth h_c of its
-  // inflow q (ts_swe_ghost_cell): its rate (q/h_c + c)/d + c/d' floors the
-  // step's, or water poured into dry cells (interior rate 0) would arrive
-  // in one step of the whole interval.
-  a.min_rate = T(0);
-  for (int s = 0; s < 4; ++s)
-    for (const auto& [kind, q] :
-         {std::pair{p.bc[s], p.bc_value[s]}, std::pair{p.seg_bc[s], p.seg_value[s]}}) {
-      if (kind != TS_SWE_BC_DISCHARGE || !(q > T(0))) continue;
-      const T hc = point::ts_swe_critical_depth(p.g, q);
-      const T r = s < 2 ? point::ts_swe_rate(p.g, p.h_dry, p.dx, p.dy, hc, q, T(0))
-                        : point::ts_swe_rate(p.g, p.h_dry, p.dx, p.dy, hc, T(0), q);
-      a.min_rate = std::max(a.min_rate, r);
-    }
+  a.min_rate = p.min_rate;
   return a;
 }
 
