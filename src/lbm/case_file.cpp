@@ -296,10 +296,7 @@ std::vector<std::uint8_t> vti_mask_cells(const Table& t, const std::filesystem::
 }
 
 bool is_vti(const std::string& file) {
-  auto ends = [&](const std::string& s) {
-    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
-  };
-  return ends(".vti") || ends(".vti.gz") || ends(".vti.bz2");
+  return file.ends_with(".vti") || file.ends_with(".vti.gz") || file.ends_with(".vti.bz2");
 }
 
 // A solid mask from a .npy file of the domain's shape (nz, ny, nx), C order

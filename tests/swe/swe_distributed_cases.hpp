@@ -5,9 +5,23 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+
+#include "swe/cases.hpp"
 #include "swe/physical.hpp"
 
 namespace tessera::swe::dtest {
+
+/// A flat dry channel of nx x ny cells closed by walls, with a unit
+/// discharge q [m^2/s] into it through the x_lo side.
+inline PhysCase dry_channel(long nx, long ny, double q) {
+  PhysCase c = make_case("radial-dam", nx, ny);
+  for (auto* v : {&c.z, &c.h, &c.hu, &c.hv}) std::fill(v->begin(), v->end(), 0.0);
+  for (auto& b : c.bc) b = Bc::wall;
+  c.bc[x_lo] = Bc::discharge;
+  c.bc_value[x_lo] = q;
+  return c;
+}
 
 /// Uniform in [0, 1) from a linear congruential stream (same on every rank).
 inline double uniform(std::uint64_t& s) {

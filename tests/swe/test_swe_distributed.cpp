@@ -97,14 +97,7 @@ TEST_P(SweDistributed, EqualsTheSingleDeviceSolverBitwise) {
 // rate floor, which only the first slab's side holds; every part takes the
 // whole case's floor, so the steps and bits are the single device's.
 TEST_P(SweDistributed, DischargeIntoDryCellsOnEveryPartCount) {
-  PhysCase c = make_case("radial-dam", 24, 9);
-  std::fill(c.z.begin(), c.z.end(), 0.0);
-  std::fill(c.h.begin(), c.h.end(), 0.0);
-  std::fill(c.hu.begin(), c.hu.end(), 0.0);
-  std::fill(c.hv.begin(), c.hv.end(), 0.0);
-  for (auto& b : c.bc) b = Bc::wall;
-  c.bc[x_lo] = Bc::discharge;
-  c.bc_value[x_lo] = 0.4;
+  const PhysCase c = dtest::dry_channel(24, 9, 0.4);
   expect_equal<float>(c, PhysOptions{}, 6.0, 3, "discharge into dry cells, float");
 }
 

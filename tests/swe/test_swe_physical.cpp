@@ -10,6 +10,7 @@
 #include "swe/cases.hpp"
 #include "swe/kernels/swe_point.hpp"
 #include "swe/physical.hpp"
+#include "swe_distributed_cases.hpp"
 #include "test_support.hpp"
 
 namespace tessera::swe {
@@ -326,15 +327,9 @@ TEST_P(SwePhysical, InflowDischargeAddsWater) {
 // piled 6 m of water into the first column; now the bore runs down the
 // channel in steps of at most cfl / rate(h_c).
 TEST_P(SwePhysical, DischargeIntoDryCellsBringsItsWater) {
-  PhysCase c = make_case("radial-dam", 40, 6);
-  std::fill(c.z.begin(), c.z.end(), 0.0);
-  std::fill(c.h.begin(), c.h.end(), 0.0);
-  std::fill(c.hu.begin(), c.hu.end(), 0.0);
-  std::fill(c.hv.begin(), c.hv.end(), 0.0);
-  for (auto& b : c.bc) b = Bc::wall;
-  const double q = 0.3, t = 2.0, width = c.ny * c.dy, g = 9.81;
-  c.bc[x_lo] = Bc::discharge;
-  c.bc_value[x_lo] = q;
+  const double q = 0.3, t = 2.0, g = 9.81;
+  const PhysCase c = dtest::dry_channel(40, 6, q);
+  const double width = c.ny * c.dy;
   PhysSolver<double> s(dev(), c, PhysOptions{});
   ASSERT_EQ(s.mass(), 0.0);
   const Health h = s.advance_to(t);
