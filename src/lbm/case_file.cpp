@@ -19,6 +19,7 @@
 #include "io/npy.hpp"
 #include "io/stl.hpp"
 #include "io/vti_read.hpp"
+#include "lbm/geometry/crossings.hpp"
 #include "lbm/geometry/placement.hpp"
 #include "lbm/geometry/voxelize.hpp"
 #include "lbm/kernels/lbm_flags.h"
@@ -41,7 +42,7 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
         "wall-velocity", "outlet-density"}},
       {"body",
        {"name", "shape", "centre", "diameter", "axis", "size", "force", "file", "array", "scale",
-        "length", "length-axis", "rotate"}},
+        "length", "length-axis", "rotate", "bounce-back"}},
       {"probe", {"name", "at"}},
       {"run", {"time", "output-interval"}},
   };
@@ -231,7 +232,8 @@ Axis axis_of(const Table& t, const char* key) {
 // `centre`), voxelized on `device`: 1 where a cell centre is inside.
 std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, const Grid& g,
                                     Lattice lattice, const std::function<double(double)>& position,
-                                    double to_cells, const std::shared_ptr<Device>& device) {
+                                    double to_cells, const std::shared_ptr<Device>& device,
+                                    geometry::Triangles& placed) {
   if (lattice == Lattice::d2q9) t.fail(*t.find("shape"), "an STL body needs a 3D lattice");
   const auto file = t.text("file");
   if (!file) throw t.missing("file");
@@ -258,7 +260,7 @@ std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, con
     p.translate = {shift, shift, shift};
   }
   try {
-    const auto placed = geometry::place(
+    placed = geometry::place(
         geometry::triangles_from(std::span<const float>(mesh.data(), 9 * mesh.size())), p);
     return geometry::voxelize(placed, g, device ? device : open_device("cpu"));
   } catch (const Error& e) {
@@ -353,6 +355,63 @@ std::pair<double, double> frontal_area(const std::vector<std::uint8_t>& cells, c
   double area = 0;
   for (auto v : shadow) area += v;
   return {area, hi >= lo ? double(hi - lo + 1) : 0.0};
+}
+
+// The surface of a body with interpolated bounce-back: a primitive's
+// inside test or an STL's placed triangles.
+struct Surface {
+  bool interpolated = false;
+  std::function<bool(double, double, double)> inside;
+  geometry::Triangles mesh;
+};
+
+// The links from fluid cells into the bodies of `surfaces` (by body id),
+// with the fraction q where the body's surface crosses each: the segment
+// between the cell centres bisected on a primitive's inside test (the one
+// that decided the cells), or its first crossing of an STL's triangles
+// (none found, a crossing the voxelizer's vertex rounding moved past the
+// cell centre: q = 1/2, halfway bounce-back). The positions are unwrapped:
+// a cylinder along a periodic axis is the same there.
+std::vector<WallLink> wall_links(const Case& c, const Grid& g, Lattice lattice,
+                                 const std::map<std::uint8_t, Surface>& surfaces) {
+  std::vector<WallLink> links;
+  if (surfaces.empty()) return links;
+  // per STL body: its links' indices and segments, crossed with its mesh below
+  std::map<std::uint8_t, std::pair<std::vector<std::size_t>, std::vector<geometry::LinkSegment>>>
+      by_mesh;
+  point::with_variant(q_of(lattice), 32, [&](auto var) {
+    using V = decltype(var);
+    for (long z = 0; z < g.nz; ++z)
+      for (long y = 0; y < g.ny; ++y)
+        for (long x = 0; x < g.nx; ++x) {
+          const long n = x + g.nx * (y + g.ny * z);
+          if (TS_LBM_IS_WALL(c.flags[std::size_t(n)])) continue;
+          for (int i = 1; i < V::q; ++i) {
+            const long m =
+                (x + V::cx(i) + g.nx) % g.nx +
+                g.nx * ((y + V::cy(i) + g.ny) % g.ny + g.ny * ((z + V::cz(i) + g.nz) % g.nz));
+            const auto it = surfaces.find(c.body_of[std::size_t(m)]);
+            if (c.body_of[std::size_t(m)] == 0 || it == surfaces.end()) continue;
+            const geometry::LinkSegment seg{{double(x), double(y), double(z)},
+                                            {V::cx(i), V::cy(i), V::cz(i)}};
+            WallLink l{n, i, 0.5};
+            if (it->second.inside) {
+              l.q = geometry::crossing_by_bisection(it->second.inside, seg);
+            } else {
+              by_mesh[it->first].first.push_back(links.size());
+              by_mesh[it->first].second.push_back(seg);
+            }
+            links.push_back(l);
+          }
+        }
+    return 0;
+  });
+  for (const auto& [id, mine] : by_mesh) {
+    const auto t = geometry::first_crossings(surfaces.at(id).mesh, mine.second);
+    for (std::size_t k = 0; k < t.size(); ++k)
+      links[mine.first[k]].q = std::isnan(t[k]) ? 0.5 : std::max(t[k], 1e-6);
+  }
+  return links;
 }
 
 }  // namespace
@@ -589,15 +648,27 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
   auto position = [&](double v) { return u.physical ? v / u.dx - 0.5 : v; };
   c.body_of.assign(std::size_t(g.cells()), 0);
   bool any_body_cell = false;
+  std::map<std::uint8_t, Surface> surfaces;  // of the bodies with interpolated bounce-back
   for (const Table& t : bodies) {
     BodyRef ref;
     ref.name = t.text("name").value_or(fmt::format("body{}", c.bodies.size() + 1));
     const std::string shape = t.text("shape").value_or("");
     if (shape.empty()) throw t.missing("shape");
     std::vector<std::uint8_t> from_file;  // stl, mask: the body's cells
+    Surface surface;
+    const std::string bounce = t.text("bounce-back").value_or("halfway");
+    if (bounce != "halfway" && bounce != "interpolated")
+      t.fail(*t.find("bounce-back"),
+             fmt::format("'{}' is not a bounce-back (halfway, interpolated)", bounce));
+    surface.interpolated = bounce == "interpolated";
+    if (surface.interpolated && shape == "mask")
+      t.fail(*t.find("bounce-back"),
+             "a mask has no surface to interpolate: give the body as an STL or a primitive, or "
+             "bounce-back = \"halfway\"");
     if (shape == "stl" || shape == "mask") {
-      from_file = shape == "stl" ? stl_cells(t, path, g, lattice, position, to_cells, device)
-                                 : mask_cells(t, path, g);
+      from_file = shape == "stl"
+                      ? stl_cells(t, path, g, lattice, position, to_cells, device, surface.mesh)
+                      : mask_cells(t, path, g);
       // on a face layer the body would replace the boundary there
       for (long z = 0; z < g.nz; ++z)
         for (long y = 0; y < g.ny; ++y)
@@ -710,10 +781,15 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
           }
     if (count == 0)
       t.fail(*t.find(from_file.empty() ? "centre" : "file"), "the body covers no cell centre");
+    if (surface.interpolated) {
+      if (from_file.empty()) surface.inside = inside;
+      surfaces.emplace(std::uint8_t(id), std::move(surface));
+    }
     any_body_cell = true;
     if (!measure) ref.area = 0;  // no coefficients for it
     c.bodies.push_back(ref);
   }
+  c.links = wall_links(c, g, lattice, surfaces);
   if (!any_body_cell) c.body_of.clear();
 
   // [[probe]]

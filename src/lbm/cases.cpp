@@ -38,6 +38,7 @@ double tau_for(double re, double u, double L) {
 template <class S>
 void apply_case(const Case& c, S& s) {
   s.set_flags(c.flags);
+  s.set_links(c.links);
   if (c.uniform)
     s.initialize(1.0, c.u0);
   else

@@ -39,6 +39,9 @@ struct Case {
   /// none (empty: the built-in cases' one body, TS_LBM_BODY).
   std::vector<BodyRef> bodies;
   std::vector<std::uint8_t> body_of;
+  /// Links into bodies of a known surface, for interpolated bounce-back
+  /// (Solver::set_links; empty: halfway bounce-back everywhere).
+  std::vector<WallLink> links;
   std::vector<ProbeRef> probes;
   std::array<double, 3> drag_dir{1, 0, 0}, lift_dir{0, 1, 0};  ///< unit vectors
   /// Sets the flags and the initial state of a solver built from `config`.

@@ -43,6 +43,11 @@ struct DistributedSolver::Impl {
   virtual std::vector<std::uint8_t> raw() = 0;
   virtual void restore(const std::vector<std::uint8_t>& bytes) = 0;
   virtual const skeleton::ExchangeStats& stats() const = 0;
+  /// Interpolated bounce-back on `links` (usable_links of the global lattice).
+  virtual void set_links(std::vector<WallLink> links) = 0;
+  /// The kept links and their f*_d(n) - w_d of the last step (real units),
+  /// or none before the first step since set_links, initialize or restore.
+  virtual LinkSent link_view(std::vector<double>& sent) = 0;
 };
 
 namespace {
@@ -75,6 +80,100 @@ struct TypedImpl final : DistributedSolver::Impl {
       return 0;
     });
   }
+  // Interpolated bounce-back (lbm_point.h ts_lbm_interpolate_link_pull).
+  // A step's output is corrected at the start of the next step (or before
+  // the state is read: flush), once the exchange has brought the halos
+  // that links of a part's first and last layers read: per part the links
+  // of the inner layers ([0]) run with the inner update, those of the
+  // boundary layers ([1]) after the halos arrived.
+  struct LinkSet {
+    long count = 0;
+    Bytes code, coef, sent;
+    std::vector<std::size_t> index;  // into `links`
+  };
+  std::vector<WallLink> links;
+  std::vector<std::array<LinkSet, 2>> link_sets;  // per local part
+  bool pending = false;                           // the last step's output is not corrected yet
+  bool fresh = true;  // no correction since the links or the state were set
+
+  void correct(int p, Queue& q, int which) {
+    LinkSet& ls = link_sets[std::size_t(p)][std::size_t(which)];
+    Device& d = a.device(p);
+    dispatch(d, [&](auto tag) {
+      kernels::interpolate_links_pull(tag, d, q, variant, geometry(a.layout(p)), ls.count,
+                                      ls.code.handle(), ls.coef.handle(), a.buffer(p).handle(),
+                                      ls.sent.handle());
+    });
+  }
+
+  void flush() {
+    if (!pending) return;
+    a.exchange(
+        crossing, [&](int p, Queue& q) { correct(p, q, 0); },
+        [&](int p, Queue& q) { correct(p, q, 1); });
+    a.mark_device_written();
+    pending = false;
+    fresh = false;
+  }
+
+  void set_links(std::vector<WallLink> kept) override {
+    if (!kept.empty() && a.team().ranks() > 1)
+      throw UsageError(
+          "interpolated bounce-back (bounce-back = \"interpolated\") runs on one MPI rank: use "
+          "--gpus N within one process, or halfway bounce-back");
+    links = std::move(kept);
+    link_sets.clear();
+    link_sets.resize(std::size_t(a.parts()));
+    pending = false;
+    fresh = true;
+    const Grid g = config.grid;
+    std::vector<std::array<std::vector<long>, 2>> code(link_sets.size());
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      const long n = links[k].cell, z = n / (g.nx * g.ny);
+      for (int p = 0; p < a.parts(); ++p) {
+        const skeleton::PartLayout& L = a.layout(p);
+        const long z0 = long(L.owned.lo[2]), nz = long(L.extent(2));
+        if (z < z0 || z >= z0 + nz) continue;
+        const int which = z == z0 || z == z0 + nz - 1 ? 1 : 0;
+        code[std::size_t(p)][std::size_t(which)].push_back(
+            link_code(n - z0 * g.nx * g.ny, links[k]));
+        link_sets[std::size_t(p)][std::size_t(which)].index.push_back(k);
+      }
+    }
+    for (int p = 0; p < a.parts(); ++p)
+      for (int which = 0; which < 2; ++which) {
+        LinkSet& ls = link_sets[std::size_t(p)][std::size_t(which)];
+        const auto& c = code[std::size_t(p)][std::size_t(which)];
+        ls.count = long(c.size());
+        if (c.empty()) continue;
+        std::vector<WallLink> mine;
+        for (std::size_t k : ls.index) mine.push_back(links[k]);
+        const auto dev = a.team().device_ptr(p);
+        ls.code = Bytes(dev, c.size() * sizeof(long));
+        ls.code.copy_from_host(
+            std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(c.data()),
+                                      reinterpret_cast<const std::uint8_t*>(c.data() + c.size())));
+        const auto coef = link_coefficient_bytes(mine, variant.real_bytes() == 8);
+        ls.coef = Bytes(dev, coef.size());
+        ls.coef.copy_from_host(coef);
+        ls.sent = Bytes(dev, c.size() * variant.real_bytes());
+      }
+  }
+
+  LinkSent link_view(std::vector<double>& sent) override {
+    flush();
+    if (links.empty() || fresh) return {};
+    sent.assign(links.size(), 0.0);
+    for (auto& sets : link_sets)
+      for (LinkSet& ls : sets) {
+        if (ls.count == 0) continue;
+        const auto v = link_sent_values(ls.sent.to_vector(), variant.real_bytes() == 8,
+                                        variant.store_bits == 16 ? TS_LBM_HALF_SCALE : 1.0);
+        for (std::size_t k = 0; k < v.size(); ++k) sent[ls.index[k]] = v[k];
+      }
+    return LinkSent{links, sent};
+  }
+
   static skeleton::FieldOptions options(const skeleton::Team& team) {
     skeleton::FieldOptions o;
     o.parts = {1, 1, team.total_parts()};
@@ -113,6 +212,8 @@ struct TypedImpl final : DistributedSolver::Impl {
       return 0;
     });
     t = 0;
+    pending = false;
+    fresh = true;
   }
 
   void launch(int p, Queue& q, long z0, long z1) {
@@ -125,13 +226,16 @@ struct TypedImpl final : DistributedSolver::Impl {
   }
 
   void step() override {
+    const bool correcting = pending;
     a.exchange(
         crossing,
         [&](int p, Queue& q) {  // inner layers: no halo needed
+          if (correcting) correct(p, q, 0);
           const long nz = long(a.layout(p).extent(2));
           if (nz > 2) launch(p, q, 1, nz - 1);
         },
         [&](int p, Queue& q) {  // the layers next to the faces, once the halos arrived
+          if (correcting) correct(p, q, 1);
           const long nz = long(a.layout(p).extent(2));
           launch(p, q, 0, 1);
           if (nz > 1) launch(p, q, nz - 1, nz);
@@ -140,6 +244,8 @@ struct TypedImpl final : DistributedSolver::Impl {
     b.mark_device_written();
     a.swap(b);
     ++t;
+    pending = !links.empty();
+    if (correcting) fresh = false;
   }
 
   void synchronize() override {
@@ -147,6 +253,7 @@ struct TypedImpl final : DistributedSolver::Impl {
   }
 
   std::vector<double> incoming() override {
+    flush();
     synchronize();
     const std::vector<S> post =
         a.gather();  // outgoing populations of the last step, at their cells
@@ -179,6 +286,7 @@ struct TypedImpl final : DistributedSolver::Impl {
   }
 
   std::vector<std::uint8_t> raw() override {
+    flush();
     synchronize();
     const std::vector<S> post = a.gather();
     const auto* p = reinterpret_cast<const std::uint8_t*>(post.data());
@@ -190,6 +298,8 @@ struct TypedImpl final : DistributedSolver::Impl {
     std::memcpy(post.data(), bytes.data(), post.size() * sizeof(S));
     a.scatter(post);  // the halos travel with the next step's exchange
     b.scatter(post);
+    pending = false;
+    fresh = true;
   }
 
   const skeleton::ExchangeStats& stats() const override { return a.last_exchange(); }
@@ -239,6 +349,11 @@ void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
   mark_near_wall(impl_->config.grid, impl_->config.lattice, flags);
   impl_->flags = std::move(flags);
   impl_->set_flags();
+  impl_->set_links({});
+}
+
+void DistributedSolver::set_links(std::span<const WallLink> links) {
+  impl_->set_links(usable_links(impl_->config.grid, impl_->variant.q, impl_->flags, links));
 }
 
 void DistributedSolver::initialize(double rho0, const std::array<double, 3>& u0) {
@@ -285,7 +400,18 @@ Fields DistributedSolver::fields() {
 double DistributedSolver::mass() { return mass_of(incoming(), impl_->flags, impl_->variant.q); }
 
 std::array<double, 3> DistributedSolver::body_force() {
-  return body_force_of(incoming(), impl_->flags, impl_->config.grid, impl_->config.lattice);
+  std::vector<double> sent;
+  const LinkSent links = impl_->link_view(sent);
+  return body_force_of(incoming(), impl_->flags, impl_->config.grid, impl_->config.lattice, links);
+}
+
+std::vector<std::array<double, 3>> DistributedSolver::body_forces(
+    const std::vector<std::uint8_t>& body_of, std::size_t bodies) {
+  if (bodies == 0) return {};
+  std::vector<double> sent;
+  const LinkSent links = impl_->link_view(sent);
+  return body_forces_of(incoming(), impl_->flags, body_of, bodies, impl_->config.grid,
+                        impl_->config.lattice, links);
 }
 
 std::vector<std::uint8_t> DistributedSolver::raw_populations() { return impl_->raw(); }

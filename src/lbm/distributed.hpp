@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "lbm/config.hpp"
@@ -32,6 +33,8 @@ class DistributedSolver {
 
   /// Global flags (x fastest), as for Solver::set_flags.
   void set_flags(std::vector<std::uint8_t> flags);
+  /// Interpolated bounce-back on these links, as Solver::set_links.
+  void set_links(std::span<const WallLink> links);
   void initialize(double rho0, const std::array<double, 3>& u0);
   void initialize(const Fields& f);
   void step(long steps = 1);
@@ -44,6 +47,9 @@ class DistributedSolver {
   double mass();
   /// Momentum-exchange force on the cells flagged TS_LBM_BODY (as Solver's).
   std::array<double, 3> body_force();
+  /// Momentum-exchange force on each body (Solver::body_forces).
+  std::vector<std::array<double, 3>> body_forces(const std::vector<std::uint8_t>& body_of,
+                                                 std::size_t bodies);
   /// Global flags with the near-wall marks.
   const std::vector<std::uint8_t>& flags() const noexcept;
 

@@ -200,7 +200,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
   std::pair<double, double> png_range{0, 0};
   if (o.png_range.size() == 2) png_range = {o.png_range[0], o.png_range[1]};
   auto outputs = [&](const Fields& fields) {
-    if (!series.empty()) series.sample(s.time(), s.incoming(), fields, s.flags());
+    if (!series.empty()) series.sample(s.time(), s.body_forces(c.body_of, c.bodies.size()), fields);
     if (!o.out.empty()) {
       const std::string name = fmt::format("{}_{:08d}.vti", c.name, s.time());
       write_vti(o.out / name, fields, s.flags(), o.metres_per_cell);

@@ -5,7 +5,7 @@ tessera_module(lbm
   BENCH lbm.cpp
   SOURCES config.cpp solver.cpp cases.cpp thesis_gas.cpp kernels/thesis_gas_cpu.cpp
           kernels/lbm_cpu.cpp output.cpp checkpoint.cpp checkpoint_format.cpp driver.cpp
-          distributed.cpp thesis_gas_parts.cpp geometry/placement.cpp geometry/voxelize.cpp case_file.cpp
+          distributed.cpp links.cpp thesis_gas_parts.cpp geometry/placement.cpp geometry/voxelize.cpp geometry/crossings.cpp case_file.cpp
           series.cpp
           kernels/voxel_cpu.cpp
   EMBED kernels/lbm_flags.h kernels/lbm_params.h kernels/lbm_point.h kernels/lbm_kernel_list.h

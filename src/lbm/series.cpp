@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
+#include "core/error.hpp"
 
 namespace tessera::lbm {
 namespace {
@@ -61,12 +62,11 @@ Series::Series(const Case& c, std::filesystem::path out, double seconds_per_step
   }
 }
 
-void Series::sample(long step, const std::vector<double>& incoming, const Fields& f,
-                    const std::vector<std::uint8_t>& flags) {
+void Series::sample(long step, const std::vector<std::array<double, 3>>& F, const Fields& f) {
   const double t = double(step) * dt_;
   if (!bodies_.empty()) {
-    const auto F =
-        body_forces_of(incoming, flags, c_.body_of, bodies_.size(), f.grid, c_.config.lattice);
+    if (F.size() != bodies_.size())
+      throw Error(fmt::format("lbm: {} forces for {} bodies", F.size(), bodies_.size()));
     // coefficients against rho = 1, the reference speed and each body's area
     const double q = 0.5 * c_.speed * c_.speed;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {

@@ -29,10 +29,9 @@ class Series {
   /// files it finds in `out`, so it ends with the straight run's files.
   Series(const Case& c, std::filesystem::path out, double seconds_per_step, long start);
   bool empty() const { return bodies_.empty() && probes_.empty(); }
-  /// One sample at `step`: the forces from the incoming populations, the
-  /// probes from the fields.
-  void sample(long step, const std::vector<double>& incoming, const Fields& f,
-              const std::vector<std::uint8_t>& flags);
+  /// One sample at `step`: each body's force (the solvers' body_forces),
+  /// the probes from the fields.
+  void sample(long step, const std::vector<std::array<double, 3>>& forces, const Fields& f);
   /// The series as JSON: {"bodies": [...], "probes": [...]}.
   nlohmann::json to_json() const;
 

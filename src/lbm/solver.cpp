@@ -1,6 +1,7 @@
 #include "lbm/solver.hpp"
 
 #include <cmath>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -77,6 +78,32 @@ void Solver::set_flags(std::vector<std::uint8_t> flags) {
   mark_near_wall(grid(), config_.lattice, flags);
   flags_ = std::move(flags);
   flags_dev_.copy_from_host(flags_);
+  set_links({});
+}
+
+void Solver::set_links(std::span<const WallLink> links) {
+  links_ = usable_links(grid(), variant_.q, flags_, links);
+  links_fresh_ = true;
+  const std::size_t L = links_.size();
+  link_code_ = Bytes();
+  link_coef_ = Bytes();
+  link_sent_ = Bytes();
+  if (L == 0) return;
+  std::vector<long> code;
+  for (const WallLink& l : links_) code.push_back(link_code(l.cell, l));
+  link_code_ = Bytes(device_, L * sizeof(long));
+  link_code_.copy_from_host(
+      std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(code.data()),
+                                reinterpret_cast<const std::uint8_t*>(code.data() + L)));
+  const auto coef = link_coefficient_bytes(links_, variant_.real_bytes() == 8);
+  link_coef_ = Bytes(device_, coef.size());
+  link_coef_.copy_from_host(coef);
+  link_sent_ = Bytes(device_, L * variant_.real_bytes());
+}
+
+std::vector<double> Solver::link_sent() const {
+  return link_sent_values(link_sent_.to_vector(), variant_.real_bytes() == 8,
+                          variant_.store_bits == 16 ? TS_LBM_HALF_SCALE : 1.0);
 }
 
 void Solver::initialize(double rho0, const std::array<double, 3>& u0) {
@@ -87,6 +114,7 @@ void Solver::initialize(double rho0, const std::array<double, 3>& u0) {
                         u0.data());
   });
   t_ = 0;
+  links_fresh_ = true;
 }
 
 void Solver::initialize(const Fields& in) {
@@ -114,13 +142,18 @@ void Solver::initialize(const Fields& in) {
   });
   device_->synchronize();
   t_ = 0;
+  links_fresh_ = true;
 }
 
 void Solver::step(long steps) {
   dispatch(*device_, [&](auto tag) {
-    for (long s = 0; s < steps; ++s, ++t_)
+    for (long s = 0; s < steps; ++s, ++t_) {
       kernels::stream_collide(tag, device_->queue(), variant_, grid(), f_, flags_dev_, t_, params_);
+      kernels::interpolate_links(tag, device_->queue(), variant_, grid(), f_, long(links_.size()),
+                                 link_code_, link_coef_, link_sent_, t_);
+    }
   });
+  if (steps > 0) links_fresh_ = false;
 }
 
 Fields Solver::fields() {
@@ -161,6 +194,7 @@ void Solver::restore(const std::vector<std::uint8_t>& populations,
   flags_dev_.copy_from_host(flags_);
   f_.copy_from_host(populations);
   t_ = t;
+  links_fresh_ = true;  // the links' sent populations are not in a checkpoint
 }
 
 std::vector<double> Solver::incoming_of(const std::vector<std::uint8_t>& raw) const {
@@ -188,8 +222,23 @@ std::vector<double> Solver::incoming() { return incoming_of(raw_populations()); 
 
 double Solver::mass() { return mass_of(incoming(), flags_, variant_.q); }
 
+LinkSent Solver::link_view(std::vector<double>& sent) const {
+  if (links_.empty() || links_fresh_) return {};
+  sent = link_sent();
+  return LinkSent{links_, sent};
+}
+
 std::array<double, 3> Solver::body_force() {
-  return body_force_of(incoming(), flags_, grid(), config_.lattice);
+  std::vector<double> sent;
+  return body_force_of(incoming(), flags_, grid(), config_.lattice, link_view(sent));
+}
+
+std::vector<std::array<double, 3>> Solver::body_forces(const std::vector<std::uint8_t>& body_of,
+                                                       std::size_t bodies) {
+  if (bodies == 0) return {};
+  std::vector<double> sent;
+  return body_forces_of(incoming(), flags_, body_of, bodies, grid(), config_.lattice,
+                        link_view(sent));
 }
 
 double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& flags, int q) {
@@ -206,19 +255,26 @@ double mass_of(const std::vector<double>& in, const std::vector<std::uint8_t>& f
 
 std::array<double, 3> body_force_of(const std::vector<double>& in,
                                     const std::vector<std::uint8_t>& flags, const Grid& g,
-                                    Lattice l) {
+                                    Lattice l, LinkSent links) {
   std::vector<std::uint8_t> one(flags.size());
   for (std::size_t n = 0; n < flags.size(); ++n)
     one[n] = is_wall(flags[n]) && (flags[n] & TS_LBM_BODY) ? 1 : 0;
-  return body_forces_of(in, flags, one, 1, g, l)[0];
+  return body_forces_of(in, flags, one, 1, g, l, links)[0];
 }
 
 std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& in,
                                                   const std::vector<std::uint8_t>& flags,
                                                   const std::vector<std::uint8_t>& body_of,
-                                                  std::size_t bodies, const Grid& g, Lattice l) {
+                                                  std::size_t bodies, const Grid& g, Lattice l,
+                                                  LinkSent links) {
   const std::size_t N = flags.size();
   std::vector<std::array<double, 3>> F(bodies, {0, 0, 0});
+  if (links.sent.size() != links.links.size())
+    throw Error(fmt::format("lbm: {} sent populations for {} links", links.sent.size(),
+                            links.links.size()));
+  std::unordered_map<long, double> sent;  // by 32 n + d
+  for (std::size_t k = 0; k < links.links.size(); ++k)
+    sent.emplace(32 * links.links[k].cell + links.links[k].dir, links.sent[k]);
   for_each_link(
       g, l, 64, flags, [](long) {},
       [&](auto var, long n, int i, long m) {
@@ -228,7 +284,9 @@ std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& in,
         // link i leaves n into the body; the population bounced back is i's
         // opposite (pairs: i odd <-> i+1), which carries out_i reversed
         const int back = (i & 1) ? i + 1 : i - 1;
-        const double both = 2.0 * (in[std::size_t(back) * N + n] + V::w(i));
+        const double came = in[std::size_t(back) * N + n] + V::w(i);
+        const auto s = sent.empty() ? sent.end() : sent.find(32 * n + i);
+        const double both = came + (s == sent.end() ? came : s->second + V::w(i));
         F[b - 1][0] += both * V::cx(i);
         F[b - 1][1] += both * V::cy(i);
         F[b - 1][2] += both * V::cz(i);

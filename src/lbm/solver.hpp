@@ -5,10 +5,12 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/buffer.hpp"
 #include "lbm/config.hpp"
+#include "lbm/links.hpp"
 
 namespace tessera::lbm {
 
@@ -30,9 +32,15 @@ class Solver {
   /// Steps done since initialisation.
   long time() const noexcept { return t_; }
 
-  /// One flag byte per cell (TS_LBM_* of lbm_point.h); marks cells next to walls.
+  /// One flag byte per cell (TS_LBM_* of lbm_point.h); marks cells next to
+  /// walls. Clears the links (set_links).
   void set_flags(std::vector<std::uint8_t> flags);
   const std::vector<std::uint8_t>& flags() const noexcept { return flags_; }
+  /// Interpolated bounce-back on these links from the next step on: those
+  /// of usable_links (lbm/links.hpp; Error for a link that cannot be).
+  void set_links(std::span<const WallLink> links);
+  /// The links kept, in the order given.
+  const std::vector<WallLink>& links() const noexcept { return links_; }
 
   /// Equilibrium at (rho0, u0) everywhere, or of given fields; time 0.
   void initialize(double rho0, const std::array<double, 3>& u0);
@@ -48,6 +56,9 @@ class Solver {
   double mass();
   /// Momentum-exchange force on the cells flagged TS_LBM_BODY (lattice units).
   std::array<double, 3> body_force();
+  /// Momentum-exchange force on each body (body_forces_of); empty without bodies.
+  std::vector<std::array<double, 3>> body_forces(const std::vector<std::uint8_t>& body_of,
+                                                 std::size_t bodies);
 
   /// The whole state as raw bytes (populations then flags), and its restore.
   std::vector<std::uint8_t> raw_populations() const;
@@ -56,6 +67,12 @@ class Solver {
 
  private:
   std::vector<double> incoming_of(const std::vector<std::uint8_t>& raw) const;
+  /// The links' f*_d(n) - w_d of the last step (real units).
+  std::vector<double> link_sent() const;
+  /// The links for the momentum exchange (sent: their storage), or none
+  /// before the first step since set_links, initialize or restore: the
+  /// incoming populations are then halfway bounce-back's.
+  LinkSent link_view(std::vector<double>& sent) const;
 
   std::shared_ptr<Device> device_;
   Config config_;
@@ -63,6 +80,9 @@ class Solver {
   KernelVariant variant_;
   Bytes f_, flags_dev_;
   std::vector<std::uint8_t> flags_;
+  std::vector<WallLink> links_;
+  Bytes link_code_, link_coef_, link_sent_;
+  bool links_fresh_ = true;  ///< no step since the links or the state were set
   long t_ = 0;
 };
 
@@ -70,16 +90,21 @@ class Solver {
 /// (Q*N, i slowest), summed in double; Solver and DistributedSolver share it.
 double mass_of(const std::vector<double>& incoming, const std::vector<std::uint8_t>& flags, int q);
 /// Momentum-exchange force on the cells flagged TS_LBM_BODY (lattice units)
-/// from the incoming populations.
+/// from the incoming populations (and the links' sent populations, where
+/// interpolated bounce-back runs).
 std::array<double, 3> body_force_of(const std::vector<double>& incoming,
                                     const std::vector<std::uint8_t>& flags, const Grid& g,
-                                    Lattice l);
+                                    Lattice l, LinkSent links = {});
 /// Momentum-exchange force on each body of a case file: body_of[n] = 1 + the
-/// body's index for its wall cells, 0 elsewhere (Case::body_of).
+/// body's index for its wall cells, 0 elsewhere (Case::body_of). A link
+/// (n, d) into a body adds c_d (f*_d(n) + f_dbar(n)): the population n
+/// sent and the one that came back, the incoming one of the next step
+/// (halfway bounce-back: twice it; interpolated: f*_d(n) from `links`).
 std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& incoming,
                                                   const std::vector<std::uint8_t>& flags,
                                                   const std::vector<std::uint8_t>& body_of,
-                                                  std::size_t bodies, const Grid& g, Lattice l);
+                                                  std::size_t bodies, const Grid& g, Lattice l,
+                                                  LinkSent links = {});
 
 /// Throws OutOfMemory (with the bytes needed) when `c`'s state cannot fit `dev`.
 void check_fits(const Config& c, const Device& dev);

@@ -213,6 +213,79 @@ TEST(LbmCaseFile, StlSphereHasTheBuiltInSpheresCellsAndForce) {
   EXPECT_EQ(mesh.c.bodies[0].area, double(shadow));
 }
 
+// bounce-back = "interpolated": every link from a fluid cell into the
+// cylinder, and only those, with the fraction where the segment between the
+// cell centres meets the circle (the quadratic's smaller root); the other
+// body keeps halfway bounce-back.
+TEST(LbmCaseFile, InterpolatedBodiesGetTheirSurfacesLinks) {
+  const CaseFromFile f =
+      load("interpolated.toml",
+           "[domain]\ncells = [60, 30, 1]\n[flow]\nvelocity = 0.05\n"
+           "viscosity = 0.02\n[boundary]\nx-min = \"inlet\"\n"
+           "x-max = \"outlet\"\ny-min = \"wall\"\ny-max = \"wall\"\n"
+           "[[body]]\nshape = \"cylinder\"\ncentre = [20.3, 14.6, 0]\n"
+           "diameter = 9.1\nbounce-back = \"interpolated\"\n"
+           "[[body]]\nshape = \"box\"\ncentre = [45, 15, 0]\nsize = [4, 4, 0]\n");
+  const Grid g = f.c.config.grid;
+  const double cx = 20.3, cy = 14.6, r = 4.55;
+  const int c[9][2] = {{0, 0}, {1, 0},   {-1, 0}, {0, 1}, {0, -1},
+                       {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
+  long expected = 0;
+  for (long y = 0; y < g.ny; ++y)
+    for (long x = 0; x < g.nx; ++x) {
+      if (f.c.flags[std::size_t(x + g.nx * y)] != TS_LBM_FLUID) continue;
+      for (int i = 1; i < 9; ++i)
+        expected += f.c.body_of[std::size_t(x + c[i][0] + g.nx * (y + c[i][1]))] == 1;
+    }
+  ASSERT_EQ(long(f.c.links.size()), expected);
+  EXPECT_GT(expected, 60);
+  for (const WallLink& l : f.c.links) {
+    const double px = double(l.cell % g.nx) - cx, py = double(l.cell / g.nx) - cy;
+    const double dx = c[l.dir][0], dy = c[l.dir][1];
+    const double A = dx * dx + dy * dy, B = 2 * (px * dx + py * dy), C = px * px + py * py - r * r;
+    EXPECT_GT(C, 0) << "the link starts outside";
+    EXPECT_NEAR(l.q, (-B - std::sqrt(B * B - 4 * A * C)) / (2 * A), 1e-11)
+        << l.cell << " " << l.dir;
+    EXPECT_EQ(f.c.body_of[std::size_t(l.cell + c[l.dir][0] + g.nx * c[l.dir][1])], 1);
+  }
+}
+
+// With interpolated bounce-back the STL sphere's links are the built-in
+// sphere's (the same cells), their q within the facets' sagitta along the
+// link, and the drag after 300 steps within 0.1% of the built-in one.
+TEST(LbmCaseFile, InterpolatedStlSphereMatchesTheBuiltInSphere) {
+  const double r = 6.3;
+  const auto stl = write_case("ball_i.stl", "");
+  write_binary_stl(stl, test::icosphere({0, 0, 0}, r, 5));
+  const std::string head =
+      "[domain]\ncells = [40, 24, 24]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
+      "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n[[body]]\n"
+      "bounce-back = \"interpolated\"\ncentre = [14, 11.5, 11.5]\n";
+  const CaseFromFile mesh =
+      load("stl_ball_i.toml", head + "shape = \"stl\"\nfile = \"ball_i.stl\"\n", Lattice::d3q19);
+  const CaseFromFile ball =
+      load("ball_i.toml", head + "shape = \"sphere\"\ndiameter = 12.6\n", Lattice::d3q19);
+  ASSERT_EQ(mesh.c.flags, ball.c.flags);
+  ASSERT_EQ(mesh.c.links.size(), ball.c.links.size());
+  double worst = 0;
+  for (std::size_t k = 0; k < ball.c.links.size(); ++k) {
+    ASSERT_EQ(mesh.c.links[k].cell, ball.c.links[k].cell);
+    ASSERT_EQ(mesh.c.links[k].dir, ball.c.links[k].dir);
+    worst = std::max(worst, std::fabs(mesh.c.links[k].q - ball.c.links[k].q));
+  }
+  EXPECT_LT(worst, 0.02);  // sagitta r (1 - cos 0.05) = 0.008 cells, over links of length >= 1
+  EXPECT_GT(worst, 0.0);   // (the mesh is not the sphere)
+  auto drag = [](const CaseFromFile& f) {
+    Solver s(open_device("cpu"), f.c.config);
+    f.c.apply(s);
+    s.step(300);
+    return s.body_forces(f.c.body_of, 1)[0][0];
+  };
+  const double a = drag(mesh), b = drag(ball);
+  EXPECT_GT(b, 0);
+  EXPECT_NEAR(a, b, 0.001 * b);  // measured: 0.02%
+}
+
 TEST(LbmCaseFile, MaskBodyFromNpy) {
   // a 2D mask: a 4 x 3 block of solid cells, written by the test as .npy (uint8)
   const auto npy = write_case("block.npy", "");
@@ -394,6 +467,11 @@ TEST(LbmCaseFile, BadInputIsRefusedWithFileAndLine) {
       {base + "[run]\ntime = 1e300\n", ":7: [run] time: 1e+300 steps of 1: more than 2^40"},
       {base + "[[probe]]\nat = [1e300, 10, 0]\n",
        "[[probe]] #1 at: 1e+300 is outside the domain along x"},
+      {base + "[[body]]\nshape = \"cylinder\"\ncentre = [20, 10, 0]\ndiameter = 6\n"
+              "bounce-back = \"curved\"\n",
+       ":10: [[body]] #1 bounce-back: 'curved' is not a bounce-back (halfway, interpolated)"},
+      {base + "[[body]]\nshape = \"mask\"\nfile = \"m.npy\"\nbounce-back = \"interpolated\"\n",
+       ":9: [[body]] #1 bounce-back: a mask has no surface to interpolate"},
 
   };
   for (const auto& [text, message] : bad) {

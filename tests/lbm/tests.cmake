@@ -9,6 +9,7 @@ target_sources(tessera_tests PRIVATE
   lbm/test_lbm_case_file.cpp
   lbm/test_lbm_inlet.cpp
   lbm/test_lbm_free_slip.cpp
+  lbm/test_lbm_interpolated.cpp
   lbm/test_voxelize.cpp
   lbm/test_placement.cpp)
 

@@ -28,16 +28,26 @@
 #define TS_LBM_ARGS_PULL(S, V, IN, OUT)                                           \
   V(ts_lbm_geom, g) V(TS_STRUCT(ts_lbm_step_params), p) IN(S, src) OUT(S, dst) \
   IN(unsigned char, flags)
+/* interpolated bounce-back of a box of links after a step (lbm_links:
+ * g.odd the next step's parity; lbm_links_pull: g a padded part's; code,
+ * coef: ts_lbm_interpolate_link's, two coefficients per link), each link's
+ * f*_d(n) into `sent` (storage units) */
+#define TS_LBM_ARGS_LINKS(S, V, IN, OUT)                                           \
+  V(ts_lbm_geom, g) IN(long, code) IN(ts_value, coef) OUT(S, f) OUT(ts_value, sent)
 /* clang-format on */
 
 #define TS_ARGS_lbm_step(V, IN, OUT) TS_LBM_ARGS_STEP(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_init(V, IN, OUT) TS_LBM_ARGS_INIT(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_moments(V, IN, OUT) TS_LBM_ARGS_MOMENTS(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_pull(V, IN, OUT) TS_LBM_ARGS_PULL(ts_value, V, IN, OUT)
+#define TS_ARGS_lbm_links(V, IN, OUT) TS_LBM_ARGS_LINKS(ts_value, V, IN, OUT)
+#define TS_ARGS_lbm_links_pull(V, IN, OUT) TS_LBM_ARGS_LINKS(ts_value, V, IN, OUT)
 #define TS_ARGS_lbm_step_narrow(V, IN, OUT) TS_LBM_ARGS_STEP(ts_narrow, V, IN, OUT)
 #define TS_ARGS_lbm_init_narrow(V, IN, OUT) TS_LBM_ARGS_INIT(ts_narrow, V, IN, OUT)
 #define TS_ARGS_lbm_moments_narrow(V, IN, OUT) TS_LBM_ARGS_MOMENTS(ts_narrow, V, IN, OUT)
 #define TS_ARGS_lbm_pull_narrow(V, IN, OUT) TS_LBM_ARGS_PULL(ts_narrow, V, IN, OUT)
+#define TS_ARGS_lbm_links_narrow(V, IN, OUT) TS_LBM_ARGS_LINKS(ts_narrow, V, IN, OUT)
+#define TS_ARGS_lbm_links_pull_narrow(V, IN, OUT) TS_LBM_ARGS_LINKS(ts_narrow, V, IN, OUT)
 
 /* The lists (kernel_args.h), for storage ts_value and ts_narrow. Threads 0
  * and occupancy 0: no bound, nvcc's own register choice (a bound of the
@@ -49,7 +59,9 @@
   X(cells, lbm_step, 0, 0, 0, TS_VARIANTS(9, 19, 27, 109, 119, 127)) \
   X(cells, lbm_init, 0, 0, 0, TS_VARIANTS(9, 19, 27))                \
   X(cells, lbm_moments, 0, 0, 0, TS_VARIANTS(9, 19, 27))             \
-  X(cells, lbm_pull, 0, 0, 0, TS_VARIANTS(9, 19, 27))
+  X(cells, lbm_pull, 0, 0, 0, TS_VARIANTS(9, 19, 27))                \
+  X(cells, lbm_links, 0, 0, 0, TS_VARIANTS(9, 19, 27))               \
+  X(cells, lbm_links_pull, 0, 0, 0, TS_VARIANTS(9, 19, 27))
 #define TS_LBM_CAP(v) \
   ((v) / 10000 == 1 ? TS_MAX_REGISTERS(48) : (v) / 10000 == 2 ? TS_MAX_REGISTERS(40) : 0)
 #define TS_LBM_NARROW_KERNELS(X)                                                 \
@@ -57,7 +69,9 @@
     TS_VARIANTS(1009, 1019, 1027, 1109, 1119, 1127, 11019, 11119, 21019, 21119)) \
   X(cells, lbm_init_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))              \
   X(cells, lbm_moments_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))           \
-  X(cells, lbm_pull_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))
+  X(cells, lbm_pull_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))              \
+  X(cells, lbm_links_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))             \
+  X(cells, lbm_links_pull_narrow, 0, 0, 0, TS_VARIANTS(1009, 1019, 1027))
 #endif
 
 /* The bodies, named for this pass's storage. */
@@ -88,6 +102,21 @@ TS_LBM_CELL(TS_LBM_K(lbm_moments), x, y, z) {
 TS_LBM_CELL(TS_LBM_K(lbm_pull), x, y, z) {
   ts_lbm_stream_collide_pull(src, dst, flags, x, y, g.z0 + z, g.nx, g.ny, g.sy, g.sz, g.cs,
                              g.origin, g.zg + g.z0 + z, &p);
+}
+
+/* one link per cell of a links x 1 x 1 box */
+TS_LBM_CELL(TS_LBM_K(lbm_links), l, y, z) {
+  (void)y;
+  (void)z;
+  sent[l] =
+      ts_lbm_interpolate_link(f, code[l], coef[2 * l], coef[2 * l + 1], g.nx, g.ny, g.nz, g.odd);
+}
+
+TS_LBM_CELL(TS_LBM_K(lbm_links_pull), l, y, z) {
+  (void)y;
+  (void)z;
+  sent[l] = ts_lbm_interpolate_link_pull(f, code[l], coef[2 * l], coef[2 * l + 1], g.nx, g.ny, g.sy,
+                                         g.sz, g.cs, g.origin);
 }
 
 #undef TS_LBM_K

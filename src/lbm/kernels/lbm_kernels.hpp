@@ -245,6 +245,42 @@ void stream_collide_pull(Tag tag, Device& d, Queue& q, const KernelVariant& v,
   });
 }
 
+/// Interpolated bounce-back of `links` links (lbm_point.h
+/// ts_lbm_interpolate_link) after step t: `code` one long per link, `coef`
+/// two values per link and `sent` one (f*_d(n) in storage units), both of
+/// the arithmetic type.
+template <class Tag>
+void interpolate_links(Tag tag, Queue& q, const KernelVariant& v, const Grid& g, Bytes& f,
+                       long links, const Bytes& code, const Bytes& coef, Bytes& sent, long t) {
+  if (links == 0) return;
+  Device& d = f.device();
+  detail::with_storage(v, [&](auto r, auto narrow) {
+    using R = decltype(r);
+    using S = detail::store_t<R, decltype(narrow)::value>;
+    const auto box = detail::cells(v, links, 1, 1, TS_LBM_VARIANT(v.q, 0, narrow, 0));
+    TS_LBM_RUN(lbm_links, narrow, R, tag, q, box, detail::geometry(g, t + 1),
+               detail::in<long>(d, code.handle()), detail::in<R>(d, coef.handle()),
+               detail::out<S>(d, f.handle()), detail::out<R>(d, sent.handle()));
+  });
+}
+
+/// The same on one part of the distributed solver (two-lattice storage,
+/// device handles), after the step and the halo exchange.
+template <class Tag>
+void interpolate_links_pull(Tag tag, Device& d, Queue& q, const KernelVariant& v,
+                            const PartGeometry& pg, long links, const void* code, const void* coef,
+                            void* f, void* sent) {
+  if (links == 0) return;
+  detail::with_storage(v, [&](auto r, auto narrow) {
+    using R = decltype(r);
+    using S = detail::store_t<R, decltype(narrow)::value>;
+    const auto box = detail::cells(v, links, 1, 1, TS_LBM_VARIANT(v.q, 0, narrow, 0));
+    TS_LBM_RUN(lbm_links_pull, narrow, R, tag, q, box, detail::geometry(pg, 0),
+               detail::in<long>(d, code), detail::in<R>(d, coef), detail::out<S>(d, f),
+               detail::out<R>(d, sent));
+  });
+}
+
 #undef TS_LBM_RUN
 
 }  // namespace kernels

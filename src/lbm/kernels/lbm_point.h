@@ -606,3 +606,69 @@ TS_FN void ts_lbm_moments_point(TS_GLOBAL const ts_lbm_store* f,
   out[2 * h.N + h.n] = uy;
   out[3 * h.N + h.n] = uz;
 }
+
+/* ---- interpolated bounce-back on curved walls (Bouzidi, Firdaouss and
+ * Lallemand 2001), a pass after each esoteric-pull step over the links of
+ * fluid cells into bodies whose surface is known. Link (n, d): the wall
+ * lies at q |c_d| from n along c_d (0 < q <= 1). The population bounced back
+ * into n is, from the post-collision values f* of the step just done,
+ *   q <  1/2:  2q f*_d(n) + (1 - 2q) f*_d(n - c_d)
+ *   q >= 1/2:  f*_d(n) / (2q) + (1 - 1/(2q)) f*_dbar(n)
+ * (halfway bounce-back is q = 1/2: f*_d(n) alone), linear in f - w as in f
+ * since the weights sum to 1, so storage units serve.
+ *
+ * The value goes where the next step's ts_lbm_load_in reads it: the slot of
+ * f*_d(n) (halfway bounce-back reads its own population there). Race-free
+ * in place: a slot written is read by no other link. The links' second
+ * values come from n - c_d (the population it sent into n) or n itself
+ * (f*_dbar: sent towards n - c_d); the host (lbm/links.cpp) keeps only
+ * links whose n - c_d is no wall, so n - c_d holds a value of this step
+ * and no link writes the slot of f*_dbar(n) (that would need a wall at
+ * n - c_d). ---- */
+
+/* where the previous step's out_d of the cell at n - c_d is, at parity
+ * `odd` (ts_lbm_sent of that cell: out_d streams into n) */
+TS_FN ts_lbm_idx ts_lbm_sent_from_behind(const ts_lbm_nbhd* h, int d, int odd) {
+  return (d & 1) ? (ts_lbm_idx)(odd ? d : d + 1) * h->N + h->n
+                 : (ts_lbm_idx)(odd ? d : d - 1) * h->N + ts_lbm_neighbour(h, d, -1);
+}
+
+/* The interpolation of one link from the slots of f*_d(n) (`own`, where
+ * the result goes) and of the second value; returns f*_d(n) (the momentum
+ * exchange needs both; storage units). */
+TS_FN ts_real ts_lbm_bounce_link(TS_GLOBAL ts_lbm_store* f, ts_lbm_idx own, ts_lbm_idx second,
+                                 ts_real c1, ts_real c2) {
+  const ts_real a = ts_lbm_load(f, own), b = ts_lbm_load(f, second);
+  ts_lbm_save(f, own, ts_fma(c1, a, c2 * b));
+  return a;
+}
+
+/* One link: code = 64 n + 2 d + (q < 1/2), c1 and c2 the weights of f*_d(n)
+ * and of the second value (2q, 1 - 2q or 1/(2q), 1 - 1/(2q)); `odd` the
+ * parity of the next step. */
+TS_FN ts_real ts_lbm_interpolate_link(TS_GLOBAL ts_lbm_store* f, long code, ts_real c1, ts_real c2,
+                                      long nx, long ny, long nz, int odd) {
+  const long n = code >> 6;
+  const int d = (int)((code >> 1) & 31), near_half = (int)(code & 1);
+  const ts_lbm_nbhd h = ts_lbm_neighbourhood(n % nx, (n / nx) % ny, n / (nx * ny), nx, ny, nz);
+  return ts_lbm_bounce_link(
+      f, ts_lbm_sent(&h, d, odd),
+      near_half ? ts_lbm_sent_from_behind(&h, d, odd) : ts_lbm_sent(&h, ts_lbm_opposite(d), odd),
+      c1, c2);
+}
+
+/* The same in a padded part's two-lattice storage (lbm_pull: out_i of cell
+ * n at i cs + n), n in the code the owned cell x + nx (y + ny z), after the
+ * step and the halo exchange (n - c_d may lie in a halo). */
+TS_FN ts_real ts_lbm_interpolate_link_pull(TS_GLOBAL ts_lbm_store* f, long code, ts_real c1,
+                                           ts_real c2, long nx, long ny, long sy, long sz, long cs,
+                                           long origin) {
+  const long n = code >> 6;
+  const int d = (int)((code >> 1) & 31), near_half = (int)(code & 1);
+  const ts_lbm_nbhd h =
+      ts_lbm_neighbourhood_padded(n % nx, (n / nx) % ny, n / (nx * ny), nx, ny, sy, sz, cs, origin);
+  return ts_lbm_bounce_link(f, (ts_lbm_idx)d * h.N + h.n,
+                            near_half ? (ts_lbm_idx)d * h.N + ts_lbm_neighbour(&h, d, -1)
+                                      : (ts_lbm_idx)ts_lbm_opposite(d) * h.N + h.n,
+                            c1, c2);
+}
