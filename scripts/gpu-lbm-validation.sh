@@ -8,7 +8,8 @@
 #   TESSERA_COMMIT=<HEAD> scripts/gpu-lbm-validation.sh validate
 #     (no build: the first call's binary) Schaefer-Turek 2D-2 and 2D-1 at
 #     D = 20, 40, 80 cells and the sphere drag at Re 20, 50, 100 on cuda:0
-#     (bench/validation/lbm_validation.py), then their table.
+#     (bench/validation/lbm_validation.py; RUNS selects, BOUNCE=halfway
+#     for the body's halfway bounce-back), then their table.
 #   TESSERA_COMMIT=<HEAD> scripts/gpu-lbm-validation.sh quick
 #     one call: the command only (no tests), then validate's runs in the
 #     time left (in order of importance).
@@ -22,12 +23,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/car
 if [[ ${1:-} == build ]]; then
   gpu_build build/gpu tessera_cli tessera_tests
   timeout $(( $(left) - 200 )) build/gpu/bin/tessera_tests \
-    --gtest_filter="${TESTS:-LbmInlet*:LbmCaseFile*:LbmTrt*:*LbmBackends*:LbmOutput*:*Voxel*:*Placement*:*SwePhysical*}" \
+    --gtest_filter="${TESTS:-*LbmInterpolated*:LbmCrossings*:LbmInlet*:LbmCaseFile*:LbmTrt*:*LbmBackends*:LbmOutput*:*Voxel*:*Placement*:*SwePhysical*}" \
     > "$OUT/tests.log" 2>&1
   summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
   grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
   timeout $(( $(left) - 120 )) compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-    build/gpu/bin/tessera_tests --gtest_filter='*LbmInletDevice*/cuda_*:*DischargeIntoDry*/cuda_*' \
+    build/gpu/bin/tessera_tests --gtest_filter='*LbmInterpolated*/cuda_*:*LbmInletDevice*/cuda_*:*DischargeIntoDry*/cuda_*' \
     > "$OUT/memcheck.log" 2>&1
   summary+=("memcheck: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) $(grep -E '^\[  PASSED' "$OUT/memcheck.log")")
   timeout $(( $(left) - 5 )) build/gpu/bin/tessera bench lbm --device cuda:0 --param thesis=0 \
@@ -48,13 +49,19 @@ elif [[ ${1:-} == validate || ${1:-} == quick ]]; then
     timeout $(( $(left) - 20 )) $V "$@" $common --result "$OUT/results/$name.json" > /dev/null 2>"$OUT/results/$name.err"
     summary+=("$name: exit $?")
   }
-  one st-2d2-d40 schaefer-turek --case 2d2 --d 40 --lattice-velocity 0.035
-  one st-2d1-d40 schaefer-turek --case 2d1 --d 40 --lattice-velocity 0.035
-  for re in 20 50 100; do one sphere-re$re sphere --re $re --d 20; done
-  one st-2d2-d20 schaefer-turek --case 2d2 --d 20 --lattice-velocity 0.05
-  one st-2d1-d20 schaefer-turek --case 2d1 --d 20 --lattice-velocity 0.05
-  one st-2d1-d80 schaefer-turek --case 2d1 --d 80 --lattice-velocity 0.025
-  one st-2d2-d80 schaefer-turek --case 2d2 --d 80 --lattice-velocity 0.025
+  # RUNS: the names to run (default: all, in this order); BOUNCE: the
+  # body's bounce-back (interpolated by default)
+  runs=${RUNS:-st-2d2-d40 st-2d1-d40 st-2d2-d20 st-2d1-d20 sphere-re20 sphere-re50 sphere-re100 st-2d1-d80 st-2d2-d80}
+  bounce="--bounce-back ${BOUNCE:-interpolated}"
+  for r in $runs; do
+    case $r in
+      st-2d?-d*) c=${r#st-}; c=${c%%-*}; d=${r##*-d}
+        u=$(case $d in 20) echo 0.05;; 40) echo 0.035;; *) echo 0.025;; esac)
+        one "$r" schaefer-turek --case "$c" --d "$d" --lattice-velocity "$u" $bounce ;;
+      sphere-re*) one "$r" sphere --re "${r#sphere-re}" --d 20 $bounce ;;
+      *) summary+=("$r: unknown run") ;;
+    esac
+  done
   $V table "$OUT"/results/*.json | tee "$OUT/table.md"
 else
   echo "usage: $0 build|validate|quick" >&2

@@ -85,8 +85,9 @@ name = "cylinder"
 shape = "cylinder"
 centre = [{0.2 + 0.5 * dx!r}, {0.2 + dx!r}, {0.5 * dx!r}]
 diameter = 0.1
+bounce-back = "{args.bounce_back}"
 """
-    name = f"st-{args.case}-d{d}"
+    name = f"st-{args.case}-d{d}-{args.bounce_back}"
     s, wall, cmd = run(args, toml, name, steps, every)
     body = s["series"]["bodies"][0]
     cd, cl, step = body["cd"], body["cl"], body["step"]
@@ -94,7 +95,8 @@ diameter = 0.1
            "dx_m": dx, "dt_s": dt, "lattice_velocity_mean": lattice_u,
            "tau": s["config"]["tau"] if "config" in s and "tau" in s["config"] else None,
            "steps": steps, "every": every, "t_end_s": t_end, "wall_s": wall,
-           "collision": args.collision, "precision": args.precision, "command": cmd}
+           "collision": args.collision, "precision": args.precision,
+           "bounce_back": args.bounce_back, "command": cmd}
     if args.case == "2d1":
         tail = [k for k in range(len(step)) if step[k] >= 0.9 * steps]
         out["cd"] = sum(cd[k] for k in tail) / len(tail)
@@ -144,8 +146,9 @@ name = "sphere"
 shape = "sphere"
 centre = [{5 * d}, {(w - 1) / 2!r}, {(w - 1) / 2!r}]
 diameter = {d}
+bounce-back = "{args.bounce_back}"
 """
-    name = f"sphere-re{re:g}-d{d}"
+    name = f"sphere-re{re:g}-d{d}-{args.bounce_back}"
     s, wall, cmd = run(args, toml, name, steps, every)
     body = s["series"]["bodies"][0]
     cd, step = body["cd"], body["step"]
@@ -156,7 +159,12 @@ diameter = {d}
             "steps": steps, "every": every, "wall_s": wall, "cd": mean_cd,
             "cd_change_last_20pct": max(cd[k] for k in tail) - min(cd[k] for k in tail),
             "schiller_naumann": schiller_naumann(re), "clift_grace_weber": clift_grace_weber(re),
-            "collision": args.collision, "precision": args.precision, "command": cmd}
+            "collision": args.collision, "precision": args.precision,
+            "bounce_back": args.bounce_back, "command": cmd}
+
+
+def bb(r):  # results of before the option were halfway bounce-back's
+    return r.get("bounce_back", "halfway")
 
 
 def table(files):
@@ -164,22 +172,23 @@ def table(files):
     st = [r for r in rows if r["case"].startswith("schaefer")]
     sp = [r for r in rows if r["case"] == "sphere"]
     if st:
-        print("| case | D (cells) | cells | tau | Cd / Cd_max | Cl / Cl_max | St |")
-        print("|---|---:|---|---:|---:|---:|---:|")
-        for r in sorted(st, key=lambda r: (r["case"], r["d_cells"])):
+        print("| case | bounce-back | D (cells) | cells | tau | Cd / Cd_max | Cl / Cl_max | St |")
+        print("|---|---|---:|---|---:|---:|---:|---:|")
+        for r in sorted(st, key=lambda r: (r["case"], bb(r), r["d_cells"])):
+            tau = f"{r['tau']:.4g}" if r.get("tau") is not None else "-"
+            head = f"| {bb(r)} | {r['d_cells']} | {r['cells'][0]}x{r['cells'][1]} | {tau} |"
             if r["case"].endswith("2d1"):
-                print(f"| 2D-1 | {r['d_cells']} | {r['cells'][0]}x{r['cells'][1]} | {r['tau']} |"
-                      f" {r['cd']:.4f} | {r['cl']:.4f} | |")
+                print(f"| 2D-1 {head} {r['cd']:.4f} | {r['cl']:.4f} | |")
             else:
-                print(f"| 2D-2 | {r['d_cells']} | {r['cells'][0]}x{r['cells'][1]} | {r['tau']} |"
-                      f" {r['cd_max']:.4f} | {r['cl_max']:.4f} | {r['st']:.4f} |")
-        print("| reference | | | | 5.57-5.59 / 3.22-3.24 | 0.0104-0.0110 / 0.99-1.01 | 0.295-0.305 |")
+                st_ = f"{r['st']:.4f}" if r["st"] is not None else "-"
+                print(f"| 2D-2 {head} {r['cd_max']:.4f} | {r['cl_max']:.4f} | {st_} |")
+        print("| reference | | | | | 5.57-5.59 / 3.22-3.24 | 0.0104-0.0110 / 0.99-1.01 | 0.295-0.305 |")
     if sp:
-        print("\n| Re | D (cells) | box | blockage | Cd | Schiller-Naumann | Clift-Grace-Weber |")
-        print("|---:|---:|---|---:|---:|---:|---:|")
-        for r in sorted(sp, key=lambda r: r["re"]):
+        print("\n| Re | bounce-back | D (cells) | box | blockage | Cd | Schiller-Naumann | Clift-Grace-Weber |")
+        print("|---:|---|---:|---|---:|---:|---:|---:|")
+        for r in sorted(sp, key=lambda r: (bb(r), r["re"])):
             c = r["cells"]
-            print(f"| {r['re']:g} | {r['d_cells']} | {c[0]}x{c[1]}x{c[2]} | {100 * r['blockage']:.2f}% |"
+            print(f"| {r['re']:g} | {bb(r)} | {r['d_cells']} | {c[0]}x{c[1]}x{c[2]} | {100 * r['blockage']:.2f}% |"
                   f" {r['cd']:.4f} | {r['schiller_naumann']:.4f} | {r['clift_grace_weber']:.4f} |")
 
 
@@ -196,6 +205,8 @@ def main():
         q.add_argument("--collision", default="bgk")
         q.add_argument("--precision", default="fp32")
         q.add_argument("--lattice-velocity", type=float, default=0.05)
+        q.add_argument("--bounce-back", choices=["halfway", "interpolated"], default="interpolated",
+                       help="on the body (the walls of the channel are planes: halfway)")
         if name == "schaefer-turek":
             q.add_argument("--case", choices=["2d1", "2d2"], required=True)
             q.add_argument("--time", type=float, help="seconds of flow (2D-1 30, 2D-2 16)")

@@ -3,6 +3,7 @@
 // pull, SoA), one kernel per time step. Cases set the flags (lbm/cases.hpp).
 #pragma once
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -18,6 +19,14 @@ namespace tessera::lbm {
 struct Fields {
   Grid grid;
   std::vector<double> rho, ux, uy, uz;
+};
+
+/// A link from a non-wall cell n along direction i into a wall cell of
+/// body `body` (1-based, Case::body_of).
+struct ForceLink {
+  long n = 0;
+  int i = 0;
+  std::uint8_t body = 0;
 };
 
 class Solver {
@@ -83,6 +92,8 @@ class Solver {
   std::vector<WallLink> links_;
   Bytes link_code_, link_coef_, link_sent_;
   bool links_fresh_ = true;  ///< no step since the links or the state were set
+  std::vector<ForceLink> force_links_;  ///< body_forces' links, for the flags and
+  std::vector<std::uint8_t> force_links_cached_;  ///< ... this body_of
   long t_ = 0;
 };
 
@@ -105,6 +116,16 @@ std::vector<std::array<double, 3>> body_forces_of(const std::vector<double>& inc
                                                   const std::vector<std::uint8_t>& body_of,
                                                   std::size_t bodies, const Grid& g, Lattice l,
                                                   LinkSent links = {});
+
+/// The links into walls of the bodies of `body_of` (non-zero entries),
+/// cell by cell (x fastest), direction by direction.
+std::vector<ForceLink> force_links(const Grid& g, Lattice l, const std::vector<std::uint8_t>& flags,
+                                   const std::vector<std::uint8_t>& body_of);
+/// The momentum exchange over `links`: incoming(i, n) gives the incoming
+/// population f_i - w_i of cell n; the sum in the links' order.
+std::vector<std::array<double, 3>> forces_on_links(
+    const std::vector<ForceLink>& links, std::size_t bodies, Lattice l, LinkSent sent,
+    const std::function<double(int, long)>& incoming);
 
 /// Throws OutOfMemory (with the bytes needed) when `c`'s state cannot fit `dev`.
 void check_fits(const Config& c, const Device& dev);
