@@ -116,9 +116,14 @@ lbm::Case make_case(const LbmArgs& a) {
   throw UsageError("--case '" + a.case_name + "': unknown case");
 }
 
-// A case file's unit conversion, printed and in the JSON.
+// A case file's unit conversion and its bodies' interpolated links,
+// printed and in the JSON.
 void print_units(const LbmArgs& a, const lbm::Config& cfg, nlohmann::json& j) {
   if (!a.from_file) return;
+  if (const auto& links = a.from_file->c.links; !links.empty()) {
+    std::printf("interpolated bounce-back: %zu links into the bodies\n", links.size());
+    j["interpolated_links"] = links.size();
+  }
   const lbm::Units& u = a.from_file->units;
   std::printf("%s\n", u.describe(cfg.tau).c_str());
   j["units"] = {{"physical", u.physical},
@@ -268,6 +273,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
   if (!a.restart.empty()) {
     s = lbm::read_checkpoint(a.restart, dev);
     check_restart(a, s->config(), c.config);
+    s->set_links(c.links);  // (not in the checkpoint: the case's surface)
   } else {
     s = std::make_unique<lbm::Solver>(dev, c.config);
     c.apply(*s);
@@ -311,6 +317,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
   if (!a.restart.empty()) {
     d = std::make_unique<lbm::DistributedSolver>(lbm::read_distributed_checkpoint(a.restart, team));
     check_restart(a, d->config(), c.config);
+    d->set_links(c.links);
   } else {
     d = std::make_unique<lbm::DistributedSolver>(team, c.config);
     c.apply(*d);

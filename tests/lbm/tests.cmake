@@ -166,3 +166,43 @@ add_test(NAME cli.lbm_config_stl_parts_forces_equal COMMAND ${CMAKE_COMMAND} -E 
 set_tests_properties(cli.lbm_config_stl_example cli.lbm_config_stl_two_parts PROPERTIES FIXTURES_SETUP
                      lbm_stl_parts)
 set_tests_properties(cli.lbm_config_stl_parts_forces_equal PROPERTIES FIXTURES_REQUIRED lbm_stl_parts)
+
+# Interpolated bounce-back (a sphere of 5.3 cells, D3Q19): a run interrupted
+# and continued from its checkpoint writes the straight run's forces.csv
+# and fields (the links are the case's, set again on restart), and two
+# parts (--gpus 2) give the one device's forces.csv byte for byte.
+set(LBM_INTERP_DIR ${CMAKE_CURRENT_BINARY_DIR}/lbm_interpolated)
+file(MAKE_DIRECTORY ${LBM_INTERP_DIR})
+file(WRITE ${LBM_INTERP_DIR}/ball.toml "lattice = \"D3Q19\"\ncollision = \"trt\"\n[domain]\ncells = [32, 16, 14]\n"
+     "[flow]\nvelocity = 0.05\nviscosity = 0.02\n[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n"
+     "[[body]]\nname = \"ball\"\nshape = \"sphere\"\ncentre = [10.3, 7.6, 6.4]\ndiameter = 5.3\n"
+     "bounce-back = \"interpolated\"\n")
+set(LBM_INTERP_ARGS lbm --config ${LBM_INTERP_DIR}/ball.toml --device cpu --steps 40 --every 10)
+add_test(NAME cli.lbm_interpolated_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${LBM_INTERP_DIR}/full
+         ${LBM_INTERP_DIR}/part ${LBM_INTERP_DIR}/parts ${LBM_INTERP_DIR}/c.ckpt)
+set_tests_properties(cli.lbm_interpolated_clean PROPERTIES FIXTURES_SETUP lbm_interp_clean)
+add_test(NAME cli.lbm_interpolated_full COMMAND tessera_cli ${LBM_INTERP_ARGS} --out ${LBM_INTERP_DIR}/full)
+set_tests_properties(cli.lbm_interpolated_full PROPERTIES PASS_REGULAR_EXPRESSION
+                     "interpolated bounce-back: [0-9]+ links into the bodies")
+add_test(NAME cli.lbm_interpolated_parts COMMAND tessera_cli ${LBM_INTERP_ARGS} --gpus 2
+         --out ${LBM_INTERP_DIR}/parts)
+string(REPLACE ";" "|" lbm_interp_common "${LBM_INTERP_ARGS}")
+add_test(NAME cli.lbm_interpolated_interrupt COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=${lbm_interp_common}|--out|${LBM_INTERP_DIR}/part|--checkpoint|${LBM_INTERP_DIR}/c.ckpt
+         -DEXPECT=130 -DMATCH=interrupted.by.SIGINT -DEXISTS=${LBM_INTERP_DIR}/c.ckpt
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/reliability/run_check.cmake)
+set_tests_properties(cli.lbm_interpolated_interrupt PROPERTIES ENVIRONMENT "TESSERA_FAULT=sigint_at_step:1")
+set_tests_properties(cli.lbm_interpolated_full cli.lbm_interpolated_parts cli.lbm_interpolated_interrupt
+                     PROPERTIES FIXTURES_REQUIRED lbm_interp_clean)
+set_tests_properties(cli.lbm_interpolated_interrupt PROPERTIES FIXTURES_SETUP lbm_interp_int)
+add_test(NAME cli.lbm_interpolated_continue COMMAND tessera_cli ${LBM_INTERP_ARGS} --out ${LBM_INTERP_DIR}/part
+         --restart ${LBM_INTERP_DIR}/c.ckpt)
+set_tests_properties(cli.lbm_interpolated_continue PROPERTIES FIXTURES_REQUIRED lbm_interp_int)
+set_tests_properties(cli.lbm_interpolated_continue cli.lbm_interpolated_full cli.lbm_interpolated_parts
+                     PROPERTIES FIXTURES_SETUP lbm_interp_done)
+add_test(NAME cli.lbm_interpolated_restart_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_INTERP_DIR}/full
+         -DB=${LBM_INTERP_DIR}/part "-DGLOB=*.vti|forces.csv" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+add_test(NAME cli.lbm_interpolated_parts_forces_equal COMMAND ${CMAKE_COMMAND} -E compare_files
+         ${LBM_INTERP_DIR}/full/forces.csv ${LBM_INTERP_DIR}/parts/forces.csv)
+set_tests_properties(cli.lbm_interpolated_restart_identical cli.lbm_interpolated_parts_forces_equal PROPERTIES
+                     FIXTURES_REQUIRED lbm_interp_done)
