@@ -255,16 +255,15 @@ std::vector<std::array<double, 3>> Solver::body_forces(const std::vector<std::ui
     const auto* f = reinterpret_cast<const typename V::store*>(raw.data());
     typename V::real fin[V::q];
     long at = -1;
-    return forces_on_links(force_links_, bodies, config_.lattice, link_view(sent),
-                           [&](int i, long n) {
-                             if (n != at) {
-                               V::load_in(f, flags_.data(), n % g.nx, (n / g.nx) % g.ny,
-                                          n / (g.nx * g.ny), g.nx, g.ny, g.nz, int(t_ & 1), &prm,
-                                          fin);
-                               at = n;
-                             }
-                             return double(fin[i]);
-                           });
+    return forces_on_links(
+        force_links_, bodies, config_.lattice, link_view(sent), [&](int i, long n) {
+          if (n != at) {
+            V::load_in(f, flags_.data(), n % g.nx, (n / g.nx) % g.ny, n / (g.nx * g.ny), g.nx, g.ny,
+                       g.nz, int(t_ & 1), &prm, fin);
+            at = n;
+          }
+          return double(fin[i]);
+        });
   });
 }
 
@@ -289,14 +288,15 @@ std::array<double, 3> body_force_of(const std::vector<double>& in,
   return body_forces_of(in, flags, one, 1, g, l, links)[0];
 }
 
-std::vector<ForceLink> force_links(const Grid& g, Lattice l,
-                                   const std::vector<std::uint8_t>& flags,
+std::vector<ForceLink> force_links(const Grid& g, Lattice l, const std::vector<std::uint8_t>& flags,
                                    const std::vector<std::uint8_t>& body_of) {
   std::vector<ForceLink> links;
-  for_each_link(g, l, 64, flags, [](long) {}, [&](auto, long n, int i, long m) {
-    const std::uint8_t b = body_of[std::size_t(m)];
-    if (b != 0 && is_wall(flags[std::size_t(m)])) links.push_back({n, i, b});
-  });
+  for_each_link(
+      g, l, 64, flags, [](long) {},
+      [&](auto, long n, int i, long m) {
+        const std::uint8_t b = body_of[std::size_t(m)];
+        if (b != 0 && is_wall(flags[std::size_t(m)])) links.push_back({n, i, b});
+      });
   return links;
 }
 

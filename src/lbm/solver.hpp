@@ -91,8 +91,8 @@ class Solver {
   std::vector<std::uint8_t> flags_;
   std::vector<WallLink> links_;
   Bytes link_code_, link_coef_, link_sent_;
-  bool links_fresh_ = true;  ///< no step since the links or the state were set
-  std::vector<ForceLink> force_links_;  ///< body_forces' links, for the flags and
+  bool links_fresh_ = true;                       ///< no step since the links or the state were set
+  std::vector<ForceLink> force_links_;            ///< body_forces' links, for the flags and
   std::vector<std::uint8_t> force_links_cached_;  ///< ... this body_of
   long t_ = 0;
 };
