@@ -14,6 +14,7 @@
 #include "apps/tessera/option_checks.hpp"
 #include "bench/harness.hpp"
 #include "core/atomic_file.hpp"
+#include "tessera/config.hpp"
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
 #include "core/progress.hpp"
@@ -27,6 +28,9 @@
 #include "lbm/thesis_gas.hpp"
 #include "lbm/thesis_gas_parts.hpp"
 #include "skeleton/team.hpp"
+#if TESSERA_HAVE_MPI
+#include "skeleton/mpi_comm.hpp"
+#endif
 
 namespace tessera::app {
 
@@ -40,6 +44,7 @@ struct LbmArgs {
   double re = 100, tau = 0, u = 0.1, diameter = 0;
   double trt_magic = 0;  ///< 0: the case's (lbm::kTrtMagicWalls or lbm::trt_magic_open)
   int gpus = 1;
+  bool mpi = false;  ///< --mpi: the parts span the MPI ranks (--gpus per rank)
   std::string device = "best", out, json, png = "speed", checkpoint, restart, import_frame,
               export_frame;
   std::vector<double> png_range;  // --png-range LO HI
@@ -309,10 +314,30 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
 // --gpus N (or --streaming ab): the same case on N devices (skeleton field,
 // z-slabs, crossing populations only), the same run loop as one device.
 // Checkpoints hold the gathered lattice: a restart may use another N.
-int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::json& j) {
-  preflight(a, *open_device(device_id));
+// --mpi: the parts span the ranks mpirun started (one rank per GPU set:
+// cuda:N of rank r on a host is cuda:N + r --gpus); every rank computes the
+// forces and checks, rank 0 alone prints and writes (`rank0`).
+int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::json& j,
+                    bool& rank0) {
+  std::shared_ptr<skeleton::Comm> comm;
+  std::string id = device_id;
+#if TESSERA_HAVE_MPI
+  std::unique_ptr<skeleton::MpiSession> mpi;
+  if (a.mpi) {
+    mpi = std::make_unique<skeleton::MpiSession>(nullptr, nullptr);
+    comm = mpi->world();
+    if (id.rfind("cuda:", 0) == 0)
+      id = fmt::format("cuda:{}", std::stoi(id.substr(5)) + mpi->local_rank() * a.gpus);
+  }
+#else
+  if (a.mpi) throw UsageError("--mpi: this tessera was built without MPI");
+#endif
+  preflight(a, *open_device(id));
   const lbm::Case c = configured_case(a);
-  auto team = skeleton::Team::open(device_id, a.gpus);
+  auto team = skeleton::Team::open(id, a.gpus, comm);
+  rank0 = team.rank() == 0;
+  if (!rank0 && !std::freopen("/dev/null", "w", stdout))  // rank 0 reports for every rank
+    throw Error("--mpi: rank " + std::to_string(team.rank()) + " cannot silence its output");
   std::unique_ptr<lbm::DistributedSolver> d;
   if (!a.restart.empty()) {
     d = std::make_unique<lbm::DistributedSolver>(lbm::read_distributed_checkpoint(a.restart, team));
@@ -324,20 +349,29 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
   }
   const auto& cfg = d->config();
   std::printf(
-      "lbm %s on %d x %s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations only\n",
-      c.name.c_str(), a.gpus, device_id.c_str(), lbm::to_string(cfg.lattice).c_str(),
-      lbm::to_string(cfg.collision).c_str(), lbm::to_string(cfg.precision).c_str(), cfg.grid.nx,
-      cfg.grid.ny, cfg.grid.nz);
+      "lbm %s on %d x %s%s: %s %s %s, %ldx%ldx%ld cells, z-slabs, A-B pull, crossing populations "
+      "only\n",
+      c.name.c_str(), team.total_parts(), device_id.c_str(),
+      comm ? fmt::format(" ({} MPI ranks)", team.ranks()).c_str() : "",
+      lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
+      lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz);
   print_units(a, cfg, j);
   std::fflush(stdout);
-  Progress bar("lbm " + c.name, int(chunks_of(a)));
-  const lbm::RunSummary r = lbm::run(*d, c, run_options(a, bar), j);
+  Progress bar("lbm " + c.name, rank0 ? int(chunks_of(a)) : 0);
+  lbm::RunOptions o = run_options(a, bar);
+  if (!rank0) {
+    o.out.clear();  // (the checkpoint's gather needs every rank; rank 0 writes it)
+    o.progress = nullptr;
+  }
+  if (comm) o.agree = [&team](int signal) { return team.max_over_ranks(signal); };
+  const lbm::RunSummary r = lbm::run(*d, c, o, j);
   print_summary(r, j, "wall clock");
   const auto& x = d->last_exchange();
   std::printf("halo per step: %zu B between devices, %zu B via MPI\n", x.peer_bytes + x.local_bytes,
               x.mpi_bytes);
   j["case"] = c.name;
-  j["parts"] = a.gpus;
+  j["parts"] = team.total_parts();
+  j["ranks"] = team.ranks();
   j["config"] = {{"lattice", lbm::to_string(cfg.lattice)},
                  {"collision", lbm::to_string(cfg.collision)},
                  {"precision", lbm::to_string(cfg.precision)},
@@ -462,6 +496,9 @@ Command add_lbm_command(CLI::App& app) {
          "--gpus,-g", a->gpus,
          "Devices: N > 1 splits z over N devices from --device on (cuda:0 -> cuda:0..N-1; cpu/opencl: logical devices)")
       ->check(CLI::Range(1, 64));
+  cmd->add_flag(
+      "--mpi", a->mpi,
+      "Also split over the MPI ranks this was started on (mpirun; --gpus devices per rank)");
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out,-o", a->out, "Folder for .vti/.pvd/.png outputs");
   cmd->add_option("--every", a->every, "Write outputs (and check for NaN) every this many steps")
@@ -518,11 +555,18 @@ Command add_lbm_command(CLI::App& app) {
         if (a->gpus > 1 && a->streaming == "esoteric")
           throw UsageError(
               "--gpus > 1 streams with two lattices (--streaming ab): esoteric pull is single-device");
-        if (a->gpus > 1 || muesli || (!thesis && a->streaming == "ab")) {
+        if (a->mpi && thesis)
+          throw UsageError(
+              "--mpi: the production cases (thesis-gas splits over --gpus in one process)");
+        if (a->mpi && a->streaming == "esoteric")
+          throw UsageError(
+              "--mpi streams with two lattices (--streaming ab): esoteric pull is single-device");
+        if (a->gpus > 1 || a->mpi || muesli || (!thesis && a->streaming == "ab")) {
           const std::string id = a->device == "best" ? best_device_id() : a->device;
           nlohmann::json j = {{"command", "lbm"}, {"device", id}, {"run", bench::run_metadata()}};
-          const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j);
-          if (!a->json.empty()) write_output(a->json, j.dump(2) + "\n");
+          bool rank0 = true;
+          const int rc = thesis ? run_thesis_parts(*a, id, j) : run_distributed(*a, id, j, rank0);
+          if (!a->json.empty() && rank0) write_output(a->json, j.dump(2) + "\n");
           return rc;
         }
         auto dev = open_device(a->device);

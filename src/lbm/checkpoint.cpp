@@ -50,8 +50,10 @@ void write_checkpoint(const std::filesystem::path& path, Solver& s) {
 }
 
 void write_checkpoint(const std::filesystem::path& path, DistributedSolver& s) {
-  write_file_atomic(path, format_checkpoint(s.config(), s.time(), bytes(s.flags()),
-                                            bytes(s.raw_populations()), PopulationLayout::pull));
+  const auto raw = s.raw_populations();  // collective over the ranks
+  if (s.rank() != 0) return;             // rank 0 writes for every rank
+  write_file_atomic(path, format_checkpoint(s.config(), s.time(), bytes(s.flags()), bytes(raw),
+                                            PopulationLayout::pull));
 }
 
 CheckpointContents read_checkpoint_file(const std::filesystem::path& path) {

@@ -17,6 +17,7 @@
 namespace tessera::lbm {
 
 void write_checkpoint(const std::filesystem::path& path, Solver& s);
+/// (Collective over the ranks of an MPI run; rank 0 writes the file.)
 void write_checkpoint(const std::filesystem::path& path, DistributedSolver& s);
 
 /// The validated contents of a checkpoint file (Error naming the file and

@@ -1,5 +1,6 @@
 #include "lbm/distributed.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -34,6 +35,7 @@ struct DistributedSolver::Impl {
   std::vector<std::uint8_t> flags;  // global, with the near-wall marks
   virtual ~Impl() = default;
   virtual int parts() const = 0;
+  virtual int rank() const = 0;
   virtual void set_flags() = 0;
   virtual void initialize(const Fields* f, double rho0, const std::array<double, 3>& u0) = 0;
   virtual void step() = 0;
@@ -117,10 +119,6 @@ struct TypedImpl final : DistributedSolver::Impl {
   }
 
   void set_links(std::vector<WallLink> kept) override {
-    if (!kept.empty() && a.team().ranks() > 1)
-      throw UsageError(
-          "interpolated bounce-back (bounce-back = \"interpolated\") runs on one MPI rank: use "
-          "--gpus N within one process, or halfway bounce-back");
     links = std::move(kept);
     link_sets.clear();
     link_sets.resize(std::size_t(a.parts()));
@@ -171,6 +169,19 @@ struct TypedImpl final : DistributedSolver::Impl {
                                         variant.store_bits == 16 ? TS_LBM_HALF_SCALE : 1.0);
         for (std::size_t k = 0; k < v.size(); ++k) sent[ls.index[k]] = v[k];
       }
+    if (skeleton::Comm* comm = a.team().comm()) {
+      // each link is one part's, on one rank (the others hold 0): the sum
+      // over the ranks is its value, exactly
+      const auto all = comm->allgather(sent.data(), sent.size() * sizeof(double));
+      std::fill(sent.begin(), sent.end(), 0.0);
+      for (std::size_t r = 0; r + sent.size() * sizeof(double) <= all.size();
+           r += sent.size() * sizeof(double))
+        for (std::size_t k = 0; k < sent.size(); ++k) {
+          double v;
+          std::memcpy(&v, all.data() + r + k * sizeof(double), sizeof v);
+          sent[k] += v;
+        }
+    }
     return LinkSent{links, sent};
   }
 
@@ -181,6 +192,7 @@ struct TypedImpl final : DistributedSolver::Impl {
     return o;
   }
   int parts() const override { return a.parts(); }
+  int rank() const override { return a.team().rank(); }
 
   void set_flags() override {
     fl.scatter(flags);
@@ -341,6 +353,7 @@ const Config& DistributedSolver::config() const noexcept { return impl_->config;
 long DistributedSolver::time() const noexcept { return impl_->t; }
 const std::vector<std::uint8_t>& DistributedSolver::flags() const noexcept { return impl_->flags; }
 int DistributedSolver::parts() const noexcept { return impl_->parts(); }
+int DistributedSolver::rank() const noexcept { return impl_->rank(); }
 
 void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
   if (flags.size() != static_cast<std::size_t>(impl_->config.grid.cells()))

@@ -30,6 +30,8 @@ class DistributedSolver {
   const Grid& grid() const noexcept { return config().grid; }
   long time() const noexcept;
   int parts() const noexcept;
+  /// This process's MPI rank (0 without MPI).
+  int rank() const noexcept;
 
   /// Global flags (x fastest), as for Solver::set_flags.
   void set_flags(std::vector<std::uint8_t> flags);

@@ -237,7 +237,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
         k += m;
         pieces.enqueued(s, m);
         fault::at_step_boundary();  // test-only: TESSERA_FAULT=sigint_at_step:N
-        if (interrupted() && k < n) n = k;
+        if (!o.agree && interrupted() && k < n) n = k;
       }
       pieces.drain();
     });
@@ -259,7 +259,7 @@ RunSummary run_steps(S& s, const Case& c, const RunOptions& o, nlohmann::json& r
       }
       checked = s.time();
       const bool scheduled = s.time() == o.steps || (o.every > 0 && s.time() % o.every == 0);
-      if (const int sig = interrupted();
+      if (const int sig = o.agree ? o.agree(interrupted()) : interrupted();
           sig && s.time() < o.steps) {  // (a finished run just finishes)
         if (scheduled) outputs(f);
         std::filesystem::path ckpt = o.checkpoint;

@@ -30,6 +30,11 @@ struct RunOptions {
   double metres_per_cell = 1;        ///< ... and the .vti spacing
   /// called after every chunk: steps done, total, MLUPS of the chunk
   std::function<void(long, long, double)> progress;
+  /// Several MPI ranks: the largest signal number over the ranks (a
+  /// collective call). The ranks then stop at the same chunk's end, where
+  /// this is asked, since mpirun delivers a signal to them at different
+  /// moments; without it a signal stops the run at the next piece.
+  std::function<int(int)> agree;
 };
 
 struct RunSummary {

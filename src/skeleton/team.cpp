@@ -1,5 +1,6 @@
 #include "skeleton/team.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -50,6 +51,21 @@ Team Team::open(std::string_view id, int count, std::shared_ptr<Comm> comm) {
     for (int i = 0; i < count; ++i) devs.push_back(open_device(sid));
   }
   return Team(std::move(devs), std::move(comm));
+}
+
+}  // namespace tessera::skeleton
+
+namespace tessera::skeleton {
+
+int Team::max_over_ranks(int v) const {
+  if (!comm_) return v;
+  const auto all = comm_->allgather(&v, sizeof v);
+  for (std::size_t k = 0; k + sizeof v <= all.size(); k += sizeof v) {
+    int w;
+    std::memcpy(&w, all.data() + k, sizeof w);
+    v = std::max(v, w);
+  }
+  return v;
 }
 
 }  // namespace tessera::skeleton

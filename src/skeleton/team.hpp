@@ -54,6 +54,8 @@ class Team {
     return devices_.at(static_cast<std::size_t>(local));
   }
   Comm* comm() const noexcept { return comm_.get(); }
+  /// The largest of every rank's `v` (collective with a comm; else v).
+  int max_over_ranks(int v) const;
   const std::shared_ptr<Comm>& comm_ptr() const noexcept { return comm_; }
 
  private:

@@ -179,7 +179,8 @@ file(WRITE ${LBM_INTERP_DIR}/ball.toml "lattice = \"D3Q19\"\ncollision = \"trt\"
      "bounce-back = \"interpolated\"\n")
 set(LBM_INTERP_ARGS lbm --config ${LBM_INTERP_DIR}/ball.toml --device cpu --steps 40 --every 10)
 add_test(NAME cli.lbm_interpolated_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${LBM_INTERP_DIR}/full
-         ${LBM_INTERP_DIR}/part ${LBM_INTERP_DIR}/parts ${LBM_INTERP_DIR}/c.ckpt)
+         ${LBM_INTERP_DIR}/part ${LBM_INTERP_DIR}/parts ${LBM_INTERP_DIR}/c.ckpt
+         ${LBM_INTERP_DIR}/mpi2 ${LBM_INTERP_DIR}/mpi3 ${LBM_INTERP_DIR}/mpi3.ckpt)
 set_tests_properties(cli.lbm_interpolated_clean PROPERTIES FIXTURES_SETUP lbm_interp_clean)
 add_test(NAME cli.lbm_interpolated_full COMMAND tessera_cli ${LBM_INTERP_ARGS} --out ${LBM_INTERP_DIR}/full)
 set_tests_properties(cli.lbm_interpolated_full PROPERTIES PASS_REGULAR_EXPRESSION
@@ -206,3 +207,29 @@ add_test(NAME cli.lbm_interpolated_parts_forces_equal COMMAND ${CMAKE_COMMAND} -
          ${LBM_INTERP_DIR}/full/forces.csv ${LBM_INTERP_DIR}/parts/forces.csv)
 set_tests_properties(cli.lbm_interpolated_restart_identical cli.lbm_interpolated_parts_forces_equal PROPERTIES
                      FIXTURES_REQUIRED lbm_interp_done)
+
+# --mpi (one rank per device set; the run on CPU devices here): 2 ranks x 2
+# parts write the one device's forces.csv and .vti files byte for byte; a
+# checkpoint 3 ranks wrote (rank 0, from the gathered lattice) continues on
+# one device to the straight run's forces.csv.
+if(TESSERA_HAVE_MPI)
+  set(LBM_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1")
+  add_test(NAME cli.lbm_mpi_np2_x2 COMMAND ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG} 2
+           $<TARGET_FILE:tessera_cli> ${LBM_INTERP_ARGS} --mpi --gpus 2 --out ${LBM_INTERP_DIR}/mpi2)
+  add_test(NAME cli.lbm_mpi_np3_checkpoint COMMAND ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG} 3
+           $<TARGET_FILE:tessera_cli> lbm --config ${LBM_INTERP_DIR}/ball.toml --device cpu --steps 20 --every 10
+           --mpi --checkpoint ${LBM_INTERP_DIR}/mpi3.ckpt --out ${LBM_INTERP_DIR}/mpi3)
+  set_tests_properties(cli.lbm_mpi_np2_x2 cli.lbm_mpi_np3_checkpoint PROPERTIES ENVIRONMENT "${LBM_MPI_ENV}"
+                       TIMEOUT 120 FIXTURES_REQUIRED lbm_interp_clean)
+  set_tests_properties(cli.lbm_mpi_np3_checkpoint PROPERTIES FIXTURES_SETUP lbm_mpi3)
+  add_test(NAME cli.lbm_mpi_checkpoint_continue COMMAND tessera_cli ${LBM_INTERP_ARGS} --out ${LBM_INTERP_DIR}/mpi3
+           --restart ${LBM_INTERP_DIR}/mpi3.ckpt)
+  set_tests_properties(cli.lbm_mpi_checkpoint_continue PROPERTIES FIXTURES_REQUIRED lbm_mpi3)
+  set_tests_properties(cli.lbm_mpi_np2_x2 cli.lbm_mpi_checkpoint_continue PROPERTIES FIXTURES_SETUP lbm_mpi_done)
+  add_test(NAME cli.lbm_mpi_np2_x2_identical COMMAND ${CMAKE_COMMAND} -DA=${LBM_INTERP_DIR}/full
+           -DB=${LBM_INTERP_DIR}/mpi2 "-DGLOB=*.vti|forces.csv" -P ${CMAKE_CURRENT_SOURCE_DIR}/swe/compare_outputs.cmake)
+  add_test(NAME cli.lbm_mpi_checkpoint_identical COMMAND ${CMAKE_COMMAND} -E compare_files
+           ${LBM_INTERP_DIR}/full/forces.csv ${LBM_INTERP_DIR}/mpi3/forces.csv)
+  set_tests_properties(cli.lbm_mpi_np2_x2_identical cli.lbm_mpi_checkpoint_identical PROPERTIES
+                       FIXTURES_REQUIRED "lbm_mpi_done;lbm_interp_done")
+endif()
