@@ -80,8 +80,9 @@ Command add_swe_command(CLI::App& app) {
                   "intensity holds until the next row; on every cell but NODATA");
   cmd->add_option("--rain-grid", r.rain_grid,
                   "Physical model: gridded rain from a CSV of time (s), raster (mm/h; .asc or a "
-                  "GDAL raster, relative to the CSV), each frame held to the next row, sampled at "
-                  "the cell centres");
+                  "GDAL raster, relative to the CSV), or from a CF NetCDF file FILE.nc[:VARIABLE] "
+                  "over (time, y, x); each frame held to the next time, sampled at the cell "
+                  "centres");
   cmd->add_option("--losses", r.losses,
                   "Physical model: infiltration: none, constant:RATE (mm/h) or "
                   "green-ampt:KS,PSI,DTHETA (mm/h, mm, fraction)");

@@ -297,6 +297,8 @@ void add_rain_frame(PhysCase& c, double time, std::vector<double> mm_h) {
 }
 
 void read_rain_grid(const std::string& path, PhysCase& c) {
+  if (path.ends_with(".nc") || path.find(".nc:") != std::string::npos)
+    return read_rain_netcdf(path, c);
   const std::string text = io::read_file_bytes(path);
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   Forcing& f = c.forcing;

@@ -61,6 +61,15 @@ Inflow inflow_cells(const std::string& side_spec, const PhysCase& c);
 /// raster must cover them; NODATA is no rain; negative values refused),
 /// into c.forcing's rain_* fields. Errors name the file and line.
 void read_rain_grid(const std::string& path, PhysCase& c);
+/// `--rain-grid FILE.nc[:VARIABLE]` (read_rain_grid passes it on): a CF
+/// NetCDF variable over (time, y, x) with 1D coordinate variables: time in
+/// seconds, minutes, hours or days since the run's t = 0 (the units'
+/// reference time), x and y equally spaced cell centres in the grid's
+/// coordinates (either direction), intensity in mm/h, mm s-1 (kg m-2 s-1)
+/// or m s-1; _FillValue (or missing_value) is no rain. The variable may go
+/// unnamed when it is the file's only one over three dimensions. Sampled
+/// at the nearest value to each cell centre. Errors name the file.
+void read_rain_netcdf(const std::string& spec, PhysCase& c);
 /// Appends a frame of the gridded rain: `mm_h` per interior cell (i*ny + j,
 /// finite and >= 0, checked by the caller), from `time` (after the last
 /// frame's, checked by the caller); NODATA cells get none.

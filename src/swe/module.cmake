@@ -16,12 +16,14 @@ tessera_module(swe
 # required here, linked in src/CMakeLists.txt), NetCDF
 # (optional: TESSERA_SWE_HAVE_NETCDF), case files
 # (io/case_file.cpp, the TOML subset; no dependency).
-target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/run.cpp)
+target_sources(tessera PRIVATE swe/output_vtk.cpp swe/output_png.cpp swe/output_netcdf.cpp swe/rain_netcdf.cpp
+                               swe/run.cpp)
 find_package(PNG REQUIRED)
 find_package(netCDF CONFIG QUIET)
 if(TARGET netCDF::netcdf)
   target_link_libraries(tessera PRIVATE netCDF::netcdf)
-  set_property(SOURCE swe/output_netcdf.cpp APPEND PROPERTY COMPILE_DEFINITIONS TESSERA_SWE_HAVE_NETCDF=1)
+  set_property(SOURCE swe/output_netcdf.cpp swe/rain_netcdf.cpp APPEND PROPERTY COMPILE_DEFINITIONS
+               TESSERA_SWE_HAVE_NETCDF=1)
   set(TESSERA_SWE_NETCDF ON CACHE INTERNAL "swe writes NetCDF")
 else()
   set(TESSERA_SWE_NETCDF OFF CACHE INTERNAL "swe writes NetCDF")

@@ -20,6 +20,10 @@
 #include "swe/physical.hpp"
 #include "test_support.hpp"
 
+#if TS_TEST_NETCDF /* set by tests/swe/tests.cmake when the module reads NetCDF */
+#include <netcdf.h>
+#endif
+
 namespace tessera::swe {
 namespace {
 
@@ -602,6 +606,116 @@ TEST_F(SweForcingOptions, RainGridsAreSampledAtTheCellCentres) {
   std::ofstream(dir_ / "order.csv") << "0,a.asc\n60,a.asc\n30,a.asc\n";
   EXPECT_THROW(read_rain_grid((dir_ / "order.csv").string(), d), Error);
 }
+
+#if TS_TEST_NETCDF
+// --rain-grid FILE.nc: the CF variable over (time, y, x) gives the frames
+// the same rasters give through a CSV (here: y north-down, time in
+// minutes, mm h-1, a fill value), and what it cannot use is refused with
+// the file and the reason.
+struct RainFile {
+  std::string time_units = "minutes since 2026-06-01 00:00", rain_units = "mm h-1";
+  std::vector<double> t{0, 1, 2.5};
+  bool second_variable = false;
+};
+void write_rain_nc(const std::string& path, const RainFile& r, const std::vector<double>& values) {
+  int id, dt, dy, dx, vt, vy, vx, vr;
+  ASSERT_EQ(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &id), NC_NOERR);
+  nc_def_dim(id, "time", r.t.size(), &dt);
+  nc_def_dim(id, "y", 2, &dy);
+  nc_def_dim(id, "x", 3, &dx);
+  nc_def_var(id, "time", NC_DOUBLE, 1, &dt, &vt);
+  nc_def_var(id, "y", NC_DOUBLE, 1, &dy, &vy);
+  nc_def_var(id, "x", NC_DOUBLE, 1, &dx, &vx);
+  const int dims[3] = {dt, dy, dx};
+  nc_def_var(id, "rainfall_rate", NC_FLOAT, 3, dims, &vr);
+  if (r.second_variable) {
+    int v2;
+    nc_def_var(id, "other", NC_FLOAT, 3, dims, &v2);
+  }
+  nc_put_att_text(id, vt, "units", r.time_units.size(), r.time_units.c_str());
+  nc_put_att_text(id, vr, "units", r.rain_units.size(), r.rain_units.c_str());
+  const float fill = -1;
+  nc_put_att_float(id, vr, "_FillValue", NC_FLOAT, 1, &fill);
+  nc_enddef(id);
+  // the raster of RainGridsAreSampledAtTheCellCentres: cells of 13 m from
+  // (99, 48), centres x 105.5, 118.5, 131.5 and y 67.5 (top row) then 54.5
+  const double ys[2] = {67.5, 54.5}, xs[3] = {105.5, 118.5, 131.5};
+  nc_put_var_double(id, vt, r.t.data());
+  nc_put_var_double(id, vy, ys);
+  nc_put_var_double(id, vx, xs);
+  nc_put_var_double(id, vr, values.data());
+  ASSERT_EQ(nc_close(id), NC_NOERR);
+}
+
+TEST_F(SweForcingOptions, RainGridFromNetcdfEqualsTheRasterFrames) {
+  const std::vector<double> a{1, 2, -1, 4, 5, 6};  // top row first, -1 the fill (NODATA)
+  std::vector<double> three;
+  for (int k = 0; k < 3; ++k)
+    for (double v : a) three.push_back(v < 0 ? v : v * (k + 1));
+  const std::string nc = (dir_ / "rain.nc").string();
+  write_rain_nc(nc, {}, three);
+  PhysCase c = basin(10, 8);
+  read_rain_grid(nc, c);
+  ASSERT_EQ(c.forcing.rain_times, (std::vector<double>{0, 60, 150}));  // minutes -> s
+  // the same frames from rasters listed in a CSV (the reader above)
+  for (int k = 0; k < 3; ++k) {
+    std::ofstream(dir_ / fmt::format("f{}.asc", k))
+        << "ncols 3\nnrows 2\nxllcorner 99\nyllcorner 48\ncellsize 13\nNODATA_value -1\n"
+        << three[6 * k] << " " << three[6 * k + 1] << " " << three[6 * k + 2] << "\n"
+        << three[6 * k + 3] << " " << three[6 * k + 4] << " " << three[6 * k + 5] << "\n";
+  }
+  std::ofstream(dir_ / "frames.csv") << "time,frame\n0,f0.asc\n60,f1.asc\n150,f2.asc\n";
+  PhysCase d = basin(10, 8);
+  read_rain_grid((dir_ / "frames.csv").string(), d);
+  EXPECT_EQ(c.forcing.rain_frames, d.forcing.rain_frames);
+  EXPECT_EQ(c.forcing.rain_frame_rate, d.forcing.rain_frame_rate);
+  EXPECT_DOUBLE_EQ(c.forcing.rain_frames[2][0 * 8 + 0], 3 * 4 * mm_h);  // (101, 51.5)
+  EXPECT_DOUBLE_EQ(c.forcing.rain_frames[1][9 * 8 + 7], 2 * 2 * mm_h);  // (119, 72.5)
+  // units: mm s-1 is 3600 mm/h; the variable named after the file
+  RainFile per_second;
+  per_second.rain_units = "kg m-2 s-1";
+  per_second.time_units = "hours since 2026-06-01";
+  per_second.second_variable = true;
+  write_rain_nc(nc, per_second, three);
+  PhysCase e = basin(10, 8);
+  read_rain_grid(nc + ":rainfall_rate", e);
+  EXPECT_EQ(e.forcing.rain_times, (std::vector<double>{0, 3600, 9000}));
+  EXPECT_DOUBLE_EQ(e.forcing.rain_frames[2][0], 3 * 4 * 3600 * mm_h);
+  auto refusal = [&](const std::string& spec, const RainFile& r, const std::vector<double>& v,
+                     PhysCase cs) {
+    write_rain_nc(nc, r, v);
+    try {
+      read_rain_grid(spec, cs);
+    } catch (const Error& x) {
+      EXPECT_NE(std::string(x.what()).find("--rain-grid " + nc), std::string::npos) << x.what();
+      return std::string(x.what());
+    }
+    ADD_FAILURE() << "accepted";
+    return std::string();
+  };
+  EXPECT_NE(refusal(nc, per_second, three, basin(10, 8)).find("several variables"),
+            std::string::npos);
+  EXPECT_NE(refusal(nc + ":rain", {}, three, basin(10, 8)).find("no variable 'rain'"),
+            std::string::npos);
+  RainFile inches;
+  inches.rain_units = "in/h";
+  EXPECT_NE(refusal(nc, inches, three, basin(10, 8)).find("units 'in/h'"), std::string::npos);
+  RainFile back;
+  back.t = {0, 2, 1};
+  EXPECT_NE(refusal(nc, back, three, basin(10, 8)).find("times must increase"), std::string::npos);
+  RainFile fortnights;
+  fortnights.time_units = "fortnights since 2026-06-01";
+  EXPECT_NE(refusal(nc, fortnights, three, basin(10, 8)).find("time units 'fortnights"),
+            std::string::npos);
+  std::vector<double> negative = three;
+  negative[7] = -5;
+  EXPECT_NE(refusal(nc, {}, negative, basin(10, 8)).find("is -5 at time 60 s"), std::string::npos);
+  EXPECT_NE(refusal(nc, {}, three, basin(30, 8)).find("does not cover the cell centre"),
+            std::string::npos);
+  PhysCase f = basin(10, 8);
+  EXPECT_THROW(read_rain_grid((dir_ / "absent.nc").string(), f), Error);
+}
+#endif
 
 TEST_F(SweForcingOptions, BadSegmentsAndPointsAreRefusedByValue) {
   PhysCase c = basin(10, 8);

@@ -26,7 +26,8 @@ if(TESSERA_HAVE_MPI)
   endforeach()
 endif()
 if(TESSERA_SWE_NETCDF)
-  set_property(SOURCE swe/test_swe_io.cpp APPEND PROPERTY COMPILE_DEFINITIONS TS_TEST_NETCDF=1)
+  set_property(SOURCE swe/test_swe_io.cpp swe/test_swe_forcing.cpp APPEND PROPERTY COMPILE_DEFINITIONS
+               TS_TEST_NETCDF=1)
 endif()
 
 # tessera swe on the command line: good runs, case files, bad input with its
