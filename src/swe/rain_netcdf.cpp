@@ -65,12 +65,12 @@ struct NcFile {
       fail(fmt::format("dimension '{}' has no coordinate variable '{}'", name, name));
     int nd = 0;
     check(nc_inq_varndims(id, var, &nd), name);
-    if (nd != 1) fail(fmt::format("coordinate variable '{}' has {} dimensions (1 expected)", name, nd));
+    if (nd != 1)
+      fail(fmt::format("coordinate variable '{}' has {} dimensions (1 expected)", name, nd));
     std::vector<double> v(n);
     check(nc_get_var_double(id, var, v.data()), name);
     for (std::size_t k = 0; k < n; ++k)
-      if (!std::isfinite(v[k]))
-        fail(fmt::format("coordinate '{}' value {} is {}", name, k, v[k]));
+      if (!std::isfinite(v[k])) fail(fmt::format("coordinate '{}' value {} is {}", name, k, v[k]));
     return v;
   }
 };
@@ -84,8 +84,8 @@ double seconds_per(const std::string& units, const NcFile& f) {
   if (u == "min" || u == "minute" || u == "minutes") return 60;
   if (u == "h" || u == "hr" || u == "hour" || u == "hours") return 3600;
   if (u == "d" || u == "day" || u == "days") return 86400;
-  f.fail(fmt::format("time units '{}': expected seconds, minutes, hours or days [since ...]",
-                     units));
+  f.fail(
+      fmt::format("time units '{}': expected seconds, minutes, hours or days [since ...]", units));
 }
 
 // mm/h per unit of the rain variable.
@@ -93,9 +93,10 @@ double mm_h_per(const std::string& units, const std::string& var, const NcFile& 
   if (units == "mm/h" || units == "mm h-1" || units == "mm hr-1" || units == "mm/hr") return 1;
   if (units == "mm/s" || units == "mm s-1" || units == "kg m-2 s-1") return 3600;
   if (units == "m/s" || units == "m s-1") return 3.6e6;
-  f.fail(fmt::format("variable '{}' has units '{}': expected mm/h (mm h-1), mm s-1 (kg m-2 s-1) "
-                     "or m s-1",
-                     var, units));
+  f.fail(
+      fmt::format("variable '{}' has units '{}': expected mm/h (mm h-1), mm s-1 (kg m-2 s-1) "
+                  "or m s-1",
+                  var, units));
 }
 
 // The index of the coordinate nearest to v, if v lies within half a
@@ -112,8 +113,8 @@ void check_spacing(const std::vector<double>& c, const char* axis, const NcFile&
   const double step = (c.back() - c.front()) / double(c.size() - 1);
   for (std::size_t k = 1; k < c.size(); ++k)
     if (!(std::fabs(c[k] - c[k - 1] - step) <= 1e-6 * std::fabs(step)))
-      f.fail(fmt::format("{} is not equally spaced ({} then {}): resample it first", axis,
-                         c[k - 1], c[k]));
+      f.fail(fmt::format("{} is not equally spaced ({} then {}): resample it first", axis, c[k - 1],
+                         c[k]));
 }
 
 }  // namespace
@@ -151,7 +152,8 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
   const std::string name = f.var_name(var);
   int nd = 0, dims[NC_MAX_VAR_DIMS];
   f.check(nc_inq_varndims(f.id, var, &nd), name);
-  if (nd != 3) f.fail(fmt::format("variable '{}' has {} dimensions; (time, y, x) expected", name, nd));
+  if (nd != 3)
+    f.fail(fmt::format("variable '{}' has {} dimensions; (time, y, x) expected", name, nd));
   f.check(nc_inq_vardimid(f.id, var, dims), name);
   const std::vector<double> t = f.coordinate(dims[0]), ys = f.coordinate(dims[1]),
                             xs = f.coordinate(dims[2]);
@@ -191,9 +193,10 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
         const double x = c.x0 + (double(i) + 0.5) * c.dx, y = c.y0 + (double(j) + 0.5) * c.dy;
         const long col = nearest(xs, x), row = nearest(ys, y);
         if (col < 0 || row < 0)
-          f.fail(fmt::format("variable '{}' does not cover the cell centre ({}, {}): x {}..{}, "
-                             "y {}..{} (cell centres)",
-                             name, x, y, xs.front(), xs.back(), ys.front(), ys.back()));
+          f.fail(
+              fmt::format("variable '{}' does not cover the cell centre ({}, {}): x {}..{}, "
+                          "y {}..{} (cell centres)",
+                          name, x, y, xs.front(), xs.back(), ys.front(), ys.back()));
         const double v = raw[std::size_t(row) * nxf + std::size_t(col)];
         if (has_fill && v == fill) continue;
         if (!(v >= 0) || !std::isfinite(v))
@@ -204,9 +207,10 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
     add_rain_frame(c, time, std::move(frame));
   }
   if (forcing.rain_times.size() < 2)
-    f.fail(fmt::format("{} time(s); a rain grid needs at least two (the last one's time ends "
-                       "the one before)",
-                       forcing.rain_times.size()));
+    f.fail(
+        fmt::format("{} time(s); a rain grid needs at least two (the last one's time ends "
+                    "the one before)",
+                    forcing.rain_times.size()));
 }
 
 #else
