@@ -11,26 +11,27 @@
 #     (bench/validation/lbm_validation.py; RUNS selects, BOUNCE=halfway
 #     for the body's halfway bounce-back), then their table.
 #   TESSERA_COMMIT=<HEAD> scripts/gpu-lbm-validation.sh all
-#     one call in order of importance, each step skipped when DEADLINE
-#     (default 570 s) leaves too little: build, the interpolated bounce-back
-#     tests on every device, RUNS (default the D = 80 Schaefer-Turek runs),
-#     memcheck, the 10%-solid benchmark.
+#     one call in order of importance, each step cut short when DEADLINE
+#     (default 570 s) leaves too little: build the command, RUNS (default
+#     the D = 80 Schaefer-Turek runs), build the tests, the interpolated
+#     bounce-back tests on every device, memcheck, the 10%-solid benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-common.sh
 export TESSERA_CACHE_DIR=/tmp/tessera-cache
 left() { echo $(( ${DEADLINE:-570} - SECONDS )); }
+within() { local b=$(( $(left) - $1 )); (( b < 15 )) && b=15; echo $b; }  # RESERVE -> a timeout
 summary=()
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/card.txt"
 
 tests() {  # FILTER
-  timeout $(( $(left) - ${RESERVE:-200} )) build/gpu/bin/tessera_tests --gtest_filter="$1" \
+  timeout $(within ${RESERVE:-200}) build/gpu/bin/tessera_tests --gtest_filter="$1" \
     > "$OUT/tests.log" 2>&1
   summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
   grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
 }
 memcheck() {  # FILTER
-  timeout $(( $(left) - ${RESERVE:-120} )) compute-sanitizer --tool memcheck --error-exitcode 99 \
+  timeout $(within ${RESERVE:-120}) compute-sanitizer --tool memcheck --error-exitcode 99 \
     --print-limit 20 build/gpu/bin/tessera_tests --gtest_filter="$1" > "$OUT/memcheck.log" 2>&1
   summary+=("memcheck: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) $(grep -E '^\[  PASSED' "$OUT/memcheck.log")")
 }
@@ -76,10 +77,11 @@ case ${1:-} in
     [[ -x build/gpu/bin/tessera ]] || { echo "no build/gpu/bin/tessera: run 'build' first"; exit 1; }
     validate "${RUNS:-st-2d2-d40 st-2d1-d40 st-2d2-d20 st-2d1-d20 sphere-re20 sphere-re50 sphere-re100 st-2d1-d80 st-2d2-d80}" ;;
   all)
-    gpu_build build/gpu tessera_cli tessera_tests
-    RESERVE=${RESERVE:-300} tests "${TESTS:-*LbmInterpolated*:LbmCrossings*}"
+    gpu_build build/gpu tessera_cli
     validate "${RUNS:-st-2d2-d80 st-2d1-d80}"
-    RESERVE=90 memcheck '*LbmInterpolated.StepFollows*/cuda_*:*LbmInterpolated.Distributed*/cuda_*'
+    gpu_build build/gpu tessera_tests
+    RESERVE=${RESERVE:-100} tests "${TESTS:-*LbmInterpolated*:LbmCrossings*}"
+    RESERVE=60 memcheck '*LbmInterpolated.StepFollows*/cuda_*:*LbmInterpolated.Distributed*/cuda_*'
     geometry_bench ;;
   *)
     echo "usage: $0 build|validate|all" >&2
