@@ -21,7 +21,9 @@
 #include "core/progress.hpp"
 #include "lbm/cases.hpp"
 #include "lbm/distributed.hpp"
+#include "lbm/geometry/crossings.hpp"
 #include "lbm/geometry/voxelize.hpp"
+#include "lbm/kernels/lbm_point.hpp"
 #include "lbm/kernels/lbm_flags.h"
 #include "lbm/solver.hpp"
 #include "lbm/thesis_gas.hpp"
@@ -86,7 +88,10 @@ void geometry_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long 
   const double solid = double(percent) / 100.0;
   for (const auto& prec : a.param_list("precisions", "fp32,fp16s")) {
     double empty = 0;
-    for (const bool body : {false, true}) {
+    // the empty box, the body with halfway bounce-back, and the body with
+    // interpolated bounce-back (its links' pass after each step)
+    for (const int kind : {0, 1, 2}) {
+      const bool body = kind > 0;
       lbm::Config c;
       c.precision = lbm::parse_precision(prec);
       c.grid = {side, side, side};
@@ -109,13 +114,35 @@ void geometry_rows(const std::shared_ptr<Device>& dev, const BenchArgs& a, long 
             }
       }
       s.set_flags(flags);
+      if (kind == 2) {  // q from the sphere's surface along each link into it
+        const double rad = std::cbrt(solid * 3.0 / (4.0 * 3.14159265358979323846)) * double(side);
+        const double ctr = double(side) / 2 - 0.5;
+        const auto inside = [&](double x, double y, double z) {
+          return (x - ctr) * (x - ctr) + (y - ctr) * (y - ctr) + (z - ctr) * (z - ctr) <= rad * rad;
+        };
+        std::vector<lbm::WallLink> links;
+        for (const lbm::ForceLink& l : lbm::force_links(c.grid, c.lattice, s.flags(), flags)) {
+          const long x = l.n % side, y = (l.n / side) % side, z = l.n / (side * side);
+          lbm::point::with_variant(19, 32, [&](auto var) {
+            using V = decltype(var);
+            const lbm::geometry::LinkSegment seg{{double(x), double(y), double(z)},
+                                                 {V::cx(l.i), V::cy(l.i), V::cz(l.i)}};
+            links.push_back({l.n, l.i, lbm::geometry::crossing_by_bisection(inside, seg)});
+            return 0;
+          });
+        }
+        s.set_links(links);
+      }
       s.initialize(1.0, {0.05, 0.0, 0.0});
       bench::Measurement m;
-      m.kernel = fmt::format("D3Q19 BGK {} x{} steps",
-                             body ? fmt::format("{:.1f}% solid (sphere)",
-                                                100.0 * double(walls) / double(c.grid.cells()))
-                                  : std::string("empty box"),
-                             steps);
+      m.kernel = fmt::format(
+          "D3Q19 BGK {} x{} steps",
+          body ? fmt::format("{:.1f}% solid (sphere){}",
+                             100.0 * double(walls) / double(c.grid.cells()),
+                             kind == 2 ? fmt::format(", interpolated ({} links)", s.links().size())
+                                       : std::string())
+               : std::string("empty box"),
+          steps);
       m.precision = lbm::to_string(c.precision);
       m.size = static_cast<std::size_t>(c.grid.cells());
       const double per_cell = 2.0 * double(c.state_bytes()) / double(c.grid.cells()) - 1.0;
