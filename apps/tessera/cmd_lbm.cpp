@@ -121,14 +121,19 @@ lbm::Case make_case(const LbmArgs& a) {
   throw UsageError("--case '" + a.case_name + "': unknown case");
 }
 
-// A case file's unit conversion and its bodies' interpolated links,
-// printed and in the JSON.
+// The bodies' links with interpolated bounce-back: the case's and those the
+// solver runs (q = 1/2 and links beside a wall or a boundary cell keep
+// halfway bounce-back), printed and in the JSON.
+void print_links(const lbm::Case& c, std::size_t kept, nlohmann::json& j) {
+  if (c.links.empty()) return;
+  std::printf("interpolated bounce-back: %zu links into the bodies, %zu interpolated\n",
+              c.links.size(), kept);
+  j["interpolated_links"] = kept;
+}
+
+// A case file's unit conversion, printed and in the JSON.
 void print_units(const LbmArgs& a, const lbm::Config& cfg, nlohmann::json& j) {
   if (!a.from_file) return;
-  if (const auto& links = a.from_file->c.links; !links.empty()) {
-    std::printf("interpolated bounce-back: %zu links into the bodies\n", links.size());
-    j["interpolated_links"] = links.size();
-  }
   const lbm::Units& u = a.from_file->units;
   std::printf("%s\n", u.describe(cfg.tau).c_str());
   j["units"] = {{"physical", u.physical},
@@ -294,6 +299,7 @@ int run_production(const LbmArgs& a, const std::shared_ptr<Device>& dev, nlohman
           ? fmt::format(", TRT Lambda {:.4g}", cfg.trt_magic).c_str()
           : "",
       long(2 * cfg.state_bytes() / std::uint64_t(cfg.grid.cells()) - 1), dev->id().c_str());
+  print_links(c, s->links().size(), j);
   print_units(a, cfg, j);
   std::fflush(stdout);  // the run has started: say so now, also into a file
   Progress bar("lbm " + c.name, int(chunks_of(a)));
@@ -355,6 +361,7 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
       comm ? fmt::format(" ({} MPI ranks)", team.ranks()).c_str() : "",
       lbm::to_string(cfg.lattice).c_str(), lbm::to_string(cfg.collision).c_str(),
       lbm::to_string(cfg.precision).c_str(), cfg.grid.nx, cfg.grid.ny, cfg.grid.nz);
+  print_links(c, d->links().size(), j);
   print_units(a, cfg, j);
   std::fflush(stdout);
   Progress bar("lbm " + c.name, rank0 ? int(chunks_of(a)) : 0);
@@ -364,7 +371,24 @@ int run_distributed(const LbmArgs& a, const std::string& device_id, nlohmann::js
     o.progress = nullptr;
   }
   if (comm) o.agree = [&team](int signal) { return team.max_over_ranks(signal); };
-  const lbm::RunSummary r = lbm::run(*d, c, o, j);
+  lbm::RunSummary r;
+  try {
+    r = lbm::run(*d, c, o, j);
+  } catch (const Interrupted&) {
+    if (rank0) throw;  // every rank stops here together; rank 0 says where the checkpoint is
+    return 130;
+  } catch (const std::exception& e) {
+#if TESSERA_HAVE_MPI
+    // an error one rank may meet alone (rank 0's outputs: a full disk):
+    // the others would wait for it in the next collective
+    if (team.ranks() > 1) {
+      std::fprintf(stderr, "tessera: error (rank %d of %d): %s\n", team.rank(), team.ranks(),
+                   e.what());
+      skeleton::MpiSession::abort_all(1);
+    }
+#endif
+    throw;
+  }
   print_summary(r, j, "wall clock");
   const auto& x = d->last_exchange();
   std::printf("halo per step: %zu B between devices, %zu B via MPI\n", x.peer_bytes + x.local_bytes,

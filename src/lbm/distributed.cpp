@@ -50,6 +50,8 @@ struct DistributedSolver::Impl {
   /// The kept links and their f*_d(n) - w_d of the last step (real units),
   /// or none before the first step since set_links, initialize or restore.
   virtual LinkSent link_view(std::vector<double>& sent) = 0;
+  virtual const std::vector<WallLink>& kept_links() const = 0;
+  virtual void flush() = 0;
 };
 
 namespace {
@@ -108,7 +110,9 @@ struct TypedImpl final : DistributedSolver::Impl {
     });
   }
 
-  void flush() {
+  const std::vector<WallLink>& kept_links() const override { return links; }
+
+  void flush() override {
     if (!pending) return;
     a.exchange(
         crossing, [&](int p, Queue& q) { correct(p, q, 0); },
@@ -119,6 +123,7 @@ struct TypedImpl final : DistributedSolver::Impl {
   }
 
   void set_links(std::vector<WallLink> kept) override {
+    flush();  // the last step's correction, with the links it ran with
     links = std::move(kept);
     link_sets.clear();
     link_sets.resize(std::size_t(a.parts()));
@@ -360,9 +365,14 @@ void DistributedSolver::set_flags(std::vector<std::uint8_t> flags) {
     throw Error(
         fmt::format("lbm: {} flags given for {} cells", flags.size(), impl_->config.grid.cells()));
   mark_near_wall(impl_->config.grid, impl_->config.lattice, flags);
+  impl_->flush();  // the last step's correction, before its links go
   impl_->flags = std::move(flags);
   impl_->set_flags();
   impl_->set_links({});
+}
+
+const std::vector<WallLink>& DistributedSolver::links() const noexcept {
+  return impl_->kept_links();
 }
 
 void DistributedSolver::set_links(std::span<const WallLink> links) {
@@ -439,6 +449,7 @@ void DistributedSolver::restore(const std::vector<std::uint8_t>& populations,
                             populations.size(), want));
   if (flags.size() != N)
     throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), N));
+  impl_->set_links({});  // links belong to flags: set them again after a restore
   impl_->flags = flags;
   mark_near_wall(impl_->config.grid, impl_->config.lattice,
                  impl_->flags);  // recomputed: a file's marks are not trusted

@@ -35,8 +35,11 @@ class DistributedSolver {
 
   /// Global flags (x fastest), as for Solver::set_flags.
   void set_flags(std::vector<std::uint8_t> flags);
-  /// Interpolated bounce-back on these links, as Solver::set_links.
+  /// Interpolated bounce-back on these links, as Solver::set_links
+  /// (set_flags and restore clear them).
   void set_links(std::span<const WallLink> links);
+  /// The links kept (usable_links), in the order given.
+  const std::vector<WallLink>& links() const noexcept;
   void initialize(double rho0, const std::array<double, 3>& u0);
   void initialize(const Fields& f);
   void step(long steps = 1);

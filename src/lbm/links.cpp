@@ -1,6 +1,7 @@
 #include "lbm/links.hpp"
 
 #include <cstring>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@ namespace tessera::lbm {
 std::vector<WallLink> usable_links(const Grid& g, int q, const std::vector<std::uint8_t>& flags,
                                    std::span<const WallLink> links) {
   std::vector<WallLink> kept;
+  std::unordered_set<long> seen;  // 32 n + d
   point::with_variant(q, 32, [&](auto var) {
     using V = decltype(var);
     for (const WallLink& k : links) {
@@ -37,7 +39,13 @@ std::vector<WallLink> usable_links(const Grid& g, int q, const std::vector<std::
         throw Error(where() + " starts in a wall (it must leave a fluid cell)");
       if ((flags[at(1)] & TS_LBM_TYPE_MASK) != TS_LBM_WALL)
         throw Error(where() + " does not end in a resting wall");
-      if (k.q == 0.5 || TS_LBM_IS_WALL(flags[at(-1)])) continue;
+      if (!seen.insert(32 * k.cell + k.dir).second) throw Error(where() + " is given twice");
+      // halfway bounce-back already; or no second value of this step at
+      // n - c_d (a wall), or one from across a boundary face (an inlet or
+      // outlet cell at either end: n - c_d may wrap to the opposite face)
+      if (k.q == 0.5 || (flags[std::size_t(k.cell)] & TS_LBM_TYPE_MASK) != TS_LBM_FLUID ||
+          (flags[at(-1)] & TS_LBM_TYPE_MASK) != TS_LBM_FLUID)
+        continue;
       kept.push_back(k);
     }
     return 0;

@@ -30,10 +30,12 @@ struct LinkSent {
 
 /// The links of `links` that a solver runs, in their order: Error, naming
 /// the link, where one is outside the lattice of q directions, has q
-/// outside (0, 1], leaves a wall or does not end in a resting wall
-/// (TS_LBM_WALL); dropped, as halfway bounce-back gives them already, are
-/// those with q = 1/2 and those with a wall at cell - c_dir (a gap of one
-/// cell: the second value of the interpolation is not there).
+/// outside (0, 1], leaves a wall, does not end in a resting wall
+/// (TS_LBM_WALL) or is given twice; dropped (halfway bounce-back there) are
+/// those with q = 1/2 and those whose cell or cell - c_dir is not a plain
+/// fluid cell: a wall (a gap of one cell: the second value of the
+/// interpolation is not there) or an inlet or outlet cell (cell - c_dir
+/// may wrap across the boundary face to the opposite one).
 std::vector<WallLink> usable_links(const Grid& g, int q, const std::vector<std::uint8_t>& flags,
                                    std::span<const WallLink> links);
 

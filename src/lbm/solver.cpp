@@ -191,6 +191,7 @@ void Solver::restore(const std::vector<std::uint8_t>& populations,
                             populations.size(), f_.size()));
   if (flags.size() != flags_.size())
     throw Error(fmt::format("lbm: {} flags given for {} cells", flags.size(), flags_.size()));
+  set_links({});  // links belong to flags: set them again after a restore
   flags_ = flags;
   force_links_cached_.clear();
   mark_near_wall(grid(), config_.lattice, flags_);  // recomputed: a file's marks are not trusted

@@ -47,6 +47,7 @@ class Solver {
   const std::vector<std::uint8_t>& flags() const noexcept { return flags_; }
   /// Interpolated bounce-back on these links from the next step on: those
   /// of usable_links (lbm/links.hpp; Error for a link that cannot be).
+  /// set_flags and restore clear them.
   void set_links(std::span<const WallLink> links);
   /// The links kept, in the order given.
   const std::vector<WallLink>& links() const noexcept { return links_; }

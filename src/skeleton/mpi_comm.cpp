@@ -1,6 +1,8 @@
 // Comm over MPI: non-blocking byte messages and a variable-size allgather.
 #include "skeleton/mpi_comm.hpp"
 
+#include <cstdlib>
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -123,6 +125,11 @@ MpiSession::MpiSession(int* argc, char*** argv) {
 
 MpiSession::~MpiSession() {
   if (finalize_) MPI_Finalize();
+}
+
+void MpiSession::abort_all(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::abort();  // (MPI_Abort does not return)
 }
 
 std::shared_ptr<Comm> MpiSession::world(std::size_t max_message) const {

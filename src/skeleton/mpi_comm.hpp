@@ -24,6 +24,10 @@ class MpiSession {
   std::shared_ptr<Comm> world(std::size_t max_message = kMaxMessage) const;
   /// The rank among the ranks of this host (to pick a GPU).
   int local_rank() const;
+  /// Ends every rank of the job with `code` (MPI_Abort): for an error one
+  /// rank met alone (rank 0's file output), where finalizing would leave the
+  /// others waiting in a collective.
+  [[noreturn]] static void abort_all(int code);
 
  private:
   bool finalize_ = false;

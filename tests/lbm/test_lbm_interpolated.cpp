@@ -214,6 +214,15 @@ TEST_P(LbmInterpolated, DistributedEqualsTheSingleDevice) {
       d.step(3);
       EXPECT_EQ(d.incoming(), want);
       EXPECT_EQ(d.body_force(), force);
+      // links set again mid-run: the last step's correction is applied first
+      DistributedSolver e(skeleton::Team::open(GetParam(), parts), cfg);
+      e.set_flags(fl);
+      e.set_links(links);
+      e.initialize(test::random_fields(cfg.grid, 0.03, 8));
+      e.step(2);
+      e.set_links(links);
+      e.step(3);
+      EXPECT_EQ(e.incoming(), want);
     }
   }
 }
@@ -243,6 +252,17 @@ TEST(LbmInterpolatedInput, BadLinksAreRefusedByName) {
   refused({fluid, 3, 0.3}, "does not end in a resting wall");  // (0, +1): fluid above
   refused({5, 3, 0.3}, "starts in a wall");
   refused({fluid, 9, 0.3}, "outside");
+  try {
+    s.set_links(std::vector<WallLink>{{fluid, down, 0.3}, {fluid, down, 0.7}});
+    ADD_FAILURE() << "a link given twice was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is given twice"), std::string::npos) << e.what();
+  }
+  // a link from the inlet column keeps halfway bounce-back (its n - c_d
+  // may wrap to the outlet), as does one from a plain cell beside it
+  const long inlet = 0 + cfg.grid.nx * 1, beside = 1 + cfg.grid.nx * 1;
+  s.set_links(std::vector<WallLink>{{inlet, down, 0.3}, {beside, 7, 0.3}});  // 7: (1, -1)
+  EXPECT_EQ(s.links().size(), 0u);
   refused({-1, down, 0.3}, "outside");
   // a moving wall takes halfway bounce-back only
   std::vector<std::uint8_t> fl = blob_flags(cfg.grid);
