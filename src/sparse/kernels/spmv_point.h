@@ -443,16 +443,39 @@ TS_GROUP(spmv_csr_merge, g, s) {
   const int t = (int)g.lid;
   TS_LOCAL int* ends = (TS_LOCAL int*)s;    /* rows + 1 ints */
   TS_LOCAL ts_value* prod = s + (rows + 1); /* nnz values: rows + 1 + nnz <= tile + 1 */
-  TS_UNROLL
-  for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
-    const int i = t + q * TS_SPMV_MERGE_THREADS;
-    if (i < rows) ends[i] = (int)((long)rp[x0 + 1 + i] - y0);
+  /* Every load of a round is issued before the first is used: indices
+   * past the tile's last row or entry read its last one again (the same
+   * address for the whole warp) and store nothing, so no branch stands
+   * between the loads. */
+  if (rows > 0) {
+    int e[TS_SPMV_MERGE_ITEMS];
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int i = t + q * TS_SPMV_MERGE_THREADS;
+      e[q] = rp[x0 + 1 + (i < rows ? i : rows - 1)];
+    }
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int i = t + q * TS_SPMV_MERGE_THREADS;
+      if (i < rows) ends[i] = (int)((long)e[q] - y0);
+    }
   }
   if (t == 0) ends[rows] = nnz;
-  TS_UNROLL
-  for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
-    const int j = t + q * TS_SPMV_MERGE_THREADS;
-    if (j < nnz) prod[j] = ts_spmv_mul(val[y0 + j], x[col[y0 + j]]);
+  if (nnz > 0) {
+    int c[TS_SPMV_MERGE_ITEMS];
+    ts_value a[TS_SPMV_MERGE_ITEMS];
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int j = t + q * TS_SPMV_MERGE_THREADS;
+      c[q] = col[y0 + (j < nnz ? j : nnz - 1)];
+      a[q] = val[y0 + (j < nnz ? j : nnz - 1)];
+    }
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int j = t + q * TS_SPMV_MERGE_THREADS;
+      const ts_value xj = x[c[q]];
+      if (j < nnz) prod[j] = ts_spmv_mul(a[q], xj);
+    }
   }
   TS_BARRIER();
   const int items = rows + nnz;
