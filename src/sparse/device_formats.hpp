@@ -9,7 +9,7 @@
 #pragma once
 #include "core/buffer.hpp"
 #include "sparse/formats.hpp"
-#include "sparse/kernels/spmv_params.h"  // TS_SPMV_MERGE_ITEMS
+#include "sparse/kernels/spmv_params.h"  // TS_SPMV_MERGE_TILE
 
 namespace tessera::sparse {
 
@@ -21,16 +21,14 @@ struct DeviceCsr {
   Buffer<index_t> row_ptr, col;
   Buffer<V> val;
   size64 longest = 0;  ///< the longest row's entries
-  /// csr-merge, made on first use: each slice's first row, the pieces of
-  /// the rows spread over slices (head, tail per slice), and where a row
-  /// can span a whole block of slices the blocks' sums of heads.
-  mutable Buffer<index_t> slice_row;
-  mutable Buffer<V> carry, block_sums;
-  size64 slices() const { return ceil_div(rows + nnz, size64{TS_SPMV_MERGE_ITEMS}); }
-  /// Whether a row can cover a whole block of TS_SPMV_MERGE_BLOCK slices.
-  bool merge_blocks() const {
-    return ceil_div(longest, size64{TS_SPMV_MERGE_ITEMS}) + 2 >= TS_SPMV_MERGE_BLOCK;
-  }
+  /// csr-merge, made on first use: each tile's first row (tiles + 1
+  /// entries), each tile's carry-out (the partial of its last row) and,
+  /// where a row can span three tiles, the carries' scan by blocks of tiles.
+  mutable Buffer<index_t> tile_row;
+  mutable Buffer<V> carry, carry_scan;
+  size64 tiles() const { return ceil_div(rows + nnz, size64{TS_SPMV_MERGE_TILE}); }
+  /// Whether a row can span three tiles or more (its carries are scanned).
+  bool merge_scan() const { return longest + 1 > TS_SPMV_MERGE_TILE; }
 };
 
 template <Scalar V>

@@ -292,10 +292,10 @@ double DeviceMatrix<V>::model_bytes(Kernel k) const {
   const double v = sizeof(V);
   double bytes = static_cast<double>(matrix_bytes_) + v * static_cast<double>(rows_ + cols_);
   if (const auto* c = std::get_if<DeviceCsr<V>>(&data_); c && k == Kernel::csr_merge)
-    // the partition read, each slice's head and tail written and read (the
-    // heads again by the block sums where rows span blocks)
-    bytes +=
-        static_cast<double>(c->slices()) * (sizeof(index_t) + 4 * v + (c->merge_blocks() ? v : 0));
+    // per tile: its two partition entries read (twice: the carry step), its
+    // carry written and read (and its scan where rows span three tiles)
+    bytes += static_cast<double>(c->tiles()) *
+             (4 * sizeof(index_t) + 2 * v + (c->merge_scan() ? 3 * v : 0));
   if (const auto* e = std::get_if<DeviceEll<V>>(&data_)) {
     if (k == Kernel::ell) bytes += 2 * v * static_cast<double>(e->stored_rows * e->subsections());
     if (e->stored_rows < e->rows) bytes += v * static_cast<double>(rows_);

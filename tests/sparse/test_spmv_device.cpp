@@ -149,15 +149,15 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     const Csr<V> l = laplacian_7pt<V>(5, 4, 3);
     check_all<V>(l, l, {"laplace7_5x4x3", true}, DeviceOptions{});
     // irregular rows, as real matrices have: power-law lengths (most rows
-    // 0..3 entries), one row of 1,900 entries spread over ~240 csr-merge
-    // slices, one of exactly a slice, empty rows at both ends; real values
+    // 0..3 entries), one row of 1,900 entries spread over three csr-merge
+    // tiles, one of a work-item's items less one, empty rows at both ends
     const Csr<V> pl = to_csr(power_law_coo<V>(301, 2400, 31));
     check_all<V>(pl, pl, {"power_law_301x2400", false}, opt);
   }
 
  public:
   /// Row i gets floor(2000 / (i + 1)^1.4) entries at random columns (row 7
-  /// exactly TS_SPMV_MERGE_ITEMS - 1, rows 0, 150 and 300 none), values in [-1, 1).
+  /// TS_SPMV_MERGE_ITEMS - 1, rows 0, 150 and 300 none), values in [-1, 1).
   template <Scalar V>
   static Coo<V> power_law_coo(size64 rows, size64 cols, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
@@ -174,6 +174,59 @@ class SpmvDevice : public ::testing::TestWithParam<std::string> {
     return a;
   }
 
+  /// A CSR matrix of the given row lengths, each row's columns a run at a
+  /// random start, values in [-1, 1).
+  template <Scalar V>
+  static Csr<V> rows_of(const std::vector<size64>& lengths, size64 cols, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Csr<V> a;
+    a.rows = lengths.size();
+    a.cols = cols;
+    for (size64 len : lengths) {
+      const size64 start = rng() % (cols - len + 1);
+      for (size64 k = 0; k < len; ++k) {
+        a.col.push_back(static_cast<index_t>(start + k));
+        a.val.push_back(test::uniform<V>(rng));
+      }
+      a.row_ptr.push_back(static_cast<index_t>(a.val.size()));
+    }
+    return a;
+  }
+
+  /// csr-merge's tiles (TS_SPMV_MERGE_TILE items) and their carries: rows
+  /// over two tiles (no carry scan), rows over many tiles and over several
+  /// blocks of the carries' scan, tiles of empty rows only, a row of exactly
+  /// a tile, rows ending at a tile's last item.
+  template <Scalar V>
+  void merge_tiles() {
+    constexpr size64 tile = TS_SPMV_MERGE_TILE;
+    auto merge_only = +[](Kernel k) { return k == Kernel::csr_merge; };
+    std::mt19937_64 rng(5);
+    std::vector<size64> two;  // rows of 0..100: spread over two tiles at most
+    for (int i = 0; i < 3000; ++i) two.push_back(rng() % 101);
+    const Csr<V> a = rows_of<V>(two, 400, 41);
+    check_all<V>(a, a, {"merge_rows_over_two_tiles", false}, DeviceOptions{}, merge_only);
+    std::vector<size64> many;
+    for (int i = 0; i < 40; ++i) many.push_back(rng() % 6);
+    many.push_back(tile * TS_SPMV_MERGE_SCAN * 5 / 2);  // over three blocks of the scan
+    many.insert(many.end(), 3 * tile, 0);               // tiles of empty rows only
+    many.push_back(tile);                               // a tile's worth
+    many.push_back(tile - 1);                           // with its end: a tile (or two)
+    many.push_back(2 * tile + 3);
+    for (int i = 0; i < 500; ++i) many.push_back(rng() % 30);
+    many.push_back(tile * TS_SPMV_MERGE_SCAN + 1);  // a block and one entry
+    many.push_back(5);
+    many.push_back(tile * 3);
+    const size64 cols = tile * TS_SPMV_MERGE_SCAN * 5 / 2 + 17;
+    const Csr<V> b = rows_of<V>(many, cols, 43);
+    check_all<V>(b, b, {"merge_rows_over_many_tiles", false}, DeviceOptions{}, merge_only);
+    // the same with each row's end at a tile's last item (rows + entries
+    // before it a multiple of the tile)
+    const std::vector<size64> aligned{tile - 1, 2 * tile - 1, tile * 300 - 1, 0, tile - 2};
+    const Csr<V> c = rows_of<V>(aligned, tile * 300, 47);
+    check_all<V>(c, c, {"merge_rows_ending_at_tile_ends", false}, DeviceOptions{}, merge_only);
+  }
+
   template <Scalar V>
   void trace_case() {
     const TraceCase tc = parse_trace_case("trace:3x5x4,blocks=1");
@@ -188,6 +241,10 @@ TEST_P(SpmvDevice, RandomMatricesFloat) { random_matrices<float>(); }
 TEST_P(SpmvDevice, RandomMatricesDouble) { random_matrices<double>(); }
 TEST_P(SpmvDevice, RandomMatricesComplexFloat) { random_matrices<std::complex<float>>(); }
 TEST_P(SpmvDevice, RandomMatricesComplexDouble) { random_matrices<std::complex<double>>(); }
+TEST_P(SpmvDevice, MergeTilesFloat) { merge_tiles<float>(); }
+TEST_P(SpmvDevice, MergeTilesDouble) { merge_tiles<double>(); }
+TEST_P(SpmvDevice, MergeTilesComplexFloat) { merge_tiles<std::complex<float>>(); }
+TEST_P(SpmvDevice, MergeTilesComplexDouble) { merge_tiles<std::complex<double>>(); }
 TEST_P(SpmvDevice, TraceCaseComplexFloat) { trace_case<std::complex<float>>(); }
 TEST_P(SpmvDevice, TraceCaseDouble) { trace_case<double>(); }
 

@@ -60,6 +60,71 @@ TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_csr_vector) {
 }
 TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_csr_vector)
 
+// csr-merge: each tile as its work-group runs it, the work-items one after
+// the other: the staged row ends and products, each share's sums, the
+// scan's levels (ts_spmv_merge_scan's, each level from the one before), the
+// rows that end in a share after its first, then its first row.
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_csr_merge) {
+  using K = launch::device_value_t<ts_value>;
+  const auto [T, R, C, A, X, Y, W] = launch::device_args(tile_row, rp, col, val, x, y, carry);
+  constexpr int threads = TS_SPMV_MERGE_THREADS, tile = TS_SPMV_MERGE_TILE;
+  const long total = TS_SPMV_MERGE_TOTAL(p);
+  cpu_rows(static_cast<long>(ts_shape.count), [&](long k) {
+    const long d0 = k * tile, d1 = std::min(d0 + tile, total);
+    const long x0 = T[k], y0 = d0 - x0;
+    const int rows = static_cast<int>(T[k + 1] - x0), nnz = static_cast<int>(d1 - d0) - rows;
+    const int items = rows + nnz;
+    int ends[tile + 1];
+    K prod[tile];
+    for (int i = 0; i < rows; ++i) ends[i] = static_cast<int>(R[x0 + 1 + i] - y0);
+    ends[rows] = nnz;
+    for (int j = 0; j < nnz; ++j) prod[j] = ts_spmv_mul(A[y0 + j], X[C[y0 + j]]);
+    int key[threads], start[threads], has_first[threads];
+    K v[2][threads], first[threads];
+    for (int t = 0; t < threads; ++t) {
+      const int d = std::min(t * TS_SPMV_MERGE_ITEMS, items);
+      start[t] = ts_spmv_merge_search(ends, d, rows, nnz);
+      first[t] = K{};
+      v[0][t] = ts_spmv_merge_share(ends, prod, start[t], d - start[t], items - d, x0, Y, &first[t],
+                                    &has_first[t], &key[t]);
+    }
+    int from = 0;
+    for (int h = 1; h < threads; h *= 2, from ^= 1)
+      for (int t = 0; t < threads; ++t)
+        v[from ^ 1][t] = ts_spmv_merge_scan_step(key, v[from], t, h);
+    for (int t = 0; t < threads; ++t)
+      if (has_first[t]) Y[x0 + start[t]] = ts_spmv_add(t > 0 ? v[from][t - 1] : K{}, first[t]);
+    W[k] = v[from][threads - 1];
+  });
+}
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_csr_merge)
+
+// csr-merge's carries scanned by row within blocks of tiles, the levels of
+// ts_spmv_merge_scan.
+template <class ts_value>
+TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_merge_scan) {
+  using K = launch::device_value_t<ts_value>;
+  const auto [T, W, S] = launch::device_args(tile_row, carry, scan);
+  constexpr int threads = TS_SPMV_MERGE_SCAN;
+  const long tiles = static_cast<long>(p.n);
+  cpu_rows(static_cast<long>(ts_shape.count), [&](long b) {
+    int key[threads];
+    K v[2][threads];
+    for (int t = 0; t < threads; ++t) {
+      const long k = b * threads + t;
+      key[t] = k < tiles ? T[k + 1] : -1;
+      v[0][t] = k < tiles ? W[k] : K{};
+    }
+    int from = 0;
+    for (int h = 1; h < threads; h *= 2, from ^= 1)
+      for (int t = 0; t < threads; ++t)
+        v[from ^ 1][t] = ts_spmv_merge_scan_step(key, v[from], t, h);
+    for (int t = 0; t < threads && b * threads + t < tiles; ++t) S[b * threads + t] = v[from][t];
+  });
+}
+TS_INSTANTIATE_LAUNCHER(CpuTag, group, spmv_merge_scan)
+
 // bcsr-warp: each block row's lanes, then each in-block row's lanes in lane order.
 template <class ts_value>
 TS_LAUNCHER_SIGNATURE(CpuTag, group, spmv_bcsr_warp) {

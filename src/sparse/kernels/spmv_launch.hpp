@@ -26,22 +26,20 @@ ts_spmv_params merge_params(const DeviceCsr<V>& a) {
   ts_spmv_params p{};
   p.rows = a.rows;
   p.nnz = a.nnz;
-  p.n = a.slices();
-  p.sub = a.merge_blocks() ? 1 : 0;  // the carry takes block sums
+  p.n = a.tiles();
+  p.sub = a.merge_scan() ? 1 : 0;  // the carries are scanned by blocks of tiles
   return p;
 }
 
-/// csr-merge's partition and carry buffer, made on first use.
+/// csr-merge's partition and carry buffers, made on first use.
 template <class Tag, class V>
 void merge_prepare(Tag tag, Queue& q, const std::shared_ptr<Device>& d, const DeviceCsr<V>& a) {
-  const auto slices = static_cast<std::size_t>(a.slices());
-  if (a.slice_row.size() == slices) return;
-  a.slice_row = Buffer<index_t>(d, slices);
-  a.carry = Buffer<V>(d, 2 * slices);
-  if (a.merge_blocks())
-    a.block_sums =
-        Buffer<V>(d, static_cast<std::size_t>(ceil_div(a.slices(), size64{TS_SPMV_MERGE_BLOCK})));
-  spmv_merge_partition<V>(tag, q, slices, merge_params(a), a.row_ptr, a.slice_row);
+  const auto tiles = static_cast<std::size_t>(a.tiles());
+  if (a.tile_row.size() == tiles + 1) return;
+  a.tile_row = Buffer<index_t>(d, tiles + 1);
+  a.carry = Buffer<V>(d, tiles);
+  if (a.merge_scan()) a.carry_scan = Buffer<V>(d, tiles);
+  spmv_merge_partition<V>(tag, q, tiles + 1, merge_params(a), a.row_ptr, a.tile_row);
 }
 
 template <class Tag, class V>
@@ -50,12 +48,12 @@ void csr(Tag tag, Queue& q, const DeviceCsr<V>& a, Kernel k, const Buffer<V>& x,
     return spmv_csr_scalar<V>(tag, q, a.rows, a.row_ptr, a.col, a.val, x, y);
   if (k == Kernel::csr_merge) {  // merge_prepare made the partition
     const ts_spmv_params p = merge_params(a);
-    spmv_csr_merge<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.col, a.val, x, y, a.carry);
+    spmv_csr_merge<V>(tag, q, p.n, p, a.tile_row, a.row_ptr, a.col, a.val, x, y, a.carry);
     if (p.sub)
-      spmv_merge_blocks<V>(tag, q, a.block_sums.size(), p, a.slice_row, a.row_ptr, a.carry,
-                           a.block_sums);
-    return spmv_merge_carry<V>(tag, q, a.slices(), p, a.slice_row, a.row_ptr, a.carry,
-                               p.sub ? launch::In<V>(a.block_sums) : launch::In<V>(), y);
+      spmv_merge_scan<V>(tag, q, groups_for(p.n, TS_SPMV_MERGE_SCAN), p, a.tile_row, a.carry,
+                         a.carry_scan);
+    return spmv_merge_carry<V>(tag, q, p.n, p, a.tile_row, a.row_ptr, a.carry,
+                               p.sub ? launch::In<V>(a.carry_scan) : launch::In<V>(), y);
   }
   ts_spmv_params p{};
   p.rows = a.rows;

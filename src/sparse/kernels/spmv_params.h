@@ -6,18 +6,24 @@
 #define TESSERA_SPMV_PARAMS_H
 #include "core/kernels/portable.h"
 
-/* csr-merge: merge-path items (row ends and nonzeros) per work-item, and
- * slices per block of the carry's block sums. */
-#define TS_SPMV_MERGE_ITEMS 8
-#define TS_SPMV_MERGE_BLOCK 64
+/* csr-merge: merge-path items (row ends and nonzeros) per work-item (odd,
+ * so that the work-items of a warp reading their items from local memory,
+ * TS_SPMV_MERGE_ITEMS apart, fall into different banks, as CUB's SpMV does),
+ * work-items per work-group, the items of a work-group (its tile), and the
+ * tiles per block of the carries' scan. */
+#define TS_SPMV_MERGE_ITEMS 7
+#define TS_SPMV_MERGE_THREADS 128
+#define TS_SPMV_MERGE_TILE (TS_SPMV_MERGE_ITEMS * TS_SPMV_MERGE_THREADS)
+#define TS_SPMV_MERGE_SCAN 256
 
 typedef struct {
-  ts_size n;      /* stored rows: scalar rows (ELL, BELL) or block rows (BCSR) */
+  ts_size n;      /* stored rows: scalar rows (ELL, BELL) or block rows (BCSR); csr-merge: tiles */
   ts_size width;  /* ELL and BELL: slots per stored row */
   ts_size rows;   /* the matrix's rows */
   ts_size cols;   /* the matrix's columns */
   ts_size nnz;    /* csr-merge: the matrix's nonzeros */
-  ts_size sub;    /* slots per subsection (thesis ELL) or per work-item (bell-sub) */
+  ts_size sub;    /* slots per subsection (thesis ELL) or per work-item (bell-sub); csr-merge:
+                     1 where a row can span 3 tiles (the carries are scanned) */
   ts_size nsub;   /* subsections (thesis ELL) */
   ts_size si, sj; /* BCSR: in-block row and column strides of the values */
   int r, c;       /* block shape (1 x 1 for the scalar formats) */

@@ -57,8 +57,8 @@
   X(each, spmv_zero, 0, 0, 0, TS_NO_VARIANTS)                                                 \
   X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                       \
   X(each_one, spmv_merge_partition, 0, 0, 0, TS_NO_VARIANTS)                                  \
-  X(each_one, spmv_csr_merge, 0, 0, 0, TS_NO_VARIANTS)                                        \
-  X(each_one, spmv_merge_blocks, 0, 0, 0, TS_NO_VARIANTS)                                     \
+  X(group, spmv_csr_merge, TS_SPMV_MERGE_THREADS, TS_SPMV_MERGE_TILE + 1, 0, TS_NO_VARIANTS)  \
+  X(group, spmv_merge_scan, TS_SPMV_MERGE_SCAN, 3 * TS_SPMV_MERGE_SCAN, 0, TS_NO_VARIANTS)    \
   X(each_one, spmv_merge_carry, 0, 0, 0, TS_NO_VARIANTS)                                      \
   X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32)) \
   X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                   \
@@ -81,14 +81,14 @@ TS_FN long ts_spmv_row_of(TS_GLOBAL const int* map, int mapped, long i) {
 TS_FN long ts_spmv_min(long a, long b) { return a < b ? a : b; }
 
 #define TS_SPMV_MERGE_TOTAL(p) ((long)(p).rows + (long)(p).nnz)
-/* csr-merge's partition (one definition: no value type in it).
- * slice_row[s]: the row at slice s's first item (the merge path's split at
- * diagonal s * TS_SPMV_MERGE_ITEMS: the rows whose ends come before it). */
-#define TS_ARGS_spmv_merge_partition(V, IN, OUT) \
-  V(ts_spmv_params, p) IN(int, rp) OUT(int, slice_row)
-TS_ITEM(spmv_merge_partition, s) {
+/* csr-merge's partition (one definition: no value type in it), tiles + 1
+ * entries: tile_row[t] is the row at tile t's first item, the merge path's
+ * split at diagonal t * TS_SPMV_MERGE_TILE (the rows whose ends come before
+ * it); tile_row[tiles] = rows. */
+#define TS_ARGS_spmv_merge_partition(V, IN, OUT) V(ts_spmv_params, p) IN(int, rp) OUT(int, tile_row)
+TS_ITEM(spmv_merge_partition, t) {
   const long total = TS_SPMV_MERGE_TOTAL(p);
-  const long d = ts_spmv_min((long)s * TS_SPMV_MERGE_ITEMS, total);
+  const long d = ts_spmv_min((long)t * TS_SPMV_MERGE_TILE, total);
   long lo = d > (long)p.nnz ? d - (long)p.nnz : 0, hi = ts_spmv_min(d, (long)p.rows);
   while (lo < hi) { /* the first row i whose end is not before item d */
     const long mid = lo + (hi - lo) / 2;
@@ -97,7 +97,22 @@ TS_ITEM(spmv_merge_partition, s) {
     else
       hi = mid;
   }
-  slice_row[s] = (int)lo;
+  tile_row[t] = (int)lo;
+}
+
+/* The same split inside a tile staged in local memory: ends[0 .. rows) the
+ * entries (relative to the tile's first) where its rows end, d a diagonal
+ * of the tile; returns the rows that end before its item d. */
+TS_FN int ts_spmv_merge_search(TS_LOCAL const int* ends, int d, int rows, int nnz) {
+  int lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (ends[mid] <= d - mid - 1)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 #endif
 
@@ -116,6 +131,16 @@ TS_FN ts_value ts_spmv_add(ts_value a, ts_value b) {
   return TS_SPMV_COMPLEX(a.x + b.x, a.y + b.y);
 #else
   return a + b;
+#endif
+}
+
+/* a*x, the product ts_spmv_madd adds: add(acc, mul(a, x)) == madd(acc, a, x)
+ * bit for bit (contraction is off) */
+TS_FN ts_value ts_spmv_mul(ts_value a, ts_value x) {
+#if TS_COMPLEX
+  return TS_SPMV_COMPLEX(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+#else
+  return a * x;
 #endif
 }
 
@@ -317,95 +342,203 @@ TS_ITEM(spmv_csr_scalar, i) {
   y[i] = ts_spmv_gather(TS_SPMV_ZERO, col, val, x, rp[i], rp[i + 1], 1);
 }
 
-/* csr-merge: CSR with the work split by rows + nonzeros, not by rows (the
- * merge path of Merrill and Garland, "Merge-based parallel sparse
- * matrix-vector multiplication", SC 2016). The rows' ends (row_ptr[1..]) and
- * the nonzeros 0 .. nnz-1 merge into one sequence of rows + nnz items, a
- * nonzero j before the end of row i exactly when j < row_ptr[i + 1]; each
- * work-item takes TS_SPMV_MERGE_ITEMS consecutive items (a slice), so a row of
- * 3,000 entries costs its ~375 slices what 375 short rows cost theirs.
- * A row whose items lie in one slice is summed there in storage order; a
- * row spread over slices a < b gets its pieces there (the tail of a, the
- * heads of a+1 .. b) and their sum, in slice order, from spmv_merge_carry.
- * Deterministic: the CPU runs the same items and gives the same bits. */
-/* The slice where merge item d lies. */
-#define TS_SPMV_MERGE_SLICE(d) ((d) / TS_SPMV_MERGE_ITEMS)
+/* csr-merge: CSR with the work split by rows + nonzeros, not by rows, as
+ * CUB's merge-path SpMV does it (Merrill and Garland, "Merge-based parallel
+ * sparse matrix-vector multiplication", SC 2016). The rows' ends
+ * (row_ptr[1..]) and the nonzeros 0 .. nnz-1 merge into one sequence of rows
+ * + nnz items, a nonzero j before the end of row i exactly when j <
+ * row_ptr[i + 1]. A work-group takes TS_SPMV_MERGE_TILE consecutive items (a
+ * tile, its first row from the partition), stages the tile's row ends and
+ * products val[j] * x[col[j]] in local memory with coalesced loads, and each
+ * of its work-items takes TS_SPMV_MERGE_ITEMS consecutive items from there
+ * (a share): a row of 3,000 entries costs its ~430 shares what 430 short
+ * rows cost theirs, and an empty row one item.
+ *
+ * Sums, the same on every backend (the CPU runs the same tiles, shares and
+ * scan: the same bits):
+ * - a share sums each row's products in storage order from zero;
+ * - the shares' carry-outs (the partial of the row each share ends in) are
+ *   combined by a segmented inclusive scan over the work-group's
+ *   work-items (Hillis-Steele: level h adds the value h work-items back
+ *   where both carry the same row, earlier + later), and a row that ends in
+ *   share t is y = (scan of share t-1) + (share t's partial);
+ * - a row spread over tiles a < b: tile b stores its part in y, tile k's
+ *   carry-out (the partial of its last row) goes to carry[k], and
+ *   spmv_merge_carry makes y = (the carries of the row) + y. Where a row can
+ *   span three tiles or more (p.sub), spmv_merge_scan first scans the
+ *   carries, segmented by row, within blocks of TS_SPMV_MERGE_SCAN tiles; the
+ *   row's carries are then its scan at tile b-1, plus the scans at the ends
+ *   of the earlier blocks it covers, right to left (a row over k tiles: k /
+ *   256 loads in one work-item, not k). */
 
-/* One slice: the rows it ends are stored in y (a continued row's last piece
- * in carry[2s] instead); the piece of a row it neither starts nor ends goes
- * to carry[2s] (head), the first piece of a row it starts and does not end
- * to carry[2s + 1] (tail). */
+/* One work-item's share: the n (<= TS_SPMV_MERGE_ITEMS) items from
+ * coordinate (row xi, entry yi) of a tile whose rows end at ends[] (entries
+ * relative to the tile's; ends[rows] past its last) with products prod[].
+ * A row that begins and ends in the share is stored in y[x0 + row]; the
+ * partial of the share's first row, where it ends in the share, in *first
+ * (*has_first = 1). Returns the partial of the row the share ends in (its
+ * carry-out), that row in *xo. */
+TS_FN ts_value ts_spmv_merge_share(TS_LOCAL const int* ends, TS_LOCAL const ts_value* prod, int xi,
+                                   int yi, int n, long x0, TS_GLOBAL ts_value* y, ts_value* first,
+                                   int* has_first, int* xo) {
+  ts_value acc = TS_SPMV_ZERO;
+  int end = ends[xi], done = 0;
+  TS_UNROLL
+  for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+    if (q >= n) break;
+    if (yi < end) {
+      acc = ts_spmv_add(acc, prod[yi]);
+      ++yi;
+    } else {
+      if (done)
+        y[x0 + xi] = acc;
+      else
+        *first = acc;
+      done = 1;
+      acc = TS_SPMV_ZERO;
+      end = ends[++xi];
+    }
+  }
+  *has_first = done;
+  *xo = xi;
+  return acc;
+}
+
+/* One level of the segmented scan: work-item t's value after the level
+ * that adds the value h back (key: the row of each value). */
+TS_FN ts_value ts_spmv_merge_scan_step(TS_LOCAL const int* key, TS_LOCAL const ts_value* v, int t,
+                                       int h) {
+  return t >= h && key[t - h] == key[t] ? ts_spmv_add(v[t - h], v[t]) : v[t];
+}
+
+/* The segmented inclusive scan over the n work-items of a group (n a power
+ * of two), keys in key[], values in v0[] (written, then a barrier, by the
+ * caller); v1[] the second buffer. Returns 0 or 1: the buffer holding the
+ * result. GPUs only (the CPU runs the same levels in a loop). */
+TS_FN int ts_spmv_merge_scan(TS_LOCAL const int* key, TS_LOCAL ts_value* v0, TS_LOCAL ts_value* v1,
+                             int t, int n) {
+  int from = 0;
+  for (int h = 1; h < n; h *= 2) {
+    if (from == 0)
+      v1[t] = ts_spmv_merge_scan_step(key, v0, t, h);
+    else
+      v0[t] = ts_spmv_merge_scan_step(key, v1, t, h);
+    TS_BARRIER();
+    from ^= 1;
+  }
+  return from;
+}
+
+/* A tile: its rows end in it, the products and row ends staged, the shares,
+ * the scan; carry[tile] = the partial of its last row (tile_row[tile + 1]). */
 #define TS_ARGS_spmv_csr_merge(V, IN, OUT) \
   V(ts_spmv_params, p)                     \
-  IN(int, slice_row)                       \
+  IN(int, tile_row)                        \
   IN(int, rp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y) OUT(ts_value, carry)
-TS_ITEM(spmv_csr_merge, s) {
-  const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
-  const long d1 = ts_spmv_min(d0 + TS_SPMV_MERGE_ITEMS, TS_SPMV_MERGE_TOTAL(p));
-  long i = slice_row[s], j = d0 - i;
-  int head = i < rows && j > (long)rp[i]; /* row i began in an earlier slice */
-  long end = i < rows ? (long)rp[i + 1] : j;
-  ts_value acc = TS_SPMV_ZERO;
-  for (long d = d0; d < d1; ++d) {
-    if (j < end) {
-      acc = ts_spmv_madd(acc, val[j], x[col[j]]);
-      ++j;
-    } else {
-      if (head)
-        carry[2 * s] = acc;
-      else
-        y[i] = acc;
-      head = 0;
-      acc = TS_SPMV_ZERO;
-      ++i;
-      end = i < rows ? (long)rp[i + 1] : j;
+TS_GROUP(spmv_csr_merge, g, s) {
+  const long d0 = (long)g.id * TS_SPMV_MERGE_TILE;
+  const long d1 = ts_spmv_min(d0 + TS_SPMV_MERGE_TILE, TS_SPMV_MERGE_TOTAL(p));
+  const long x0 = tile_row[g.id], y0 = d0 - x0;
+  const int rows = (int)((long)tile_row[g.id + 1] - x0), nnz = (int)(d1 - d0) - rows;
+  const int t = (int)g.lid;
+  TS_LOCAL int* ends = (TS_LOCAL int*)s;    /* rows + 1 ints */
+  TS_LOCAL ts_value* prod = s + (rows + 1); /* nnz values: rows + 1 + nnz <= tile + 1 */
+  /* Every load of a round is issued before the first is used: indices
+   * past the tile's last row or entry read its last one again (the same
+   * address for the whole warp) and store nothing, so no branch stands
+   * between the loads. */
+  if (rows > 0) {
+    int e[TS_SPMV_MERGE_ITEMS];
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int i = t + q * TS_SPMV_MERGE_THREADS;
+      e[q] = rp[x0 + 1 + (i < rows ? i : rows - 1)];
+    }
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int i = t + q * TS_SPMV_MERGE_THREADS;
+      if (i < rows) ends[i] = (int)((long)e[q] - y0);
     }
   }
-  if (i < rows && j > (long)rp[i]) carry[2 * s + (head ? 0 : 1)] = acc;
+  if (t == 0) ends[rows] = nnz;
+  if (nnz > 0) {
+    int c[TS_SPMV_MERGE_ITEMS];
+    ts_value a[TS_SPMV_MERGE_ITEMS];
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int j = t + q * TS_SPMV_MERGE_THREADS;
+      c[q] = col[y0 + (j < nnz ? j : nnz - 1)];
+      a[q] = val[y0 + (j < nnz ? j : nnz - 1)];
+    }
+    TS_UNROLL
+    for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
+      const int j = t + q * TS_SPMV_MERGE_THREADS;
+      const ts_value xj = x[c[q]];
+      if (j < nnz) prod[j] = ts_spmv_mul(a[q], xj);
+    }
+  }
+  TS_BARRIER();
+  const int items = rows + nnz;
+  const int d = t * TS_SPMV_MERGE_ITEMS < items ? t * TS_SPMV_MERGE_ITEMS : items;
+  const int xi = ts_spmv_merge_search(ends, d, rows, nnz);
+  ts_value first = TS_SPMV_ZERO;
+  int has_first = 0, xo = 0;
+  const ts_value out =
+      ts_spmv_merge_share(ends, prod, xi, d - xi, items - d, x0, y, &first, &has_first, &xo);
+  TS_BARRIER(); /* the staged tile is read: the scan takes the scratch */
+  TS_LOCAL int* key = (TS_LOCAL int*)s;
+  TS_LOCAL ts_value* v0 = s + TS_SPMV_MERGE_THREADS;
+  TS_LOCAL ts_value* v1 = s + 2 * TS_SPMV_MERGE_THREADS;
+  key[t] = xo;
+  v0[t] = out;
+  TS_BARRIER();
+  TS_LOCAL const ts_value* v = ts_spmv_merge_scan(key, v0, v1, t, TS_SPMV_MERGE_THREADS) ? v1 : v0;
+  if (has_first) y[x0 + xi] = ts_spmv_add(t > 0 ? v[t - 1] : TS_SPMV_ZERO, first);
+  if (t == TS_SPMV_MERGE_THREADS - 1) carry[g.id] = v[t];
 }
 
-/* For rows spread over many slices (p.n: the slices): block k's sum of the
- * heads of its TS_SPMV_MERGE_BLOCK slices, in order, where every one of them
- * continues one row (0 elsewhere: never read). */
-#define TS_ARGS_spmv_merge_blocks(V, IN, OUT) \
-  V(ts_spmv_params, p) IN(int, slice_row) IN(int, rp) IN(ts_value, carry) OUT(ts_value, sums)
-TS_ITEM(spmv_merge_blocks, k) {
-  const long s0 = (long)k * TS_SPMV_MERGE_BLOCK;
-  const long s1 = ts_spmv_min(s0 + TS_SPMV_MERGE_BLOCK, (long)p.n) - 1;
-  const long i = slice_row[s0];
-  ts_value acc = TS_SPMV_ZERO;
-  if (i < (long)p.rows && s0 * TS_SPMV_MERGE_ITEMS - i > (long)rp[i] && slice_row[s1] == i)
-    for (long s = s0; s <= s1; ++s) acc = ts_spmv_add(acc, carry[2 * s]);
-  sums[k] = acc;
+/* Where a row can span three tiles or more (p.sub): the carries scanned,
+ * segmented by row (tile k's carry is row tile_row[k + 1]'s), within blocks
+ * of TS_SPMV_MERGE_SCAN tiles (p.n: the tiles). */
+#define TS_ARGS_spmv_merge_scan(V, IN, OUT) \
+  V(ts_spmv_params, p) IN(int, tile_row) IN(ts_value, carry) OUT(ts_value, scan)
+TS_GROUP(spmv_merge_scan, g, s) {
+  const int t = (int)g.lid;
+  const long k = (long)g.id * TS_SPMV_MERGE_SCAN + t;
+  TS_LOCAL int* key = (TS_LOCAL int*)s;
+  TS_LOCAL ts_value* v0 = s + TS_SPMV_MERGE_SCAN;
+  TS_LOCAL ts_value* v1 = s + 2 * TS_SPMV_MERGE_SCAN;
+  key[t] = k < (long)p.n ? tile_row[k + 1] : -1;
+  v0[t] = k < (long)p.n ? carry[k] : TS_SPMV_ZERO;
+  TS_BARRIER();
+  TS_LOCAL const ts_value* v = ts_spmv_merge_scan(key, v0, v1, t, TS_SPMV_MERGE_SCAN) ? v1 : v0;
+  if (k < (long)p.n) scan[k] = v[t];
 }
 
-/* The rows spread over slices: a slice whose first row began earlier and
- * ends in it sums that row's pieces, tail of its first slice a, then the
- * heads of slices a+1 .. s, in order; with p.sub = 1 a whole block of
- * TS_SPMV_MERGE_BLOCK heads inside (a, s] is taken as its block sum
- * (spmv_merge_blocks), so a row of k slices costs at most 2 blocks of
- * heads and k / 64 sums, not k heads. */
+/* Tile b (p.n tiles) whose first row r began in an earlier tile and ends in
+ * it: y[r] = (r's carries) + y[r]. Without p.sub a row spans at most two
+ * tiles and its carry is carry[b - 1]; with it, scan[b - 1] plus, right to
+ * left, the scans at the ends of the earlier blocks whose last tile
+ * carries row r. */
 #define TS_ARGS_spmv_merge_carry(V, IN, OUT) \
   V(ts_spmv_params, p)                       \
-  IN(int, slice_row) IN(int, rp) IN(ts_value, carry) IN(ts_value, sums) OUT(ts_value, y)
-TS_ITEM(spmv_merge_carry, s) {
-  const long rows = (long)p.rows, d0 = (long)s * TS_SPMV_MERGE_ITEMS;
-  const long i = slice_row[s];
-  if (i >= rows || d0 - i <= (long)rp[i]) return;   /* no row continues into slice s */
-  const long last = (long)rp[i + 1] + i;            /* the item that ends row i */
-  if (TS_SPMV_MERGE_SLICE(last) != (long)s) return; /* it ends in a later slice */
-  const long a = TS_SPMV_MERGE_SLICE((long)rp[i] + i);
-  ts_value acc = carry[2 * a + 1];
-  for (long k = a + 1; k <= (long)s;) {
-    if (p.sub && k % TS_SPMV_MERGE_BLOCK == 0 && k + TS_SPMV_MERGE_BLOCK - 1 <= (long)s) {
-      acc = ts_spmv_add(acc, sums[k / TS_SPMV_MERGE_BLOCK]);
-      k += TS_SPMV_MERGE_BLOCK;
-    } else {
-      acc = ts_spmv_add(acc, carry[2 * k]);
-      ++k;
+  IN(int, tile_row) IN(int, rp) IN(ts_value, carry) IN(ts_value, scan) OUT(ts_value, y)
+TS_ITEM(spmv_merge_carry, b) {
+  if (b == 0) return;
+  const long r = tile_row[b];
+  if (r >= (long)p.rows || (long)tile_row[b + 1] <= r) return; /* r ends in a later tile */
+  if ((long)b * TS_SPMV_MERGE_TILE - r <= (long)rp[r]) return; /* r begins in tile b */
+  ts_value sum;
+  if (p.sub) {
+    sum = scan[b - 1];
+    for (long j = ((long)b - 1) / TS_SPMV_MERGE_SCAN; j > 0; --j) {
+      if ((long)tile_row[j * TS_SPMV_MERGE_SCAN] != r) break; /* block j-1 ends in another row */
+      sum = ts_spmv_add(sum, scan[j * TS_SPMV_MERGE_SCAN - 1]);
     }
+  } else {
+    sum = carry[b - 1];
   }
-  y[i] = acc;
+  y[r] = ts_spmv_add(sum, y[r]);
 }
 
 /* CSR, p.lanes chains per row: chain t sums entries t, t + lanes, ... in
