@@ -296,6 +296,18 @@ void add_rain_frame(PhysCase& c, double time, std::vector<double> mm_h) {
   f.rain_frame_max.push_back(top);
 }
 
+std::vector<double> sample_rain_frame(const PhysCase& c,
+                                      const std::function<double(double, double)>& at) {
+  std::vector<double> frame(c.z.size(), 0.0);  // mm/h
+  for (long i = 0; i < c.nx; ++i)
+    for (long j = 0; j < c.ny; ++j) {
+      const std::size_t k = std::size_t(i * c.ny + j);
+      if (!(c.z[k] < c.z_nodata)) continue;  // NODATA: no rain
+      frame[k] = at(c.x0 + (double(i) + 0.5) * c.dx, c.y0 + (double(j) + 0.5) * c.dy);
+    }
+  return frame;
+}
+
 void read_rain_grid(const std::string& path, PhysCase& c) {
   if (path.ends_with(".nc") || path.find(".nc:") != std::string::npos)
     return read_rain_netcdf(path, c);
@@ -336,23 +348,18 @@ void read_rain_grid(const std::string& path, PhysCase& c) {
     } catch (const Error& e) {
       throw Error(fmt::format("{}:{}: {}", path, line, e.what()));
     }
-    std::vector<double> frame(c.z.size(), 0.0);  // mm/h
-    for (long i = 0; i < c.nx; ++i)
-      for (long j = 0; j < c.ny; ++j) {
-        const std::size_t k = std::size_t(i * c.ny + j);
-        if (!(c.z[k] < c.z_nodata)) continue;  // NODATA: no rain
-        const double x = c.x0 + (double(i) + 0.5) * c.dx, y = c.y0 + (double(j) + 0.5) * c.dy;
-        const double col = std::floor((x - g.xll) / g.dx), up = std::floor((y - g.yll) / g.dy);
-        if (!(col >= 0 && col < double(g.ncols) && up >= 0 && up < double(g.nrows)))
-          throw Error(fmt::format("{}:{}: {} does not cover the cell centre ({}, {})", path, line,
-                                  raster.string(), x, y));
-        const double v = g.at(g.nrows - 1 - long(up), long(col));
-        if (g.has_nodata && v == g.nodata) continue;
-        if (!(v >= 0))
-          throw Error(fmt::format("{}:{}: {}: rain intensity {} mm/h at row {}, column {}", path,
-                                  line, raster.string(), v, g.nrows - long(up), long(col) + 1));
-        frame[k] = v;
-      }
+    std::vector<double> frame = sample_rain_frame(c, [&](double x, double y) {
+      const double col = std::floor((x - g.xll) / g.dx), up = std::floor((y - g.yll) / g.dy);
+      if (!(col >= 0 && col < double(g.ncols) && up >= 0 && up < double(g.nrows)))
+        throw Error(fmt::format("{}:{}: {} does not cover the cell centre ({}, {})", path, line,
+                                raster.string(), x, y));
+      const double v = g.at(g.nrows - 1 - long(up), long(col));
+      if (g.has_nodata && v == g.nodata) return 0.0;
+      if (!(v >= 0))
+        throw Error(fmt::format("{}:{}: {}: rain intensity {} mm/h at row {}, column {}", path,
+                                line, raster.string(), v, g.nrows - long(up), long(col) + 1));
+      return v;
+    });
     add_rain_frame(c, t, std::move(frame));
   }
   if (f.rain_times.size() < 2)

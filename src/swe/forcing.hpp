@@ -5,6 +5,7 @@
 // the volumes they bring (the mass balance).
 #pragma once
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -74,6 +75,11 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c);
 /// finite and >= 0, checked by the caller), from `time` (after the last
 /// frame's, checked by the caller); NODATA cells get none.
 void add_rain_frame(PhysCase& c, double time, std::vector<double> mm_h);
+/// A frame for add_rain_frame: `at(x, y)` the intensity (mm/h) at each
+/// interior cell's centre but NODATA's (those get 0); the rasters' and the
+/// NetCDF reader's sampling, which check coverage and values in `at`.
+std::vector<double> sample_rain_frame(const PhysCase& c,
+                                      const std::function<double(double, double)>& at);
 Inflow point_cells(double x, double y, const PhysCase& c);
 
 /// A side's boundary kind from its option value: wall, transmissive,

@@ -185,25 +185,20 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
                          forcing.rain_times.back()));
     const std::size_t start[3] = {k, 0, 0}, count[3] = {1, nyf, nxf};
     f.check(nc_get_vara_double(f.id, var, start, count, raw.data()), name);
-    std::vector<double> frame(c.z.size(), 0.0);  // mm/h
-    for (long i = 0; i < c.nx; ++i)
-      for (long j = 0; j < c.ny; ++j) {
-        const std::size_t n = std::size_t(i * c.ny + j);
-        if (!(c.z[n] < c.z_nodata)) continue;  // NODATA: no rain
-        const double x = c.x0 + (double(i) + 0.5) * c.dx, y = c.y0 + (double(j) + 0.5) * c.dy;
-        const long col = nearest(xs, x), row = nearest(ys, y);
-        if (col < 0 || row < 0)
-          f.fail(
-              fmt::format("variable '{}' does not cover the cell centre ({}, {}): x {}..{}, "
-                          "y {}..{} (cell centres)",
-                          name, x, y, xs.front(), xs.back(), ys.front(), ys.back()));
-        const double v = raw[std::size_t(row) * nxf + std::size_t(col)];
-        if (has_fill && v == fill) continue;
-        if (!(v >= 0) || !std::isfinite(v))
-          f.fail(fmt::format("variable '{}' is {} at time {} s, x {}, y {} (rain must be >= 0)",
-                             name, v, time, xs[std::size_t(col)], ys[std::size_t(row)]));
-        frame[n] = v * scale;
-      }
+    std::vector<double> frame = sample_rain_frame(c, [&](double x, double y) {
+      const long col = nearest(xs, x), row = nearest(ys, y);
+      if (col < 0 || row < 0)
+        f.fail(
+            fmt::format("variable '{}' does not cover the cell centre ({}, {}): x {}..{}, "
+                        "y {}..{} (cell centres)",
+                        name, x, y, xs.front(), xs.back(), ys.front(), ys.back()));
+      const double v = raw[std::size_t(row) * nxf + std::size_t(col)];
+      if (has_fill && v == fill) return 0.0;
+      if (!(v >= 0) || !std::isfinite(v))
+        f.fail(fmt::format("variable '{}' is {} at time {} s, x {}, y {} (rain must be >= 0)", name,
+                           v, time, xs[std::size_t(col)], ys[std::size_t(row)]));
+      return v * scale;
+    });
     add_rain_frame(c, time, std::move(frame));
   }
   if (forcing.rain_times.size() < 2)
