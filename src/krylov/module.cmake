@@ -2,7 +2,7 @@
 # thesis and fused modes, Jacobi/block-Jacobi preconditioners (included from
 # src/CMakeLists.txt).
 tessera_module(krylov
-  REQUIRES sparse
+  REQUIRES sparse amg
   APPS cmd_solve.cpp cmd_report.cpp cmd_report_histories.cpp
   BENCH gmres.cpp
   SOURCES solver.cpp vector_ops.cpp precond.cpp ilu0.cpp poisson.cpp kernels/krylov_cpu.cpp

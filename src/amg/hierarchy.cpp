@@ -1,0 +1,568 @@
+// Smoothed-aggregation setup on the host (hierarchy.hpp).
+#include "amg/hierarchy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <new>
+
+#include "core/error.hpp"
+#include "krylov/gmres_common.hpp"
+#include "sparse/product.hpp"
+
+namespace tessera::amg {
+
+namespace {
+
+using krylov::detail::conj_of;
+using krylov::detail::narrow;
+using krylov::detail::wide_t;
+using sparse::size64;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// a value in [-1, 1) from node_hash: the power iteration's fixed start
+double hashed_unit(std::size_t i) {
+  return static_cast<double>(node_hash(static_cast<std::uint32_t>(i) ^ 0x9e3779b9u)) / 2147483648.0 -
+         1.0;
+}
+
+template <class V>
+double abs_of(V v) {
+  return static_cast<double>(std::abs(v));
+}
+
+// Whether a equals its conjugate transpose to rounding (the Rayleigh
+// quotient of the power iteration is only an estimate from below then).
+template <Scalar V>
+bool hermitian(const Csr<V>& a) {
+  const Csr<V> t = sparse::conj_transpose(a);
+  if (t.col != a.col || t.row_ptr != a.row_ptr) return false;
+  const double eps = std::is_same_v<sparse::real_t<V>, float> ? 1e-5 : 1e-12;
+  for (std::size_t p = 0; p < a.val.size(); ++p)
+    if (abs_of(a.val[p] - t.val[p]) > eps * std::max(abs_of(a.val[p]), abs_of(t.val[p])))
+      return false;
+  return true;
+}
+
+// The block diagonal D^-1 as a CSR matrix (b entries per row).
+template <Scalar V>
+Csr<V> block_diagonal(const std::vector<V>& dinv, std::size_t n, int b) {
+  Csr<V> d;
+  d.rows = d.cols = static_cast<size64>(n);
+  d.row_ptr.resize(n + 1);
+  const auto bs = static_cast<std::size_t>(b);
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::size_t node = r / bs, i = r % bs;
+    for (std::size_t j = 0; j < bs; ++j) {
+      const V v = dinv[node * bs * bs + i * bs + j];
+      if (v == V(0)) continue;
+      d.col.push_back(static_cast<index_t>(node * bs + j));
+      d.val.push_back(v);
+    }
+    d.row_ptr[r + 1] = static_cast<index_t>(d.col.size());
+  }
+  return d;
+}
+
+// C = A + s B (same shape; the union of the patterns, columns ascending).
+template <Scalar V>
+Csr<V> add_scaled(const Csr<V>& a, V s, const Csr<V>& b) {
+  Csr<V> c;
+  c.rows = a.rows;
+  c.cols = a.cols;
+  c.row_ptr.assign(a.row_ptr.size(), 0);
+  for (size64 i = 0; i < a.rows; ++i) {
+    index_t p = a.row_ptr[i], q = b.row_ptr[i];
+    const index_t pe = a.row_ptr[i + 1], qe = b.row_ptr[i + 1];
+    while (p < pe || q < qe) {
+      if (q >= qe || (p < pe && a.col[p] < b.col[q])) {
+        c.col.push_back(a.col[p]);
+        c.val.push_back(a.val[p++]);
+      } else if (p >= pe || b.col[q] < a.col[p]) {
+        c.col.push_back(b.col[q]);
+        c.val.push_back(s * b.val[q++]);
+      } else {
+        c.col.push_back(a.col[p]);
+        c.val.push_back(a.val[p++] + s * b.val[q++]);
+      }
+    }
+    c.row_ptr[i + 1] = sparse::to_index(static_cast<size64>(c.col.size()), "prolongator entries");
+  }
+  return c;
+}
+
+// Gauss-Jordan with partial pivoting: inv = m^-1 for the k x k row-major m
+// (destroyed), in double. Returns the column whose pivot vanished (|pivot|
+// <= 1e-14 scale, or not finite), or k when m is invertible.
+template <class W>
+std::size_t gauss_jordan(std::vector<W>& m, std::vector<W>& inv, std::size_t k, double scale) {
+  inv.assign(k * k, W(0));
+  for (std::size_t i = 0; i < k; ++i) inv[i * k + i] = W(1);
+  for (std::size_t c = 0; c < k; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < k; ++r)
+      if (std::abs(m[r * k + c]) > std::abs(m[piv * k + c])) piv = r;
+    if (!(std::abs(m[piv * k + c]) > 1e-14 * scale) || !std::isfinite(std::abs(m[piv * k + c])))
+      return c;
+    if (piv != c)
+      for (std::size_t j = 0; j < k; ++j) {
+        std::swap(m[piv * k + j], m[c * k + j]);
+        std::swap(inv[piv * k + j], inv[c * k + j]);
+      }
+    const W d = W(1) / m[c * k + c];
+    for (std::size_t j = 0; j < k; ++j) {
+      m[c * k + j] *= d;
+      inv[c * k + j] *= d;
+    }
+    for (std::size_t r = 0; r < k; ++r) {
+      if (r == c) continue;
+      const W f = m[r * k + c];
+      if (f == W(0)) continue;
+      for (std::size_t j = 0; j < k; ++j) {
+        m[r * k + j] -= f * m[c * k + j];
+        inv[r * k + j] -= f * inv[c * k + j];
+      }
+    }
+  }
+  return k;
+}
+
+// The rows among first .. first + span - 1 that have entries. A row without
+// any (TRACE's ghost cells; a coarse unknown whose near-nullspace vector
+// vanished on its aggregate) is left out of an inverse: its row and column
+// there are zero.
+template <Scalar V>
+std::vector<std::size_t> rows_with_entries(const Csr<V>& a, std::size_t first, std::size_t span) {
+  std::vector<std::size_t> act;
+  for (std::size_t i = 0; i < span; ++i)
+    if (a.row_ptr[first + i + 1] > a.row_ptr[first + i]) act.push_back(i);
+  return act;
+}
+
+// The inverse of a's principal submatrix on the rows first + act[i], back in
+// the span x span positions (row-major; the rows left out zero), into out.
+// Returns the position in act whose pivot vanished, or act.size().
+template <Scalar V>
+std::size_t invert_part(const Csr<V>& a, std::size_t first, std::size_t span, V* out) {
+  using W = wide_t<V>;
+  const auto act = rows_with_entries(a, first, span);
+  const std::size_t k = act.size();
+  std::vector<index_t> pos(span, -1);
+  for (std::size_t i = 0; i < k; ++i) pos[act[i]] = static_cast<index_t>(i);
+  std::vector<W> m(k * k, W(0)), inv;
+  double scale = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::size_t r = first + act[i];
+    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+      const auto c = static_cast<std::size_t>(a.col[p]);
+      scale = std::max(scale, abs_of(a.val[p]));
+      if (c < first || c >= first + span || pos[c - first] < 0) continue;
+      m[i * k + static_cast<std::size_t>(pos[c - first])] = W(a.val[p]);
+    }
+  }
+  if (const std::size_t c = gauss_jordan(m, inv, k, scale); c < k) return act[c];
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j) out[act[i] * span + act[j]] = narrow<V>(inv[i * k + j]);
+  return span;
+}
+
+// The dense inverse (row-major) of the coarsest matrix.
+template <Scalar V>
+std::vector<V> dense_inverse(const Csr<V>& a, int level) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<V> out(n * n, V(0));
+  if (const std::size_t c = invert_part(a, 0, n, out.data()); c < n)
+    throw Error(fmt::format(
+        "amg: the coarsest matrix (level {}, {} rows) is singular (no pivot in column {}): a "
+        "singular system such as a pure Neumann problem, or a near-nullspace that does not "
+        "match the matrix; fix the system, or use --precond jacobi or ilu0",
+        level, n, c));
+  return out;
+}
+
+// The inverted diagonal blocks of a (b x b per node, row-major). Error
+// naming the row (b = 1) or the node's block when one is singular.
+template <Scalar V>
+std::vector<V> invert_node_blocks(const Csr<V>& a, int block, int level) {
+  const auto b = static_cast<std::size_t>(block), n = static_cast<std::size_t>(a.rows);
+  std::vector<V> out(n * b, V(0));
+  for (std::size_t node = 0; node < n / b; ++node) {
+    const std::size_t c = invert_part(a, node * b, b, out.data() + node * b * b);
+    if (c == b) continue;
+    const std::size_t row = node * b + c;
+    bool has_diag = false;
+    for (index_t p = a.row_ptr[row]; p < a.row_ptr[row + 1]; ++p)
+      has_diag = has_diag || static_cast<std::size_t>(a.col[p]) == row;
+    throw Error(b == 1 ? fmt::format("amg: level {}: row {} {}", level, row,
+                                     has_diag ? "has a zero diagonal entry" : "has no diagonal entry")
+                       : fmt::format("amg: level {}: the {} x {} diagonal block of node {} (rows "
+                                     "{}..{}) is singular",
+                                     level, b, b, node, node * b, node * b + b - 1));
+  }
+  return out;
+}
+
+template <Scalar V>
+std::size_t level_bytes(const Level<V>& l) {
+  auto csr = [](const Csr<V>& m) {
+    return m.val.size() * (sizeof(V) + sizeof(index_t)) + m.row_ptr.size() * sizeof(index_t);
+  };
+  return csr(l.a) + csr(l.p) + csr(l.r) + l.dinv.size() * sizeof(V) +
+         l.aggregate.size() * sizeof(index_t);
+}
+
+}  // namespace
+
+template <Scalar V>
+double Hierarchy<V>::operator_complexity() const {
+  double s = 0;
+  for (const auto& l : levels) s += static_cast<double>(l.a.nnz());
+  return levels.empty() || levels[0].a.nnz() == 0 ? 0 : s / static_cast<double>(levels[0].a.nnz());
+}
+
+template <Scalar V>
+double Hierarchy<V>::grid_complexity() const {
+  double s = 0;
+  for (const auto& l : levels) s += static_cast<double>(l.a.rows);
+  return levels.empty() || levels[0].a.rows == 0 ? 0 : s / static_cast<double>(levels[0].a.rows);
+}
+
+template <Scalar V>
+NodeGraph node_graph(const Csr<V>& a, int b) {
+  const auto bs = static_cast<std::size_t>(b);
+  const std::size_t nodes = static_cast<std::size_t>(a.rows) / bs;
+  NodeGraph g;
+  g.nodes = sparse::to_index(static_cast<size64>(nodes), "AMG nodes");
+  g.row_ptr.assign(nodes + 1, 0);
+  std::vector<double> sum(nodes, 0);
+  std::vector<index_t> mark(nodes, -1), cols;
+  for (std::size_t I = 0; I < nodes; ++I) {
+    cols.clear();
+    for (std::size_t r = I * bs; r < I * bs + bs; ++r)
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+        const auto J = static_cast<std::size_t>(a.col[p]) / bs;
+        if (mark[J] != static_cast<index_t>(I)) {
+          mark[J] = static_cast<index_t>(I);
+          sum[J] = 0;
+          cols.push_back(static_cast<index_t>(J));
+        }
+        sum[J] += std::norm(a.val[p]);
+      }
+    std::sort(cols.begin(), cols.end());
+    for (const index_t J : cols) {
+      g.col.push_back(J);
+      g.weight.push_back(std::sqrt(sum[J]));
+    }
+    g.row_ptr[I + 1] = static_cast<index_t>(g.col.size());
+  }
+  return g;
+}
+
+template <Scalar V>
+Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim) {
+  if (dim != 2 && dim != 3)
+    throw UsageError(fmt::format("amg: rigid-body modes in {} dimensions: expected 2 or 3", dim));
+  if (xyz.size() % static_cast<std::size_t>(dim))
+    throw Error(fmt::format("amg: {} coordinates are not a whole number of {}-D points",
+                            xyz.size(), dim));
+  const std::size_t nodes = xyz.size() / static_cast<std::size_t>(dim);
+  Nullspace<V> b;
+  b.cols = dim == 2 ? 3 : 6;
+  const auto k = static_cast<std::size_t>(b.cols), d = static_cast<std::size_t>(dim);
+  b.values.assign(nodes * d * k, V(0));
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const double x = xyz[i * d], y = xyz[i * d + 1], z = dim == 3 ? xyz[i * d + 2] : 0.0;
+    auto at = [&](std::size_t comp, std::size_t mode) -> V& {
+      return b.values[(i * d + comp) * k + mode];
+    };
+    for (std::size_t c = 0; c < d; ++c) at(c, c) = V(1);  // translations
+    if (dim == 2) {
+      at(0, 2) = V(static_cast<sparse::real_t<V>>(-y));  // rotation about z
+      at(1, 2) = V(static_cast<sparse::real_t<V>>(x));
+    } else {
+      using R = sparse::real_t<V>;
+      at(1, 3) = V(R(-z)), at(2, 3) = V(R(y));   // about x
+      at(0, 4) = V(R(z)), at(2, 4) = V(R(-x));   // about y
+      at(0, 5) = V(R(-y)), at(1, 5) = V(R(x));   // about z
+    }
+  }
+  return b;
+}
+
+template <Scalar V>
+Csr<V> tentative_prolongator(const std::vector<index_t>& agg, index_t count, int block,
+                             const Nullspace<V>& b, Nullspace<V>& b_coarse) {
+  using W = wide_t<V>;
+  const auto bs = static_cast<std::size_t>(block), k = static_cast<std::size_t>(b.cols);
+  const std::size_t nodes = agg.size(), rows = nodes * bs;
+  // the nodes of each aggregate, in index order
+  std::vector<index_t> start(static_cast<std::size_t>(count) + 1, 0), members(nodes);
+  for (const index_t a : agg)
+    if (a >= 0) ++start[static_cast<std::size_t>(a) + 1];
+  for (std::size_t a = 0; a < static_cast<std::size_t>(count); ++a) start[a + 1] += start[a];
+  {
+    std::vector<index_t> next(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < nodes; ++i)
+      if (agg[i] >= 0) members[static_cast<std::size_t>(next[agg[i]]++)] = static_cast<index_t>(i);
+  }
+  b_coarse.cols = b.cols;
+  b_coarse.values.assign(static_cast<std::size_t>(count) * k * k, V(0));
+  std::vector<V> q(rows * k, V(0));  // Q's values at the fine rows, row by row
+  std::vector<W> m;
+  for (std::size_t a = 0; a < static_cast<std::size_t>(count); ++a) {
+    const auto first = static_cast<std::size_t>(start[a]), last = static_cast<std::size_t>(start[a + 1]);
+    const std::size_t mr = (last - first) * bs;  // rows of the aggregate's block of B
+    m.assign(mr * k, W(0));
+    auto row_of = [&](std::size_t local) {  // the fine row of local row `local`
+      return static_cast<std::size_t>(members[first + local / bs]) * bs + local % bs;
+    };
+    for (std::size_t r = 0; r < mr; ++r)
+      for (std::size_t j = 0; j < k; ++j) m[r * k + j] = W(b.values[row_of(r) * k + j]);
+    // modified Gram-Schmidt, twice (CGS2's "twice is enough" for MGS too)
+    std::vector<W> rr(k * k, W(0));
+    for (std::size_t j = 0; j < k; ++j) {
+      double before = 0;
+      for (std::size_t r = 0; r < mr; ++r) before += std::norm(m[r * k + j]);
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < j; ++i) {
+          W h(0);
+          for (std::size_t r = 0; r < mr; ++r) h += conj_of(m[r * k + i]) * m[r * k + j];
+          for (std::size_t r = 0; r < mr; ++r) m[r * k + j] -= h * m[r * k + i];
+          rr[i * k + j] += h;
+        }
+      double nrm = 0;
+      for (std::size_t r = 0; r < mr; ++r) nrm += std::norm(m[r * k + j]);
+      nrm = std::sqrt(nrm);
+      // a column dependent on the previous ones in this aggregate (or zero
+      // there): no coarse unknown for it here
+      if (!(nrm > 1e-10 * std::sqrt(before)) || nrm == 0) {
+        for (std::size_t r = 0; r < mr; ++r) m[r * k + j] = W(0);
+        continue;
+      }
+      rr[j * k + j] = W(nrm);
+      for (std::size_t r = 0; r < mr; ++r) m[r * k + j] /= nrm;
+    }
+    for (std::size_t r = 0; r < mr; ++r)
+      for (std::size_t j = 0; j < k; ++j) q[row_of(r) * k + j] = narrow<V>(m[r * k + j]);
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j) b_coarse.values[(a * k + i) * k + j] = narrow<V>(rr[i * k + j]);
+  }
+  Csr<V> t;
+  t.rows = static_cast<size64>(rows);
+  t.cols = static_cast<size64>(count) * static_cast<size64>(k);
+  t.row_ptr.assign(rows + 1, 0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const index_t a = agg[r / bs];
+    if (a >= 0)
+      for (std::size_t j = 0; j < k; ++j)
+        if (q[r * k + j] != V(0)) {
+          t.col.push_back(static_cast<index_t>(static_cast<std::size_t>(a) * k + j));
+          t.val.push_back(q[r * k + j]);
+        }
+    t.row_ptr[r + 1] = sparse::to_index(static_cast<size64>(t.col.size()), "prolongator entries");
+  }
+  return t;
+}
+
+template <Scalar V>
+double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
+  using W = wide_t<V>;
+  const auto n = static_cast<std::size_t>(a.rows), bs = static_cast<std::size_t>(block);
+  if (n == 0) return 0;
+  // the bound: the largest absolute row sum of D^-1 A (rows of the block
+  // product formed entry by entry)
+  double bound = 0;
+  {
+    for (std::size_t node = 0; node < n / bs; ++node) {
+      for (std::size_t i = 0; i < bs; ++i) {
+        // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
+        std::vector<std::pair<index_t, W>> acc;
+        for (std::size_t c = 0; c < bs; ++c) {
+          const W d = W(dinv[node * bs * bs + i * bs + c]);
+          if (d == W(0)) continue;
+          const std::size_t src = node * bs + c;
+          for (index_t p = a.row_ptr[src]; p < a.row_ptr[src + 1]; ++p)
+            acc.emplace_back(a.col[p], d * W(a.val[p]));
+        }
+        std::sort(acc.begin(), acc.end(),
+                  [](const auto& x, const auto& y) { return x.first < y.first; });
+        double s = 0;
+        for (std::size_t p = 0; p < acc.size();) {
+          W v(0);
+          std::size_t q = p;
+          for (; q < acc.size() && acc[q].first == acc[p].first; ++q) v += acc[q].second;
+          s += std::abs(v);
+          p = q;
+        }
+        bound = std::max(bound, s);
+      }
+    }
+  }
+  const bool herm = hermitian(a);
+  std::vector<W> x(n), z(n), dx(n), y(n);
+  double nx = 0;
+  for (std::size_t i = 0; i < n; ++i) nx += std::norm(x[i] = W(hashed_unit(i)));
+  nx = std::sqrt(nx);
+  for (auto& v : x) v /= nx;
+  double est = 0;
+  for (int it = 0; it < 20; ++it) {
+    for (std::size_t r = 0; r < n; ++r) {
+      W s(0), sd(0);
+      const std::size_t node = r / bs;
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+        const auto c = static_cast<std::size_t>(a.col[p]);
+        const W t = W(a.val[p]) * x[c];
+        s += t;
+        if (c / bs == node) sd += t;
+      }
+      z[r] = s;
+      dx[r] = sd;
+    }
+    for (std::size_t node = 0; node < n / bs; ++node)
+      for (std::size_t i = 0; i < bs; ++i) {
+        W s(0);
+        for (std::size_t c = 0; c < bs; ++c) s += W(dinv[node * bs * bs + i * bs + c]) * z[node * bs + c];
+        y[node * bs + i] = s;
+      }
+    double ny = 0;
+    for (const W& v : y) ny += std::norm(v);
+    ny = std::sqrt(ny);
+    if (herm) {
+      W xz(0), xd(0);
+      for (std::size_t i = 0; i < n; ++i) {
+        xz += conj_of(x[i]) * z[i];
+        xd += conj_of(x[i]) * dx[i];
+      }
+      if (std::real(xd) > 0) est = std::max(est, std::real(xz) / std::real(xd));
+    } else {
+      est = ny;  // x has unit norm
+    }
+    if (!(ny > 0) || !std::isfinite(ny)) break;
+    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] / ny;
+  }
+  if (!(est > 0) || !std::isfinite(est)) est = bound;
+  return std::min(est, bound);
+}
+
+template <Scalar V>
+Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b0) {
+  using clock = std::chrono::steady_clock;
+  o.check();
+  if (o.block < 1) throw Error("amg: build_hierarchy needs the block size set (Options::block)");
+  if (a.rows != a.cols)
+    throw Error(fmt::format("amg: the matrix is {} x {}; AMG needs a square matrix", a.rows, a.cols));
+  if (a.rows % o.block)
+    throw Error(fmt::format(
+        "amg: {} rows are not a whole number of {} x {} blocks (--block {})", a.rows, o.block,
+        o.block, o.block));
+  Nullspace<V> b = b0;
+  if (b.values.empty()) {  // constants per row of a node: the identity of each block
+    b.cols = o.block;
+    b.values.assign(static_cast<std::size_t>(a.rows) * static_cast<std::size_t>(o.block), V(0));
+    for (size64 r = 0; r < a.rows; ++r)
+      b.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(o.block) +
+               static_cast<std::size_t>(r % o.block)] = V(1);
+  } else if (b.cols < 1 || b.values.size() != static_cast<std::size_t>(a.rows) * static_cast<std::size_t>(b.cols)) {
+    throw Error(fmt::format(
+        "amg: the near-nullspace has {} values for {} vectors; the matrix has {} rows, so {} "
+        "were expected",
+        b.values.size(), b.cols, a.rows, static_cast<size64>(b.cols < 1 ? 1 : b.cols) * a.rows));
+  }
+
+  const auto t_all = clock::now();
+  Hierarchy<V> h;
+  Csr<V> cur = a;
+  int block = o.block;
+  try {
+    for (int level = 0;; ++level) {
+      Level<V> l;
+      l.block = block;
+      try {
+        l.dinv = invert_node_blocks(cur, block, level);
+      } catch (const Error& e) {
+        throw Error(fmt::format(
+            "{}: AMG's smoother and prolongator invert the diagonal{}; check the matrix, or use "
+            "--precond ilu0, or --precond none with --method gmres",
+            e.what(), block == 1 ? "" : " blocks"));
+      }
+      l.rho = spectral_radius(cur, l.dinv, block);
+      const bool last = level + 1 >= o.max_levels || cur.rows <= o.coarse_size;
+      if (!last) {
+        auto t0 = clock::now();
+        const NodeGraph s = strength_graph(node_graph(cur, block), o.strength, o.theta);
+        h.times.strength += seconds_since(t0);
+        t0 = clock::now();
+        index_t count = 0;
+        l.aggregate = aggregate_mis2(s, count);
+        h.times.aggregation += seconds_since(t0);
+        if (count > 0 && count < s.nodes) {
+          t0 = clock::now();
+          Nullspace<V> bc;
+          const Csr<V> t = tentative_prolongator(l.aggregate, count, block, b, bc);
+          h.times.tentative += seconds_since(t0);
+          t0 = clock::now();
+          const Csr<V> dat =
+              sparse::multiply(block_diagonal(l.dinv, static_cast<std::size_t>(cur.rows), block),
+                               sparse::multiply(cur, t));
+          const auto w = static_cast<sparse::real_t<V>>(l.rho > 0 ? o.prolongator_omega / l.rho : 0);
+          l.p = add_scaled(t, V(-w), dat);
+          l.r = sparse::conj_transpose(l.p);
+          h.times.smoothing += seconds_since(t0);
+          t0 = clock::now();
+          Csr<V> next = sparse::multiply(l.r, sparse::multiply(cur, l.p));
+          h.times.galerkin += seconds_since(t0);
+          l.a = std::move(cur);
+          cur = std::move(next);
+          b = std::move(bc);
+          block = b.cols;
+          h.levels.push_back(std::move(l));
+          continue;
+        }
+        l.aggregate.clear();  // no coarsening: this is the coarsest level
+      }
+      if (cur.rows > kMaxDenseCoarse)
+        throw Error(fmt::format(
+            "amg: the coarsest level (level {}) has {} rows, more than the {} a dense coarse solve "
+            "takes: {}",
+            level, cur.rows, kMaxDenseCoarse,
+            level + 1 >= o.max_levels ? "raise --amg-levels"
+                                      : "aggregation stopped coarsening (no strong connections "
+                                        "left: lower --amg-theta, or use --precond jacobi)"));
+      const auto t0 = clock::now();
+      h.coarse_inverse = dense_inverse(cur, level);
+      h.times.coarse += seconds_since(t0);
+      l.a = std::move(cur);
+      h.levels.push_back(std::move(l));
+      break;
+    }
+  } catch (const std::bad_alloc&) {
+    std::size_t bytes = 0;
+    for (const auto& l : h.levels) bytes += level_bytes(l);
+    throw Error(fmt::format(
+        "amg: out of host memory in the setup of level {} ({:.1f} MiB in the {} levels built "
+        "before it, plus the level being built): use a machine with more memory, fewer levels "
+        "(--amg-levels), or a higher --amg-theta (sparser coarse levels)",
+        h.levels.size(), static_cast<double>(bytes) / (1 << 20), h.levels.size()));
+  }
+  h.times.total = seconds_since(t_all);
+  return h;
+}
+
+#define TS_INSTANTIATE(V)                                                                   \
+  template struct Hierarchy<V>;                                                             \
+  template NodeGraph node_graph<V>(const Csr<V>&, int);                                     \
+  template Nullspace<V> rigid_body_modes<V>(const std::vector<double>&, int);               \
+  template Csr<V> tentative_prolongator<V>(const std::vector<index_t>&, index_t, int,       \
+                                           const Nullspace<V>&, Nullspace<V>&);             \
+  template double spectral_radius<V>(const Csr<V>&, const std::vector<V>&, int);            \
+  template Hierarchy<V> build_hierarchy<V>(const Csr<V>&, const Options&, const Nullspace<V>&);
+TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
+#undef TS_INSTANTIATE
+
+}  // namespace tessera::amg

@@ -1,0 +1,6 @@
+# amg: smoothed-aggregation algebraic multigrid; the setup on the host
+# (the oracle), the cycle on every device through the sparse and Krylov
+# kernels (included from src/CMakeLists.txt).
+tessera_module(amg
+  REQUIRES sparse krylov
+  SOURCES options.cpp aggregation.cpp hierarchy.cpp preconditioner.cpp)

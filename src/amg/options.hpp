@@ -1,0 +1,55 @@
+// The options of smoothed-aggregation AMG (docs/amg.md): what `tessera solve
+// --amg-*` and the Python package's amg= take.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace tessera::amg {
+
+/// Strength of connection between nodes I != J (b x b blocks: their
+/// Frobenius norms n_IJ):
+///   symmetric: n_IJ >= theta sqrt(n_II n_JJ) (PyAMG's 'symmetric'; SPD),
+///   classical: n_IJ >= theta max_{K != I} n_IK (the absolute-value
+///              measure; nonsymmetric matrices).
+/// Either way the graph is made symmetric (I-J strong when either way is).
+enum class Strength { symmetric, classical };
+/// Smoother: weighted Jacobi x += (omega / rho) D^-1 (b - A x), or a
+/// Chebyshev polynomial in D^-1 A over [rho / 30, 1.1 rho]; D is the
+/// diagonal of b x b blocks (point diagonal for b = 1), rho the estimate of
+/// the spectral radius of D^-1 A.
+enum class Smoother { jacobi, chebyshev };
+enum class Cycle { v, w };
+
+/// The coarsest level is inverted densely on the host (O(n^3)) and applied
+/// as a dense matrix: at most this many rows.
+inline constexpr long kMaxDenseCoarse = 4096;
+
+struct Options {
+  Strength strength = Strength::symmetric;
+  double theta = 0.0;  ///< strength threshold, 0 <= theta < 1
+  Smoother smoother = Smoother::chebyshev;
+  int degree = 2;          ///< Chebyshev degree (matrix products per sweep)
+  double omega = 4.0 / 3;  ///< Jacobi's weight times rho (4/3: 2/3 on Poisson)
+  int presweeps = 1, postsweeps = 1;
+  Cycle cycle = Cycle::v;
+  int max_levels = 10;      ///< levels at most, the finest included
+  long coarse_size = 300;   ///< stop coarsening at this many rows or fewer
+  /// the prolongator smoother's weight times 1 / rho: P = (I - w/rho D^-1 A) T
+  double prolongator_omega = 4.0 / 3;
+  /// rows per node (b x b blocks); 0: the caller's (a block matrix's block
+  /// size, otherwise 1)
+  int block = 0;
+
+  /// UsageError naming the option and value when a value is out of range.
+  void check() const;
+};
+
+std::string_view to_string(Strength s);
+std::string_view to_string(Smoother s);
+std::string_view to_string(Cycle c);
+/// Parsers: UsageError naming the option and the accepted values otherwise.
+Strength parse_strength(std::string_view s);
+Smoother parse_smoother(std::string_view s);
+Cycle parse_cycle(std::string_view s);
+
+}  // namespace tessera::amg
