@@ -107,8 +107,7 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
     Key best{-1, 0, -1};
     for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
       const index_t j = s.col[p];
-      if (agg[j] >= 0)
-        best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
+      if (agg[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
     }
     if (std::get<2>(best) >= 0) first[i] = agg[std::get<2>(best)];
   }
@@ -120,8 +119,7 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
     Key best{-1, 0, -1};
     for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
       const index_t j = s.col[p];
-      if (first[j] >= 0)
-        best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
+      if (first[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
     }
     if (std::get<2>(best) >= 0) out[i] = first[std::get<2>(best)];
   }

@@ -28,7 +28,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // a value in [-1, 1) from node_hash: the power iteration's fixed start
 double hashed_unit(std::size_t i) {
-  return static_cast<double>(node_hash(static_cast<std::uint32_t>(i) ^ 0x9e3779b9u)) / 2147483648.0 -
+  return static_cast<double>(node_hash(static_cast<std::uint32_t>(i) ^ 0x9e3779b9u)) /
+             2147483648.0 -
          1.0;
 }
 
@@ -199,11 +200,12 @@ std::vector<V> invert_node_blocks(const Csr<V>& a, int block, int level) {
     bool has_diag = false;
     for (index_t p = a.row_ptr[row]; p < a.row_ptr[row + 1]; ++p)
       has_diag = has_diag || static_cast<std::size_t>(a.col[p]) == row;
-    throw Error(b == 1 ? fmt::format("amg: level {}: row {} {}", level, row,
-                                     has_diag ? "has a zero diagonal entry" : "has no diagonal entry")
-                       : fmt::format("amg: level {}: the {} x {} diagonal block of node {} (rows "
-                                     "{}..{}) is singular",
-                                     level, b, b, node, node * b, node * b + b - 1));
+    throw Error(b == 1
+                    ? fmt::format("amg: level {}: row {} {}", level, row,
+                                  has_diag ? "has a zero diagonal entry" : "has no diagonal entry")
+                    : fmt::format("amg: level {}: the {} x {} diagonal block of node {} (rows "
+                                  "{}..{}) is singular",
+                                  level, b, b, node, node * b, node * b + b - 1));
   }
   return out;
 }
@@ -269,8 +271,8 @@ Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim) {
   if (dim != 2 && dim != 3)
     throw UsageError(fmt::format("amg: rigid-body modes in {} dimensions: expected 2 or 3", dim));
   if (xyz.size() % static_cast<std::size_t>(dim))
-    throw Error(fmt::format("amg: {} coordinates are not a whole number of {}-D points",
-                            xyz.size(), dim));
+    throw Error(
+        fmt::format("amg: {} coordinates are not a whole number of {}-D points", xyz.size(), dim));
   const std::size_t nodes = xyz.size() / static_cast<std::size_t>(dim);
   Nullspace<V> b;
   b.cols = dim == 2 ? 3 : 6;
@@ -287,9 +289,9 @@ Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim) {
       at(1, 2) = V(static_cast<sparse::real_t<V>>(x));
     } else {
       using R = sparse::real_t<V>;
-      at(1, 3) = V(R(-z)), at(2, 3) = V(R(y));   // about x
-      at(0, 4) = V(R(z)), at(2, 4) = V(R(-x));   // about y
-      at(0, 5) = V(R(-y)), at(1, 5) = V(R(x));   // about z
+      at(1, 3) = V(R(-z)), at(2, 3) = V(R(y));  // about x
+      at(0, 4) = V(R(z)), at(2, 4) = V(R(-x));  // about y
+      at(0, 5) = V(R(-y)), at(1, 5) = V(R(x));  // about z
     }
   }
   return b;
@@ -316,7 +318,8 @@ Csr<V> tentative_prolongator(const std::vector<index_t>& agg, index_t count, int
   std::vector<V> q(rows * k, V(0));  // Q's values at the fine rows, row by row
   std::vector<W> m;
   for (std::size_t a = 0; a < static_cast<std::size_t>(count); ++a) {
-    const auto first = static_cast<std::size_t>(start[a]), last = static_cast<std::size_t>(start[a + 1]);
+    const auto first = static_cast<std::size_t>(start[a]),
+               last = static_cast<std::size_t>(start[a + 1]);
     const std::size_t mr = (last - first) * bs;  // rows of the aggregate's block of B
     m.assign(mr * k, W(0));
     auto row_of = [&](std::size_t local) {  // the fine row of local row `local`
@@ -351,7 +354,8 @@ Csr<V> tentative_prolongator(const std::vector<index_t>& agg, index_t count, int
     for (std::size_t r = 0; r < mr; ++r)
       for (std::size_t j = 0; j < k; ++j) q[row_of(r) * k + j] = narrow<V>(m[r * k + j]);
     for (std::size_t i = 0; i < k; ++i)
-      for (std::size_t j = 0; j < k; ++j) b_coarse.values[(a * k + i) * k + j] = narrow<V>(rr[i * k + j]);
+      for (std::size_t j = 0; j < k; ++j)
+        b_coarse.values[(a * k + i) * k + j] = narrow<V>(rr[i * k + j]);
   }
   Csr<V> t;
   t.rows = static_cast<size64>(rows);
@@ -427,7 +431,8 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
     for (std::size_t node = 0; node < n / bs; ++node)
       for (std::size_t i = 0; i < bs; ++i) {
         W s(0);
-        for (std::size_t c = 0; c < bs; ++c) s += W(dinv[node * bs * bs + i * bs + c]) * z[node * bs + c];
+        for (std::size_t c = 0; c < bs; ++c)
+          s += W(dinv[node * bs * bs + i * bs + c]) * z[node * bs + c];
         y[node * bs + i] = s;
       }
     double ny = 0;
@@ -456,11 +461,11 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
   o.check();
   if (o.block < 1) throw Error("amg: build_hierarchy needs the block size set (Options::block)");
   if (a.rows != a.cols)
-    throw Error(fmt::format("amg: the matrix is {} x {}; AMG needs a square matrix", a.rows, a.cols));
+    throw Error(
+        fmt::format("amg: the matrix is {} x {}; AMG needs a square matrix", a.rows, a.cols));
   if (a.rows % o.block)
-    throw Error(fmt::format(
-        "amg: {} rows are not a whole number of {} x {} blocks (--block {})", a.rows, o.block,
-        o.block, o.block));
+    throw Error(fmt::format("amg: {} rows are not a whole number of {} x {} blocks (--block {})",
+                            a.rows, o.block, o.block, o.block));
   Nullspace<V> b = b0;
   if (b.values.empty()) {  // constants per row of a node: the identity of each block
     b.cols = o.block;
@@ -468,7 +473,8 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
     for (size64 r = 0; r < a.rows; ++r)
       b.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(o.block) +
                static_cast<std::size_t>(r % o.block)] = V(1);
-  } else if (b.cols < 1 || b.values.size() != static_cast<std::size_t>(a.rows) * static_cast<std::size_t>(b.cols)) {
+  } else if (b.cols < 1 || b.values.size() != static_cast<std::size_t>(a.rows) *
+                                                  static_cast<std::size_t>(b.cols)) {
     throw Error(fmt::format(
         "amg: the near-nullspace has {} values for {} vectors; the matrix has {} rows, so {} "
         "were expected",
@@ -510,7 +516,8 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
           const Csr<V> dat =
               sparse::multiply(block_diagonal(l.dinv, static_cast<std::size_t>(cur.rows), block),
                                sparse::multiply(cur, t));
-          const auto w = static_cast<sparse::real_t<V>>(l.rho > 0 ? o.prolongator_omega / l.rho : 0);
+          const auto w =
+              static_cast<sparse::real_t<V>>(l.rho > 0 ? o.prolongator_omega / l.rho : 0);
           l.p = add_scaled(t, V(-w), dat);
           l.r = sparse::conj_transpose(l.p);
           h.times.smoothing += seconds_since(t0);
@@ -554,13 +561,13 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
   return h;
 }
 
-#define TS_INSTANTIATE(V)                                                                   \
-  template struct Hierarchy<V>;                                                             \
-  template NodeGraph node_graph<V>(const Csr<V>&, int);                                     \
-  template Nullspace<V> rigid_body_modes<V>(const std::vector<double>&, int);               \
-  template Csr<V> tentative_prolongator<V>(const std::vector<index_t>&, index_t, int,       \
-                                           const Nullspace<V>&, Nullspace<V>&);             \
-  template double spectral_radius<V>(const Csr<V>&, const std::vector<V>&, int);            \
+#define TS_INSTANTIATE(V)                                                             \
+  template struct Hierarchy<V>;                                                       \
+  template NodeGraph node_graph<V>(const Csr<V>&, int);                               \
+  template Nullspace<V> rigid_body_modes<V>(const std::vector<double>&, int);         \
+  template Csr<V> tentative_prolongator<V>(const std::vector<index_t>&, index_t, int, \
+                                           const Nullspace<V>&, Nullspace<V>&);       \
+  template double spectral_radius<V>(const Csr<V>&, const std::vector<V>&, int);      \
   template Hierarchy<V> build_hierarchy<V>(const Csr<V>&, const Options&, const Nullspace<V>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE

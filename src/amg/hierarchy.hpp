@@ -25,11 +25,11 @@ using sparse::Scalar;
 template <Scalar V>
 struct Level {
   Csr<V> a;
-  int block = 1;                  ///< rows per node
-  std::vector<V> dinv;            ///< inverted diagonal blocks, block^2 per node, row-major
-  double rho = 0;                 ///< estimate of the spectral radius of D^-1 A
+  int block = 1;                   ///< rows per node
+  std::vector<V> dinv;             ///< inverted diagonal blocks, block^2 per node, row-major
+  double rho = 0;                  ///< estimate of the spectral radius of D^-1 A
   std::vector<index_t> aggregate;  ///< node -> aggregate of the next level (-1: none)
-  Csr<V> p, r;                    ///< to and from the next level (empty on the coarsest)
+  Csr<V> p, r;                     ///< to and from the next level (empty on the coarsest)
 };
 
 /// Seconds of each setup phase (host wall clock).

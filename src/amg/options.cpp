@@ -7,7 +7,9 @@
 
 namespace tessera::amg {
 
-std::string_view to_string(Strength s) { return s == Strength::symmetric ? "symmetric" : "classical"; }
+std::string_view to_string(Strength s) {
+  return s == Strength::symmetric ? "symmetric" : "classical";
+}
 std::string_view to_string(Smoother s) { return s == Smoother::jacobi ? "jacobi" : "chebyshev"; }
 std::string_view to_string(Cycle c) { return c == Cycle::v ? "V" : "W"; }
 
@@ -36,10 +38,12 @@ void Options::check() const {
   if (!(omega > 0 && omega < 2)) bad("omega", omega, "a Jacobi weight times rho in (0, 2)");
   if (presweeps < 0 || presweeps > 16) bad("presweeps", presweeps, "0 to 16 sweeps");
   if (postsweeps < 0 || postsweeps > 16) bad("postsweeps", postsweeps, "0 to 16 sweeps");
-  if (presweeps + postsweeps == 0) bad("postsweeps", postsweeps, "at least one sweep before or after");
+  if (presweeps + postsweeps == 0)
+    bad("postsweeps", postsweeps, "at least one sweep before or after");
   if (max_levels < 1 || max_levels > 40) bad("levels", max_levels, "1 to 40 levels");
   if (coarse_size < 1 || coarse_size > kMaxDenseCoarse)
-    bad("coarse-size", coarse_size, fmt::format("1 to {} rows (the coarsest level is inverted densely)", kMaxDenseCoarse));
+    bad("coarse-size", coarse_size,
+        fmt::format("1 to {} rows (the coarsest level is inverted densely)", kMaxDenseCoarse));
   if (!(prolongator_omega >= 0 && prolongator_omega < 2))
     bad("prolongator-omega", prolongator_omega, "a weight times 1/rho in [0, 2)");
   if (block < 0 || block > 16) bad("block", block, "rows per node from 1 to 16 (0: the matrix's)");

@@ -32,8 +32,8 @@ struct Options {
   double omega = 4.0 / 3;  ///< Jacobi's weight times rho (4/3: 2/3 on Poisson)
   int presweeps = 1, postsweeps = 1;
   Cycle cycle = Cycle::v;
-  int max_levels = 10;      ///< levels at most, the finest included
-  long coarse_size = 300;   ///< stop coarsening at this many rows or fewer
+  int max_levels = 10;     ///< levels at most, the finest included
+  long coarse_size = 300;  ///< stop coarsening at this many rows or fewer
   /// the prolongator smoother's weight times 1 / rho: P = (I - w/rho D^-1 A) T
   double prolongator_omega = 4.0 / 3;
   /// rows per node (b x b blocks); 0: the caller's (a block matrix's block

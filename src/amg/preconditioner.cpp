@@ -72,7 +72,8 @@ void Amg<V>::upload() {
   dense.col.resize(n * n);
   dense.val = h_.coarse_inverse;
   for (std::size_t i = 0; i < n; ++i) {
-    dense.row_ptr[i + 1] = sparse::to_index(static_cast<sparse::size64>((i + 1) * n), "coarse inverse entries");
+    dense.row_ptr[i + 1] =
+        sparse::to_index(static_cast<sparse::size64>((i + 1) * n), "coarse inverse entries");
     for (std::size_t j = 0; j < n; ++j) dense.col[i * n + j] = static_cast<index_t>(j);
   }
   coarse_ = upload_matrix(device_, dense);
@@ -177,9 +178,9 @@ void Amg<V>::run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_gues
 
 template <Scalar V>
 std::string describe(const Hierarchy<V>& h) {
-  std::string s = fmt::format(
-      "amg      {} levels, operator complexity {:.3f}, grid complexity {:.3f}\n", h.levels.size(),
-      h.operator_complexity(), h.grid_complexity());
+  std::string s =
+      fmt::format("amg      {} levels, operator complexity {:.3f}, grid complexity {:.3f}\n",
+                  h.levels.size(), h.operator_complexity(), h.grid_complexity());
   s += "  level       rows     nonzeros  block   rho(D^-1 A)\n";
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const auto& lv = h.levels[l];

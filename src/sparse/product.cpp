@@ -45,8 +45,9 @@ Csr<T> conj_transpose(const Csr<T>& a) {
 template <Scalar T>
 Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   if (a.cols != b.rows)
-    throw Error(fmt::format("sparse product: A is {} x {}, B is {} x {} (A's columns must be B's rows)",
-                            a.rows, a.cols, b.rows, b.cols));
+    throw Error(
+        fmt::format("sparse product: A is {} x {}, B is {} x {} (A's columns must be B's rows)",
+                    a.rows, a.cols, b.rows, b.cols));
   Csr<T> c;
   c.rows = a.rows;
   c.cols = b.cols;
@@ -84,7 +85,7 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   return c;
 }
 
-#define TESSERA_INSTANTIATE(T)                        \
+#define TESSERA_INSTANTIATE(T)                   \
   template Csr<T> conj_transpose(const Csr<T>&); \
   template Csr<T> multiply(const Csr<T>&, const Csr<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
