@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "io/npy.hpp"
+#include "amg/preconditioner.hpp"
 #include "krylov/poisson.hpp"
 #include "krylov/ilu0.hpp"
 #include "krylov/precond.hpp"
@@ -43,7 +44,66 @@ struct SolveArgs {
   int restart = 30, max_iters = 1000, block = 5, sstep = 4;
   double tol = 1e-8;
   bool fixed = false, real = false, drop_ghosts = false;
+  // --precond amg (amg/options.hpp); amg_given: an --amg-* option was on the
+  // command line, block_given: --block was
+  amg::Options amg;
+  std::string amg_strength = "symmetric", amg_smoother = "gauss-seidel", amg_cycle = "V";
+  bool amg_given = false, block_given = false;
 };
+
+// The AMG options of the command line (UsageError for a value out of range,
+// or for --amg-* with another preconditioner: a value given is used or
+// refused).
+amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
+  if (a.precond != "amg") {
+    if (a.amg_given)
+      throw UsageError(
+          fmt::format("--amg-* options need --precond amg (got --precond {})", a.precond));
+    return {};
+  }
+  amg::Options o = a.amg;
+  o.strength = amg::parse_strength(a.amg_strength);
+  o.smoother = amg::parse_smoother(a.amg_smoother);
+  o.cycle = amg::parse_cycle(a.amg_cycle);
+  o.block = a.block_given ? a.block : matrix_block;
+  o.check();
+  return o;
+}
+
+// The --json file's amg object: the hierarchy and the setup's phases.
+template <Scalar V>
+nlohmann::json amg_json(const amg::Amg<V>& m) {
+  const auto& h = m.hierarchy();
+  const auto& o = m.options();
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& l : h.levels)
+    levels.push_back(
+        {{"rows", l.a.rows}, {"nonzeros", l.a.nnz()}, {"block", l.block}, {"rho", l.rho}});
+  const auto& t = h.times;
+  return {{"levels", levels},
+          {"operator_complexity", h.operator_complexity()},
+          {"grid_complexity", h.grid_complexity()},
+          {"strength", amg::to_string(o.strength)},
+          {"theta", o.theta},
+          {"smoother", amg::to_string(o.smoother)},
+          {"degree", o.degree},
+          {"omega", o.omega},
+          {"presweeps", o.presweeps},
+          {"postsweeps", o.postsweeps},
+          {"cycle", amg::to_string(o.cycle)},
+          {"max_levels", o.max_levels},
+          {"coarse_size", o.coarse_size},
+          {"setup_s",
+           {{"strength", t.strength},
+            {"aggregation", t.aggregation},
+            {"tentative", t.tentative},
+            {"smoothing", t.smoothing},
+            {"galerkin", t.galerkin},
+            {"coloring", t.coloring},
+            {"coarse", t.coarse},
+            {"host_total", t.total},
+            {"upload", m.upload_seconds()}}}};
+}
 
 // --ortho defaults to mgs (the thesis's), in the fused mode to its dcgs2
 std::string ortho_of(const SolveArgs& a) {
@@ -209,7 +269,11 @@ int solve_as(const SolveArgs& args) {
             : args.drop_ghosts ? std::make_shared<DeviceMatrix<V>>(dev, red.a, kc.kernel)
                                : std::make_shared<DeviceMatrix<V>>(dev, hm.block, kc.kernel);
   krylov::MatrixOperator<V> op(dm);
-  const auto m = krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
+  const amg::Options amg_opt = amg_options_of(args, hm.is_block ? hm.block.block.r : 1);
+  const auto m = args.precond == "amg"
+                     ? std::make_unique<amg::Amg<V>>(dev, a_csr, amg_opt)
+                     : krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
+  const auto* amg_m = dynamic_cast<const amg::Amg<V>*>(m.get());
 
   const auto sb = restrict_to_rows(hb), sx0 = restrict_to_rows(hx0);
   Buffer<V> b(dev, sb.size()), x(dev, sb.size());
@@ -241,6 +305,9 @@ int solve_as(const SolveArgs& args) {
   if (const auto* ilu =
           dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
     std::printf("ilu0     %zu levels per application (forward and backward)\n", ilu->levels());
+  if (amg_m)
+    std::printf("%s  upload %.3f ms\n", amg::describe(amg_m->hierarchy()).c_str(),
+                1e3 * amg_m->upload_seconds());
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n",
               r.true_relres, relres_d);
@@ -279,6 +346,7 @@ int solve_as(const SolveArgs& args) {
                         {"true_relres", r.true_relres},
                         {"true_relres_double", relres_d},
                         {"time_s", time_json(t)}};
+    if (amg_m) j["amg"] = amg_json(*amg_m);
     write_output(args.json, j.dump(2) + "\n");
   }
   if (r.converged() || args.fixed) return 0;
@@ -374,6 +442,7 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
 int run_solve(const SolveArgs& args) {
   if (args.matrix.empty() == args.generate.empty())
     throw UsageError("solve: give exactly one of --matrix and --generate");
+  amg_options_of(args, 1);  // the --amg-* values, before any input is read
   if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
     try {
       io::output_compression(args.out);
@@ -453,17 +522,44 @@ Command add_solve_command(CLI::App& app) {
       ->check(CLI::Range(1, 8));
   cmd->add_option(
          "--precond", a->precond,
-         "none, jacobi, block-jacobi, ilu0, or mg (one V-cycle; with --generate poisson3d:N)")
-      ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "mg"}));
+         "none, jacobi, block-jacobi, ilu0, amg (smoothed aggregation, --amg-*), or mg (one "
+         "V-cycle; with --generate poisson3d:N)")
+      ->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "ilu0", "amg", "mg"}));
+  std::vector<CLI::Option*> amg_opts{
+      cmd->add_option("--amg-strength", a->amg_strength,
+                      "AMG strength of connection: symmetric (default; |a_ij| >= theta "
+                      "sqrt(|a_ii a_jj|)) or classical (|a_ij| >= theta max_k |a_ik|)")
+          ->check(CLI::IsMember({"symmetric", "classical"})),
+      cmd->add_option("--amg-theta", a->amg.theta, "AMG strength threshold in [0, 1) (default 0)"),
+      cmd->add_option("--amg-smoother", a->amg_smoother,
+                      "AMG smoother: gauss-seidel (default; multicolour, a sweep forward then "
+                      "back), chebyshev (in D^-1 A, D the diagonal blocks; --amg-degree) or jacobi "
+                      "(weighted, --amg-omega)")
+          ->check(CLI::IsMember({"jacobi", "chebyshev", "gauss-seidel"})),
+      cmd->add_option("--amg-degree", a->amg.degree, "AMG Chebyshev degree (default 2)"),
+      cmd->add_option("--amg-omega", a->amg.omega,
+                      "AMG Jacobi weight times rho(D^-1 A) (default 4/3: 2/3 on Poisson)"),
+      cmd->add_option("--amg-presweeps", a->amg.presweeps,
+                      "AMG smoothing sweeps before the coarse correction (default 1)"),
+      cmd->add_option("--amg-postsweeps", a->amg.postsweeps,
+                      "AMG smoothing sweeps after it (default 1)"),
+      cmd->add_option("--amg-cycle", a->amg_cycle, "AMG cycle: V (default) or W")
+          ->check(CLI::IsMember({"V", "W", "v", "w"})),
+      cmd->add_option("--amg-levels", a->amg.max_levels, "AMG levels at most (default 10)"),
+      cmd->add_option("--amg-coarse-size", a->amg.coarse_size,
+                      "AMG: stop coarsening at this many rows (default 300; the coarsest level is "
+                      "inverted densely, at most 4096)")};
   std::vector<std::string> kernel_names{"auto"};
   for (sparse::Kernel k : sparse::all_kernels()) kernel_names.emplace_back(sparse::to_string(k));
   cmd->add_option("--kernel", a->kernel,
                   "SpMV kernel: auto (default: chosen from the matrix's rows and blocks, the "
                   "reason printed and in --json) or a name of `tessera sparse spmv --kernel`")
       ->check(CLI::IsMember(kernel_names));
-  cmd->add_option("--block", a->block,
-                  "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: 5)")
-      ->check(CLI::Range(1, 64));
+  auto* block_opt =
+      cmd->add_option("--block", a->block,
+                      "Block size of block-jacobi, rows per group of ilu0's level schedule (TRACE: "
+                      "5), rows per AMG node (default: the matrix's blocks, else 1)")
+          ->check(CLI::Range(1, 64));
   cmd->add_option("--tol", a->tol, "Relative residual ||r||/||b|| to stop at")
       ->check(non_negative());
   cmd->add_option("--max-iters", a->max_iters, "Maximum iterations")
@@ -504,7 +600,11 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--device,-d", a->device, "Device id (cpu, opencl:P:D, cuda:N, best)");
   cmd->add_option("--out,-o", a->out, "Write the solution as a Matrix Market vector");
   add_json_option(cmd, a->json, "Write the residual history, status and time split");
-  return {cmd, [a] { return run_solve(*a); }};
+  return {cmd, [a, amg_opts, block_opt] {
+            for (const auto* o : amg_opts) a->amg_given = a->amg_given || o->count() > 0;
+            a->block_given = block_opt->count() > 0;
+            return run_solve(*a);
+          }};
 }
 
 namespace {

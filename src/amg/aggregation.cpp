@@ -65,20 +65,25 @@ enum : int { kOut = 0, kUndecided = 1, kIn = 2 };
 using Key = std::tuple<int, std::uint32_t, index_t>;
 }  // namespace
 
-std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
+namespace {
+// The MIS(2) of the subgraph of s on the nodes with `in` set (edges between
+// them only): a node is a root when its key (state, hash, index) is the
+// largest within distance 2 among the undecided and selected nodes.
+std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
   const auto n = static_cast<std::size_t>(s.nodes);
   std::vector<int> state(n);
-  for (std::size_t i = 0; i < n; ++i)
-    state[i] = s.row_ptr[i + 1] > s.row_ptr[i] ? kUndecided : kOut;  // isolated: no aggregate
+  for (std::size_t i = 0; i < n; ++i) state[i] = in[i] ? kUndecided : kOut;
   std::vector<Key> key(n), next(n);
-  for (;;) {
-    bool undecided = false;
+  for (bool undecided = true; undecided;) {
+    undecided = false;
     for (std::size_t i = 0; i < n; ++i)
       key[i] = {state[i], node_hash(static_cast<std::uint32_t>(i)), static_cast<index_t>(i)};
     for (int round = 0; round < 2; ++round) {  // the largest key within distance 2
       for (std::size_t i = 0; i < n; ++i) {
         Key m = key[i];
-        for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) m = std::max(m, key[s.col[p]]);
+        if (in[i])
+          for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p)
+            if (in[s.col[p]]) m = std::max(m, key[s.col[p]]);
         next[i] = m;
       }
       key.swap(next);
@@ -92,38 +97,66 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
       else
         undecided = true;
     }
-    if (!undecided) break;
   }
-  // Isolated nodes were kOut from the start; the dominated ones too. Roots
-  // numbered in index order.
+  std::vector<char> root(n);
+  for (std::size_t i = 0; i < n; ++i) root[i] = state[i] == kIn;
+  return root;
+}
+
+// Every node without an aggregate that has a neighbour in `from` joins the
+// aggregate of its largest such neighbour (key (hash, index)); `ok`
+// restricts the joining nodes.
+void join_largest(const NodeGraph& s, const std::vector<index_t>& from, std::vector<index_t>& agg,
+                  const std::vector<char>& ok) {
+  const auto n = static_cast<std::size_t>(s.nodes);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (agg[i] >= 0 || !ok[i]) continue;
+    Key best{-1, 0, -1};
+    for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
+      const index_t j = s.col[p];
+      if (from[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
+    }
+    if (std::get<2>(best) >= 0) agg[i] = from[std::get<2>(best)];
+  }
+}
+}  // namespace
+
+std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
+  const auto n = static_cast<std::size_t>(s.nodes);
   std::vector<index_t> agg(n, -1);
+  std::vector<char> in(n);
   count = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (state[i] == kIn) agg[i] = count++;
-  // Pass 1: neighbours of roots join the largest adjacent root.
-  std::vector<index_t> first = agg;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (agg[i] >= 0 || s.row_ptr[i + 1] == s.row_ptr[i]) continue;
-    Key best{-1, 0, -1};
-    for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
-      const index_t j = s.col[p];
-      if (agg[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
+  // Rounds: an MIS(2) of the nodes still without an aggregate, each root
+  // with its free neighbours a new aggregate. The first round is Bell,
+  // Dalton & Olson's (every node with a free neighbour may be a root). Its
+  // random priorities pack roots more loosely than standard aggregation's
+  // greedy order (2D Poisson: 585 aggregates of 4096 nodes against 704),
+  // so the later rounds make aggregates of what it left, from roots with at
+  // least max(3, half their neighbours) free; the rest join neighbouring
+  // aggregates. 2D Poisson 256^2: 10526 aggregates (PyAMG 11008), operator
+  // complexity 1.43 (1.34); one round: 1.32, 1.6x the CG iterations.
+  for (;;) {
+    bool any = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      in[i] = 0;
+      if (agg[i] >= 0) continue;
+      const index_t degree = s.row_ptr[i + 1] - s.row_ptr[i];
+      index_t free = 0;
+      for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) free += agg[s.col[p]] < 0;
+      in[i] = free >= (count == 0 ? 1 : std::max<index_t>(3, (degree + 1) / 2));
+      any = any || in[i];
     }
-    if (std::get<2>(best) >= 0) first[i] = agg[std::get<2>(best)];
+    if (!any) break;
+    const auto root = mis2(s, in);
+    std::vector<index_t> roots(n, -1);
+    for (std::size_t i = 0; i < n; ++i)
+      if (root[i]) agg[i] = roots[i] = count++;  // numbered in index order
+    join_largest(s, roots, agg, in);
   }
-  // Pass 2: the rest (distance 2 from a root) join their largest neighbour
-  // that has an aggregate after pass 1.
-  std::vector<index_t> out = first;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (first[i] >= 0 || s.row_ptr[i + 1] == s.row_ptr[i]) continue;
-    Key best{-1, 0, -1};
-    for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
-      const index_t j = s.col[p];
-      if (first[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
-    }
-    if (std::get<2>(best) >= 0) out[i] = first[std::get<2>(best)];
-  }
-  return out;
+  // The rest (every neighbour in an aggregate) join their largest neighbour's.
+  const std::vector<index_t> before = agg;
+  join_largest(s, before, agg, std::vector<char>(n, 1));
+  return agg;
 }
 
 }  // namespace tessera::amg

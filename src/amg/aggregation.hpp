@@ -24,14 +24,15 @@ struct NodeGraph {
 /// symmetric: J is a neighbour of I when I -> J or J -> I is strong.
 NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta);
 
-/// Aggregates by a distance-2 maximal independent set (Bell, Dalton & Olson
-/// 2012): the roots are an MIS(2) of the strength graph s under the order
-/// (state, hash(i), i); every node next to a root joins the largest such
-/// root next to it, every remaining node the aggregate of its largest
-/// neighbour that joined one. Nodes without strong neighbours get -1 (no
-/// aggregate: their rows of the prolongator are zero). Aggregates are
-/// numbered in the order of their roots. Returns the node -> aggregate map;
-/// `count` gets the number of aggregates.
+/// Aggregates by distance-2 maximal independent sets (Bell, Dalton & Olson
+/// 2012), in rounds: the roots are an MIS(2) of the free nodes (no
+/// aggregate yet) under the order (state, hash(i), i), and every free node
+/// next to a root joins the largest such root; later rounds only take roots
+/// with max(3, half their neighbours) free (aggregation.cpp says why). The
+/// nodes left join the aggregate of their largest neighbour. Nodes without
+/// strong neighbours get -1 (no aggregate: their rows of the prolongator are
+/// zero). Aggregates are numbered by round, then by root index. Returns the
+/// node -> aggregate map; `count` gets the number of aggregates.
 std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count);
 
 /// The priority hash of node i (a 32-bit integer mix).

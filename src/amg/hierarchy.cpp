@@ -9,6 +9,7 @@
 #include <complex>
 #include <new>
 
+#include "amg/coloring.hpp"
 #include "core/error.hpp"
 #include "krylov/gmres_common.hpp"
 #include "sparse/product.hpp"
@@ -210,12 +211,51 @@ std::vector<V> invert_node_blocks(const Csr<V>& a, int block, int level) {
   return out;
 }
 
+// Gauss-Seidel's data: A without its diagonal, 1 / a_ii, the rows by colour.
+template <Scalar V>
+void gauss_seidel_data(Level<V>& l, int level) {
+  const Csr<V>& a = l.a;
+  const auto n = static_cast<std::size_t>(a.rows);
+  l.inv_point_diag.assign(n, V(0));
+  l.offdiag = Csr<V>{};
+  l.offdiag.rows = l.offdiag.cols = a.rows;
+  l.offdiag.row_ptr.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+      if (static_cast<std::size_t>(a.col[p]) == i) {
+        if (a.val[p] != V(0)) l.inv_point_diag[i] = V(1) / a.val[p];
+        continue;
+      }
+      l.offdiag.col.push_back(a.col[p]);
+      l.offdiag.val.push_back(a.val[p]);
+    }
+    l.offdiag.row_ptr[i + 1] = static_cast<index_t>(l.offdiag.col.size());
+    if (a.row_ptr[i + 1] > a.row_ptr[i] && l.inv_point_diag[i] == V(0))
+      throw Error(fmt::format(
+          "amg: level {}: row {} has a zero or missing diagonal entry: Gauss-Seidel divides by "
+          "a_ii; use --amg-smoother chebyshev or jacobi{}",
+          level, i, l.block > 1 ? " (they invert the diagonal blocks)" : ""));
+  }
+  int colors = 0;
+  // rows, not nodes: the rows of a block are coupled, so they need colours
+  // of their own
+  const auto color = color_graph(node_graph(a, 1), colors);
+  l.color_start.assign(static_cast<std::size_t>(colors) + 1, 0);
+  for (const index_t c : color) ++l.color_start[static_cast<std::size_t>(c) + 1];
+  for (int c = 0; c < colors; ++c) l.color_start[c + 1] += l.color_start[c];
+  l.color_nodes.assign(color.size(), 0);
+  std::vector<index_t> next(l.color_start.begin(), l.color_start.end() - 1);
+  for (std::size_t i = 0; i < color.size(); ++i)
+    l.color_nodes[next[color[i]]++] = static_cast<index_t>(i);
+}
+
 template <Scalar V>
 std::size_t level_bytes(const Level<V>& l) {
   auto csr = [](const Csr<V>& m) {
     return m.val.size() * (sizeof(V) + sizeof(index_t)) + m.row_ptr.size() * sizeof(index_t);
   };
-  return csr(l.a) + csr(l.p) + csr(l.r) + l.dinv.size() * sizeof(V) +
+  return csr(l.a) + csr(l.p) + csr(l.r) + csr(l.offdiag) +
+         (l.dinv.size() + l.inv_point_diag.size()) * sizeof(V) +
          l.aggregate.size() * sizeof(index_t);
 }
 
@@ -525,6 +565,11 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
           Csr<V> next = sparse::multiply(l.r, sparse::multiply(cur, l.p));
           h.times.galerkin += seconds_since(t0);
           l.a = std::move(cur);
+          if (o.smoother == Smoother::gauss_seidel) {
+            t0 = clock::now();
+            gauss_seidel_data(l, level);
+            h.times.coloring += seconds_since(t0);
+          }
           cur = std::move(next);
           b = std::move(bc);
           block = b.cols;

@@ -30,12 +30,19 @@ struct Level {
   double rho = 0;                  ///< estimate of the spectral radius of D^-1 A
   std::vector<index_t> aggregate;  ///< node -> aggregate of the next level (-1: none)
   Csr<V> p, r;                     ///< to and from the next level (empty on the coarsest)
+  /// Gauss-Seidel (Options::smoother, not on the coarsest level): A without
+  /// its diagonal, 1 / a_ii, and the rows by colour (colour c is
+  /// color_nodes[color_start[c] .. color_start[c + 1]), ascending; the rows
+  /// of a node get different colours: point Gauss-Seidel).
+  Csr<V> offdiag;
+  std::vector<V> inv_point_diag;
+  std::vector<index_t> color_nodes, color_start;
 };
 
 /// Seconds of each setup phase (host wall clock).
 struct SetupTimes {
-  double strength = 0, aggregation = 0, tentative = 0, smoothing = 0, galerkin = 0, coarse = 0,
-         total = 0;
+  double strength = 0, aggregation = 0, tentative = 0, smoothing = 0, galerkin = 0, coloring = 0,
+         coarse = 0, total = 0;
 };
 
 template <Scalar V>

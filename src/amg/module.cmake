@@ -3,4 +3,4 @@
 # kernels (included from src/CMakeLists.txt).
 tessera_module(amg
   REQUIRES sparse krylov
-  SOURCES options.cpp aggregation.cpp hierarchy.cpp preconditioner.cpp)
+  SOURCES options.cpp aggregation.cpp coloring.cpp hierarchy.cpp preconditioner.cpp)

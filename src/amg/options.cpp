@@ -10,7 +10,9 @@ namespace tessera::amg {
 std::string_view to_string(Strength s) {
   return s == Strength::symmetric ? "symmetric" : "classical";
 }
-std::string_view to_string(Smoother s) { return s == Smoother::jacobi ? "jacobi" : "chebyshev"; }
+std::string_view to_string(Smoother s) {
+  return s == Smoother::jacobi ? "jacobi" : s == Smoother::chebyshev ? "chebyshev" : "gauss-seidel";
+}
 std::string_view to_string(Cycle c) { return c == Cycle::v ? "V" : "W"; }
 
 Strength parse_strength(std::string_view s) {
@@ -21,7 +23,8 @@ Strength parse_strength(std::string_view s) {
 Smoother parse_smoother(std::string_view s) {
   if (s == "jacobi") return Smoother::jacobi;
   if (s == "chebyshev") return Smoother::chebyshev;
-  throw UsageError(fmt::format("--amg-smoother {}: expected jacobi or chebyshev", s));
+  if (s == "gauss-seidel") return Smoother::gauss_seidel;
+  throw UsageError(fmt::format("--amg-smoother {}: expected chebyshev, gauss-seidel or jacobi", s));
 }
 Cycle parse_cycle(std::string_view s) {
   if (s == "V" || s == "v") return Cycle::v;

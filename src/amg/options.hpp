@@ -13,11 +13,14 @@ namespace tessera::amg {
 ///              measure; nonsymmetric matrices).
 /// Either way the graph is made symmetric (I-J strong when either way is).
 enum class Strength { symmetric, classical };
-/// Smoother: weighted Jacobi x += (omega / rho) D^-1 (b - A x), or a
-/// Chebyshev polynomial in D^-1 A over [rho / 30, 1.1 rho]; D is the
-/// diagonal of b x b blocks (point diagonal for b = 1), rho the estimate of
-/// the spectral radius of D^-1 A.
-enum class Smoother { jacobi, chebyshev };
+/// Smoother: weighted Jacobi x += (omega / rho) D^-1 (b - A x), a
+/// Chebyshev polynomial in D^-1 A over [rho / 30, 1.1 rho] (D the diagonal
+/// of b x b blocks, the point diagonal for b = 1; rho the estimate of the
+/// spectral radius of D^-1 A), or symmetric multicolour Gauss-Seidel: a
+/// sweep runs the colours in order, then in reverse (PyAMG's default
+/// smoother, 'symmetric' sweep, in a parallel order), row by row (point
+/// Gauss-Seidel also for blocks).
+enum class Smoother { jacobi, chebyshev, gauss_seidel };
 enum class Cycle { v, w };
 
 /// The coarsest level is inverted densely on the host (O(n^3)) and applied
@@ -27,7 +30,7 @@ inline constexpr long kMaxDenseCoarse = 4096;
 struct Options {
   Strength strength = Strength::symmetric;
   double theta = 0.0;  ///< strength threshold, 0 <= theta < 1
-  Smoother smoother = Smoother::chebyshev;
+  Smoother smoother = Smoother::gauss_seidel;
   int degree = 2;          ///< Chebyshev degree (matrix products per sweep)
   double omega = 4.0 / 3;  ///< Jacobi's weight times rho (4/3: 2/3 on Poisson)
   int presweeps = 1, postsweeps = 1;

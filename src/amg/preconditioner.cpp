@@ -5,7 +5,9 @@
 
 #include <chrono>
 
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "krylov/kernels/krylov_kernels.hpp"
 #include "sparse/kernel_choice.hpp"
 
 namespace tessera::amg {
@@ -63,6 +65,20 @@ void Amg<V>::upload() {
     d.dinv = Buffer<V>(device_, hl.dinv.size());
     d.dinv.copy_from_host(hl.dinv);
     if (o_.smoother == Smoother::chebyshev) d.dir = Buffer<V>(device_, n);
+    if (o_.smoother == Smoother::gauss_seidel) {
+      // at least one element each: a kernel argument must be a valid buffer
+      auto put = [&](auto& buf, const auto& host) {
+        using T = typename std::decay_t<decltype(host)>::value_type;
+        buf = Buffer<T>(device_, std::max<std::size_t>(host.size(), 1));
+        if (!host.empty()) buf.copy_from_host(host);
+      };
+      put(d.gs_ptr, hl.offdiag.row_ptr);
+      put(d.gs_col, hl.offdiag.col);
+      put(d.gs_val, hl.offdiag.val);
+      put(d.gs_inv_diag, hl.inv_point_diag);
+      put(d.gs_rows, hl.color_nodes);
+      d.color_start = hl.color_start;
+    }
   }
   const auto& last = h_.levels.back().a;
   const auto n = static_cast<std::size_t>(last.rows);
@@ -100,13 +116,44 @@ void Amg<V>::residual(std::size_t l, const Buffer<V>& b, const Buffer<V>& x, Buf
   d.ops->combine(r, 0, V(1), &b, 0, &d.tmp, 0, 1, &minus_one);
 }
 
+// One Gauss-Seidel sweep: x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii for the
+// rows of each colour at once (the level-scheduled triangular solve's
+// kernel with one row per group, a colour a level).
 template <Scalar V>
-void Amg<V>::smooth(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_guess, int sweeps) {
+void Amg<V>::gauss_seidel(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool forward) {
+  using R = sparse::real_t<V>;
+  constexpr int nc = sparse::is_complex_v<V> ? 2 : 1;
+  DeviceLevel& d = levels_[l];
+  Device& dv = *device_;
+  const std::size_t colors = d.color_start.size() - 1, n = x.size();
+  dispatch(dv, [&](auto tag) {
+    for (std::size_t k = 0; k < colors; ++k) {
+      const std::size_t c = forward ? k : colors - 1 - k;
+      const auto first = static_cast<std::size_t>(d.color_start[c]);
+      krylov::kernels::tri_group(
+          tag, dv.queue(), nc, static_cast<std::size_t>(d.color_start[c + 1]) - first, 1, n,
+          !forward, krylov::kernels::in<int>(dv, d.gs_rows.handle(), first),
+          launch::In<int>(d.gs_ptr), launch::In<int>(d.gs_col),
+          krylov::kernels::in<R>(dv, d.gs_val.handle()),
+          krylov::kernels::in<R>(dv, d.gs_inv_diag.handle()),
+          krylov::kernels::in<R>(dv, b.handle()), krylov::kernels::out<R>(dv, x.handle()));
+    }
+  });
+}
+
+template <Scalar V>
+void Amg<V>::smooth(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_guess, int sweeps,
+                    bool forward) {
   DeviceLevel& d = levels_[l];
   auto& ops = *d.ops;
   const int bs = d.block;
   if (d.rho <= 0) return;  // an operator without entries: nothing to smooth
   for (int s = 0; s < sweeps; ++s, zero_guess = false) {
+    if (o_.smoother == Smoother::gauss_seidel) {
+      if (zero_guess) ops.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
+      gauss_seidel(l, b, x, forward);
+      continue;
+    }
     if (o_.smoother == Smoother::jacobi) {
       // x += w D^-1 (b - A x), w = omega / rho
       const V w = real_value<V>(o_.omega / d.rho);
@@ -159,7 +206,7 @@ void Amg<V>::run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_gues
   DeviceLevel& d = levels_[l];
   DeviceLevel& c = levels_[l + 1];
   if (o_.presweeps > 0) {
-    smooth(l, b, x, zero_guess, o_.presweeps);
+    smooth(l, b, x, zero_guess, o_.presweeps, true);
     residual(l, b, x, d.res);
   } else if (zero_guess) {
     d.ops->combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
@@ -173,7 +220,7 @@ void Amg<V>::run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_gues
   sparse::spmv(*d.p, c.x, d.tmp);
   const V one(1);
   d.ops->combine(x, 0, V(1), &x, 0, &d.tmp, 0, 1, &one);
-  smooth(l, b, x, false, o_.postsweeps);
+  smooth(l, b, x, false, o_.postsweeps, false);
 }
 
 template <Scalar V>
@@ -190,9 +237,9 @@ std::string describe(const Hierarchy<V>& h) {
   const auto& t = h.times;
   s += fmt::format(
       "  setup {:.3f} ms: strength {:.3f}, aggregation {:.3f}, tentative {:.3f}, smoothing {:.3f}, "
-      "galerkin {:.3f}, coarse {:.3f}\n",
+      "galerkin {:.3f}, colouring {:.3f}, coarse {:.3f}\n",
       1e3 * t.total, 1e3 * t.strength, 1e3 * t.aggregation, 1e3 * t.tentative, 1e3 * t.smoothing,
-      1e3 * t.galerkin, 1e3 * t.coarse);
+      1e3 * t.galerkin, 1e3 * t.coloring, 1e3 * t.coarse);
   return s;
 }
 

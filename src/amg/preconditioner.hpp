@@ -40,13 +40,21 @@ class Amg final : public krylov::LinearOperator<V> {
   struct DeviceLevel {
     std::shared_ptr<sparse::DeviceMatrix<V>> a, p, r;
     Buffer<V> dinv, x, b, res, tmp, dir;  // dir: Chebyshev's update
+    // Gauss-Seidel: A without its diagonal, 1 / a_ii, the rows by colour
+    Buffer<index_t> gs_ptr, gs_col, gs_rows;
+    Buffer<V> gs_val, gs_inv_diag;
+    std::vector<index_t> color_start;
     std::unique_ptr<krylov::DeviceVectorOps<V>> ops;
     double rho = 0;
     int block = 1;
   };
   void upload();
   void run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_guess);
-  void smooth(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_guess, int sweeps);
+  /// `sweeps` sweeps of the smoother; Gauss-Seidel runs its colours in
+  /// order when `forward`, in reverse otherwise.
+  void smooth(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_guess, int sweeps,
+              bool forward);
+  void gauss_seidel(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool forward);
   void residual(std::size_t l, const Buffer<V>& b, const Buffer<V>& x, Buffer<V>& r);
 
   std::shared_ptr<Device> device_;
