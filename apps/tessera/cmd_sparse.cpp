@@ -432,7 +432,8 @@ Command add_sparse_command(CLI::App& app) {
       "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,blocks=N...]), "
       "laplace7:N|NXxNYxNZ, or a family: powerlaw:ROWS[,alpha=,mean=,max=,seed=], "
       "uniform:ROWS[,mean=,seed=], banded:ROWS[,width=], stencil2d5:N, stencil2d9:N, "
-      "stencil3d27:N, fem3:N, arrow:ROWS[,dense=,mean=], emptyrows:ROWS[,filled=,mean=]");
+      "stencil3d27:N, fem3:N, arrow:ROWS[,dense=,mean=], emptyrows:ROWS[,filled=,mean=], "
+      "aniso2d:N[,eps=,angle=], convdiff2d:N[,peclet=,angle=], elasticity3d:N[,nu=]");
   spmv_cmd->add_option("--format", args->run.format,
                        "csr, ell, sell, bcsr, bell (default: the kernel's)");
   spmv_cmd->add_option(

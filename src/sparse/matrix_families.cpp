@@ -15,9 +15,9 @@ namespace tessera::sparse {
 
 namespace {
 
-constexpr std::string_view kFamilies[] = {"powerlaw",   "uniform",    "banded",
-                                          "stencil2d5", "stencil2d9", "stencil3d27",
-                                          "fem3",       "arrow",      "emptyrows"};
+constexpr std::string_view kFamilies[] = {
+    "powerlaw", "uniform", "banded",    "stencil2d5", "stencil2d9", "stencil3d27",
+    "fem3",     "arrow",   "emptyrows", "aniso2d",    "convdiff2d", "elasticity3d"};
 
 /// "family:N,key=value,..." split and checked against the keys a family takes.
 struct Spec {
@@ -302,6 +302,189 @@ Csr<T> fem3(const Spec& s) {
   return std::move(b.a);
 }
 
+/// An N x N grid's rows (x fastest), refused beyond 32-bit indices.
+size64 grid2d_rows(const Spec& s, double per_row) {
+  const double rows = double(s.n) * double(s.n);
+  if (rows * per_row > 2147483647.0)
+    s.fail(fmt::format("{}^2 rows of up to {} entries: beyond 32-bit indices", s.n, per_row));
+  return size64(rows);
+}
+
+/// Degrees to radians as Python's math.radians does (x * (pi / 180)), so that
+/// aniso2d's weights are bit for bit those of PyAMG's stencil.
+double radians(double degrees) { return degrees * (3.141592653589793 / 180.0); }
+
+/// PyAMG's diffusion_stencil_2d(eps, theta, type='FD') on stencil_grid((N, N)):
+/// -div(K grad u), K = Q diag(1, eps) Q^T, Q the rotation by the angle, in the
+/// coordinates (s, t) of PyAMG's grid: s along the slow index (j, stride N),
+/// t along the fast one (i). Its weights, in PyAMG's order of operations:
+///   centre 2 (eps + 1), i +- 1: -(eps c^2 + s^2), j +- 1: -(eps s^2 + c^2),
+///   corners (di, dj): di dj a with a = 0.5 (eps - 1) c s;
+/// weights exactly 0 are not stored (PyAMG keeps only the stencil's
+/// nonzeros), so angle=0 gives the 5-point stencil.
+template <Scalar T>
+Csr<T> aniso2d(const Spec& s) {
+  const double eps = real_in(s, "eps", 0.001, 1e-12, 1e12);
+  const double theta = radians(real_in(s, "angle", 0, -360, 360));
+  const size64 n = s.n, rows = grid2d_rows(s, 9);
+  const double c = std::cos(theta), sn = std::sin(theta);
+  const double cs = c * sn, cc = c * c, ss = sn * sn;
+  const double corner = 0.5 * (eps - 1) * cs;
+  const double along_i = -(eps * cc + ss), along_j = -(eps * ss + cc), centre = 2.0 * (eps + 1);
+  Builder<T> b(s, rows, rows, 9.0 * double(rows));
+  for (size64 j = 0; j < n; ++j)
+    for (size64 i = 0; i < n; ++i) {
+      for (int dj = -1; dj <= 1; ++dj)
+        for (int di = -1; di <= 1; ++di) {
+          const size64 x = i + di, y = j + dj;
+          if (x < 0 || y < 0 || x >= n || y >= n) continue;
+          const double w = di != 0 && dj != 0 ? (di == dj ? corner : -corner)
+                           : di != 0          ? along_i
+                           : dj != 0          ? along_j
+                                              : centre;
+          if (w != 0) b.put(y * n + x, T(static_cast<real_t<T>>(w)));
+        }
+      b.end_row();
+    }
+  return std::move(b.a);
+}
+
+/// -Laplace(u) + w . grad(u) on the unit square, N x N interior points
+/// (h = 1 / (N + 1), x fastest), Dirichlet, first-order upwind convection,
+/// |w| = peclet at the angle to the x axis; times h^2: 4 + h (|w_x| + |w_y|)
+/// on the diagonal, -1 - h |w_d| at the upwind neighbour of direction d and
+/// -1 at the other. An M-matrix, nonsymmetric unless w = 0.
+template <Scalar T>
+Csr<T> convdiff2d(const Spec& s) {
+  const double peclet = real_in(s, "peclet", 100, 0, 1e12);
+  const double theta = radians(real_in(s, "angle", 30, -360, 360));
+  const size64 n = s.n, rows = grid2d_rows(s, 5);
+  const double h = 1.0 / double(n + 1);
+  const double wx = h * peclet * std::cos(theta), wy = h * peclet * std::sin(theta);
+  const double west = -1 - std::max(wx, 0.0), east = -1 - std::max(-wx, 0.0);
+  const double south = -1 - std::max(wy, 0.0), north = -1 - std::max(-wy, 0.0);
+  const double centre = 4 + std::abs(wx) + std::abs(wy);
+  Builder<T> b(s, rows, rows, 5.0 * double(rows));
+  const auto put = [&](size64 q, double w) { b.put(q, T(static_cast<real_t<T>>(w))); };
+  for (size64 j = 0; j < n; ++j)
+    for (size64 i = 0; i < n; ++i) {
+      const size64 p = j * n + i;
+      if (j > 0) put(p - n, south);
+      if (i > 0) put(p - 1, west);
+      put(p, centre);
+      if (i + 1 < n) put(p + 1, east);
+      if (j + 1 < n) put(p + n, north);
+      b.end_row();
+    }
+  return std::move(b.a);
+}
+
+/// The element stiffness of a trilinear (Q1) hexahedron of side h, E = 1 and
+/// Poisson ratio nu, 24 x 24 row-major over (local node a, component c) with
+/// a = ax + 2 ay + 4 az:
+///   K(a c, b d) = lambda I_ab(c, d) + mu I_ab(d, c) + mu delta_cd sum_x I_ab(x, x),
+///   I_ab(c, d) = integral of dN_a/dx_c dN_b/dx_d.
+/// The 2 x 2 x 2 Gauss rule is a tensor product and the integrands are
+/// products of one-dimensional factors, so each I is the product of three
+/// two-point Gauss sums: exactly symmetric, and mirror images of an element
+/// give the same numbers (their sums cancel exactly where they should).
+std::vector<double> hex8_stiffness(double h, double nu) {
+  const double lambda = nu / ((1 + nu) * (1 - 2 * nu)), mu = 1 / (2 * (1 + nu));
+  const double g[2] = {-1 / std::sqrt(3.0), 1 / std::sqrt(3.0)};
+  // f[da][db][a][b]: the Gauss sum over one direction of phi_a^(da) phi_b^(db)
+  // on [0, h], phi_0 = (1 - xi) / 2, phi_1 = (1 + xi) / 2, a derivative d/dx = 2/h d/dxi
+  double f[2][2][2][2];
+  const auto phi = [&](int a, int d, double xi) {
+    const double sign = a == 0 ? -1.0 : 1.0;
+    return d == 0 ? (1 + sign * xi) / 2 : sign / h;
+  };
+  for (int da = 0; da < 2; ++da)
+    for (int db = 0; db < 2; ++db)
+      for (int a = 0; a < 2; ++a)
+        for (int bb = 0; bb < 2; ++bb)
+          f[da][db][a][bb] =
+              (phi(a, da, g[0]) * phi(bb, db, g[0]) + phi(a, da, g[1]) * phi(bb, db, g[1])) * h / 2;
+  const auto integral = [&](int a, int bb, int c, int d) {  // I_ab(c, d)
+    double v = 1;
+    for (int x = 0; x < 3; ++x) {
+      const int ax = (a >> x) & 1, bx = (bb >> x) & 1;
+      v *= f[c == x][d == x][ax][bx];
+    }
+    return v;
+  };
+  std::vector<double> k(24 * 24);
+  for (int a = 0; a < 8; ++a)
+    for (int c = 0; c < 3; ++c)
+      for (int bb = 0; bb < 8; ++bb)
+        for (int d = 0; d < 3; ++d) {
+          double v = lambda * integral(a, bb, c, d) + mu * integral(a, bb, d, c);
+          if (c == d)
+            v += mu * (integral(a, bb, 0, 0) + integral(a, bb, 1, 1) + integral(a, bb, 2, 2));
+          k[(3 * a + c) * 24 + 3 * bb + d] = v;
+        }
+  return k;
+}
+
+/// elasticity3d's free nodes: (N + 1)^3 nodes of N^3 elements less the x = 0
+/// face, x fastest; refused beyond 32-bit indices.
+size64 elasticity_nodes(const Spec& s) {
+  const double nodes = double(s.n) * double(s.n + 1) * double(s.n + 1);
+  if (3 * nodes * 81 > 2147483647.0)
+    s.fail(
+        fmt::format("3 x {} x {}^2 rows of up to 81 entries: beyond 32-bit indices", s.n, s.n + 1));
+  return size64(nodes);
+}
+
+/// 3D linear elasticity (E = 1, Poisson ratio nu) on the unit cube, N^3 Q1
+/// elements, the x = 0 face clamped: its nodes removed. Node (i, j, k),
+/// i = 1..N, is node (k (N + 1) + j) N + i - 1; its unknowns x, y, z are rows
+/// 3 node + 0, 1, 2. Every pair of neighbouring nodes couples through a dense
+/// 3 x 3 block (entries that cancel to 0 are kept).
+template <Scalar T>
+Csr<T> elasticity3d(const Spec& s) {
+  const double nu = real_in(s, "nu", 0.3, -0.99, 0.4999);
+  const size64 n = s.n, m = n + 1, nodes = elasticity_nodes(s);
+  const std::vector<double> ke = hex8_stiffness(1.0 / double(n), nu);
+  Builder<T> b(s, 3 * nodes, 3 * nodes, 81.0 * 3 * double(nodes));
+  double block[27][9];  // the row node's 27 neighbours, (c, d) row-major
+  bool present[27];
+  for (size64 k = 0; k < m; ++k)
+    for (size64 j = 0; j < m; ++j)
+      for (size64 i = 1; i < m; ++i) {
+        for (int q = 0; q < 27; ++q) {
+          present[q] = false;
+          std::fill(std::begin(block[q]), std::end(block[q]), 0.0);
+        }
+        // the (up to 8) elements around the node, in ascending order, each
+        // adding its couplings of this node with its other 7
+        for (size64 ez = std::max<size64>(k - 1, 0); ez <= std::min(k, n - 1); ++ez)
+          for (size64 ey = std::max<size64>(j - 1, 0); ey <= std::min(j, n - 1); ++ey)
+            for (size64 ex = std::max<size64>(i - 1, 0); ex <= std::min(i, n - 1); ++ex) {
+              const int a = int(i - ex) + 2 * int(j - ey) + 4 * int(k - ez);
+              for (int bb = 0; bb < 8; ++bb) {
+                const size64 qi = ex + (bb & 1), qj = ey + ((bb >> 1) & 1),
+                             qk = ez + ((bb >> 2) & 1);
+                if (qi == 0) continue;  // clamped
+                const int q = int(qi - i + 1) + 3 * int(qj - j + 1) + 9 * int(qk - k + 1);
+                present[q] = true;
+                for (int c = 0; c < 3; ++c)
+                  for (int d = 0; d < 3; ++d)
+                    block[q][3 * c + d] += ke[(3 * a + c) * 24 + 3 * bb + d];
+              }
+            }
+        const auto node = [&](size64 x, size64 y, size64 z) { return (z * m + y) * n + x - 1; };
+        for (int c = 0; c < 3; ++c) {
+          for (int q = 0; q < 27; ++q) {
+            if (!present[q]) continue;
+            const size64 col = node(i + q % 3 - 1, j + (q / 3) % 3 - 1, k + q / 9 - 1);
+            for (int d = 0; d < 3; ++d)
+              b.put(3 * col + d, T(static_cast<real_t<T>>(block[q][3 * c + d])));
+          }
+          b.end_row();
+        }
+      }
+  return std::move(b.a);
+}
 }  // namespace
 
 bool is_family_spec(std::string_view spec) {
@@ -322,10 +505,29 @@ Csr<T> generate_family(std::string_view text) {
   if (family == "fem3") return fem3<T>(parse(text, {"seed"}));
   if (family == "arrow") return arrow<T>(parse(text, {"dense", "mean", "seed"}));
   if (family == "emptyrows") return emptyrows<T>(parse(text, {"filled", "mean", "seed"}));
+  if (family == "aniso2d") return aniso2d<T>(parse(text, {"eps", "angle"}));
+  if (family == "convdiff2d") return convdiff2d<T>(parse(text, {"peclet", "angle"}));
+  if (family == "elasticity3d") return elasticity3d<T>(parse(text, {"nu"}));
   std::string known;
   for (auto f : kFamilies) known += (known.empty() ? "" : ", ") + std::string(f);
   throw UsageError(
       fmt::format("matrix spec '{}': unknown family '{}' (known: {})", text, family, known));
+}
+
+std::vector<double> elasticity3d_coordinates(std::string_view text) {
+  if (text.substr(0, text.find(':')) != "elasticity3d")
+    throw UsageError(fmt::format("matrix spec '{}': coordinates only for elasticity3d:N", text));
+  const Spec s = parse(text, {"nu"});
+  (void)real_in(s, "nu", 0.3, -0.99, 0.4999);
+  const size64 n = s.n, m = n + 1, nodes = elasticity_nodes(s);
+  const double h = 1.0 / double(n);
+  std::vector<double> xyz;
+  xyz.reserve(static_cast<std::size_t>(3 * nodes));
+  for (size64 k = 0; k < m; ++k)
+    for (size64 j = 0; j < m; ++j)
+      for (size64 i = 1; i < m; ++i)
+        for (size64 c : {i, j, k}) xyz.push_back(double(c) * h);
+  return xyz;
 }
 
 std::vector<std::string> family_benchmark_set(size64 nnz) {

@@ -21,7 +21,28 @@
 //   emptyrows:ROWS[,filled=0.05][,mean=40][,seed=1]
 //       only a fraction of the rows has entries (mostly-empty rows)
 //
-// Values are uniform in [-1, 1) (the stencils: their usual weights); the
+// and, for algebraic multigrid (issue 46), discretised PDEs, real and square:
+//
+//   aniso2d:N[,eps=0.001][,angle=0]
+//       rotated anisotropic diffusion -div(K grad u), K with eigenvalues 1
+//       and eps rotated by angle degrees, on an N x N grid, Dirichlet: the
+//       9-point finite-difference stencil (5-point at angle 0) of PyAMG's
+//       stencil_grid(diffusion_stencil_2d(eps, radians(angle), 'FD'), (N, N)),
+//       the same matrix bit for bit (the strong direction at angle 0 is the
+//       slow index j); 2 (1 + eps) on the diagonal. SPD
+//   convdiff2d:N[,peclet=100][,angle=30]
+//       -Laplace(u) + w . grad(u) on the unit square, N x N interior points,
+//       Dirichlet, first-order upwind convection, |w| = peclet at angle
+//       degrees to x; times h^2 (4 + h |w_x| + h |w_y| on the diagonal).
+//       A nonsymmetric M-matrix
+//   elasticity3d:N[,nu=0.3]
+//       3D linear elasticity, E = 1, Poisson ratio nu, on the unit cube of
+//       N^3 trilinear (Q1) hexahedra (2 x 2 x 2 Gauss points), the face x = 0
+//       clamped (its nodes removed): 3 N (N + 1)^2 rows, the x, y, z of a
+//       node in a row each (nodes x fastest), dense 3 x 3 blocks. SPD;
+//       elasticity3d_coordinates gives the nodes (rigid-body modes)
+//
+// Values are uniform in [-1, 1) (the stencils and PDEs: their weights); the
 // same spec gives the same matrix on every machine. Sizes beyond 32-bit
 // indices are refused before anything is allocated.
 #pragma once
@@ -40,6 +61,10 @@ bool is_family_spec(std::string_view spec);
 /// was expected) for anything malformed.
 template <Scalar T>
 Csr<T> generate_family(std::string_view spec);
+
+/// The coordinates of elasticity3d:N's nodes in the matrix's order, x, y, z
+/// a node (3 values per 3 rows); UsageError for any other spec.
+std::vector<double> elasticity3d_coordinates(std::string_view spec);
 
 /// The benchmark's matrix set, each family at about `nnz` nonzeros
 /// (power-law at three exponents; every stencil; ...).
