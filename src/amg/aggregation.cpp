@@ -1,11 +1,12 @@
 // Strength graph and MIS(2) aggregation (aggregation.hpp). Every step is a
 // pass over the nodes reading only the previous pass's state, the form a
-// device kernel takes; the host runs the passes one after another.
+// device kernel takes; the host runs each pass with OpenMP (the result does
+// not depend on the thread count).
 #include "amg/aggregation.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <numeric>
 
 namespace tessera::amg {
 
@@ -19,9 +20,51 @@ std::uint32_t node_hash(std::uint32_t i) {
   return i;
 }
 
+NodeGraph symmetric_union(index_t nodes, const std::vector<index_t>& ptr,
+                          const std::vector<index_t>& col) {
+  // the transpose of the directed edges, then each row's merge with it
+  const auto n = static_cast<std::size_t>(nodes);
+  std::vector<index_t> tptr(n + 1, 0), tcol(col.size());
+  for (const index_t c : col) ++tptr[static_cast<std::size_t>(c) + 1];
+  std::partial_sum(tptr.begin(), tptr.end(), tptr.begin());
+  {
+    std::vector<index_t> next(tptr.begin(), tptr.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      for (index_t p = ptr[i]; p < ptr[i + 1]; ++p) tcol[next[col[p]]++] = static_cast<index_t>(i);
+  }
+  NodeGraph s;
+  s.nodes = nodes;
+  s.row_ptr.assign(n + 1, 0);
+  auto merge = [&](std::size_t i, index_t* out) {  // sorted union; returns its length
+    index_t p = ptr[i], q = tptr[i], k = 0;
+    const index_t pe = ptr[i + 1], qe = tptr[i + 1];
+    while (p < pe || q < qe) {
+      index_t c;
+      if (q >= qe || (p < pe && col[p] < tcol[q]))
+        c = col[p++];
+      else if (p >= pe || tcol[q] < col[p])
+        c = tcol[q++];
+      else
+        c = col[p++], ++q;
+      if (out) out[k] = c;
+      ++k;
+    }
+    return k;
+  };
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) s.row_ptr[i + 1] = merge(i, nullptr);
+  std::partial_sum(s.row_ptr.begin(), s.row_ptr.end(), s.row_ptr.begin());
+  s.col.resize(static_cast<std::size_t>(s.row_ptr[n]));
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) merge(i, s.col.data() + s.row_ptr[i]);
+  s.weight.assign(s.col.size(), 1.0);
+  return s;
+}
+
 NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta) {
   const auto n = static_cast<std::size_t>(g.nodes);
   std::vector<double> diag(n, 0), row_max(n, 0);
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i)
     for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p) {
       if (static_cast<std::size_t>(g.col[p]) == i)
@@ -34,53 +77,53 @@ NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta) {
     return measure == Strength::symmetric ? w >= theta * std::sqrt(diag[i] * diag[j])
                                           : w >= theta * row_max[i];
   };
-  // directed strong edges, then their union with the transpose
-  std::vector<std::vector<index_t>> adj(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p) {
-      const auto j = static_cast<std::size_t>(g.col[p]);
-      if (strong(i, j, g.weight[p])) {
-        adj[i].push_back(static_cast<index_t>(j));
-        adj[j].push_back(static_cast<index_t>(i));
-      }
-    }
-  NodeGraph s;
-  s.nodes = g.nodes;
-  s.row_ptr.assign(n + 1, 0);
+  // the directed strong edges (columns ascending), then their symmetric union
+  std::vector<index_t> ptr(n + 1, 0), col;
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
-    auto& a = adj[i];
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    s.col.insert(s.col.end(), a.begin(), a.end());
-    s.row_ptr[i + 1] = static_cast<index_t>(s.col.size());
+    index_t k = 0;
+    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p)
+      k += strong(i, static_cast<std::size_t>(g.col[p]), g.weight[p]);
+    ptr[i + 1] = k;
   }
-  s.weight.assign(s.col.size(), 1.0);
-  return s;
+  std::partial_sum(ptr.begin(), ptr.end(), ptr.begin());
+  col.resize(static_cast<std::size_t>(ptr[n]));
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    index_t k = ptr[i];
+    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p)
+      if (strong(i, static_cast<std::size_t>(g.col[p]), g.weight[p])) col[k++] = g.col[p];
+  }
+  return symmetric_union(g.nodes, ptr, col);
 }
 
 namespace {
-enum : int { kOut = 0, kUndecided = 1, kIn = 2 };
-// The order of MIS(2): state first (selected nodes dominate, removed ones
-// never do), then the hash, then the index (ties of the hash).
-using Key = std::tuple<int, std::uint32_t, index_t>;
-}  // namespace
+// The order of MIS(2), packed into 64 bits: state (selected nodes dominate,
+// removed ones never do), then 31 bits of the hash, then the index.
+enum : std::uint64_t { kOut = 0, kUndecided = 1, kIn = 2 };
+std::uint64_t key_of(std::uint64_t state, std::size_t i) {
+  return state << 62 |
+         static_cast<std::uint64_t>(node_hash(static_cast<std::uint32_t>(i)) >> 1) << 31 |
+         static_cast<std::uint64_t>(i);
+}
+index_t index_of(std::uint64_t key) { return static_cast<index_t>(key & 0x7fffffffu); }
+std::uint64_t state_of(std::uint64_t key) { return key >> 62; }
 
-namespace {
 // The MIS(2) of the subgraph of s on the nodes with `in` set (edges between
-// them only): a node is a root when its key (state, hash, index) is the
-// largest within distance 2 among the undecided and selected nodes.
+// them only): a node is a root when its key is the largest within distance
+// 2 among the undecided and selected nodes.
 std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
   const auto n = static_cast<std::size_t>(s.nodes);
-  std::vector<int> state(n);
+  std::vector<std::uint64_t> state(n), key(n), next(n);
   for (std::size_t i = 0; i < n; ++i) state[i] = in[i] ? kUndecided : kOut;
-  std::vector<Key> key(n), next(n);
   for (bool undecided = true; undecided;) {
     undecided = false;
-    for (std::size_t i = 0; i < n; ++i)
-      key[i] = {state[i], node_hash(static_cast<std::uint32_t>(i)), static_cast<index_t>(i)};
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) key[i] = key_of(state[i], i);
     for (int round = 0; round < 2; ++round) {  // the largest key within distance 2
+#pragma omp parallel for schedule(static)
       for (std::size_t i = 0; i < n; ++i) {
-        Key m = key[i];
+        std::uint64_t m = key[i];
         if (in[i])
           for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p)
             if (in[s.col[p]]) m = std::max(m, key[s.col[p]]);
@@ -88,11 +131,12 @@ std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
       }
       key.swap(next);
     }
+#pragma omp parallel for schedule(static) reduction(|| : undecided)
     for (std::size_t i = 0; i < n; ++i) {
       if (state[i] != kUndecided) continue;
-      if (std::get<2>(key[i]) == static_cast<index_t>(i))
+      if (index_of(key[i]) == static_cast<index_t>(i))
         state[i] = kIn;
-      else if (std::get<0>(key[i]) == kIn)
+      else if (state_of(key[i]) == kIn)
         state[i] = kOut;
       else
         undecided = true;
@@ -103,20 +147,24 @@ std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
   return root;
 }
 
-// Every node without an aggregate that has a neighbour in `from` joins the
-// aggregate of its largest such neighbour (key (hash, index)); `ok`
-// restricts the joining nodes.
+// Every node without an aggregate (and with `ok` set) that has a neighbour
+// in `from` joins the aggregate of its largest such neighbour.
 void join_largest(const NodeGraph& s, const std::vector<index_t>& from, std::vector<index_t>& agg,
                   const std::vector<char>& ok) {
   const auto n = static_cast<std::size_t>(s.nodes);
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     if (agg[i] >= 0 || !ok[i]) continue;
-    Key best{-1, 0, -1};
+    std::uint64_t best = 0;
+    bool found = false;
     for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
       const index_t j = s.col[p];
-      if (from[j] >= 0) best = std::max(best, Key{1, node_hash(static_cast<std::uint32_t>(j)), j});
+      if (from[j] >= 0) {
+        best = std::max(best, key_of(kIn, static_cast<std::size_t>(j)));
+        found = true;
+      }
     }
-    if (std::get<2>(best) >= 0) agg[i] = from[std::get<2>(best)];
+    if (found) agg[i] = from[index_of(best)];
   }
 }
 }  // namespace
@@ -137,13 +185,15 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
   // complexity 1.43 (1.34); one round: 1.32, 1.6x the CG iterations.
   for (;;) {
     bool any = false;
+    const bool first = count == 0;
+#pragma omp parallel for schedule(static) reduction(|| : any)
     for (std::size_t i = 0; i < n; ++i) {
       in[i] = 0;
       if (agg[i] >= 0) continue;
       const index_t degree = s.row_ptr[i + 1] - s.row_ptr[i];
       index_t free = 0;
       for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) free += agg[s.col[p]] < 0;
-      in[i] = free >= (count == 0 ? 1 : std::max<index_t>(3, (degree + 1) / 2));
+      in[i] = free >= (first ? 1 : std::max<index_t>(3, (degree + 1) / 2));
       any = any || in[i];
     }
     if (!any) break;

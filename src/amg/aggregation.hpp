@@ -20,6 +20,11 @@ struct NodeGraph {
   std::vector<double> weight;
 };
 
+/// The symmetric union of the directed edges (ptr, col) (columns ascending
+/// in each row) and their transpose, weights 1.
+NodeGraph symmetric_union(index_t nodes, const std::vector<index_t>& ptr,
+                          const std::vector<index_t>& col);
+
 /// The strong connections of g (no diagonal, no zero weights), made
 /// symmetric: J is a neighbour of I when I -> J or J -> I is strong.
 NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta);

@@ -1,4 +1,5 @@
-// Jones-Plassmann colouring (coloring.hpp).
+// Jones-Plassmann colouring (coloring.hpp), each round a pass over the nodes
+// (OpenMP on the host; the result does not depend on the thread count).
 #include "amg/coloring.hpp"
 
 #include <algorithm>
@@ -8,46 +9,45 @@ namespace tessera::amg {
 
 std::vector<index_t> color_graph(const NodeGraph& g, int& colors) {
   const auto n = static_cast<std::size_t>(g.nodes);
-  std::vector<std::vector<index_t>> adj(n);  // symmetric, no diagonal
-  for (std::size_t i = 0; i < n; ++i)
-    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p) {
-      const auto j = static_cast<std::size_t>(g.col[p]);
-      if (j == i) continue;
-      adj[i].push_back(static_cast<index_t>(j));
-      adj[j].push_back(static_cast<index_t>(i));
-    }
-  for (auto& a : adj) {
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
+  // every stored off-diagonal entry an edge, both ways
+  std::vector<index_t> ptr(n + 1, 0), col;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p)
+      if (static_cast<std::size_t>(g.col[p]) != i) col.push_back(g.col[p]);
+    ptr[i + 1] = static_cast<index_t>(col.size());
   }
+  const NodeGraph s = symmetric_union(g.nodes, ptr, col);
   auto key = [](std::size_t i) {
     return std::pair{node_hash(static_cast<std::uint32_t>(i)), static_cast<index_t>(i)};
   };
-  std::vector<index_t> color(n, -1), next;
-  std::vector<char> used;
-  colors = 0;
-  for (std::size_t left = n; left > 0;) {
-    next = color;
+  std::vector<index_t> color(n, -1), next(n);
+  int used_colors = 0;
+  for (bool left = n > 0; left;) {
+    left = false;
+#pragma omp parallel for schedule(static) reduction(max : used_colors) reduction(|| : left)
     for (std::size_t i = 0; i < n; ++i) {
+      next[i] = color[i];
       if (color[i] >= 0) continue;
       bool top = true;
-      for (const index_t j : adj[i])
-        if (color[j] < 0 && key(j) > key(i)) {
-          top = false;
-          break;
-        }
-      if (!top) continue;
-      used.assign(adj[i].size() + 1, 0);
-      for (const index_t j : adj[i])
-        if (color[j] >= 0 && static_cast<std::size_t>(color[j]) < used.size()) used[color[j]] = 1;
+      for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1] && top; ++p)
+        top = !(color[s.col[p]] < 0 && key(static_cast<std::size_t>(s.col[p])) > key(i));
+      if (!top) {
+        left = true;
+        continue;
+      }
+      // the smallest colour no coloured neighbour has (at most degree + 1)
       index_t c = 0;
-      while (used[c]) ++c;
+      for (bool taken = true; taken; c += taken) {
+        taken = false;
+        for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1] && !taken; ++p)
+          taken = color[s.col[p]] == c;
+      }
       next[i] = c;
-      colors = std::max(colors, static_cast<int>(c) + 1);
-      --left;
+      used_colors = std::max(used_colors, static_cast<int>(c) + 1);
     }
     color.swap(next);
   }
+  colors = used_colors;
   return color;
 }
 

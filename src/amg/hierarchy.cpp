@@ -282,9 +282,10 @@ NodeGraph node_graph(const Csr<V>& a, int b) {
   NodeGraph g;
   g.nodes = sparse::to_index(static_cast<size64>(nodes), "AMG nodes");
   g.row_ptr.assign(nodes + 1, 0);
-  std::vector<double> sum(nodes, 0);
-  std::vector<index_t> mark(nodes, -1), cols;
-  for (std::size_t I = 0; I < nodes; ++I) {
+  // node I's block columns (sorted) and their Frobenius norms; `out` null:
+  // only their count
+  auto row = [&](std::size_t I, std::vector<index_t>& mark, std::vector<double>& sum,
+                 std::vector<index_t>& cols, index_t* out_col, double* out_w) {
     cols.clear();
     for (std::size_t r = I * bs; r < I * bs + bs; ++r)
       for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
@@ -296,12 +297,32 @@ NodeGraph node_graph(const Csr<V>& a, int b) {
         }
         sum[J] += std::norm(a.val[p]);
       }
+    if (!out_col) return static_cast<index_t>(cols.size());
     std::sort(cols.begin(), cols.end());
-    for (const index_t J : cols) {
-      g.col.push_back(J);
-      g.weight.push_back(std::sqrt(sum[J]));
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      out_col[k] = cols[k];
+      out_w[k] = std::sqrt(sum[static_cast<std::size_t>(cols[k])]);
     }
-    g.row_ptr[I + 1] = static_cast<index_t>(g.col.size());
+    return static_cast<index_t>(cols.size());
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+#pragma omp parallel
+    {
+      std::vector<index_t> mark(nodes, -1), cols;
+      std::vector<double> sum(nodes, 0);
+#pragma omp for schedule(dynamic, 1024)
+      for (std::size_t I = 0; I < nodes; ++I) {
+        if (pass == 0)
+          g.row_ptr[I + 1] = row(I, mark, sum, cols, nullptr, nullptr);
+        else
+          row(I, mark, sum, cols, g.col.data() + g.row_ptr[I], g.weight.data() + g.row_ptr[I]);
+      }
+    }
+    if (pass == 0) {
+      for (std::size_t I = 0; I < nodes; ++I) g.row_ptr[I + 1] += g.row_ptr[I];
+      g.col.resize(static_cast<std::size_t>(g.row_ptr[nodes]));
+      g.weight.resize(g.col.size());
+    }
   }
   return g;
 }
@@ -423,6 +444,7 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
   // product formed entry by entry)
   double bound = 0;
   {
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : bound)
     for (std::size_t node = 0; node < n / bs; ++node) {
       for (std::size_t i = 0; i < bs; ++i) {
         // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
@@ -456,6 +478,7 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
   for (auto& v : x) v /= nx;
   double est = 0;
   for (int it = 0; it < 20; ++it) {
+#pragma omp parallel for schedule(static)
     for (std::size_t r = 0; r < n; ++r) {
       W s(0), sd(0);
       const std::size_t node = r / bs;

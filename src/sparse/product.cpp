@@ -51,36 +51,61 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   Csr<T> c;
   c.rows = a.rows;
   c.cols = b.cols;
-  c.row_ptr.assign(static_cast<std::size_t>(a.rows) + 1, 0);
-  // A dense accumulator over B's columns, reset through the list of the row's
-  // columns: O(flops) per row, and the row's columns sorted at the end.
-  std::vector<T> acc(static_cast<std::size_t>(b.cols), T(0));
-  std::vector<index_t> mark(static_cast<std::size_t>(b.cols), -1), cols;
-  size64 total = 0;
-  for (size64 i = 0; i < a.rows; ++i) {
-    cols.clear();
-    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
-      const T av = a.val[p];
-      const index_t k = a.col[p];
-      for (index_t q = b.row_ptr[k]; q < b.row_ptr[k + 1]; ++q) {
-        const index_t j = b.col[q];
-        if (mark[j] != static_cast<index_t>(i)) {
-          mark[j] = static_cast<index_t>(i);
-          acc[j] = av * b.val[q];
-          cols.push_back(j);
-        } else {
-          acc[j] += av * b.val[q];
+  const auto rows = static_cast<std::size_t>(a.rows), cols = static_cast<std::size_t>(b.cols);
+  std::vector<size64> count(rows + 1, 0);
+  // Two passes over the rows (the pattern, then the values), each row with a
+  // dense accumulator over B's columns per thread, reset through the row's
+  // column list: O(flops) per row; rows are independent, so the result does
+  // not depend on the thread count.
+#pragma omp parallel
+  {
+    std::vector<size64> mark(cols, -1);
+#pragma omp for schedule(dynamic, 256)
+    for (std::size_t i = 0; i < rows; ++i) {
+      size64 k = 0;
+      for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+        for (index_t q = b.row_ptr[a.col[p]]; q < b.row_ptr[a.col[p] + 1]; ++q)
+          if (mark[b.col[q]] != static_cast<size64>(i)) {
+            mark[b.col[q]] = static_cast<size64>(i);
+            ++k;
+          }
+      count[i + 1] = k;
+    }
+  }
+  for (std::size_t i = 0; i < rows; ++i) count[i + 1] += count[i];
+  to_index(count[rows], "entries of a sparse product");
+  c.row_ptr.resize(rows + 1);
+  for (std::size_t i = 0; i <= rows; ++i) c.row_ptr[i] = static_cast<index_t>(count[i]);
+  c.col.resize(static_cast<std::size_t>(count[rows]));
+  c.val.resize(static_cast<std::size_t>(count[rows]));
+#pragma omp parallel
+  {
+    std::vector<T> acc(cols, T(0));
+    std::vector<size64> mark(cols, -1);
+    std::vector<index_t> list;
+#pragma omp for schedule(dynamic, 256)
+    for (std::size_t i = 0; i < rows; ++i) {
+      list.clear();
+      for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+        const T av = a.val[p];
+        for (index_t q = b.row_ptr[a.col[p]]; q < b.row_ptr[a.col[p] + 1]; ++q) {
+          const index_t j = b.col[q];
+          if (mark[j] != static_cast<size64>(i)) {
+            mark[j] = static_cast<size64>(i);
+            acc[j] = av * b.val[q];
+            list.push_back(j);
+          } else {
+            acc[j] += av * b.val[q];
+          }
         }
       }
+      std::sort(list.begin(), list.end());
+      auto at = static_cast<std::size_t>(c.row_ptr[i]);
+      for (const index_t j : list) {
+        c.col[at] = j;
+        c.val[at++] = acc[j];
+      }
     }
-    std::sort(cols.begin(), cols.end());
-    total += static_cast<size64>(cols.size());
-    to_index(total, "entries of a sparse product");
-    for (const index_t j : cols) {
-      c.col.push_back(j);
-      c.val.push_back(acc[j]);
-    }
-    c.row_ptr[static_cast<std::size_t>(i) + 1] = static_cast<index_t>(total);
   }
   return c;
 }
