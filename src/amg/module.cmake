@@ -3,4 +3,5 @@
 # kernels (included from src/CMakeLists.txt).
 tessera_module(amg
   REQUIRES sparse krylov
+  BENCH amg.cpp
   SOURCES options.cpp aggregation.cpp coloring.cpp hierarchy.cpp preconditioner.cpp)
