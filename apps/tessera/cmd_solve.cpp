@@ -88,8 +88,8 @@ nlohmann::json amg_json(const amg::Amg<V>& m) {
           {"smoother", amg::to_string(o.smoother)},
           {"degree", o.degree},
           {"omega", o.omega},
-          {"presweeps", o.presweeps},
-          {"postsweeps", o.postsweeps},
+          {"presweeps", o.pre()},
+          {"postsweeps", o.post()},
           {"cycle", amg::to_string(o.cycle)},
           {"max_levels", o.max_levels},
           {"coarse_size", o.coarse_size},
@@ -540,9 +540,12 @@ Command add_solve_command(CLI::App& app) {
       cmd->add_option("--amg-omega", a->amg.omega,
                       "AMG Jacobi weight times rho(D^-1 A) (default 4/3: 2/3 on Poisson)"),
       cmd->add_option("--amg-presweeps", a->amg.presweeps,
-                      "AMG smoothing sweeps before the coarse correction (default 1)"),
+                      "AMG smoothing sweeps before the coarse correction (default 2 with "
+                      "gauss-seidel, 1 otherwise)")
+          ->check(CLI::Range(0, 16)),
       cmd->add_option("--amg-postsweeps", a->amg.postsweeps,
-                      "AMG smoothing sweeps after it (default 1)"),
+                      "AMG smoothing sweeps after it (default 2 with gauss-seidel, 1 otherwise)")
+          ->check(CLI::Range(0, 16)),
       cmd->add_option("--amg-cycle", a->amg_cycle, "AMG cycle: V (default) or W")
           ->check(CLI::IsMember({"V", "W", "v", "w"})),
       cmd->add_option("--amg-levels", a->amg.max_levels, "AMG levels at most (default 10)"),

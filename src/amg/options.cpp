@@ -39,10 +39,11 @@ void Options::check() const {
   if (!(theta >= 0 && theta < 1)) bad("theta", theta, "a threshold in [0, 1)");
   if (degree < 1 || degree > 16) bad("degree", degree, "a Chebyshev degree from 1 to 16");
   if (!(omega > 0 && omega < 2)) bad("omega", omega, "a Jacobi weight times rho in (0, 2)");
-  if (presweeps < 0 || presweeps > 16) bad("presweeps", presweeps, "0 to 16 sweeps");
-  if (postsweeps < 0 || postsweeps > 16) bad("postsweeps", postsweeps, "0 to 16 sweeps");
-  if (presweeps + postsweeps == 0)
-    bad("postsweeps", postsweeps, "at least one sweep before or after");
+  if (presweeps != kSmootherDefault && (presweeps < 0 || presweeps > 16))
+    bad("presweeps", presweeps, "0 to 16 sweeps");
+  if (postsweeps != kSmootherDefault && (postsweeps < 0 || postsweeps > 16))
+    bad("postsweeps", postsweeps, "0 to 16 sweeps");
+  if (pre() + post() == 0) bad("postsweeps", postsweeps, "at least one sweep before or after");
   if (max_levels < 1 || max_levels > 40) bad("levels", max_levels, "1 to 40 levels");
   if (coarse_size < 1 || coarse_size > kMaxDenseCoarse)
     bad("coarse-size", coarse_size,

@@ -33,7 +33,16 @@ struct Options {
   Smoother smoother = Smoother::gauss_seidel;
   int degree = 2;          ///< Chebyshev degree (matrix products per sweep)
   double omega = 4.0 / 3;  ///< Jacobi's weight times rho (4/3: 2/3 on Poisson)
-  int presweeps = 1, postsweeps = 1;
+  /// Sweeps before and after the coarse correction; kSmootherDefault: 2 for
+  /// Gauss-Seidel (two passes over the colours, the work of PyAMG's default
+  /// symmetric sweep), 1 for Jacobi and Chebyshev.
+  static constexpr int kSmootherDefault = -1;
+  int presweeps = kSmootherDefault, postsweeps = kSmootherDefault;
+  int pre() const { return resolved(presweeps); }
+  int post() const { return resolved(postsweeps); }
+  int resolved(int sweeps) const {
+    return sweeps != kSmootherDefault ? sweeps : smoother == Smoother::gauss_seidel ? 2 : 1;
+  }
   Cycle cycle = Cycle::v;
   int max_levels = 10;     ///< levels at most, the finest included
   long coarse_size = 300;  ///< stop coarsening at this many rows or fewer

@@ -205,8 +205,8 @@ void Amg<V>::run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_gues
   }
   DeviceLevel& d = levels_[l];
   DeviceLevel& c = levels_[l + 1];
-  if (o_.presweeps > 0) {
-    smooth(l, b, x, zero_guess, o_.presweeps, true);
+  if (o_.pre() > 0) {
+    smooth(l, b, x, zero_guess, o_.pre(), true);
     residual(l, b, x, d.res);
   } else if (zero_guess) {
     d.ops->combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
@@ -220,7 +220,7 @@ void Amg<V>::run(std::size_t l, const Buffer<V>& b, Buffer<V>& x, bool zero_gues
   sparse::spmv(*d.p, c.x, d.tmp);
   const V one(1);
   d.ops->combine(x, 0, V(1), &x, 0, &d.tmp, 0, 1, &one);
-  smooth(l, b, x, false, o_.postsweeps, false);
+  smooth(l, b, x, false, o_.post(), false);
 }
 
 template <Scalar V>

@@ -174,8 +174,11 @@ TEST(AmgColoring, NeighboursNeverShareAColour) {
   for (index_t i = 0; i < g.nodes; ++i) {
     ASSERT_GE(c[i], 0);
     ASSERT_LT(c[i], colors);
-    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p)
-      if (g.col[p] != i) EXPECT_NE(c[i], c[g.col[p]]) << i << " - " << g.col[p];
+    for (index_t p = g.row_ptr[i]; p < g.row_ptr[i + 1]; ++p) {
+      if (g.col[p] != i) {
+        EXPECT_NE(c[i], c[g.col[p]]) << i << " - " << g.col[p];
+      }
+    }
   }
 }
 
@@ -403,6 +406,7 @@ TEST(AmgErrors, OptionsOutOfRangeAreUsageErrors) {
   bad([](Options& o) { o.degree = 0; });
   bad([](Options& o) { o.omega = 2.5; });
   bad([](Options& o) { o.presweeps = 0, o.postsweeps = 0; });
+  bad([](Options& o) { o.presweeps = -2; });
   bad([](Options& o) { o.max_levels = 0; });
   bad([](Options& o) { o.coarse_size = kMaxDenseCoarse + 1; });
   EXPECT_THROW(parse_smoother("sor"), UsageError);

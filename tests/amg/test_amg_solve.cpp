@@ -105,7 +105,7 @@ void ref_cycle(const Hierarchy<V>& h, const Options& o, std::size_t l, const Vec
     }
     return;
   }
-  ref_smooth(lv, o, b, x, o.presweeps, true);
+  ref_smooth(lv, o, b, x, o.pre(), true);
   Vec r = spmv(lv.a, x);
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   const Vec bc = spmv(lv.r, r);
@@ -114,7 +114,7 @@ void ref_cycle(const Hierarchy<V>& h, const Options& o, std::size_t l, const Vec
   if (o.cycle == Cycle::w && l + 2 < h.levels.size()) ref_cycle(h, o, l + 1, bc, xc);
   const Vec px = spmv(lv.p, xc);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] += px[i];
-  ref_smooth(lv, o, b, x, o.postsweeps, false);
+  ref_smooth(lv, o, b, x, o.post(), false);
 }
 
 template <class V>
