@@ -30,7 +30,7 @@ if ! "$PY" -c "import sysconfig, os, venv; assert os.path.exists(os.path.join(sy
 fi
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 VPY="$(cd "$VENV" && pwd)/bin/python"
-"$VPY" -m pip install -q --disable-pip-version-check numpy scipy pytest "scikit-build-core>=0.10" "nanobind>=2.0"
+"$VPY" -m pip install -q --disable-pip-version-check numpy scipy pytest pyamg "scikit-build-core>=0.10" "nanobind>=2.0"
 if command -v ccache >/dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
   export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
@@ -61,7 +61,7 @@ echo "test-python.sh: the wheel took $(( $(date +%s) - start )) s: $(ls "$WHEELS
 FRESH=build/python-fresh-venv
 "$PY" -m venv --clear "$FRESH"
 FPY="$(cd "$FRESH" && pwd)/bin/python"
-"$FPY" -m pip install -q --disable-pip-version-check numpy scipy pytest "$WHEELS"/*.whl
+"$FPY" -m pip install -q --disable-pip-version-check numpy scipy pytest pyamg "$WHEELS"/*.whl
 "$(dirname "$FPY")/tessera" devices > /dev/null || { echo "test-python.sh: the wheel's tessera command fails" >&2; exit 1; }
 # run from tests/python so that the installed package, not python/tessera, is imported
 cd tests/python

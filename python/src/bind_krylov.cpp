@@ -1,9 +1,11 @@
 // tessera.solve: GMRES / FGMRES / CG / BiCGStab on a scipy.sparse matrix
-// (CSR arrays from tessera/__init__.py), Jacobi or block-Jacobi preconditioned.
+// (CSR arrays from tessera/__init__.py), preconditioned by Jacobi, block
+// Jacobi, ILU(0) or smoothed-aggregation AMG (its options from a dict).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 
+#include "amg/preconditioner.hpp"
 #include "krylov/precond.hpp"
 #include "krylov/solver.hpp"
 #include "sparse/device_matrix.hpp"
@@ -66,6 +68,67 @@ nb::dict info_of(const krylov::Result& r, const Device& dev) {
   return info;
 }
 
+// AMG's options from tessera.solve's amg= dict (the Python side has checked
+// the keys); block: rows per node.
+amg::Options amg_options_from(const nb::dict& d, int block) {
+  amg::Options o;
+  o.block = block;
+  auto get = [&](const char* key) { return d.contains(key) ? nb::object(d[key]) : nb::object(); };
+  if (auto v = get("strength"); v.is_valid()) o.strength = amg::parse_strength(nb::cast<std::string>(v));
+  if (auto v = get("theta"); v.is_valid()) o.theta = nb::cast<double>(v);
+  if (auto v = get("smoother"); v.is_valid()) o.smoother = amg::parse_smoother(nb::cast<std::string>(v));
+  if (auto v = get("degree"); v.is_valid()) o.degree = nb::cast<int>(v);
+  if (auto v = get("omega"); v.is_valid()) o.omega = nb::cast<double>(v);
+  if (auto v = get("presweeps"); v.is_valid()) o.presweeps = nb::cast<int>(v);
+  if (auto v = get("postsweeps"); v.is_valid()) o.postsweeps = nb::cast<int>(v);
+  if (auto v = get("cycle"); v.is_valid()) o.cycle = amg::parse_cycle(nb::cast<std::string>(v));
+  if (auto v = get("levels"); v.is_valid()) o.max_levels = nb::cast<int>(v);
+  if (auto v = get("coarse_size"); v.is_valid()) o.coarse_size = nb::cast<long>(v);
+  if ((o.presweeps < 0 && o.presweeps != amg::Options::kSmootherDefault) ||
+      (o.postsweeps < 0 && o.postsweeps != amg::Options::kSmootherDefault))
+    throw UsageError("amg: presweeps and postsweeps: expected 0 to 16");
+  o.check();
+  return o;
+}
+
+// The near-nullspace of amg={'nullspace': B}: B an n x k array (k vectors
+// as columns) of A's dtype.
+template <class V>
+amg::Nullspace<V> nullspace_from(const nb::dict& d, std::size_t n) {
+  amg::Nullspace<V> b;
+  if (!d.contains("nullspace")) return b;
+  const auto arr = nb::cast<AnyArray>(d["nullspace"]);
+  if (arr.ndim() < 1 || arr.ndim() > 2 || arr.shape(0) != n)
+    throw UsageError("amg: nullspace must be an array of " + std::to_string(n) +
+                     " rows (one column per vector), got " + std::to_string(arr.ndim()) +
+                     " dimensions with " + std::to_string(arr.ndim() ? arr.shape(0) : 0) + " rows");
+  b.cols = arr.ndim() == 2 ? static_cast<int>(arr.shape(1)) : 1;
+  b.values = to_vector<V>(arr, "amg: nullspace (the dtype of A)");
+  return b;
+}
+
+// info['amg']: the hierarchy and the setup's phases.
+template <class V>
+nb::dict amg_info(const amg::Amg<V>& m) {
+  const auto& h = m.hierarchy();
+  nb::list levels;
+  for (const auto& l : h.levels) {
+    nb::dict e;
+    e["rows"] = l.a.rows;
+    e["nonzeros"] = l.a.nnz();
+    e["block"] = l.block;
+    e["rho"] = l.rho;
+    levels.append(e);
+  }
+  nb::dict d;
+  d["levels"] = levels;
+  d["operator_complexity"] = h.operator_complexity();
+  d["grid_complexity"] = h.grid_complexity();
+  d["setup_s"] = h.times.total;
+  d["upload_s"] = m.upload_seconds();
+  return d;
+}
+
 // b and x0 (when given) as V, checked against the operator's n.
 template <class V>
 std::pair<std::vector<V>, std::vector<V>> rhs_and_guess(std::size_t n, const AnyArray& b,
@@ -102,19 +165,27 @@ nb::tuple run(krylov::LinearOperator<V>& op, krylov::LinearOperator<V>* m, std::
 
 template <class V>
 nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, const AnyArray& b,
-                const AnyArray* x0, const SolveArgs& s, nb::handle callback) {
+                const AnyArray* x0, const SolveArgs& s, const nb::dict& amg_opts,
+                nb::handle callback) {
   if (a.rows != a.cols)
     throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " +
                      std::to_string(a.cols));
   auto [hb, hx] = rhs_and_guess<V>(static_cast<std::size_t>(a.rows), b, x0);
   const krylov::Options o = options_of(s, callback);
+  const bool amg = s.precond == "amg";
+  const amg::Options ao = amg ? amg_options_from(amg_opts, s.block) : amg::Options{};
+  const auto null = amg ? nullspace_from<V>(amg_opts, static_cast<std::size_t>(a.rows))
+                        : amg::Nullspace<V>{};
   nb::gil_scoped_release release;
   const sparse::KernelChoice kc = sparse::kernel_for(s.kernel, a, dev->backend());
   auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, kc.kernel, kc.options);
   krylov::MatrixOperator<V> op(dm);
-  const auto m = krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
+  const auto m = amg ? std::make_unique<amg::Amg<V>>(dev, a, ao, null)
+                     : krylov::make_preconditioner<V>(s.precond, dev, a, s.block);
   nb::gil_scoped_acquire acquire;  // run() releases it again around the solve
-  return run<V>(op, m.get(), std::move(hb), std::move(hx), o);
+  nb::tuple out = run<V>(op, m.get(), std::move(hb), std::move(hx), o);
+  if (amg) nb::cast<nb::dict>(out[1])["amg"] = amg_info(static_cast<const amg::Amg<V>&>(*m));
+  return out;
 }
 
 // A is any object with matvec (scipy.sparse.linalg.LinearOperator):
@@ -152,20 +223,20 @@ void bind_krylov(nb::module_& m) {
          std::pair<long, long> shape, AnyArray b, std::optional<AnyArray> x0, std::string method,
          int restart, std::string ortho, double tol, int max_iters, std::string precond, int block,
          std::string mode, std::string kernel, bool fixed, std::string basis, int sstep,
-         int stagnation, nb::object callback) {
+         int stagnation, nb::dict amg, nb::object callback) {
         const SolveArgs s{method, ortho, precond, mode,  kernel, restart,   max_iters,
                           block,  tol,   fixed,   basis, sstep,  stagnation};
         auto d = device_from(dev);
         return dispatch_value(data, "solve", [&]<class V>() {
           auto a = csr_from_arrays<V>(indptr, indices, data, shape);
-          return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s, callback);
+          return solve<V>(d, a, b, x0 ? &*x0 : nullptr, s, amg, callback);
         });
       },
       nb::arg("device").none(), nb::arg("indptr"), nb::arg("indices"), nb::arg("data"),
       nb::arg("shape"), nb::arg("b"), nb::arg("x0").none(), nb::arg("method"), nb::arg("restart"),
       nb::arg("ortho"), nb::arg("tol"), nb::arg("max_iters"), nb::arg("precond"), nb::arg("block"),
       nb::arg("mode"), nb::arg("kernel"), nb::arg("fixed_iterations"), nb::arg("basis"),
-      nb::arg("sstep"), nb::arg("stagnation"), nb::arg("callback").none());
+      nb::arg("sstep"), nb::arg("stagnation"), nb::arg("amg"), nb::arg("callback").none());
   m.def(
       "_solve_operator",
       [](nb::handle dev, long n, nb::object matvec, AnyArray b, std::optional<AnyArray> x0,

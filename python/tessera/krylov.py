@@ -7,9 +7,13 @@ from ._csr import csr_arrays
 __all__ = ["solve"]
 
 
+_AMG_KEYS = ("strength", "theta", "smoother", "degree", "omega", "presweeps", "postsweeps", "cycle",
+             "levels", "coarse_size", "nullspace")
+
+
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
-          precond="none", block=5, mode="resident", kernel="auto", fixed_iterations=False, basis="full",
-          sstep=4, stagnation="auto", callback=None):
+          precond="none", block=None, mode="resident", kernel="auto", fixed_iterations=False, basis="full",
+          sstep=4, stagnation="auto", callback=None, amg=None):
     """Solves A x = b; returns ``(x, info)``.
 
     ``A``: a scipy.sparse matrix (or dense 2-D array), square; its dtype
@@ -24,7 +28,16 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     s-step GMRES, blocks of ``sstep`` (1 to 8) Krylov vectors orthogonalised
     by block CGS2 (resident and fused modes, gmres only).
     ``precond``: none, jacobi, ilu0, block-jacobi (``block`` x ``block``
-    diagonal blocks; ilu0: rows per group of its level schedule). ``mode``: resident (everything on the device), fused
+    diagonal blocks, default 5; ilu0: rows per group of its level schedule,
+    default 5), or amg: smoothed-aggregation algebraic multigrid (one cycle
+    per application; ``block``: rows per node, default 1), with ``amg`` a
+    dict of its options (docs/amg.md): strength ('symmetric' or
+    'classical'), theta, smoother ('gauss-seidel', 'chebyshev', 'jacobi'),
+    degree, omega, presweeps, postsweeps, cycle ('V' or 'W'), levels,
+    coarse_size, nullspace (an n x k array: the near-nullspace vectors as
+    columns, default one constant per row of a node); ``info['amg']`` then
+    holds the levels (rows, nonzeros, block, rho), the operator and grid
+    complexities and the setup's seconds. ``mode``: resident (everything on the device), fused
     (resident; GMRES with DCGS2, CG and BiCGStab on fused kernels) or thesis (vectors on the
     host, SpMV and preconditioner offloaded). ``basis``: full, or compressed
     (GMRES keeps its Krylov basis in half precision for float32/complex64
@@ -50,6 +63,16 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
         raise ValueError(f"stagnation: expected 'auto', 'off' or an integer from 1 to 100000000, got {stagnation!r}")
     if ortho is None:
         ortho = "dcgs2" if mode == "fused" else "mgs"
+    if amg is not None:
+        if precond != "amg":
+            raise ValueError(f"amg: options for precond='amg' (got precond={precond!r})")
+        if not isinstance(amg, dict):
+            raise TypeError(f"amg: expected a dict of options, got {type(amg).__name__}")
+        unknown = sorted(set(amg) - set(_AMG_KEYS))
+        if unknown:
+            raise ValueError(f"amg: unknown option(s) {', '.join(map(str, unknown))} (expected {', '.join(_AMG_KEYS)})")
+    if block is None:
+        block = 1 if precond == "amg" else 5
     if callback is not None and not callable(callback):
         raise TypeError(f"callback: expected a callable, got {type(callback).__name__}")
     if hasattr(A, "matvec") and not hasattr(A, "tocsr"):
@@ -61,7 +84,14 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
         x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
     return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
                        int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis),
-                       int(sstep), window, callback)
+                       int(sstep), window, _amg_dict(amg, data.dtype), callback)
+
+
+def _amg_dict(amg, dtype):
+    d = dict(amg or {})
+    if "nullspace" in d:
+        d["nullspace"] = np.ascontiguousarray(d["nullspace"], dtype=dtype)
+    return d
 
 
 def _solve_operator(A, b, device, x0, method, restart, ortho, tol, max_iters, precond, mode, fixed_iterations,
