@@ -29,6 +29,7 @@
 #include "sparse/device_matrix.hpp"
 #include "sparse/kernel_choice.hpp"
 #include "io/file_bytes.hpp"
+#include "sparse/matrix_families.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace tessera::app {
@@ -48,6 +49,7 @@ struct SolveArgs {
   // command line, block_given: --block was
   amg::Options amg;
   std::string amg_strength = "symmetric", amg_smoother = "gauss-seidel", amg_cycle = "V";
+  std::string amg_nullspace = "constant", amg_coordinates;
   bool amg_given = false, block_given = false;
 };
 
@@ -68,6 +70,47 @@ amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
   o.block = a.block_given ? a.block : matrix_block;
   o.check();
   return o;
+}
+
+// --amg-nullspace rigid: elasticity's rigid-body modes at the nodes of
+// --amg-coordinates FILE.npy (nodes x 2 or 3), or of a generated
+// elasticity3d problem; constant: the default (empty). `block`: the rows per
+// node given or the matrix's, 0 for none (then the coordinates' dimension).
+template <Scalar V>
+amg::Nullspace<V> amg_nullspace_of(const SolveArgs& a, const Csr<V>& csr, int& block) {
+  if (a.amg_nullspace != "rigid") {
+    if (!a.amg_coordinates.empty())
+      throw UsageError("--amg-coordinates: only with --amg-nullspace rigid");
+    return {};
+  }
+  if (a.drop_ghosts) throw UsageError("--amg-nullspace rigid: not with --drop-ghosts");
+  std::vector<double> xyz;
+  int dim = 3;
+  if (!a.amg_coordinates.empty()) {
+    const io::NpyArray c = io::read_npy(a.amg_coordinates);
+    if (c.shape.size() != 2 || (c.shape[1] != 2 && c.shape[1] != 3))
+      throw Error(
+          fmt::format("--amg-coordinates {}: holds an array of shape ({}); expected one row "
+                      "of x, y[, z] per node (nodes x 2 or nodes x 3)",
+                      a.amg_coordinates, fmt::join(c.shape, ", ")));
+    dim = static_cast<int>(c.shape[1]);
+    xyz = c.data;
+  } else if (a.generate.starts_with("elasticity3d:")) {
+    xyz = elasticity3d_coordinates(a.generate);
+  } else {
+    throw UsageError(
+        "--amg-nullspace rigid needs the nodes' coordinates: --amg-coordinates FILE.npy (nodes x 2 "
+        "or 3), or --generate elasticity3d:N");
+  }
+  const auto nodes = static_cast<size64>(xyz.size()) / dim;
+  if (block == 0) block = dim;
+  if (block != dim || nodes * dim != csr.rows)
+    throw Error(fmt::format(
+        "--amg-nullspace rigid: {} nodes in {} dimensions need {} rows in {} x {} blocks; the "
+        "matrix has {} rows in blocks of {}{}",
+        nodes, dim, nodes * dim, dim, dim, csr.rows, block,
+        block != dim ? fmt::format(" (give --block {})", dim) : std::string()));
+  return amg::rigid_body_modes<V>(xyz, dim);
 }
 
 // The --json file's amg object: the hierarchy and the setup's phases.
@@ -93,6 +136,7 @@ nlohmann::json amg_json(const amg::Amg<V>& m) {
           {"cycle", amg::to_string(o.cycle)},
           {"max_levels", o.max_levels},
           {"coarse_size", o.coarse_size},
+          {"nullspace_vectors", h.levels.size() > 1 ? h.levels[1].block : h.levels[0].block},
           {"setup_s",
            {{"strength", t.strength},
             {"aggregation", t.aggregation},
@@ -269,9 +313,14 @@ int solve_as(const SolveArgs& args) {
             : args.drop_ghosts ? std::make_shared<DeviceMatrix<V>>(dev, red.a, kc.kernel)
                                : std::make_shared<DeviceMatrix<V>>(dev, hm.block, kc.kernel);
   krylov::MatrixOperator<V> op(dm);
-  const amg::Options amg_opt = amg_options_of(args, hm.is_block ? hm.block.block.r : 1);
+  // rows per AMG node: --block, else the matrix's blocks, else (rigid-body
+  // modes) the coordinates' dimension, else 1
+  int amg_block = args.block_given ? args.block : hm.is_block ? hm.block.block.r : 0;
+  const auto amg_null =
+      args.precond == "amg" ? amg_nullspace_of(args, a_csr, amg_block) : amg::Nullspace<V>{};
+  const amg::Options amg_opt = amg_options_of(args, amg_block == 0 ? 1 : amg_block);
   const auto m = args.precond == "amg"
-                     ? std::make_unique<amg::Amg<V>>(dev, a_csr, amg_opt)
+                     ? std::make_unique<amg::Amg<V>>(dev, a_csr, amg_opt, amg_null)
                      : krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
   const auto* amg_m = dynamic_cast<const amg::Amg<V>*>(m.get());
 
@@ -549,6 +598,14 @@ Command add_solve_command(CLI::App& app) {
       cmd->add_option("--amg-cycle", a->amg_cycle, "AMG cycle: V (default) or W")
           ->check(CLI::IsMember({"V", "W", "v", "w"})),
       cmd->add_option("--amg-levels", a->amg.max_levels, "AMG levels at most (default 10)"),
+      cmd->add_option("--amg-nullspace", a->amg_nullspace,
+                      "AMG near-nullspace: constant (default: one constant per row of a node) or "
+                      "rigid (elasticity's rigid-body modes at the nodes of --amg-coordinates, or "
+                      "of --generate elasticity3d:N)")
+          ->check(CLI::IsMember({"constant", "rigid"})),
+      cmd->add_option("--amg-coordinates", a->amg_coordinates,
+                      "AMG: the nodes' coordinates for --amg-nullspace rigid, a .npy array of "
+                      "nodes x 2 or nodes x 3 in the matrix's node order"),
       cmd->add_option("--amg-coarse-size", a->amg.coarse_size,
                       "AMG: stop coarsening at this many rows (default 300; the coarsest level is "
                       "inverted densely, at most 4096)")};

@@ -12,7 +12,8 @@
 //               sides must be c 2^k - 1; quick 31)
 //   n2=2047     2D problems stencil2d5:N, aniso2d:N (eps 0.001, 30 deg),
 //               convdiff2d:N (Peclet 100, GMRES(30)) (quick 63)
-//   ne=40       elasticity3d:N (3 x 3 blocks, CG; quick 6)
+//   ne=40       elasticity3d:N (3 x 3 blocks, CG; with the rigid-body modes
+//               as the near-nullspace, and with constants; quick 6)
 //   trace=4     a thesis TRACE case (complex 5 x 5 blocks, GMRES(30); quick:
 //               trace:3x5x4,blocks=2)
 //   baselines=1 0: AMG rows only
@@ -32,6 +33,7 @@
 #include "sparse/device_inputs.hpp"
 #include "sparse/device_matrix.hpp"
 #include "sparse/kernel_choice.hpp"
+#include "sparse/matrix_families.hpp"
 
 namespace tessera::app {
 
@@ -94,10 +96,10 @@ Measurement solve_row(krylov::LinearOperator<V>& op, krylov::LinearOperator<V>* 
 // upload) and the preconditioner it built.
 template <Scalar V>
 std::unique_ptr<amg::Amg<V>> amg_setup(const std::shared_ptr<Device>& dev, const Csr<V>& a,
-                                       const amg::Options& o, const std::string& name,
-                                       std::vector<Measurement>& rows) {
+                                       const amg::Options& o, const amg::Nullspace<V>& null,
+                                       const std::string& name, std::vector<Measurement>& rows) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto m = std::make_unique<amg::Amg<V>>(dev, a, o);
+  auto m = std::make_unique<amg::Amg<V>>(dev, a, o, null);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const auto& h = m->hierarchy();
@@ -115,8 +117,8 @@ std::unique_ptr<amg::Amg<V>> amg_setup(const std::shared_ptr<Device>& dev, const
       "{:.1f} aggregation {:.1f} tentative {:.1f} smoothing {:.1f} galerkin {:.1f} colouring {:.1f} "
       "coarse {:.1f}; upload {:.1f} ms",
       h.levels.size(), sizes, h.operator_complexity(), h.grid_complexity(), 1e3 * t.strength,
-      1e3 * t.aggregation, 1e3 * t.tentative, 1e3 * t.smoothing, 1e3 * t.galerkin,
-      1e3 * t.coloring, 1e3 * t.coarse, 1e3 * m->upload_seconds());
+      1e3 * t.aggregation, 1e3 * t.tentative, 1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring,
+      1e3 * t.coarse, 1e3 * m->upload_seconds());
   rows.push_back(std::move(r));
   return m;
 }
@@ -125,10 +127,11 @@ std::unique_ptr<amg::Amg<V>> amg_setup(const std::shared_ptr<Device>& dev, const
 template <Scalar V>
 void case_rows(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, const amg::Options& o,
                krylov::Method method, const std::vector<std::string>& baselines, int block,
-               const BenchArgs& args, std::vector<Measurement>& rows) {
+               const BenchArgs& args, std::vector<Measurement>& rows,
+               const amg::Nullspace<V>& null = {}) {
   const Csr<V> csr = hm.is_block ? to_csr(hm.block) : hm.csr;
-  const KernelChoice kc = hm.is_block ? choose_kernel(hm.block, dev->backend())
-                                      : choose_kernel(csr, dev->backend());
+  const KernelChoice kc =
+      hm.is_block ? choose_kernel(hm.block, dev->backend()) : choose_kernel(csr, dev->backend());
   auto dm = hm.is_block ? std::make_shared<DeviceMatrix<V>>(dev, hm.block, kc.kernel)
                         : std::make_shared<DeviceMatrix<V>>(dev, csr, kc.kernel, kc.options);
   krylov::MatrixOperator<V> op(dm);
@@ -137,9 +140,10 @@ void case_rows(const std::shared_ptr<Device>& dev, const HostMatrix<V>& hm, cons
   ones.copy_from_host(std::vector<V>(n, V(1)));
   op.apply(ones, b);  // b = A * ones: consistent in rows without entries
   const std::string method_name(krylov::to_string(method));
-  auto m = amg_setup(dev, csr, o, hm.name, rows);
+  const std::string what = hm.name + (null.cols ? " rigid-body modes" : "");
+  auto m = amg_setup(dev, csr, o, null, what, rows);
   rows.push_back(solve_row<V>(op, m.get(), b, method, args,
-                              fmt::format("{} + amg to 1e-8 {}", method_name, hm.name)));
+                              fmt::format("{} + amg to 1e-8 {}", method_name, what)));
   m.reset();
   for (const auto& p : baselines) {
     auto pm = krylov::make_preconditioner<V>(p, dev, csr, block);
@@ -155,7 +159,8 @@ Measurement poisson_cg_mg_row(const std::shared_ptr<Device>& dev, long n, const 
   krylov::PoissonOperator<double> a(dev, d);
   krylov::MultigridPreconditioner<double> m(dev, d);
   Buffer<double> b(dev, d.storage());
-  b.copy_from_host(mg::to_halo_layout(d, std::vector<double>(static_cast<std::size_t>(d.points()), 1.0)));
+  b.copy_from_host(
+      mg::to_halo_layout(d, std::vector<double>(static_cast<std::size_t>(d.points()), 1.0)));
   return solve_row<double>(a, &m, b, krylov::Method::cg, args,
                            fmt::format("cg + geometric mg V(1,1) to 1e-8 poisson3d:{}", n));
 }
@@ -209,8 +214,13 @@ bench::DeviceReport run_amg_suite(const std::shared_ptr<Device>& device, const B
     } else if (c == "elasticity") {
       amg::Options o;
       o.block = 3;
-      case_rows(device, generate_matrix<double>(fmt::format("elasticity3d:{}", ne)), o,
-                krylov::Method::cg, base({"block-jacobi"}), 3, args, rows);
+      const std::string spec = fmt::format("elasticity3d:{}", ne);
+      const auto hm = generate_matrix<double>(spec);
+      // the six rigid-body modes (the near-nullspace elasticity needs), then
+      // the default constants
+      case_rows(device, hm, o, krylov::Method::cg, base({"block-jacobi"}), 3, args, rows,
+                amg::rigid_body_modes<double>(elasticity3d_coordinates(spec), 3));
+      case_rows(device, hm, o, krylov::Method::cg, {}, 3, args, rows);
     } else {
       amg::Options o;
       o.block = 5;

@@ -29,3 +29,13 @@ amg_cli(missing_diagonal_exit1 1 "amg: level 0: row 0 has no diagonal entry.*--p
         solve --matrix ${AMG_KRYLOV_DATA}/missing_diag3.mtx --precond amg --device cpu)
 amg_cli(block_not_dividing_exit1 1 "1600 rows are not a whole number of 3 x 3 blocks"
         solve --generate stencil2d5:40 --precond amg --block 3 --device cpu)
+# elasticity's rigid-body modes: 6 vectors a node (the coarse blocks are 6 x 6);
+# coordinates of another size, or none, are refused
+amg_cli(solve_elasticity_rigid 0 "\n +1 +[0-9]+ +[0-9]+ +6 .*converged.after.([1-9]|1[0-5]) iterations"
+        solve --generate elasticity3d:8 --method cg --precond amg --amg-nullspace rigid --tol 1e-8 --device cpu)
+amg_cli(rigid_without_coordinates_exit2 2 "--amg-nullspace rigid needs the nodes' coordinates"
+        solve --generate stencil2d5:8 --precond amg --amg-nullspace rigid --device cpu)
+amg_cli(coordinates_without_rigid_exit2 2 "--amg-coordinates: only with --amg-nullspace rigid"
+        solve --generate stencil2d5:8 --precond amg --amg-coordinates x.npy --device cpu)
+amg_cli(rigid_wrong_block_exit1 1 "give --block 3"
+        solve --generate elasticity3d:4 --precond amg --amg-nullspace rigid --block 1 --device cpu)
