@@ -69,6 +69,11 @@ amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
   o.cycle = amg::parse_cycle(a.amg_cycle);
   o.block = a.block_given ? a.block : matrix_block;
   o.check();
+  if (a.method == "cg" && !o.symmetric())
+    throw UsageError(fmt::format(
+        "--method cg needs a symmetric preconditioner: --amg-presweeps and --amg-postsweeps must "
+        "be equal (they give {} and {}); or use --method gmres",
+        o.pre(), o.post()));
   return o;
 }
 

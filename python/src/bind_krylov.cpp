@@ -74,9 +74,11 @@ amg::Options amg_options_from(const nb::dict& d, int block) {
   amg::Options o;
   o.block = block;
   auto get = [&](const char* key) { return d.contains(key) ? nb::object(d[key]) : nb::object(); };
-  if (auto v = get("strength"); v.is_valid()) o.strength = amg::parse_strength(nb::cast<std::string>(v));
+  if (auto v = get("strength"); v.is_valid())
+    o.strength = amg::parse_strength(nb::cast<std::string>(v));
   if (auto v = get("theta"); v.is_valid()) o.theta = nb::cast<double>(v);
-  if (auto v = get("smoother"); v.is_valid()) o.smoother = amg::parse_smoother(nb::cast<std::string>(v));
+  if (auto v = get("smoother"); v.is_valid())
+    o.smoother = amg::parse_smoother(nb::cast<std::string>(v));
   if (auto v = get("degree"); v.is_valid()) o.degree = nb::cast<int>(v);
   if (auto v = get("omega"); v.is_valid()) o.omega = nb::cast<double>(v);
   if (auto v = get("presweeps"); v.is_valid()) o.presweeps = nb::cast<int>(v);
@@ -84,10 +86,16 @@ amg::Options amg_options_from(const nb::dict& d, int block) {
   if (auto v = get("cycle"); v.is_valid()) o.cycle = amg::parse_cycle(nb::cast<std::string>(v));
   if (auto v = get("levels"); v.is_valid()) o.max_levels = nb::cast<int>(v);
   if (auto v = get("coarse_size"); v.is_valid()) o.coarse_size = nb::cast<long>(v);
-  if ((o.presweeps < 0 && o.presweeps != amg::Options::kSmootherDefault) ||
-      (o.postsweeps < 0 && o.postsweeps != amg::Options::kSmootherDefault))
+  if ((d.contains("presweeps") && o.presweeps < 0) ||
+      (d.contains("postsweeps") && o.postsweeps < 0))
     throw UsageError("amg: presweeps and postsweeps: expected 0 to 16");
-  o.check();
+  try {
+    o.check();
+  } catch (const UsageError& e) {  // the command line's names, as amg= keys
+    std::string m = e.what();
+    for (std::size_t at; (at = m.find("--amg-")) != std::string::npos;) m.replace(at, 6, "amg ");
+    throw UsageError(m);
+  }
   return o;
 }
 
@@ -174,8 +182,14 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   const krylov::Options o = options_of(s, callback);
   const bool amg = s.precond == "amg";
   const amg::Options ao = amg ? amg_options_from(amg_opts, s.block) : amg::Options{};
-  const auto null = amg ? nullspace_from<V>(amg_opts, static_cast<std::size_t>(a.rows))
-                        : amg::Nullspace<V>{};
+  if (amg && o.method == krylov::Method::cg && !ao.symmetric())
+    throw UsageError(
+        "solve: method 'cg' needs a symmetric preconditioner: amg presweeps and "
+        "postsweeps must be equal (they give " +
+        std::to_string(ao.pre()) + " and " + std::to_string(ao.post()) +
+        "); or use method 'gmres'");
+  const auto null =
+      amg ? nullspace_from<V>(amg_opts, static_cast<std::size_t>(a.rows)) : amg::Nullspace<V>{};
   nb::gil_scoped_release release;
   const sparse::KernelChoice kc = sparse::kernel_for(s.kernel, a, dev->backend());
   auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, kc.kernel, kc.options);

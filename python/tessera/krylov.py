@@ -9,6 +9,10 @@ __all__ = ["solve"]
 
 _AMG_KEYS = ("strength", "theta", "smoother", "degree", "omega", "presweeps", "postsweeps", "cycle",
              "levels", "coarse_size", "nullspace")
+_INT = (int, np.integer)
+_REAL = (int, float, np.integer, np.floating)
+_AMG_TYPES = {"strength": str, "smoother": str, "cycle": str, "theta": _REAL, "omega": _REAL, "degree": _INT,
+              "presweeps": _INT, "postsweeps": _INT, "levels": _INT, "coarse_size": _INT}
 
 
 def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None, tol=1e-8, max_iters=1000,
@@ -68,9 +72,16 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
             raise ValueError(f"amg: options for precond='amg' (got precond={precond!r})")
         if not isinstance(amg, dict):
             raise TypeError(f"amg: expected a dict of options, got {type(amg).__name__}")
-        unknown = sorted(set(amg) - set(_AMG_KEYS))
+        unknown = sorted(set(amg) - set(_AMG_KEYS), key=str)
         if unknown:
             raise ValueError(f"amg: unknown option(s) {', '.join(map(str, unknown))} (expected {', '.join(_AMG_KEYS)})")
+        for key, value in amg.items():
+            want = _AMG_TYPES.get(key)
+            if want is not None and (isinstance(value, bool) or not isinstance(value, want)):
+                names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
+                raise TypeError(f"amg: {key} must be {names}, got {value!r}")
+            if want is _INT and not -2**31 < int(value) < 2**31:
+                raise ValueError(f"amg: {key} {value}: out of range")
     if block is None:
         block = 1 if precond == "amg" else 5
     if callback is not None and not callable(callback):

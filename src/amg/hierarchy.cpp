@@ -11,6 +11,7 @@
 
 #include "amg/coloring.hpp"
 #include "core/error.hpp"
+#include "core/parallel_errors.hpp"
 #include "krylov/gmres_common.hpp"
 #include "sparse/product.hpp"
 
@@ -45,10 +46,14 @@ template <Scalar V>
 bool hermitian(const Csr<V>& a) {
   const Csr<V> t = sparse::conj_transpose(a);
   if (t.col != a.col || t.row_ptr != a.row_ptr) return false;
+  // to rounding relative to the matrix's largest entry: a Galerkin product's
+  // cancellation-sized entries differ from their mirror images by more
+  // than their own size
   const double eps = std::is_same_v<sparse::real_t<V>, float> ? 1e-5 : 1e-12;
+  double scale = 0;
+  for (const V& v : a.val) scale = std::max(scale, abs_of(v));
   for (std::size_t p = 0; p < a.val.size(); ++p)
-    if (abs_of(a.val[p] - t.val[p]) > eps * std::max(abs_of(a.val[p]), abs_of(t.val[p])))
-      return false;
+    if (abs_of(a.val[p] - t.val[p]) > eps * scale) return false;
   return true;
 }
 
@@ -122,6 +127,9 @@ std::size_t gauss_jordan(std::vector<W>& m, std::vector<W>& inv, std::size_t k, 
       m[c * k + j] *= d;
       inv[c * k + j] *= d;
     }
+    // the rows are independent at each pivot (the coarsest level's inverse
+    // has up to 4096 rows: O(n^3))
+#pragma omp parallel for schedule(static) if (k > 64)
     for (std::size_t r = 0; r < k; ++r) {
       if (r == c) continue;
       const W f = m[r * k + c];
@@ -282,48 +290,51 @@ NodeGraph node_graph(const Csr<V>& a, int b) {
   NodeGraph g;
   g.nodes = sparse::to_index(static_cast<size64>(nodes), "AMG nodes");
   g.row_ptr.assign(nodes + 1, 0);
-  // node I's block columns (sorted) and their Frobenius norms; `out` null:
-  // only their count
-  auto row = [&](std::size_t I, std::vector<index_t>& mark, std::vector<double>& sum,
-                 std::vector<index_t>& cols, index_t* out_col, double* out_w) {
-    cols.clear();
+  // node I's (block column, |a|^2) pairs sorted by block column (memory per
+  // thread: one node's entries); each run's sum in stored order
+  auto pairs = [&](std::size_t I, std::vector<std::pair<index_t, double>>& out) {
+    out.clear();
     for (std::size_t r = I * bs; r < I * bs + bs; ++r)
-      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
-        const auto J = static_cast<std::size_t>(a.col[p]) / bs;
-        if (mark[J] != static_cast<index_t>(I)) {
-          mark[J] = static_cast<index_t>(I);
-          sum[J] = 0;
-          cols.push_back(static_cast<index_t>(J));
-        }
-        sum[J] += std::norm(a.val[p]);
-      }
-    if (!out_col) return static_cast<index_t>(cols.size());
-    std::sort(cols.begin(), cols.end());
-    for (std::size_t k = 0; k < cols.size(); ++k) {
-      out_col[k] = cols[k];
-      out_w[k] = std::sqrt(sum[static_cast<std::size_t>(cols[k])]);
-    }
-    return static_cast<index_t>(cols.size());
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
+        out.emplace_back(static_cast<index_t>(static_cast<std::size_t>(a.col[p]) / bs),
+                         std::norm(a.val[p]));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
   };
+  ParallelErrors errors;
   for (int pass = 0; pass < 2; ++pass) {
 #pragma omp parallel
     {
-      std::vector<index_t> mark(nodes, -1), cols;
-      std::vector<double> sum(nodes, 0);
+      std::vector<std::pair<index_t, double>> pr;
 #pragma omp for schedule(dynamic, 1024)
-      for (std::size_t I = 0; I < nodes; ++I) {
-        if (pass == 0)
-          g.row_ptr[I + 1] = row(I, mark, sum, cols, nullptr, nullptr);
-        else
-          row(I, mark, sum, cols, g.col.data() + g.row_ptr[I], g.weight.data() + g.row_ptr[I]);
-      }
+      for (std::size_t I = 0; I < nodes; ++I)
+        errors.run([&] {
+          pairs(I, pr);
+          index_t k = 0;
+          auto at = pass == 0 ? std::size_t(0) : static_cast<std::size_t>(g.row_ptr[I]);
+          for (std::size_t q = 0; q < pr.size(); ++q) {
+            const bool same = q > 0 && pr[q].first == pr[q - 1].first;
+            if (pass == 1) {
+              if (same) {
+                g.weight[at - 1] += pr[q].second;
+              } else {
+                g.col[at] = pr[q].first;
+                g.weight[at++] = pr[q].second;
+              }
+            }
+            k += !same;
+          }
+          if (pass == 0) g.row_ptr[I + 1] = k;
+        });
     }
+    errors.rethrow();
     if (pass == 0) {
       for (std::size_t I = 0; I < nodes; ++I) g.row_ptr[I + 1] += g.row_ptr[I];
       g.col.resize(static_cast<std::size_t>(g.row_ptr[nodes]));
       g.weight.resize(g.col.size());
     }
   }
+  for (auto& w : g.weight) w = std::sqrt(w);
   return g;
 }
 
@@ -444,31 +455,35 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
   // product formed entry by entry)
   double bound = 0;
   {
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(max : bound)
     for (std::size_t node = 0; node < n / bs; ++node) {
-      for (std::size_t i = 0; i < bs; ++i) {
-        // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
-        std::vector<std::pair<index_t, W>> acc;
-        for (std::size_t c = 0; c < bs; ++c) {
-          const W d = W(dinv[node * bs * bs + i * bs + c]);
-          if (d == W(0)) continue;
-          const std::size_t src = node * bs + c;
-          for (index_t p = a.row_ptr[src]; p < a.row_ptr[src + 1]; ++p)
-            acc.emplace_back(a.col[p], d * W(a.val[p]));
+      errors.run([&] {
+        for (std::size_t i = 0; i < bs; ++i) {
+          // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
+          std::vector<std::pair<index_t, W>> acc;
+          for (std::size_t c = 0; c < bs; ++c) {
+            const W d = W(dinv[node * bs * bs + i * bs + c]);
+            if (d == W(0)) continue;
+            const std::size_t src = node * bs + c;
+            for (index_t p = a.row_ptr[src]; p < a.row_ptr[src + 1]; ++p)
+              acc.emplace_back(a.col[p], d * W(a.val[p]));
+          }
+          std::stable_sort(acc.begin(), acc.end(),
+                           [](const auto& x, const auto& y) { return x.first < y.first; });
+          double s = 0;
+          for (std::size_t p = 0; p < acc.size();) {
+            W v(0);
+            std::size_t q = p;
+            for (; q < acc.size() && acc[q].first == acc[p].first; ++q) v += acc[q].second;
+            s += std::abs(v);
+            p = q;
+          }
+          bound = std::max(bound, s);
         }
-        std::sort(acc.begin(), acc.end(),
-                  [](const auto& x, const auto& y) { return x.first < y.first; });
-        double s = 0;
-        for (std::size_t p = 0; p < acc.size();) {
-          W v(0);
-          std::size_t q = p;
-          for (; q < acc.size() && acc[q].first == acc[p].first; ++q) v += acc[q].second;
-          s += std::abs(v);
-          p = q;
-        }
-        bound = std::max(bound, s);
-      }
+      });
     }
+    errors.rethrow();
   }
   const bool herm = hermitian(a);
   std::vector<W> x(n), z(n), dx(n), y(n);
@@ -529,6 +544,13 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
   if (a.rows % o.block)
     throw Error(fmt::format("amg: {} rows are not a whole number of {} x {} blocks (--block {})",
                             a.rows, o.block, o.block, o.block));
+  for (size64 i = 0; i < a.rows; ++i)
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      if (!std::isfinite(abs_of(a.val[p])))
+        throw Error(fmt::format("amg: the matrix entry in row {}, column {} is {}", i, a.col[p],
+                                abs_of(a.val[p])));
+  if (a.rows > 0 && a.val.empty())
+    throw Error("amg: the matrix has no entries: nothing to precondition");
   Nullspace<V> b = b0;
   if (b.values.empty()) {  // constants per row of a node: the identity of each block
     b.cols = o.block;
@@ -542,6 +564,18 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
         "amg: the near-nullspace has {} values for {} vectors; the matrix has {} rows, so {} "
         "were expected",
         b.values.size(), b.cols, a.rows, static_cast<size64>(b.cols < 1 ? 1 : b.cols) * a.rows));
+  } else {
+    const auto k = static_cast<std::size_t>(b.cols);
+    for (std::size_t j = 0; j < k; ++j) {
+      double norm = 0;
+      for (std::size_t r = 0; r < static_cast<std::size_t>(a.rows); ++r) {
+        const double v = abs_of(b.values[r * k + j]);
+        if (!std::isfinite(v))
+          throw Error(fmt::format("amg: near-nullspace vector {} is {} in row {}", j, v, r));
+        norm += v * v;
+      }
+      if (norm == 0) throw Error(fmt::format("amg: near-nullspace vector {} is zero", j));
+    }
   }
 
   const auto t_all = clock::now();
@@ -552,6 +586,7 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
     for (int level = 0;; ++level) {
       Level<V> l;
       l.block = block;
+      auto td = clock::now();
       try {
         l.dinv = invert_node_blocks(cur, block, level);
       } catch (const Error& e) {
@@ -561,6 +596,7 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
             e.what(), block == 1 ? "" : " blocks"));
       }
       l.rho = spectral_radius(cur, l.dinv, block);
+      h.times.diagonal += seconds_since(td);
       const bool last = level + 1 >= o.max_levels || cur.rows <= o.coarse_size;
       if (!last) {
         auto t0 = clock::now();
@@ -570,7 +606,9 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
         index_t count = 0;
         l.aggregate = aggregate_mis2(s, count);
         h.times.aggregation += seconds_since(t0);
-        if (count > 0 && count < s.nodes) {
+        // a coarse level of at most 0.8 of this one's rows (a near-nullspace
+        // of more vectors than rows per node can make "coarse" levels larger)
+        if (count > 0 && static_cast<size64>(count) * b.cols <= cur.rows * 4 / 5) {
           t0 = clock::now();
           Nullspace<V> bc;
           const Csr<V> t = tentative_prolongator(l.aggregate, count, block, b, bc);
@@ -606,9 +644,12 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
             "amg: the coarsest level (level {}) has {} rows, more than the {} a dense coarse solve "
             "takes: {}",
             level, cur.rows, kMaxDenseCoarse,
-            level + 1 >= o.max_levels ? "raise --amg-levels"
-                                      : "aggregation stopped coarsening (no strong connections "
-                                        "left: lower --amg-theta, or use --precond jacobi)"));
+            level + 1 >= o.max_levels ? std::string("raise --amg-levels")
+            : o.theta > 0
+                ? std::string("aggregation stopped coarsening (no strong connections left: lower "
+                              "--amg-theta, or use --precond jacobi)")
+                : std::string("aggregation stopped coarsening (too few couplings between the rows "
+                              "left, e.g. a diagonal matrix: use --precond jacobi)")));
       const auto t0 = clock::now();
       h.coarse_inverse = dense_inverse(cur, level);
       h.times.coarse += seconds_since(t0);

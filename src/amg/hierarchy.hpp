@@ -41,8 +41,9 @@ struct Level {
 
 /// Seconds of each setup phase (host wall clock).
 struct SetupTimes {
-  double strength = 0, aggregation = 0, tentative = 0, smoothing = 0, galerkin = 0, coloring = 0,
-         coarse = 0, total = 0;
+  /// diagonal: the inverted diagonal blocks and the spectral radius
+  double diagonal = 0, strength = 0, aggregation = 0, tentative = 0, smoothing = 0, galerkin = 0,
+         coloring = 0, coarse = 0, total = 0;
 };
 
 template <Scalar V>

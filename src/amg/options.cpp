@@ -50,7 +50,8 @@ void Options::check() const {
         fmt::format("1 to {} rows (the coarsest level is inverted densely)", kMaxDenseCoarse));
   if (!(prolongator_omega >= 0 && prolongator_omega < 2))
     bad("prolongator-omega", prolongator_omega, "a weight times 1/rho in [0, 2)");
-  if (block < 0 || block > 16) bad("block", block, "rows per node from 1 to 16 (0: the matrix's)");
+  if (block < 0 || block > 16)
+    throw UsageError(fmt::format("--block {}: AMG takes 1 to 16 rows per node", block));
 }
 
 }  // namespace tessera::amg

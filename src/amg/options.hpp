@@ -54,6 +54,9 @@ struct Options {
 
   /// UsageError naming the option and value when a value is out of range.
   void check() const;
+  /// Whether one cycle is a symmetric operator for a Hermitian matrix (what
+  /// CG needs): as many sweeps after the coarse correction as before it.
+  bool symmetric() const { return pre() == post(); }
 };
 
 std::string_view to_string(Strength s);

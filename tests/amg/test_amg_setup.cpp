@@ -2,6 +2,7 @@
 // tentative prolongator, Galerkin operators and spectral radius against
 // dense references and known values; deterministic hierarchies; the errors.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -295,6 +296,56 @@ TEST(AmgHierarchy, SameHierarchyEveryTime) {
   EXPECT_EQ(h1.coarse_inverse, h2.coarse_inverse);
 }
 
+TEST(AmgHierarchy, SameHierarchyForAnyNumberOfThreads) {
+  using V = std::complex<double>;
+  const auto a = block_laplacian<V>(21, 17, {2, 1, 1, 3}, 2);
+  Options o;
+  o.block = 2;
+  o.coarse_size = 20;
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto h1 = build_hierarchy(a, o);
+  omp_set_num_threads(3);
+  const auto h3 = build_hierarchy(a, o);
+  omp_set_num_threads(before);
+  ASSERT_EQ(h1.levels.size(), h3.levels.size());
+  for (std::size_t l = 0; l < h1.levels.size(); ++l) {
+    EXPECT_EQ(h1.levels[l].aggregate, h3.levels[l].aggregate);
+    EXPECT_EQ(h1.levels[l].a.val, h3.levels[l].a.val);  // bitwise
+    EXPECT_EQ(h1.levels[l].p.val, h3.levels[l].p.val);
+    EXPECT_EQ(h1.levels[l].color_nodes, h3.levels[l].color_nodes);
+    EXPECT_EQ(h1.levels[l].rho, h3.levels[l].rho);
+  }
+  EXPECT_EQ(h1.coarse_inverse, h3.coarse_inverse);
+}
+
+TEST(AmgHierarchy, CoarseLevelsMustShrink) {
+  // a 1D Laplacian with a near-nullspace of 4 vectors per row: aggregates
+  // of fewer than 5 nodes would make a "coarse" level larger than the fine
+  // one; the hierarchy stops instead of growing
+  const int n = 3000;
+  std::vector<std::vector<std::pair<index_t, double>>> r(n);
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) r[static_cast<std::size_t>(i)].push_back({i - 1, -1.0});
+    r[static_cast<std::size_t>(i)].push_back({i, 2.0});
+    if (i + 1 < n) r[static_cast<std::size_t>(i)].push_back({i + 1, -1.0});
+  }
+  Nullspace<double> b;
+  b.cols = 4;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 4; ++k) b.values.push_back(std::pow(double(i) / n, k));
+  Options o;
+  o.block = 1;
+  o.max_levels = 3;
+  try {
+    const auto h = build_hierarchy(from_rows<double>(n, r), o, b);
+    for (std::size_t l = 1; l < h.levels.size(); ++l)
+      EXPECT_LE(h.levels[l].a.rows * 5, h.levels[l - 1].a.rows * 4) << "level " << l;
+  } catch (const Error& e) {  // stopped at a level too large for the dense inverse: said so
+    EXPECT_NE(std::string(e.what()).find("coarsest level"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AmgHierarchy, RigidBodyModesGiveSixColumnsPerAggregate) {
   // 3 x 3 x 3 nodes, 3 rows each: the modes at node (1, 2, 0)
   std::vector<double> xyz;
@@ -387,6 +438,24 @@ TEST(AmgErrors, BadMatricesAreRefusedNamingTheRowOrBlock) {
   o4.max_levels = 1;
   EXPECT_NE(message(laplacian2d<double>(70, 70), o4).find("has 4900 rows, more than the 4096"),
             std::string::npos);
+  // a NaN entry; a matrix without entries; a zero near-nullspace vector
+  auto nan_matrix = laplacian2d<double>(4, 4);
+  nan_matrix.val[7] = std::nan("");
+  EXPECT_NE(message(nan_matrix, o).find("entry in row 2, column 1 is nan"), std::string::npos)
+      << message(nan_matrix, o);
+  Csr<double> empty;
+  empty.rows = empty.cols = 3;
+  empty.row_ptr.assign(4, 0);
+  EXPECT_NE(message(empty, o).find("no entries"), std::string::npos);
+  Nullspace<double> zero;
+  zero.cols = 1;
+  zero.values.assign(25, 0.0);
+  try {
+    build_hierarchy(lap, o, zero);
+    ADD_FAILURE() << "a zero near-nullspace was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("near-nullspace vector 0 is zero"), std::string::npos);
+  }
   // a singular coarsest matrix (the pure Neumann Laplacian: row sums 0)
   std::vector<std::vector<std::pair<index_t, double>>> neu{{{0, 1.0}, {1, -1.0}},
                                                            {{0, -1.0}, {1, 1.0}}};

@@ -76,7 +76,7 @@ void ref_smooth(const Level<V>& l, const Options& o, const Vec& b, Vec& x, int s
       continue;
     }
     // Chebyshev: d_0 = z / theta; d_k = rho_k rho_{k-1} d_{k-1} + 2 rho_k / delta z_k
-    const double hi = 1.1 * l.rho, lo = hi / 30, theta = (hi + lo) / 2, delta = (hi - lo) / 2;
+    const double hi = 1.1 * l.rho, lo = l.rho / 30, theta = (hi + lo) / 2, delta = (hi - lo) / 2;
     const double sigma = theta / delta;
     double rk = 1 / sigma;
     Vec d(x.size(), 0.0);

@@ -16,7 +16,12 @@ amg_cli(solve_trace_gmres_blocks 0 "amg +2 levels.*\n +0 +5040 +[0-9]+ +5 .*conv
         solve --generate trace:3x5x4,blocks=2 --method gmres --precond amg --tol 1e-10 --device cpu)
 amg_cli(solve_jacobi_w_cycle 0 "converged.after"
         solve --generate stencil2d5:40 --method cg --precond amg --amg-smoother jacobi --amg-cycle W
-        --amg-presweeps 2 --tol 1e-8 --device cpu)
+        --amg-presweeps 2 --amg-postsweeps 2 --tol 1e-8 --device cpu)
+# CG needs a symmetric cycle (as many sweeps after as before); GMRES does not
+amg_cli(cg_unequal_sweeps_exit2 2 "--method cg needs a symmetric preconditioner.*they give 2 and 0"
+        solve --generate stencil2d5:40 --method cg --precond amg --amg-postsweeps 0 --device cpu)
+amg_cli(gmres_unequal_sweeps 0 "converged.after"
+        solve --generate stencil2d5:40 --method gmres --precond amg --amg-postsweeps 0 --tol 1e-8 --device cpu)
 amg_cli(theta_out_of_range_exit2 2 "--amg-theta 1.5: expected a threshold in \\[0, 1\\)"
         solve --generate stencil2d5:8 --precond amg --amg-theta 1.5 --device cpu)
 amg_cli(coarse_size_too_large_exit2 2 "--amg-coarse-size 5000: expected 1 to 4096 rows"

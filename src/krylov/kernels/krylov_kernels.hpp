@@ -199,6 +199,20 @@ void block_diag(Tag tag, Queue& q, int nc, std::size_t n, int bs, const In<R>& d
   kry_block_diag<R>(tag, q, n, p, d, x, y);
 }
 
+/// One level of a triangular solve by single rows: the `count` rows `rows`
+/// (int32), one work-item each, x_i = (b_i - sum_j T_ij x_j) * inv_d_i with
+/// the terms in stored order; every row's columns must lie outside the
+/// level (a colour of multicolour Gauss-Seidel, T without its diagonal).
+template <class Tag, class R>
+void tri_rows(Tag tag, Queue& q, int nc, std::size_t count, std::size_t n, const In<int>& rows,
+              const In<int>& ptr, const In<int>& col, const In<R>& val, const In<R>& inv_d,
+              const In<R>& b, const Out<R>& x) {
+  if (count == 0) return;
+  ts_kry_params p = params(nc, n);
+  p.has_d = inv_d.handle != nullptr;
+  kry_tri_rows<R>(tag, q, count, p, rows, ptr, col, val, inv_d, b, x);
+}
+
 /// One level of a grouped triangular solve: the `count` groups `groups`
 /// (int32) of `group` consecutive rows (the last may be shorter: rows < n),
 /// each group's rows in order (backward: descending): x_i = (b_i - sum_j

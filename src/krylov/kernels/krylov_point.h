@@ -39,7 +39,8 @@
     TS_VARIANTS(1, 2, 3, 4, 5, 6, 7, 8))                                                    \
   X(group, kry_combine_block, TS_KRY_ITEM_GROUP, 1, 0, TS_VARIANTS(1, 2, 3, 4, 5, 6, 7, 8)) \
   X(each_one, kry_block_diag, 0, 0, 0, TS_NO_VARIANTS)                                      \
-  X(group, kry_tri_group, TS_KRY_TRI_THREADS, TS_KRY_TRI_SCRATCH, 0, TS_NO_VARIANTS)
+  X(group, kry_tri_group, TS_KRY_TRI_THREADS, TS_KRY_TRI_SCRATCH, 0, TS_NO_VARIANTS)        \
+  X(each_one, kry_tri_rows, 0, 0, 0, TS_NO_VARIANTS)
 /* dcgs2_coef's arguments (its body is in krylov_dcgs2.h, which OpenCL
  * compiles only with double precision) */
 #define TS_ARGS_kry_dcgs2_coef(V, IN, OUT) \
@@ -710,6 +711,18 @@ TS_GROUP(kry_combine_block, g, s) {
 #define TS_ARGS_kry_block_diag(V, IN, OUT) \
   V(ts_kry_params, p) IN(ts_value, d) IN(ts_value, x) OUT(ts_value, y)
 TS_ITEM(kry_block_diag, i) { ts_kry_block_diag_at(p.nc, (long)i, p.bs, d, x, y); }
+
+/* tri_rows: the rows rows[k] of one level, one work-item each (groups of a
+ * single row whose entries all lie outside it, such as a colour of
+ * multicolour Gauss-Seidel: ts_kry_tri_row, terms in stored order) */
+#define TS_ARGS_kry_tri_rows(V, IN, OUT)                                        \
+  V(ts_kry_params, p)                                                           \
+  IN(int, rows) IN(int, ptr) IN(int, col) IN(ts_value, val) IN(ts_value, inv_d) \
+      IN(ts_value, b, TS_ALIASED) OUT(ts_value, x)
+TS_ITEM(kry_tri_rows, k) {
+  const long i = rows[k];
+  ts_kry_tri_row(p.nc, i, i, i + 1, ptr, col, val, p.has_d, inv_d, b, x);
+}
 
 /* tri_group: the group of rows groups[g.id] of one level (ts_kry_tri_group) */
 /* (clang-format 14 does not settle on a layout for three-argument IN entries) */
