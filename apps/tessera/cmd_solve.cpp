@@ -559,7 +559,10 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz)");
   cmd->add_option(
       "--generate", a->generate,
-      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, or poisson3d:N / poisson2d:N (matrix free, mg's halo layout)");
+      "Generated matrix: a TRACE case (trace:1..6, trace:NXxNTHETAxNR[,...]), laplace7:N|NXxNYxNZ, "
+      "a matrix family of `tessera sparse spmv --generate` (stencil2d5:N, aniso2d:N, convdiff2d:N, "
+      "elasticity3d:N, powerlaw:ROWS, ...), or poisson3d:N / poisson2d:N (matrix free, mg's halo "
+      "layout)");
   cmd->add_option("--rhs", a->rhs,
                   "ones, random (zero in empty rows), a Matrix Market vector file or a .npy "
                   "vector (float32 or float64)");
