@@ -51,6 +51,7 @@ struct SolveArgs {
   std::string amg_strength = "symmetric", amg_smoother = "gauss-seidel", amg_cycle = "V";
   std::string amg_nullspace = "constant", amg_coordinates;
   bool amg_given = false, block_given = false;
+  std::string amg_given_option, amg_given_value;  // the first --amg-* on the command line
 };
 
 // The AMG options of the command line (UsageError for a value out of range,
@@ -60,7 +61,8 @@ amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
   if (a.precond != "amg") {
     if (a.amg_given)
       throw UsageError(
-          fmt::format("--amg-* options need --precond amg (got --precond {})", a.precond));
+          fmt::format("{} {}: the --amg-* options need --precond amg (got --precond {})",
+                      a.amg_given_option, a.amg_given_value, a.precond));
     return {};
   }
   amg::Options o = a.amg;
@@ -669,7 +671,12 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--out,-o", a->out, "Write the solution as a Matrix Market vector");
   add_json_option(cmd, a->json, "Write the residual history, status and time split");
   return {cmd, [a, amg_opts, block_opt] {
-            for (const auto* o : amg_opts) a->amg_given = a->amg_given || o->count() > 0;
+            for (const auto* o : amg_opts)
+              if (o->count() > 0 && !a->amg_given) {
+                a->amg_given = true;
+                a->amg_given_option = o->get_name();
+                a->amg_given_value = o->as<std::string>();
+              }
             a->block_given = block_opt->count() > 0;
             return run_solve(*a);
           }};

@@ -26,7 +26,7 @@ amg_cli(theta_out_of_range_exit2 2 "--amg-theta 1.5: expected a threshold in \\[
         solve --generate stencil2d5:8 --precond amg --amg-theta 1.5 --device cpu)
 amg_cli(coarse_size_too_large_exit2 2 "--amg-coarse-size 5000: expected 1 to 4096 rows"
         solve --generate stencil2d5:8 --precond amg --amg-coarse-size 5000 --device cpu)
-amg_cli(option_without_amg_exit2 2 "--amg-\\* options need --precond amg \\(got --precond jacobi\\)"
+amg_cli(option_without_amg_exit2 2 "--amg-theta 0.1: the --amg-\\* options need --precond amg \\(got --precond jacobi\\)"
         solve --generate stencil2d5:8 --precond jacobi --amg-theta 0.1 --device cpu)
 amg_cli(unknown_smoother_exit2 2 "--amg-smoother"
         solve --generate stencil2d5:8 --precond amg --amg-smoother sor --device cpu)
