@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "krylov/krylov_test_util.hpp"
 #include "sparse/formats.hpp"
 #include "sparse/types.hpp"
 
@@ -13,12 +14,10 @@ namespace tessera::amg::test_util {
 using sparse::Csr;
 using sparse::index_t;
 
+/// re + i im as V (im dropped for real V): the Krylov tests' val with im 0 by default
 template <class V>
 V value(double re, double im = 0) {
-  if constexpr (sparse::is_complex_v<V>)
-    return V(static_cast<typename V::value_type>(re), static_cast<typename V::value_type>(im));
-  else
-    return static_cast<V>(re);
+  return krylov::test_util::val<V>(re, im);
 }
 
 /// Dense row-major copy of a (rows x cols).
@@ -106,16 +105,7 @@ Csr<V> convection_diffusion(int n, double peclet, double angle) {
   return from_rows<V>(static_cast<std::size_t>(n * n), rows);
 }
 
-template <class V>
-std::vector<V> random_values(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<V> v(n);
-  for (auto& x : v) {
-    const double re = u(rng), im = u(rng);
-    x = value<V>(re, im);
-  }
-  return v;
-}
+// random complex (or real) values, never all zero: the Krylov tests' generator
+using krylov::test_util::random_values;
 
 }  // namespace tessera::amg::test_util
