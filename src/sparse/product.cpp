@@ -67,47 +67,44 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
     std::stable_sort(out.begin(), out.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
   };
-  std::vector<size64> count(rows + 1, 0);
-  ParallelErrors errors;
+  // each row's sorted products to fn(i, products), rows in parallel
+  auto each_row = [&](auto&& fn) {
+    ParallelErrors errors;
 #pragma omp parallel
-  {
-    std::vector<std::pair<index_t, T>> prod;
+    {
+      std::vector<std::pair<index_t, T>> prod;
 #pragma omp for schedule(dynamic, 256)
-    for (std::size_t i = 0; i < rows; ++i)
-      errors.run([&] {
-        products(i, prod);
-        size64 k = 0;
-        for (std::size_t q = 0; q < prod.size(); ++q)
-          k += q == 0 || prod[q].first != prod[q - 1].first;
-        count[i + 1] = k;
-      });
-  }
-  errors.rethrow();
+      for (std::size_t i = 0; i < rows; ++i)
+        errors.run([&] {
+          products(i, prod);
+          fn(i, prod);
+        });
+    }
+    errors.rethrow();
+  };
+  std::vector<size64> count(rows + 1, 0);
+  each_row([&](std::size_t i, const auto& prod) {
+    size64 k = 0;
+    for (std::size_t q = 0; q < prod.size(); ++q) k += q == 0 || prod[q].first != prod[q - 1].first;
+    count[i + 1] = k;
+  });
   for (std::size_t i = 0; i < rows; ++i) count[i + 1] += count[i];
   to_index(count[rows], "entries of a sparse product");
   c.row_ptr.resize(rows + 1);
   for (std::size_t i = 0; i <= rows; ++i) c.row_ptr[i] = static_cast<index_t>(count[i]);
   c.col.resize(static_cast<std::size_t>(count[rows]));
   c.val.resize(static_cast<std::size_t>(count[rows]));
-#pragma omp parallel
-  {
-    std::vector<std::pair<index_t, T>> prod;
-#pragma omp for schedule(dynamic, 256)
-    for (std::size_t i = 0; i < rows; ++i)
-      errors.run([&] {
-        products(i, prod);
-        auto at = static_cast<std::size_t>(c.row_ptr[i]);
-        for (std::size_t q = 0; q < prod.size(); ++q) {
-          if (q > 0 && prod[q].first == prod[q - 1].first) {
-            c.val[at - 1] += prod[q].second;
-          } else {
-            c.col[at] = prod[q].first;
-            c.val[at++] = prod[q].second;
-          }
-        }
-      });
-  }
-  errors.rethrow();
+  each_row([&](std::size_t i, const auto& prod) {
+    auto at = static_cast<std::size_t>(c.row_ptr[i]);
+    for (std::size_t q = 0; q < prod.size(); ++q) {
+      if (q > 0 && prod[q].first == prod[q - 1].first) {
+        c.val[at - 1] += prod[q].second;
+      } else {
+        c.col[at] = prod[q].first;
+        c.val[at++] = prod[q].second;
+      }
+    }
+  });
   return c;
 }
 
