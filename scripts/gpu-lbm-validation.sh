@@ -9,7 +9,9 @@
 #     (no build: the first call's binary) Schaefer-Turek 2D-2 and 2D-1 at
 #     D = 20, 40, 80 cells and the sphere drag at Re 20, 50, 100 on cuda:0
 #     (bench/validation/lbm_validation.py; RUNS selects, BOUNCE=halfway
-#     for the body's halfway bounce-back), then their table.
+#     for the body's halfway bounce-back), then their table. A run's name
+#     may end in -uU (lattice velocity U) and, for spheres, -wW (box width
+#     W cells): st-2d1-d80-u0.0125, sphere-re20-u0.025-w240.
 #   TESSERA_COMMIT=<HEAD> scripts/gpu-lbm-validation.sh all
 #     one call in order of importance, each step cut short when DEADLINE
 #     (default 570 s) leaves too little: build the command, RUNS (default
@@ -54,13 +56,18 @@ one() {  # NAME ARGS...: one run, skipped when too little time is left
   summary+=("$name: exit $?")
 }
 validate() {  # RUNS: the names to run; BOUNCE: the body's bounce-back
-  local bounce="--bounce-back ${BOUNCE:-interpolated}" r c d u
+  local bounce="--bounce-back ${BOUNCE:-interpolated}" r c d u re w
   for r in $1; do
     case $r in
-      st-2d?-d*) c=${r#st-}; c=${c%%-*}; d=${r##*-d}
+      st-2d?-d*) c=${r#st-}; c=${c%%-*}; d=${r#st-2d?-d}; d=${d%%-*}
         u=$(case $d in 20) echo 0.05;; 40) echo 0.035;; *) echo 0.025;; esac)
+        [[ $r == *-u* ]] && u=${r##*-u}
         one "$r" schaefer-turek --case "$c" --d "$d" --lattice-velocity "$u" $bounce ;;
-      sphere-re*) one "$r" sphere --re "${r#sphere-re}" --d 20 $bounce ;;
+      sphere-re*) re=${r#sphere-re}; re=${re%%-*}; u=0.05 w=
+        [[ $r == *-u* ]] && { u=${r##*-u}; u=${u%%-*}; }
+        [[ $r == *-w* ]] && { w=${r##*-w}; w="--width ${w%%-*}"; }
+        # shellcheck disable=SC2086
+        one "$r" sphere --re "$re" --d 20 --lattice-velocity "$u" $w --flow-throughs "${FLOW_THROUGHS:-3}" $bounce ;;
       *) summary+=("$r: unknown run") ;;
     esac
   done

@@ -90,7 +90,7 @@ bounce-back = "{args.bounce_back}"
 name = "rho{k}"
 at = [{0.2 + 0.5 * dx + ox!r}, {0.2 + dx + oy!r}, {0.5 * dx!r}]
 """ for k, (ox, oy) in enumerate([(-0.075, 0), (0.075, 0), (0, -0.075), (0, 0.075)]))
-    name = f"st-{args.case}-d{d}-{args.bounce_back}"
+    name = f"st-{args.case}-d{d}-u{args.lattice_velocity:g}-{args.bounce_back}"
     s, wall, cmd = run(args, toml, name, steps, every)
     body = s["series"]["bodies"][0]
     cd, cl, step = body["cd"], body["cl"], body["step"]
@@ -158,7 +158,7 @@ centre = [{5 * d}, {(w - 1) / 2!r}, {(w - 1) / 2!r}]
 diameter = {d}
 bounce-back = "{args.bounce_back}"
 """
-    name = f"sphere-re{re:g}-d{d}-{args.bounce_back}"
+    name = f"sphere-re{re:g}-d{d}-w{w}-u{u:g}-{args.bounce_back}"
     s, wall, cmd = run(args, toml, name, steps, every)
     body = s["series"]["bodies"][0]
     cd, step = body["cd"], body["step"]
