@@ -558,7 +558,7 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
 
   // [boundary]: one type per face; where faces meet, wall > moving-wall >
   // free-slip > inlet > outlet (a channel's corners are its walls; a
-  // free-slip face is whole up to no-slip walls: ts_lbm_slip_source)
+  // free-slip face is whole up to no-slip walls: ts_lbm_slip_axis)
   const Table& b = table("boundary");
   const std::array<const char*, 6> face_keys = {"x-min", "x-max", "y-min",
                                                 "y-max", "z-min", "z-max"};

@@ -11,7 +11,7 @@
 #define TS_LBM_INLET 3  /* equilibrium, velocity u_in, local density */
 #define TS_LBM_OUTLET 4 /* equilibrium, density rho_out, local velocity */
 /* free-slip wall with its normal along x, y or z: its fluid neighbours
- * reflect populations specularly (lbm_point.h ts_lbm_slip_source) */
+ * reflect populations specularly (lbm_point.h ts_lbm_slip_axis) */
 #define TS_LBM_SLIP_X 5
 #define TS_LBM_SLIP_Y 6
 #define TS_LBM_SLIP_Z 7

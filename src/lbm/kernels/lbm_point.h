@@ -161,11 +161,14 @@ TS_FN int ts_lbm_is_wall(unsigned char flag) { return TS_LBM_IS_WALL(flag); }
  * directions are unrolled). */
 TS_FN int ts_lbm_direction(int cx, int cy, int cz) {
   int k = 0;
+  TS_LBM_UNROLL
   for (int j = 1; j < TS_LBM_Q; ++j)
     if (ts_lbm_cx(j) == cx && ts_lbm_cy(j) == cy && ts_lbm_cz(j) == cz) k = j;
   return k;
 }
-/* c_i with its component along axis a reversed */
+/* c_i with its component along axis a reversed (a a constant too: with a
+ * or i known only at run time, every lookup of c becomes a chain of Q
+ * selects, which made the step kernel five times larger) */
 TS_FN int ts_lbm_mirror(int i, int a) {
   return a == 0   ? ts_lbm_direction(-ts_lbm_cx(i), ts_lbm_cy(i), ts_lbm_cz(i))
          : a == 1 ? ts_lbm_direction(ts_lbm_cx(i), -ts_lbm_cy(i), ts_lbm_cz(i))
@@ -174,24 +177,43 @@ TS_FN int ts_lbm_mirror(int i, int a) {
 /* Free slip: the population arriving at n along c_i from a free-slip wall
  * cell (flag fm) is the one n sent along m = c_i mirrored in the wall's
  * plane, where that one went into a free-slip wall of the same normal too
- * (returns m; else -1: bounce-back). Exact for flows uniform along the
- * wall (the specular partner of n's neighbour along the wall is replaced
- * by n's own). Each such population n sent is read once: the pairing
- * i -> m is a bijection between the directions it claims, and only n
- * reads or writes the slots of populations sent into walls, so the
- * in-place step stays race-free. */
-TS_FN int ts_lbm_slip_source(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h, int i,
-                             unsigned char fm) {
+ * (returns the plane's axis a, m = ts_lbm_mirror(i, a); else -1:
+ * bounce-back). Exact for flows uniform along the wall (the specular
+ * partner of n's neighbour along the wall is replaced by n's own). Each
+ * such population n sent is read once: the pairing i -> m is a bijection
+ * between the directions it claims, and only n reads or writes the slots
+ * of populations sent into walls, so the in-place step stays race-free.
+ * The three axes are spelled out so that each mirror is a constant. */
+TS_FN int ts_lbm_slip_axis(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h, int i,
+                           unsigned char fm) {
   const int t = fm & TS_LBM_TYPE_MASK;
   if (t < TS_LBM_SLIP_X) return -1;
-  const int m = ts_lbm_mirror(i, t - TS_LBM_SLIP_X);
-  return (flags[ts_lbm_neighbour(h, m, 1)] & TS_LBM_TYPE_MASK) == t ? m : -1;
+  const ts_lbm_idx partner = t == TS_LBM_SLIP_X   ? ts_lbm_neighbour(h, ts_lbm_mirror(i, 0), 1)
+                             : t == TS_LBM_SLIP_Y ? ts_lbm_neighbour(h, ts_lbm_mirror(i, 1), 1)
+                                                  : ts_lbm_neighbour(h, ts_lbm_mirror(i, 2), 1);
+  return (flags[partner] & TS_LBM_TYPE_MASK) == t ? t - TS_LBM_SLIP_X : -1;
+}
+/* ts_lbm_mirror(i, a) for a from ts_lbm_slip_axis (0, 1 or 2), a select
+ * between three constants */
+TS_FN int ts_lbm_slip_direction(int i, int a) {
+  return a == 0 ? ts_lbm_mirror(i, 0) : a == 1 ? ts_lbm_mirror(i, 1) : ts_lbm_mirror(i, 2);
 }
 /* where the previous step's out_m of cell n is, at step parity `odd`
  * (ts_lbm_store_out of the other parity) */
 TS_FN ts_lbm_idx ts_lbm_sent(const ts_lbm_nbhd* h, int m, int odd) {
   return (m & 1) ? (ts_lbm_idx)(odd ? m : m + 1) * h->N + ts_lbm_neighbour(h, m, 1)
                  : (ts_lbm_idx)(odd ? m : m - 1) * h->N + h->n;
+}
+/* The slot n reads its population i from when the cell behind it (flag
+ * fm) is a wall: the mirrored population it sent (free slip) or `bounce`,
+ * halfway bounce-back's. */
+TS_FN ts_lbm_idx ts_lbm_wall_slot(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h,
+                                  int i, unsigned char fm, int odd, ts_lbm_idx bounce) {
+  const int a = ts_lbm_slip_axis(flags, h, i, fm);
+  return a < 0    ? bounce
+         : a == 0 ? ts_lbm_sent(h, ts_lbm_mirror(i, 0), odd)
+         : a == 1 ? ts_lbm_sent(h, ts_lbm_mirror(i, 1), odd)
+                  : ts_lbm_sent(h, ts_lbm_mirror(i, 2), odd);
 }
 /* s + c v for c in {-1, 0, 1}, or c v where the sum has no term yet (`first`):
  * starting from 0 instead would cost an addition, since 0 + (-0) = +0 keeps
@@ -242,17 +264,13 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
     const ts_lbm_idx nb = (ts_lbm_idx)(odd ? i + 1 : i) * N + jp,
                      nb_other = (ts_lbm_idx)(odd ? i : i + 1) * N + jp;
     const unsigned char fm = flags[ts_lbm_neighbour(h, i, -1)], fp = flags[jp];
-    /* wall behind (x - c_i): what this cell sent towards it, reversed */
-    /* free-slip wall behind: the mirrored population this cell sent */
-    const int si = ts_lbm_slip_source(flags, h, i, fm),
-              sj = ts_lbm_slip_source(flags, h, i + 1, fp);
-    fin[i] = si >= 0              ? ts_lbm_load(f, ts_lbm_sent(h, si, odd))
-             : ts_lbm_is_wall(fm) ? ts_lbm_load(f, other)
-                                  : ts_lbm_load(f, own);
+    /* wall behind (x - c_i): what this cell sent towards it, reversed (a
+     * free-slip wall: the mirrored population it sent); one load from the
+     * chosen slot */
+    fin[i] = ts_lbm_load(f, ts_lbm_is_wall(fm) ? ts_lbm_wall_slot(flags, h, i, fm, odd, other) : own);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
-    fin[i + 1] = sj >= 0              ? ts_lbm_load(f, ts_lbm_sent(h, sj, odd))
-                 : ts_lbm_is_wall(fp) ? ts_lbm_load(f, nb_other)
-                                      : ts_lbm_load(f, nb);
+    fin[i + 1] = ts_lbm_load(
+        f, ts_lbm_is_wall(fp) ? ts_lbm_wall_slot(flags, h, i + 1, fp, odd, nb_other) : nb);
     if ((fp & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i + 1] = fin[i + 1] - ts_lbm_wall_term(i, p);
   }
 }
@@ -539,10 +557,9 @@ TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src,
   for (int i = 1; i < TS_LBM_Q; ++i) {
     const ts_lbm_idx jm = ts_lbm_neighbour(h, i, -1);
     const unsigned char fm = flags[jm];
-    const int si = ts_lbm_slip_source(flags, h, i, fm);
-    fin[i] = ts_lbm_is_wall(fm)
-                 ? ts_lbm_load(src, (ts_lbm_idx)(si >= 0 ? si : ts_lbm_opposite(i)) * N + n)
-                 : ts_lbm_load(src, (ts_lbm_idx)i * N + jm);
+    const int a = ts_lbm_slip_axis(flags, h, i, fm);
+    const int back = a < 0 ? ts_lbm_opposite(i) : ts_lbm_slip_direction(i, a);
+    fin[i] = ts_lbm_load(src, ts_lbm_is_wall(fm) ? (ts_lbm_idx)back * N + n : (ts_lbm_idx)i * N + jm);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
   }
 }
