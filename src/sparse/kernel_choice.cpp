@@ -59,9 +59,10 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
     // over the block rows that hold any (TRACE's ghost rows hold none)
     const double per_row = static_cast<double>(n.blocks) / static_cast<double>(n.block_rows);
     if (fill >= 0.9 && per_row >= 2) {
-      // small blocks: a warp reads a block row's blocks contiguously (fem3's
-      // 3x3: bcsr-warp fastest); 5x5 and up: one index per block (TRACE)
-      c.kernel = b <= 4 ? Kernel::bcsr_warp : Kernel::bell_bi;
+      // one index per block (fem3's 3x3 at 10 M nonzeros and TRACE's 5x5:
+      // bell-bi fastest); 2x2: a warp reads a block row's blocks contiguously
+      // (docs/sparse.md)
+      c.kernel = b <= 2 ? Kernel::bcsr_warp : Kernel::bell_bi;
       c.options.block_r = c.options.block_c = b;
       c.reason = fmt::format("{0}x{0} blocks {1:.0f}% full, {2:.1f} a block row: {3}", b,
                              100 * fill, per_row, to_string(c.kernel));
@@ -75,15 +76,14 @@ KernelChoice choose_kernel(const Csr<T>& a, Backend backend, const DeviceOptions
     empty += len == 0;
   }
   const double mean = static_cast<double>(nnz) / static_cast<double>(a.rows);
-  const double filled_mean = static_cast<double>(nnz) / static_cast<double>(a.rows - empty);
   const bool mostly_empty = 2 * empty > a.rows;
   const std::string stats =
       fmt::format("rows of up to {} entries, mean {:.1f}, {:.0f}% empty", longest, mean,
                   100.0 * static_cast<double>(empty) / static_cast<double>(a.rows));
-  const bool even = static_cast<double>(longest) <= 2 * (mostly_empty ? filled_mean : mean) + 16;
-  if (even && mostly_empty) {
-    c.kernel = Kernel::csr_scalar;
-    c.reason = stats + ": few, even rows, csr-scalar (an empty row costs a thread one load)";
+  const bool even = static_cast<double>(longest) <= 2 * mean + 16;
+  if (mostly_empty) {
+    c.kernel = Kernel::csr_merge;
+    c.reason = stats + ": mostly empty rows, csr-merge (its tiles skip them by the nonzeros)";
   } else if (even) {
     c.kernel = Kernel::sell;
     c.reason = stats + ": even rows, sell (little padding, coalesced slices)";

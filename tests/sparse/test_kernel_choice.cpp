@@ -21,19 +21,19 @@ TEST(KernelChoice, EachFamilyGetsItsKernel) {
       {"stencil3d27:12", Kernel::sell, "even rows"},
       {"banded:3000,width=15", Kernel::sell, "even rows"},
       {"uniform:5000,mean=8", Kernel::sell, "even rows"},
-      {"fem3:6", Kernel::bcsr_warp, "3x3 blocks 100% full"},
+      {"fem3:6", Kernel::bell_bi, "3x3 blocks 100% full"},
       {"powerlaw:20000,alpha=2.2", Kernel::csr_merge, "uneven rows"},
       {"powerlaw:20000,alpha=3", Kernel::csr_merge, "uneven rows"},
       {"arrow:3000,dense=2", Kernel::csr_merge, "rows of up to 3000 entries"},
-      {"emptyrows:20000", Kernel::csr_scalar, "95% empty: few, even rows"},
-      {"emptyrows:20000,mean=4", Kernel::csr_scalar, "95% empty"},
+      {"emptyrows:20000", Kernel::csr_merge, "95% empty: mostly empty rows"},
+      {"emptyrows:20000,mean=4", Kernel::csr_merge, "95% empty"},
   };
   for (const auto& w : cases) {
     SCOPED_TRACE(w.spec);
     const KernelChoice c = choose_kernel(generate_family<double>(w.spec), Backend::cuda);
     EXPECT_EQ(c.kernel, w.kernel) << c.reason;
     EXPECT_NE(c.reason.find(w.says), std::string::npos) << c.reason;
-    if (c.kernel == Kernel::bcsr_warp) EXPECT_EQ(c.options.block_r * c.options.block_c, 9);
+    if (c.kernel == Kernel::bell_bi) EXPECT_EQ(c.options.block_r * c.options.block_c, 9);
   }
   EXPECT_EQ(choose_kernel(laplacian_7pt<float>(10, 9, 8), Backend::opencl).kernel, Kernel::sell);
   // TRACE's 5x5 blocks as CSR: bell-bi with 5x5 blocks
