@@ -207,8 +207,8 @@ TS_FN ts_lbm_idx ts_lbm_sent(const ts_lbm_nbhd* h, int m, int odd) {
 /* The slot n reads its population i from when the cell behind it (flag
  * fm) is a wall: the mirrored population it sent (free slip) or `bounce`,
  * halfway bounce-back's. */
-TS_FN ts_lbm_idx ts_lbm_wall_slot(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h,
-                                  int i, unsigned char fm, int odd, ts_lbm_idx bounce) {
+TS_FN ts_lbm_idx ts_lbm_wall_slot(TS_GLOBAL const unsigned char* flags, const ts_lbm_nbhd* h, int i,
+                                  unsigned char fm, int odd, ts_lbm_idx bounce) {
   const int a = ts_lbm_slip_axis(flags, h, i, fm);
   return a < 0    ? bounce
          : a == 0 ? ts_lbm_sent(h, ts_lbm_mirror(i, 0), odd)
@@ -267,7 +267,8 @@ TS_FN void ts_lbm_load_in(TS_GLOBAL const ts_lbm_store* f, TS_GLOBAL const unsig
     /* wall behind (x - c_i): what this cell sent towards it, reversed (a
      * free-slip wall: the mirrored population it sent); one load from the
      * chosen slot */
-    fin[i] = ts_lbm_load(f, ts_lbm_is_wall(fm) ? ts_lbm_wall_slot(flags, h, i, fm, odd, other) : own);
+    fin[i] =
+        ts_lbm_load(f, ts_lbm_is_wall(fm) ? ts_lbm_wall_slot(flags, h, i, fm, odd, other) : own);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
     fin[i + 1] = ts_lbm_load(
         f, ts_lbm_is_wall(fp) ? ts_lbm_wall_slot(flags, h, i + 1, fp, odd, nb_other) : nb);
@@ -559,7 +560,8 @@ TS_FN void ts_lbm_load_in_pull(TS_GLOBAL const ts_lbm_store* src,
     const unsigned char fm = flags[jm];
     const int a = ts_lbm_slip_axis(flags, h, i, fm);
     const int back = a < 0 ? ts_lbm_opposite(i) : ts_lbm_slip_direction(i, a);
-    fin[i] = ts_lbm_load(src, ts_lbm_is_wall(fm) ? (ts_lbm_idx)back * N + n : (ts_lbm_idx)i * N + jm);
+    fin[i] =
+        ts_lbm_load(src, ts_lbm_is_wall(fm) ? (ts_lbm_idx)back * N + n : (ts_lbm_idx)i * N + jm);
     if ((fm & TS_LBM_TYPE_MASK) == TS_LBM_MOVING) fin[i] = fin[i] + ts_lbm_wall_term(i, p);
   }
 }
