@@ -325,10 +325,37 @@ int generate_as(const SparseArgs& args, const TraceCase& c) {
   return 0;
 }
 
+// A matrix family or laplace7 (real): the CSR matrix of --generate.
+template <Scalar T>
+int generate_family_as(const SparseArgs& args) {
+  const HostMatrix<T> m = generate_matrix<T>(args.spec);
+  MmWriteOptions w;
+  w.comments = {fmt::format(" tessera generated matrix {} (tessera solve --generate {})",
+                            args.spec, args.spec)};
+  write_matrix_market(args.out, m.csr, w);
+  std::printf("wrote %s: %s, %lld x %lld, %lld nonzeros\n", args.out.c_str(), args.spec.c_str(),
+              (long long)m.csr.rows, (long long)m.csr.cols, (long long)m.csr.nnz());
+  return 0;
+}
+
 int generate(const SparseArgs& args) {
   check_output_name(args.out);
-  const TraceCase c = parse_trace_case(args.spec);
   const bool single = args.precision == "single";
+  if (!spec_is_complex(args.spec)) {  // the real families: their values are real
+    if (args.grid_block >= 0)
+      throw UsageError(fmt::format("--grid-block {}: only for TRACE cases, not '{}'",
+                                   args.grid_block, args.spec));
+    return single ? generate_family_as<float>(args) : generate_family_as<double>(args);
+  }
+  TraceCase c;
+  try {
+    c = parse_trace_case(args.spec);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format(
+        "{}; or a matrix family of --generate (laplace7:N, stencil2d5:N, convdiff2d:N, "
+        "elasticity3d:N, powerlaw:ROWS, ...: docs/sparse.md)",
+        e.what()));
+  }
   if (args.real) return single ? generate_as<float>(args, c) : generate_as<double>(args, c);
   return single ? generate_as<std::complex<float>>(args, c)
                 : generate_as<std::complex<double>>(args, c);
@@ -411,12 +438,14 @@ Command add_sparse_command(CLI::App& app) {
       ->check(CLI::IsMember({"coordinate", "array"}));
 
   auto* gen_cmd =
-      cmd->add_subcommand("generate", "Write a TRACE-like test system as Matrix Market");
+      cmd->add_subcommand("generate",
+                          "Write a TRACE-like test system or a matrix family as Matrix Market");
   gen_cmd
       ->add_option(
           "case", args->spec,
           "KIND:NXxNTHETAxNR[,blocks=N,seed=S,ghost=G,dominance=D,periodic], KIND trace|euler3d|ns3d|"
-          "euler2d|ns2d, or trace:1..trace:6 (the thesis's cases)")
+          "euler2d|ns2d, or trace:1..trace:6 (the thesis's cases); or a spec of --generate "
+          "(laplace7:N, stencil2d5:N, convdiff2d:N, elasticity3d:N, powerlaw:ROWS, ...: real)")
       ->required();
   gen_cmd->add_option("out", args->out, "Output file (.mtx or .mtx.gz)")->required();
   gen_cmd->add_option("--precision", args->precision, "Value precision")->check(precisions);
@@ -484,7 +513,14 @@ Command add_sparse_command(CLI::App& app) {
               return std::visit([&](const auto& coo) { return info(*args, m.header, coo); }, m.coo);
             }
             if (convert_cmd->parsed()) return convert(*args);
-            if (gen_cmd->parsed()) return generate(*args);
+            if (gen_cmd->parsed()) {
+              // the real families are written in double unless told: their
+              // values are computed in double (TRACE cases keep the study's
+              // single)
+              if (!gen_cmd->count("--precision") && !spec_is_complex(args->spec))
+                args->precision = "double";
+              return generate(*args);
+            }
             if (spmv_cmd->parsed()) {
               // A file's values are decimal text, read in double: without
               // --precision, a file runs in its own precision, not rounded

@@ -23,9 +23,8 @@ and tessera's `iterations` of --json.
 The matrices are tessera's. PyAMG gets each from, in this order:
   1. a Matrix Market file DIR/<spec>.mtx of --matrices (':' ',' '=' as '_'),
      written by tessera;
-  2. `tessera sparse generate SPEC FILE`, where it writes generated families
-     (at the time of writing it writes only TRACE cases: the call fails and
-     is recorded);
+  2. `tessera sparse generate SPEC FILE` (every family, in double; a failed
+     call is recorded);
   3. PyAMG's gallery, only for the cases whose gallery matrix is tessera's bit
      for bit (stencil2d5 = poisson((N, N)), laplace7 = poisson((N, N, N)),
      aniso2d = stencil_grid(diffusion_stencil_2d(eps, radians(angle), 'FD'),

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace tessera::amg {
@@ -148,23 +149,28 @@ std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
 }
 
 // Every node without an aggregate (and with `ok` set) that has a neighbour
-// in `from` joins the aggregate of its largest such neighbour.
-void join_largest(const NodeGraph& s, const std::vector<index_t>& from, std::vector<index_t>& agg,
-                  const std::vector<char>& ok) {
+// in `from` joins the smallest of those neighbours' aggregates (`size`, by
+// aggregate; empty: all alike), ties to the largest neighbour's.
+void join_smallest(const NodeGraph& s, const std::vector<index_t>& from,
+                   std::vector<index_t>& agg, const std::vector<char>& ok,
+                   const std::vector<index_t>& size) {
   const auto n = static_cast<std::size_t>(s.nodes);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     if (agg[i] >= 0 || !ok[i]) continue;
+    index_t best_size = std::numeric_limits<index_t>::max();
     std::uint64_t best = 0;
-    bool found = false;
     for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) {
-      const index_t j = s.col[p];
-      if (from[j] >= 0) {
-        best = std::max(best, key_of(kIn, static_cast<std::size_t>(j)));
-        found = true;
+      const index_t j = s.col[p], a = from[j];
+      if (a < 0) continue;
+      const index_t sz = size.empty() ? 0 : size[static_cast<std::size_t>(a)];
+      const std::uint64_t k = key_of(kIn, static_cast<std::size_t>(j));
+      if (sz < best_size || (sz == best_size && k > best)) {
+        best_size = sz;
+        best = k;
       }
     }
-    if (found) agg[i] = from[index_of(best)];
+    if (best_size != std::numeric_limits<index_t>::max()) agg[i] = from[index_of(best)];
   }
 }
 }  // namespace
@@ -178,11 +184,14 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
   // with its free neighbours a new aggregate. The first round is Bell,
   // Dalton & Olson's (every node with a free neighbour may be a root). Its
   // random priorities pack roots more loosely than standard aggregation's
-  // greedy order (2D Poisson: 585 aggregates of 4096 nodes against 704),
-  // so the later rounds make aggregates of what it left, from roots with at
-  // least max(3, half their neighbours) free; the rest join neighbouring
-  // aggregates. 2D Poisson 256^2: 10526 aggregates (PyAMG 11008), operator
-  // complexity 1.43 (1.34); one round: 1.32, 1.6x the CG iterations.
+  // greedy order (2D Poisson: 585 aggregates of 4096 nodes against 704), so
+  // the later rounds make aggregates of what it left, from roots with at
+  // least 2 free neighbours; the rest join the smallest neighbouring
+  // aggregate. 2D Poisson 256^2: 12694 aggregates (PyAMG 11008), operator
+  // complexity 1.56 (1.34), 11 CG iterations (10). Asking 3 free neighbours
+  // (or half the neighbours) of the later roots and joining the rest to a
+  // random neighbour gave 10526 aggregates and 14 iterations; one round
+  // alone 1.6x the iterations (bench/results/cpu/2026-12-07-s36-amg-pyamg).
   for (;;) {
     bool any = false;
     const bool first = count == 0;
@@ -190,10 +199,9 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
     for (std::size_t i = 0; i < n; ++i) {
       in[i] = 0;
       if (agg[i] >= 0) continue;
-      const index_t degree = s.row_ptr[i + 1] - s.row_ptr[i];
       index_t free = 0;
       for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) free += agg[s.col[p]] < 0;
-      in[i] = free >= (first ? 1 : std::max<index_t>(3, (degree + 1) / 2));
+      in[i] = free >= (first ? 1 : 2);
       any = any || in[i];
     }
     if (!any) break;
@@ -201,11 +209,15 @@ std::vector<index_t> aggregate_mis2(const NodeGraph& s, index_t& count) {
     std::vector<index_t> roots(n, -1);
     for (std::size_t i = 0; i < n; ++i)
       if (root[i]) agg[i] = roots[i] = count++;  // numbered in index order
-    join_largest(s, roots, agg, in);
+    join_smallest(s, roots, agg, in, {});
   }
-  // The rest (every neighbour in an aggregate) join their largest neighbour's.
+  // The rest (every neighbour in an aggregate) join the smallest aggregate
+  // among their neighbours'.
   const std::vector<index_t> before = agg;
-  join_largest(s, before, agg, std::vector<char>(n, 1));
+  std::vector<index_t> size(static_cast<std::size_t>(count), 0);
+  for (std::size_t i = 0; i < n; ++i)
+    if (before[i] >= 0) ++size[static_cast<std::size_t>(before[i])];
+  join_smallest(s, before, agg, std::vector<char>(n, 1), size);
   return agg;
 }
 

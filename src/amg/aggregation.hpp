@@ -33,8 +33,9 @@ NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta);
 /// 2012), in rounds: the roots are an MIS(2) of the free nodes (no
 /// aggregate yet) under the order (state, hash(i), i), and every free node
 /// next to a root joins the largest such root; later rounds only take roots
-/// with max(3, half their neighbours) free (aggregation.cpp says why). The
-/// nodes left join the aggregate of their largest neighbour. Nodes without
+/// with 2 or more free neighbours (aggregation.cpp says why). The nodes left
+/// join the smallest aggregate among their neighbours' (ties: the largest
+/// neighbour's). Nodes without
 /// strong neighbours get -1 (no aggregate: their rows of the prolongator are
 /// zero). Aggregates are numbered by round, then by root index. Returns the
 /// node -> aggregate map; `count` gets the number of aggregates.

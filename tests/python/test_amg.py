@@ -29,14 +29,15 @@ def test_amg_cg_on_poisson_reports_its_hierarchy(device, rng):
 
 def test_amg_iterations_against_pyamg(rng):
     """The same matrix in PyAMG's smoothed aggregation (its defaults, CG):
-    tessera's default cycle within 1.6x of PyAMG's iterations (measured
-    1.2-1.4x: multicolour against lexicographic Gauss-Seidel), and with the
-    same smoother (weighted Jacobi, omega 4/3 / rho) within 1.4x."""
+    tessera's default cycle within 1.2x of PyAMG's iterations (issue 46's
+    bound; measured 9 against 8), and with weighted Jacobi (PyAMG's one sweep
+    of omega 4/3 / rho, tessera's default two) within 1.2x too (16 against
+    20)."""
     import pyamg  # installed with the test environment (scripts/test-python.sh)
     A = pyamg.gallery.poisson((96, 96), format="csr")
     b = np.ones(A.shape[0])
-    for smoother, ours, bound in [(("block_gauss_seidel", {"sweep": "symmetric"}), {}, 1.6),
-                                  (("jacobi", {"omega": 4.0 / 3.0 / 2.0}), {"smoother": "jacobi"}, 1.4)]:
+    for smoother, ours, bound in [(("block_gauss_seidel", {"sweep": "symmetric"}), {}, 1.2),
+                                  (("jacobi", {"omega": 4.0 / 3.0 / 2.0}), {"smoother": "jacobi"}, 1.2)]:
         ml = pyamg.smoothed_aggregation_solver(A, presmoother=smoother, postsmoother=smoother, max_coarse=300)
         res = []
         ml.solve(b, tol=1e-8, accel="cg", residuals=res)

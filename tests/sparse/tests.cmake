@@ -98,6 +98,20 @@ add_test(NAME cli.sparse_convert COMMAND tessera_cli sparse convert ${SPARSE_CLI
 add_test(NAME cli.sparse_convert_not_symmetric_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;convert\;${SPARSE_CLI_FILE}\;${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_sym.mtx\;--symmetry\;symmetric -DEXPECT=1 -DMATCH=cannot.write.as.symmetric
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 set_tests_properties(cli.sparse_info cli.sparse_convert cli.sparse_convert_not_symmetric_exit1 PROPERTIES FIXTURES_REQUIRED sparse_cli)
+# sparse generate writes the real families too (in double unless told):
+# the file holds the family's pattern, and --grid-block is TRACE's alone
+set(SPARSE_FAMILY_FILE ${CMAKE_CURRENT_BINARY_DIR}/sparse_cli_convdiff.mtx)
+add_test(NAME cli.sparse_generate_family COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;generate\;convdiff2d:6,peclet=10\;${SPARSE_FAMILY_FILE} -DEXPECT=0
+         -DMATCH=36.x.36,.156.nonzeros -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.sparse_generate_family PROPERTIES FIXTURES_SETUP sparse_family)
+add_test(NAME cli.sparse_generate_family_info COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;info\;${SPARSE_FAMILY_FILE} -DEXPECT=0 -DMATCH=real.general
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+set_tests_properties(cli.sparse_generate_family_info PROPERTIES FIXTURES_REQUIRED sparse_family)
+add_test(NAME cli.sparse_generate_family_grid_block_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;generate\;laplace7:4\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx\;--grid-block\;1
+         -DEXPECT=2 -DMATCH=--grid-block.1:.only.for.TRACE -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_bad_case_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;generate\;bogus:1x2x3\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx -DEXPECT=2 -DMATCH=unknown.kind
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_missing_file_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;info\;${CMAKE_CURRENT_BINARY_DIR}/no_such.mtx -DEXPECT=1 -DMATCH=cannot.open
