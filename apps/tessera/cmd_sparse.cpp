@@ -330,8 +330,8 @@ template <Scalar T>
 int generate_family_as(const SparseArgs& args) {
   const HostMatrix<T> m = generate_matrix<T>(args.spec);
   MmWriteOptions w;
-  w.comments = {fmt::format(" tessera generated matrix {} (tessera solve --generate {})",
-                            args.spec, args.spec)};
+  w.comments = {fmt::format(" tessera generated matrix {} (tessera solve --generate {})", args.spec,
+                            args.spec)};
   write_matrix_market(args.out, m.csr, w);
   std::printf("wrote %s: %s, %lld x %lld, %lld nonzeros\n", args.out.c_str(), args.spec.c_str(),
               (long long)m.csr.rows, (long long)m.csr.cols, (long long)m.csr.nnz());
@@ -351,10 +351,10 @@ int generate(const SparseArgs& args) {
   try {
     c = parse_trace_case(args.spec);
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format(
-        "{}; or a matrix family of --generate (laplace7:N, stencil2d5:N, convdiff2d:N, "
-        "elasticity3d:N, powerlaw:ROWS, ...: docs/sparse.md)",
-        e.what()));
+    throw UsageError(
+        fmt::format("{}; or a matrix family of --generate (laplace7:N, stencil2d5:N, convdiff2d:N, "
+                    "elasticity3d:N, powerlaw:ROWS, ...: docs/sparse.md)",
+                    e.what()));
   }
   if (args.real) return single ? generate_as<float>(args, c) : generate_as<double>(args, c);
   return single ? generate_as<std::complex<float>>(args, c)
@@ -437,9 +437,8 @@ Command add_sparse_command(CLI::App& app) {
   convert_cmd->add_option("--format", args->format, "coordinate or array")
       ->check(CLI::IsMember({"coordinate", "array"}));
 
-  auto* gen_cmd =
-      cmd->add_subcommand("generate",
-                          "Write a TRACE-like test system or a matrix family as Matrix Market");
+  auto* gen_cmd = cmd->add_subcommand(
+      "generate", "Write a TRACE-like test system or a matrix family as Matrix Market");
   gen_cmd
       ->add_option(
           "case", args->spec,

@@ -151,9 +151,8 @@ std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
 // Every node without an aggregate (and with `ok` set) that has a neighbour
 // in `from` joins the smallest of those neighbours' aggregates (`size`, by
 // aggregate; empty: all alike), ties to the largest neighbour's.
-void join_smallest(const NodeGraph& s, const std::vector<index_t>& from,
-                   std::vector<index_t>& agg, const std::vector<char>& ok,
-                   const std::vector<index_t>& size) {
+void join_smallest(const NodeGraph& s, const std::vector<index_t>& from, std::vector<index_t>& agg,
+                   const std::vector<char>& ok, const std::vector<index_t>& size) {
   const auto n = static_cast<std::size_t>(s.nodes);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
