@@ -31,9 +31,9 @@ NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta);
 
 /// Aggregates by distance-2 maximal independent sets (Bell, Dalton & Olson
 /// 2012), in rounds: the roots are an MIS(2) of the free nodes (no
-/// aggregate yet) under the order (state, hash(i), i), and every free node
-/// next to a root joins the largest such root; later rounds only take roots
-/// with 2 or more free neighbours (aggregation.cpp says why). The nodes left
+/// aggregate yet) under the order (state, hash(i), i), and the root's free
+/// neighbours join it; later rounds only take roots, and joiners, with 2 or
+/// more free neighbours (aggregation.cpp says why). The nodes left
 /// join the smallest aggregate among their neighbours' (ties: the largest
 /// neighbour's). Nodes without
 /// strong neighbours get -1 (no aggregate: their rows of the prolongator are

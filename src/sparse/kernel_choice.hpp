@@ -16,10 +16,10 @@ struct KernelChoice {
 };
 
 /// On a GPU: dense square blocks (b = 2..6, at least 90% of their slots
-/// nonzero, 2 or more a block row): bcsr-warp for b <= 4, bell-bi above,
-/// with b x b blocks. Else rows of even length (max <= 2 mean + 16, the mean
-/// over non-empty rows where most are empty): sell, or csr-scalar where
-/// most rows are empty; else csr-merge, which splits the work by nonzeros.
+/// nonzero, 2 or more a block row): bell-bi for b >= 3, bcsr-warp for 2 x 2,
+/// with b x b blocks. Else csr-merge where most rows are empty; else sell
+/// for rows of even length (max <= 2 mean + 16); else csr-merge, which
+/// splits the work by nonzeros.
 /// On the CPU: csr-scalar. O(nnz) passes, no copies. (The measurements
 /// behind the rule: docs/sparse.md, "Choosing a kernel".)
 template <Scalar T>

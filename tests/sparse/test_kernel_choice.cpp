@@ -59,7 +59,10 @@ TEST(KernelChoice, BlocksMustBeFullAndEmptyMatricesAreHandled) {
     std::sort(sparse_blocks.col.end() - 4, sparse_blocks.col.end());
     sparse_blocks.row_ptr.push_back(static_cast<index_t>(sparse_blocks.col.size()));
   }
-  EXPECT_NE(choose_kernel(sparse_blocks, Backend::cuda).kernel, Kernel::bell_bi);
+  const KernelChoice sb = choose_kernel(sparse_blocks, Backend::cuda);
+  EXPECT_NE(sb.kernel, Kernel::bell_bi) << sb.reason;
+  EXPECT_NE(sb.kernel, Kernel::bcsr_warp) << sb.reason;
+  EXPECT_EQ(sb.reason.find("blocks"), std::string::npos) << sb.reason;
   Csr<double> none;
   none.rows = none.cols = 5;
   none.row_ptr.assign(6, 0);
