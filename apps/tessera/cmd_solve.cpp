@@ -127,8 +127,11 @@ nlohmann::json amg_json(const amg::Amg<V>& m) {
   const auto& o = m.options();
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& l : h.levels)
-    levels.push_back(
-        {{"rows", l.a.rows}, {"nonzeros", l.a.nnz()}, {"block", l.block}, {"rho", l.rho}});
+    levels.push_back({{"rows", l.a.rows},
+                      {"nonzeros", l.a.nnz()},
+                      {"block", l.block},
+                      {"rho", l.rho},
+                      {"colors", l.colors()}});
   const auto& t = h.times;
   return {{"levels", levels},
           {"operator_complexity", h.operator_complexity()},

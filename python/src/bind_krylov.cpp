@@ -126,6 +126,7 @@ nb::dict amg_info(const amg::Amg<V>& m) {
     e["nonzeros"] = l.a.nnz();
     e["block"] = l.block;
     e["rho"] = l.rho;
+    e["colors"] = l.colors();
     levels.append(e);
   }
   nb::dict d;

@@ -37,6 +37,8 @@ struct Level {
   Csr<V> offdiag;
   std::vector<V> inv_point_diag;
   std::vector<index_t> color_nodes, color_start;
+  /// Gauss-Seidel's colours: one launch each per sweep (0 without)
+  int colors() const { return color_start.empty() ? 0 : static_cast<int>(color_start.size()) - 1; }
 };
 
 /// Seconds of each setup phase (host wall clock).

@@ -236,11 +236,14 @@ std::string describe(const Hierarchy<V>& h) {
   std::string s =
       fmt::format("amg      {} levels, operator complexity {:.3f}, grid complexity {:.3f}\n",
                   h.levels.size(), h.operator_complexity(), h.grid_complexity());
-  s += "  level       rows     nonzeros  block   rho(D^-1 A)\n";
+  s += "  level       rows     nonzeros  block   rho(D^-1 A)  colours\n";
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const auto& lv = h.levels[l];
-    s += fmt::format("  {:5d} {:10d} {:12d} {:6d}   {:.4f}{}\n", l, lv.a.rows, lv.a.nnz(), lv.block,
-                     lv.rho, l + 1 == h.levels.size() ? " (dense inverse)" : "");
+    s += fmt::format("  {:5d} {:10d} {:12d} {:6d}   {:11.4f}  {}\n", l, lv.a.rows, lv.a.nnz(),
+                     lv.block, lv.rho,
+                     l + 1 == h.levels.size() ? std::string("(dense inverse)")
+                     : lv.colors() > 0        ? fmt::format("{:7d}", lv.colors())
+                                              : std::string("      -"));
   }
   const auto& t = h.times;
   s += fmt::format(

@@ -232,6 +232,31 @@ TEST(AmgTentative, DependentNullspaceColumnsGiveZeroColumnsNotNaN) {
   EXPECT_NEAR(std::abs(dt[0]) * std::sqrt(10.0), 1, 1e-14);
 }
 
+// Level::colors (printed and in --json): the colour classes Gauss-Seidel
+// launches, between 2 and the largest row's off-diagonal count + 1 (any
+// greedy or Jones-Plassmann colouring), on every level but the coarsest;
+// none with Jacobi.
+TEST(AmgColoring, LevelsCountTheirColours) {
+  const auto a = laplacian2d<double>(40, 33);
+  Options o;
+  o.block = 1;
+  o.coarse_size = 40;
+  const auto h = build_hierarchy(a, o);
+  ASSERT_GE(h.levels.size(), 3u);
+  for (std::size_t l = 0; l + 1 < h.levels.size(); ++l) {
+    const auto& lv = h.levels[l];
+    index_t widest = 0;
+    for (index_t i = 0; i < lv.a.rows; ++i)
+      widest = std::max(widest, lv.a.row_ptr[i + 1] - lv.a.row_ptr[i]);
+    EXPECT_GE(lv.colors(), 2) << "level " << l;
+    EXPECT_LE(lv.colors(), widest) << "level " << l;  // widest counts the diagonal
+    for (int c = 0; c < lv.colors(); ++c)
+      EXPECT_LT(lv.color_start[c], lv.color_start[c + 1]) << "level " << l << ": colour " << c;
+  }
+  o.smoother = Smoother::jacobi;
+  for (const auto& lv : build_hierarchy(a, o).levels) EXPECT_EQ(lv.colors(), 0);
+}
+
 TEST(AmgHierarchy, GalerkinOperatorsAreRAPWithRTheConjugateTranspose) {
   using V = std::complex<double>;
   const auto a = laplacian2d<V>(17, 13, 0.1, 0.3);
