@@ -10,6 +10,7 @@
 #include <new>
 
 #include "amg/coloring.hpp"
+#include "krylov/gauss_jordan.hpp"
 #include "core/error.hpp"
 #include "core/parallel_errors.hpp"
 #include "krylov/gmres_common.hpp"
@@ -104,45 +105,6 @@ Csr<V> add_scaled(const Csr<V>& a, V s, const Csr<V>& b) {
   return c;
 }
 
-// Gauss-Jordan with partial pivoting: inv = m^-1 for the k x k row-major m
-// (destroyed), in double. Returns the column whose pivot vanished (|pivot|
-// <= 1e-14 scale, or not finite), or k when m is invertible.
-template <class W>
-std::size_t gauss_jordan(std::vector<W>& m, std::vector<W>& inv, std::size_t k, double scale) {
-  inv.assign(k * k, W(0));
-  for (std::size_t i = 0; i < k; ++i) inv[i * k + i] = W(1);
-  for (std::size_t c = 0; c < k; ++c) {
-    std::size_t piv = c;
-    for (std::size_t r = c + 1; r < k; ++r)
-      if (std::abs(m[r * k + c]) > std::abs(m[piv * k + c])) piv = r;
-    if (!(std::abs(m[piv * k + c]) > 1e-14 * scale) || !std::isfinite(std::abs(m[piv * k + c])))
-      return c;
-    if (piv != c)
-      for (std::size_t j = 0; j < k; ++j) {
-        std::swap(m[piv * k + j], m[c * k + j]);
-        std::swap(inv[piv * k + j], inv[c * k + j]);
-      }
-    const W d = W(1) / m[c * k + c];
-    for (std::size_t j = 0; j < k; ++j) {
-      m[c * k + j] *= d;
-      inv[c * k + j] *= d;
-    }
-    // the rows are independent at each pivot (the coarsest level's inverse
-    // has up to 4096 rows: O(n^3))
-#pragma omp parallel for schedule(static) if (k > 64)
-    for (std::size_t r = 0; r < k; ++r) {
-      if (r == c) continue;
-      const W f = m[r * k + c];
-      if (f == W(0)) continue;
-      for (std::size_t j = 0; j < k; ++j) {
-        m[r * k + j] -= f * m[c * k + j];
-        inv[r * k + j] -= f * inv[c * k + j];
-      }
-    }
-  }
-  return k;
-}
-
 // The rows among first .. first + span - 1 that have entries. A row without
 // any (TRACE's ghost cells; a coarse unknown whose near-nullspace vector
 // vanished on its aggregate) is left out of an inverse: its row and column
@@ -176,7 +138,7 @@ std::size_t invert_part(const Csr<V>& a, std::size_t first, std::size_t span, V*
       m[i * k + static_cast<std::size_t>(pos[c - first])] = W(a.val[p]);
     }
   }
-  if (const std::size_t c = gauss_jordan(m, inv, k, scale); c < k) return act[c];
+  if (const std::size_t c = krylov::gauss_jordan(m, inv, k, scale); c < k) return act[c];
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t j = 0; j < k; ++j) out[act[i] * span + act[j]] = narrow<V>(inv[i * k + j]);
   return span;

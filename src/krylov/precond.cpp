@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "krylov/gauss_jordan.hpp"
 #include "krylov/gmres.hpp"
 #include "krylov/ilu0.hpp"
 
@@ -43,41 +44,14 @@ std::vector<V> invert_diagonal_blocks(const sparse::Csr<V>& a, int bs) {
       for (std::size_t k = 0; k < b * b; ++k) out[br * b * b + k] = V(0);
       continue;
     }
-    // Gauss-Jordan with partial pivoting on [blk | I].
-    std::fill(inv.begin(), inv.end(), W(0));
-    for (std::size_t i = 0; i < b; ++i) inv[i * b + i] = W(1);
-    for (std::size_t c = 0; c < b; ++c) {
-      std::size_t piv = c;
-      for (std::size_t r = c + 1; r < b; ++r)
-        if (std::abs(blk[r * b + c]) > std::abs(blk[piv * b + c])) piv = r;
-      if (!(std::abs(blk[piv * b + c]) > 1e-14 * scale))
-        throw Error("krylov: " +
-                    std::string(bs == 1
-                                    ? "Jacobi: zero diagonal entry in row " + std::to_string(br)
-                                    : "block Jacobi: the " + std::to_string(bs) + "x" +
-                                          std::to_string(bs) + " diagonal block of block row " +
-                                          std::to_string(br) + " (rows " + std::to_string(br * b) +
-                                          ".." + std::to_string(br * b + b - 1) + ") is singular"));
-      if (piv != c)
-        for (std::size_t k = 0; k < b; ++k) {
-          std::swap(blk[piv * b + k], blk[c * b + k]);
-          std::swap(inv[piv * b + k], inv[c * b + k]);
-        }
-      const W d = blk[c * b + c];
-      for (std::size_t k = 0; k < b; ++k) {
-        blk[c * b + k] /= d;
-        inv[c * b + k] /= d;
-      }
-      for (std::size_t r = 0; r < b; ++r) {
-        if (r == c) continue;
-        const W f = blk[r * b + c];
-        if (f == W(0)) continue;
-        for (std::size_t k = 0; k < b; ++k) {
-          blk[r * b + k] -= f * blk[c * b + k];
-          inv[r * b + k] -= f * inv[c * b + k];
-        }
-      }
-    }
+    if (gauss_jordan(blk, inv, b, scale) < b)
+      throw Error("krylov: " +
+                  std::string(bs == 1
+                                  ? "Jacobi: zero diagonal entry in row " + std::to_string(br)
+                                  : "block Jacobi: the " + std::to_string(bs) + "x" +
+                                        std::to_string(bs) + " diagonal block of block row " +
+                                        std::to_string(br) + " (rows " + std::to_string(br * b) +
+                                        ".." + std::to_string(br * b + b - 1) + ") is singular"));
     for (std::size_t k = 0; k < b * b; ++k) out[br * b * b + k] = detail::narrow<V>(inv[k]);
   }
   return out;
