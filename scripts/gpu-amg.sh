@@ -6,6 +6,10 @@
 # on their CUDA runs, then `tessera bench amg` on cuda:0 (PARAMS, default
 # the full sizes) until DEADLINE seconds after the start (default 560);
 # logs and the bench JSON go to $OUT/amg.tar.gz, a short table is printed.
+# PROFILE=SPEC (e.g. laplace7:63) first runs one Gauss-Seidel AMG-CG solve
+# of SPEC under Nsight Compute (ncu, clocks left alone): the duration of
+# each kernel launch of one solve, by name and grid size, in ncu.csv, and a
+# sum by kernel name printed (nsys is not installed there).
 #   TESSERA_COMMIT=<HEAD> scripts/gpu-amg.sh          # there
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +36,23 @@ fi
 echo "build: $SECONDS s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$log/card.txt"
 "$dir/bin/tessera" devices | tee "$log/devices.txt"
+if [[ -n ${PROFILE:-} ]]; then
+  timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+    "$dir/bin/tessera" solve --generate "$PROFILE" --method cg --precond amg --device cuda:0 \
+    --rhs ones --tol 1e-8 > "$log/ncu.csv" 2> "$log/ncu.err"
+  echo "ncu: exit $? ($SECONDS s)"
+  python3 - "$log/ncu.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; k, v = head.index("Kernel Name"), head.index("Metric Value")
+total = collections.defaultdict(lambda: [0, 0.0])
+for r in rows[1:]:
+    total[r[k][:60]][0] += 1
+    total[r[k][:60]][1] += float(r[v].replace(",", ""))
+for name, (n, ns) in sorted(total.items(), key=lambda t: -t[1][1])[:12]:
+    print(f"{name:60s} {n:6d} launches {ns / 1e6:9.3f} ms {ns / n / 1e3:8.2f} us each")
+PY
+fi
 timeout $(( $(left) > 200 ? 150 : 60 )) "$dir/bin/tessera_tests" \
   --gtest_filter="${TESTS:-Amg*:*AmgDevice*:*AmgSolve*:*SpmvDevice*Csr*}" > "$log/tests.log" 2>&1
 echo "tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$log/tests.log" | tr '\n' ' ') ($SECONDS s)"
