@@ -242,6 +242,9 @@ int info(const SparseArgs& args, const MmHeader& h, const Coo<T>& coo) {
 /// An output name whose compression suffix is not supported is a bad option
 /// (exit 2), refused before the input is read or anything is written.
 void check_output_name(const std::string& out) {
+  if (out.empty()) throw UsageError("out: an empty file name (expected a .mtx or .mtx.gz file)");
+  if (out == "-")
+    throw UsageError("out '-': standard output is not supported (expected a .mtx or .mtx.gz file)");
   try {
     io::output_compression(out);
   } catch (const UsageError&) {

@@ -112,6 +112,10 @@ set_tests_properties(cli.sparse_generate_family_info PROPERTIES FIXTURES_REQUIRE
 add_test(NAME cli.sparse_generate_family_grid_block_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;generate\;laplace7:4\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx\;--grid-block\;1
          -DEXPECT=2 -DMATCH=--grid-block.1:.only.for.TRACE -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
+# an output name that is no file: refused before anything is generated
+add_test(NAME cli.sparse_generate_stdout_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=sparse\;generate\;laplace7:4\;- -DEXPECT=2 "-DMATCH=out '-': standard output is not supported"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_bad_case_exit2 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;generate\;bogus:1x2x3\;${CMAKE_CURRENT_BINARY_DIR}/never.mtx -DEXPECT=2 -DMATCH=unknown.kind
          -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 add_test(NAME cli.sparse_missing_file_exit1 COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli> -DARGS=sparse\;info\;${CMAKE_CURRENT_BINARY_DIR}/no_such.mtx -DEXPECT=1 -DMATCH=cannot.open
