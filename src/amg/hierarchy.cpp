@@ -10,9 +10,9 @@
 #include <new>
 
 #include "amg/coloring.hpp"
-#include "krylov/gauss_jordan.hpp"
 #include "core/error.hpp"
 #include "core/parallel_errors.hpp"
+#include "krylov/gauss_jordan.hpp"
 #include "krylov/gmres_common.hpp"
 #include "sparse/product.hpp"
 

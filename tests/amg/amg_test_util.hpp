@@ -46,6 +46,19 @@ Csr<V> from_rows(std::size_t cols, const std::vector<std::vector<std::pair<index
   return a;
 }
 
+/// The 1D Laplacian tridiag(-1, 2, -1) of n rows (Dirichlet ends).
+template <class V>
+Csr<V> laplacian1d(int n) {
+  std::vector<std::vector<std::pair<index_t, V>>> rows(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    auto& r = rows[static_cast<std::size_t>(i)];
+    if (i > 0) r.push_back({i - 1, V(-1)});
+    r.push_back({i, V(2)});
+    if (i + 1 < n) r.push_back({i + 1, V(-1)});
+  }
+  return from_rows<V>(static_cast<std::size_t>(n), rows);
+}
+
 /// The 5-point Laplacian of an nx x ny grid with complex couplings
 /// a_ij = -e^{i phase} for j > i and their conjugates below (Hermitian;
 /// phase 0 and real V: the plain Laplacian) plus `shift` on the diagonal:

@@ -349,12 +349,6 @@ TEST(AmgHierarchy, CoarseLevelsMustShrink) {
   // of fewer than 5 nodes would make a "coarse" level larger than the fine
   // one; the hierarchy stops instead of growing
   const int n = 3000;
-  std::vector<std::vector<std::pair<index_t, double>>> r(n);
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) r[static_cast<std::size_t>(i)].push_back({i - 1, -1.0});
-    r[static_cast<std::size_t>(i)].push_back({i, 2.0});
-    if (i + 1 < n) r[static_cast<std::size_t>(i)].push_back({i + 1, -1.0});
-  }
   Nullspace<double> b;
   b.cols = 4;
   for (int i = 0; i < n; ++i)
@@ -363,7 +357,7 @@ TEST(AmgHierarchy, CoarseLevelsMustShrink) {
   o.block = 1;
   o.max_levels = 3;
   try {
-    const auto h = build_hierarchy(from_rows<double>(n, r), o, b);
+    const auto h = build_hierarchy(laplacian1d<double>(n), o, b);
     for (std::size_t l = 1; l < h.levels.size(); ++l)
       EXPECT_LE(h.levels[l].a.rows * 5, h.levels[l - 1].a.rows * 4) << "level " << l;
   } catch (const Error& e) {  // stopped at a level too large for the dense inverse: said so
@@ -395,13 +389,7 @@ TEST(AmgHierarchy, RigidBodyModesGiveSixColumnsPerAggregate) {
 TEST(AmgHierarchy, SpectralRadiusOfJacobiOn1dLaplacian) {
   // D^-1 A of the 1D Laplacian (2, -1): eigenvalues 1 - cos(k pi / (n + 1))
   const int n = 60;
-  std::vector<std::vector<std::pair<index_t, double>>> r(n);
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) r[static_cast<std::size_t>(i)].push_back({i - 1, -1.0});
-    r[static_cast<std::size_t>(i)].push_back({i, 2.0});
-    if (i + 1 < n) r[static_cast<std::size_t>(i)].push_back({i + 1, -1.0});
-  }
-  const auto a = from_rows<double>(n, r);
+  const auto a = laplacian1d<double>(n);
   const std::vector<double> dinv(n, 0.5);
   const double rho = spectral_radius(a, dinv, 1), exact = 1 + std::cos(M_PI / (n + 1));
   EXPECT_LE(rho, exact * (1 + 1e-12));  // a Rayleigh quotient: from below
