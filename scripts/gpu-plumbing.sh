@@ -11,7 +11,9 @@
 #   scripts/gpu-plumbing.sh --prepare HEAD build-new  # optional: the new side
 #     from a commit too (NEW_SRC=build-new/src there), so that edits made
 #     here while the call runs cannot enter its build
-#   ROUNDS (default 2): the interleaved rounds of the suites.
+#   ROUNDS (default 2): the interleaved rounds of the suites; ROUNDS_<suite>
+#   (dashes as underscores) one suite's.
+#   PROBES: names of bench/probes/*.cu to build and run before the suites.
 #   DEADLINE (s): suites not started by then are skipped (and listed).
 #   ARGS_<suite> (dashes as underscores, e.g. ARGS_mg_kernels): that
 #   suite's bench options, else BENCH_ARGS; SUITE_TIMEOUT (900 s) per run.
@@ -52,11 +54,18 @@ if [[ -n ${TESTS:-} ]]; then
     summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
   done
 fi
+for probe in ${PROBES:-}; do  # bench/probes/NAME.cu, built and run first
+  nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/probe-$probe bench/probes/$probe.cu &&
+    timeout 300 /tmp/probe-$probe > "$OUT/probe-$probe.md" 2>&1
+  summary+=("probe $probe: exit $?")
+  cat "$OUT/probe-$probe.md"
+done
 for suite in ${SUITES:-stream}; do
   for dev in ${DEVICES:-cuda:0}; do
     tag=${suite}-${dev//:/_}
     if (( SECONDS > ${DEADLINE:-100000} )); then summary+=("skipped $tag: past DEADLINE ${DEADLINE} s"); continue; fi
-    for round in $(seq 1 ${ROUNDS:-2}); do
+    rounds_var=ROUNDS_${suite//-/_}
+    for round in $(seq 1 ${!rounds_var:-${ROUNDS:-2}}); do
       for which in baseline new; do
         bin=$new_src/build/gpu/bin/tessera
         [[ $which == baseline ]] && bin=build-baseline/src/build/gpu/bin/tessera
@@ -73,7 +82,7 @@ python3 - "$OUT" <<'PY'
 import json, sys, glob, os, statistics
 out = sys.argv[1]
 rows = {}
-for f in sorted(glob.glob(f"{out}/*-*-[12].json")):
+for f in sorted(glob.glob(f"{out}/*-*-[0-9].json")):
     base = os.path.basename(f)[:-5]
     tag, which, rnd = base.rsplit("-", 2)
     d = json.load(open(f))
@@ -82,18 +91,21 @@ for f in sorted(glob.glob(f"{out}/*-*-[12].json")):
             key = (tag, r.get("kernel"), r.get("precision"), str(r.get("size")))
             ms = r.get("median_ms")
             if ms: rows.setdefault(key, {}).setdefault(which, []).append(ms)
-worst = {}
 print(f"{'suite-device':28} {'kernel':34} {'prec':6} {'size':>10} {'base ms':>10} {'new ms':>10} {'new/base':>9}")
 for key, v in sorted(rows.items()):
     if "baseline" not in v or "new" not in v: continue
     b, n = min(v["baseline"]), min(v["new"])
     ratio = n / b
-    worst[key[0]] = max(worst.get(key[0], 0), ratio)
     print(f"{key[0]:28} {str(key[1])[:34]:34} {str(key[2]):6} {key[3]:>10} {b:10.4f} {n:10.4f} {ratio:9.3f}")
 json.dump({" | ".join(k): v for k, v in rows.items()}, open(f"{out}/comparison.json", "w"), indent=1)
-for t, w in worst.items(): print(f"worst new/baseline in {t}: {w:.3f}")
+ratios = {}
+for key, v in rows.items():
+    if "baseline" in v and "new" in v: ratios.setdefault(key[0], []).append(min(v["new"]) / min(v["baseline"]))
+for t, r in sorted(ratios.items()):
+    print(f"{t:28} rows {len(r):3}  median new/base {statistics.median(r):.3f}  "
+          f"gmean {statistics.geometric_mean(r):.3f}  worst {max(r):.3f}")
 PY
 printf '%s\n' "${summary[@]}"
 # At most 8 files come back from $OUT: the runs, logs and builds' logs go
 # into one archive beside comparison.json.
-(cd "$OUT" && tar czf runs.tgz --remove-files $(ls | grep -v -e '^comparison.json$' -e '^runs.tgz$'))
+(cd "$OUT" && tar czf runs.tgz --remove-files $(ls | grep -v -e '^comparison.json$' -e '^runs.tgz$' -e '^probe-'))
