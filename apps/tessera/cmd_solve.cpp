@@ -48,7 +48,7 @@ struct SolveArgs {
   // --precond amg (amg/options.hpp); amg_given: an --amg-* option was on the
   // command line, block_given: --block was
   amg::Options amg;
-  std::string amg_strength = "symmetric", amg_smoother = "gauss-seidel", amg_cycle = "V";
+  std::string amg_strength = "symmetric", amg_smoother = "auto", amg_cycle = "V";
   std::string amg_nullspace = "constant", amg_coordinates;
   bool amg_given = false, block_given = false;
   std::string amg_given_option, amg_given_value;  // the first --amg-* on the command line
@@ -57,7 +57,18 @@ struct SolveArgs {
 // The AMG options of the command line (UsageError for a value out of range,
 // or for --amg-* with another preconditioner: a value given is used or
 // refused).
-amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
+// Whether device `id` (or "best") is a GPU, from the device list; false
+// for an id not in it (opening it refuses it).
+bool device_is_gpu(const std::string& id) {
+  const std::string want = id.empty() || id == "best" ? best_device_id() : id;
+  for (const DeviceInfo& d : list_devices())
+    if (d.id == want) return d.is_gpu;
+  return false;
+}
+
+// The smoother auto is resolved for the device (is_gpu), so that the sweeps
+// checked are the ones that run.
+amg::Options amg_options_of(const SolveArgs& a, int matrix_block, bool is_gpu) {
   if (a.precond != "amg") {
     if (a.amg_given)
       throw UsageError(
@@ -67,7 +78,7 @@ amg::Options amg_options_of(const SolveArgs& a, int matrix_block) {
   }
   amg::Options o = a.amg;
   o.strength = amg::parse_strength(a.amg_strength);
-  o.smoother = amg::parse_smoother(a.amg_smoother);
+  o.smoother = amg::resolve_smoother(amg::parse_smoother(a.amg_smoother), is_gpu);
   o.cycle = amg::parse_cycle(a.amg_cycle);
   o.block = a.block_given ? a.block : matrix_block;
   o.check();
@@ -328,7 +339,8 @@ int solve_as(const SolveArgs& args) {
   int amg_block = args.block_given ? args.block : hm.is_block ? hm.block.block.r : 0;
   const auto amg_null =
       args.precond == "amg" ? amg_nullspace_of(args, a_csr, amg_block) : amg::Nullspace<V>{};
-  const amg::Options amg_opt = amg_options_of(args, amg_block == 0 ? 1 : amg_block);
+  const amg::Options amg_opt =
+      amg_options_of(args, amg_block == 0 ? 1 : amg_block, dev->info().is_gpu);
   const auto m = args.precond == "amg"
                      ? std::make_unique<amg::Amg<V>>(dev, a_csr, amg_opt, amg_null)
                      : krylov::make_preconditioner<V>(args.precond, dev, a_csr, args.block);
@@ -364,9 +376,16 @@ int solve_as(const SolveArgs& args) {
   if (const auto* ilu =
           dynamic_cast<const krylov::Ilu0<V>*>(m.get()))  // latency: one launch per level
     std::printf("ilu0     %zu levels per application (forward and backward)\n", ilu->levels());
-  if (amg_m)
-    std::printf("%s  upload %.3f ms\n", amg::describe(amg_m->hierarchy()).c_str(),
-                1e3 * amg_m->upload_seconds());
+  if (amg_m) {
+    const amg::Options& ao = amg_m->options();
+    std::printf("%s  upload %.3f ms\n  cycle %s(%d,%d), smoother %s%s\n",
+                amg::describe(amg_m->hierarchy()).c_str(), 1e3 * amg_m->upload_seconds(),
+                std::string(amg::to_string(ao.cycle)).c_str(), ao.pre(), ao.post(),
+                std::string(amg::to_string(ao.smoother)).c_str(),
+                args.amg_smoother == "auto"
+                    ? (dev->info().is_gpu ? " (auto: a GPU)" : " (auto: not a GPU)")
+                    : "");
+  }
   print_result(r, args);
   std::printf("residual true ||b-Ax||/||b|| = %.6e (working precision), %.6e (double)\n",
               r.true_relres, relres_d);
@@ -501,7 +520,9 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
 int run_solve(const SolveArgs& args) {
   if (args.matrix.empty() == args.generate.empty())
     throw UsageError("solve: give exactly one of --matrix and --generate");
-  amg_options_of(args, 1);  // the --amg-* values, before any input is read
+  // the --amg-* values, before any input is read (the device's kind from
+  // the list, without opening it; an id not listed is refused later)
+  amg_options_of(args, 1, device_is_gpu(args.device));
   if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
     try {
       io::output_compression(args.out);
@@ -594,10 +615,11 @@ Command add_solve_command(CLI::App& app) {
           ->check(CLI::IsMember({"symmetric", "classical"})),
       cmd->add_option("--amg-theta", a->amg.theta, "AMG strength threshold in [0, 1) (default 0)"),
       cmd->add_option("--amg-smoother", a->amg_smoother,
-                      "AMG smoother: gauss-seidel (default; multicolour, a sweep forward then "
-                      "back), chebyshev (in D^-1 A, D the diagonal blocks; --amg-degree) or jacobi "
-                      "(weighted, --amg-omega)")
-          ->check(CLI::IsMember({"jacobi", "chebyshev", "gauss-seidel"})),
+                      "AMG smoother: auto (default: gauss-seidel on a CPU device, jacobi on a "
+                      "GPU), gauss-seidel (multicolour, a sweep forward then back), chebyshev (in "
+                      "D^-1 A, D the diagonal blocks; --amg-degree) or jacobi (weighted, "
+                      "--amg-omega)")
+          ->check(CLI::IsMember({"auto", "jacobi", "chebyshev", "gauss-seidel"})),
       cmd->add_option("--amg-degree", a->amg.degree, "AMG Chebyshev degree (default 2)"),
       cmd->add_option("--amg-omega", a->amg.omega,
                       "AMG Jacobi weight times rho(D^-1 A) (default 4/3: 2/3 on Poisson)"),

@@ -17,6 +17,8 @@
 //   trace=4     a thesis TRACE case (complex 5 x 5 blocks, GMRES(30); quick:
 //               trace:3x5x4,blocks=2)
 //   baselines=1 0: AMG rows only
+//   smoother=auto  every case's AMG smoother (auto: Gauss-Seidel on a CPU,
+//               Jacobi on a GPU; gauss-seidel, chebyshev, jacobi)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -113,12 +115,14 @@ std::unique_ptr<amg::Amg<V>> amg_setup(const std::shared_ptr<Device>& dev, const
   for (const auto& l : h.levels) sizes += fmt::format("{}{}", sizes.empty() ? "" : "/", l.a.rows);
   const auto& t = h.times;
   r.note = fmt::format(
-      "host wall, {} levels (rows {}), operator complexity {:.3f}, grid {:.3f}; host ms: strength "
+      "host wall, smoother {}, {} levels (rows {}), operator complexity {:.3f}, grid {:.3f}; host "
+      "ms: strength "
       "{:.1f} aggregation {:.1f} tentative {:.1f} smoothing {:.1f} galerkin {:.1f} colouring {:.1f} "
       "coarse {:.1f}; upload {:.1f} ms",
-      h.levels.size(), sizes, h.operator_complexity(), h.grid_complexity(), 1e3 * t.strength,
-      1e3 * t.aggregation, 1e3 * t.tentative, 1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring,
-      1e3 * t.coarse, 1e3 * m->upload_seconds());
+      amg::to_string(m->options().smoother), h.levels.size(), sizes, h.operator_complexity(),
+      h.grid_complexity(), 1e3 * t.strength, 1e3 * t.aggregation, 1e3 * t.tentative,
+      1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring, 1e3 * t.coarse,
+      1e3 * m->upload_seconds());
   rows.push_back(std::move(r));
   return m;
 }
@@ -190,8 +194,12 @@ bench::DeviceReport run_amg_suite(const std::shared_ptr<Device>& device, const B
   auto base = [&](std::vector<std::string> b) {
     return baselines ? b : std::vector<std::string>{};
   };
+  // --param smoother=auto|gauss-seidel|chebyshev|jacobi: every case's
+  // (auto, the default: Gauss-Seidel on a CPU, Jacobi on a GPU)
+  const amg::Smoother smoother = amg::parse_smoother(args.param("smoother", "auto"));
   amg::Options point;
   point.block = 1;
+  point.smoother = smoother;
   for (const auto& c : cases) {
     progress.step(c);
     auto& rows = report.results;
@@ -214,6 +222,7 @@ bench::DeviceReport run_amg_suite(const std::shared_ptr<Device>& device, const B
     } else if (c == "elasticity") {
       amg::Options o;
       o.block = 3;
+      o.smoother = smoother;
       const std::string spec = fmt::format("elasticity3d:{}", ne);
       const auto hm = generate_matrix<double>(spec);
       // the six rigid-body modes (the near-nullspace elasticity needs), then
@@ -224,6 +233,7 @@ bench::DeviceReport run_amg_suite(const std::shared_ptr<Device>& device, const B
     } else {
       amg::Options o;
       o.block = 5;
+      o.smoother = smoother;
       case_rows(device, generate_matrix<std::complex<double>>("trace:" + trace), o,
                 krylov::Method::gmres, base({"block-jacobi", "ilu0"}), 5, args, rows);
     }

@@ -37,8 +37,8 @@ __global__ void __launch_bounds__(256) grid1d(int m, int k, int n, const T* __re
   const int g = blockIdx.x;
   const int ct = order == 0 ? g % col_tiles : g / row_tiles;
   const int rt = order == 0 ? g / col_tiles : g % row_tiles;
-  product(rt * kTile + int(threadIdx.x / kTile), ct * kTile + int(threadIdx.x % kTile), m, k, n,
-          A, B, C);
+  product(rt * kTile + int(threadIdx.x / kTile), ct * kTile + int(threadIdx.x % kTile), m, k, n, A,
+          B, C);
 }
 
 template <class T>
@@ -56,8 +56,10 @@ void run(const char* type, int n) {
   const double flop = 2.0 * n * double(n) * n;
   const double t2 = median_ms(
       [&] { grid2d<T><<<dim3(tiles, tiles), dim3(kTile, kTile)>>>(n, n, n, A, B, C); }, reps);
-  const double t1 = median_ms([&] { grid1d<T, 0><<<tiles * tiles, 256>>>(n, n, n, A, B, C); }, reps);
-  const double t1c = median_ms([&] { grid1d<T, 1><<<tiles * tiles, 256>>>(n, n, n, A, B, C); }, reps);
+  const double t1 =
+      median_ms([&] { grid1d<T, 0><<<tiles * tiles, 256>>>(n, n, n, A, B, C); }, reps);
+  const double t1c =
+      median_ms([&] { grid1d<T, 1><<<tiles * tiles, 256>>>(n, n, n, A, B, C); }, reps);
   std::printf("| %s | %d | %.3f | %.3f | %.3f | %.3f | %.0f |\n", type, n, t2, t1, t1c, t1 / t2,
               flop / t2 * 1e-6);
   CK(cudaFree(A));
@@ -68,9 +70,10 @@ void run(const char* type, int n) {
 int main() {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
-  std::printf("%s\n\n| type | n | 2D grid ms | 1D row-major ms | 1D column-major ms | 1D/2D | "
-              "2D GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|\n",
-              p.name);
+  std::printf(
+      "%s\n\n| type | n | 2D grid ms | 1D row-major ms | 1D column-major ms | 1D/2D | "
+      "2D GFLOP/s |\n|---|---:|---:|---:|---:|---:|---:|\n",
+      p.name);
   for (int n : {1024, 8192}) {
     run<float>("float", n);
     run<double>("double", n);

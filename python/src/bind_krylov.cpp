@@ -69,8 +69,9 @@ nb::dict info_of(const krylov::Result& r, const Device& dev) {
 }
 
 // AMG's options from tessera.solve's amg= dict (the Python side has checked
-// the keys); block: rows per node.
-amg::Options amg_options_from(const nb::dict& d, int block) {
+// the keys); block: rows per node; the smoother auto resolved for a GPU or
+// not (is_gpu), so that the sweeps checked are the ones that run.
+amg::Options amg_options_from(const nb::dict& d, int block, bool is_gpu) {
   amg::Options o;
   o.block = block;
   auto get = [&](const char* key) { return d.contains(key) ? nb::object(d[key]) : nb::object(); };
@@ -86,6 +87,7 @@ amg::Options amg_options_from(const nb::dict& d, int block) {
   if (auto v = get("cycle"); v.is_valid()) o.cycle = amg::parse_cycle(nb::cast<std::string>(v));
   if (auto v = get("levels"); v.is_valid()) o.max_levels = nb::cast<int>(v);
   if (auto v = get("coarse_size"); v.is_valid()) o.coarse_size = nb::cast<long>(v);
+  o.smoother = amg::resolve_smoother(o.smoother, is_gpu);
   if ((d.contains("presweeps") && o.presweeps < 0) ||
       (d.contains("postsweeps") && o.postsweeps < 0))
     throw UsageError("amg: presweeps and postsweeps: expected 0 to 16");
@@ -135,6 +137,7 @@ nb::dict amg_info(const amg::Amg<V>& m) {
   d["grid_complexity"] = h.grid_complexity();
   d["setup_s"] = h.times.total;
   d["upload_s"] = m.upload_seconds();
+  d["smoother"] = std::string(amg::to_string(m.options().smoother));  // auto resolved
   return d;
 }
 
@@ -182,7 +185,8 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   auto [hb, hx] = rhs_and_guess<V>(static_cast<std::size_t>(a.rows), b, x0);
   const krylov::Options o = options_of(s, callback);
   const bool amg = s.precond == "amg";
-  const amg::Options ao = amg ? amg_options_from(amg_opts, s.block) : amg::Options{};
+  const amg::Options ao =
+      amg ? amg_options_from(amg_opts, s.block, dev->info().is_gpu) : amg::Options{};
   if (amg && o.method == krylov::Method::cg && !ao.symmetric())
     throw UsageError(
         "solve: method 'cg' needs a symmetric preconditioner: amg presweeps and "

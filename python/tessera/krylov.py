@@ -36,9 +36,9 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     default 5), or amg: smoothed-aggregation algebraic multigrid (one cycle
     per application; ``block``: rows per node, default 1), with ``amg`` a
     dict of its options (docs/amg.md): strength ('symmetric' or
-    'classical'), theta, smoother ('gauss-seidel', 'chebyshev', 'jacobi'),
-    degree, omega, presweeps, postsweeps, cycle ('V' or 'W'), levels,
-    coarse_size, nullspace (an n x k array: the near-nullspace vectors as
+    'classical'), theta, smoother ('auto': 'gauss-seidel' on a CPU device,
+    'jacobi' on a GPU; 'gauss-seidel', 'chebyshev', 'jacobi'), degree, omega,
+    presweeps, postsweeps, cycle ('V' or 'W'), levels, coarse_size, nullspace (an n x k array: the near-nullspace vectors as
     columns, default one constant per row of a node); ``info['amg']`` then
     holds the levels (rows, nonzeros, block, rho), the operator and grid
     complexities and the setup's seconds. ``mode``: resident (everything on the device), fused

@@ -588,7 +588,8 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
           Csr<V> next = sparse::multiply(l.r, sparse::multiply(cur, l.p));
           h.times.galerkin += seconds_since(t0);
           l.a = std::move(cur);
-          if (o.smoother == Smoother::gauss_seidel) {
+          // automatic, without a device here, builds what a CPU runs
+          if (resolve_smoother(o.smoother, false) == Smoother::gauss_seidel) {
             t0 = clock::now();
             gauss_seidel_data(l, level);
             h.times.coloring += seconds_since(t0);

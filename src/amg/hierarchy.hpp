@@ -80,7 +80,9 @@ Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim);
 /// singular diagonal block, a non-square matrix, a nullspace of the wrong
 /// size; a coarsest level over kMaxDenseCoarse rows names the level and
 /// what to change. Running out of host memory says how much the levels
-/// built so far take.
+/// built so far take. The Gauss-Seidel colours are built for
+/// Smoother::gauss_seidel and for automatic (a CPU's choice; Amg resolves
+/// automatic for its device before it builds).
 template <Scalar V>
 Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b = {});
 

@@ -11,7 +11,15 @@ std::string_view to_string(Strength s) {
   return s == Strength::symmetric ? "symmetric" : "classical";
 }
 std::string_view to_string(Smoother s) {
-  return s == Smoother::jacobi ? "jacobi" : s == Smoother::chebyshev ? "chebyshev" : "gauss-seidel";
+  return s == Smoother::automatic   ? "auto"
+         : s == Smoother::jacobi    ? "jacobi"
+         : s == Smoother::chebyshev ? "chebyshev"
+                                    : "gauss-seidel";
+}
+
+Smoother resolve_smoother(Smoother s, bool is_gpu) {
+  if (s != Smoother::automatic) return s;
+  return is_gpu ? Smoother::jacobi : Smoother::gauss_seidel;
 }
 std::string_view to_string(Cycle c) { return c == Cycle::v ? "V" : "W"; }
 
@@ -24,7 +32,9 @@ Smoother parse_smoother(std::string_view s) {
   if (s == "jacobi") return Smoother::jacobi;
   if (s == "chebyshev") return Smoother::chebyshev;
   if (s == "gauss-seidel") return Smoother::gauss_seidel;
-  throw UsageError(fmt::format("--amg-smoother {}: expected chebyshev, gauss-seidel or jacobi", s));
+  if (s == "auto") return Smoother::automatic;
+  throw UsageError(
+      fmt::format("--amg-smoother {}: expected auto, chebyshev, gauss-seidel or jacobi", s));
 }
 Cycle parse_cycle(std::string_view s) {
   if (s == "V" || s == "v") return Cycle::v;

@@ -19,8 +19,12 @@ enum class Strength { symmetric, classical };
 /// spectral radius of D^-1 A), or symmetric multicolour Gauss-Seidel: a
 /// sweep runs the colours in order, then in reverse (PyAMG's default
 /// smoother, 'symmetric' sweep, in a parallel order), row by row (point
-/// Gauss-Seidel also for blocks).
-enum class Smoother { jacobi, chebyshev, gauss_seidel };
+/// Gauss-Seidel also for blocks). automatic: Gauss-Seidel on a CPU device,
+/// Jacobi on a GPU, where one Gauss-Seidel launch per colour and pass (6 to
+/// 71 colours a level, about 660 launches a V-cycle on a 3D Poisson
+/// problem) made a cycle 19x Jacobi's and the solve 8x slower for 0.6x the
+/// iterations (docs/amg.md, Performance); resolve_smoother picks.
+enum class Smoother { automatic, jacobi, chebyshev, gauss_seidel };
 enum class Cycle { v, w };
 
 /// The coarsest level is inverted densely on the host (O(n^3)) and applied
@@ -30,12 +34,13 @@ inline constexpr long kMaxDenseCoarse = 4096;
 struct Options {
   Strength strength = Strength::symmetric;
   double theta = 0.0;  ///< strength threshold, 0 <= theta < 1
-  Smoother smoother = Smoother::gauss_seidel;
+  Smoother smoother = Smoother::automatic;
   int degree = 2;          ///< Chebyshev degree (matrix products per sweep)
   double omega = 4.0 / 3;  ///< Jacobi's weight times rho (4/3: 2/3 on Poisson)
   /// Sweeps before and after the coarse correction; kSmootherDefault: 2 for
   /// Gauss-Seidel (two passes over the colours, the work of PyAMG's default
-  /// symmetric sweep), 1 for Jacobi and Chebyshev.
+  /// symmetric sweep), 1 for Jacobi and Chebyshev (and for automatic until
+  /// it is resolved).
   static constexpr int kSmootherDefault = -1;
   int presweeps = kSmootherDefault, postsweeps = kSmootherDefault;
   int pre() const { return resolved(presweeps); }
@@ -58,6 +63,10 @@ struct Options {
   /// CG needs): as many sweeps after the coarse correction as before it.
   bool symmetric() const { return pre() == post(); }
 };
+
+/// The smoother `o` runs with on a device (is_gpu: DeviceInfo's): automatic
+/// resolved, any other kept.
+Smoother resolve_smoother(Smoother s, bool is_gpu);
 
 std::string_view to_string(Strength s);
 std::string_view to_string(Smoother s);

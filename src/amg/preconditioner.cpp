@@ -31,6 +31,7 @@ Amg<V>::Amg(std::shared_ptr<Device> device, const Csr<V>& a, const Options& o,
             const Nullspace<V>& b)
     : device_(std::move(device)), o_(o) {
   if (o_.block == 0) o_.block = 1;
+  o_.smoother = resolve_smoother(o_.smoother, device_->info().is_gpu);
   h_ = build_hierarchy(a, o_, b);
   upload();
 }
@@ -38,6 +39,7 @@ Amg<V>::Amg(std::shared_ptr<Device> device, const Csr<V>& a, const Options& o,
 template <Scalar V>
 Amg<V>::Amg(std::shared_ptr<Device> device, Hierarchy<V> h, const Options& o)
     : device_(std::move(device)), h_(std::move(h)), o_(o) {
+  o_.smoother = resolve_smoother(o_.smoother, device_->info().is_gpu);
   o_.check();
   if (h_.levels.empty()) throw Error("amg: an empty hierarchy");
   for (std::size_t l = 0; l + 1 < h_.levels.size(); ++l)

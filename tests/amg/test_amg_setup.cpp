@@ -494,6 +494,14 @@ TEST(AmgErrors, OptionsOutOfRangeAreUsageErrors) {
   EXPECT_THROW(parse_smoother("sor"), UsageError);
   EXPECT_THROW(parse_cycle("F"), UsageError);
   EXPECT_EQ(parse_smoother("gauss-seidel"), Smoother::gauss_seidel);
+  EXPECT_EQ(parse_smoother("auto"), Smoother::automatic);
+  EXPECT_EQ(Options{}.smoother, Smoother::automatic);
+  EXPECT_EQ(resolve_smoother(Smoother::automatic, false), Smoother::gauss_seidel);
+  EXPECT_EQ(resolve_smoother(Smoother::automatic, true), Smoother::jacobi);
+  for (const Smoother s : {Smoother::jacobi, Smoother::chebyshev, Smoother::gauss_seidel}) {
+    EXPECT_EQ(resolve_smoother(s, true), s);  // a smoother given is used
+    EXPECT_EQ(resolve_smoother(s, false), s);
+  }
 }
 
 }  // namespace

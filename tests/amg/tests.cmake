@@ -10,7 +10,7 @@ function(amg_cli name expect match)
            -DEXPECT=${expect} -DMATCH=${match} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 endfunction()
 set(AMG_KRYLOV_DATA ${CMAKE_CURRENT_SOURCE_DIR}/krylov/data)
-amg_cli(solve_poisson_cg 0 "amg +[2-9] levels, operator complexity 1\\.[0-9]+.*dense inverse.*converged.after.([1-9]|1[0-9]) iterations"
+amg_cli(solve_poisson_cg 0 "amg +[2-9] levels, operator complexity 1\\.[0-9]+.*dense inverse.*cycle V.2,2., smoother gauss-seidel .auto: not a GPU.*converged.after.([1-9]|1[0-9]) iterations"
         solve --generate stencil2d5:40 --method cg --precond amg --tol 1e-8 --device cpu)
 amg_cli(solve_trace_gmres_blocks 0 "amg +2 levels.*\n +0 +5040 +[0-9]+ +5 .*converged.after.[1-7] iterations"
         solve --generate trace:3x5x4,blocks=2 --method gmres --precond amg --tol 1e-10 --device cpu)
