@@ -22,6 +22,15 @@ std::vector<V> invert_diagonal_blocks(const sparse::Csr<V>& a, int bs) {
     throw Error("krylov: block Jacobi with " + std::to_string(bs) + "x" + std::to_string(bs) +
                 " blocks needs rows divisible by " + std::to_string(bs) + " (the matrix has " +
                 std::to_string(n) + ")");
+  // an inf or NaN anywhere would stop the inversion as if a block were
+  // singular: named here instead
+  for (std::size_t i = 0; i < n; ++i)
+    for (auto p = static_cast<std::size_t>(a.row_ptr[i]);
+         p < static_cast<std::size_t>(a.row_ptr[i + 1]); ++p)
+      if (!std::isfinite(std::abs(W(a.val[p]))))
+        throw Error("krylov: " + std::string(bs == 1 ? "Jacobi" : "block Jacobi") +
+                    ": the matrix entry in row " + std::to_string(i) + ", column " +
+                    std::to_string(a.col[p]) + " is not finite");
   std::vector<V> out(n * b);
   std::vector<W> blk(b * b), inv(b * b);
   for (std::size_t br = 0; br < n / b; ++br) {

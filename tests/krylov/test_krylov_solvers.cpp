@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <random>
 #include <tuple>
@@ -859,6 +860,19 @@ TEST(KrylovBadInput, SingularBlockAndZeroDiagonalAreNamed) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("block row 0"), std::string::npos) << e.what();
+  }
+  // an infinite (or NaN) entry is named as such, not as a zero diagonal
+  for (const V bad : {std::numeric_limits<V>::infinity(), std::nan("")}) {
+    auto f = diagonal<V>({1, 2, bad, 4, 5});
+    try {
+      BlockJacobi<V> m(dev, f, 1);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("Jacobi: the matrix entry in row 2, column 2 is not "
+                                           "finite"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 
