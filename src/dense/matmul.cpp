@@ -114,7 +114,7 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
 #endif
     return;
   }
-  // A work-group per tile of C, numbered along its rows (matmul_point.h).
+  // A work-group per tile of C (numbered as matmul_point.h says).
   // The kernels number groups in int (matmul_point.h): refuse more than that
   // rather than wrap (unreachable while C fits a device's memory).
   auto tiles = [&](std::size_t rows, std::size_t cols) {

@@ -29,6 +29,11 @@
  * double (measured, docs/swe-history.md) */
 #define TS_SWE_SHARED_BLOCK_F 256
 #define TS_SWE_SHARED_BLOCK_D 128
+/* the second-order stage's tile (swe_rk_tile.h): 32 columns by 8 rows in
+ * single precision (256 items), 4 in double (128: the same local memory) */
+#define TS_SWE_RK_TX 32
+#define TS_SWE_RK_TY_F 8
+#define TS_SWE_RK_TY_D 4
 #define TS_SWE_PREFETCH_ROWS 5 /* phys_prefetch_rows (swe_kernels.hpp); H100: docs/swe-history.md */
 /* rows per strip (phys_strip_rows): settled, no length measured faster (docs/swe-history.md) */
 #define TS_SWE_STRIP_LONG 128

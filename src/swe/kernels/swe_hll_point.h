@@ -365,16 +365,13 @@ TS_FN void ts_swe_euler2(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_rea
   *hv = *hv - ry * (half_g * (hs + hn) * (zn - zs));
 }
 
-/* One RK2 (Heun) stage at c: stage 0: U1 = F(U + dt L(U)); stage 1:
- * U = (Un + F(U1 + dt L(U1))) / 2, F the friction; then the dry cells and
- * the health check. */
-TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
-                       int stage, TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
-                       TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* H,
-                       TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
-                       TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N, long c, long w,
-                       ts_real* h, ts_real* hu, ts_real* hv) {
-  ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
+/* The end of an RK2 (Heun) stage at c from its forward-Euler step (h, hu,
+ * hv): stage 0: U1 = F(U + dt L(U)); stage 1: U = (Un + F(U1 + dt L(U1))) /
+ * 2, F the friction; then the dry cells and the health check. */
+TS_FN int ts_swe_stage_end(ts_real g, ts_real hdry, ts_real n, ts_real dt, int stage,
+                           TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
+                           TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* N, long c,
+                           ts_real* h, ts_real* hu, ts_real* hv) {
   const ts_real nc = ts_swe_manning(n < (ts_real)0, n, N, c);
   if (stage == 1) {
     /* SSP-RK2 with the friction inside each forward-Euler stage: U = (Un +
@@ -389,6 +386,17 @@ TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real 
     return ts_swe_finish(g, (ts_real)0, dt, hdry, h, hu, hv);
   }
   return ts_swe_finish(g, nc, dt, hdry, h, hu, hv);
+}
+
+/* One RK2 stage at c (ts_swe_stage_end of ts_swe_euler2). */
+TS_FN int ts_swe_stage(ts_real g, ts_real hdry, ts_real dx, ts_real dy, ts_real n, ts_real dt,
+                       int stage, TS_GLOBAL const ts_real* BH, TS_GLOBAL const ts_real* BHU,
+                       TS_GLOBAL const ts_real* BHV, TS_GLOBAL const ts_real* H,
+                       TS_GLOBAL const ts_real* HU, TS_GLOBAL const ts_real* HV,
+                       TS_GLOBAL const ts_real* Z, TS_GLOBAL const ts_real* N, long c, long w,
+                       ts_real* h, ts_real* hu, ts_real* hv) {
+  ts_swe_euler2(g, hdry, dx, dy, dt, H, HU, HV, Z, c, w, h, hu, hv);
+  return ts_swe_stage_end(g, hdry, n, dt, stage, BH, BHU, BHV, N, c, h, hu, hv);
 }
 
 /* The critical depth (q^2 / g)^(1/3) of a unit discharge q > 0, by Newton's

@@ -8,6 +8,7 @@
  * (A rows, B columns) is bx = B, by = A. */
 #include "swe_tiles.h"
 #include "swe_strip.h"
+#include "swe_rk_tile.h"
 #include "swe_source_point.h"
 #include "swe_thesis_strip.h"
 #include "core/kernels/load4.h"
@@ -108,6 +109,9 @@
   (sizeof(ts_value) == 4 ? TS_SWE_SHARED_BLOCK_F : TS_SWE_SHARED_BLOCK_D)
 /* its local memory: two buffers of 8 values per work-item, then the fold */
 #define TS_SWE_SHARED_XCH (2 * 8 * TS_SWE_SHARED_THREADS)
+/* the second-order stage's tile rows and work-items (swe_rk_tile.h) */
+#define TS_SWE_RK_TY (sizeof(ts_value) == 4 ? TS_SWE_RK_TY_F : TS_SWE_RK_TY_D)
+#define TS_SWE_RK_THREADS (TS_SWE_RK_TX * TS_SWE_RK_TY)
 
 /* The list (kernel_args.h). Cells kernels without bounds (threads 0,
  * occupancy 0), as their CUDA forms always were; the shared-face update
@@ -128,7 +132,8 @@
   X(group, phys_strip, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)            \
   X(group, phys_strip_shared, TS_SWE_SHARED_THREADS,                                              \
     TS_SWE_SHARED_XCH + TS_FOLD_SCRATCH(TS_SWE_SHARED_THREADS), TS_ON_CUDA(4), TS_VARIANTS(0, 1)) \
-  X(group, phys_rk_stage, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)         \
+  X(group, phys_rk_stage, TS_SWE_RK_THREADS,                                                      \
+    TS_SWE_RK_LOCAL_OF(TS_SWE_RK_TY) + TS_FOLD_SCRATCH(TS_SWE_RK_THREADS), 0, TS_NO_VARIANTS)     \
   X(group, phys_source, TS_SWE_BLOCK, TS_FOLD_SCRATCH(TS_SWE_BLOCK), 0, TS_NO_VARIANTS)           \
   X(cells, phys_boundary_flux, 0, 0, 0, TS_NO_VARIANTS)                                           \
   X(cells, phys_section_flux, 0, 0, 0, TS_NO_VARIANTS)                                            \
@@ -355,22 +360,74 @@ TS_GROUP(phys_strip_shared, g, s) {
   if (p.skip && t == 0) *mine = gmax > 0u ? 1u : 0u;
 }
 
-/* one cell per work-item: column j of row g.id_y */
+/* the tile (g.id, g.id_y) of TS_SWE_RK_TX columns by TS_SWE_RK_TY rows
+ * (swe_rk_tile.h): its cells and their halo, its faces, its cells' update */
 TS_GROUP(phys_rk_stage, g, s) {
-  const long j = (long)g.id * TS_SWE_BLOCK + g.lid, i = (long)g.id_y;
+  const int TX = TS_SWE_RK_TX, TY = (int)TS_SWE_RK_TY, CW = TS_SWE_RK_CW;
+  const int NC = TS_SWE_RK_CELLS_OF(TY), NI = TS_SWE_RK_IFACES_OF(TY);
+  const int NJ = TS_SWE_RK_JFACES_OF(TY), items = TX * TY, t = (int)g.lid;
+  /* local memory: h, eta, u, v of the cells, then the i- and j-faces */
+  const int Hs = 0, Es = NC, Us = 2 * NC, Vs = 3 * NC, FI = 4 * NC, FJ = FI + 8 * NI;
+  const long i0 = (long)g.id_y * TY, j0 = (long)g.id * TX;
+  /* 1. the cells (rows past the last ghost row, columns past the last ghost
+   * column clamped: only faces no stored cell uses read them) */
+  for (int k = t; k < NC; k += items) {
+    const long ri = i0 - 2 + k / CW, cj = j0 - 2 + k % CW;
+    const long c =
+        ((ri < p.nx + 1 ? ri : p.nx + 1) + 2) * p.w + (cj < p.ny + 1 ? cj : p.ny + 1) + 2;
+    const ts_real h = H[c];
+    s[Hs + k] = h;
+    s[Es + k] = h + Z[c];
+    s[Us + k] = ts_swe_vel(h, HU[c], p.hdry);
+    s[Vs + k] = ts_swe_vel(h, HV[c], p.hdry);
+  }
+  TS_BARRIER();
+  /* 2. the faces: i-face f (0 <= f < NI) below tile row f / TX - 1 (pitch
+   * CW, normal velocity u), j-face f - NI right of tile column
+   * (f - NI) % (TX + 1) - 1 (pitch 1, normal v); records of 8 values with
+   * the stride of their kind */
+  for (int f = t; f < NI + NJ; f += items) {
+    const int ifc = f < NI, k = ifc ? f : f - NI, pitch = ifc ? CW : 1;
+    const int a = ifc ? (k / TX + 1) * CW + k % TX + 2 : (k / (TX + 1) + 2) * CW + k % (TX + 1) + 1;
+    const int nv = ifc ? Us : Vs, tv = ifc ? Vs : Us, o = ifc ? FI + k : FJ + k;
+    const int stride = ifc ? NI : NJ;
+    ts_real x[4], e[4], n[4], tt[4], out[8];
+    TS_UNROLL for (int q = 0; q < 4; ++q) {
+      const int at = a + (q - 1) * pitch;
+      x[q] = s[Hs + at];
+      e[q] = s[Es + at];
+      n[q] = s[nv + at];
+      tt[q] = s[tv + at];
+    }
+    ts_swe_rk_face(p.g, p.hdry, x, e, n, tt, out);
+    TS_UNROLL for (int q = 0; q < 8; ++q) s[o + q * stride] = out[q];
+  }
+  TS_BARRIER();
+  /* 3. the cells */
+  const int ti = t / TX, tj = t % TX;
+  const long i = i0 + ti, j = j0 + tj;
   ts_uint rmax = 0u, bad = TS_SWE_NONE;
-  if (j < p.ny) {
+  if (i < p.nx && j < p.ny) {
     const long c = (i + 2) * p.w + j + 2;
-    ts_real h, hu, hv;
-    if (ts_swe_stage(p.g, p.hdry, p.dx, p.dy, p.n, sc[0], p.stage, BH, BHU, BHV, H, HU, HV, Z, N, c,
-                     p.w, &h, &hu, &hv))
+    const ts_real dt = sc[0];
+    const int fe = FI + (ti + 1) * TX + tj, fw = FI + ti * TX + tj;
+    const int fn = FJ + ti * (TX + 1) + tj + 1, fs = FJ + ti * (TX + 1) + tj;
+    ts_real re[8], rw[8], rn[8], rs[8], h, hu, hv;
+    TS_UNROLL for (int q = 0; q < 8; ++q) {
+      re[q] = s[fe + q * NI];
+      rw[q] = s[fw + q * NI];
+      rn[q] = s[fn + q * NJ];
+      rs[q] = s[fs + q * NJ];
+    }
+    ts_swe_rk_combine(p.g, dt / p.dx, dt / p.dy, H[c], HU[c], HV[c], re, rw, rn, rs, &h, &hu, &hv);
+    if (ts_swe_stage_end(p.g, p.hdry, p.n, dt, p.stage, BH, BHU, BHV, N, c, &h, &hu, &hv))
       bad = (ts_uint)(i * p.ny + j);
     Hd[c] = h;
     HUd[c] = hu;
     HVd[c] = hv;
     rmax = ts_swe_rate_bits(ts_swe_rate(p.g, p.hdry, p.dx, p.dy, h, hu, hv));
   }
-  ts_swe_fold_flags(g, rmax, bad, p.stage == 1, (TS_LOCAL ts_uint*)s, fl);
+  ts_swe_fold_flags(g, rmax, bad, p.stage == 1, (TS_LOCAL ts_uint*)(s + FJ + 8 * NJ), fl);
 }
 
 /* sources: column j of the rectangle's row g.id_y; dt sc[0] (0 once the

@@ -185,9 +185,12 @@ template <class Tag, class T>
 void phys_stage(Tag tag, Queue& q, const PhysGrid& g, const PhysParams<T>& p, const Buffer<T>& zb,
                 const Buffer<T>& nmap, const Fields<T>& base, const Fields<T>& src, Fields<T>& dst,
                 int stage, Buffer<T>& scalars, Buffer<std::uint32_t>& flags) {
-  phys_rk_stage<T>(tag, q, launch::Groups::grid(detail::blocks(g.ny, TS_SWE_BLOCK), g.nx, 1),
-                   detail::phys(g, p, 0, stage), zb, nmap, base.z, base.qx, base.qy, src.z, src.qx,
-                   src.qy, dst.z, dst.qx, dst.qy, scalars, flags);
+  const long rows = sizeof(T) == 4 ? TS_SWE_RK_TY_F : TS_SWE_RK_TY_D;  // a tile's (swe_rk_tile.h)
+  phys_rk_stage<T>(
+      tag, q,
+      launch::Groups::grid(detail::blocks(g.ny, TS_SWE_RK_TX), detail::blocks(g.nx, rows), 1),
+      detail::phys(g, p, 0, stage), zb, nmap, base.z, base.qx, base.qy, src.z, src.qx, src.qy,
+      dst.z, dst.qx, dst.qy, scalars, flags);
 }
 
 /* physical model: sources and losses over the rectangle of `a` (after a
