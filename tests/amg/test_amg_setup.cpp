@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <queue>
+#include <cstring>
 #include <set>
 
 #include "amg/aggregation.hpp"
@@ -73,6 +74,61 @@ TEST(AmgProducts, MultiplyAndConjugateTransposeEqualDenseProducts) {
       EXPECT_EQ(dt[static_cast<std::size_t>(j * 37 + i)],
                 std::conj(da[static_cast<std::size_t>(i * 23 + j)]));
   EXPECT_THROW(sparse::multiply(a, a), Error);  // 37 x 23 times 37 x 23
+}
+
+// The product's documented order, written plainly: row i's products in the
+// order of A's entries, stably sorted by column, each column's run summed
+// in that order from its first product.
+template <class V>
+Csr<V> sorted_products_reference(const Csr<V>& a, const Csr<V>& b) {
+  Csr<V> c;
+  c.rows = a.rows;
+  c.cols = b.cols;
+  c.row_ptr.assign(1, 0);
+  for (sparse::size64 i = 0; i < a.rows; ++i) {
+    std::vector<std::pair<index_t, V>> prod;
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      for (index_t q = b.row_ptr[a.col[p]]; q < b.row_ptr[a.col[p] + 1]; ++q)
+        prod.emplace_back(b.col[q], a.val[p] * b.val[q]);
+    std::stable_sort(prod.begin(), prod.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (std::size_t q = 0; q < prod.size(); ++q) {
+      if (q > 0 && prod[q].first == prod[q - 1].first) {
+        c.val.back() += prod[q].second;
+      } else {
+        c.col.push_back(prod[q].first);
+        c.val.push_back(prod[q].second);
+      }
+    }
+    c.row_ptr.push_back(static_cast<index_t>(c.col.size()));
+  }
+  return c;
+}
+
+// Bit for bit the documented order, on rows long enough to exercise the
+// hash table's collisions, with negative zeros, exact cancellations and
+// empty rows (the first product of a column is assigned, not added to +0).
+TEST(AmgProducts, MultiplyKeepsTheSortedOrderBitForBit) {
+  auto check = [](const auto& a, const auto& b) {
+    const auto c = sparse::multiply(a, b), r = sorted_products_reference(a, b);
+    ASSERT_EQ(c.row_ptr, r.row_ptr);
+    ASSERT_EQ(c.col, r.col);
+    ASSERT_EQ(c.val.size(), r.val.size());
+    for (std::size_t k = 0; k < c.val.size(); ++k)
+      ASSERT_EQ(std::memcmp(&c.val[k], &r.val[k], sizeof(c.val[k])), 0) << k;
+  };
+  check(random_sparse<double>(301, 257, 40, 5), random_sparse<double>(257, 311, 30, 6));
+  check(random_sparse<cd>(97, 61, 20, 7), random_sparse<cd>(61, 4001, 50, 8));
+  // -0: row 0's one product -0 * 1 stays -0 (+0 + -0 would be +0); row 2's
+  // 1 * 1 + (-1) * 1 cancels to +0 in column 2
+  const Csr<double> a = from_rows<double>(2, {{{0, -0.0}}, {}, {{0, 1.0}, {1, -1.0}}});
+  const Csr<double> b = from_rows<double>(3, {{{2, 1.0}}, {{0, 1.0}, {2, 1.0}}});
+  check(a, b);
+  const auto c = sparse::multiply(a, b);
+  ASSERT_EQ(c.row_ptr, (std::vector<index_t>{0, 1, 1, 3}));
+  EXPECT_TRUE(std::signbit(c.val[0]) && c.val[0] == 0.0);
+  EXPECT_EQ(c.val[2], 0.0);
+  EXPECT_FALSE(std::signbit(c.val[2]));
 }
 
 TEST(AmgStrength, SymmetricMeasureDropsWeakCouplings) {
