@@ -44,6 +44,8 @@ def test_amg_iterations_against_pyamg(rng):
         _, info = tessera.solve(sp.csr_array(A), b, "cg", "cpu", precond="amg", amg=ours, tol=1e-8)
         assert info["converged"]
         assert info["iterations"] <= bound * (len(res) - 1), (smoother[0], info["iterations"], len(res) - 1)
+        # the default, auto, is Gauss-Seidel on the CPU; the resolved smoother is reported
+        assert info["amg"]["smoother"] == ("jacobi" if ours else "gauss-seidel"), info["amg"]
 
 
 def test_amg_nullspace_is_used(rng):
