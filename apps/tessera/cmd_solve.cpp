@@ -520,9 +520,10 @@ int solve_poisson(const SolveArgs& args, int dim, long n) {
 int run_solve(const SolveArgs& args) {
   if (args.matrix.empty() == args.generate.empty())
     throw UsageError("solve: give exactly one of --matrix and --generate");
-  // the --amg-* values, before any input is read (the device's kind from
-  // the list, without opening it; an id not listed is refused later)
-  amg_options_of(args, 1, device_is_gpu(args.device));
+  // the --amg-* values, before any input is read (with --precond amg, the
+  // device's kind from the list, without opening it; an id not listed is
+  // refused later)
+  amg_options_of(args, 1, args.precond == "amg" && device_is_gpu(args.device));
   if (!args.out.empty()) {  // an unsupported compression suffix: refused before the solve (exit 2)
     try {
       io::output_compression(args.out);

@@ -196,7 +196,14 @@ bench::DeviceReport run_amg_suite(const std::shared_ptr<Device>& device, const B
   };
   // --param smoother=auto|gauss-seidel|chebyshev|jacobi: every case's
   // (auto, the default: Gauss-Seidel on a CPU, Jacobi on a GPU)
-  const amg::Smoother smoother = amg::parse_smoother(args.param("smoother", "auto"));
+  const std::string smoother_name = args.param("smoother", "auto");
+  amg::Smoother smoother{};
+  try {
+    smoother = amg::parse_smoother(smoother_name);
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format(
+        "--param smoother={}: expected auto, chebyshev, gauss-seidel or jacobi", smoother_name));
+  }
   amg::Options point;
   point.block = 1;
   point.smoother = smoother;

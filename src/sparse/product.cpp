@@ -58,11 +58,13 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   // Row i in one pass: its products a_ik b_kj in the order of A's entries,
   // each added to its column's sum (the first one assigned, so a sum is
   // exactly the stable sort's: -0 stays -0), the columns found through a
-  // hash table of twice the row's products (memory per thread: the longest
+  // hash table of twice the row's products (scratch per thread: the longest
   // row's products, not B's columns; a dense accumulator per thread took
   // 24 B x columns x threads: 49 GB for 16 M columns on 128 threads), then
   // only the row's distinct columns sorted. Rows go to per-thread buffers
-  // and are copied into place once their offsets are known; rows are
+  // (so C is held twice until the copy; a C past the 32-bit index range is
+  // refused only after it was formed) and are copied into place once their
+  // offsets are known; rows are
   // independent, so the result does not depend on the threads. (An earlier
   // form sorted every product, twice: AMG's Galerkin products took 3x as
   // long.)
