@@ -24,7 +24,19 @@ TS_FN void ts_skel_fold_chunk(const F& f, int t, ts_skel_elem* s, const ts_skel_
 #endif
 {
   const int m0 = n < TS_REDUCE_THREADS ? (int)n : TS_REDUCE_THREADS;
-  if (t < m0) {
+  if (n == TS_REDUCE_CHUNK) {
+    /* A full chunk: every load issued before the first combine, so that a
+     * work-item keeps TS_REDUCE_PER_THREAD loads in flight whatever the
+     * device compiler's schedule (nvcc kept 4 to 8; the fold is bound by
+     * memory-level parallelism). Same order, same bits. */
+    ts_skel_elem v[TS_REDUCE_PER_THREAD];
+    TS_UNROLL
+    for (int u = 0; u < TS_REDUCE_PER_THREAD; ++u) v[u] = e[t + u * TS_REDUCE_THREADS];
+    ts_skel_elem acc = v[0];
+    TS_UNROLL
+    for (int u = 1; u < TS_REDUCE_PER_THREAD; ++u) acc = TS_SKEL_COMBINE(acc, v[u]);
+    s[t] = acc;
+  } else if (t < m0) {
     ts_skel_elem acc = e[t];
     for (long j = t + TS_REDUCE_THREADS; j < n; j += TS_REDUCE_THREADS)
       acc = TS_SKEL_COMBINE(acc, e[j]);
