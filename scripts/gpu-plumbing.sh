@@ -15,6 +15,8 @@
 #   (dashes as underscores) one suite's.
 #   PROBES: names of bench/probes/*.cu to build and run before the suites.
 #   DEADLINE (s): suites not started by then are skipped (and listed).
+#   TESTS: a gtest filter of tessera_tests to build and run (TEST_SHARDS
+#   processes side by side); SAN_TESTS the part for compute-sanitizer.
 #   ARGS_<suite> (dashes as underscores, e.g. ARGS_mg_kernels): that
 #   suite's bench options, else BENCH_ARGS; SUITE_TIMEOUT (900 s) per run.
 #   TESSERA_COMMIT=<HEAD> TESTS='*Dense*:*Matmul*' SUITES='stream dense' \
@@ -44,11 +46,27 @@ $new_src/build/gpu/bin/tessera devices | tee "$OUT/devices.txt" | head -5
 echo "new ${TESSERA_COMMIT:-?}, baseline $base_rev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | tr -s ' ')"
 summary=()
 if [[ -n ${TESTS:-} ]]; then
-  timeout 600 $new_src/build/gpu/bin/tessera_tests --gtest_filter="$TESTS" > "$OUT/tests.log" 2>&1
-  summary+=("tests: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/tests.log" | tr '\n' ' ')")
-  grep -E '^\[  FAILED  \]' "$OUT/tests.log" | head -20
+  # TEST_SHARDS (default 1): gtest shards run side by side (the GPU
+  # instances are short; the host's cores are many).
+  shards=${TEST_SHARDS:-1} t0=$SECONDS pids=()
+  for ((i = 0; i < shards; ++i)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout 600 $new_src/build/gpu/bin/tessera_tests \
+      --gtest_filter="$TESTS" > "$OUT/tests-$i.log" 2>&1 &
+    pids+=($!)
+  done
+  rc=0
+  for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+  cat "$OUT"/tests-*.log > "$OUT/tests.log"
+  passed=$(awk '/^\[  PASSED  \]/ {n += $4} END {print n + 0}' "$OUT/tests.log")
+  failed=$(grep -E '^\[  FAILED  \] [^0-9]' "$OUT/tests.log" | sed 's/^\[  FAILED  \] //; s/[ ,].*//' | sort -u | wc -l)
+  summary+=("tests: exit $rc, ${passed:-0} passed, $failed failed in $((SECONDS - t0)) s ($shards shards)")
+  grep -E '^\[  FAILED  \] [^0-9]' "$OUT/tests.log" | sed 's/ (.*//' | sort -u | head -20
+  echo "passed instances per device:"
+  grep -oE '^\[       OK \] [^ ]+/[a-z]+_[0-9_]+ ' "$OUT/tests.log" | sed -E 's|.*/||' | sort | uniq -c
   cuda_filter=$(echo "${SAN_TESTS:-$TESTS}" | sed 's|\([^:]*\)|\1/cuda_*|g')
-  for tool in ${SANITIZERS:-memcheck racecheck}; do
+  # SANITIZERS: the compute-sanitizer tools (default memcheck racecheck;
+  # set empty for none).
+  for tool in ${SANITIZERS-memcheck racecheck}; do
     timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
       $new_src/build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
     summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
@@ -60,7 +78,7 @@ for probe in ${PROBES:-}; do  # bench/probes/NAME.cu, built and run first
   summary+=("probe $probe: exit $?")
   cat "$OUT/probe-$probe.md"
 done
-for suite in ${SUITES:-stream}; do
+for suite in ${SUITES-stream}; do  # empty: none
   for dev in ${DEVICES:-cuda:0}; do
     tag=${suite}-${dev//:/_}
     if (( SECONDS > ${DEADLINE:-100000} )); then summary+=("skipped $tag: past DEADLINE ${DEADLINE} s"); continue; fi
