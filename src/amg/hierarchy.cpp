@@ -36,6 +36,26 @@ double hashed_unit(std::size_t i) {
          1.0;
 }
 
+// sum of term(0..n-1) in a fixed order whatever the thread count: chunks
+// of 4096 terms summed in index order, then the chunks' sums in order (the
+// power iteration's norms and inner products, parallel and deterministic)
+template <class T, class F>
+T ordered_sum(std::size_t n, const F& term) {
+  constexpr std::size_t chunk = 4096;
+  std::vector<T> part((n + chunk - 1) / chunk, T(0));
+  const auto parts = static_cast<std::ptrdiff_t>(part.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t c = 0; c < parts; ++c) {
+    T s(0);
+    const std::size_t end = std::min(n, static_cast<std::size_t>(c + 1) * chunk);
+    for (std::size_t i = static_cast<std::size_t>(c) * chunk; i < end; ++i) s += term(i);
+    part[static_cast<std::size_t>(c)] = s;
+  }
+  T s(0);
+  for (const T& v : part) s += v;
+  return s;
+}
+
 template <class V>
 double abs_of(V v) {
   return static_cast<double>(std::abs(v));
@@ -51,11 +71,15 @@ bool hermitian(const Csr<V>& a) {
   // cancellation-sized entries differ from their mirror images by more
   // than their own size
   const double eps = std::is_same_v<sparse::real_t<V>, float> ? 1e-5 : 1e-12;
+  const auto nnz = static_cast<std::ptrdiff_t>(a.val.size());
   double scale = 0;
-  for (const V& v : a.val) scale = std::max(scale, abs_of(v));
-  for (std::size_t p = 0; p < a.val.size(); ++p)
-    if (abs_of(a.val[p] - t.val[p]) > eps * scale) return false;
-  return true;
+#pragma omp parallel for schedule(static) reduction(max : scale)
+  for (std::ptrdiff_t p = 0; p < nnz; ++p) scale = std::max(scale, abs_of(a.val[p]));
+  bool differs = false;
+#pragma omp parallel for schedule(static) reduction(|| : differs)
+  for (std::ptrdiff_t p = 0; p < nnz; ++p)
+    differs = differs || abs_of(a.val[p] - t.val[p]) > eps * scale;
+  return !differs;
 }
 
 // The block diagonal D^-1 as a CSR matrix (b entries per row).
@@ -164,9 +188,21 @@ template <Scalar V>
 std::vector<V> invert_node_blocks(const Csr<V>& a, int block, int level) {
   const auto b = static_cast<std::size_t>(block), n = static_cast<std::size_t>(a.rows);
   std::vector<V> out(n * b, V(0));
-  for (std::size_t node = 0; node < n / b; ++node) {
+  // every node in parallel; the error names the first singular one
+  const auto nodes = static_cast<std::ptrdiff_t>(n / b);
+  std::ptrdiff_t first_bad = nodes;
+  ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(min : first_bad)
+  for (std::ptrdiff_t node = 0; node < nodes; ++node)
+    errors.run([&] {
+      const auto nb = static_cast<std::size_t>(node);
+      if (invert_part(a, nb * b, b, out.data() + nb * b * b) != b)
+        first_bad = std::min(first_bad, node);
+    });
+  errors.rethrow();
+  if (first_bad < nodes) {
+    const auto node = static_cast<std::size_t>(first_bad);
     const std::size_t c = invert_part(a, node * b, b, out.data() + node * b * b);
-    if (c == b) continue;
     const std::size_t row = node * b + c;
     bool has_diag = false;
     for (index_t p = a.row_ptr[row]; p < a.row_ptr[row + 1]; ++p)
@@ -418,78 +454,90 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
   double bound = 0;
   {
     ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(max : bound)
-    for (std::size_t node = 0; node < n / bs; ++node) {
-      errors.run([&] {
-        for (std::size_t i = 0; i < bs; ++i) {
-          // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
-          std::vector<std::pair<index_t, W>> acc;
-          for (std::size_t c = 0; c < bs; ++c) {
-            const W d = W(dinv[node * bs * bs + i * bs + c]);
-            if (d == W(0)) continue;
-            const std::size_t src = node * bs + c;
-            for (index_t p = a.row_ptr[src]; p < a.row_ptr[src + 1]; ++p)
-              acc.emplace_back(a.col[p], d * W(a.val[p]));
+#pragma omp parallel reduction(max : bound)
+    {
+      std::vector<std::pair<index_t, W>> acc;  // one row's terms, reused
+#pragma omp for schedule(dynamic, 1024)
+      for (std::size_t node = 0; node < n / bs; ++node) {
+        errors.run([&] {
+          for (std::size_t i = 0; i < bs; ++i) {
+            // sum_j |sum_c dinv(i, c) a(node*bs + c, j)|, via the rows' entries
+            acc.clear();
+            bool ascending = true;  // one row of increasing columns: no sort
+            for (std::size_t c = 0; c < bs; ++c) {
+              const W d = W(dinv[node * bs * bs + i * bs + c]);
+              if (d == W(0)) continue;
+              const std::size_t src = node * bs + c;
+              for (index_t p = a.row_ptr[src]; p < a.row_ptr[src + 1]; ++p) {
+                ascending = ascending && (acc.empty() || acc.back().first < a.col[p]);
+                acc.emplace_back(a.col[p], d * W(a.val[p]));
+              }
+            }
+            if (!ascending)
+              std::stable_sort(acc.begin(), acc.end(),
+                               [](const auto& x, const auto& y) { return x.first < y.first; });
+            double s = 0;
+            for (std::size_t p = 0; p < acc.size();) {
+              W v(0);
+              std::size_t q = p;
+              for (; q < acc.size() && acc[q].first == acc[p].first; ++q) v += acc[q].second;
+              s += std::abs(v);
+              p = q;
+            }
+            bound = std::max(bound, s);
           }
-          std::stable_sort(acc.begin(), acc.end(),
-                           [](const auto& x, const auto& y) { return x.first < y.first; });
-          double s = 0;
-          for (std::size_t p = 0; p < acc.size();) {
-            W v(0);
-            std::size_t q = p;
-            for (; q < acc.size() && acc[q].first == acc[p].first; ++q) v += acc[q].second;
-            s += std::abs(v);
-            p = q;
-          }
-          bound = std::max(bound, s);
-        }
-      });
+        });
+      }
     }
     errors.rethrow();
   }
   const bool herm = hermitian(a);
   std::vector<W> x(n), z(n), dx(n), y(n);
-  double nx = 0;
-  for (std::size_t i = 0; i < n; ++i) nx += std::norm(x[i] = W(hashed_unit(i)));
-  nx = std::sqrt(nx);
-  for (auto& v : x) v /= nx;
+  const auto nodes = static_cast<std::ptrdiff_t>(n / bs), rows = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < rows; ++i) x[i] = W(hashed_unit(static_cast<std::size_t>(i)));
+  const double nx =
+      std::sqrt(ordered_sum<double>(n, [&](std::size_t i) { return std::norm(x[i]); }));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < rows; ++i) x[i] /= nx;
   double est = 0;
   for (int it = 0; it < 20; ++it) {
 #pragma omp parallel for schedule(static)
     for (std::size_t r = 0; r < n; ++r) {
       W s(0), sd(0);
-      const std::size_t node = r / bs;
+      // the columns of r's diagonal block (a test, not a division an entry)
+      const std::size_t lo = r - r % bs, hi = lo + bs;
       for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
         const auto c = static_cast<std::size_t>(a.col[p]);
         const W t = W(a.val[p]) * x[c];
         s += t;
-        if (c / bs == node) sd += t;
+        if (c >= lo && c < hi) sd += t;
       }
       z[r] = s;
       dx[r] = sd;
     }
-    for (std::size_t node = 0; node < n / bs; ++node)
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t node = 0; node < nodes; ++node) {
+      const auto nb = static_cast<std::size_t>(node);
       for (std::size_t i = 0; i < bs; ++i) {
         W s(0);
         for (std::size_t c = 0; c < bs; ++c)
-          s += W(dinv[node * bs * bs + i * bs + c]) * z[node * bs + c];
-        y[node * bs + i] = s;
+          s += W(dinv[nb * bs * bs + i * bs + c]) * z[nb * bs + c];
+        y[nb * bs + i] = s;
       }
-    double ny = 0;
-    for (const W& v : y) ny += std::norm(v);
-    ny = std::sqrt(ny);
+    }
+    const double ny =
+        std::sqrt(ordered_sum<double>(n, [&](std::size_t i) { return std::norm(y[i]); }));
     if (herm) {
-      W xz(0), xd(0);
-      for (std::size_t i = 0; i < n; ++i) {
-        xz += conj_of(x[i]) * z[i];
-        xd += conj_of(x[i]) * dx[i];
-      }
+      const W xz = ordered_sum<W>(n, [&](std::size_t i) { return conj_of(x[i]) * z[i]; });
+      const W xd = ordered_sum<W>(n, [&](std::size_t i) { return conj_of(x[i]) * dx[i]; });
       if (std::real(xd) > 0) est = std::max(est, std::real(xz) / std::real(xd));
     } else {
       est = ny;  // x has unit norm
     }
     if (!(ny > 0) || !std::isfinite(ny)) break;
-    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] / ny;
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < rows; ++i) x[i] = y[i] / ny;
   }
   if (!(est > 0) || !std::isfinite(est)) est = bound;
   return std::min(est, bound);
