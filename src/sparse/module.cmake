@@ -9,9 +9,9 @@ tessera_module(sparse
   SOURCES types.cpp convert_csr.cpp convert_block.cpp convert_ell.cpp spmv.cpp storage.cpp
           validate.cpp matrix_market_header.cpp matrix_market_read.cpp
           matrix_market_write.cpp trace_generator.cpp x_window.cpp analysis.cpp
-          product.cpp device_matrix.cpp device_spmv.cpp device_inputs.cpp device_run.cpp laplacian.cpp matrix_families.cpp kernel_choice.cpp
+          product.cpp device_product.cpp device_matrix.cpp device_spmv.cpp device_inputs.cpp device_run.cpp laplacian.cpp matrix_families.cpp kernel_choice.cpp
           kernels/spmv_cpu.cpp
-  EMBED kernels/spmv_point.h kernels/spmv_params.h kernels/spmv.cl
+  EMBED kernels/spmv_point.h kernels/product_point.h kernels/spmv_params.h kernels/spmv.cl
   OPENCL kernels/spmv_opencl.cpp
   CUDA kernels/spmv_cuda.cu)
 # The vendor baselines of the bench (cuSPARSE CSR, SELL, BSR).

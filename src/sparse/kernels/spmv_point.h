@@ -72,7 +72,9 @@
   X(group, spmv_bell_row, TS_SPMV_GROUP, 1, 0, TS_VARIANTS(0, 2, 3, 4, 5, 6))                 \
   X(each_one, spmv_bell_block_row, 0, 0, 0, TS_NO_VARIANTS)                                   \
   X(group_sized, spmv_bell_window, 0, 0, 0, TS_NO_VARIANTS)                                   \
-  X(group_sized, spmv_bell_sub, 0, 0, 0, TS_NO_VARIANTS)
+  X(group_sized, spmv_bell_sub, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(each_one, spgemm_rows, 0, 0, 0, TS_NO_VARIANTS)                                           \
+  X(each_one, spgemm_copy, 0, 0, 0, TS_NO_VARIANTS)
 
 /* The row that stored row i writes. */
 TS_FN long ts_spmv_row_of(TS_GLOBAL const int* map, int mapped, long i) {
@@ -741,3 +743,6 @@ TS_GROUP(spmv_bell_sub, g, s) {
   for (int k = 0; k < nsub; ++k) v = ts_spmv_add(v, s[k * TS_SPMV_WARP + lr]);
   y[row] = v;
 }
+
+/* The sparse product's kernels (C = A B), on this header's arithmetic. */
+#include "sparse/kernels/product_point.h"
