@@ -159,7 +159,8 @@ nlohmann::json amg_json(const amg::Amg<V>& m) {
           {"coarse_size", o.coarse_size},
           {"nullspace_vectors", h.levels.size() > 1 ? h.levels[1].block : h.levels[0].block},
           {"setup_s",
-           {{"strength", t.strength},
+           {{"diagonal", t.diagonal},
+            {"strength", t.strength},
             {"aggregation", t.aggregation},
             {"tentative", t.tentative},
             {"smoothing", t.smoothing},
@@ -167,7 +168,8 @@ nlohmann::json amg_json(const amg::Amg<V>& m) {
             {"coloring", t.coloring},
             {"coarse", t.coarse},
             {"host_total", t.total},
-            {"upload", m.upload_seconds()}}}};
+            {"upload", m.upload_seconds()}}},
+          {"products_on", h.products_on}};
 }
 
 // --ortho defaults to mgs (the thesis's), in the fused mode to its dcgs2

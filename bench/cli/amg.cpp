@@ -116,13 +116,13 @@ std::unique_ptr<amg::Amg<V>> amg_setup(const std::shared_ptr<Device>& dev, const
   const auto& t = h.times;
   r.note = fmt::format(
       "host wall, smoother {}, {} levels (rows {}), operator complexity {:.3f}, grid {:.3f}; host "
-      "ms: strength "
+      "ms: diagonal and rho {:.1f} strength "
       "{:.1f} aggregation {:.1f} tentative {:.1f} smoothing {:.1f} galerkin {:.1f} colouring {:.1f} "
-      "coarse {:.1f}; upload {:.1f} ms",
+      "coarse {:.1f} (products on {}); upload {:.1f} ms",
       amg::to_string(m->options().smoother), h.levels.size(), sizes, h.operator_complexity(),
-      h.grid_complexity(), 1e3 * t.strength, 1e3 * t.aggregation, 1e3 * t.tentative,
-      1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring, 1e3 * t.coarse,
-      1e3 * m->upload_seconds());
+      h.grid_complexity(), 1e3 * t.diagonal, 1e3 * t.strength, 1e3 * t.aggregation,
+      1e3 * t.tentative, 1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring, 1e3 * t.coarse,
+      h.products_on, 1e3 * m->upload_seconds());
   rows.push_back(std::move(r));
   return m;
 }

@@ -138,6 +138,7 @@ nb::dict amg_info(const amg::Amg<V>& m) {
   d["setup_s"] = h.times.total;
   d["upload_s"] = m.upload_seconds();
   d["smoother"] = std::string(amg::to_string(m.options().smoother));  // auto resolved
+  d["products_on"] = h.products_on;                                   // "host" or the device id
   return d;
 }
 

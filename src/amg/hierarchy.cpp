@@ -14,6 +14,7 @@
 #include "core/parallel_errors.hpp"
 #include "krylov/gauss_jordan.hpp"
 #include "krylov/gmres_common.hpp"
+#include "sparse/device_product.hpp"
 #include "sparse/product.hpp"
 
 namespace tessera::amg {
@@ -544,7 +545,8 @@ double spectral_radius(const Csr<V>& a, const std::vector<V>& dinv, int block) {
 }
 
 template <Scalar V>
-Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b0) {
+Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b0,
+                             const std::shared_ptr<Device>& products) {
   using clock = std::chrono::steady_clock;
   o.check();
   if (o.block < 1) throw Error("amg: build_hierarchy needs the block size set (Options::block)");
@@ -590,6 +592,11 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
 
   const auto t_all = clock::now();
   Hierarchy<V> h;
+  if (products) h.products_on = products->info().id;
+  // the same bits either way (device_product.hpp)
+  auto multiply = [&](const Csr<V>& x, const Csr<V>& y) {
+    return products ? sparse::multiply(products, x, y) : sparse::multiply(x, y);
+  };
   Csr<V> cur = a;
   int block = o.block;
   try {
@@ -624,16 +631,15 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
           const Csr<V> t = tentative_prolongator(l.aggregate, count, block, b, bc);
           h.times.tentative += seconds_since(t0);
           t0 = clock::now();
-          const Csr<V> dat =
-              sparse::multiply(block_diagonal(l.dinv, static_cast<std::size_t>(cur.rows), block),
-                               sparse::multiply(cur, t));
+          const Csr<V> dat = multiply(
+              block_diagonal(l.dinv, static_cast<std::size_t>(cur.rows), block), multiply(cur, t));
           const auto w =
               static_cast<sparse::real_t<V>>(l.rho > 0 ? o.prolongator_omega / l.rho : 0);
           l.p = add_scaled(t, V(-w), dat);
           l.r = sparse::conj_transpose(l.p);
           h.times.smoothing += seconds_since(t0);
           t0 = clock::now();
-          Csr<V> next = sparse::multiply(l.r, sparse::multiply(cur, l.p));
+          Csr<V> next = multiply(l.r, multiply(cur, l.p));
           h.times.galerkin += seconds_since(t0);
           l.a = std::move(cur);
           // automatic, without a device here, builds what a CPU runs
@@ -681,14 +687,15 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
   return h;
 }
 
-#define TS_INSTANTIATE(V)                                                             \
-  template struct Hierarchy<V>;                                                       \
-  template NodeGraph node_graph<V>(const Csr<V>&, int);                               \
-  template Nullspace<V> rigid_body_modes<V>(const std::vector<double>&, int);         \
-  template Csr<V> tentative_prolongator<V>(const std::vector<index_t>&, index_t, int, \
-                                           const Nullspace<V>&, Nullspace<V>&);       \
-  template double spectral_radius<V>(const Csr<V>&, const std::vector<V>&, int);      \
-  template Hierarchy<V> build_hierarchy<V>(const Csr<V>&, const Options&, const Nullspace<V>&);
+#define TS_INSTANTIATE(V)                                                                      \
+  template struct Hierarchy<V>;                                                                \
+  template NodeGraph node_graph<V>(const Csr<V>&, int);                                        \
+  template Nullspace<V> rigid_body_modes<V>(const std::vector<double>&, int);                  \
+  template Csr<V> tentative_prolongator<V>(const std::vector<index_t>&, index_t, int,          \
+                                           const Nullspace<V>&, Nullspace<V>&);                \
+  template double spectral_radius<V>(const Csr<V>&, const std::vector<V>&, int);               \
+  template Hierarchy<V> build_hierarchy<V>(const Csr<V>&, const Options&, const Nullspace<V>&, \
+                                           const std::shared_ptr<Device>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TS_INSTANTIATE)
 #undef TS_INSTANTIATE
 

@@ -15,6 +15,7 @@
 
 #include "amg/aggregation.hpp"
 #include "amg/options.hpp"
+#include "core/device.hpp"
 #include "sparse/formats.hpp"
 
 namespace tessera::amg {
@@ -53,6 +54,8 @@ struct Hierarchy {
   std::vector<Level<V>> levels;
   std::vector<V> coarse_inverse;  ///< dense, row-major, of the last level's A
   SetupTimes times;
+  /// where the prolongators' and Galerkin products ran: "host" or a device id
+  std::string products_on = "host";
   /// sum of the levels' nonzeros / the finest's
   double operator_complexity() const;
   /// sum of the levels' rows / the finest's
@@ -83,8 +86,12 @@ Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim);
 /// built so far take. The Gauss-Seidel colours are built for
 /// Smoother::gauss_seidel and for automatic (a CPU's choice; Amg resolves
 /// automatic for its device before it builds).
+/// `products`: the device that forms the sparse products (the smoothed
+/// prolongator's and the Galerkin operators: sparse::multiply on a device,
+/// the host's bits); null: the host.
 template <Scalar V>
-Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b = {});
+Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b = {},
+                             const std::shared_ptr<Device>& products = nullptr);
 
 /// The node graph of a (b x b blocks, Frobenius norms), for tests.
 template <Scalar V>

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 
 #include "amg/preconditioner.hpp"
 #include "amg_test_util.hpp"
@@ -155,6 +156,42 @@ void expect_cycle_equals_reference(const std::string& device, const Csr<V>& a, O
       EXPECT_LE(err, tol * scale) << to_string(sm) << " " << to_string(cy) << "-cycle: max error "
                                   << err << " of " << scale;
     }
+}
+
+// The hierarchy with its products formed on the device is the host's, bit
+// for bit: every level's operator, prolongator and aggregates (complex
+// 2 x 2 blocks, whose products are the longest; and float).
+template <class V>
+void expect_same_hierarchy(const std::string& id, const Csr<V>& a, const Options& o) {
+  const auto dev = open_device(id);
+  const Hierarchy<V> host = build_hierarchy(a, o), on = build_hierarchy(a, o, {}, dev);
+  EXPECT_EQ(on.products_on, dev->info().id);
+  ASSERT_EQ(on.levels.size(), host.levels.size());
+  ASSERT_GE(on.levels.size(), 3u);
+  auto same = [](const Csr<V>& x, const Csr<V>& y) {
+    return x.row_ptr == y.row_ptr && x.col == y.col &&
+           std::memcmp(x.val.data(), y.val.data(), x.val.size() * sizeof(V)) == 0 &&
+           x.val.size() == y.val.size();
+  };
+  for (std::size_t l = 0; l < on.levels.size(); ++l) {
+    EXPECT_TRUE(same(on.levels[l].a, host.levels[l].a)) << "level " << l;
+    EXPECT_TRUE(same(on.levels[l].p, host.levels[l].p)) << "level " << l;
+    EXPECT_EQ(on.levels[l].aggregate, host.levels[l].aggregate) << "level " << l;
+  }
+  EXPECT_EQ(on.coarse_inverse, host.coarse_inverse);
+}
+
+TEST_P(AmgDevice, ProductsOnTheDeviceGiveTheHostsHierarchy) {
+  Options o;
+  o.block = 2;
+  o.coarse_size = 20;
+  auto b = block_laplacian<cd>(19, 17, {2, 0.5, 0.25, 3}, 2);
+  for (auto& v : b.val) v *= cd(1, 0.2);
+  expect_same_hierarchy(GetParam(), b, o);
+  Options f;
+  f.block = 1;
+  f.coarse_size = 20;
+  expect_same_hierarchy(GetParam(), laplacian2d<float>(29, 23, 0.05), f);
 }
 
 TEST_P(AmgDevice, CycleEqualsTheHostCycleDouble) {

@@ -25,6 +25,9 @@ def test_amg_cg_on_poisson_reports_its_hierarchy(device, rng):
     assert h["levels"][0]["nonzeros"] == A.nnz
     assert 1.0 < h["operator_complexity"] < 2.5 and 1.0 < h["grid_complexity"] < 1.5
     assert h["setup_s"] > 0
+    # the products on a GPU, on the host otherwise
+    gpu = next(d["is_gpu"] for d in tessera.devices() if d["id"] == device)
+    assert h["products_on"] == (device if gpu else "host")
 
 
 def test_amg_iterations_against_pyamg(rng):

@@ -17,11 +17,13 @@
  * (open addressing) in the order they appear; then sorted by column
  * (heapsort in place: the columns are distinct, so every sort gives the one
  * order). cnt[r]: the row's distinct columns. */
-#define TS_ARGS_spgemm_rows(V, IN, OUT)                                                        \
-  V(long, first)                                                                               \
-  IN(int, arp)                                                                                 \
-  IN(int, acol) IN(ts_value, aval) IN(int, brp) IN(int, bcol) IN(ts_value, bval) IN(long, off) \
-      IN(long, toff) OUT(int, table) OUT(int, scol) OUT(ts_value, sval) OUT(int, cnt)
+/* (clang-format does not settle on this list: kept as written) */
+/* clang-format off */
+#define TS_ARGS_spgemm_rows(V, IN, OUT)                                        \
+  V(long, first) IN(int, arp) IN(int, acol) IN(ts_value, aval)                 \
+  IN(int, brp) IN(int, bcol) IN(ts_value, bval) IN(long, off) IN(long, toff)   \
+  OUT(int, table) OUT(int, scol) OUT(ts_value, sval) OUT(int, cnt)
+/* clang-format on */
 
 /* one sift-down of the heap c[0 .. n) (values v moved with their columns) */
 TS_FN void ts_spgemm_sift(TS_GLOBAL int* c, TS_GLOBAL ts_value* v, long root, long n) {
