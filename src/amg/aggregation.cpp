@@ -124,6 +124,9 @@ std::vector<char> mis2(const NodeGraph& s, const std::vector<char>& in) {
     for (int round = 0; round < 2; ++round) {  // the largest key within distance 2
 #pragma omp parallel for schedule(static)
       for (std::size_t i = 0; i < n; ++i) {
+        // the second round's maxima are read for undecided nodes only (the
+        // next pass forms every key anew)
+        if (round == 1 && state[i] != kUndecided) continue;
         std::uint64_t m = key[i];
         if (in[i])
           for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p)
