@@ -85,13 +85,21 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
     // a batch: rows r0 .. r1 - 1, at least one, their products within budget
     std::vector<long> off{0}, toff{0};
     std::size_t r1 = r0;
-    while (r1 < rows && (r1 == r0 || static_cast<size64>(off.back()) + products[r1] <= budget)) {
+    while (r1 < rows && (r1 == r0 || static_cast<std::size_t>(off.back()) +
+                                             static_cast<std::size_t>(products[r1]) <=
+                                         budget)) {
       off.push_back(off.back() + static_cast<long>(products[r1]));
       toff.push_back(toff.back() + static_cast<long>(table_slots(products[r1])));
       ++r1;
     }
-    const size64 n = r1 - r0;
+    const std::size_t n = r1 - r0;
     std::vector<index_t> cnt(n);
+    // an allocation that fails names the batch: its rows, products and bytes
+    auto named = [&](std::uint64_t need) {
+      return OutOfMemory(fmt::format("{} for a sparse product's rows {}..{} ({} products)",
+                                     device->info().id, r0, r1 - 1, off.back()),
+                         need, device->info().global_mem_bytes);
+    };
     Buffer<index_t> scol, table, dcnt;
     Buffer<T> sval;
     try {
@@ -99,12 +107,9 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
       scol = scratch<index_t>(device, static_cast<size64>(off.back()));
       sval = scratch<T>(device, static_cast<size64>(off.back()));
       dcnt = scratch<index_t>(device, n);
-    } catch (const OutOfMemory& e) {
-      const auto need = static_cast<std::uint64_t>(toff.back()) * sizeof(index_t) +
-                        static_cast<std::uint64_t>(off.back()) * (sizeof(index_t) + sizeof(T));
-      throw Error(
-          fmt::format("sparse product on {}: rows {}..{} ({} products) need {} of scratch: {}",
-                      device->info().id, r0, r1 - 1, off.back(), format_bytes(need), e.what()));
+    } catch (const OutOfMemory&) {
+      throw named(static_cast<std::uint64_t>(toff.back()) * sizeof(index_t) +
+                  static_cast<std::uint64_t>(off.back()) * (sizeof(index_t) + sizeof(T)));
     }
     const auto doff = upload(device, off), dtoff = upload(device, toff);
     dispatch(*device, [&](auto tag) {
@@ -117,8 +122,14 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
     const auto nnz = static_cast<size64>(crp[n]);
     const size64 end = total + nnz;
     to_index(end, "entries of a sparse product");  // refused past the 32-bit range
-    auto ccol = scratch<index_t>(device, nnz);
-    auto cval = scratch<T>(device, nnz);
+    Buffer<index_t> ccol;
+    Buffer<T> cval;
+    try {
+      ccol = scratch<index_t>(device, nnz);
+      cval = scratch<T>(device, nnz);
+    } catch (const OutOfMemory&) {
+      throw named(nnz * (sizeof(index_t) + sizeof(T)));
+    }
     const auto dcrp = upload(device, crp);
     dispatch(*device, [&](auto tag) {
       kernels::spgemm_copy<T>(tag, q, static_cast<ts_size>(n), doff, dcrp, scol, sval, ccol, cval);

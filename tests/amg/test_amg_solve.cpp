@@ -169,9 +169,8 @@ void expect_same_hierarchy(const std::string& id, const Csr<V>& a, const Options
   ASSERT_EQ(on.levels.size(), host.levels.size());
   ASSERT_GE(on.levels.size(), 3u);
   auto same = [](const Csr<V>& x, const Csr<V>& y) {
-    return x.row_ptr == y.row_ptr && x.col == y.col &&
-           std::memcmp(x.val.data(), y.val.data(), x.val.size() * sizeof(V)) == 0 &&
-           x.val.size() == y.val.size();
+    return x.row_ptr == y.row_ptr && x.col == y.col && x.val.size() == y.val.size() &&
+           std::memcmp(x.val.data(), y.val.data(), x.val.size() * sizeof(V)) == 0;
   };
   for (std::size_t l = 0; l < on.levels.size(); ++l) {
     EXPECT_TRUE(same(on.levels[l].a, host.levels[l].a)) << "level " << l;

@@ -45,9 +45,11 @@ class DeviceProduct : public ::testing::TestWithParam<std::string> {
     const Csr<T> a = to_csr(test::random_coo<T>(97, 61, 0.08, 11, 7, false));
     const Csr<T> b = to_csr(test::random_coo<T>(61, 523, 0.11, 12, 0, false));
     same_as_host(dev, a, b, 0);
-    same_as_host(dev, a, b, 40);  // a few rows a batch, one row alone when longer
+    same_as_host(dev, a, b, 40);    // a row (~290 products) alone in each batch
+    same_as_host(dev, a, b, 1000);  // about three rows a batch
     const Csr<T> g = to_csr(test::random_coo<T>(200, 200, 0.02, 13, 5, false));
     same_as_host(dev, g, g, 0);
+    same_as_host(dev, g, g, 50);  // several rows a batch (about 16 products a row)
   }
 };
 
@@ -60,6 +62,7 @@ TEST_P(DeviceProduct, RandomComplexDouble) { random_products<std::complex<double
 // empty; row 2's 1 * 1 + (-1) * 1 cancels to +0 in column 2 and is kept.
 TEST_P(DeviceProduct, NegativeZeroAndCancellationAsTheHost) {
   auto dev = open_device(GetParam());
+  if (!dev->info().fp64) GTEST_SKIP() << "no FP64";
   Coo<double> ca, cb;
   ca.rows = 3;
   ca.cols = 2;
@@ -83,6 +86,7 @@ TEST_P(DeviceProduct, NegativeZeroAndCancellationAsTheHost) {
 
 TEST_P(DeviceProduct, ShapesThatDoNotMatchAreRefused) {
   auto dev = open_device(GetParam());
+  if (!dev->info().fp64) GTEST_SKIP() << "no FP64";
   const Csr<double> a = to_csr(test::random_coo<double>(5, 4, 0.5, 1));
   EXPECT_THROW(multiply(dev, a, a), Error);
   Csr<double> empty;
