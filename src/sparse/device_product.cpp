@@ -13,6 +13,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
+#include "sparse/product.hpp"
 
 namespace tessera::sparse {
 
@@ -53,13 +54,7 @@ Buffer<E> upload(const std::shared_ptr<Device>& d, const std::vector<E>& v) {
 template <Scalar T>
 Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Csr<T>& b,
                 std::size_t batch_products) {
-  if (a.cols != b.rows)
-    throw Error(
-        fmt::format("sparse product: A is {} x {}, B is {} x {} (A's columns must be B's rows)",
-                    a.rows, a.cols, b.rows, b.cols));
-  Csr<T> c;
-  c.rows = a.rows;
-  c.cols = b.cols;
+  Csr<T> c = product_shape(a, b);
   const auto rows = static_cast<std::size_t>(a.rows);
   c.row_ptr.assign(rows + 1, 0);
   if (rows == 0) return c;

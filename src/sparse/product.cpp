@@ -46,7 +46,7 @@ Csr<T> conj_transpose(const Csr<T>& a) {
 }
 
 template <Scalar T>
-Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
+Csr<T> product_shape(const Csr<T>& a, const Csr<T>& b) {
   if (a.cols != b.rows)
     throw Error(
         fmt::format("sparse product: A is {} x {}, B is {} x {} (A's columns must be B's rows)",
@@ -54,6 +54,12 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   Csr<T> c;
   c.rows = a.rows;
   c.cols = b.cols;
+  return c;
+}
+
+template <Scalar T>
+Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
+  Csr<T> c = product_shape(a, b);
   const auto rows = static_cast<std::size_t>(a.rows);
   // Row i in one pass: its products a_ik b_kj in the order of A's entries,
   // each added to its column's sum (the first one assigned, so a sum is
@@ -147,6 +153,7 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
 
 #define TESSERA_INSTANTIATE(T)                   \
   template Csr<T> conj_transpose(const Csr<T>&); \
+  template Csr<T> product_shape(const Csr<T>&, const Csr<T>&); \
   template Csr<T> multiply(const Csr<T>&, const Csr<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -10,6 +10,11 @@ namespace tessera::sparse {
 template <Scalar T>
 Csr<T> conj_transpose(const Csr<T>& a);
 
+/// C's shape for A B: A's rows, B's columns, no entries yet (row_ptr
+/// empty). Error unless A's columns are B's rows.
+template <Scalar T>
+Csr<T> product_shape(const Csr<T>& a, const Csr<T>& b);
+
 /// C = A B (A's columns = B's rows, Error otherwise). Row i of C sums
 /// a_ik b_kj over A's entries of row i in column order, so every backend
 /// that follows the same order gets the same bits. Entries that cancel to
