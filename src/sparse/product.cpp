@@ -151,8 +151,8 @@ Csr<T> multiply(const Csr<T>& a, const Csr<T>& b) {
   return c;
 }
 
-#define TESSERA_INSTANTIATE(T)                   \
-  template Csr<T> conj_transpose(const Csr<T>&); \
+#define TESSERA_INSTANTIATE(T)                                 \
+  template Csr<T> conj_transpose(const Csr<T>&);               \
   template Csr<T> product_shape(const Csr<T>&, const Csr<T>&); \
   template Csr<T> multiply(const Csr<T>&, const Csr<T>&);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
