@@ -12,6 +12,7 @@
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "sparse/device_upload.hpp"
 #include "sparse/kernels/spmv_kernels.hpp"
 #include "sparse/product.hpp"
 
@@ -42,13 +43,6 @@ Buffer<E> scratch(const std::shared_ptr<Device>& d, size64 n) {
   return Buffer<E>(d, static_cast<std::size_t>(std::max<size64>(n, 1)));
 }
 
-template <class E>
-Buffer<E> upload(const std::shared_ptr<Device>& d, const std::vector<E>& v) {
-  Buffer<E> b = scratch<E>(d, v.size());
-  if (!v.empty()) b.copy_from_host(std::span<const E>(v.data(), v.size()));
-  return b;
-}
-
 }  // namespace
 
 template <Scalar T>
@@ -69,12 +63,12 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
   }
   const std::size_t budget = batch_products ? batch_products : default_batch<T>(device->info());
   Queue& q = device->queue();
-  const auto arp = upload(device, a.row_ptr);
-  const auto acol = upload(device, a.col);
-  const auto aval = upload(device, a.val);
-  const auto brp = upload(device, b.row_ptr);
-  const auto bcol = upload(device, b.col);
-  const auto bval = upload(device, b.val);
+  const auto arp = upload_nonempty(device, a.row_ptr);
+  const auto acol = upload_nonempty(device, a.col);
+  const auto aval = upload_nonempty(device, a.val);
+  const auto brp = upload_nonempty(device, b.row_ptr);
+  const auto bcol = upload_nonempty(device, b.col);
+  const auto bval = upload_nonempty(device, b.val);
   size64 total = 0;  // C's entries so far
   for (std::size_t r0 = 0; r0 < rows;) {
     // a batch: rows r0 .. r1 - 1, at least one, their products within budget
@@ -106,7 +100,7 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
       throw named(static_cast<std::uint64_t>(toff.back()) * sizeof(index_t) +
                   static_cast<std::uint64_t>(off.back()) * (sizeof(index_t) + sizeof(T)));
     }
-    const auto doff = upload(device, off), dtoff = upload(device, toff);
+    const auto doff = upload_nonempty(device, off), dtoff = upload_nonempty(device, toff);
     dispatch(*device, [&](auto tag) {
       kernels::spgemm_rows<T>(tag, q, static_cast<ts_size>(n), static_cast<long>(r0), arp, acol,
                               aval, brp, bcol, bval, doff, dtoff, table, scol, sval, dcnt);
@@ -125,7 +119,7 @@ Csr<T> multiply(const std::shared_ptr<Device>& device, const Csr<T>& a, const Cs
     } catch (const OutOfMemory&) {
       throw named(nnz * (sizeof(index_t) + sizeof(T)));
     }
-    const auto dcrp = upload(device, crp);
+    const auto dcrp = upload_nonempty(device, crp);
     dispatch(*device, [&](auto tag) {
       kernels::spgemm_copy<T>(tag, q, static_cast<ts_size>(n), doff, dcrp, scol, sval, ccol, cval);
     });

@@ -11,6 +11,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/device_upload.hpp"
 
 namespace tessera::sparse::vendor {
 
@@ -32,13 +33,6 @@ cudaDataType data_type() {
     return CUDA_C_32F;
   else
     return CUDA_C_64F;
-}
-
-template <class T>
-Buffer<T> upload(const std::shared_ptr<Device>& d, const std::vector<T>& v) {
-  Buffer<T> b(d, std::max<std::size_t>(v.size(), 1));
-  if (!v.empty()) d->queue().write(b.handle(), 0, v.data(), v.size() * sizeof(T), true);
-  return b;
 }
 
 constexpr std::array<std::string_view, 4> kKernelNames{"cusparse-csr-alg1", "cusparse-csr-alg2",
@@ -78,9 +72,9 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Csr<V>& a, C
   check(cusparseCreate(&s_->handle), "cusparseCreate", "cuSPARSE baseline");
   if (k == CusparseKernel::sell) {
     const Sell<V> s = to_sell(a, {32, 1});
-    s_->ptr = upload(device, s.slice_ptr);
-    s_->col = upload(device, s.col);
-    s_->val = upload(device, s.val);
+    s_->ptr = upload_nonempty(device, s.slice_ptr);
+    s_->col = upload_nonempty(device, s.col);
+    s_->val = upload_nonempty(device, s.val);
     s_->bytes =
         static_cast<double>(s.val.size() * sizeof(V) + (s.col.size() + s.slice_ptr.size()) * 4);
     check(cusparseCreateSlicedEll(&s_->mat, a.rows, a.cols, a.nnz(),
@@ -89,9 +83,9 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Csr<V>& a, C
                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, data_type<V>()),
           "cusparseCreateSlicedEll", "cuSPARSE SELL baseline");
   } else {
-    s_->ptr = upload(device, a.row_ptr);
-    s_->col = upload(device, a.col);
-    s_->val = upload(device, a.val);
+    s_->ptr = upload_nonempty(device, a.row_ptr);
+    s_->col = upload_nonempty(device, a.col);
+    s_->val = upload_nonempty(device, a.val);
     s_->bytes =
         static_cast<double>(a.val.size() * sizeof(V) + (a.col.size() + a.row_ptr.size()) * 4);
     check(cusparseCreateCsr(&s_->mat, a.rows, a.cols, a.nnz(), s_->ptr.handle(), s_->col.handle(),
@@ -123,9 +117,9 @@ CusparseSpmv<V>::CusparseSpmv(std::shared_ptr<Device> device, const Bcsr<V>& a)
   for (std::size_t i = 1; i < full.size(); ++i) full[i] += full[i - 1];
   const Bcsr<V> rm =
       a.block.layout == BlockLayout::row_major ? a : with_layout(a, BlockLayout::row_major);
-  s_->ptr = upload(device, full);
-  s_->col = upload(device, rm.col);
-  s_->val = upload(device, rm.val);
+  s_->ptr = upload_nonempty(device, full);
+  s_->col = upload_nonempty(device, rm.col);
+  s_->val = upload_nonempty(device, rm.val);
   s_->bytes = static_cast<double>(rm.val.size() * sizeof(V) + (rm.col.size() + full.size()) * 4);
   cuda::DeviceGuard guard(cuda::device_of(*device).ordinal());
   check(cusparseCreate(&s_->handle), "cusparseCreate", "cuSPARSE baseline");
