@@ -49,12 +49,13 @@ if [[ -n ${TESTS:-} ]]; then
   # TEST_SHARDS (default 1): gtest shards run side by side, the host's
   # cores split between them (OpenMP). Keep TESTS to the GPU instances
   # ('*cuda_0*:*opencl_1_0*'): CI runs the CPU ones, and 12 shards of the
-  # whole binary did not end in 600 s (session 38).
+  # whole binary did not end in 600 s (session 38). TEST_TIMEOUT (600 s):
+  # each shard's and each sanitizer's limit.
   shards=${TEST_SHARDS:-1} t0=$SECONDS pids=()
   threads=$(($(nproc) / shards)) && ((threads >= 1)) || threads=1
   for ((i = 0; i < shards; ++i)); do
     OMP_NUM_THREADS=$threads GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-      timeout 600 $new_src/build/gpu/bin/tessera_tests \
+      timeout ${TEST_TIMEOUT:-600} $new_src/build/gpu/bin/tessera_tests \
       --gtest_filter="$TESTS" > "$OUT/tests-$i.log" 2>&1 &
     pids+=($!)
   done
@@ -71,7 +72,7 @@ if [[ -n ${TESTS:-} ]]; then
   # SANITIZERS: the compute-sanitizer tools (default memcheck racecheck;
   # set empty for none).
   for tool in ${SANITIZERS-memcheck racecheck}; do
-    timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
+    timeout ${TEST_TIMEOUT:-600} compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
       $new_src/build/gpu/bin/tessera_tests --gtest_filter="$cuda_filter" > "$OUT/$tool.log" 2>&1
     summary+=("$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tail -1)")
   done

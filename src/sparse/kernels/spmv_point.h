@@ -52,28 +52,31 @@
  * Kernels over rows take one work-item per item (each_one): rows differ in
  * length, and many short-lived groups balance better than a fixed stride.
  * csr-vector is compiled per chain count (ts_spmv_gather_chains), bell-row
- * per square block size of bell-bi (0: any shape, read at run time). */
-#define TS_SPMV_KERNELS(X)                                                                    \
-  X(each, spmv_zero, 0, 0, 0, TS_NO_VARIANTS)                                                 \
-  X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                       \
-  X(each_one, spmv_merge_partition, 0, 0, 0, TS_NO_VARIANTS)                                  \
-  X(group, spmv_csr_merge, TS_SPMV_MERGE_THREADS, TS_SPMV_MERGE_TILE + 1, 0, TS_NO_VARIANTS)  \
-  X(group, spmv_merge_scan, TS_SPMV_MERGE_SCAN, 3 * TS_SPMV_MERGE_SCAN, 0, TS_NO_VARIANTS)    \
-  X(each_one, spmv_merge_carry, 0, 0, 0, TS_NO_VARIANTS)                                      \
-  X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32)) \
-  X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                   \
-  X(each_one, spmv_ell_reduce, 0, 0, 0, TS_NO_VARIANTS)                                       \
-  X(each_one, spmv_ell_row, 0, 0, 0, TS_NO_VARIANTS)                                          \
-  X(each_one, spmv_sell, 0, 0, 0, TS_NO_VARIANTS)                                             \
-  X(each_one, spmv_bcsr_block, 0, 0, 0, TS_NO_VARIANTS)                                       \
-  X(each_one, spmv_bcsr_block_row, 0, 0, 0, TS_NO_VARIANTS)                                   \
-  X(each_one, spmv_bcsr_reduce, 0, 0, 0, TS_NO_VARIANTS)                                      \
-  X(group, spmv_bcsr_warp, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_NO_VARIANTS)                   \
-  X(group, spmv_bell_row, TS_SPMV_GROUP, 1, 0, TS_VARIANTS(0, 2, 3, 4, 5, 6))                 \
-  X(each_one, spmv_bell_block_row, 0, 0, 0, TS_NO_VARIANTS)                                   \
-  X(group_sized, spmv_bell_window, 0, 0, 0, TS_NO_VARIANTS)                                   \
-  X(group_sized, spmv_bell_sub, 0, 0, 0, TS_NO_VARIANTS)                                      \
-  X(each_one, spgemm_rows, 0, 0, 0, TS_NO_VARIANTS)                                           \
+ * per square block size of bell-bi (0: any shape, read at run time).
+ * bell-sub's 8-byte types (complex float, double) are built for two groups
+ * of 1024 per SM on CUDA, 32 registers: nvcc chose 42 for complex float,
+ * half the occupancy of ac2f681's hand-written kernel (32), 1.22x slower. */
+#define TS_SPMV_KERNELS(X)                                                                       \
+  X(each, spmv_zero, 0, 0, 0, TS_NO_VARIANTS)                                                    \
+  X(each_one, spmv_csr_scalar, 0, 0, 0, TS_NO_VARIANTS)                                          \
+  X(each_one, spmv_merge_partition, 0, 0, 0, TS_NO_VARIANTS)                                     \
+  X(group, spmv_csr_merge, TS_SPMV_MERGE_THREADS, TS_SPMV_MERGE_TILE + 1, 0, TS_NO_VARIANTS)     \
+  X(group, spmv_merge_scan, TS_SPMV_MERGE_SCAN, 3 * TS_SPMV_MERGE_SCAN, 0, TS_NO_VARIANTS)       \
+  X(each_one, spmv_merge_carry, 0, 0, 0, TS_NO_VARIANTS)                                         \
+  X(group, spmv_csr_vector, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_VARIANTS(1, 2, 4, 8, 16, 32))    \
+  X(each_one, spmv_ell_subsection, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(each_one, spmv_ell_reduce, 0, 0, 0, TS_NO_VARIANTS)                                          \
+  X(each_one, spmv_ell_row, 0, 0, 0, TS_NO_VARIANTS)                                             \
+  X(each_one, spmv_sell, 0, 0, 0, TS_NO_VARIANTS)                                                \
+  X(each_one, spmv_bcsr_block, 0, 0, 0, TS_NO_VARIANTS)                                          \
+  X(each_one, spmv_bcsr_block_row, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(each_one, spmv_bcsr_reduce, 0, 0, 0, TS_NO_VARIANTS)                                         \
+  X(group, spmv_bcsr_warp, TS_SPMV_GROUP, TS_SPMV_GROUP, 0, TS_NO_VARIANTS)                      \
+  X(group, spmv_bell_row, TS_SPMV_GROUP, 1, 0, TS_VARIANTS(0, 2, 3, 4, 5, 6))                    \
+  X(each_one, spmv_bell_block_row, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(group_sized, spmv_bell_window, 0, 0, 0, TS_NO_VARIANTS)                                      \
+  X(group_sized, spmv_bell_sub, 0, 0, TS_ON_CUDA(sizeof(ts_value) == 8 ? 2 : 0), TS_NO_VARIANTS) \
+  X(each_one, spgemm_rows, 0, 0, 0, TS_NO_VARIANTS)                                              \
   X(each_one, spgemm_copy, 0, 0, 0, TS_NO_VARIANTS)
 
 /* The row that stored row i writes. */
@@ -729,11 +732,12 @@ TS_GROUP(spmv_bell_window, g, s) {
 TS_GROUP(spmv_bell_sub, g, s) {
   const int lr = (int)(g.lid % TS_SPMV_WARP), q = (int)(g.lid / TS_SPMV_WARP);
   const int nsub = (int)(g.size / TS_SPMV_WARP);
-  const long R = (long)g.id * TS_SPMV_WARP + lr, n = (long)p.n, slots = (long)p.sub, r = p.r;
+  const long R = (long)g.id * TS_SPMV_WARP + lr, n = (long)p.n;
+  const int r = p.r, slots = (int)p.sub;
   ts_value acc = TS_SPMV_ZERO;
   if (R < n)
-    acc = ts_spmv_bell_row(acc, col, val, x, R, n, q * slots,
-                           ts_spmv_min((q + 1) * slots, (long)p.width), p.c, (long)p.cols);
+    acc = ts_spmv_bell_row(acc, col, val, x, R, n, (long)q * slots,
+                           ts_spmv_min((long)(q + 1) * slots, (long)p.width), p.c, (long)p.cols);
   s[q * TS_SPMV_WARP + lr] = acc;
   TS_BARRIER();
   if (q != 0 || R >= n) return;
