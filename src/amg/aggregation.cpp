@@ -9,17 +9,11 @@
 #include <limits>
 #include <numeric>
 
+#include "amg/kernels/aggregation_point.hpp"
+
 namespace tessera::amg {
 
-std::uint32_t node_hash(std::uint32_t i) {
-  // Wang's 32-bit integer hash: neighbours get unrelated priorities
-  i = (i ^ 61u) ^ (i >> 16);
-  i *= 9u;
-  i ^= i >> 4;
-  i *= 0x27d4eb2du;
-  i ^= i >> 15;
-  return i;
-}
+std::uint32_t node_hash(std::uint32_t i) { return point::ts_amg_node_hash(i); }
 
 NodeGraph symmetric_union(index_t nodes, const std::vector<index_t>& ptr,
                           const std::vector<index_t>& col) {
@@ -99,16 +93,13 @@ NodeGraph strength_graph(const NodeGraph& g, Strength measure, double theta) {
 }
 
 namespace {
-// The order of MIS(2), packed into 64 bits: state (selected nodes dominate,
-// removed ones never do), then 31 bits of the hash, then the index.
-enum : std::uint64_t { kOut = 0, kUndecided = 1, kIn = 2 };
+// The order of MIS(2): the key of the device's passes (aggregation_point.h).
+enum : std::uint64_t { kOut = TS_AMG_OUT, kUndecided = TS_AMG_UNDECIDED, kIn = TS_AMG_IN };
 std::uint64_t key_of(std::uint64_t state, std::size_t i) {
-  return state << 62 |
-         static_cast<std::uint64_t>(node_hash(static_cast<std::uint32_t>(i)) >> 1) << 31 |
-         static_cast<std::uint64_t>(i);
+  return point::ts_amg_key(static_cast<ts_uint>(state), static_cast<long>(i));
 }
-index_t index_of(std::uint64_t key) { return static_cast<index_t>(key & 0x7fffffffu); }
-std::uint64_t state_of(std::uint64_t key) { return key >> 62; }
+index_t index_of(std::uint64_t key) { return static_cast<index_t>(point::ts_amg_key_index(key)); }
+std::uint64_t state_of(std::uint64_t key) { return point::ts_amg_key_state(key); }
 
 // The MIS(2) of the subgraph of s on the nodes with `in` set (edges between
 // them only): a node is a root when its key is the largest within distance

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "amg/coloring.hpp"
+#include "amg/device_aggregation.hpp"
 #include "core/error.hpp"
 #include "core/parallel_errors.hpp"
 #include "krylov/gauss_jordan.hpp"
@@ -621,7 +622,7 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
         h.times.strength += seconds_since(t0);
         t0 = clock::now();
         index_t count = 0;
-        l.aggregate = aggregate_mis2(s, count);
+        l.aggregate = products ? aggregate_mis2(products, s, count) : aggregate_mis2(s, count);
         h.times.aggregation += seconds_since(t0);
         // a coarse level of at most 0.8 of this one's rows (a near-nullspace
         // of more vectors than rows per node can make "coarse" levels larger)

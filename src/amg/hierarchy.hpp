@@ -54,7 +54,8 @@ struct Hierarchy {
   std::vector<Level<V>> levels;
   std::vector<V> coarse_inverse;  ///< dense, row-major, of the last level's A
   SetupTimes times;
-  /// where the prolongators' and Galerkin products ran: "host" or a device id
+  /// where the aggregation and the prolongators' and Galerkin products ran:
+  /// "host" or a device id
   std::string products_on = "host";
   /// sum of the levels' nonzeros / the finest's
   double operator_complexity() const;
@@ -86,9 +87,10 @@ Nullspace<V> rigid_body_modes(const std::vector<double>& xyz, int dim);
 /// built so far take. The Gauss-Seidel colours are built for
 /// Smoother::gauss_seidel and for automatic (a CPU's choice; Amg resolves
 /// automatic for its device before it builds).
-/// `products`: the device that forms the sparse products (the smoothed
-/// prolongator's and the Galerkin operators: sparse::multiply on a device,
-/// the host's bits); null: the host.
+/// `products`: the device that aggregates (device_aggregation.hpp) and
+/// forms the sparse products (the smoothed prolongator's and the Galerkin
+/// operators: sparse::multiply on a device); the host's bits either way;
+/// null: the host.
 template <Scalar V>
 Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<V>& b = {},
                              const std::shared_ptr<Device>& products = nullptr);

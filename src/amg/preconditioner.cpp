@@ -32,8 +32,9 @@ Amg<V>::Amg(std::shared_ptr<Device> device, const Csr<V>& a, const Options& o,
     : device_(std::move(device)), o_(o) {
   if (o_.block == 0) o_.block = 1;
   o_.smoother = resolve_smoother(o_.smoother, device_->info().is_gpu);
-  // the products on a GPU, on the host otherwise (the same bits either way;
-  // a CPU's OpenCL runs the device's per-row sort slower than the host's)
+  // aggregation and products on a GPU, on the host otherwise (the same bits
+  // either way; a CPU's OpenCL runs the device's per-row sort slower than
+  // the host's)
   h_ = build_hierarchy(a, o_, b, device_->info().is_gpu ? device_ : nullptr);
   upload();
 }
@@ -252,8 +253,8 @@ std::string describe(const Hierarchy<V>& h) {
   const auto& t = h.times;
   s += fmt::format(
       "  setup {:.3f} ms: diagonal and rho {:.3f}, strength {:.3f}, aggregation {:.3f}, tentative "
-      "{:.3f}, smoothing {:.3f}, galerkin {:.3f}, colouring {:.3f}, coarse {:.3f} (products on "
-      "{})\n",
+      "{:.3f}, smoothing {:.3f}, galerkin {:.3f}, colouring {:.3f}, coarse {:.3f} (aggregation "
+      "and products on {})\n",
       1e3 * t.total, 1e3 * t.diagonal, 1e3 * t.strength, 1e3 * t.aggregation, 1e3 * t.tentative,
       1e3 * t.smoothing, 1e3 * t.galerkin, 1e3 * t.coloring, 1e3 * t.coarse, h.products_on);
   return s;

@@ -1,0 +1,90 @@
+// The device's MIS(2) aggregation (device_aggregation.hpp): the rounds of the
+// host's aggregate_mis2, each pass a kernel of kernels/aggregation_point.h.
+#include "amg/device_aggregation.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "amg/kernels/aggregation_kernels.hpp"
+#include "core/buffer.hpp"
+#include "core/dispatch.hpp"
+#include "sparse/device_upload.hpp"
+
+namespace tessera::amg {
+
+namespace {
+
+// The kernels hold no values; they are launched with the one element type
+// every device builds.
+using Any = float;
+
+/// A device flag: cleared, then set by a kernel, then read.
+class Flag {
+ public:
+  explicit Flag(const std::shared_ptr<Device>& d) : b_(d, 1) {}
+  Buffer<ts_uint>& clear() {
+    b_.copy_from_host(std::span<const ts_uint>(&zero_, 1));
+    return b_;
+  }
+  bool set() const {
+    ts_uint v = 0;
+    b_.copy_to_host(std::span<ts_uint>(&v, 1));
+    return v != 0;
+  }
+
+ private:
+  Buffer<ts_uint> b_;
+  ts_uint zero_ = 0;
+};
+
+}  // namespace
+
+std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
+                                    index_t& count) {
+  const auto n = static_cast<std::size_t>(s.nodes);
+  count = 0;
+  std::vector<index_t> agg(n, -1);
+  if (n == 0) return agg;
+  Queue& q = device->queue();
+  const auto ptr = sparse::upload_nonempty(device, s.row_ptr);
+  const auto col = sparse::upload_nonempty(device, s.col);
+  auto dagg = sparse::upload_nonempty(device, agg);
+  Buffer<int> in(device, n), state(device, n), roots(device, n), unused(device, 1);
+  Buffer<ts_size> key(device, n), next(device, n);
+  Flag flag(device);
+  std::vector<int> host_state(n), host_roots(n);
+  const auto items = static_cast<ts_size>(n);
+  dispatch(*device, [&](auto tag) {
+    // Rounds (aggregation.cpp says why): an MIS(2) of the candidates, each
+    // root with its candidate neighbours a new aggregate.
+    for (int need = 1;; need = 2) {
+      kernels::amg_free_nodes<Any>(tag, q, items, need, ptr, col, dagg, in, state, flag.clear());
+      if (!flag.set()) break;
+      for (bool undecided = true; undecided;) {
+        kernels::amg_mis_keys<Any>(tag, q, items, state, key);
+        kernels::amg_mis_max<Any>(tag, q, items, 0, ptr, col, in, state, key, next);
+        kernels::amg_mis_max<Any>(tag, q, items, 1, ptr, col, in, state, next, key);
+        kernels::amg_mis_decide<Any>(tag, q, items, key, state, flag.clear());
+        undecided = flag.set();
+      }
+      // the roots, numbered in index order
+      state.copy_to_host(std::span<int>(host_state.data(), n));
+      for (std::size_t i = 0; i < n; ++i) host_roots[i] = host_state[i] == TS_AMG_IN ? count++ : -1;
+      roots.copy_from_host(std::span<const int>(host_roots.data(), n));
+      kernels::amg_take_roots<Any>(tag, q, items, roots, dagg);
+      kernels::amg_join<Any>(tag, q, items, 0, 0, ptr, col, in, roots, unused, dagg);
+    }
+    // The rest join the smallest aggregate among their neighbours'.
+    dagg.copy_to_host(std::span<index_t>(agg.data(), n));
+    std::vector<index_t> size(std::max<std::size_t>(static_cast<std::size_t>(count), 1), 0);
+    for (const index_t a : agg)
+      if (a >= 0) ++size[static_cast<std::size_t>(a)];
+    const auto before = sparse::upload_nonempty(device, agg);
+    const auto dsize = sparse::upload_nonempty(device, size);
+    kernels::amg_join<Any>(tag, q, items, 1, 1, ptr, col, unused, before, dsize, dagg);
+  });
+  dagg.copy_to_host(std::span<index_t>(agg.data(), n));
+  return agg;
+}
+
+}  // namespace tessera::amg

@@ -1,0 +1,135 @@
+/* AMG aggregation on a device: the passes of the host's MIS(2) aggregation
+ * (amg/aggregation.cpp, the oracle) as kernels over the nodes of the strength
+ * graph (C99 subset, shared by the CPU, OpenCL and CUDA; see
+ * core/kernels/portable.h and core/kernels/kernel_args.h). Every pass reads
+ * only the previous pass's arrays and writes its node's own entries, so the
+ * aggregates do not depend on the order the work-items run in; flags are
+ * set by an atomic maximum (the same value from any writer). The node
+ * priority (ts_amg_key) is the one the host's passes use. No kernel holds a
+ * value of the element type, so the whole header is defined once (guarded)
+ * however often a precision pass includes it. */
+#include "core/kernels/group_fold.h"
+#include "core/kernels/portable.h"
+
+#ifndef TESSERA_AMG_AGGREGATION_CONSTANTS
+#define TESSERA_AMG_AGGREGATION_CONSTANTS
+/* MIS(2) states, the top two bits of a key: selected nodes dominate, removed
+ * ones never do. */
+#define TS_AMG_OUT 0
+#define TS_AMG_UNDECIDED 1
+#define TS_AMG_IN 2
+
+/* The module's kernels (kernel_args.h): each backend expands this list. */
+#define TS_AMG_KERNELS(X)                          \
+  X(each, amg_free_nodes, 0, 0, 0, TS_NO_VARIANTS) \
+  X(each, amg_mis_keys, 0, 0, 0, TS_NO_VARIANTS)   \
+  X(each, amg_mis_max, 0, 0, 0, TS_NO_VARIANTS)    \
+  X(each, amg_mis_decide, 0, 0, 0, TS_NO_VARIANTS) \
+  X(each, amg_take_roots, 0, 0, 0, TS_NO_VARIANTS) \
+  X(each, amg_join, 0, 0, 0, TS_NO_VARIANTS)
+
+/* Wang's 32-bit integer hash: neighbours get unrelated priorities. */
+TS_FN ts_uint ts_amg_node_hash(ts_uint i) {
+  i = (i ^ 61u) ^ (i >> 16);
+  i *= 9u;
+  i ^= i >> 4;
+  i *= 0x27d4eb2du;
+  i ^= i >> 15;
+  return i;
+}
+/* A node's key in MIS(2)'s order: state, then 31 bits of the hash, then the
+ * index (below 2^31), so that keys are distinct. */
+TS_FN ts_size ts_amg_key(ts_uint state, long i) {
+  return (ts_size)state << 62 | (ts_size)(ts_amg_node_hash((ts_uint)i) >> 1) << 31 | (ts_size)i;
+}
+TS_FN long ts_amg_key_index(ts_size key) { return (long)(key & 0x7fffffffu); }
+TS_FN ts_uint ts_amg_key_state(ts_size key) { return (ts_uint)(key >> 62); }
+
+/* in[i]: node i has no aggregate and at least `need` neighbours without one
+ * (a candidate of this round's MIS(2), which starts undecided; the others
+ * are out); flag[0] = 1 where any is. */
+#define TS_ARGS_amg_free_nodes(V, IN, OUT) \
+  V(int, need)                             \
+  IN(int, ptr) IN(int, col) IN(int, agg) OUT(int, in) OUT(int, state) OUT(ts_uint, flag)
+TS_ITEM(amg_free_nodes, node) {
+  const long i = (long)node;
+  int candidate = 0;
+  if (agg[i] < 0) {
+    int free = 0;
+    for (int p = ptr[i]; p < ptr[i + 1]; ++p) free += agg[col[p]] < 0;
+    candidate = free >= need;
+  }
+  in[i] = candidate;
+  state[i] = candidate ? TS_AMG_UNDECIDED : TS_AMG_OUT;
+  if (candidate) ts_atomic_max_uint(flag, 1u);
+}
+
+/* key[i] for the node's state: undecided candidates, the others out. */
+#define TS_ARGS_amg_mis_keys(V, IN, OUT) IN(int, state) OUT(ts_size, key)
+TS_ITEM(amg_mis_keys, node) { key[node] = ts_amg_key((ts_uint)state[node], (long)node); }
+
+/* One step of the largest key within distance 2: next[i] = the largest of
+ * key[i] and its candidate neighbours' keys. The second step is read for
+ * undecided nodes only (undecided_only: the others are skipped). */
+#define TS_ARGS_amg_mis_max(V, IN, OUT) \
+  V(int, undecided_only)                \
+  IN(int, ptr) IN(int, col) IN(int, in) IN(int, state) IN(ts_size, key) OUT(ts_size, next)
+TS_ITEM(amg_mis_max, node) {
+  const long i = (long)node;
+  if (undecided_only && state[i] != TS_AMG_UNDECIDED) return;
+  ts_size m = key[i];
+  if (in[i])
+    for (int p = ptr[i]; p < ptr[i + 1]; ++p) {
+      const int j = col[p];
+      if (in[j] && key[j] > m) m = key[j];
+    }
+  next[i] = m;
+}
+
+/* An undecided node whose own key is the largest within distance 2 is
+ * selected; one that sees a selected node's key is out; flag[0] = 1 where
+ * a node stays undecided. */
+#define TS_ARGS_amg_mis_decide(V, IN, OUT) IN(ts_size, key) OUT(int, state) OUT(ts_uint, flag)
+TS_ITEM(amg_mis_decide, node) {
+  const long i = (long)node;
+  if (state[i] != TS_AMG_UNDECIDED) return;
+  if (ts_amg_key_index(key[i]) == i)
+    state[i] = TS_AMG_IN;
+  else if (ts_amg_key_state(key[i]) == TS_AMG_IN)
+    state[i] = TS_AMG_OUT;
+  else
+    ts_atomic_max_uint(flag, 1u);
+}
+
+/* The selected nodes' aggregates (numbered on the host in index order):
+ * roots[i] >= 0 starts aggregate roots[i] at node i. */
+#define TS_ARGS_amg_take_roots(V, IN, OUT) IN(int, roots) OUT(int, agg)
+TS_ITEM(amg_take_roots, node) {
+  if (roots[node] >= 0) agg[node] = roots[node];
+}
+
+/* A node without an aggregate (and with ok[i] set, or every node where
+ * all_ok) that has a neighbour j in an aggregate from[j] >= 0 joins the
+ * smallest of those aggregates (size[from[j]]; with_size 0: all alike),
+ * ties to the neighbour with the largest key. */
+#define TS_ARGS_amg_join(V, IN, OUT) \
+  V(int, all_ok)                     \
+  V(int, with_size) IN(int, ptr) IN(int, col) IN(int, ok) IN(int, from) IN(int, size) OUT(int, agg)
+TS_ITEM(amg_join, node) {
+  const long i = (long)node;
+  if (agg[i] >= 0 || (!all_ok && !ok[i])) return;
+  int best_size = 0x7fffffff;
+  ts_size best = 0;
+  for (int p = ptr[i]; p < ptr[i + 1]; ++p) {
+    const int j = col[p], a = from[j];
+    if (a < 0) continue;
+    const int sz = with_size ? size[a] : 0;
+    const ts_size k = ts_amg_key(TS_AMG_IN, (long)j);
+    if (sz < best_size || (sz == best_size && k > best)) {
+      best_size = sz;
+      best = k;
+    }
+  }
+  if (best_size != 0x7fffffff) agg[i] = from[ts_amg_key_index(best)];
+}
+#endif /* TESSERA_AMG_AGGREGATION_CONSTANTS */
