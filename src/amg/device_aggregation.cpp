@@ -9,6 +9,7 @@
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
 #include "sparse/device_upload.hpp"
+#include "sparse/types.hpp"
 
 namespace tessera::amg {
 
@@ -37,17 +38,14 @@ class Flag {
   ts_uint zero_ = 0;
 };
 
-}  // namespace
-
-std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
-                                    index_t& count) {
-  const auto n = static_cast<std::size_t>(s.nodes);
+/// The aggregation on a graph already on the device (ptr, col: n nodes).
+std::vector<index_t> aggregate_on(const std::shared_ptr<Device>& device, std::size_t n,
+                                  const Buffer<index_t>& ptr, const Buffer<index_t>& col,
+                                  index_t& count) {
   count = 0;
   std::vector<index_t> agg(n, -1);
   if (n == 0) return agg;
   Queue& q = device->queue();
-  const auto ptr = sparse::upload_nonempty(device, s.row_ptr);
-  const auto col = sparse::upload_nonempty(device, s.col);
   auto dagg = sparse::upload_nonempty(device, agg);
   Buffer<int> in(device, n), state(device, n), roots(device, n), unused(device, 1);
   Buffer<ts_size> key(device, n), next(device, n);
@@ -85,6 +83,77 @@ std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const
   });
   dagg.copy_to_host(std::span<index_t>(agg.data(), n));
   return agg;
+}
+
+}  // namespace
+
+std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
+                                    index_t& count) {
+  return aggregate_on(device, static_cast<std::size_t>(s.nodes),
+                      sparse::upload_nonempty(device, s.row_ptr),
+                      sparse::upload_nonempty(device, s.col), count);
+}
+
+std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, const NodeGraph& g,
+                                      Strength measure, double theta, index_t& count) {
+  const auto n = static_cast<std::size_t>(g.nodes);
+  count = 0;
+  if (n == 0) return {};
+  Queue& q = device->queue();
+  const auto items = static_cast<ts_size>(n);
+  const auto ptr = sparse::upload_nonempty(device, g.row_ptr);
+  const auto col = sparse::upload_nonempty(device, g.col);
+  const auto w = sparse::upload_nonempty(device, g.weight);
+  Buffer<double> diag(device, n), row_max(device, n);
+  Buffer<index_t> cnt(device, n);
+  std::vector<index_t> host_cnt(n);
+  // row pointers from a kernel's row lengths (summed on the host)
+  auto offsets = [&](const Buffer<index_t>& lengths) {
+    lengths.copy_to_host(std::span<index_t>(host_cnt.data(), n));
+    std::vector<index_t> p(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      p[i + 1] = sparse::to_index(
+          static_cast<sparse::size64>(p[i]) + static_cast<sparse::size64>(host_cnt[i]),
+          "AMG strength graph entries");
+    return p;
+  };
+  const int symmetric = measure == Strength::symmetric;
+  std::vector<index_t> aggregates;
+  dispatch(*device, [&](auto tag) {
+    // the directed strong edges, columns ascending as in the node graph
+    kernels::amg_node_scalars<double>(tag, q, items, ptr, col, w, diag, row_max);
+    kernels::amg_strong_count<double>(tag, q, items, symmetric, theta, ptr, col, w, diag, row_max,
+                                      cnt);
+    const auto host_sptr = offsets(cnt);
+    const auto sptr = sparse::upload_nonempty(device, host_sptr);
+    Buffer<index_t> scol(device, std::max<std::size_t>(host_sptr[n], 1));
+    kernels::amg_strong_fill<double>(tag, q, items, symmetric, theta, ptr, col, w, diag, row_max,
+                                     sptr, scol);
+    // their transpose: rows counted, filled at atomic slots, then sorted
+    const std::vector<ts_uint> zeros(n, 0);
+    Buffer<ts_uint> tcnt(device, n);
+    tcnt.copy_from_host(std::span<const ts_uint>(zeros.data(), n));
+    kernels::amg_column_counts<Any>(tag, q, items, sptr, scol, tcnt);
+    std::vector<ts_uint> host_tcnt(n);
+    tcnt.copy_to_host(std::span<ts_uint>(host_tcnt.data(), n));
+    std::vector<index_t> host_tptr(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      host_tptr[i + 1] = host_tptr[i] + static_cast<index_t>(host_tcnt[i]);
+    const auto tptr = sparse::upload_nonempty(device, host_tptr);
+    std::vector<ts_uint> host_pos(host_tptr.begin(), host_tptr.end() - 1);
+    tcnt.copy_from_host(std::span<const ts_uint>(host_pos.data(), n));  // the next free slots
+    Buffer<index_t> tcol(device, std::max<std::size_t>(host_sptr[n], 1));
+    kernels::amg_transpose_fill<Any>(tag, q, items, sptr, scol, tcnt, tcol);
+    kernels::amg_sort_rows<Any>(tag, q, items, tptr, tcol);
+    // the symmetric union: lengths, then columns
+    kernels::amg_union<Any>(tag, q, items, 0, sptr, scol, tptr, tcol, tptr, tcol, cnt);
+    const auto host_uptr = offsets(cnt);
+    const auto uptr = sparse::upload_nonempty(device, host_uptr);
+    Buffer<index_t> ucol(device, std::max<std::size_t>(host_uptr[n], 1));
+    kernels::amg_union<Any>(tag, q, items, 1, sptr, scol, tptr, tcol, uptr, ucol, cnt);
+    aggregates = aggregate_on(device, n, uptr, ucol, count);
+  });
+  return aggregates;
 }
 
 }  // namespace tessera::amg

@@ -1,6 +1,7 @@
-// MIS(2) aggregation with its passes on a device (kernels/aggregation_point.h):
-// the host's aggregate_mis2 (aggregation.hpp, the oracle) pass for pass, so
-// the aggregates are the same on every device, bit for bit.
+// Strength of connection and MIS(2) aggregation with their passes on a device
+// (kernels/aggregation_point.h): the host's strength_graph and aggregate_mis2
+// (aggregation.hpp, the oracle) pass for pass, so the aggregates are the same
+// on every device, bit for bit.
 #pragma once
 #include <memory>
 #include <vector>
@@ -16,5 +17,12 @@ namespace tessera::amg {
 /// the host) cross back.
 std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
                                     index_t& count);
+
+/// aggregate_mis2(strength_graph(g, measure, theta), count) on `device`: the
+/// threshold, the symmetric union and the aggregation there; the node graph
+/// goes up, row lengths and the aggregates come back. The same aggregates
+/// as the host's. Launches double kernels: a device with FP64.
+std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, const NodeGraph& g,
+                                      Strength measure, double theta, index_t& count);
 
 }  // namespace tessera::amg

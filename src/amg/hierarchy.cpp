@@ -617,12 +617,18 @@ Hierarchy<V> build_hierarchy(const Csr<V>& a, const Options& o, const Nullspace<
       h.times.diagonal += seconds_since(td);
       const bool last = level + 1 >= o.max_levels || cur.rows <= o.coarse_size;
       if (!last) {
+        // on a device with FP64 the threshold and the graph's union run there
+        // too (aggregate_strong), counted under aggregation
+        const bool on_device = products && products->info().fp64;
         auto t0 = clock::now();
-        const NodeGraph s = strength_graph(node_graph(cur, block), o.strength, o.theta);
+        const NodeGraph g = node_graph(cur, block);
+        const NodeGraph s = on_device ? NodeGraph{} : strength_graph(g, o.strength, o.theta);
         h.times.strength += seconds_since(t0);
         t0 = clock::now();
         index_t count = 0;
-        l.aggregate = products ? aggregate_mis2(products, s, count) : aggregate_mis2(s, count);
+        l.aggregate = on_device  ? aggregate_strong(products, g, o.strength, o.theta, count)
+                      : products ? aggregate_mis2(products, s, count)
+                                 : aggregate_mis2(s, count);
         h.times.aggregation += seconds_since(t0);
         // a coarse level of at most 0.8 of this one's rows (a near-nullspace
         // of more vectors than rows per node can make "coarse" levels larger)

@@ -195,44 +195,59 @@ TEST_P(AmgDevice, ProductsOnTheDeviceGiveTheHostsHierarchy) {
   expect_same_hierarchy(GetParam(), laplacian2d<float>(29, 23, 0.05), f);
 }
 
-// MIS(2) aggregation with its passes on the device gives the host's
-// aggregates (every round, the joins, the count), on graphs where each rule
-// decides something: a 2D Poisson strength graph, a convection-diffusion one
-// whose classical threshold keeps one-sided edges, a random graph of
-// uneven degrees with isolated nodes, a star (one round), and the trivial
-// ones. (The aggregates' own rules: test_amg_setup.cpp.)
+// Strength and MIS(2) aggregation with their passes on the device give the
+// host's aggregates (every round, the joins, the count), on graphs where
+// each rule decides something: 2D Poisson, convection-diffusion whose classical threshold keeps one-sided edges,
+// complex blocks, a random graph of uneven degrees and weights with isolated
+// nodes, a star (one round), and the trivial ones. (The aggregates' own
+// rules: test_amg_setup.cpp.)
 TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
   const auto dev = open_device(GetParam());
-  auto expect_same = [&](const NodeGraph& s, const char* what) {
+  // the strength graph of g and its aggregates on the host; the same on the
+  // device from the strength graph, and (FP64) from g itself
+  auto expect_same = [&](const NodeGraph& g, Strength measure, double theta, const char* what) {
+    const NodeGraph s = strength_graph(g, measure, theta);
     index_t want_count = -1, count = -1;
     const auto want = aggregate_mis2(s, want_count);
     const auto got = aggregate_mis2(dev, s, count);
     EXPECT_EQ(count, want_count) << what;
     EXPECT_EQ(got, want) << what;
+    if (dev->info().fp64) {
+      index_t strong_count = -1;
+      const auto strong = aggregate_strong(dev, g, measure, theta, strong_count);
+      EXPECT_EQ(strong_count, want_count) << what << " (strength on the device)";
+      EXPECT_EQ(strong, want) << what << " (strength on the device)";
+    }
     return want_count;
   };
-  EXPECT_GT(expect_same(strength_graph(node_graph(laplacian2d<double>(41, 37), 1),
-                                       Strength::symmetric, 0.0),
+  EXPECT_GT(expect_same(node_graph(laplacian2d<double>(41, 37), 1), Strength::symmetric, 0.0,
                         "2D Poisson"),
             41 * 37 / 9);
-  EXPECT_GT(expect_same(strength_graph(node_graph(convection_diffusion<double>(35, 100, 0.5), 1),
-                                       Strength::classical, 0.5),
-                        "convection-diffusion, classical strength 0.5 (one-sided edges)"),
+  EXPECT_GT(
+      expect_same(node_graph(convection_diffusion<double>(35, 100, 0.5), 1), Strength::classical,
+                  0.5, "convection-diffusion, classical strength 0.5 (one-sided edges)"),
+      0);
+  // complex 2 x 2 blocks: Frobenius weights of the blocks
+  auto blocks = block_laplacian<cd>(13, 11, {2, 0.5, 0.25, 3}, 2);
+  for (auto& v : blocks.val) v *= cd(1, 0.2);
+  EXPECT_GT(expect_same(node_graph(blocks, 2), Strength::symmetric, 0.1, "complex 2 x 2 blocks"),
             0);
-  // a random symmetric graph: degrees 0 to ~12, one node in 17 isolated
+  // a random graph: degrees 0 to ~12, weights of three sizes (so that a
+  // threshold drops some edges one way only), one node in 17 isolated
   const index_t n = 3001;
   std::vector<std::vector<std::pair<index_t, double>>> rows(static_cast<std::size_t>(n));
   std::uint32_t h = 12345;
   auto next = [&] { return h = h * 1664525u + 1013904223u; };
   for (index_t i = 0; i < n; ++i) {
-    rows[static_cast<std::size_t>(i)].emplace_back(i, 4.0);
+    rows[static_cast<std::size_t>(i)].emplace_back(i, 4.0 + (i % 5));
     if (i % 17 == 0) continue;
     const int degree = static_cast<int>(next() % 7);
     for (int k = 0; k < degree; ++k) {
       const auto j = static_cast<index_t>(next() % static_cast<std::uint32_t>(n));
       if (j == i || j % 17 == 0) continue;
-      rows[static_cast<std::size_t>(i)].emplace_back(j, -1.0);
-      rows[static_cast<std::size_t>(j)].emplace_back(i, -1.0);
+      const double v = -0.1 * static_cast<double>(1 + next() % 3);
+      rows[static_cast<std::size_t>(i)].emplace_back(j, v);
+      rows[static_cast<std::size_t>(j)].emplace_back(i, 3 * v);
     }
   }
   for (auto& r : rows) {  // sorted, duplicates merged
@@ -241,9 +256,10 @@ TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
                         [](const auto& x, const auto& y) { return x.first == y.first; }),
             r.end());
   }
-  const auto random =
-      strength_graph(node_graph(from_rows<double>(n, rows), 1), Strength::symmetric, 0.0);
-  EXPECT_GT(expect_same(random, "random graph"), 0);
+  const auto random = node_graph(from_rows<double>(n, rows), 1);
+  EXPECT_GT(expect_same(random, Strength::symmetric, 0.0, "random graph"), 0);
+  EXPECT_GT(expect_same(random, Strength::classical, 0.5, "random graph, classical 0.5"), 0);
+  EXPECT_GT(expect_same(random, Strength::symmetric, 0.05, "random graph, symmetric 0.05"), 0);
   std::vector<std::vector<std::pair<index_t, double>>> star(9);
   for (index_t i = 0; i < 9; ++i) star[static_cast<std::size_t>(i)].emplace_back(i, 8.0);
   for (index_t i = 1; i < 9; ++i) {
@@ -251,16 +267,16 @@ TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
     star[static_cast<std::size_t>(i)].insert(star[static_cast<std::size_t>(i)].begin(),
                                              std::pair<index_t, double>{0, -1.0});
   }
-  EXPECT_EQ(expect_same(
-                strength_graph(node_graph(from_rows<double>(9, star), 1), Strength::symmetric, 0.0),
-                "star"),
-            1);
+  EXPECT_EQ(
+      expect_same(node_graph(from_rows<double>(9, star), 1), Strength::symmetric, 0.0, "star"), 1);
   NodeGraph empty;
-  EXPECT_EQ(expect_same(empty, "no nodes"), 0);
+  EXPECT_EQ(expect_same(empty, Strength::symmetric, 0.0, "no nodes"), 0);
   NodeGraph single;
   single.nodes = 1;
-  single.row_ptr = {0, 0};
-  EXPECT_EQ(expect_same(single, "one node without neighbours"), 0);
+  single.row_ptr = {0, 1};
+  single.col = {0};
+  single.weight = {2.0};
+  EXPECT_EQ(expect_same(single, Strength::symmetric, 0.0, "one node without neighbours"), 0);
 }
 
 TEST_P(AmgDevice, CycleEqualsTheHostCycleDouble) {

@@ -5,9 +5,11 @@
  * only the previous pass's arrays and writes its node's own entries, so the
  * aggregates do not depend on the order the work-items run in; flags are
  * set by an atomic maximum (the same value from any writer). The node
- * priority (ts_amg_key) is the one the host's passes use. No kernel holds a
- * value of the element type, so the whole header is defined once (guarded)
- * however often a precision pass includes it. */
+ * priority (ts_amg_key) is the one the host's passes use. The strength
+ * graph's kernels come first: its threshold on the node graph's weights
+ * (ts_value, one set per precision pass; launched in double), then the graph's symmetric union,
+ * which like the aggregation holds no value of the element type and is
+ * defined once (guarded) however often a pass includes the header. */
 #include "core/kernels/group_fold.h"
 #include "core/kernels/portable.h"
 
@@ -20,13 +22,20 @@
 #define TS_AMG_IN 2
 
 /* The module's kernels (kernel_args.h): each backend expands this list. */
-#define TS_AMG_KERNELS(X)                          \
-  X(each, amg_free_nodes, 0, 0, 0, TS_NO_VARIANTS) \
-  X(each, amg_mis_keys, 0, 0, 0, TS_NO_VARIANTS)   \
-  X(each, amg_mis_max, 0, 0, 0, TS_NO_VARIANTS)    \
-  X(each, amg_mis_decide, 0, 0, 0, TS_NO_VARIANTS) \
-  X(each, amg_take_roots, 0, 0, 0, TS_NO_VARIANTS) \
-  X(each, amg_join, 0, 0, 0, TS_NO_VARIANTS)
+#define TS_AMG_KERNELS(X)                              \
+  X(each, amg_free_nodes, 0, 0, 0, TS_NO_VARIANTS)     \
+  X(each, amg_mis_keys, 0, 0, 0, TS_NO_VARIANTS)       \
+  X(each, amg_mis_max, 0, 0, 0, TS_NO_VARIANTS)        \
+  X(each, amg_mis_decide, 0, 0, 0, TS_NO_VARIANTS)     \
+  X(each, amg_take_roots, 0, 0, 0, TS_NO_VARIANTS)     \
+  X(each, amg_join, 0, 0, 0, TS_NO_VARIANTS)           \
+  X(each, amg_node_scalars, 0, 0, 0, TS_NO_VARIANTS)   \
+  X(each, amg_strong_count, 0, 0, 0, TS_NO_VARIANTS)   \
+  X(each, amg_strong_fill, 0, 0, 0, TS_NO_VARIANTS)    \
+  X(each, amg_column_counts, 0, 0, 0, TS_NO_VARIANTS)  \
+  X(each, amg_transpose_fill, 0, 0, 0, TS_NO_VARIANTS) \
+  X(each, amg_sort_rows, 0, 0, 0, TS_NO_VARIANTS)      \
+  X(each, amg_union, 0, 0, 0, TS_NO_VARIANTS)
 
 /* Wang's 32-bit integer hash: neighbours get unrelated priorities. */
 TS_FN ts_uint ts_amg_node_hash(ts_uint i) {
@@ -133,3 +142,99 @@ TS_ITEM(amg_join, node) {
   if (best_size != 0x7fffffff) agg[i] = from[ts_amg_key_index(best)];
 }
 #endif /* TESSERA_AMG_AGGREGATION_CONSTANTS */
+
+/* ---- strength of connection (amg/aggregation.cpp's strength_graph) ---- */
+/* The diagonal weight of node i and its largest off-diagonal one. */
+#define TS_ARGS_amg_node_scalars(V, IN, OUT) \
+  IN(int, ptr) IN(int, col) IN(ts_value, w) OUT(ts_value, diag) OUT(ts_value, row_max)
+TS_ITEM(amg_node_scalars, node) {
+  const long i = (long)node;
+  ts_value d = 0, m = 0;
+  for (int p = ptr[i]; p < ptr[i + 1]; ++p) {
+    if ((long)col[p] == i)
+      d = w[p];
+    else if (m < w[p])
+      m = w[p];
+  }
+  diag[i] = d;
+  row_max[i] = m;
+}
+/* Whether i -> j of weight w is strong: symmetric w >= theta sqrt(d_i d_j),
+ * else (classical) w >= theta max_k w_ik; never the diagonal or a zero. */
+TS_FN int ts_amg_strong(int symmetric, ts_value theta, long i, long j, ts_value w,
+                        TS_GLOBAL const ts_value* diag, TS_GLOBAL const ts_value* row_max) {
+  if (i == j || !(w > 0)) return 0;
+  return symmetric ? w >= theta * sqrt(diag[i] * diag[j]) : w >= theta * row_max[i];
+}
+#define TS_AMG_STRENGTH_ARGS(V, IN) \
+  V(int, symmetric)                 \
+  V(ts_value, theta)                \
+  IN(int, ptr) IN(int, col) IN(ts_value, w) IN(ts_value, diag) IN(ts_value, row_max)
+/* cnt[i]: node i's strong edges; then their columns from sptr[i] on. */
+#define TS_ARGS_amg_strong_count(V, IN, OUT) TS_AMG_STRENGTH_ARGS(V, IN) OUT(int, cnt)
+TS_ITEM(amg_strong_count, node) {
+  const long i = (long)node;
+  int k = 0;
+  for (int p = ptr[i]; p < ptr[i + 1]; ++p)
+    k += ts_amg_strong(symmetric, theta, i, (long)col[p], w[p], diag, row_max);
+  cnt[i] = k;
+}
+#define TS_ARGS_amg_strong_fill(V, IN, OUT) TS_AMG_STRENGTH_ARGS(V, IN) IN(int, sptr) OUT(int, scol)
+TS_ITEM(amg_strong_fill, node) {
+  const long i = (long)node;
+  int k = sptr[i];
+  for (int p = ptr[i]; p < ptr[i + 1]; ++p)
+    if (ts_amg_strong(symmetric, theta, i, (long)col[p], w[p], diag, row_max)) scol[k++] = col[p];
+}
+
+#ifndef TESSERA_AMG_AGGREGATION_GRAPH
+#define TESSERA_AMG_AGGREGATION_GRAPH
+/* ---- the symmetric union of the strong edges and their transpose ---- */
+/* cnt[j] += 1 for every edge i -> j (the transpose's row lengths). */
+#define TS_ARGS_amg_column_counts(V, IN, OUT) IN(int, ptr) IN(int, col) OUT(ts_uint, cnt)
+TS_ITEM(amg_column_counts, node) {
+  for (int p = ptr[node]; p < ptr[node + 1]; ++p) ts_atomic_add_uint(&cnt[col[p]], 1u);
+}
+/* Edge i -> j into row j of the transpose at the next free slot (pos[j],
+ * from the row's start): rows in any order, sorted next. */
+#define TS_ARGS_amg_transpose_fill(V, IN, OUT) \
+  IN(int, ptr) IN(int, col) OUT(ts_uint, pos) OUT(int, tcol)
+TS_ITEM(amg_transpose_fill, node) {
+  for (int p = ptr[node]; p < ptr[node + 1]; ++p)
+    tcol[ts_atomic_fetch_add_uint(&pos[col[p]], 1u)] = (int)node;
+}
+/* Row i's columns in ascending order (insertion sort: short rows). */
+#define TS_ARGS_amg_sort_rows(V, IN, OUT) IN(int, ptr) OUT(int, col)
+TS_ITEM(amg_sort_rows, node) {
+  for (int p = ptr[node] + 1; p < ptr[node + 1]; ++p) {
+    const int c = col[p];
+    int q = p;
+    for (; q > ptr[node] && col[q - 1] > c; --q) col[q] = col[q - 1];
+    col[q] = c;
+  }
+}
+/* Row i of the union of (ptr, col) and (tptr, tcol), both sorted: its
+ * length into cnt[i] (fill 0), or its columns from uptr[i] on (fill 1). */
+#define TS_ARGS_amg_union(V, IN, OUT) \
+  V(int, fill)                        \
+  IN(int, ptr) IN(int, col) IN(int, tptr) IN(int, tcol) IN(int, uptr) OUT(int, ucol) OUT(int, cnt)
+TS_ITEM(amg_union, node) {
+  int p = ptr[node], q = tptr[node], k = 0;
+  const int pe = ptr[node + 1], qe = tptr[node + 1];
+  const int out = fill ? uptr[node] : 0;
+  while (p < pe || q < qe) {
+    int c;
+    if (q >= qe || (p < pe && col[p] < tcol[q]))
+      c = col[p++];
+    else if (p >= pe || tcol[q] < col[p])
+      c = tcol[q++];
+    else {
+      c = col[p++];
+      ++q;
+    }
+    if (fill) ucol[out + k] = c;
+    ++k;
+  }
+  if (!fill) cnt[node] = k;
+}
+#endif /* TESSERA_AMG_AGGREGATION_GRAPH */

@@ -4,6 +4,7 @@
  *   ts_group_max_min(g, &mx, &mn, s)  the maximum of mx and the minimum of
  *                                     mn over the group, in work-item 0
  *   ts_atomic_max_uint(p, v), ts_atomic_min_uint(p, v), ts_atomic_add_uint(p, v)
+ *   ts_atomic_fetch_add_uint(p, v)    the same add, returning the old value
  *
  * Maximum and minimum do not depend on the order of their operands, so each
  * backend folds its fastest way and every one gives the same bits: CUDA
@@ -76,10 +77,14 @@ TS_FN void ts_atomic_min_uint(TS_GLOBAL ts_uint* p, ts_uint v) {
 TS_FN void ts_atomic_add_uint(TS_GLOBAL ts_uint* p, ts_uint v) {
   atomic_add((volatile __global uint*)p, v);
 }
+TS_FN ts_uint ts_atomic_fetch_add_uint(TS_GLOBAL ts_uint* p, ts_uint v) {
+  return atomic_add((volatile __global uint*)p, v);
+}
 #elif defined(__CUDA_ARCH__)
 TS_FN void ts_atomic_max_uint(ts_uint* p, ts_uint v) { atomicMax(p, v); }
 TS_FN void ts_atomic_min_uint(ts_uint* p, ts_uint v) { atomicMin(p, v); }
 TS_FN void ts_atomic_add_uint(ts_uint* p, ts_uint v) { atomicAdd(p, v); }
+TS_FN ts_uint ts_atomic_fetch_add_uint(ts_uint* p, ts_uint v) { return atomicAdd(p, v); }
 #else
 /* C++ (and CUDA's host pass): compare-and-swap loops of the GCC builtins */
 TS_FN void ts_atomic_max_uint(ts_uint* p, ts_uint v) {
@@ -95,6 +100,9 @@ TS_FN void ts_atomic_min_uint(ts_uint* p, ts_uint v) {
   }
 }
 TS_FN void ts_atomic_add_uint(ts_uint* p, ts_uint v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+TS_FN ts_uint ts_atomic_fetch_add_uint(ts_uint* p, ts_uint v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 #endif
 
 #endif /* TESSERA_GROUP_FOLD_H */
