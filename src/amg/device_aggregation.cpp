@@ -2,12 +2,16 @@
 // host's aggregate_mis2, each pass a kernel of kernels/aggregation_point.h.
 #include "amg/device_aggregation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "amg/kernels/aggregation_kernels.hpp"
 #include "core/buffer.hpp"
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "sparse/device_upload.hpp"
 #include "sparse/types.hpp"
 
@@ -85,27 +89,44 @@ std::vector<index_t> aggregate_on(const std::shared_ptr<Device>& device, std::si
   return agg;
 }
 
+/// An allocation that failed, named: what it was for and the graph's size.
+OutOfMemory named(const std::shared_ptr<Device>& device, const OutOfMemory& e, const char* what,
+                  const NodeGraph& g) {
+  return OutOfMemory(fmt::format("{} for AMG's {} of {} nodes ({} edges)", device->info().id, what,
+                                 g.nodes, g.col.size()),
+                     e.requested(), device->info().global_mem_bytes);
+}
+
 }  // namespace
 
 std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
                                     index_t& count) {
-  return aggregate_on(device, static_cast<std::size_t>(s.nodes),
-                      sparse::upload_nonempty(device, s.row_ptr),
-                      sparse::upload_nonempty(device, s.col), count);
+  try {
+    return aggregate_on(device, static_cast<std::size_t>(s.nodes),
+                        sparse::upload_nonempty(device, s.row_ptr),
+                        sparse::upload_nonempty(device, s.col), count);
+  } catch (const OutOfMemory& e) {
+    throw named(device, e, "aggregation", s);
+  }
 }
 
-std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, const NodeGraph& g,
-                                      Strength measure, double theta, index_t& count) {
+namespace {
+
+/// The strength graph of g on the device: its row pointers and columns
+/// there (g.nodes > 0), and its number of entries.
+struct DeviceGraph {
+  Buffer<index_t> ptr, col;
+  std::size_t entries = 0;
+};
+DeviceGraph strength_on(const std::shared_ptr<Device>& device, const NodeGraph& g, Strength measure,
+                        double theta) {
   const auto n = static_cast<std::size_t>(g.nodes);
-  count = 0;
-  if (n == 0) return {};
+  if (!device->info().fp64)
+    throw UsageError(device->info().id +
+                     ": AMG's strength of connection on a device needs FP64 (the node graph's "
+                     "weights are doubles); run it on the host (aggregate_mis2 of strength_graph)");
   Queue& q = device->queue();
   const auto items = static_cast<ts_size>(n);
-  const auto ptr = sparse::upload_nonempty(device, g.row_ptr);
-  const auto col = sparse::upload_nonempty(device, g.col);
-  const auto w = sparse::upload_nonempty(device, g.weight);
-  Buffer<double> diag(device, n), row_max(device, n);
-  Buffer<index_t> cnt(device, n);
   std::vector<index_t> host_cnt(n);
   // row pointers from a kernel's row lengths (summed on the host)
   auto offsets = [&](const Buffer<index_t>& lengths) {
@@ -118,8 +139,14 @@ std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, con
     return p;
   };
   const int symmetric = measure == Strength::symmetric;
-  std::vector<index_t> aggregates;
-  dispatch(*device, [&](auto tag) {
+  // The strength graph's row pointers and columns; what forms them is freed
+  // before the aggregation starts.
+  auto strength = [&](auto tag) {
+    const auto ptr = sparse::upload_nonempty(device, g.row_ptr);
+    const auto col = sparse::upload_nonempty(device, g.col);
+    const auto w = sparse::upload_nonempty(device, g.weight);
+    Buffer<double> diag(device, n), row_max(device, n);
+    Buffer<index_t> cnt(device, n), unused(device, 1);
     // the directed strong edges, columns ascending as in the node graph
     kernels::amg_node_scalars<double>(tag, q, items, ptr, col, w, diag, row_max);
     kernels::amg_strong_count<double>(tag, q, items, symmetric, theta, ptr, col, w, diag, row_max,
@@ -146,14 +173,47 @@ std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, con
     kernels::amg_transpose_fill<Any>(tag, q, items, sptr, scol, tcnt, tcol);
     kernels::amg_sort_rows<Any>(tag, q, items, tptr, tcol);
     // the symmetric union: lengths, then columns
-    kernels::amg_union<Any>(tag, q, items, 0, sptr, scol, tptr, tcol, tptr, tcol, cnt);
+    kernels::amg_union<Any>(tag, q, items, 0, sptr, scol, tptr, tcol, unused, unused, cnt);
     const auto host_uptr = offsets(cnt);
-    const auto uptr = sparse::upload_nonempty(device, host_uptr);
+    auto uptr = sparse::upload_nonempty(device, host_uptr);
     Buffer<index_t> ucol(device, std::max<std::size_t>(host_uptr[n], 1));
-    kernels::amg_union<Any>(tag, q, items, 1, sptr, scol, tptr, tcol, uptr, ucol, cnt);
-    aggregates = aggregate_on(device, n, uptr, ucol, count);
-  });
-  return aggregates;
+    kernels::amg_union<Any>(tag, q, items, 1, sptr, scol, tptr, tcol, uptr, ucol, unused);
+    return DeviceGraph{std::move(uptr), std::move(ucol), static_cast<std::size_t>(host_uptr[n])};
+  };
+  return dispatch(*device, strength);
+}
+
+}  // namespace
+
+NodeGraph strength_graph(const std::shared_ptr<Device>& device, const NodeGraph& g,
+                         Strength measure, double theta) {
+  NodeGraph s;
+  s.nodes = g.nodes;
+  const auto n = static_cast<std::size_t>(g.nodes);
+  if (n == 0) return s;
+  try {
+    const DeviceGraph d = strength_on(device, g, measure, theta);
+    s.row_ptr.resize(n + 1);
+    s.col.resize(d.entries);
+    d.ptr.copy_to_host(std::span<index_t>(s.row_ptr.data(), n + 1));
+    if (d.entries) d.col.copy_to_host(std::span<index_t>(s.col.data(), d.entries));
+  } catch (const OutOfMemory& e) {
+    throw named(device, e, "strength graph", g);
+  }
+  s.weight.assign(s.col.size(), 1.0);
+  return s;
+}
+
+std::vector<index_t> aggregate_strong(const std::shared_ptr<Device>& device, const NodeGraph& g,
+                                      Strength measure, double theta, index_t& count) {
+  count = 0;
+  if (g.nodes == 0) return {};
+  try {
+    const DeviceGraph d = strength_on(device, g, measure, theta);
+    return aggregate_on(device, static_cast<std::size_t>(g.nodes), d.ptr, d.col, count);
+  } catch (const OutOfMemory& e) {
+    throw named(device, e, "strength and aggregation", g);
+  }
 }
 
 }  // namespace tessera::amg

@@ -18,6 +18,11 @@ namespace tessera::amg {
 std::vector<index_t> aggregate_mis2(const std::shared_ptr<Device>& device, const NodeGraph& s,
                                     index_t& count);
 
+/// strength_graph(g, measure, theta) on `device` (FP64), the host's bits:
+/// the directed strong edges, their transpose and the rows' union.
+NodeGraph strength_graph(const std::shared_ptr<Device>& device, const NodeGraph& g,
+                         Strength measure, double theta);
+
 /// aggregate_mis2(strength_graph(g, measure, theta), count) on `device`: the
 /// threshold, the symmetric union and the aggregation there; the node graph
 /// goes up, row lengths and the aggregates come back. The same aggregates

@@ -199,7 +199,7 @@ TEST_P(AmgDevice, ProductsOnTheDeviceGiveTheHostsHierarchy) {
 // host's aggregates (every round, the joins, the count), on graphs where
 // each rule decides something: 2D Poisson, convection-diffusion whose classical threshold keeps one-sided edges,
 // complex blocks, a random graph of uneven degrees and weights with isolated
-// nodes, a star (one round), and the trivial ones. (The aggregates' own
+// nodes, a star (one round), a hub over a chain, and the trivial ones. (The aggregates' own
 // rules: test_amg_setup.cpp.)
 TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
   const auto dev = open_device(GetParam());
@@ -213,6 +213,10 @@ TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
     EXPECT_EQ(count, want_count) << what;
     EXPECT_EQ(got, want) << what;
     if (dev->info().fp64) {
+      const NodeGraph on = strength_graph(dev, g, measure, theta);
+      EXPECT_EQ(on.nodes, s.nodes) << what;
+      EXPECT_EQ(on.row_ptr, s.row_ptr) << what << " (strength graph's rows)";
+      EXPECT_EQ(on.col, s.col) << what << " (strength graph's columns)";
       index_t strong_count = -1;
       const auto strong = aggregate_strong(dev, g, measure, theta, strong_count);
       EXPECT_EQ(strong_count, want_count) << what << " (strength on the device)";
@@ -269,6 +273,23 @@ TEST_P(AmgDevice, AggregationOnTheDeviceGivesTheHostsAggregates) {
   }
   EXPECT_EQ(
       expect_same(node_graph(from_rows<double>(9, star), 1), Strength::symmetric, 0.0, "star"), 1);
+  // a hub: node 0 coupled to 4000 nodes of a chain (its transposed row is
+  // long: the heapsort, and one flag raised by thousands of work-items)
+  const index_t m = 4001;
+  std::vector<std::vector<std::pair<index_t, double>>> hub(static_cast<std::size_t>(m));
+  for (index_t i = 0; i < m; ++i) {
+    auto& r = hub[static_cast<std::size_t>(i)];
+    if (i > 0) r.emplace_back(0, -0.5);
+    if (i > 1) r.emplace_back(i - 1, -1.0);
+    r.emplace_back(i, 4.0);
+    if (i > 0 && i + 1 < m) r.emplace_back(i + 1, -1.0);
+  }
+  for (index_t i = m - 1; i >= 1; --i)  // row 0 ascending after its diagonal
+    hub[0].emplace_back(i, -0.5);
+  std::sort(hub[0].begin(), hub[0].end());
+  EXPECT_GT(expect_same(node_graph(from_rows<double>(m, hub), 1), Strength::classical, 0.25,
+                        "hub over a chain"),
+            0);
   NodeGraph empty;
   EXPECT_EQ(expect_same(empty, Strength::symmetric, 0.0, "no nodes"), 0);
   NodeGraph single;

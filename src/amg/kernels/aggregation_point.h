@@ -13,6 +13,8 @@
 #include "core/kernels/group_fold.h"
 #include "core/kernels/portable.h"
 
+/* Guarded: these hold no value of the element type (a kernel that takes one
+ * must sit outside the guards, or it gets no double overload). */
 #ifndef TESSERA_AMG_AGGREGATION_CONSTANTS
 #define TESSERA_AMG_AGGREGATION_CONSTANTS
 /* MIS(2) states, the top two bits of a key: selected nodes dominate, removed
@@ -21,21 +23,23 @@
 #define TS_AMG_UNDECIDED 1
 #define TS_AMG_IN 2
 
-/* The module's kernels (kernel_args.h): each backend expands this list. */
-#define TS_AMG_KERNELS(X)                              \
-  X(each, amg_free_nodes, 0, 0, 0, TS_NO_VARIANTS)     \
-  X(each, amg_mis_keys, 0, 0, 0, TS_NO_VARIANTS)       \
-  X(each, amg_mis_max, 0, 0, 0, TS_NO_VARIANTS)        \
-  X(each, amg_mis_decide, 0, 0, 0, TS_NO_VARIANTS)     \
-  X(each, amg_take_roots, 0, 0, 0, TS_NO_VARIANTS)     \
-  X(each, amg_join, 0, 0, 0, TS_NO_VARIANTS)           \
-  X(each, amg_node_scalars, 0, 0, 0, TS_NO_VARIANTS)   \
-  X(each, amg_strong_count, 0, 0, 0, TS_NO_VARIANTS)   \
-  X(each, amg_strong_fill, 0, 0, 0, TS_NO_VARIANTS)    \
-  X(each, amg_column_counts, 0, 0, 0, TS_NO_VARIANTS)  \
-  X(each, amg_transpose_fill, 0, 0, 0, TS_NO_VARIANTS) \
-  X(each, amg_sort_rows, 0, 0, 0, TS_NO_VARIANTS)      \
-  X(each, amg_union, 0, 0, 0, TS_NO_VARIANTS)
+/* The module's kernels (kernel_args.h): each backend expands this list.
+ * Passes over rows of uneven length take a work-item per row (each_one),
+ * the others a grid-stride loop. */
+#define TS_AMG_KERNELS(X)                                  \
+  X(each_one, amg_free_nodes, 0, 0, 0, TS_NO_VARIANTS)     \
+  X(each, amg_mis_keys, 0, 0, 0, TS_NO_VARIANTS)           \
+  X(each_one, amg_mis_max, 0, 0, 0, TS_NO_VARIANTS)        \
+  X(each, amg_mis_decide, 0, 0, 0, TS_NO_VARIANTS)         \
+  X(each, amg_take_roots, 0, 0, 0, TS_NO_VARIANTS)         \
+  X(each_one, amg_join, 0, 0, 0, TS_NO_VARIANTS)           \
+  X(each_one, amg_node_scalars, 0, 0, 0, TS_NO_VARIANTS)   \
+  X(each_one, amg_strong_count, 0, 0, 0, TS_NO_VARIANTS)   \
+  X(each_one, amg_strong_fill, 0, 0, 0, TS_NO_VARIANTS)    \
+  X(each_one, amg_column_counts, 0, 0, 0, TS_NO_VARIANTS)  \
+  X(each_one, amg_transpose_fill, 0, 0, 0, TS_NO_VARIANTS) \
+  X(each_one, amg_sort_rows, 0, 0, 0, TS_NO_VARIANTS)      \
+  X(each_one, amg_union, 0, 0, 0, TS_NO_VARIANTS)
 
 /* Wang's 32-bit integer hash: neighbours get unrelated priorities. */
 TS_FN ts_uint ts_amg_node_hash(ts_uint i) {
@@ -70,7 +74,7 @@ TS_ITEM(amg_free_nodes, node) {
   }
   in[i] = candidate;
   state[i] = candidate ? TS_AMG_UNDECIDED : TS_AMG_OUT;
-  if (candidate) ts_atomic_max_uint(flag, 1u);
+  if (candidate) ts_atomic_set_flag(flag);
 }
 
 /* key[i] for the node's state: undecided candidates, the others out. */
@@ -107,7 +111,7 @@ TS_ITEM(amg_mis_decide, node) {
   else if (ts_amg_key_state(key[i]) == TS_AMG_IN)
     state[i] = TS_AMG_OUT;
   else
-    ts_atomic_max_uint(flag, 1u);
+    ts_atomic_set_flag(flag);
 }
 
 /* The selected nodes' aggregates (numbered on the host in index order):
@@ -203,14 +207,38 @@ TS_ITEM(amg_transpose_fill, node) {
   for (int p = ptr[node]; p < ptr[node + 1]; ++p)
     tcol[ts_atomic_fetch_add_uint(&pos[col[p]], 1u)] = (int)node;
 }
-/* Row i's columns in ascending order (insertion sort: short rows). */
+/* Row i's columns in ascending order: insertion sort for short rows, an
+ * in-place heapsort for long ones (a hub's transposed row: O(d log d), not
+ * O(d^2) on one work-item). Distinct columns, so any sort gives the same. */
+TS_FN void ts_amg_sift_down(TS_GLOBAL int* a, int root, int end) {
+  for (int child = 2 * root + 1; child < end; child = 2 * root + 1) {
+    if (child + 1 < end && a[child] < a[child + 1]) ++child;
+    if (!(a[root] < a[child])) return;
+    const int t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+    root = child;
+  }
+}
 #define TS_ARGS_amg_sort_rows(V, IN, OUT) IN(int, ptr) OUT(int, col)
 TS_ITEM(amg_sort_rows, node) {
-  for (int p = ptr[node] + 1; p < ptr[node + 1]; ++p) {
-    const int c = col[p];
-    int q = p;
-    for (; q > ptr[node] && col[q - 1] > c; --q) col[q] = col[q - 1];
-    col[q] = c;
+  TS_GLOBAL int* a = col + ptr[node];
+  const int d = ptr[node + 1] - ptr[node];
+  if (d <= 32) {
+    for (int p = 1; p < d; ++p) {
+      const int c = a[p];
+      int q = p;
+      for (; q > 0 && a[q - 1] > c; --q) a[q] = a[q - 1];
+      a[q] = c;
+    }
+    return;
+  }
+  for (int r = d / 2 - 1; r >= 0; --r) ts_amg_sift_down(a, r, d);
+  for (int end = d - 1; end > 0; --end) {
+    const int t = a[0];
+    a[0] = a[end];
+    a[end] = t;
+    ts_amg_sift_down(a, 0, end);
   }
 }
 /* Row i of the union of (ptr, col) and (tptr, tcol), both sorted: its

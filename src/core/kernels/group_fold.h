@@ -5,6 +5,9 @@
  *                                     mn over the group, in work-item 0
  *   ts_atomic_max_uint(p, v), ts_atomic_min_uint(p, v), ts_atomic_add_uint(p, v)
  *   ts_atomic_fetch_add_uint(p, v)    the same add, returning the old value
+ *   ts_atomic_set_flag(p)             *p = 1 where it is 0: many work-items
+ *                                     raising one flag read it first, so
+ *                                     only the first few pay an atomic
  *
  * Maximum and minimum do not depend on the order of their operands, so each
  * backend folds its fastest way and every one gives the same bits: CUDA
@@ -80,11 +83,17 @@ TS_FN void ts_atomic_add_uint(TS_GLOBAL ts_uint* p, ts_uint v) {
 TS_FN ts_uint ts_atomic_fetch_add_uint(TS_GLOBAL ts_uint* p, ts_uint v) {
   return atomic_add((volatile __global uint*)p, v);
 }
+TS_FN void ts_atomic_set_flag(TS_GLOBAL ts_uint* p) {
+  if (!*(volatile __global uint*)p) atomic_max((volatile __global uint*)p, 1u);
+}
 #elif defined(__CUDA_ARCH__)
 TS_FN void ts_atomic_max_uint(ts_uint* p, ts_uint v) { atomicMax(p, v); }
 TS_FN void ts_atomic_min_uint(ts_uint* p, ts_uint v) { atomicMin(p, v); }
 TS_FN void ts_atomic_add_uint(ts_uint* p, ts_uint v) { atomicAdd(p, v); }
 TS_FN ts_uint ts_atomic_fetch_add_uint(ts_uint* p, ts_uint v) { return atomicAdd(p, v); }
+TS_FN void ts_atomic_set_flag(ts_uint* p) {
+  if (!*(volatile ts_uint*)p) atomicMax(p, 1u);
+}
 #else
 /* C++ (and CUDA's host pass): compare-and-swap loops of the GCC builtins */
 TS_FN void ts_atomic_max_uint(ts_uint* p, ts_uint v) {
@@ -102,6 +111,9 @@ TS_FN void ts_atomic_min_uint(ts_uint* p, ts_uint v) {
 TS_FN void ts_atomic_add_uint(ts_uint* p, ts_uint v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 TS_FN ts_uint ts_atomic_fetch_add_uint(ts_uint* p, ts_uint v) {
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+TS_FN void ts_atomic_set_flag(ts_uint* p) {
+  if (!__atomic_load_n(p, __ATOMIC_RELAXED)) ts_atomic_max_uint(p, 1u);
 }
 #endif
 
