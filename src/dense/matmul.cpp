@@ -136,9 +136,16 @@ void matmul(const Buffer<T>& A, const Buffer<T>& B, Buffer<T>& C, std::size_t m,
         // 16-byte accesses need every row of A, B and C to start on a pack.
         const ts_size pack = launch::pack_width<T>(C.device());
         const bool vec = k % pack == 0 && n % pack == 0;
-        const ts_size groups = tiles(TS_MM_BM, TS_MM_BN);
-        if (vec) return kernels::matmul_rb_vec<T>(tag, q, groups, s.m, s.k, s.n, A, B, C);
-        return kernels::matmul_rb_any<T>(tag, q, groups, s.m, s.k, s.n, A, B, C);
+        // a 2D grid of tiles, as ac2f681 launched it: numbered as the 1D one,
+        // it ran 1.05x (CUDA) and 1.11x (NVIDIA OpenCL) as long in float at
+        // 8192 (issue 41's A/B; the naive kernel's probe found 2D and 1D grids
+        // of one numbering up to 1.24x apart); 1D past CUDA's 65535 rows
+        const ts_size col_tiles = (n + TS_MM_BN - 1) / TS_MM_BN, groups = tiles(TS_MM_BM, TS_MM_BN);
+        const launch::Groups shape = groups / col_tiles <= 65535
+                                         ? launch::Groups::grid(col_tiles, groups / col_tiles, 1)
+                                         : launch::Groups(groups);
+        if (vec) return kernels::matmul_rb_vec<T>(tag, q, shape, s.m, s.k, s.n, A, B, C);
+        return kernels::matmul_rb_any<T>(tag, q, shape, s.m, s.k, s.n, A, B, C);
       }
     }
   });

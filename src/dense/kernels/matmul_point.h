@@ -171,7 +171,9 @@ TS_FN void ts_mm_register_blocked(ts_group g, TS_LOCAL ts_real* s, int m, int k,
   TS_LOCAL ts_real* Bs = s + 2 * TS_MM_BK * TS_MM_AP;
   const int tid = (int)g.lid;
   const int tx = tid % (TS_MM_BN / TS_MM_TN), ty = tid / (TS_MM_BN / TS_MM_TN);
-  const int tiles = (n + TS_MM_BN - 1) / TS_MM_BN, group = (int)g.id;
+  /* tile g.id_y * g.count + g.id: a 2D grid (x the tile columns, y the tile
+   * rows) or a 1D one, both numbered along the rows of C */
+  const int tiles = (n + TS_MM_BN - 1) / TS_MM_BN, group = (int)(g.id_y * g.count + g.id);
   const int bm = (group / tiles) * TS_MM_BM, bn = (group % tiles) * TS_MM_BN;
   const int slices = (k + TS_MM_BK - 1) / TS_MM_BK;
   ts_real acc[TS_MM_TM][TS_MM_TN];
