@@ -52,6 +52,7 @@ struct SolveArgs {
   std::string amg_nullspace = "constant", amg_coordinates;
   bool amg_given = false, block_given = false;
   std::string amg_given_option, amg_given_value;  // the first --amg-* on the command line
+  std::string amg_degree_given, amg_omega_given;  // their values where given, else empty
 };
 
 // The AMG options of the command line (UsageError for a value out of range,
@@ -82,6 +83,16 @@ amg::Options amg_options_of(const SolveArgs& a, int matrix_block, bool is_gpu) {
   o.cycle = amg::parse_cycle(a.amg_cycle);
   o.block = a.block_given ? a.block : matrix_block;
   o.check();
+  // a smoother's parameter with another smoother would be silently unused
+  if (!a.amg_degree_given.empty() && o.smoother != amg::Smoother::chebyshev)
+    throw UsageError(fmt::format(
+        "--amg-degree {}: the Chebyshev degree needs --amg-smoother chebyshev (the smoother is "
+        "{}{})",
+        a.amg_degree_given, amg::to_string(o.smoother), a.amg_smoother == "auto" ? ", auto" : ""));
+  if (!a.amg_omega_given.empty() && o.smoother != amg::Smoother::jacobi)
+    throw UsageError(fmt::format(
+        "--amg-omega {}: the Jacobi weight needs --amg-smoother jacobi (the smoother is {}{})",
+        a.amg_omega_given, amg::to_string(o.smoother), a.amg_smoother == "auto" ? ", auto" : ""));
   if (a.method == "cg" && !o.symmetric())
     throw UsageError(fmt::format(
         "--method cg needs a symmetric preconditioner: --amg-presweeps and --amg-postsweeps must "
@@ -706,6 +717,11 @@ Command add_solve_command(CLI::App& app) {
                 a->amg_given_value = o->as<std::string>();
               }
             a->block_given = block_opt->count() > 0;
+            for (const auto* o : amg_opts) {
+              if (o->count() == 0) continue;
+              if (o->get_name() == "--amg-degree") a->amg_degree_given = o->as<std::string>();
+              if (o->get_name() == "--amg-omega") a->amg_omega_given = o->as<std::string>();
+            }
             return run_solve(*a);
           }};
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <new>
 
 #include "amg/coloring.hpp"
@@ -175,12 +176,31 @@ template <Scalar V>
 std::vector<V> dense_inverse(const Csr<V>& a, int level) {
   const auto n = static_cast<std::size_t>(a.rows);
   std::vector<V> out(n * n, V(0));
+  constexpr const char* kWhy =
+      "a singular system such as a pure Neumann problem, or a near-nullspace that does not "
+      "match the matrix; fix the system, or use --precond jacobi or ilu0";
   if (const std::size_t c = invert_part(a, 0, n, out.data()); c < n)
-    throw Error(fmt::format(
-        "amg: the coarsest matrix (level {}, {} rows) is singular (no pivot in column {}): a "
-        "singular system such as a pure Neumann problem, or a near-nullspace that does not "
-        "match the matrix; fix the system, or use --precond jacobi or ilu0",
-        level, n, c));
+    throw Error(
+        fmt::format("amg: the coarsest matrix (level {}, {} rows) is singular (no pivot "
+                    "in column {}): {}",
+                    level, n, c, kWhy));
+  // A pivot can survive rounding where the matrix is singular (a pure
+  // Neumann problem's coarse level): its inverse is then huge and the
+  // coarse correction garbage. The infinity-norm condition number says so.
+  double norm_a = 0, norm_inv = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double ra = 0, ri = 0;
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) ra += abs_of(a.val[p]);
+    for (std::size_t j = 0; j < n; ++j) ri += abs_of(out[i * n + j]);
+    norm_a = std::max(norm_a, ra);
+    norm_inv = std::max(norm_inv, ri);
+  }
+  if (!(norm_a * norm_inv * std::numeric_limits<sparse::real_t<V>>::epsilon() <=
+        kMaxCoarseConditionEps))
+    throw Error(
+        fmt::format("amg: the coarsest matrix (level {}, {} rows) is singular to working "
+                    "precision (condition number {:.1e}): {}",
+                    level, n, norm_a * norm_inv, kWhy));
   return out;
 }
 
@@ -290,14 +310,22 @@ NodeGraph node_graph(const Csr<V>& a, int b) {
   NodeGraph g;
   g.nodes = sparse::to_index(static_cast<size64>(nodes), "AMG nodes");
   g.row_ptr.assign(nodes + 1, 0);
-  // node I's (block column, |a|^2) pairs sorted by block column (memory per
-  // thread: one node's entries); each run's sum in stored order
+  // The weights of a/2^e, 2^e about the largest |a_ij|: exactly 2^-e times
+  // a's (the strength tests compare ratios, so the same decisions), and
+  // finite where |a|^2 would overflow (entries near 1e160) or underflow.
+  double largest = 0;
+  for (const V& v : a.val) largest = std::max(largest, abs_of(v));
+  int e = 0;
+  if (largest > 0 && std::isfinite(largest)) std::frexp(largest, &e);
+  const auto scale = static_cast<sparse::real_t<V>>(std::ldexp(1.0, -e));
+  // node I's (block column, |a/2^e|^2) pairs sorted by block column (memory
+  // per thread: one node's entries); each run's sum in stored order
   auto pairs = [&](std::size_t I, std::vector<std::pair<index_t, double>>& out) {
     out.clear();
     for (std::size_t r = I * bs; r < I * bs + bs; ++r)
       for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
         out.emplace_back(static_cast<index_t>(static_cast<std::size_t>(a.col[p]) / bs),
-                         std::norm(a.val[p]));
+                         std::norm(a.val[p] * scale));
     std::stable_sort(out.begin(), out.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
   };

@@ -30,6 +30,11 @@ enum class Cycle { v, w };
 /// The coarsest level is inverted densely on the host (O(n^3)) and applied
 /// as a dense matrix: at most this many rows.
 inline constexpr long kMaxDenseCoarse = 4096;
+/// The coarsest matrix is singular to working precision where its
+/// infinity-norm condition number times the precision's epsilon exceeds
+/// this (double: 4.5e13; float: 8.4e4): its entries carry rounding of that
+/// size, so a singular matrix shows a condition number about 1/eps.
+inline constexpr double kMaxCoarseConditionEps = 1e-2;
 
 struct Options {
   Strength strength = Strength::symmetric;

@@ -57,7 +57,9 @@ bool start(Space& s, const typename Space::Vec& b, typename Space::Vec& x, Buffe
            typename Space::Vec& w, typename Space::Vec& r, Result& res, double& bnorm, double& rn) {
   bnorm = norm<Space, V>(s, b);
   if (!std::isfinite(bnorm))
-    throw Error("krylov: the right-hand side b contains NaN or infinite values");
+    throw Error(
+        "krylov: the right-hand side b contains NaN or infinite values, or its norm overflows "
+        "(entries near 1e154 or above in double, 1e19 in single): scale the system");
   if (bnorm == 0) {
     s.combine(x, 0, V(0), nullptr, 0, nullptr, 0, 0, nullptr);
     s.to_device(x, x_dev);

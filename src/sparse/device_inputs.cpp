@@ -1,5 +1,7 @@
 #include "sparse/device_inputs.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <variant>
 
 #include <fmt/format.h>
@@ -57,6 +59,16 @@ HostMatrix<T> generate_matrix(std::string_view spec) {
   } else if (is_family_spec(spec)) {
     m.csr = generate_family<T>(spec);
   } else {
+    // neither a family nor laplace7: a TRACE case, whose parser names its
+    // own kinds; another name gets the whole list
+    const std::string_view kind = spec.substr(0, std::min(spec.find(':'), spec.find(',')));
+    constexpr std::string_view trace_kinds[] = {"trace", "euler3d", "ns3d", "euler2d", "ns2d"};
+    if (std::find(std::begin(trace_kinds), std::end(trace_kinds), kind) == std::end(trace_kinds))
+      throw UsageError(fmt::format(
+          "--generate {}: no generated matrix '{}' (expected laplace7:N or NXxNYxNZ; a family "
+          "FAMILY:N[,key=value...] with FAMILY {}; or a TRACE case: trace:1..trace:6, or "
+          "KIND:NXxNTHETAxNR with KIND trace, euler3d, ns3d, euler2d or ns2d)",
+          spec, kind, family_names()));
     m.block = trace_bcsr<T>(parse_trace_case(spec));
     m.is_block = true;
   }

@@ -487,6 +487,12 @@ Csr<T> elasticity3d(const Spec& s) {
 }
 }  // namespace
 
+std::string family_names() {
+  std::string s;
+  for (const std::string_view f : kFamilies) s += (s.empty() ? "" : ", ") + std::string(f);
+  return s;
+}
+
 bool is_family_spec(std::string_view spec) {
   const std::string_view family = spec.substr(0, spec.find(':'));
   return spec.find(':') != std::string_view::npos &&

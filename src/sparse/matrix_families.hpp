@@ -57,6 +57,9 @@ namespace tessera::sparse {
 /// Whether `spec` names one of the families above ("powerlaw:...", ...).
 bool is_family_spec(std::string_view spec);
 
+/// The families' names, comma-separated (for messages).
+std::string family_names();
+
 /// The matrix of a family spec; UsageError (naming the spec, the key and what
 /// was expected) for anything malformed.
 template <Scalar T>

@@ -154,10 +154,37 @@ TEST(AmgStrength, BlockNodesUseFrobeniusNorms) {
   const auto a = block_laplacian<double>(3, 2, {2, 1, 1, 3}, 2);  // 6 nodes of 2 rows
   const auto g = node_graph(a, 2);
   ASSERT_EQ(g.nodes, 6);
-  // node 0's diagonal block is 4 * M: Frobenius 4 sqrt(4 + 1 + 1 + 9)
-  EXPECT_NEAR(g.weight[0], 4 * std::sqrt(15.0), 1e-12);
+  // node 0's diagonal block is 4 * M: Frobenius 4 sqrt(4 + 1 + 1 + 9), of
+  // the matrix over 16 (the power of two above its largest entry, 12)
+  EXPECT_NEAR(g.weight[0], 4 * std::sqrt(15.0) / 16, 1e-12);
   EXPECT_EQ(g.col[1], 1);
-  EXPECT_NEAR(g.weight[1], std::sqrt(15.0), 1e-12);
+  EXPECT_NEAR(g.weight[1], std::sqrt(15.0) / 16, 1e-12);
+}
+
+// Strength compares ratios of entries, so it cannot depend on the matrix's
+// scale: the same weights (bit for bit), strong edges and aggregates for the
+// matrix times 2^520 (entries near 1e157: their squares overflow) and 2^-520
+// (squares underflow), and the hierarchy builds (it did not: no strong
+// connection survived the overflow).
+TEST(AmgStrength, TheMatrixScaleDoesNotMatter) {
+  const auto a = laplacian2d<double>(23, 19, 0.05);
+  const auto g = node_graph(a, 1);
+  for (const int e : {520, -520}) {
+    auto b = a;
+    for (auto& v : b.val) v = std::ldexp(v, e);
+    const auto h = node_graph(b, 1);
+    EXPECT_EQ(h.col, g.col) << "2^" << e;
+    EXPECT_EQ(h.weight, g.weight) << "2^" << e;
+    for (const Strength m : {Strength::symmetric, Strength::classical}) {
+      const auto s = strength_graph(h, m, 0.2);
+      EXPECT_EQ(s.col, strength_graph(g, m, 0.2).col) << "2^" << e;
+      EXPECT_GT(s.col.size(), 0u);
+    }
+    Options o;
+    o.block = 1;
+    o.coarse_size = 20;
+    EXPECT_GE(build_hierarchy(b, o).levels.size(), 3u) << "2^" << e;
+  }
 }
 
 // The aggregates cover every node with a strong neighbour, each aggregate
@@ -532,6 +559,20 @@ TEST(AmgErrors, BadMatricesAreRefusedNamingTheRowOrBlock) {
   EXPECT_NE(
       message(from_rows<double>(2, neu), o).find("coarsest matrix (level 0, 2 rows) is singular"),
       std::string::npos);
+  // the same problem on 2000 rows: its coarse levels keep a pivot through
+  // rounding, and the inverse (about 1e14 times too large) made every cycle
+  // diverge; the condition number tells it singular to working precision
+  const int n = 2000;
+  std::vector<std::vector<std::pair<index_t, double>>> big(n);
+  for (int i = 0; i < n; ++i) {
+    auto& r = big[static_cast<std::size_t>(i)];
+    if (i > 0) r.emplace_back(i - 1, -1.0);
+    r.emplace_back(i, i == 0 || i + 1 == n ? 1.0 : 2.0);
+    if (i + 1 < n) r.emplace_back(i + 1, -1.0);
+  }
+  const std::string why = message(from_rows<double>(n, big), o);
+  EXPECT_NE(why.find("is singular to working precision (condition number"), std::string::npos)
+      << why;
 }
 
 TEST(AmgErrors, OptionsOutOfRangeAreUsageErrors) {

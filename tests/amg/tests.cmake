@@ -28,6 +28,11 @@ amg_cli(coarse_size_too_large_exit2 2 "--amg-coarse-size 5000: expected 1 to 409
         solve --generate stencil2d5:8 --precond amg --amg-coarse-size 5000 --device cpu)
 amg_cli(option_without_amg_exit2 2 "--amg-theta 0.1: the --amg-\\* options need --precond amg \\(got --precond jacobi\\)"
         solve --generate stencil2d5:8 --precond jacobi --amg-theta 0.1 --device cpu)
+# a smoother's parameter with another smoother is refused, not ignored
+amg_cli(degree_without_chebyshev_exit2 2 "--amg-degree 3: the Chebyshev degree needs --amg-smoother chebyshev \\(the smoother is gauss-seidel, auto\\)"
+        solve --generate stencil2d5:8 --precond amg --amg-degree 3 --device cpu)
+amg_cli(omega_without_jacobi_exit2 2 "--amg-omega 1: the Jacobi weight needs --amg-smoother jacobi \\(the smoother is chebyshev\\)"
+        solve --generate stencil2d5:8 --precond amg --amg-smoother chebyshev --amg-omega 1 --device cpu)
 amg_cli(unknown_smoother_exit2 2 "--amg-smoother"
         solve --generate stencil2d5:8 --precond amg --amg-smoother sor --device cpu)
 amg_cli(missing_diagonal_exit1 1 "amg: level 0: row 0 has no diagonal entry.*--precond none with --method gmres"

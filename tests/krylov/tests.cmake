@@ -11,6 +11,9 @@ function(krylov_cli name expect match)
 endfunction()
 krylov_cli(solve_laplace_cg 0 "converged.after.*[1-9][0-9]*.timed.phases"
            solve --generate laplace7:9 --method cg --precond jacobi --tol 1e-8 --device cpu)
+# a --generate name that is no matrix lists every kind there is
+krylov_cli(generate_unknown_exit2 2 "--generate foo:3: no generated matrix 'foo' .*stencil2d5.*trace:1..trace:6"
+           solve --generate foo:3 --method cg --device cpu)
 # s-step GMRES on a TRACE system, and where it cannot run
 krylov_cli(solve_trace_gmres_sstep 0 "bcgs2.\\(s.=.4\\).*converged.after"
            solve --generate trace:3x5x4,blocks=2 --method gmres --ortho bcgs2 --sstep 4 --mode fused --restart 18
