@@ -28,6 +28,10 @@ amg_cli(coarse_size_too_large_exit2 2 "--amg-coarse-size 5000: expected 1 to 409
         solve --generate stencil2d5:8 --precond amg --amg-coarse-size 5000 --device cpu)
 amg_cli(option_without_amg_exit2 2 "--amg-theta 0.1: the --amg-\\* options need --precond amg \\(got --precond jacobi\\)"
         solve --generate stencil2d5:8 --precond jacobi --amg-theta 0.1 --device cpu)
+# single precision cannot reach --tol 1e-8: the iteration's residual does,
+# the true one stays at ~5e-5, so no exit 0
+amg_cli(single_below_its_epsilon_exit1 1 "reached --tol 1e-08, but the true relative residual is [0-9.e-]+, more than 10x above it: single precision cannot reach"
+        solve --generate stencil2d5:64 --method cg --precond amg --precision single --device cpu)
 # a smoother's parameter with another smoother is refused, not ignored
 amg_cli(degree_without_chebyshev_exit2 2 "--amg-degree 3: the Chebyshev degree needs --amg-smoother chebyshev \\(the smoother is gauss-seidel, auto\\)"
         solve --generate stencil2d5:8 --precond amg --amg-degree 3 --device cpu)
