@@ -30,21 +30,9 @@ NodeGraph symmetric_union(index_t nodes, const std::vector<index_t>& ptr,
   NodeGraph s;
   s.nodes = nodes;
   s.row_ptr.assign(n + 1, 0);
-  auto merge = [&](std::size_t i, index_t* out) {  // sorted union; returns its length
-    index_t p = ptr[i], q = tptr[i], k = 0;
-    const index_t pe = ptr[i + 1], qe = tptr[i + 1];
-    while (p < pe || q < qe) {
-      index_t c;
-      if (q >= qe || (p < pe && col[p] < tcol[q]))
-        c = col[p++];
-      else if (p >= pe || tcol[q] < col[p])
-        c = tcol[q++];
-      else
-        c = col[p++], ++q;
-      if (out) out[k] = c;
-      ++k;
-    }
-    return k;
+  auto merge = [&](std::size_t i, index_t* out) {  // sorted union (aggregation_point.h)
+    return point::ts_amg_union_row(col.data(), ptr[i], ptr[i + 1], tcol.data(), tptr[i],
+                                   tptr[i + 1], out);
   };
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) s.row_ptr[i + 1] = merge(i, nullptr);

@@ -241,15 +241,12 @@ TS_ITEM(amg_sort_rows, node) {
     ts_amg_sift_down(a, 0, end);
   }
 }
-/* Row i of the union of (ptr, col) and (tptr, tcol), both sorted: its
- * length into cnt[i] (fill 0), or its columns from uptr[i] on (fill 1). */
-#define TS_ARGS_amg_union(V, IN, OUT) \
-  V(int, fill)                        \
-  IN(int, ptr) IN(int, col) IN(int, tptr) IN(int, tcol) IN(int, uptr) OUT(int, ucol) OUT(int, cnt)
-TS_ITEM(amg_union, node) {
-  int p = ptr[node], q = tptr[node], k = 0;
-  const int pe = ptr[node + 1], qe = tptr[node + 1];
-  const int out = fill ? uptr[node] : 0;
+/* The sorted union of col[p, pe) and tcol[q, qe) (both ascending): its
+ * length, and its columns into out where out is not null. The host's
+ * strength graph (amg/aggregation.cpp) merges its rows with it too. */
+TS_FN int ts_amg_union_row(TS_GLOBAL const int* col, int p, int pe, TS_GLOBAL const int* tcol,
+                           int q, int qe, TS_GLOBAL int* out) {
+  int k = 0;
   while (p < pe || q < qe) {
     int c;
     if (q >= qe || (p < pe && col[p] < tcol[q]))
@@ -260,9 +257,19 @@ TS_ITEM(amg_union, node) {
       c = col[p++];
       ++q;
     }
-    if (fill) ucol[out + k] = c;
+    if (out) out[k] = c;
     ++k;
   }
+  return k;
+}
+/* Row i of the union of (ptr, col) and (tptr, tcol), both sorted: its
+ * length into cnt[i] (fill 0), or its columns from uptr[i] on (fill 1). */
+#define TS_ARGS_amg_union(V, IN, OUT) \
+  V(int, fill)                        \
+  IN(int, ptr) IN(int, col) IN(int, tptr) IN(int, tcol) IN(int, uptr) OUT(int, ucol) OUT(int, cnt)
+TS_ITEM(amg_union, node) {
+  const int k = ts_amg_union_row(col, ptr[node], ptr[node + 1], tcol, tptr[node], tptr[node + 1],
+                                 fill ? ucol + uptr[node] : 0);
   if (!fill) cnt[node] = k;
 }
 #endif /* TESSERA_AMG_AGGREGATION_GRAPH */
