@@ -65,6 +65,21 @@
 #define TS_PREFETCH(p) ((void)(p))
 #endif
 
+/* TS_LOAD_ONCE(p): *p for data a kernel reads once and does not keep (a
+ * sparse matrix's values and column indices): on CUDA an evict-first load
+ * (ld.global.cs), which leaves the caches to the data that is read again.
+ * TS_LOAD_READONLY(p): *p for data read many times and written by no
+ * work-item of the launch (SpMV's x): on CUDA the read-only path
+ * (ld.global.nc). Elsewhere plain loads. Only the caching changes, never a
+ * value. */
+#if defined(__CUDA_ARCH__)
+#define TS_LOAD_ONCE(p) __ldcs(p)
+#define TS_LOAD_READONLY(p) __ldg(p)
+#else
+#define TS_LOAD_ONCE(p) (*(p))
+#define TS_LOAD_READONLY(p) (*(p))
+#endif
+
 /* Per-point functions that gather a stencil read their arrays through
  * `TS_GLOBAL const ts_real*` (the __global address space in OpenCL). Tile
  * functions shared by the OpenCL and CUDA launchers (never the CPU) use

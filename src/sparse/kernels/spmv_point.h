@@ -153,20 +153,29 @@ TS_FN ts_value ts_spmv_mul(ts_value a, ts_value x) {
  * a CSR row (step 1), one lane's share of a CSR row (step = lanes), an ELL or
  * SELL row (step = rows of the column-major array). Four terms' loads are
  * issued before their products are added (more bytes in flight per thread);
- * the additions stay in order, so the sum is that of the plain loop. */
+ * the additions stay in order, so the sum is that of the plain loop. val and
+ * col are read once (evict-first on CUDA), x through the read-only path, as
+ * in csr-merge (not csr-vector's chains: 16 float chains then spill 8 bytes
+ * under their 40-register bound): on an H100 that took SELL-32 from
+ * 89-99% of the copy bandwidth to 95-114% (bench/probes/sell_inflight.cu,
+ * with the compile-time slice height of spmv_sell below). */
 TS_FN ts_value ts_spmv_gather(ts_value acc, TS_GLOBAL const int* col, TS_GLOBAL const ts_value* val,
                               TS_GLOBAL const ts_value* x, long first, long end, long step) {
   long p = first;
   for (; p + 3 * step < end; p += 4 * step) {
-    const ts_value a0 = val[p], a1 = val[p + step], a2 = val[p + 2 * step], a3 = val[p + 3 * step];
-    const ts_value x0 = x[col[p]], x1 = x[col[p + step]], x2 = x[col[p + 2 * step]],
-                   x3 = x[col[p + 3 * step]];
+    const ts_value a0 = TS_LOAD_ONCE(val + p), a1 = TS_LOAD_ONCE(val + p + step),
+                   a2 = TS_LOAD_ONCE(val + p + 2 * step), a3 = TS_LOAD_ONCE(val + p + 3 * step);
+    const ts_value x0 = TS_LOAD_READONLY(x + TS_LOAD_ONCE(col + p)),
+                   x1 = TS_LOAD_READONLY(x + TS_LOAD_ONCE(col + p + step)),
+                   x2 = TS_LOAD_READONLY(x + TS_LOAD_ONCE(col + p + 2 * step)),
+                   x3 = TS_LOAD_READONLY(x + TS_LOAD_ONCE(col + p + 3 * step));
     acc = ts_spmv_madd(acc, a0, x0);
     acc = ts_spmv_madd(acc, a1, x1);
     acc = ts_spmv_madd(acc, a2, x2);
     acc = ts_spmv_madd(acc, a3, x3);
   }
-  for (; p < end; p += step) acc = ts_spmv_madd(acc, val[p], x[col[p]]);
+  for (; p < end; p += step)
+    acc = ts_spmv_madd(acc, TS_LOAD_ONCE(val + p), TS_LOAD_READONLY(x + TS_LOAD_ONCE(col + p)));
   return acc;
 }
 
@@ -472,13 +481,13 @@ TS_GROUP(spmv_csr_merge, g, s) {
     TS_UNROLL
     for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
       const int j = t + q * TS_SPMV_MERGE_THREADS;
-      c[q] = col[y0 + (j < nnz ? j : nnz - 1)];
-      a[q] = val[y0 + (j < nnz ? j : nnz - 1)];
+      c[q] = TS_LOAD_ONCE(col + y0 + (j < nnz ? j : nnz - 1));
+      a[q] = TS_LOAD_ONCE(val + y0 + (j < nnz ? j : nnz - 1));
     }
     TS_UNROLL
     for (int q = 0; q < TS_SPMV_MERGE_ITEMS; ++q) {
       const int j = t + q * TS_SPMV_MERGE_THREADS;
-      const ts_value xj = x[c[q]];
+      const ts_value xj = TS_LOAD_READONLY(x + c[q]);
       if (j < nnz) prod[j] = ts_spmv_mul(a[q], xj);
     }
   }
@@ -611,10 +620,15 @@ TS_ITEM(spmv_ell_row, s) {
 #define TS_ARGS_spmv_sell(V, IN, OUT) \
   V(ts_spmv_params, p)                \
   IN(int, map) IN(int, sp) IN(int, col) IN(ts_value, val) IN(ts_value, x) OUT(ts_value, y)
+/* The default slice height, 32, is a constant here: the slice and the
+ * step of the gather then cost shifts, not a 64-bit division and products
+ * (one uniform branch; rows < 2^31 as sp is int). */
 TS_ITEM(spmv_sell, item) {
-  const long r = (long)item, C = p.slice, s = r / C;
-  y[ts_spmv_row_of(map, p.mapped, r)] =
-      ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[s] + r % C, sp[s + 1], C);
+  const int r = (int)item, C = p.slice;
+  const ts_value sum =
+      C == 32 ? ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[r / 32] + r % 32, sp[r / 32 + 1], 32)
+              : ts_spmv_gather(TS_SPMV_ZERO, col, val, x, sp[r / C] + r % C, sp[r / C + 1], C);
+  y[ts_spmv_row_of(map, p.mapped, r)] = sum;
 }
 
 /* ---- BCSR (p.si, p.sj: in-block row and column strides) ---- */
