@@ -7,6 +7,8 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <complex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -23,6 +25,7 @@
 #include "krylov/precond.hpp"
 #include "mg/layout.hpp"
 #include "krylov/solver.hpp"
+#include "sparse/analysis.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/host_memory.hpp"
 #include "sparse/device_inputs.hpp"
@@ -327,6 +330,20 @@ int solve_as(const SolveArgs& args) {
   if (csr.rows != csr.cols)
     throw Error(fmt::format("{}: the matrix is {} x {}; tessera solve needs a square matrix",
                             hm.name, csr.rows, csr.cols));
+  if (csr.rows == 0)
+    throw Error(fmt::format("{}: the matrix is 0 x 0: there is no system to solve", hm.name));
+  // CG's recurrence assumes A = A^H; on another matrix it may stall or stop
+  // at a wrong x, which only the true residual below would show. Above
+  // sqrt(eps) the difference is not the rounding of a symmetric assembly.
+  if (args.method == "cg")
+    if (const double d = hermitian_defect(csr);
+        d > std::sqrt(std::numeric_limits<sparse::real_t<V>>::epsilon()))
+      std::fprintf(stderr,
+                   "tessera solve: warning: --method cg assumes a %s matrix; %s differs from its "
+                   "%s by up to %.2e of its largest entry: CG may stall or end at a wrong x "
+                   "(--method gmres or bicgstab take any matrix)\n",
+                   sparse::is_complex_v<V> ? "Hermitian" : "symmetric", hm.name.c_str(),
+                   sparse::is_complex_v<V> ? "conjugate transpose" : "transpose", d);
   if (args.precond == "mg")
     throw UsageError(
         "--precond mg: only with --generate poisson2d:N / poisson3d:N (mg's own Poisson problem)");

@@ -10,6 +10,7 @@
 #include "krylov/solver.hpp"
 #include "sparse/device_matrix.hpp"
 #include "sparse/kernel_choice.hpp"
+#include "sparse/analysis.hpp"
 #include "sparse_csr.hpp"
 
 namespace tessera::py {
@@ -183,6 +184,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   if (a.rows != a.cols)
     throw UsageError("solve: A must be square, got " + std::to_string(a.rows) + " x " +
                      std::to_string(a.cols));
+  if (a.rows == 0) throw UsageError("solve: A is 0 x 0: there is no system to solve");
   auto [hb, hx] = rhs_and_guess<V>(static_cast<std::size_t>(a.rows), b, x0);
   const krylov::Options o = options_of(s, callback);
   const bool amg = s.precond == "amg";
@@ -197,6 +199,8 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   const auto null =
       amg ? nullspace_from<V>(amg_opts, static_cast<std::size_t>(a.rows)) : amg::Nullspace<V>{};
   nb::gil_scoped_release release;
+  // CG assumes A = A^H: the Python side warns on the defect (as tessera solve)
+  const double defect = o.method == krylov::Method::cg ? sparse::hermitian_defect(a) : -1.0;
   const sparse::KernelChoice kc = sparse::kernel_for(s.kernel, a, dev->backend());
   auto dm = std::make_shared<sparse::DeviceMatrix<V>>(dev, a, kc.kernel, kc.options);
   krylov::MatrixOperator<V> op(dm);
@@ -205,6 +209,7 @@ nb::tuple solve(const std::shared_ptr<Device>& dev, const sparse::Csr<V>& a, con
   nb::gil_scoped_acquire acquire;  // run() releases it again around the solve
   nb::tuple out = run<V>(op, m.get(), std::move(hb), std::move(hx), o);
   if (amg) nb::cast<nb::dict>(out[1])["amg"] = amg_info(static_cast<const amg::Amg<V>&>(*m));
+  if (defect >= 0) nb::cast<nb::dict>(out[1])["hermitian_defect"] = defect;
   return out;
 }
 

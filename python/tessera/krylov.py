@@ -1,4 +1,6 @@
 """Krylov solvers: GMRES(m), FGMRES, CG, BiCGStab on a device."""
+import warnings
+
 import numpy as np
 
 from . import _tessera as _ext
@@ -54,8 +56,12 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     without one; ``"off"``: never.
     ``info``: status, converged, iterations, restarts, history (relative
     residual before the first iteration and after each), true_relres
-    (||b - A x|| / ||b|| recomputed), time (seconds by phase, and ``phases``: how many
-    timed phases), device.
+    (||b - A x|| / ||b|| recomputed), hermitian_defect (method 'cg' only:
+    max |a_ij - conj(a_ji)| / max |a_ij|; a RuntimeWarning above the
+    square root of the precision's epsilon), accurate (False where the iteration
+    converged but true_relres stays more than 10x above ``tol``: then a
+    RuntimeWarning says why, as ``tessera solve`` exits 1), time (seconds by
+    phase, and ``phases``: how many timed phases), device.
     """
     if stagnation == "off":
         window = 0
@@ -87,15 +93,40 @@ def solve(A, b, method="gmres", device=None, *, x0=None, restart=30, ortho=None,
     if callback is not None and not callable(callback):
         raise TypeError(f"callback: expected a callable, got {type(callback).__name__}")
     if hasattr(A, "matvec") and not hasattr(A, "tocsr"):
-        return _solve_operator(A, b, device, x0, method, restart, ortho, tol, max_iters, precond, mode,
-                               fixed_iterations, basis, sstep, window, callback)
+        x, info = _solve_operator(A, b, device, x0, method, restart, ortho, tol, max_iters, precond, mode,
+                                  fixed_iterations, basis, sstep, window, callback)
+        return x, _check_accuracy(info, tol, fixed_iterations, np.dtype(x.dtype))
     indptr, indices, data, shape = csr_arrays(A)
     b = np.ascontiguousarray(b, dtype=data.dtype).reshape(-1)
     if x0 is not None:
         x0 = np.ascontiguousarray(x0, dtype=data.dtype).reshape(-1)
-    return _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
-                       int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis),
-                       int(sstep), window, _amg_dict(amg, data.dtype), callback)
+    x, info = _ext._solve(device, indptr, indices, data, shape, b, x0, method, int(restart), ortho, float(tol),
+                          int(max_iters), precond, int(block), mode, kernel, bool(fixed_iterations), str(basis),
+                          int(sstep), window, _amg_dict(amg, data.dtype), callback)
+    defect = info.get("hermitian_defect", 0.0)
+    if defect > np.sqrt(np.finfo(data.dtype).eps):  # above the rounding of a symmetric assembly
+        kind = "Hermitian" if np.iscomplexobj(data) else "symmetric"
+        warnings.warn(f"solve: method 'cg' assumes a {kind} matrix; A differs from its "
+                      f"{'conjugate ' if kind == 'Hermitian' else ''}transpose by up to {defect:.2e} of its largest "
+                      "entry: CG may stall or end at a wrong x ('gmres' or 'bicgstab' take any matrix)",
+                      RuntimeWarning, stacklevel=2)
+    return x, _check_accuracy(info, tol, fixed_iterations, data.dtype)
+
+
+def _check_accuracy(info, tol, fixed_iterations, dtype):
+    """info['accurate']: a converged solve whose true residual stays within
+    10x of tol (the bound of ``tessera solve``'s exit status); a warning
+    where it does not, with the likely cause."""
+    accurate = bool(fixed_iterations or not info["converged"] or info["true_relres"] <= 10 * tol)
+    info["accurate"] = accurate
+    if not accurate:
+        single = np.dtype(dtype) in (np.dtype(np.float32), np.dtype(np.complex64))
+        why = ("single precision cannot reach that tolerance; solve in float64/complex128, or with a tol of 1e-6 "
+               "or more" if single else "the iteration's residual drifted from the true one; restart from this x "
+               "(x0) or use a stronger preconditioner")
+        warnings.warn(f"solve: the iteration reached tol {tol:.3g}, but the true relative residual is "
+                      f"{info['true_relres']:.3e}, more than 10x above it: {why}", RuntimeWarning, stacklevel=3)
+    return info
 
 
 def _amg_dict(amg, dtype):

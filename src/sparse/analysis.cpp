@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <numeric>
 #include <vector>
 
+#include "core/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/product.hpp"
 #include "sparse/storage.hpp"
 
 namespace tessera::sparse {
@@ -126,10 +130,37 @@ BlockStats block_stats(const Csr<T>& a, int r, int c) {
   return s;
 }
 
-#define TESSERA_INSTANTIATE(T)                  \
-  template RowStats row_stats(const Csr<T>&);   \
-  template RowStats row_stats(const Coo<T>&);   \
-  template Coo<T> sorted_unique(const Coo<T>&); \
+template <Scalar T>
+double hermitian_defect(const Csr<T>& a) {
+  if (a.rows != a.cols)
+    throw Error("sparse::hermitian_defect: a " + std::to_string(a.rows) + " x " +
+                std::to_string(a.cols) + " matrix is not square");
+  // A^H, and A again through a second transpose: both with ascending columns
+  // (duplicates next to each other), so row i of each merges in one pass
+  const Csr<T> h = conj_transpose(a), s = conj_transpose(h);
+  double worst = 0, largest = 0;
+  for (size64 i = 0; i < a.rows; ++i) {
+    size64 p = s.row_ptr[i], q = h.row_ptr[i];
+    const size64 pe = s.row_ptr[i + 1], qe = h.row_ptr[i + 1];
+    while (p < pe || q < qe) {
+      const index_t cs = p < pe ? s.col[p] : std::numeric_limits<index_t>::max();
+      const index_t ch = q < qe ? h.col[q] : std::numeric_limits<index_t>::max();
+      const index_t c = std::min(cs, ch);
+      T vs{}, vh{};  // a_ic and conj(a_ci), duplicates summed
+      for (; p < pe && s.col[p] == c; ++p) vs += s.val[p];
+      for (; q < qe && h.col[q] == c; ++q) vh += h.val[q];
+      largest = std::max(largest, static_cast<double>(magnitude(vs)));
+      worst = std::max(worst, static_cast<double>(magnitude(vs - vh)));
+    }
+  }
+  return largest > 0 ? worst / largest : 0.0;
+}
+
+#define TESSERA_INSTANTIATE(T)                     \
+  template double hermitian_defect(const Csr<T>&); \
+  template RowStats row_stats(const Csr<T>&);      \
+  template RowStats row_stats(const Coo<T>&);      \
+  template Coo<T> sorted_unique(const Coo<T>&);    \
   template BlockStats block_stats(const Csr<T>&, int, int);
 TESSERA_SPARSE_FOR_EACH_SCALAR(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -40,4 +40,12 @@ struct BlockStats {
 template <Scalar T>
 BlockStats block_stats(const Csr<T>& a, int r, int c);
 
+/// How far a square matrix is from Hermitian (symmetric for real values):
+/// max |a_ij - conj(a_ji)| over all i, j, relative to max |a_ij| (0 for an
+/// all-zero matrix). 0 exactly for a Hermitian matrix; duplicates are
+/// summed first, an entry without its mirror counts in full. Error unless
+/// square. What `tessera solve --method cg` checks before it runs CG.
+template <Scalar T>
+double hermitian_defect(const Csr<T>& a);
+
 }  // namespace tessera::sparse

@@ -11,6 +11,17 @@ function(krylov_cli name expect match)
 endfunction()
 krylov_cli(solve_laplace_cg 0 "converged.after.*[1-9][0-9]*.timed.phases"
            solve --generate laplace7:9 --method cg --precond jacobi --tol 1e-8 --device cpu)
+# a 0 x 0 matrix is no system: refused, not "converged" with exit 0
+krylov_cli(solve_empty_matrix_exit1 1 "empty0.mtx: the matrix is 0 x 0: there is no system to solve"
+           solve --matrix ${KRYLOV_DATA}/empty0.mtx --device cpu)
+# CG on a nonsymmetric matrix: a warning naming the file and the defect
+# (|(-1-c) - (-1+c)| / 4 = 0.15); none on a symmetric one
+krylov_cli(solve_cg_nonsymmetric_warns 1
+           "warning: --method cg assumes a symmetric matrix; .*convdiff144.mtx differs from its transpose by up to 1.50e-01 of its largest entry"
+           solve --matrix ${KRYLOV_DATA}/convdiff144.mtx --method cg --max-iters 50 --device cpu)
+add_test(NAME cli.krylov_solve_cg_symmetric_no_warning COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
+         -DARGS=solve\;--generate\;laplace7:9\;--method\;cg\;--device\;cpu -DEXPECT=0
+         -DMATCH=converged -DNOMATCH=warning -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
 # a --generate name that is no matrix lists every kind there is
 krylov_cli(generate_unknown_exit2 2 "--generate foo:3: no generated matrix 'foo' .*stencil2d5.*trace:1..trace:6"
            solve --generate foo:3 --method cg --device cpu)

@@ -94,3 +94,19 @@ def test_amg_bad_options():
         tessera.solve(A, b, "cg", "cpu", precond="amg", amg={"nullspace": np.ones((63, 1))})
     with pytest.raises(tessera.Error, match="not a whole number of 3 x 3 blocks"):
         tessera.solve(A, b, "cg", "cpu", precond="amg", block=3)
+
+
+def test_single_precision_below_its_epsilon_warns(rng):
+    """float32 cannot reach tol 1e-8: the iteration's residual does, the true
+    one stays near 1e-5; the solve says so (a RuntimeWarning, accurate
+    False), as `tessera solve` exits 1, and a reachable tol passes quietly."""
+    A = _poisson(64).astype(np.float32)
+    b = rng.standard_normal(A.shape[0]).astype(np.float32)
+    with pytest.warns(RuntimeWarning, match="true relative residual .* single precision cannot reach"):
+        _, info = tessera.solve(A, b, "cg", "cpu", precond="amg", tol=1e-8)
+    assert info["converged"] and not info["accurate"] and info["true_relres"] > 1e-7
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, ok = tessera.solve(A, b, "cg", "cpu", precond="amg", tol=1e-4)
+    assert ok["converged"] and ok["accurate"] and ok["true_relres"] <= 1e-3

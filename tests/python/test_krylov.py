@@ -204,3 +204,30 @@ def test_solve_takes_a_linear_operator_and_a_callback(rng):
         tessera.solve(A, b, "cg", "cpu", callback=stop)
     with pytest.raises(TypeError, match="callback"):
         tessera.solve(A, b, "cg", "cpu", callback=3)
+
+
+def test_cg_on_a_nonsymmetric_matrix_warns(rng):
+    """CG assumes A = A^H: a convection-diffusion matrix (skew part 0.3 of
+    its off-diagonals) gets a RuntimeWarning with the defect, a symmetric
+    one none and its defect 0, and other methods never compute it."""
+    A = _convection_diffusion(12)
+    b = rng.standard_normal(A.shape[0])
+    with pytest.warns(RuntimeWarning, match=r"assumes a symmetric matrix; A differs from its transpose by up to 1\.50e-01"):
+        _, info = tessera.solve(A, b, "cg", "cpu", max_iters=50)
+    # |(-1-c) - (-1+c)| = 2c over the largest entry 4: 0.15
+    assert info["hermitian_defect"] == pytest.approx(0.15)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, sym = tessera.solve(_poisson(12), b, "cg", "cpu")
+        _, gm = tessera.solve(A, b, "gmres", "cpu")
+    assert sym["hermitian_defect"] == 0.0 and "hermitian_defect" not in gm
+    Z = A.astype(np.complex128)
+    Z = sp.csr_array(Z + 1j * sp.eye_array(A.shape[0]))  # a complex diagonal: not Hermitian either
+    with pytest.warns(RuntimeWarning, match="assumes a Hermitian matrix; A differs from its conjugate transpose"):
+        tessera.solve(Z, b.astype(np.complex128), "cg", "cpu", max_iters=50)
+
+
+def test_an_empty_matrix_is_refused():
+    with pytest.raises(ValueError, match="0 x 0: there is no system to solve"):
+        tessera.solve(sp.csr_array((0, 0)), np.zeros(0), "cg", "cpu")

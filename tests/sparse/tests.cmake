@@ -3,7 +3,8 @@
 target_sources(tessera_tests PRIVATE sparse/test_sparse_convert.cpp sparse/test_sparse_thesis_examples.cpp
                sparse/test_sparse_limits.cpp sparse/test_matrix_market.cpp sparse/test_trace_generator.cpp
                sparse/test_spmv_device.cpp sparse/test_matrix_families.cpp
-               sparse/test_kernel_choice.cpp sparse/test_device_product.cpp)
+               sparse/test_kernel_choice.cpp sparse/test_device_product.cpp
+               sparse/test_hermitian_defect.cpp)
 add_test(NAME cli.sparse_spmv_trace COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:tessera_cli>
          -DARGS=sparse\;spmv\;--generate\;trace:3x5x4,blocks=2\;--kernel\;bcsr-warp\;--device\;cpu\;--reps\;2
          -DEXPECT=0 -DMATCH=checked.against.the.host.reference -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake)
