@@ -11,6 +11,7 @@
 #include <new>
 
 #include "amg/coloring.hpp"
+#include "sparse/analysis.hpp"
 #include "amg/device_aggregation.hpp"
 #include "core/error.hpp"
 #include "core/parallel_errors.hpp"
@@ -64,25 +65,13 @@ double abs_of(V v) {
   return static_cast<double>(std::abs(v));
 }
 
-// Whether a equals its conjugate transpose to rounding (the Rayleigh
-// quotient of the power iteration is only an estimate from below then).
+// Whether a equals its conjugate transpose to rounding relative to its
+// largest entry (the Rayleigh quotient of the power iteration is only an
+// estimate from below then): a Galerkin product's cancellation-sized
+// entries differ from their mirror images by more than their own size.
 template <Scalar V>
 bool hermitian(const Csr<V>& a) {
-  const Csr<V> t = sparse::conj_transpose(a);
-  if (t.col != a.col || t.row_ptr != a.row_ptr) return false;
-  // to rounding relative to the matrix's largest entry: a Galerkin product's
-  // cancellation-sized entries differ from their mirror images by more
-  // than their own size
-  const double eps = std::is_same_v<sparse::real_t<V>, float> ? 1e-5 : 1e-12;
-  const auto nnz = static_cast<std::ptrdiff_t>(a.val.size());
-  double scale = 0;
-#pragma omp parallel for schedule(static) reduction(max : scale)
-  for (std::ptrdiff_t p = 0; p < nnz; ++p) scale = std::max(scale, abs_of(a.val[p]));
-  bool differs = false;
-#pragma omp parallel for schedule(static) reduction(|| : differs)
-  for (std::ptrdiff_t p = 0; p < nnz; ++p)
-    differs = differs || abs_of(a.val[p] - t.val[p]) > eps * scale;
-  return !differs;
+  return sparse::hermitian_defect(a) <= (std::is_same_v<sparse::real_t<V>, float> ? 1e-5 : 1e-12);
 }
 
 // The block diagonal D^-1 as a CSR matrix (b entries per row).

@@ -135,18 +135,28 @@ double hermitian_defect(const Csr<T>& a) {
   if (a.rows != a.cols)
     throw Error("sparse::hermitian_defect: a " + std::to_string(a.rows) + " x " +
                 std::to_string(a.cols) + " matrix is not square");
-  // A^H, and A again through a second transpose: both with ascending columns
-  // (duplicates next to each other), so row i of each merges in one pass
-  const Csr<T> h = conj_transpose(a), s = conj_transpose(h);
+  const auto rows = static_cast<std::ptrdiff_t>(a.rows);
+  // A^H has ascending columns; A has them too where it is a valid CSR, else
+  // (a hand-made one) A again through a second transpose
+  const Csr<T> h = conj_transpose(a);
+  bool ascending = true;
+#pragma omp parallel for schedule(static) reduction(&& : ascending)
+  for (std::ptrdiff_t i = 0; i < rows; ++i)
+    for (index_t p = a.row_ptr[i] + 1; p < a.row_ptr[i + 1]; ++p)
+      ascending = ascending && a.col[p - 1] < a.col[p];
+  const Csr<T> sorted = ascending ? Csr<T>{} : conj_transpose(h);
+  const Csr<T>& s = ascending ? a : sorted;
   double worst = 0, largest = 0;
-  for (size64 i = 0; i < a.rows; ++i) {
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : worst, largest)
+  for (std::ptrdiff_t i = 0; i < rows; ++i) {
+    // row i of A and of A^H merged by column, duplicates summed
     size64 p = s.row_ptr[i], q = h.row_ptr[i];
     const size64 pe = s.row_ptr[i + 1], qe = h.row_ptr[i + 1];
     while (p < pe || q < qe) {
       const index_t cs = p < pe ? s.col[p] : std::numeric_limits<index_t>::max();
       const index_t ch = q < qe ? h.col[q] : std::numeric_limits<index_t>::max();
       const index_t c = std::min(cs, ch);
-      T vs{}, vh{};  // a_ic and conj(a_ci), duplicates summed
+      T vs{}, vh{};  // a_ic and conj(a_ci)
       for (; p < pe && s.col[p] == c; ++p) vs += s.val[p];
       for (; q < qe && h.col[q] == c; ++q) vh += h.val[q];
       largest = std::max(largest, static_cast<double>(magnitude(vs)));
