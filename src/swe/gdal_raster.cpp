@@ -85,6 +85,11 @@ AscGrid read_gdal(const std::string& path) {
   g.xll = gt[0];
   g.yll = gt[5] < 0 ? gt[3] + double(g.nrows) * gt[5] : gt[3];
   GDALRasterBand* b = d->GetRasterBand(1);
+  if (GDALDataTypeIsComplex(b->GetRasterDataType()))
+    throw Error(
+        fmt::format("{}: complex values ({}); a terrain, level or Manning raster holds "
+                    "real numbers",
+                    path, GDALGetDataTypeName(b->GetRasterDataType())));
   int has = 0;
   const double nd = b->GetNoDataValue(&has);
   g.has_nodata = has != 0;
@@ -101,6 +106,17 @@ AscGrid read_gdal(const std::string& path) {
     g.nodata = -std::numeric_limits<double>::max();
     for (double& v : g.values)
       if (std::isnan(v)) v = g.nodata;
+  }
+  // packed values (an Int16 DEM in centimetres with scale 0.01): the
+  // band's scale and offset applied to every value but NODATA
+  int has_scale = 0, has_offset = 0;
+  const double scale = b->GetScale(&has_scale), offset = b->GetOffset(&has_offset);
+  if ((has_scale && scale != 1) || (has_offset && offset != 0)) {
+    if (!std::isfinite(scale) || scale == 0 || !std::isfinite(offset))
+      throw Error(fmt::format("{}: band scale {} and offset {}: expected a finite, non-zero scale",
+                              path, scale, offset));
+    for (double& v : g.values)
+      if (!(g.has_nodata && v == g.nodata)) v = v * scale + offset;
   }
   for (std::size_t k = 0; k < g.values.size(); ++k)
     if (!std::isfinite(g.values[k]))

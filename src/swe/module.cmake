@@ -4,7 +4,8 @@ tessera_module(swe
   REQUIRES skeleton
   APPS cmd_swe.cpp
   BENCH swe.cpp
-  SOURCES thesis.cpp physical.cpp forcing.cpp series.cpp section.cpp distributed.cpp cases.cpp asc.cpp kernels/swe_cpu.cpp
+  SOURCES thesis.cpp physical.cpp forcing.cpp series.cpp section.cpp distributed.cpp cases.cpp asc.cpp crs.cpp
+          kernels/swe_cpu.cpp
           kernels/swe_strip_rows.cpp
   EMBED kernels/swe_point.h kernels/swe_hll_consts.h kernels/swe_hll_point.h kernels/swe_tiles.h
         kernels/swe_strip.h kernels/swe_rk_tile.h kernels/swe_source_point.h kernels/swe_thesis_strip.h kernels/swe_params.h

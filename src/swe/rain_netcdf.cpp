@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -174,6 +175,16 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
       has_fill = true;
       break;
     }
+  // CF packing (ERA5, radar products): value = stored * scale_factor +
+  // add_offset, the fill value compared with the stored one
+  double packed_scale = 1, packed_offset = 0;
+  for (auto [att, to] : {std::pair{"scale_factor", &packed_scale}, {"add_offset", &packed_offset}})
+    if (const int rc = nc_get_att_double(f.id, var, att, to); rc != NC_ENOTATT) {
+      f.check(rc, att);
+      if (!std::isfinite(*to) || (to == &packed_scale && *to == 0))
+        f.fail(fmt::format("variable '{}': {} {} (a finite, non-zero scale expected)", name, att,
+                           *to));
+    }
   Forcing& forcing = c.forcing;
   forcing.rain_grid = spec;
   const std::size_t nyf = ys.size(), nxf = xs.size();
@@ -192,8 +203,9 @@ void read_rain_netcdf(const std::string& spec, PhysCase& c) {
             fmt::format("variable '{}' does not cover the cell centre ({}, {}): x {}..{}, "
                         "y {}..{} (cell centres)",
                         name, x, y, xs.front(), xs.back(), ys.front(), ys.back()));
-      const double v = raw[std::size_t(row) * nxf + std::size_t(col)];
-      if (has_fill && v == fill) return 0.0;
+      const double stored = raw[std::size_t(row) * nxf + std::size_t(col)];
+      if (has_fill && stored == fill) return 0.0;
+      const double v = stored * packed_scale + packed_offset;
       if (!(v >= 0) || !std::isfinite(v))
         f.fail(fmt::format("variable '{}' is {} at time {} s, x {}, y {} (rain must be >= 0)", name,
                            v, time, xs[std::size_t(col)], ys[std::size_t(row)]));

@@ -18,6 +18,7 @@
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "swe/cases.hpp"
+#include "swe/crs.hpp"
 #include "swe/distributed.hpp"
 #include "swe/forcing.hpp"
 #include "io/time_series.hpp"
@@ -99,6 +100,7 @@ PhysCase physical_case(const RunOptions& o) {
           fmt::format("{} is {}x{} cells; --nx {} --ny {} ask for another grid (drop them: the "
                       "bathymetry sets the grid)",
                       o.bathymetry, g.ncols, g.nrows, o.nx, o.ny));
+    require_metres(o.bathymetry, g.crs_wkt);  // the cell sizes are taken as metres
     c = make_case("radial-dam", g.ncols, g.nrows);
     c.name = o.bathymetry;
     apply_bathymetry(c, g, o.nodata == "error");

@@ -616,6 +616,7 @@ struct RainFile {
   std::string time_units = "minutes since 2026-06-01 00:00", rain_units = "mm h-1";
   std::vector<double> t{0, 1, 2.5};
   bool second_variable = false;
+  double scale_factor = 1, add_offset = 0;  // CF packing where not 1 and 0
 };
 void write_rain_nc(const std::string& path, const RainFile& r, const std::vector<double>& values) {
   int id, dt, dy, dx, vt, vy, vx, vr;
@@ -636,6 +637,10 @@ void write_rain_nc(const std::string& path, const RainFile& r, const std::vector
   nc_put_att_text(id, vr, "units", r.rain_units.size(), r.rain_units.c_str());
   const float fill = -1;
   nc_put_att_float(id, vr, "_FillValue", NC_FLOAT, 1, &fill);
+  if (r.scale_factor != 1 || r.add_offset != 0) {
+    nc_put_att_double(id, vr, "scale_factor", NC_DOUBLE, 1, &r.scale_factor);
+    nc_put_att_double(id, vr, "add_offset", NC_DOUBLE, 1, &r.add_offset);
+  }
   nc_enddef(id);
   // the raster of RainGridsAreSampledAtTheCellCentres: cells of 13 m from
   // (99, 48), centres x 105.5, 118.5, 131.5 and y 67.5 (top row) then 54.5
@@ -671,6 +676,18 @@ TEST_F(SweForcingOptions, RainGridFromNetcdfEqualsTheRasterFrames) {
   EXPECT_EQ(c.forcing.rain_frame_rate, d.forcing.rain_frame_rate);
   EXPECT_DOUBLE_EQ(c.forcing.rain_frames[2][0 * 8 + 0], 3 * 4 * mm_h);  // (101, 51.5)
   EXPECT_DOUBLE_EQ(c.forcing.rain_frames[1][9 * 8 + 7], 2 * 2 * mm_h);  // (119, 72.5)
+  // CF packing: stored = (value - add_offset) / scale_factor, the fill
+  // stored as is; read back as the unpacked file's frames, bit for bit
+  RainFile packed;
+  packed.scale_factor = 0.5;
+  packed.add_offset = 0.25;
+  std::vector<double> stored = three;
+  for (double& v : stored)
+    if (v >= 0) v = (v - packed.add_offset) / packed.scale_factor;
+  write_rain_nc(nc, packed, stored);
+  PhysCase p = basin(10, 8);
+  read_rain_grid(nc, p);
+  EXPECT_EQ(p.forcing.rain_frames, c.forcing.rain_frames);
   // units: mm s-1 is 3600 mm/h; the variable named after the file
   RainFile per_second;
   per_second.rain_units = "kg m-2 s-1";

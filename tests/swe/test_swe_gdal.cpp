@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -13,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "swe/cases.hpp"
+#include "swe/crs.hpp"
 #include "swe/physical.hpp"
 #include "test_support.hpp"
 
@@ -95,6 +97,77 @@ TEST(SweGdal, RotatedAndMultiBandRastersAreRefused) {
   const std::string junk = scratch("junk.tif").string();
   std::ofstream(junk) << "not a tiff";
   EXPECT_THROW(read_raster(junk), Error);
+}
+
+// A packed Int16 DEM (centimetres: scale 0.01, offset 5 m) reads in metres,
+// NODATA kept; a complex band is refused.
+TEST(SweGdal, PackedValuesAreUnpackedAndComplexOnesRefused) {
+  GDALAllRegister();
+  const std::string path = scratch("packed.tif").string();
+  GDALDataset* d = GetGDALDriverManager()->GetDriverByName("GTiff")->Create(path.c_str(), 3, 2, 1,
+                                                                            GDT_Int16, nullptr);
+  double gt[6] = {0, 1, 0, 2, 0, -1};
+  d->SetGeoTransform(gt);
+  GDALRasterBand* b = d->GetRasterBand(1);
+  b->SetNoDataValue(-32768);
+  b->SetScale(0.01);
+  b->SetOffset(5);
+  std::int16_t v[6] = {1000, 1190, -32768, 0, -250, 32767};
+  EXPECT_EQ(b->RasterIO(GF_Write, 0, 0, 3, 2, v, 3, 2, GDT_Int16, 0, 0), CE_None);
+  GDALClose(GDALDataset::ToHandle(d));
+  const AscGrid g = read_raster(path);
+  EXPECT_DOUBLE_EQ(g.at(0, 0), 1000 * 0.01 + 5);
+  EXPECT_DOUBLE_EQ(g.at(0, 1), 1190 * 0.01 + 5);
+  EXPECT_EQ(g.at(0, 2), g.nodata) << "NODATA is compared unscaled and kept";
+  EXPECT_DOUBLE_EQ(g.at(1, 0), 5);
+  EXPECT_DOUBLE_EQ(g.at(1, 1), -250 * 0.01 + 5);
+  EXPECT_DOUBLE_EQ(g.at(1, 2), 32767 * 0.01 + 5);
+
+  const std::string cpath = scratch("complex.tif").string();
+  GDALDataset* c = GetGDALDriverManager()->GetDriverByName("GTiff")->Create(cpath.c_str(), 2, 2, 1,
+                                                                            GDT_CFloat32, nullptr);
+  c->SetGeoTransform(gt);
+  GDALClose(GDALDataset::ToHandle(c));
+  try {
+    read_raster(cpath);
+    ADD_FAILURE() << "a complex band was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("complex values (CFloat32)"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The WKT GDAL writes for a geographic system and for one in US feet: both
+// refused for the terrain, naming the file and the unit; UTM passes.
+TEST(SweGdal, TerrainsInDegreesOrFeetAreRefused) {
+  auto wkt_of = [](int epsg, const char* format) {
+    OGRSpatialReference srs;
+    EXPECT_EQ(srs.importFromEPSG(epsg), OGRERR_NONE);
+    char* w = nullptr;
+    const char* options[] = {format, nullptr};
+    EXPECT_EQ(srs.exportToWkt(&w, options), OGRERR_NONE);
+    std::string out = w;
+    CPLFree(w);
+    return out;
+  };
+  for (const char* format : {"FORMAT=WKT1_ESRI", "FORMAT=WKT1_GDAL", "FORMAT=WKT2_2019"}) {
+    SCOPED_TRACE(format);
+    EXPECT_NO_THROW(require_metres("utm.tif", wkt_of(32633, format)));
+    const CrsUnit utm = crs_unit(wkt_of(32633, format));
+    EXPECT_TRUE(utm.known && !utm.geographic);
+    EXPECT_EQ(utm.metres, 1);
+    try {
+      require_metres("geo.tif", wkt_of(4326, format));
+      ADD_FAILURE() << "degrees accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("geo.tif: its coordinate system"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("is geographic"), std::string::npos) << e.what();
+    }
+    const CrsUnit ft = crs_unit(wkt_of(2263, format));
+    EXPECT_TRUE(ft.known && !ft.geographic);
+    EXPECT_NEAR(ft.metres, 1200.0 / 3937.0, 1e-12) << ft.unit;
+    EXPECT_THROW(require_metres("ft.tif", wkt_of(2263, format)), Error);
+  }
 }
 
 TEST(SweGdal, TheMaximumMapsGeoTiffReadsBack) {

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "io/raster.hpp"
 #include "swe/cases.hpp"
+#include "swe/crs.hpp"
 #include "swe/output.hpp"
 #include "test_support.hpp"
 
@@ -445,6 +446,64 @@ TEST(SweIo, AscReaderRejectsMalformedFilesWithFileAndLine) {
                "7: cellsize (line 5) and dx/dy: give one or the other");
   expect_error(corner + "dx 2\n1 2\n3 4\n", "5: dx without dy: non-square cells need both");
   expect_error(corner + "dx 2\ndy -1\n1 2\n3 4\n", "6: dy must be positive");
+}
+
+}  // namespace
+}  // namespace tessera::swe
+
+namespace tessera::swe {
+namespace {
+
+// crs_unit on hand-written WKT (no GDAL): ESRI and OGC WKT1, WKT2 with the
+// unit on the axes, a compound system, quotes, parentheses, and texts it
+// cannot read (unknown: accepted, as before).
+TEST(SweCrs, TheLinearUnitOfEveryWktForm) {
+  const CrsUnit esri =
+      crs_unit(R"w(PROJCS["WGS_1984_UTM_Zone_33N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",)w"
+               R"w(SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],)w"
+               R"w(UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],)w"
+               R"w(PARAMETER["False_Easting",500000.0],UNIT["Meter",1.0]])w");
+  EXPECT_TRUE(esri.known && !esri.geographic);
+  EXPECT_EQ(esri.crs, "WGS_1984_UTM_Zone_33N");
+  EXPECT_EQ(esri.unit, "Meter");
+  EXPECT_EQ(esri.metres, 1.0);
+  const CrsUnit geo = crs_unit(
+      "GEOGCS[\"GCS_WGS_1984\",\n  DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,"
+      "298.257223563]],\n  PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]\n");
+  EXPECT_TRUE(geo.known && geo.geographic);
+  const CrsUnit feet = crs_unit(
+      R"w(PROJCRS["NAD83 / New York Long Island (ftUS)",BASEGEOGCRS["NAD83",DATUM["x",)w"
+      R"w(ELLIPSOID["GRS 1980",6378137,298.257222101,LENGTHUNIT["metre",1]]]],)w"
+      R"w(CONVERSION["y",METHOD["Lambert"],PARAMETER["Easting at false origin",984250,)w"
+      R"w(LENGTHUNIT["US survey foot",0.304800609601219]]],CS[Cartesian,2],)w"
+      R"w(AXIS["easting (X)",east,ORDER[1],LENGTHUNIT["US survey foot",0.304800609601219]],)w"
+      R"w(AXIS["northing (Y)",north,ORDER[2],LENGTHUNIT["US survey foot",0.304800609601219]]])w");
+  EXPECT_TRUE(feet.known && !feet.geographic);
+  EXPECT_EQ(feet.unit, "US survey foot");
+  EXPECT_EQ(feet.metres, 0.304800609601219);
+  EXPECT_THROW(
+      require_metres("ny.asc", R"w(PROJCRS["a",CS[Cartesian,2],LENGTHUNIT["foot",0.3048]])w"),
+      Error);
+  const CrsUnit compound =
+      crs_unit(R"w(COMPD_CS["x + h",GEOGCS("WGS 84",UNIT("degree",0.0174532925199433)),)w"
+               R"w(VERT_CS["h",UNIT["metre",1]]])w");
+  EXPECT_TRUE(compound.known && compound.geographic) << "the horizontal part, in parentheses";
+  const CrsUnit quoted = crs_unit(R"w(LOCAL_CS["a ""quoted"" name",UNIT["metre",1]])w");
+  EXPECT_TRUE(quoted.known);
+  EXPECT_EQ(quoted.crs, "a \"quoted\" name");
+  for (const char* junk : {"", "PROJCS[", "PROJCS[\"a\",UNIT[\"m\",x]]", "VERT_CS[\"h\"]",
+                           "\"just a string\"", "PROJCS[\"a\"]]]"}) {
+    EXPECT_FALSE(crs_unit(junk).known) << junk;
+    EXPECT_NO_THROW(require_metres("x.asc", junk)) << junk;
+  }
+  try {
+    require_metres("dem.asc", R"w(GEOGCRS["WGS 84",CS[ellipsoidal,2]])w");
+    ADD_FAILURE() << "degrees accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dem.asc: its coordinate system 'WGS 84' is geographic"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
