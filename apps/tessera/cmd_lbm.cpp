@@ -165,6 +165,8 @@ void read_config(CLI::App& cmd, LbmArgs& a) {
   const auto voxels = a.gpus == 1 ? open_device(a.device) : nullptr;
   a.from_file =
       std::make_shared<lbm::CaseFromFile>(lbm::case_from_file(a.config, entries, l, voxels));
+  for (const std::string& w : a.from_file->warnings)
+    std::fprintf(stderr, "tessera lbm: warning: %s\n", w.c_str());
   a.case_name = "file";
   // [run] time and output-interval, unless the command line gives --steps
   // and --every (the command line wins, as for the file's top-level keys)

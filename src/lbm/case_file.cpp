@@ -233,7 +233,7 @@ Axis axis_of(const Table& t, const char* key) {
 std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, const Grid& g,
                                     Lattice lattice, const std::function<double(double)>& position,
                                     double to_cells, const std::shared_ptr<Device>& device,
-                                    geometry::Triangles& placed) {
+                                    geometry::Triangles& placed, geometry::VoxelReport& report) {
   if (lattice == Lattice::d2q9) t.fail(*t.find("shape"), "an STL body needs a 3D lattice");
   const auto file = t.text("file");
   if (!file) throw t.missing("file");
@@ -262,7 +262,7 @@ std::vector<std::uint8_t> stl_cells(const Table& t, const std::string& path, con
   try {
     placed = geometry::place(
         geometry::triangles_from(std::span<const float>(mesh.data(), 9 * mesh.size())), p);
-    return geometry::voxelize(placed, g, device ? device : open_device("cpu"));
+    return geometry::voxelize(placed, g, device ? device : open_device("cpu"), &report);
   } catch (const Error& e) {
     t.fail(*t.find("file"), e.what());
   }
@@ -666,9 +666,38 @@ CaseFromFile case_from_file(const std::string& path, const std::vector<io::CaseF
              "a mask has no surface to interpolate: give the body as an STL or a primitive, or "
              "bounce-back = \"halfway\"");
     if (shape == "stl" || shape == "mask") {
-      from_file = shape == "stl"
-                      ? stl_cells(t, path, g, lattice, position, to_cells, device, surface.mesh)
-                      : mask_cells(t, path, g);
+      geometry::VoxelReport voxels;
+      from_file = shape == "stl" ? stl_cells(t, path, g, lattice, position, to_cells, device,
+                                             surface.mesh, voxels)
+                                 : mask_cells(t, path, g);
+      if (voxels.odd_rays > 0) {
+        // holes: the rays along y and z decided the cells, but the links
+        // through a missing face find no crossing to interpolate
+        const std::string holes = fmt::format(
+            "the mesh is not closed: {} rays along x cross it an odd number of times ({} cells "
+            "decided by the rays along y and z)",
+            voxels.odd_rays, voxels.resolved_cells);
+        if (surface.interpolated)
+          t.fail(*t.find("file"),
+                 holes +
+                     "; interpolated bounce-back needs the whole surface: close the mesh's "
+                     "holes, or use bounce-back = \"halfway\"");
+        out.warnings.push_back(
+            fmt::format("{}:{}: {}; close its holes", path, t.find("file")->line, holes));
+      }
+      if (shape == "stl")  // a periodic copy of what sticks out would be cut off
+        for (int a = 0; a < 3; ++a) {
+          if (faces[std::size_t(2 * a)] != Face::periodic) continue;
+          double lo = INFINITY, hi = -INFINITY;
+          for (std::size_t k = std::size_t(a); k < surface.mesh.xyz.size(); k += 3)
+            lo = std::min(lo, surface.mesh.xyz[k]), hi = std::max(hi, surface.mesh.xyz[k]);
+          if (lo < -0.5 || hi > double(ext[a]) - 0.5)
+            t.fail(*t.find("file"),
+                   fmt::format("the body spans {} = {:.6g}..{:.6g} cells, beyond the periodic "
+                               "{} faces of the domain (-0.5..{}): it would be cut off there; "
+                               "move it inside or enlarge the domain",
+                               "xyz"[a], lo, hi, "xyz"[a], double(ext[a]) - 0.5));
+        }
       // on a face layer the body would replace the boundary there
       for (long z = 0; z < g.nz; ++z)
         for (long y = 0; y < g.ny; ++y)

@@ -34,6 +34,9 @@ struct CaseFromFile {
   Units units;
   long steps = -1;  ///< [run] time / dt, or -1: the command's --steps
   long every = -1;  ///< [run] output-interval / dt, or -1: the command's --every
+  /// What the case runs with but the user should know (an STL body with
+  /// holes, its cells decided by vote): one line each, file:line first.
+  std::vector<std::string> warnings;
 };
 
 /// The case described by the tables of a case file (entries outside a table

@@ -286,6 +286,58 @@ TEST(LbmCaseFile, InterpolatedStlSphereMatchesTheBuiltInSphere) {
   EXPECT_NEAR(a, b, 0.001 * b);  // measured: 0.02%
 }
 
+// An STL with holes: its cells decided by the rays along y and z (the
+// closed sphere's), with a warning naming the file's line; refused with
+// interpolated bounce-back, whose links through the holes would find no
+// surface. A body sticking out of a periodic face is refused, not cut.
+TEST(LbmCaseFile, OpenAndPeriodicallyCutStlBodies) {
+  const double r = 6.3;
+  geometry::Triangles ball = test::icosphere({0, 0, 0}, r, 3);
+  const auto closed = write_case("closed.stl", ""), open = write_case("open.stl", "");
+  write_binary_stl(closed, ball);
+  geometry::Triangles capless;  // the facets around x = -r gone: a hole the x rays pass
+  for (std::size_t t = 0; t < ball.size(); ++t)
+    if (ball.xyz[9 * t] + ball.xyz[9 * t + 3] + ball.xyz[9 * t + 6] > -3 * 5.0)
+      capless.xyz.insert(capless.xyz.end(), ball.xyz.begin() + 9 * std::ptrdiff_t(t),
+                         ball.xyz.begin() + 9 * std::ptrdiff_t(t + 1));
+  ASSERT_LT(capless.size(), ball.size());
+  write_binary_stl(open, capless);
+  const std::string head =
+      "[domain]\ncells = [40, 24, 24]\n[flow]\nvelocity = 0.05\nviscosity = 0.02\n"
+      "[boundary]\nx-min = \"inlet\"\nx-max = \"outlet\"\n[[body]]\nshape = \"stl\"\n";
+  const CaseFromFile whole = load(
+      "closed.toml", head + "file = \"closed.stl\"\ncentre = [14, 11.5, 11.5]\n", Lattice::d3q19);
+  EXPECT_TRUE(whole.warnings.empty());
+  const CaseFromFile holes =
+      load("open.toml", head + "file = \"open.stl\"\ncentre = [14, 11.5, 11.5]\n", Lattice::d3q19);
+  auto solid = [](const CaseFromFile& f) {
+    return std::count(f.c.body_of.begin(), f.c.body_of.end(), std::uint8_t(1));
+  };
+  EXPECT_GT(solid(holes), solid(whole) * 9 / 10) << "the votes keep the body whole but its cap";
+  EXPECT_LE(solid(holes), solid(whole));
+  ASSERT_EQ(holes.warnings.size(), 1u);
+  EXPECT_NE(holes.warnings[0].find("open.toml:11: the mesh is not closed"), std::string::npos)
+      << holes.warnings[0];
+  try {
+    load("open_i.toml",
+         head + "file = \"open.stl\"\ncentre = [14, 11.5, 11.5]\nbounce-back = \"interpolated\"\n",
+         Lattice::d3q19);
+    ADD_FAILURE() << "an open mesh with interpolated bounce-back was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("interpolated bounce-back needs the whole surface"),
+              std::string::npos)
+        << e.what();
+  }
+  // y and z are periodic here: centred at z = 20 the ball reaches z = 26.3
+  try {
+    load("poke.toml", head + "file = \"closed.stl\"\ncentre = [14, 11.5, 20]\n", Lattice::d3q19);
+    ADD_FAILURE() << "a body through a periodic face was cut";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond the periodic z faces"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(LbmCaseFile, MaskBodyFromNpy) {
   // a 2D mask: a 4 x 3 block of solid cells, written by the test as .npy (uint8)
   const auto npy = write_case("block.npy", "");
