@@ -48,6 +48,19 @@ double number(const std::string& option, const std::string& spec, const std::str
 
 // The cells of c whose centres lie in [lo, hi] along an axis of n cells of
 // size d from origin o: [first, last); empty when none.
+// A range FROM..TO along a side must lie on it (from o to o + n d): a part
+// beyond would be dropped, the whole inflow or boundary squeezed into the
+// cells inside.
+void require_on_side(const std::string& option, const std::string& spec, const char* side,
+                     double lo, double hi, long n, double d, double o) {
+  const double end = o + double(n) * d, slack = 1e-9 * d;
+  if (lo < o - slack || hi > end + slack)
+    throw UsageError(fmt::format(
+        "{} {}: FROM {} .. TO {} reaches beyond side {}, which runs from {} to {}: the part "
+        "outside would be dropped; give a range on the side",
+        option, spec, lo, hi, side, o, end));
+}
+
 std::pair<long, long> cells_between(double lo, double hi, long n, double d, double o) {
   const long first = std::max(0L, long(std::ceil((lo - o) / d - 0.5)));
   const long last = std::min(n, long(std::floor((hi - o) / d - 0.5)) + 1);
@@ -115,6 +128,8 @@ BcSegment parse_segment(const std::string& spec, const PhysCase& c) {
   g.spec = spec;
   g.side = side;
   const bool along_y = side < 2;
+  require_on_side("--bc-segment", spec, names[side], lo, hi, along_y ? c.ny : c.nx,
+                  along_y ? c.dy : c.dx, along_y ? c.y0 : c.x0);
   std::tie(g.lo, g.hi) =
       cells_between(lo, hi, along_y ? c.ny : c.nx, along_y ? c.dy : c.dx, along_y ? c.y0 : c.x0);
   if (g.lo >= g.hi)
@@ -187,6 +202,7 @@ Inflow side_cells(const std::string& option, const std::string& spec, int side, 
   if (range) {
     if (!(lo < hi))
       throw UsageError(fmt::format("{} {}: FROM {} must be below TO {}", option, spec, lo, hi));
+    require_on_side(option, spec, names[side], lo, hi, n, d, o);
     std::tie(first, last) = cells_between(lo, hi, n, d, o);
     if (first >= last)
       throw UsageError(fmt::format(

@@ -738,7 +738,19 @@ TEST_F(SweForcingOptions, BadSegmentsAndPointsAreRefusedByValue) {
   PhysCase c = basin(10, 8);
   EXPECT_NE(refused([&] { parse_inflow("left:" + q_, c); }).find("--inflow left:"),
             std::string::npos);
-  EXPECT_NE(refused([&] { parse_inflow("x-lo:1000:2000:" + q_, c); }).find("no cell centre"),
+  // the side x-lo runs along y from 50 to 74 (centres 51.5 .. 72.5): a range
+  // beyond it, or partly beyond (the part outside dropped), is refused
+  EXPECT_NE(refused([&] {
+              parse_inflow("x-lo:1000:2000:" + q_, c);
+            }).find("reaches beyond side x-lo, which runs from 50 to 74"),
+            std::string::npos);
+  EXPECT_NE(refused([&] { parse_inflow("x-lo:60:80:" + q_, c); }).find("reaches beyond"),
+            std::string::npos);
+  EXPECT_NE(refused([&] { parse_inflow("x-lo:-1e300:1e300:" + q_, c); }).find("reaches beyond"),
+            std::string::npos);
+  EXPECT_NE(refused([&] { parse_segment("y-hi:90:130:wall", c); }).find("reaches beyond"),
+            std::string::npos);
+  EXPECT_NE(refused([&] { parse_inflow("x-lo:50.1:51:" + q_, c); }).find("no cell centre"),
             std::string::npos);
   EXPECT_NE(refused([&] { parse_inflow("x-lo:62:55:" + q_, c); }).find("must be below"),
             std::string::npos);
