@@ -104,6 +104,9 @@ PhysCase physical_case(const RunOptions& o) {
     c = make_case("radial-dam", g.ncols, g.nrows);
     c.name = o.bathymetry;
     apply_bathymetry(c, g, o.nodata == "error");
+    if (!o.level_file.empty() && std::isfinite(o.level))
+      throw UsageError(
+          fmt::format("give --level {} or --level-file {}, not both", o.level, o.level_file));
     if (!o.level_file.empty()) {
       const AscGrid l = read_aligned_asc(o.level_file, g, o.bathymetry);
       for (long r = 0; r < l.nrows; ++r)
@@ -126,6 +129,13 @@ PhysCase physical_case(const RunOptions& o) {
   } else {
     if (!o.manning_file.empty())
       throw UsageError("--manning-file needs --bathymetry (the map lies on its grid)");
+    // a built-in case sets its own water and has no NODATA
+    if (!o.level_file.empty() || std::isfinite(o.level))
+      throw UsageError(fmt::format("{}: needs --bathymetry (--case {} sets its own water)",
+                                   o.level_file.empty() ? "--level" : "--level-file", o.case_name));
+    if (o.nodata != "wall")
+      throw UsageError(fmt::format("--nodata {}: needs --bathymetry (--case {} has no NODATA)",
+                                   o.nodata, o.case_name));
     c = make_case(o.case_name, o.nx, o.ny);
   }
   static const char* bc_options[4] = {"--bc-x-lo", "--bc-x-hi", "--bc-y-lo", "--bc-y-hi"};

@@ -155,7 +155,7 @@ def test_forcing_arguments_are_checked():
         swe.run(_basin(), "cpu", rain=[[0, 1], [100, 2]])  # the run lasts 300 s
     with pytest.raises(tessera.UsageError, match="--losses sponge"):
         swe.run(_basin(), "cpu", losses="sponge")
-    with pytest.raises(tessera.UsageError, match="no cell centre"):
+    with pytest.raises(tessera.UsageError, match="reaches beyond side x-lo, which runs from 50 to 80"):
         swe.run(_basin(), "cpu", inflows=[("x-lo:0:10", [[0, 1], [400, 1]])])
     with pytest.raises(TypeError, match="callable"):
         swe.run(_basin(), "cpu", every=10.0, callback=3)

@@ -92,6 +92,13 @@ add_test(NAME cli.swe_bad_losses_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\
          -DEXPECT=2 -DMATCH=--losses.green-ampt:1,2:.expected ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_inflow_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--device\;cpu\;--inflow\;x-lo:100:200:${SWE_CLI_DIR}/q.csv
          -DEXPECT=2 -DMATCH=reaches.beyond.side.x-lo,.which.runs.from.0.to.6 ${SWE_EXPECT_SCRIPT})
+# a level without a bathymetry, or with both forms, is refused, not dropped
+add_test(NAME cli.swe_level_without_bathymetry_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--level\;3\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--level:.needs.--bathymetry ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_level_and_level_file_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--bathymetry\;${SWE_CLI_DIR}/bed.asc\;--level\;0.5\;--level-file\;${SWE_CLI_DIR}/bed.asc\;--device\;cpu
+         -DEXPECT=2 -DMATCH=give.--level.0.5.or.--level-file.*not.both ${SWE_EXPECT_SCRIPT})
+add_test(NAME cli.swe_nodata_without_bathymetry_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--nx\;20\;--nodata\;error\;--device\;cpu
+         -DEXPECT=2 -DMATCH=--nodata.error:.needs.--bathymetry ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_section_off_grid_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--t-end\;0.1\;--device\;cpu\;--series-every\;0.05\;--section\;cut:25:0:25:51
          -DEXPECT=2 -DMATCH=--section.cut:25:0:25:51:.the.end..25,.51..lies.outside.the.grid ${SWE_EXPECT_SCRIPT})
 add_test(NAME cli.swe_png_range_infinite_exit2 COMMAND ${SWE_EXPECT} -DARGS=swe\;--case\;radial-dam\;--nx\;20\;--t-end\;0.1\;--device\;cpu\;--png-range\;0\;inf
