@@ -199,8 +199,9 @@ void apply_bathymetry(PhysCase& c, const AscGrid& g, bool nodata_error) {
     else
       high = std::max(high, v);
   }
-  if (any_nodata && nodata_error) throw UsageError("bathymetry has NODATA cells");
-  if (!std::isfinite(high)) throw UsageError("bathymetry holds only NODATA cells");
+  if (any_nodata && nodata_error)
+    throw UsageError(fmt::format("{}: NODATA cells, and --nodata error refuses them", c.name));
+  if (!std::isfinite(high)) throw UsageError(fmt::format("{}: only NODATA cells", c.name));
   const double wall = high + 1000.0;  // NODATA: ground no water reaches
   c.dx = g.dx;
   c.dy = g.dy;
