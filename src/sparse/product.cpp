@@ -14,16 +14,6 @@
 
 namespace tessera::sparse {
 
-namespace {
-template <class T>
-T conj_of(T v) {
-  if constexpr (is_complex_v<T>)
-    return std::conj(v);
-  else
-    return v;
-}
-}  // namespace
-
 template <Scalar T>
 Csr<T> conj_transpose(const Csr<T>& a) {
   Csr<T> t;
@@ -40,7 +30,7 @@ Csr<T> conj_transpose(const Csr<T>& a) {
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       const index_t q = next[a.col[p]]++;
       t.col[q] = static_cast<index_t>(i);
-      t.val[q] = conj_of(a.val[p]);
+      t.val[q] = conj_value(a.val[p]);
     }
   return t;
 }

@@ -82,6 +82,15 @@ inline Y madd(Y acc, T a, X x) {
   }
 }
 
+/// The complex conjugate; the value itself for reals.
+template <class T>
+inline T conj_value(T v) {
+  if constexpr (is_complex_v<T>)
+    return std::conj(v);
+  else
+    return v;
+}
+
 /// |v| without overflow concerns (values here are moderate); real part for reals.
 template <class T>
 inline real_t<T> magnitude(T v) {

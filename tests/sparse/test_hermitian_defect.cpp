@@ -12,26 +12,10 @@
 
 #include "core/error.hpp"
 #include "sparse/analysis.hpp"
+#include "tests/sparse/sparse_test_util.hpp"
 
 namespace tessera::sparse {
 namespace {
-
-template <class T>
-T random_value(std::mt19937& g) {
-  std::uniform_real_distribution<double> u(-2.0, 2.0);
-  if constexpr (is_complex_v<T>)
-    return T(static_cast<real_t<T>>(u(g)), static_cast<real_t<T>>(u(g)));
-  else
-    return static_cast<T>(u(g));
-}
-
-template <class T>
-T conj_of(T v) {
-  if constexpr (is_complex_v<T>)
-    return std::conj(v);
-  else
-    return v;
-}
 
 /// CSR of a dense n x n array (row-major), zeros left out.
 template <class T>
@@ -56,7 +40,8 @@ double dense_defect(const std::vector<T>& d, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       largest = std::max(largest, static_cast<double>(std::abs(d[i * n + j])));
-      worst = std::max(worst, static_cast<double>(std::abs(d[i * n + j] - conj_of(d[j * n + i]))));
+      worst =
+          std::max(worst, static_cast<double>(std::abs(d[i * n + j] - conj_value(d[j * n + i]))));
     }
   return largest > 0 ? worst / largest : 0.0;
 }
@@ -68,7 +53,7 @@ TYPED_TEST_SUITE(HermitianDefect, Types);
 
 TYPED_TEST(HermitianDefect, MatchesTheDefinition) {
   using T = TypeParam;
-  std::mt19937 g(41);
+  std::mt19937_64 g(41);
   std::bernoulli_distribution keep(0.3);
   for (const std::size_t n : {1u, 2u, 7u, 33u}) {
     SCOPED_TRACE(n);
@@ -77,10 +62,10 @@ TYPED_TEST(HermitianDefect, MatchesTheDefinition) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j <= i; ++j)
         if (i == j || keep(g)) {
-          T v = random_value<T>(g);
+          T v = test::uniform<T>(g);
           if (i == j) v = T(std::real(v));
           d[i * n + j] = v;
-          d[j * n + i] = conj_of(v);
+          d[j * n + i] = conj_value(v);
         }
     EXPECT_EQ(hermitian_defect(csr_of(d, n)), 0.0);
     if (n < 2) continue;
